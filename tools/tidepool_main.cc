@@ -1,0 +1,2 @@
+#include <cstdio>
+int main() { std::puts("tidepool"); return 0; }
