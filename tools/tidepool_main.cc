@@ -1,2 +1,31 @@
+// The tidepool command: `tidepool sql ...` (the SQL shell); more subcommands
+// arrive with their issues (experiment, verify).
 #include <cstdio>
-int main() { std::puts("tidepool"); return 0; }
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "tools/shell.h"
+
+namespace {
+
+const char* kUsage =
+    "tidepool: a small storage engine for studying how databases read data\n"
+    "Usage:\n"
+    "  tidepool sql [-D DIR] [-c SQL | -f FILE] [-A] [-t] [--set NAME=VALUE]...\n"
+    "  tidepool help\n"
+    "Run `tidepool sql --help` for the shell's options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "help") == 0 || std::strcmp(argv[1], "--help") == 0 ||
+      std::strcmp(argv[1], "-h") == 0) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  std::vector<std::string> rest(argv + 2, argv + argc);
+  if (std::strcmp(argv[1], "sql") == 0) return tp::run_sql_shell(rest);
+  std::fprintf(stderr, "tidepool: unknown command \"%s\"\n%s", argv[1], kUsage);
+  return 2;
+}

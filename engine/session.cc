@@ -1,0 +1,399 @@
+#include "engine/session.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "engine/error.h"
+#include "engine/heap_loader.h"
+#include "engine/row_source.h"
+#include "engine/sql/parser.h"
+
+namespace tp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string quoted(const std::string& name) { return "\"" + name + "\""; }
+
+Error relation_missing(const std::string& name, int position = 0) {
+  return Error("relation " + quoted(name) + " does not exist").at_position(position);
+}
+
+void check_cancel() {
+  if (Session::cancel_flag().exchange(false))
+    throw Error("canceling statement due to user request");
+}
+
+// A progress line on stderr ("\r...") while a long load runs.
+class Progress {
+ public:
+  Progress(bool enabled, std::string what, uint32_t row_bytes)
+      : enabled_(enabled), what_(std::move(what)), row_bytes_(row_bytes), start_(Clock::now()),
+        last_(start_) {}
+  ~Progress() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+  }
+  void update(uint64_t rows, uint64_t total) {
+    if (!enabled_) return;
+    auto now = Clock::now();
+    if (now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    double secs = std::chrono::duration<double>(now - start_).count();
+    double mbps = secs > 0 ? double(rows) * row_bytes_ / secs / 1e6 : 0;
+    double eta = rows > 0 && total > rows ? secs * double(total - rows) / double(rows) : 0;
+    std::fprintf(stderr, "\r\033[K%s: %llu / %llu rows, %.0f MB/s, ETA %.0f s", what_.c_str(),
+                 (unsigned long long)rows, (unsigned long long)total, mbps, eta);
+    shown_ = true;
+  }
+
+ private:
+  bool enabled_;
+  std::string what_;
+  uint32_t row_bytes_;
+  Clock::time_point start_, last_;
+  bool shown_ = false;
+};
+
+}  // namespace
+
+std::atomic<bool>& Session::cancel_flag() {
+  static std::atomic<bool> flag{false};
+  return flag;
+}
+
+Session::Session(const SessionOptions& options) : options_(options) {
+  dir_ = std::make_unique<DataDir>(options.data_dir);
+  settings_.load_conf_file(dir_->conf_path());
+  for (const std::string& s : options.settings) settings_.set_from_assignment(s);
+  random_.seed_with(uint64_t(settings_.get_int("random_seed")));
+  settings_.on_apply("random_seed", [this](const std::string&) {
+    random_.seed_with(uint64_t(settings_.get_int("random_seed")));
+  });
+}
+
+Session::~Session() = default;
+
+ResultSet Session::execute(std::string_view text) {
+  sql::Statement st = sql::parse_statement(text);
+  cancel_flag().store(false);
+  return run(st);
+}
+
+ResultSet Session::run(sql::Statement& st) {
+  return std::visit(
+      [&](auto& s) -> ResultSet {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, sql::CreateTable>) return create_table(s);
+        else if constexpr (std::is_same_v<T, sql::DropTable>) return drop_table(s);
+        else if constexpr (std::is_same_v<T, sql::Truncate>) return truncate(s);
+        else if constexpr (std::is_same_v<T, sql::Insert>) return insert(s);
+        else if constexpr (std::is_same_v<T, sql::Select>) return select(s);
+        else if constexpr (std::is_same_v<T, sql::SetStmt>) return set(s);
+        else if constexpr (std::is_same_v<T, sql::ShowStmt>) return show(s);
+        else if constexpr (std::is_same_v<T, sql::ResetStmt>) return reset(s);
+        else if constexpr (std::is_same_v<T, sql::CreateIndex>)
+          throw Error("CREATE INDEX is not available yet: the B-tree has not landed");
+        else if constexpr (std::is_same_v<T, sql::DropIndex>)
+          throw Error("DROP INDEX is not available yet: the B-tree has not landed");
+        else if constexpr (std::is_same_v<T, sql::Analyze>)
+          throw Error("ANALYZE is not available yet: statistics arrive with the planner");
+        else
+          throw Error("EXPLAIN is not available yet: it arrives with the executor");
+      },
+      st);
+}
+
+template <typename F>
+ResultSet Session::atomically(F&& body) {
+  try {
+    return body();
+  } catch (...) {
+    dir_->restore();
+    throw;
+  }
+}
+
+ResultSet Session::create_table(const sql::CreateTable& ct) {
+  if (dir_->catalog().find(ct.name)) {
+    if (ct.if_not_exists) {
+      ResultSet r;
+      r.notices.push_back("relation " + quoted(ct.name) + " already exists, skipping");
+      r.tag = "CREATE TABLE";
+      return r;
+    }
+    throw Error("relation " + quoted(ct.name) + " already exists").at_position(ct.name_position);
+  }
+  if (ct.columns.empty()) throw Error("a table needs at least one column");
+  std::set<std::string> seen;
+  for (const auto& c : ct.columns)
+    if (!seen.insert(c.name).second)
+      throw Error("column " + quoted(c.name) + " specified more than once").at_position(c.position);
+  for (const auto& k : ct.primary_key)
+    if (!seen.count(k))
+      throw Error("column " + quoted(k) + " named in key does not exist")
+          .at_position(ct.primary_key_position);
+  if (!ct.primary_key.empty())
+    throw Error("PRIMARY KEY is not available yet: it needs the B-tree index, which has not landed")
+        .at_position(ct.primary_key_position);
+  return atomically([&] {
+    Catalog next = dir_->catalog();
+    RelationEntry rel;
+    rel.oid = next.allocate_oid();
+    rel.relnumber = rel.oid;
+    rel.name = ct.name;
+    rel.kind = RelKind::Table;
+    rel.fillfactor = ct.fillfactor.value_or(100);
+    for (const auto& c : ct.columns)
+      rel.columns.push_back({c.name, c.type == "bigint" ? ColumnType::Int8 : ColumnType::Int4});
+    write_file_atomically(dir_->relation_path(rel.relnumber), "");
+    next.relations.push_back(rel);
+    dir_->commit(std::move(next));
+    ResultSet r;
+    r.tag = "CREATE TABLE";
+    return r;
+  });
+}
+
+ResultSet Session::drop_table(const sql::DropTable& dt) {
+  ResultSet r;
+  r.tag = "DROP TABLE";
+  Catalog next = dir_->catalog();
+  std::vector<uint32_t> files;
+  for (const auto& name : dt.names) {
+    RelationEntry* rel = next.find(name);
+    if (!rel || !rel->is_table()) {
+      if (rel) throw Error(quoted(name) + " is not a table", "", "Use DROP INDEX to remove an index.");
+      if (dt.if_exists) {
+        r.notices.push_back("table " + quoted(name) + " does not exist, skipping");
+        continue;
+      }
+      throw Error("table " + quoted(name) + " does not exist");
+    }
+    uint32_t oid = rel->oid;
+    files.push_back(rel->relnumber);
+    for (const RelationEntry* idx : next.indexes_of(oid)) files.push_back(idx->relnumber);
+    for (const RelationEntry* idx : next.indexes_of(oid)) next.remove(idx->oid);
+    next.remove(oid);
+  }
+  if (files.empty()) return r;
+  return atomically([&] {
+    dir_->commit(std::move(next));
+    // Committed: the files are garbage now; a crash before unlink is cleaned up at open.
+    for (uint32_t f : files) ::unlink(dir_->relation_path(f).c_str());
+    return r;
+  });
+}
+
+ResultSet Session::truncate(const sql::Truncate& t) {
+  Catalog next = dir_->catalog();
+  std::vector<uint32_t> old_files;
+  for (const auto& name : t.names) {
+    RelationEntry* rel = next.find(name);
+    if (!rel) throw relation_missing(name);
+    if (!rel->is_table()) throw Error(quoted(name) + " is not a table");
+  }
+  return atomically([&] {
+    // Like PostgreSQL: new, empty files under new relnumbers; the old ones go at commit.
+    for (const auto& name : t.names) {
+      RelationEntry* rel = next.find(name);
+      std::vector<RelationEntry*> rels{rel};
+      for (auto& r : next.relations)
+        if (r.kind == RelKind::Index && r.table_oid == rel->oid) rels.push_back(&r);
+      for (RelationEntry* r : rels) {
+        old_files.push_back(r->relnumber);
+        r->relnumber = next.allocate_oid();
+        r->pages = 0;
+        r->rows = 0;
+        write_file_atomically(dir_->relation_path(r->relnumber), "");
+      }
+    }
+    dir_->commit(std::move(next));
+    for (uint32_t f : old_files) ::unlink(dir_->relation_path(f).c_str());
+    ResultSet r;
+    r.tag = "TRUNCATE TABLE";
+    return r;
+  });
+}
+
+ResultSet Session::insert(const sql::Insert& ins) {
+  const RelationEntry* found = dir_->catalog().find(ins.table);
+  if (!found) throw relation_missing(ins.table, ins.table_position);
+  if (!found->is_table())
+    throw Error("cannot insert into " + quoted(ins.table) + ": it is an index");
+  if (ins.source.from && !ins.source.from->is_function)
+    throw Error("INSERT ... SELECT reads generate_series(...) or VALUES; reading another table "
+                "is not supported")
+        .at_position(ins.source.from->position);
+  const RelationEntry table = *found;
+  // Map source columns to table columns.
+  std::vector<int> target(table.columns.size(), -1);
+  size_t source_width = ins.source.values.empty() ? ins.source.targets.size()
+                                                  : ins.source.values.front().size();
+  if (ins.columns.empty()) {
+    if (source_width > table.columns.size())
+      throw Error("INSERT has more expressions than target columns");
+    for (size_t i = 0; i < source_width; ++i) target[i] = int(i);
+  } else {
+    if (source_width > ins.columns.size())
+      throw Error("INSERT has more expressions than target columns");
+    if (source_width < ins.columns.size())
+      throw Error("INSERT has more target columns than expressions");
+    for (size_t i = 0; i < ins.columns.size(); ++i) {
+      int pos = -1;
+      for (size_t c = 0; c < table.columns.size(); ++c)
+        if (table.columns[c].name == ins.columns[i]) pos = int(c);
+      if (pos < 0)
+        throw Error("column " + quoted(ins.columns[i]) + " of relation " + quoted(table.name) +
+                    " does not exist");
+      if (target[size_t(pos)] >= 0)
+        throw Error("column " + quoted(ins.columns[i]) + " specified more than once");
+      target[size_t(pos)] = int(i);
+    }
+  }
+  for (size_t c = 0; c < table.columns.size(); ++c)
+    if (target[c] < 0)
+      throw Error("null value in column " + quoted(table.columns[c].name) + " of relation " +
+                      quoted(table.name) + " violates not-null constraint",
+                  "", "tidepool columns hold no NULLs: give every column a value.");
+  if (!dir_->catalog().indexes_of(table.oid).empty())
+    throw Error("internal: indexed tables need the B-tree");
+
+  return atomically([&] {
+    RowSourceContext ctx;
+    ctx.random = &random_;
+    ctx.session_function = [this](const sql::Expr& e, const std::vector<Value>& args) {
+      return session_function(e, args);
+    };
+    uint64_t total = options_.progress ? row_source_size(ins.source, ctx) : 0;
+    TupleLayout layout(table.columns);
+    Progress progress(options_.progress && total >= 1000000, "INSERT INTO " + table.name,
+                      layout.tuple_size());
+    ctx.tick = [&](uint64_t rows, uint64_t) {
+      check_cancel();
+      progress.update(rows, total);
+    };
+    HeapLoader loader(*dir_, table);
+    std::vector<int64_t> values(table.columns.size());
+    produce_rows(ins.source, ctx, [&](const std::vector<Value>& row) {
+      for (size_t c = 0; c < values.size(); ++c)
+        values[c] = value_to_column(row[size_t(target[c])], table.columns[c].type,
+                                    table.columns[c].name);
+      loader.add(values.data());
+    });
+    check_cancel();
+    uint64_t pages = loader.finish();
+    Catalog next = dir_->catalog();
+    RelationEntry* rel = next.find_oid(table.oid);
+    rel->pages = pages;
+    rel->rows += loader.rows_added();
+    dir_->commit(std::move(next));
+    ResultSet r;
+    r.tag = "INSERT 0 " + std::to_string(loader.rows_added());
+    return r;
+  });
+}
+
+Value Session::session_function(const sql::Expr& e, const std::vector<Value>& args) {
+  if (e.name == "setseed") {
+    if (args.size() != 1 || !args[0].is_numeric_type())
+      throw Error("function setseed takes one double precision argument").at_position(e.position);
+    double seed = args[0].type == ValueType::Int4 || args[0].type == ValueType::Int8
+                      ? double(args[0].i)
+                      : args[0].d;
+    if (seed < -1 || seed > 1 || std::isnan(seed))
+      throw Error("setseed parameter " + Value::float8(seed).to_string() +
+                  " is out of allowed range [-1,1]")
+          .at_position(e.position);
+    uint64_t bits;
+    std::memcpy(&bits, &seed, sizeof bits);
+    random_.seed_with(bits);
+    return Value::text("");
+  }
+  if (e.name == "pg_relation_size" || e.name == "pg_table_size" ||
+      e.name == "pg_total_relation_size") {
+    if (args.size() != 1 || args[0].type != ValueType::Text)
+      throw Error("function " + e.name + " takes one relation name").at_position(e.position);
+    const RelationEntry* rel = dir_->catalog().find(args[0].s);
+    if (!rel) throw relation_missing(args[0].s, e.args[0]->position);
+    uint64_t pages = rel->pages;
+    if (e.name == "pg_total_relation_size" && rel->is_table())
+      for (const RelationEntry* idx : dir_->catalog().indexes_of(rel->oid)) pages += idx->pages;
+    return Value::int8(int64_t(pages * kBlockSize));
+  }
+  throw Error("function " + e.name + "() does not exist").at_position(e.position);
+}
+
+ResultSet Session::select(const sql::Select& s) {
+  if (s.from && !s.from->is_function) {
+    const RelationEntry* rel = dir_->catalog().find(s.from->name);
+    if (!rel) throw relation_missing(s.from->name, s.from->position);
+    throw Error("SELECT from a table is not available yet: the executor has not landed");
+  }
+  ResultSet r;
+  r.returns_rows = true;
+  r.columns = row_source_columns(s);
+  RowSourceContext ctx;
+  ctx.random = &random_;
+  ctx.session_function = [this](const sql::Expr& e, const std::vector<Value>& args) {
+    return session_function(e, args);
+  };
+  ctx.tick = [](uint64_t, uint64_t) { check_cancel(); };
+  bool first = true;
+  produce_rows(s, ctx, [&](const std::vector<Value>& row) {
+    if (first) {
+      for (const Value& v : row) r.right_aligned.push_back(v.is_numeric_type());
+      first = false;
+    }
+    std::vector<std::string> out;
+    for (const Value& v : row) out.push_back(v.to_string());
+    r.rows.push_back(std::move(out));
+  });
+  if (first) r.right_aligned.assign(r.columns.size(), false);
+  r.tag = "SELECT " + std::to_string(r.rows.size());
+  return r;
+}
+
+ResultSet Session::set(const sql::SetStmt& s) {
+  if (s.to_default) {
+    settings_.reset(s.name);
+  } else {
+    try {
+      settings_.set(s.name, s.value);
+    } catch (Error& e) {
+      throw e.at_position(0);
+    }
+  }
+  ResultSet r;
+  r.tag = "SET";
+  return r;
+}
+
+ResultSet Session::show(const sql::ShowStmt& s) {
+  ResultSet r;
+  r.returns_rows = true;
+  if (s.name == "all") {
+    r.columns = {"name", "setting", "description"};
+    r.right_aligned = {false, false, false};
+    for (const SettingDef& d : Settings::definitions())
+      r.rows.push_back({d.name, settings_.show(d.name), d.description});
+  } else {
+    r.columns = {s.name};
+    r.right_aligned = {false};
+    r.rows.push_back({settings_.show(s.name)});
+  }
+  r.tag = "SHOW";
+  return r;
+}
+
+ResultSet Session::reset(const sql::ResetStmt& s) {
+  settings_.reset(s.name);
+  ResultSet r;
+  r.tag = "RESET";
+  return r;
+}
+
+}  // namespace tp

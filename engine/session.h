@@ -1,0 +1,75 @@
+// A session: one open data directory, its settings, and the statements run
+// against it. The shell (tools/) and the tests drive tidepool through this
+// class only.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/datadir.h"
+#include "engine/settings.h"
+#include "engine/sql/ast.h"
+#include "engine/value.h"
+
+namespace tp {
+
+// What a statement returns: rows (for queries) and/or a command tag.
+struct ResultSet {
+  std::vector<std::string> columns;
+  std::vector<bool> right_aligned;  // numbers are right-aligned by psql
+  std::vector<std::vector<std::string>> rows;
+  bool returns_rows = false;
+  std::string tag;                    // "CREATE TABLE", "INSERT 0 1000", "SET", ...
+  std::vector<std::string> notices;   // printed as NOTICE:  ...
+};
+
+struct SessionOptions {
+  std::string data_dir;
+  std::vector<std::string> settings;  // "name=value" from --set
+  bool progress = false;              // progress line on stderr during loads
+};
+
+class Session {
+ public:
+  explicit Session(const SessionOptions& options);
+  ~Session();
+
+  // Parses and runs one statement. A failed statement throws tp::Error and
+  // leaves data and catalog as they were before it.
+  ResultSet execute(std::string_view sql);
+
+  Settings& settings() { return settings_; }
+  DataDir& data_dir() { return *dir_; }
+  const Catalog& catalog() const { return dir_->catalog(); }
+
+  // Set from a signal handler: the running statement stops with
+  // "canceling statement due to user request" and is rolled back.
+  static std::atomic<bool>& cancel_flag();
+
+ private:
+  ResultSet run(sql::Statement& st);
+  ResultSet create_table(const sql::CreateTable& ct);
+  ResultSet drop_table(const sql::DropTable& dt);
+  ResultSet truncate(const sql::Truncate& t);
+  ResultSet insert(const sql::Insert& ins);
+  ResultSet select(const sql::Select& s);
+  ResultSet set(const sql::SetStmt& s);
+  ResultSet show(const sql::ShowStmt& s);
+  ResultSet reset(const sql::ResetStmt& s);
+
+  // Runs `body` as one all-or-nothing statement (see DataDir).
+  template <typename F>
+  ResultSet atomically(F&& body);
+
+  Value session_function(const sql::Expr& e, const std::vector<Value>& args);
+
+  SessionOptions options_;
+  Settings settings_;
+  std::unique_ptr<DataDir> dir_;
+  Random random_;
+};
+
+}  // namespace tp

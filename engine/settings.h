@@ -1,0 +1,93 @@
+// The settings registry: every knob a researcher can turn, defined once with
+// its type, unit, range, default and a one-line description, and written the
+// way PostgreSQL writes it ('128MB', '8kB', on/off).
+//
+// Values come from (lowest to highest): the built-in default, tidepool.conf in
+// the data directory, --set on the command line, and SET in the session. RESET
+// returns to the value the session started with (conf file / --set), as
+// PostgreSQL's reset value does.
+//
+// A setting may have apply hooks: they run once the new value is in place (so
+// they read it with the typed getters) and may throw (e.g. io_uring cannot
+// start), in which case the old value is put back. This is how SET
+// shared_buffers rebuilds the pool.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tp {
+
+enum class SettingType { Bool, Int, Real, Enum };
+
+// Units of an Int setting's stored value, as PostgreSQL's GUC_UNIT_*.
+enum class SettingUnit { None, Kb, Blocks, Ms };
+
+struct SettingDef {
+  std::string name;
+  SettingType type = SettingType::Int;
+  SettingUnit unit = SettingUnit::None;
+  double min = 0;
+  double max = 0;
+  std::string default_value;        // as written in a conf file
+  std::vector<std::string> choices;  // Enum only
+  std::string description;
+  std::string group;  // "Resource Usage", "Asynchronous I/O", "Query Planning", ...
+};
+
+class Settings {
+ public:
+  using ApplyHook = std::function<void(const std::string& name)>;
+
+  // All definitions known to this build (settings_defs.cc), in display order.
+  static const std::vector<SettingDef>& definitions();
+
+  Settings();
+
+  // Sets `name` from text. Throws tp::Error naming the setting and what is
+  // allowed; on error the value is unchanged. `session` = true for SET (the
+  // value RESET returns to is kept); false for conf file / command line.
+  void set(std::string_view name, std::string_view value, bool session = true);
+  void reset(std::string_view name);  // "all" resets every setting
+  // Parses "name=value" (command line --set); same errors as set().
+  void set_from_assignment(std::string_view assignment);
+  // Reads a tidepool.conf: "name = value" lines, '#' comments, optional quotes.
+  void load_conf_file(const std::string& path);
+
+  std::string show(std::string_view name) const;  // as SHOW prints it
+  const SettingDef& def(std::string_view name) const;
+
+  // Typed access for the code that honours a setting. Int values are in the
+  // setting's unit (kB, 8 kB blocks, ms); memory helpers convert.
+  int64_t get_int(std::string_view name) const;
+  double get_real(std::string_view name) const;
+  bool get_bool(std::string_view name) const;
+  const std::string& get_enum(std::string_view name) const;
+  int64_t get_bytes(std::string_view name) const;
+
+  // Registers a hook run before a new value of `name` is stored.
+  void on_apply(std::string_view name, ApplyHook hook);
+
+ private:
+  struct Value {
+    double number = 0;  // Bool (0/1), Int, Real
+    std::string text;   // Enum
+  };
+  Value parse(const SettingDef& d, std::string_view text) const;
+  std::string format(const SettingDef& d, const Value& v) const;
+  const Value& value(std::string_view name) const;
+  void assign(const SettingDef& d, const Value& v);
+
+  std::map<std::string, Value, std::less<>> values_;
+  std::map<std::string, Value, std::less<>> reset_values_;
+  std::map<std::string, std::vector<ApplyHook>, std::less<>> hooks_;
+};
+
+// "8kB", "128MB", "4GB" for a byte count, PostgreSQL style (largest exact unit).
+std::string format_memory_kb(int64_t kb);
+
+}  // namespace tp

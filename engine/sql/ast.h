@@ -1,0 +1,172 @@
+// The parsed form of a statement. Kept deliberately plain: the binder and
+// planner read it, nothing rewrites it in place.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tp::sql {
+
+enum class ExprKind {
+  IntConst,    // ival
+  NumConst,    // dval (a literal with a decimal point or exponent: PostgreSQL's numeric)
+  StrConst,    // sval
+  BoolConst,   // ival 0/1
+  NullConst,
+  ColumnRef,   // name
+  Star,        // * in a target list or count(*)
+  FuncCall,    // name(args); star_arg for count(*)
+  Unary,       // op "-" or "+", args[0]
+  Binary,      // op in + - * / %, args[0], args[1]
+  Compare,     // op in = <> < <= > >=, args[0], args[1]
+  And,         // args (two or more)
+  Or,          // args (two or more)
+  Not,         // args[0]
+  Between,     // args[0] BETWEEN args[1] AND args[2]; negated for NOT BETWEEN
+  InList,      // args[0] IN (args[1..]); negated for NOT IN
+  Cast,        // args[0]::type_name
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  ExprKind kind;
+  int position = 0;  // 1-based offset in the statement text
+  std::string name;  // column or function name, operator, cast type
+  int64_t ival = 0;
+  double dval = 0;
+  std::string sval;  // string constant; for NumConst the literal text
+  std::vector<ExprPtr> args;
+  bool negated = false;
+  bool star_arg = false;
+
+  Expr(ExprKind k, int pos) : kind(k), position(pos) {}
+};
+
+struct ColumnDef {
+  std::string name;
+  std::string type;  // "int" / "bigint" (normalised by the parser)
+  bool primary_key = false;
+  int position = 0;
+};
+
+struct CreateTable {
+  std::string name;
+  int name_position = 0;
+  std::vector<ColumnDef> columns;
+  std::vector<std::string> primary_key;  // from a column or a table constraint
+  int primary_key_position = 0;
+  std::optional<int> fillfactor;
+  bool if_not_exists = false;
+};
+
+struct DropTable {
+  std::vector<std::string> names;
+  bool if_exists = false;
+};
+
+struct Truncate {
+  std::vector<std::string> names;
+};
+
+struct Target {
+  ExprPtr expr;
+  std::string alias;  // empty: derived from the expression as PostgreSQL does
+};
+
+struct FromItem {
+  bool is_function = false;        // generate_series(...) rather than a table
+  std::string name;                // table or function name
+  int position = 0;
+  std::vector<ExprPtr> func_args;
+  std::string alias;               // s in generate_series(...) s(i)
+  std::vector<std::string> column_aliases;  // i in s(i)
+};
+
+struct OrderItem {
+  ExprPtr expr;
+  bool descending = false;
+};
+
+struct Select {
+  std::vector<Target> targets;
+  std::optional<FromItem> from;
+  ExprPtr where;
+  std::vector<OrderItem> order_by;
+  std::optional<int64_t> limit;
+  // VALUES (...), (...) as a row source (INSERT ... VALUES); targets unused then.
+  std::vector<std::vector<ExprPtr>> values;
+};
+
+struct Insert {
+  std::string table;
+  int table_position = 0;
+  std::vector<std::string> columns;  // empty: all, in order
+  Select source;
+};
+
+struct SetStmt {
+  std::string name;
+  std::string value;        // as written ('128MB' without quotes, on, 4, ...)
+  bool to_default = false;  // SET x TO DEFAULT
+  int value_position = 0;
+};
+
+struct ShowStmt {
+  std::string name;  // "all" for SHOW ALL
+};
+
+struct ResetStmt {
+  std::string name;  // "all" for RESET ALL
+};
+
+struct CreateIndex {
+  std::string name;  // empty: generated as PostgreSQL does (t_a_idx)
+  std::string table;
+  std::vector<std::string> columns;
+  bool unique = false;
+  bool if_not_exists = false;
+};
+
+struct DropIndex {
+  std::vector<std::string> names;
+  bool if_exists = false;
+};
+
+struct ExplainOptions {
+  bool analyze = false;
+  bool buffers = false;
+  bool timing = true;
+  bool costs = true;
+  bool verbose = false;
+  bool json = false;
+};
+
+struct Analyze {
+  std::vector<std::string> tables;  // empty: every table
+  bool vacuum = false;
+};
+
+struct Explain;
+
+using Statement = std::variant<CreateTable, DropTable, Truncate, Insert, Select, SetStmt, ShowStmt,
+                               ResetStmt, CreateIndex, DropIndex, Analyze,
+                               std::unique_ptr<Explain>>;
+
+struct Explain {
+  ExplainOptions options;
+  Statement statement;
+};
+
+// One statement with the text it came from (for error carets).
+struct ParsedStatement {
+  Statement statement;
+  std::string text;
+};
+
+}  // namespace tp::sql
