@@ -57,8 +57,7 @@ std::string Catalog::serialize() const {
     if (r.kind == RelKind::Index) {
       out << " table=" << r.table_oid << " unique=" << r.unique << " primary=" << r.primary
           << " keys=";
-      for (size_t i = 0; i < r.key_columns.size(); ++i)
-        out << (i ? "," : "") << r.key_columns[i];
+      for (size_t i = 0; i < r.key_columns.size(); ++i) out << (i ? "," : "") << r.key_columns[i];
     }
     out << "\n";
     for (const auto& c : r.columns)
@@ -106,16 +105,26 @@ Catalog Catalog::parse(const std::string& text, const std::string& origin) {
         if (eq == std::string::npos) throw bad("expected key=value, got \"" + kv + "\"");
         std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
         try {
-          if (k == "oid") cur->oid = uint32_t(std::stoul(v));
-          else if (k == "kind") cur->kind = v == "i" ? RelKind::Index : RelKind::Table;
-          else if (k == "name") cur->name = v;
-          else if (k == "relnumber") cur->relnumber = uint32_t(std::stoul(v));
-          else if (k == "fillfactor") cur->fillfactor = std::stoi(v);
-          else if (k == "pages") cur->pages = std::stoull(v);
-          else if (k == "rows") cur->rows = std::stoull(v);
-          else if (k == "table") cur->table_oid = uint32_t(std::stoul(v));
-          else if (k == "unique") cur->unique = v == "1";
-          else if (k == "primary") cur->primary = v == "1";
+          if (k == "oid")
+            cur->oid = uint32_t(std::stoul(v));
+          else if (k == "kind")
+            cur->kind = v == "i" ? RelKind::Index : RelKind::Table;
+          else if (k == "name")
+            cur->name = v;
+          else if (k == "relnumber")
+            cur->relnumber = uint32_t(std::stoul(v));
+          else if (k == "fillfactor")
+            cur->fillfactor = std::stoi(v);
+          else if (k == "pages")
+            cur->pages = std::stoull(v);
+          else if (k == "rows")
+            cur->rows = std::stoull(v);
+          else if (k == "table")
+            cur->table_oid = uint32_t(std::stoul(v));
+          else if (k == "unique")
+            cur->unique = v == "1";
+          else if (k == "primary")
+            cur->primary = v == "1";
           else if (k == "keys") {
             std::istringstream ks(v);
             std::string part;

@@ -19,7 +19,9 @@ namespace {
 
 constexpr char kJournalMagic[8] = {'t', 'p', 'u', 'n', 'd', 'o', '0', '1'};
 
-std::string errno_text(int err) { return std::strerror(err); }
+std::string errno_text(int err) {
+  return std::strerror(err);
+}
 
 [[noreturn]] void fail(const std::string& what, const std::string& path, int err = errno) {
   throw Error("could not " + what + " \"" + path + "\": " + errno_text(err));
@@ -116,7 +118,9 @@ DataDir::DataDir(std::string path) : path_(std::move(path)) {
 }
 
 DataDir::~DataDir() {
-  close_journal();
+  // An open journal means a statement neither committed nor restored: leave
+  // it for the next open, exactly as a crash would.
+  if (journal_fd_ >= 0) ::close(journal_fd_);
   if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
 }
 
@@ -250,7 +254,7 @@ void DataDir::restore() {
       fsync_path(full, false);
     } else if (st.st_size < want) {
       throw Error("relation \"" + rel->name + "\" has " + std::to_string(st.st_size / kBlockSize) +
-                  " blocks on disk but the catalog says " + std::to_string(rel->pages),
+                      " blocks on disk but the catalog says " + std::to_string(rel->pages),
                   "The file " + full + " was cut short outside tidepool.");
     }
   }

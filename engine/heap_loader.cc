@@ -21,7 +21,16 @@ HeapLoader::HeapLoader(DataDir& dir, const RelationEntry& table, uint32_t pages_
   fd_ = ::open(path_.c_str(), O_RDWR);
   if (fd_ < 0)
     throw Error("could not open file of relation \"" + name_ + "\": " + std::strerror(errno));
-  buffer_ = static_cast<char*>(std::aligned_alloc(4096, size_t(capacity_) * kBlockSize));
+  try {
+    start(table);
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
+}
+
+void HeapLoader::start(const RelationEntry& table) {
+  buffer_.reset(static_cast<char*>(std::aligned_alloc(4096, size_t(capacity_) * kBlockSize)));
   tuple_ = std::make_unique<char[]>(layout_.tuple_size());
   first_block_ = BlockNumber(table.pages);
   used_ = 1;
@@ -45,7 +54,6 @@ HeapLoader::HeapLoader(DataDir& dir, const RelationEntry& table, uint32_t pages_
 }
 
 HeapLoader::~HeapLoader() {
-  std::free(buffer_);
   if (fd_ >= 0) ::close(fd_);
 }
 
@@ -74,7 +82,7 @@ void HeapLoader::write_buffer() {
   for (uint32_t i = 0; i < used_; ++i) page_set_checksum(page(i), first_block_ + i);
   size_t len = size_t(used_) * kBlockSize;
   off_t off = off_t(first_block_) * kBlockSize;
-  const char* src = buffer_;
+  const char* src = buffer_.get();
   while (len > 0) {
     ssize_t n = pwrite(fd_, src, len, off);
     if (n < 0) {

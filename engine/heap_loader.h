@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -34,7 +35,8 @@ class HeapLoader {
   uint64_t write_calls() const { return write_calls_; }
 
  private:
-  char* page(uint32_t i) { return buffer_ + size_t(i) * kBlockSize; }
+  char* page(uint32_t i) { return buffer_.get() + size_t(i) * kBlockSize; }
+  void start(const RelationEntry& table);
   void next_page();
   void write_buffer();
 
@@ -44,7 +46,10 @@ class HeapLoader {
   TupleLayout layout_;
   int fillfactor_;
   int fd_ = -1;
-  char* buffer_ = nullptr;
+  struct FreeDeleter {
+    void operator()(char* p) const { std::free(p); }
+  };
+  std::unique_ptr<char, FreeDeleter> buffer_;
   uint32_t capacity_;
   uint32_t used_ = 0;            // pages in the buffer, the last one being filled
   BlockNumber first_block_ = 0;  // block number of buffer page 0

@@ -13,8 +13,12 @@ namespace tp {
 
 enum class ColumnType : uint8_t { Int4, Int8 };
 
-inline const char* column_type_name(ColumnType t) { return t == ColumnType::Int4 ? "integer" : "bigint"; }
-inline uint32_t column_type_size(ColumnType t) { return t == ColumnType::Int4 ? 4 : 8; }
+inline const char* column_type_name(ColumnType t) {
+  return t == ColumnType::Int4 ? "integer" : "bigint";
+}
+inline uint32_t column_type_size(ColumnType t) {
+  return t == ColumnType::Int4 ? 4 : 8;
+}
 
 struct Column {
   std::string name;

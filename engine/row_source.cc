@@ -35,7 +35,8 @@ Series make_series(const std::vector<Value>& args, int position) {
   for (const Value& v : args) {
     if (v.type != ValueType::Int4 && v.type != ValueType::Int8)
       throw Error(std::string("function generate_series(") + value_type_name(v.type) +
-                  ", ...) does not exist", "", "generate_series takes integer arguments.")
+                      ", ...) does not exist",
+                  "", "generate_series takes integer arguments.")
           .at_position(position);
     any8 |= v.type == ValueType::Int8;
   }
@@ -142,15 +143,17 @@ static void run_source(const sql::Select& s, RowSourceContext& ctx,
     return;
   }
   if (!s.from) {
-    if (s.where || !s.order_by.empty())
-      throw Error("WHERE and ORDER BY need a FROM clause here");
+    if (s.where || !s.order_by.empty()) throw Error("WHERE and ORDER BY need a FROM clause here");
     std::vector<const Expr*> targets;
     for (auto& t : s.targets) targets.push_back(t.expr.get());
     uint64_t limit = s.limit.value_or(UINT64_MAX);
     uint64_t produced = 0;
-    expand_targets(targets, ctx, [&](const std::vector<Value>& row) {
-      if (produced++ < limit) emit(row);
-    }, count_only);
+    expand_targets(
+        targets, ctx,
+        [&](const std::vector<Value>& row) {
+          if (produced++ < limit) emit(row);
+        },
+        count_only);
     if (count_only) *count_only = std::min(*count_only, limit);
     return;
   }

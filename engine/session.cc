@@ -17,7 +17,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string quoted(const std::string& name) { return "\"" + name + "\""; }
+std::string quoted(const std::string& name) {
+  return "\"" + name + "\"";
+}
 
 Error relation_missing(const std::string& name, int position = 0) {
   return Error("relation " + quoted(name) + " does not exist").at_position(position);
@@ -32,7 +34,10 @@ void check_cancel() {
 class Progress {
  public:
   Progress(bool enabled, std::string what, uint32_t row_bytes)
-      : enabled_(enabled), what_(std::move(what)), row_bytes_(row_bytes), start_(Clock::now()),
+      : enabled_(enabled),
+        what_(std::move(what)),
+        row_bytes_(row_bytes),
+        start_(Clock::now()),
         last_(start_) {}
   ~Progress() {
     if (shown_) std::fprintf(stderr, "\r\033[K");
@@ -87,14 +92,22 @@ ResultSet Session::run(sql::Statement& st) {
   return std::visit(
       [&](auto& s) -> ResultSet {
         using T = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<T, sql::CreateTable>) return create_table(s);
-        else if constexpr (std::is_same_v<T, sql::DropTable>) return drop_table(s);
-        else if constexpr (std::is_same_v<T, sql::Truncate>) return truncate(s);
-        else if constexpr (std::is_same_v<T, sql::Insert>) return insert(s);
-        else if constexpr (std::is_same_v<T, sql::Select>) return select(s);
-        else if constexpr (std::is_same_v<T, sql::SetStmt>) return set(s);
-        else if constexpr (std::is_same_v<T, sql::ShowStmt>) return show(s);
-        else if constexpr (std::is_same_v<T, sql::ResetStmt>) return reset(s);
+        if constexpr (std::is_same_v<T, sql::CreateTable>)
+          return create_table(s);
+        else if constexpr (std::is_same_v<T, sql::DropTable>)
+          return drop_table(s);
+        else if constexpr (std::is_same_v<T, sql::Truncate>)
+          return truncate(s);
+        else if constexpr (std::is_same_v<T, sql::Insert>)
+          return insert(s);
+        else if constexpr (std::is_same_v<T, sql::Select>)
+          return select(s);
+        else if constexpr (std::is_same_v<T, sql::SetStmt>)
+          return set(s);
+        else if constexpr (std::is_same_v<T, sql::ShowStmt>)
+          return show(s);
+        else if constexpr (std::is_same_v<T, sql::ResetStmt>)
+          return reset(s);
         else if constexpr (std::is_same_v<T, sql::CreateIndex>)
           throw Error("CREATE INDEX is not available yet: the B-tree has not landed");
         else if constexpr (std::is_same_v<T, sql::DropIndex>)
@@ -166,7 +179,8 @@ ResultSet Session::drop_table(const sql::DropTable& dt) {
   for (const auto& name : dt.names) {
     RelationEntry* rel = next.find(name);
     if (!rel || !rel->is_table()) {
-      if (rel) throw Error(quoted(name) + " is not a table", "", "Use DROP INDEX to remove an index.");
+      if (rel)
+        throw Error(quoted(name) + " is not a table", "", "Use DROP INDEX to remove an index.");
       if (dt.if_exists) {
         r.notices.push_back("table " + quoted(name) + " does not exist, skipping");
         continue;
@@ -225,14 +239,15 @@ ResultSet Session::insert(const sql::Insert& ins) {
   if (!found->is_table())
     throw Error("cannot insert into " + quoted(ins.table) + ": it is an index");
   if (ins.source.from && !ins.source.from->is_function)
-    throw Error("INSERT ... SELECT reads generate_series(...) or VALUES; reading another table "
-                "is not supported")
+    throw Error(
+        "INSERT ... SELECT reads generate_series(...) or VALUES; reading another table "
+        "is not supported")
         .at_position(ins.source.from->position);
   const RelationEntry table = *found;
   // Map source columns to table columns.
   std::vector<int> target(table.columns.size(), -1);
-  size_t source_width = ins.source.values.empty() ? ins.source.targets.size()
-                                                  : ins.source.values.front().size();
+  size_t source_width =
+      ins.source.values.empty() ? ins.source.targets.size() : ins.source.values.front().size();
   if (ins.columns.empty()) {
     if (source_width > table.columns.size())
       throw Error("INSERT has more expressions than target columns");
@@ -280,8 +295,8 @@ ResultSet Session::insert(const sql::Insert& ins) {
     std::vector<int64_t> values(table.columns.size());
     produce_rows(ins.source, ctx, [&](const std::vector<Value>& row) {
       for (size_t c = 0; c < values.size(); ++c)
-        values[c] = value_to_column(row[size_t(target[c])], table.columns[c].type,
-                                    table.columns[c].name);
+        values[c] =
+            value_to_column(row[size_t(target[c])], table.columns[c].type, table.columns[c].name);
       loader.add(values.data());
     });
     check_cancel();

@@ -33,7 +33,9 @@ std::string format_number(double v) {
 }
 
 // kB per stored unit of a memory setting.
-int64_t kb_per_unit(SettingUnit u) { return u == SettingUnit::Blocks ? 8 : 1; }
+int64_t kb_per_unit(SettingUnit u) {
+  return u == SettingUnit::Blocks ? 8 : 1;
+}
 
 std::string format_with_unit(const SettingDef& d, double v) {
   if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks)
@@ -86,8 +88,7 @@ Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const
       } else if (t == "off" || t == "false" || t == "no" || t == "0") {
         v.number = 0;
       } else {
-        throw Error("parameter \"" + d.name + "\" requires a Boolean value", "",
-                    "Use on or off.");
+        throw Error("parameter \"" + d.name + "\" requires a Boolean value", "", "Use on or off.");
       }
       return v;
     }
@@ -250,10 +251,18 @@ std::string Settings::show(std::string_view name) const {
   return format(d, value(d.name));
 }
 
-int64_t Settings::get_int(std::string_view name) const { return int64_t(value(name).number); }
-double Settings::get_real(std::string_view name) const { return value(name).number; }
-bool Settings::get_bool(std::string_view name) const { return value(name).number != 0; }
-const std::string& Settings::get_enum(std::string_view name) const { return value(name).text; }
+int64_t Settings::get_int(std::string_view name) const {
+  return int64_t(value(name).number);
+}
+double Settings::get_real(std::string_view name) const {
+  return value(name).number;
+}
+bool Settings::get_bool(std::string_view name) const {
+  return value(name).number != 0;
+}
+const std::string& Settings::get_enum(std::string_view name) const {
+  return value(name).text;
+}
 int64_t Settings::get_bytes(std::string_view name) const {
   const SettingDef& d = def(name);
   return int64_t(value(name).number) * kb_per_unit(d.unit) * 1024;

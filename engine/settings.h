@@ -33,7 +33,7 @@ struct SettingDef {
   SettingUnit unit = SettingUnit::None;
   double min = 0;
   double max = 0;
-  std::string default_value;        // as written in a conf file
+  std::string default_value;         // as written in a conf file
   std::vector<std::string> choices;  // Enum only
   std::string description;
   std::string group;  // "Resource Usage", "Asynchronous I/O", "Query Planning", ...

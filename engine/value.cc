@@ -1,5 +1,6 @@
 #include "engine/value.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -22,9 +23,13 @@ Value integer_result(ValueType t, __int128 v) {
   return Value::int8(int64_t(v));
 }
 
-bool is_integer(ValueType t) { return t == ValueType::Int4 || t == ValueType::Int8; }
+bool is_integer(ValueType t) {
+  return t == ValueType::Int4 || t == ValueType::Int8;
+}
 
-double as_double(const Value& v) { return is_integer(v.type) ? double(v.i) : v.d; }
+double as_double(const Value& v) {
+  return is_integer(v.type) ? double(v.i) : v.d;
+}
 
 // Numeric rounds half away from zero; float8 uses rint (half to even).
 int64_t round_for(const Value& v) {
@@ -39,7 +44,9 @@ uint64_t splitmix64(uint64_t& x) {
   return z ^ (z >> 31);
 }
 
-uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+uint64_t rotl(uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 
 Value arithmetic(const std::string& op, const Value& a, const Value& b) {
   if (a.type == ValueType::Null || b.type == ValueType::Null) return {};
@@ -48,7 +55,7 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b) {
                 " " + value_type_name(b.type));
   if (is_integer(a.type) && is_integer(b.type)) {
     ValueType t = (a.type == ValueType::Int8 || b.type == ValueType::Int8) ? ValueType::Int8
-                                                                            : ValueType::Int4;
+                                                                           : ValueType::Int4;
     __int128 x = a.i, y = b.i;
     if (op == "+") return integer_result(t, x + y);
     if (op == "-") return integer_result(t, x - y);
@@ -60,9 +67,12 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b) {
   ValueType t = (a.type == ValueType::Float8 || b.type == ValueType::Float8) ? ValueType::Float8
                                                                              : ValueType::Numeric;
   double x = as_double(a), y = as_double(b), r;
-  if (op == "+") r = x + y;
-  else if (op == "-") r = x - y;
-  else if (op == "*") r = x * y;
+  if (op == "+")
+    r = x + y;
+  else if (op == "-")
+    r = x - y;
+  else if (op == "*")
+    r = x * y;
   else {
     if (y == 0) throw Error("division by zero");
     r = op == "/" ? x / y : std::fmod(x, y);
@@ -95,13 +105,20 @@ bool truth(const Value& v, const char* where) {
 
 const char* value_type_name(ValueType t) {
   switch (t) {
-    case ValueType::Null: return "unknown";
-    case ValueType::Bool: return "boolean";
-    case ValueType::Int4: return "integer";
-    case ValueType::Int8: return "bigint";
-    case ValueType::Numeric: return "numeric";
-    case ValueType::Float8: return "double precision";
-    case ValueType::Text: return "text";
+    case ValueType::Null:
+      return "unknown";
+    case ValueType::Bool:
+      return "boolean";
+    case ValueType::Int4:
+      return "integer";
+    case ValueType::Int8:
+      return "bigint";
+    case ValueType::Numeric:
+      return "numeric";
+    case ValueType::Float8:
+      return "double precision";
+    case ValueType::Text:
+      return "text";
   }
   return "?";
 }
@@ -109,17 +126,25 @@ const char* value_type_name(ValueType t) {
 std::string Value::to_string() const {
   char buf[64];
   switch (type) {
-    case ValueType::Null: return "";
-    case ValueType::Bool: return i ? "t" : "f";
+    case ValueType::Null:
+      return "";
+    case ValueType::Bool:
+      return i ? "t" : "f";
     case ValueType::Int4:
-    case ValueType::Int8: return std::to_string(i);
-    case ValueType::Float8:
-      std::snprintf(buf, sizeof buf, "%.15g", d);
-      return buf;
+    case ValueType::Int8:
+      return std::to_string(i);
+    case ValueType::Float8: {
+      // Shortest text that reads back to the same double, as PostgreSQL 12+ prints.
+      if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+      if (std::isnan(d)) return "NaN";
+      auto res = std::to_chars(buf, buf + sizeof buf, d);
+      return std::string(buf, res.ptr);
+    }
     case ValueType::Numeric:
       std::snprintf(buf, sizeof buf, "%.15g", d);
       return buf;
-    case ValueType::Text: return s;
+    case ValueType::Text:
+      return s;
   }
   return {};
 }
@@ -162,7 +187,8 @@ Value cast_value(const Value& v, const std::string& type) {
     if (is_integer(v.type)) return integer_result(t, v.i);
     if (v.type == ValueType::Numeric || v.type == ValueType::Float8) {
       double r = v.type == ValueType::Numeric ? std::round(v.d) : std::rint(v.d);
-      if (!(r >= -9.3e18 && r <= 9.3e18)) throw Error(t == ValueType::Int4 ? "integer out of range" : "bigint out of range");
+      if (!(r >= -9.3e18 && r <= 9.3e18))
+        throw Error(t == ValueType::Int4 ? "integer out of range" : "bigint out of range");
       return integer_result(t, __int128(r));
     }
     if (v.type == ValueType::Text) {
@@ -170,7 +196,8 @@ Value cast_value(const Value& v, const std::string& type) {
       errno = 0;
       long long n = std::strtoll(v.s.c_str(), &end, 10);
       if (end == v.s.c_str() || *end != '\0' || errno == ERANGE)
-        throw Error("invalid input syntax for type " + std::string(t == ValueType::Int4 ? "integer" : "bigint") + ": \"" + v.s + "\"");
+        throw Error("invalid input syntax for type " +
+                    std::string(t == ValueType::Int4 ? "integer" : "bigint") + ": \"" + v.s + "\"");
       return integer_result(t, n);
     }
   }
@@ -180,15 +207,19 @@ Value cast_value(const Value& v, const std::string& type) {
       char* end = nullptr;
       d = std::strtod(v.s.c_str(), &end);
       if (end == v.s.c_str() || *end != '\0')
-        throw Error("invalid input syntax for type " + std::string(type == "float8" ? "double precision" : "numeric") + ": \"" + v.s + "\"");
+        throw Error("invalid input syntax for type " +
+                    std::string(type == "float8" ? "double precision" : "numeric") + ": \"" + v.s +
+                    "\"");
     } else if (v.type == ValueType::Bool) {
-      throw Error(std::string("cannot cast type boolean to ") + (type == "float8" ? "double precision" : "numeric"));
+      throw Error(std::string("cannot cast type boolean to ") +
+                  (type == "float8" ? "double precision" : "numeric"));
     } else {
       d = as_double(v);
     }
     return type == "float8" ? Value::float8(d) : Value::numeric(d);
   }
-  if (type == "text" || type == "regclass") return Value::text(v.type == ValueType::Text ? v.s : v.to_string());
+  if (type == "text" || type == "regclass")
+    return Value::text(v.type == ValueType::Text ? v.s : v.to_string());
   throw Error("cannot cast type " + std::string(value_type_name(v.type)) + " to " + type);
 }
 
@@ -204,8 +235,7 @@ int64_t value_to_column(const Value& v, ColumnType t, const std::string& column)
     case ValueType::Float8: {
       if (!(std::fabs(v.d) < 9.3e18))
         throw Error(t == ColumnType::Int4 ? "integer out of range" : "bigint out of range");
-      return integer_result(t == ColumnType::Int4 ? ValueType::Int4 : ValueType::Int8,
-                            round_for(v))
+      return integer_result(t == ColumnType::Int4 ? ValueType::Int4 : ValueType::Int8, round_for(v))
           .i;
     }
     case ValueType::Text:
@@ -222,12 +252,17 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
   switch (e.kind) {
     case ExprKind::IntConst:
       return e.ival >= kInt4Min && e.ival <= kInt4Max ? Value::int4(e.ival) : Value::int8(e.ival);
-    case ExprKind::NumConst: return Value::numeric(e.dval);
-    case ExprKind::StrConst: return Value::text(e.sval);
-    case ExprKind::BoolConst: return Value::boolean(e.ival != 0);
-    case ExprKind::NullConst: return {};
+    case ExprKind::NumConst:
+      return Value::numeric(e.dval);
+    case ExprKind::StrConst:
+      return Value::text(e.sval);
+    case ExprKind::BoolConst:
+      return Value::boolean(e.ival != 0);
+    case ExprKind::NullConst:
+      return {};
     case ExprKind::ColumnRef:
-      if (!ctx.column) throw Error("column \"" + e.name + "\" does not exist").at_position(e.position);
+      if (!ctx.column)
+        throw Error("column \"" + e.name + "\" does not exist").at_position(e.position);
       return ctx.column(e);
     case ExprKind::Star:
       throw Error("SELECT * with no tables specified is not valid").at_position(e.position);
@@ -243,8 +278,12 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
       if (a.type == ValueType::Null || b.type == ValueType::Null) return {};
       int c = compare_values(a, b);
       const std::string& op = e.name;
-      bool r = op == "=" ? c == 0 : op == "<>" ? c != 0 : op == "<" ? c < 0
-               : op == "<=" ? c <= 0 : op == ">" ? c > 0 : c >= 0;
+      bool r = op == "="    ? c == 0
+               : op == "<>" ? c != 0
+               : op == "<"  ? c < 0
+               : op == "<=" ? c <= 0
+               : op == ">"  ? c > 0
+                            : c >= 0;
       return Value::boolean(r);
     }
     case ExprKind::And: {
@@ -257,7 +296,8 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
         if (truth(evaluate(*a, ctx), "OR")) return Value::boolean(true);
       return Value::boolean(false);
     }
-    case ExprKind::Not: return Value::boolean(!truth(evaluate(*e.args[0], ctx), "NOT"));
+    case ExprKind::Not:
+      return Value::boolean(!truth(evaluate(*e.args[0], ctx), "NOT"));
     case ExprKind::Between: {
       Value v = evaluate(*e.args[0], ctx), lo = evaluate(*e.args[1], ctx),
             hi = evaluate(*e.args[2], ctx);
@@ -271,7 +311,8 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
         found = compare_values(v, evaluate(*e.args[i], ctx)) == 0;
       return Value::boolean(found != e.negated);
     }
-    case ExprKind::Cast: return cast_value(evaluate(*e.args[0], ctx), e.name);
+    case ExprKind::Cast:
+      return cast_value(evaluate(*e.args[0], ctx), e.name);
     case ExprKind::FuncCall: {
       if (e.name == "random") {
         if (!e.args.empty())
@@ -303,7 +344,7 @@ std::string size_pretty(int64_t size) {
     bool round;
     int bits;
   };
-  static const Unit units[] = {{"bytes", 10 * 1024, false, 0}, {"kB", 20 * 1024 - 1, true, 10},
+  static const Unit units[] = {{"bytes", 10 * 1024, false, 0},  {"kB", 20 * 1024 - 1, true, 10},
                                {"MB", 20 * 1024 - 1, true, 20}, {"GB", 20 * 1024 - 1, true, 30},
                                {"TB", 20 * 1024 - 1, true, 40}, {"PB", 20 * 1024 - 1, true, 50},
                                {nullptr, 0, false, 0}};

@@ -43,7 +43,7 @@ class Random {
   void seed_with(uint64_t seed);
   uint64_t next_u64();
   double next_double() { return double(next_u64() >> 11) * 0x1.0p-53; }  // [0, 1)
-  uint64_t below(uint64_t n);  // uniform in [0, n)
+  uint64_t below(uint64_t n);                                            // uniform in [0, n)
 
  private:
   uint64_t s_[4];

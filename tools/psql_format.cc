@@ -28,8 +28,8 @@ std::string format_result(const ResultSet& r, const PrintOptions& opt) {
     return out;
   }
   size_t ncol = r.columns.size();
-  std::string footer = "(" + std::to_string(r.rows.size()) +
-                       (r.rows.size() == 1 ? " row)" : " rows)") + "\n";
+  std::string footer =
+      "(" + std::to_string(r.rows.size()) + (r.rows.size() == 1 ? " row)" : " rows)") + "\n";
   if (opt.unaligned) {
     if (!opt.tuples_only) {
       for (size_t c = 0; c < ncol; ++c) out += (c ? "|" : "") + r.columns[c];
@@ -59,8 +59,8 @@ std::string format_result(const ResultSet& r, const PrintOptions& opt) {
       size_t w = width_of(r.columns[c]);
       size_t left = (width[c] - w) / 2;
       out += (c ? "|" : "");
-      out += " " + std::string(left, ' ') + r.columns[c] + std::string(width[c] - w - left, ' ') +
-             " ";
+      out +=
+          " " + std::string(left, ' ') + r.columns[c] + std::string(width[c] - w - left, ' ') + " ";
     }
     out += "\n";
     for (size_t c = 0; c < ncol; ++c) out += (c ? "+" : "") + std::string(width[c] + 2, '-');

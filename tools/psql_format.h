@@ -12,9 +12,9 @@
 namespace tp {
 
 struct PrintOptions {
-  bool unaligned = false;     // -A
-  bool tuples_only = false;   // -t
-  std::string title;          // printed centred above the table (\d)
+  bool unaligned = false;    // -A
+  bool tuples_only = false;  // -t
+  std::string title;         // printed centred above the table (\d)
 };
 
 // Formats a result set (rows and footer, or the command tag) as psql would.

@@ -38,7 +38,9 @@ const char* kHelp =
     "Statements: CREATE TABLE, DROP TABLE, TRUNCATE, INSERT, SELECT, SET, SHOW, RESET\n"
     "(see README.md for what each accepts).\n";
 
-void on_sigint(int) { Session::cancel_flag().store(true); }
+void on_sigint(int) {
+  Session::cancel_flag().store(true);
+}
 
 std::string trim_left(const std::string& s) {
   size_t i = 0;
@@ -137,8 +139,8 @@ class Shell {
 
   void timing(std::chrono::steady_clock::time_point start) {
     if (!timing_) return;
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                    .count();
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::printf("Time: %.3f ms\n", ms);
   }
 
@@ -152,10 +154,14 @@ class Shell {
       } else if (cmd == "\\?") {
         std::fputs(kHelp, stdout);
       } else if (cmd == "\\timing") {
-        if (arg.empty()) timing_ = !timing_;
-        else if (arg == "on") timing_ = true;
-        else if (arg == "off") timing_ = false;
-        else throw Error("\\timing: unrecognized value \"" + arg + "\": Boolean expected");
+        if (arg.empty())
+          timing_ = !timing_;
+        else if (arg == "on")
+          timing_ = true;
+        else if (arg == "off")
+          timing_ = false;
+        else
+          throw Error("\\timing: unrecognized value \"" + arg + "\": Boolean expected");
         std::printf("Timing is %s.\n", timing_ ? "on" : "off");
       } else if (cmd == "\\d" || cmd == "\\d+") {
         describe(arg);
@@ -179,9 +185,9 @@ class Shell {
       r.right_aligned = {false, false, false, true, true, false};
       for (const auto& rel : cat.relations) {
         const RelationEntry* table = rel.is_table() ? nullptr : cat.find_oid(rel.table_oid);
-        r.rows.push_back({rel.name, rel.is_table() ? "table" : "index",
-                          table ? table->name : "", std::to_string(rel.pages),
-                          std::to_string(rel.rows), size_pretty(int64_t(rel.pages * kBlockSize))});
+        r.rows.push_back({rel.name, rel.is_table() ? "table" : "index", table ? table->name : "",
+                          std::to_string(rel.pages), std::to_string(rel.rows),
+                          size_pretty(int64_t(rel.pages * kBlockSize))});
       }
       if (r.rows.empty()) {
         std::printf("Did not find any relations.\n");
@@ -198,7 +204,8 @@ class Shell {
     r.returns_rows = true;
     r.columns = {"Column", "Type", "Nullable"};
     r.right_aligned = {false, false, false};
-    for (const auto& c : rel->columns) r.rows.push_back({c.name, column_type_name(c.type), "not null"});
+    for (const auto& c : rel->columns)
+      r.rows.push_back({c.name, column_type_name(c.type), "not null"});
     PrintOptions p = print_;
     p.title = std::string(rel->is_table() ? "Table" : "Index") + " \"" + rel->name + "\"";
     std::string text = format_result(r, p);
@@ -207,17 +214,21 @@ class Shell {
     if (footer != std::string::npos) text.resize(footer);
     std::fputs(text.c_str(), stdout);
     std::printf("Fillfactor: %d\nPages: %llu (%s)\nRows: %llu\n", rel->fillfactor,
-                (unsigned long long)rel->pages, size_pretty(int64_t(rel->pages * kBlockSize)).c_str(),
+                (unsigned long long)rel->pages,
+                size_pretty(int64_t(rel->pages * kBlockSize)).c_str(),
                 (unsigned long long)rel->rows);
     auto idx = cat.indexes_of(rel->oid);
     if (!idx.empty()) {
       std::printf("Indexes:\n");
       for (const RelationEntry* i : idx) {
         std::string cols;
-        for (int k : i->key_columns) cols += (cols.empty() ? "" : ", ") + rel->columns[size_t(k)].name;
+        for (int k : i->key_columns)
+          cols += (cols.empty() ? "" : ", ") + rel->columns[size_t(k)].name;
         std::printf("    \"%s\"%s btree (%s), %llu pages\n", i->name.c_str(),
-                    i->primary ? " PRIMARY KEY," : i->unique ? " UNIQUE," : "", cols.c_str(),
-                    (unsigned long long)i->pages);
+                    i->primary  ? " PRIMARY KEY,"
+                    : i->unique ? " UNIQUE,"
+                                : "",
+                    cols.c_str(), (unsigned long long)i->pages);
       }
     }
     std::printf("\n");
@@ -246,14 +257,22 @@ int run_sql_shell(const std::vector<std::string>& args) {
       }
       return args[++i];
     };
-    if (a == "-D" || a == "--data") so.data_dir = value("-D");
-    else if (a == "-c" || a == "--command") commands.push_back(value("-c"));
-    else if (a == "-f" || a == "--file") files.push_back(value("-f"));
-    else if (a == "-A" || a == "--no-align") po.unaligned = true;
-    else if (a == "-t" || a == "--tuples-only") po.tuples_only = true;
-    else if (a == "-At" || a == "-tA") po.unaligned = po.tuples_only = true;
-    else if (a == "--set") so.settings.push_back(value("--set"));
-    else if (a.rfind("--set=", 0) == 0) so.settings.push_back(a.substr(6));
+    if (a == "-D" || a == "--data")
+      so.data_dir = value("-D");
+    else if (a == "-c" || a == "--command")
+      commands.push_back(value("-c"));
+    else if (a == "-f" || a == "--file")
+      files.push_back(value("-f"));
+    else if (a == "-A" || a == "--no-align")
+      po.unaligned = true;
+    else if (a == "-t" || a == "--tuples-only")
+      po.tuples_only = true;
+    else if (a == "-At" || a == "-tA")
+      po.unaligned = po.tuples_only = true;
+    else if (a == "--set")
+      so.settings.push_back(value("--set"));
+    else if (a.rfind("--set=", 0) == 0)
+      so.settings.push_back(a.substr(6));
     else if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;

@@ -12,23 +12,23 @@
 namespace tp::sql {
 
 enum class ExprKind {
-  IntConst,    // ival
-  NumConst,    // dval (a literal with a decimal point or exponent: PostgreSQL's numeric)
-  StrConst,    // sval
-  BoolConst,   // ival 0/1
+  IntConst,   // ival
+  NumConst,   // dval (a literal with a decimal point or exponent: PostgreSQL's numeric)
+  StrConst,   // sval
+  BoolConst,  // ival 0/1
   NullConst,
-  ColumnRef,   // name
-  Star,        // * in a target list or count(*)
-  FuncCall,    // name(args); star_arg for count(*)
-  Unary,       // op "-" or "+", args[0]
-  Binary,      // op in + - * / %, args[0], args[1]
-  Compare,     // op in = <> < <= > >=, args[0], args[1]
-  And,         // args (two or more)
-  Or,          // args (two or more)
-  Not,         // args[0]
-  Between,     // args[0] BETWEEN args[1] AND args[2]; negated for NOT BETWEEN
-  InList,      // args[0] IN (args[1..]); negated for NOT IN
-  Cast,        // args[0]::type_name
+  ColumnRef,  // name
+  Star,       // * in a target list or count(*)
+  FuncCall,   // name(args); star_arg for count(*)
+  Unary,      // op "-" or "+", args[0]
+  Binary,     // op in + - * / %, args[0], args[1]
+  Compare,    // op in = <> < <= > >=, args[0], args[1]
+  And,        // args (two or more)
+  Or,         // args (two or more)
+  Not,        // args[0]
+  Between,    // args[0] BETWEEN args[1] AND args[2]; negated for NOT BETWEEN
+  InList,     // args[0] IN (args[1..]); negated for NOT IN
+  Cast,       // args[0]::type_name
 };
 
 struct Expr;
@@ -80,11 +80,11 @@ struct Target {
 };
 
 struct FromItem {
-  bool is_function = false;        // generate_series(...) rather than a table
-  std::string name;                // table or function name
+  bool is_function = false;  // generate_series(...) rather than a table
+  std::string name;          // table or function name
   int position = 0;
   std::vector<ExprPtr> func_args;
-  std::string alias;               // s in generate_series(...) s(i)
+  std::string alias;                        // s in generate_series(...) s(i)
   std::vector<std::string> column_aliases;  // i in s(i)
 };
 
@@ -154,9 +154,9 @@ struct Analyze {
 
 struct Explain;
 
-using Statement = std::variant<CreateTable, DropTable, Truncate, Insert, Select, SetStmt, ShowStmt,
-                               ResetStmt, CreateIndex, DropIndex, Analyze,
-                               std::unique_ptr<Explain>>;
+using Statement =
+    std::variant<CreateTable, DropTable, Truncate, Insert, Select, SetStmt, ShowStmt, ResetStmt,
+                 CreateIndex, DropIndex, Analyze, std::unique_ptr<Explain>>;
 
 struct Explain {
   ExplainOptions options;

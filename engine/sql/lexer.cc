@@ -7,11 +7,15 @@
 namespace tp::sql {
 namespace {
 
-bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
 bool is_ident_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
 }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 }  // namespace
 
@@ -31,8 +35,7 @@ std::vector<Token> tokenize(std::string_view s) {
     }
     if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
       size_t end = s.find("*/", i + 2);
-      if (end == std::string_view::npos)
-        throw Error("unterminated /* comment").at_position(pos(i));
+      if (end == std::string_view::npos) throw Error("unterminated /* comment").at_position(pos(i));
       i = end + 2;
       continue;
     }
@@ -113,8 +116,8 @@ std::vector<Token> tokenize(std::string_view s) {
       ++i;
       for (;;) {
         if (i >= s.size())
-          throw Error("unterminated quoted string at or near \"" +
-                      std::string(s.substr(start)) + "\"")
+          throw Error("unterminated quoted string at or near \"" + std::string(s.substr(start)) +
+                      "\"")
               .at_position(pos(start));
         if (s[i] == '\'') {
           if (i + 1 < s.size() && s[i + 1] == '\'') {

@@ -10,19 +10,19 @@
 namespace tp::sql {
 
 enum class TokenKind {
-  Identifier,   // foo, "Quoted Name" (quoted keeps case)
-  Integer,      // 42, 10_000_000
-  Numeric,      // 1.5, .5, 1e3
-  String,       // 'text' ('' escapes a quote)
-  Operator,     // + - * / % = <> != < <= > >= ::
-  Punct,        // ( ) , ; .
+  Identifier,  // foo, "Quoted Name" (quoted keeps case)
+  Integer,     // 42, 10_000_000
+  Numeric,     // 1.5, .5, 1e3
+  String,      // 'text' ('' escapes a quote)
+  Operator,    // + - * / % = <> != < <= > >= ::
+  Punct,       // ( ) , ; .
   End,
 };
 
 struct Token {
   TokenKind kind;
-  std::string text;   // identifiers folded to lower case unless quoted; numbers without '_'
-  int position;       // 1-based character offset in the statement, for error carets
+  std::string text;  // identifiers folded to lower case unless quoted; numbers without '_'
+  int position;      // 1-based character offset in the statement, for error carets
   bool quoted = false;
 };
 

@@ -15,10 +15,10 @@ namespace {
 // Words that end an expression or clause; used to keep aliases from
 // swallowing keywords (SELECT 1 FROM ...).
 bool is_reserved(const std::string& w) {
-  static const char* kWords[] = {"select", "from",  "where", "order", "by",    "limit",  "and",
-                                 "or",     "not",   "as",    "between", "in",  "asc",    "desc",
-                                 "values", "with",  "on",    "into",  "table", "create", "insert",
-                                 "null",   "true",  "false", "is",    "primary", "key",  "group"};
+  static const char* kWords[] = {
+      "select",  "from", "where", "order", "by",     "limit",   "and", "or",   "not",   "as",
+      "between", "in",   "asc",   "desc",  "values", "with",    "on",  "into", "table", "create",
+      "insert",  "null", "true",  "false", "is",     "primary", "key", "group"};
   for (const char* k : kWords)
     if (w == k) return true;
   return false;
@@ -52,7 +52,8 @@ class Parser {
 
   [[noreturn]] void syntax_error() const {
     const Token& t = peek();
-    if (t.kind == TokenKind::End) throw Error("syntax error at end of input").at_position(t.position);
+    if (t.kind == TokenKind::End)
+      throw Error("syntax error at end of input").at_position(t.position);
     std::string shown = t.kind == TokenKind::String ? "'" + t.text + "'" : t.text;
     if (t.kind == TokenKind::Identifier) {
       // Show the word as typed, like PostgreSQL.
@@ -78,9 +79,7 @@ class Parser {
   void expect_word(const char* w) {
     if (!accept_word(w)) syntax_error();
   }
-  bool is_punct(const char* p) const {
-    return peek().kind == TokenKind::Punct && peek().text == p;
-  }
+  bool is_punct(const char* p) const { return peek().kind == TokenKind::Punct && peek().text == p; }
   bool accept_punct(const char* p) {
     if (!is_punct(p)) return false;
     next();
@@ -89,9 +88,7 @@ class Parser {
   void expect_punct(const char* p) {
     if (!accept_punct(p)) syntax_error();
   }
-  bool is_op(const char* o) const {
-    return peek().kind == TokenKind::Operator && peek().text == o;
-  }
+  bool is_op(const char* o) const { return peek().kind == TokenKind::Operator && peek().text == o; }
   bool accept_op(const char* o) {
     if (!is_op(o)) return false;
     next();
@@ -110,8 +107,9 @@ class Parser {
     if (t.kind != TokenKind::Integer) syntax_error();
     errno = 0;
     long long v = std::strtoll(t.text.c_str(), nullptr, 10);
-    if (errno == ERANGE) throw Error("value \"" + t.text + "\" is out of range for type bigint")
-        .at_position(t.position);
+    if (errno == ERANGE)
+      throw Error("value \"" + t.text + "\" is out of range for type bigint")
+          .at_position(t.position);
     next();
     return neg ? -v : v;
   }
@@ -332,7 +330,9 @@ class Parser {
     do {
       Target t;
       t.expr = expr();
-      if (accept_word("as")) {
+      if (t.expr->kind == ExprKind::Star) {
+        // "*" takes no alias; whatever follows must be FROM or the end.
+      } else if (accept_word("as")) {
         t.alias = identifier();
       } else if (peek().kind == TokenKind::Identifier && !is_reserved(peek().text)) {
         t.alias = identifier();
@@ -408,8 +408,8 @@ class Parser {
         s.value = next().text;
         break;
       case TokenKind::Operator:
-        if (t.text == "-" && (peek(1).kind == TokenKind::Integer ||
-                              peek(1).kind == TokenKind::Numeric)) {
+        if (t.text == "-" &&
+            (peek(1).kind == TokenKind::Integer || peek(1).kind == TokenKind::Numeric)) {
           next();
           s.value = "-" + next().text;
           break;
@@ -434,25 +434,34 @@ class Parser {
           const Token& v = peek();
           std::string val = next().text;
           if (opt == "format") {
-            if (val == "json") e->options.json = true;
+            if (val == "json")
+              e->options.json = true;
             else if (val != "text")
               throw Error("unrecognized value for EXPLAIN option \"format\": \"" + val + "\"")
                   .at_position(v.position);
             continue;
           }
-          if (val == "on" || val == "true") on = true;
-          else if (val == "off" || val == "false") on = false;
+          if (val == "on" || val == "true")
+            on = true;
+          else if (val == "off" || val == "false")
+            on = false;
           else
             throw Error(opt + " requires a Boolean value").at_position(v.position);
         } else if (peek().kind == TokenKind::Integer) {
           on = next().text != "0";
         }
-        if (opt == "analyze" || opt == "analyse") e->options.analyze = on;
-        else if (opt == "buffers") e->options.buffers = on;
-        else if (opt == "timing") e->options.timing = on;
-        else if (opt == "costs") e->options.costs = on;
-        else if (opt == "verbose") e->options.verbose = on;
-        else if (opt == "format") syntax_error();
+        if (opt == "analyze" || opt == "analyse")
+          e->options.analyze = on;
+        else if (opt == "buffers")
+          e->options.buffers = on;
+        else if (opt == "timing")
+          e->options.timing = on;
+        else if (opt == "costs")
+          e->options.costs = on;
+        else if (opt == "verbose")
+          e->options.verbose = on;
+        else if (opt == "format")
+          syntax_error();
         else
           throw Error("unrecognized EXPLAIN option \"" + opt + "\"").at_position(t.position);
       } while (accept_punct(","));
@@ -715,7 +724,9 @@ bool has_code(std::string_view s) {
 
 }  // namespace
 
-Statement parse_statement(std::string_view text) { return Parser(text).parse(); }
+Statement parse_statement(std::string_view text) {
+  return Parser(text).parse();
+}
 
 std::vector<std::string> split_statements(std::string_view s, bool* complete) {
   std::vector<std::string> out;
