@@ -32,11 +32,17 @@ std::string format_result(const ResultSet& r, const PrintOptions& opt) {
       "(" + std::to_string(r.rows.size()) + (r.rows.size() == 1 ? " row)" : " rows)") + "\n";
   if (opt.unaligned) {
     if (!opt.tuples_only) {
-      for (size_t c = 0; c < ncol; ++c) out += (c ? "|" : "") + r.columns[c];
+      for (size_t c = 0; c < ncol; ++c) {
+        if (c) out += '|';
+        out += r.columns[c];
+      }
       out += "\n";
     }
     for (const auto& row : r.rows) {
-      for (size_t c = 0; c < ncol; ++c) out += (c ? "|" : "") + row[c];
+      for (size_t c = 0; c < ncol; ++c) {
+        if (c) out += '|';
+        out += row[c];
+      }
       out += "\n";
     }
     if (!opt.tuples_only) out += footer;
@@ -58,12 +64,16 @@ std::string format_result(const ResultSet& r, const PrintOptions& opt) {
     for (size_t c = 0; c < ncol; ++c) {
       size_t w = width_of(r.columns[c]);
       size_t left = (width[c] - w) / 2;
-      out += (c ? "|" : "");
-      out +=
-          " " + std::string(left, ' ') + r.columns[c] + std::string(width[c] - w - left, ' ') + " ";
+      if (c) out += '|';
+      out.append(left + 1, ' ');
+      out += r.columns[c];
+      out.append(width[c] - w - left + 1, ' ');
     }
     out += "\n";
-    for (size_t c = 0; c < ncol; ++c) out += (c ? "+" : "") + std::string(width[c] + 2, '-');
+    for (size_t c = 0; c < ncol; ++c) {
+      if (c) out += '+';
+      out.append(width[c] + 2, '-');
+    }
     out += "\n";
   }
   for (const auto& row : r.rows) {
