@@ -18,7 +18,11 @@ HeapLoader::HeapLoader(DataDir& dir, const RelationEntry& table, uint32_t pages_
       layout_(table.columns),
       fillfactor_(table.fillfactor),
       capacity_(pages_per_write < 16 ? 16 : pages_per_write) {
-  fd_ = ::open(path_.c_str(), O_RDWR);
+  // Pages go to disk with O_DIRECT: a bulk load would only churn the page
+  // cache, and buffered writeback here runs at a fraction of the disk's speed.
+  // File systems without O_DIRECT (tmpfs) get buffered writes.
+  fd_ = ::open(path_.c_str(), O_RDWR | O_DIRECT);
+  if (fd_ < 0 && errno == EINVAL) fd_ = ::open(path_.c_str(), O_RDWR);
   if (fd_ < 0)
     throw Error("could not open file of relation \"" + name_ + "\": " + std::strerror(errno));
   try {
@@ -106,7 +110,7 @@ uint64_t HeapLoader::finish() {
   bool last_has_rows = used_ > 0 && page_max_offset(page(used_ - 1)) > 0;
   if (!last_has_rows && used_ > 0) --used_;  // an empty page started for nothing
   if (used_ > 0) write_buffer();
-  if (fsync(fd_) != 0)
+  if (fdatasync(fd_) != 0)
     throw Error("could not fsync file of relation \"" + name_ + "\": " + std::strerror(errno));
   return first_block_;
 }
