@@ -74,8 +74,10 @@ std::unique_ptr<BufferStrategy> BufferStrategy::for_seq_scan(const BufferPool& p
 }
 
 int BufferStrategy::pin_limit() const {
+  // One slot stays free for the buffer the consumer holds while the stream looks ahead;
+  // otherwise the next slot would still be pinned and the sweep would grow the ring.
   int n = ring_size();
-  return kind_ == StrategyKind::kBulkRead ? n : std::max(1, n / 2);
+  return std::max(1, kind_ == StrategyKind::kBulkRead ? n - 1 : n / 2);
 }
 
 BufferDesc* BufferStrategy::next_reusable(BufferPool& pool) {

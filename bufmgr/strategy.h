@@ -71,8 +71,8 @@ class BufferStrategy {
     return kind_ == StrategyKind::kBulkRead ? IoContext::kBulkRead : IoContext::kBulkWrite;
   }
   int ring_size() const { return int(ring_.size()); }
-  // Most buffers a read stream under this ring should keep pinned: the whole ring for
-  // bulk reads, half of it otherwise (so the load can reuse the rest).
+  // Most buffers a read stream under this ring should keep pinned: the whole ring but
+  // one (the consumer's current buffer) for bulk reads, half of it otherwise.
   int pin_limit() const;
 
   // Used by BufferPool when it needs a victim under this strategy: the buffer in the
