@@ -1,0 +1,46 @@
+// The small interface every I/O method implements (one file each: method_sync.cc,
+// method_worker.cc, method_uring.cc). The core (io_system.cc) owns handles and states;
+// a method only gets SUBMITTED handles to execute and reports them through complete_io().
+#pragma once
+
+#include <memory>
+#include <span>
+
+#include "aio/internal.h"
+
+namespace tp::aio {
+
+class IoMethod {
+ public:
+  virtual ~IoMethod() = default;
+  virtual IoMethodKind kind() const = 0;
+
+  // Called on a thread's first use of the IoSystem, on that thread. May throw tp::Error
+  // (e.g. the ring cannot be set up): nothing is in flight yet.
+  virtual void thread_start(ThreadSlot& /*slot*/) {}
+  // Called when a slot is given up (thread exit or IoSystem teardown), after all of its
+  // I/O completed. Frees per-thread resources.
+  virtual void thread_end(ThreadSlot& /*slot*/) {}
+
+  // Owner thread: start the I/Os (all SUBMITTED and in the owner's in-flight list).
+  // Must not throw; failures are encoded in the results. A handle may be completed (and,
+  // on the owner, reclaimed) before this returns, so it must not be touched after that.
+  virtual void submit(ThreadSlot& slot, std::span<IoHandle* const> ios) = 0;
+
+  // Any thread, `h` seen SUBMITTED at `generation`: make progress on it if the method
+  // can (sync: execute it; io_uring: reap the owner's ring). Returns false if the caller
+  // should simply sleep on the handle until another thread completes it. `caller` is the
+  // waiting thread's slot or null.
+  virtual bool wait_one(IoHandle& /*h*/, uint64_t /*generation*/, ThreadSlot* /*caller*/) {
+    return false;
+  }
+  // Non-blocking variant of wait_one: reap what is ready, never sleep.
+  virtual void check_one(IoHandle& /*h*/, uint64_t /*generation*/, ThreadSlot* /*caller*/) {}
+};
+
+std::unique_ptr<IoMethod> make_sync_method();
+std::unique_ptr<IoMethod> make_worker_method(int io_workers);
+// Throws tp::Error with advice if io_uring cannot be used here.
+std::unique_ptr<IoMethod> make_uring_method(int entries);
+
+}  // namespace tp::aio

@@ -1,0 +1,105 @@
+// Names of the enums, and turning an encoded result into the issuer's tp::Error.
+#include <cstring>
+#include <string>
+
+#include "aio/aio.h"
+#include "aio/file.h"
+#include "engine/error.h"
+
+namespace tp::aio {
+
+const char* io_method_name(IoMethodKind method) {
+  switch (method) {
+    case IoMethodKind::kSync:
+      return "sync";
+    case IoMethodKind::kWorker:
+      return "worker";
+    case IoMethodKind::kIoUring:
+      return "io_uring";
+  }
+  return "?";
+}
+
+IoMethodKind parse_io_method(std::string_view name) {
+  for (IoMethodKind m : {IoMethodKind::kSync, IoMethodKind::kWorker, IoMethodKind::kIoUring})
+    if (name == io_method_name(m)) return m;
+  throw Error("invalid value for parameter \"io_method\": \"" + std::string(name) + "\"", {},
+              "Available values: sync, worker, io_uring.");
+}
+
+const char* io_context_name(IoContextTag context) {
+  switch (context) {
+    case IoContextTag::kNormal:
+      return "normal";
+    case IoContextTag::kBulkRead:
+      return "bulkread";
+    case IoContextTag::kBulkWrite:
+      return "bulkwrite";
+    case IoContextTag::kInit:
+      return "init";
+  }
+  return "?";
+}
+
+const char* io_op_name(IoOp op) {
+  switch (op) {
+    case IoOp::kInvalid:
+      return "invalid";
+    case IoOp::kRead:
+      return "read";
+    case IoOp::kWrite:
+      return "write";
+  }
+  return "?";
+}
+
+const char* io_status_name(IoStatus status) {
+  switch (status) {
+    case IoStatus::kUnknown:
+      return "UNKNOWN";
+    case IoStatus::kOk:
+      return "OK";
+    case IoStatus::kPartial:
+      return "PARTIAL";
+    case IoStatus::kError:
+      return "ERROR";
+  }
+  return "?";
+}
+
+std::string describe_io_failure(const IoResult& result, std::string_view relation_name) {
+  std::string text = std::string("could not ") + io_op_name(result.op) + " ";
+  if (result.nblocks <= 1)
+    text += "block " + std::to_string(result.first_block);
+  else
+    text += "blocks " + std::to_string(result.first_block) + ".." +
+            std::to_string(uint64_t(result.first_block) + result.nblocks - 1);
+  text += " of relation \"" + std::string(relation_name) + "\": ";
+  switch (result.status) {
+    case IoStatus::kError:
+      text += std::strerror(result.error_number);
+      break;
+    case IoStatus::kPartial:
+      text += std::string(result.op == IoOp::kWrite ? "wrote" : "read") + " only " +
+              std::to_string(result.bytes_done) + " of " + std::to_string(result.bytes_requested) +
+              " bytes";
+      break;
+    case IoStatus::kUnknown:
+      text += "the I/O has not completed";
+      break;
+    case IoStatus::kOk:
+      text += "no error";
+      break;
+  }
+  return text;
+}
+
+void raise_io_error(const IoResult& result, const IoFile& file) {
+  throw Error(describe_io_failure(result, file.name()));
+}
+
+void check_io_result(const IoResult& result, const IoFile& file) {
+  if (!result.ok()) raise_io_error(result, file);
+}
+
+}  // namespace tp::aio

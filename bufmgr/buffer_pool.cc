@@ -1,0 +1,439 @@
+// BufferPool: pinning, lookup-or-allocate, victims, write-back, extend, flush, drop.
+// The read I/O path lives in pool_io.cc.
+#include "bufmgr/buffer_pool.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "bufmgr/pool_internal.h"
+#include "bufmgr/strategy.h"
+#include "engine/error.h"
+
+namespace tp::bufmgr {
+
+using internal::aio_context;
+using internal::now_us;
+
+BufferPool::BufferPool(aio::IoSystem& io, const BufferPoolConfig& config) : io_(io) {
+  build(config.shared_buffers, config.max_pins_per_thread);
+}
+
+BufferPool::~BufferPool() {
+  tear_down();
+}
+
+namespace {
+void validate_config(int shared_buffers, int max_pins) {
+  constexpr int kMaxBuffers = 1 << 22;  // 32 GB; the refcount field holds 2^18 pins
+  if (shared_buffers < 16 || shared_buffers > kMaxBuffers)
+    throw Error("invalid value for shared_buffers: " + std::to_string(shared_buffers),
+                "shared_buffers must be between 16 and " + std::to_string(kMaxBuffers) +
+                    " buffers of 8 kB");
+  if (max_pins < 0)
+    throw Error("invalid value for max_pins_per_thread: " + std::to_string(max_pins));
+}
+}  // namespace
+
+void BufferPool::build(int shared_buffers, int max_pins) {
+  validate_config(shared_buffers, max_pins);
+  nbuffers_ = shared_buffers;
+  max_pins_ = max_pins > 0 ? max_pins : std::max(16, shared_buffers / 16);
+  size_t bytes = size_t(shared_buffers) * kBlockSize;
+  pages_ = static_cast<char*>(std::aligned_alloc(aio::kDirectIoAlignment, bytes));
+  if (pages_ == nullptr) throw std::bad_alloc();
+  std::memset(pages_, 0, bytes);
+  descs_ = std::make_unique<BufferDesc[]>(size_t(shared_buffers));
+  for (int i = 0; i < shared_buffers; ++i) descs_[size_t(i)].id = i;
+  table_ = std::make_unique<MappingTable>(shared_buffers);
+  threads_ = std::make_unique<PoolThreads>(shared_buffers);
+  sweep_ = std::make_unique<ClockSweep>(shared_buffers);
+  extend_locks_ = std::make_unique<std::mutex[]>(kExtendLocks);
+}
+
+void BufferPool::tear_down() {
+  if (!descs_) return;
+  for (int i = 0; i < nbuffers_; ++i) {
+    uint32_t w = descs_[size_t(i)].load_state();
+    TP_ASSERT(refcount_of(w) == 0);  // a pin or a read outlived the pool
+  }
+  table_.reset();
+  descs_.reset();
+  sweep_.reset();
+  threads_.reset();
+  std::free(pages_);
+  pages_ = nullptr;
+}
+
+// ---- pins -------------------------------------------------------------------------
+
+void BufferPool::check_pin_budget(uint32_t more) {
+  ThreadPins& pins = my_pins();
+  if (pins.distinct() + more > uint32_t(max_pins_))
+    throw Error("too many buffers pinned by one thread",
+                "this thread pins " + std::to_string(pins.distinct()) + " buffers and asked for " +
+                    std::to_string(more) + " more; the limit is " + std::to_string(max_pins_),
+                "raise max_pins_per_thread or shared_buffers");
+}
+
+uint32_t BufferPool::pin_shared(BufferDesc& d, bool ring) {
+  uint32_t old = d.state.load(std::memory_order_relaxed);
+  for (int spins = 0;;) {
+    if (old & kFlagLocked) {
+      BufferDesc::wait_header_unlocked(spins++);
+      old = d.state.load(std::memory_order_relaxed);
+      continue;
+    }
+    uint32_t next = old + kRefcountOne;
+    uint32_t usage = usage_of(old);
+    if (ring ? usage == 0 : usage < kMaxUsageCount) next += kUsageOne;
+    if (d.state.compare_exchange_weak(old, next, std::memory_order_acquire,
+                                      std::memory_order_relaxed))
+      return next;
+  }
+}
+
+void BufferPool::note_private_pin(int32_t buffer) {
+  ThreadPins& pins = my_pins();
+  uint32_t& count = pins.count(buffer);
+  TP_ASSERT(count == 0);
+  count = 1;
+  pins.set_distinct(pins.distinct() + 1);
+}
+
+void BufferPool::pin_again(int32_t buffer) {
+  uint32_t& count = my_pins().count(buffer);
+  TP_ASSERT(count > 0);
+  ++count;
+}
+
+void BufferPool::unpin(int32_t buffer) {
+  ThreadPins& pins = my_pins();
+  uint32_t& count = pins.count(buffer);
+  TP_ASSERT(count > 0);
+  if (--count == 0) {
+    pins.set_distinct(pins.distinct() - 1);
+    descs_[size_t(buffer)].state.fetch_sub(kRefcountOne, std::memory_order_release);
+  }
+}
+
+int32_t BufferPool::pin_block(aio::IoFile& file, BlockNumber block, BufferStrategy* strategy,
+                              IoContext context, bool* valid) {
+  ThreadPins& pins = my_pins();
+  const BufferTag tag{file.relnumber(), block};
+  const uint64_t hash = buffer_tag_hash(tag);
+  RwLatch& latch = table_->latch(hash);
+
+  // Pins `d` (found in the table, latch held) for this thread and reports validity.
+  auto pin_found = [&](BufferDesc& d) {
+    uint32_t& count = pins.count(d.id);
+    uint32_t state = count == 0 ? pin_shared(d, strategy != nullptr) : d.load_state();
+    if (count++ == 0) pins.set_distinct(pins.distinct() + 1);
+    *valid = (state & kFlagValid) != 0;
+    return d.id;
+  };
+
+  latch.lock_shared();
+  if (BufferDesc* d = table_->find(tag, hash)) {
+    if (pins.count(d->id) == 0 && pins.distinct() >= uint32_t(max_pins_)) {
+      latch.unlock_shared();
+      check_pin_budget(1);  // throws
+    }
+    int32_t b = pin_found(*d);
+    latch.unlock_shared();
+    return b;
+  }
+  latch.unlock_shared();
+
+  // Miss: find a victim holding no locks, then insert it unless someone beat us.
+  check_pin_budget(1);
+  BufferDesc& victim = get_victim(strategy, context);
+  latch.lock();
+  if (BufferDesc* other = table_->find(tag, hash)) {
+    int32_t b = pin_found(*other);
+    latch.unlock();
+    unpin(victim.id);  // it has no tag: it simply goes back to the clock
+    return b;
+  }
+  victim.lock_header();
+  victim.tag = tag;
+  victim.file = &file;
+  table_->insert(&victim, hash);
+  victim.unlock_header(kFlagTagValid, 0, 1);
+  latch.unlock();
+  *valid = false;
+  return victim.id;
+}
+
+// ---- victims and write-back ------------------------------------------------------
+
+BufferDesc& BufferPool::get_victim(BufferStrategy* strategy, IoContext context) {
+  for (;;) {
+    BufferDesc* d = strategy ? strategy->next_reusable(*this) : nullptr;
+    if (d == nullptr) {
+      d = &sweep_->victim(descs_.get());
+      if (strategy) strategy->remember(d->id);
+    }
+    note_private_pin(d->id);
+    if (d->load_state() & kFlagDirty) {
+      // Conditional lock: someone who pinned it meanwhile may hold it, and waiting here
+      // could deadlock (two threads each holding the page the other wants to evict).
+      if (!d->content.try_lock()) {
+        unpin(d->id);
+        continue;
+      }
+      try {
+        write_back_locked(*d, context);
+      } catch (...) {
+        d->content.unlock();
+        unpin(d->id);
+        throw;
+      }
+      d->content.unlock();
+    }
+    if (!invalidate_victim(*d, context)) {
+      unpin(d->id);
+      continue;
+    }
+    return *d;
+  }
+}
+
+bool BufferPool::invalidate_victim(BufferDesc& d, IoContext context) {
+  // Only our pin holds it, so the tag cannot change under us; TAG_VALID was set by the
+  // last owner with a release we acquired when pinning.
+  if (!(d.load_state() & kFlagTagValid)) return true;
+  const uint64_t hash = buffer_tag_hash(d.tag);
+  RwLatch& latch = table_->latch(hash);
+  latch.lock();
+  uint32_t w = d.lock_header();
+  if (refcount_of(w) != 1 || (w & kFlagDirty)) {
+    d.unlock_header();
+    latch.unlock();
+    return false;
+  }
+  table_->erase(&d, hash);
+  d.unlock_header(0, kLifecycleFlags, 0);
+  latch.unlock();
+  if (w & kFlagValid) my_pins().add(context, Counter::kEviction);
+  return true;
+}
+
+void BufferPool::write_back_locked(BufferDesc& d, IoContext context) {
+  if (!(d.load_state() & kFlagDirty)) return;
+  char* page = page_of(d.id);
+  // A never-initialised page stays all zero on disk: page_verify accepts it only so.
+  if (!page_is_new(page)) page_set_checksum(page, d.tag.block);
+  const uint64_t start_us = now_us();
+  aio::IoResult result;
+  aio::IoHandle* h = io_.acquire(&result);
+  h->set_context(aio_context(context));
+  aio::IoWaitRef ref = h->wait_ref();
+  io_.start_write(h, *d.file, d.tag.block, reinterpret_cast<const std::byte*>(page), 1);
+  io_.wait(ref);
+  aio::check_io_result(result, *d.file);
+  // Only exclusive-lock holders set DIRTY and we hold that lock: nobody re-dirtied it.
+  d.lock_header();
+  d.unlock_header(0, kFlagDirty);
+  my_pins().add(context, Counter::kWrite);
+  BufferUsage& usage = thread_buffer_usage();
+  usage.shared_written += 1;
+  usage.io_write_time_us += now_us() - start_us;
+}
+
+void BufferPool::mark_dirty(int32_t buffer) {
+  BufferDesc& d = desc(buffer);
+  TP_ASSERT(d.content.held_exclusive());
+  uint32_t old = d.lock_header();
+  d.unlock_header(kFlagDirty, 0);
+  if (!(old & kFlagDirty)) thread_buffer_usage().shared_dirtied += 1;
+}
+
+// ---- extend -------------------------------------------------------------------------
+
+std::vector<WriteGuard> BufferPool::extend(aio::IoFile& file, int count, BufferStrategy* strategy) {
+  if (count < 1)
+    throw Error("cannot extend relation \"" + file.name() + "\" by " + std::to_string(count) +
+                " blocks");
+  check_pin_budget(uint32_t(count));
+  BlockNumber first;
+  {
+    std::lock_guard lock(extend_locks_[file.relnumber() % kExtendLocks]);
+    first = file.size_blocks();
+    if (uint64_t(first) + uint64_t(count) >= kInvalidBlock)
+      throw Error("cannot extend relation \"" + file.name() + "\" beyond " +
+                  std::to_string(kInvalidBlock - 1) + " blocks");
+    file.extend_zeros(first + BlockNumber(count));
+  }
+  IoContext context = strategy ? strategy->context() : IoContext::kNormal;
+  std::vector<WriteGuard> pages;
+  pages.reserve(size_t(count));
+  for (int i = 0; i < count; ++i) {
+    pages.push_back(
+        read_buffer(file, first + BlockNumber(i), ReadMode::kZeroFill, strategy).lock_exclusive());
+    my_pins().add(context, Counter::kExtend);
+  }
+  return pages;
+}
+
+WriteGuard BufferPool::extend(aio::IoFile& file, BufferStrategy* strategy) {
+  std::vector<WriteGuard> one = extend(file, 1, strategy);
+  return std::move(one.front());
+}
+
+// ---- flush, drop, evict, resize ------------------------------------------------------
+
+void BufferPool::flush_buffers(uint32_t relnumber, bool all) {
+  std::vector<aio::IoFile*> files;
+  ThreadPins& pins = my_pins();
+  for (int b = 0; b < nbuffers_; ++b) {
+    BufferDesc& d = descs_[size_t(b)];
+    if (!(d.load_state() & kFlagDirty)) continue;  // unlocked peek; rechecked below
+    uint32_t w = d.lock_header();
+    if (!(w & kFlagDirty) || (!all && d.tag.relnumber != relnumber)) {
+      d.unlock_header();
+      continue;
+    }
+    // Pin under the header lock so the tag cannot change before we lock the content.
+    if (pins.count(b) == 0) {
+      if (pins.distinct() >= uint32_t(max_pins_)) {
+        d.unlock_header();
+        check_pin_budget(1);
+      }
+      d.state.fetch_add(kRefcountOne, std::memory_order_acquire);
+      note_private_pin(b);
+    } else {
+      pin_again(b);
+    }
+    aio::IoFile* file = d.file;
+    d.unlock_header();
+    d.content.lock();
+    try {
+      write_back_locked(d, IoContext::kNormal);
+    } catch (...) {
+      d.content.unlock();
+      unpin(b);
+      throw;
+    }
+    d.content.unlock();
+    unpin(b);
+    if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
+  }
+  for (aio::IoFile* f : files) f->fsync();
+}
+
+void BufferPool::flush_relation(aio::IoFile& file) {
+  flush_buffers(file.relnumber(), false);
+  file.fsync();
+}
+
+void BufferPool::flush_all() {
+  flush_buffers(0, true);
+}
+
+void BufferPool::forget_buffer(BufferDesc& d) {
+  // Header first to read the tag, then partition latch + header again (latch before
+  // header is the lock order).
+  uint32_t w = d.lock_header();
+  BufferTag tag = d.tag;
+  d.unlock_header();
+  if (!(w & kFlagTagValid)) return;
+  const uint64_t hash = buffer_tag_hash(tag);
+  RwLatch& latch = table_->latch(hash);
+  latch.lock();
+  w = d.lock_header();
+  if ((w & kFlagTagValid) && d.tag == tag) {
+    TP_ASSERT(refcount_of(w) == 0);  // dropping a page somebody still uses
+    table_->erase(&d, hash);
+    d.unlock_header(0, kLifecycleFlags, 0);
+  } else {
+    d.unlock_header();
+  }
+  latch.unlock();
+}
+
+void BufferPool::drop_relation(aio::IoFile& file) {
+  const uint32_t rel = file.relnumber();
+  for (int b = 0; b < nbuffers_; ++b) {
+    BufferDesc& d = descs_[size_t(b)];
+    if (!(d.load_state() & kFlagTagValid)) continue;
+    uint32_t w = d.lock_header();
+    bool mine = (w & kFlagTagValid) && d.tag.relnumber == rel;
+    d.unlock_header();
+    if (mine) forget_buffer(d);
+  }
+}
+
+void BufferPool::evict_all() {
+  int pinned = 0;
+  for (int b = 0; b < nbuffers_; ++b)
+    if (refcount_of(descs_[size_t(b)].load_state()) != 0) ++pinned;
+  if (pinned > 0)
+    throw Error("cannot evict the buffer pool: " + std::to_string(pinned) + " buffers are pinned");
+  flush_all();
+  for (int b = 0; b < nbuffers_; ++b) {
+    BufferDesc& d = descs_[size_t(b)];
+    uint32_t w = d.load_state();
+    if (!(w & kFlagTagValid)) continue;
+    if (w & kFlagValid) my_pins().add(IoContext::kNormal, Counter::kEviction);
+    forget_buffer(d);
+  }
+}
+
+void BufferPool::resize(int shared_buffers, int max_pins_per_thread) {
+  for (int b = 0; b < nbuffers_; ++b)
+    if (refcount_of(descs_[size_t(b)].load_state()) != 0)
+      throw Error("cannot resize the buffer pool while buffers are pinned");
+  validate_config(shared_buffers, max_pins_per_thread);
+  flush_all();
+  tear_down();
+  build(shared_buffers, max_pins_per_thread);
+}
+
+// ---- introspection -------------------------------------------------------------------
+
+PoolCounters BufferPool::counters_total() const {
+  PoolCounters sum;
+  for (int c = 0; c < kIoContextCount; ++c) {
+    PoolCounters part = counters(IoContext(c));
+    sum.hits += part.hits;
+    sum.reads += part.reads;
+    sum.writes += part.writes;
+    sum.evictions += part.evictions;
+    sum.extends += part.extends;
+  }
+  return sum;
+}
+
+int BufferPool::cached_blocks(const aio::IoFile& file) const {
+  int n = 0;
+  for (int b = 0; b < nbuffers_; ++b) {
+    BufferDesc& d = descs_[size_t(b)];
+    uint32_t w = d.lock_header();
+    if ((w & kFlagValid) && d.tag.relnumber == file.relnumber()) ++n;
+    d.unlock_header();
+  }
+  return n;
+}
+
+bool BufferPool::is_cached(const aio::IoFile& file, BlockNumber block) {
+  const BufferTag tag{file.relnumber(), block};
+  const uint64_t hash = buffer_tag_hash(tag);
+  RwLatch& latch = table_->latch(hash);
+  latch.lock_shared();
+  BufferDesc* d = table_->find(tag, hash);
+  bool valid = d != nullptr && (d->load_state() & kFlagValid);
+  latch.unlock_shared();
+  return valid;
+}
+
+BufferPool::BufferInfo BufferPool::inspect(int32_t buffer) const {
+  BufferDesc& d = descs_[size_t(buffer)];
+  uint32_t w = d.lock_header();
+  BufferInfo info{buffer_state_of(w), refcount_of(w), usage_of(w), d.tag};
+  d.unlock_header();
+  return info;
+}
+
+}  // namespace tp::bufmgr

@@ -1,0 +1,157 @@
+// ReadStream: pinned buffers for a sequence of blocks, read ahead and combined.
+//
+// The consumer supplies a callback that yields block numbers (kInvalidBlock = end of
+// stream, kReadStreamPause = "no block yet": the stream returns what it has, then
+// reports paused() until resume()) and may fill a per-buffer data slot for each block.
+// next_buffer() returns the blocks pinned, in callback order. Behind it the stream keeps
+// up to `distance` buffers pinned ahead of the consumer, merges consecutive blocks into
+// single reads of up to io_combine_limit blocks, and keeps at most
+// effective_io_concurrency reads in flight.
+//
+//   tp::BlockNumber next = 0;
+//   ReadStream stream(pool, *file, {.effective_io_concurrency = 16},
+//                     [&](void*) { return next < nblocks ? next++ : tp::kInvalidBlock; });
+//   while (PinGuard buf = stream.next_buffer()) {
+//     ReadGuard page = std::move(buf).lock_shared();
+//     ...
+//   }
+//
+// Distance (how far ahead it reads), in buffers:
+//   - starts at 1, so a fully cached scan pins one buffer at a time (the fast path);
+//   - doubles, up to max_pinned(), each time the consumer had to wait for a read (a
+//     read run synchronously counts as a wait);
+//   - after a read is consumed, a hold-off of max_pinned() hits passes, then each hit
+//     (a block found in the pool) lowers it by one, down to 1.
+// max_pinned() = min((effective_io_concurrency + 1) * io_combine_limit, the pin budget
+// left to this thread, the ring's pin limit), at least 1.
+//
+// A stream belongs to one thread. It is not copyable or movable.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "bufmgr/buffer_pool.h"
+
+namespace tp::bufmgr {
+
+// The callback's "no block yet" answer (index-prefetch streams wait for the index).
+inline constexpr BlockNumber kReadStreamPause = 0xFFFFFFFEu;
+
+struct ReadStreamConfig {
+  // Reads in flight at most; 0 = read synchronously, one read at a time, no advice.
+  int effective_io_concurrency = 16;  // 0..1000
+  // Most blocks per read (16 = 128 kB).
+  int io_combine_limit = 16;  // 1..128
+  // Ring to confine evictions to (seq scans of big tables); not owned; may be null.
+  BufferStrategy* strategy = nullptr;
+  // Bytes of per-buffer data the callback fills for each block (0 = none).
+  size_t per_buffer_data_size = 0;
+  // Stage the reads of one look-ahead round and submit them together. The callback
+  // must not block on anything another thread may hold while waiting for I/O.
+  bool use_batching = true;
+  // The consumer reads sequentially: never pass the advice flag (kernel readahead
+  // already covers it).
+  bool sequential = false;
+};
+
+struct ReadStreamStats {
+  uint64_t buffers_returned = 0;
+  uint64_t ios = 0;           // reads started (each may cover several blocks)
+  uint64_t io_blocks = 0;     // blocks those reads covered
+  uint64_t waits = 0;         // times the consumer had to wait for a read
+  uint64_t distance_sum = 0;  // look-ahead distance at each returned buffer
+  uint64_t distance_max = 0;
+  uint64_t fast_path_returns = 0;  // buffers returned by the all-cached fast path
+
+  double blocks_per_io() const { return ios ? double(io_blocks) / double(ios) : 0.0; }
+  double avg_distance() const {
+    return buffers_returned ? double(distance_sum) / double(buffers_returned) : 0.0;
+  }
+};
+
+class ReadStream {
+ public:
+  using BlockCallback = std::function<BlockNumber(void* per_buffer_data)>;
+
+  // Throws tp::Error for settings out of range. The pool, file, strategy and callback
+  // must outlive the stream.
+  ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConfig& config,
+             BlockCallback callback);
+  // Waits for reads in flight and unpins every buffer the stream still holds.
+  ~ReadStream();
+  ReadStream(const ReadStream&) = delete;
+  ReadStream& operator=(const ReadStream&) = delete;
+
+  // The next block's buffer, pinned; empty at the end of the stream or while paused.
+  // `per_buffer_data` (if given) receives that block's data slot, valid until the next
+  // call. Throws tp::Error if a read fails (naming relation and block); the stream is
+  // then at its end (reset() to reuse it).
+  PinGuard next_buffer(void** per_buffer_data = nullptr);
+
+  // True after the callback answered kReadStreamPause and the stream ran dry.
+  bool paused() const { return paused_ && pinned_ == 0; }
+  // Lets the stream call the callback again.
+  void resume() { paused_ = false; }
+  // Drops everything read ahead (waiting for reads in flight), forgets end of stream
+  // and pause, and starts again at distance 1 with the next callback answer.
+  void reset();
+
+  const ReadStreamStats& stats() const { return stats_; }
+  int distance() const { return distance_; }
+  int max_pinned() const { return max_pinned_; }
+  int pinned() const { return pinned_; }
+  int ios_in_progress() const { return ios_in_progress_; }
+
+ private:
+  void look_ahead();
+  // Starts (part of) the pending read. False if no read slot is free.
+  bool start_pending_read();
+  void* data_slot(int queue_index) {
+    return per_buffer_size_ ? &per_buffer_data_[size_t(queue_index) * per_buffer_size_] : nullptr;
+  }
+  int queue_at(int offset) const { return (oldest_ + offset) % queue_size_; }
+  void release_all() noexcept;
+
+  BufferPool& pool_;
+  aio::IoFile& file_;
+  BlockCallback callback_;
+  BufferStrategy* strategy_;
+  const int max_ios_;
+  const int io_combine_limit_;
+  const bool synchronous_;
+  const bool advice_;
+  const bool use_batching_;
+  const size_t per_buffer_size_;
+  int max_pinned_ = 1;
+  int queue_size_ = 2;
+
+  // The queue: pinned buffers in consumer order, oldest first, and each slot's read op
+  // (index into ops_) when a read covering it starts there.
+  std::vector<int32_t> buffers_;
+  std::vector<int16_t> slot_op_;
+  std::vector<unsigned char> per_buffer_data_;
+  int oldest_ = 0;
+  int pinned_ = 0;
+
+  // Reads in flight, a ring in start order.
+  std::vector<ReadBuffersOp> ops_;
+  int ops_head_ = 0;
+  int ios_in_progress_ = 0;
+
+  // The read being built: blocks [pending_block_, pending_block_ + pending_len_).
+  BlockNumber pending_block_ = kInvalidBlock;
+  int pending_len_ = 0;
+  int32_t forwarded_ = kInvalidBuffer;  // pinned, valid: the pending read's first block
+  BlockNumber unget_ = kInvalidBlock;   // a block taken from the callback but not used yet
+
+  int distance_ = 1;
+  int holdoff_ = 0;
+  bool at_end_ = false;
+  bool paused_ = false;
+  ReadStreamStats stats_;
+};
+
+}  // namespace tp::bufmgr

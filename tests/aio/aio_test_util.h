@@ -1,0 +1,97 @@
+// Helpers shared by the aio tests: a scratch directory, files filled with a known
+// pattern, 4096-aligned buffers, and counting open fds.
+#pragma once
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aio/aio.h"
+#include "aio/file.h"
+
+namespace tp::aio::testing {
+
+// A fresh directory under /tmp, removed with its files at scope exit.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    char tmpl[] = "/tmp/tp_aio_test.XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+  }
+  ~ScratchDir() {
+    if (DIR* d = ::opendir(path_.c_str())) {
+      while (dirent* e = ::readdir(d)) {
+        std::string name = e->d_name;
+        if (name != "." && name != "..") ::unlink((path_ + "/" + name).c_str());
+      }
+      ::closedir(d);
+    }
+    ::rmdir(path_.c_str());
+  }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+// The byte at `offset` of block `block` in a pattern file.
+inline std::byte pattern_byte(BlockNumber block, uint32_t offset) {
+  return std::byte((block * 131u + offset * 7u + (offset >> 8)) & 0xff);
+}
+
+// Writes `nblocks` pattern blocks with plain pwrite (independent of the code under test).
+inline void write_pattern_file(const std::string& path, BlockNumber nblocks) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) std::abort();
+  std::vector<std::byte> block(kBlockSize);
+  for (BlockNumber b = 0; b < nblocks; ++b) {
+    for (uint32_t i = 0; i < kBlockSize; ++i) block[i] = pattern_byte(b, i);
+    if (::pwrite(fd, block.data(), kBlockSize, off_t(b) * kBlockSize) != ssize_t(kBlockSize))
+      std::abort();
+  }
+  ::close(fd);
+}
+
+// True if `page` holds block `block` of a pattern file.
+inline bool is_pattern_block(const std::byte* page, BlockNumber block) {
+  for (uint32_t i = 0; i < kBlockSize; ++i)
+    if (page[i] != pattern_byte(block, i)) return false;
+  return true;
+}
+
+// nblocks * 8 kB, 4096-aligned, zeroed.
+class AlignedBuffer {
+ public:
+  explicit AlignedBuffer(size_t nblocks) : size_(nblocks * kBlockSize) {
+    data_ = static_cast<std::byte*>(std::aligned_alloc(4096, size_));
+    std::memset(data_, 0, size_);
+  }
+  ~AlignedBuffer() { std::free(data_); }
+  AlignedBuffer(const AlignedBuffer&) = delete;
+  AlignedBuffer& operator=(const AlignedBuffer&) = delete;
+  std::byte* block(size_t i) { return data_ + i * kBlockSize; }
+  std::byte* data() { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  std::byte* data_;
+  size_t size_;
+};
+
+inline int count_open_fds() {
+  int n = 0;
+  if (DIR* d = ::opendir("/proc/self/fd")) {
+    while (dirent* e = ::readdir(d)) n += e->d_name[0] != '.';
+    ::closedir(d);
+  }
+  return n - 1;  // the directory stream itself
+}
+
+}  // namespace tp::aio::testing
