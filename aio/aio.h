@@ -163,6 +163,10 @@ enum IoFlags : uint32_t {
   kIoFlagAdvice = 1u << 0,
   // Execute in the issuing thread at submission, whatever the method.
   kIoFlagSynchronous = 1u << 1,
+  // Use O_DIRECT for this I/O even when io_direct is off. Bulk loads write this way: their
+  // pages would only churn the page cache, and buffered writeback is far slower than the
+  // disk on some machines. Buffers must be 4096-aligned (pool buffers are).
+  kIoFlagDirect = 1u << 2,
 };
 
 // An I/O handle. Obtained from IoSystem::acquire by one thread (its owner) and used only by

@@ -94,7 +94,7 @@ void IoHandle::set_context(IoContextTag context) {
 }
 void IoHandle::set_flags(uint32_t flags) {
   TP_ASSERT(state() == IoState::kHandedOut);
-  TP_ASSERT((flags & ~uint32_t(kIoFlagAdvice | kIoFlagSynchronous)) == 0);
+  TP_ASSERT((flags & ~uint32_t(kIoFlagAdvice | kIoFlagSynchronous | kIoFlagDirect)) == 0);
   flags_ = flags;
 }
 

@@ -226,7 +226,7 @@ void IoSystemCore::start(IoHandle& h, IoOp op, IoFile& file, BlockNumber first_b
            std::to_string(nblocks));
   if (first_block == kInvalidBlock || uint64_t(first_block) + uint64_t(nblocks) > kInvalidBlock)
     refuse("block number out of range");
-  const bool direct = config.io_direct;
+  const bool direct = config.io_direct || (HandleOps::flags(h) & kIoFlagDirect);
   for (int i = 0; i < nblocks; ++i) {
     if (blocks[i] == nullptr) refuse("buffer " + std::to_string(i) + " is null");
     if (direct && reinterpret_cast<uintptr_t>(blocks[i]) % required_alignment(file) != 0) {

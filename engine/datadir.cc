@@ -143,6 +143,8 @@ void DataDir::load_catalog() {
   catalog_ = Catalog::parse(ss.str(), file);
 }
 
+void DataDir::sync_base_directory() { fsync_path(path_ + "/base", true); }
+
 void DataDir::commit(Catalog next) {
   next.version = catalog_.version + 1;
   write_file_atomically(path_ + "/catalog", next.serialize());

@@ -37,6 +37,8 @@ class DataDir {
   std::string conf_path() const { return path_ + "/tidepool.conf"; }
 
   const Catalog& catalog() const { return catalog_; }
+  // Makes file creations and removals in base/ durable (before a commit names them).
+  void sync_base_directory();
   // Makes `next` the committed catalog (version = current + 1), durably, and
   // ends the statement journal.
   void commit(Catalog next);

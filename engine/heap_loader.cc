@@ -1,118 +1,129 @@
 #include "engine/heap_loader.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
+#include <algorithm>
 #include <cstring>
 
 #include "engine/error.h"
 
 namespace tp {
 
-HeapLoader::HeapLoader(DataDir& dir, const RelationEntry& table, uint32_t pages_per_write)
+HeapLoader::HeapLoader(DataDir& dir, Storage& storage, const RelationEntry& table)
     : dir_(dir),
-      name_(table.name),
-      path_(dir.relation_path(table.relnumber)),
+      storage_(storage),
+      pool_(storage.pool()),
+      file_(storage.file(table)),
+      relnumber_(table.relnumber),
       layout_(table.columns),
       fillfactor_(table.fillfactor),
-      capacity_(pages_per_write < 16 ? 16 : pages_per_write) {
-  // Pages go to disk with O_DIRECT: a bulk load would only churn the page
-  // cache, and buffered writeback here runs at a fraction of the disk's speed.
-  // File systems without O_DIRECT (tmpfs) get buffered writes.
-  fd_ = ::open(path_.c_str(), O_RDWR | O_DIRECT);
-  if (fd_ < 0 && errno == EINVAL) fd_ = ::open(path_.c_str(), O_RDWR);
-  if (fd_ < 0)
-    throw Error("could not open file of relation \"" + name_ + "\": " + std::strerror(errno));
-  try {
-    start(table);
-  } catch (...) {
-    ::close(fd_);
-    throw;
-  }
-}
-
-void HeapLoader::start(const RelationEntry& table) {
-  buffer_.reset(static_cast<char*>(std::aligned_alloc(4096, size_t(capacity_) * kBlockSize)));
-  tuple_ = std::make_unique<char[]>(layout_.tuple_size());
-  first_block_ = BlockNumber(table.pages);
-  used_ = 1;
+      ring_(bufmgr::BufferStrategy::bulk_write(pool_)),
+      tuple_(std::make_unique<char[]>(layout_.tuple_size())) {
+  // Runs of up to 128 blocks (1 MB), as many in flight as the pin budget allows
+  // (at most 4), keeping one run's worth of pins for the run being filled.
+  int budget = pool_.max_pins_per_thread() - 2;
+  run_blocks_ = std::clamp(budget / (max_runs_in_flight_ + 1), 1, 128);
+  max_runs_in_flight_ = std::clamp(budget / run_blocks_ - 1, 1, max_runs_in_flight_);
+  next_block_ = BlockNumber(table.pages);
+  end_block_ = next_block_;
   if (table.pages > 0) {
     // Continue on the committed last page if it has room for a tuple.
     BlockNumber last = BlockNumber(table.pages - 1);
-    ssize_t n = pread(fd_, page(0), kBlockSize, off_t(last) * kBlockSize);
-    if (n != ssize_t(kBlockSize))
-      throw Error("could not read block " + std::to_string(last) + " of relation \"" + name_ +
-                  "\": " + (n < 0 ? std::strerror(errno) : "read past end of file"));
-    if (!page_verify(page(0), last))
-      throw Error("invalid page in block " + std::to_string(last) + " of relation \"" + name_ +
-                  "\"");
-    if (heap_page_accepts(page(0), maxalign(layout_.tuple_size()), fillfactor_)) {
-      dir_.save_before_image(table.relnumber, last, page(0));
-      first_block_ = last;
+    bufmgr::WriteGuard page = pool_.read_buffer(file_, last).lock_exclusive();
+    if (heap_page_accepts(page.page(), maxalign(layout_.tuple_size()), fillfactor_)) {
+      dir_.save_before_image(relnumber_, last, page.page());
+      page.mark_dirty();
+      page_ = page.page();
+      page_block_ = last;
+      last_page_ = std::move(page);
       return;
     }
   }
-  page_init(page(0), 0);
+  next_page();
 }
 
 HeapLoader::~HeapLoader() {
-  if (fd_ >= 0) ::close(fd_);
+  // The pages of runs in flight are being read by the kernel: wait before unpinning.
+  for (auto& run : in_flight_) pool_.io().wait(run->ref);
 }
 
 void HeapLoader::add(const int64_t* values) {
   uint32_t len = layout_.tuple_size();
-  char* p = page(used_ - 1);
-  if (!heap_page_accepts(p, maxalign(len), fillfactor_)) {
-    next_page();
-    p = page(used_ - 1);
-  }
-  Tid self{first_block_ + used_ - 1, OffsetNumber(page_max_offset(p) + 1)};
+  if (!heap_page_accepts(page_, maxalign(len), fillfactor_)) next_page();
+  Tid self{page_block_, OffsetNumber(page_max_offset(page_) + 1)};
   layout_.form(values, self, tuple_.get());
-  OffsetNumber off = page_add_item(p, tuple_.get(), len);
+  OffsetNumber off = page_add_item(page_, tuple_.get(), len);
   TP_ASSERT(off == self.offset);
+  end_block_ = page_block_ + 1;
   ++rows_added_;
 }
 
 void HeapLoader::next_page() {
-  if (used_ == capacity_) write_buffer();
-  page_init(page(used_), 0);
-  ++used_;
+  if (!current_ || current_->used == int(current_->pages.size())) {
+    if (current_) submit_run();
+    start_run();
+  }
+  Run& run = *current_;
+  page_ = run.pages[size_t(run.used)].page();
+  page_block_ = run.first + BlockNumber(run.used);
+  page_init(page_, 0);
+  ++run.used;
 }
 
-void HeapLoader::write_buffer() {
-  // All buffered pages are complete; set their checksums and write them at once.
-  for (uint32_t i = 0; i < used_; ++i) page_set_checksum(page(i), first_block_ + i);
-  size_t len = size_t(used_) * kBlockSize;
-  off_t off = off_t(first_block_) * kBlockSize;
-  const char* src = buffer_.get();
-  while (len > 0) {
-    ssize_t n = pwrite(fd_, src, len, off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      throw Error("could not extend relation \"" + name_ + "\" at block " +
-                      std::to_string(off / kBlockSize) + ": " + std::strerror(err),
-                  "", err == ENOSPC ? "Check free disk space." : "");
-    }
-    ++write_calls_;
-    src += n;
-    len -= size_t(n);
-    off += n;
-    bytes_written_ += uint64_t(n);
+void HeapLoader::start_run() {
+  while (int(in_flight_.size()) >= max_runs_in_flight_) wait_oldest();
+  auto run = std::make_unique<Run>();
+  run->pages = pool_.extend(file_, run_blocks_, ring_.get());
+  run->first = run->pages.front().block();
+  TP_ASSERT(run->first == next_block_);
+  next_block_ += BlockNumber(run_blocks_);
+  current_ = std::move(run);
+}
+
+void HeapLoader::submit_run() {
+  Run& run = *current_;
+  if (run.used == 0) {
+    current_.reset();
+    return;
   }
-  first_block_ += used_;
-  used_ = 0;
+  std::byte* ptrs[aio::kMaxBlocksPerIo];
+  for (int i = 0; i < run.used; ++i) {
+    char* p = run.pages[size_t(i)].page();
+    page_set_checksum(p, run.first + BlockNumber(i));
+    ptrs[i] = reinterpret_cast<std::byte*>(p);
+  }
+  aio::IoSystem& io = pool_.io();
+  aio::IoHandle* h = io.acquire(&run.result);
+  h->set_flags(aio::kIoFlagDirect);
+  h->set_context(aio::IoContextTag::kBulkWrite);
+  run.ref = h->wait_ref();
+  io.start_writev(h, file_, run.first, std::span<std::byte* const>(ptrs, size_t(run.used)));
+  ++write_calls_;
+  bytes_written_ += uint64_t(run.used) * kBlockSize;
+  in_flight_.push_back(std::move(current_));
+}
+
+void HeapLoader::wait_oldest() {
+  std::unique_ptr<Run> run = std::move(in_flight_.front());
+  in_flight_.pop_front();
+  pool_.io().wait(run->ref);
+  aio::check_io_result(run->result, file_);
+  // The pages on disk now equal the pool's copies: valid and clean. Unpin them.
+  run->pages.clear();
 }
 
 uint64_t HeapLoader::finish() {
-  bool last_has_rows = used_ > 0 && page_max_offset(page(used_ - 1)) > 0;
-  if (!last_has_rows && used_ > 0) --used_;  // an empty page started for nothing
-  if (used_ > 0) write_buffer();
-  if (fdatasync(fd_) != 0)
-    throw Error("could not fsync file of relation \"" + name_ + "\": " + std::strerror(errno));
-  return first_block_;
+  if (current_) submit_run();
+  while (!in_flight_.empty()) wait_oldest();
+  last_page_ = bufmgr::WriteGuard();
+  // Blocks extended but never used (the last run was not full) hold zeros: drop
+  // them from the pool and cut the file back. The refilled last page is dirty:
+  // flush_relation writes it (and fsyncs) before anything is dropped.
+  pool_.flush_relation(file_);
+  if (next_block_ > end_block_) {
+    pool_.drop_relation(file_);
+    file_.truncate(end_block_);
+  }
+  file_.fsync();
+  return end_block_;
 }
 
 }  // namespace tp

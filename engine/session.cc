@@ -11,6 +11,8 @@
 #include "engine/heap_loader.h"
 #include "engine/row_source.h"
 #include "engine/sql/parser.h"
+#include "aio/stats.h"
+#include "scans/heap_scan.h"
 
 namespace tp {
 namespace {
@@ -74,13 +76,16 @@ Session::Session(const SessionOptions& options) : options_(options) {
   dir_ = std::make_unique<DataDir>(options.data_dir);
   settings_.load_conf_file(dir_->conf_path());
   for (const std::string& s : options.settings) settings_.set_from_assignment(s);
+  storage_ = std::make_unique<Storage>(*dir_, settings_);
   random_.seed_with(uint64_t(settings_.get_int("random_seed")));
   settings_.on_apply("random_seed", [this](const std::string&) {
     random_.seed_with(uint64_t(settings_.get_int("random_seed")));
   });
 }
 
-Session::~Session() = default;
+Session::~Session() {
+  storage_.reset();  // flushes and closes files before the data directory unlocks
+}
 
 ResultSet Session::execute(std::string_view text) {
   sql::Statement st = sql::parse_statement(text);
@@ -125,6 +130,9 @@ ResultSet Session::atomically(F&& body) {
   try {
     return body();
   } catch (...) {
+    // Cached pages of this statement's files may be newer than what restore()
+    // puts back: drop them all before the files are rewound.
+    storage_->forget_all();
     dir_->restore();
     throw;
   }
@@ -162,7 +170,8 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
     rel.fillfactor = ct.fillfactor.value_or(100);
     for (const auto& c : ct.columns)
       rel.columns.push_back({c.name, c.type == "bigint" ? ColumnType::Int8 : ColumnType::Int4});
-    write_file_atomically(dir_->relation_path(rel.relnumber), "");
+    storage_->create_file(rel);
+    dir_->sync_base_directory();
     next.relations.push_back(rel);
     dir_->commit(std::move(next));
     ResultSet r;
@@ -197,7 +206,10 @@ ResultSet Session::drop_table(const sql::DropTable& dt) {
   return atomically([&] {
     dir_->commit(std::move(next));
     // Committed: the files are garbage now; a crash before unlink is cleaned up at open.
-    for (uint32_t f : files) ::unlink(dir_->relation_path(f).c_str());
+    for (uint32_t f : files) {
+      storage_->forget(f);
+      ::unlink(dir_->relation_path(f).c_str());
+    }
     return r;
   });
 }
@@ -222,11 +234,15 @@ ResultSet Session::truncate(const sql::Truncate& t) {
         r->relnumber = next.allocate_oid();
         r->pages = 0;
         r->rows = 0;
-        write_file_atomically(dir_->relation_path(r->relnumber), "");
+        storage_->create_file(*r);
       }
     }
+    dir_->sync_base_directory();
     dir_->commit(std::move(next));
-    for (uint32_t f : old_files) ::unlink(dir_->relation_path(f).c_str());
+    for (uint32_t f : old_files) {
+      storage_->forget(f);
+      ::unlink(dir_->relation_path(f).c_str());
+    }
     ResultSet r;
     r.tag = "TRUNCATE TABLE";
     return r;
@@ -291,7 +307,7 @@ ResultSet Session::insert(const sql::Insert& ins) {
       check_cancel();
       progress.update(rows, total);
     };
-    HeapLoader loader(*dir_, table);
+    HeapLoader loader(*dir_, *storage_, table);
     std::vector<int64_t> values(table.columns.size());
     produce_rows(ins.source, ctx, [&](const std::vector<Value>& row) {
       for (size_t c = 0; c < values.size(); ++c)
@@ -328,6 +344,13 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
     random_.seed_with(bits);
     return Value::text("");
   }
+  if (e.name == "pg_stat_reset_shared") {
+    if (args.size() != 1 || args[0].type != ValueType::Text || args[0].s != "io")
+      throw Error("pg_stat_reset_shared takes 'io' (the only shared statistics tidepool keeps)")
+          .at_position(e.position);
+    aio::io_stats_reset();
+    return Value::text("");
+  }
   if (e.name == "pg_relation_size" || e.name == "pg_table_size" ||
       e.name == "pg_total_relation_size") {
     if (args.size() != 1 || args[0].type != ValueType::Text)
@@ -344,9 +367,22 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
 
 ResultSet Session::select(const sql::Select& s) {
   if (s.from && !s.from->is_function) {
+    if (s.from->name == "pg_aios" || s.from->name == "pg_stat_io") return system_view(s);
     const RelationEntry* rel = dir_->catalog().find(s.from->name);
     if (!rel) throw relation_missing(s.from->name, s.from->position);
-    throw Error("SELECT from a table is not available yet: the executor has not landed");
+    bool count_star = s.targets.size() == 1 && s.targets[0].expr->kind == sql::ExprKind::FuncCall &&
+                      s.targets[0].expr->name == "count" && s.targets[0].expr->star_arg;
+    if (!count_star || s.where || !s.order_by.empty() || !rel->is_table())
+      throw Error("only SELECT count(*) FROM table is available yet: the executor has not landed");
+    scans::HeapScan scan(storage_->pool(), storage_->file(*rel), BlockNumber(rel->pages),
+                         storage_->stream_config());
+    ResultSet r;
+    r.returns_rows = true;
+    r.columns = {s.targets[0].alias.empty() ? "count" : s.targets[0].alias};
+    r.right_aligned = {true};
+    r.rows.push_back({std::to_string(scan.count_tuples())});
+    r.tag = "SELECT 1";
+    return r;
   }
   ResultSet r;
   r.returns_rows = true;
@@ -368,6 +404,47 @@ ResultSet Session::select(const sql::Select& s) {
     r.rows.push_back(std::move(out));
   });
   if (first) r.right_aligned.assign(r.columns.size(), false);
+  r.tag = "SELECT " + std::to_string(r.rows.size());
+  return r;
+}
+
+// pg_aios (I/Os in flight now) and pg_stat_io (cumulative I/O counters per
+// method and context), in the spirit of PostgreSQL's views of the same names.
+ResultSet Session::system_view(const sql::Select& s) {
+  bool star = s.targets.size() == 1 && s.targets[0].expr->kind == sql::ExprKind::Star;
+  if (!star || s.where || !s.order_by.empty())
+    throw Error("system views take SELECT * FROM " + s.from->name + " only");
+  ResultSet r;
+  r.returns_rows = true;
+  if (s.from->name == "pg_aios") {
+    r.columns = {"handle", "generation", "state", "operation", "relation", "first_block",
+                 "blocks", "owner_thread"};
+    r.right_aligned = {true, true, false, false, false, true, true, true};
+    for (const aio::IoInFlightRow& io : storage_->io().in_flight()) {
+      std::string rel = std::to_string(io.relnumber);
+      for (const auto& e : dir_->catalog().relations)
+        if (e.relnumber == io.relnumber) rel = e.name;
+      r.rows.push_back({std::to_string(io.handle_index), std::to_string(io.generation),
+                        aio::io_state_name(io.state), aio::io_op_name(io.op), rel,
+                        std::to_string(io.first_block), std::to_string(io.nblocks),
+                        std::to_string(io.owner_thread)});
+    }
+  } else {
+    r.columns = {"method", "context", "reads", "read_blocks", "read_bytes", "avg_read_kb",
+                 "writes", "write_blocks", "write_bytes", "fadvises", "waits", "wait_time_ms"};
+    r.right_aligned = {false, false, true, true, true, true, true, true, true, true, true, true};
+    char buf[32];
+    for (const aio::IoStatsRow& row : aio::io_stats_snapshot()) {
+      std::snprintf(buf, sizeof buf, "%.1f", row.avg_read_size_bytes() / 1024.0);
+      std::string avg = buf;
+      std::snprintf(buf, sizeof buf, "%.3f", double(row.wait_time_us) / 1000.0);
+      r.rows.push_back({aio::io_method_name(row.method), aio::io_context_name(row.context),
+                        std::to_string(row.reads), std::to_string(row.read_blocks),
+                        std::to_string(row.read_bytes), avg, std::to_string(row.writes),
+                        std::to_string(row.write_blocks), std::to_string(row.write_bytes),
+                        std::to_string(row.prefetch_advices), std::to_string(row.waits), buf});
+    }
+  }
   r.tag = "SELECT " + std::to_string(r.rows.size());
   return r;
 }

@@ -11,6 +11,7 @@
 
 #include "engine/datadir.h"
 #include "engine/settings.h"
+#include "engine/storage.h"
 #include "engine/sql/ast.h"
 #include "engine/value.h"
 
@@ -43,6 +44,7 @@ class Session {
 
   Settings& settings() { return settings_; }
   DataDir& data_dir() { return *dir_; }
+  Storage& storage() { return *storage_; }
   const Catalog& catalog() const { return dir_->catalog(); }
 
   // Set from a signal handler: the running statement stops with
@@ -56,6 +58,7 @@ class Session {
   ResultSet truncate(const sql::Truncate& t);
   ResultSet insert(const sql::Insert& ins);
   ResultSet select(const sql::Select& s);
+  ResultSet system_view(const sql::Select& s);
   ResultSet set(const sql::SetStmt& s);
   ResultSet show(const sql::ShowStmt& s);
   ResultSet reset(const sql::ResetStmt& s);
@@ -69,6 +72,7 @@ class Session {
   SessionOptions options_;
   Settings settings_;
   std::unique_ptr<DataDir> dir_;
+  std::unique_ptr<Storage> storage_;
   Random random_;
 };
 
