@@ -14,9 +14,7 @@ namespace tp {
 class Error : public std::runtime_error {
  public:
   explicit Error(std::string message, std::string detail = {}, std::string hint = {})
-      : std::runtime_error(std::move(message)),
-        detail_(std::move(detail)),
-        hint_(std::move(hint)) {}
+      : std::runtime_error(std::move(message)), detail_(std::move(detail)), hint_(std::move(hint)) {}
 
   const std::string& detail() const { return detail_; }
   const std::string& hint() const { return hint_; }

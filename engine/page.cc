@@ -27,8 +27,9 @@ bool page_is_new(const char* page) {
 }
 
 OffsetNumber page_add_item(char* page, const void* item, uint32_t len) {
-  return page_insert_item_at(page, page_max_offset(page) + 1, item, len) ? page_max_offset(page)
-                                                                         : 0;
+  return page_insert_item_at(page, page_max_offset(page) + 1, item, len)
+             ? page_max_offset(page)
+             : 0;
 }
 
 bool page_insert_item_at(char* page, OffsetNumber off, const void* item, uint32_t len) {

@@ -25,9 +25,7 @@ using BlockNumber = uint32_t;
 inline constexpr BlockNumber kInvalidBlock = 0xFFFFFFFFu;
 using OffsetNumber = uint16_t;  // 1-based; 0 is invalid
 
-constexpr uint32_t maxalign(uint32_t len) {
-  return (len + kMaxAlign - 1) & ~(kMaxAlign - 1);
-}
+constexpr uint32_t maxalign(uint32_t len) { return (len + kMaxAlign - 1) & ~(kMaxAlign - 1); }
 
 // A tuple identifier: where a heap tuple lives.
 struct Tid {
@@ -39,8 +37,8 @@ struct Tid {
 };
 
 struct PageHeader {
-  uint64_t lsn;       // unused by tidepool (no WAL), kept for layout
-  uint16_t checksum;  // set on write, verified on read from disk
+  uint64_t lsn;           // unused by tidepool (no WAL), kept for layout
+  uint16_t checksum;      // set on write, verified on read from disk
   uint16_t flags;
   uint16_t lower;         // end of the line pointer array
   uint16_t upper;         // start of tuple space
@@ -62,9 +60,7 @@ static_assert(sizeof(ItemId) == kItemIdSize);
 
 inline constexpr uint16_t kPageLayoutVersion = 4;
 
-inline PageHeader* page_header(char* page) {
-  return reinterpret_cast<PageHeader*>(page);
-}
+inline PageHeader* page_header(char* page) { return reinterpret_cast<PageHeader*>(page); }
 inline const PageHeader* page_header(const char* page) {
   return reinterpret_cast<const PageHeader*>(page);
 }
@@ -100,12 +96,8 @@ inline char* page_item(char* page, OffsetNumber off) {
 inline const char* page_item(const char* page, OffsetNumber off) {
   return page + page_item_id(page, off)->off;
 }
-inline char* page_special(char* page) {
-  return page + page_header(page)->special;
-}
-inline const char* page_special(const char* page) {
-  return page + page_header(page)->special;
-}
+inline char* page_special(char* page) { return page + page_header(page)->special; }
+inline const char* page_special(const char* page) { return page + page_header(page)->special; }
 
 // Appends an item (copied, placed maxaligned below pd_upper) with a new line
 // pointer at the end of the array. Returns its OffsetNumber, or 0 if it does
