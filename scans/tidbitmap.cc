@@ -63,13 +63,22 @@ uint32_t TidBitmap::read_offsets(BlockNumber block, OffsetNumber* out) const {
   return n;
 }
 
+Roaring& TidBitmap::segment(uint32_t seg) {
+  // Almost every bitmap has one segment: remember it (map nodes never move).
+  if (last_segment_ == nullptr || last_segment_id_ != seg) {
+    last_segment_ = &exact_tids_[seg];
+    last_segment_id_ = seg;
+  }
+  return *last_segment_;
+}
+
 bool TidBitmap::chunk_has_lossy(BlockNumber chunk_start) const {
   return roaring_bitmap_range_cardinality(&lossy_pages_.roaring, chunk_start,
                                           uint64_t{chunk_start} + kTbmPagesPerChunk) > 0;
 }
 
 void TidBitmap::add_exact(BlockNumber block, const OffsetNumber* offs, uint32_t n, bool recheck) {
-  if (lossy_pages_.contains(block)) return;  // already covered by a lossy page
+  if (lossy_chunk_count_ > 0 && lossy_pages_.contains(block)) return;  // already covered
   if (block % kTbmPagesPerChunk == 0 && lossy_chunk_count_ > 0 && chunk_has_lossy(block)) {
     // The first page of a chunk shares the chunk's slot, so it cannot be exact
     // while the chunk exists: it joins the chunk instead.
@@ -78,7 +87,7 @@ void TidBitmap::add_exact(BlockNumber block, const OffsetNumber* offs, uint32_t 
     return;
   }
   if (exact_pages_.addChecked(block)) ++exact_page_count_;
-  Roaring& keys = exact_tids_[segment_of(block)];
+  Roaring& keys = segment(segment_of(block));
   for (uint32_t i = 0; i < n; ++i) keys.add(low_key(block, offs[i]));
   if (recheck) recheck_pages_.add(block);
   lossify_if_needed();
@@ -230,7 +239,7 @@ void TidBitmap::intersect_with(const TidBitmap& other) {
     remove_exact_page(block);
     if (n_both > 0) {
       if (exact_pages_.addChecked(block)) ++exact_page_count_;
-      Roaring& keys = exact_tids_[segment_of(block)];
+      Roaring& keys = segment(segment_of(block));
       for (uint32_t i = 0; i < n_both; ++i) keys.add(low_key(block, both[i]));
       if (recheck) recheck_pages_.add(block);
     }

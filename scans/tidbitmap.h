@@ -57,8 +57,7 @@ class TidBitmap {
   explicit TidBitmap(int64_t budget_bytes);
   TidBitmap(const TidBitmap&) = delete;
   TidBitmap& operator=(const TidBitmap&) = delete;
-  TidBitmap(TidBitmap&&) = default;
-  TidBitmap& operator=(TidBitmap&&) = default;
+  // Not movable either: iterators and the segment cache point into it.
 
   // Adds one tuple. Contract: state kBuilding; 1 <= offset <= 291 (asserted).
   // A tuple on a lossy page is already covered and changes nothing.
@@ -117,6 +116,7 @@ class TidBitmap {
   // never stay exact once the chunk exists.
   void mark_page_lossy(BlockNumber block);
   bool chunk_has_lossy(BlockNumber chunk_start) const;
+  Roaring& segment(uint32_t seg);  // creates it if missing
   void lossify_if_needed();
   void lossify();
   void recount_chunks();
@@ -128,6 +128,8 @@ class TidBitmap {
   int64_t lossy_chunk_count_ = 0;
   BlockNumber lossify_start_ = 0;           // next lossify pass starts here, wraps around
   std::map<uint32_t, Roaring> exact_tids_;  // segment -> low keys
+  Roaring* last_segment_ = nullptr;         // cache for segment()
+  uint32_t last_segment_id_ = 0;
   Roaring exact_pages_;
   Roaring recheck_pages_;  // subset of exact_pages_
   Roaring lossy_pages_;
