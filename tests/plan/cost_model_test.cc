@@ -182,6 +182,30 @@ TEST(CostModel, BtreeBoundaryQualsAndUniqueMatch) {
   EXPECT_EQ(cost_btree_index(kDefaults, kT1, unique, um).index_tuples, 1);
 }
 
+// Repeated scans (the inner side of a nested loop, loop_count 10), selectivity
+// 0.001 on t1_a:
+//  index: 1,000 tuples, ceil(2.745) = 3 pages per scan; 30 pages over all
+//         scans through Mackert-Lohman on the index (T = 2,745, b >= T):
+//         ceil(2*2745*30/(5490+30)) = ceil(29.84) = 30 -> 30*4/10 = 12 per scan;
+//         + 1,000 * 0.0075 + 0.425 -> 19.925
+//  heap:  max_IO = PF(10,000) = 5,196 * 4 / 10 = 2,078.4;
+//         min_IO = PF(ceil(5.406) * 10 = 60) = ceil(59.67) = 60 * 4 / 10 = 24
+//  total (corr 0) = 0.425 + 19.5 + 2,078.4 + 1,000 * 0.01 = 2,108.325
+// The bitmap scan: 2*5406*1000/11812 = 915.34 pages per scan, but over 10
+//  scans PF(10,000) = 5,196 / 10 = 519.6 -> 520 pages per scan.
+TEST(CostModel, RepeatedScans) {
+  IndexScanCost c = cost_index_scan(kDefaults, kT1, kT1A, quals_with(0.001, 1, 0), {}, 10);
+  EXPECT_NEAR(c.index.total, 19.925, 1e-9);
+  EXPECT_NEAR(c.max_io_cost, 2078.4, 1e-9);
+  EXPECT_NEAR(c.min_io_cost, 24, 1e-9);
+  EXPECT_NEAR(c.path.total, 2108.325, 1e-9);
+  IndexCost once = cost_btree_index(kDefaults, kT1, kT1A, quals_with(0.001, 1, 0));
+  BitmapNode node = BitmapNode::index_scan(once, 1000, kT1A.pages);
+  BitmapPages pages = compute_bitmap_pages(kDefaults, kT1, node, 10);
+  EXPECT_EQ(pages.pages_fetched, 520);
+  EXPECT_NEAR(pages.heap_pages, 915.3403, 1e-3);
+}
+
 // Bitmap heap scan, exact: selectivity 0.01, one qual, same index.
 //  bitmap child = 187.425 + 0.1*0.0025*10,000 rows = 189.925 (startup)
 //  pages = 2*5406*10,000/(10,812+10,000) = 5,195.08 -> 5,196, below 65,536
