@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "engine/error.h"
@@ -45,6 +46,12 @@ double tuplesort_merge_order(double allowed_bytes) {
   return order;
 }
 
+std::string fmt_setting(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 void check_setting(bool ok, const char* name, const std::string& value, const char* range) {
   if (!ok)
     throw Error(std::string(value) + " is outside the valid range for parameter \"" + name +
@@ -55,18 +62,18 @@ void check_setting(bool ok, const char* name, const std::string& value, const ch
 
 void CostSettings::validate() const {
   auto cost_ok = [](double v) { return v >= 0 && v <= 1.79769e308 && !std::isnan(v); };
-  check_setting(cost_ok(seq_page_cost), "seq_page_cost", std::to_string(seq_page_cost),
+  check_setting(cost_ok(seq_page_cost), "seq_page_cost", fmt_setting(seq_page_cost),
                 "0 .. 1.79769e+308");
-  check_setting(cost_ok(random_page_cost), "random_page_cost", std::to_string(random_page_cost),
+  check_setting(cost_ok(random_page_cost), "random_page_cost", fmt_setting(random_page_cost),
                 "0 .. 1.79769e+308");
-  check_setting(cost_ok(cpu_tuple_cost), "cpu_tuple_cost", std::to_string(cpu_tuple_cost),
+  check_setting(cost_ok(cpu_tuple_cost), "cpu_tuple_cost", fmt_setting(cpu_tuple_cost),
                 "0 .. 1.79769e+308");
   check_setting(cost_ok(cpu_index_tuple_cost), "cpu_index_tuple_cost",
-                std::to_string(cpu_index_tuple_cost), "0 .. 1.79769e+308");
-  check_setting(cost_ok(cpu_operator_cost), "cpu_operator_cost", std::to_string(cpu_operator_cost),
+                fmt_setting(cpu_index_tuple_cost), "0 .. 1.79769e+308");
+  check_setting(cost_ok(cpu_operator_cost), "cpu_operator_cost", fmt_setting(cpu_operator_cost),
                 "0 .. 1.79769e+308");
   check_setting(effective_cache_size_pages >= 1 && effective_cache_size_pages <= 2147483647,
-                "effective_cache_size", std::to_string(effective_cache_size_pages),
+                "effective_cache_size", fmt_setting(effective_cache_size_pages),
                 "1 .. 2147483647 pages");
   check_setting(work_mem_kb >= 64 && work_mem_kb <= 2147483647, "work_mem",
                 std::to_string(work_mem_kb), "64 .. 2147483647 kB");
