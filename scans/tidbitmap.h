@@ -14,7 +14,7 @@
 //   // it.exact_pages_returned(), it.lossy_pages_returned() -> "Heap Blocks: exact=N lossy=M"
 //
 // Storage (all CRoaring): exact TIDs as 32-bit keys inside per-segment bitmaps
-// (see TidSet in tidbitmap.cc), plus page-level bitmaps of exact pages, lossy
+// (exact_tids_ below), plus page-level bitmaps of exact pages, lossy
 // pages and exact pages needing a recheck. An "entry" is what PostgreSQL keeps
 // in its hash table: one per exact page plus one per lossy chunk of 256 pages.
 #pragma once
