@@ -12,7 +12,7 @@
 #include "engine/row_source.h"
 #include "engine/sql/parser.h"
 #include "aio/stats.h"
-#include "scans/heap_scan.h"
+#include "engine/query.h"
 
 namespace tp {
 namespace {
@@ -118,9 +118,9 @@ ResultSet Session::run(sql::Statement& st) {
         else if constexpr (std::is_same_v<T, sql::DropIndex>)
           throw Error("DROP INDEX is not available yet: the B-tree has not landed");
         else if constexpr (std::is_same_v<T, sql::Analyze>)
-          throw Error("ANALYZE is not available yet: statistics arrive with the planner");
+          return query_analyze(*this, s);
         else
-          throw Error("EXPLAIN is not available yet: it arrives with the executor");
+          return query_explain(*this, *s);
       },
       st);
 }
@@ -368,21 +368,7 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
 ResultSet Session::select(const sql::Select& s) {
   if (s.from && !s.from->is_function) {
     if (s.from->name == "pg_aios" || s.from->name == "pg_stat_io") return system_view(s);
-    const RelationEntry* rel = dir_->catalog().find(s.from->name);
-    if (!rel) throw relation_missing(s.from->name, s.from->position);
-    bool count_star = s.targets.size() == 1 && s.targets[0].expr->kind == sql::ExprKind::FuncCall &&
-                      s.targets[0].expr->name == "count" && s.targets[0].expr->star_arg;
-    if (!count_star || s.where || !s.order_by.empty() || !rel->is_table())
-      throw Error("only SELECT count(*) FROM table is available yet: the executor has not landed");
-    scans::HeapScan scan(storage_->pool(), storage_->file(*rel), BlockNumber(rel->pages),
-                         storage_->stream_config());
-    ResultSet r;
-    r.returns_rows = true;
-    r.columns = {s.targets[0].alias.empty() ? "count" : s.targets[0].alias};
-    r.right_aligned = {true};
-    r.rows.push_back({std::to_string(scan.count_tuples())});
-    r.tag = "SELECT 1";
-    return r;
+    return query_select(*this, s);
   }
   ResultSet r;
   r.returns_rows = true;
