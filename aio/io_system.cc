@@ -207,7 +207,6 @@ void IoSystemCore::release(ThreadSlot& slot, IoHandle& h) {
   TP_ASSERT(HandleOps::owner(h) == &slot && slot.handed_out == &h);
   slot.handed_out = nullptr;
   HandleOps::issuer_result(h) = nullptr;
-  HandleOps::shown_shape(h).store(0, std::memory_order_release);
   HandleOps::set_state(h, IoState::kIdle);  // bumps the generation: waiters return
   slot.idle.push_front(h);
 }
