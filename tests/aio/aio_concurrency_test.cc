@@ -195,6 +195,37 @@ TEST_P(AioConcurrencyTest, ThreadsComeAndGo) {
   EXPECT_TRUE(io_->in_flight().empty());
 }
 
+TEST_P(AioConcurrencyTest, IoSystemDestroyedWhileAThreadThatUsedItLives) {
+  std::latch used(1), destroyed(1);
+  std::atomic<bool> ok{false};
+  std::thread user([&] {
+    AlignedBuffer buf(1);
+    IoResult r;
+    IoHandle* h = io_->acquire(&r);
+    IoWaitRef ref = h->wait_ref();
+    io_->start_read(h, *file_, 3, buf.data(), 1);
+    io_->wait(ref);
+    ok = r.ok() && is_pattern_block(buf.data(), 3);
+    used.count_down();
+    destroyed.wait();
+    // Exits after the IoSystem is gone: its exit hook must leave the dead system alone.
+  });
+  used.wait();
+  IoConfig config = io_->config();
+  io_.reset();  // the thread's slot (and ring) are freed here
+  destroyed.count_down();
+  user.join();
+  EXPECT_TRUE(ok.load());
+  io_ = std::make_unique<IoSystem>(config);  // and a new system works for everyone
+  AlignedBuffer buf(1);
+  IoResult r;
+  IoHandle* h = io_->acquire(&r);
+  IoWaitRef ref = h->wait_ref();
+  io_->start_read(h, *file_, 4, buf.data(), 1);
+  io_->wait(ref);
+  EXPECT_TRUE(r.ok());
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Methods, AioConcurrencyTest,
     ::testing::Values(Param{IoMethodKind::kSync, false}, Param{IoMethodKind::kSync, true},
