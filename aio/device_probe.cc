@@ -103,9 +103,12 @@ DeviceProbeRow measure(IoSystem& io, IoFile& file, const Measure& m, double seco
   };
 
   if (!m.direct) {
-    // Cold cache for buffered runs: drop the file's pages first.
-    (void)::fdatasync(file.buffered_fd());
-    (void)::posix_fadvise(file.buffered_fd(), 0, 0, POSIX_FADV_DONTNEED);
+    // Cold cache for buffered runs: drop the file's pages first. If that fails the
+    // buffered figures would measure memory, so it is an error.
+    if (::fdatasync(file.buffered_fd()) != 0)
+      throw Error(std::string("device probe: fdatasync failed: ") + std::strerror(errno));
+    if (int rc = ::posix_fadvise(file.buffered_fd(), 0, 0, POSIX_FADV_DONTNEED); rc != 0)
+      throw Error(std::string("device probe: could not drop the page cache: ") + std::strerror(rc));
   }
 
   uint64_t ios = 0, failed = 0;
