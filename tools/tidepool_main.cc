@@ -1,10 +1,11 @@
-// The tidepool command: `tidepool sql ...` (the SQL shell); more subcommands
-// arrive with their issues (experiment, verify).
+// The tidepool command: `tidepool sql ...` (the SQL shell) and `tidepool
+// experiment ...` (the articles' experiments, tools/experiments/).
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "tools/experiments/experiments.h"
 #include "tools/shell.h"
 
 namespace {
@@ -13,8 +14,9 @@ const char* kUsage =
     "tidepool: a small storage engine for studying how databases read data\n"
     "Usage:\n"
     "  tidepool sql [-D DIR] [-c SQL | -f FILE] [-A] [-t] [--set NAME=VALUE]...\n"
+    "  tidepool experiment NAME [--rows N] [--data DIR] [--out DIR] [--repeat K] [--set N=V]...\n"
     "  tidepool help\n"
-    "Run `tidepool sql --help` for the shell's options.\n";
+    "Run `tidepool sql --help` or `tidepool experiment --help` for their options.\n";
 
 }  // namespace
 
@@ -26,6 +28,7 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> rest(argv + 2, argv + argc);
   if (std::strcmp(argv[1], "sql") == 0) return tp::run_sql_shell(rest);
+  if (std::strcmp(argv[1], "experiment") == 0) return tp::experiments::run_experiment_command(rest);
   std::fprintf(stderr, "tidepool: unknown command \"%s\"\n%s", argv[1], kUsage);
   return 2;
 }

@@ -1,0 +1,148 @@
+// `tidepool experiment NAME [options]`: argument parsing and the `all` loop.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "engine/error.h"
+#include "tools/experiments/experiments.h"
+
+namespace tp::experiments {
+
+namespace {
+
+const char* kUsage =
+    "Usage: tidepool experiment NAME [options]\n"
+    "NAME: device | rpc | selectivity | eic | iomethod | index-prefetch | all\n"
+    "Options:\n"
+    "  --rows N              rows of the article tables (default 1000000)\n"
+    "  --table-mb N          size of the iomethod table in MB (default 2048)\n"
+    "  --data DIR            data directory (default OUT/data); tables are reused\n"
+    "  --out DIR             output directory (default results)\n"
+    "  --repeat K            runs per measurement, medians reported (default 3)\n"
+    "  --max-repeat-seconds S  do not repeat a measurement whose first run took\n"
+    "                        longer than S seconds (default 20; 0 = always repeat)\n"
+    "  --set NAME=VALUE      a setting the session starts with (repeatable)\n"
+    "  --fresh               rebuild the tables even if they are reusable\n"
+    "  --drop-caches         also drop the whole OS page cache before cold buffered runs (root)\n"
+    "  --device-seconds S    device experiment: seconds per measurement (default 0.5)\n"
+    "  --device-file-mb N    device experiment: probe file size (default 2048)\n"
+    "  --quiet               no progress lines\n";
+
+uint64_t parse_count(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || text[0] == '-')
+    throw Error("invalid value for " + option + ": \"" + text + "\" (a positive integer)");
+  return v;
+}
+
+double parse_seconds(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(v >= 0))
+    throw Error("invalid value for " + option + ": \"" + text + "\" (seconds, >= 0)");
+  return v;
+}
+
+}  // namespace
+
+int run_experiment_command(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  LabOptions options;
+  options.device_seconds = 0.5;
+  const std::string name = args[0];
+  try {
+    for (size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      auto value = [&]() -> std::string {
+        if (i + 1 >= args.size()) throw Error("option " + a + " needs a value");
+        return args[++i];
+      };
+      if (a == "--rows") {
+        options.rows = parse_count(a, value());
+        if (options.rows < 1000) throw Error("--rows must be at least 1000");
+      } else if (a == "--table-mb") {
+        options.iomethod_table_mb = parse_count(a, value());
+        if (options.iomethod_table_mb < 1) throw Error("--table-mb must be at least 1");
+      } else if (a == "--data") {
+        options.data_dir = value();
+      } else if (a == "--out") {
+        options.out_dir = value();
+      } else if (a == "--repeat") {
+        options.repeat = int(parse_count(a, value()));
+        if (options.repeat < 1 || options.repeat > 100) throw Error("--repeat must be 1..100");
+      } else if (a == "--max-repeat-seconds") {
+        options.max_repeat_seconds = parse_seconds(a, value());
+      } else if (a == "--set") {
+        options.settings.push_back(value());
+      } else if (a == "--fresh") {
+        options.fresh = true;
+      } else if (a == "--drop-caches") {
+        options.drop_caches = true;
+      } else if (a == "--device-seconds") {
+        options.device_seconds = parse_seconds(a, value());
+        if (options.device_seconds <= 0) throw Error("--device-seconds must be positive");
+      } else if (a == "--device-file-mb") {
+        options.device_file_mb = parse_count(a, value());
+        if (options.device_file_mb < 1) throw Error("--device-file-mb must be at least 1");
+      } else if (a == "--quiet") {
+        options.progress = false;
+      } else {
+        throw Error("unknown option \"" + a + "\"");
+      }
+    }
+    std::vector<const ExperimentDef*> chosen;
+    for (const ExperimentDef& def : experiment_defs())
+      if (name == "all" || name == def.name) chosen.push_back(&def);
+    if (chosen.empty()) throw Error("unknown experiment \"" + name + "\"");
+
+    Lab lab(options);
+    Context ctx;
+    ctx.env = probe_environment(lab.options().data_dir);
+    load_device_figures(lab.options().out_dir, &ctx.device);
+    int exit_status = 0;
+    std::vector<Outcome> outcomes;
+    for (const ExperimentDef* def : chosen) {
+      if (Lab::stop_flag().load()) break;
+      if (lab.options().progress)
+        std::fprintf(stderr, "== experiment %s: %s\n", def->name, def->summary);
+      Outcome o;
+      try {
+        o = def->run(lab, ctx);
+        lab.reset_settings();
+      } catch (const Stopped&) {
+        o = Outcome(def->name, OutcomeStatus::kStopped);
+      } catch (const Error& e) {
+        o = Outcome(def->name, OutcomeStatus::kIncomplete, e.what());
+      }
+      if (o.status == OutcomeStatus::kStopped) exit_status = 130;
+      if (o.status == OutcomeStatus::kIncomplete && exit_status == 0) exit_status = 1;
+      outcomes.push_back(o);
+    }
+    lab.close_session();
+    const std::string report = write_report(lab.options(), ctx);
+    std::printf("\nExperiments:\n");
+    for (const Outcome& o : outcomes) {
+      std::printf("  %-15s %-16s %3d runs  %s/%s.csv\n", o.name.c_str(),
+                  outcome_status_name(o.status), o.runs, lab.options().out_dir.c_str(),
+                  o.name.c_str());
+      if (!o.error.empty()) std::printf("      not measured: %s\n", o.error.c_str());
+    }
+    std::printf("Report: %s\n", report.c_str());
+    return exit_status;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "tidepool experiment: %s\n", e.what());
+    if (!e.hint().empty()) std::fprintf(stderr, "HINT:  %s\n", e.hint().c_str());
+    if (std::string(e.what()).rfind("unknown", 0) == 0 ||
+        std::string(e.what()).find("--") != std::string::npos)
+      std::fputs(kUsage, stderr);
+    return 2;
+  }
+}
+
+}  // namespace tp::experiments

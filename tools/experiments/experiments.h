@@ -1,0 +1,98 @@
+// The experiments of `tidepool experiment NAME` (tools/experiments/README.md):
+// each is a list of SQL steps plus measurements, written to <out>/<name>.csv,
+// a Markdown section <out>/<name>.md with its charts, and gathered into
+// <out>/REPORT.md.
+#pragma once
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "aio/device_probe.h"
+#include "tools/experiments/lab.h"
+#include "tools/experiments/output.h"
+
+namespace tp::experiments {
+
+// What an experiment ended with.
+enum class OutcomeStatus { kComplete, kIncomplete, kStopped };
+const char* outcome_status_name(OutcomeStatus status);
+
+struct Outcome {
+  explicit Outcome(std::string experiment = {}, OutcomeStatus s = OutcomeStatus::kComplete,
+                   std::string why = {})
+      : name(std::move(experiment)), status(s), error(std::move(why)) {}
+  std::string name;
+  OutcomeStatus status = OutcomeStatus::kComplete;
+  std::string error;  // why it is incomplete: the failing step and the engine's message
+  int runs = 0;       // CSV rows written
+};
+
+// Figures of the raw device that other experiments quote (from the device
+// experiment of the same invocation, else from <out>/device.csv).
+struct DeviceFigures {
+  bool known = false;
+  double seq_direct_mb_s = NAN;  // 128 kB reads at depth 16, best method
+  double seq_buffered_mb_s = NAN;
+  double random_direct_us_d1 = NAN;  // 8 kB random read latency at depth 1
+  double random_buffered_us_d1 = NAN;
+  double random_direct_iops_d16 = NAN;
+  double random_direct_iops_best = NAN;
+};
+
+// State shared by the experiments of one invocation.
+struct Context {
+  Environment env;
+  DeviceFigures device;
+  double rpc_estimate = NAN;  // measured random_page_cost (rpc, eic default, prefetch off)
+};
+
+Outcome run_device(Lab& lab, Context& ctx);
+Outcome run_rpc(Lab& lab, Context& ctx);
+Outcome run_selectivity(Lab& lab, Context& ctx);
+Outcome run_eic(Lab& lab, Context& ctx);
+Outcome run_iomethod(Lab& lab, Context& ctx);
+Outcome run_index_prefetch(Lab& lab, Context& ctx);
+
+struct ExperimentDef {
+  const char* name;
+  Outcome (*run)(Lab&, Context&);
+  const char* summary;
+};
+// In the order `all` runs them (device first: the others quote it).
+const std::vector<ExperimentDef>& experiment_defs();
+
+// The table the rpc, selectivity and index-prefetch experiments share.
+TableSpec rpc_table(uint64_t rows);
+// Loads DeviceFigures from <out>/device.csv when this invocation did not measure them.
+void load_device_figures(const std::string& out_dir, DeviceFigures* figures);
+// One sentence quoting the device, for the sections ("device: 1650 MB/s sequential, ...").
+std::string device_sentence(const DeviceFigures& d);
+
+// Appends the environment and every setting of the session to a CSV record.
+void finish_record(Record& record, Lab& lab, const Context& ctx);
+// Runs a measurement: once, then again up to lab.repeats_after(first run) times in
+// all. Each run announces itself as one progress step.
+std::vector<Timed> repeated(Lab& lab, Progress& progress, const std::string& label,
+                            const std::function<Timed()>& run_once);
+// Median of one field over runs.
+double median_of(const std::vector<Timed>& runs, double Timed::*field);
+// The "actual ... rows=N" of EXPLAIN ANALYZE's top node (false when absent).
+bool parse_top_actual_rows(const ResultSet& explain, uint64_t* rows);
+// SET name = value, or nothing when the setting does not exist and `value` is what the
+// engine does without it (e.g. index_prefetch = off before index prefetching exists).
+void set_if_known(Lab& lab, const std::string& name, const std::string& value,
+                  bool absent_means_this);
+
+// Writes <out>/<name>.md (a section of the report).
+void write_section(const LabOptions& options, const std::string& name, const std::string& markdown);
+// Section header and status line shared by the experiments.
+std::string section_status(const Outcome& outcome);
+// Rebuilds <out>/REPORT.md from the sections present in <out>.
+std::string write_report(const LabOptions& options, const Context& ctx);
+
+// `tidepool experiment ...`: parses the arguments, runs, returns the exit status.
+int run_experiment_command(const std::vector<std::string>& args);
+
+}  // namespace tp::experiments

@@ -1,0 +1,206 @@
+// `index-prefetch`: PostgreSQL patch 4351 on the rpc table. A cold full index
+// scan with index_prefetch off, then on at effective_io_concurrency 1..128 (the
+// prefetch distance cap); then `ORDER BY a LIMIT n` as queries per second on a
+// warm index and a cold heap, with prefetch off, on (the stream starts after a
+// few heap-block switches) and on with an immediate start.
+#include <sstream>
+
+#include "engine/error.h"
+#include "tools/experiments/experiments.h"
+#include "tools/experiments/plot.h"
+
+namespace tp::experiments {
+
+namespace {
+
+const int kEics[] = {1, 2, 4, 8, 16, 32, 64, 128};
+const int kLimits[] = {1, 4, 16, 32, 100, 1000};
+
+// The three prefetch modes of the LIMIT part, as the settings that select them.
+struct Mode {
+  std::string name;
+  std::string index_prefetch;  // value of SET index_prefetch
+};
+const Mode kModes[] = {{"off", "off"}, {"on", "on"}, {"immediate", "immediate"}};
+
+// Cold full index scan with seq scans disabled; checks the plan.
+Timed full_index_scan(Lab& lab) {
+  lab.make_cold({"t", "t_a_idx"});
+  Timed t = lab.timed("EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM t ORDER BY a");
+  std::string node;
+  double cost = 0;
+  if (!parse_top_plan(t.result, &node, &cost) || node != "Index Scan")
+    throw Error("index-prefetch: expected an Index Scan, the plan was \"" + node + "\"");
+  return t;
+}
+
+}  // namespace
+
+Outcome run_index_prefetch(Lab& lab, Context& ctx) {
+  Outcome outcome("index-prefetch");
+  const LabOptions& opt = lab.options();
+  const uint64_t n = opt.rows;
+  CsvFile csv(opt.out_dir + "/index-prefetch.csv");
+  std::vector<Timed> off_runs;
+  std::vector<std::vector<Timed>> on_runs(std::size(kEics));
+  std::vector<std::vector<double>> qps(std::size(kLimits),
+                                       std::vector<double>(std::size(kModes), NAN));
+  const int queries = std::max(5, 5 * opt.repeat);  // LIMIT queries per (n, mode)
+  Progress progress("index-prefetch",
+                    int((1 + std::size(kEics)) * size_t(std::max(1, opt.repeat)) +
+                        std::size(kLimits) * std::size(kModes) + 1),
+                    opt.progress);
+  auto add = [&](Record rec) {
+    finish_record(rec, lab, ctx);
+    csv.add(rec);
+    ++outcome.runs;
+  };
+  try {
+    lab.reset_settings();
+    progress.step("table t (shared with rpc)");
+    lab.ensure_table(rpc_table(n));
+    lab.sql("SET enable_seqscan = off");
+    set_if_known(lab, "index_prefetch", "off", true);
+    off_runs = repeated(lab, progress, "full index scan, prefetch off",
+                        [&] { return full_index_scan(lab); });
+    for (size_t i = 0; i < off_runs.size(); ++i)
+      add({{"part", "full"},
+           {"rows", std::to_string(n)},
+           {"index_prefetch", "off"},
+           {"eic", lab.session().settings().show("effective_io_concurrency")},
+           {"repeat", std::to_string(i)},
+           {"ms", fixed(off_runs[i].execution_ms, 3)},
+           {"shared_hit", std::to_string(off_runs[i].shared_hit)},
+           {"shared_read", std::to_string(off_runs[i].shared_read)}});
+    lab.sql("SET index_prefetch = on");
+    for (size_t e = 0; e < std::size(kEics); ++e) {
+      lab.sql("SET effective_io_concurrency = " + std::to_string(kEics[e]));
+      on_runs[e] =
+          repeated(lab, progress, "full index scan, prefetch on, eic=" + std::to_string(kEics[e]),
+                   [&] { return full_index_scan(lab); });
+      for (size_t i = 0; i < on_runs[e].size(); ++i)
+        add({{"part", "full"},
+             {"rows", std::to_string(n)},
+             {"index_prefetch", "on"},
+             {"eic", std::to_string(kEics[e])},
+             {"repeat", std::to_string(i)},
+             {"ms", fixed(on_runs[e][i].execution_ms, 3)},
+             {"shared_hit", std::to_string(on_runs[e][i].shared_hit)},
+             {"shared_read", std::to_string(on_runs[e][i].shared_read)}});
+    }
+    lab.sql("RESET effective_io_concurrency");
+    for (size_t l = 0; l < std::size(kLimits); ++l) {
+      const std::string q = "SELECT * FROM t ORDER BY a LIMIT " + std::to_string(kLimits[l]);
+      for (size_t m = 0; m < std::size(kModes); ++m) {
+        progress.step("LIMIT " + std::to_string(kLimits[l]) + ", prefetch " + kModes[m].name +
+                      ", " + std::to_string(queries) + " queries");
+        lab.sql("SET index_prefetch = " + kModes[m].index_prefetch);
+        lab.sql(q);  // warms the index (and checks the query runs)
+        std::vector<double> ms;
+        for (int i = 0; i < queries; ++i) {
+          lab.make_relation_cold("t");
+          Timed t = lab.timed(q);
+          if (t.result.rows.size() != size_t(kLimits[l]))
+            throw Error("index-prefetch: " + q + " returned " +
+                        std::to_string(t.result.rows.size()) + " rows");
+          ms.push_back(t.wall_ms);
+          add({{"part", "limit"},
+               {"rows", std::to_string(n)},
+               {"limit", std::to_string(kLimits[l])},
+               {"index_prefetch", kModes[m].name},
+               {"repeat", std::to_string(i)},
+               {"ms", fixed(t.wall_ms, 4)},
+               {"shared_hit", std::to_string(t.shared_hit)},
+               {"shared_read", std::to_string(t.shared_read)}});
+        }
+        qps[l][m] = 1000 / median(ms);
+      }
+    }
+  } catch (const Stopped&) {
+    outcome.status = OutcomeStatus::kStopped;
+  } catch (const Error& e) {
+    outcome.status = OutcomeStatus::kIncomplete;
+    outcome.error = e.what();
+  }
+
+  std::ostringstream md;
+  md << "## index-prefetch: index scan prefetching (PostgreSQL patch 4351)\n\n"
+     << section_status(outcome);
+  md << "Full scan: `EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM t ORDER BY a` on the rpc table ("
+     << grouped(n)
+     << " rows) with `enable_seqscan = off`, cold. LIMIT part: `SELECT * FROM t ORDER BY a LIMIT "
+        "n`, "
+        "index warm, heap dropped before each query, "
+     << queries
+     << " queries per point; prefetch modes are `SET index_prefetch = off | on | immediate`.\n\n";
+  const double off_ms = off_runs.empty() ? NAN : median_of(off_runs, &Timed::execution_ms);
+  if (!off_runs.empty()) {
+    std::vector<std::vector<std::string>> rows = {{"off", "-", fixed(off_ms, 1), "1.00"}};
+    for (size_t e = 0; e < std::size(kEics); ++e) {
+      if (on_runs[e].empty()) continue;
+      double ms = median_of(on_runs[e], &Timed::execution_ms);
+      rows.push_back({"on", std::to_string(kEics[e]), fixed(ms, 1), fixed(off_ms / ms, 2)});
+    }
+    md << markdown_table({"index_prefetch", "eic", "ms", "speed-up"}, rows,
+                         {false, true, true, true})
+       << "\n";
+  }
+  if (!std::isnan(qps[0][0])) {
+    std::vector<std::vector<std::string>> rows;
+    for (size_t l = 0; l < std::size(kLimits); ++l)
+      rows.push_back({std::to_string(kLimits[l]), fixed(qps[l][0], 0), fixed(qps[l][1], 0),
+                      fixed(qps[l][2], 0)});
+    md << markdown_table({"LIMIT", "qps off", "qps on", "qps immediate"}, rows,
+                         {true, true, true, true})
+       << "\n";
+  }
+  md << "Published: large range scans up to 30x faster on local SSD (buffered), 50x+ on network "
+        "storage; reviewer pgbench (TPS) LIMIT 1: on 12074, off 12765, immediate 3146; LIMIT 4: "
+        "2919 / 3047 / 1334; LIMIT 16: 815 / 775 / 947; LIMIT 32: 424 / 403 / 687 (eager "
+        "prefetch hurts small LIMITs ~4x).\n\n"
+     << device_sentence(ctx.device) << "\n\n";
+  try {
+    if (!off_runs.empty()) {
+      Chart chart;
+      chart.title = "Cold full index scan vs prefetch distance (rows " + grouped(n) + ")";
+      chart.xlabel = "effective_io_concurrency (prefetch distance cap, log scale)";
+      chart.ylabel = "execution time (ms)";
+      chart.log_x = true;
+      chart.key_position = "top right";
+      for (int e : kEics) chart.xtics.push_back(e);
+      Series on("index_prefetch on");
+      Series off("index_prefetch off", false, true);
+      for (size_t e = 0; e < std::size(kEics); ++e) {
+        if (!on_runs[e].empty())
+          on.points.emplace_back(kEics[e], median_of(on_runs[e], &Timed::execution_ms));
+        off.points.emplace_back(kEics[e], off_ms);
+      }
+      chart.series = {on, off};
+      render_chart(chart, opt.out_dir + "/index_prefetch.png");
+      md << "![prefetch distance against time](index_prefetch.png)\n\n";
+    }
+    if (!std::isnan(qps[0][0])) {
+      Chart chart;
+      chart.title = "ORDER BY a LIMIT n: warm index, cold heap";
+      chart.xlabel = "LIMIT n (log scale)";
+      chart.ylabel = "queries per second (log scale)";
+      chart.log_x = chart.log_y = true;
+      chart.key_position = "top right";
+      for (int l : kLimits) chart.xtics.push_back(l);
+      for (size_t m = 0; m < std::size(kModes); ++m) {
+        Series s("prefetch " + kModes[m].name);
+        for (size_t l = 0; l < std::size(kLimits); ++l)
+          s.points.emplace_back(kLimits[l], qps[l][m]);
+        chart.series.push_back(s);
+      }
+      render_chart(chart, opt.out_dir + "/index_prefetch_limit.png");
+      md << "![LIMIT queries per second](index_prefetch_limit.png)\n\n";
+    }
+  } catch (const Error& e) {
+    md << "> Chart not drawn: " << e.what() << "\n\n";
+  }
+  write_section(opt, "index-prefetch", md.str());
+  return outcome;
+}
+
+}  // namespace tp::experiments

@@ -1,0 +1,106 @@
+#include "tools/experiments/plot.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "engine/error.h"
+
+namespace tp::experiments {
+
+namespace {
+
+// gnuplot strings are double-quoted; escape what would end them.
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
+// Colour-blind-safe palette (Okabe-Ito), one colour per series in order.
+const char* kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                          "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+
+}  // namespace
+
+void render_chart(const Chart& chart, const std::string& png_path) {
+  std::string base = png_path;
+  if (base.size() > 4 && base.substr(base.size() - 4) == ".png") base.resize(base.size() - 4);
+  const std::string dat = base + ".dat", gp = base + ".gp";
+  {
+    std::ofstream out(dat, std::ios::trunc);
+    for (const Series& s : chart.series) {
+      out << "# " << s.title << "\n";
+      for (auto [x, y] : s.points)
+        if (std::isfinite(x) && std::isfinite(y)) out << x << " " << y << "\n";
+      out << "\n\n";  // gnuplot data blocks are separated by two blank lines
+    }
+    if (!out) throw Error("chart \"" + chart.title + "\": could not write \"" + dat + "\"");
+  }
+  std::ofstream g(gp, std::ios::trunc);
+  g << "set terminal pngcairo size 1000,620 noenhanced font 'DejaVu Sans,11'\n";
+  g << "set output " << quoted(png_path) << "\n";
+  g << "set title " << quoted(chart.title) << " font ',13'\n";
+  g << "set xlabel " << quoted(chart.xlabel) << "\n";
+  g << "set ylabel " << quoted(chart.ylabel) << "\n";
+  g << "set grid lc rgb '#dddddd'\n";
+  g << "set key " << chart.key_position << " box opaque\n";
+  if (chart.log_x) g << "set logscale x\n";
+  if (chart.log_y) g << "set logscale y\n";
+  if (!chart.y2label.empty()) {
+    g << "set y2label " << quoted(chart.y2label) << "\nset y2tics\nset ytics nomirror\n";
+  }
+  if (!chart.xtic_labels.empty()) {
+    g << "set xtics (";
+    for (size_t i = 0; i < chart.xtic_labels.size(); ++i)
+      g << (i ? ", " : "") << quoted(chart.xtic_labels[i]) << " " << i;
+    g << ")\nset xrange [-0.5:" << double(chart.xtic_labels.size()) - 0.5 << "]\n";
+  }
+  if (!chart.xtics.empty()) {
+    g << "set xtics (";
+    for (size_t i = 0; i < chart.xtics.size(); ++i) g << (i ? ", " : "") << chart.xtics[i];
+    g << ")\n";
+  }
+  for (size_t i = 0; i < chart.marks.size(); ++i) {
+    const XMark& m = chart.marks[i];
+    g << "set arrow from " << m.x << ", graph 0 to " << m.x
+      << ", graph 1 nohead dt 2 lw 1.5 lc rgb '#555555'\n";
+    g << "set label " << quoted(m.label) << " at " << m.x << ", graph " << 0.95 - 0.06 * double(i)
+      << " left offset 0.5,0 font ',10' textcolor rgb '#333333'\n";
+  }
+  g << "plot ";
+  bool any = false;
+  for (size_t i = 0; i < chart.series.size(); ++i) {
+    const Series& s = chart.series[i];
+    bool has_points = false;
+    for (auto [x, y] : s.points) has_points |= std::isfinite(x) && std::isfinite(y);
+    if (!has_points) continue;  // gnuplot refuses an empty data block
+    g << (any ? ", \\\n     " : "") << quoted(dat) << " index " << i
+      << " using 1:2 with linespoints lw 2 pt 7 ps 0.8 lc rgb '" << kColours[i % 8] << "'"
+      << (s.dashed ? " dt 2" : "") << (s.second_axis ? " axes x1y2" : "") << " title "
+      << quoted(s.title);
+    any = true;
+  }
+  if (!any) g << "NaN notitle";
+  g << "\n";
+  g.close();
+  if (!g) throw Error("chart \"" + chart.title + "\": could not write \"" + gp + "\"");
+  const std::string command = "gnuplot " + std::string("'") + gp + "' 2>&1";
+  FILE* p = ::popen(command.c_str(), "r");
+  if (!p) throw Error("chart \"" + chart.title + "\": could not run gnuplot");
+  std::string output;
+  char buf[256];
+  while (std::fgets(buf, sizeof buf, p)) output += buf;
+  int status = ::pclose(p);
+  if (status != 0) {
+    if (status == 127 * 256 || output.find("not found") != std::string::npos)
+      throw Error("chart \"" + chart.title + "\": gnuplot is not installed", "",
+                  "install the gnuplot-nox package (tools/install-deps does)");
+    throw Error("chart \"" + chart.title + "\": gnuplot failed: " + output);
+  }
+}
+
+}  // namespace tp::experiments

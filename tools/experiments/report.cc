@@ -1,0 +1,207 @@
+// The experiment registry, the figures experiments share, and REPORT.md.
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "engine/error.h"
+#include "tools/experiments/experiments.h"
+
+namespace tp::experiments {
+
+const char* outcome_status_name(OutcomeStatus status) {
+  switch (status) {
+    case OutcomeStatus::kComplete:
+      return "complete";
+    case OutcomeStatus::kIncomplete:
+      return "incomplete";
+    case OutcomeStatus::kStopped:
+      return "stopped (Ctrl-C)";
+  }
+  return "?";
+}
+
+const std::vector<ExperimentDef>& experiment_defs() {
+  static const std::vector<ExperimentDef> defs = {
+      {"device", run_device, "the raw device through the aio layer (no pool)"},
+      {"rpc", run_rpc, "the random_page_cost article: seq vs index page times, their ratio"},
+      {"selectivity", run_selectivity,
+       "seq, index and bitmap scans against selectivity: cost, time, crossovers, regret"},
+      {"eic", run_eic, "the effective_io_concurrency article: bitmap heap scan vs eic"},
+      {"iomethod", run_iomethod, "the AIO article: cold seq scan by io_method and workers"},
+      {"index-prefetch", run_index_prefetch,
+       "PostgreSQL patch 4351: index scan prefetch by distance, LIMIT n queries per second"},
+  };
+  return defs;
+}
+
+TableSpec rpc_table(uint64_t rows) {
+  const std::string n = std::to_string(rows);
+  return TableSpec{
+      "t",
+      rows,
+      {"CREATE TABLE t (a int, b int) WITH (fillfactor=10)",
+       "INSERT INTO t SELECT g, g FROM generate_series(1, " + n + ") g ORDER BY random()",
+       "CREATE INDEX t_a_idx ON t (a)", "ANALYZE t"},
+      {"t_a_idx"}};
+}
+
+void load_device_figures(const std::string& out_dir, DeviceFigures* d) {
+  if (d->known) return;
+  const std::string path = out_dir + "/device.csv";
+  if (!std::filesystem::exists(path)) return;
+  auto rows = read_csv(path);
+  if (rows.size() < 2) return;
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < rows[0].size(); ++i) col[rows[0][i]] = i;
+  for (const char* need :
+       {"method", "direct", "pattern", "depth", "mb_per_s", "iops", "avg_latency_us"})
+    if (!col.count(need)) return;
+  std::map<std::string, std::vector<double>> by_key;
+  for (size_t r = 1; r < rows.size(); ++r) {
+    const auto& f = rows[r];
+    if (f.size() < rows[0].size()) continue;
+    std::string key =
+        f[col["method"]] + "/" + f[col["direct"]] + "/" + f[col["pattern"]] + "/" + f[col["depth"]];
+    by_key[key + "/mb"].push_back(std::stod(f[col["mb_per_s"]]));
+    by_key[key + "/iops"].push_back(std::stod(f[col["iops"]]));
+    by_key[key + "/lat"].push_back(std::stod(f[col["avg_latency_us"]]));
+  }
+  auto best = [&](const std::string& direct, const std::string& pattern, const std::string& depth,
+                  const std::string& what, bool lowest) {
+    double v = NAN;
+    for (const char* m : {"sync", "worker", "io_uring"}) {
+      auto it =
+          by_key.find(std::string(m) + "/" + direct + "/" + pattern + "/" + depth + "/" + what);
+      if (it == by_key.end()) continue;
+      double x = median(it->second);
+      if (std::isnan(v) || (lowest ? x < v : x > v)) v = x;
+    }
+    return v;
+  };
+  d->seq_direct_mb_s = best("1", "seq", "16", "mb", false);
+  d->seq_buffered_mb_s = best("0", "seq", "16", "mb", false);
+  d->random_direct_us_d1 = best("1", "random", "1", "lat", true);
+  d->random_buffered_us_d1 = best("0", "random", "1", "lat", true);
+  d->random_direct_iops_d16 = best("1", "random", "16", "iops", false);
+  d->random_direct_iops_best = d->random_direct_iops_d16;
+  for (const char* depth : {"32", "64"}) {
+    double x = best("1", "random", depth, "iops", false);
+    if (!std::isnan(x) &&
+        (std::isnan(d->random_direct_iops_best) || x > d->random_direct_iops_best))
+      d->random_direct_iops_best = x;
+  }
+  d->known = !std::isnan(d->seq_direct_mb_s) || !std::isnan(d->random_direct_us_d1);
+}
+
+std::string device_sentence(const DeviceFigures& d) {
+  if (!d.known)
+    return "The raw device was not measured (run `tidepool experiment device` or `all`).";
+  std::ostringstream s;
+  s << "Raw device measured in this run: sequential 128 kB reads at depth 16 "
+    << fixed(d.seq_direct_mb_s, 0) << " MB/s direct (" << fixed(8192.0 / d.seq_direct_mb_s, 2)
+    << " us per 8 kB page) and " << fixed(d.seq_buffered_mb_s, 0)
+    << " MB/s buffered; random 8 kB reads " << fixed(d.random_direct_us_d1, 0)
+    << " us at depth 1 direct (" << fixed(d.random_buffered_us_d1, 0) << " us buffered), "
+    << fixed(d.random_direct_iops_d16, 0) << " IOPS at depth 16 direct.";
+  return s.str();
+}
+
+void finish_record(Record& record, Lab& lab, const Context& ctx) {
+  add_environment(record, ctx.env);
+  for (auto& [name, value] : lab.all_settings()) record.emplace_back(name, value);
+}
+
+std::vector<Timed> repeated(Lab& lab, Progress& progress, const std::string& label,
+                            const std::function<Timed()>& run_once) {
+  std::vector<Timed> runs;
+  progress.step(label + " (run 1)");
+  runs.push_back(run_once());
+  const int total = lab.repeats_after(runs[0].execution_ms);
+  for (int k = 1; k < total; ++k) {
+    progress.step(label + " (run " + std::to_string(k + 1) + ")");
+    runs.push_back(run_once());
+  }
+  return runs;
+}
+
+double median_of(const std::vector<Timed>& runs, double Timed::*field) {
+  std::vector<double> v;
+  for (const Timed& t : runs) v.push_back(t.*field);
+  return median(v);
+}
+
+bool parse_top_actual_rows(const ResultSet& explain, uint64_t* rows) {
+  if (explain.rows.empty() || explain.rows[0].empty()) return false;
+  const std::string& line = explain.rows[0][0];
+  size_t a = line.find("(actual ");
+  if (a == std::string::npos) return false;
+  size_t r = line.find("rows=", a);
+  if (r == std::string::npos) return false;
+  *rows = std::strtoull(line.c_str() + r + 5, nullptr, 10);
+  return true;
+}
+
+void set_if_known(Lab& lab, const std::string& name, const std::string& value,
+                  bool absent_means_this) {
+  if (absent_means_this && !lab.has_setting(name)) return;
+  lab.sql("SET " + name + " = " + value);
+}
+
+void write_section(const LabOptions& options, const std::string& name,
+                   const std::string& markdown) {
+  const std::string path = options.out_dir + "/" + name + ".md";
+  std::ofstream out(path, std::ios::trunc);
+  out << markdown;
+  if (!out) throw Error("could not write \"" + path + "\"");
+}
+
+std::string section_status(const Outcome& o) {
+  std::string s = "Status: **" + std::string(outcome_status_name(o.status)) + "**, " +
+                  std::to_string(o.runs) + " runs in `" + o.name + ".csv`.";
+  if (!o.error.empty()) s += "\n\n> Not measured: " + o.error;
+  return s + "\n\n";
+}
+
+std::string write_report(const LabOptions& options, const Context& ctx) {
+  std::ostringstream r;
+  std::time_t now = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  r << "# tidepool experiments: the three articles on this machine\n\n"
+    << "Generated " << date << " by `tidepool experiment`. Machine: device " << ctx.env.device
+    << ", kernel " << ctx.env.kernel << ", " << ctx.env.cpu << ", tidepool commit "
+    << ctx.env.commit << ". Scale: " << grouped(options.rows) << " rows, repeat " << options.repeat
+    << " (runs longer than " << fixed(options.max_repeat_seconds, 0)
+    << " s are not repeated); medians are reported, spreads (max - min) are in the tables "
+       "and every run is in the CSVs.\n\n";
+  r << "Published figures come from the articles (see tools/experiments/README.md); this "
+       "machine's figures are measured against its own disk in the same run, so compare "
+       "shapes and ratios, not absolute times.\n\n";
+  r << "## Contents\n\n";
+  bool any = false;
+  for (const ExperimentDef& def : experiment_defs()) {
+    const std::string path = options.out_dir + "/" + def.name + ".md";
+    if (!std::filesystem::exists(path)) continue;
+    r << "- [" << def.name << "](#" << def.name << "): " << def.summary << "\n";
+    any = true;
+  }
+  if (!any) r << "(no experiment has run yet)\n";
+  r << "\n";
+  for (const ExperimentDef& def : experiment_defs()) {
+    const std::string path = options.out_dir + "/" + def.name + ".md";
+    if (!std::filesystem::exists(path)) continue;
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    r << "<a id=\"" << def.name << "\"></a>\n\n" << ss.str() << "\n";
+  }
+  const std::string path = options.out_dir + "/REPORT.md";
+  std::ofstream out(path, std::ios::trunc);
+  out << r.str();
+  if (!out) throw Error("could not write \"" + path + "\"");
+  return path;
+}
+
+}  // namespace tp::experiments
