@@ -259,7 +259,7 @@ void Lab::make_relation_cold(const std::string& name) {
 }
 
 void Lab::reset_settings() {
-  sql("RESET ALL");
+  session().execute("RESET ALL");
 }
 
 bool Lab::has_setting(const std::string& name) const {

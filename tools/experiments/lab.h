@@ -108,7 +108,7 @@ class Lab {
   void make_cold(const std::vector<std::string>& relations);
   // Empties the pool of one relation's pages only (warm index, cold heap).
   void make_relation_cold(const std::string& relation);
-  // Back to the session's starting settings (RESET ALL).
+  // Back to the session's starting settings (RESET ALL); ignores the stop flag.
   void reset_settings();
 
   // Whether the engine knows a setting (e.g. enable_indexonlyscan).
