@@ -57,6 +57,7 @@ Outcome run_index_prefetch(Lab& lab, Context& ctx) {
   };
   try {
     lab.reset_settings();
+    lab.default_setting("io_direct", "on");  // as the rpc article
     progress.step("table t (shared with rpc)");
     lab.ensure_table(rpc_table(n));
     lab.sql("SET enable_seqscan = off");

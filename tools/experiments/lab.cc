@@ -262,6 +262,12 @@ void Lab::reset_settings() {
   session().execute("RESET ALL");
 }
 
+void Lab::default_setting(const std::string& name, const std::string& value) {
+  for (const std::string& s : options_.settings)
+    if (s.rfind(name + "=", 0) == 0) return;
+  sql("SET " + name + " = " + value);
+}
+
 bool Lab::has_setting(const std::string& name) const {
   for (const SettingDef& d : Settings::definitions())
     if (d.name == name) return true;

@@ -111,6 +111,9 @@ class Lab {
   // Back to the session's starting settings (RESET ALL); ignores the stop flag.
   void reset_settings();
 
+  // SET name = value unless the user chose the setting with --set (an
+  // experiment's default that the command line can override).
+  void default_setting(const std::string& name, const std::string& value);
   // Whether the engine knows a setting (e.g. enable_indexonlyscan).
   bool has_setting(const std::string& name) const;
   // Every setting, "name=value", for the CSV.

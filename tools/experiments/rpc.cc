@@ -60,6 +60,8 @@ Outcome run_rpc(Lab& lab, Context& ctx) {
   const uint64_t n = opt.rows;
   CsvFile csv(opt.out_dir + "/rpc.csv");
   lab.reset_settings();
+  // The article ran with direct I/O: no OS cache between the pool and the disk.
+  lab.default_setting("io_direct", "on");
   const std::string eic_default = lab.session().settings().show("effective_io_concurrency");
   std::vector<RpcRuns> results;
   for (const std::string& eic : {eic_default, std::string("0")})

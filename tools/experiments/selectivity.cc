@@ -126,6 +126,7 @@ Outcome run_selectivity(Lab& lab, Context& ctx) {
                     opt.progress);
   try {
     lab.reset_settings();
+    lab.default_setting("io_direct", "on");  // as the rpc article
     progress.step("table t (shared with rpc)");
     lab.ensure_table(rpc_table(n));
     if (std::isnan(ctx.rpc_estimate)) ctx.rpc_estimate = estimate_from_csv(opt.out_dir);
@@ -134,6 +135,7 @@ Outcome run_selectivity(Lab& lab, Context& ctx) {
         std::fprintf(stderr, "[selectivity] no measured random_page_cost yet: running rpc first\n");
       Outcome rpc = run_rpc(lab, ctx);
       lab.reset_settings();
+      lab.default_setting("io_direct", "on");
       if (std::isnan(ctx.rpc_estimate))
         throw Error("selectivity needs the measured random_page_cost and rpc did not produce it: " +
                     rpc.error);
