@@ -28,17 +28,22 @@ KeyValues TupleView::key(const TupleLayout& layout) const {
   return key;
 }
 
+// Built with append() only: GCC 12 warns falsely (-Wrestrict) about
+// "literal" + std::string chains at -O3.
 std::string format_key(const KeyValues& key) {
-  std::string s = "(";
+  std::string s("(");
   for (int i = 0; i < key.n; ++i) {
-    if (i > 0) s += ", ";
-    s += std::to_string(key[i]);
+    if (i > 0) s.append(", ");
+    s.append(std::to_string(key[i]));
   }
-  return s + ")";
+  s.append(")");
+  return s;
 }
 
 std::string format_tid(Tid tid) {
-  return "(" + std::to_string(tid.block) + "," + std::to_string(tid.offset) + ")";
+  std::string s("(");
+  s.append(std::to_string(tid.block)).append(",").append(std::to_string(tid.offset)).append(")");
+  return s;
 }
 
 TupleLayout TupleLayout::from(const IndexDef& def) {

@@ -25,7 +25,7 @@ MemPageStore::Frame& MemPageStore::frame(BlockNumber block) {
   return chunk[block % kFramesPerChunk];
 }
 
-BlockNumber MemPageStore::append_frame(bool loaded) {
+BlockNumber MemPageStore::append_frame(bool loaded, bool latch) {
   BlockNumber block = nblocks_.load(std::memory_order_relaxed);
   if (block / kFramesPerChunk >= kMaxChunks)
     throw Error("cannot extend relation \"" + name_ + "\" beyond " + std::to_string(block) +
@@ -37,6 +37,13 @@ BlockNumber MemPageStore::append_frame(bool loaded) {
   f.bytes.reset(new char[kBlockSize]());
   f.loaded = loaded;
   f.dirty = false;
+  // Latched before it is published, so nobody sees the block half made. No
+  // one else can hold it yet: try_lock cannot fail (and, unlike lock(), adds
+  // no lock-order edge against the extend mutex).
+  if (latch) {
+    bool latched = f.latch.try_lock();
+    TP_ASSERT(latched);
+  }
   nblocks_.store(block + 1, std::memory_order_release);
   return block;
 }
@@ -72,9 +79,8 @@ PageGuard MemPageStore::read(BlockNumber block, PageLock lock) {
 
 PageGuard MemPageStore::extend() {
   std::lock_guard<std::mutex> guard(extend_mutex_);
-  BlockNumber block = append_frame(/*loaded=*/true);
+  BlockNumber block = append_frame(/*loaded=*/true, /*latch=*/true);
   Frame& f = frame(block);
-  f.latch.lock();
   return make_guard(block, f.bytes.get(), PageLock::Exclusive, block);
 }
 
@@ -110,7 +116,8 @@ FilePageStore::FilePageStore(std::string relation_name, std::string path)
     throw Error("file \"" + path_ + "\" of relation \"" + name_ + "\" has size " +
                 std::to_string(st.st_size) + ", not a multiple of " + std::to_string(kBlockSize));
   }
-  for (off_t i = 0; i < st.st_size / off_t(kBlockSize); ++i) append_frame(/*loaded=*/false);
+  for (off_t i = 0; i < st.st_size / off_t(kBlockSize); ++i)
+    append_frame(/*loaded=*/false, /*latch=*/false);
 }
 
 FilePageStore::~FilePageStore() {

@@ -43,8 +43,9 @@ class MemPageStore : public PageStore {
   static constexpr uint32_t kMaxChunks = 1u << 16;  // 64 M blocks, 512 GiB
 
   Frame& frame(BlockNumber block);
-  // Makes room for one more block; returns its number. Caller holds extend_mutex_.
-  BlockNumber append_frame(bool loaded);
+  // Makes room for one more block, latched exclusively if `latch`; returns its
+  // number. Caller holds extend_mutex_ (or is the constructor).
+  BlockNumber append_frame(bool loaded, bool latch);
   // FilePageStore fills a frame on first access; the memory store has nothing to load.
   virtual void load(BlockNumber, Frame&) {}
 

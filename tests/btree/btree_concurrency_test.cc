@@ -21,6 +21,7 @@ TEST(BtreeConcurrency, ReadersSeeStableKeysWhileAWriterSplitsPages) {
   for (int k = 0; k < n; k += 2) tree.insert({k}, Tid{uint32_t(k + 1), 1});
   std::atomic<bool> stop{false};
   std::atomic<int> failures{0};
+  std::atomic<int> rounds{0};
   std::vector<std::thread> readers;
   for (int r = 0; r < 2; ++r)
     readers.emplace_back([&, r] {
@@ -35,15 +36,20 @@ TEST(BtreeConcurrency, ReadersSeeStableKeysWhileAWriterSplitsPages) {
         int expected = 0;
         for (int v = lo; v <= lo + 600 && v < n; ++v) expected += v % 2 == 0;
         if (evens != expected) ++failures;
+        ++rounds;
       }
     });
   std::vector<int> odds;
   for (int k = 1; k < n; k += 2) odds.push_back(k);
   std::shuffle(odds.begin(), odds.end(), std::mt19937(9));
+  while (rounds.load() < 2) std::this_thread::yield();  // readers are running
+  int rounds_before = rounds.load();
   for (int k : odds) tree.insert({k}, Tid{uint32_t(k + 1), 1});
+  int rounds_during = rounds.load() - rounds_before;
   stop = true;
   for (auto& t : readers) t.join();
   EXPECT_EQ(failures.load(), 0);
+  EXPECT_GT(rounds_during, 0) << "no read overlapped the writer";
   EXPECT_TRUE(verify_btree(store, def).ok);
 }
 
