@@ -1,5 +1,6 @@
 #include "engine/btree/btree.h"
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -78,6 +79,19 @@ MetaInfo BTree::meta(ScanCounters* counters) const {
   return MetaInfo{meta->fast_root, meta->fast_level};
 }
 
+MetaInfo BTree::start_root(ScanCounters* counters) const {
+  uint64_t cached = std::atomic_ref<uint64_t>(cached_root_).load(std::memory_order_acquire);
+  if (cached != kNoRootCached) return MetaInfo{BlockNumber(cached), uint32_t(cached >> 32)};
+  MetaInfo root = meta(counters);
+  if (root.root != kInvalidBlock) remember_root(root);
+  return root;
+}
+
+void BTree::remember_root(MetaInfo root) const {
+  std::atomic_ref<uint64_t>(cached_root_)
+      .store((uint64_t(root.level) << 32) | root.root, std::memory_order_release);
+}
+
 PageGuard BTree::read_node(BlockNumber block, uint32_t level, PageLock lock,
                            ScanCounters* counters) const {
   if (block == kMetaBlock || block >= store_->nblocks())
@@ -127,7 +141,7 @@ OffsetNumber BTree::internal_search(const char* page, const Probe& probe) const 
 
 PageGuard BTree::descend(const Probe& probe, PageLock leaf_lock, DescentStack* stack,
                          ScanCounters* counters) const {
-  MetaInfo root = meta(counters);
+  MetaInfo root = start_root(counters);
   if (root.root == kInvalidBlock) return {};
   BlockNumber block = root.root;
   uint32_t level = root.level;
@@ -219,6 +233,7 @@ PageGuard BTree::create_root_leaf() {
   BtMeta* m = bt_meta(meta.data_for_write());
   m->root = m->fast_root = root.block();
   m->level = m->fast_level = 0;
+  remember_root(MetaInfo{root.block(), 0});
   return root;
 }
 
@@ -364,6 +379,7 @@ void BTree::grow_root(BlockNumber left, uint32_t left_level, const char* separat
   BtMeta* m = bt_meta(meta.data_for_write());
   m->root = m->fast_root = root_block;
   m->level = m->fast_level = left_level + 1;
+  remember_root(MetaInfo{root_block, left_level + 1});
 }
 
 }  // namespace tp::btree

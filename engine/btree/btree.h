@@ -70,6 +70,7 @@ class BTree {
   const IndexDef& def() const { return def_; }
   const TupleLayout& layout() const { return layout_; }
   PageStore& store() const { return *store_; }
+  // Reads the metapage (always; counts one page).
   MetaInfo meta(ScanCounters* counters = nullptr) const;
 
   // Adds (key, tid). key has one value per key column, in range for its type.
@@ -102,6 +103,12 @@ class BTree {
  private:
   BTree(PageStore& store, IndexDef def);
 
+  // Where descents start: the root as last seen by this BTree, reading the
+  // metapage only the first time (PostgreSQL keeps the same copy in its
+  // relcache). A stale root is still a correct start: it is the leftmost page
+  // of its level, and right links lead from it to every page of that level.
+  MetaInfo start_root(ScanCounters* counters) const;
+  void remember_root(MetaInfo root) const;
   [[noreturn]] void corrupt(BlockNumber block, const std::string& what) const;
   void throw_duplicate(const KeyValues& key) const;
 
@@ -119,6 +126,10 @@ class BTree {
   PageStore* store_;
   IndexDef def_;
   TupleLayout layout_;
+  // root level << 32 | root block; kNoRootCached until known. Accessed through
+  // std::atomic_ref so readers on other threads see a writer's new root.
+  static constexpr uint64_t kNoRootCached = ~uint64_t(0);
+  alignas(8) mutable uint64_t cached_root_ = kNoRootCached;
 };
 
 }  // namespace tp::btree

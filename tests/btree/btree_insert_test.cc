@@ -207,6 +207,21 @@ TEST(BtreeInsert, BadInputsAreRefusedWithClearErrors) {
   EXPECT_THROW(BTree::create(store, def), Error);
 }
 
+TEST(BtreeInsert, AStaleRememberedRootStillFindsEverything) {
+  MemPageStore store("t");
+  IndexDef def = index_def("t", {KeyType::Int4});
+  BTree writer = BTree::create(store, def);
+  for (int k = 0; k < 300; ++k) writer.insert({k}, Tid{uint32_t(k + 1), 1});
+  BTree reader = BTree::open(store, def);
+  ASSERT_EQ(reader.lookup({1}), (Tid{2, 1}));  // reader now remembers a leaf root
+  ASSERT_EQ(reader.meta().level, 0u);
+  for (int k = 300; k < 200'000; ++k) writer.insert({k}, Tid{uint32_t(k + 1), 1});
+  ASSERT_EQ(writer.meta().level, 2u);  // the root split twice since
+  for (int k : {0, 299, 300, 77'777, 199'999})
+    EXPECT_EQ(reader.lookup({k}), (Tid{uint32_t(k + 1), 1})) << k;
+  EXPECT_EQ(testing::scan_all(reader, {ColumnCondition::ge(0, 199'990)}).size(), 10u);
+}
+
 TEST(BtreeInsert, EmptiedPagesStayLinkedAndScansSkipThem) {
   MemPageStore store("t");
   IndexDef def = index_def("t", {KeyType::Int4});
