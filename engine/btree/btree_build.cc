@@ -17,6 +17,20 @@ const char* build_phase_name(BuildProgress::Phase phase) {
   return "?";
 }
 
+const char* builder_state_name(BuilderState state) {
+  switch (state) {
+    case BuilderState::Collecting:
+      return "collecting";
+    case BuilderState::Writing:
+      return "writing";
+    case BuilderState::Finished:
+      return "finished";
+    case BuilderState::Failed:
+      return "failed";
+  }
+  return "?";
+}
+
 // Entries to sort, stored as fixed-size records for the index's column count
 // so sorting moves 16..72-byte records, never pointers.
 class SortBuffer {
@@ -256,13 +270,37 @@ void BTreeBuilder::reserve(size_t tuples) {
   entries_->reserve(tuples);
 }
 
+void BTreeBuilder::set_state(BuilderState next) {
+  bool legal = (state_ == BuilderState::Collecting && next == BuilderState::Writing) ||
+               (state_ == BuilderState::Writing &&
+                (next == BuilderState::Finished || next == BuilderState::Failed));
+  TP_ASSERT(legal);
+  state_ = next;
+}
+
 void BTreeBuilder::add(const KeyValues& key, Tid tid) {
+  TP_ASSERT(state_ == BuilderState::Collecting);
   check_key_range(def_, key);
   if (!tid.valid()) throw Error("cannot index an invalid TID in index \"" + def_.name + "\"");
   entries_->add(key, tid);
 }
 
 BuildStats BTreeBuilder::finish(const BuildProgressFn& progress) {
+  set_state(BuilderState::Writing);
+  try {
+    BuildStats stats = write(progress);
+    set_state(BuilderState::Finished);
+    return stats;
+  } catch (...) {
+    set_state(BuilderState::Failed);
+    throw;
+  }
+}
+
+BuildStats BTreeBuilder::write(const BuildProgressFn& progress) {
+  if (store_->nblocks() != 0)
+    throw Error("cannot build index \"" + def_.name + "\": its relation gained " +
+                std::to_string(store_->nblocks()) + " blocks while the build collected entries");
   const uint64_t total = entries_->size();
   if (progress) progress({BuildProgress::Phase::Sorting, 0, total, 0});
   entries_->sort();

@@ -43,6 +43,16 @@ inline constexpr uint32_t kInternalBuildFillfactor = 70;
 
 class SortBuffer;
 
+// Lifecycle of a builder: Collecting -(finish)-> Writing -> Finished, or
+// -> Failed when finish() throws (unique violation, store errors).
+enum class BuilderState : uint8_t {
+  Collecting,  // add() queues entries
+  Writing,     // finish() is sorting and writing pages
+  Finished,    // the index is complete; the builder can only be destroyed
+  Failed,      // finish() threw; the store may hold a partial index
+};
+const char* builder_state_name(BuilderState state);
+
 class BTreeBuilder {
  public:
   // `store` must be empty. Throws tp::Error for a bad definition.
@@ -59,11 +69,17 @@ class BTreeBuilder {
   // the loading, and at the end.
   BuildStats finish(const BuildProgressFn& progress = {});
 
+  BuilderState state() const { return state_; }
+
  private:
+  void set_state(BuilderState next);
+  BuildStats write(const BuildProgressFn& progress);
+
   PageStore* store_;
   IndexDef def_;
   TupleLayout layout_;
   std::unique_ptr<SortBuffer> entries_;
+  BuilderState state_ = BuilderState::Collecting;
 };
 
 // Convenience for tests: builds from an unsorted list of entries.

@@ -139,7 +139,10 @@ TEST(BtreeBuild, PageCountsFollowTheClosedFormAtTheEdges) {
 TEST(BtreeBuild, EmptyBuildIsOnlyAMetapage) {
   MemPageStore store("e");
   IndexDef def = index_def("e", {KeyType::Int4});
-  BuildStats stats = BTreeBuilder(store, def).finish();
+  BTreeBuilder builder(store, def);
+  EXPECT_EQ(builder.state(), BuilderState::Collecting);
+  BuildStats stats = builder.finish();
+  EXPECT_EQ(builder.state(), BuilderState::Finished);
   EXPECT_EQ(stats.pages, 1u);
   BTree tree = BTree::open(store, def);
   EXPECT_EQ(tree.meta().root, kInvalidBlock);
@@ -195,6 +198,8 @@ TEST(BtreeBuild, UniqueBuildWithDuplicatesFailsBeforeWriting) {
     EXPECT_EQ(e.detail(), "Key (a, b)=(1, 2) is duplicated.");
   }
   EXPECT_EQ(store.nblocks(), 0u);
+  EXPECT_EQ(builder.state(), BuilderState::Failed);
+  EXPECT_STREQ(builder_state_name(builder.state()), "failed");
 }
 
 TEST(BtreeBuild, RefusesANonEmptyRelation) {
