@@ -149,9 +149,12 @@ PageGuard BTree::descend(const Probe& probe, PageLock leaf_lock, DescentStack* s
     PageLock lock = level == 0 ? leaf_lock : PageLock::Shared;
     PageGuard guard = read_node(block, level, lock, counters);
     // A split may have moved the probe's range right since the parent was read.
+    BlockNumber moves = 0;
     while (!bt_rightmost(guard.data()) &&
            compare(layout_, probe, tuple_at(guard.data(), kHighKeyOffset)) >= 0) {
       BlockNumber next = bt_special(guard.data())->next;
+      if (++moves > store_->nblocks())
+        corrupt(guard.block(), "right links at level " + std::to_string(level) + " form a cycle");
       guard.release();
       guard = read_node(next, level, lock, counters);
     }

@@ -57,6 +57,7 @@ void IndexScan::rescan(std::vector<ColumnCondition> conditions) {
   }
   derive_bounds();
   next_block_ = kInvalidBlock;
+  leaves_walked_ = 0;
   set_state(ScanState::Initial);
 }
 
@@ -118,6 +119,16 @@ bool IndexScan::read_page(const char* page, OffsetNumber off, IndexBatch& batch)
   return false;
 }
 
+PageGuard IndexScan::read_next_leaf() {
+  // Each leaf is visited once (keys only move right), so a walk longer than
+  // the relation can only be a right-link cycle in a corrupt index.
+  if (++leaves_walked_ > tree_->store().nblocks())
+    throw Error("index \"" + tree_->def().name + "\" contains a corrupted page at block " +
+                    std::to_string(next_block_),
+                "Its leaf right links form a cycle.", "Please REINDEX it.");
+  return tree_->read_node(next_block_, 0, PageLock::Shared, &counters_);
+}
+
 bool IndexScan::next_batch(IndexBatch& batch) {
   batch.clear();
   batch.ncols = tree_->layout().ncols;
@@ -134,7 +145,7 @@ bool IndexScan::next_batch(IndexBatch& batch) {
     set_state(ScanState::Reading);
     off = tree_->leaf_search(guard.data(), lower_);
   } else {
-    guard = tree_->read_node(next_block_, 0, PageLock::Shared, &counters_);
+    guard = read_next_leaf();
     off = bt_first_data(guard.data());
   }
   for (;;) {
@@ -151,7 +162,7 @@ bool IndexScan::next_batch(IndexBatch& batch) {
       return true;
     }
     // Nothing matched on this page (filters, or an empty page): keep walking.
-    guard = tree_->read_node(next_block_, 0, PageLock::Shared, &counters_);
+    guard = read_next_leaf();
     off = bt_first_data(guard.data());
   }
 }

@@ -94,6 +94,8 @@ class IndexScan {
   bool passes_filters(TupleView item) const;
   // Copies matches from `page` starting at `off`; true if the scan ended there.
   bool read_page(const char* page, OffsetNumber off, IndexBatch& batch);
+  // Reads next_block_; throws tp::Error when the walk must be going in circles.
+  PageGuard read_next_leaf();
 
   const BTree* tree_;
   std::vector<ColumnCondition> conditions_;  // merged: at most one per column
@@ -101,6 +103,7 @@ class IndexScan {
   std::optional<Probe> upper_;               // items < *upper_
   ScanState state_ = ScanState::Initial;
   BlockNumber next_block_ = kInvalidBlock;
+  BlockNumber leaves_walked_ = 0;  // right-link steps since the last rescan
   ScanCounters counters_;
 };
 

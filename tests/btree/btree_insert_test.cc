@@ -220,6 +220,32 @@ TEST(BtreeInsert, AStaleRememberedRootStillFindsEverything) {
   for (int k : {0, 299, 300, 77'777, 199'999})
     EXPECT_EQ(reader.lookup({k}), (Tid{uint32_t(k + 1), 1})) << k;
   EXPECT_EQ(testing::scan_all(reader, {ColumnCondition::ge(0, 199'990)}).size(), 10u);
+  // Ascending inserts split the rightmost internal page too (70/30).
+  VerifyReport report = verify_btree(store, def);
+  EXPECT_TRUE(report.ok) << report.message;
+}
+
+TEST(BtreeInsert, ARightLinkCycleIsAnErrorNotAHang) {
+  MemPageStore store("t");
+  IndexDef def = index_def("t", {KeyType::Int4, KeyType::Int4});
+  BTree tree = BTree::create(store, def);
+  for (int k = 0; k < 3000; ++k) tree.insert({k, 0}, Tid{uint32_t(k + 1), 1});
+  std::vector<BlockNumber> leaves = testing::leaf_blocks(tree);
+  ASSERT_GE(leaves.size(), 4u);
+  bt_special(store.raw_page(leaves[3]))->next = leaves[1];
+  // A filter no item passes walks the chain inside one next_batch() call...
+  EXPECT_THROW(testing::scan_all(tree, {ColumnCondition::eq(1, 99)}), Error);
+  // ...and a full scan returns batches forever unless stopped.
+  try {
+    testing::scan_all(tree, {});
+    FAIL() << "the cycle was not noticed";
+  } catch (const Error& e) {
+    // The walk notices somewhere on the cycle; it names the block it was at.
+    EXPECT_EQ(std::string(e.what()).rfind("index \"t\" contains a corrupted page at block ", 0), 0u)
+        << e.what();
+    EXPECT_EQ(e.detail(), "Its leaf right links form a cycle.");
+  }
+  EXPECT_FALSE(verify_btree(store, def).ok);
 }
 
 TEST(BtreeInsert, EmptiedPagesStayLinkedAndScansSkipThem) {
