@@ -141,8 +141,11 @@ OffsetNumber BTree::internal_search(const char* page, const Probe& probe) const 
 
 PageGuard BTree::descend(const Probe& probe, PageLock leaf_lock, DescentStack* stack,
                          ScanCounters* counters) const {
-  MetaInfo root = start_root(counters);
+  // An insert needs the path from the true root to find parents when it
+  // splits, so it reads the metapage; readers may start at a stale root.
+  MetaInfo root = stack != nullptr ? meta(counters) : start_root(counters);
   if (root.root == kInvalidBlock) return {};
+  if (stack != nullptr) remember_root(root);
   BlockNumber block = root.root;
   uint32_t level = root.level;
   for (;;) {

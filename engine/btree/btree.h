@@ -86,7 +86,8 @@ class BTree {
 
   // Descends to the leaf whose key range holds `probe`, latched with
   // `leaf_lock` (internal pages are latched shared, one at a time). Returns
-  // an empty guard for an empty index. Records the path in `stack` if given.
+  // an empty guard for an empty index. With a `stack` it starts from the
+  // metapage's root and records the full path; without, from the remembered root.
   PageGuard descend(const Probe& probe, PageLock leaf_lock, DescentStack* stack,
                     ScanCounters* counters) const;
 

@@ -36,8 +36,8 @@ class MemPageStore : public PageStore {
   struct Frame {
     std::unique_ptr<char[]> bytes;
     std::shared_mutex latch;
-    bool loaded = false;  // FilePageStore: bytes hold the block's contents
-    bool dirty = false;   // FilePageStore: differs from the file
+    std::atomic<bool> loaded{false};  // FilePageStore: bytes hold the block's contents
+    bool dirty = false;               // FilePageStore: differs from the file
   };
   static constexpr uint32_t kFramesPerChunk = 1024;
   static constexpr uint32_t kMaxChunks = 1u << 16;  // 64 M blocks, 512 GiB

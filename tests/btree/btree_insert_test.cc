@@ -225,6 +225,24 @@ TEST(BtreeInsert, AStaleRememberedRootStillFindsEverything) {
   EXPECT_TRUE(report.ok) << report.message;
 }
 
+TEST(BtreeInsert, AWriterWithAStaleRootStillSplitsCorrectly) {
+  // Writers take turns (the caller serialises them) through two BTree
+  // objects; the first remembers a root that the second has since outgrown.
+  MemPageStore store("t");
+  IndexDef def = index_def("t", {KeyType::Int4});
+  BTree first = BTree::create(store, def);
+  for (int k = 0; k < 300; ++k) first.insert({k * 2}, Tid{uint32_t(k + 1), 1});
+  BTree second = BTree::open(store, def);
+  for (int k = 300; k < 150'000; ++k) second.insert({k * 2}, Tid{uint32_t(k + 1), 1});
+  ASSERT_EQ(second.meta().level, 2u);
+  // Odd keys everywhere: splits at leaves and internal pages through `first`.
+  for (int k = 0; k < 150'000; k += 2) first.insert({k * 2 + 1}, Tid{uint32_t(k + 1), 2});
+  EXPECT_EQ(first.meta().level, 2u);
+  VerifyReport report = verify_btree(store, def);
+  EXPECT_TRUE(report.ok) << report.message;
+  EXPECT_EQ(report.leaf_items_checked, 225'000u);
+}
+
 TEST(BtreeInsert, ARightLinkCycleIsAnErrorNotAHang) {
   MemPageStore store("t");
   IndexDef def = index_def("t", {KeyType::Int4, KeyType::Int4});
