@@ -93,8 +93,10 @@ enum class IoOp : uint8_t { kInvalid = 0, kRead = 1, kWrite = 2 };
 const char* io_op_name(IoOp op);
 
 // How an I/O ended. PARTIAL means fewer bytes than asked (e.g. a read past end of file);
-// the caller decides whether to issue the rest. ERROR carries an errno.
-enum class IoStatus : uint8_t { kUnknown = 0, kOk = 1, kPartial = 2, kError = 3 };
+// the caller decides whether to issue the rest. ERROR carries an errno. INVALID_PAGE is
+// set by a shared-completion callback whose verification failed: the bytes arrived but
+// block `callback_data` is not a valid page (checksum or header).
+enum class IoStatus : uint8_t { kUnknown = 0, kOk = 1, kPartial = 2, kError = 3, kInvalidPage = 4 };
 const char* io_status_name(IoStatus status);
 
 // The encoded outcome of one I/O. Completion code never throws: it fills one of these,
@@ -118,7 +120,8 @@ struct IoResult {
 
 // Text of a failed result: "could not read block 17 of relation \"t\": Input/output error",
 // "could not read block 17 of relation \"t\": read only 4096 of 8192 bytes". For several
-// blocks: "blocks 17..20". Precondition: status is kPartial or kError.
+// blocks: "blocks 17..20". kInvalidPage: "invalid page in block 41 of relation \"t\"".
+// Precondition: status is not kOk.
 std::string describe_io_failure(const IoResult& result, std::string_view relation_name);
 // Throws tp::Error(describe_io_failure(result, file.name())) unless result.ok().
 void check_io_result(const IoResult& result, const IoFile& file);
