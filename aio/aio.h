@@ -3,14 +3,17 @@
 // Map of aio/ (aio/README.md is the design document):
 //   aio.h             this file: config, handles, results, wait refs, IoSystem
 //   file.h            IoFile: one relation data file (buffered + O_DIRECT fds)
-//   handle.h/.cc      the handle state machine and per-thread handle pools
-//   io_system.cc      acquire / define / stage / submit / wait / reclaim
+//   internal.h        aio-private: thread slots, HandleOps (the only code touching handles)
+//   handle.cc         the handle state machine; execute / complete / reclaim steps
+//   io_system.cc      per-thread handle pools; acquire / define / stage / submit / wait
+//   results.cc        enum names; IoResult -> tp::Error text
 //   method.h          the small interface every I/O method implements
 //   method_sync.cc    io_method=sync   (runs at submission or when waited for)
 //   method_worker.cc  io_method=worker (I/O worker threads, bounded queue)
 //   method_uring.cc   io_method=io_uring (one ring per thread)
 //   faults.h/.cc      fault injection for tests (EIO, short read, corruption)
-//   stats.h/.cc       cumulative counters per method and context; pg_aios-like snapshot
+//   stats.h/.cc       cumulative counters per method and context (IoSystem::in_flight()
+//                     is the pg_aios-like snapshot)
 //   device_probe.h    the raw-device measuring loop used by bench/device_probe
 //
 // Usage, in short (the README has the annotated version):

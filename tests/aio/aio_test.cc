@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <ostream>
 #include <thread>
 
 #include "aio/aio.h"
@@ -29,6 +30,11 @@ struct Param {
   IoMethodKind method;
   bool direct;
 };
+
+// How gtest shows the parameter (ctest names carry it).
+void PrintTo(const Param& p, std::ostream* os) {
+  *os << io_method_name(p.method) << (p.direct ? " direct" : " buffered");
+}
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   return std::string(io_method_name(info.param.method)) +
