@@ -87,6 +87,10 @@ MetaInfo BTree::start_root(ScanCounters* counters) const {
   return root;
 }
 
+void BTree::forget_root() const {
+  std::atomic_ref<uint64_t>(cached_root_).store(kNoRootCached, std::memory_order_release);
+}
+
 void BTree::remember_root(MetaInfo root) const {
   std::atomic_ref<uint64_t>(cached_root_)
       .store((uint64_t(root.level) << 32) | root.root, std::memory_order_release);

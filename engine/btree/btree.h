@@ -73,6 +73,11 @@ class BTree {
   // Reads the metapage (always; counts one page).
   MetaInfo meta(ScanCounters* counters = nullptr) const;
 
+  // Drops the remembered root, so the next descent reads the metapage. Call
+  // after the engine's undo journal rolled back pages of this index (a root
+  // split may have been undone).
+  void forget_root() const;
+
   // Adds (key, tid). key has one value per key column, in range for its type.
   // Unique index: throws tp::Error "duplicate key value violates unique
   // constraint" (nothing changed) if an equal key exists.

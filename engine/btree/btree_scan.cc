@@ -31,7 +31,9 @@ bool is_equality(const ColumnCondition& c) {
 
 }  // namespace
 
-IndexScan::IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions) : tree_(&tree) {
+IndexScan::IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
+                     ScanDirection direction)
+    : tree_(&tree), direction_(direction) {
   rescan(std::move(conditions));
 }
 
@@ -57,6 +59,7 @@ void IndexScan::rescan(std::vector<ColumnCondition> conditions) {
   }
   derive_bounds();
   next_block_ = kInvalidBlock;
+  came_from_ = kInvalidBlock;
   leaves_walked_ = 0;
   set_state(ScanState::Initial);
 }
@@ -119,6 +122,38 @@ bool IndexScan::read_page(const char* page, OffsetNumber off, IndexBatch& batch)
   return false;
 }
 
+bool IndexScan::read_page_backward(const char* page, int off, IndexBatch& batch) {
+  const TupleLayout& layout = tree_->layout();
+  for (const int first = bt_first_data(page); off >= first; --off) {
+    TupleView item = tuple_at(page, OffsetNumber(off));
+    if (compare(layout, lower_, item) > 0) return true;  // below the lower bound
+    if (!passes_filters(item)) continue;
+    batch.tids.push_back(item.tid());
+    for (int i = 0; i < layout.ncols; ++i) batch.keys.push_back(item.value(layout, i));
+  }
+  const BtSpecial* special = bt_special(page);
+  if (special->prev == kInvalidBlock) return true;
+  next_block_ = special->prev;
+  return false;
+}
+
+PageGuard IndexScan::read_left_leaf() {
+  PageGuard guard = read_next_leaf();
+  // If the left neighbour split since came_from_ was read, its right half now
+  // sits in between: walk right to the page that links to came_from_.
+  while (bt_special(guard.data())->next != came_from_) {
+    next_block_ = bt_special(guard.data())->next;
+    if (next_block_ == kInvalidBlock)
+      throw Error("index \"" + tree_->def().name + "\" contains a corrupted page at block " +
+                      std::to_string(came_from_),
+                  "Its left link does not lead to a page that links back to it.",
+                  "Please REINDEX it.");
+    guard.release();
+    guard = read_next_leaf();
+  }
+  return guard;
+}
+
 PageGuard IndexScan::read_next_leaf() {
   // Each leaf is visited once (keys only move right), so a walk longer than
   // the relation can only be a right-link cycle in a corrupt index.
@@ -133,6 +168,7 @@ bool IndexScan::next_batch(IndexBatch& batch) {
   batch.clear();
   batch.ncols = tree_->layout().ncols;
   if (state_ == ScanState::Done) return false;
+  if (direction_ == ScanDirection::Backward) return next_batch_backward(batch);
 
   PageGuard guard;
   OffsetNumber off;
@@ -164,6 +200,40 @@ bool IndexScan::next_batch(IndexBatch& batch) {
     // Nothing matched on this page (filters, or an empty page): keep walking.
     guard = read_next_leaf();
     off = bt_first_data(guard.data());
+  }
+}
+
+// The backward twin of the loop above: start just below the upper bound,
+// walk left, stop below the lower bound.
+bool IndexScan::next_batch_backward(IndexBatch& batch) {
+  PageGuard guard;
+  int off;
+  if (state_ == ScanState::Initial) {
+    // Without an upper bound, start after every item: at the rightmost leaf.
+    Probe start = upper_ ? *upper_ : Probe{KeyValues{}, Tid{}, false, /*after=*/true};
+    guard = tree_->descend(start, PageLock::Shared, nullptr, &counters_);
+    if (!guard.valid()) {
+      set_state(ScanState::Done);
+      return false;
+    }
+    set_state(ScanState::Reading);
+    off = int(tree_->leaf_search(guard.data(), start)) - 1;
+  } else {
+    guard = read_left_leaf();
+    off = page_max_offset(guard.data());
+  }
+  for (;;) {
+    batch.leaf_block = guard.block();
+    came_from_ = guard.block();
+    bool ended = read_page_backward(guard.data(), off, batch);
+    guard.release();
+    if (ended || !batch.empty()) {
+      if (ended) set_state(ScanState::Done);
+      counters_.items_returned += batch.size();
+      return !batch.empty();
+    }
+    guard = read_left_leaf();
+    off = page_max_offset(guard.data());
   }
 }
 

@@ -61,6 +61,8 @@ struct IndexBatch {
   }
 };
 
+enum class ScanDirection : uint8_t { Forward, Backward };
+
 // Lifecycle of a scan: Initial -(first next_batch)-> Reading -(bound or end)-> Done.
 // rescan() moves any state back to Initial.
 enum class ScanState : uint8_t {
@@ -73,14 +75,18 @@ const char* scan_state_name(ScanState state);
 class IndexScan {
  public:
   // Throws tp::Error for a condition on a column the index does not have.
-  IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions);
+  // A backward scan returns the same items in descending order.
+  IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
+            ScanDirection direction = ScanDirection::Forward);
 
-  // Replaces `batch` with the matches of the next leaf page that has any.
-  // Returns false (batch empty) when the scan is over.
+  // Replaces `batch` with the matches of the next leaf page that has any
+  // (in scan order). Returns false (batch empty) when the scan is over.
   bool next_batch(IndexBatch& batch);
 
-  // Starts over with new conditions; counters keep accumulating.
+  // Starts over with new conditions, same direction; counters keep accumulating.
   void rescan(std::vector<ColumnCondition> conditions);
+
+  ScanDirection direction() const { return direction_; }
 
   ScanState state() const { return state_; }
   const ScanCounters& counters() const { return counters_; }
@@ -94,16 +100,24 @@ class IndexScan {
   bool passes_filters(TupleView item) const;
   // Copies matches from `page` starting at `off`; true if the scan ended there.
   bool read_page(const char* page, OffsetNumber off, IndexBatch& batch);
+  // Backward: copies matches from `off` down; true if the scan ended there.
+  bool read_page_backward(const char* page, int off, IndexBatch& batch);
   // Reads next_block_; throws tp::Error when the walk must be going in circles.
   PageGuard read_next_leaf();
+  // Reads the left neighbour of came_from_ (next_block_, or a page split off
+  // it since, found by walking right until the right link is came_from_).
+  PageGuard read_left_leaf();
+  bool next_batch_backward(IndexBatch& batch);
 
   const BTree* tree_;
   std::vector<ColumnCondition> conditions_;  // merged: at most one per column
   Probe lower_;                              // items >= lower_
   std::optional<Probe> upper_;               // items < *upper_
   ScanState state_ = ScanState::Initial;
-  BlockNumber next_block_ = kInvalidBlock;
-  BlockNumber leaves_walked_ = 0;  // right-link steps since the last rescan
+  ScanDirection direction_;
+  BlockNumber next_block_ = kInvalidBlock;  // the next leaf to read, either direction
+  BlockNumber came_from_ = kInvalidBlock;   // backward: the leaf read last
+  BlockNumber leaves_walked_ = 0;           // sibling steps since the last rescan
   ScanCounters counters_;
 };
 

@@ -114,6 +114,10 @@ TEST(BtreeBuild, OneMillionKeysMatchPostgresPageCount) {
   EXPECT_EQ(fresh.lookup({-1000}, &counters), tid_of(0));
   EXPECT_EQ(counters.index_pages_read, 3u);
   EXPECT_EQ(store.reads() - store_reads, 3u);
+  fresh.forget_root();
+  counters = {};
+  fresh.lookup({-1000}, &counters);
+  EXPECT_EQ(counters.index_pages_read, 4u);
   EXPECT_FALSE(tree.lookup({3 * 777'777 - 999}).has_value());
 
   VerifyReport report = verify_btree(store, def, [n](Tid tid) { return key_of(tid, n); });

@@ -29,6 +29,38 @@ KeyValues random_key(const Schema& s, std::mt19937_64& rng) {
   return key;
 }
 
+bool satisfies(const KeyValues& key, const std::vector<ColumnCondition>& conditions) {
+  for (const ColumnCondition& c : conditions) {
+    int64_t v = key[c.column];
+    if (c.lower && (c.lower->inclusive ? v < c.lower->value : v <= c.lower->value)) return false;
+    if (c.upper && (c.upper->inclusive ? v > c.upper->value : v >= c.upper->value)) return false;
+  }
+  return true;
+}
+
+// Random ranges on the first and last columns, compared with the model.
+void check_range_scans(const BTree& tree, const ModelHeap& heap, const Schema& schema,
+                       std::mt19937_64& rng, const std::string& where) {
+  const std::vector<Entry> all = heap.sorted();
+  const int last = int(schema.types.size()) - 1;
+  for (int i = 0; i < 6; ++i) {
+    auto bound = [&](int col) -> std::optional<Bound> {
+      if (rng() % 3 == 0) return std::nullopt;
+      int64_t span = col == last ? schema.domain : 2;
+      return Bound{int64_t(rng() % uint64_t(span + 2)) - 1 - (col == last ? span / 2 : 0),
+                   rng() % 2 == 0};
+    };
+    std::vector<ColumnCondition> conditions = {ColumnCondition{0, bound(0), bound(0)}};
+    if (last > 0) conditions.push_back(ColumnCondition{last, bound(last), bound(last)});
+    std::vector<Entry> expected;
+    for (const Entry& e : all)
+      if (satisfies(e.first, conditions)) expected.push_back(e);
+    std::vector<Entry> got = testing::scan_all(tree, conditions);
+    ASSERT_TRUE(got == expected) << where << ": range scan " << i << " returned " << got.size()
+                                 << " items, expected " << expected.size();
+  }
+}
+
 void check_contents(const BTree& tree, const ModelHeap& heap, const std::string& where) {
   std::vector<Entry> expected = heap.sorted();
   std::vector<Entry> got = testing::scan_all(tree, {});
@@ -72,10 +104,12 @@ TEST(BtreeInsert, RandomInsertsAndDeletesMatchAMultimapOverManySeeds) {
           live[victim] = live.back();
           live.pop_back();
         }
-        if (op % 500 == 499)
-          check_contents(tree, heap,
-                         std::string(schema.name) + " seed " + std::to_string(seed) + " op " +
-                             std::to_string(op));
+        if (op % 500 == 499) {
+          std::string where = std::string(schema.name) + " seed " + std::to_string(seed) + " op " +
+                              std::to_string(op);
+          check_contents(tree, heap, where);
+          check_range_scans(tree, heap, schema, rng, where);
+        }
       }
       // Point lookups agree with the model for present and absent keys.
       for (int i = 0; i < 50; ++i) {

@@ -57,8 +57,9 @@ struct ModelHeap {
 
 // Runs a scan to the end; checks batch shape on the way.
 inline std::vector<Entry> scan_all(const BTree& tree, std::vector<ColumnCondition> conditions,
-                                   ScanCounters* counters = nullptr, size_t* batches = nullptr) {
-  IndexScan scan(tree, std::move(conditions));
+                                   ScanCounters* counters = nullptr, size_t* batches = nullptr,
+                                   ScanDirection direction = ScanDirection::Forward) {
+  IndexScan scan(tree, std::move(conditions), direction);
   IndexBatch batch;
   std::vector<Entry> out;
   size_t n = 0;
