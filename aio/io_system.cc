@@ -196,9 +196,9 @@ IoHandle* IoSystemCore::acquire(IoResult* result, bool may_wait) {
   HandleOps::op(h) = IoOp::kInvalid;
   HandleOps::file(h) = nullptr;
   HandleOps::progress_bytes(h) = 0;
-  HandleOps::shown_target(h).store(0, std::memory_order_relaxed);
+  HandleOps::shown_target(h).store(0, std::memory_order_release);
   HandleOps::shown_shape(h).store(uint64_t(uint32_t(current_tid())) << 32,
-                                  std::memory_order_relaxed);
+                                  std::memory_order_release);
   slot.handed_out = &h;
   return &h;
 }
@@ -207,7 +207,7 @@ void IoSystemCore::release(ThreadSlot& slot, IoHandle& h) {
   TP_ASSERT(HandleOps::owner(h) == &slot && slot.handed_out == &h);
   slot.handed_out = nullptr;
   HandleOps::issuer_result(h) = nullptr;
-  HandleOps::shown_shape(h).store(0, std::memory_order_relaxed);
+  HandleOps::shown_shape(h).store(0, std::memory_order_release);
   HandleOps::set_state(h, IoState::kIdle);  // bumps the generation: waiters return
   slot.idle.push_front(h);
 }
@@ -254,11 +254,11 @@ void IoSystemCore::start(IoHandle& h, IoOp op, IoFile& file, BlockNumber first_b
   iovec* iov = HandleOps::iov(h);
   for (int i = 0; i < nblocks; ++i) iov[i] = iovec{blocks[i], kBlockSize};
   HandleOps::shown_target(h).store(uint64_t(file.relnumber()) << 32 | first_block,
-                                   std::memory_order_relaxed);
+                                   std::memory_order_release);
   HandleOps::shown_shape(h).store(uint64_t(op) | uint64_t(nblocks) << 8 |
                                       uint64_t(HandleOps::context(h)) << 24 |
                                       uint64_t(uint32_t(current_tid())) << 32,
-                                  std::memory_order_relaxed);
+                                  std::memory_order_release);
   HandleOps::set_state(h, IoState::kDefined);
   slot.handed_out = nullptr;
   HandleOps::set_state(h, IoState::kStaged);
@@ -508,10 +508,16 @@ std::vector<IoInFlightRow> IoSystem::in_flight() const {
       IoHandle& h = slot->handles[i];
       uint64_t word = HandleOps::load_word(h);
       if (word_state(word) == IoState::kIdle) continue;
-      uint64_t target = HandleOps::shown_target(h).load(std::memory_order_relaxed);
-      uint64_t shape = HandleOps::shown_shape(h).load(std::memory_order_relaxed);
+      // Release stores / acquire loads on the mirror: a reader that sees a newer mirror
+      // value also sees the state change before it, so the re-check below catches it.
+      uint64_t target = HandleOps::shown_target(h).load(std::memory_order_acquire);
+      uint64_t shape = HandleOps::shown_shape(h).load(std::memory_order_acquire);
       // Like a seqlock read: keep the row only if the handle did not move meanwhile.
       if (HandleOps::load_word(h) != word) continue;
+      if (word_state(word) == IoState::kHandedOut) {
+        target = 0;  // nothing defined yet; the mirror may already show the next I/O
+        shape &= ~uint64_t{0xffffffff};
+      }
       rows.push_back(IoInFlightRow{h.index(), word_generation(word), word_state(word),
                                    IoOp(shape & 0xff), uint32_t(target >> 32),
                                    BlockNumber(target & 0xffffffffu),

@@ -42,5 +42,7 @@ std::unique_ptr<IoMethod> make_sync_method();
 std::unique_ptr<IoMethod> make_worker_method(int io_workers);
 // Throws tp::Error with advice if io_uring cannot be used here.
 std::unique_ptr<IoMethod> make_uring_method(int entries);
+// The advice for an io_uring setup errno (EPERM, ENOMEM, ENOSYS, ...), thrown as tp::Error.
+[[noreturn]] void raise_uring_setup_error(int err);
 
 }  // namespace tp::aio

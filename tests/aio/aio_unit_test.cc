@@ -1,0 +1,163 @@
+// aio tests that are not per method: names, configuration errors, files, the state
+// machine's guard, the sync method's advice, io_uring setup advice.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "aio/aio.h"
+#include "aio/file.h"
+#include "aio/internal.h"
+#include "aio/method.h"
+#include "aio/stats.h"
+#include "engine/error.h"
+#include "tests/aio/aio_test_util.h"
+
+namespace tp::aio {
+namespace {
+
+using testing::AlignedBuffer;
+using testing::is_pattern_block;
+using testing::ScratchDir;
+using testing::write_pattern_file;
+
+TEST(AioNames, MethodsParseAndPrint) {
+  for (IoMethodKind m : {IoMethodKind::kSync, IoMethodKind::kWorker, IoMethodKind::kIoUring})
+    EXPECT_EQ(parse_io_method(io_method_name(m)), m);
+  try {
+    parse_io_method("posix_aio");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "invalid value for parameter \"io_method\": \"posix_aio\"");
+    EXPECT_EQ(e.hint(), "Available values: sync, worker, io_uring.");
+  }
+  EXPECT_STREQ(io_state_name(IoState::kCompletedShared), "COMPLETED_SHARED");
+  EXPECT_STREQ(io_context_name(IoContextTag::kBulkRead), "bulkread");
+}
+
+TEST(AioConfig, WorkerCountOutOfRangeIsRefused) {
+  IoConfig config;
+  config.method = IoMethodKind::kWorker;
+  config.io_workers = 33;
+  try {
+    IoSystem io(config);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "invalid value for parameter \"io_workers\": 33");
+  }
+  config.io_workers = 0;
+  EXPECT_THROW(IoSystem{config}, Error);
+}
+
+TEST(AioUring, SetupErrorsBecomeAdvice) {
+  try {
+    raise_uring_setup_error(EPERM);
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "could not set up io_uring: io_uring is disabled on this system (sysctl "
+                 "kernel.io_uring_disabled)");
+    EXPECT_THAT(e.hint(), ::testing::HasSubstr("io_method=worker"));
+  }
+  try {
+    raise_uring_setup_error(ENOMEM);
+  } catch (const Error& e) {
+    EXPECT_THAT(e.hint(), ::testing::HasSubstr("ulimit -l"));
+  }
+  try {
+    raise_uring_setup_error(ENOSYS);
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("kernel does not support io_uring"));
+    EXPECT_THAT(e.hint(), ::testing::HasSubstr("io_method=worker"));
+  }
+}
+
+TEST(IoFileTest, CreateExtendTruncateUnlink) {
+  ScratchDir dir;
+  auto f = IoFile::create(dir.file("r"), "r");
+  EXPECT_EQ(f->size_blocks(), 0u);
+  EXPECT_GE(f->relnumber(), 16384u);
+  f->extend_zeros(3);  // written zeros
+  EXPECT_EQ(f->size_blocks(), 3u);
+  f->extend_zeros(100);  // fallocate
+  EXPECT_EQ(f->size_blocks(), 100u);
+  EXPECT_EQ(f->refresh_size(), 100u);
+  f->truncate(10);
+  EXPECT_EQ(f->refresh_size(), 10u);
+  f->fsync();
+  EXPECT_GE(f->dio_mem_align(), 1u);
+  EXPECT_GE(f->direct_fd(), 0);
+  EXPECT_EQ(f->direct_fd(), f->direct_fd());  // opened once
+  try {
+    IoFile::create(dir.file("r"), "r");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "could not create file \"" + dir.file("r") + "\": File exists");
+  }
+  f->unlink();
+  f.reset();
+  try {
+    IoFile::open(dir.file("r"), "r");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "could not open file \"" + dir.file("r") + "\": No such file or directory");
+  }
+  IoFile::unlink_path(dir.file("r"));  // missing is fine
+  auto g = IoFile::open(dir.file("s"), "s", 77, /*create_if_missing=*/true);
+  EXPECT_EQ(g->relnumber(), 77u);
+}
+
+TEST(AioSync, AdvisedBufferedReadIsDeferredToTheWait) {
+  ScratchDir dir;
+  write_pattern_file(dir.file("t"), 16);
+  auto file = IoFile::open(dir.file("t"), "t");
+  IoSystem io({.method = IoMethodKind::kSync});
+  io_stats_reset();
+  AlignedBuffer buf(4);
+  IoResult r;
+  IoHandle* h = io.acquire(&r);
+  h->set_flags(kIoFlagAdvice);
+  IoWaitRef ref = h->wait_ref();
+  io.start_read(h, *file, 4, buf.data(), 4);
+  // posix_fadvise(WILLNEED) went out; the read itself waits for the consumer.
+  EXPECT_EQ(h->state(), IoState::kSubmitted);
+  EXPECT_FALSE(io.check_done(ref));
+  EXPECT_EQ(io_stats_for(IoMethodKind::kSync, IoContextTag::kNormal).prefetch_advices, 1u);
+  io.wait(ref);
+  EXPECT_TRUE(r.ok());
+  for (int i = 0; i < 4; ++i)
+    EXPECT_TRUE(is_pattern_block(buf.block(size_t(i)), BlockNumber(4 + i)));
+  // Without advice, sync reads run at submission.
+  IoResult r2;
+  h = io.acquire(&r2);
+  io.start_read(h, *file, 0, buf.data(), 1);
+  EXPECT_TRUE(r2.ok());
+  io_stats_reset();
+}
+
+TEST(AioSync, SynchronousFlagRunsAtSubmissionInEveryMethod) {
+  ScratchDir dir;
+  write_pattern_file(dir.file("t"), 4);
+  auto file = IoFile::open(dir.file("t"), "t");
+  IoSystem io({.method = IoMethodKind::kWorker, .io_workers = 2});
+  AlignedBuffer buf(1);
+  IoResult r;
+  IoHandle* h = io.acquire(&r);
+  h->set_flags(kIoFlagSynchronous);
+  io.start_read(h, *file, 2, buf.data(), 1);
+  EXPECT_TRUE(r.ok());  // completed and reclaimed before start_read returned
+  EXPECT_TRUE(is_pattern_block(buf.data(), 2));
+}
+
+TEST(AioStateMachineDeathTest, IllegalTransitionAborts) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        IoSystem io({.method = IoMethodKind::kSync});
+        IoHandle* h = io.acquire(nullptr);
+        HandleOps::set_state(*h, IoState::kSubmitted);
+      },
+      "illegal I/O handle transition HANDED_OUT -> SUBMITTED");
+}
+
+}  // namespace
+}  // namespace tp::aio
