@@ -21,6 +21,13 @@ using testing::stamp_page;
 class Stress : public PoolTest {};
 
 TEST_P(Stress, RandomReadersAndAnAppendingWriterSeeOnlyIntactPages) {
+#if defined(__SANITIZE_THREAD__)
+  // io_uring orders the issuer's writes before another thread's reaping through the
+  // kernel's ring memory, which ThreadSanitizer cannot see: it reports aio's per-handle
+  // progress counter as a race. The ASan build runs this case.
+  if (GetParam() == aio::IoMethodKind::kIoUring)
+    GTEST_SKIP() << "io_uring completions reaped by other threads are invisible to TSan";
+#endif
   constexpr int kReaders = 7;
   constexpr BlockNumber kStartBlocks = 40;
   constexpr BlockNumber kAppendBlocks = 160;
