@@ -60,9 +60,19 @@ PinGuard BufferPool::read_buffer(aio::IoFile& file, BlockNumber block, ReadMode 
     }
     return pin;
   }
+  // The hit path: one lookup and pin, no op set up.
+  bool valid = false;
+  const IoContext context = context_of(strategy);
+  const int32_t b = pin_block(file, block, strategy, context, &valid);
+  if (valid) {
+    my_pins().add(context, Counter::kHit);
+    thread_buffer_usage().shared_hit += 1;
+    return PinGuard(this, b);
+  }
   ReadBuffersOp op;
   op.file = &file;
   op.strategy = strategy;
+  op.forwarded_in = b;  // start_read_buffers takes this pin over
   int n = 1;
   bool need_wait = start_read_buffers(op, block, &n);
   PinGuard pin(this, op.buffers[0]);
