@@ -272,6 +272,12 @@ std::vector<WriteGuard> BufferPool::extend(aio::IoFile& file, int count, BufferS
   for (int i = 0; i < count; ++i) {
     pages.push_back(
         read_buffer(file, first + BlockNumber(i), ReadMode::kZeroFill, strategy).lock_exclusive());
+    // A page the pool still holds for a block past the old end means the file was cut
+    // without drop_relation: refuse rather than hand out stale contents as new.
+    if (!page_is_new(pages.back().page()))
+      throw Error("unexpected data beyond EOF in block " + std::to_string(first + BlockNumber(i)) +
+                      " of relation \"" + file.name() + "\"",
+                  {}, "call drop_relation after truncating a relation's file");
     my_pins().add(context, Counter::kExtend);
   }
   return pages;

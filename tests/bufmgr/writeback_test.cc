@@ -136,6 +136,22 @@ TEST_P(WriteBack, EvictAllRefusesWhileAPageIsPinned) {
   }
 }
 
+TEST_P(WriteBack, ExtendRefusesStalePagesLeftByATruncateWithoutDrop) {
+  BufferPool& pool = make_pool(32);
+  aio::IoFile& t = make_relation("t", 4);
+  pool.read_buffer(t, 3);
+  t.truncate(3);  // the pool still holds block 3
+  try {
+    pool.extend(t);
+    FAIL() << "extend handed out a stale page";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "unexpected data beyond EOF in block 3 of relation \"t\"");
+  }
+  EXPECT_EQ(pool.pins_held(), 0u);
+  pool.drop_relation(t);
+  EXPECT_TRUE(page_is_new(pool.extend(t).page()));
+}
+
 INSTANTIATE_TEST_SUITE_P(Methods, WriteBack, TP_ALL_IO_METHODS);
 
 }  // namespace
