@@ -263,6 +263,20 @@ TEST_P(Stream, AdviceIsPassedOnlyWhenReadingAheadRandomly) {
   EXPECT_EQ(advices(), start + 8);
 }
 
+TEST_P(Stream, StaysWithinThePinBudgetWhileTheConsumerHoldsABuffer) {
+  BufferPool& pool = make_pool(128, 16);
+  aio::IoFile& t = make_relation("t", 100);
+  PinGuard outside = pool.read_buffer(t, 99);  // the consumer holds one pin already
+  ReadStream stream(pool, t, {.effective_io_concurrency = 16}, blocks_of(range(0, 99)));
+  EXPECT_EQ(stream.max_pinned(), 14);  // 16 - 1 held - 1 for the buffer being consumed
+  BlockNumber expect = 0;
+  while (PinGuard buf = stream.next_buffer()) {
+    EXPECT_EQ(buf.block(), expect++);
+    EXPECT_LE(pool.my_pin_count(), 16u);
+  }
+  EXPECT_EQ(expect, 99u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Methods, Stream, TP_ALL_IO_METHODS);
 
 }  // namespace
