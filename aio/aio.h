@@ -220,7 +220,8 @@ class IoHandle {
   uint32_t progress_bytes_ = 0;
   iovec work_iov_[kMaxBlocksPerIo];
 
-  // Mirror for in_flight() (relaxed atomics; checked against word_ like a seqlock).
+  // Mirror for in_flight(), checked against word_ like a seqlock. Rewritten only by the
+  // owner right after a state change (acquire, start), never while the state stays put.
   std::atomic<uint64_t> shown_target_{0};  // relnumber << 32 | first_block
   std::atomic<uint64_t> shown_shape_{0};   // op | nblocks << 8 | owner tid << 32
 };

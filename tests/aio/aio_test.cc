@@ -52,6 +52,10 @@ class AioTest : public ::testing::TestWithParam<Param> {
     file_ = IoFile::open(dir_.file("t"), "t");
   }
   void TearDown() override {
+    if (io_ != nullptr) {
+      EXPECT_TRUE(io_->in_flight().empty()) << "handles left in use";
+      EXPECT_EQ(io_->idle_count(), io_->config().handles_per_thread) << "handle leak";
+    }
     file_.reset();
     io_.reset();
     EXPECT_EQ(count_open_fds(), fds_before_) << "fd leak";
