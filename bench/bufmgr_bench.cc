@@ -6,6 +6,9 @@
 //   BM_RawSeq/<method>         the same bytes read by aio alone: 128 kB reads at depth 16
 //   BM_RandomStream/<method>   8192 distinct random blocks through a read stream, eic 32
 //   BM_RawRandom/<method>      8192 random 8 kB reads by aio alone at depth 32
+//   BM_SeqPair, BM_RandomPair  the same two comparisons, raw and pool measured back to
+//                              back in every iteration; counters give both rates and
+//                              pool_pct_of_raw (quote these: the VM's disk drifts)
 // Methods: 1 = worker (3 workers), 2 = io_uring. Each Seq/Random pair runs in the same
 // process, so compare them with each other, not with other runs (the VM's disk varies).
 // The table (256 MB of stamped pages) lives in $TIDEPOOL_BENCH_DIR (default
@@ -17,6 +20,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -239,6 +243,93 @@ void BM_RawRandom(benchmark::State& state) {
   state.SetLabel(method_label(state.range(0)));
 }
 BENCHMARK(BM_RawRandom)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(2);
+
+// Paired runs: each iteration measures raw aio and then the pool + stream on the same
+// data, back to back, so a slow patch of the shared VM hits both sides alike. Reports
+// both rates and their ratio (the figure the targets are about).
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Arg 1: method; arg 2: 1 = verify page checksums on read (default), 0 = header only.
+void BM_SeqPair(benchmark::State& state) {
+  aio::IoSystem io(io_config(state.range(0)));
+  BufferPool pool(io, {.shared_buffers = 16384, .verify_checksums = state.range(1) != 0});
+  auto file = aio::IoFile::open(table_path(), "bench", kRelnumber);
+  std::vector<BlockNumber> starts;
+  for (BlockNumber b = 0; b < kTableBlocks; b += 16) starts.push_back(b);
+  double raw_s = 0, pool_s = 0;
+  uint64_t bad = 0;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    bad += raw_reads(io, *file, starts, 16, 16);
+    raw_s += seconds_since(t0);
+    pool.evict_all();
+    auto ring = BufferStrategy::for_seq_scan(pool, kTableBlocks, 16, 16);
+    BlockNumber next = 0;
+    ReadStream scan(pool, *file,
+                    {.effective_io_concurrency = 16,
+                     .io_combine_limit = 16,
+                     .strategy = ring.get(),
+                     .sequential = true},
+                    [&](void*) { return next < kTableBlocks ? next++ : kInvalidBlock; });
+    t0 = std::chrono::steady_clock::now();
+    BlockNumber expect = 0;
+    while (PinGuard buf = scan.next_buffer()) {
+      ReadGuard page = std::move(buf).lock_shared();
+      bad += stamped_block(page.page()) != expect++;
+    }
+    pool_s += seconds_since(t0);
+  }
+  if (bad) state.SkipWithError("a page did not hold its block");
+  const double mb = double(kTableBlocks) * kBlockSize / 1e6 * double(state.iterations());
+  state.counters["raw_MBps"] = mb / raw_s;
+  state.counters["pool_MBps"] = mb / pool_s;
+  state.counters["pool_pct_of_raw"] = 100.0 * raw_s / pool_s;
+  state.SetLabel(std::string(method_label(state.range(0))) +
+                 (state.range(1) ? " checksums" : " no-checksums"));
+  pool.drop_relation(*file);
+}
+BENCHMARK(BM_SeqPair)
+    ->Args({1, 1})
+    ->Args({2, 1})
+    ->Args({1, 0})
+    ->Args({2, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(6);
+
+void BM_RandomPair(benchmark::State& state) {
+  aio::IoSystem io(io_config(state.range(0)));
+  BufferPool pool(io, {.shared_buffers = 16384});
+  auto file = aio::IoFile::open(table_path(), "bench", kRelnumber);
+  const std::vector<BlockNumber> blocks = random_blocks(kRandomReads);
+  double raw_s = 0, pool_s = 0;
+  uint64_t bad = 0;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    bad += raw_reads(io, *file, blocks, 1, 32);
+    raw_s += seconds_since(t0);
+    pool.evict_all();
+    size_t next = 0;
+    ReadStream stream(pool, *file, {.effective_io_concurrency = 32, .io_combine_limit = 16},
+                      [&](void*) { return next < blocks.size() ? blocks[next++] : kInvalidBlock; });
+    t0 = std::chrono::steady_clock::now();
+    size_t i = 0;
+    while (PinGuard buf = stream.next_buffer()) {
+      ReadGuard page = std::move(buf).lock_shared();
+      bad += stamped_block(page.page()) != blocks[i++];
+    }
+    pool_s += seconds_since(t0);
+  }
+  if (bad) state.SkipWithError("a page did not hold its block");
+  const double reads = double(kRandomReads) * double(state.iterations());
+  state.counters["raw_iops"] = reads / raw_s;
+  state.counters["pool_iops"] = reads / pool_s;
+  state.counters["pool_pct_of_raw"] = 100.0 * raw_s / pool_s;
+  state.SetLabel(method_label(state.range(0)));
+  pool.drop_relation(*file);
+}
+BENCHMARK(BM_RandomPair)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(10);
 
 }  // namespace
 }  // namespace tp::bufmgr

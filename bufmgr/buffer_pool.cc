@@ -17,7 +17,8 @@ namespace tp::bufmgr {
 using internal::aio_context;
 using internal::now_us;
 
-BufferPool::BufferPool(aio::IoSystem& io, const BufferPoolConfig& config) : io_(io) {
+BufferPool::BufferPool(aio::IoSystem& io, const BufferPoolConfig& config)
+    : io_(io), verify_checksums_(config.verify_checksums) {
   build(config.shared_buffers, config.max_pins_per_thread);
 }
 
