@@ -8,6 +8,7 @@
 #include <future>
 #include <latch>
 #include <mutex>
+#include <ostream>
 #include <random>
 #include <thread>
 #include <vector>
@@ -32,6 +33,11 @@ struct Param {
   IoMethodKind method;
   bool direct;
 };
+
+// How gtest shows the parameter (ctest names carry it).
+void PrintTo(const Param& p, std::ostream* os) {
+  *os << io_method_name(p.method) << (p.direct ? " direct" : " buffered");
+}
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   return std::string(io_method_name(info.param.method)) +
