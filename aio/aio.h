@@ -3,14 +3,17 @@
 // Map of aio/ (aio/README.md is the design document):
 //   aio.h             this file: config, handles, results, wait refs, IoSystem
 //   file.h            IoFile: one relation data file (buffered + O_DIRECT fds)
-//   handle.h/.cc      the handle state machine and per-thread handle pools
-//   io_system.cc      acquire / define / stage / submit / wait / reclaim
+//   internal.h        aio-private: thread slots, HandleOps (the only code touching handles)
+//   handle.cc         the handle state machine; execute / complete / reclaim steps
+//   io_system.cc      per-thread handle pools; acquire / define / stage / submit / wait
+//   results.cc        enum names; IoResult -> tp::Error text
 //   method.h          the small interface every I/O method implements
 //   method_sync.cc    io_method=sync   (runs at submission or when waited for)
 //   method_worker.cc  io_method=worker (I/O worker threads, bounded queue)
 //   method_uring.cc   io_method=io_uring (one ring per thread)
 //   faults.h/.cc      fault injection for tests (EIO, short read, corruption)
-//   stats.h/.cc       cumulative counters per method and context; pg_aios-like snapshot
+//   stats.h/.cc       cumulative counters per method and context (IoSystem::in_flight()
+//                     is the pg_aios-like snapshot)
 //   device_probe.h    the raw-device measuring loop used by bench/device_probe
 //
 // Usage, in short (the README has the annotated version):
@@ -93,8 +96,10 @@ enum class IoOp : uint8_t { kInvalid = 0, kRead = 1, kWrite = 2 };
 const char* io_op_name(IoOp op);
 
 // How an I/O ended. PARTIAL means fewer bytes than asked (e.g. a read past end of file);
-// the caller decides whether to issue the rest. ERROR carries an errno.
-enum class IoStatus : uint8_t { kUnknown = 0, kOk = 1, kPartial = 2, kError = 3 };
+// the caller decides whether to issue the rest. ERROR carries an errno. INVALID_PAGE is
+// set by a shared-completion callback whose verification failed: the bytes arrived but
+// block `callback_data` is not a valid page (checksum or header).
+enum class IoStatus : uint8_t { kUnknown = 0, kOk = 1, kPartial = 2, kError = 3, kInvalidPage = 4 };
 const char* io_status_name(IoStatus status);
 
 // The encoded outcome of one I/O. Completion code never throws: it fills one of these,
@@ -118,7 +123,8 @@ struct IoResult {
 
 // Text of a failed result: "could not read block 17 of relation \"t\": Input/output error",
 // "could not read block 17 of relation \"t\": read only 4096 of 8192 bytes". For several
-// blocks: "blocks 17..20". Precondition: status is kPartial or kError.
+// blocks: "blocks 17..20". kInvalidPage: "invalid page in block 41 of relation \"t\"".
+// Precondition: status is not kOk.
 std::string describe_io_failure(const IoResult& result, std::string_view relation_name);
 // Throws tp::Error(describe_io_failure(result, file.name())) unless result.ok().
 void check_io_result(const IoResult& result, const IoFile& file);
@@ -224,7 +230,8 @@ class IoHandle {
   uint32_t progress_bytes_ = 0;
   iovec work_iov_[kMaxBlocksPerIo];
 
-  // Mirror for in_flight() (relaxed atomics; checked against word_ like a seqlock).
+  // Mirror for in_flight(), checked against word_ like a seqlock. Rewritten only by the
+  // owner right after a state change (acquire, start), never while the state stays put.
   std::atomic<uint64_t> shown_target_{0};  // relnumber << 32 | first_block
   std::atomic<uint64_t> shown_shape_{0};   // op | nblocks << 8 | owner tid << 32
 };

@@ -168,7 +168,6 @@ void reclaim_io(IoHandle& h) noexcept {
   if (IoResult* out = HandleOps::issuer_result(h)) *out = HandleOps::result(h);
   HandleOps::issuer_result(h) = nullptr;
   slot.in_flight.erase(slot.in_flight.iterator_to(h));
-  HandleOps::shown_shape(h).store(0, std::memory_order_release);
   HandleOps::set_state(h, IoState::kIdle);
   slot.idle.push_front(h);  // reused first: its memory is warm
 }

@@ -68,20 +68,38 @@ struct Binding {
   ThreadSlot* slot = nullptr;
 };
 
-// The slots this thread holds; returned at thread exit.
-struct ThreadBindings {
-  std::vector<Binding> list;
-  ~ThreadBindings() {
+// The slots this thread holds, one per IoSystem it used. Trivially destructible on
+// purpose: an IoSystem that is a static object may be destroyed after this thread's
+// thread_local destructors ran, and must still be able to look here (and find nothing).
+constexpr int kMaxBindingsPerThread = 16;
+struct BindingTable {
+  Binding entries[kMaxBindingsPerThread];
+  int count;
+};
+thread_local BindingTable tl_table;
+thread_local Binding tl_last;  // one-entry cache in front of tl_table
+
+// Returns this thread's slots when it exits (after its in-flight I/O completes).
+struct ThreadExitHook {
+  ~ThreadExitHook() {
     std::lock_guard lock(registry_mutex);
-    for (const Binding& b : list) {
-      auto it = live_systems.find(b.system_id);
-      if (it != live_systems.end()) it->second->release_slot(*b.slot);
+    for (int i = 0; i < tl_table.count; ++i) {
+      auto it = live_systems.find(tl_table.entries[i].system_id);
+      if (it != live_systems.end()) it->second->release_slot(*tl_table.entries[i].slot);
     }
+    tl_table.count = 0;
+    tl_last = Binding{};
   }
 };
+thread_local ThreadExitHook tl_exit_hook;
 
-thread_local ThreadBindings tl_bindings;
-thread_local Binding tl_last;  // one-entry cache in front of tl_bindings
+void forget_binding(uint64_t system_id) {
+  int kept = 0;
+  for (int i = 0; i < tl_table.count; ++i)
+    if (tl_table.entries[i].system_id != system_id) tl_table.entries[kept++] = tl_table.entries[i];
+  tl_table.count = kept;
+  if (tl_last.system_id == system_id) tl_last = Binding{};
+}
 
 uint32_t required_alignment(const IoFile& file) {
   return std::max<uint32_t>(uint32_t(kDirectIoAlignment), file.dio_mem_align());
@@ -102,10 +120,10 @@ uint64_t elapsed_us(std::chrono::steady_clock::time_point since) {
 
 ThreadSlot* IoSystemCore::find_my_slot() {
   if (tl_last.system_id == id) return tl_last.slot;
-  for (const Binding& b : tl_bindings.list) {
-    if (b.system_id == id) {
-      tl_last = b;
-      return b.slot;
+  for (int i = 0; i < tl_table.count; ++i) {
+    if (tl_table.entries[i].system_id == id) {
+      tl_last = tl_table.entries[i];
+      return tl_last.slot;
     }
   }
   return nullptr;
@@ -113,6 +131,19 @@ ThreadSlot* IoSystemCore::find_my_slot() {
 
 ThreadSlot& IoSystemCore::my_slot() {
   if (ThreadSlot* slot = find_my_slot()) return *slot;
+  // Forget bindings to systems that no longer exist; refuse a thread using too many.
+  {
+    std::lock_guard lock(registry_mutex);
+    int kept = 0;
+    for (int i = 0; i < tl_table.count; ++i)
+      if (live_systems.contains(tl_table.entries[i].system_id))
+        tl_table.entries[kept++] = tl_table.entries[i];
+    tl_table.count = kept;
+  }
+  if (tl_table.count >= kMaxBindingsPerThread)
+    throw Error("a thread may use at most " + std::to_string(kMaxBindingsPerThread) +
+                " I/O systems at once");
+  (void)&tl_exit_hook;  // constructs the hook, so its destructor runs at thread exit
   ThreadSlot* slot = nullptr;
   {
     std::lock_guard lock(slots_mutex);
@@ -147,13 +178,7 @@ ThreadSlot& IoSystemCore::my_slot() {
     free_slots.push_back(slot);
     throw;
   }
-  // Forget bindings to systems that no longer exist, then remember this one.
-  {
-    std::lock_guard lock(registry_mutex);
-    std::erase_if(tl_bindings.list,
-                  [](const Binding& b) { return !live_systems.contains(b.system_id); });
-  }
-  tl_bindings.list.push_back({id, slot});
+  tl_table.entries[tl_table.count++] = Binding{id, slot};
   tl_last = {id, slot};
   return *slot;
 }
@@ -207,7 +232,6 @@ void IoSystemCore::release(ThreadSlot& slot, IoHandle& h) {
   TP_ASSERT(HandleOps::owner(h) == &slot && slot.handed_out == &h);
   slot.handed_out = nullptr;
   HandleOps::issuer_result(h) = nullptr;
-  HandleOps::shown_shape(h).store(0, std::memory_order_release);
   HandleOps::set_state(h, IoState::kIdle);  // bumps the generation: waiters return
   slot.idle.push_front(h);
 }
@@ -408,8 +432,7 @@ IoSystem::~IoSystem() {
   }
   if (ThreadSlot* mine = core_->find_my_slot()) {
     core_->release_slot(*mine);
-    std::erase_if(tl_bindings.list, [&](const Binding& b) { return b.system_id == core_->id; });
-    if (tl_last.system_id == core_->id) tl_last = Binding{};
+    forget_binding(core_->id);
   }
   for (auto& slot : core_->all_slots) {
     if (slot->owner_tid.load(std::memory_order_relaxed) == 0) continue;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "aio/method.h"
+#include "aio/stats.h"
 
 namespace tp::aio {
 
@@ -62,8 +63,10 @@ class WorkerMethod final : public IoMethod {
     }
     if (wake >= 0) wakeups_[size_t(wake)]->release();
     // Whatever did not fit (or all of it, if the lock was busy) runs here, now.
-    for (size_t i = queued; i < ios.size(); ++i)
+    for (size_t i = queued; i < ios.size(); ++i) {
+      io_stats_count_inline(IoMethodKind::kWorker, HandleOps::context(*ios[i]));
       complete_io(*ios[i], execute_io_now(*ios[i]), &slot);
+    }
   }
 
  private:

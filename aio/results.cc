@@ -63,11 +63,16 @@ const char* io_status_name(IoStatus status) {
       return "PARTIAL";
     case IoStatus::kError:
       return "ERROR";
+    case IoStatus::kInvalidPage:
+      return "INVALID_PAGE";
   }
   return "?";
 }
 
 std::string describe_io_failure(const IoResult& result, std::string_view relation_name) {
+  if (result.status == IoStatus::kInvalidPage)
+    return "invalid page in block " + std::to_string(result.callback_data) + " of relation \"" +
+           std::string(relation_name) + "\"";
   std::string text = std::string("could not ") + io_op_name(result.op) + " ";
   if (result.nblocks <= 1)
     text += "block " + std::to_string(result.first_block);
@@ -90,6 +95,8 @@ std::string describe_io_failure(const IoResult& result, std::string_view relatio
     case IoStatus::kOk:
       text += "no error";
       break;
+    case IoStatus::kInvalidPage:
+      break;  // handled above
   }
   return text;
 }

@@ -9,7 +9,7 @@ namespace {
 
 struct Cell {
   std::atomic<uint64_t> reads{0}, writes{0}, read_blocks{0}, write_blocks{0};
-  std::atomic<uint64_t> prefetch_advices{0}, waits{0}, wait_time_us{0};
+  std::atomic<uint64_t> prefetch_advices{0}, submitted_inline{0}, waits{0}, wait_time_us{0};
 };
 
 Cell cells[kIoMethodCount][kIoContextCount];
@@ -39,6 +39,10 @@ void io_stats_count_advice(IoMethodKind method, IoContextTag context) {
   add(cell(method, context).prefetch_advices, 1);
 }
 
+void io_stats_count_inline(IoMethodKind method, IoContextTag context) {
+  add(cell(method, context).submitted_inline, 1);
+}
+
 void io_stats_count_wait(IoMethodKind method, IoContextTag context, uint64_t wait_time_us) {
   Cell& c = cell(method, context);
   add(c.waits, 1);
@@ -55,6 +59,7 @@ IoStatsRow io_stats_for(IoMethodKind method, IoContextTag context) {
   row.read_bytes = row.read_blocks * kBlockSize;
   row.write_bytes = row.write_blocks * kBlockSize;
   row.prefetch_advices = c.prefetch_advices.load(std::memory_order_relaxed);
+  row.submitted_inline = c.submitted_inline.load(std::memory_order_relaxed);
   row.waits = c.waits.load(std::memory_order_relaxed);
   row.wait_time_us = c.wait_time_us.load(std::memory_order_relaxed);
   return row;
@@ -75,7 +80,7 @@ void io_stats_reset() {
   for (auto& per_method : cells) {
     for (Cell& c : per_method) {
       for (auto* counter : {&c.reads, &c.writes, &c.read_blocks, &c.write_blocks,
-                            &c.prefetch_advices, &c.waits, &c.wait_time_us})
+                            &c.prefetch_advices, &c.submitted_inline, &c.waits, &c.wait_time_us})
         counter->store(0, std::memory_order_relaxed);
     }
   }

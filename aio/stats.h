@@ -20,8 +20,11 @@ struct IoStatsRow {
   uint64_t read_bytes = 0;
   uint64_t write_bytes = 0;
   uint64_t prefetch_advices = 0;  // posix_fadvise(WILLNEED) issued by the sync method
-  uint64_t waits = 0;             // waits that found the I/O not yet complete
-  uint64_t wait_time_us = 0;      // time spent in those waits
+  // I/Os the worker method ran in the submitting thread because its queue was full or
+  // its lock busy: many of these mean the workers are the bottleneck.
+  uint64_t submitted_inline = 0;
+  uint64_t waits = 0;         // waits that found the I/O not yet complete
+  uint64_t wait_time_us = 0;  // time spent in those waits
 
   double avg_read_size_bytes() const { return reads ? double(read_bytes) / double(reads) : 0; }
   double avg_write_size_bytes() const { return writes ? double(write_bytes) / double(writes) : 0; }
@@ -38,6 +41,7 @@ void io_stats_reset();
 // Recording (aio-internal, called on the issuing or waiting thread).
 void io_stats_count_submit(IoMethodKind method, IoContextTag context, IoOp op, int nblocks);
 void io_stats_count_advice(IoMethodKind method, IoContextTag context);
+void io_stats_count_inline(IoMethodKind method, IoContextTag context);
 void io_stats_count_wait(IoMethodKind method, IoContextTag context, uint64_t wait_time_us);
 
 }  // namespace tp::aio

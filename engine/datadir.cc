@@ -143,7 +143,9 @@ void DataDir::load_catalog() {
   catalog_ = Catalog::parse(ss.str(), file);
 }
 
-void DataDir::sync_base_directory() { fsync_path(path_ + "/base", true); }
+void DataDir::sync_base_directory() {
+  fsync_path(path_ + "/base", true);
+}
 
 void DataDir::commit(Catalog next) {
   next.version = catalog_.version + 1;

@@ -45,7 +45,7 @@ HeapLoader::~HeapLoader() {
   for (auto& run : in_flight_) pool_.io().wait(run->ref);
 }
 
-void HeapLoader::add(const int64_t* values) {
+Tid HeapLoader::add(const int64_t* values) {
   uint32_t len = layout_.tuple_size();
   if (!heap_page_accepts(page_, maxalign(len), fillfactor_)) next_page();
   Tid self{page_block_, OffsetNumber(page_max_offset(page_) + 1)};
@@ -54,6 +54,7 @@ void HeapLoader::add(const int64_t* values) {
   TP_ASSERT(off == self.offset);
   end_block_ = page_block_ + 1;
   ++rows_added_;
+  return self;
 }
 
 void HeapLoader::next_page() {

@@ -31,7 +31,8 @@ class HeapLoader {
   HeapLoader& operator=(const HeapLoader&) = delete;
 
   // Adds one row; values are already converted to the columns' types.
-  void add(const int64_t* values);
+  // Returns where it was stored.
+  Tid add(const int64_t* values);
   // Writes the remaining pages and makes the file durable. Returns the
   // table's page count after the load.
   uint64_t finish();
@@ -66,13 +67,13 @@ class HeapLoader {
   int run_blocks_ = 128;
   int max_runs_in_flight_ = 4;
 
-  bufmgr::WriteGuard last_page_;    // the committed last page being refilled, if any
-  std::unique_ptr<Run> current_;    // the run being filled
+  bufmgr::WriteGuard last_page_;  // the committed last page being refilled, if any
+  std::unique_ptr<Run> current_;  // the run being filled
   std::deque<std::unique_ptr<Run>> in_flight_;
-  char* page_ = nullptr;            // the page rows go to now
+  char* page_ = nullptr;  // the page rows go to now
   BlockNumber page_block_ = kInvalidBlock;
-  BlockNumber next_block_ = 0;      // first block past everything handed out
-  BlockNumber end_block_ = 0;       // first block past pages holding rows
+  BlockNumber next_block_ = 0;  // first block past everything handed out
+  BlockNumber end_block_ = 0;   // first block past pages holding rows
   uint64_t rows_added_ = 0;
   uint64_t bytes_written_ = 0;
   uint64_t write_calls_ = 0;

@@ -7,12 +7,13 @@
 #include <cstdio>
 #include <set>
 
+#include "aio/stats.h"
 #include "engine/error.h"
 #include "engine/heap_loader.h"
+#include "engine/indexes.h"
+#include "engine/query.h"
 #include "engine/row_source.h"
 #include "engine/sql/parser.h"
-#include "aio/stats.h"
-#include "engine/query.h"
 
 namespace tp {
 namespace {
@@ -114,9 +115,9 @@ ResultSet Session::run(sql::Statement& st) {
         else if constexpr (std::is_same_v<T, sql::ResetStmt>)
           return reset(s);
         else if constexpr (std::is_same_v<T, sql::CreateIndex>)
-          throw Error("CREATE INDEX is not available yet: the B-tree has not landed");
+          return create_index(s);
         else if constexpr (std::is_same_v<T, sql::DropIndex>)
-          throw Error("DROP INDEX is not available yet: the B-tree has not landed");
+          return drop_index(s);
         else if constexpr (std::is_same_v<T, sql::Analyze>)
           return query_analyze(*this, s);
         else
@@ -157,9 +158,6 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
     if (!seen.count(k))
       throw Error("column " + quoted(k) + " named in key does not exist")
           .at_position(ct.primary_key_position);
-  if (!ct.primary_key.empty())
-    throw Error("PRIMARY KEY is not available yet: it needs the B-tree index, which has not landed")
-        .at_position(ct.primary_key_position);
   return atomically([&] {
     Catalog next = dir_->catalog();
     RelationEntry rel;
@@ -171,8 +169,15 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
     for (const auto& c : ct.columns)
       rel.columns.push_back({c.name, c.type == "bigint" ? ColumnType::Int8 : ColumnType::Int4});
     storage_->create_file(rel);
-    dir_->sync_base_directory();
     next.relations.push_back(rel);
+    if (!ct.primary_key.empty()) {
+      std::vector<int> keys;
+      for (const auto& k : ct.primary_key)
+        for (size_t c = 0; c < rel.columns.size(); ++c)
+          if (rel.columns[c].name == k) keys.push_back(int(c));
+      add_index(next, next.relations.back(), "", keys, true, true);
+    }
+    dir_->sync_base_directory();
     dir_->commit(std::move(next));
     ResultSet r;
     r.tag = "CREATE TABLE";
@@ -235,6 +240,7 @@ ResultSet Session::truncate(const sql::Truncate& t) {
         r->pages = 0;
         r->rows = 0;
         storage_->create_file(*r);
+        if (r->kind == RelKind::Index) r->pages = build_index(*storage_, *rel, *r, false).pages;
       }
     }
     dir_->sync_base_directory();
@@ -290,8 +296,6 @@ ResultSet Session::insert(const sql::Insert& ins) {
       throw Error("null value in column " + quoted(table.columns[c].name) + " of relation " +
                       quoted(table.name) + " violates not-null constraint",
                   "", "tidepool columns hold no NULLs: give every column a value.");
-  if (!dir_->catalog().indexes_of(table.oid).empty())
-    throw Error("internal: indexed tables need the B-tree");
 
   return atomically([&] {
     RowSourceContext ctx;
@@ -307,21 +311,27 @@ ResultSet Session::insert(const sql::Insert& ins) {
       check_cancel();
       progress.update(rows, total);
     };
+    Catalog next = dir_->catalog();
     HeapLoader loader(*dir_, *storage_, table);
+    IndexMaintainer indexes(*storage_, *dir_, next, table);
     std::vector<int64_t> values(table.columns.size());
     produce_rows(ins.source, ctx, [&](const std::vector<Value>& row) {
       for (size_t c = 0; c < values.size(); ++c)
         values[c] =
             value_to_column(row[size_t(target[c])], table.columns[c].type, table.columns[c].name);
-      loader.add(values.data());
+      indexes.add(values.data(), loader.add(values.data()));
     });
     check_cancel();
     uint64_t pages = loader.finish();
-    Catalog next = dir_->catalog();
+    std::vector<uint32_t> garbage = indexes.finish();
     RelationEntry* rel = next.find_oid(table.oid);
     rel->pages = pages;
     rel->rows += loader.rows_added();
     dir_->commit(std::move(next));
+    for (uint32_t f : garbage) {
+      storage_->forget(f);
+      ::unlink(dir_->relation_path(f).c_str());
+    }
     ResultSet r;
     r.tag = "INSERT 0 " + std::to_string(loader.rows_added());
     return r;
@@ -343,6 +353,20 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
     std::memcpy(&bits, &seed, sizeof bits);
     random_.seed_with(bits);
     return Value::text("");
+  }
+  if (e.name == "tp_verify") {
+    if (args.size() != 1 || args[0].type != ValueType::Text)
+      throw Error("function tp_verify takes one index name").at_position(e.position);
+    const RelationEntry* idx = dir_->catalog().find(args[0].s);
+    if (!idx) throw relation_missing(args[0].s, e.args[0]->position);
+    if (idx->kind != RelKind::Index)
+      throw Error("\"" + idx->name + "\" is not an index").at_position(e.args[0]->position);
+    const RelationEntry* table = dir_->catalog().find_oid(idx->table_oid);
+    btree::VerifyReport report = verify_index(*storage_, *table, *idx);
+    if (!report.ok) throw Error(report.message);
+    return Value::text("index \"" + idx->name +
+                       "\" is valid: " + std::to_string(report.pages_checked) + " pages, " +
+                       std::to_string(report.leaf_items_checked) + " entries checked");
   }
   if (e.name == "pg_stat_reset_shared") {
     if (args.size() != 1 || args[0].type != ValueType::Text || args[0].s != "io")
@@ -394,6 +418,103 @@ ResultSet Session::select(const sql::Select& s) {
   return r;
 }
 
+RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::string name,
+                                  const std::vector<int>& columns, bool unique, bool primary) {
+  RelationEntry idx;
+  idx.oid = next.allocate_oid();
+  idx.relnumber = idx.oid;
+  idx.kind = RelKind::Index;
+  idx.name = name.empty() ? choose_index_name(next, table, columns, primary) : name;
+  idx.table_oid = table.oid;
+  idx.key_columns = columns;
+  idx.unique = unique || primary;
+  idx.primary = primary;
+  idx.rows = table.rows;
+  storage_->create_file(idx);
+  btree::BuildStats stats = build_index(*storage_, table, idx, options_.progress);
+  storage_->flush(idx);
+  idx.pages = stats.pages;
+  next.relations.push_back(idx);
+  return next.relations.back();
+}
+
+ResultSet Session::create_index(const sql::CreateIndex& ci) {
+  const RelationEntry* table = dir_->catalog().find(ci.table);
+  if (!table) throw relation_missing(ci.table);
+  if (!table->is_table()) throw Error("\"" + ci.table + "\" is not a table");
+  if (!ci.name.empty() && dir_->catalog().find(ci.name)) {
+    if (ci.if_not_exists) {
+      ResultSet r;
+      r.notices.push_back("relation \"" + ci.name + "\" already exists, skipping");
+      r.tag = "CREATE INDEX";
+      return r;
+    }
+    throw Error("relation \"" + ci.name + "\" already exists");
+  }
+  std::vector<int> columns;
+  for (const auto& name : ci.columns) {
+    int pos = -1;
+    for (size_t c = 0; c < table->columns.size(); ++c)
+      if (table->columns[c].name == name) pos = int(c);
+    if (pos < 0) throw Error("column \"" + name + "\" does not exist");
+    columns.push_back(pos);
+  }
+  if (columns.size() > size_t(btree::kMaxKeyColumns))
+    throw Error("cannot use more than " + std::to_string(btree::kMaxKeyColumns) +
+                " columns in an index");
+  return atomically([&] {
+    Catalog next = dir_->catalog();
+    add_index(next, *next.find_oid(table->oid), ci.name, columns, ci.unique, false);
+    dir_->sync_base_directory();
+    dir_->commit(std::move(next));
+    ResultSet r;
+    r.tag = "CREATE INDEX";
+    return r;
+  });
+}
+
+ResultSet Session::drop_index(const sql::DropIndex& di) {
+  ResultSet r;
+  r.tag = "DROP INDEX";
+  Catalog next = dir_->catalog();
+  std::vector<uint32_t> files;
+  for (const auto& name : di.names) {
+    RelationEntry* idx = next.find(name);
+    if (!idx || idx->kind != RelKind::Index) {
+      if (idx)
+        throw Error("\"" + name + "\" is not an index", "", "Use DROP TABLE to remove a table.");
+      if (di.if_exists) {
+        r.notices.push_back("index \"" + name + "\" does not exist, skipping");
+        continue;
+      }
+      throw Error("index \"" + name + "\" does not exist");
+    }
+    if (idx->primary)
+      throw Error("cannot drop index " + name + " because constraint " + name + " on table " +
+                      next.find_oid(idx->table_oid)->name + " requires it",
+                  "", "Drop the table instead.");
+    files.push_back(idx->relnumber);
+    next.remove(idx->oid);
+  }
+  if (files.empty()) return r;
+  return atomically([&] {
+    dir_->commit(std::move(next));
+    for (uint32_t f : files) {
+      storage_->forget(f);
+      ::unlink(dir_->relation_path(f).c_str());
+    }
+    return r;
+  });
+}
+
+int Session::index_height(const RelationEntry& index) {
+  const RelationEntry* table = dir_->catalog().find_oid(index.table_oid);
+  PoolPageStore store(storage_->pool(), storage_->file(index), nullptr, 0);
+  btree::BTree tree = btree::BTree::open(store, index_def(*table, index));
+  btree::MetaInfo meta = tree.meta();
+  return meta.root == kInvalidBlock ? 0 : int(meta.level);
+}
+
 // pg_aios (I/Os in flight now) and pg_stat_io (cumulative I/O counters per
 // method and context), in the spirit of PostgreSQL's views of the same names.
 ResultSet Session::system_view(const sql::Select& s) {
@@ -403,8 +524,8 @@ ResultSet Session::system_view(const sql::Select& s) {
   ResultSet r;
   r.returns_rows = true;
   if (s.from->name == "pg_aios") {
-    r.columns = {"handle", "generation", "state", "operation", "relation", "first_block",
-                 "blocks", "owner_thread"};
+    r.columns = {"handle",   "generation",  "state",  "operation",
+                 "relation", "first_block", "blocks", "owner_thread"};
     r.right_aligned = {true, true, false, false, false, true, true, true};
     for (const aio::IoInFlightRow& io : storage_->io().in_flight()) {
       std::string rel = std::to_string(io.relnumber);
@@ -416,8 +537,9 @@ ResultSet Session::system_view(const sql::Select& s) {
                         std::to_string(io.owner_thread)});
     }
   } else {
-    r.columns = {"method", "context", "reads", "read_blocks", "read_bytes", "avg_read_kb",
-                 "writes", "write_blocks", "write_bytes", "fadvises", "waits", "wait_time_ms"};
+    r.columns = {"method",      "context",     "reads",  "read_blocks",
+                 "read_bytes",  "avg_read_kb", "writes", "write_blocks",
+                 "write_bytes", "fadvises",    "waits",  "wait_time_ms"};
     r.right_aligned = {false, false, true, true, true, true, true, true, true, true, true, true};
     char buf[32];
     for (const aio::IoStatsRow& row : aio::io_stats_snapshot()) {

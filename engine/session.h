@@ -11,8 +11,8 @@
 
 #include "engine/datadir.h"
 #include "engine/settings.h"
-#include "engine/storage.h"
 #include "engine/sql/ast.h"
+#include "engine/storage.h"
 #include "engine/value.h"
 
 namespace tp {
@@ -47,6 +47,10 @@ class Session {
   Storage& storage() { return *storage_; }
   const Catalog& catalog() const { return dir_->catalog(); }
 
+  // Height of a B-tree index as PostgreSQL counts it: the root's level (0 when
+  // the root is a leaf; 2 for 10 M int4 keys).
+  int index_height(const RelationEntry& index);
+
   // Set from a signal handler: the running statement stops with
   // "canceling statement due to user request" and is rolled back.
   static std::atomic<bool>& cancel_flag();
@@ -59,6 +63,11 @@ class Session {
   ResultSet insert(const sql::Insert& ins);
   ResultSet select(const sql::Select& s);
   ResultSet system_view(const sql::Select& s);
+  ResultSet create_index(const sql::CreateIndex& ci);
+  ResultSet drop_index(const sql::DropIndex& di);
+  // Creates and builds an index of `table` into `next` (not committed).
+  RelationEntry& add_index(Catalog& next, RelationEntry table, std::string name,
+                           const std::vector<int>& columns, bool unique, bool primary);
   ResultSet set(const sql::SetStmt& s);
   ResultSet show(const sql::ShowStmt& s);
   ResultSet reset(const sql::ResetStmt& s);

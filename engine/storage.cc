@@ -80,14 +80,20 @@ void Storage::forget_all() {
   files_.clear();
 }
 
-void Storage::flush(const RelationEntry& rel) { pool_->flush_relation(file(rel)); }
+void Storage::flush(const RelationEntry& rel) {
+  pool_->flush_relation(file(rel));
+}
 
-void Storage::evict_all() { pool_->evict_all(); }
+void Storage::evict_all() {
+  pool_->evict_all();
+}
 
 int Storage::effective_io_concurrency() const {
   return int(settings_.get_int("effective_io_concurrency"));
 }
-int Storage::io_combine_limit() const { return int(settings_.get_int("io_combine_limit")); }
+int Storage::io_combine_limit() const {
+  return int(settings_.get_int("io_combine_limit"));
+}
 
 bufmgr::ReadStreamConfig Storage::stream_config() const {
   bufmgr::ReadStreamConfig c;

@@ -181,12 +181,13 @@ class Shell {
     if (name.empty()) {
       ResultSet r;
       r.returns_rows = true;
-      r.columns = {"Name", "Type", "Table", "Pages", "Rows", "Size"};
-      r.right_aligned = {false, false, false, true, true, false};
+      r.columns = {"Name", "Type", "Table", "Pages", "Rows", "Height", "Size"};
+      r.right_aligned = {false, false, false, true, true, true, false};
       for (const auto& rel : cat.relations) {
         const RelationEntry* table = rel.is_table() ? nullptr : cat.find_oid(rel.table_oid);
         r.rows.push_back({rel.name, rel.is_table() ? "table" : "index", table ? table->name : "",
                           std::to_string(rel.pages), std::to_string(rel.rows),
+                          rel.is_table() ? "" : std::to_string(session_.index_height(rel)),
                           size_pretty(int64_t(rel.pages * kBlockSize))});
       }
       if (r.rows.empty()) {
@@ -224,11 +225,11 @@ class Shell {
         std::string cols;
         for (int k : i->key_columns)
           cols += (cols.empty() ? "" : ", ") + rel->columns[size_t(k)].name;
-        std::printf("    \"%s\"%s btree (%s), %llu pages\n", i->name.c_str(),
+        std::printf("    \"%s\"%s btree (%s), %llu pages, height %d\n", i->name.c_str(),
                     i->primary  ? " PRIMARY KEY,"
                     : i->unique ? " UNIQUE,"
                                 : "",
-                    cols.c_str(), (unsigned long long)i->pages);
+                    cols.c_str(), (unsigned long long)i->pages, session_.index_height(*i));
       }
     }
     std::printf("\n");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "aio/aio.h"
+#include "aio/device_probe.h"
 #include "aio/file.h"
 #include "aio/internal.h"
 #include "aio/method.h"
@@ -157,6 +158,32 @@ TEST(AioStateMachineDeathTest, IllegalTransitionAborts) {
         HandleOps::set_state(*h, IoState::kSubmitted);
       },
       "illegal I/O handle transition HANDED_OUT -> SUBMITTED");
+}
+
+TEST(DeviceProbe, MeasuresEveryCombinationAndChecksTheBytes) {
+  ScratchDir dir;
+  DeviceProbeConfig config;
+  config.directory = dir.file("");
+  config.file_size_mb = 4;
+  config.seconds_per_run = 0.02;
+  config.random_depths = {1, 4};
+  config.methods = {IoMethodKind::kSync, IoMethodKind::kWorker};
+  int seen = 0;
+  std::vector<DeviceProbeRow> rows =
+      run_device_probe(config, [&](const DeviceProbeRow&) { ++seen; });
+  ASSERT_EQ(rows.size(), 2u * 2u * 3u);  // methods x direct modes x (seq + 2 depths)
+  EXPECT_EQ(seen, int(rows.size()));
+  for (const DeviceProbeRow& row : rows) {
+    EXPECT_GT(row.ios, 0u) << format_device_probe_row(row);
+    EXPECT_EQ(row.failed_ios, 0u) << format_device_probe_row(row);
+    EXPECT_EQ(row.block_size_bytes, row.pattern == "seq" ? 131072u : 8192u);
+  }
+  EXPECT_EQ(rows[0].method, "sync");
+  EXPECT_THAT(format_device_probe_row(rows[1]),
+              ::testing::StartsWith("method=sync direct=1 pattern=random depth=1 block_size=8192"));
+  // The stamped file is reused by the next run rather than rewritten.
+  std::string path = prepare_device_probe_file(config);
+  IoFile::unlink_path(path);
 }
 
 }  // namespace

@@ -1,0 +1,262 @@
+// The device probe's measuring loop: keep `depth` reads in flight through an IoSystem,
+// replace each as it completes (oldest first), count, check the bytes, time.
+#include "aio/device_probe.h"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+
+#include "aio/file.h"
+#include "engine/error.h"
+
+namespace tp::aio {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr uint64_t kStamp = 0x7470726f62653031ull;  // "tprobe01": marks a finished probe file
+
+struct AlignedDeleter {
+  void operator()(std::byte* p) const { std::free(p); }
+};
+using AlignedBytes = std::unique_ptr<std::byte, AlignedDeleter>;
+
+AlignedBytes aligned_bytes(size_t size) {
+  auto* p = static_cast<std::byte*>(std::aligned_alloc(kDirectIoAlignment, size));
+  if (p == nullptr) throw Error("device probe: out of memory");
+  std::memset(p, 0, size);
+  return AlignedBytes(p);
+}
+
+std::string kernel_release() {
+  utsname u{};
+  return ::uname(&u) == 0 ? u.release : "unknown";
+}
+
+double cpu_seconds() {
+  rusage ru{};
+  ::getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+// Each block starts with its block number, then (in block 0) the stamp at byte 8.
+bool block_holds(const std::byte* page, BlockNumber block) {
+  uint64_t stored;
+  std::memcpy(&stored, page, sizeof stored);
+  return stored == block;
+}
+
+struct Measure {
+  IoMethodKind method;
+  bool direct;
+  bool sequential;
+  int depth;
+  int nblocks;
+};
+
+struct Slot {
+  AlignedBytes buffer;
+  IoResult result;
+  IoWaitRef ref;
+  BlockNumber first = 0;
+  Clock::time_point started;
+};
+
+DeviceProbeRow measure(IoSystem& io, IoFile& file, const Measure& m, double seconds,
+                       uint64_t seed) {
+  const BlockNumber file_blocks = file.size_blocks();
+  const BlockNumber positions = file_blocks / BlockNumber(m.nblocks);
+  std::mt19937_64 rng(seed);
+  BlockNumber cursor = 0;
+  auto next_first = [&]() -> BlockNumber {
+    if (m.sequential) {
+      BlockNumber first = cursor * BlockNumber(m.nblocks);
+      cursor = (cursor + 1) % positions;
+      return first;
+    }
+    return BlockNumber(rng() % positions) * BlockNumber(m.nblocks);
+  };
+
+  // A sequential run reads the file at most once: a second pass would be served from the
+  // page cache (buffered) and measure memory, not the device.
+  uint64_t issued = 0;
+  std::vector<Slot> slots(size_t(m.depth));
+  for (Slot& s : slots) s.buffer = aligned_bytes(size_t(m.nblocks) * kBlockSize);
+  auto issue = [&](Slot& s) {
+    s.first = next_first();
+    IoHandle* h = io.acquire(&s.result);
+    h->set_context(IoContextTag::kBulkRead);
+    s.ref = h->wait_ref();
+    s.started = Clock::now();
+    io.start_read(h, file, s.first, s.buffer.get(), m.nblocks);
+    ++issued;
+  };
+
+  if (!m.direct) {
+    // Cold cache for buffered runs: drop the file's pages first. If that fails the
+    // buffered figures would measure memory, so it is an error.
+    if (::fdatasync(file.buffered_fd()) != 0)
+      throw Error(std::string("device probe: fdatasync failed: ") + std::strerror(errno));
+    if (int rc = ::posix_fadvise(file.buffered_fd(), 0, 0, POSIX_FADV_DONTNEED); rc != 0)
+      throw Error(std::string("device probe: could not drop the page cache: ") + std::strerror(rc));
+  }
+
+  uint64_t ios = 0, failed = 0;
+  double latency_us_sum = 0;
+  bool measuring = false;
+  Clock::time_point t0 = Clock::now(), measure_start = t0;
+  double cpu0 = 0;
+  const auto warmup = std::chrono::duration<double>(std::min(0.3, seconds / 10));
+  const auto run = std::chrono::duration<double>(seconds);
+  {
+    IoBatch batch(io);
+    for (Slot& s : slots) issue(s);
+  }
+  for (size_t next = 0;; next = (next + 1) % slots.size()) {
+    Slot& s = slots[next];
+    io.wait(s.ref);
+    Clock::time_point now = Clock::now();
+    if (measuring) {
+      ++ios;
+      latency_us_sum += std::chrono::duration<double, std::micro>(now - s.started).count();
+      bool ok = s.result.ok();
+      for (int b = 0; ok && b < m.nblocks; ++b)
+        ok = block_holds(s.buffer.get() + size_t(b) * kBlockSize, s.first + BlockNumber(b));
+      failed += ok ? 0 : 1;
+      if (now - measure_start >= run) break;
+    } else if (now - t0 >= warmup) {
+      measuring = true;
+      measure_start = now;
+      cpu0 = cpu_seconds();
+    }
+    if (m.sequential && issued >= positions) {
+      if (!measuring) {  // the whole file went by during warm-up: measure the tail anyway
+        measuring = true;
+        measure_start = now;
+        cpu0 = cpu_seconds();
+      }
+      break;
+    }
+    issue(s);
+  }
+  double elapsed = std::chrono::duration<double>(Clock::now() - measure_start).count();
+  double cpu = cpu_seconds() - cpu0;
+  io.wait_all();
+
+  DeviceProbeRow row;
+  row.method = io_method_name(m.method);
+  row.direct = m.direct;
+  row.pattern = m.sequential ? "seq" : "random";
+  row.depth = m.depth;
+  row.block_size_bytes = uint32_t(m.nblocks) * kBlockSize;
+  row.ios = ios;
+  row.seconds = elapsed;
+  row.iops = elapsed > 0 ? double(ios) / elapsed : 0;
+  row.mb_per_s = row.iops * row.block_size_bytes / 1e6;
+  row.avg_latency_us = ios ? latency_us_sum / double(ios) : 0;
+  row.cpu_us_per_io = ios ? cpu * 1e6 / double(ios) : 0;
+  row.failed_ios = failed;
+  return row;
+}
+
+}  // namespace
+
+std::string format_device_probe_row(const DeviceProbeRow& r) {
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "method=%s direct=%d pattern=%s depth=%d block_size=%u repeat=%d ios=%llu "
+                "seconds=%.2f MB/s=%.1f IOPS=%.0f avg_latency_us=%.1f cpu_us_per_io=%.2f "
+                "failed=%llu kernel=%s",
+                r.method.c_str(), r.direct ? 1 : 0, r.pattern.c_str(), r.depth, r.block_size_bytes,
+                r.repeat, static_cast<unsigned long long>(r.ios), r.seconds, r.mb_per_s, r.iops,
+                r.avg_latency_us, r.cpu_us_per_io, static_cast<unsigned long long>(r.failed_ios),
+                r.kernel.c_str());
+  return line;
+}
+
+std::string prepare_device_probe_file(const DeviceProbeConfig& config) {
+  if (config.directory.empty()) throw Error("device probe: no directory given");
+  if (config.file_size_mb == 0) throw Error("device probe: file size must be at least 1 MB");
+  const std::string path = config.directory + "/tidepool_device_probe.dat";
+  const uint64_t bytes = config.file_size_mb << 20;
+  auto file = IoFile::open(path, "device_probe", 0, /*create_if_missing=*/true);
+  if (uint64_t(file->size_blocks()) * kBlockSize == bytes) {
+    uint64_t head[2] = {};
+    if (::pread(file->buffered_fd(), head, sizeof head, 0) == ssize_t(sizeof head) &&
+        head[0] == 0 && head[1] == kStamp)
+      return path;  // a finished probe file from an earlier run
+  }
+  file->truncate(0);
+  const size_t chunk = 1 << 20;
+  std::vector<std::byte> buf(chunk);
+  for (uint64_t off = 0; off < bytes; off += chunk) {
+    size_t len = size_t(std::min<uint64_t>(chunk, bytes - off));
+    for (size_t b = 0; b < len; b += kBlockSize) {
+      uint64_t block = (off + b) / kBlockSize;
+      std::memcpy(buf.data() + b, &block, sizeof block);
+      std::memset(buf.data() + b + 8, int(block & 0xff), kBlockSize - 8);
+    }
+    size_t done = 0;
+    while (done < len) {
+      ssize_t n = ::pwrite(file->buffered_fd(), buf.data() + done, len - done, off_t(off + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0)
+        throw Error("device probe: could not write \"" + path +
+                    "\": " + std::strerror(n < 0 ? errno : ENOSPC));
+      done += size_t(n);
+    }
+  }
+  // The stamp goes last: a file cut short by an interrupted run is rebuilt next time.
+  uint64_t stamp = kStamp;
+  if (::pwrite(file->buffered_fd(), &stamp, sizeof stamp, 8) != ssize_t(sizeof stamp))
+    throw Error("device probe: could not write \"" + path + "\": " + std::strerror(errno));
+  file->fsync();
+  return path;
+}
+
+std::vector<DeviceProbeRow> run_device_probe(
+    const DeviceProbeConfig& config, const std::function<void(const DeviceProbeRow&)>& on_row,
+    const std::function<void(const std::string&)>& on_note) {
+  const std::string path = prepare_device_probe_file(config);
+  auto file = IoFile::open(path, "device_probe");
+  const std::string kernel = kernel_release();
+  std::vector<DeviceProbeRow> rows;
+  uint64_t seed = 1;
+  for (IoMethodKind method : config.methods) {
+    for (bool direct : config.direct_modes) {
+      std::unique_ptr<IoSystem> io;
+      try {
+        io = std::make_unique<IoSystem>(
+            IoConfig{.method = method, .io_workers = config.io_workers, .io_direct = direct});
+      } catch (const Error& e) {
+        if (on_note) on_note(std::string(io_method_name(method)) + " skipped: " + e.what());
+        break;
+      }
+      std::vector<Measure> plan;
+      plan.push_back({method, direct, true, config.sequential_depth, config.sequential_blocks});
+      for (int depth : config.random_depths) plan.push_back({method, direct, false, depth, 1});
+      for (const Measure& m : plan) {
+        for (int rep = 0; rep < config.repeats; ++rep) {
+          DeviceProbeRow row = measure(*io, *file, m, config.seconds_per_run, seed++);
+          row.repeat = rep;
+          row.kernel = kernel;
+          if (on_row) on_row(row);
+          rows.push_back(row);
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+}  // namespace tp::aio

@@ -1,0 +1,395 @@
+#include "engine/btree/btree.h"
+
+#include <atomic>
+#include <cmath>
+#include <limits>
+
+namespace tp::btree {
+
+namespace {
+
+// Size of make_separator(a, b) without building it.
+uint16_t separator_size(const TupleLayout& layout, TupleView lastleft, TupleView firstright) {
+  for (int i = 0; i < layout.ncols; ++i)
+    if (lastleft.value(layout, i) != firstright.value(layout, i)) return layout.ends[size_t(i) + 1];
+  return uint16_t(maxalign(layout.leaf_size()) + 8);
+}
+
+constexpr uint32_t kUsablePageBytes = kBlockSize - kPageHeaderSize - sizeof(BtSpecial);
+// PostgreSQL's fillfactors: the left half of a rightmost split is left this full.
+constexpr double kLeafSplitFill = 0.90;
+constexpr double kInternalSplitFill = 0.70;
+
+}  // namespace
+
+BTree::BTree(PageStore& store, IndexDef def)
+    : store_(&store), def_(std::move(def)), layout_(TupleLayout::from(def_)) {}
+
+BTree BTree::create(PageStore& store, IndexDef def) {
+  BTree tree(store, std::move(def));
+  if (store.nblocks() != 0)
+    throw Error("cannot create index \"" + tree.def_.name + "\": its relation already has " +
+                std::to_string(store.nblocks()) + " blocks");
+  PageGuard meta = store.extend();
+  TP_ASSERT(meta.block() == kMetaBlock);
+  meta.mark_dirty();
+  bt_meta_init(meta.data_for_write(), tree.layout_, tree.def_.unique);
+  return tree;
+}
+
+BTree BTree::open(PageStore& store, IndexDef def) {
+  BTree tree(store, std::move(def));
+  if (store.nblocks() == 0)
+    throw Error("index \"" + tree.def_.name + "\" has no metapage (its relation is empty)");
+  PageGuard guard = store.read(kMetaBlock, PageLock::Shared);
+  const BtMeta* meta = bt_meta(guard.data());
+  if (page_is_new(guard.data()) || meta->magic != kBtMagic)
+    tree.corrupt(kMetaBlock, "not a B-tree metapage (bad magic number)");
+  if (meta->version != kBtVersion)
+    tree.corrupt(kMetaBlock, "unsupported B-tree version " + std::to_string(meta->version));
+  bool same =
+      meta->ncols == uint32_t(tree.layout_.ncols) && (meta->unique != 0) == tree.def_.unique;
+  for (int i = 0; same && i < tree.layout_.ncols; ++i)
+    same = meta->types[i] == uint8_t(tree.layout_.types[size_t(i)]);
+  if (!same)
+    throw Error("index \"" + tree.def_.name +
+                "\" was built with different key columns or uniqueness than its definition");
+  return tree;
+}
+
+void BTree::corrupt(BlockNumber block, const std::string& what) const {
+  throw Error(
+      "index \"" + def_.name + "\" contains a corrupted page at block " + std::to_string(block),
+      what, "Please REINDEX it.");
+}
+
+void BTree::throw_duplicate(const KeyValues& key) const {
+  std::string columns;
+  for (size_t i = 0; i < def_.columns.size(); ++i)
+    columns += (i > 0 ? ", " : "") + def_.columns[i].name;
+  throw Error("duplicate key value violates unique constraint \"" + def_.name + "\"",
+              "Key (" + columns + ")=" + format_key(key) + " already exists.");
+}
+
+MetaInfo BTree::meta(ScanCounters* counters) const {
+  PageGuard guard = store_->read(kMetaBlock, PageLock::Shared);
+  if (counters) ++counters->index_pages_read;
+  const BtMeta* meta = bt_meta(guard.data());
+  if (meta->magic != kBtMagic) corrupt(kMetaBlock, "not a B-tree metapage (bad magic number)");
+  return MetaInfo{meta->fast_root, meta->fast_level};
+}
+
+MetaInfo BTree::start_root(ScanCounters* counters) const {
+  uint64_t cached = std::atomic_ref<uint64_t>(cached_root_).load(std::memory_order_acquire);
+  if (cached != kNoRootCached) return MetaInfo{BlockNumber(cached), uint32_t(cached >> 32)};
+  MetaInfo root = meta(counters);
+  if (root.root != kInvalidBlock) remember_root(root);
+  return root;
+}
+
+void BTree::forget_root() const {
+  std::atomic_ref<uint64_t>(cached_root_).store(kNoRootCached, std::memory_order_release);
+}
+
+void BTree::remember_root(MetaInfo root) const {
+  std::atomic_ref<uint64_t>(cached_root_)
+      .store((uint64_t(root.level) << 32) | root.root, std::memory_order_release);
+}
+
+PageGuard BTree::read_node(BlockNumber block, uint32_t level, PageLock lock,
+                           ScanCounters* counters) const {
+  if (block == kMetaBlock || block >= store_->nblocks())
+    corrupt(block, "a link points to block " + std::to_string(block) + ", outside the tree");
+  PageGuard guard = store_->read(block, lock);
+  if (counters) {
+    ++counters->index_pages_read;
+    if (level == 0) ++counters->leaf_pages_read;
+  }
+  const char* page = guard.data();
+  const PageHeader* h = page_header(page);
+  if (h->special != kBlockSize - sizeof(BtSpecial))
+    corrupt(block, "the page has no B-tree special space");
+  const BtSpecial* special = bt_special(page);
+  if (special->level != level || ((special->flags & kBtLeaf) != 0) != (level == 0) ||
+      (special->flags & kBtMeta) != 0)
+    corrupt(block, "expected a page at level " + std::to_string(level) + ", found level " +
+                       std::to_string(special->level));
+  return guard;
+}
+
+OffsetNumber BTree::leaf_search(const char* page, const Probe& probe) const {
+  OffsetNumber lo = bt_first_data(page), hi = OffsetNumber(page_max_offset(page) + 1);
+  while (lo < hi) {
+    OffsetNumber mid = OffsetNumber(lo + (hi - lo) / 2);
+    if (compare(layout_, probe, tuple_at(page, mid)) > 0)
+      lo = OffsetNumber(mid + 1);
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+OffsetNumber BTree::internal_search(const char* page, const Probe& probe) const {
+  // The first data item is minus infinity: it always qualifies.
+  OffsetNumber first = bt_first_data(page);
+  OffsetNumber lo = OffsetNumber(first + 1), hi = OffsetNumber(page_max_offset(page) + 1);
+  while (lo < hi) {
+    OffsetNumber mid = OffsetNumber(lo + (hi - lo) / 2);
+    if (compare(layout_, probe, tuple_at(page, mid)) >= 0)
+      lo = OffsetNumber(mid + 1);
+    else
+      hi = mid;
+  }
+  return OffsetNumber(lo - 1);
+}
+
+PageGuard BTree::descend(const Probe& probe, PageLock leaf_lock, DescentStack* stack,
+                         ScanCounters* counters) const {
+  // An insert needs the path from the true root to find parents when it
+  // splits, so it reads the metapage; readers may start at a stale root.
+  MetaInfo root = stack != nullptr ? meta(counters) : start_root(counters);
+  if (root.root == kInvalidBlock) return {};
+  if (stack != nullptr) remember_root(root);
+  BlockNumber block = root.root;
+  uint32_t level = root.level;
+  for (;;) {
+    PageLock lock = level == 0 ? leaf_lock : PageLock::Shared;
+    PageGuard guard = read_node(block, level, lock, counters);
+    // A split may have moved the probe's range right since the parent was read.
+    BlockNumber moves = 0;
+    while (!bt_rightmost(guard.data()) &&
+           compare(layout_, probe, tuple_at(guard.data(), kHighKeyOffset)) >= 0) {
+      BlockNumber next = bt_special(guard.data())->next;
+      if (++moves > store_->nblocks())
+        corrupt(guard.block(), "right links at level " + std::to_string(level) + " form a cycle");
+      guard.release();
+      guard = read_node(next, level, lock, counters);
+    }
+    if (level == 0) return guard;
+    if (page_max_offset(guard.data()) < bt_first_data(guard.data()))
+      corrupt(guard.block(), "internal page has no downlinks");
+    OffsetNumber off = internal_search(guard.data(), probe);
+    if (stack) stack->push({guard.block(), off});
+    block = tuple_at(guard.data(), off).downlink();
+    --level;
+  }
+}
+
+std::optional<Tid> BTree::lookup(const KeyValues& key, ScanCounters* counters) const {
+  if (key.n != layout_.ncols)
+    throw Error("lookup in index \"" + def_.name + "\" needs " + std::to_string(layout_.ncols) +
+                " key values, got " + std::to_string(key.n));
+  Probe probe{key};
+  PageGuard guard = descend(probe, PageLock::Shared, nullptr, counters);
+  if (!guard.valid()) return std::nullopt;
+  OffsetNumber off = leaf_search(guard.data(), probe);
+  // The first item >= probe may sit on a right sibling (after empty pages).
+  while (off > page_max_offset(guard.data())) {
+    if (bt_rightmost(guard.data())) return std::nullopt;
+    BlockNumber next = bt_special(guard.data())->next;
+    guard.release();
+    guard = read_node(next, 0, PageLock::Shared, counters);
+    off = bt_first_data(guard.data());
+  }
+  TupleView item = tuple_at(guard.data(), off);
+  for (int i = 0; i < layout_.ncols; ++i)
+    if (item.value(layout_, i) != key[i]) return std::nullopt;
+  if (counters) ++counters->items_returned;
+  return item.tid();
+}
+
+void BTree::insert(const KeyValues& key, Tid tid) {
+  check_key_range(def_, key);
+  if (!tid.valid()) throw Error("cannot insert an invalid TID into index \"" + def_.name + "\"");
+  // Check uniqueness before touching any page, so a violation changes nothing.
+  if (def_.unique && lookup(key).has_value()) throw_duplicate(key);
+
+  alignas(8) char tuple[kMaxTupleSize];
+  uint16_t size = make_leaf_tuple(layout_, key, tid, tuple);
+  Probe probe{key, tid, /*has_tid=*/true};
+  DescentStack stack;
+  PageGuard leaf = descend(probe, PageLock::Exclusive, &stack, nullptr);
+  if (!leaf.valid()) leaf = create_root_leaf();
+  OffsetNumber off = leaf_search(leaf.data(), probe);
+  if (off <= page_max_offset(leaf.data()) &&
+      compare(layout_, probe, tuple_at(leaf.data(), off)) == 0)
+    throw Error("index \"" + def_.name + "\" already contains key " + format_key(key) +
+                " with TID " + format_tid(tid));
+  insert_into_page(std::move(leaf), off, tuple, size, stack);
+}
+
+bool BTree::remove(const KeyValues& key, Tid tid) {
+  if (key.n != layout_.ncols)
+    throw Error("removal from index \"" + def_.name + "\" needs " + std::to_string(layout_.ncols) +
+                " key values, got " + std::to_string(key.n));
+  Probe probe{key, tid, /*has_tid=*/true};
+  PageGuard leaf = descend(probe, PageLock::Exclusive, nullptr, nullptr);
+  if (!leaf.valid()) return false;
+  OffsetNumber off = leaf_search(leaf.data(), probe);
+  if (off > page_max_offset(leaf.data()) ||
+      compare(layout_, probe, tuple_at(leaf.data(), off)) != 0)
+    return false;
+  leaf.mark_dirty();
+  page_delete_item(leaf.data_for_write(), off);
+  return true;
+}
+
+PageGuard BTree::create_root_leaf() {
+  PageGuard root = store_->extend();
+  root.mark_dirty();
+  bt_page_init(root.data_for_write(), 0, kBtLeaf | kBtRoot);
+  PageGuard meta = store_->read(kMetaBlock, PageLock::Exclusive);
+  meta.mark_dirty();
+  BtMeta* m = bt_meta(meta.data_for_write());
+  m->root = m->fast_root = root.block();
+  m->level = m->fast_level = 0;
+  remember_root(MetaInfo{root.block(), 0});
+  return root;
+}
+
+void BTree::insert_into_page(PageGuard page, OffsetNumber offset, const char* tuple, uint16_t size,
+                             DescentStack& stack) {
+  // Two buffers: the separator of one split is the tuple of the next level.
+  alignas(8) char buffers[2][kMaxTupleSize];
+  int next_buffer = 0;
+  for (;;) {
+    if (page_free_space(page.data()) >= maxalign(size)) {
+      page.mark_dirty();
+      bool added = page_insert_item_at(page.data_for_write(), offset, tuple, size);
+      TP_ASSERT(added);
+      return;
+    }
+    BlockNumber left = page.block();
+    uint32_t level = bt_special(page.data())->level;
+    char* separator = buffers[next_buffer];
+    next_buffer ^= 1;
+    size = split(page, offset, tuple, size, separator);
+    tuple = separator;
+    page.release();
+    if (stack.depth == 0) {
+      grow_root(left, level, separator, size);
+      return;
+    }
+    DescentStack::Entry parent = stack.pop();
+    page = read_node(parent.block, level + 1, PageLock::Exclusive, nullptr);
+    // Writers are serialised, so the parent still has our downlink where the
+    // descent saw it.
+    TP_ASSERT(tuple_at(page.data(), parent.offset).downlink() == left);
+    offset = OffsetNumber(parent.offset + 1);
+  }
+}
+
+uint16_t BTree::split(PageGuard& guard, OffsetNumber offset, const char* tuple, uint16_t size,
+                      char* separator) {
+  const char* page = guard.data();
+  const BtSpecial old = *bt_special(page);
+  const bool leaf = (old.flags & kBtLeaf) != 0;
+  const bool rightmost = old.next == kInvalidBlock;
+  const OffsetNumber first = bt_first_data(page);
+  const int n = page_max_offset(page) - first + 2;  // existing data items + the new one
+  const int new_index = offset - first;
+  TP_ASSERT(size == TupleView{tuple}.size());
+  auto item = [&](int i) {
+    if (i < new_index) return tuple_at(page, OffsetNumber(first + i));
+    if (i == new_index) return TupleView{tuple};
+    return tuple_at(page, OffsetNumber(first + i - 1));
+  };
+
+  // Choose the split point: items [0, k) stay left, [k, n) move right. By
+  // default both halves end with equal free space; when the new item goes to
+  // the end of the rightmost page (ascending inserts) the left half is left
+  // fillfactor-full so sequential loads pack pages densely.
+  int64_t total = 0;
+  for (int i = 0; i < n; ++i) total += item_cost(item(i).size());
+  const int64_t old_high_key = rightmost ? 0 : item_cost(tuple_at(page, kHighKeyOffset).size());
+  const bool packed = rightmost && new_index == n - 1;
+  const double fill = leaf ? kLeafSplitFill : kInternalSplitFill;
+  int best_k = -1;
+  double best_delta = std::numeric_limits<double>::infinity();
+  int64_t left_items = 0;
+  for (int k = 1; k < n; ++k) {
+    left_items += item_cost(item(k - 1).size());
+    uint16_t high_key = leaf ? separator_size(layout_, item(k - 1), item(k)) : item(k).size();
+    int64_t left_used = left_items + item_cost(high_key);
+    int64_t right_used = old_high_key + (total - left_items);
+    if (!leaf) right_used -= item_cost(item(k).size()) - item_cost(kTupleHeaderSize);
+    if (left_used > int64_t(kUsablePageBytes) || right_used > int64_t(kUsablePageBytes)) continue;
+    double left_free = double(int64_t(kUsablePageBytes) - left_used);
+    double right_free = double(int64_t(kUsablePageBytes) - right_used);
+    double delta = packed ? fill * left_free - (1.0 - fill) * right_free : left_free - right_free;
+    if (std::fabs(delta) < best_delta) {
+      best_delta = std::fabs(delta);
+      best_k = k;
+    }
+  }
+  TP_ASSERT(best_k > 0);
+  const int k = best_k;
+
+  // The left half is built aside and copied over the page at the end, so the
+  // page stays intact (and readable by concurrent readers) until then.
+  alignas(8) char left[kBlockSize];
+  const uint16_t flags = uint16_t(old.flags & ~kBtRoot);
+  bt_page_init(left, old.level, flags);
+  PageGuard right_guard = store_->extend();
+  right_guard.mark_dirty();
+  char* right = right_guard.data_for_write();
+  bt_page_init(right, old.level, flags);
+  const BlockNumber right_block = right_guard.block();
+  bt_special(left)->prev = old.prev;
+  bt_special(left)->next = right_block;
+  bt_special(right)->prev = guard.block();
+  bt_special(right)->next = old.next;
+
+  alignas(8) char high_key[kMaxTupleSize];
+  uint16_t high_key_size = leaf ? make_separator(layout_, item(k - 1), item(k), high_key)
+                                : copy_pivot(item(k), kInvalidBlock, false, high_key);
+  bool ok = page_add_item(left, high_key, high_key_size) == kHighKeyOffset;
+  for (int i = 0; ok && i < k; ++i) ok = page_add_item(left, item(i).p, item(i).size()) != 0;
+  if (ok && !rightmost) {
+    TupleView old_high = tuple_at(page, kHighKeyOffset);
+    ok = page_add_item(right, old_high.p, old_high.size()) != 0;
+  }
+  for (int i = k; ok && i < n; ++i) {
+    if (!leaf && i == k) {
+      // The right page's first downlink becomes minus infinity.
+      alignas(8) char first_item[kMaxTupleSize];
+      uint16_t first_size = copy_pivot(item(k), item(k).downlink(), true, first_item);
+      ok = page_add_item(right, first_item, first_size) != 0;
+    } else {
+      ok = page_add_item(right, item(i).p, item(i).size()) != 0;
+    }
+  }
+  TP_ASSERT(ok);
+  uint16_t separator_bytes = copy_pivot(TupleView{high_key}, right_block, false, separator);
+
+  if (old.next != kInvalidBlock) {
+    PageGuard sibling = read_node(old.next, old.level, PageLock::Exclusive, nullptr);
+    sibling.mark_dirty();
+    bt_special(sibling.data_for_write())->prev = right_block;
+  }
+  guard.mark_dirty();
+  std::memcpy(guard.data_for_write(), left, kBlockSize);
+  return separator_bytes;
+}
+
+void BTree::grow_root(BlockNumber left, uint32_t left_level, const char* separator, uint16_t size) {
+  PageGuard root = store_->extend();
+  root.mark_dirty();
+  char* page = root.data_for_write();
+  bt_page_init(page, left_level + 1, kBtRoot);
+  alignas(8) char minus_infinity[kMaxTupleSize];
+  uint16_t minus_size = make_pivot(layout_, KeyValues{}, 0, nullptr, left, minus_infinity);
+  bool ok = page_add_item(page, minus_infinity, minus_size) == 1 &&
+            page_add_item(page, separator, size) == 2;
+  TP_ASSERT(ok);
+  BlockNumber root_block = root.block();
+  root.release();
+  PageGuard meta = store_->read(kMetaBlock, PageLock::Exclusive);
+  meta.mark_dirty();
+  BtMeta* m = bt_meta(meta.data_for_write());
+  m->root = m->fast_root = root_block;
+  m->level = m->fast_level = left_level + 1;
+  remember_root(MetaInfo{root_block, left_level + 1});
+}
+
+}  // namespace tp::btree

@@ -1,0 +1,364 @@
+#include "engine/btree/btree_build.h"
+
+#include <algorithm>
+#include <deque>
+
+namespace tp::btree {
+
+const char* build_phase_name(BuildProgress::Phase phase) {
+  switch (phase) {
+    case BuildProgress::Phase::Sorting:
+      return "sorting";
+    case BuildProgress::Phase::Loading:
+      return "loading tuples";
+    case BuildProgress::Phase::Done:
+      return "done";
+  }
+  return "?";
+}
+
+const char* builder_state_name(BuilderState state) {
+  switch (state) {
+    case BuilderState::Collecting:
+      return "collecting";
+    case BuilderState::Writing:
+      return "writing";
+    case BuilderState::Finished:
+      return "finished";
+    case BuilderState::Failed:
+      return "failed";
+  }
+  return "?";
+}
+
+// Entries to sort, stored as fixed-size records for the index's column count
+// so sorting moves 16..72-byte records, never pointers.
+class SortBuffer {
+ public:
+  virtual ~SortBuffer() = default;
+  virtual void reserve(size_t n) = 0;
+  virtual void add(const KeyValues& key, Tid tid) = 0;
+  virtual void sort() = 0;
+  virtual size_t size() const = 0;
+  virtual void get(size_t i, KeyValues& key, Tid& tid) const = 0;
+};
+
+namespace {
+
+template <int N>
+class SortBufferN final : public SortBuffer {
+  struct Record {
+    int64_t key[N];
+    uint64_t tid;  // block << 16 | offset: orders like Tid
+  };
+
+ public:
+  void reserve(size_t n) override { records_.reserve(n); }
+  void add(const KeyValues& key, Tid tid) override {
+    Record r;
+    for (int i = 0; i < N; ++i) r.key[i] = key[i];
+    r.tid = (uint64_t(tid.block) << 16) | tid.offset;
+    records_.push_back(r);
+  }
+  void sort() override {
+    std::sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) {
+      for (int i = 0; i < N; ++i)
+        if (a.key[i] != b.key[i]) return a.key[i] < b.key[i];
+      return a.tid < b.tid;
+    });
+  }
+  size_t size() const override { return records_.size(); }
+  void get(size_t i, KeyValues& key, Tid& tid) const override {
+    const Record& r = records_[i];
+    key.n = N;
+    for (int c = 0; c < N; ++c) key.v[size_t(c)] = r.key[c];
+    tid = Tid{BlockNumber(r.tid >> 16), OffsetNumber(r.tid & 0xFFFF)};
+  }
+
+ private:
+  std::vector<Record> records_;
+};
+
+std::unique_ptr<SortBuffer> make_sort_buffer(int ncols) {
+  switch (ncols) {
+    case 1:
+      return std::make_unique<SortBufferN<1>>();
+    case 2:
+      return std::make_unique<SortBufferN<2>>();
+    case 3:
+      return std::make_unique<SortBufferN<3>>();
+    case 4:
+      return std::make_unique<SortBufferN<4>>();
+    case 5:
+      return std::make_unique<SortBufferN<5>>();
+    case 6:
+      return std::make_unique<SortBufferN<6>>();
+    case 7:
+      return std::make_unique<SortBufferN<7>>();
+    case 8:
+      return std::make_unique<SortBufferN<8>>();
+  }
+  TP_ASSERT(false);
+  return nullptr;
+}
+
+constexpr OffsetNumber kFirstKey = 2;  // first data item while the high key slot is reserved
+
+// Writes one level after another, bottom-up, one open page per level.
+class LevelWriter {
+ public:
+  LevelWriter(PageStore& store, const TupleLayout& layout) : store_(store), layout_(layout) {}
+
+  // Adds a tuple to `level`, closing its page first if it is full.
+  void add(uint32_t level, const char* tuple, uint16_t size) {
+    if (level == levels_.size()) open_level(level);
+    Level& s = levels_[level];
+    const bool leaf = level == 0;
+    const uint32_t free = page_free_space(s.page.data());
+    const uint32_t aligned = maxalign(size);
+    const uint32_t close_below =
+        kBlockSize * (100 - (leaf ? kLeafBuildFillfactor : kInternalBuildFillfactor)) / 100;
+    // A leaf keeps room to grow its high key by a heap TID when it is closed.
+    if (free < aligned + (leaf ? 8 : 0) || (free < close_below && s.last_off > kFirstKey))
+      close_page(level);
+    Level& t = levels_[level];
+    t.last_off = OffsetNumber(t.last_off + 1);
+    char* page = t.page.data_for_write();
+    OffsetNumber added;
+    if (!leaf && t.last_off == kFirstKey) {
+      alignas(8) char first[kMaxTupleSize];
+      uint16_t first_size = copy_pivot(TupleView{tuple}, TupleView{tuple}.downlink(), true, first);
+      added = page_add_item(page, first, first_size);
+    } else {
+      added = page_add_item(page, tuple, size);
+    }
+    TP_ASSERT(added == t.last_off);
+  }
+
+  // Closes the rightmost page of every level; returns (root block, root level).
+  MetaInfo finish() {
+    MetaInfo root;
+    for (uint32_t level = 0; level < levels_.size(); ++level) {
+      Level& s = levels_[level];
+      char* page = s.page.data_for_write();
+      if (level + 1 == levels_.size()) {
+        bt_special(page)->flags |= kBtRoot;
+        root = MetaInfo{s.page.block(), level};
+      } else {
+        alignas(8) char downlink[kMaxTupleSize];
+        uint16_t size = downlink_for(s, downlink);
+        add(level + 1, downlink, size);  // may add a level: the loop bound re-reads size()
+      }
+      // Rightmost page: drop the reserved high key slot.
+      OffsetNumber max = page_max_offset(page);
+      std::memmove(page_item_id(page, 1), page_item_id(page, 2), size_t(max - 1) * kItemIdSize);
+      page_header(page)->lower = uint16_t(page_header(page)->lower - kItemIdSize);
+      levels_[level].page.release();
+      ++pages_written_;
+    }
+    return root;
+  }
+
+  BlockNumber pages_written() const { return pages_written_; }
+  BlockNumber leaf_pages() const { return leaf_pages_; }
+
+ private:
+  struct Level {
+    PageGuard page;
+    OffsetNumber last_off = 1;  // the high key slot
+    std::string low_key;        // pivot bytes; empty = minus infinity (leftmost)
+  };
+
+  void open_level(uint32_t level) {
+    levels_.emplace_back();
+    levels_.back().page = new_page(level);
+  }
+
+  PageGuard new_page(uint32_t level) {
+    PageGuard guard = store_.extend();
+    guard.mark_dirty();
+    char* page = guard.data_for_write();
+    bt_page_init(page, level, level == 0 ? kBtLeaf : 0);
+    // Reserve line pointer 1 for the high key, filled in when the page closes.
+    page_header(page)->lower = uint16_t(page_header(page)->lower + kItemIdSize);
+    if (level == 0) ++leaf_pages_;
+    return guard;
+  }
+
+  uint16_t downlink_for(const Level& s, char* out) const {
+    if (s.low_key.empty()) return make_pivot(layout_, KeyValues{}, 0, nullptr, s.page.block(), out);
+    return copy_pivot(TupleView{s.low_key.data()}, s.page.block(), false, out);
+  }
+
+  // Moves the page's last item to a fresh right sibling, turns it into the
+  // high key (suffix-truncated on leaves), and posts the downlink upward.
+  void close_page(uint32_t level) {
+    const bool leaf = level == 0;
+    PageGuard next = new_page(level);
+    Level& s = levels_[level];
+    char* old_page = s.page.data_for_write();
+    char* new_page_bytes = next.data_for_write();
+    TP_ASSERT(s.last_off > kFirstKey);
+
+    TupleView last = tuple_at(old_page, s.last_off);
+    alignas(8) char moved[kMaxTupleSize];
+    uint16_t moved_size = last.size();
+    std::memcpy(moved, last.p, moved_size);
+    OffsetNumber added;
+    if (!leaf) {
+      alignas(8) char first[kMaxTupleSize];
+      uint16_t first_size = copy_pivot(TupleView{moved}, TupleView{moved}.downlink(), true, first);
+      added = page_add_item(new_page_bytes, first, first_size);
+    } else {
+      added = page_add_item(new_page_bytes, moved, moved_size);
+    }
+    TP_ASSERT(added == kFirstKey);
+
+    // The last tuple sits lowest in tuple space: drop it and its line pointer,
+    // then place the high key there.
+    alignas(8) char high_key[kMaxTupleSize];
+    uint16_t high_size =
+        leaf ? make_separator(layout_, tuple_at(old_page, OffsetNumber(s.last_off - 1)),
+                              TupleView{moved}, high_key)
+             : copy_pivot(TupleView{moved}, kInvalidBlock, false, high_key);
+    PageHeader* h = page_header(old_page);
+    TP_ASSERT(page_item_id(old_page, s.last_off)->off == h->upper);
+    h->upper = uint16_t(h->upper + maxalign(moved_size));
+    h->lower = uint16_t(h->lower - kItemIdSize);
+    TP_ASSERT(h->upper >= maxalign(high_size) + h->lower);
+    h->upper = uint16_t(h->upper - maxalign(high_size));
+    std::memcpy(old_page + h->upper, high_key, high_size);
+    std::memset(old_page + h->upper + high_size, 0, maxalign(high_size) - high_size);
+    ItemId* hk = page_item_id(old_page, kHighKeyOffset);
+    hk->off = h->upper;
+    hk->state = uint32_t(ItemState::Normal);
+    hk->len = high_size;
+
+    bt_special(old_page)->next = next.block();
+    bt_special(new_page_bytes)->prev = s.page.block();
+
+    alignas(8) char downlink[kMaxTupleSize];
+    uint16_t downlink_size = downlink_for(s, downlink);
+    s.low_key.assign(high_key, high_size);
+    s.page.release();
+    ++pages_written_;
+    s.page = std::move(next);
+    s.last_off = kFirstKey;
+    add(level + 1, downlink, downlink_size);  // may reallocate levels_: `s` is dead now
+  }
+
+  PageStore& store_;
+  const TupleLayout& layout_;
+  std::deque<Level> levels_;  // deque: references stay valid when a level is added
+  BlockNumber pages_written_ = 0;
+  BlockNumber leaf_pages_ = 0;
+};
+
+}  // namespace
+
+BTreeBuilder::BTreeBuilder(PageStore& store, IndexDef def)
+    : store_(&store), def_(std::move(def)), layout_(TupleLayout::from(def_)) {
+  if (store.nblocks() != 0)
+    throw Error("cannot build index \"" + def_.name + "\": its relation already has " +
+                std::to_string(store.nblocks()) + " blocks");
+  entries_ = make_sort_buffer(layout_.ncols);
+}
+
+BTreeBuilder::~BTreeBuilder() = default;
+
+void BTreeBuilder::reserve(size_t tuples) {
+  entries_->reserve(tuples);
+}
+
+void BTreeBuilder::set_state(BuilderState next) {
+  bool legal = (state_ == BuilderState::Collecting && next == BuilderState::Writing) ||
+               (state_ == BuilderState::Writing &&
+                (next == BuilderState::Finished || next == BuilderState::Failed));
+  TP_ASSERT(legal);
+  state_ = next;
+}
+
+void BTreeBuilder::add(const KeyValues& key, Tid tid) {
+  TP_ASSERT(state_ == BuilderState::Collecting);
+  check_key_range(def_, key);
+  if (!tid.valid()) throw Error("cannot index an invalid TID in index \"" + def_.name + "\"");
+  entries_->add(key, tid);
+}
+
+BuildStats BTreeBuilder::finish(const BuildProgressFn& progress) {
+  set_state(BuilderState::Writing);
+  try {
+    BuildStats stats = write(progress);
+    set_state(BuilderState::Finished);
+    return stats;
+  } catch (...) {
+    set_state(BuilderState::Failed);
+    throw;
+  }
+}
+
+BuildStats BTreeBuilder::write(const BuildProgressFn& progress) {
+  if (store_->nblocks() != 0)
+    throw Error("cannot build index \"" + def_.name + "\": its relation gained " +
+                std::to_string(store_->nblocks()) + " blocks while the build collected entries");
+  const uint64_t total = entries_->size();
+  if (progress) progress({BuildProgress::Phase::Sorting, 0, total, 0});
+  entries_->sort();
+
+  KeyValues key, previous;
+  Tid tid;
+  if (def_.unique) {
+    for (size_t i = 0; i < total; ++i) {
+      entries_->get(i, key, tid);
+      if (i > 0 && key == previous) {
+        std::string columns;
+        for (size_t c = 0; c < def_.columns.size(); ++c)
+          columns += (c > 0 ? ", " : "") + def_.columns[c].name;
+        throw Error("could not create unique index \"" + def_.name + "\"",
+                    "Key (" + columns + ")=" + format_key(key) + " is duplicated.");
+      }
+      previous = key;
+    }
+  }
+
+  // The metapage is block 0 but written last, once the root is known.
+  PageGuard meta = store_->extend();
+  TP_ASSERT(meta.block() == kMetaBlock);
+  meta.mark_dirty();
+  LevelWriter writer(*store_, layout_);
+  const uint64_t step = std::max<uint64_t>(1, total / 100);
+  alignas(8) char tuple[kMaxTupleSize];
+  for (size_t i = 0; i < total; ++i) {
+    entries_->get(i, key, tid);
+    uint16_t size = make_leaf_tuple(layout_, key, tid, tuple);
+    writer.add(0, tuple, size);
+    if (progress && (i + 1) % step == 0)
+      progress({BuildProgress::Phase::Loading, i + 1, total, writer.pages_written()});
+  }
+  MetaInfo root = total > 0 ? writer.finish() : MetaInfo{};
+
+  char* page = meta.data_for_write();
+  bt_meta_init(page, layout_, def_.unique);
+  bt_meta(page)->root = bt_meta(page)->fast_root = root.root;
+  bt_meta(page)->level = bt_meta(page)->fast_level = root.level;
+  meta.release();
+
+  BuildStats stats;
+  stats.tuples = total;
+  stats.pages = store_->nblocks();
+  stats.leaf_pages = writer.leaf_pages();
+  stats.root_level = root.level;
+  if (progress) progress({BuildProgress::Phase::Done, total, total, stats.pages});
+  return stats;
+}
+
+BuildStats build_index(PageStore& store, const IndexDef& def,
+                       const std::vector<std::pair<KeyValues, Tid>>& entries,
+                       const BuildProgressFn& progress) {
+  BTreeBuilder builder(store, def);
+  builder.reserve(entries.size());
+  for (const auto& [key, tid] : entries) builder.add(key, tid);
+  return builder.finish(progress);
+}
+
+}  // namespace tp::btree

@@ -1,0 +1,90 @@
+// Sorted bottom-up build: the CREATE INDEX path.
+//
+//   BTreeBuilder builder(store, def);           // store must be empty
+//   for (each heap tuple) builder.add(key, tid);
+//   BuildStats stats = builder.finish(progress); // sorts, writes pages, metapage last
+//
+// Pages are filled left to right exactly the way PostgreSQL's nbtsort.c fills
+// them: a leaf page is closed once its free space drops below 10% of the page
+// (leaf fillfactor 90), an internal page below 30% (fillfactor 70); at least
+// two items per page; the last item of a closed page moves to the next page
+// and becomes (suffix-truncated) the closed page's high key. So page counts
+// match PostgreSQL's: 2,745 pages for 1 M distinct int4 keys.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "engine/btree/btree.h"
+
+namespace tp::btree {
+
+struct BuildProgress {
+  enum class Phase { Sorting, Loading, Done };
+  Phase phase;
+  uint64_t tuples_done;
+  uint64_t tuples_total;
+  BlockNumber pages_written;
+};
+const char* build_phase_name(BuildProgress::Phase phase);
+using BuildProgressFn = std::function<void(const BuildProgress&)>;
+
+struct BuildStats {
+  uint64_t tuples = 0;
+  BlockNumber pages = 0;  // including the metapage
+  BlockNumber leaf_pages = 0;
+  uint32_t root_level = 0;  // height - 1; 0 also for an empty index
+};
+
+// Leaf and internal fillfactors of a sorted build, and the free space below
+// which a page is closed: BLCKSZ * (100 - fillfactor) / 100.
+inline constexpr uint32_t kLeafBuildFillfactor = 90;
+inline constexpr uint32_t kInternalBuildFillfactor = 70;
+
+class SortBuffer;
+
+// Lifecycle of a builder: Collecting -(finish)-> Writing -> Finished, or
+// -> Failed when finish() throws (unique violation, store errors).
+enum class BuilderState : uint8_t {
+  Collecting,  // add() queues entries
+  Writing,     // finish() is sorting and writing pages
+  Finished,    // the index is complete; the builder can only be destroyed
+  Failed,      // finish() threw; the store may hold a partial index
+};
+const char* builder_state_name(BuilderState state);
+
+class BTreeBuilder {
+ public:
+  // `store` must be empty. Throws tp::Error for a bad definition.
+  BTreeBuilder(PageStore& store, IndexDef def);
+  ~BTreeBuilder();
+
+  void reserve(size_t tuples);
+  // Queues one entry. Throws tp::Error if a value is out of range or the TID invalid.
+  void add(const KeyValues& key, Tid tid);
+
+  // Sorts and writes the index. A unique index with equal keys throws
+  // tp::Error "could not create unique index" before any page is written.
+  // `progress` (optional) is called when sorting starts, about every 1% of
+  // the loading, and at the end.
+  BuildStats finish(const BuildProgressFn& progress = {});
+
+  BuilderState state() const { return state_; }
+
+ private:
+  void set_state(BuilderState next);
+  BuildStats write(const BuildProgressFn& progress);
+
+  PageStore* store_;
+  IndexDef def_;
+  TupleLayout layout_;
+  std::unique_ptr<SortBuffer> entries_;
+  BuilderState state_ = BuilderState::Collecting;
+};
+
+// Convenience for tests: builds from an unsorted list of entries.
+BuildStats build_index(PageStore& store, const IndexDef& def,
+                       const std::vector<std::pair<KeyValues, Tid>>& entries,
+                       const BuildProgressFn& progress = {});
+
+}  // namespace tp::btree

@@ -1,0 +1,259 @@
+// nbtree page and tuple layout: the metapage, the 16-byte special space, index
+// tuples (leaf items and pivots), and the total order every comparison uses.
+// README.md draws the layout; this file is the byte-level truth.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "engine/error.h"
+#include "engine/page.h"
+
+namespace tp::btree {
+
+// ---- Key schema -------------------------------------------------------------
+
+inline constexpr int kMaxKeyColumns = 8;
+
+enum class KeyType : uint8_t { Int4 = 1, Int8 = 2 };
+const char* key_type_name(KeyType type);
+
+struct KeyColumn {
+  std::string name;
+  KeyType type = KeyType::Int4;
+};
+
+// What the catalog knows about an index.
+struct IndexDef {
+  std::string name;                // for messages: index "t_a_idx"
+  std::vector<KeyColumn> columns;  // 1..kMaxKeyColumns key columns
+  bool unique = false;
+};
+
+// Key column values, int4 widened to int64. Fixed capacity: no allocation.
+struct KeyValues {
+  std::array<int64_t, kMaxKeyColumns> v{};
+  int n = 0;
+
+  KeyValues() = default;
+  KeyValues(std::initializer_list<int64_t> values);
+  static KeyValues of(const int64_t* values, int count);
+  int64_t operator[](int i) const { return v[size_t(i)]; }
+  void push(int64_t value) {
+    TP_ASSERT(n < kMaxKeyColumns);
+    v[size_t(n++)] = value;
+  }
+  friend bool operator==(const KeyValues& a, const KeyValues& b) {
+    if (a.n != b.n) return false;
+    for (int i = 0; i < a.n; ++i)
+      if (a.v[size_t(i)] != b.v[size_t(i)]) return false;
+    return true;
+  }
+};
+
+// "(1, 2)": how messages print keys.
+std::string format_key(const KeyValues& key);
+std::string format_tid(Tid tid);
+
+// Where each key column sits inside an index tuple. PostgreSQL aligns int4 at
+// 4 and int8 at 8 bytes after the 8-byte tuple header.
+struct TupleLayout {
+  int ncols = 0;
+  std::array<KeyType, kMaxKeyColumns> types{};
+  std::array<uint16_t, kMaxKeyColumns> offsets{};
+  std::array<uint16_t, kMaxKeyColumns + 1> ends{};  // ends[k]: bytes used by the first k columns
+
+  // Checks the definition (1..8 columns, a name) and computes offsets.
+  // Throws tp::Error for a definition a user could write wrongly.
+  static TupleLayout from(const IndexDef& def);
+  uint16_t leaf_size() const { return ends[size_t(ncols)]; }
+};
+
+// Throws tp::Error if a value does not fit its column (int4 range).
+void check_key_range(const IndexDef& def, const KeyValues& key);
+
+// ---- Special space and metapage ---------------------------------------------
+
+// PostgreSQL's BTPageOpaqueData: 16 bytes at the end of every page.
+struct BtSpecial {
+  BlockNumber prev;  // left sibling, kInvalidBlock if leftmost
+  BlockNumber next;  // right sibling, kInvalidBlock if rightmost
+  uint32_t level;    // 0 for leaves
+  uint16_t flags;
+  uint16_t cycle_id;  // unused (no VACUUM), kept for layout
+};
+static_assert(sizeof(BtSpecial) == 16);
+
+inline constexpr uint16_t kBtLeaf = 1 << 0;
+inline constexpr uint16_t kBtRoot = 1 << 1;
+inline constexpr uint16_t kBtMeta = 1 << 3;
+
+inline BtSpecial* bt_special(char* page) {
+  return reinterpret_cast<BtSpecial*>(page_special(page));
+}
+inline const BtSpecial* bt_special(const char* page) {
+  return reinterpret_cast<const BtSpecial*>(page_special(page));
+}
+inline bool bt_rightmost(const char* page) {
+  return bt_special(page)->next == kInvalidBlock;
+}
+inline bool bt_leaf(const char* page) {
+  return (bt_special(page)->flags & kBtLeaf) != 0;
+}
+// Offset of the high key (non-rightmost pages only) and of the first data item.
+inline constexpr OffsetNumber kHighKeyOffset = 1;
+inline OffsetNumber bt_first_data(const char* page) {
+  return bt_rightmost(page) ? 1 : 2;
+}
+
+// Formats a B-tree page: empty, 16-byte special space, no siblings.
+void bt_page_init(char* page, uint32_t level, uint16_t flags);
+
+inline constexpr uint32_t kBtMagic = 0x053162;  // PostgreSQL's BTREE_MAGIC
+inline constexpr uint32_t kBtVersion = 4;
+inline constexpr BlockNumber kMetaBlock = 0;
+
+// Block 0, right after the page header (PostgreSQL's BTMetaPageData, plus the
+// key schema so an index file describes itself).
+struct BtMeta {
+  uint32_t magic;
+  uint32_t version;
+  BlockNumber root;       // kInvalidBlock while the index is empty
+  uint32_t level;         // root's level
+  BlockNumber fast_root;  // equals root: pages are never deleted
+  uint32_t fast_level;
+  uint32_t ncols;
+  uint8_t types[kMaxKeyColumns];
+  uint32_t unique;
+};
+
+inline BtMeta* bt_meta(char* page) {
+  return reinterpret_cast<BtMeta*>(page + kPageHeaderSize);
+}
+inline const BtMeta* bt_meta(const char* page) {
+  return reinterpret_cast<const BtMeta*>(page + kPageHeaderSize);
+}
+void bt_meta_init(char* page, const TupleLayout& layout, bool unique);
+
+// ---- Index tuples -----------------------------------------------------------
+//
+//  0      2      4       6       8
+//  +------+------+-------+-------+---------------------------+------------+
+//  | blk hi  lo  | posid | info  | key columns, each aligned | [heap TID] |
+//  +------+------+-------+-------+---------------------------+------------+
+//
+// Leaf item: the TID is the heap tuple's; all key columns present.
+// Pivot (high key or internal item): info has kAltTid; the TID's block is the
+// downlink (internal items), its offset holds the number of key columns kept
+// (trailing columns truncated = minus infinity) and kPivotHeapTid if a heap
+// TID follows at the end of the tuple (needed when neighbours differ only by
+// heap TID).
+
+inline constexpr uint32_t kTupleHeaderSize = 8;
+inline constexpr uint16_t kInfoSizeMask = 0x1FFF;
+inline constexpr uint16_t kInfoAltTid = 0x2000;
+inline constexpr uint16_t kPivotNattsMask = 0x0FFF;
+inline constexpr uint16_t kPivotHeapTid = 0x1000;
+// Largest tuple we ever build: header + 8 int8 columns + heap TID, aligned.
+inline constexpr uint32_t kMaxTupleSize = kTupleHeaderSize + 8 * kMaxKeyColumns + 8;
+
+inline uint16_t load_u16(const char* p) {
+  uint16_t v;
+  std::memcpy(&v, p, 2);
+  return v;
+}
+inline void store_u16(char* p, uint16_t v) {
+  std::memcpy(p, &v, 2);
+}
+
+inline Tid load_tid(const char* p) {
+  return Tid{(BlockNumber(load_u16(p)) << 16) | load_u16(p + 2), load_u16(p + 4)};
+}
+inline void store_tid(char* p, Tid tid) {
+  store_u16(p, uint16_t(tid.block >> 16));
+  store_u16(p + 2, uint16_t(tid.block & 0xFFFF));
+  store_u16(p + 4, tid.offset);
+}
+
+// A read-only view of one index tuple on a page.
+struct TupleView {
+  const char* p;
+
+  uint16_t size() const { return load_u16(p + 6) & kInfoSizeMask; }
+  bool is_pivot() const { return (load_u16(p + 6) & kInfoAltTid) != 0; }
+  // Leaf items: the heap TID.
+  Tid tid() const { return load_tid(p); }
+  // Internal items: the child block.
+  BlockNumber downlink() const { return load_tid(p).block; }
+  int natts(const TupleLayout& layout) const {
+    return is_pivot() ? (load_u16(p + 4) & kPivotNattsMask) : layout.ncols;
+  }
+  bool has_heap_tid() const { return !is_pivot() || (load_u16(p + 4) & kPivotHeapTid) != 0; }
+  Tid heap_tid() const { return is_pivot() ? load_tid(p + size() - 6) : load_tid(p); }
+  int64_t value(const TupleLayout& layout, int col) const {
+    const char* at = p + layout.offsets[size_t(col)];
+    if (layout.types[size_t(col)] == KeyType::Int4) {
+      int32_t v;
+      std::memcpy(&v, at, 4);
+      return v;
+    }
+    int64_t v;
+    std::memcpy(&v, at, 8);
+    return v;
+  }
+  KeyValues key(const TupleLayout& layout) const;
+};
+
+inline TupleView tuple_at(const char* page, OffsetNumber off) {
+  return TupleView{page_item(page, off)};
+}
+
+// Builders write into `out` (at least kMaxTupleSize bytes) and return the size.
+uint16_t make_leaf_tuple(const TupleLayout& layout, const KeyValues& key, Tid tid, char* out);
+// A pivot keeping the first `natts` columns of `key`, optionally with a heap TID.
+uint16_t make_pivot(const TupleLayout& layout, const KeyValues& key, int natts, const Tid* heap_tid,
+                    BlockNumber downlink, char* out);
+// The shortest pivot p with lastleft < p <= firstright (suffix truncation).
+uint16_t make_separator(const TupleLayout& layout, TupleView lastleft, TupleView firstright,
+                        char* out);
+// Copies a pivot with a different downlink (or truncates it to "minus
+// infinity" when `minus_infinity`).
+uint16_t copy_pivot(TupleView pivot, BlockNumber downlink, bool minus_infinity, char* out);
+
+// ---- Ordering ---------------------------------------------------------------
+//
+// Items are ordered by (key columns..., heap TID). A Probe is a point in that
+// order: given columns and maybe a TID; when all given parts are equal to an
+// item's, `after` places the probe after (true) or before (false) it.
+struct Probe {
+  KeyValues key;
+  Tid tid{};
+  bool has_tid = false;
+  bool after = false;
+};
+
+// <0, 0, >0 as probe is before, at, after the tuple. A pivot's truncated
+// columns and missing heap TID are minus infinity.
+int compare(const TupleLayout& layout, const Probe& probe, TupleView tuple);
+
+// Orders two tuples (leaf items or pivots) the same way. Used by the verifier.
+int compare_tuples(const TupleLayout& layout, TupleView a, TupleView b);
+
+// Compares only key column values (leaf items): equal keys, any TIDs -> 0.
+int compare_keys(const TupleLayout& layout, TupleView a, TupleView b);
+
+// ---- Page edits -------------------------------------------------------------
+
+// Removes the item at `off`, closing the gap in the line pointer array and in
+// the tuple space (PostgreSQL's PageIndexTupleDelete).
+void page_delete_item(char* page, OffsetNumber off);
+
+// Bytes an item costs on a page: aligned tuple + line pointer.
+inline uint32_t item_cost(uint32_t tuple_size) {
+  return maxalign(tuple_size) + kItemIdSize;
+}
+
+}  // namespace tp::btree

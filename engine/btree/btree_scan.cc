@@ -1,0 +1,240 @@
+#include "engine/btree/btree_scan.h"
+
+namespace tp::btree {
+
+const char* scan_state_name(ScanState state) {
+  switch (state) {
+    case ScanState::Initial:
+      return "initial";
+    case ScanState::Reading:
+      return "reading";
+    case ScanState::Done:
+      return "done";
+  }
+  return "?";
+}
+
+namespace {
+
+// Keeps the tighter of two lower (or upper) bounds.
+std::optional<Bound> tighter(std::optional<Bound> a, std::optional<Bound> b, bool lower) {
+  if (!a) return b;
+  if (!b) return a;
+  if (a->value != b->value) return (a->value > b->value) == lower ? a : b;
+  return Bound{a->value, a->inclusive && b->inclusive};
+}
+
+bool is_equality(const ColumnCondition& c) {
+  return c.lower && c.upper && c.lower->inclusive && c.upper->inclusive &&
+         c.lower->value == c.upper->value;
+}
+
+}  // namespace
+
+IndexScan::IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
+                     ScanDirection direction)
+    : tree_(&tree), direction_(direction) {
+  rescan(std::move(conditions));
+}
+
+void IndexScan::set_state(ScanState next) {
+  bool legal = next == ScanState::Initial ||
+               (state_ == ScanState::Initial && next != ScanState::Initial) ||
+               (state_ == ScanState::Reading && next == ScanState::Done);
+  TP_ASSERT(legal);
+  state_ = next;
+}
+
+void IndexScan::rescan(std::vector<ColumnCondition> conditions) {
+  const int ncols = tree_->layout().ncols;
+  conditions_.assign(size_t(ncols), ColumnCondition{});
+  for (int i = 0; i < ncols; ++i) conditions_[size_t(i)].column = i;
+  for (const ColumnCondition& c : conditions) {
+    if (c.column < 0 || c.column >= ncols)
+      throw Error("index \"" + tree_->def().name + "\" has no key column " +
+                  std::to_string(c.column + 1) + " (it has " + std::to_string(ncols) + ")");
+    ColumnCondition& merged = conditions_[size_t(c.column)];
+    merged.lower = tighter(merged.lower, c.lower, true);
+    merged.upper = tighter(merged.upper, c.upper, false);
+  }
+  derive_bounds();
+  next_block_ = kInvalidBlock;
+  came_from_ = kInvalidBlock;
+  leaves_walked_ = 0;
+  set_state(ScanState::Initial);
+}
+
+void IndexScan::derive_bounds() {
+  // Equalities on leading columns extend both bounds; the first other column
+  // contributes its own lower / upper bound and ends them.
+  lower_ = Probe{};
+  Probe upper;
+  bool has_upper = false;
+  for (const ColumnCondition& c : conditions_) {
+    if (is_equality(c)) {
+      lower_.key.push(c.lower->value);
+      upper.key.push(c.upper->value);
+      upper.after = true;
+      has_upper = true;
+      continue;
+    }
+    if (c.lower) {
+      lower_.key.push(c.lower->value);
+      lower_.after = !c.lower->inclusive;
+    }
+    if (c.upper) {
+      upper.key.push(c.upper->value);
+      upper.after = c.upper->inclusive;
+      has_upper = true;
+    }
+    break;
+  }
+  upper_.reset();
+  if (has_upper) upper_ = upper;
+}
+
+bool IndexScan::passes_filters(TupleView item) const {
+  const TupleLayout& layout = tree_->layout();
+  for (const ColumnCondition& c : conditions_) {
+    if (!c.lower && !c.upper) continue;
+    int64_t v = item.value(layout, c.column);
+    if (c.lower && (c.lower->inclusive ? v < c.lower->value : v <= c.lower->value)) return false;
+    if (c.upper && (c.upper->inclusive ? v > c.upper->value : v >= c.upper->value)) return false;
+  }
+  return true;
+}
+
+bool IndexScan::read_page(const char* page, OffsetNumber off, IndexBatch& batch) {
+  const TupleLayout& layout = tree_->layout();
+  const OffsetNumber max = page_max_offset(page);
+  for (; off <= max; ++off) {
+    TupleView item = tuple_at(page, off);
+    if (upper_ && compare(layout, *upper_, item) <= 0) return true;
+    if (!passes_filters(item)) continue;
+    batch.tids.push_back(item.tid());
+    for (int i = 0; i < layout.ncols; ++i) batch.keys.push_back(item.value(layout, i));
+  }
+  if (bt_rightmost(page)) return true;
+  // Every item right of the high key is >= it: if the high key is already
+  // past the upper bound, so is everything to the right.
+  if (upper_ && compare(layout, *upper_, tuple_at(page, kHighKeyOffset)) <= 0) return true;
+  next_block_ = bt_special(page)->next;
+  return false;
+}
+
+bool IndexScan::read_page_backward(const char* page, int off, IndexBatch& batch) {
+  const TupleLayout& layout = tree_->layout();
+  for (const int first = bt_first_data(page); off >= first; --off) {
+    TupleView item = tuple_at(page, OffsetNumber(off));
+    if (compare(layout, lower_, item) > 0) return true;  // below the lower bound
+    if (!passes_filters(item)) continue;
+    batch.tids.push_back(item.tid());
+    for (int i = 0; i < layout.ncols; ++i) batch.keys.push_back(item.value(layout, i));
+  }
+  const BtSpecial* special = bt_special(page);
+  if (special->prev == kInvalidBlock) return true;
+  next_block_ = special->prev;
+  return false;
+}
+
+PageGuard IndexScan::read_left_leaf() {
+  PageGuard guard = read_next_leaf();
+  // If the left neighbour split since came_from_ was read, its right half now
+  // sits in between: walk right to the page that links to came_from_.
+  while (bt_special(guard.data())->next != came_from_) {
+    next_block_ = bt_special(guard.data())->next;
+    if (next_block_ == kInvalidBlock)
+      throw Error("index \"" + tree_->def().name + "\" contains a corrupted page at block " +
+                      std::to_string(came_from_),
+                  "Its left link does not lead to a page that links back to it.",
+                  "Please REINDEX it.");
+    guard.release();
+    guard = read_next_leaf();
+  }
+  return guard;
+}
+
+PageGuard IndexScan::read_next_leaf() {
+  // Each leaf is visited once (keys only move right), so a walk longer than
+  // the relation can only be a right-link cycle in a corrupt index.
+  if (++leaves_walked_ > tree_->store().nblocks())
+    throw Error("index \"" + tree_->def().name + "\" contains a corrupted page at block " +
+                    std::to_string(next_block_),
+                "Its leaf right links form a cycle.", "Please REINDEX it.");
+  return tree_->read_node(next_block_, 0, PageLock::Shared, &counters_);
+}
+
+bool IndexScan::next_batch(IndexBatch& batch) {
+  batch.clear();
+  batch.ncols = tree_->layout().ncols;
+  if (state_ == ScanState::Done) return false;
+  if (direction_ == ScanDirection::Backward) return next_batch_backward(batch);
+
+  PageGuard guard;
+  OffsetNumber off;
+  if (state_ == ScanState::Initial) {
+    guard = tree_->descend(lower_, PageLock::Shared, nullptr, &counters_);
+    if (!guard.valid()) {
+      set_state(ScanState::Done);
+      return false;
+    }
+    set_state(ScanState::Reading);
+    off = tree_->leaf_search(guard.data(), lower_);
+  } else {
+    guard = read_next_leaf();
+    off = bt_first_data(guard.data());
+  }
+  for (;;) {
+    batch.leaf_block = guard.block();
+    bool ended = read_page(guard.data(), off, batch);
+    guard.release();
+    if (ended) {
+      set_state(ScanState::Done);
+      counters_.items_returned += batch.size();
+      return !batch.empty();
+    }
+    if (!batch.empty()) {
+      counters_.items_returned += batch.size();
+      return true;
+    }
+    // Nothing matched on this page (filters, or an empty page): keep walking.
+    guard = read_next_leaf();
+    off = bt_first_data(guard.data());
+  }
+}
+
+// The backward twin of the loop above: start just below the upper bound,
+// walk left, stop below the lower bound.
+bool IndexScan::next_batch_backward(IndexBatch& batch) {
+  PageGuard guard;
+  int off;
+  if (state_ == ScanState::Initial) {
+    // Without an upper bound, start after every item: at the rightmost leaf.
+    Probe start = upper_ ? *upper_ : Probe{KeyValues{}, Tid{}, false, /*after=*/true};
+    guard = tree_->descend(start, PageLock::Shared, nullptr, &counters_);
+    if (!guard.valid()) {
+      set_state(ScanState::Done);
+      return false;
+    }
+    set_state(ScanState::Reading);
+    off = int(tree_->leaf_search(guard.data(), start)) - 1;
+  } else {
+    guard = read_left_leaf();
+    off = page_max_offset(guard.data());
+  }
+  for (;;) {
+    batch.leaf_block = guard.block();
+    came_from_ = guard.block();
+    bool ended = read_page_backward(guard.data(), off, batch);
+    guard.release();
+    if (ended || !batch.empty()) {
+      if (ended) set_state(ScanState::Done);
+      counters_.items_returned += batch.size();
+      return !batch.empty();
+    }
+    guard = read_left_leaf();
+    off = page_max_offset(guard.data());
+  }
+}
+
+}  // namespace tp::btree

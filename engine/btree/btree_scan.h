@@ -1,0 +1,124 @@
+// Range scans that hand out one leaf page of matches at a time.
+//
+//   IndexScan scan(tree, {ColumnCondition::eq(0, 7), ColumnCondition::between(1, 800, 900)});
+//   IndexBatch batch;
+//   while (scan.next_batch(batch))          // no page is held between calls
+//     for (size_t i = 0; i < batch.size(); ++i) use(batch.tids[i], batch.key(i));
+//   scan.counters().index_pages_read;       // for EXPLAIN
+//
+// Conditions are per column (lower and/or upper bound, inclusive or not).
+// The scan starts at the first item satisfying the leading columns' bounds:
+// equalities on columns 0..k-1 plus the lower bound of column k (PostgreSQL's
+// _bt_first). It stops at the first item past the matching upper bound. With
+// no usable bound on column 0 it is a full-index scan from the leftmost leaf.
+// Every condition is also checked on every item, so conditions on later
+// columns (minor BETWEEN 800 AND 900 on (major, minor)) filter the items.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "engine/btree/btree.h"
+
+namespace tp::btree {
+
+struct Bound {
+  int64_t value;
+  bool inclusive;
+};
+
+struct ColumnCondition {
+  int column = 0;
+  std::optional<Bound> lower;
+  std::optional<Bound> upper;
+
+  static ColumnCondition eq(int column, int64_t v) {
+    return {column, Bound{v, true}, Bound{v, true}};
+  }
+  static ColumnCondition ge(int column, int64_t v) { return {column, Bound{v, true}, {}}; }
+  static ColumnCondition gt(int column, int64_t v) { return {column, Bound{v, false}, {}}; }
+  static ColumnCondition le(int column, int64_t v) { return {column, {}, Bound{v, true}}; }
+  static ColumnCondition lt(int column, int64_t v) { return {column, {}, Bound{v, false}}; }
+  static ColumnCondition between(int column, int64_t lo, int64_t hi) {
+    return {column, Bound{lo, true}, Bound{hi, true}};
+  }
+};
+
+// The matches of one leaf page, copied out.
+struct IndexBatch {
+  BlockNumber leaf_block = kInvalidBlock;
+  int ncols = 0;
+  std::vector<Tid> tids;
+  std::vector<int64_t> keys;  // ncols values per item, item after item
+
+  size_t size() const { return tids.size(); }
+  bool empty() const { return tids.empty(); }
+  KeyValues key(size_t i) const { return KeyValues::of(&keys[i * size_t(ncols)], ncols); }
+  void clear() {
+    tids.clear();
+    keys.clear();
+    leaf_block = kInvalidBlock;
+  }
+};
+
+enum class ScanDirection : uint8_t { Forward, Backward };
+
+// Lifecycle of a scan: Initial -(first next_batch)-> Reading -(bound or end)-> Done.
+// rescan() moves any state back to Initial.
+enum class ScanState : uint8_t {
+  Initial,  // not positioned yet; the first next_batch() descends
+  Reading,  // positioned: the next leaf to read is remembered by block number
+  Done,     // no more matches; next_batch() returns false
+};
+const char* scan_state_name(ScanState state);
+
+class IndexScan {
+ public:
+  // Throws tp::Error for a condition on a column the index does not have.
+  // A backward scan returns the same items in descending order.
+  IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
+            ScanDirection direction = ScanDirection::Forward);
+
+  // Replaces `batch` with the matches of the next leaf page that has any
+  // (in scan order). Returns false (batch empty) when the scan is over.
+  bool next_batch(IndexBatch& batch);
+
+  // Starts over with new conditions, same direction; counters keep accumulating.
+  void rescan(std::vector<ColumnCondition> conditions);
+
+  ScanDirection direction() const { return direction_; }
+
+  ScanState state() const { return state_; }
+  const ScanCounters& counters() const { return counters_; }
+  // True when no bound limits the start: the scan reads the whole leaf level
+  // from the left (until an upper bound stops it).
+  bool full_index_scan() const { return lower_.key.n == 0; }
+
+ private:
+  void set_state(ScanState next);
+  void derive_bounds();
+  bool passes_filters(TupleView item) const;
+  // Copies matches from `page` starting at `off`; true if the scan ended there.
+  bool read_page(const char* page, OffsetNumber off, IndexBatch& batch);
+  // Backward: copies matches from `off` down; true if the scan ended there.
+  bool read_page_backward(const char* page, int off, IndexBatch& batch);
+  // Reads next_block_; throws tp::Error when the walk must be going in circles.
+  PageGuard read_next_leaf();
+  // Reads the left neighbour of came_from_ (next_block_, or a page split off
+  // it since, found by walking right until the right link is came_from_).
+  PageGuard read_left_leaf();
+  bool next_batch_backward(IndexBatch& batch);
+
+  const BTree* tree_;
+  std::vector<ColumnCondition> conditions_;  // merged: at most one per column
+  Probe lower_;                              // items >= lower_
+  std::optional<Probe> upper_;               // items < *upper_
+  ScanState state_ = ScanState::Initial;
+  ScanDirection direction_;
+  BlockNumber next_block_ = kInvalidBlock;  // the next leaf to read, either direction
+  BlockNumber came_from_ = kInvalidBlock;   // backward: the leaf read last
+  BlockNumber leaves_walked_ = 0;           // sibling steps since the last rescan
+  ScanCounters counters_;
+};
+
+}  // namespace tp::btree

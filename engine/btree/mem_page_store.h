@@ -1,0 +1,91 @@
+// Page stores that keep every page in memory: MemPageStore (pure memory, for
+// tests and benchmarks) and FilePageStore (the same frames, loaded from and
+// written back to a file with checksums).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+
+#include "engine/btree/page_store.h"
+
+namespace tp::btree {
+
+// Every block lives in a frame with its own reader/writer latch. Frames sit in
+// fixed-size chunks that never move, so readers need no store-wide lock while
+// another thread extends the relation.
+class MemPageStore : public PageStore {
+ public:
+  explicit MemPageStore(std::string relation_name);
+  ~MemPageStore() override;
+
+  PageGuard read(BlockNumber block, PageLock lock) override;
+  PageGuard extend() override;
+  BlockNumber nblocks() const override { return nblocks_.load(std::memory_order_acquire); }
+  const std::string& relation_name() const override { return name_; }
+
+  // Test hook: the bytes of `block` without latching (corruption tests).
+  char* raw_page(BlockNumber block);
+
+  // Number of read() calls so far: tests assert page-visit counts with it.
+  uint64_t reads() const { return reads_.load(std::memory_order_relaxed); }
+
+ protected:
+  struct Frame {
+    std::unique_ptr<char[]> bytes;
+    std::shared_mutex latch;
+    std::atomic<bool> loaded{false};  // FilePageStore: bytes hold the block's contents
+    bool dirty = false;               // FilePageStore: differs from the file
+  };
+  static constexpr uint32_t kFramesPerChunk = 1024;
+  static constexpr uint32_t kMaxChunks = 1u << 16;  // 64 M blocks, 512 GiB
+
+  Frame& frame(BlockNumber block);
+  // Makes room for one more block, latched exclusively if `latch`; returns its
+  // number. Caller holds extend_mutex_ (or is the constructor).
+  BlockNumber append_frame(bool loaded, bool latch);
+  // FilePageStore fills a frame on first access; the memory store has nothing to load.
+  virtual void load(BlockNumber, Frame&) {}
+
+  void on_mark_dirty(BlockNumber block, uint64_t slot) override;
+  void on_release(BlockNumber block, uint64_t slot, PageLock lock, bool dirty) noexcept override;
+
+  std::string name_;
+  std::unique_ptr<std::atomic<Frame*>[]> chunks_;
+  std::atomic<BlockNumber> nblocks_{0};
+  std::mutex extend_mutex_;
+  std::mutex load_mutex_;
+  std::atomic<uint64_t> reads_{0};
+};
+
+// A relation file read with pread and written with pwrite. A block is read
+// (and its checksum verified) on first access and kept in memory; flush()
+// writes the changed blocks back with fresh checksums. A checksum mismatch is
+// a tp::Error naming the relation and block.
+class FilePageStore : public MemPageStore {
+ public:
+  // Opens (creating if absent) `path`, whose size must be a multiple of 8 kB.
+  FilePageStore(std::string relation_name, std::string path);
+  ~FilePageStore() override;  // flushes; errors are reported to stderr only
+
+  // Writes every dirty block (checksum set on the written copy) and fsyncs.
+  void flush();
+  // flush(), then forgets every cached block so the next read() goes to the
+  // file. No guard may be held.
+  void drop_cache();
+
+  const std::string& path() const { return path_; }
+
+  PageGuard extend() override;
+
+ private:
+  void load(BlockNumber block, Frame& frame) override;
+  void on_mark_dirty(BlockNumber block, uint64_t slot) override;
+
+  std::string path_;
+  int fd_ = -1;
+};
+
+}  // namespace tp::btree

@@ -1,0 +1,183 @@
+#include "engine/indexes.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "engine/error.h"
+#include "engine/heap_tuple.h"
+#include "scans/heap_scan.h"
+
+namespace tp {
+
+btree::IndexDef index_def(const RelationEntry& table, const RelationEntry& index) {
+  btree::IndexDef def;
+  def.name = index.name;
+  def.unique = index.unique;
+  for (int c : index.key_columns) {
+    const Column& col = table.columns[size_t(c)];
+    def.columns.push_back(
+        {col.name, col.type == ColumnType::Int4 ? btree::KeyType::Int4 : btree::KeyType::Int8});
+  }
+  return def;
+}
+
+std::string choose_index_name(const Catalog& catalog, const RelationEntry& table,
+                              const std::vector<int>& columns, bool primary) {
+  std::string base = table.name;
+  if (primary) {
+    base += "_pkey";
+  } else {
+    for (int c : columns) base += "_" + table.columns[size_t(c)].name;
+    base += "_idx";
+  }
+  std::string name = base;
+  for (int n = 1; catalog.find(name); ++n) name = base + std::to_string(n);
+  return name;
+}
+
+namespace {
+
+// Reads the key columns of every live row of `table`, in physical order.
+void scan_keys(Storage& storage, const RelationEntry& table, const std::vector<int>& key_columns,
+               const std::function<void(const btree::KeyValues&, Tid)>& fn) {
+  TupleLayout layout(table.columns);
+  scans::HeapScan scan(storage.pool(), storage.file(table), BlockNumber(table.pages),
+                       storage.stream_config());
+  btree::KeyValues key;
+  scan.for_each_page([&](BlockNumber block, const char* page) {
+    OffsetNumber max = page_max_offset(page);
+    for (OffsetNumber o = 1; o <= max; ++o) {
+      if (page_item_id(page, o)->state != uint32_t(ItemState::Normal)) continue;
+      const char* tuple = page_item(page, o);
+      key.n = 0;
+      for (int c : key_columns) key.push(layout.get(tuple, size_t(c)));
+      fn(key, Tid{block, o});
+    }
+  });
+}
+
+void print_build_progress(const std::string& name, const btree::BuildProgress& p) {
+  if (p.phase == btree::BuildProgress::Phase::Done) {
+    std::fprintf(stderr, "\r\033[K");
+    return;
+  }
+  std::fprintf(stderr, "\r\033[KCREATE INDEX %s: %s %llu / %llu tuples, %u pages", name.c_str(),
+               btree::build_phase_name(p.phase), (unsigned long long)p.tuples_done,
+               (unsigned long long)p.tuples_total, p.pages_written);
+}
+
+}  // namespace
+
+btree::BuildStats build_index(Storage& storage, const RelationEntry& table,
+                              const RelationEntry& index, bool progress) {
+  aio::IoFile& file = storage.file(index);
+  PoolPageStore store(storage.pool(), file, nullptr, 0);
+  btree::BTreeBuilder builder(store, index_def(table, index));
+  builder.reserve(size_t(table.rows));
+  scan_keys(storage, table, index.key_columns,
+            [&](const btree::KeyValues& key, Tid tid) { builder.add(key, tid); });
+  bool show = progress && table.rows >= 1000000;
+  btree::BuildStats stats = builder.finish([&](const btree::BuildProgress& p) {
+    if (show) print_build_progress(index.name, p);
+  });
+  return stats;
+}
+
+struct IndexMaintainer::Target {
+  RelationEntry* entry;  // in next_
+  btree::IndexDef def;
+  uint32_t old_relnumber = 0;
+  // Bulk path (the index was empty).
+  std::unique_ptr<PoolPageStore> store;
+  std::unique_ptr<btree::BTreeBuilder> builder;
+  // Retail path.
+  std::unique_ptr<btree::BTree> tree;
+  uint64_t added = 0;
+};
+
+IndexMaintainer::IndexMaintainer(Storage& storage, DataDir& dir, Catalog& next,
+                                 const RelationEntry& table)
+    : storage_(storage), dir_(dir), next_(next) {
+  for (auto& r : next_.relations) {
+    if (r.kind != RelKind::Index || r.table_oid != table.oid) continue;
+    auto t = std::make_unique<Target>();
+    t->entry = &r;
+    t->def = index_def(table, r);
+    if (r.rows == 0) {
+      // Empty: build a fresh file at the end.
+      t->old_relnumber = r.relnumber;
+      r.relnumber = next_.allocate_oid();
+      aio::IoFile& file = storage_.create_file(r);
+      t->store = std::make_unique<PoolPageStore>(storage_.pool(), file, nullptr, 0);
+      t->builder = std::make_unique<btree::BTreeBuilder>(*t->store, t->def);
+    } else {
+      aio::IoFile& file = storage_.file(r);
+      t->store =
+          std::make_unique<PoolPageStore>(storage_.pool(), file, &dir_, BlockNumber(r.pages));
+      t->tree = std::make_unique<btree::BTree>(btree::BTree::open(*t->store, t->def));
+    }
+    targets_.push_back(std::move(t));
+  }
+  if (!targets_.empty()) dir_.sync_base_directory();
+}
+
+IndexMaintainer::~IndexMaintainer() = default;
+
+void IndexMaintainer::add(const int64_t* values, Tid tid) {
+  for (auto& t : targets_) {
+    btree::KeyValues key;
+    for (int c : t->entry->key_columns) key.push(values[c]);
+    if (t->builder)
+      t->builder->add(key, tid);
+    else
+      t->tree->insert(key, tid);
+    ++t->added;
+  }
+}
+
+std::vector<uint32_t> IndexMaintainer::finish() {
+  std::vector<uint32_t> garbage;
+  for (auto& t : targets_) {
+    if (t->builder) {
+      try {
+        t->builder->finish();
+      } catch (const Error& e) {
+        // Seen from INSERT, a duplicate is a unique violation, as PostgreSQL reports it.
+        std::string detail = e.detail();
+        size_t at = detail.rfind(" is duplicated.");
+        if (at == std::string::npos) throw;
+        throw Error("duplicate key value violates unique constraint \"" + t->def.name + "\"",
+                    detail.substr(0, at) + " already exists.");
+      }
+      garbage.push_back(t->old_relnumber);
+    }
+    aio::IoFile& file = storage_.file(*t->entry);
+    storage_.pool().flush_relation(file);
+    t->entry->pages = file.size_blocks();
+    t->entry->rows += t->added;
+  }
+  return garbage;
+}
+
+btree::VerifyReport verify_index(Storage& storage, const RelationEntry& table,
+                                 const RelationEntry& index) {
+  aio::IoFile& file = storage.file(index);
+  PoolPageStore store(storage.pool(), file, nullptr, 0);
+  TupleLayout layout(table.columns);
+  aio::IoFile& heap = storage.file(table);
+  btree::HeapFetch fetch = [&](Tid tid) -> std::optional<btree::KeyValues> {
+    if (tid.block >= table.pages || tid.offset == 0) return std::nullopt;
+    bufmgr::ReadGuard page = storage.pool().read_buffer(heap, tid.block).lock_shared();
+    if (tid.offset > page_max_offset(page.page())) return std::nullopt;
+    if (page_item_id(page.page(), tid.offset)->state != uint32_t(ItemState::Normal))
+      return std::nullopt;
+    const char* tuple = page_item(page.page(), tid.offset);
+    btree::KeyValues key;
+    for (int c : index.key_columns) key.push(layout.get(tuple, size_t(c)));
+    return key;
+  };
+  return btree::verify_btree(store, index_def(table, index), fetch);
+}
+
+}  // namespace tp
