@@ -1,0 +1,52 @@
+#include "scans/exec_node.h"
+
+namespace tp::scans {
+
+namespace {
+double ms_between(std::chrono::steady_clock::time_point a,
+                  std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+}  // namespace
+
+void ExecNode::open() {
+  bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
+  ++instr.loops;
+  instr.first_row_ms = -1;
+  std::chrono::steady_clock::time_point start;
+  if (instr.timing) start = std::chrono::steady_clock::now();
+  do_open();
+  if (instr.timing) instr.total_ms += ms_between(start, std::chrono::steady_clock::now());
+  bufmgr::BufferUsage used = bufmgr::thread_buffer_usage() - before;
+  instr.buffers.shared_hit += used.shared_hit;
+  instr.buffers.shared_read += used.shared_read;
+  instr.buffers.shared_dirtied += used.shared_dirtied;
+  instr.buffers.shared_written += used.shared_written;
+  instr.buffers.io_read_time_us += used.io_read_time_us;
+  instr.buffers.io_write_time_us += used.io_write_time_us;
+}
+
+const RowBatch* ExecNode::next() {
+  // Buffer counters are thread-local plain integers: a snapshot per batch is cheap.
+  bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
+  std::chrono::steady_clock::time_point start;
+  if (instr.timing) start = std::chrono::steady_clock::now();
+  const RowBatch* batch = do_next();
+  if (instr.timing) {
+    auto end = std::chrono::steady_clock::now();
+    instr.total_ms += ms_between(start, end);
+    // Like PostgreSQL: time inside the node (and its children), to the first row and in all.
+    if (batch && instr.first_row_ms < 0) instr.first_row_ms = instr.total_ms;
+  }
+  bufmgr::BufferUsage used = bufmgr::thread_buffer_usage() - before;
+  instr.buffers.shared_hit += used.shared_hit;
+  instr.buffers.shared_read += used.shared_read;
+  instr.buffers.shared_dirtied += used.shared_dirtied;
+  instr.buffers.shared_written += used.shared_written;
+  instr.buffers.io_read_time_us += used.io_read_time_us;
+  instr.buffers.io_write_time_us += used.io_write_time_us;
+  if (batch) instr.rows += batch->count;
+  return batch;
+}
+
+}  // namespace tp::scans

@@ -1,0 +1,93 @@
+// The executor's plan nodes: a pull-based tree in which every call of next()
+// returns a batch of rows (PostgreSQL's ExecProcNode, a page's worth of rows
+// at a time instead of one, so the per-row cost of the tree is a loop body,
+// not a virtual call).
+//
+// Rows are arrays of int64: tidepool's columns are int4/int8, so a fixed-width
+// row of int64 slots holds any of them. A node's output columns are named by
+// the planner (the slot layout is part of the plan, not of the batch).
+//
+//   SeqScanNode scan(...);            // leaf
+//   LimitNode limit(scan, 10);        // parent pulls from the child
+//   limit.open();
+//   while (const RowBatch* b = limit.next())
+//     for (uint32_t i = 0; i < b->count; ++i) use(b->row(i));
+//
+// Each node keeps its own run-time counters (rows, loops, time, buffers) for
+// EXPLAIN ANALYZE; engine/explain.cc prints them.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bufmgr/buffer_usage.h"
+#include "bufmgr/read_stream.h"
+
+namespace tp::scans {
+
+struct RowBatch {
+  uint32_t width = 0;           // int64 slots per row
+  uint32_t count = 0;           // rows in the batch
+  std::vector<int64_t> values;  // count * width slots, row-major
+
+  const int64_t* row(uint32_t i) const { return values.data() + size_t(i) * width; }
+  int64_t* row(uint32_t i) { return values.data() + size_t(i) * width; }
+  // Makes room for `rows` rows and empties the batch.
+  void reset(uint32_t slots_per_row, uint32_t rows) {
+    width = slots_per_row;
+    count = 0;
+    if (values.size() < size_t(rows) * width) values.resize(size_t(rows) * width);
+  }
+};
+
+// What EXPLAIN shows as estimates for a node (set by the planner).
+struct PlanEstimate {
+  double startup_cost = 0;
+  double total_cost = 0;
+  double rows = 0;
+  int width = 0;
+};
+
+// What EXPLAIN ANALYZE shows as actuals (collected while the node runs).
+struct NodeInstrumentation {
+  bool timing = false;          // measure time (EXPLAIN's TIMING option)
+  uint64_t loops = 0;           // times the node was opened
+  uint64_t rows = 0;            // rows returned over all loops
+  double first_row_ms = -1;     // time in the node up to its first row (all loops so far)
+  double total_ms = 0;          // time in open() and next() over all loops
+  uint64_t rows_filtered = 0;   // rows a Filter removed
+  bufmgr::BufferUsage buffers;  // inclusive of children, like PostgreSQL
+};
+
+class ExecNode {
+ public:
+  virtual ~ExecNode() = default;
+
+  // Starts (or restarts) the node and its children. Throws tp::Error for
+  // failures a user can cause (e.g. a read error naming relation and block).
+  void open();
+  // The next batch of at least one row, or nullptr at the end. The batch
+  // stays valid until the next call.
+  const RowBatch* next();
+
+  // Node name as EXPLAIN prints it ("Seq Scan", "Sort", ...) and the part
+  // after it (" on t").
+  virtual std::string explain_name() const = 0;
+  virtual std::string explain_target() const { return ""; }
+  // Detail lines under the node ("Filter: (a < 5)"); `analyze` adds run-time ones.
+  virtual void explain_details(std::vector<std::string>& lines, bool analyze) const = 0;
+  // The read stream this node reads through, for the Prefetch line; null if none.
+  virtual const bufmgr::ReadStreamStats* stream_stats() const { return nullptr; }
+  virtual std::vector<const ExecNode*> children() const { return {}; }
+
+  PlanEstimate estimate;
+  NodeInstrumentation instr;
+
+ protected:
+  virtual void do_open() = 0;
+  virtual const RowBatch* do_next() = 0;
+};
+
+}  // namespace tp::scans

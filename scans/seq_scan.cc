@@ -1,0 +1,86 @@
+#include "scans/seq_scan.h"
+
+#include "engine/heap_tuple.h"
+#include "engine/page.h"
+
+namespace tp::scans {
+
+SeqScanNode::SeqScanNode(bufmgr::BufferPool& pool, aio::IoFile& file, SeqScanParams params)
+    : pool_(pool), file_(file), params_(std::move(params)) {}
+
+SeqScanNode::~SeqScanNode() = default;
+
+void SeqScanNode::do_open() {
+  stream_.reset();
+  ring_ = bufmgr::BufferStrategy::for_seq_scan(pool_, params_.nblocks,
+                                               params_.stream.effective_io_concurrency,
+                                               params_.stream.io_combine_limit);
+  bufmgr::ReadStreamConfig config = params_.stream;
+  config.strategy = ring_.get();
+  config.sequential = true;
+  next_block_ = 0;
+  stream_ = std::make_unique<bufmgr::ReadStream>(pool_, file_, config, [this](void*) {
+    return next_block_ < params_.nblocks ? next_block_++ : kInvalidBlock;
+  });
+  batch_.reset(uint32_t(params_.output.size()), kMaxHeapTuplesPerPage);
+}
+
+const RowBatch* SeqScanNode::do_next() {
+  const uint32_t width = uint32_t(params_.output.size());
+  const OutputColumn* out = params_.output.data();
+  const bool has_qual = !params_.qual.empty();
+  while (bufmgr::PinGuard pin = stream_->next_buffer()) {
+    bufmgr::ReadGuard guard = std::move(pin).lock_shared();
+    const char* page = guard.page();
+    const OffsetNumber max = page_max_offset(page);
+    uint32_t n = 0;
+    uint64_t filtered = 0;
+    int64_t* dst = batch_.values.data();
+    for (OffsetNumber o = 1; o <= max; ++o) {
+      const ItemId* id = page_item_id(page, o);
+      if (id->state != uint32_t(ItemState::Normal)) continue;
+      const char* tuple = page + id->off;
+      if (has_qual && !params_.qual.evaluate(tuple)) {
+        ++filtered;
+        continue;
+      }
+      for (uint32_t c = 0; c < width; ++c) {
+        if (out[c].is_int8) {
+          int64_t v;
+          std::memcpy(&v, tuple + out[c].offset, 8);
+          dst[c] = v;
+        } else {
+          int32_t v;
+          std::memcpy(&v, tuple + out[c].offset, 4);
+          dst[c] = v;
+        }
+      }
+      dst += width;
+      ++n;
+    }
+    instr.rows_filtered += filtered;
+    if (n > 0) {
+      batch_.count = n;
+      return &batch_;
+    }
+  }
+  last_stats_ = stream_->stats();
+  stream_.reset();  // unpins everything read ahead
+  ring_.reset();
+  return nullptr;
+}
+
+const bufmgr::ReadStreamStats* SeqScanNode::stream_stats() const {
+  return stream_ ? &stream_->stats() : &last_stats_;
+}
+
+void SeqScanNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
+  if (!params_.filter_text.empty()) {
+    lines.push_back("Filter: " + params_.filter_text);
+    if (analyze && instr.rows_filtered > 0 && instr.loops > 0)
+      lines.push_back("Rows Removed by Filter: " +
+                      std::to_string((instr.rows_filtered + instr.loops / 2) / instr.loops));
+  }
+}
+
+}  // namespace tp::scans

@@ -1,0 +1,62 @@
+// SeqScanNode: every live tuple of a table in block order through a read
+// stream (the bulk-read ring for tables larger than a quarter of the pool,
+// as HeapScan chooses it), with the WHERE clause applied on the page.
+//
+// One batch is one page's passing rows: the page is share-locked only while
+// its tuples are tested and copied out, never across next() calls.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "aio/file.h"
+#include "bufmgr/buffer_pool.h"
+#include "bufmgr/read_stream.h"
+#include "bufmgr/strategy.h"
+#include "scans/exec_node.h"
+#include "scans/qual.h"
+
+namespace tp::scans {
+
+// A column to copy out of each tuple into the output row.
+struct OutputColumn {
+  uint32_t offset = 0;  // byte offset inside the tuple
+  bool is_int8 = false;
+};
+
+struct SeqScanParams {
+  std::string relation;  // for EXPLAIN ("Seq Scan on t")
+  BlockNumber nblocks = 0;
+  bufmgr::ReadStreamConfig stream;  // eic, io_combine_limit; the ring is chosen here
+  std::vector<OutputColumn> output;
+  Qual qual;
+  std::string filter_text;  // "(a < 5)" as EXPLAIN prints it; empty without a qual
+};
+
+class SeqScanNode final : public ExecNode {
+ public:
+  // The pool and file must outlive the node.
+  SeqScanNode(bufmgr::BufferPool& pool, aio::IoFile& file, SeqScanParams params);
+  ~SeqScanNode() override;
+
+  std::string explain_name() const override { return "Seq Scan"; }
+  std::string explain_target() const override { return " on " + params_.relation; }
+  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
+  const bufmgr::ReadStreamStats* stream_stats() const override;
+
+ protected:
+  void do_open() override;
+  const RowBatch* do_next() override;
+
+ private:
+  bufmgr::BufferPool& pool_;
+  aio::IoFile& file_;
+  SeqScanParams params_;
+  BlockNumber next_block_ = 0;
+  std::unique_ptr<bufmgr::BufferStrategy> ring_;
+  std::unique_ptr<bufmgr::ReadStream> stream_;
+  bufmgr::ReadStreamStats last_stats_;  // of the stream of the last loop
+  RowBatch batch_;
+};
+
+}  // namespace tp::scans

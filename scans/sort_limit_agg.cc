@@ -1,0 +1,180 @@
+#include "scans/sort_limit_agg.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "engine/error.h"
+
+namespace tp::scans {
+
+namespace {
+constexpr uint32_t kOutputBatchRows = 1024;
+}
+
+// ---------------------------------------------------------------- Sort
+
+SortNode::SortNode(std::unique_ptr<ExecNode> child, std::vector<SortKey> keys, std::string key_text,
+                   int64_t bound, uint64_t max_bytes)
+    : child_(std::move(child)),
+      keys_(std::move(keys)),
+      key_text_(std::move(key_text)),
+      bound_(bound),
+      max_bytes_(max_bytes) {}
+
+bool SortNode::less(const int64_t* a, const int64_t* b) const {
+  for (const SortKey& k : keys_) {
+    int64_t x = a[k.slot], y = b[k.slot];
+    if (x != y) return k.descending ? x > y : x < y;
+  }
+  return false;
+}
+
+void SortNode::do_open() {
+  child_->open();
+  rows_.clear();
+  order_.clear();
+  emitted_ = 0;
+  sorted_ = false;
+  used_bound_ = false;
+  peak_bytes_ = 0;
+}
+
+void SortNode::keep_best(uint32_t width) {
+  size_t n = width ? rows_.size() / width : 0;
+  std::vector<uint32_t> idx(n);
+  std::iota(idx.begin(), idx.end(), 0u);
+  // Stable: among equal keys the earlier input row wins, as in the full sort.
+  std::stable_sort(idx.begin(), idx.end(), [&](uint32_t x, uint32_t y) {
+    return less(&rows_[size_t(x) * width], &rows_[size_t(y) * width]);
+  });
+  idx.resize(std::min<size_t>(n, size_t(bound_)));
+  std::vector<int64_t> kept;
+  kept.reserve(idx.size() * width);
+  for (uint32_t i : idx)
+    kept.insert(kept.end(), rows_.begin() + ptrdiff_t(size_t(i) * width),
+                rows_.begin() + ptrdiff_t(size_t(i + 1) * width));
+  rows_.swap(kept);
+  used_bound_ = true;
+}
+
+const RowBatch* SortNode::do_next() {
+  if (!sorted_) {
+    while (const RowBatch* b = child_->next()) {
+      width_ = b->width;
+      rows_.insert(rows_.end(), b->values.begin(),
+                   b->values.begin() + ptrdiff_t(size_t(b->count) * b->width));
+      uint64_t bytes = rows_.size() * sizeof(int64_t);
+      peak_bytes_ = std::max(peak_bytes_, bytes);
+      if (bytes > max_bytes_)
+        throw Error("sort of " + std::to_string(rows_.size() / std::max<uint32_t>(width_, 1)) +
+                        "+ rows needs more than " + std::to_string(max_bytes_ >> 20) +
+                        " MB, the in-memory sort limit",
+                    "", "Add a LIMIT or a WHERE clause that keeps fewer rows.");
+      if (bound_ > 0 && width_ > 0 && rows_.size() / width_ >= size_t(bound_) * 2 &&
+          rows_.size() / width_ >= 1024)
+        keep_best(width_);
+    }
+    size_t n = width_ ? rows_.size() / width_ : 0;
+    order_.resize(n);
+    std::iota(order_.begin(), order_.end(), 0u);
+    std::stable_sort(order_.begin(), order_.end(), [&](uint32_t x, uint32_t y) {
+      return less(&rows_[size_t(x) * width_], &rows_[size_t(y) * width_]);
+    });
+    if (bound_ > 0 && order_.size() > size_t(bound_)) {
+      order_.resize(size_t(bound_));
+      used_bound_ = true;
+    }
+    sorted_ = true;
+  }
+  if (emitted_ >= order_.size()) return nullptr;
+  uint32_t n = uint32_t(std::min<size_t>(kOutputBatchRows, order_.size() - emitted_));
+  batch_.reset(width_, n);
+  for (uint32_t i = 0; i < n; ++i)
+    std::copy_n(&rows_[size_t(order_[emitted_ + i]) * width_], width_, batch_.row(i));
+  batch_.count = n;
+  emitted_ += n;
+  return &batch_;
+}
+
+void SortNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
+  lines.push_back("Sort Key: " + key_text_);
+  if (analyze && instr.loops > 0) {
+    uint64_t kb = (peak_bytes_ + 1023) / 1024;
+    lines.push_back(std::string("Sort Method: ") + (used_bound_ ? "top-N heapsort" : "quicksort") +
+                    "  Memory: " + std::to_string(kb) + "kB");
+  }
+}
+
+// ---------------------------------------------------------------- Limit
+
+LimitNode::LimitNode(std::unique_ptr<ExecNode> child, int64_t count)
+    : child_(std::move(child)), count_(count) {}
+
+void LimitNode::do_open() {
+  returned_ = 0;
+  if (count_ > 0) child_->open();
+}
+
+const RowBatch* LimitNode::do_next() {
+  if (returned_ >= count_) return nullptr;
+  const RowBatch* b = child_->next();
+  if (!b) return nullptr;
+  if (returned_ + int64_t(b->count) <= count_) {
+    returned_ += b->count;
+    return b;
+  }
+  uint32_t keep = uint32_t(count_ - returned_);
+  batch_.reset(b->width, keep);
+  std::copy_n(b->values.begin(), size_t(keep) * b->width, batch_.values.begin());
+  batch_.count = keep;
+  returned_ = count_;
+  return &batch_;
+}
+
+// ---------------------------------------------------------------- Aggregate
+
+AggregateNode::AggregateNode(std::unique_ptr<ExecNode> child, std::vector<AggSpec> aggs)
+    : child_(std::move(child)), aggs_(std::move(aggs)) {}
+
+void AggregateNode::do_open() {
+  child_->open();
+  states_.assign(aggs_.size(), AggState{});
+  done_ = false;
+}
+
+const RowBatch* AggregateNode::do_next() {
+  if (done_) return nullptr;
+  while (const RowBatch* b = child_->next()) {
+    for (size_t a = 0; a < aggs_.size(); ++a) {
+      AggState& st = states_[a];
+      const AggSpec& spec = aggs_[a];
+      if (spec.kind == AggKind::kCountStar || spec.kind == AggKind::kCount) {
+        st.count += b->count;  // columns hold no NULLs
+        continue;
+      }
+      const uint32_t w = b->width;
+      const int64_t* v = b->values.data() + spec.slot;
+      uint32_t i = 0;
+      if (st.count == 0) {
+        st.min = st.max = v[0];
+      }
+      __int128 sum = 0;
+      int64_t mn = st.min, mx = st.max;
+      for (; i < b->count; ++i, v += w) {
+        sum += *v;
+        mn = std::min(mn, *v);
+        mx = std::max(mx, *v);
+      }
+      st.sum += sum;
+      st.min = mn;
+      st.max = mx;
+      st.count += b->count;
+    }
+  }
+  done_ = true;
+  batch_.reset(0, 1);
+  batch_.count = 1;
+  return &batch_;
+}
+
+}  // namespace tp::scans

@@ -1,0 +1,115 @@
+// The nodes above a scan: Sort (in memory), Limit and a plain Aggregate
+// (no GROUP BY). Each pulls batches from one child.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scans/exec_node.h"
+
+namespace tp::scans {
+
+struct SortKey {
+  uint32_t slot = 0;  // position in the child's row
+  bool descending = false;
+};
+
+// Sort: reads every row of its child, then returns them ordered by the keys
+// (ties keep input order). With a bound (a LIMIT above), only the best
+// `bound` rows are kept, PostgreSQL's top-N heapsort. Throws tp::Error when
+// the rows it must hold exceed `max_bytes` (documented in scans/README.md).
+class SortNode final : public ExecNode {
+ public:
+  SortNode(std::unique_ptr<ExecNode> child, std::vector<SortKey> keys, std::string key_text,
+           int64_t bound, uint64_t max_bytes);
+
+  std::string explain_name() const override { return "Sort"; }
+  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
+  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
+
+ protected:
+  void do_open() override;
+  const RowBatch* do_next() override;
+
+ private:
+  bool less(const int64_t* a, const int64_t* b) const;
+  void keep_best(uint32_t width);  // bounded sort: drop all but the best `bound_` rows
+
+  std::unique_ptr<ExecNode> child_;
+  std::vector<SortKey> keys_;
+  std::string key_text_;
+  int64_t bound_;
+  uint64_t max_bytes_;
+  std::vector<int64_t> rows_;  // all rows read, row-major
+  std::vector<uint32_t> order_;
+  uint32_t width_ = 0;
+  size_t emitted_ = 0;
+  bool sorted_ = false;
+  bool used_bound_ = false;
+  uint64_t peak_bytes_ = 0;
+  RowBatch batch_;
+};
+
+// Limit: the first `count` rows of its child; stops pulling once it has them.
+class LimitNode final : public ExecNode {
+ public:
+  LimitNode(std::unique_ptr<ExecNode> child, int64_t count);
+
+  std::string explain_name() const override { return "Limit"; }
+  void explain_details(std::vector<std::string>&, bool) const override {}
+  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
+
+ protected:
+  void do_open() override;
+  const RowBatch* do_next() override;
+
+ private:
+  std::unique_ptr<ExecNode> child_;
+  int64_t count_;
+  int64_t returned_ = 0;
+  RowBatch batch_;
+};
+
+enum class AggKind : uint8_t { kCountStar, kCount, kSum, kMin, kMax, kAvg };
+
+struct AggSpec {
+  AggKind kind = AggKind::kCountStar;
+  uint32_t slot = 0;  // input slot (unused for count(*))
+};
+
+// One aggregate's state and result. sum is 128-bit: sum(int8) is numeric in
+// PostgreSQL and must not overflow where PostgreSQL would not.
+struct AggState {
+  int64_t count = 0;  // rows aggregated (non-null inputs)
+  __int128 sum = 0;
+  int64_t min = 0;
+  int64_t max = 0;
+};
+
+// Aggregate (plain, one output row): count(*), count, sum, min, max, avg over
+// all input rows. The engine formats results() by each aggregate's SQL type.
+class AggregateNode final : public ExecNode {
+ public:
+  AggregateNode(std::unique_ptr<ExecNode> child, std::vector<AggSpec> aggs);
+
+  std::string explain_name() const override { return "Aggregate"; }
+  void explain_details(std::vector<std::string>&, bool) const override {}
+  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
+  // Valid after next() returned the row.
+  const std::vector<AggState>& results() const { return states_; }
+
+ protected:
+  void do_open() override;
+  const RowBatch* do_next() override;
+
+ private:
+  std::unique_ptr<ExecNode> child_;
+  std::vector<AggSpec> aggs_;
+  std::vector<AggState> states_;
+  bool done_ = false;
+  RowBatch batch_;
+};
+
+}  // namespace tp::scans
