@@ -95,11 +95,17 @@ Context context_for(const Lab& lab) {
   return ctx;
 }
 
-// An incomplete experiment must say which SQL step failed and why.
+// An incomplete experiment must say what is missing: the SQL step the engine
+// refused (with the engine's message) or the plan it produced instead of the
+// one the experiment forces.
 void expect_clear_error(const Outcome& o) {
   EXPECT_EQ(o.status, OutcomeStatus::kIncomplete);
-  EXPECT_NE(o.error.find("SQL step \""), std::string::npos) << o.error;
-  EXPECT_NE(o.error.find("available yet"), std::string::npos) << o.error;
+  bool refused = o.error.find("SQL step \"") != std::string::npos &&
+                 (o.error.find("available yet") != std::string::npos ||
+                  o.error.find("unrecognized configuration parameter") != std::string::npos);
+  bool wrong_plan = o.error.find(": expected a") != std::string::npos &&
+                    o.error.find("the planner chose \"") != std::string::npos;
+  EXPECT_TRUE(refused || wrong_plan) << o.error;
 }
 
 void expect_environment(const Csv& csv) {
@@ -167,8 +173,7 @@ TEST(Experiments, RpcMeasuresExactSeqPagesAndAFiniteRatioOrNamesTheMissingStep) 
   } else {
     expect_clear_error(o);
     EXPECT_EQ(csv.rows[0].at("ratio"), "-");  // no number without an index scan
-    EXPECT_NE(slurp(lab.options().out_dir + "/rpc.md").find("Not measured: SQL step"),
-              std::string::npos);
+    EXPECT_NE(slurp(lab.options().out_dir + "/rpc.md").find("Not measured: "), std::string::npos);
   }
 }
 
@@ -224,11 +229,7 @@ TEST(Experiments, IoMethodRunsEveryMethodOrNamesTheMissingStep) {
   ASSERT_NE(rel, nullptr);
   EXPECT_EQ(rel->rows, 256u * 22u);
   EXPECT_EQ(rel->pages, 256u);
-  if (o.status != OutcomeStatus::kComplete) {
-    expect_clear_error(o);
-    EXPECT_NE(o.error.find("SUM(a), COUNT(*), AVG(b)"), std::string::npos);
-    return;
-  }
+  ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
   Csv csv = load(lab.options().out_dir + "/iomethod.csv");
   EXPECT_EQ(csv.rows.size(), 16u);
   for (const auto& r : csv.rows) {
@@ -365,9 +366,9 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   EXPECT_EQ(run_experiment_command({"rpc", "--rows", "ten"}), 2);
   EXPECT_EQ(run_experiment_command({"rpc", "--repeat"}), 2);
   const std::string out = dir.path() + "/out";
-  int status = run_experiment_command({"all", "--rows", "20000", "--repeat", "1", "--out", out,
+  int status = run_experiment_command({"all", "--rows", "1000", "--repeat", "1", "--out", out,
                                        "--quiet", "--device-seconds", "0.02", "--device-file-mb",
-                                       "8", "--table-mb", "2"});
+                                       "8", "--table-mb", "1"});
   EXPECT_TRUE(status == 0 || status == 1) << status;  // 1: some SQL has not landed
   std::string report = slurp(out + "/REPORT.md");
   for (const char* section :
@@ -375,7 +376,7 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
     EXPECT_NE(report.find(section), std::string::npos) << section;
   EXPECT_NE(report.find("![random reads by depth](device.png)"), std::string::npos);
   if (status == 1) {
-    EXPECT_NE(report.find("Not measured: SQL step"), std::string::npos);
+    EXPECT_NE(report.find("Not measured: "), std::string::npos);
   }
 }
 

@@ -73,17 +73,18 @@ Outcome run_eic(Lab& lab, Context& ctx) {
       for (size_t v = 0; v < 2; ++v) {
         for (size_t e = 0; e < ne; ++e) {
           lab.sql("SET effective_io_concurrency = " + std::to_string(kEics[e]));
-          runs[c][v][e] = repeated(
-              lab, progress, io.name + " " + variants[v].name + " eic=" + std::to_string(kEics[e]),
-              [&] {
-                lab.make_cold({"test", "test_pkey", "minor_idx"});
-                Timed t = lab.timed("EXPLAIN (ANALYZE, BUFFERS) " + variants[v].sql);
-                std::string node;
-                double cost = 0;
-                if (!parse_top_plan(t.result, &node, &cost) || node != "Bitmap Heap Scan")
-                  throw Error("eic: expected a Bitmap Heap Scan, the plan was \"" + node + "\"");
-                return t;
-              });
+          runs[c][v][e] =
+              repeated(lab, progress,
+                       io.name + " " + variants[v].name + " eic=" + std::to_string(kEics[e]), [&] {
+                         lab.make_cold({"test", "test_pkey", "minor_idx"});
+                         Timed t = lab.timed("EXPLAIN (ANALYZE, BUFFERS) " + variants[v].sql);
+                         std::string node;
+                         double cost = 0;
+                         if (!parse_top_plan(t.result, &node, &cost) || node != "Bitmap Heap Scan")
+                           throw Error("eic: expected a Bitmap Heap Scan, the planner chose \"" +
+                                       node + "\"");
+                         return t;
+                       });
           for (size_t i = 0; i < runs[c][v][e].size(); ++i) {
             const Timed& t = runs[c][v][e][i];
             double mb_s = double(t.shared_read) * 8192 / 1e6 / (t.execution_ms / 1000);

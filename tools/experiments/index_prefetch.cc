@@ -30,7 +30,7 @@ Timed full_index_scan(Lab& lab) {
   std::string node;
   double cost = 0;
   if (!parse_top_plan(t.result, &node, &cost) || node != "Index Scan")
-    throw Error("index-prefetch: expected an Index Scan, the plan was \"" + node + "\"");
+    throw Error("index-prefetch: expected an Index Scan, the planner chose \"" + node + "\"");
   return t;
 }
 

@@ -265,7 +265,7 @@ void Lab::reset_settings() {
 void Lab::default_setting(const std::string& name, const std::string& value) {
   for (const std::string& s : options_.settings)
     if (s.rfind(name + "=", 0) == 0) return;
-  sql("SET " + name + " = " + value);
+  session().execute("SET " + name + " = " + value);
 }
 
 bool Lab::has_setting(const std::string& name) const {

@@ -112,7 +112,8 @@ class Lab {
   void reset_settings();
 
   // SET name = value unless the user chose the setting with --set (an
-  // experiment's default that the command line can override).
+  // experiment's default that the command line can override). Like
+  // reset_settings, it ignores the stop flag.
   void default_setting(const std::string& name, const std::string& value);
   // Whether the engine knows a setting (e.g. enable_indexonlyscan).
   bool has_setting(const std::string& name) const;
