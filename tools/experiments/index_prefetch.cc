@@ -145,6 +145,19 @@ Outcome run_index_prefetch(Lab& lab, Context& ctx) {
     md << markdown_table({"index_prefetch", "eic", "ms", "speed-up"}, rows,
                          {false, true, true, true})
        << "\n";
+    double best = NAN;
+    int best_eic = 0;
+    for (size_t e = 0; e < std::size(kEics); ++e)
+      if (!on_runs[e].empty() &&
+          (std::isnan(best) || median_of(on_runs[e], &Timed::execution_ms) < best)) {
+        best = median_of(on_runs[e], &Timed::execution_ms);
+        best_eic = kEics[e];
+      }
+    if (!std::isnan(best))
+      md << "Best prefetching speed-up: " << fixed(off_ms / best, 1) << "x at eic " << best_eic
+         << " (published: up to 30x on local SSD, buffered). The raw device allows about "
+         << fixed(ctx.device.random_direct_iops_best / (1e6 / ctx.device.random_direct_us_d1), 1)
+         << "x more random reads at depth 32-64 than at depth 1.\n\n";
   }
   if (!std::isnan(qps[0][0])) {
     std::vector<std::vector<std::string>> rows;
@@ -154,6 +167,10 @@ Outcome run_index_prefetch(Lab& lab, Context& ctx) {
     md << markdown_table({"LIMIT", "qps off", "qps on", "qps immediate"}, rows,
                          {true, true, true, true})
        << "\n";
+    md << "LIMIT 1: immediate start runs at " << fixed(qps[0][2] / qps[0][0], 2)
+       << "x the queries per second of prefetch off, delayed start (on) at "
+       << fixed(qps[0][1] / qps[0][0], 2)
+       << "x (published: 0.25x and 0.95x: an eager stream costs small LIMITs).\n\n";
   }
   md << "Published: large range scans up to 30x faster on local SSD (buffered), 50x+ on network "
         "storage; reviewer pgbench (TPS) LIMIT 1: on 12074, off 12765, immediate 3146; LIMIT 4: "

@@ -49,7 +49,10 @@ void render_chart(const Chart& chart, const std::string& png_path) {
   g << "set grid lc rgb '#dddddd'\n";
   g << "set key " << chart.key_position << " box opaque\n";
   if (chart.log_x) g << "set logscale x\n";
-  if (chart.log_y) g << "set logscale y\n";
+  if (chart.log_y)
+    g << "set logscale y\n";
+  else
+    g << "set yrange [0:*]\n";  // linear axes start at zero so heights compare honestly
   if (!chart.y2label.empty()) {
     g << "set y2label " << quoted(chart.y2label) << "\nset y2tics\nset ytics nomirror\n";
   }

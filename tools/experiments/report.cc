@@ -176,9 +176,9 @@ std::string write_report(const LabOptions& options, const Context& ctx) {
     << " (runs longer than " << fixed(options.max_repeat_seconds, 0)
     << " s are not repeated); medians are reported, spreads (max - min) are in the tables "
        "and every run is in the CSVs.\n\n";
-  r << "Published figures come from the articles (see tools/experiments/README.md); this "
-       "machine's figures are measured against its own disk in the same run, so compare "
-       "shapes and ratios, not absolute times.\n\n";
+  r << "Each section puts the article's published figures beside this machine's, which are "
+       "measured on its own disk in the same run: compare shapes and ratios, not absolute "
+       "times (the articles used other machines and, for rpc, 10 M rows).\n\n";
   r << "## Contents\n\n";
   bool any = false;
   for (const ExperimentDef& def : experiment_defs()) {
