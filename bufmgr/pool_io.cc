@@ -149,14 +149,7 @@ void BufferPool::start_io(ReadBuffersOp& op) {
     // The handle comes first, so its wait ref can be stored with IO_IN_PROGRESS.
     aio::IoHandle* h = io_.acquire(&op.result);
     const aio::IoWaitRef ref = h->wait_ref();
-    // Workaround for the sync method: another thread's wait on a read that the issuer
-    // executes inline at submission can execute it a second time (aio bug, reported).
-    // Such reads finish within the issuer's start_readv, so waiters sleep on the state
-    // word instead; deferred (advised, buffered) sync reads keep their wait ref because
-    // a waiter may have to execute them itself.
-    const bool sync_inline =
-        io_.method() == aio::IoMethodKind::kSync && (!op.advice || io_.config().io_direct);
-    const aio::IoWaitRef shared_ref = sync_inline ? aio::IoWaitRef{} : ref;
+    const aio::IoWaitRef shared_ref = ref;
     int claimed = 0;
     bool first_valid = false;
     for (int j = first; j < op.nblocks; ++j) {
