@@ -148,7 +148,8 @@ const RowBatch* IndexScanNode::do_next() {
   const bool has_filter = !params_.filter.empty();
   uint32_t n = 0;
   int64_t* dst = batch_.values.data();
-  while (n < kIndexBatchRows) {
+  const uint32_t cap = uint32_t(std::min<uint64_t>(kIndexBatchRows, row_limit_hint));
+  while (n < cap) {
     if (ring_.empty() || item_ >= ring_.front().size()) {
       if (!ring_.empty()) {
         retire_front_batch();
