@@ -27,7 +27,10 @@ class SyncMethod final : public IoMethod {
       bool deferred = HandleOps::op(*h) == IoOp::kRead && !HandleOps::direct(*h) &&
                       (HandleOps::flags(*h) & kIoFlagAdvice);
       if (!deferred) {
-        complete_io(*h, execute_io_now(*h), &slot);
+        // Claim it like a waiter would: a thread already waiting for this read (it
+        // became visible as SUBMITTED) may have claimed and run it first.
+        if (claim(*h, word_generation(HandleOps::load_word(*h))))
+          complete_io(*h, execute_io_now(*h), &slot);
         continue;
       }
       // Advice only: an error here costs at most the prefetch, so it is not reported.
@@ -37,12 +40,18 @@ class SyncMethod final : public IoMethod {
     }
   }
 
-  bool wait_one(IoHandle& h, uint64_t generation, ThreadSlot* caller) override {
-    // Claim the deferred read for this generation; the loser sleeps until it completes.
-    std::atomic<uint64_t>& claim = HandleOps::claimed_generation(h);
-    uint64_t seen = claim.load(std::memory_order_acquire);
+  // Exactly one thread executes each I/O: the first to move the handle's claim to
+  // this generation (the issuer at submission, or the first waiter of a deferred read).
+  static bool claim(IoHandle& h, uint64_t generation) {
+    std::atomic<uint64_t>& claimed = HandleOps::claimed_generation(h);
+    uint64_t seen = claimed.load(std::memory_order_acquire);
     if (seen == generation) return false;
-    if (!claim.compare_exchange_strong(seen, generation, std::memory_order_acq_rel)) return false;
+    return claimed.compare_exchange_strong(seen, generation, std::memory_order_acq_rel);
+  }
+
+  bool wait_one(IoHandle& h, uint64_t generation, ThreadSlot* caller) override {
+    // Claim the read for this generation; the loser sleeps until it completes.
+    if (!claim(h, generation)) return false;
     // Re-check: the claim may belong to a recycled handle's new I/O.
     uint64_t word = HandleOps::load_word(h);
     if (word_generation(word) != generation || word_state(word) != IoState::kSubmitted) return true;

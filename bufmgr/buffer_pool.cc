@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <string>
 
 #include "bufmgr/pool_internal.h"
 #include "bufmgr/strategy.h"
@@ -16,7 +17,8 @@ namespace tp::bufmgr {
 using internal::aio_context;
 using internal::now_us;
 
-BufferPool::BufferPool(aio::IoSystem& io, const BufferPoolConfig& config) : io_(io) {
+BufferPool::BufferPool(aio::IoSystem& io, const BufferPoolConfig& config)
+    : io_(io), verify_checksums_(config.verify_checksums) {
   build(config.shared_buffers, config.max_pins_per_thread);
 }
 
@@ -272,6 +274,12 @@ std::vector<WriteGuard> BufferPool::extend(aio::IoFile& file, int count, BufferS
   for (int i = 0; i < count; ++i) {
     pages.push_back(
         read_buffer(file, first + BlockNumber(i), ReadMode::kZeroFill, strategy).lock_exclusive());
+    // A page the pool still holds for a block past the old end means the file was cut
+    // without drop_relation: refuse rather than hand out stale contents as new.
+    if (!page_is_new(pages.back().page()))
+      throw Error("unexpected data beyond EOF in block " + std::to_string(first + BlockNumber(i)) +
+                      " of relation \"" + file.name() + "\"",
+                  {}, "call drop_relation after truncating a relation's file");
     my_pins().add(context, Counter::kExtend);
   }
   return pages;
@@ -285,41 +293,97 @@ WriteGuard BufferPool::extend(aio::IoFile& file, BufferStrategy* strategy) {
 // ---- flush, drop, evict, resize ------------------------------------------------------
 
 void BufferPool::flush_buffers(uint32_t relnumber, bool all) {
-  std::vector<aio::IoFile*> files;
+  // Writes go out in batches of up to 32 (pinned, exclusively locked, checksummed, then
+  // submitted together and waited for). Only the first page of a batch is locked with
+  // waiting; the others are tried, and a busy one closes the batch first, so holding
+  // several content locks can never deadlock against another thread.
+  constexpr int kFlushBatch = 32;
   ThreadPins& pins = my_pins();
-  for (int b = 0; b < nbuffers_; ++b) {
-    BufferDesc& d = descs_[size_t(b)];
-    if (!(d.load_state() & kFlagDirty)) continue;  // unlocked peek; rechecked below
-    uint32_t w = d.lock_header();
-    if (!(w & kFlagDirty) || (!all && d.tag.relnumber != relnumber)) {
-      d.unlock_header();
-      continue;
-    }
-    // Pin under the header lock so the tag cannot change before we lock the content.
-    if (pins.count(b) == 0) {
-      if (pins.distinct() >= uint32_t(max_pins_)) {
-        d.unlock_header();
-        check_pin_budget(1);
+  if (pins.distinct() >= uint32_t(max_pins_)) check_pin_budget(1);  // throws
+  const int batch_limit = std::min<int>(kFlushBatch, max_pins_ - int(pins.distinct()));
+  struct PendingWrite {
+    int32_t buffer;
+    aio::IoWaitRef ref;
+    aio::IoResult result;
+  };
+  std::vector<PendingWrite> batch;
+  batch.reserve(size_t(batch_limit));
+  std::vector<aio::IoFile*> files;
+  const uint64_t start_us = now_us();
+
+  // Waits for every write of the batch, then clears DIRTY on the written pages and
+  // releases all locks and pins; raises the first failure afterwards.
+  auto finish_batch = [&] {
+    if (batch.empty()) return;
+    io_.submit_staged();
+    std::string failure;
+    for (PendingWrite& w : batch) {
+      io_.wait(w.ref);
+      BufferDesc& d = desc(w.buffer);
+      if (w.result.ok()) {
+        d.lock_header();
+        d.unlock_header(0, kFlagDirty);
+        my_pins().add(IoContext::kNormal, Counter::kWrite);
+        thread_buffer_usage().shared_written += 1;
+      } else if (failure.empty()) {
+        failure = aio::describe_io_failure(w.result, d.file->name());
       }
-      d.state.fetch_add(kRefcountOne, std::memory_order_acquire);
-      note_private_pin(b);
-    } else {
-      pin_again(b);
-    }
-    aio::IoFile* file = d.file;
-    d.unlock_header();
-    d.content.lock();
-    try {
-      write_back_locked(d, IoContext::kNormal);
-    } catch (...) {
       d.content.unlock();
-      unpin(b);
-      throw;
+      unpin(w.buffer);
     }
-    d.content.unlock();
-    unpin(b);
-    if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
+    batch.clear();
+    if (!failure.empty()) throw Error(failure);
+  };
+
+  try {
+    for (int b = 0; b < nbuffers_; ++b) {
+      BufferDesc& d = descs_[size_t(b)];
+      if (!(d.load_state() & kFlagDirty)) continue;  // unlocked peek; rechecked below
+      uint32_t w = d.lock_header();
+      if (!(w & kFlagDirty) || (!all && d.tag.relnumber != relnumber)) {
+        d.unlock_header();
+        continue;
+      }
+      // Pin under the header lock so the tag cannot change before we lock the content.
+      if (pins.count(b) == 0) {
+        d.state.fetch_add(kRefcountOne, std::memory_order_acquire);
+        note_private_pin(b);
+      } else {
+        pin_again(b);
+      }
+      aio::IoFile* file = d.file;
+      d.unlock_header();
+      if (!d.content.try_lock()) {
+        finish_batch();
+        d.content.lock();
+      }
+      if (!(d.load_state() & kFlagDirty)) {  // someone wrote it back meanwhile
+        d.content.unlock();
+        unpin(b);
+        continue;
+      }
+      char* page = page_of(b);
+      if (!page_is_new(page)) page_set_checksum(page, d.tag.block);
+      batch.push_back({b, {}, {}});
+      PendingWrite& pw = batch.back();
+      aio::IoHandle* h = io_.acquire(&pw.result);
+      const aio::IoWaitRef ref = h->wait_ref();
+      io_.start_write(h, *file, d.tag.block, reinterpret_cast<const std::byte*>(page), 1);
+      pw.ref = ref;  // only now: a write that failed to start has nothing to wait for
+      if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
+      if (int(batch.size()) == batch_limit) finish_batch();
+    }
+    finish_batch();
+  } catch (...) {
+    // Release what the batch still holds (writes already started complete first).
+    for (PendingWrite& w : batch) {
+      if (w.ref.valid()) io_.wait(w.ref);
+      desc(w.buffer).content.unlock();
+      unpin(w.buffer);
+    }
+    throw;
   }
+  thread_buffer_usage().io_write_time_us += now_us() - start_us;
   for (aio::IoFile* f : files) f->fsync();
 }
 

@@ -51,6 +51,10 @@ struct BufferPoolConfig {
   int shared_buffers = 16384;
   // Distinct buffers one thread may pin at once; 0 = max(16, shared_buffers / 16).
   int max_pins_per_thread = 0;
+  // Verify each page's checksum when it is read (PostgreSQL's data_checksums). Off, a read
+  // page is checked only for a sane header, as PostgreSQL does without checksums.
+  // Checksums are set on every write either way, so files stay verifiable.
+  bool verify_checksums = true;
 };
 
 enum class ReadMode : uint8_t {
@@ -103,6 +107,7 @@ class BufferPool {
   aio::IoSystem& io() { return io_; }
   int shared_buffers() const { return nbuffers_; }
   int max_pins_per_thread() const { return max_pins_; }
+  bool verify_checksums() const { return verify_checksums_; }
 
   // -- reading ---------------------------------------------------------------------
 
@@ -224,6 +229,7 @@ class BufferPool {
   aio::IoSystem& io_;
   int nbuffers_ = 0;
   int max_pins_ = 0;
+  const bool verify_checksums_;
   char* pages_ = nullptr;
   std::unique_ptr<BufferDesc[]> descs_;
   std::unique_ptr<MappingTable> table_;

@@ -37,7 +37,8 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
   // Pins: enough for every read in flight plus one being built, within what this thread
   // may still pin and what the ring can recycle.
   int64_t want = int64_t(max_ios_ + 1) * io_combine_limit_;
-  int64_t budget_left = int64_t(pool.max_pins_per_thread()) - int64_t(pool.my_pin_count());
+  // Minus one: the buffer last returned stays pinned by the consumer while we look ahead.
+  int64_t budget_left = int64_t(pool.max_pins_per_thread()) - int64_t(pool.my_pin_count()) - 1;
   want = std::min(want, budget_left);
   if (strategy_) want = std::min<int64_t>(want, strategy_->pin_limit());
   max_pinned_ = int(std::max<int64_t>(1, want));

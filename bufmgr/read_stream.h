@@ -23,7 +23,8 @@
 //   - after a read is consumed, a hold-off of max_pinned() hits passes, then each hit
 //     (a block found in the pool) lowers it by one, down to 1.
 // max_pinned() = min((effective_io_concurrency + 1) * io_combine_limit, the pin budget
-// left to this thread, the ring's pin limit), at least 1.
+// left to this thread minus one (the consumer's current buffer), the ring's pin limit),
+// at least 1.
 //
 // A stream belongs to one thread. It is not copyable or movable.
 #pragma once

@@ -1,7 +1,5 @@
 #include "engine/page.h"
 
-#include <array>
-
 #include "engine/error.h"
 
 namespace tp {
@@ -58,22 +56,43 @@ bool page_insert_item_at(char* page, OffsetNumber off, const void* item, uint32_
 // its words with a multiply and a shift so that any flipped bit, and any
 // swapped pair of words, changes the result. The checksum field itself is
 // treated as zero.
-uint16_t page_compute_checksum(const char* page, BlockNumber block) {
-  constexpr int kLanes = 32;
-  constexpr uint32_t kPrime = 0x01000193u;  // FNV prime
-  std::array<uint32_t, kLanes> lane;
-  for (int i = 0; i < kLanes; ++i) lane[i] = 0x9E3779B9u * uint32_t(i + 1);
+namespace {
 
-  uint32_t words[kBlockSize / 4];
-  std::memcpy(words, page, kBlockSize);
-  words[2] &= 0xFFFF0000u;  // bytes 8..9 hold the checksum (little endian)
+constexpr int kLanes = 32;
+constexpr uint32_t kPrime = 0x01000193u;  // FNV prime
+constexpr int kRows = int(kBlockSize / 4 / kLanes);
 
-  constexpr int kRows = int(kBlockSize / 4 / kLanes);
-  for (int r = 0; r < kRows; ++r)
+uint32_t load_word(const char* p) {
+  uint32_t w;
+  std::memcpy(&w, p, 4);
+  return w;
+}
+
+// The hot loop of every page read from disk. Built twice, for AVX2 and for
+// baseline x86-64, and picked at load time: with AVX2 it runs 8 lanes per
+// instruction (the baseline has no packed 32-bit multiply).
+__attribute__((target_clones("avx2", "default"))) void mix_rows(uint32_t* lane, const char* page) {
+  for (int r = 1; r < kRows; ++r)
     for (int i = 0; i < kLanes; ++i) {
-      uint32_t x = lane[i] ^ words[r * kLanes + i];
+      uint32_t x = lane[i] ^ load_word(page + 4 * (r * kLanes + i));
       lane[i] = x * kPrime ^ (x >> 17);
     }
+}
+
+}  // namespace
+
+uint16_t page_compute_checksum(const char* page, BlockNumber block) {
+  alignas(32) uint32_t lane[kLanes];
+  for (int i = 0; i < kLanes; ++i) lane[i] = 0x9E3779B9u * uint32_t(i + 1);
+  // Row 0 holds the checksum itself (bytes 8..9, the low half of word 2):
+  // it counts as zero.
+  for (int i = 0; i < kLanes; ++i) {
+    uint32_t w = load_word(page + 4 * i);
+    if (i == 2) w &= 0xFFFF0000u;
+    uint32_t x = lane[i] ^ w;
+    lane[i] = x * kPrime ^ (x >> 17);
+  }
+  mix_rows(lane, page);
   uint32_t sum = 0;
   for (int i = 0; i < kLanes; ++i) sum = (sum ^ lane[i]) * kPrime;
   sum ^= block * 0x85EBCA6Bu;

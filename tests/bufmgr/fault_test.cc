@@ -130,6 +130,28 @@ TEST_P(Faults, AFailedReadInsideAStreamEndsItWithTheErrorAndLeaksNothing) {
   EXPECT_TRUE(page_is(pool.read_buffer(t, 33).lock_shared().page(), t.relnumber(), 33, 1));
 }
 
+TEST_P(Faults, WithoutChecksumsOnlyABrokenHeaderIsRefused) {
+  aio::ScopedFaults faults;
+  pool_ = std::make_unique<BufferPool>(
+      *io_, BufferPoolConfig{.shared_buffers = 64, .verify_checksums = false});
+  BufferPool& pool = *pool_;
+  aio::IoFile& t = make_relation("t", 20);
+  // The corrupt fault flips body bytes and the checksum field: the header stays sane.
+  aio::inject_fault({.relnumber = t.relnumber(), .block = 9, .kind = aio::FaultKind::kCorrupt});
+  {
+    ReadGuard page = pool.read_buffer(t, 9).lock_shared();
+    EXPECT_FALSE(page_verify(page.page(), 9));  // accepted although its checksum is wrong
+  }
+  // A page whose header is garbage is still refused.
+  std::vector<char> junk(kBlockSize, 0x11);
+  int fd = ::open(t.path().c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::pwrite(fd, junk.data(), kBlockSize, off_t(12) * kBlockSize), ssize_t(kBlockSize));
+  ::close(fd);
+  EXPECT_EQ(error_of([&] { pool.read_buffer(t, 12); }),
+            "invalid page in block 12 of relation \"t\"");
+}
+
 INSTANTIATE_TEST_SUITE_P(Methods, Faults, TP_ALL_IO_METHODS);
 
 }  // namespace

@@ -2,6 +2,8 @@
 // cached re-scans, per-buffer data, pause / resume / reset, and settings checks.
 #include "bufmgr/read_stream.h"
 
+#include "aio/stats.h"
+
 #include "tests/bufmgr/bufmgr_test_util.h"
 
 namespace tp::bufmgr {
@@ -209,6 +211,70 @@ TEST_P(Stream, SettingsOutOfRangeAreRefused) {
     EXPECT_STREQ(e.what(), "invalid value for parameter \"io_combine_limit\": 129");
   }
   EXPECT_THROW(ReadStream(pool, t, {.effective_io_concurrency = -1}, blocks_of({})), Error);
+}
+
+TEST_P(Stream, BufferUsageCountsWhatAScanCost) {
+  BufferPool& pool = make_pool(256, 256);
+  aio::IoFile& t = make_relation("t", 30);
+  for (BlockNumber b = 0; b < 10; ++b) pool.read_buffer(t, b);
+  const BufferUsage before = thread_buffer_usage();
+  {
+    ReadStream scan(pool, t, {}, blocks_of(range(0, 30)));
+    drain(scan, t);
+  }
+  {
+    WriteGuard page = pool.read_buffer(t, 3).lock_exclusive();
+    page.mark_dirty();
+    page.mark_dirty();  // already dirty: counted once
+  }
+  pool.flush_relation(t);
+  const BufferUsage used = thread_buffer_usage() - before;
+  EXPECT_EQ(used.shared_hit, 10u + 1);  // blocks 0..9 in the scan, block 3 for the write
+  EXPECT_EQ(used.shared_read, 20u);
+  EXPECT_EQ(used.shared_dirtied, 1u);
+  EXPECT_EQ(used.shared_written, 1u);
+}
+
+TEST_P(Stream, AdviceIsPassedOnlyWhenReadingAheadRandomly) {
+  if (GetParam() != aio::IoMethodKind::kSync) GTEST_SKIP() << "only the sync method advises";
+  BufferPool& pool = make_pool(256, 256);
+  aio::IoFile& t = make_relation("t", 64);
+  auto advices = [] {
+    return aio::io_stats_for(aio::IoMethodKind::kSync, aio::IoContextTag::kNormal).prefetch_advices;
+  };
+  uint64_t start = advices();
+  {
+    ReadStream seq(pool, t, {.effective_io_concurrency = 8, .sequential = true},
+                   blocks_of(range(0, 20)));
+    drain(seq, t);
+  }
+  EXPECT_EQ(advices(), start);
+  {
+    ReadStream sync_reads(pool, t, {.effective_io_concurrency = 0}, blocks_of(range(20, 40)));
+    drain(sync_reads, t);
+  }
+  EXPECT_EQ(advices(), start);
+  {
+    ReadStream random(pool, t, {.effective_io_concurrency = 8},
+                      blocks_of({60, 41, 55, 43, 50, 47, 62, 45}));
+    EXPECT_EQ(drain(random, t), (std::vector<BlockNumber>{60, 41, 55, 43, 50, 47, 62, 45}));
+    EXPECT_EQ(random.stats().ios, 8u);
+  }
+  EXPECT_EQ(advices(), start + 8);
+}
+
+TEST_P(Stream, StaysWithinThePinBudgetWhileTheConsumerHoldsABuffer) {
+  BufferPool& pool = make_pool(128, 16);
+  aio::IoFile& t = make_relation("t", 100);
+  PinGuard outside = pool.read_buffer(t, 99);  // the consumer holds one pin already
+  ReadStream stream(pool, t, {.effective_io_concurrency = 16}, blocks_of(range(0, 99)));
+  EXPECT_EQ(stream.max_pinned(), 14);  // 16 - 1 held - 1 for the buffer being consumed
+  BlockNumber expect = 0;
+  while (PinGuard buf = stream.next_buffer()) {
+    EXPECT_EQ(buf.block(), expect++);
+    EXPECT_LE(pool.my_pin_count(), 16u);
+  }
+  EXPECT_EQ(expect, 99u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, Stream, TP_ALL_IO_METHODS);

@@ -136,6 +136,34 @@ TEST_P(WriteBack, EvictAllRefusesWhileAPageIsPinned) {
   }
 }
 
+TEST_P(WriteBack, ExtendRefusesStalePagesLeftByATruncateWithoutDrop) {
+  BufferPool& pool = make_pool(32);
+  aio::IoFile& t = make_relation("t", 4);
+  pool.read_buffer(t, 3);
+  t.truncate(3);  // the pool still holds block 3
+  try {
+    pool.extend(t);
+    FAIL() << "extend handed out a stale page";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "unexpected data beyond EOF in block 3 of relation \"t\"");
+  }
+  EXPECT_EQ(pool.pins_held(), 0u);
+  pool.drop_relation(t);
+  EXPECT_TRUE(page_is_new(pool.extend(t).page()));
+}
+
+TEST_P(WriteBack, FlushAllWritesManyPagesInBatchesWithinThePinBudget) {
+  BufferPool& pool = make_pool(256, 20);  // batches of at most 20 pins
+  aio::IoFile& t = make_relation("t", 150);
+  rewrite(t, 0, 150, 6);
+  PinGuard held = pool.read_buffer(t, 7);  // a pinned (unlocked) dirty page is flushed too
+  pool.flush_all();
+  EXPECT_EQ(pool.counters(IoContext::kNormal).writes, 150u);
+  EXPECT_EQ(pool.pins_held(), 1u);
+  for (BlockNumber b = 0; b < 150; ++b) EXPECT_TRUE(on_disk(t, b, 6)) << b;
+  EXPECT_EQ(pool.inspect(held.buffer()).state, BufferState::kValid);
+}
+
 INSTANTIATE_TEST_SUITE_P(Methods, WriteBack, TP_ALL_IO_METHODS);
 
 }  // namespace

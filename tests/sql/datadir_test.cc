@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -167,6 +168,52 @@ TEST(DataDir, KilledLoadLeavesTableAsItWas) {
   EXPECT_TRUE(after.checksums_ok);
   EXPECT_EQ(s.catalog().find("t")->rows, 1000u);
   EXPECT_EQ(error_of(s, "INSERT INTO t VALUES (1, 1)"), "");
+}
+
+}  // namespace
+}  // namespace tp
+
+namespace tp {
+namespace {
+
+// CREATE INDEX killed midway: the next open finds no index and no stray file.
+TEST(DataDir, KilledIndexBuildLeavesNoIndexBehind) {
+  TempDir tmp;
+  {
+    Session s(testing::options_for(tmp.data()));
+    s.execute("CREATE TABLE t (a int, b int)");
+    s.execute(
+        "INSERT INTO t SELECT i, i FROM generate_series(1, 3_000_000) s(i) ORDER BY random()");
+  }
+  auto base_files = [&] {
+    int n = 0;
+    for (auto& e : std::filesystem::directory_iterator(tmp.data() + "/base"))
+      n += e.is_regular_file();
+    return n;
+  };
+  ASSERT_EQ(base_files(), 1);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    try {
+      Session s(testing::options_for(tmp.data()));
+      s.execute("CREATE INDEX t_a_idx ON t (a)");
+    } catch (...) {
+    }
+    _exit(0);
+  }
+  // Kill it once the index file exists (the build has started).
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (base_files() < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  Session s(testing::options_for(tmp.data()));
+  EXPECT_EQ(s.catalog().find("t_a_idx"), nullptr);
+  EXPECT_EQ(base_files(), 1);
+  // And the name is free again.
+  EXPECT_EQ(error_of(s, "CREATE INDEX t_a_idx ON t (b)"), "");
 }
 
 }  // namespace
