@@ -17,7 +17,7 @@ namespace tp {
 namespace {
 
 constexpr double kMaximumRowCount = 1e100;
-constexpr double kBlockSize = 8192;
+constexpr double kBlockBytes = 8192;
 constexpr double kHeapTupleHeaderAligned = 24;   // MAXALIGN(SizeofHeapTupleHeader = 23)
 constexpr double kDescentOperatorsPerPage = 50;  // btcostestimate's per-level charge
 constexpr double kBitmapCombineOperators = 100;  // per tbm_union / tbm_intersect
@@ -38,8 +38,8 @@ double relation_byte_size(double tuples, int width) {
 // tuplesort_merge_order (PostgreSQL 15): inputs need a tape buffer plus a merge
 // buffer each, outputs a tape buffer; at least 6, at most 500 inputs.
 double tuplesort_merge_order(double allowed_bytes) {
-  const double tape_buffer_overhead = kBlockSize;
-  const double merge_buffer_size = kBlockSize * 32;
+  const double tape_buffer_overhead = kBlockBytes;
+  const double merge_buffer_size = kBlockBytes * 32;
   double order = std::floor(allowed_bytes / (2 * tape_buffer_overhead + merge_buffer_size));
   order = std::max(order, 6.0);
   order = std::min(order, 500.0);
@@ -432,7 +432,7 @@ PathCost cost_sort(const CostSettings& cs, const PathCost& input, double tuples,
   if (output_bytes > sort_mem_bytes) {
     // External merge sort: N log2 N comparisons plus writing and reading every
     // page once per merge pass, 3/4 sequential and 1/4 random.
-    const double npages = std::ceil(input_bytes / kBlockSize);
+    const double npages = std::ceil(input_bytes / kBlockBytes);
     const double nruns = input_bytes / sort_mem_bytes;
     const double mergeorder = tuplesort_merge_order(sort_mem_bytes);
     startup_cost = comparison_cost * tuples * log2_pg(tuples);

@@ -27,7 +27,6 @@ struct Column {
 
 inline constexpr uint32_t kHeapTupleHeaderSize = 23;  // before padding
 inline constexpr uint32_t kHeapTupleDataOffset = 24;  // t_hoff
-inline constexpr uint32_t kMaxHeapTuplesPerPage = 291;
 // The largest tuple a heap page takes (REFERENCE §1).
 inline constexpr uint32_t kMaxHeapTupleSize = 8016;
 

@@ -20,6 +20,9 @@ inline constexpr uint32_t kBlockSize = 8192;
 inline constexpr uint32_t kPageHeaderSize = 24;
 inline constexpr uint32_t kItemIdSize = 4;
 inline constexpr uint32_t kMaxAlign = 8;
+// Most heap tuples a page holds: (8192 - 24) / (24 + 4) (defined once here for
+// the heap and the TID bitmap).
+inline constexpr uint32_t kMaxHeapTuplesPerPage = 291;
 
 using BlockNumber = uint32_t;
 inline constexpr BlockNumber kInvalidBlock = 0xFFFFFFFFu;

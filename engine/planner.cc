@@ -2,11 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <optional>
 
+#include "engine/btree_store.h"
 #include "engine/error.h"
+#include "engine/index_quals.h"
+#include "engine/indexes.h"
 #include "engine/stats.h"
 #include "engine/value.h"
+#include "scans/index_scan.h"
 #include "scans/seq_scan.h"
 
 namespace tp {
@@ -354,6 +360,57 @@ int output_width(OutputType t) {
   return t == OutputType::kInt4 ? 4 : t == OutputType::kInt8 ? 8 : 32;
 }
 
+// A clause the B-tree scan can apply as a bound on one of `key_columns`:
+// a comparison other than <> with a constant. (IN lists stay filters: the
+// scan API takes one range per column.)
+bool usable_index_clause(const Expr& c, const std::vector<int>& key_columns) {
+  if (c.kind != Expr::Kind::kCompare || !c.value || c.op == CmpOp::kNe) return false;
+  for (int k : key_columns)
+    if (is_btree_indexable(c, k)) return true;
+  return false;
+}
+
+btree::ColumnCondition to_condition(const Expr& c, const std::vector<int>& key_columns) {
+  int pos = 0;
+  for (size_t i = 0; i < key_columns.size(); ++i)
+    if (key_columns[i] == c.column) pos = int(i);
+  int64_t v = *c.value;
+  switch (c.op) {
+    case CmpOp::kEq:
+      return btree::ColumnCondition::eq(pos, v);
+    case CmpOp::kLt:
+      return btree::ColumnCondition::lt(pos, v);
+    case CmpOp::kLe:
+      return btree::ColumnCondition::le(pos, v);
+    case CmpOp::kGt:
+      return btree::ColumnCondition::gt(pos, v);
+    case CmpOp::kGe:
+      return btree::ColumnCondition::ge(pos, v);
+    case CmpOp::kNe:
+      break;
+  }
+  TP_ASSERT(false);
+  return {};
+}
+
+// An index opened for one query: its page store over the pool and the tree.
+struct OpenIndex {
+  std::unique_ptr<PoolPageStore> store;
+  std::optional<btree::BTree> tree;
+};
+
+scans::IndexHandle open_index(Session& session, const RelationEntry& table,
+                              const RelationEntry& index) {
+  auto h = std::make_shared<OpenIndex>();
+  Storage& st = session.storage();
+  h->store = std::make_unique<PoolPageStore>(st.pool(), st.file(index), nullptr, 0);
+  h->tree.emplace(btree::BTree::open(*h->store, index_def(table, index)));
+  scans::IndexHandle handle;
+  handle.name = index.name;
+  handle.tree = &*h->tree;
+  handle.owner = h;
+  return handle;
+}
 }  // namespace
 
 CostSettings session_cost_settings(const Settings& s) {
@@ -505,23 +562,225 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
   }
   RelSize rs{.pages = size.pages, .tuples = size.tuples, .rows = 0};
   rs.rows = clamp_row_est(clauselist_selectivity(view, clauses) * size.tuples);
-  PathCost path = cost_seq_scan(cs, rs, qual_cost(cs, clauses));
+  std::vector<scans::OutputColumn> output;
+  for (int c : scan_columns)
+    output.push_back({layout.offset(size_t(c)), rel.columns[size_t(c)].type == ColumnType::Int8});
+  auto compile_all = [&](const std::vector<Expr>& list) {
+    scans::Qual qual;
+    for (const Expr& c : list) qual.terms.push_back(compile(c, layout));
+    return qual;
+  };
+  const QualCost all_quals = qual_cost(cs, clauses);
+  const double limit_rows = s.limit ? double(*s.limit) : -1;
+  // What the nodes above a scan add: a sort (unless the scan gives the
+  // order) and the limit. Candidates are compared on this total.
+  auto finished_total = [&](PathCost p, bool ordered) {
+    if (!aggs.empty()) return p.total;
+    if (!sort_keys.empty() && !ordered) p = cost_sort(cs, p, p.rows, scan_width, 0, limit_rows);
+    if (s.limit) p = cost_limit(p, 0, limit_rows);
+    return p.total;
+  };
+
+  // Sequential scan.
+  PathCost path = cost_seq_scan(cs, rs, all_quals);
   if (!settings.get_bool("enable_seqscan")) {
     path.startup += kDisableCost;
     path.total += kDisableCost;
   }
+  double best_total = finished_total(path, false);
+  bool ordered = false;
+  std::function<std::unique_ptr<scans::ExecNode>()> build_scan = [&] {
+    scans::SeqScanParams params;
+    params.relation = rel.name;
+    params.nblocks = BlockNumber(rel.pages);
+    params.stream = session.storage().stream_config();
+    params.output = output;
+    params.qual = compile_all(clauses);
+    params.filter_text = clauses_text(clauses, rel);
+    return std::make_unique<scans::SeqScanNode>(session.storage().pool(),
+                                                session.storage().file(rel), std::move(params));
+  };
 
-  scans::SeqScanParams params;
-  params.relation = rel.name;
-  params.nblocks = BlockNumber(rel.pages);
-  params.stream = session.storage().stream_config();
-  for (int c : scan_columns)
-    params.output.push_back(
-        {layout.offset(size_t(c)), rel.columns[size_t(c)].type == ColumnType::Int8});
-  for (const Expr& c : clauses) params.qual.terms.push_back(compile(c, layout));
-  params.filter_text = clauses_text(clauses, rel);
-  std::unique_ptr<scans::ExecNode> node = std::make_unique<scans::SeqScanNode>(
-      session.storage().pool(), session.storage().file(rel), std::move(params));
+  // Index and bitmap paths, one per index.
+  struct IndexInfo {
+    const RelationEntry* entry;
+    BtreeIndexInfo info;
+  };
+  std::vector<IndexInfo> indexes;
+  for (const RelationEntry* idx : session.catalog().indexes_of(rel.oid))
+    indexes.push_back({idx, BtreeIndexInfo{.pages = double(idx->pages),
+                                           .tuples = size.tuples,
+                                           .tree_height = session.index_height(*idx),
+                                           .key_columns = int(idx->key_columns.size()),
+                                           .unique = idx->unique}});
+  const bool prefetch = settings.get_bool("index_prefetch");
+  const int64_t work_mem_bytes = cs.work_mem_kb * 1024;
+  // A bitmap index scan on `ix` for `arm` (the clauses of one AND arm); null if none apply.
+  struct BitmapChoice {
+    BitmapNode node;
+    const IndexInfo* index = nullptr;
+    std::vector<Expr> index_clauses;
+  };
+  auto bitmap_for = [&](const std::vector<Expr>& arm) -> std::optional<BitmapChoice> {
+    std::optional<BitmapChoice> best;
+    double best_cost = 0;
+    for (const IndexInfo& ix : indexes) {
+      std::vector<Expr> ic;
+      for (const Expr& c : arm)
+        if (usable_index_clause(c, ix.entry->key_columns)) ic.push_back(c);
+      if (ic.empty()) continue;
+      BtreeQuals bq = summarize_btree_quals(view, ix.entry->key_columns, ix.entry->unique, ic);
+      BitmapNode bn =
+          BitmapNode::index_scan(cost_btree_index(cs, rs, ix.info, bq), rs.rows, ix.info.pages);
+      double cost = cost_bitmap_tree_node(cs, bn).cost;
+      if (!best || cost < best_cost) {
+        best = BitmapChoice{bn, &ix, ic};
+        best_cost = cost;
+      }
+    }
+    return best;
+  };
+  auto make_bitmap_index = [&](const BitmapChoice& ch) {
+    std::vector<btree::ColumnCondition> conds;
+    for (const Expr& c : ch.index_clauses)
+      conds.push_back(to_condition(c, ch.index->entry->key_columns));
+    auto node = std::make_unique<scans::BitmapIndexScanNode>(
+        open_index(session, rel, *ch.index->entry), std::move(conds),
+        clauses_text(ch.index_clauses, rel));
+    PathCost e = explain_bitmap_node(cs, ch.node, rs.tuples);
+    node->estimate = {e.startup, e.total, e.rows, 0};
+    return node;
+  };
+  auto make_bitmap_heap = [&](std::unique_ptr<scans::BitmapNode> child,
+                              const std::vector<Expr>& recheck, const std::vector<Expr>& filter,
+                              const PathCost& p) {
+    scans::BitmapHeapScanParams bp;
+    bp.relation = rel.name;
+    bp.work_mem_bytes = work_mem_bytes;
+    bp.stream = session.storage().stream_config();
+    bp.output = output;
+    bp.recheck = compile_all(recheck);
+    bp.filter = compile_all(filter);
+    bp.recheck_text = clauses_text(recheck, rel);
+    bp.filter_text = clauses_text(filter, rel);
+    auto node = std::make_unique<scans::BitmapHeapScanNode>(
+        session.storage().pool(), session.storage().file(rel), std::move(child), std::move(bp));
+    node->estimate = {p.startup, p.total, p.rows, scan_width};
+    return node;
+  };
+  const bool bitmap_disabled = !settings.get_bool("enable_bitmapscan");
+  const bool index_disabled = !settings.get_bool("enable_indexscan");
+  for (const IndexInfo& ix : indexes) {
+    const std::vector<int>& keys = ix.entry->key_columns;
+    std::vector<Expr> ic, qp;
+    for (const Expr& c : clauses) (usable_index_clause(c, keys) ? ic : qp).push_back(c);
+    // The order the index gives: ORDER BY a prefix of its keys, one direction.
+    bool gives_order = !order.empty() && order.size() <= keys.size();
+    for (size_t i = 0; gives_order && i < order.size(); ++i)
+      gives_order = order[i].first == keys[i] && order[i].second == order[0].second;
+    bool backward = gives_order && order[0].second;
+    if (!ic.empty() || gives_order) {
+      BtreeQuals bq = summarize_btree_quals(view, keys, ix.entry->unique, ic);
+      IndexScanCost isc = cost_index_scan(cs, rs, ix.info, bq, qual_cost(cs, qp));
+      PathCost p = isc.path;
+      if (index_disabled) {
+        p.startup += kDisableCost;
+        p.total += kDisableCost;
+      }
+      double total = finished_total(p, gives_order);
+      if (total < best_total) {
+        best_total = total;
+        path = p;
+        ordered = gives_order;
+        build_scan = [&, ix_entry = ix.entry, ic, qp, backward, p] {
+          scans::IndexScanParams ip;
+          ip.relation = rel.name;
+          ip.index = open_index(session, rel, *ix_entry);
+          for (const Expr& c : ic) ip.conditions.push_back(to_condition(c, ix_entry->key_columns));
+          ip.direction = backward ? btree::ScanDirection::Backward : btree::ScanDirection::Forward;
+          ip.stream = session.storage().stream_config();
+          ip.prefetch = prefetch;
+          ip.output = output;
+          ip.filter = compile_all(qp);
+          ip.index_cond_text = clauses_text(ic, rel);
+          ip.filter_text = clauses_text(qp, rel);
+          return std::unique_ptr<scans::ExecNode>(std::make_unique<scans::IndexScanNode>(
+              session.storage().pool(), session.storage().file(rel), std::move(ip)));
+        };
+      }
+    }
+  }
+  // Bitmap heap scan over the best single index.
+  if (std::optional<BitmapChoice> ch = bitmap_for(clauses)) {
+    BitmapHeapScanCost bc = cost_bitmap_heap_scan(cs, rs, ch->node, all_quals);
+    PathCost p = bc.path;
+    if (bitmap_disabled) {
+      p.startup += kDisableCost;
+      p.total += kDisableCost;
+    }
+    double total = finished_total(p, false);
+    if (total < best_total) {
+      best_total = total;
+      path = p;
+      ordered = false;
+      build_scan = [&, ch = *ch, p] {
+        std::vector<Expr> filter;
+        for (const Expr& c : clauses) {
+          bool is_index = false;
+          for (const Expr& i : ch.index_clauses) is_index |= deparse(i, rel) == deparse(c, rel);
+          if (!is_index) filter.push_back(c);
+        }
+        return std::unique_ptr<scans::ExecNode>(
+            make_bitmap_heap(make_bitmap_index(ch), ch.index_clauses, filter, p));
+      };
+    }
+  }
+  // BitmapOr for an OR clause whose every arm an index covers completely.
+  for (size_t oi = 0; oi < clauses.size(); ++oi) {
+    const Expr& orc = clauses[oi];
+    if (orc.kind != Expr::Kind::kOr) continue;
+    std::vector<BitmapChoice> arms;
+    bool covered = true;
+    for (const Expr& arm : orc.args) {
+      std::vector<Expr> parts = arm.kind == Expr::Kind::kAnd ? arm.args : std::vector<Expr>{arm};
+      std::optional<BitmapChoice> ch = bitmap_for(parts);
+      if (!ch || ch->index_clauses.size() != parts.size()) {
+        covered = false;
+        break;
+      }
+      arms.push_back(*ch);
+    }
+    if (!covered || arms.size() < 2) continue;
+    std::vector<BitmapNode> kids;
+    for (const BitmapChoice& a : arms) kids.push_back(a.node);
+    BitmapNode or_node = BitmapNode::or_of(kids);
+    BitmapHeapScanCost bc = cost_bitmap_heap_scan(cs, rs, or_node, all_quals);
+    PathCost p = bc.path;
+    if (bitmap_disabled) {
+      p.startup += kDisableCost;
+      p.total += kDisableCost;
+    }
+    double total = finished_total(p, false);
+    if (total < best_total) {
+      best_total = total;
+      path = p;
+      ordered = false;
+      build_scan = [&, arms, or_node, oi, p] {
+        std::vector<std::unique_ptr<scans::BitmapNode>> children;
+        for (const BitmapChoice& a : arms) children.push_back(make_bitmap_index(a));
+        auto bor = std::make_unique<scans::BitmapCombineNode>(false, std::move(children));
+        PathCost e = explain_bitmap_node(cs, or_node, rs.tuples);
+        bor->estimate = {e.startup, e.total, e.rows, 0};
+        std::vector<Expr> filter;
+        for (size_t i = 0; i < clauses.size(); ++i)
+          if (i != oi) filter.push_back(clauses[i]);
+        return std::unique_ptr<scans::ExecNode>(
+            make_bitmap_heap(std::move(bor), {clauses[oi]}, filter, p));
+      };
+    }
+  }
+
+  std::unique_ptr<scans::ExecNode> node = build_scan();
   node->estimate = {path.startup, path.total, path.rows, scan_width};
 
   if (!aggs.empty()) {
@@ -556,7 +815,7 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
                                                                                : OutputType::kInt4);
   }
 
-  if (!sort_keys.empty()) {
+  if (!sort_keys.empty() && !ordered) {
     double limit_tuples = s.limit ? double(*s.limit) : -1;
     PathCost sorted = cost_sort(cs, path, path.rows, scan_width, 0, limit_tuples);
     if (!settings.get_bool("enable_sort")) {

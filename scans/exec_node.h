@@ -84,6 +84,9 @@ class ExecNode {
 
   PlanEstimate estimate;
   NodeInstrumentation instr;
+  // Set by a Limit above: the parent needs at most this many more rows, so a
+  // scan returns no bigger batch (and reads no page) beyond them.
+  uint64_t row_limit_hint = UINT64_MAX;
 
  protected:
   virtual void do_open() = 0;

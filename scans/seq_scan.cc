@@ -8,9 +8,12 @@ namespace tp::scans {
 SeqScanNode::SeqScanNode(bufmgr::BufferPool& pool, aio::IoFile& file, SeqScanParams params)
     : pool_(pool), file_(file), params_(std::move(params)) {}
 
-SeqScanNode::~SeqScanNode() = default;
+SeqScanNode::~SeqScanNode() {
+  page_ = bufmgr::ReadGuard();  // before the stream and ring go
+}
 
 void SeqScanNode::do_open() {
+  page_ = bufmgr::ReadGuard();
   stream_.reset();
   ring_ = bufmgr::BufferStrategy::for_seq_scan(pool_, params_.nblocks,
                                                params_.stream.effective_io_concurrency,
@@ -29,14 +32,21 @@ const RowBatch* SeqScanNode::do_next() {
   const uint32_t width = uint32_t(params_.output.size());
   const OutputColumn* out = params_.output.data();
   const bool has_qual = !params_.qual.empty();
-  while (bufmgr::PinGuard pin = stream_->next_buffer()) {
-    bufmgr::ReadGuard guard = std::move(pin).lock_shared();
-    const char* page = guard.page();
+  const uint64_t cap = row_limit_hint;
+  for (;;) {
+    if (!page_.valid()) {
+      bufmgr::PinGuard pin = stream_->next_buffer();
+      if (!pin) break;
+      page_ = std::move(pin).lock_shared();
+      next_offset_ = 1;
+    }
+    const char* page = page_.page();
     const OffsetNumber max = page_max_offset(page);
     uint32_t n = 0;
     uint64_t filtered = 0;
     int64_t* dst = batch_.values.data();
-    for (OffsetNumber o = 1; o <= max; ++o) {
+    OffsetNumber o = next_offset_;
+    for (; o <= max && n < cap; ++o) {
       const ItemId* id = page_item_id(page, o);
       if (id->state != uint32_t(ItemState::Normal)) continue;
       const char* tuple = page + id->off;
@@ -59,6 +69,8 @@ const RowBatch* SeqScanNode::do_next() {
       ++n;
     }
     instr.rows_filtered += filtered;
+    next_offset_ = o;
+    if (o > max) page_ = bufmgr::ReadGuard();  // page done: unlock and unpin
     if (n > 0) {
       batch_.count = n;
       return &batch_;

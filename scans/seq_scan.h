@@ -56,6 +56,9 @@ class SeqScanNode final : public ExecNode {
   std::unique_ptr<bufmgr::BufferStrategy> ring_;
   std::unique_ptr<bufmgr::ReadStream> stream_;
   bufmgr::ReadStreamStats last_stats_;  // of the stream of the last loop
+  // The page being returned when a Limit above stopped mid-page.
+  bufmgr::ReadGuard page_;
+  OffsetNumber next_offset_ = 1;
   RowBatch batch_;
 };
 

@@ -117,6 +117,7 @@ void LimitNode::do_open() {
 
 const RowBatch* LimitNode::do_next() {
   if (returned_ >= count_) return nullptr;
+  child_->row_limit_hint = uint64_t(count_ - returned_);
   const RowBatch* b = child_->next();
   if (!b) return nullptr;
   if (returned_ + int64_t(b->count) <= count_) {

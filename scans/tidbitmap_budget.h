@@ -9,6 +9,8 @@
 #include <climits>
 #include <cstdint>
 
+#include "engine/page.h"
+
 namespace tp {
 
 // PostgreSQL charges each page-table entry 64 bytes on a 64-bit build: a
@@ -17,8 +19,7 @@ namespace tp {
 // PostgreSQL's (work_mem 4 MB -> 65,536 entries).
 inline constexpr int64_t kTbmBytesPerEntry = 64;
 
-// Exact pages hold one bit per possible line pointer: (8192 - 24) / (24 + 4).
-inline constexpr uint32_t kMaxHeapTuplesPerPage = 291;
+// Exact pages hold one bit per possible line pointer: kMaxHeapTuplesPerPage (engine/page.h).
 
 // A lossy chunk covers this many consecutive heap pages (BLCKSZ / 32).
 inline constexpr uint32_t kTbmPagesPerChunk = 256;

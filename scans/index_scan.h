@@ -1,0 +1,182 @@
+// IndexScanNode: heap rows in B-tree order, and the bitmap nodes
+// (BitmapIndexScan, BitmapOr, BitmapAnd, BitmapHeapScan).
+//
+// Index Scan, index_prefetch = off: each heap block is read when the scan
+// reaches it, one at a time (PostgreSQL <= 19). index_prefetch = on
+// (PostgreSQL patch 4351's idea): the leaf batches the B-tree hands out sit in
+// a ring (at most kMaxIndexBatches); a read stream's callback walks ahead
+// through the ring yielding heap blocks (skipping a block equal to the one
+// before), loads further leaf batches as it goes, and pauses when the ring is
+// full; the consumer resumes it when it retires a batch. The stream starts
+// only after the scan switched heap blocks kPrefetchStartSwitches times, so a
+// LIMIT 1 lookup reads exactly what it would without prefetch.
+// scans/README.md draws the ring.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aio/file.h"
+#include "bufmgr/buffer_pool.h"
+#include "bufmgr/read_stream.h"
+#include "engine/btree/btree_scan.h"
+#include "scans/exec_node.h"
+#include "scans/qual.h"
+#include "scans/seq_scan.h"
+#include "scans/tidbitmap.h"
+
+namespace tp::scans {
+
+inline constexpr size_t kMaxIndexBatches = 64;
+inline constexpr int kPrefetchStartSwitches = 4;
+
+// An open index: the tree plus whatever keeps its page store alive.
+struct IndexHandle {
+  std::string name;
+  std::shared_ptr<void> owner;  // the page store (engine/btree_store.h)
+  const btree::BTree* tree = nullptr;
+};
+
+struct IndexScanParams {
+  std::string relation;
+  IndexHandle index;
+  std::vector<btree::ColumnCondition> conditions;
+  btree::ScanDirection direction = btree::ScanDirection::Forward;
+  bufmgr::ReadStreamConfig stream;
+  bool prefetch = false;
+  std::vector<OutputColumn> output;
+  Qual filter;  // quals the index cannot check
+  std::string index_cond_text;
+  std::string filter_text;
+};
+
+class IndexScanNode final : public ExecNode {
+ public:
+  IndexScanNode(bufmgr::BufferPool& pool, aio::IoFile& heap, IndexScanParams params);
+  ~IndexScanNode() override;
+
+  std::string explain_name() const override;
+  std::string explain_target() const override;
+  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
+  const bufmgr::ReadStreamStats* stream_stats() const override;
+
+ protected:
+  void do_open() override;
+  const RowBatch* do_next() override;
+
+ private:
+  bool load_batch();
+  void retire_front_batch();
+  void start_stream();
+  BlockNumber next_prefetch_block();
+  void switch_to(BlockNumber block);
+
+  bufmgr::BufferPool& pool_;
+  aio::IoFile& heap_;
+  IndexScanParams params_;
+  std::unique_ptr<btree::IndexScan> scan_;
+  std::deque<btree::IndexBatch> ring_;
+  std::vector<btree::IndexBatch> spare_;
+  bool index_done_ = false;
+  size_t item_ = 0;  // consumer position in ring_.front()
+  // Read-ahead position of the stream callback (ring index, item).
+  size_t ahead_batch_ = 0;
+  size_t ahead_item_ = 0;
+  BlockNumber last_yielded_ = kInvalidBlock;
+  int block_switches_ = 0;
+  BlockNumber current_block_ = kInvalidBlock;
+  bufmgr::ReadGuard current_page_;
+  std::unique_ptr<bufmgr::ReadStream> stream_;
+  bool used_stream_ = false;
+  bufmgr::ReadStreamStats last_stats_;
+  RowBatch batch_;
+};
+
+// A node that produces a TID bitmap rather than rows.
+class BitmapNode : public ExecNode {
+ public:
+  // Builds the bitmap (counting a loop) under a `budget_bytes` memory budget.
+  virtual std::unique_ptr<TidBitmap> build(int64_t budget_bytes) = 0;
+
+ protected:
+  void do_open() override {}
+  const RowBatch* do_next() override { return nullptr; }
+};
+
+class BitmapIndexScanNode final : public BitmapNode {
+ public:
+  BitmapIndexScanNode(IndexHandle index, std::vector<btree::ColumnCondition> conditions,
+                      std::string index_cond_text);
+  std::unique_ptr<TidBitmap> build(int64_t budget_bytes) override;
+  std::string explain_name() const override { return "Bitmap Index Scan"; }
+  std::string explain_target() const override { return " on " + index_.name; }
+  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
+
+ private:
+  IndexHandle index_;
+  std::vector<btree::ColumnCondition> conditions_;
+  std::string index_cond_text_;
+};
+
+// BitmapOr (union) / BitmapAnd (intersection) of child bitmaps.
+class BitmapCombineNode final : public BitmapNode {
+ public:
+  BitmapCombineNode(bool is_and, std::vector<std::unique_ptr<BitmapNode>> children);
+  std::unique_ptr<TidBitmap> build(int64_t budget_bytes) override;
+  std::string explain_name() const override { return is_and_ ? "BitmapAnd" : "BitmapOr"; }
+  void explain_details(std::vector<std::string>&, bool) const override {}
+  std::vector<const ExecNode*> children() const override;
+
+ private:
+  bool is_and_;
+  std::vector<std::unique_ptr<BitmapNode>> children_;
+};
+
+struct BitmapHeapScanParams {
+  std::string relation;
+  int64_t work_mem_bytes = 4 << 20;
+  bufmgr::ReadStreamConfig stream;
+  std::vector<OutputColumn> output;
+  Qual recheck;  // the index conditions, rechecked on lossy pages
+  Qual filter;   // the other quals
+  std::string recheck_text;
+  std::string filter_text;
+};
+
+// Reads the bitmap's pages in ascending block order through a read stream.
+class BitmapHeapScanNode final : public ExecNode {
+ public:
+  BitmapHeapScanNode(bufmgr::BufferPool& pool, aio::IoFile& heap, std::unique_ptr<BitmapNode> child,
+                     BitmapHeapScanParams params);
+  ~BitmapHeapScanNode() override;
+  std::string explain_name() const override { return "Bitmap Heap Scan"; }
+  std::string explain_target() const override { return " on " + params_.relation; }
+  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
+  const bufmgr::ReadStreamStats* stream_stats() const override;
+  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
+
+ protected:
+  void do_open() override;
+  const RowBatch* do_next() override;
+
+ private:
+  struct PageData {
+    bool lossy;
+    uint16_t count;
+    OffsetNumber offsets[kMaxHeapTuplesPerPage];
+  };
+  bufmgr::BufferPool& pool_;
+  aio::IoFile& heap_;
+  std::unique_ptr<BitmapNode> child_;
+  BitmapHeapScanParams params_;
+  std::unique_ptr<TidBitmap> bitmap_;
+  std::unique_ptr<TidBitmapIterator> iter_;
+  std::unique_ptr<bufmgr::ReadStream> stream_;
+  bufmgr::ReadStreamStats last_stats_;
+  uint64_t exact_pages_ = 0, lossy_pages_ = 0, rows_rechecked_out_ = 0;
+  RowBatch batch_;
+};
+
+}  // namespace tp::scans
