@@ -17,6 +17,7 @@ const char* kUsage =
     "Options:\n"
     "  --rows N              rows of the article tables (default 1000000)\n"
     "  --table-mb N          size of the iomethod table in MB (default 2048)\n"
+    "  --prefetch-rows N     rows of the index-prefetch table (default 200000)\n"
     "  --data DIR            data directory (default OUT/data); tables are reused\n"
     "  --out DIR             output directory (default results)\n"
     "  --repeat K            runs per measurement, medians reported (default 3)\n"
@@ -25,7 +26,7 @@ const char* kUsage =
     "  --set NAME=VALUE      a setting the session starts with (repeatable)\n"
     "  --fresh               rebuild the tables even if they are reusable\n"
     "  --drop-caches         also drop the whole OS page cache before cold buffered runs (root)\n"
-    "  --device-seconds S    device experiment: seconds per measurement (default 0.5)\n"
+    "  --device-seconds S    device experiment: seconds per measurement (default 0.3)\n"
     "  --device-file-mb N    device experiment: probe file size (default 2048)\n"
     "  --quiet               no progress lines\n";
 
@@ -54,7 +55,7 @@ int run_experiment_command(const std::vector<std::string>& args) {
     return args.empty() ? 2 : 0;
   }
   LabOptions options;
-  options.device_seconds = 0.5;
+  options.device_seconds = 0.3;
   const std::string name = args[0];
   try {
     for (size_t i = 1; i < args.size(); ++i) {
@@ -66,6 +67,9 @@ int run_experiment_command(const std::vector<std::string>& args) {
       if (a == "--rows") {
         options.rows = parse_count(a, value());
         if (options.rows < 1000) throw Error("--rows must be at least 1000");
+      } else if (a == "--prefetch-rows") {
+        options.prefetch_rows = parse_count(a, value());
+        if (options.prefetch_rows < 1000) throw Error("--prefetch-rows must be at least 1000");
       } else if (a == "--table-mb") {
         options.iomethod_table_mb = parse_count(a, value());
         if (options.iomethod_table_mb < 1) throw Error("--table-mb must be at least 1");
@@ -114,11 +118,15 @@ int run_experiment_command(const std::vector<std::string>& args) {
       Outcome o;
       try {
         o = def->run(lab, ctx);
-        lab.reset_settings();
       } catch (const Stopped&) {
         o = Outcome(def->name, OutcomeStatus::kStopped);
       } catch (const Error& e) {
         o = Outcome(def->name, OutcomeStatus::kIncomplete, e.what());
+      }
+      try {
+        if (o.status != OutcomeStatus::kStopped) lab.reset_settings();
+      } catch (const Error&) {
+        // The session could not open or reset: the next experiment reports why.
       }
       if (o.status == OutcomeStatus::kStopped) exit_status = 130;
       if (o.status == OutcomeStatus::kIncomplete && exit_status == 0) exit_status = 1;

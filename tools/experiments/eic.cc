@@ -173,7 +173,7 @@ Outcome run_eic(Lab& lab, Context& ctx) {
         chart.ylabel = mbps ? "read throughput (MB/s)" : "execution time (ms, log scale)";
         chart.log_y = !mbps;
         chart.xtic_labels = labels;
-        chart.key_position = mbps ? "top left" : "top right";
+        chart.key_position = "below";
         for (size_t c = 0; c < std::size(kConfigs); ++c)
           for (size_t v = 0; v < 2; ++v) {
             Series s(kConfigs[c].name + ", " + variants[v].name, false, v == 1);

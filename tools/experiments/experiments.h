@@ -63,8 +63,9 @@ struct ExperimentDef {
 // In the order `all` runs them (device first: the others quote it).
 const std::vector<ExperimentDef>& experiment_defs();
 
-// The table the rpc, selectivity and index-prefetch experiments share.
-TableSpec rpc_table(uint64_t rows);
+// The rpc article's table (fillfactor 10, shuffled, index <name>_a_idx on a): "t"
+// for rpc and selectivity; index-prefetch builds its own at --prefetch-rows.
+TableSpec rpc_table(uint64_t rows, const std::string& name = "t");
 // Loads DeviceFigures from <out>/device.csv when this invocation did not measure them.
 void load_device_figures(const std::string& out_dir, DeviceFigures* figures);
 // One sentence quoting the device, for the sections ("device: 1650 MB/s sequential, ...").

@@ -24,9 +24,9 @@ struct Mode {
 const Mode kModes[] = {{"off", "off"}, {"on", "on"}, {"immediate", "immediate"}};
 
 // Cold full index scan with seq scans disabled; checks the plan.
-Timed full_index_scan(Lab& lab) {
-  lab.make_cold({"t", "t_a_idx"});
-  Timed t = lab.timed("EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM t ORDER BY a");
+Timed full_index_scan(Lab& lab, const std::string& table) {
+  lab.make_cold({table, table + "_a_idx"});
+  Timed t = lab.timed("EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM " + table + " ORDER BY a");
   std::string node;
   double cost = 0;
   if (!parse_top_plan(t.result, &node, &cost) || node != "Index Scan")
@@ -39,7 +39,9 @@ Timed full_index_scan(Lab& lab) {
 Outcome run_index_prefetch(Lab& lab, Context& ctx) {
   Outcome outcome("index-prefetch");
   const LabOptions& opt = lab.options();
-  const uint64_t n = opt.rows;
+  const uint64_t n = opt.prefetch_rows;
+  // The rpc table when the scales agree, else a table of its own.
+  const std::string table = n == opt.rows ? "t" : "tp";
   CsvFile csv(opt.out_dir + "/index-prefetch.csv");
   std::vector<Timed> off_runs;
   std::vector<std::vector<Timed>> on_runs(std::size(kEics));
@@ -58,12 +60,12 @@ Outcome run_index_prefetch(Lab& lab, Context& ctx) {
   try {
     lab.reset_settings();
     lab.default_setting("io_direct", "on");  // as the rpc article
-    progress.step("table t (shared with rpc)");
-    lab.ensure_table(rpc_table(n));
+    progress.step("table " + table + ": " + grouped(n) + " rows like the rpc table");
+    lab.ensure_table(rpc_table(n, table));
     lab.sql("SET enable_seqscan = off");
     set_if_known(lab, "index_prefetch", "off", true);
     off_runs = repeated(lab, progress, "full index scan, prefetch off",
-                        [&] { return full_index_scan(lab); });
+                        [&] { return full_index_scan(lab, table); });
     for (size_t i = 0; i < off_runs.size(); ++i)
       add({{"part", "full"},
            {"rows", std::to_string(n)},
@@ -78,7 +80,7 @@ Outcome run_index_prefetch(Lab& lab, Context& ctx) {
       lab.sql("SET effective_io_concurrency = " + std::to_string(kEics[e]));
       on_runs[e] =
           repeated(lab, progress, "full index scan, prefetch on, eic=" + std::to_string(kEics[e]),
-                   [&] { return full_index_scan(lab); });
+                   [&] { return full_index_scan(lab, table); });
       for (size_t i = 0; i < on_runs[e].size(); ++i)
         add({{"part", "full"},
              {"rows", std::to_string(n)},
@@ -92,7 +94,8 @@ Outcome run_index_prefetch(Lab& lab, Context& ctx) {
     lab.sql("RESET effective_io_concurrency");
     std::vector<std::string> mode_error(std::size(kModes));
     for (size_t l = 0; l < std::size(kLimits); ++l) {
-      const std::string q = "SELECT * FROM t ORDER BY a LIMIT " + std::to_string(kLimits[l]);
+      const std::string q =
+          "SELECT * FROM " + table + " ORDER BY a LIMIT " + std::to_string(kLimits[l]);
       for (size_t m = 0; m < std::size(kModes); ++m) {
         progress.step("LIMIT " + std::to_string(kLimits[l]) + ", prefetch " + kModes[m].name +
                       ", " + std::to_string(queries) + " queries");
@@ -107,7 +110,7 @@ Outcome run_index_prefetch(Lab& lab, Context& ctx) {
         lab.sql(q);  // warms the index (and checks the query runs)
         std::vector<double> ms;
         for (int i = 0; i < queries; ++i) {
-          lab.make_relation_cold("t");
+          lab.make_relation_cold(table);
           Timed t = lab.timed(q);
           if (t.result.rows.size() != size_t(kLimits[l]))
             throw Error("index-prefetch: " + q + " returned " +
@@ -137,10 +140,12 @@ Outcome run_index_prefetch(Lab& lab, Context& ctx) {
   std::ostringstream md;
   md << "## index-prefetch: index scan prefetching (PostgreSQL patch 4351)\n\n"
      << section_status(outcome);
-  md << "Full scan: `EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM t ORDER BY a` on the rpc table ("
-     << grouped(n)
-     << " rows) with `enable_seqscan = off`, cold. LIMIT part: `SELECT * FROM t ORDER BY a LIMIT "
-        "n`, "
+  md << "Full scan: `EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM " << table
+     << " ORDER BY a` on a table like rpc's (" << grouped(n)
+     << " rows, fillfactor 10, shuffled) with `enable_seqscan = off`, cold. LIMIT part: "
+        "`SELECT * FROM "
+     << table
+     << " ORDER BY a LIMIT n`, "
         "index warm, heap dropped before each query, "
      << queries
      << " queries per point; prefetch modes are `SET index_prefetch = off | on | immediate`.\n\n";

@@ -129,7 +129,18 @@ Session& Lab::session() {
     so.data_dir = options_.data_dir;
     so.settings = options_.settings;
     so.progress = options_.progress;
-    session_ = std::make_unique<Session>(so);
+    // A failed open is not retried: DataDir keeps its lock when its constructor
+    // throws, so a second attempt would blame "another process" (this one).
+    if (!session_error_.empty()) throw Error(session_error_);
+    try {
+      session_ = std::make_unique<Session>(so);
+    } catch (const Error& e) {
+      session_error_ = std::string(e.what()) + " (if the experiment data directory \"" +
+                       options_.data_dir +
+                       "\" was written by another tidepool build, remove it: the experiments "
+                       "rebuild their tables)";
+      throw Error(session_error_, e.detail(), e.hint());
+    }
   }
   return *session_;
 }

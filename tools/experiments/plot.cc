@@ -1,5 +1,6 @@
 #include "tools/experiments/plot.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -67,12 +68,28 @@ void render_chart(const Chart& chart, const std::string& png_path) {
     for (size_t i = 0; i < chart.xtics.size(); ++i) g << (i ? ", " : "") << chart.xtics[i];
     g << ")\n";
   }
+  // Labels of marks in the right half of the x range go to the left of their line,
+  // so they stay inside the plot.
+  double xmin = NAN, xmax = NAN;
+  for (const Series& s : chart.series)
+    for (auto [x, y] : s.points)
+      if (std::isfinite(x) && std::isfinite(y)) {
+        xmin = std::isnan(xmin) ? x : std::min(xmin, x);
+        xmax = std::isnan(xmax) ? x : std::max(xmax, x);
+      }
+  auto right_half = [&](double x) {
+    if (std::isnan(xmin)) return false;
+    if (chart.log_x && xmin > 0 && x > 0)
+      return std::log(x) > (std::log(xmin) + std::log(xmax)) / 2;
+    return x > (xmin + xmax) / 2;
+  };
   for (size_t i = 0; i < chart.marks.size(); ++i) {
     const XMark& m = chart.marks[i];
     g << "set arrow from " << m.x << ", graph 0 to " << m.x
       << ", graph 1 nohead dt 2 lw 1.5 lc rgb '#555555'\n";
     g << "set label " << quoted(m.label) << " at " << m.x << ", graph " << 0.95 - 0.06 * double(i)
-      << " left offset 0.5,0 font ',10' textcolor rgb '#333333'\n";
+      << (right_half(m.x) ? " right offset -0.5,0" : " left offset 0.5,0")
+      << " font ',10' textcolor rgb '#333333'\n";
   }
   g << "plot ";
   bool any = false;

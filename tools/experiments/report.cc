@@ -36,15 +36,15 @@ const std::vector<ExperimentDef>& experiment_defs() {
   return defs;
 }
 
-TableSpec rpc_table(uint64_t rows) {
+TableSpec rpc_table(uint64_t rows, const std::string& name) {
   const std::string n = std::to_string(rows);
-  return TableSpec{
-      "t",
-      rows,
-      {"CREATE TABLE t (a int, b int) WITH (fillfactor=10)",
-       "INSERT INTO t SELECT g, g FROM generate_series(1, " + n + ") g ORDER BY random()",
-       "CREATE INDEX t_a_idx ON t (a)", "ANALYZE t"},
-      {"t_a_idx"}};
+  return TableSpec{name,
+                   rows,
+                   {"CREATE TABLE " + name + " (a int, b int) WITH (fillfactor=10)",
+                    "INSERT INTO " + name + " SELECT g, g FROM generate_series(1, " + n +
+                        ") g ORDER BY random()",
+                    "CREATE INDEX " + name + "_a_idx ON " + name + " (a)", "ANALYZE " + name},
+                   {name + "_a_idx"}};
 }
 
 void load_device_figures(const std::string& out_dir, DeviceFigures* d) {

@@ -63,10 +63,12 @@ std::string query(uint64_t k) {
 }
 
 // x where the sign of (a - b) changes between consecutive points, interpolated on
-// log x; NaN when it never changes.
+// log x; NaN when it never changes. The last change counts: a single slow run at a
+// low selectivity should not hide where the curves really part.
 double crossover(const std::vector<double>& x, const std::vector<double>& a,
                  const std::vector<double>& b) {
-  for (size_t i = 0; i + 1 < x.size(); ++i) {
+  if (x.size() < 2) return NAN;
+  for (size_t i = x.size() - 1; i-- > 0;) {
     double d0 = a[i] - b[i], d1 = a[i + 1] - b[i + 1];
     if (std::isnan(d0) || std::isnan(d1)) continue;
     if ((d0 < 0) != (d1 < 0)) {
@@ -287,6 +289,7 @@ Outcome run_selectivity(Lab& lab, Context& ctx) {
       cost.ylabel = "estimated total cost (log scale)";
       cost.log_x = cost.log_y = true;
       cost.xtics = x_pct;
+      cost.key_position = "below";
       for (const char* kind : {"seq", "index", "bitmap"}) {
         Series s4(std::string(kind) + " (random_page_cost 4)");
         Series se(std::string(kind) + " (random_page_cost " + fixed(ctx.rpc_estimate, 1) + ")",
@@ -312,6 +315,7 @@ Outcome run_selectivity(Lab& lab, Context& ctx) {
       time.ylabel = "execution time (ms, log scale)";
       time.log_x = time.log_y = true;
       time.xtics = x_pct;
+      time.key_position = "below";
       for (size_t p = 0; p < plans.size(); ++p) {
         Series s(plans[p].name, false, p == 2 || p == 4);
         for (size_t f = 0; f < nf; ++f) s.points.emplace_back(x_pct[f], ms[p][f]);
