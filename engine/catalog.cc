@@ -43,7 +43,7 @@ void Catalog::remove(uint32_t oid) {
 //   next_oid 16390
 //   relation oid=16384 kind=r name=t relnumber=16384 fillfactor=10 pages=45455 rows=1000000
 //   column a int4
-//   stats <one line>
+//   stats <ANALYZE text on one line: a newline written as \n, a backslash as \\>
 //   end
 std::string Catalog::serialize() const {
   std::ostringstream out;
@@ -62,7 +62,20 @@ std::string Catalog::serialize() const {
     out << "\n";
     for (const auto& c : r.columns)
       out << "column " << c.name << " " << (c.type == ColumnType::Int4 ? "int4" : "int8") << "\n";
-    if (!r.stats.empty()) out << "stats " << r.stats << "\n";
+    // The statistics text spans lines; the catalog is one record per line, so
+    // newlines (and the escape character) are escaped.
+    if (!r.stats.empty()) {
+      out << "stats ";
+      for (char ch : r.stats) {
+        if (ch == '\n')
+          out << "\\n";
+        else if (ch == '\\')
+          out << "\\\\";
+        else
+          out << ch;
+      }
+      out << "\n";
+    }
     out << "end\n";
   }
   out << "eof\n";
@@ -146,7 +159,16 @@ Catalog Catalog::parse(const std::string& text, const std::string& origin) {
       cur->columns.push_back(c);
     } else if (word == "stats") {
       if (!cur) throw bad("stats outside a relation");
-      cur->stats = line.size() > 6 ? line.substr(6) : "";
+      const std::string text = line.size() > 6 ? line.substr(6) : "";
+      cur->stats.clear();
+      for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\\' && i + 1 < text.size()) {
+          cur->stats += text[i + 1] == 'n' ? '\n' : text[i + 1];
+          ++i;
+        } else {
+          cur->stats += text[i];
+        }
+      }
     } else if (word == "end") {
       cur = nullptr;
     } else if (word == "eof") {

@@ -48,7 +48,20 @@ void render_chart(const Chart& chart, const std::string& png_path) {
   g << "set xlabel " << quoted(chart.xlabel) << "\n";
   g << "set ylabel " << quoted(chart.ylabel) << "\n";
   g << "set grid lc rgb '#dddddd'\n";
-  g << "set key " << chart.key_position << " box opaque\n";
+  size_t drawn = 0;
+  for (const Series& s : chart.series)
+    for (auto [x, y] : s.points)
+      if (std::isfinite(x) && std::isfinite(y)) {
+        ++drawn;
+        break;
+      }
+  if (chart.key_position == "below") {
+    // gnuplot does not reserve room for a boxed key under the x label: make it.
+    g << "set key below maxcols 2 box opaque\n";
+    g << "set bmargin " << 5 + (drawn + 1) / 2 << "\n";
+  } else {
+    g << "set key " << chart.key_position << " box opaque\n";
+  }
   if (chart.log_x) g << "set logscale x\n";
   if (chart.log_y)
     g << "set logscale y\n";
@@ -83,6 +96,14 @@ void render_chart(const Chart& chart, const std::string& png_path) {
       return std::log(x) > (std::log(xmin) + std::log(xmax)) / 2;
     return x > (xmin + xmax) / 2;
   };
+  if (chart.xtic_labels.empty() && !std::isnan(xmin) && xmax > xmin) {
+    // The data's extent, not gnuplot's rounded one (a log axis would run to the next decade).
+    if (chart.log_x && xmin > 0)
+      g << "set xrange [" << xmin / 1.1 << ":" << xmax * 1.1 << "]\n";
+    else
+      g << "set xrange [" << xmin - (xmax - xmin) * 0.02 << ":" << xmax + (xmax - xmin) * 0.02
+        << "]\n";
+  }
   for (size_t i = 0; i < chart.marks.size(); ++i) {
     const XMark& m = chart.marks[i];
     g << "set arrow from " << m.x << ", graph 0 to " << m.x
