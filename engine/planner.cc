@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "engine/analyze.h"
 #include "engine/btree_store.h"
 #include "engine/error.h"
 #include "engine/index_quals.h"
@@ -551,7 +552,7 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
   });
 
   std::optional<TableStats> stats;
-  if (!rel.stats.empty()) stats = TableStats::from_text(rel.stats);
+  if (!rel.stats.empty()) stats = stats_from_catalog(rel.stats);
   SizeEstimate size = estimate_rel_size(rel, stats ? &*stats : nullptr);
   RelationStatsView view;
   view.tuples = size.tuples;

@@ -295,6 +295,7 @@ void BitmapHeapScanNode::do_open() {
     if (!iter_->next(&page)) return kInvalidBlock;
     auto* pd = static_cast<PageData*>(data);
     pd->lossy = page.lossy;
+    pd->recheck = page.recheck;
     pd->count = uint16_t(page.offsets.size());
     std::copy(page.offsets.begin(), page.offsets.end(), pd->offsets);
     return page.block;
@@ -335,7 +336,7 @@ const RowBatch* BitmapHeapScanNode::do_next() {
       for (OffsetNumber o = 1; o <= max; ++o) visit(o, true);
     } else {
       ++exact_pages_;
-      for (uint16_t i = 0; i < pd.count; ++i) visit(pd.offsets[i], false);
+      for (uint16_t i = 0; i < pd.count; ++i) visit(pd.offsets[i], pd.recheck);
     }
     if (n > 0) {
       batch_.count = n;

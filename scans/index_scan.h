@@ -164,6 +164,7 @@ class BitmapHeapScanNode final : public ExecNode {
  private:
   struct PageData {
     bool lossy;
+    bool recheck;  // exact page of a BitmapAnd that must be rechecked
     uint16_t count;
     OffsetNumber offsets[kMaxHeapTuplesPerPage];
   };

@@ -203,7 +203,7 @@ TEST_F(Query, AnalyzeStoresStatisticsInTheCatalog) {
   s_->execute("ANALYZE");
   const RelationEntry* t = s_->catalog().find("t");
   ASSERT_FALSE(t->stats.empty());
-  TableStats st = TableStats::from_text(t->stats);
+  TableStats st = stats_from_catalog(t->stats);
   EXPECT_EQ(st.reltuples, 1000);
   ASSERT_EQ(st.columns.size(), 2u);
   EXPECT_EQ(st.columns[0].min_value, 1);
@@ -216,6 +216,12 @@ TEST_F(Query, AnalyzeStoresStatisticsInTheCatalog) {
   ASSERT_EQ(d.size(), 3u);
   EXPECT_EQ(d[1].rfind("  a: min=1 max=1000 n_distinct=-1 correlation=1", 0), 0u) << d[1];
   EXPECT_EQ(s_->execute("VACUUM ANALYZE t").tag, "VACUUM");
+  // The statistics survive reopening the data directory.
+  s_.reset();
+  s_ = std::make_unique<Session>(testing::options_for(tmp_.data()));
+  EXPECT_EQ(stats_from_catalog(s_->catalog().find("t")->stats).reltuples, 1000);
+  EXPECT_EQ(plan_text(*s_, "EXPLAIN SELECT * FROM t"),
+            "Seq Scan on t  (cost=0.00..16.00 rows=1000 width=12)\n");
   EXPECT_EQ(error_of(*s_, "ANALYZE nope"), "relation \"nope\" does not exist");
 }
 
