@@ -58,7 +58,9 @@ void IndexScanNode::do_open() {
   ahead_batch_ = ahead_item_ = 0;
   block_switches_ = 0;
   index_done_ = false;
-  scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, params_.conditions,
+  TP_ASSERT(!params_.condition_sets.empty());
+  condition_set_ = 0;
+  scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, params_.condition_sets[0],
                                              params_.direction);
   batch_.reset(uint32_t(params_.output.size()), kIndexBatchRows);
 }
@@ -70,10 +72,13 @@ bool IndexScanNode::load_batch() {
     b = std::move(spare_.back());
     spare_.pop_back();
   }
-  if (!scan_->next_batch(b)) {
-    index_done_ = true;
-    spare_.push_back(std::move(b));
-    return false;
+  while (!scan_->next_batch(b)) {
+    if (++condition_set_ >= params_.condition_sets.size()) {
+      index_done_ = true;
+      spare_.push_back(std::move(b));
+      return false;
+    }
+    scan_->rescan(params_.condition_sets[condition_set_]);
   }
   ring_.push_back(std::move(b));
   return true;
@@ -204,11 +209,10 @@ void IndexScanNode::explain_details(std::vector<std::string>& lines, bool analyz
 
 // ---------------------------------------------------------------- bitmaps
 
-BitmapIndexScanNode::BitmapIndexScanNode(IndexHandle index,
-                                         std::vector<btree::ColumnCondition> conditions,
+BitmapIndexScanNode::BitmapIndexScanNode(IndexHandle index, ConditionSets condition_sets,
                                          std::string index_cond_text)
     : index_(std::move(index)),
-      conditions_(std::move(conditions)),
+      condition_sets_(std::move(condition_sets)),
       index_cond_text_(std::move(index_cond_text)) {}
 
 std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
@@ -216,11 +220,13 @@ std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
   bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
   ++instr.loops;
   auto bitmap = std::make_unique<TidBitmap>(budget_bytes);
-  btree::IndexScan scan(*index_.tree, conditions_);
   btree::IndexBatch batch;
-  while (scan.next_batch(batch)) {
-    bitmap->add_tids(batch.tids);
-    instr.rows += batch.size();
+  for (const auto& conditions : condition_sets_) {
+    btree::IndexScan scan(*index_.tree, conditions);
+    while (scan.next_batch(batch)) {
+      bitmap->add_tids(batch.tids);
+      instr.rows += batch.size();
+    }
   }
   bufmgr::BufferUsage used = bufmgr::thread_buffer_usage() - before;
   instr.buffers.shared_hit += used.shared_hit;

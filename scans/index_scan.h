@@ -39,10 +39,15 @@ struct IndexHandle {
   const btree::BTree* tree = nullptr;
 };
 
+// One B-tree scan per condition set, in order: an IN list in the index
+// conditions (= ANY) becomes one set per element, as PostgreSQL's btree runs
+// one primitive scan per array element.
+using ConditionSets = std::vector<std::vector<btree::ColumnCondition>>;
+
 struct IndexScanParams {
   std::string relation;
   IndexHandle index;
-  std::vector<btree::ColumnCondition> conditions;
+  ConditionSets condition_sets;  // at least one
   btree::ScanDirection direction = btree::ScanDirection::Forward;
   bufmgr::ReadStreamConfig stream;
   bool prefetch = false;
@@ -77,6 +82,7 @@ class IndexScanNode final : public ExecNode {
   aio::IoFile& heap_;
   IndexScanParams params_;
   std::unique_ptr<btree::IndexScan> scan_;
+  size_t condition_set_ = 0;
   std::deque<btree::IndexBatch> ring_;
   std::vector<btree::IndexBatch> spare_;
   bool index_done_ = false;
@@ -107,8 +113,7 @@ class BitmapNode : public ExecNode {
 
 class BitmapIndexScanNode final : public BitmapNode {
  public:
-  BitmapIndexScanNode(IndexHandle index, std::vector<btree::ColumnCondition> conditions,
-                      std::string index_cond_text);
+  BitmapIndexScanNode(IndexHandle index, ConditionSets condition_sets, std::string index_cond_text);
   std::unique_ptr<TidBitmap> build(int64_t budget_bytes) override;
   std::string explain_name() const override { return "Bitmap Index Scan"; }
   std::string explain_target() const override { return " on " + index_.name; }
@@ -116,7 +121,7 @@ class BitmapIndexScanNode final : public BitmapNode {
 
  private:
   IndexHandle index_;
-  std::vector<btree::ColumnCondition> conditions_;
+  ConditionSets condition_sets_;
   std::string index_cond_text_;
 };
 

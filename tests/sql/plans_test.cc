@@ -89,6 +89,10 @@ TEST_F(Plans, EveryPlanReturnsTheSameRows) {
             ") OR (b = " + std::to_string(k2) + " AND a >= " + std::to_string(x) + ")",
         "a >= " + std::to_string(x) + " AND b <> " + std::to_string(k1),
         "(a < " + std::to_string(x / 10) + " OR a > " + std::to_string(40000 - x / 10) + ")",
+        "a IN (" + std::to_string(x) + ", " + std::to_string(y) + ", 17, " + std::to_string(x + 1) +
+            ")",
+        "b IN (" + std::to_string(k1) + ", " + std::to_string(k2) + ") AND a < " +
+            std::to_string(y),
     };
     const std::string& pred = preds[size_t(i) % preds.size()];
     std::string agg = "SELECT count(*), sum(a), sum(b), min(a), max(b) FROM t WHERE " + pred;
@@ -130,6 +134,10 @@ TEST_F(Plans, PlanChoiceFollowsTheCosts) {
                                "(b = 7 AND a BETWEEN 2000 AND 2500)");
   EXPECT_NE(plan.find("BitmapOr"), std::string::npos) << plan;
   EXPECT_NE(plan.find("Bitmap Index Scan on t_b_a_idx"), std::string::npos) << plan;
+  // IN lists are index conditions (one B-tree scan per element).
+  plan = plan_text(*s_, "EXPLAIN (COSTS OFF) SELECT * FROM t WHERE a IN (5, 3, 9)");
+  EXPECT_NE(plan.find("Index Cond: (a = ANY ('{5,3,9}'::integer[]))"), std::string::npos) << plan;
+  EXPECT_EQ(scalar(*s_, "SELECT count(*) FROM t WHERE a IN (5, 3, 9, 3, 40001)"), "3");
   // Random I/O as cheap as sequential: the index wins a much wider range.
   s_->execute("SET random_page_cost = 1");
   EXPECT_EQ(first_line(*s_, "SELECT * FROM t WHERE a < 2000").rfind("Index Scan", 0), 0u)
