@@ -139,6 +139,17 @@ ResultSet Session::atomically(F&& body) {
   }
 }
 
+// Commits `next`; then the files it no longer names are garbage: their pages
+// leave the pool and the files go. A crash before the unlink is cleaned up at
+// the next open (DataDir::restore).
+void Session::commit_and_remove(Catalog next, const std::vector<uint32_t>& garbage) {
+  dir_->commit(std::move(next));
+  for (uint32_t f : garbage) {
+    storage_->forget(f);
+    ::unlink(dir_->relation_path(f).c_str());
+  }
+}
+
 ResultSet Session::create_table(const sql::CreateTable& ct) {
   if (dir_->catalog().find(ct.name)) {
     if (ct.if_not_exists) {
@@ -209,12 +220,7 @@ ResultSet Session::drop_table(const sql::DropTable& dt) {
   }
   if (files.empty()) return r;
   return atomically([&] {
-    dir_->commit(std::move(next));
-    // Committed: the files are garbage now; a crash before unlink is cleaned up at open.
-    for (uint32_t f : files) {
-      storage_->forget(f);
-      ::unlink(dir_->relation_path(f).c_str());
-    }
+    commit_and_remove(std::move(next), files);
     return r;
   });
 }
@@ -244,11 +250,7 @@ ResultSet Session::truncate(const sql::Truncate& t) {
       }
     }
     dir_->sync_base_directory();
-    dir_->commit(std::move(next));
-    for (uint32_t f : old_files) {
-      storage_->forget(f);
-      ::unlink(dir_->relation_path(f).c_str());
-    }
+    commit_and_remove(std::move(next), old_files);
     ResultSet r;
     r.tag = "TRUNCATE TABLE";
     return r;
@@ -327,11 +329,7 @@ ResultSet Session::insert(const sql::Insert& ins) {
     RelationEntry* rel = next.find_oid(table.oid);
     rel->pages = pages;
     rel->rows += loader.rows_added();
-    dir_->commit(std::move(next));
-    for (uint32_t f : garbage) {
-      storage_->forget(f);
-      ::unlink(dir_->relation_path(f).c_str());
-    }
+    commit_and_remove(std::move(next), garbage);
     ResultSet r;
     r.tag = "INSERT 0 " + std::to_string(loader.rows_added());
     return r;
@@ -498,11 +496,7 @@ ResultSet Session::drop_index(const sql::DropIndex& di) {
   }
   if (files.empty()) return r;
   return atomically([&] {
-    dir_->commit(std::move(next));
-    for (uint32_t f : files) {
-      storage_->forget(f);
-      ::unlink(dir_->relation_path(f).c_str());
-    }
+    commit_and_remove(std::move(next), files);
     return r;
   });
 }
