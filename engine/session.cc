@@ -36,22 +36,19 @@ void check_cancel() {
 // A progress line on stderr ("\r...") while a long load runs.
 class Progress {
  public:
-  Progress(bool enabled, std::string what, uint32_t row_bytes)
-      : enabled_(enabled),
-        what_(std::move(what)),
-        row_bytes_(row_bytes),
-        start_(Clock::now()),
-        last_(start_) {}
+  Progress(bool enabled, std::string what)
+      : enabled_(enabled), what_(std::move(what)), start_(Clock::now()), last_(start_) {}
   ~Progress() {
     if (shown_) std::fprintf(stderr, "\r\033[K");
   }
-  void update(uint64_t rows, uint64_t total) {
+  // `bytes`: what has been written to the table's file so far.
+  void update(uint64_t rows, uint64_t total, uint64_t bytes) {
     if (!enabled_) return;
     auto now = Clock::now();
     if (now - last_ < std::chrono::milliseconds(250)) return;
     last_ = now;
     double secs = std::chrono::duration<double>(now - start_).count();
-    double mbps = secs > 0 ? double(rows) * row_bytes_ / secs / 1e6 : 0;
+    double mbps = secs > 0 ? double(bytes) / secs / 1e6 : 0;
     double eta = rows > 0 && total > rows ? secs * double(total - rows) / double(rows) : 0;
     std::fprintf(stderr, "\r\033[K%s: %llu / %llu rows, %.0f MB/s, ETA %.0f s", what_.c_str(),
                  (unsigned long long)rows, (unsigned long long)total, mbps, eta);
@@ -61,7 +58,6 @@ class Progress {
  private:
   bool enabled_;
   std::string what_;
-  uint32_t row_bytes_;
   Clock::time_point start_, last_;
   bool shown_ = false;
 };
@@ -306,16 +302,14 @@ ResultSet Session::insert(const sql::Insert& ins) {
       return session_function(e, args);
     };
     uint64_t total = options_.progress ? row_source_size(ins.source, ctx) : 0;
-    TupleLayout layout(table.columns);
-    Progress progress(options_.progress && total >= 1000000, "INSERT INTO " + table.name,
-                      layout.tuple_size());
-    ctx.tick = [&](uint64_t rows, uint64_t) {
-      check_cancel();
-      progress.update(rows, total);
-    };
+    Progress progress(options_.progress && total >= 1000000, "INSERT INTO " + table.name);
     Catalog next = dir_->catalog();
     HeapLoader loader(*dir_, *storage_, table);
     IndexMaintainer indexes(*storage_, *dir_, next, table);
+    ctx.tick = [&](uint64_t rows, uint64_t) {
+      check_cancel();
+      progress.update(rows, total, loader.bytes_written());
+    };
     std::vector<int64_t> values(table.columns.size());
     produce_rows(ins.source, ctx, [&](const std::vector<Value>& row) {
       for (size_t c = 0; c < values.size(); ++c)
