@@ -434,6 +434,28 @@ struct OpenIndex {
   std::optional<btree::BTree> tree;
 };
 
+// What indexes tell the estimator about column `c`, as PostgreSQL's planner
+// learns it: a unique index on exactly the column, and the column's current
+// min and max read from the ends of an index that leads with it
+// (get_actual_variable_range), which refine the histogram's end buckets.
+void describe_from_indexes(Session& session, const RelationEntry& table, int c,
+                           ColumnStatsView& v) {
+  for (const RelationEntry* idx : session.catalog().indexes_of(table.oid)) {
+    if (idx->key_columns.empty() || idx->key_columns[0] != c) continue;
+    if (idx->unique && idx->key_columns.size() == 1) v.unique = true;
+    if (v.actual_min) continue;
+    Storage& st = session.storage();
+    PoolPageStore store(st.pool(), st.file(*idx), nullptr, 0);
+    btree::BTree tree = btree::BTree::open(store, index_def(table, *idx));
+    btree::IndexBatch batch;
+    btree::IndexScan lowest(tree, {}, btree::ScanDirection::Forward);
+    if (!lowest.next_batch(batch) || batch.empty()) continue;
+    v.actual_min = batch.key(0)[0];
+    btree::IndexScan highest(tree, {}, btree::ScanDirection::Backward);
+    if (highest.next_batch(batch) && !batch.empty()) v.actual_max = batch.key(0)[0];
+  }
+}
+
 scans::IndexHandle open_index(Session& session, const RelationEntry& table,
                               const RelationEntry& index) {
   auto h = std::make_shared<OpenIndex>();
@@ -593,6 +615,7 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
   for (size_t c = 0; c < rel.columns.size(); ++c) {
     ColumnStatsView v;
     if (stats && c < stats->columns.size() && stats->columns[c].valid) v.stats = &stats->columns[c];
+    describe_from_indexes(session, rel, int(c), v);
     view.columns.push_back(v);
   }
   RelSize rs{.pages = size.pages, .tuples = size.tuples, .rows = 0};
