@@ -671,7 +671,10 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
                                            .tree_height = session.index_height(*idx),
                                            .key_columns = int(idx->key_columns.size()),
                                            .unique = idx->unique}});
-  const bool prefetch = settings.get_bool("index_prefetch");
+  const std::string& prefetch_mode = settings.get_enum("index_prefetch");
+  const bool prefetch = prefetch_mode != "off";
+  const int prefetch_start_switches =
+      prefetch_mode == "immediate" ? 0 : scans::kPrefetchStartSwitches;
   const int64_t work_mem_bytes = cs.work_mem_kb * 1024;
   // A bitmap index scan on `ix` for `arm` (the clauses of one AND arm); null if none apply.
   struct BitmapChoice {
@@ -759,6 +762,7 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
           ip.direction = backward ? btree::ScanDirection::Backward : btree::ScanDirection::Forward;
           ip.stream = session.storage().stream_config();
           ip.prefetch = prefetch;
+          ip.prefetch_start_switches = prefetch_start_switches;
           ip.output = output;
           ip.filter = compile_all(qp);
           ip.index_cond_text = clauses_text(ic, rel);

@@ -119,9 +119,9 @@ BlockNumber IndexScanNode::next_prefetch_block() {
   }
 }
 
-void IndexScanNode::start_stream() {
+void IndexScanNode::start_stream(bool include_current) {
   ahead_batch_ = 0;
-  ahead_item_ = item_ + 1;
+  ahead_item_ = item_ + (include_current ? 0 : 1);
   last_yielded_ = current_block_;
   bufmgr::ReadStreamConfig config = params_.stream;
   config.sequential = false;
@@ -131,6 +131,9 @@ void IndexScanNode::start_stream() {
 }
 
 void IndexScanNode::switch_to(BlockNumber block) {
+  // index_prefetch = immediate: the stream starts before the first heap read.
+  if (!stream_ && params_.prefetch && params_.prefetch_start_switches == 0)
+    start_stream(/*include_current=*/true);
   current_page_ = bufmgr::ReadGuard();
   bufmgr::PinGuard pin;
   if (stream_) {
@@ -145,7 +148,8 @@ void IndexScanNode::switch_to(BlockNumber block) {
   }
   current_page_ = std::move(pin).lock_shared();
   current_block_ = block;
-  if (!stream_ && params_.prefetch && ++block_switches_ >= kPrefetchStartSwitches) start_stream();
+  if (!stream_ && params_.prefetch && ++block_switches_ >= params_.prefetch_start_switches)
+    start_stream();
 }
 
 const RowBatch* IndexScanNode::do_next() {

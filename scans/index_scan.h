@@ -51,6 +51,9 @@ struct IndexScanParams {
   btree::ScanDirection direction = btree::ScanDirection::Forward;
   bufmgr::ReadStreamConfig stream;
   bool prefetch = false;
+  // Heap-block switches before the prefetch stream starts (index_prefetch = on:
+  // kPrefetchStartSwitches; immediate: 0).
+  int prefetch_start_switches = kPrefetchStartSwitches;
   std::vector<OutputColumn> output;
   Qual filter;  // quals the index cannot check
   std::string index_cond_text;
@@ -74,7 +77,9 @@ class IndexScanNode final : public ExecNode {
  private:
   bool load_batch();
   void retire_front_batch();
-  void start_stream();
+  // Starts the prefetch stream with the blocks of the items after the current one
+  // (or from the current one: the block being switched to).
+  void start_stream(bool include_current = false);
   BlockNumber next_prefetch_block();
   void switch_to(BlockNumber block);
 

@@ -70,6 +70,10 @@ TEST_F(Plans, EveryPlanReturnsTheSameRows) {
        {"enable_seqscan = off", "enable_bitmapscan = off", "index_prefetch = on",
         "effective_io_concurrency = 4"},
        "Index Scan"},
+      {"index+prefetch immediate",
+       {"enable_seqscan = off", "enable_bitmapscan = off", "index_prefetch = immediate",
+        "effective_io_concurrency = 8"},
+       "Index Scan"},
       {"bitmap", {"enable_seqscan = off", "enable_indexscan = off"}, "Bitmap Heap Scan"},
       {"bitmap lossy",
        {"enable_seqscan = off", "enable_indexscan = off", "work_mem = '64kB'"},
@@ -193,6 +197,20 @@ TEST_F(Plans, LimitOneWithPrefetchReadsNoMore) {
   }
   EXPECT_GT(reads[0], 0u);
   EXPECT_LE(reads[1], reads[0]);
+}
+
+// index_prefetch = immediate starts the stream before the first heap read,
+// even under LIMIT 1, and returns the same row as the plain scan.
+TEST_F(Plans, ImmediatePrefetchStartsAtOnce) {
+  s_->execute("SET enable_seqscan = off");
+  s_->execute("SET enable_bitmapscan = off");
+  const char* query = "SELECT * FROM t WHERE a > 500 ORDER BY a LIMIT 1";
+  ResultSet plain = s_->execute(query);
+  s_->execute("SET index_prefetch = immediate");
+  s_->storage().evict_all();
+  std::string plan = plan_text(*s_, std::string("EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) ") + query);
+  EXPECT_NE(plan.find("Prefetch:"), std::string::npos) << plan;
+  EXPECT_EQ(s_->execute(query).rows, plain.rows);
 }
 
 TEST_F(Plans, PrefetchStreamReadsAheadOnAColdScan) {
