@@ -1,10 +1,23 @@
 #include "engine/analyze.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "engine/error.h"
 
 namespace tp {
+
+std::string stats_to_catalog(const TableStats& stats) {
+  std::string text = stats.to_text();
+  std::replace(text.begin(), text.end(), '\n', '|');
+  return text;
+}
+
+TableStats stats_from_catalog(const std::string& text) {
+  std::string lines = text;
+  std::replace(lines.begin(), lines.end(), '|', '\n');
+  return TableStats::from_text(lines);
+}
 
 ResultSet run_analyze(Session& session, const sql::Analyze& a) {
   const Catalog& cat = session.catalog();
@@ -48,7 +61,7 @@ ResultSet run_analyze(Session& session, const sql::Analyze& a) {
       st.reltuples = double(rel->rows);
       st.relpages = double(rel->pages);
     }
-    rel->stats = st.to_text();
+    rel->stats = stats_to_catalog(st);
   }
   session.data_dir().commit(std::move(next));
   ResultSet r;
@@ -59,7 +72,7 @@ ResultSet run_analyze(Session& session, const sql::Analyze& a) {
 std::vector<std::string> describe_stats(const RelationEntry& rel) {
   std::vector<std::string> out;
   if (rel.stats.empty()) return out;
-  TableStats st = TableStats::from_text(rel.stats);
+  TableStats st = stats_from_catalog(rel.stats);
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "Statistics: reltuples=%.0f relpages=%.0f (sampled %.0f rows in %.0f pages)",

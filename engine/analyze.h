@@ -18,6 +18,11 @@ namespace tp {
 // index, before anything is read.
 ResultSet run_analyze(Session& session, const sql::Analyze& analyze);
 
+// The catalog keeps one line per field: the statistics' text form with its
+// line breaks written as '|', and back.
+std::string stats_to_catalog(const TableStats& stats);
+TableStats stats_from_catalog(const std::string& text);
+
 // Lines describing a table's statistics for \d+ (empty if never analyzed).
 std::vector<std::string> describe_stats(const RelationEntry& rel);
 

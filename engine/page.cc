@@ -68,15 +68,34 @@ uint32_t load_word(const char* p) {
   return w;
 }
 
-// The hot loop of every page read from disk. Built twice, for AVX2 and for
-// baseline x86-64, and picked at load time: with AVX2 it runs 8 lanes per
-// instruction (the baseline has no packed 32-bit multiply).
-__attribute__((target_clones("avx2", "default"))) void mix_rows(uint32_t* lane, const char* page) {
-  for (int r = 1; r < kRows; ++r)
-    for (int i = 0; i < kLanes; ++i) {
-      uint32_t x = lane[i] ^ load_word(page + 4 * (r * kLanes + i));
-      lane[i] = x * kPrime ^ (x >> 17);
+// The loop every page read from disk runs through, compiled twice: for AVX2
+// (8 lanes per instruction) and for baseline x86-64 (which has no packed
+// 32-bit multiply). The choice is made once, at first use. Not target_clones:
+// its ifunc resolver runs before the sanitizers' runtimes start and crashes them.
+#define TP_MIX_ROWS_BODY                                             \
+  for (int r = 1; r < kRows; ++r)                                    \
+    for (int i = 0; i < kLanes; ++i) {                               \
+      uint32_t x = lane[i] ^ load_word(page + 4 * (r * kLanes + i)); \
+      lane[i] = x * kPrime ^ (x >> 17);                              \
     }
+
+void mix_rows_baseline(uint32_t* lane, const char* page) {
+  TP_MIX_ROWS_BODY
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void mix_rows_avx2(uint32_t* lane, const char* page) {
+  TP_MIX_ROWS_BODY
+}
+#endif
+#undef TP_MIX_ROWS_BODY
+
+void mix_rows(uint32_t* lane, const char* page) {
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return mix_rows_avx2(lane, page);
+#endif
+  mix_rows_baseline(lane, page);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "engine/analyze.h"
 #include "engine/btree_store.h"
 #include "engine/error.h"
 #include "engine/index_quals.h"
@@ -360,22 +361,21 @@ int output_width(OutputType t) {
   return t == OutputType::kInt4 ? 4 : t == OutputType::kInt8 ? 8 : 32;
 }
 
-// A clause the B-tree scan can apply as a bound on one of `key_columns`:
-// a comparison other than <> with a constant. (IN lists stay filters: the
-// scan API takes one range per column.)
+// A clause the B-tree scan can apply on one of `key_columns`: a comparison
+// other than <> with a constant, or an IN list without NULLs (one scan per
+// element, PostgreSQL's `= ANY` index qual).
 bool usable_index_clause(const Expr& c, const std::vector<int>& key_columns) {
-  if (c.kind != Expr::Kind::kCompare || !c.value || c.op == CmpOp::kNe) return false;
+  bool ok = (c.kind == Expr::Kind::kCompare && c.value && c.op != CmpOp::kNe) ||
+            (c.kind == Expr::Kind::kIn && !c.negated &&
+             std::all_of(c.list.begin(), c.list.end(), [](const StatsValue& v) { return v; }));
+  if (!ok) return false;
   for (int k : key_columns)
     if (is_btree_indexable(c, k)) return true;
   return false;
 }
 
-btree::ColumnCondition to_condition(const Expr& c, const std::vector<int>& key_columns) {
-  int pos = 0;
-  for (size_t i = 0; i < key_columns.size(); ++i)
-    if (key_columns[i] == c.column) pos = int(i);
-  int64_t v = *c.value;
-  switch (c.op) {
+btree::ColumnCondition condition_on(int pos, CmpOp op, int64_t v) {
+  switch (op) {
     case CmpOp::kEq:
       return btree::ColumnCondition::eq(pos, v);
     case CmpOp::kLt:
@@ -393,11 +393,68 @@ btree::ColumnCondition to_condition(const Expr& c, const std::vector<int>& key_c
   return {};
 }
 
+// The B-tree condition sets for usable index clauses: one set, or one per
+// combination of IN-list elements (ascending; descending for a backward scan).
+constexpr size_t kMaxConditionSets = 100000;
+scans::ConditionSets condition_sets(const std::vector<Expr>& clauses,
+                                    const std::vector<int>& key_columns, bool backward) {
+  auto pos_of = [&](int column) {
+    for (size_t i = 0; i < key_columns.size(); ++i)
+      if (key_columns[i] == column) return int(i);
+    return 0;
+  };
+  scans::ConditionSets sets(1);
+  for (const Expr& c : clauses) {
+    if (c.kind == Expr::Kind::kCompare) {
+      for (auto& set : sets) set.push_back(condition_on(pos_of(c.column), c.op, *c.value));
+      continue;
+    }
+    std::vector<int64_t> values;
+    for (const StatsValue& v : c.list) values.push_back(*v);
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    if (backward) std::reverse(values.begin(), values.end());
+    if (sets.size() * values.size() > kMaxConditionSets)
+      throw Error("IN lists in the index conditions combine into more than " +
+                  std::to_string(kMaxConditionSets) + " index scans");
+    scans::ConditionSets next;
+    for (const auto& set : sets)
+      for (int64_t v : values) {
+        next.push_back(set);
+        next.back().push_back(btree::ColumnCondition::eq(pos_of(c.column), v));
+      }
+    sets = std::move(next);
+  }
+  return sets;
+}
+
 // An index opened for one query: its page store over the pool and the tree.
 struct OpenIndex {
   std::unique_ptr<PoolPageStore> store;
   std::optional<btree::BTree> tree;
 };
+
+// What indexes tell the estimator about column `c`, as PostgreSQL's planner
+// learns it: a unique index on exactly the column, and the column's current
+// min and max read from the ends of an index that leads with it
+// (get_actual_variable_range), which refine the histogram's end buckets.
+void describe_from_indexes(Session& session, const RelationEntry& table, int c,
+                           ColumnStatsView& v) {
+  for (const RelationEntry* idx : session.catalog().indexes_of(table.oid)) {
+    if (idx->key_columns.empty() || idx->key_columns[0] != c) continue;
+    if (idx->unique && idx->key_columns.size() == 1) v.unique = true;
+    if (v.actual_min) continue;
+    Storage& st = session.storage();
+    PoolPageStore store(st.pool(), st.file(*idx), nullptr, 0);
+    btree::BTree tree = btree::BTree::open(store, index_def(table, *idx));
+    btree::IndexBatch batch;
+    btree::IndexScan lowest(tree, {}, btree::ScanDirection::Forward);
+    if (!lowest.next_batch(batch) || batch.empty()) continue;
+    v.actual_min = batch.key(0)[0];
+    btree::IndexScan highest(tree, {}, btree::ScanDirection::Backward);
+    if (highest.next_batch(batch) && !batch.empty()) v.actual_max = batch.key(0)[0];
+  }
+}
 
 scans::IndexHandle open_index(Session& session, const RelationEntry& table,
                               const RelationEntry& index) {
@@ -551,13 +608,14 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
   });
 
   std::optional<TableStats> stats;
-  if (!rel.stats.empty()) stats = TableStats::from_text(rel.stats);
+  if (!rel.stats.empty()) stats = stats_from_catalog(rel.stats);
   SizeEstimate size = estimate_rel_size(rel, stats ? &*stats : nullptr);
   RelationStatsView view;
   view.tuples = size.tuples;
   for (size_t c = 0; c < rel.columns.size(); ++c) {
     ColumnStatsView v;
     if (stats && c < stats->columns.size() && stats->columns[c].valid) v.stats = &stats->columns[c];
+    describe_from_indexes(session, rel, int(c), v);
     view.columns.push_back(v);
   }
   RelSize rs{.pages = size.pages, .tuples = size.tuples, .rows = 0};
@@ -613,7 +671,10 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
                                            .tree_height = session.index_height(*idx),
                                            .key_columns = int(idx->key_columns.size()),
                                            .unique = idx->unique}});
-  const bool prefetch = settings.get_bool("index_prefetch");
+  const std::string& prefetch_mode = settings.get_enum("index_prefetch");
+  const bool prefetch = prefetch_mode != "off";
+  const int prefetch_start_switches =
+      prefetch_mode == "immediate" ? 0 : scans::kPrefetchStartSwitches;
   const int64_t work_mem_bytes = cs.work_mem_kb * 1024;
   // A bitmap index scan on `ix` for `arm` (the clauses of one AND arm); null if none apply.
   struct BitmapChoice {
@@ -641,11 +702,9 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
     return best;
   };
   auto make_bitmap_index = [&](const BitmapChoice& ch) {
-    std::vector<btree::ColumnCondition> conds;
-    for (const Expr& c : ch.index_clauses)
-      conds.push_back(to_condition(c, ch.index->entry->key_columns));
     auto node = std::make_unique<scans::BitmapIndexScanNode>(
-        open_index(session, rel, *ch.index->entry), std::move(conds),
+        open_index(session, rel, *ch.index->entry),
+        condition_sets(ch.index_clauses, ch.index->entry->key_columns, false),
         clauses_text(ch.index_clauses, rel));
     PathCost e = explain_bitmap_node(cs, ch.node, rs.tuples);
     node->estimate = {e.startup, e.total, e.rows, 0};
@@ -678,6 +737,9 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
     bool gives_order = !order.empty() && order.size() <= keys.size();
     for (size_t i = 0; gives_order && i < order.size(); ++i)
       gives_order = order[i].first == keys[i] && order[i].second == order[0].second;
+    // IN lists run one B-tree scan per element, which keeps key order only in
+    // some shapes; tidepool does not rely on it (a Sort is added instead).
+    for (const Expr& c : ic) gives_order = gives_order && c.kind != Expr::Kind::kIn;
     bool backward = gives_order && order[0].second;
     if (!ic.empty() || gives_order) {
       BtreeQuals bq = summarize_btree_quals(view, keys, ix.entry->unique, ic);
@@ -696,10 +758,11 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
           scans::IndexScanParams ip;
           ip.relation = rel.name;
           ip.index = open_index(session, rel, *ix_entry);
-          for (const Expr& c : ic) ip.conditions.push_back(to_condition(c, ix_entry->key_columns));
+          ip.condition_sets = condition_sets(ic, ix_entry->key_columns, backward);
           ip.direction = backward ? btree::ScanDirection::Backward : btree::ScanDirection::Forward;
           ip.stream = session.storage().stream_config();
           ip.prefetch = prefetch;
+          ip.prefetch_start_switches = prefetch_start_switches;
           ip.output = output;
           ip.filter = compile_all(qp);
           ip.index_cond_text = clauses_text(ic, rel);

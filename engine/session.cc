@@ -36,22 +36,19 @@ void check_cancel() {
 // A progress line on stderr ("\r...") while a long load runs.
 class Progress {
  public:
-  Progress(bool enabled, std::string what, uint32_t row_bytes)
-      : enabled_(enabled),
-        what_(std::move(what)),
-        row_bytes_(row_bytes),
-        start_(Clock::now()),
-        last_(start_) {}
+  Progress(bool enabled, std::string what)
+      : enabled_(enabled), what_(std::move(what)), start_(Clock::now()), last_(start_) {}
   ~Progress() {
     if (shown_) std::fprintf(stderr, "\r\033[K");
   }
-  void update(uint64_t rows, uint64_t total) {
+  // `bytes`: what has been written to the table's file so far.
+  void update(uint64_t rows, uint64_t total, uint64_t bytes) {
     if (!enabled_) return;
     auto now = Clock::now();
     if (now - last_ < std::chrono::milliseconds(250)) return;
     last_ = now;
     double secs = std::chrono::duration<double>(now - start_).count();
-    double mbps = secs > 0 ? double(rows) * row_bytes_ / secs / 1e6 : 0;
+    double mbps = secs > 0 ? double(bytes) / secs / 1e6 : 0;
     double eta = rows > 0 && total > rows ? secs * double(total - rows) / double(rows) : 0;
     std::fprintf(stderr, "\r\033[K%s: %llu / %llu rows, %.0f MB/s, ETA %.0f s", what_.c_str(),
                  (unsigned long long)rows, (unsigned long long)total, mbps, eta);
@@ -61,7 +58,6 @@ class Progress {
  private:
   bool enabled_;
   std::string what_;
-  uint32_t row_bytes_;
   Clock::time_point start_, last_;
   bool shown_ = false;
 };
@@ -139,6 +135,17 @@ ResultSet Session::atomically(F&& body) {
   }
 }
 
+// Commits `next`; then the files it no longer names are garbage: their pages
+// leave the pool and the files go. A crash before the unlink is cleaned up at
+// the next open (DataDir::restore).
+void Session::commit_and_remove(Catalog next, const std::vector<uint32_t>& garbage) {
+  dir_->commit(std::move(next));
+  for (uint32_t f : garbage) {
+    storage_->forget(f);
+    ::unlink(dir_->relation_path(f).c_str());
+  }
+}
+
 ResultSet Session::create_table(const sql::CreateTable& ct) {
   if (dir_->catalog().find(ct.name)) {
     if (ct.if_not_exists) {
@@ -209,12 +216,7 @@ ResultSet Session::drop_table(const sql::DropTable& dt) {
   }
   if (files.empty()) return r;
   return atomically([&] {
-    dir_->commit(std::move(next));
-    // Committed: the files are garbage now; a crash before unlink is cleaned up at open.
-    for (uint32_t f : files) {
-      storage_->forget(f);
-      ::unlink(dir_->relation_path(f).c_str());
-    }
+    commit_and_remove(std::move(next), files);
     return r;
   });
 }
@@ -244,11 +246,7 @@ ResultSet Session::truncate(const sql::Truncate& t) {
       }
     }
     dir_->sync_base_directory();
-    dir_->commit(std::move(next));
-    for (uint32_t f : old_files) {
-      storage_->forget(f);
-      ::unlink(dir_->relation_path(f).c_str());
-    }
+    commit_and_remove(std::move(next), old_files);
     ResultSet r;
     r.tag = "TRUNCATE TABLE";
     return r;
@@ -304,16 +302,14 @@ ResultSet Session::insert(const sql::Insert& ins) {
       return session_function(e, args);
     };
     uint64_t total = options_.progress ? row_source_size(ins.source, ctx) : 0;
-    TupleLayout layout(table.columns);
-    Progress progress(options_.progress && total >= 1000000, "INSERT INTO " + table.name,
-                      layout.tuple_size());
-    ctx.tick = [&](uint64_t rows, uint64_t) {
-      check_cancel();
-      progress.update(rows, total);
-    };
+    Progress progress(options_.progress && total >= 1000000, "INSERT INTO " + table.name);
     Catalog next = dir_->catalog();
     HeapLoader loader(*dir_, *storage_, table);
     IndexMaintainer indexes(*storage_, *dir_, next, table);
+    ctx.tick = [&](uint64_t rows, uint64_t) {
+      check_cancel();
+      progress.update(rows, total, loader.bytes_written());
+    };
     std::vector<int64_t> values(table.columns.size());
     produce_rows(ins.source, ctx, [&](const std::vector<Value>& row) {
       for (size_t c = 0; c < values.size(); ++c)
@@ -327,11 +323,7 @@ ResultSet Session::insert(const sql::Insert& ins) {
     RelationEntry* rel = next.find_oid(table.oid);
     rel->pages = pages;
     rel->rows += loader.rows_added();
-    dir_->commit(std::move(next));
-    for (uint32_t f : garbage) {
-      storage_->forget(f);
-      ::unlink(dir_->relation_path(f).c_str());
-    }
+    commit_and_remove(std::move(next), garbage);
     ResultSet r;
     r.tag = "INSERT 0 " + std::to_string(loader.rows_added());
     return r;
@@ -498,11 +490,7 @@ ResultSet Session::drop_index(const sql::DropIndex& di) {
   }
   if (files.empty()) return r;
   return atomically([&] {
-    dir_->commit(std::move(next));
-    for (uint32_t f : files) {
-      storage_->forget(f);
-      ::unlink(dir_->relation_path(f).c_str());
-    }
+    commit_and_remove(std::move(next), files);
     return r;
   });
 }

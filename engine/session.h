@@ -76,6 +76,7 @@ class Session {
   template <typename F>
   ResultSet atomically(F&& body);
 
+  void commit_and_remove(Catalog next, const std::vector<uint32_t>& garbage);
   Value session_function(const sql::Expr& e, const std::vector<Value>& args);
 
   SessionOptions options_;

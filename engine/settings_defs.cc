@@ -159,15 +159,15 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Enables the planner's use of bitmap-scan plans (off adds the disable cost).",
        "Query Tuning / Planner Method Configuration"},
       {"index_prefetch",
-       SettingType::Bool,
+       SettingType::Enum,
        SettingUnit::None,
        0,
-       1,
+       0,
        "off",
-       {},
+       {"off", "on", "immediate"},
        "Index scans read heap pages ahead through a read stream fed from a ring of leaf "
-       "batches (PostgreSQL patch 4351's idea); off reads them one at a time as PostgreSQL "
-       "does.",
+       "batches (PostgreSQL patch 4351's idea): on starts it after the scan switched heap "
+       "blocks 4 times, immediate at once; off reads them one at a time as PostgreSQL does.",
        "Query Tuning / Planner Method Configuration"},
       {"enable_sort",
        SettingType::Bool,

@@ -58,7 +58,9 @@ void IndexScanNode::do_open() {
   ahead_batch_ = ahead_item_ = 0;
   block_switches_ = 0;
   index_done_ = false;
-  scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, params_.conditions,
+  TP_ASSERT(!params_.condition_sets.empty());
+  condition_set_ = 0;
+  scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, params_.condition_sets[0],
                                              params_.direction);
   batch_.reset(uint32_t(params_.output.size()), kIndexBatchRows);
 }
@@ -70,10 +72,13 @@ bool IndexScanNode::load_batch() {
     b = std::move(spare_.back());
     spare_.pop_back();
   }
-  if (!scan_->next_batch(b)) {
-    index_done_ = true;
-    spare_.push_back(std::move(b));
-    return false;
+  while (!scan_->next_batch(b)) {
+    if (++condition_set_ >= params_.condition_sets.size()) {
+      index_done_ = true;
+      spare_.push_back(std::move(b));
+      return false;
+    }
+    scan_->rescan(params_.condition_sets[condition_set_]);
   }
   ring_.push_back(std::move(b));
   return true;
@@ -114,9 +119,9 @@ BlockNumber IndexScanNode::next_prefetch_block() {
   }
 }
 
-void IndexScanNode::start_stream() {
+void IndexScanNode::start_stream(bool include_current) {
   ahead_batch_ = 0;
-  ahead_item_ = item_ + 1;
+  ahead_item_ = item_ + (include_current ? 0 : 1);
   last_yielded_ = current_block_;
   bufmgr::ReadStreamConfig config = params_.stream;
   config.sequential = false;
@@ -126,6 +131,9 @@ void IndexScanNode::start_stream() {
 }
 
 void IndexScanNode::switch_to(BlockNumber block) {
+  // index_prefetch = immediate: the stream starts before the first heap read.
+  if (!stream_ && params_.prefetch && params_.prefetch_start_switches == 0)
+    start_stream(/*include_current=*/true);
   current_page_ = bufmgr::ReadGuard();
   bufmgr::PinGuard pin;
   if (stream_) {
@@ -140,7 +148,8 @@ void IndexScanNode::switch_to(BlockNumber block) {
   }
   current_page_ = std::move(pin).lock_shared();
   current_block_ = block;
-  if (!stream_ && params_.prefetch && ++block_switches_ >= kPrefetchStartSwitches) start_stream();
+  if (!stream_ && params_.prefetch && ++block_switches_ >= params_.prefetch_start_switches)
+    start_stream();
 }
 
 const RowBatch* IndexScanNode::do_next() {
@@ -204,11 +213,10 @@ void IndexScanNode::explain_details(std::vector<std::string>& lines, bool analyz
 
 // ---------------------------------------------------------------- bitmaps
 
-BitmapIndexScanNode::BitmapIndexScanNode(IndexHandle index,
-                                         std::vector<btree::ColumnCondition> conditions,
+BitmapIndexScanNode::BitmapIndexScanNode(IndexHandle index, ConditionSets condition_sets,
                                          std::string index_cond_text)
     : index_(std::move(index)),
-      conditions_(std::move(conditions)),
+      condition_sets_(std::move(condition_sets)),
       index_cond_text_(std::move(index_cond_text)) {}
 
 std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
@@ -216,11 +224,13 @@ std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
   bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
   ++instr.loops;
   auto bitmap = std::make_unique<TidBitmap>(budget_bytes);
-  btree::IndexScan scan(*index_.tree, conditions_);
   btree::IndexBatch batch;
-  while (scan.next_batch(batch)) {
-    bitmap->add_tids(batch.tids);
-    instr.rows += batch.size();
+  for (const auto& conditions : condition_sets_) {
+    btree::IndexScan scan(*index_.tree, conditions);
+    while (scan.next_batch(batch)) {
+      bitmap->add_tids(batch.tids);
+      instr.rows += batch.size();
+    }
   }
   bufmgr::BufferUsage used = bufmgr::thread_buffer_usage() - before;
   instr.buffers.shared_hit += used.shared_hit;
@@ -295,6 +305,7 @@ void BitmapHeapScanNode::do_open() {
     if (!iter_->next(&page)) return kInvalidBlock;
     auto* pd = static_cast<PageData*>(data);
     pd->lossy = page.lossy;
+    pd->recheck = page.recheck;
     pd->count = uint16_t(page.offsets.size());
     std::copy(page.offsets.begin(), page.offsets.end(), pd->offsets);
     return page.block;
@@ -335,7 +346,7 @@ const RowBatch* BitmapHeapScanNode::do_next() {
       for (OffsetNumber o = 1; o <= max; ++o) visit(o, true);
     } else {
       ++exact_pages_;
-      for (uint16_t i = 0; i < pd.count; ++i) visit(pd.offsets[i], false);
+      for (uint16_t i = 0; i < pd.count; ++i) visit(pd.offsets[i], pd.recheck);
     }
     if (n > 0) {
       batch_.count = n;

@@ -39,13 +39,21 @@ struct IndexHandle {
   const btree::BTree* tree = nullptr;
 };
 
+// One B-tree scan per condition set, in order: an IN list in the index
+// conditions (= ANY) becomes one set per element, as PostgreSQL's btree runs
+// one primitive scan per array element.
+using ConditionSets = std::vector<std::vector<btree::ColumnCondition>>;
+
 struct IndexScanParams {
   std::string relation;
   IndexHandle index;
-  std::vector<btree::ColumnCondition> conditions;
+  ConditionSets condition_sets;  // at least one
   btree::ScanDirection direction = btree::ScanDirection::Forward;
   bufmgr::ReadStreamConfig stream;
   bool prefetch = false;
+  // Heap-block switches before the prefetch stream starts (index_prefetch = on:
+  // kPrefetchStartSwitches; immediate: 0).
+  int prefetch_start_switches = kPrefetchStartSwitches;
   std::vector<OutputColumn> output;
   Qual filter;  // quals the index cannot check
   std::string index_cond_text;
@@ -69,7 +77,9 @@ class IndexScanNode final : public ExecNode {
  private:
   bool load_batch();
   void retire_front_batch();
-  void start_stream();
+  // Starts the prefetch stream with the blocks of the items after the current one
+  // (or from the current one: the block being switched to).
+  void start_stream(bool include_current = false);
   BlockNumber next_prefetch_block();
   void switch_to(BlockNumber block);
 
@@ -77,6 +87,7 @@ class IndexScanNode final : public ExecNode {
   aio::IoFile& heap_;
   IndexScanParams params_;
   std::unique_ptr<btree::IndexScan> scan_;
+  size_t condition_set_ = 0;
   std::deque<btree::IndexBatch> ring_;
   std::vector<btree::IndexBatch> spare_;
   bool index_done_ = false;
@@ -107,8 +118,7 @@ class BitmapNode : public ExecNode {
 
 class BitmapIndexScanNode final : public BitmapNode {
  public:
-  BitmapIndexScanNode(IndexHandle index, std::vector<btree::ColumnCondition> conditions,
-                      std::string index_cond_text);
+  BitmapIndexScanNode(IndexHandle index, ConditionSets condition_sets, std::string index_cond_text);
   std::unique_ptr<TidBitmap> build(int64_t budget_bytes) override;
   std::string explain_name() const override { return "Bitmap Index Scan"; }
   std::string explain_target() const override { return " on " + index_.name; }
@@ -116,7 +126,7 @@ class BitmapIndexScanNode final : public BitmapNode {
 
  private:
   IndexHandle index_;
-  std::vector<btree::ColumnCondition> conditions_;
+  ConditionSets condition_sets_;
   std::string index_cond_text_;
 };
 
@@ -164,6 +174,7 @@ class BitmapHeapScanNode final : public ExecNode {
  private:
   struct PageData {
     bool lossy;
+    bool recheck;  // exact page of a BitmapAnd that must be rechecked
     uint16_t count;
     OffsetNumber offsets[kMaxHeapTuplesPerPage];
   };

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "engine/analyze.h"
 #include "engine/session.h"
 #include "engine/sql/parser.h"
 #include "tools/psql_format.h"
@@ -164,7 +165,7 @@ class Shell {
           throw Error("\\timing: unrecognized value \"" + arg + "\": Boolean expected");
         std::printf("Timing is %s.\n", timing_ ? "on" : "off");
       } else if (cmd == "\\d" || cmd == "\\d+") {
-        describe(arg);
+        describe(arg, cmd == "\\d+");
       } else {
         throw Error("invalid command " + cmd, "", "Try \\? for help.");
       }
@@ -176,7 +177,7 @@ class Shell {
     }
   }
 
-  void describe(const std::string& name) {
+  void describe(const std::string& name, bool verbose = false) {
     const Catalog& cat = session_.catalog();
     if (name.empty()) {
       ResultSet r;
@@ -232,6 +233,8 @@ class Shell {
                     cols.c_str(), (unsigned long long)i->pages, session_.index_height(*i));
       }
     }
+    if (verbose)
+      for (const std::string& line : describe_stats(*rel)) std::printf("%s\n", line.c_str());
     std::printf("\n");
   }
 

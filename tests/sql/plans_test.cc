@@ -70,6 +70,10 @@ TEST_F(Plans, EveryPlanReturnsTheSameRows) {
        {"enable_seqscan = off", "enable_bitmapscan = off", "index_prefetch = on",
         "effective_io_concurrency = 4"},
        "Index Scan"},
+      {"index+prefetch immediate",
+       {"enable_seqscan = off", "enable_bitmapscan = off", "index_prefetch = immediate",
+        "effective_io_concurrency = 8"},
+       "Index Scan"},
       {"bitmap", {"enable_seqscan = off", "enable_indexscan = off"}, "Bitmap Heap Scan"},
       {"bitmap lossy",
        {"enable_seqscan = off", "enable_indexscan = off", "work_mem = '64kB'"},
@@ -89,6 +93,10 @@ TEST_F(Plans, EveryPlanReturnsTheSameRows) {
             ") OR (b = " + std::to_string(k2) + " AND a >= " + std::to_string(x) + ")",
         "a >= " + std::to_string(x) + " AND b <> " + std::to_string(k1),
         "(a < " + std::to_string(x / 10) + " OR a > " + std::to_string(40000 - x / 10) + ")",
+        "a IN (" + std::to_string(x) + ", " + std::to_string(y) + ", 17, " + std::to_string(x + 1) +
+            ")",
+        "b IN (" + std::to_string(k1) + ", " + std::to_string(k2) + ") AND a < " +
+            std::to_string(y),
     };
     const std::string& pred = preds[size_t(i) % preds.size()];
     std::string agg = "SELECT count(*), sum(a), sum(b), min(a), max(b) FROM t WHERE " + pred;
@@ -130,6 +138,10 @@ TEST_F(Plans, PlanChoiceFollowsTheCosts) {
                                "(b = 7 AND a BETWEEN 2000 AND 2500)");
   EXPECT_NE(plan.find("BitmapOr"), std::string::npos) << plan;
   EXPECT_NE(plan.find("Bitmap Index Scan on t_b_a_idx"), std::string::npos) << plan;
+  // IN lists are index conditions (one B-tree scan per element).
+  plan = plan_text(*s_, "EXPLAIN (COSTS OFF) SELECT * FROM t WHERE a IN (5, 3, 9)");
+  EXPECT_NE(plan.find("Index Cond: (a = ANY ('{5,3,9}'::integer[]))"), std::string::npos) << plan;
+  EXPECT_EQ(scalar(*s_, "SELECT count(*) FROM t WHERE a IN (5, 3, 9, 3, 40001)"), "3");
   // Random I/O as cheap as sequential: the index wins a much wider range.
   s_->execute("SET random_page_cost = 1");
   EXPECT_EQ(first_line(*s_, "SELECT * FROM t WHERE a < 2000").rfind("Index Scan", 0), 0u)
@@ -185,6 +197,20 @@ TEST_F(Plans, LimitOneWithPrefetchReadsNoMore) {
   }
   EXPECT_GT(reads[0], 0u);
   EXPECT_LE(reads[1], reads[0]);
+}
+
+// index_prefetch = immediate starts the stream before the first heap read,
+// even under LIMIT 1, and returns the same row as the plain scan.
+TEST_F(Plans, ImmediatePrefetchStartsAtOnce) {
+  s_->execute("SET enable_seqscan = off");
+  s_->execute("SET enable_bitmapscan = off");
+  const char* query = "SELECT * FROM t WHERE a > 500 ORDER BY a LIMIT 1";
+  ResultSet plain = s_->execute(query);
+  s_->execute("SET index_prefetch = immediate");
+  s_->storage().evict_all();
+  std::string plan = plan_text(*s_, std::string("EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) ") + query);
+  EXPECT_NE(plan.find("Prefetch:"), std::string::npos) << plan;
+  EXPECT_EQ(s_->execute(query).rows, plain.rows);
 }
 
 TEST_F(Plans, PrefetchStreamReadsAheadOnAColdScan) {
