@@ -48,6 +48,14 @@ class AioConcurrencyTest : public ::testing::TestWithParam<Param> {
  protected:
   void SetUp() override {
     fds_before_ = count_open_fds();
+#if defined(__SANITIZE_THREAD__)
+    // io_uring orders one thread's submission before another thread's reaping through
+    // the kernel's ring memory (and maps rings the kernel writes), which ThreadSanitizer
+    // cannot see: it reports the ring accesses as races. The ASan build runs these cases.
+    if (GetParam().method == IoMethodKind::kIoUring)
+      GTEST_SKIP() << "io_uring under ThreadSanitizer: kernel ring synchronisation is invisible "
+                      "to it; covered by the ASan build";
+#endif
     IoConfig config{.method = GetParam().method, .io_workers = 3, .io_direct = GetParam().direct};
     try {
       io_ = std::make_unique<IoSystem>(config);
