@@ -113,8 +113,15 @@ DataDir::DataDir(std::string path) : path_(std::move(path)) {
   std::string pid = std::to_string(getpid()) + "\n";
   if (ftruncate(lock_fd_, 0) != 0) fail("truncate", lock);
   write_all(lock_fd_, pid.data(), pid.size(), 0, lock);
-  load_catalog();
-  restore();
+  try {
+    load_catalog();
+    restore();
+  } catch (...) {
+    // The destructor will not run: give the lock back, or this very process
+    // would find the directory "in use" on its next try.
+    ::close(lock_fd_);
+    throw;
+  }
 }
 
 DataDir::~DataDir() {

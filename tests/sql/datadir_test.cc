@@ -218,3 +218,23 @@ TEST(DataDir, KilledIndexBuildLeavesNoIndexBehind) {
 
 }  // namespace
 }  // namespace tp
+
+namespace tp {
+namespace {
+
+TEST(DataDir, AFailedOpenReleasesTheLock) {
+  TempDir tmp;
+  { DataDir dir(tmp.data()); }
+  std::ofstream(tmp.data() + "/catalog") << "not a catalog\n";
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    try {
+      DataDir dir(tmp.data());
+      FAIL() << "a damaged catalog was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("is damaged"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tp
