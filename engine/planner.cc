@@ -21,6 +21,16 @@ namespace {
 
 // PostgreSQL's disable_cost: what enable_* = off adds to a path.
 constexpr double kDisableCost = 1.0e10;
+
+// PostgreSQL's enable_* = off: the path stays possible but costs 1e10 more.
+PathCost disabled_if(bool disabled, PathCost p) {
+  if (disabled) {
+    p.startup += kDisableCost;
+    p.total += kDisableCost;
+  }
+  return p;
+}
+
 // The in-memory sort refuses to hold more row data than this (scans/README.md).
 constexpr uint64_t kSortMemoryLimitBytes = uint64_t(2) << 30;
 
@@ -641,10 +651,7 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
 
   // Sequential scan.
   PathCost path = cost_seq_scan(cs, rs, all_quals);
-  if (!settings.get_bool("enable_seqscan")) {
-    path.startup += kDisableCost;
-    path.total += kDisableCost;
-  }
+  path = disabled_if(!settings.get_bool("enable_seqscan"), path);
   double best_total = finished_total(path, false);
   bool ordered = false;
   std::function<std::unique_ptr<scans::ExecNode>()> build_scan = [&] {
@@ -745,10 +752,7 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
       BtreeQuals bq = summarize_btree_quals(view, keys, ix.entry->unique, ic);
       IndexScanCost isc = cost_index_scan(cs, rs, ix.info, bq, qual_cost(cs, qp));
       PathCost p = isc.path;
-      if (index_disabled) {
-        p.startup += kDisableCost;
-        p.total += kDisableCost;
-      }
+      p = disabled_if(index_disabled, p);
       double total = finished_total(p, gives_order);
       if (total < best_total) {
         best_total = total;
@@ -777,10 +781,7 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
   if (std::optional<BitmapChoice> ch = bitmap_for(clauses)) {
     BitmapHeapScanCost bc = cost_bitmap_heap_scan(cs, rs, ch->node, all_quals);
     PathCost p = bc.path;
-    if (bitmap_disabled) {
-      p.startup += kDisableCost;
-      p.total += kDisableCost;
-    }
+    p = disabled_if(bitmap_disabled, p);
     double total = finished_total(p, false);
     if (total < best_total) {
       best_total = total;
@@ -819,10 +820,7 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
     BitmapNode or_node = BitmapNode::or_of(kids);
     BitmapHeapScanCost bc = cost_bitmap_heap_scan(cs, rs, or_node, all_quals);
     PathCost p = bc.path;
-    if (bitmap_disabled) {
-      p.startup += kDisableCost;
-      p.total += kDisableCost;
-    }
+    p = disabled_if(bitmap_disabled, p);
     double total = finished_total(p, false);
     if (total < best_total) {
       best_total = total;
@@ -881,10 +879,7 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
   if (!sort_keys.empty() && !ordered) {
     double limit_tuples = s.limit ? double(*s.limit) : -1;
     PathCost sorted = cost_sort(cs, path, path.rows, scan_width, 0, limit_tuples);
-    if (!settings.get_bool("enable_sort")) {
-      sorted.startup += kDisableCost;
-      sorted.total += kDisableCost;
-    }
+    sorted = disabled_if(!settings.get_bool("enable_sort"), sorted);
     auto sort = std::make_unique<scans::SortNode>(std::move(node), std::move(sort_keys), key_text,
                                                   s.limit ? *s.limit : 0, kSortMemoryLimitBytes);
     sort->estimate = {sorted.startup, sorted.total, sorted.rows, scan_width};
