@@ -10,20 +10,6 @@ namespace {
 
 constexpr uint32_t kIndexBatchRows = 256;
 
-void copy_out(const char* tuple, const std::vector<OutputColumn>& output, int64_t* dst) {
-  for (size_t c = 0; c < output.size(); ++c) {
-    if (output[c].is_int8) {
-      int64_t v;
-      std::memcpy(&v, tuple + output[c].offset, 8);
-      dst[c] = v;
-    } else {
-      int32_t v;
-      std::memcpy(&v, tuple + output[c].offset, 4);
-      dst[c] = v;
-    }
-  }
-}
-
 std::string removed_line(const char* what, uint64_t removed, uint64_t loops) {
   return std::string("Rows Removed by ") + what + ": " +
          std::to_string((removed + loops / 2) / std::max<uint64_t>(loops, 1));
@@ -181,7 +167,7 @@ const RowBatch* IndexScanNode::do_next() {
       ++instr.rows_filtered;
       continue;
     }
-    copy_out(tuple, params_.output, dst);
+    copy_out(tuple, params_.output.data(), uint32_t(params_.output.size()), dst);
     dst += width;
     ++n;
   }
@@ -337,7 +323,7 @@ const RowBatch* BitmapHeapScanNode::do_next() {
         ++instr.rows_filtered;
         return;
       }
-      copy_out(tuple, params_.output, dst);
+      copy_out(tuple, params_.output.data(), uint32_t(params_.output.size()), dst);
       dst += width;
       ++n;
     };

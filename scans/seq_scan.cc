@@ -54,17 +54,7 @@ const RowBatch* SeqScanNode::do_next() {
         ++filtered;
         continue;
       }
-      for (uint32_t c = 0; c < width; ++c) {
-        if (out[c].is_int8) {
-          int64_t v;
-          std::memcpy(&v, tuple + out[c].offset, 8);
-          dst[c] = v;
-        } else {
-          int32_t v;
-          std::memcpy(&v, tuple + out[c].offset, 4);
-          dst[c] = v;
-        }
-      }
+      copy_out(tuple, out, width, dst);
       dst += width;
       ++n;
     }

@@ -6,6 +6,7 @@
 // its tuples are tested and copied out, never across next() calls.
 #pragma once
 
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -23,6 +24,22 @@ struct OutputColumn {
   uint32_t offset = 0;  // byte offset inside the tuple
   bool is_int8 = false;
 };
+
+// Copies a tuple's output columns into dst[0..width), widened to int64. The
+// per-row hot path of every heap-reading node.
+inline void copy_out(const char* tuple, const OutputColumn* out, uint32_t width, int64_t* dst) {
+  for (uint32_t c = 0; c < width; ++c) {
+    if (out[c].is_int8) {
+      int64_t v;
+      std::memcpy(&v, tuple + out[c].offset, 8);
+      dst[c] = v;
+    } else {
+      int32_t v;
+      std::memcpy(&v, tuple + out[c].offset, 4);
+      dst[c] = v;
+    }
+  }
+}
 
 struct SeqScanParams {
   std::string relation;  // for EXPLAIN ("Seq Scan on t")
