@@ -26,20 +26,8 @@ using testing::is_pattern_block;
 using testing::ScratchDir;
 using testing::write_pattern_file;
 
-struct Param {
-  IoMethodKind method;
-  bool direct;
-};
-
-// How gtest shows the parameter (ctest names carry it).
-void PrintTo(const Param& p, std::ostream* os) {
-  *os << io_method_name(p.method) << (p.direct ? " direct" : " buffered");
-}
-
-std::string param_name(const ::testing::TestParamInfo<Param>& info) {
-  return std::string(io_method_name(info.param.method)) +
-         (info.param.direct ? "_direct" : "_buffered");
-}
+using testing::Param;
+using testing::param_name;
 
 class AioTest : public ::testing::TestWithParam<Param> {
  protected:

@@ -13,10 +13,28 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "aio/aio.h"
 #include "aio/file.h"
 
 namespace tp::aio::testing {
+
+// The parameter of the per-method suites: an I/O method, buffered or direct.
+struct Param {
+  IoMethodKind method;
+  bool direct;
+};
+
+// How gtest shows the parameter (ctest names carry it).
+inline void PrintTo(const Param& p, std::ostream* os) {
+  *os << io_method_name(p.method) << (p.direct ? " direct" : " buffered");
+}
+
+inline std::string param_name(const ::testing::TestParamInfo<Param>& info) {
+  return std::string(io_method_name(info.param.method)) +
+         (info.param.direct ? "_direct" : "_buffered");
+}
 
 // A fresh directory under /tmp, removed with its files at scope exit.
 class ScratchDir {
