@@ -335,6 +335,40 @@ bool parse_top_buffers(const ResultSet& explain, uint64_t* hit, uint64_t* read) 
   return true;
 }
 
+bool parse_node_actuals(const ResultSet& explain, size_t node, NodeActuals* out) {
+  size_t seen = 0;
+  for (size_t i = 0; i < explain.rows.size(); ++i) {
+    if (explain.rows[i].empty()) continue;
+    const std::string& line = explain.rows[i][0];
+    bool header = i == 0 || line.find("->  ") != std::string::npos;
+    if (!header || seen++ != node) continue;
+    size_t a = line.find("actual time=");
+    if (a == std::string::npos) return false;
+    size_t dots = line.find("..", a);
+    if (dots == std::string::npos) return false;
+    *out = NodeActuals{};
+    out->total_ms = std::strtod(line.c_str() + dots + 2, nullptr);
+    // The node's own lines run until the next node header.
+    for (size_t j = i + 1; j < explain.rows.size(); ++j) {
+      if (explain.rows[j].empty()) continue;
+      const std::string& detail = explain.rows[j][0];
+      if (detail.find("->  ") != std::string::npos) break;
+      if (detail.find("Buffers: shared") == std::string::npos) continue;
+      auto field = [&](const char* key) -> uint64_t {
+        size_t k = detail.find(key);
+        return k == std::string::npos
+                   ? 0
+                   : std::strtoull(detail.c_str() + k + std::strlen(key), nullptr, 10);
+      };
+      out->shared_hit = field("hit=");
+      out->shared_read = field("read=");
+      break;
+    }
+    return true;
+  }
+  return false;
+}
+
 bool parse_top_plan(const ResultSet& explain, std::string* node, double* total_cost) {
   if (explain.rows.empty() || explain.rows[0].empty()) return false;
   const std::string& line = explain.rows[0][0];
