@@ -202,6 +202,17 @@ BitmapHeapScanCost cost_bitmap_heap_scan(const CostSettings& cs, const RelSize& 
 PathCost cost_sort(const CostSettings& cs, const PathCost& input, double tuples, int width,
                    double extra_comparison_cost = 0, double limit_tuples = -1);
 
+// PostgreSQL's disable_cost: what enable_* = off adds to a path, which stays possible
+// (it still wins when nothing else can answer).
+inline constexpr double kDisableCost = 1.0e10;
+inline PathCost disabled_if(bool disabled, PathCost p) {
+  if (disabled) {
+    p.startup += kDisableCost;
+    p.total += kDisableCost;
+  }
+  return p;
+}
+
 // Limit / OFFSET: interpolates the input's run cost. offset_rows and
 // count_rows < 0 mean "not given"; 0 count means none of PostgreSQL's
 // "estimate 10%" cases (tidepool only has constant LIMIT/OFFSET).

@@ -1,21 +1,18 @@
-// The planner: binds a SELECT over one table to its columns, estimates it
-// with PostgreSQL 15's selectivity and cost formulas (engine/selectivity.h,
-// engine/cost_model.h) and builds the executor tree (scans/).
+// The planner: binds a SELECT over one table to its columns, estimates it with
+// PostgreSQL 15's selectivity and cost formulas (engine/selectivity.h,
+// engine/cost_model.h), and builds the executor tree (scans/): the scan chosen by
+// engine/scan_choice.h, with an Aggregate, Sort and Limit above it as the query asks.
 //
 //   PlannedQuery q = plan_select(session, select);
 //   q.root->open();
-//   while (const scans::RowBatch* b = q.root->next()) ...   // q.output names slots
-//
-// Paths considered: a sequential scan (the only heap access path until the
-// B-tree's index paths are built), with Sort, Limit and a plain Aggregate
-// above it. enable_seqscan = off adds PostgreSQL's disable cost (1e10) but
-// the scan is still chosen when nothing else can answer, as in PostgreSQL.
+//   while (const scans::RowBatch* b = q.root->next()) ...   // q.output_slots name slots
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "engine/aggregate_text.h"
 #include "engine/cost_model.h"
 #include "engine/selectivity.h"
 #include "engine/session.h"
@@ -24,16 +21,6 @@
 #include "scans/sort_limit_agg.h"
 
 namespace tp {
-
-// The SQL type of an output column, which decides how it prints.
-enum class OutputType { kInt4, kInt8, kNumeric };
-
-// One aggregate of the select list.
-struct OutputAggregate {
-  scans::AggKind kind = scans::AggKind::kCountStar;
-  ColumnType input = ColumnType::Int4;  // the argument's column type
-  OutputType type = OutputType::kInt8;
-};
 
 struct PlannedQuery {
   std::unique_ptr<scans::ExecNode> root;
@@ -53,13 +40,5 @@ CostSettings session_cost_settings(const Settings& settings);
 // that tidepool cannot run, naming it (unknown column, an expression that is
 // not column-op-constant in WHERE, ...).
 PlannedQuery plan_select(Session& session, const sql::Select& select);
-
-// The text of one aggregate result as psql prints it (avg: PostgreSQL's
-// numeric division scale). Empty for NULL (no input rows).
-std::string format_aggregate(const OutputAggregate& agg, const scans::AggState& state);
-
-// PostgreSQL's numeric division num / den (den > 0) with its result scale
-// (select_div_scale), rounded half away from zero. For avg().
-std::string numeric_div_text(__int128 num, int64_t den);
 
 }  // namespace tp
