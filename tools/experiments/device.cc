@@ -29,7 +29,7 @@ Outcome run_device(Lab& lab, Context& ctx) {
   if (opt.progress)
     std::fprintf(stderr, "[device] preparing a %llu MB probe file in %s\n",
                  static_cast<unsigned long long>(config.file_size_mb), opt.data_dir.c_str());
-  try {
+  measure(outcome, [&] {
     aio::run_device_probe(
         config,
         [&](const aio::DeviceProbeRow& r) {
@@ -60,12 +60,7 @@ Outcome run_device(Lab& lab, Context& ctx) {
           lab.check_stop();
         },
         [&](const std::string& note) { notes.push_back(note); });
-  } catch (const Stopped&) {
-    outcome.status = OutcomeStatus::kStopped;
-  } catch (const Error& e) {
-    outcome.status = OutcomeStatus::kIncomplete;
-    outcome.error = e.what();
-  }
+  });
 
   ctx.device = DeviceFigures{};
   load_device_figures(opt.out_dir, &ctx.device);

@@ -76,7 +76,7 @@ Outcome run_eic(Lab& lab, Context& ctx) {
   CsvFile csv(opt.out_dir + "/eic.csv");
   Progress progress("eic", int(std::size(kConfigs) * 2 * ne * size_t(std::max(1, opt.repeat)) + 1),
                     opt.progress);
-  try {
+  measure(outcome, [&] {
     lab.reset_settings();
     progress.step("table test: " + grouped(n) + " rows (major PRIMARY KEY, minor_idx)");
     lab.ensure_table(
@@ -125,20 +125,13 @@ Outcome run_eic(Lab& lab, Context& ctx) {
                           {"heap_ms", fixed(heap.ms, 3)},
                           {"heap_read", std::to_string(heap.read)},
                           {"heap_mb_per_s", fixed(heap.mb_s, 1)}};
-            finish_record(rec, lab, ctx);
-            csv.add(rec);
-            ++outcome.runs;
+            add_run(csv, rec, lab, ctx, outcome);
           }
         }
       }
       lab.reset_settings();
     }
-  } catch (const Stopped&) {
-    outcome.status = OutcomeStatus::kStopped;
-  } catch (const Error& e) {
-    outcome.status = OutcomeStatus::kIncomplete;
-    outcome.error = e.what();
-  }
+  });
 
   // The median over one point's runs of a figure of each run.
   auto med = [&](size_t c, size_t v, size_t e, auto figure) {

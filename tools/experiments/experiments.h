@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aio/device_probe.h"
+#include "engine/error.h"
 #include "tools/experiments/lab.h"
 #include "tools/experiments/output.h"
 
@@ -71,8 +72,22 @@ void load_device_figures(const std::string& out_dir, DeviceFigures* figures);
 // One sentence quoting the device, for the sections ("device: 1650 MB/s sequential, ...").
 std::string device_sentence(const DeviceFigures& d);
 
-// Appends the environment and every setting of the session to a CSV record.
-void finish_record(Record& record, Lab& lab, const Context& ctx);
+// Writes one run's CSV row: the record, then the environment and every setting of the
+// session; counts it in the outcome.
+void add_run(CsvFile& csv, Record record, Lab& lab, const Context& ctx, Outcome& outcome);
+// Runs an experiment's measurements. A Ctrl-C (Stopped) or a failed step (tp::Error)
+// ends them and is recorded in the outcome; the runs already written stay.
+template <class Body>
+void measure(Outcome& outcome, Body&& body) {
+  try {
+    body();
+  } catch (const Stopped&) {
+    outcome.status = OutcomeStatus::kStopped;
+  } catch (const Error& e) {
+    outcome.status = OutcomeStatus::kIncomplete;
+    outcome.error = e.what();
+  }
+}
 // Runs a measurement: once, then again up to lab.repeats_after(first run) times in
 // all. Each run announces itself as one progress step.
 std::vector<Timed> repeated(Lab& lab, Progress& progress, const std::string& label,

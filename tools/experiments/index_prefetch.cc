@@ -52,12 +52,8 @@ Outcome run_index_prefetch(Lab& lab, Context& ctx) {
                     int((1 + std::size(kEics)) * size_t(std::max(1, opt.repeat)) +
                         std::size(kLimits) * std::size(kModes) + 1),
                     opt.progress);
-  auto add = [&](Record rec) {
-    finish_record(rec, lab, ctx);
-    csv.add(rec);
-    ++outcome.runs;
-  };
-  try {
+  auto add = [&](Record rec) { add_run(csv, rec, lab, ctx, outcome); };
+  measure(outcome, [&] {
     lab.reset_settings();
     lab.default_setting("io_direct", "on");  // as the rpc article
     progress.step("table " + table + ": " + grouped(n) + " rows like the rpc table");
@@ -130,12 +126,7 @@ Outcome run_index_prefetch(Lab& lab, Context& ctx) {
     }
     for (const std::string& e : mode_error)
       if (!e.empty()) throw Error(e);
-  } catch (const Stopped&) {
-    outcome.status = OutcomeStatus::kStopped;
-  } catch (const Error& e) {
-    outcome.status = OutcomeStatus::kIncomplete;
-    outcome.error = e.what();
-  }
+  });
 
   std::ostringstream md;
   md << "## index-prefetch: index scan prefetching (PostgreSQL patch 4351)\n\n"

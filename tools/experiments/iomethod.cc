@@ -41,7 +41,7 @@ Outcome run_iomethod(Lab& lab, Context& ctx) {
   Progress progress("iomethod", int(2 * configs.size() * size_t(std::max(1, opt.repeat)) + 1),
                     opt.progress);
   const std::string query = "SELECT SUM(a), COUNT(*), AVG(b) FROM iom";
-  try {
+  measure(outcome, [&] {
     lab.reset_settings();
     progress.step("table iom: " + grouped(rows) + " rows, fillfactor 10 (" +
                   grouped(opt.iomethod_table_mb) + " MB)");
@@ -78,19 +78,12 @@ Outcome run_iomethod(Lab& lab, Context& ctx) {
               {"shared_hit", std::to_string(t.shared_hit)},
               {"shared_read", std::to_string(t.shared_read)},
               {"mb_per_s", fixed(double(t.shared_read) * 8192 / 1e6 / (t.wall_ms / 1000), 1)}};
-          finish_record(rec, lab, ctx);
-          csv.add(rec);
-          ++outcome.runs;
+          add_run(csv, rec, lab, ctx, outcome);
         }
         lab.reset_settings();
       }
     }
-  } catch (const Stopped&) {
-    outcome.status = OutcomeStatus::kStopped;
-  } catch (const Error& e) {
-    outcome.status = OutcomeStatus::kIncomplete;
-    outcome.error = e.what();
-  }
+  });
 
   std::ostringstream md;
   md << "## iomethod: cold seq scan by io_method and workers\n\n" << section_status(outcome);

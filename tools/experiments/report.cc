@@ -108,9 +108,11 @@ std::string device_sentence(const DeviceFigures& d) {
   return s.str();
 }
 
-void finish_record(Record& record, Lab& lab, const Context& ctx) {
+void add_run(CsvFile& csv, Record record, Lab& lab, const Context& ctx, Outcome& outcome) {
   add_environment(record, ctx.env);
   for (auto& [name, value] : lab.all_settings()) record.emplace_back(name, value);
+  csv.add(record);
+  ++outcome.runs;
 }
 
 std::vector<Timed> repeated(Lab& lab, Progress& progress, const std::string& label,

@@ -142,9 +142,7 @@ Outcome run_rpc(Lab& lab, Context& ctx) {
           rec.insert(rec.end(), {{"seq_page_us", fixed(seq_page_us, 4)},
                                  {"random_page_us", fixed(random_page_us, 4)},
                                  {"ratio", fixed(random_page_us / seq_page_us, 3)}});
-          finish_record(rec, lab, ctx);
-          csv.add(rec);
-          ++outcome.runs;
+          add_run(csv, rec, lab, ctx, outcome);
         }
       }
       if (lab.has_setting("index_prefetch")) lab.sql("RESET index_prefetch");

@@ -126,7 +126,7 @@ Outcome run_selectivity(Lab& lab, Context& ctx) {
   std::vector<double> x_pct(kFractionsPct, kFractionsPct + nf);
   Progress progress("selectivity", int(nf * plans.size() * size_t(std::max(1, opt.repeat)) + 1),
                     opt.progress);
-  try {
+  measure(outcome, [&] {
     lab.reset_settings();
     lab.default_setting("io_direct", "on");  // as the rpc article
     progress.step("table t (shared with rpc)");
@@ -197,19 +197,12 @@ Outcome run_selectivity(Lab& lab, Context& ctx) {
                         {"rpc_estimate", est},
                         {"chosen_rpc4", chosen4[f]},
                         {"chosen_measured", chosen_est[f]}};
-          finish_record(rec, lab, ctx);
-          csv.add(rec);
-          ++outcome.runs;
+          add_run(csv, rec, lab, ctx, outcome);
         }
         undo_settings(lab, plan.sets);
       }
     }
-  } catch (const Stopped&) {
-    outcome.status = OutcomeStatus::kStopped;
-  } catch (const Error& e) {
-    outcome.status = OutcomeStatus::kIncomplete;
-    outcome.error = e.what();
-  }
+  });
 
   // Medians per point and plan; the plan's time for a chosen node.
   std::vector<std::vector<double>> ms(plans.size(), std::vector<double>(nf, NAN));
