@@ -226,28 +226,26 @@ TEST(Experiments, IndexPrefetchRunsEveryDistanceAndLimit) {
   Lab lab(tiny(dir.path()));
   Context ctx = context_for(lab);
   Outcome o = run_index_prefetch(lab, ctx);
-  // The engine's index_prefetch is on/off: the immediate-start mode is refused by
-  // name while off and on are measured.
-  bool immediate_missing = o.status == OutcomeStatus::kIncomplete &&
-                           o.error.find("SQL step \"SET index_prefetch = immediate\" failed") == 0;
-  ASSERT_TRUE(o.status == OutcomeStatus::kComplete || immediate_missing) << o.error;
+  ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
   Csv csv = load(lab.options().out_dir + "/index-prefetch.csv");
-  for (const char* c : {"part", "index_prefetch", "eic", "ms", "limit", "shared_read"})
+  for (const char* c : {"part", "index_prefetch", "eic", "ms", "limit", "shared_read", "io_method"})
     EXPECT_TRUE(csv.has(c)) << c;
-  size_t full = 0, limit = 0;
+  std::map<std::string, int> full_by_method;
+  size_t limit = 0;
   for (const auto& r : csv.rows) {
     EXPECT_GT(num(r, "ms"), 0);
     if (r.at("part") == "full") {
-      ++full;
+      ++full_by_method[r.at("io_method")];
       EXPECT_GT(num(r, "shared_read"), 0);  // cold
     } else {
       ++limit;
-      EXPECT_NE(r.at("index_prefetch"), immediate_missing ? "immediate" : "");
+      EXPECT_EQ(r.at("io_method"), "worker");
       EXPECT_GE(num(r, "shared_read"), 1);  // the heap is cold before each query
     }
   }
-  EXPECT_EQ(full, 9u);                                        // off, then on at 8 distances
-  EXPECT_EQ(limit, (immediate_missing ? 2u : 3u) * 6u * 5u);  // modes x limits x queries
+  // Per method: off, then on at 8 distances.
+  EXPECT_EQ(full_by_method, (std::map<std::string, int>{{"io_uring", 9}, {"worker", 9}}));
+  EXPECT_EQ(limit, 3u * 6u * 5u);  // modes x limits x queries
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/index_prefetch.png"));
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/index_prefetch_limit.png"));
 }

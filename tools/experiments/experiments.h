@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,14 @@ struct DeviceFigures {
   double random_buffered_us_d1 = NAN;
   double random_direct_iops_d16 = NAN;
   double random_direct_iops_best = NAN;
+  // Every measurement's median, keyed "method/direct/pattern/depth/what" with direct
+  // 1 or 0, pattern seq or random, what mb, iops or lat (e.g. "worker/1/random/16/iops").
+  std::map<std::string, double> medians;
+
+  // Direct 8 kB random reads per second of one method at depth 1, and its best at depth
+  // 16, 32 or 64 (NaN when not measured).
+  double random_direct_iops(const std::string& method, int depth) const;
+  double random_direct_iops_deep(const std::string& method) const;
 };
 
 // State shared by the experiments of one invocation.

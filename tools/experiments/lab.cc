@@ -273,10 +273,14 @@ void Lab::reset_settings() {
   session().execute("RESET ALL");
 }
 
-void Lab::default_setting(const std::string& name, const std::string& value) {
+bool Lab::user_set(const std::string& name) const {
   for (const std::string& s : options_.settings)
-    if (s.rfind(name + "=", 0) == 0) return;
-  session().execute("SET " + name + " = " + value);
+    if (s.rfind(name + "=", 0) == 0) return true;
+  return false;
+}
+
+void Lab::default_setting(const std::string& name, const std::string& value) {
+  if (!user_set(name)) session().execute("SET " + name + " = " + value);
 }
 
 bool Lab::has_setting(const std::string& name) const {

@@ -118,6 +118,8 @@ class Lab {
   // experiment's default that the command line can override). Like
   // reset_settings, it ignores the stop flag.
   void default_setting(const std::string& name, const std::string& value);
+  // Whether the user chose the setting with --set.
+  bool user_set(const std::string& name) const;
   // Whether the engine knows a setting (e.g. enable_indexonlyscan).
   bool has_setting(const std::string& name) const;
   // Every setting, "name=value", for the CSV.

@@ -47,6 +47,20 @@ TableSpec rpc_table(uint64_t rows, const std::string& name) {
                    {name + "_a_idx"}};
 }
 
+double DeviceFigures::random_direct_iops(const std::string& method, int depth) const {
+  auto it = medians.find(method + "/1/random/" + std::to_string(depth) + "/iops");
+  return it == medians.end() ? NAN : it->second;
+}
+
+double DeviceFigures::random_direct_iops_deep(const std::string& method) const {
+  double best = NAN;
+  for (int depth : {16, 32, 64}) {
+    double x = random_direct_iops(method, depth);
+    if (!std::isnan(x) && (std::isnan(best) || x > best)) best = x;
+  }
+  return best;
+}
+
 void load_device_figures(const std::string& out_dir, DeviceFigures* d) {
   if (d->known) return;
   const std::string path = out_dir + "/device.csv";
@@ -68,6 +82,7 @@ void load_device_figures(const std::string& out_dir, DeviceFigures* d) {
     by_key[key + "/iops"].push_back(std::stod(f[col["iops"]]));
     by_key[key + "/lat"].push_back(std::stod(f[col["avg_latency_us"]]));
   }
+  for (const auto& [key, values] : by_key) d->medians[key] = median(values);
   auto best = [&](const std::string& direct, const std::string& pattern, const std::string& depth,
                   const std::string& what, bool lowest) {
     double v = NAN;
