@@ -19,6 +19,15 @@ struct BufferUsage {
   uint64_t io_read_time_us = 0;   // time spent issuing and waiting for reads
   uint64_t io_write_time_us = 0;  // time spent writing back
 
+  BufferUsage& operator+=(const BufferUsage& o) {
+    shared_hit += o.shared_hit;
+    shared_read += o.shared_read;
+    shared_dirtied += o.shared_dirtied;
+    shared_written += o.shared_written;
+    io_read_time_us += o.io_read_time_us;
+    io_write_time_us += o.io_write_time_us;
+    return *this;
+  }
   friend BufferUsage operator-(const BufferUsage& a, const BufferUsage& b) {
     return {a.shared_hit - b.shared_hit,           a.shared_read - b.shared_read,
             a.shared_dirtied - b.shared_dirtied,   a.shared_written - b.shared_written,

@@ -17,13 +17,7 @@ void ExecNode::open() {
   if (instr.timing) start = std::chrono::steady_clock::now();
   do_open();
   if (instr.timing) instr.total_ms += ms_between(start, std::chrono::steady_clock::now());
-  bufmgr::BufferUsage used = bufmgr::thread_buffer_usage() - before;
-  instr.buffers.shared_hit += used.shared_hit;
-  instr.buffers.shared_read += used.shared_read;
-  instr.buffers.shared_dirtied += used.shared_dirtied;
-  instr.buffers.shared_written += used.shared_written;
-  instr.buffers.io_read_time_us += used.io_read_time_us;
-  instr.buffers.io_write_time_us += used.io_write_time_us;
+  instr.buffers += bufmgr::thread_buffer_usage() - before;
 }
 
 const RowBatch* ExecNode::next() {
@@ -38,13 +32,7 @@ const RowBatch* ExecNode::next() {
     // Like PostgreSQL: time inside the node (and its children), to the first row and in all.
     if (batch && instr.first_row_ms < 0) instr.first_row_ms = instr.total_ms;
   }
-  bufmgr::BufferUsage used = bufmgr::thread_buffer_usage() - before;
-  instr.buffers.shared_hit += used.shared_hit;
-  instr.buffers.shared_read += used.shared_read;
-  instr.buffers.shared_dirtied += used.shared_dirtied;
-  instr.buffers.shared_written += used.shared_written;
-  instr.buffers.io_read_time_us += used.io_read_time_us;
-  instr.buffers.io_write_time_us += used.io_write_time_us;
+  instr.buffers += bufmgr::thread_buffer_usage() - before;
   if (batch) instr.rows += batch->count;
   return batch;
 }

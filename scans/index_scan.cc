@@ -218,10 +218,7 @@ std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
       instr.rows += batch.size();
     }
   }
-  bufmgr::BufferUsage used = bufmgr::thread_buffer_usage() - before;
-  instr.buffers.shared_hit += used.shared_hit;
-  instr.buffers.shared_read += used.shared_read;
-  instr.buffers.io_read_time_us += used.io_read_time_us;
+  instr.buffers += bufmgr::thread_buffer_usage() - before;
   if (instr.timing) {
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -256,10 +253,7 @@ std::unique_ptr<TidBitmap> BitmapCombineNode::build(int64_t budget_bytes) {
     else
       result->union_with(*other);
   }
-  bufmgr::BufferUsage used = bufmgr::thread_buffer_usage() - before;
-  instr.buffers.shared_hit += used.shared_hit;
-  instr.buffers.shared_read += used.shared_read;
-  instr.buffers.io_read_time_us += used.io_read_time_us;
+  instr.buffers += bufmgr::thread_buffer_usage() - before;
   if (instr.timing) {
     instr.total_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
