@@ -11,6 +11,7 @@
 #include "engine/error.h"
 #include "engine/heap_loader.h"
 #include "engine/indexes.h"
+#include "engine/interrupts.h"
 #include "engine/query.h"
 #include "engine/row_source.h"
 #include "engine/sql/parser.h"
@@ -26,11 +27,6 @@ std::string quoted(const std::string& name) {
 
 Error relation_missing(const std::string& name, int position = 0) {
   return Error("relation " + quoted(name) + " does not exist").at_position(position);
-}
-
-void check_cancel() {
-  if (Session::cancel_flag().exchange(false))
-    throw Error("canceling statement due to user request");
 }
 
 // A progress line on stderr ("\r...") while a long load runs.
@@ -65,8 +61,7 @@ class Progress {
 }  // namespace
 
 std::atomic<bool>& Session::cancel_flag() {
-  static std::atomic<bool> flag{false};
-  return flag;
+  return cancel_requested();
 }
 
 Session::Session(const SessionOptions& options) : options_(options) {
@@ -307,7 +302,7 @@ ResultSet Session::insert(const sql::Insert& ins) {
     HeapLoader loader(*dir_, *storage_, table);
     IndexMaintainer indexes(*storage_, *dir_, next, table);
     ctx.tick = [&](uint64_t rows, uint64_t) {
-      check_cancel();
+      check_for_interrupts();
       progress.update(rows, total, loader.bytes_written());
     };
     std::vector<int64_t> values(table.columns.size());
@@ -317,7 +312,7 @@ ResultSet Session::insert(const sql::Insert& ins) {
             value_to_column(row[size_t(target[c])], table.columns[c].type, table.columns[c].name);
       indexes.add(values.data(), loader.add(values.data()));
     });
-    check_cancel();
+    check_for_interrupts();
     uint64_t pages = loader.finish();
     std::vector<uint32_t> garbage = indexes.finish();
     RelationEntry* rel = next.find_oid(table.oid);
@@ -394,7 +389,7 @@ ResultSet Session::select(const sql::Select& s) {
   ctx.session_function = [this](const sql::Expr& e, const std::vector<Value>& args) {
     return session_function(e, args);
   };
-  ctx.tick = [](uint64_t, uint64_t) { check_cancel(); };
+  ctx.tick = [](uint64_t, uint64_t) { check_for_interrupts(); };
   bool first = true;
   produce_rows(s, ctx, [&](const std::vector<Value>& row) {
     if (first) {

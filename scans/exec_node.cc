@@ -1,5 +1,7 @@
 #include "scans/exec_node.h"
 
+#include "engine/interrupts.h"
+
 namespace tp::scans {
 
 namespace {
@@ -21,6 +23,7 @@ void ExecNode::open() {
 }
 
 const RowBatch* ExecNode::next() {
+  check_for_interrupts();  // once per batch: Ctrl-C stops a long scan within a batch
   // Buffer counters are thread-local plain integers: a snapshot per batch is cheap.
   bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
   std::chrono::steady_clock::time_point start;

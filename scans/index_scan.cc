@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "engine/error.h"
+#include "engine/interrupts.h"
 
 namespace tp::scans {
 
@@ -214,6 +215,7 @@ std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
   for (const auto& conditions : condition_sets_) {
     btree::IndexScan scan(*index_.tree, conditions);
     while (scan.next_batch(batch)) {
+      check_for_interrupts();  // a leaf page at a time
       bitmap->add_tids(batch.tids);
       instr.rows += batch.size();
     }

@@ -6,6 +6,7 @@
 
 #include "engine/analyze.h"
 #include "engine/planner.h"
+#include "engine/sql/parser.h"
 #include "tests/sql/test_util.h"
 
 namespace tp {
@@ -241,6 +242,58 @@ TEST_F(Query, AnalyzeStoresStatisticsInTheCatalog) {
   EXPECT_EQ(plan_text(*s_, "EXPLAIN SELECT * FROM t"),
             "Seq Scan on t  (cost=0.00..16.00 rows=1000 width=12)\n");
   EXPECT_EQ(error_of(*s_, "ANALYZE nope"), "relation \"nope\" does not exist");
+}
+
+// Ctrl-C sets Session::cancel_flag(). Every plan shape stops at its next batch with
+// PostgreSQL's message, holds no pins afterwards, and the next statement runs normally.
+TEST(Cancel, StopsEveryPlanShapeAtItsNextBatch) {
+  TempDir dir;
+  Session s(testing::options_for(dir.data()));
+  s.execute("CREATE TABLE t (a int, b int) WITH (fillfactor=10)");
+  s.execute("INSERT INTO t SELECT g, g FROM generate_series(1, 20000) g ORDER BY random()");
+  s.execute("CREATE INDEX t_a_idx ON t (a)");
+  s.execute("ANALYZE t");
+  struct Case {
+    const char* setting;
+    const char* query;
+    const char* root;
+    bool first_batch_before_cancel;
+    size_t rows;  // what the query returns when it runs to the end
+  };
+  const Case cases[] = {
+      {"RESET ALL", "SELECT * FROM t", "Seq Scan", true, 20000},
+      {"SET enable_seqscan = off", "SELECT * FROM t ORDER BY a", "Index Scan", true, 20000},
+      {"SET enable_indexscan = off", "SELECT * FROM t WHERE a BETWEEN 1 AND 1000",
+       "Bitmap Heap Scan", true, 1000},
+      {"RESET ALL", "SELECT count(*) FROM t", "Aggregate", false, 1},
+      {"RESET ALL", "SELECT * FROM t ORDER BY b", "Sort", false, 20000},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.query);
+    s.execute("RESET ALL");
+    s.execute(c.setting);
+    sql::Statement st = sql::parse_statement(c.query);
+    {
+      PlannedQuery q = plan_select(s, std::get<sql::Select>(st));
+      ASSERT_EQ(q.root->explain_name(), c.root);
+      q.root->open();
+      if (c.first_batch_before_cancel) {
+        ASSERT_NE(q.root->next(), nullptr);
+      }
+      Session::cancel_flag().store(true);
+      std::string error;
+      try {
+        while (q.root->next()) {
+        }
+      } catch (const Error& e) {
+        error = e.what();
+      }
+      EXPECT_EQ(error, "canceling statement due to user request");
+      EXPECT_FALSE(Session::cancel_flag().load());  // one request, one error
+    }
+    EXPECT_EQ(s.storage().pool().my_pin_count(), 0u);
+    EXPECT_EQ(s.execute(c.query).rows.size(), c.rows);
+  }
 }
 
 }  // namespace
