@@ -101,6 +101,9 @@ void measure(Outcome& outcome, Body&& body) {
 // all. Each run announces itself as one progress step.
 std::vector<Timed> repeated(Lab& lab, Progress& progress, const std::string& label,
                             const std::function<Timed()>& run_once);
+// The same into `runs`, which keeps the runs done when a later one throws (Ctrl-C).
+void repeat_into(std::vector<Timed>& runs, Lab& lab, Progress& progress, const std::string& label,
+                 const std::function<Timed()>& run_once);
 // Median of one field over runs.
 double median_of(const std::vector<Timed>& runs, double Timed::*field);
 // The "actual ... rows=N" of EXPLAIN ANALYZE's top node (false when absent).

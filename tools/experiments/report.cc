@@ -130,9 +130,9 @@ void add_run(CsvFile& csv, Record record, Lab& lab, const Context& ctx, Outcome&
   ++outcome.runs;
 }
 
-std::vector<Timed> repeated(Lab& lab, Progress& progress, const std::string& label,
-                            const std::function<Timed()>& run_once) {
-  std::vector<Timed> runs;
+void repeat_into(std::vector<Timed>& runs, Lab& lab, Progress& progress, const std::string& label,
+                 const std::function<Timed()>& run_once) {
+  runs.clear();
   progress.step(label + " (run 1)");
   runs.push_back(run_once());
   const int total = lab.repeats_after(runs[0].execution_ms);
@@ -140,6 +140,12 @@ std::vector<Timed> repeated(Lab& lab, Progress& progress, const std::string& lab
     progress.step(label + " (run " + std::to_string(k + 1) + ")");
     runs.push_back(run_once());
   }
+}
+
+std::vector<Timed> repeated(Lab& lab, Progress& progress, const std::string& label,
+                            const std::function<Timed()>& run_once) {
+  std::vector<Timed> runs;
+  repeat_into(runs, lab, progress, label, run_once);
   return runs;
 }
 

@@ -76,6 +76,44 @@ Outcome run_rpc(Lab& lab, Context& ctx) {
     if (std::find(errors.begin(), errors.end(), e) == errors.end()) errors.push_back(e);
   };
 
+  // One CSV row per run of configuration p: seq run i with index run i (once; on Ctrl-C
+  // the runs already measured are written too).
+  std::vector<bool> written(results.size(), false);
+  auto write_rows = [&](size_t p) {
+    if (written[p] || results[p].seq.empty()) return;
+    written[p] = true;
+    RpcRuns& r = results[p];
+    size_t runs = std::max(r.seq.size(), r.index.size());
+    for (size_t i = 0; i < runs; ++i) {
+      Record rec = {{"rows", std::to_string(n)},
+                    {"eic", r.config.eic},
+                    {"index_prefetch", r.config.prefetch ? "on" : "off"},
+                    {"repeat", std::to_string(i)}};
+      double seq_pages = NAN, seq_ms = NAN, index_ms = NAN, index_rows = NAN;
+      if (i < r.seq.size()) {
+        seq_pages = double(r.seq[i].shared_read + r.seq[i].shared_hit);
+        seq_ms = r.seq[i].execution_ms;
+        rec.insert(rec.end(), {{"seq_pages", fixed(seq_pages, 0)},
+                               {"seq_pages_read", std::to_string(r.seq[i].shared_read)},
+                               {"seq_ms", fixed(seq_ms, 3)}});
+      }
+      if (i < r.index.size()) {
+        index_ms = r.index[i].execution_ms;
+        index_rows = double(n);
+        rec.insert(rec.end(), {{"index_rows", fixed(index_rows, 0)},
+                               {"index_ms", fixed(index_ms, 3)},
+                               {"index_shared_hit", std::to_string(r.index[i].shared_hit)},
+                               {"index_shared_read", std::to_string(r.index[i].shared_read)}});
+      }
+      double seq_page_us = seq_ms * 1000 / seq_pages;
+      double random_page_us = index_ms * 1000 / index_rows;
+      rec.insert(rec.end(), {{"seq_page_us", fixed(seq_page_us, 4)},
+                             {"random_page_us", fixed(random_page_us, 4)},
+                             {"ratio", fixed(random_page_us / seq_page_us, 3)}});
+      add_run(csv, rec, lab, ctx, outcome);
+    }
+  };
+
   try {
     progress.step("table t: " + grouped(n) + " rows, fillfactor 10, shuffled; index on a; ANALYZE");
     std::string setup_error;
@@ -91,64 +129,32 @@ Outcome run_rpc(Lab& lab, Context& ctx) {
 
     for (size_t c = 0; c < results.size(); c += 2) {
       lab.sql("SET effective_io_concurrency = " + results[c].config.eic);
-      std::vector<Timed> seq =
-          repeated(lab, progress, "cold seq scan, eic=" + results[c].config.eic,
-                   [&] { return cold_seq_scan(lab, n); });
+      repeat_into(results[c].seq, lab, progress, "cold seq scan, eic=" + results[c].config.eic,
+                  [&] { return cold_seq_scan(lab, n); });
+      results[c + 1].seq = results[c].seq;
       for (size_t p = c; p < c + 2; ++p) {
         RpcRuns& r = results[p];
-        r.seq = seq;
         if (!setup_error.empty()) {
           r.error = setup_error;
           continue;
         }
         try {
           set_if_known(lab, "index_prefetch", r.config.prefetch ? "on" : "off", !r.config.prefetch);
-          r.index = repeated(lab, progress,
-                             "cold full index scan, eic=" + r.config.eic +
-                                 " index_prefetch=" + (r.config.prefetch ? "on" : "off"),
-                             [&] { return cold_index_scan(lab, n); });
+          repeat_into(r.index, lab, progress,
+                      "cold full index scan, eic=" + r.config.eic +
+                          " index_prefetch=" + (r.config.prefetch ? "on" : "off"),
+                      [&] { return cold_index_scan(lab, n); });
         } catch (const Error& e) {
           r.error = e.what();
           note_error(r.error);
         }
-      }
-      // One CSV row per run: seq run i with index run i of the same eic.
-      for (size_t p = c; p < c + 2; ++p) {
-        RpcRuns& r = results[p];
-        size_t runs = std::max(r.seq.size(), r.index.size());
-        for (size_t i = 0; i < runs; ++i) {
-          Record rec = {{"rows", std::to_string(n)},
-                        {"eic", r.config.eic},
-                        {"index_prefetch", r.config.prefetch ? "on" : "off"},
-                        {"repeat", std::to_string(i)}};
-          double seq_pages = NAN, seq_ms = NAN, index_ms = NAN, index_rows = NAN;
-          if (i < r.seq.size()) {
-            seq_pages = double(r.seq[i].shared_read + r.seq[i].shared_hit);
-            seq_ms = r.seq[i].execution_ms;
-            rec.insert(rec.end(), {{"seq_pages", fixed(seq_pages, 0)},
-                                   {"seq_pages_read", std::to_string(r.seq[i].shared_read)},
-                                   {"seq_ms", fixed(seq_ms, 3)}});
-          }
-          if (i < r.index.size()) {
-            index_ms = r.index[i].execution_ms;
-            index_rows = double(n);
-            rec.insert(rec.end(), {{"index_rows", fixed(index_rows, 0)},
-                                   {"index_ms", fixed(index_ms, 3)},
-                                   {"index_shared_hit", std::to_string(r.index[i].shared_hit)},
-                                   {"index_shared_read", std::to_string(r.index[i].shared_read)}});
-          }
-          double seq_page_us = seq_ms * 1000 / seq_pages;
-          double random_page_us = index_ms * 1000 / index_rows;
-          rec.insert(rec.end(), {{"seq_page_us", fixed(seq_page_us, 4)},
-                                 {"random_page_us", fixed(random_page_us, 4)},
-                                 {"ratio", fixed(random_page_us / seq_page_us, 3)}});
-          add_run(csv, rec, lab, ctx, outcome);
-        }
+        write_rows(p);
       }
       if (lab.has_setting("index_prefetch")) lab.sql("RESET index_prefetch");
     }
   } catch (const Stopped&) {
     outcome.status = OutcomeStatus::kStopped;
+    for (size_t p = 0; p < results.size(); ++p) write_rows(p);
   } catch (const Error& e) {
     note_error(e.what());
   }
