@@ -189,7 +189,8 @@ Outcome run_eic(Lab& lab, Context& ctx) {
     auto speedups = [&](auto ms) {
       std::string out;
       for (size_t c = 0; c < std::size(kConfigs); ++c)
-        out += "; " + kConfigs[c].name + " " + fixed(ms(c, 0, 1) / ms(c, 0, ne - 1), 2) + "x";
+        out += std::string(c ? ", " : ": ") + kConfigs[c].name + " " +
+               fixed(ms(c, 0, 1) / ms(c, 0, ne - 1), 2) + "x";
       return out;
     };
     md << "Whole query:\n\n" << table(med_ms, med_mbs, true) << "\n";
@@ -200,7 +201,7 @@ Outcome run_eic(Lab& lab, Context& ctx) {
           "effective_io_concurrency acts:\n\n"
        << table(med_heap_ms, med_heap_mbs, false) << "\n";
     md << "Speed-up from eic 1 to eic 256 (dense): published " << fixed(46.3 / 19.2, 2)
-       << "x. Whole query" << speedups(med_ms) << ". Heap share" << speedups(med_heap_ms);
+       << "x. Whole query" << speedups(med_ms) << "; heap share" << speedups(med_heap_ms);
     md << ".\n\n" << device_sentence(ctx.device) << "\n\n";
     try {
       std::vector<std::string> labels;
