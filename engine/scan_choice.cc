@@ -1,5 +1,6 @@
 #include "engine/scan_choice.h"
 
+#include <algorithm>
 #include <functional>
 
 #include "engine/analyze.h"
@@ -52,6 +53,15 @@ struct BitmapChoice {
   std::vector<Expr> index_clauses;
 };
 
+// A candidate for the bitmap heap scan's bitmap: one index's bitmap scan, or a BitmapOr of
+// index scans for one OR clause; clause_ids are the restriction clauses it applies.
+struct BitmapCandidate {
+  BitmapNode node;
+  std::vector<BitmapChoice> arms;  // the index scan; or the BitmapOr's arms
+  bool is_or = false;
+  std::vector<size_t> clause_ids;  // indexes into ScanQuery::clauses
+};
+
 class ScanChooser {
  public:
   ScanChooser(Session& session, const CostSettings& cs, const ScanQuery& q)
@@ -90,8 +100,7 @@ class ScanChooser {
   ChosenScan choose() {
     consider_seq_scan();
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
-    consider_bitmap_scan();
-    consider_bitmap_or();
+    consider_bitmap_heap_scan();
     ChosenScan chosen;
     chosen.node = best_build_();
     chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
@@ -171,60 +180,154 @@ class ScanChooser {
     });
   }
 
-  // A bitmap heap scan over the best single index.
-  void consider_bitmap_scan() {
-    std::optional<BitmapChoice> ch = bitmap_for(q_.clauses);
-    if (!ch) return;
-    PathCost p = bitmap_heap_path(ch->node);
-    consider(p, false, [this, ch = *ch, p] {
-      std::vector<Expr> filter;
-      for (const Expr& c : q_.clauses) {
-        bool is_index = false;
-        for (const Expr& i : ch.index_clauses) is_index |= deparse(i, rel_) == deparse(c, rel_);
-        if (!is_index) filter.push_back(c);
+  // One bitmap heap scan, over the bitmap PostgreSQL's choose_bitmap_and picks from the
+  // candidates: a bitmap index scan per index that applies some clauses, and a BitmapOr
+  // per OR clause whose every arm an index covers. Candidates applying the same clauses
+  // keep only the cheapest; sorted by bitmap cost, each in turn leads an AND group that
+  // takes each later candidate (sharing no clause) when the heap scan's cost drops; the
+  // cheapest group wins.
+  void consider_bitmap_heap_scan() {
+    std::vector<BitmapCandidate> candidates;
+    for (const IndexInfo& ix : indexes_) {
+      BitmapCandidate c;
+      for (size_t i = 0; i < q_.clauses.size(); ++i)
+        if (usable_index_clause(q_.clauses[i], ix.entry->key_columns)) c.clause_ids.push_back(i);
+      if (c.clause_ids.empty()) continue;
+      std::vector<Expr> ic;
+      for (size_t i : c.clause_ids) ic.push_back(q_.clauses[i]);
+      c.arms.push_back(bitmap_on(ix, std::move(ic)));
+      c.node = c.arms[0].node;
+      add_candidate(candidates, std::move(c));
+    }
+    for (size_t oi = 0; oi < q_.clauses.size(); ++oi) {
+      std::optional<BitmapCandidate> c = bitmap_or_for(oi);
+      if (c) add_candidate(candidates, std::move(*c));
+    }
+    if (candidates.empty()) return;
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [&](const BitmapCandidate& a, const BitmapCandidate& b) {
+                       BitmapTreeCost ca = cost_bitmap_tree_node(cs_, a.node);
+                       BitmapTreeCost cb = cost_bitmap_tree_node(cs_, b.node);
+                       if (ca.cost != cb.cost) return ca.cost < cb.cost;
+                       return ca.selectivity < cb.selectivity;
+                     });
+    std::vector<size_t> best_group;
+    double best_cost = 0;
+    for (size_t lead = 0; lead < candidates.size(); ++lead) {
+      std::vector<size_t> group = {lead};
+      std::vector<size_t> used = candidates[lead].clause_ids;
+      double cost = heap_cost(group_node(candidates, group));
+      for (size_t j = lead + 1; j < candidates.size(); ++j) {
+        bool shares = false;
+        for (size_t id : candidates[j].clause_ids)
+          shares |= std::find(used.begin(), used.end(), id) != used.end();
+        if (shares) continue;
+        group.push_back(j);
+        double with = heap_cost(group_node(candidates, group));
+        if (with < cost) {
+          cost = with;
+          used.insert(used.end(), candidates[j].clause_ids.begin(), candidates[j].clause_ids.end());
+        } else {
+          group.pop_back();
+        }
       }
-      return make_bitmap_heap(make_bitmap_index(ch), ch.index_clauses, filter, p);
+      if (lead == 0 || cost < best_cost) best_group = group, best_cost = cost;
+    }
+    std::vector<BitmapCandidate> chosen;
+    for (size_t i : best_group) chosen.push_back(candidates[i]);
+    BitmapNode bitmap = group_node(candidates, best_group);
+    PathCost p = disabled_if(!settings_.get_bool("enable_bitmapscan"),
+                             cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path);
+    consider(p, false, [this, chosen, bitmap, p] {
+      std::vector<std::unique_ptr<scans::BitmapNode>> members;
+      std::vector<bool> rechecked(q_.clauses.size(), false);
+      std::vector<Expr> recheck;
+      for (const BitmapCandidate& c : chosen) {
+        members.push_back(make_bitmap_tree(c));
+        for (size_t id : c.clause_ids) {
+          rechecked[id] = true;
+          recheck.push_back(q_.clauses[id]);
+        }
+      }
+      std::vector<Expr> filter;
+      for (size_t i = 0; i < q_.clauses.size(); ++i)
+        if (!rechecked[i]) filter.push_back(q_.clauses[i]);
+      std::unique_ptr<scans::BitmapNode> tree;
+      if (members.size() == 1) {
+        tree = std::move(members[0]);
+      } else {
+        tree = std::make_unique<scans::BitmapCombineNode>(true, std::move(members));
+        PathCost e = explain_bitmap_node(cs_, bitmap, rs_.tuples);
+        tree->estimate = {e.startup, e.total, e.rows, 0};
+      }
+      return make_bitmap_heap(std::move(tree), recheck, filter, p);
     });
   }
 
-  // A BitmapOr for an OR clause whose every arm an index covers completely.
-  void consider_bitmap_or() {
-    for (size_t oi = 0; oi < q_.clauses.size(); ++oi) {
-      const Expr& orc = q_.clauses[oi];
-      if (orc.kind != Expr::Kind::kOr) continue;
-      std::vector<BitmapChoice> arms;
-      bool covered = true;
-      for (const Expr& arm : orc.args) {
-        std::vector<Expr> parts = arm.kind == Expr::Kind::kAnd ? arm.args : std::vector<Expr>{arm};
-        std::optional<BitmapChoice> ch = bitmap_for(parts);
-        if (!ch || ch->index_clauses.size() != parts.size()) {
-          covered = false;
-          break;
-        }
-        arms.push_back(*ch);
-      }
-      if (!covered || arms.size() < 2) continue;
-      std::vector<BitmapNode> kids;
-      for (const BitmapChoice& a : arms) kids.push_back(a.node);
-      BitmapNode or_node = BitmapNode::or_of(kids);
-      PathCost p = bitmap_heap_path(or_node);
-      consider(p, false, [this, arms, or_node, oi, p] {
-        std::vector<std::unique_ptr<scans::BitmapNode>> children;
-        for (const BitmapChoice& a : arms) children.push_back(make_bitmap_index(a));
-        auto bor = std::make_unique<scans::BitmapCombineNode>(false, std::move(children));
-        PathCost e = explain_bitmap_node(cs_, or_node, rs_.tuples);
-        bor->estimate = {e.startup, e.total, e.rows, 0};
-        std::vector<Expr> filter;
-        for (size_t i = 0; i < q_.clauses.size(); ++i)
-          if (i != oi) filter.push_back(q_.clauses[i]);
-        return make_bitmap_heap(std::move(bor), {q_.clauses[oi]}, filter, p);
-      });
+  // Adds a candidate unless one applying the same clauses has a cheaper bitmap.
+  void add_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c) const {
+    std::vector<size_t> ids = c.clause_ids;
+    std::sort(ids.begin(), ids.end());
+    for (BitmapCandidate& other : candidates) {
+      std::vector<size_t> other_ids = other.clause_ids;
+      std::sort(other_ids.begin(), other_ids.end());
+      if (other_ids != ids) continue;
+      if (cost_bitmap_tree_node(cs_, c.node).cost < cost_bitmap_tree_node(cs_, other.node).cost)
+        other = std::move(c);
+      return;
     }
+    candidates.push_back(std::move(c));
   }
 
-  PathCost bitmap_heap_path(const BitmapNode& bitmap) const {
-    return disabled_if(!settings_.get_bool("enable_bitmapscan"),
-                       cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path);
+  // A BitmapOr for OR clause `oi` when an index covers each of its arms completely.
+  std::optional<BitmapCandidate> bitmap_or_for(size_t oi) const {
+    const Expr& orc = q_.clauses[oi];
+    if (orc.kind != Expr::Kind::kOr) return std::nullopt;
+    BitmapCandidate c;
+    c.is_or = true;
+    c.clause_ids = {oi};
+    for (const Expr& arm : orc.args) {
+      std::vector<Expr> parts = arm.kind == Expr::Kind::kAnd ? arm.args : std::vector<Expr>{arm};
+      std::optional<BitmapChoice> ch = bitmap_for(parts);
+      if (!ch || ch->index_clauses.size() != parts.size()) return std::nullopt;
+      c.arms.push_back(*ch);
+    }
+    if (c.arms.size() < 2) return std::nullopt;
+    std::vector<BitmapNode> kids;
+    for (const BitmapChoice& a : c.arms) kids.push_back(a.node);
+    c.node = BitmapNode::or_of(kids);
+    return c;
+  }
+
+  // The bitmap of a group of candidates: the one, or their BitmapAnd.
+  static BitmapNode group_node(const std::vector<BitmapCandidate>& candidates,
+                               const std::vector<size_t>& group) {
+    if (group.size() == 1) return candidates[group[0]].node;
+    std::vector<BitmapNode> kids;
+    for (size_t i : group) kids.push_back(candidates[i].node);
+    return BitmapNode::and_of(kids);
+  }
+
+  double heap_cost(const BitmapNode& bitmap) const {
+    return cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path.total;
+  }
+
+  std::unique_ptr<scans::BitmapNode> make_bitmap_tree(const BitmapCandidate& c) const {
+    if (!c.is_or) return make_bitmap_index(c.arms[0]);
+    std::vector<std::unique_ptr<scans::BitmapNode>> children;
+    for (const BitmapChoice& a : c.arms) children.push_back(make_bitmap_index(a));
+    auto node = std::make_unique<scans::BitmapCombineNode>(false, std::move(children));
+    PathCost e = explain_bitmap_node(cs_, c.node, rs_.tuples);
+    node->estimate = {e.startup, e.total, e.rows, 0};
+    return node;
+  }
+
+  BitmapChoice bitmap_on(const IndexInfo& ix, std::vector<Expr> index_clauses) const {
+    BtreeQuals bq =
+        summarize_btree_quals(view_, ix.entry->key_columns, ix.entry->unique, index_clauses);
+    BitmapNode bn =
+        BitmapNode::index_scan(cost_btree_index(cs_, rs_, ix.info, bq), rs_.rows, ix.info.pages);
+    return BitmapChoice{bn, &ix, std::move(index_clauses)};
   }
 
   // The cheapest index's bitmap scan for `arm` (the clauses of one AND arm); none if no
@@ -237,12 +340,10 @@ class ScanChooser {
       for (const Expr& c : arm)
         if (usable_index_clause(c, ix.entry->key_columns)) ic.push_back(c);
       if (ic.empty()) continue;
-      BtreeQuals bq = summarize_btree_quals(view_, ix.entry->key_columns, ix.entry->unique, ic);
-      BitmapNode bn =
-          BitmapNode::index_scan(cost_btree_index(cs_, rs_, ix.info, bq), rs_.rows, ix.info.pages);
-      double cost = cost_bitmap_tree_node(cs_, bn).cost;
+      BitmapChoice ch = bitmap_on(ix, std::move(ic));
+      double cost = cost_bitmap_tree_node(cs_, ch.node).cost;
       if (!best || cost < best_cost) {
-        best = BitmapChoice{bn, &ix, ic};
+        best = std::move(ch);
         best_cost = cost;
       }
     }

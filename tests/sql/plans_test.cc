@@ -227,5 +227,45 @@ TEST_F(Plans, PrefetchStreamReadsAheadOnAColdScan) {
   EXPECT_EQ(scalar(*s_, "SELECT count(*) FROM t WHERE a < 5000"), "4999");
 }
 
+// Two selective conditions on columns with indexes of their own: as PostgreSQL's
+// choose_bitmap_and does, the plan ANDs the two bitmaps and reads only the pages both
+// name; a condition that barely filters stays a Filter instead.
+TEST(PlansBitmapAnd, SelectiveConditionsOnTwoIndexesAndTheirBitmaps) {
+  TempDir dir;
+  Session s(testing::options_for(dir.data()));
+  s.execute("CREATE TABLE u (a int, b int)");
+  s.execute(
+      "INSERT INTO u SELECT g, (g * 7919) % 100000 FROM generate_series(1, 100000) g "
+      "ORDER BY random()");
+  s.execute("CREATE INDEX ON u (a)");
+  s.execute("CREATE INDEX ON u (b)");
+  s.execute("ANALYZE u");
+  int want = 0;
+  for (int64_t g = 1; g <= 100000; ++g) want += g < 5000 && (g * 7919) % 100000 < 5000;
+
+  const std::string q = "SELECT count(*) FROM u WHERE a < 5000 AND b < 5000";
+  std::string plan = plan_text(s, "EXPLAIN (COSTS OFF) " + q);
+  EXPECT_NE(plan.find("->  Bitmap Heap Scan on u"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("->  BitmapAnd"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Bitmap Index Scan on u_a_idx"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Bitmap Index Scan on u_b_idx"), std::string::npos) << plan;
+  size_t recheck = plan.find("Recheck Cond: ");
+  ASSERT_NE(recheck, std::string::npos) << plan;
+  std::string line = plan.substr(recheck, plan.find('\n', recheck) - recheck);
+  EXPECT_NE(line.find("(a < 5000)"), std::string::npos) << line;
+  EXPECT_NE(line.find("(b < 5000)"), std::string::npos) << line;
+  EXPECT_EQ(plan.find("Filter:"), std::string::npos) << plan;
+  EXPECT_EQ(scalar(s, q), std::to_string(want));
+
+  // b < 90000 keeps nine rows in ten: scanning u_b_idx for it costs more than it saves.
+  const std::string wide = "SELECT count(*) FROM u WHERE a < 5000 AND b < 90000";
+  plan = plan_text(s, "EXPLAIN (COSTS OFF) " + wide);
+  EXPECT_EQ(plan.find("BitmapAnd"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("(b < 90000)"), std::string::npos) << plan;
+  want = 0;
+  for (int64_t g = 1; g <= 100000; ++g) want += g < 5000 && (g * 7919) % 100000 < 90000;
+  EXPECT_EQ(scalar(s, wide), std::to_string(want));
+}
+
 }  // namespace
 }  // namespace tp
