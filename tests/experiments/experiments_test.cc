@@ -397,6 +397,12 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   EXPECT_EQ(run_experiment_command({"nosuch"}), 2);
   EXPECT_EQ(run_experiment_command({"rpc", "--rows", "ten"}), 2);
   EXPECT_EQ(run_experiment_command({"rpc", "--repeat"}), 2);
+  // A bad --set is refused before anything runs: no data directory, no results.
+  const std::string bad = dir.path() + "/bad";
+  EXPECT_EQ(run_experiment_command({"rpc", "--set", "io_method=bogus", "--data", bad + "/data",
+                                    "--out", bad + "/out"}),
+            2);
+  EXPECT_FALSE(std::filesystem::exists(bad));
   const std::string out = dir.path() + "/out";
   int status = run_experiment_command({"all", "--rows", "1000", "--repeat", "1", "--out", out,
                                        "--quiet", "--device-seconds", "0.02", "--device-file-mb",

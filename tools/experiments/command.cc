@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/error.h"
+#include "engine/settings.h"
 #include "tools/experiments/experiments.h"
 
 namespace tp::experiments {
@@ -84,6 +85,11 @@ int run_experiment_command(const std::vector<std::string>& args) {
         options.max_repeat_seconds = parse_seconds(a, value());
       } else if (a == "--set") {
         options.settings.push_back(value());
+        try {
+          Settings().set_from_assignment(options.settings.back());  // checked before any run
+        } catch (const Error& e) {
+          throw Error("--set " + options.settings.back() + ": " + e.what(), e.detail(), e.hint());
+        }
       } else if (a == "--fresh") {
         options.fresh = true;
       } else if (a == "--drop-caches") {
