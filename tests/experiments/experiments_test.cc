@@ -313,6 +313,34 @@ TEST(Experiments, StopFlagEndsAnExperimentKeepingItsRuns) {
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/rpc.md"));
 }
 
+// Ctrl-C during the second index configuration: the first one's rows are all there, the
+// second keeps its seq scans and no index figures.
+TEST(Experiments, StopMidwayKeepsTheRunsAlreadyMeasured) {
+  TempDir dir;
+  LabOptions options = tiny(dir.path());
+  options.repeat = 2;
+  options.stop_at_step = "eic=16 index_prefetch=on (run 1)";
+  Lab lab(options);
+  Context ctx = context_for(lab);
+  Outcome o = run_rpc(lab, ctx);
+  Lab::stop_flag().store(false);
+  EXPECT_EQ(o.status, OutcomeStatus::kStopped);
+  Csv csv = load(lab.options().out_dir + "/rpc.csv");
+  ASSERT_EQ(csv.rows.size(), 4u);
+  EXPECT_EQ(o.runs, 4);
+  for (size_t i = 0; i < 4; ++i) {
+    const auto& r = csv.rows[i];
+    EXPECT_EQ(r.at("index_prefetch"), i < 2 ? "off" : "on");
+    EXPECT_EQ(r.at("seq_pages"), std::to_string(kRpcPages));
+    if (i < 2) {
+      EXPECT_EQ(r.at("index_rows"), std::to_string(kRows));
+      EXPECT_GT(num(r, "index_ms"), 0);
+    } else {
+      EXPECT_EQ(r.at("index_ms"), "");  // stopped before its first index scan
+    }
+  }
+}
+
 TEST(Experiments, ParsesExplainAnalyzeBuffersOutput) {
   ResultSet r;
   for (const char* line :

@@ -22,7 +22,7 @@ Outcome run_device(Lab& lab, Context& ctx) {
   config.repeats = std::max(1, opt.repeat);
   const int total = int(config.methods.size() * config.direct_modes.size() *
                         (1 + config.random_depths.size()) * size_t(config.repeats));
-  Progress progress("device", total, opt.progress);
+  Progress progress("device", total, opt);
   CsvFile csv(opt.out_dir + "/device.csv");
   std::vector<aio::DeviceProbeRow> rows;
   std::vector<std::string> notes;

@@ -75,7 +75,7 @@ Outcome run_eic(Lab& lab, Context& ctx) {
       std::vector<std::vector<std::vector<Timed>>>(2, std::vector<std::vector<Timed>>(ne)));
   CsvFile csv(opt.out_dir + "/eic.csv");
   Progress progress("eic", int(std::size(kConfigs) * 2 * ne * size_t(std::max(1, opt.repeat)) + 1),
-                    opt.progress);
+                    opt);
   measure(outcome, [&] {
     lab.reset_settings();
     progress.step("table test: " + grouped(n) + " rows (major PRIMARY KEY, minor_idx)");

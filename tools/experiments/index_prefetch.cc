@@ -57,7 +57,7 @@ Outcome run_index_prefetch(Lab& lab, Context& ctx) {
   Progress progress("index-prefetch",
                     int(nm * (1 + std::size(kEics)) * size_t(std::max(1, opt.repeat)) +
                         std::size(kLimits) * std::size(kModes) + 1),
-                    opt.progress);
+                    opt);
   auto add = [&](Record rec) { add_run(csv, rec, lab, ctx, outcome); };
   measure(outcome, [&] {
     lab.reset_settings();

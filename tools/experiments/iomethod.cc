@@ -38,8 +38,7 @@ Outcome run_iomethod(Lab& lab, Context& ctx) {
   // [direct][config] -> runs
   std::vector<std::vector<std::vector<Timed>>> runs(
       2, std::vector<std::vector<Timed>>(configs.size()));
-  Progress progress("iomethod", int(2 * configs.size() * size_t(std::max(1, opt.repeat)) + 1),
-                    opt.progress);
+  Progress progress("iomethod", int(2 * configs.size() * size_t(std::max(1, opt.repeat)) + 1), opt);
   const std::string query = "SELECT SUM(a), COUNT(*), AVG(b) FROM iom";
   measure(outcome, [&] {
     lab.reset_settings();

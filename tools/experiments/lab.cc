@@ -70,14 +70,16 @@ std::string first_column_text(const ResultSet& r) {
 
 // ---- Progress -------------------------------------------------------------
 
-Progress::Progress(std::string experiment, int total_steps, bool enabled)
+Progress::Progress(std::string experiment, int total_steps, const LabOptions& options)
     : experiment_(std::move(experiment)),
       total_(std::max(1, total_steps)),
-      enabled_(enabled),
+      enabled_(options.progress),
+      stop_at_(options.stop_at_step),
       start_(Clock::now()) {}
 
 void Progress::step(const std::string& what) {
   ++done_;
+  if (!stop_at_.empty() && what.find(stop_at_) != std::string::npos) Lab::stop_flag().store(true);
   if (!enabled_) return;
   double elapsed_s = ms_since(start_) / 1000;
   std::string left = "estimate after the first step";

@@ -37,8 +37,11 @@ struct LabOptions {
   bool fresh = false;                 // rebuild tables even when reusable
   bool drop_caches = false;           // also write /proc/sys/vm/drop_caches (root only)
   bool progress = true;               // progress lines on stderr
-  double device_seconds = 1.0;        // device experiment: seconds per measurement
-  uint64_t device_file_mb = 2048;     // device experiment: probe file size
+  // Tests: a progress step whose label contains this acts as a Ctrl-C pressed at that
+  // step (the experiment stops at its next statement), to check what a stop keeps.
+  std::string stop_at_step;
+  double device_seconds = 1.0;     // device experiment: seconds per measurement
+  uint64_t device_file_mb = 2048;  // device experiment: probe file size
 };
 
 // A statement's measurement. Buffers come from EXPLAIN (ANALYZE, BUFFERS)
@@ -58,7 +61,8 @@ struct Stopped {};
 // elapsed 41 s, about 80 s left".
 class Progress {
  public:
-  Progress(std::string experiment, int total_steps, bool enabled);
+  // Prints when options.progress; honours options.stop_at_step.
+  Progress(std::string experiment, int total_steps, const LabOptions& options);
   // Announces the next step; its duration feeds the estimate of what is left.
   void step(const std::string& what);
   int done() const { return done_; }
@@ -68,6 +72,7 @@ class Progress {
   int total_;
   int done_ = 0;
   bool enabled_;
+  std::string stop_at_;
   std::chrono::steady_clock::time_point start_;
 };
 

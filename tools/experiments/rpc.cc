@@ -70,7 +70,7 @@ Outcome run_rpc(Lab& lab, Context& ctx) {
   for (const std::string& eic : {eic_default, std::string("0")})
     for (bool prefetch : {false, true}) results.push_back({{eic, prefetch}, {}, {}, {}});
   const int k = std::max(1, opt.repeat);
-  Progress progress("rpc", 2 * k + 4 * k + 1, opt.progress);
+  Progress progress("rpc", 2 * k + 4 * k + 1, opt);
   std::vector<std::string> errors;
   auto note_error = [&](const std::string& e) {
     if (std::find(errors.begin(), errors.end(), e) == errors.end()) errors.push_back(e);

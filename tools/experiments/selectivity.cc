@@ -125,7 +125,7 @@ Outcome run_selectivity(Lab& lab, Context& ctx) {
   std::vector<std::string> chosen4(nf), chosen_est(nf);
   std::vector<double> x_pct(kFractionsPct, kFractionsPct + nf);
   Progress progress("selectivity", int(nf * plans.size() * size_t(std::max(1, opt.repeat)) + 1),
-                    opt.progress);
+                    opt);
   measure(outcome, [&] {
     lab.reset_settings();
     lab.default_setting("io_direct", "on");  // as the rpc article
