@@ -70,6 +70,7 @@ struct Slot {
   IoWaitRef ref;
   BlockNumber first = 0;
   Clock::time_point started;
+  bool pending = false;  // issued, not yet waited for
 };
 
 DeviceProbeRow measure(IoSystem& io, IoFile& file, const Measure& m, double seconds,
@@ -98,6 +99,7 @@ DeviceProbeRow measure(IoSystem& io, IoFile& file, const Measure& m, double seco
     h->set_context(IoContextTag::kBulkRead);
     s.ref = h->wait_ref();
     s.started = Clock::now();
+    s.pending = true;
     io.start_read(h, file, s.first, s.buffer.get(), m.nblocks);
     ++issued;
   };
@@ -122,28 +124,45 @@ DeviceProbeRow measure(IoSystem& io, IoFile& file, const Measure& m, double seco
     IoBatch batch(io);
     for (Slot& s : slots) issue(s);
   }
+  // Counts a finished read and checks its bytes.
+  auto count = [&](const Slot& s, Clock::time_point now) {
+    ++ios;
+    latency_us_sum += std::chrono::duration<double, std::micro>(now - s.started).count();
+    bool ok = s.result.ok();
+    for (int b = 0; ok && b < m.nblocks; ++b)
+      ok = block_holds(s.buffer.get() + size_t(b) * kBlockSize, s.first + BlockNumber(b));
+    failed += ok ? 0 : 1;
+  };
+  // Waits for a slot's read; counts it once the warm-up is over.
+  auto complete = [&](Slot& s) {
+    io.wait(s.ref);
+    s.pending = false;
+    Clock::time_point now = Clock::now();
+    if (measuring) count(s, now);
+    return now;
+  };
   for (size_t next = 0;; next = (next + 1) % slots.size()) {
     Slot& s = slots[next];
-    io.wait(s.ref);
-    Clock::time_point now = Clock::now();
-    if (measuring) {
-      ++ios;
-      latency_us_sum += std::chrono::duration<double, std::micro>(now - s.started).count();
-      bool ok = s.result.ok();
-      for (int b = 0; ok && b < m.nblocks; ++b)
-        ok = block_holds(s.buffer.get() + size_t(b) * kBlockSize, s.first + BlockNumber(b));
-      failed += ok ? 0 : 1;
-      if (now - measure_start >= run) break;
-    } else if (now - t0 >= warmup) {
+    const bool was_measuring = measuring;
+    Clock::time_point now = complete(s);
+    if (was_measuring && now - measure_start >= run) break;
+    if (!measuring && now - t0 >= warmup) {
       measuring = true;
       measure_start = now;
       cpu0 = cpu_seconds();
     }
     if (m.sequential && issued >= positions) {
-      if (!measuring) {  // the whole file went by during warm-up: measure the tail anyway
+      // The whole file is issued: measure the reads still in flight (from this one's
+      // start, if the file went by during the warm-up), then stop.
+      if (!was_measuring) {
         measuring = true;
-        measure_start = now;
+        measure_start = s.started;
         cpu0 = cpu_seconds();
+        count(s, now);
+      }
+      for (size_t k = 1; k < slots.size(); ++k) {
+        Slot& t = slots[(next + k) % slots.size()];
+        if (t.pending) complete(t);
       }
       break;
     }
