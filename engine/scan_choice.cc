@@ -156,15 +156,20 @@ class ScanChooser {
     // IN lists run one B-tree scan per element, which keeps key order only in
     // some shapes; tidepool does not rely on it (a Sort is added instead).
     for (const Expr& c : ic) gives_order = gives_order && c.kind != Expr::Kind::kIn;
-    if (ic.empty() && !gives_order) return;
+    // As PostgreSQL, an index holding every column the query reads gives an index-only
+    // path, even with no clause or order to offer (a full index scan).
+    const bool index_only =
+        settings_.get_bool("enable_indexonlyscan") && covers_query(ix.entry->key_columns);
+    if (ic.empty() && !gives_order && !index_only) return;
     bool backward = gives_order && order[0].second;
     BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
     IndexScanCost isc = cost_index_scan(cs_, rs_, ix.info, bq, qual_cost(cs_, qp));
     PathCost p = disabled_if(!settings_.get_bool("enable_indexscan"), isc.path);
-    consider(p, gives_order, [this, entry = ix.entry, ic, qp, backward] {
+    consider(p, gives_order, [this, entry = ix.entry, ic, qp, backward, index_only] {
       const std::string& prefetch_mode = settings_.get_enum("index_prefetch");
       scans::IndexScanParams ip;
       ip.relation = rel_.name;
+      ip.index_only = index_only;
       ip.index = open_index(session_, rel_, *entry);
       ip.condition_sets = condition_sets(ic, entry->key_columns, backward);
       ip.direction = backward ? btree::ScanDirection::Backward : btree::ScanDirection::Forward;
@@ -178,6 +183,30 @@ class ScanChooser {
       return std::make_unique<scans::IndexScanNode>(session_.storage().pool(),
                                                     session_.storage().file(rel_), std::move(ip));
     });
+  }
+
+  // Whether `keys` hold every column the query reads: the output's and the clauses'.
+  bool covers_query(const std::vector<int>& keys) const {
+    auto has = [&](int c) { return std::find(keys.begin(), keys.end(), c) != keys.end(); };
+    for (int c : q_.scan_columns)
+      if (!has(c)) return false;
+    std::vector<int> used;
+    for (const Expr& c : q_.clauses) add_columns(c, used);
+    return std::all_of(used.begin(), used.end(), has);
+  }
+
+  static void add_columns(const Expr& e, std::vector<int>& out) {
+    switch (e.kind) {
+      case Expr::Kind::kCompare:
+      case Expr::Kind::kBetween:
+      case Expr::Kind::kIn:
+      case Expr::Kind::kIsNull:
+        out.push_back(e.column);
+        break;
+      default:
+        break;
+    }
+    for (const Expr& a : e.args) add_columns(a, out);
   }
 
   // One bitmap heap scan, over the bitmap PostgreSQL's choose_bitmap_and picks from the

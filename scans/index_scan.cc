@@ -1,6 +1,7 @@
 #include "scans/index_scan.h"
 
 #include <chrono>
+#include <cstdio>
 
 #include "engine/error.h"
 #include "engine/interrupts.h"
@@ -28,7 +29,8 @@ IndexScanNode::~IndexScanNode() {
 }
 
 std::string IndexScanNode::explain_name() const {
-  return params_.direction == btree::ScanDirection::Backward ? "Index Scan Backward" : "Index Scan";
+  std::string name = params_.index_only ? "Index Only Scan" : "Index Scan";
+  return params_.direction == btree::ScanDirection::Backward ? name + " Backward" : name;
 }
 
 std::string IndexScanNode::explain_target() const {
@@ -157,6 +159,7 @@ const RowBatch* IndexScanNode::do_next() {
     Tid tid = ring_.front().tids[item_];
     if (tid.block != current_block_) switch_to(tid.block);
     ++item_;
+    ++heap_fetches_;
     const char* page = current_page_.page();
     if (tid.offset > page_max_offset(page))
       throw Error("index \"" + params_.index.name + "\" points past the end of block " +
@@ -195,6 +198,12 @@ void IndexScanNode::explain_details(std::vector<std::string>& lines, bool analyz
     lines.push_back("Filter: " + params_.filter_text);
     if (analyze && instr.rows_filtered > 0)
       lines.push_back(removed_line("Filter", instr.rows_filtered, instr.loops));
+  }
+  if (analyze && params_.index_only) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "Heap Fetches: %.0f",
+                  double(heap_fetches_) / double(std::max<uint64_t>(1, instr.loops)));
+    lines.push_back(buf);
   }
 }
 

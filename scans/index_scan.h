@@ -50,6 +50,10 @@ struct IndexScanParams {
   ConditionSets condition_sets;  // at least one
   btree::ScanDirection direction = btree::ScanDirection::Forward;
   bufmgr::ReadStreamConfig stream;
+  // Index Only Scan: the index holds every column the query needs. tidepool keeps no
+  // visibility map, so, as PostgreSQL before the first VACUUM, every row is still fetched
+  // from the heap ("Heap Fetches"); the plan and its EXPLAIN are PostgreSQL's.
+  bool index_only = false;
   bool prefetch = false;
   // Heap-block switches before the prefetch stream starts (index_prefetch = on:
   // kPrefetchStartSwitches; immediate: 0).
@@ -97,6 +101,7 @@ class IndexScanNode final : public ExecNode {
   size_t ahead_item_ = 0;
   BlockNumber last_yielded_ = kInvalidBlock;
   int block_switches_ = 0;
+  uint64_t heap_fetches_ = 0;  // index entries whose heap tuple was read (all loops)
   BlockNumber current_block_ = kInvalidBlock;
   bufmgr::ReadGuard current_page_;
   std::unique_ptr<bufmgr::ReadStream> stream_;

@@ -65,15 +65,19 @@ struct Config {
 TEST_F(Plans, EveryPlanReturnsTheSameRows) {
   const std::vector<Config> configs = {
       {"seq", {"enable_indexscan = off", "enable_bitmapscan = off"}, "Seq Scan"},
-      {"index", {"enable_seqscan = off", "enable_bitmapscan = off"}, "Index Scan"},
+      {"index",
+       {"enable_seqscan = off", "enable_bitmapscan = off", "enable_indexonlyscan = off"},
+       "Index Scan"},
       {"index+prefetch",
-       {"enable_seqscan = off", "enable_bitmapscan = off", "index_prefetch = on",
-        "effective_io_concurrency = 4"},
+       {"enable_seqscan = off", "enable_bitmapscan = off", "enable_indexonlyscan = off",
+        "index_prefetch = on", "effective_io_concurrency = 4"},
        "Index Scan"},
       {"index+prefetch immediate",
-       {"enable_seqscan = off", "enable_bitmapscan = off", "index_prefetch = immediate",
-        "effective_io_concurrency = 8"},
+       {"enable_seqscan = off", "enable_bitmapscan = off", "enable_indexonlyscan = off",
+        "index_prefetch = immediate", "effective_io_concurrency = 8"},
        "Index Scan"},
+      // (b, a) holds every column these queries read.
+      {"index only", {"enable_seqscan = off", "enable_bitmapscan = off"}, "Index"},
       {"bitmap", {"enable_seqscan = off", "enable_indexscan = off"}, "Bitmap Heap Scan"},
       {"bitmap lossy",
        {"enable_seqscan = off", "enable_indexscan = off", "work_mem = '64kB'"},
@@ -155,6 +159,10 @@ TEST_F(Plans, IndexGivesTheOrderInBothDirections) {
   EXPECT_EQ(r.rows[0][0], "40000");
   EXPECT_EQ(r.rows[2][0], "39998");
   std::string plan = plan_text(*s_, "EXPLAIN (COSTS OFF) SELECT a FROM t ORDER BY a DESC LIMIT 3");
+  // The index holds the only column read: PostgreSQL's index-only scan.
+  EXPECT_EQ(plan, "Limit\n  ->  Index Only Scan Backward using t_a_idx on t\n");
+  s_->execute("SET enable_indexonlyscan = off");
+  plan = plan_text(*s_, "EXPLAIN (COSTS OFF) SELECT a FROM t ORDER BY a DESC LIMIT 3");
   EXPECT_EQ(plan, "Limit\n  ->  Index Scan Backward using t_a_idx on t\n");
   r = s_->execute("SELECT a FROM t WHERE a > 10 ORDER BY a LIMIT 2");
   EXPECT_EQ(r.rows[0][0], "11");
@@ -163,6 +171,25 @@ TEST_F(Plans, IndexGivesTheOrderInBothDirections) {
 
 // A cold full-table index scan of a shuffled table reads about one heap page
 // per row; the hits are what the small pool still holds.
+// An index holding every column read gives PostgreSQL's Index Only Scan; with no
+// visibility map every entry is still fetched from the heap, as PostgreSQL before VACUUM.
+TEST_F(Plans, IndexOnlyScanFetchesEveryRowFromTheHeap) {
+  s_->execute("SET enable_bitmapscan = off");  // 99 rows on ~96 pages: a bitmap would win
+  std::string plan = plan_text(
+      *s_, "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT a FROM t WHERE a < 100 AND a <> 50");
+  EXPECT_NE(plan.find("Index Only Scan using t_a_idx on t (actual rows=98 loops=1)\n"
+                      "  Index Cond: (a < 100)\n"
+                      "  Filter: (a <> 50)\n"
+                      "  Rows Removed by Filter: 1\n"
+                      "  Heap Fetches: 99\n"),
+            std::string::npos)
+      << plan;
+  EXPECT_EQ(scalar(*s_, "SELECT count(*) FROM t WHERE a < 100 AND a <> 50"), "98");
+  s_->execute("SET enable_indexonlyscan = off");
+  EXPECT_EQ(first_line(*s_, "SELECT a FROM t WHERE a < 100").rfind("Index Scan using t_a_idx", 0),
+            0u);
+}
+
 TEST_F(Plans, ColdFullIndexScanReadsAboutOnePagePerRow) {
   s_->execute("SET shared_buffers = '1MB'");  // 128 pages against ~1,800
   s_->execute("SET enable_seqscan = off");
