@@ -158,8 +158,7 @@ class ScanChooser {
     for (const Expr& c : ic) gives_order = gives_order && c.kind != Expr::Kind::kIn;
     // As PostgreSQL, an index holding every column the query reads gives an index-only
     // path, even with no clause or order to offer (a full index scan).
-    const bool index_only =
-        settings_.get_bool("enable_indexonlyscan") && covers_query(ix.entry->key_columns);
+    const bool index_only = settings_.get_bool("enable_indexonlyscan") && covers_query(keys);
     if (ic.empty() && !gives_order && !index_only) return;
     bool backward = gives_order && order[0].second;
     BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
