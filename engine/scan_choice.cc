@@ -59,7 +59,7 @@ struct BitmapCandidate {
   BitmapNode node;
   std::vector<BitmapChoice> arms;  // the index scan; or the BitmapOr's arms
   bool is_or = false;
-  std::vector<size_t> clause_ids;  // indexes into ScanQuery::clauses
+  std::vector<size_t> clause_ids;  // indexes into ScanQuery::clauses, ascending
 };
 
 class ScanChooser {
@@ -294,12 +294,8 @@ class ScanChooser {
 
   // Adds a candidate unless one applying the same clauses has a cheaper bitmap.
   void add_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c) const {
-    std::vector<size_t> ids = c.clause_ids;
-    std::sort(ids.begin(), ids.end());
     for (BitmapCandidate& other : candidates) {
-      std::vector<size_t> other_ids = other.clause_ids;
-      std::sort(other_ids.begin(), other_ids.end());
-      if (other_ids != ids) continue;
+      if (other.clause_ids != c.clause_ids) continue;
       if (cost_bitmap_tree_node(cs_, c.node).cost < cost_bitmap_tree_node(cs_, other.node).cost)
         other = std::move(c);
       return;

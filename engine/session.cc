@@ -60,10 +60,6 @@ class Progress {
 
 }  // namespace
 
-std::atomic<bool>& Session::cancel_flag() {
-  return cancel_requested();
-}
-
 Session::Session(const SessionOptions& options) : options_(options) {
   dir_ = std::make_unique<DataDir>(options.data_dir);
   settings_.load_conf_file(dir_->conf_path());
@@ -81,7 +77,7 @@ Session::~Session() {
 
 ResultSet Session::execute(std::string_view text) {
   sql::Statement st = sql::parse_statement(text);
-  cancel_flag().store(false);
+  cancel_requested().store(false);  // a Ctrl-C between statements cancels nothing
   return run(st);
 }
 

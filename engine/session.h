@@ -51,10 +51,6 @@ class Session {
   // the root is a leaf; 2 for 10 M int4 keys).
   int index_height(const RelationEntry& index);
 
-  // Set from a signal handler: the running statement stops with
-  // "canceling statement due to user request" and is rolled back.
-  static std::atomic<bool>& cancel_flag();
-
  private:
   ResultSet run(sql::Statement& st);
   ResultSet create_table(const sql::CreateTable& ct);

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/analyze.h"
+#include "engine/interrupts.h"
 #include "engine/session.h"
 #include "engine/sql/parser.h"
 #include "tools/psql_format.h"
@@ -40,7 +41,7 @@ const char* kHelp =
     "(see README.md for what each accepts).\n";
 
 void on_sigint(int) {
-  Session::cancel_flag().store(true);
+  cancel_requested().store(true);
 }
 
 std::string trim_left(const std::string& s) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/analyze.h"
+#include "engine/interrupts.h"
 #include "engine/planner.h"
 #include "engine/sql/parser.h"
 #include "tests/sql/test_util.h"
@@ -244,7 +245,7 @@ TEST_F(Query, AnalyzeStoresStatisticsInTheCatalog) {
   EXPECT_EQ(error_of(*s_, "ANALYZE nope"), "relation \"nope\" does not exist");
 }
 
-// Ctrl-C sets Session::cancel_flag(). Every plan shape stops at its next batch with
+// Ctrl-C sets cancel_requested(). Every plan shape stops at its next batch with
 // PostgreSQL's message, holds no pins afterwards, and the next statement runs normally.
 TEST(Cancel, StopsEveryPlanShapeAtItsNextBatch) {
   TempDir dir;
@@ -280,7 +281,7 @@ TEST(Cancel, StopsEveryPlanShapeAtItsNextBatch) {
       if (c.first_batch_before_cancel) {
         ASSERT_NE(q.root->next(), nullptr);
       }
-      Session::cancel_flag().store(true);
+      cancel_requested().store(true);
       std::string error;
       try {
         while (q.root->next()) {
@@ -289,7 +290,7 @@ TEST(Cancel, StopsEveryPlanShapeAtItsNextBatch) {
         error = e.what();
       }
       EXPECT_EQ(error, "canceling statement due to user request");
-      EXPECT_FALSE(Session::cancel_flag().load());  // one request, one error
+      EXPECT_FALSE(cancel_requested().load());  // one request, one error
     }
     EXPECT_EQ(s.storage().pool().my_pin_count(), 0u);
     EXPECT_EQ(s.execute(c.query).rows.size(), c.rows);

@@ -14,6 +14,7 @@
 
 #include "bufmgr/buffer_usage.h"
 #include "engine/error.h"
+#include "engine/interrupts.h"
 
 namespace tp::experiments {
 
@@ -23,7 +24,7 @@ using Clock = std::chrono::steady_clock;
 
 void on_sigint(int) {
   Lab::stop_flag().store(true);
-  Session::cancel_flag().store(true);  // the running statement stops too
+  cancel_requested().store(true);  // the running statement stops too
 }
 
 double ms_since(Clock::time_point t0) {
@@ -57,6 +58,13 @@ void write_marker(const std::string& path, const std::vector<std::vector<std::st
     if (!out) throw Error("could not write \"" + tmp + "\"");
   }
   std::filesystem::rename(tmp, path);
+}
+
+// The number after `key` ("hit=", "read=") on a "Buffers: shared ..." line; 0 if absent.
+uint64_t buffers_field(const std::string& line, const char* key) {
+  size_t k = line.find(key);
+  return k == std::string::npos ? 0
+                                : std::strtoull(line.c_str() + k + std::strlen(key), nullptr, 10);
 }
 
 std::string first_column_text(const ResultSet& r) {
@@ -331,13 +339,8 @@ bool parse_top_buffers(const ResultSet& explain, uint64_t* hit, uint64_t* read) 
   if (p == std::string::npos) return false;
   size_t eol = text.find('\n', p);
   std::string line = text.substr(p, eol == std::string::npos ? std::string::npos : eol - p);
-  auto field = [&](const char* key) -> uint64_t {
-    size_t k = line.find(key);
-    return k == std::string::npos ? 0
-                                  : std::strtoull(line.c_str() + k + std::strlen(key), nullptr, 10);
-  };
-  *hit = field("hit=");
-  *read = field("read=");
+  *hit = buffers_field(line, "hit=");
+  *read = buffers_field(line, "read=");
   return true;
 }
 
@@ -360,14 +363,8 @@ bool parse_node_actuals(const ResultSet& explain, size_t node, NodeActuals* out)
       const std::string& detail = explain.rows[j][0];
       if (detail.find("->  ") != std::string::npos) break;
       if (detail.find("Buffers: shared") == std::string::npos) continue;
-      auto field = [&](const char* key) -> uint64_t {
-        size_t k = detail.find(key);
-        return k == std::string::npos
-                   ? 0
-                   : std::strtoull(detail.c_str() + k + std::strlen(key), nullptr, 10);
-      };
-      out->shared_hit = field("hit=");
-      out->shared_read = field("read=");
+      out->shared_hit = buffers_field(detail, "hit=");
+      out->shared_read = buffers_field(detail, "read=");
       break;
     }
     return true;

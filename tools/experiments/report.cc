@@ -88,9 +88,9 @@ void load_device_figures(const std::string& out_dir, DeviceFigures* d) {
     double v = NAN;
     for (const char* m : {"sync", "worker", "io_uring"}) {
       auto it =
-          by_key.find(std::string(m) + "/" + direct + "/" + pattern + "/" + depth + "/" + what);
-      if (it == by_key.end()) continue;
-      double x = median(it->second);
+          d->medians.find(std::string(m) + "/" + direct + "/" + pattern + "/" + depth + "/" + what);
+      if (it == d->medians.end()) continue;
+      double x = it->second;
       if (std::isnan(v) || (lowest ? x < v : x > v)) v = x;
     }
     return v;
