@@ -225,7 +225,8 @@ class IoHandle {
   // Written by the completing thread before COMPLETED_SHARED; read by the owner after.
   IoResult result_;
 
-  // Method-private: sync's deferred-execution claim, io_uring's progress on short reads.
+  // sync's deferred-execution claim; bytes moved so far (io_uring's progress across
+  // resubmissions, and every method's count of bytes moved before an error).
   std::atomic<uint64_t> claimed_generation_{0};
   uint32_t progress_bytes_ = 0;
   iovec work_iov_[kMaxBlocksPerIo];
@@ -326,6 +327,8 @@ class IoSystem {
 
   // For tests and diagnostics: handles of this thread that are idle.
   int idle_count() const;
+  // The number of handles every thread has (IoConfig::handles_per_thread).
+  int handles_per_thread() const { return config_.handles_per_thread; }
 
  private:
   IoConfig config_;
