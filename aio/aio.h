@@ -325,10 +325,23 @@ class IoSystem {
   // -- introspection --
   std::vector<IoInFlightRow> in_flight() const;
 
-  // For tests and diagnostics: handles of this thread that are idle.
-  int idle_count() const;
-  // The number of handles every thread has (IoConfig::handles_per_thread).
+  // -- capacity (owner thread) --
+  // A thread has handles_per_thread() handles, so at most that many of its I/Os can be
+  // staged or in flight at once; acquire beyond that waits for the thread's oldest I/O.
+  // A caller that keeps many reads in flight (a read stream's look-ahead) clamps its
+  // depth to the capacity and asks available_handles() (or uses try_acquire) before
+  // starting one more, instead of blocking inside acquire.
+
+  // IoConfig::handles_per_thread: the same for every thread, fixed for the IoSystem.
   int handles_per_thread() const { return config_.handles_per_thread; }
+  // Handles acquire would hand out now without waiting: idle ones plus those whose I/O
+  // finished (which it reclaims: the owner phase, filling their issuers' results). No
+  // system call, no lock; walks this thread's in-flight list (<= handles_per_thread()).
+  // An io_uring completion not yet reaped from the ring still counts as busy.
+  int available_handles();
+  // Handles of this thread that are idle now (O(1); finished I/Os not yet reclaimed are
+  // not counted).
+  int idle_count() const;
 
  private:
   IoConfig config_;

@@ -531,6 +531,11 @@ int IoSystem::in_flight_count() const {
 int IoSystem::idle_count() const {
   return int(core_->my_slot().idle.size());
 }
+int IoSystem::available_handles() {
+  ThreadSlot& slot = core_->my_slot();
+  core_->reclaim_completed(slot);
+  return int(slot.idle.size());
+}
 
 std::vector<IoInFlightRow> IoSystem::in_flight() const {
   std::vector<IoInFlightRow> rows;
