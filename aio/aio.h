@@ -11,7 +11,7 @@
 //   method_sync.cc    io_method=sync   (runs at submission or when waited for)
 //   method_worker.cc  io_method=worker (I/O worker threads, bounded queue)
 //   method_uring.cc   io_method=io_uring (one ring per thread)
-//   faults.h/.cc      fault injection for tests (EIO, short read, corruption)
+//   faults.h/.cc      fault injection for tests (read/write transfer faults, corruption)
 //   stats.h/.cc       cumulative counters per method and context (IoSystem::in_flight()
 //                     is the pg_aios-like snapshot)
 //   device_probe.h    the raw-device measuring loop used by bench/device_probe

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <future>
 #include <ostream>
+#include <thread>
 #include <vector>
 
 #include "aio/aio.h"
@@ -161,7 +163,6 @@ TEST_P(AioFaultTest, RetriesThenAnErrorReportTheBytesTransferred) {
   for (int i = 0; i < 3; ++i)
     EXPECT_TRUE(is_pattern_block(buf.block(size_t(i)), BlockNumber(40 + i))) << "block " << i;
   EXPECT_EQ(fault_hits(), 3u);
-  // A read fault does not touch writes of the same block, nor other relations' blocks.
 }
 
 TEST_P(AioFaultTest, WriteErrorsAreReportedWithTheBytesWritten) {
@@ -250,6 +251,47 @@ TEST_P(AioFaultTest, PersistentWriteFaultsNeverHang) {
   }
   // Reads of the same blocks are not affected by write rules.
   EXPECT_TRUE(read_blocks(3, 4, buf.data()).ok());
+}
+
+TEST_P(AioFaultTest, RetriesReapedByAnotherThreadFinishThere) {
+  // The issuer starts two reads and parks; another thread waits for them. Under io_uring
+  // that thread reaps the issuer's ring and, as it may not resubmit there, finishes each
+  // short completion with preadv itself; under sync it runs the deferred reads; under
+  // worker the workers do. Either way: the full read, or the error with what moved.
+  ScopedFaults faults;
+  inject_fault(rule(12, FaultKind::kShortTransfer));
+  inject_fault(rule(21, FaultKind::kShortTransfer));
+  inject_fault(rule(23, FaultKind::kEio));
+  AlignedBuffer buf(8);
+  IoResult whole, failed;
+  IoWaitRef refs[2];
+  std::promise<void> started;
+  std::promise<void> waited;
+  std::thread issuer([&] {
+    IoResult* results[2] = {&whole, &failed};
+    BlockNumber firsts[2] = {10, 20};
+    for (int i = 0; i < 2; ++i) {
+      IoHandle* h = io_->acquire(results[i]);
+      h->set_flags(kIoFlagAdvice);  // sync: deferred to the waiter
+      refs[i] = h->wait_ref();
+      io_->start_read(h, *file_, firsts[i], buf.block(size_t(i) * 4), 4);
+    }
+    started.set_value();
+    waited.get_future().wait();  // reaps nothing until the other thread is done
+    io_->wait_all();
+  });
+  started.get_future().wait();
+  io_->wait(refs[0]);
+  io_->wait(refs[1]);
+  waited.set_value();
+  issuer.join();
+  EXPECT_TRUE(whole.ok()) << describe_io_failure(whole, "t");
+  for (int i = 0; i < 4; ++i)
+    EXPECT_TRUE(is_pattern_block(buf.block(size_t(i)), BlockNumber(10 + i))) << "block " << i;
+  EXPECT_EQ(failed.status, IoStatus::kError);
+  EXPECT_EQ(failed.error_number, EIO);
+  EXPECT_EQ(failed.bytes_done, 3 * kBlockSize);
+  EXPECT_EQ(fault_hits(), 3u);
 }
 
 TEST(AioFaultRules, KindsThatDoNotApplyAreRefused) {
