@@ -6,8 +6,10 @@
 // I/Os, takes it to reap completions and runs the shared completion phase on the owner's
 // behalf; the owner reclaims later. user_data is the handle's address.
 //
-// Short transfers: the owner resubmits the rest to its ring; another thread that reaps
-// one finishes the rest with preadv in place (it may not touch the owner's ring).
+// Short transfers and -EAGAIN / -EINTR completions: the owner resubmits the rest to its
+// ring; another thread that reaps one finishes the rest with preadv in place (it may not
+// touch the owner's ring). A resubmission can happen inside a submission (the kernel
+// refused it: reap first), so submitting loops until the queue is empty (submit_queued).
 //
 // Buffered reads that hit the page cache would be copied inline, in the submitting
 // thread, by io_uring_submit; with more than 4 I/Os in flight or an I/O of 4 blocks or
