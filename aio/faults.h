@@ -1,10 +1,11 @@
 // Fault injection for tests: make chosen reads or writes (relation + block) fail, stop
-// short, or need a retry, once or always. Transfer faults act on each transfer attempt
-// (every preadv/pwritev, every io_uring completion) on the thread that saw it, so they
-// drive the real retry and error paths of every method: a transfer that would run past
-// the fault's offset is cut there (a real short transfer, as the kernel may return), and
-// the attempt that starts at the offset gets the fault. Costs one relaxed atomic load per
-// transfer when no rule is set.
+// short, or need a retry, once or always. Transfer faults act on the result of each
+// transfer attempt (every preadv/pwritev, every io_uring completion) on the thread that
+// saw it, so they drive the real retry and error paths of every method: an attempt that
+// ran past the fault's offset is reported as stopping there (a short transfer, as the
+// kernel may return one; the bytes past it may have moved and are moved again by the
+// retry, or, after a write error, stay written), and the attempt that starts at the
+// offset gets the fault. Costs one relaxed atomic load per transfer when no rule is set.
 #pragma once
 
 #include <cstdint>
