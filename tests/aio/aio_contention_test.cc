@@ -187,6 +187,26 @@ TEST_P(AioContentionTest, ThreadsReadWriteAndWaitForEachOther) {
   EXPECT_TRUE(io->in_flight().empty());
 }
 
+TEST_P(AioContentionTest, RetriesUnderContentionCompleteEveryIoOnce) {
+  // The same workload with short transfers and EAGAIN injected on many blocks, so the
+  // retry paths run on issuers, I/O workers and threads completing each other's I/O.
+  auto io = make_io();
+  if (io == nullptr) GTEST_SKIP() << "method unavailable";
+  ScopedFaults faults;
+  for (BlockNumber b = 2; b < kReadOnlyBlocks; b += 7)
+    inject_fault({file_->relnumber(), b, FaultKind::kShortTransfer, /*once=*/false});
+  for (BlockNumber b = 4; b < kReadOnlyBlocks; b += 23)
+    inject_fault({file_->relnumber(), b, FaultKind::kAgain, /*once=*/true});
+  for (BlockNumber b = kReadOnlyBlocks; b < kReadOnlyBlocks + 4 * kOwnBlocks; b += 3)
+    inject_fault({file_->relnumber(), b, FaultKind::kShortTransfer, false, IoOp::kWrite});
+  Workload w{.threads = 4, .ios_per_thread = kUnderTsan ? 120 : 250, .depth = 8};
+  Outcome out = run_workload(*io, *file_, dir_.file("t"), w);
+  EXPECT_EQ(out.bad_results, 0);
+  EXPECT_EQ(out.bad_data, 0);
+  EXPECT_EQ(out.not_once, 0);
+  EXPECT_GT(fault_hits(), 0u);
+}
+
 TEST_P(AioContentionTest, ManyWaitersOnTheSameDeferredReads) {
   // One issuer with a single handle, so every read reuses it at a new generation; six
   // waiters wait for whatever generation they last saw, often a stale one. Under sync
