@@ -234,8 +234,8 @@ class IoHandle {
   // Mirror for in_flight(), checked against word_ like a seqlock. Rewritten only by the
   // owner right after a state change (acquire, start), never while the state stays put.
   std::atomic<uint64_t> shown_target_{0};  // relnumber << 32 | first_block
-  std::atomic<uint64_t> shown_shape_{
-      0};  // op | nblocks << 8 | inline << 16 | context << 24 | owner tid << 32
+  // op | nblocks << 8 | inline (kIoFlagSynchronous) << 16 | context << 24 | owner tid << 32
+  std::atomic<uint64_t> shown_shape_{0};
 };
 
 // One row of IoSystem::in_flight(), like PostgreSQL's pg_aios.

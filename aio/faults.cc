@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cerrno>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "aio/file.h"

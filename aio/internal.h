@@ -100,9 +100,9 @@ int64_t execute_io_now(IoHandle& h, uint32_t skip_bytes = 0);
 
 // The completion every method funnels into, on whichever thread finished the I/O:
 // encodes `raw` (bytes, or -errno with the bytes moved before it in progress_bytes) into
-// the result, applies injected faults, moves
-// SUBMITTED -> COMPLETED_IO, runs the shared callback, -> COMPLETED_SHARED (waking
-// waiters). If `completer` is the handle's owner slot, reclaims at once. Never throws.
+// the result, applies injected corruption, moves SUBMITTED -> COMPLETED_IO, runs the
+// shared callback, -> COMPLETED_SHARED (waking waiters). If `completer` is the handle's owner slot,
+// reclaims at once. Never throws.
 void complete_io(IoHandle& h, int64_t raw, ThreadSlot* completer) noexcept;
 
 // Owner phase: COMPLETED_SHARED -> COMPLETED_LOCAL -> IDLE. Fills the issuer's result,
