@@ -61,7 +61,8 @@ class Progress {
 }  // namespace
 
 Session::Session(const SessionOptions& options) : options_(options) {
-  dir_ = std::make_unique<DataDir>(options.data_dir);
+  dir_ = std::make_unique<DataDir>(options.data_dir,
+                                   DataDirOptions{.create_if_missing = options.create_data_dir});
   settings_.load_conf_file(dir_->conf_path());
   for (const std::string& s : options.settings) settings_.set_from_assignment(s);
   storage_ = std::make_unique<Storage>(*dir_, settings_);

@@ -1,10 +1,11 @@
 // DROP TABLE, DROP INDEX and TRUNCATE: what they leave in the catalog and in
-// base/, across a reopen.
+// base/, across a reopen, and their rollback when cancelled.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <set>
 
+#include "engine/interrupts.h"
 #include "tests/sql/test_util.h"
 
 namespace tp {
@@ -60,6 +61,49 @@ TEST(Drop, SeveralTablesWithIndexesInOneStatement) {
   s.execute("DROP TABLE t1, t3");
   EXPECT_EQ(relation_names(s), (std::set<std::string>{"t2", "t2_a_idx", "t2_b_idx", "t2_c_idx"}));
   EXPECT_EQ(base_files(tmp).size(), 4u);
+}
+
+// A cancel that arrives before the commit rolls the statement back: nothing is
+// dropped or truncated. The hook stands in for Ctrl-C arriving mid-statement
+// (Session::execute clears a cancel that came before the statement).
+class CancelAtCommit : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    s_ = std::make_unique<Session>(testing::options_for(tmp_.data()));
+    s_->execute("CREATE TABLE t (a int, b int)");
+    s_->execute("INSERT INTO t SELECT i, i FROM generate_series(1, 1000) s(i)");
+    s_->execute("CREATE INDEX t_a ON t (a)");
+    files_before_ = base_files(tmp_);
+    s_->data_dir().set_before_commit_hook([] { cancel_requested().store(true); });
+  }
+  void TearDown() override { s_->data_dir().set_before_commit_hook({}); }
+
+  void expect_unchanged() {
+    s_->data_dir().set_before_commit_hook({});
+    EXPECT_EQ(scalar(*s_, "SELECT count(*) FROM t"), "1000");
+    EXPECT_EQ(scalar(*s_, "SELECT tp_verify('t_a')").rfind("index \"t_a\" is valid", 0), 0u);
+    EXPECT_EQ(base_files(tmp_), files_before_);
+    EXPECT_FALSE(cancel_requested().load());
+  }
+
+  TempDir tmp_;
+  std::unique_ptr<Session> s_;
+  std::set<std::string> files_before_;
+};
+
+TEST_F(CancelAtCommit, DropTableIsRolledBack) {
+  EXPECT_EQ(error_of(*s_, "DROP TABLE t"), "canceling statement due to user request");
+  expect_unchanged();
+}
+
+TEST_F(CancelAtCommit, DropIndexIsRolledBack) {
+  EXPECT_EQ(error_of(*s_, "DROP INDEX t_a"), "canceling statement due to user request");
+  expect_unchanged();
+}
+
+TEST_F(CancelAtCommit, TruncateIsRolledBack) {
+  EXPECT_EQ(error_of(*s_, "TRUNCATE t"), "canceling statement due to user request");
+  expect_unchanged();
 }
 
 }  // namespace
