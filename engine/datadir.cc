@@ -23,10 +23,13 @@ namespace {
 using fs::fail;
 
 const char* kLockFile = "tidepool.pid";
+// A settings file may be written before the first open (README "Settings"):
+// with the lock file, the only names a directory may hold and still be "empty".
+const char* kConfFile = "tidepool.conf";
 
 enum class DirState {
   Missing,  // no such path
-  Empty,    // a directory holding nothing (or only a lock file of ours)
+  Empty,    // a directory holding nothing but (maybe) tidepool.pid and tidepool.conf
   Marked,   // a tidepool data directory
   Legacy,   // an earlier tidepool's directory: version-1 catalog and base/, no marker
   Foreign,  // anything else: never touched
@@ -56,7 +59,8 @@ DirState inspect(const std::string& path) {
   std::vector<std::string> names;
   while (dirent* e = readdir(dir)) {
     std::string name = e->d_name;
-    if (name != "." && name != ".." && name != kLockFile) names.push_back(name);
+    if (name != "." && name != ".." && name != kLockFile && name != kConfFile)
+      names.push_back(name);
   }
   closedir(dir);
   if (names.empty()) return DirState::Empty;

@@ -188,6 +188,15 @@ TEST(Catalog, CutOrFlippedBytesNeverCrash) {
   }
 }
 
+// Deep nesting must not overflow the stack while parsing or freeing the value.
+TEST(Catalog, DeepNestingIsDamageNotACrash) {
+  const size_t depth = 200000;
+  std::string text = "{\"relations\": " + std::string(depth, '[') + std::string(depth, ']') + "}";
+  EXPECT_NE(parse_error(text).find("is damaged"), std::string::npos);
+  text = std::string(depth, '[');
+  EXPECT_NE(parse_error(text).find("is damaged"), std::string::npos);
+}
+
 const char* kVersion1Catalog =
     "tidepool-catalog 1\n"
     "version 5\n"

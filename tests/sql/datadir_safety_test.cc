@@ -3,10 +3,12 @@
 // an error, restore() removes only what tidepool could have created, one
 // damaged relation does not take the directory down, and journal read errors
 // are raised.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -57,6 +59,15 @@ TEST(DataDirMarker, NewDirectoryIsInitialisedWithTheMarker) {
 TEST(DataDirMarker, EmptyDirectoryIsInitialised) {
   TempDir tmp;  // tmp.path() exists and is empty
   { DataDir d(tmp.path()); }
+  EXPECT_TRUE(stdfs::exists(tmp.path() + "/TIDEPOOL_DATADIR"));
+}
+
+// Settings may be written before the first open (README "Settings").
+TEST(DataDirMarker, DirectoryWithOnlyASettingsFileIsInitialised) {
+  TempDir tmp;
+  std::ofstream(tmp.path() + "/tidepool.conf") << "shared_buffers = 1MB\n";
+  Session s(testing::options_for(tmp.path()));
+  EXPECT_EQ(s.settings().show("shared_buffers"), "1MB");
   EXPECT_TRUE(stdfs::exists(tmp.path() + "/TIDEPOOL_DATADIR"));
 }
 
@@ -247,6 +258,34 @@ TEST(DataDirJournal, ReadErrorIsRaised) {
   stdfs::create_directory(tmp.data() + "/statement.undo");
   EXPECT_EQ(open_error(tmp.data()),
             "could not read file \"" + tmp.data() + "/statement.undo\": Is a directory");
+}
+
+// A record cut short at the end is what a crash while journaling leaves: its
+// page was not yet overwritten, so the replay stops there without an error.
+TEST(DataDirJournal, RecordCutShortAtTheEndIsIgnored) {
+  TempDir tmp;
+  std::string path;
+  std::string before;
+  {
+    Session s(testing::options_for(tmp.data()));
+    s.execute("CREATE TABLE t (a int, b int)");
+    s.execute("INSERT INTO t SELECT i, i FROM generate_series(1, 1000) s(i)");
+    path = s.data_dir().relation_path(s.catalog().find("t")->relnumber);
+    before = read_file(path);
+    int fd = ::open(path.c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    alignas(8) char page[kBlockSize];
+    ASSERT_EQ(pread(fd, page, kBlockSize, 0), ssize_t(kBlockSize));
+    s.data_dir().save_before_image(s.catalog().find("t")->relnumber, 0, page);
+    std::memset(page + 4000, 0x7F, 100);
+    ASSERT_EQ(pwrite(fd, page, kBlockSize, 0), ssize_t(kBlockSize));
+    ::close(fd);
+    std::ofstream(tmp.data() + "/statement.undo", std::ios::app | std::ios::binary)
+        << std::string(100, '\x01');  // the next record, cut short
+  }                                   // no commit: as if killed
+  Session s(testing::options_for(tmp.data()));
+  EXPECT_EQ(read_file(path), before);
+  EXPECT_FALSE(stdfs::exists(tmp.data() + "/statement.undo"));
 }
 
 }  // namespace
