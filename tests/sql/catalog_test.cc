@@ -2,6 +2,7 @@
 // field validated on read, the version-1 text format still read.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -105,6 +106,22 @@ TEST(Catalog, InvalidUtf8NameFailsTheWriteNotTheFile) {
               "cannot write the catalog: relation name \"bad\\xFFname\" is not valid UTF-8 "
               "(invalid byte \\xFF at byte 4)");
   }
+}
+
+// Whichever layer refuses it (the lexer, or serialize() at commit), a name
+// that is not UTF-8 fails its statement and leaves a catalog that reads back.
+TEST(Catalog, InvalidUtf8NameThroughSqlLeavesTheCatalogReadable) {
+  TempDir tmp;
+  {
+    Session s(testing::options_for(tmp.data()));
+    s.execute("CREATE TABLE ok (a int)");
+    EXPECT_NE(error_of(s, "CREATE TABLE \"bad\xFF\" (a int)"), "");
+    EXPECT_NE(error_of(s, "CREATE TABLE t2 (\"\xC3\" int)"), "");
+    EXPECT_EQ(s.catalog().relations.size(), 1u);
+  }
+  Session s(testing::options_for(tmp.data()));
+  EXPECT_EQ(s.catalog().relations.size(), 1u);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(tmp.data() + "/base"), {}), 1);
 }
 
 TEST(Catalog, SessionWithQuotedNamesSurvivesReopen) {

@@ -227,6 +227,11 @@ TEST_F(DamagedRelation, MissingIndexFileCanBeDropped) {
   {
     Session s(testing::options_for(tmp_.data()));
     expect_keep_works(s);
+    // The table stays readable: the planner leaves the damaged index out.
+    EXPECT_EQ(scalar(s, "SELECT count(*) FROM t WHERE a < 10"), "9");
+    EXPECT_EQ(error_of(s, "INSERT INTO t VALUES (1, 1)"),
+              "could not open relation \"t_a\": file base/" + std::to_string(t_a_.relnumber) +
+                  " is missing");
     EXPECT_EQ(error_of(s, "SELECT tp_verify('t_a')"),
               "could not open relation \"t_a\": file base/" + std::to_string(t_a_.relnumber) +
                   " is missing");
