@@ -120,9 +120,9 @@ void DataDir::reconcile_base_directory() {
     std::string shown = "base/" + std::to_string(r.relnumber);
     struct stat st;
     if (stat(full.c_str(), &st) != 0) {
-      if (errno != ENOENT) fail("stat", full);
-      damaged_[r.relnumber] =
-          "could not open relation \"" + r.name + "\": file " + shown + " is missing";
+      const int err = errno;
+      damaged_[r.relnumber] = "could not open relation \"" + r.name + "\": file " + shown +
+                              (err == ENOENT ? " is missing" : ": " + std::string(strerror(err)));
       continue;
     }
     if (!S_ISREG(st.st_mode)) {
