@@ -24,7 +24,8 @@ Catalog from_text_v1(const std::string& text, const std::string& origin);
 
 // The rules every catalog read from disk must satisfy, whatever its format
 // (catalog.cc): ranges, references between relations, unique names, oids and
-// relnumbers, statistics that parse. Throws damaged() naming the relation.
+// relnumbers, statistics that parse, names without zero bytes. Throws
+// damaged() naming the relation.
 void validate(const Catalog& catalog, const std::string& origin);
 
 // "" when `s` is valid UTF-8, else what is wrong and at which byte.

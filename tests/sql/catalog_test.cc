@@ -182,6 +182,7 @@ TEST(Catalog, DamageIsNamedPrecisely) {
       {edited("\"name\": \"t\"", "\"name\": \"t\", \"stats\": \"junk\""),
        "relation 1 (\"t\"): statistics: "},
       {"[1, 2]", "the top-level value is not a JSON object"},
+      {edited("\"name\": \"t\"", "\"name\": \"t\xFF\""), "ill-formed UTF-8 byte"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.text);
@@ -237,6 +238,19 @@ TEST(Catalog, Version1TextIsStillRead) {
   EXPECT_EQ(c.find("t")->columns[1].type, ColumnType::Int8);
   EXPECT_EQ(c.find("t_a_idx")->key_columns, (std::vector<int>{0, 1}));
   EXPECT_TRUE(c.find("t_a_idx")->unique);
+}
+
+// Older lexers took any bytes in a quoted name: such a directory still opens,
+// and it is the commit that refuses the name (until that relation is dropped).
+TEST(Catalog, Version1NameThatIsNotUtf8OpensAndFailsOnlyTheWrite) {
+  std::string text = kVersion1Catalog;
+  text.replace(text.find("name=t "), 7, "name=t\xFF ");
+  Catalog c = Catalog::parse(text, "x");
+  EXPECT_EQ(c.relations[0].name, "t\xFF");
+  EXPECT_THROW(c.serialize(), Error);
+  c.remove(c.relations[1].oid);
+  c.remove(c.relations[0].oid);
+  EXPECT_NO_THROW(c.serialize());
 }
 
 TEST(Catalog, Version1DamageIsNamed) {
