@@ -1,5 +1,6 @@
-// BufferPool: pinning, lookup-or-allocate, victims, write-back, extend, flush, drop.
-// The read I/O path lives in pool_io.cc.
+// BufferPool: pinning, lookup-or-allocate, victims, write-back, extend, flush.
+// The read I/O path lives in pool_io.cc; building, resizing, drop and evict in
+// pool_lifecycle.cc.
 #include "bufmgr/buffer_pool.h"
 
 #include <algorithm>
@@ -16,57 +17,6 @@ namespace tp::bufmgr {
 
 using internal::aio_context;
 using internal::now_us;
-
-BufferPool::BufferPool(aio::IoSystem& io, const BufferPoolConfig& config)
-    : io_(io), verify_checksums_(config.verify_checksums) {
-  build(config.shared_buffers, config.max_pins_per_thread);
-}
-
-BufferPool::~BufferPool() {
-  tear_down();
-}
-
-namespace {
-void validate_config(int shared_buffers, int max_pins) {
-  constexpr int kMaxBuffers = 1 << 22;  // 32 GB; the refcount field holds 2^18 pins
-  if (shared_buffers < 16 || shared_buffers > kMaxBuffers)
-    throw Error("invalid value for shared_buffers: " + std::to_string(shared_buffers),
-                "shared_buffers must be between 16 and " + std::to_string(kMaxBuffers) +
-                    " buffers of 8 kB");
-  if (max_pins < 0)
-    throw Error("invalid value for max_pins_per_thread: " + std::to_string(max_pins));
-}
-}  // namespace
-
-void BufferPool::build(int shared_buffers, int max_pins) {
-  validate_config(shared_buffers, max_pins);
-  nbuffers_ = shared_buffers;
-  max_pins_ = max_pins > 0 ? max_pins : std::max(16, shared_buffers / 16);
-  size_t bytes = size_t(shared_buffers) * kBlockSize;
-  pages_ = static_cast<char*>(std::aligned_alloc(aio::kDirectIoAlignment, bytes));
-  if (pages_ == nullptr) throw std::bad_alloc();
-  std::memset(pages_, 0, bytes);
-  descs_ = std::make_unique<BufferDesc[]>(size_t(shared_buffers));
-  for (int i = 0; i < shared_buffers; ++i) descs_[size_t(i)].id = i;
-  table_ = std::make_unique<MappingTable>(shared_buffers);
-  threads_ = std::make_unique<PoolThreads>(shared_buffers);
-  sweep_ = std::make_unique<ClockSweep>(shared_buffers);
-  extend_locks_ = std::make_unique<std::mutex[]>(kExtendLocks);
-}
-
-void BufferPool::tear_down() {
-  if (!descs_) return;
-  for (int i = 0; i < nbuffers_; ++i) {
-    uint32_t w = descs_[size_t(i)].load_state();
-    TP_ASSERT(refcount_of(w) == 0);  // a pin or a read outlived the pool
-  }
-  table_.reset();
-  descs_.reset();
-  sweep_.reset();
-  threads_.reset();
-  std::free(pages_);
-  pages_ = nullptr;
-}
 
 // ---- pins -------------------------------------------------------------------------
 
@@ -290,7 +240,7 @@ WriteGuard BufferPool::extend(aio::IoFile& file, BufferStrategy* strategy) {
   return std::move(one.front());
 }
 
-// ---- flush, drop, evict, resize ------------------------------------------------------
+// ---- flush ------------------------------------------------------
 
 void BufferPool::flush_buffers(uint32_t relnumber, bool all) {
   // Writes go out in batches of up to 32 (pinned, exclusively locked, checksummed, then
@@ -394,65 +344,6 @@ void BufferPool::flush_relation(aio::IoFile& file) {
 
 void BufferPool::flush_all() {
   flush_buffers(0, true);
-}
-
-void BufferPool::forget_buffer(BufferDesc& d) {
-  // Header first to read the tag, then partition latch + header again (latch before
-  // header is the lock order).
-  uint32_t w = d.lock_header();
-  BufferTag tag = d.tag;
-  d.unlock_header();
-  if (!(w & kFlagTagValid)) return;
-  const uint64_t hash = buffer_tag_hash(tag);
-  RwLatch& latch = table_->latch(hash);
-  latch.lock();
-  w = d.lock_header();
-  if ((w & kFlagTagValid) && d.tag == tag) {
-    TP_ASSERT(refcount_of(w) == 0);  // dropping a page somebody still uses
-    table_->erase(&d, hash);
-    d.unlock_header(0, kLifecycleFlags, 0);
-  } else {
-    d.unlock_header();
-  }
-  latch.unlock();
-}
-
-void BufferPool::drop_relation(aio::IoFile& file) {
-  const uint32_t rel = file.relnumber();
-  for (int b = 0; b < nbuffers_; ++b) {
-    BufferDesc& d = descs_[size_t(b)];
-    if (!(d.load_state() & kFlagTagValid)) continue;
-    uint32_t w = d.lock_header();
-    bool mine = (w & kFlagTagValid) && d.tag.relnumber == rel;
-    d.unlock_header();
-    if (mine) forget_buffer(d);
-  }
-}
-
-void BufferPool::evict_all() {
-  int pinned = 0;
-  for (int b = 0; b < nbuffers_; ++b)
-    if (refcount_of(descs_[size_t(b)].load_state()) != 0) ++pinned;
-  if (pinned > 0)
-    throw Error("cannot evict the buffer pool: " + std::to_string(pinned) + " buffers are pinned");
-  flush_all();
-  for (int b = 0; b < nbuffers_; ++b) {
-    BufferDesc& d = descs_[size_t(b)];
-    uint32_t w = d.load_state();
-    if (!(w & kFlagTagValid)) continue;
-    if (w & kFlagValid) my_pins().add(IoContext::kNormal, Counter::kEviction);
-    forget_buffer(d);
-  }
-}
-
-void BufferPool::resize(int shared_buffers, int max_pins_per_thread) {
-  for (int b = 0; b < nbuffers_; ++b)
-    if (refcount_of(descs_[size_t(b)].load_state()) != 0)
-      throw Error("cannot resize the buffer pool while buffers are pinned");
-  validate_config(shared_buffers, max_pins_per_thread);
-  flush_all();
-  tear_down();
-  build(shared_buffers, max_pins_per_thread);
 }
 
 // ---- introspection -------------------------------------------------------------------

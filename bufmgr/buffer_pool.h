@@ -2,7 +2,9 @@
 //
 // Map of bufmgr/ (bufmgr/README.md is the design document):
 //   buffer_pool.h/.cc   this class: pin/unpin, lookup-or-allocate, victims, write-back,
-//                       extend, flush, drop, evict, resize, counters
+//                       extend, flush, counters
+//   pool_lifecycle.cc   building the pool (memory checks), resize, and invalidation:
+//                       drop_relation / evict_all waiting for other threads' pins and I/O
 //   pool_io.cc          reads: StartReadBuffers / WaitReadBuffers, the shared-completion
 //                       callback that verifies checksums, zero-fill, write-back
 //   buffer_state.h/.cc  the state word layout and the buffer lifecycle
@@ -96,7 +98,8 @@ struct ReadBuffersOp {
 class BufferPool {
  public:
   // Allocates the buffers (one 4096-aligned block of shared_buffers * 8 kB) and the
-  // descriptors. Throws tp::Error for a bad config.
+  // descriptors. Throws tp::Error for a bad config, or naming shared_buffers and the
+  // machine's memory if the pool does not fit in it or cannot be allocated.
   BufferPool(aio::IoSystem& io, const BufferPoolConfig& config);
   // Precondition: nothing pinned and no read in flight. Dirty pages are discarded: call
   // flush_all() first to keep them.
@@ -148,15 +151,25 @@ class BufferPool {
   // Writes every dirty page of every file and fsyncs each file written.
   void flush_all();
   // Discards every buffer of `file`, dirty or not (TRUNCATE, DROP, a failed load).
-  // Precondition: nobody pins them. Call before closing the file.
+  // Like PostgreSQL's InvalidateBuffer, a buffer another thread pins for a moment (a
+  // clock sweep looking at it, a read in progress) is waited for and its tag checked
+  // again. Throws tp::Error if this thread pins one of them (waiting would never end).
+  // Call holding no content lock, before closing the file; nobody may start reading
+  // the relation meanwhile.
   void drop_relation(aio::IoFile& file);
-  // Flushes everything, then empties the pool (cold-run experiments). Throws tp::Error
-  // if some buffer is pinned.
+  // Flushes everything, then empties the pool (cold-run experiments), waiting for
+  // other threads' pins and reads as drop_relation does, and writing back pages that
+  // were dirtied meanwhile. Throws tp::Error if this thread pins a buffer.
   void evict_all();
   // Rebuilds the pool with `shared_buffers` buffers (and the default pin budget unless
-  // max_pins_per_thread is given). Writes dirty pages first. Precondition: no other
-  // thread uses the pool during the call; throws tp::Error if a buffer is pinned.
+  // max_pins_per_thread is given). The new pool is allocated first and dirty pages are
+  // written next: if either fails (tp::Error, e.g. not enough memory), the pool is left
+  // as it was and usable. Precondition: no other thread uses the pool during the call;
+  // throws tp::Error if a buffer is pinned.
   void resize(int shared_buffers, int max_pins_per_thread = 0);
+
+  // The bytes a pool of `shared_buffers` buffers takes (pages, descriptors, mapping).
+  static size_t memory_needed(int shared_buffers);
 
   // -- introspection ---------------------------------------------------------------
 
@@ -196,7 +209,10 @@ class BufferPool {
   friend class BufferStrategy;
   friend class ClockSweep;
 
-  void build(int shared_buffers, int max_pins);
+  // Everything sized by shared_buffers, built whole before it replaces the pool's own.
+  struct Parts;
+  static Parts allocate(int shared_buffers, int max_pins);
+  void install(Parts&& parts) noexcept;
   void tear_down();
 
   // Pins the buffer for `tag`, allocating (evicting) one on a miss. *valid tells whether
@@ -215,8 +231,12 @@ class BufferPool {
   void write_back_locked(BufferDesc& d, IoContext context);
   // Detaches an unpinned-by-others victim from its tag. False if it got pinned or dirtied.
   bool invalidate_victim(BufferDesc& d, IoContext context);
-  // Drops the mapping of a buffer whose only reference is ours or none (drop, evict).
-  void forget_buffer(BufferDesc& d);
+  // InvalidateBuffer: detaches `d` from `tag` (if it still holds it), waiting while other
+  // threads pin it or read into it. keep_dirty: write a dirty page back first (evict);
+  // otherwise dirty contents are discarded (drop). Throws if this thread pins it.
+  void invalidate_buffer(BufferDesc& d, const BufferTag& tag, bool keep_dirty);
+  // Writes `d` back if it still holds `tag` and is dirty (pins and locks it meanwhile).
+  void write_back_tagged(BufferDesc& d, const BufferTag& tag);
 
   // Reads: the I/O half of start/wait (pool_io.cc).
   void start_io(ReadBuffersOp& op);

@@ -25,8 +25,9 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
       file_(file),
       callback_(std::move(callback)),
       strategy_(config.strategy),
-      max_ios_(std::max(
-          1, checked(config.effective_io_concurrency, 0, 1000, "effective_io_concurrency"))),
+      max_ios_(std::min(std::max(1, checked(config.effective_io_concurrency, 0, 1000,
+                                            "effective_io_concurrency")),
+                        pool.io().config().handles_per_thread)),
       io_combine_limit_(
           checked(config.io_combine_limit, 1, ReadBuffersOp::kMaxBlocks, "io_combine_limit")),
       synchronous_(config.effective_io_concurrency == 0),
@@ -34,8 +35,12 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
       use_batching_(config.use_batching && config.effective_io_concurrency > 0),
       per_buffer_size_(config.per_buffer_data_size) {
   TP_ASSERT(callback_ != nullptr);
+  // Reads in flight: at most what the setting asks and what this thread has I/O
+  // handles for (aio blocks inside acquire when a thread has none idle).
+  stats_.max_ios = uint64_t(max_ios_);
   // Pins: enough for every read in flight plus one being built, within what this thread
-  // may still pin and what the ring can recycle.
+  // may still pin and what the ring can recycle. The budget is checked again before
+  // every read (pin_limit), as other streams of this thread may have pinned meanwhile.
   int64_t want = int64_t(max_ios_ + 1) * io_combine_limit_;
   // Minus one: the buffer last returned stays pinned by the consumer while we look ahead.
   int64_t budget_left = int64_t(pool.max_pins_per_thread()) - int64_t(pool.my_pin_count()) - 1;
@@ -82,15 +87,32 @@ void ReadStream::reset() {
   holdoff_ = 0;
 }
 
+int ReadStream::pins_allowed() {
+  // What this thread may still pin, plus the forwarded buffer, which is pinned already.
+  int64_t left = int64_t(pool_.max_pins_per_thread()) - int64_t(pool_.my_pin_count());
+  if (forwarded_ != kInvalidBuffer) ++left;
+  return int(std::clamp<int64_t>(left, 0, ReadBuffersOp::kMaxBlocks));
+}
+
 bool ReadStream::start_pending_read() {
   if (ios_in_progress_ >= max_ios_) return false;
+  // PostgreSQL 18's rule: the pin budget is shared by every stream of the thread, so
+  // check it per read. Short of pins, shrink the distance and wait for the consumer
+  // to release some; with nothing pinned, read what the budget allows (at least one
+  // block), so the stream always makes progress.
+  int n = pending_len_;
+  const int allowed = pins_allowed();
+  if (allowed < n) {
+    distance_ = std::max(1, std::min(distance_, pinned_ + allowed));
+    if (pinned_ > 0) return false;
+    n = std::max(1, allowed);
+  }
   const int op_index = (ops_head_ + ios_in_progress_) % max_ios_;
   ReadBuffersOp& op = ops_[size_t(op_index)];
   op.file = &file_;
   op.strategy = strategy_;
   op.advice = advice_;
   op.forwarded_in = std::exchange(forwarded_, kInvalidBuffer);
-  int n = pending_len_;
   bool need_wait = pool_.start_read_buffers(op, pending_block_, &n);
   const int first_slot = queue_at(pinned_);
   for (int i = 0; i < n; ++i) {
@@ -115,6 +137,8 @@ bool ReadStream::start_pending_read() {
     } else {
       slot_op_[size_t(first_slot)] = int16_t(op_index);
       ++ios_in_progress_;
+      stats_.ios_in_flight_max =
+          std::max<uint64_t>(stats_.ios_in_flight_max, uint64_t(ios_in_progress_));
     }
   } else if (holdoff_ > 0) {
     --holdoff_;
@@ -125,7 +149,10 @@ bool ReadStream::start_pending_read() {
 }
 
 void ReadStream::look_ahead() {
-  if (paused_ || (at_end_ && pending_len_ == 0)) return;
+  // Paused or at the end, the callback is not asked again, but a pending read is still
+  // started below: otherwise its blocks would sit unread (and unreturned) while the
+  // stream reports paused().
+  if ((paused_ || at_end_) && pending_len_ == 0) return;
   aio::IoSystem& io = pool_.io();
   const bool batch = use_batching_ && !io.in_batch();
   if (batch) io.enter_batch();

@@ -22,9 +22,11 @@
 //     read run synchronously counts as a wait);
 //   - after a read is consumed, a hold-off of max_pinned() hits passes, then each hit
 //     (a block found in the pool) lowers it by one, down to 1.
-// max_pinned() = min((effective_io_concurrency + 1) * io_combine_limit, the pin budget
-// left to this thread minus one (the consumer's current buffer), the ring's pin limit),
-// at least 1.
+// max_pinned() = min((max_ios() + 1) * io_combine_limit, the pin budget left to this
+// thread minus one (the consumer's current buffer), the ring's pin limit), at least 1;
+// max_ios() = effective_io_concurrency clamped to the thread's I/O handles. Before each
+// read the pin budget is checked again (other streams of the thread pin too): short of
+// pins the read waits and the distance shrinks.
 //
 // A stream belongs to one thread. It is not copyable or movable.
 #pragma once
@@ -66,6 +68,10 @@ struct ReadStreamStats {
   uint64_t distance_sum = 0;  // look-ahead distance at each returned buffer
   uint64_t distance_max = 0;
   uint64_t fast_path_returns = 0;  // buffers returned by the all-cached fast path
+  // Reads the stream may keep in flight: effective_io_concurrency clamped to the I/O
+  // handles a thread has (aio's handles_per_thread), at least 1.
+  uint64_t max_ios = 0;
+  uint64_t ios_in_flight_max = 0;  // most reads it actually had in flight at once
 
   double blocks_per_io() const { return ios ? double(io_blocks) / double(ios) : 0.0; }
   double avg_distance() const {
@@ -92,8 +98,9 @@ class ReadStream {
   // then at its end (reset() to reuse it).
   PinGuard next_buffer(void** per_buffer_data = nullptr);
 
-  // True after the callback answered kReadStreamPause and the stream ran dry.
-  bool paused() const { return paused_ && pinned_ == 0; }
+  // True after the callback answered kReadStreamPause and the stream returned every
+  // block the callback gave before the pause.
+  bool paused() const { return paused_ && pinned_ == 0 && pending_len_ == 0; }
   // Lets the stream call the callback again.
   void resume() { paused_ = false; }
   // Drops everything read ahead (waiting for reads in flight), forgets end of stream
@@ -103,13 +110,19 @@ class ReadStream {
   const ReadStreamStats& stats() const { return stats_; }
   int distance() const { return distance_; }
   int max_pinned() const { return max_pinned_; }
+  // Reads in flight at most (effective_io_concurrency clamped to the thread's handles).
+  int max_ios() const { return max_ios_; }
   int pinned() const { return pinned_; }
   int ios_in_progress() const { return ios_in_progress_; }
 
  private:
   void look_ahead();
-  // Starts (part of) the pending read. False if no read slot is free.
+  // Starts (part of) the pending read. False if no read slot is free, or the thread's
+  // pin budget has no room for it while the consumer still has buffers to take.
   bool start_pending_read();
+  // Buffers this read may still pin within the thread's budget (PostgreSQL's
+  // GetAdditionalPinLimit), counting the forwarded pin as available.
+  int pins_allowed();
   void* data_slot(int queue_index) {
     return per_buffer_size_ ? &per_buffer_data_[size_t(queue_index) * per_buffer_size_] : nullptr;
   }

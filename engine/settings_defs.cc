@@ -11,11 +11,13 @@ const std::vector<SettingDef>& Settings::definitions() {
        SettingType::Int,
        SettingUnit::Blocks,
        16,
-       1073741823,
+       4194304,
        "128MB",
        {},
-       "Size of the shared buffer pool (8 kB pages). SET rebuilds the pool: dirty pages are "
-       "written first, cached pages are lost.",
+       "Size of the shared buffer pool (8 kB pages; at most 32 GB, and what the machine's "
+       "physical memory holds beside the rest of the process). SET builds the new pool "
+       "first, then writes dirty pages and drops the old one (cached pages are lost); if "
+       "the new pool cannot be allocated, the old one stays in use.",
        "Resource Usage / Memory"},
       // Asynchronous I/O
       {"io_method",

@@ -39,18 +39,23 @@ void Storage::rebuild_io() {
   if (wanted.method == have.method && wanted.io_workers == have.io_workers &&
       wanted.io_direct == have.io_direct)
     return;
-  // Start the new method first: if it cannot start (io_uring refused), nothing changed.
-  auto next = std::make_unique<aio::IoSystem>(wanted);
-  int nbuffers = pool_->shared_buffers();
+  // Build the new method and the new pool before dropping anything: if either cannot be
+  // had (io_uring refused, not enough memory) or a dirty page cannot be written, the
+  // session keeps its I/O system and pool as they were.
+  auto next_io = std::make_unique<aio::IoSystem>(wanted);
   pool_->flush_all();
+  auto next_pool = std::make_unique<bufmgr::BufferPool>(
+      *next_io, bufmgr::BufferPoolConfig{.shared_buffers = pool_->shared_buffers()});
   pool_.reset();
   files_.clear();  // direct/buffered fds are chosen per I/O; reopening keeps it simple
-  io_ = std::move(next);
-  pool_ = std::make_unique<bufmgr::BufferPool>(
-      *io_, bufmgr::BufferPoolConfig{.shared_buffers = nbuffers});
+  io_ = std::move(next_io);
+  pool_ = std::move(next_pool);
 }
 
 void Storage::resize_pool() {
+  // BufferPool::resize builds the new pool before dropping the old one and refuses a
+  // size the machine's memory cannot hold; on error the old pool stays in use (and
+  // Settings puts the old value back).
   int wanted = int(settings_.get_int("shared_buffers"));
   if (wanted != pool_->shared_buffers()) pool_->resize(wanted);
 }

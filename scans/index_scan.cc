@@ -91,6 +91,10 @@ BlockNumber IndexScanNode::next_prefetch_block() {
     if (ahead_batch_ >= ring_.size()) {
       if (index_done_) return kInvalidBlock;
       if (ring_.size() >= kMaxIndexBatches) return bufmgr::kReadStreamPause;
+      // Loading a batch takes a B-tree leaf's content lock. The stream stages its reads
+      // in batch mode; a thread that holds the leaf exclusively may be waiting for one
+      // of those reads, which only this thread can submit. So submit them first.
+      pool_.io().submit_staged();
       if (!load_batch()) return kInvalidBlock;
       continue;
     }
