@@ -59,6 +59,9 @@ class ThreadPins {
     sum.extends += row[int(Counter::kExtend)].load(std::memory_order_relaxed);
   }
   bool in_use = true;  // guarded by the pool's thread mutex
+  // Read streams this thread has open on the pool (owner only): each leaves room in the
+  // pin budget for the others to make progress.
+  int open_streams = 0;
 
  private:
   std::vector<uint32_t> counts_;

@@ -53,10 +53,12 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
   slot_op_.assign(size_t(queue_size_), -1);
   per_buffer_data_.assign(size_t(queue_size_) * per_buffer_size_, 0);
   ops_.resize(size_t(max_ios_));
+  ++pool.my_pins().open_streams;
 }
 
 ReadStream::~ReadStream() {
   release_all();
+  --pool_.my_pins().open_streams;
 }
 
 void ReadStream::release_all() noexcept {
@@ -89,7 +91,12 @@ void ReadStream::reset() {
 
 int ReadStream::pins_allowed() {
   // What this thread may still pin, plus the forwarded buffer, which is pinned already.
-  int64_t left = int64_t(pool_.max_pins_per_thread()) - int64_t(pool_.my_pin_count());
+  // Reading ahead (the consumer has buffers to take) leaves one pin for each other
+  // stream of the thread, so a stream that ran dry can always pin the block its
+  // consumer needs next.
+  ThreadPins& pins = pool_.my_pins();
+  int64_t left = int64_t(pool_.max_pins_per_thread()) - int64_t(pins.distinct());
+  if (pinned_ > 0) left -= pins.open_streams - 1;
   if (forwarded_ != kInvalidBuffer) ++left;
   return int(std::clamp<int64_t>(left, 0, ReadBuffersOp::kMaxBlocks));
 }
