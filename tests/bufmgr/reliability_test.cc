@@ -23,7 +23,8 @@ class Reliability : public PoolTest {
   // Buffers more than this machine's physical memory holds, or 0 if that is beyond
   // the pool's own limit (32 GB), so only the range check could refuse it.
   static int buffers_beyond_memory() {
-    const uint64_t machine = uint64_t(::sysconf(_SC_PHYS_PAGES)) * uint64_t(::sysconf(_SC_PAGESIZE));
+    const uint64_t machine =
+        uint64_t(::sysconf(_SC_PHYS_PAGES)) * uint64_t(::sysconf(_SC_PAGESIZE));
     const uint64_t want = machine / kBlockSize + 1;
     return want > (1u << 22) ? 0 : int(want);
   }
@@ -69,8 +70,8 @@ TEST_P(Reliability, ResizeBeyondTheMachinesMemoryIsRefusedAndThePoolKeepsWorking
   EXPECT_EQ(pool.cached_blocks(t), 10);
   const uint64_t reads = pool.counters_total().reads;
   for (BlockNumber b = 0; b < 20; ++b)
-    EXPECT_TRUE(page_is(pool.read_buffer(t, b).lock_shared().page(), t.relnumber(), b,
-                        b == 3 ? 2 : 1));
+    EXPECT_TRUE(
+        page_is(pool.read_buffer(t, b).lock_shared().page(), t.relnumber(), b, b == 3 ? 2 : 1));
   EXPECT_EQ(pool.counters_total().reads, reads + 10);
   EXPECT_EQ(pool.inspect(pool.read_buffer(t, 3).buffer()).state, BufferState::kDirty);
   pool.flush_all();
@@ -102,7 +103,8 @@ TEST_P(Reliability, DropAndEvictRefuseThisThreadsOwnPinInsteadOfWaitingForever) 
       pool.drop_relation(t);
       FAIL();
     } catch (const Error& e) {
-      EXPECT_STREQ(e.what(), "cannot invalidate block 2 of relation \"t\": this thread still pins it");
+      EXPECT_STREQ(e.what(),
+                   "cannot invalidate block 2 of relation \"t\": this thread still pins it");
     }
     EXPECT_THROW(pool.evict_all(), Error);
   }
