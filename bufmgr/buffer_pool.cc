@@ -179,11 +179,11 @@ void BufferPool::write_back_locked(BufferDesc& d, IoContext context) {
   if (!page_is_new(page)) page_set_checksum(page, d.tag.block);
   const uint64_t start_us = now_us();
   aio::IoResult result;
-  aio::IoHandle* h = io_.acquire(&result);
+  aio::IoHandle* h = io_->acquire(&result);
   h->set_context(aio_context(context));
   aio::IoWaitRef ref = h->wait_ref();
-  io_.start_write(h, *d.file, d.tag.block, reinterpret_cast<const std::byte*>(page), 1);
-  io_.wait(ref);
+  io_->start_write(h, *d.file, d.tag.block, reinterpret_cast<const std::byte*>(page), 1);
+  io_->wait(ref);
   aio::check_io_result(result, *d.file);
   // Only exclusive-lock holders set DIRTY and we hold that lock: nobody re-dirtied it.
   d.lock_header();
@@ -265,10 +265,10 @@ void BufferPool::flush_buffers(uint32_t relnumber, bool all) {
   // releases all locks and pins; raises the first failure afterwards.
   auto finish_batch = [&] {
     if (batch.empty()) return;
-    io_.submit_staged();
+    io_->submit_staged();
     std::string failure;
     for (PendingWrite& w : batch) {
-      io_.wait(w.ref);
+      io_->wait(w.ref);
       BufferDesc& d = desc(w.buffer);
       if (w.result.ok()) {
         d.lock_header();
@@ -316,9 +316,9 @@ void BufferPool::flush_buffers(uint32_t relnumber, bool all) {
       if (!page_is_new(page)) page_set_checksum(page, d.tag.block);
       batch.push_back({b, {}, {}});
       PendingWrite& pw = batch.back();
-      aio::IoHandle* h = io_.acquire(&pw.result);
+      aio::IoHandle* h = io_->acquire(&pw.result);
       const aio::IoWaitRef ref = h->wait_ref();
-      io_.start_write(h, *file, d.tag.block, reinterpret_cast<const std::byte*>(page), 1);
+      io_->start_write(h, *file, d.tag.block, reinterpret_cast<const std::byte*>(page), 1);
       pw.ref = ref;  // only now: a write that failed to start has nothing to wait for
       if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
       if (int(batch.size()) == batch_limit) finish_batch();
@@ -327,7 +327,7 @@ void BufferPool::flush_buffers(uint32_t relnumber, bool all) {
   } catch (...) {
     // Release what the batch still holds (writes already started complete first).
     for (PendingWrite& w : batch) {
-      if (w.ref.valid()) io_.wait(w.ref);
+      if (w.ref.valid()) io_->wait(w.ref);
       desc(w.buffer).content.unlock();
       unpin(w.buffer);
     }

@@ -107,7 +107,7 @@ class BufferPool {
   BufferPool(const BufferPool&) = delete;
   BufferPool& operator=(const BufferPool&) = delete;
 
-  aio::IoSystem& io() { return io_; }
+  aio::IoSystem& io() { return *io_; }
   int shared_buffers() const { return nbuffers_; }
   int max_pins_per_thread() const { return max_pins_; }
   bool verify_checksums() const { return verify_checksums_; }
@@ -167,6 +167,13 @@ class BufferPool {
   // as it was and usable. Precondition: no other thread uses the pool during the call;
   // throws tp::Error if a buffer is pinned.
   void resize(int shared_buffers, int max_pins_per_thread = 0);
+
+  // Moves the pool onto another I/O system (SET io_method, io_workers, io_direct): writes
+  // every dirty page and empties the pool through the old one (evict_all: cached pages
+  // name files about to be reopened), then issues all later I/O through `io`. The
+  // buffers are kept, so this never allocates. Same precondition as resize; throws
+  // tp::Error if a buffer is pinned or a write fails (the pool stays on the old system).
+  void switch_io(aio::IoSystem& io);
 
   // The bytes a pool of `shared_buffers` buffers takes (pages, descriptors, mapping).
   static size_t memory_needed(int shared_buffers);
@@ -246,7 +253,7 @@ class BufferPool {
   static void read_completed(const aio::IoCompletionInfo& info, aio::IoResult& result) noexcept;
   void flush_buffers(uint32_t relnumber, bool all);
 
-  aio::IoSystem& io_;
+  aio::IoSystem* io_;  // changes only in switch_io
   int nbuffers_ = 0;
   int max_pins_ = 0;
   const bool verify_checksums_;

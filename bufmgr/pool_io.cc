@@ -147,7 +147,7 @@ void BufferPool::start_io(ReadBuffersOp& op) {
   while (op.nblocks_done < op.nblocks) {
     const int first = op.nblocks_done;
     // The handle comes first, so its wait ref can be stored with IO_IN_PROGRESS.
-    aio::IoHandle* h = io_.acquire(&op.result);
+    aio::IoHandle* h = io_->acquire(&op.result);
     const aio::IoWaitRef ref = h->wait_ref();
     const aio::IoWaitRef shared_ref = ref;
     int claimed = 0;
@@ -173,7 +173,7 @@ void BufferPool::start_io(ReadBuffersOp& op) {
       ++claimed;
     }
     if (claimed == 0) {
-      io_.release(h);
+      io_->release(h);
       if (first_valid) {
         // Another thread finished it since we pinned it: a hit after all.
         my_pins().add(context, Counter::kHit);
@@ -194,8 +194,8 @@ void BufferPool::start_io(ReadBuffersOp& op) {
     op.foreign_io = false;
     const uint64_t start_us = now_us();
     try {
-      io_.start_readv(h, *op.file, op.first_block + BlockNumber(first),
-                      std::span<std::byte* const>(pages, size_t(claimed)));
+      io_->start_readv(h, *op.file, op.first_block + BlockNumber(first),
+                       std::span<std::byte* const>(pages, size_t(claimed)));
     } catch (...) {
       // The handle was released: give the buffers back as they were.
       for (int j = 0; j < claimed; ++j) {
@@ -261,10 +261,10 @@ bool BufferPool::wait_read_buffers(ReadBuffersOp& op) {
   while (op.nblocks_done < op.nblocks) {
     if (op.io_ref.valid()) {
       const uint64_t start_us = now_us();
-      if (!op.foreign_io && io_.method() == aio::IoMethodKind::kSync) waited = true;
-      if (!io_.check_done(op.io_ref)) {
+      if (!op.foreign_io && io_->method() == aio::IoMethodKind::kSync) waited = true;
+      if (!io_->check_done(op.io_ref)) {
         waited = true;
-        io_.wait(op.io_ref);
+        io_->wait(op.io_ref);
       }
       thread_buffer_usage().io_read_time_us += now_us() - start_us;
     }
@@ -311,9 +311,9 @@ void BufferPool::wait_io_done(BufferDesc& d) {
     d.unlock_header();
     if (!(w & kFlagIoInProgress)) return;
     // Never sleep on someone else while our own staged I/O is unsubmitted.
-    io_.submit_staged();
+    io_->submit_staged();
     if (ref.valid()) {
-      io_.wait(ref);
+      io_->wait(ref);
     } else {
       uint32_t cur = d.load_state();
       if (cur & kFlagIoInProgress) d.state.wait(cur, std::memory_order_acquire);

@@ -139,7 +139,7 @@ void BufferPool::install(Parts&& p) noexcept {
 }
 
 BufferPool::BufferPool(aio::IoSystem& io, const BufferPoolConfig& config)
-    : io_(io), verify_checksums_(config.verify_checksums) {
+    : io_(&io), verify_checksums_(config.verify_checksums) {
   install(allocate(config.shared_buffers, config.max_pins_per_thread));
 }
 
@@ -171,6 +171,14 @@ void BufferPool::resize(int shared_buffers, int max_pins_per_thread) {
   flush_all();
   tear_down();
   install(std::move(next));
+}
+
+void BufferPool::switch_io(aio::IoSystem& io) {
+  for (int b = 0; b < nbuffers_; ++b)
+    if (refcount_of(descs_[size_t(b)].load_state()) != 0)
+      throw Error("cannot change the I/O method while buffers are pinned");
+  evict_all();
+  io_ = &io;
 }
 
 // ---- invalidation -------------------------------------------------------------------

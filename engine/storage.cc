@@ -39,17 +39,14 @@ void Storage::rebuild_io() {
   if (wanted.method == have.method && wanted.io_workers == have.io_workers &&
       wanted.io_direct == have.io_direct)
     return;
-  // Build the new method and the new pool before dropping anything: if either cannot be
-  // had (io_uring refused, not enough memory) or a dirty page cannot be written, the
-  // session keeps its I/O system and pool as they were.
+  // Start the new method first: if it cannot start (io_uring refused), nothing changed.
+  // The pool keeps its buffers and moves over (switch_io writes dirty pages and empties
+  // it first), so a method change never needs memory for a second pool; if a write
+  // fails, the pool stays on the old method.
   auto next_io = std::make_unique<aio::IoSystem>(wanted);
-  pool_->flush_all();
-  auto next_pool = std::make_unique<bufmgr::BufferPool>(
-      *next_io, bufmgr::BufferPoolConfig{.shared_buffers = pool_->shared_buffers()});
-  pool_.reset();
+  pool_->switch_io(*next_io);
   files_.clear();  // direct/buffered fds are chosen per I/O; reopening keeps it simple
   io_ = std::move(next_io);
-  pool_ = std::move(next_pool);
 }
 
 void Storage::resize_pool() {
