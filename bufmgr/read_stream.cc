@@ -58,7 +58,9 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
 
 ReadStream::~ReadStream() {
   release_all();
-  --pool_.my_pins().open_streams;
+  // (A pool resized meanwhile has a fresh count: never let it go negative.)
+  int& streams = pool_.my_pins().open_streams;
+  streams = std::max(0, streams - 1);
 }
 
 void ReadStream::release_all() noexcept {
@@ -96,7 +98,7 @@ int ReadStream::pins_allowed() {
   // consumer needs next.
   ThreadPins& pins = pool_.my_pins();
   int64_t left = int64_t(pool_.max_pins_per_thread()) - int64_t(pins.distinct());
-  if (pinned_ > 0) left -= pins.open_streams - 1;
+  if (pinned_ > 0) left -= std::max(0, pins.open_streams - 1);
   if (forwarded_ != kInvalidBuffer) ++left;
   return int(std::clamp<int64_t>(left, 0, ReadBuffersOp::kMaxBlocks));
 }
