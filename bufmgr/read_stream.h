@@ -6,7 +6,7 @@
 // next_buffer() returns the blocks pinned, in callback order. Behind it the stream keeps
 // up to `distance` buffers pinned ahead of the consumer, merges consecutive blocks into
 // single reads of up to io_combine_limit blocks, and keeps at most
-// effective_io_concurrency reads in flight.
+// effective_io_concurrency reads in flight (no more than the thread's I/O handles).
 //
 //   tp::BlockNumber next = 0;
 //   ReadStream stream(pool, *file, {.effective_io_concurrency = 16},
@@ -44,7 +44,8 @@ namespace tp::bufmgr {
 inline constexpr BlockNumber kReadStreamPause = 0xFFFFFFFEu;
 
 struct ReadStreamConfig {
-  // Reads in flight at most; 0 = read synchronously, one read at a time, no advice.
+  // Reads in flight at most (clamped to the thread's I/O handles); 0 = read
+  // synchronously, one read at a time, no advice.
   int effective_io_concurrency = 16;  // 0..1000
   // Most blocks per read (16 = 128 kB).
   int io_combine_limit = 16;  // 1..128
