@@ -27,7 +27,7 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
       strategy_(config.strategy),
       max_ios_(std::min(std::max(1, checked(config.effective_io_concurrency, 0, 1000,
                                             "effective_io_concurrency")),
-                        pool.io().config().handles_per_thread)),
+                        pool.io().handles_per_thread())),
       io_combine_limit_(
           checked(config.io_combine_limit, 1, ReadBuffersOp::kMaxBlocks, "io_combine_limit")),
       synchronous_(config.effective_io_concurrency == 0),
@@ -36,7 +36,8 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
       per_buffer_size_(config.per_buffer_data_size) {
   TP_ASSERT(callback_ != nullptr);
   // Reads in flight: at most what the setting asks and what this thread has I/O
-  // handles for (aio blocks inside acquire when a thread has none idle).
+  // handles for (aio's acquire blocks when a thread has none available); each read
+  // also checks that a handle is available (start_pending_read).
   stats_.max_ios = uint64_t(max_ios_);
   // Pins: enough for every read in flight plus one being built, within what this thread
   // may still pin and what the ring can recycle. The budget is checked again before
@@ -105,6 +106,9 @@ int ReadStream::pins_allowed() {
 
 bool ReadStream::start_pending_read() {
   if (ios_in_progress_ >= max_ios_) return false;
+  // Other I/O of this thread (another stream, a write-back) may hold the handles: with a
+  // read of ours in flight, wait for the consumer rather than block inside acquire.
+  if (ios_in_progress_ > 0 && pool_.io().available_handles() == 0) return false;
   // PostgreSQL 18's rule: the pin budget is shared by every stream of the thread, so
   // check it per read. Short of pins, shrink the distance and wait for the consumer
   // to release some; with nothing pinned, read what the budget allows (at least one
