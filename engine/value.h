@@ -19,7 +19,7 @@ struct Value {
   ValueType type = ValueType::Null;
   int64_t i = 0;  // Bool, Int4, Int8
   double d = 0;   // Numeric, Float8
-  std::string s;  // Text
+  std::string s;  // Text; Numeric: a literal's exact text (empty once computed)
 
   static Value int4(int64_t v) { return {ValueType::Int4, v, 0, {}}; }
   static Value int8(int64_t v) { return {ValueType::Int8, v, 0, {}}; }

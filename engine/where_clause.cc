@@ -5,6 +5,8 @@
 #include <limits>
 
 #include "engine/error.h"
+#include "engine/sql/identifier.h"
+#include "engine/stack_depth.h"
 #include "engine/value.h"
 
 namespace tp {
@@ -81,6 +83,7 @@ class Binder {
   // sql::Expr (a WHERE clause) -> the estimator's expression.
   Expr where(const sql::Expr& e) const {
     using K = sql::ExprKind;
+    check_stack_depth();
     switch (e.kind) {
       case K::And:
       case K::Or: {
@@ -200,6 +203,7 @@ scans::QualTerm const_term(bool v) {
 // A normalized clause -> the per-row form (columns resolved to tuple offsets).
 scans::QualTerm compile(const Expr& e, const TupleLayout& layout) {
   using K = Expr::Kind;
+  check_stack_depth();
   scans::QualTerm t;
   auto set_column = [&](int c) {
     t.column = c;
@@ -269,7 +273,8 @@ std::string const_text(const StatsValue& v) {
 
 std::string deparse(const Expr& e, const RelationEntry& rel) {
   using K = Expr::Kind;
-  auto col = [&](int c) { return rel.columns[size_t(c)].name; };
+  auto col = [&](int c) { return sql::quote_identifier(rel.columns[size_t(c)].name); };
+  check_stack_depth();
   switch (e.kind) {
     case K::kCompare:
       return "(" + col(e.column) + " " + cmp_op_name(e.op) + " " + const_text(e.value) + ")";

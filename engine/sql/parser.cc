@@ -8,6 +8,7 @@
 
 #include "engine/error.h"
 #include "engine/sql/lexer.h"
+#include "engine/stack_depth.h"
 
 namespace tp::sql {
 namespace {
@@ -26,7 +27,8 @@ bool is_reserved(const std::string& w) {
 
 class Parser {
  public:
-  explicit Parser(std::string_view text) : text_(text), toks_(tokenize(text)) {}
+  Parser(std::string_view text, std::vector<std::string>* notices)
+      : text_(text), toks_(tokenize(text, notices)), max_depth_(max_expression_depth()) {}
 
   Statement parse() {
     Statement st = statement();
@@ -39,6 +41,36 @@ class Parser {
   std::string_view text_;
   std::vector<Token> toks_;
   size_t at_ = 0;
+  int max_depth_;
+  int depth_ = 0;  // expression nesting of the current recursion
+
+  // One level of recursion into a nested expression: bounded in count and in stack.
+  class Nest {
+   public:
+    explicit Nest(Parser& p) : p_(p) {
+      if (++p_.depth_ > p_.max_depth_) {
+        --p_.depth_;
+        throw_stack_depth_exceeded();
+      }
+      check_stack_depth();
+    }
+    ~Nest() { --p_.depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+   private:
+    Parser& p_;
+  };
+
+  // Sets the height of a node whose arguments are complete; refuses trees
+  // deeper than the bound, so none exists for later walks (or ~Expr) to recurse through.
+  ExprPtr sealed(ExprPtr e) const {
+    int h = 0;
+    for (const auto& a : e->args) h = std::max(h, a->height);
+    e->height = h + 1;
+    if (e->height > max_depth_) throw_stack_depth_exceeded();
+    return e;
+  }
 
   const Token& peek(size_t ahead = 0) const {
     size_t i = std::min(at_ + ahead, toks_.size() - 1);
@@ -60,7 +92,8 @@ class Parser {
       size_t p = size_t(t.position - 1);
       size_t e = p;
       while (e < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[e])) ||
-                                  text_[e] == '_' || text_[e] == '"' || text_[e] == '$'))
+                                  static_cast<unsigned char>(text_[e]) >= 0x80 || text_[e] == '_' ||
+                                  text_[e] == '"' || text_[e] == '$'))
         ++e;
       shown = std::string(text_.substr(p, e - p));
     }
@@ -101,17 +134,21 @@ class Parser {
     return next().text;
   }
 
+  // An integer constant where PostgreSQL wants a bigint (LIMIT, WITH options).
   int64_t integer_literal() {
     bool neg = accept_op("-");
     const Token& t = peek();
     if (t.kind != TokenKind::Integer) syntax_error();
-    errno = 0;
-    long long v = std::strtoll(t.text.c_str(), nullptr, 10);
-    if (errno == ERANGE)
-      throw Error("value \"" + t.text + "\" is out of range for type bigint")
-          .at_position(t.position);
+    __int128 v = 0;
+    for (char c : t.text) {
+      v = v * 10 + (c - '0');
+      if (v > (__int128(1) << 63)) break;
+    }
+    if (neg) v = -v;
+    if (v > std::numeric_limits<int64_t>::max() || v < std::numeric_limits<int64_t>::min())
+      throw Error("bigint out of range").at_position(t.position);
     next();
-    return neg ? -v : v;
+    return int64_t(v);
   }
 
   // ---- statements ----
@@ -477,7 +514,33 @@ class Parser {
 
   // ---- expressions, lowest precedence first ----
 
-  ExprPtr expr() { return or_expr(); }
+  // A numeric literal (a fraction, an exponent, or an integer beyond bigint). The
+  // text is kept for exact conversion and display; PostgreSQL's numeric input
+  // refuses exponents beyond +-1000 and more than 131072 digits before the point.
+  static ExprPtr numeric_constant(const Token& t) {
+    size_t e = t.text.find_first_of("eE");
+    size_t int_digits = std::min(t.text.find('.'), std::min(e, t.text.size()));
+    if (e != std::string::npos) {
+      std::string_view x(t.text);
+      x.remove_prefix(e + 1);
+      if (!x.empty() && (x[0] == '+' || x[0] == '-')) x.remove_prefix(1);
+      size_t first = x.find_first_not_of('0');
+      if (first != std::string_view::npos &&
+          (x.size() - first > 4 || std::stoi(std::string(x.substr(first))) > 1000))
+        throw Error("invalid input syntax for type numeric: \"" + t.text + "\"")
+            .at_position(t.position);
+    }
+    if (int_digits > 131072) throw Error("value overflows numeric format").at_position(t.position);
+    auto c = std::make_unique<Expr>(ExprKind::NumConst, t.position);
+    c->dval = std::strtod(t.text.c_str(), nullptr);
+    c->sval = t.text;
+    return c;
+  }
+
+  ExprPtr expr() {
+    Nest nest(*this);
+    return or_expr();
+  }
 
   ExprPtr or_expr() {
     ExprPtr left = and_expr();
@@ -485,7 +548,7 @@ class Parser {
     auto e = std::make_unique<Expr>(ExprKind::Or, left->position);
     e->args.push_back(std::move(left));
     while (accept_word("or")) e->args.push_back(and_expr());
-    return e;
+    return sealed(std::move(e));
   }
 
   ExprPtr and_expr() {
@@ -494,15 +557,16 @@ class Parser {
     auto e = std::make_unique<Expr>(ExprKind::And, left->position);
     e->args.push_back(std::move(left));
     while (accept_word("and")) e->args.push_back(not_expr());
-    return e;
+    return sealed(std::move(e));
   }
 
   ExprPtr not_expr() {
     if (is_word("not")) {
       int pos = next().position;
+      Nest nest(*this);
       auto e = std::make_unique<Expr>(ExprKind::Not, pos);
       e->args.push_back(not_expr());
-      return e;
+      return sealed(std::move(e));
     }
     return comparison();
   }
@@ -523,7 +587,7 @@ class Parser {
       e->args.push_back(additive());
       expect_word("and");
       e->args.push_back(additive());
-      return e;
+      return sealed(std::move(e));
     }
     if (accept_word("in")) {
       auto e = std::make_unique<Expr>(ExprKind::InList, left->position);
@@ -533,7 +597,7 @@ class Parser {
       do e->args.push_back(expr());
       while (accept_punct(","));
       expect_punct(")");
-      return e;
+      return sealed(std::move(e));
     }
     if (negated) syntax_error();
     for (const char* op : {"=", "<>", "!=", "<=", ">=", "<", ">"}) {
@@ -543,7 +607,7 @@ class Parser {
         e->name = std::string(op) == "!=" ? "<>" : op;
         e->args.push_back(std::move(left));
         e->args.push_back(additive());
-        return e;
+        return sealed(std::move(e));
       }
     }
     return left;
@@ -557,7 +621,7 @@ class Parser {
       e->name = t.text;
       e->args.push_back(std::move(left));
       e->args.push_back(multiplicative());
-      left = std::move(e);
+      left = sealed(std::move(e));
     }
     return left;
   }
@@ -570,7 +634,7 @@ class Parser {
       e->name = t.text;
       e->args.push_back(std::move(left));
       e->args.push_back(unary());
-      left = std::move(e);
+      left = sealed(std::move(e));
     }
     return left;
   }
@@ -578,17 +642,31 @@ class Parser {
   ExprPtr unary() {
     if (is_op("-") || is_op("+")) {
       const Token& t = next();
+      Nest nest(*this);
       ExprPtr operand = unary();
-      // Fold -literal so that -2147483648 is a valid int4 constant.
-      if (t.text == "-" && operand->kind == ExprKind::IntConst) {
+      // Fold -literal so that -2147483648 is a valid int4 constant and
+      // -9223372036854775808 a valid bigint (it is numeric until negated).
+      if (t.text == "-" && operand->kind == ExprKind::IntConst &&
+          operand->ival != std::numeric_limits<int64_t>::min()) {
         operand->ival = -operand->ival;
+        operand->position = t.position;
+        return operand;
+      }
+      if (t.text == "-" && operand->kind == ExprKind::NumConst) {
+        operand->dval = -operand->dval;
+        operand->sval =
+            operand->sval.starts_with('-') ? operand->sval.substr(1) : "-" + operand->sval;
+        if (operand->sval == "-9223372036854775808") {
+          operand->kind = ExprKind::IntConst;
+          operand->ival = std::numeric_limits<int64_t>::min();
+        }
         operand->position = t.position;
         return operand;
       }
       auto e = std::make_unique<Expr>(ExprKind::Unary, t.position);
       e->name = t.text;
       e->args.push_back(std::move(operand));
-      return e;
+      return sealed(std::move(e));
     }
     return cast();
   }
@@ -612,7 +690,7 @@ class Parser {
         throw Error("type \"" + type + "\" does not exist").at_position(t.position);
       c->name = type;
       c->args.push_back(std::move(e));
-      e = std::move(c);
+      e = sealed(std::move(c));
     }
     return e;
   }
@@ -624,23 +702,14 @@ class Parser {
         next();
         errno = 0;
         long long v = std::strtoll(t.text.c_str(), nullptr, 10);
-        if (errno == ERANGE) {
-          auto e = std::make_unique<Expr>(ExprKind::NumConst, t.position);
-          e->dval = std::strtod(t.text.c_str(), nullptr);
-          e->sval = t.text;
-          return e;
-        }
+        if (errno == ERANGE) return numeric_constant(t);  // PostgreSQL's numeric too
         auto e = std::make_unique<Expr>(ExprKind::IntConst, t.position);
         e->ival = v;
         return e;
       }
-      case TokenKind::Numeric: {
+      case TokenKind::Numeric:
         next();
-        auto e = std::make_unique<Expr>(ExprKind::NumConst, t.position);
-        e->dval = std::strtod(t.text.c_str(), nullptr);
-        e->sval = t.text;
-        return e;
-      }
+        return numeric_constant(t);
       case TokenKind::String: {
         next();
         auto e = std::make_unique<Expr>(ExprKind::StrConst, t.position);
@@ -690,7 +759,7 @@ class Parser {
             while (accept_punct(","));
           }
           expect_punct(")");
-          return e;
+          return sealed(std::move(e));
         }
         std::string name = identifier();
         if (accept_punct(".")) name = identifier();  // t.a -> a (one table per query)
@@ -724,8 +793,8 @@ bool has_code(std::string_view s) {
 
 }  // namespace
 
-Statement parse_statement(std::string_view text) {
-  return Parser(text).parse();
+Statement parse_statement(std::string_view text, std::vector<std::string>* notices) {
+  return Parser(text, notices).parse();
 }
 
 std::vector<std::string> split_statements(std::string_view s, bool* complete) {
