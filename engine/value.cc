@@ -285,6 +285,7 @@ Value cast_value(const Value& v, const std::string& type) {
       return fraction_to_integer(v, t);
     if (v.type == ValueType::Text) return Value{t, parse_integer_text(v.s, t), 0, {}};
   }
+  if (type == "numeric" && v.type == ValueType::Numeric) return v;  // keeps a literal's text
   if (type == "float8" || type == "numeric") {
     double d;
     if (v.type == ValueType::Text) {
@@ -434,7 +435,7 @@ std::string size_pretty(int64_t size) {
                                {nullptr, 0, false, 0}};
   auto half_rounded = [](int64_t x) { return (x + (x < 0 ? -1 : 1)) / 2; };
   for (const Unit* u = units; u->name; ++u) {
-    if (u[1].name == nullptr || std::llabs(size) < u->limit) {
+    if (u[1].name == nullptr || (size < 0 ? -__int128(size) : __int128(size)) < u->limit) {
       if (u->round) size = half_rounded(size);
       return std::to_string(size) + " " + u->name;
     }

@@ -50,6 +50,9 @@ TEST_F(Overflow, NumericLiteralsPrintExactly) {
   EXPECT_EQ(scalar(s, "SELECT 1e3"), "1000");
   EXPECT_EQ(scalar(s, "SELECT 1.5e-2"), "0.015");
   EXPECT_EQ(scalar(s, "SELECT -0.0"), "0.0");
+  EXPECT_EQ(scalar(s, "SELECT 1.50::numeric"), "1.50");
+  EXPECT_EQ(scalar(s, "SELECT pg_size_pretty(-9223372036854775808)"), "-8192 PB");
+  EXPECT_EQ(scalar(s, "SELECT pg_size_pretty(9223372036854775807)"), "8192 PB");
   EXPECT_EQ(scalar(s, "SELECT 123456789012345678901234567890"), "123456789012345678901234567890");
   EXPECT_EQ(error_of(s, "SELECT 1e1001"), "invalid input syntax for type numeric: \"1e1001\"");
   EXPECT_EQ(error_of(s, "SELECT 1e-99999999999999999999"),
