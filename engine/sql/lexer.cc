@@ -77,6 +77,20 @@ std::string truncate_identifier(std::string word, std::vector<std::string>* noti
 
 }  // namespace
 
+size_t block_comment_end(std::string_view s, size_t start) {
+  int depth = 0;
+  for (size_t i = start; i + 1 < s.size(); ++i) {
+    if (s[i] == '/' && s[i + 1] == '*') {
+      ++depth;
+      ++i;
+    } else if (s[i] == '*' && s[i + 1] == '/') {
+      ++i;
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
 void verify_utf8(std::string_view text) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   size_t n = text.size();
@@ -112,9 +126,11 @@ std::vector<Token> tokenize(std::string_view s, std::vector<std::string>* notice
       continue;
     }
     if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
-      size_t end = s.find("*/", i + 2);
-      if (end == std::string_view::npos) throw Error("unterminated /* comment").at_position(pos(i));
-      i = end + 2;
+      size_t end = block_comment_end(s, i);
+      if (end == std::string_view::npos)
+        throw Error("unterminated /* comment at or near \"" + std::string(s.substr(i)) + "\"")
+            .at_position(pos(i));
+      i = end;
       continue;
     }
     size_t start = i;
@@ -130,7 +146,10 @@ std::vector<Token> tokenize(std::string_view s, std::vector<std::string>* notice
       std::string word;
       ++i;
       for (;;) {
-        if (i >= s.size()) throw Error("unterminated quoted identifier").at_position(pos(start));
+        if (i >= s.size())
+          throw Error("unterminated quoted identifier at or near \"" +
+                      std::string(s.substr(start)) + "\"")
+              .at_position(pos(start));
         if (s[i] == '"') {
           if (i + 1 < s.size() && s[i + 1] == '"') {
             word += '"';

@@ -38,6 +38,10 @@ inline constexpr size_t kMaxIdentifierBytes = 63;
 // `identifier "..." will be truncated to "..."` appended to `notices`.
 std::vector<Token> tokenize(std::string_view text, std::vector<std::string>* notices = nullptr);
 
+// The offset just past the "*/" that closes the block comment opening at
+// `start` ("/*"); comments nest, as in PostgreSQL. npos if it is not closed.
+size_t block_comment_end(std::string_view text, size_t start);
+
 // Throws `invalid byte sequence for encoding "UTF8": 0x..` (PostgreSQL's
 // pg_verify_mbstr) at the first byte sequence that is not UTF-8, or a NUL.
 void verify_utf8(std::string_view text);

@@ -782,8 +782,8 @@ bool has_code(std::string_view s) {
       size_t e = s.find('\n', i);
       i = e == std::string_view::npos ? s.size() : e;
     } else if (s.substr(i, 2) == "/*") {
-      size_t e = s.find("*/", i + 2);
-      i = e == std::string_view::npos ? s.size() : e + 2;
+      size_t e = block_comment_end(s, i);
+      i = e == std::string_view::npos ? s.size() : e;
     } else {
       return true;
     }
@@ -835,8 +835,8 @@ std::vector<std::string> split_statements(std::string_view s, bool* complete) {
       continue;
     }
     if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
-      size_t end = s.find("*/", i + 2);
-      end = end == std::string_view::npos ? s.size() : end + 2;
+      size_t end = block_comment_end(s, i);
+      if (end == std::string_view::npos) end = s.size();
       cur.append(s.substr(i, end - i));
       i = end;
       continue;

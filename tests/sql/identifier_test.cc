@@ -38,7 +38,7 @@ TEST(Identifiers, QuotedKeepEveryCharacterUnquotedFoldAsciiOnly) {
   EXPECT_EQ(t[7].text, "Ünïcode");  // PostgreSQL folds only A-Z in UTF-8
   EXPECT_FALSE(t[7].quoted);
   EXPECT_EQ(lex_error("SELECT \"\""), "zero-length delimited identifier");
-  EXPECT_EQ(lex_error("SELECT \"abc"), "unterminated quoted identifier");
+  EXPECT_EQ(lex_error("SELECT \"abc"), "unterminated quoted identifier at or near \"\"abc\"");
 }
 
 TEST(Identifiers, LongNamesAreCutTo63BytesWithPostgresNotice) {
