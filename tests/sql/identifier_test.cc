@@ -132,6 +132,14 @@ TEST(Identifiers, ExactNamesThroughCreateInsertSelectExplain) {
             "  Sort Key: \"X\"\n"
             "  ->  Seq Scan on \"a b\"\n"
             "        Filter: (\"my col\" > 1)\n");
+  s.execute("CREATE INDEX \"Ix\" ON \"a b\" (\"X\")");
+  plan.clear();
+  for (auto& row :
+       s.execute("EXPLAIN (COSTS off) SELECT \"X\" FROM \"a b\" ORDER BY \"X\" LIMIT 1").rows)
+    plan += row[0] + "\n";
+  EXPECT_EQ(plan,
+            "Limit\n"
+            "  ->  Index Only Scan using \"Ix\" on \"a b\"\n");
 }
 
 TEST(Identifiers, LongNameIsTruncatedWithNoticeThroughTheSession) {
