@@ -90,7 +90,7 @@ std::string alternating(int levels) {
 }
 
 TEST_F(DepthLimit, TreesNearTheBoundPassThePlannerAndTheScans) {
-  // 100 levels fit in 2MB even with ASan's frames (about 7 kB of parser stack a level).
+  // 100 levels fit in 2MB even with ASan's frames (about 6 kB of parser stack a level).
   EXPECT_EQ(scalar(s, "SELECT count(*) FROM t WHERE " + alternating(100)), "1");
   EXPECT_EQ(depth_error(s, "EXPLAIN SELECT count(*) FROM t WHERE " + alternating(100)), "");
   // Near the bound: it runs (a build with small frames) or the stack check refuses it
