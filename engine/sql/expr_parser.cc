@@ -174,34 +174,31 @@ ExprPtr ExprParser::unary() {
 }
 
 ExprPtr ExprParser::signed_operand() {
-  {
-    const Token& t = next();
-    Nest nest(*this);
-    ExprPtr operand = unary();
-    // Fold -literal so that -2147483648 is a valid int4 constant and
-    // -9223372036854775808 a valid bigint (it is numeric until negated).
-    if (t.text == "-" && operand->kind == ExprKind::IntConst &&
-        operand->ival != std::numeric_limits<int64_t>::min()) {
-      operand->ival = -operand->ival;
-      operand->position = t.position;
-      return operand;
-    }
-    if (t.text == "-" && operand->kind == ExprKind::NumConst) {
-      operand->dval = -operand->dval;
-      operand->sval =
-          operand->sval.starts_with('-') ? operand->sval.substr(1) : "-" + operand->sval;
-      if (operand->sval == "-9223372036854775808") {
-        operand->kind = ExprKind::IntConst;
-        operand->ival = std::numeric_limits<int64_t>::min();
-      }
-      operand->position = t.position;
-      return operand;
-    }
-    auto e = std::make_unique<Expr>(ExprKind::Unary, t.position);
-    e->name = t.text;
-    e->args.push_back(std::move(operand));
-    return sealed(std::move(e));
+  const Token& t = next();
+  Nest nest(*this);
+  ExprPtr operand = unary();
+  // Fold -literal so that -2147483648 is a valid int4 constant and
+  // -9223372036854775808 a valid bigint (it is numeric until negated).
+  if (t.text == "-" && operand->kind == ExprKind::IntConst &&
+      operand->ival != std::numeric_limits<int64_t>::min()) {
+    operand->ival = -operand->ival;
+    operand->position = t.position;
+    return operand;
   }
+  if (t.text == "-" && operand->kind == ExprKind::NumConst) {
+    operand->dval = -operand->dval;
+    operand->sval = operand->sval.starts_with('-') ? operand->sval.substr(1) : "-" + operand->sval;
+    if (operand->sval == "-9223372036854775808") {
+      operand->kind = ExprKind::IntConst;
+      operand->ival = std::numeric_limits<int64_t>::min();
+    }
+    operand->position = t.position;
+    return operand;
+  }
+  auto e = std::make_unique<Expr>(ExprKind::Unary, t.position);
+  e->name = t.text;
+  e->args.push_back(std::move(operand));
+  return sealed(std::move(e));
 }
 
 ExprPtr ExprParser::cast() {
