@@ -34,13 +34,12 @@ double as_double(const Value& v) {
 }
 
 // A numeric literal's text split into digits and a power of ten:
-// value = sign * digits * 10^shift. `scale` is the digits after the point as
-// PostgreSQL's numeric input keeps them (1.50 -> 2, 1e3 -> 0, 1.5e-2 -> 3).
+// value = sign * digits * 10^shift. A negative shift is also the scale
+// PostgreSQL's numeric input keeps (1.50 -> 2, 1e3 -> 0, 1.5e-2 -> 3).
 struct Decimal {
   bool negative = false;
   std::string digits;  // without leading zeros; "" for zero
   int shift = 0;
-  int scale = 0;
 };
 
 Decimal parse_decimal(std::string_view t) {
@@ -60,7 +59,6 @@ Decimal parse_decimal(std::string_view t) {
   int exponent = 0;
   if (i < t.size()) exponent = std::stoi(std::string(t.substr(i + 1)));  // the parser bounds it
   d.shift = exponent - frac;
-  d.scale = std::max(0, frac - exponent);
   return d;
 }
 
@@ -84,12 +82,10 @@ std::string decimal_text(const Decimal& d) {
   std::string digits = d.digits.empty() ? "0" : d.digits;
   if (d.shift > 0 && !d.digits.empty()) digits.append(size_t(d.shift), '0');
   if (d.shift < 0) {
-    // The digits hold -shift fraction digits; the display keeps `scale` of them.
+    // -shift fraction digits, which is the input's scale: 1.50 keeps its zero.
     size_t frac = size_t(-d.shift);
     if (digits.size() <= frac) digits.insert(0, frac + 1 - digits.size(), '0');
     digits.insert(digits.size() - frac, ".");
-  } else if (d.scale > 0) {
-    digits += "." + std::string(size_t(d.scale), '0');
   }
   bool zero = d.digits.empty();
   return (d.negative && !zero ? "-" : "") + digits;
