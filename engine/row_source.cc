@@ -74,10 +74,11 @@ bool is_random_call(const Expr& e) {
 
 // Evaluates `targets` once per row of the lockstep expansion of the
 // generate_series calls they contain (PostgreSQL 10+ semantics: as many rows
-// as the longest series; we refuse the NULL padding since columns hold no NULLs).
+// as the longest series; we refuse the NULL padding since columns hold no NULLs),
+// at most `limit` rows.
 void expand_targets(const std::vector<const Expr*>& targets, RowSourceContext& ctx,
                     const std::function<void(const std::vector<Value>&)>& emit,
-                    uint64_t* count_only) {
+                    uint64_t* count_only, uint64_t limit = UINT64_MAX) {
   std::vector<const Expr*> calls;
   for (const Expr* t : targets) find_series_calls(*t, calls);
   std::map<const Expr*, Series> series;
@@ -106,6 +107,7 @@ void expand_targets(const std::vector<const Expr*>& targets, RowSourceContext& c
     *count_only = rows;
     return;
   }
+  rows = std::min(rows, limit);
   refuse_too_many(rows);
   std::vector<Value> row(targets.size());
   for (uint64_t r = 0; r < rows; ++r) {
@@ -158,13 +160,7 @@ static void run_source(const sql::Select& s, RowSourceContext& ctx,
     std::vector<const Expr*> targets;
     for (auto& t : s.targets) targets.push_back(t.expr.get());
     uint64_t limit = s.limit.value_or(UINT64_MAX);
-    uint64_t produced = 0;
-    expand_targets(
-        targets, ctx,
-        [&](const std::vector<Value>& row) {
-          if (produced++ < limit) emit(row);
-        },
-        count_only);
+    expand_targets(targets, ctx, emit, count_only, limit);
     if (count_only) *count_only = std::min(*count_only, limit);
     return;
   }
@@ -210,7 +206,8 @@ static void run_source(const sql::Select& s, RowSourceContext& ctx,
     *count_only = s.where ? 0 : std::min(n, limit);
     return;
   }
-  refuse_too_many(n);
+  // Only a shuffle numbers every row up front; a scan in order stops at the LIMIT.
+  refuse_too_many(shuffle ? n : std::min(n, limit));
 
   Value current;
   ec.column = [&](const Expr& e) -> Value {

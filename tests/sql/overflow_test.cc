@@ -108,6 +108,14 @@ TEST_F(Overflow, GenerateSeriesAtTheEdgesOfTheRange) {
                      "SELECT generate_series(-9223372036854775808, 9223372036854775807, "
                      "4611686018427387904)"),
             "");
+  // A LIMIT bounds what is generated: no refusal, no endless loop.
+  EXPECT_EQ(s.execute("SELECT * FROM generate_series(1, 9223372036854775807) LIMIT 3").rows.size(),
+            3u);
+  EXPECT_EQ(s.execute("SELECT generate_series(1, 9223372036854775807) LIMIT 3").rows.size(), 3u);
+  EXPECT_EQ(error_of(s,
+                     "SELECT * FROM generate_series(1, 9223372036854775807) ORDER BY random() "
+                     "LIMIT 3"),
+            "generate_series of 9223372036854775807 rows is too large to load at once");
   EXPECT_EQ(
       error_of(s, "INSERT INTO t SELECT 1, random() * 1e30 + 1e19 FROM generate_series(1, 3)"),
       "bigint out of range");
