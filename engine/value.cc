@@ -272,6 +272,34 @@ uint64_t Random::below(uint64_t n) {
   return uint64_t(m >> 64);
 }
 
+IntegerBound integer_bound(const Value& v) {
+  constexpr __int128 kSaturated = __int128(1) << 100;
+  IntegerBound b;
+  __int128 whole = 0;
+  if (v.type == ValueType::Numeric && !v.s.empty()) {
+    Decimal d = parse_decimal(v.s);
+    size_t dropped = d.shift < 0 ? size_t(-d.shift) : 0;
+    size_t keep = dropped >= d.digits.size() ? 0 : d.digits.size() - dropped;
+    for (size_t k = 0; k < keep && whole < kSaturated; ++k)
+      whole = whole * 10 + (d.digits[k] - '0');
+    for (int k = 0; k < d.shift && whole < kSaturated && whole != 0; ++k) whole *= 10;
+    b.fractional = d.digits.find_first_not_of('0', keep) != std::string::npos;
+    if (d.negative) whole = -whole - (b.fractional ? 1 : 0);
+  } else {
+    double x = is_integer(v.type) ? double(v.i) : v.d;
+    double f = std::floor(x);
+    if (std::isnan(x) || f >= 0x1p63) return {0, false, 1};
+    if (f < -0x1p63) return {0, false, -1};
+    b.fractional = x != f;
+    whole = __int128(f);
+  }
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  if (whole > kMax || (whole == kMax && b.fractional)) return {0, false, 1};
+  if (whole < std::numeric_limits<int64_t>::min()) return {0, false, -1};
+  b.floor = int64_t(whole);
+  return b;
+}
+
 Value cast_value(const Value& v, const std::string& type) {
   if (v.type == ValueType::Null) return v;
   if (type == "int" || type == "bigint") {

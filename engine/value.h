@@ -64,6 +64,16 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx);
 // PostgreSQL's casts do). Throws "integer out of range" and the like.
 int64_t value_to_column(const Value& v, ColumnType t, const std::string& column_name);
 
+// A numeric or float8 as a bound on an integer column: its floor and whether a
+// fraction remains, exactly for a numeric literal; `beyond` is +1 above every
+// bigint (NaN and +Infinity too) and -1 below every bigint, when floor is unused.
+struct IntegerBound {
+  int64_t floor = 0;
+  bool fractional = false;
+  int beyond = 0;
+};
+IntegerBound integer_bound(const Value& v);
+
 // Explicit cast (expr::type).
 Value cast_value(const Value& v, const std::string& type);
 

@@ -137,6 +137,28 @@ TEST_F(Overflow, SumAndAvgOfBigintAreExactNumerics) {
   EXPECT_EQ(scalar(s, "SELECT avg(a) FROM t"), "1.5000000000000000");
 }
 
+TEST_F(Overflow, WhereComparesWithNumbersBeyondBigintExactly) {
+  s.execute("INSERT INTO t VALUES (1, 9223372036854775807), (2, -9223372036854775808), (3, 0)");
+  auto count = [&](const std::string& where) {
+    return scalar(s, "SELECT count(*) FROM t WHERE " + where);
+  };
+  EXPECT_EQ(count("b < 9223372036854775808"), "3");
+  EXPECT_EQ(count("b > 9223372036854775808"), "0");
+  EXPECT_EQ(count("b = 9223372036854775808"), "0");
+  EXPECT_EQ(count("b <> 9223372036854775808"), "3");
+  EXPECT_EQ(count("b >= -9223372036854775809"), "3");
+  EXPECT_EQ(count("b < -1e30"), "0");
+  EXPECT_EQ(count("b = 9223372036854775807.0"), "1");  // exact, though a double rounds it up
+  EXPECT_EQ(count("b > 9223372036854775806.5"), "1");
+  EXPECT_EQ(count("b < -9223372036854775807.5"), "1");
+  EXPECT_EQ(count("b BETWEEN -1e19 AND 1e19"), "3");
+  EXPECT_EQ(count("b BETWEEN 1e19 AND 2e19"), "0");
+  EXPECT_EQ(count("b IN (9223372036854775808, 0)"), "1");
+  EXPECT_EQ(count("a < 2.5"), "2");
+  EXPECT_EQ(count("a > -0.5"), "3");
+  EXPECT_EQ(count("a >= 1.5"), "2");
+}
+
 TEST_F(Overflow, LimitTakesABigint) {
   EXPECT_EQ(error_of(s, "SELECT a FROM t LIMIT -1"), "LIMIT must not be negative");
   EXPECT_EQ(error_of(s, "SELECT a FROM t LIMIT 9999999999999999999"), "bigint out of range");
