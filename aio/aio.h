@@ -11,7 +11,7 @@
 //   method_sync.cc    io_method=sync   (runs at submission or when waited for)
 //   method_worker.cc  io_method=worker (I/O worker threads, bounded queue)
 //   method_uring.cc   io_method=io_uring (one ring per thread)
-//   faults.h/.cc      fault injection for tests (EIO, short read, corruption)
+//   faults.h/.cc      fault injection for tests (read/write transfer faults, corruption)
 //   stats.h/.cc       cumulative counters per method and context (IoSystem::in_flight()
 //                     is the pg_aios-like snapshot)
 //   device_probe.h    the raw-device measuring loop used by bench/device_probe
@@ -225,7 +225,8 @@ class IoHandle {
   // Written by the completing thread before COMPLETED_SHARED; read by the owner after.
   IoResult result_;
 
-  // Method-private: sync's deferred-execution claim, io_uring's progress on short reads.
+  // sync's deferred-execution claim; bytes moved so far (io_uring's progress across
+  // resubmissions, and every method's count of bytes moved before an error).
   std::atomic<uint64_t> claimed_generation_{0};
   uint32_t progress_bytes_ = 0;
   iovec work_iov_[kMaxBlocksPerIo];
@@ -233,7 +234,8 @@ class IoHandle {
   // Mirror for in_flight(), checked against word_ like a seqlock. Rewritten only by the
   // owner right after a state change (acquire, start), never while the state stays put.
   std::atomic<uint64_t> shown_target_{0};  // relnumber << 32 | first_block
-  std::atomic<uint64_t> shown_shape_{0};   // op | nblocks << 8 | owner tid << 32
+  // op | nblocks << 8 | inline (kIoFlagSynchronous) << 16 | context << 24 | owner tid << 32
+  std::atomic<uint64_t> shown_shape_{0};
 };
 
 // One row of IoSystem::in_flight(), like PostgreSQL's pg_aios.
@@ -323,7 +325,22 @@ class IoSystem {
   // -- introspection --
   std::vector<IoInFlightRow> in_flight() const;
 
-  // For tests and diagnostics: handles of this thread that are idle.
+  // -- capacity (owner thread) --
+  // A thread has handles_per_thread() handles, so at most that many of its I/Os can be
+  // staged or in flight at once; acquire beyond that waits for the thread's oldest I/O.
+  // A caller that keeps many reads in flight (a read stream's look-ahead) clamps its
+  // depth to the capacity and asks available_handles() (or uses try_acquire) before
+  // starting one more, instead of blocking inside acquire.
+
+  // IoConfig::handles_per_thread: the same for every thread, fixed for the IoSystem.
+  int handles_per_thread() const { return config_.handles_per_thread; }
+  // Handles acquire would hand out now without waiting: idle ones plus those whose I/O
+  // finished (which it reclaims: the owner phase, filling their issuers' results). No
+  // system call, no lock; walks this thread's in-flight list (<= handles_per_thread()).
+  // An io_uring completion not yet reaped from the ring still counts as busy.
+  int available_handles();
+  // Handles of this thread that are idle now (O(1); finished I/Os not yet reclaimed are
+  // not counted).
   int idle_count() const;
 
  private:

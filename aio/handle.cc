@@ -117,12 +117,15 @@ int64_t execute_io_now(IoHandle& h, uint32_t skip_bytes) {
     rest[0].iov_len -= within;
     ssize_t n = is_read ? ::preadv(fd, rest, count, off_t(base + done))
                         : ::pwritev(fd, rest, count, off_t(base + done));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return -int64_t(errno);
+    int64_t moved = apply_transfer_faults(h, done, n < 0 ? -int64_t(errno) : int64_t(n));
+    if (moved == -EINTR || moved == -EAGAIN) continue;  // nothing moved: try again
+    if (moved < 0) {
+      // What moved before the error is part of the result (complete_io reports it).
+      HandleOps::progress_bytes(h) = done;
+      return moved;
     }
-    if (n == 0) break;  // end of file (reads); a write of 0 bytes is reported as partial
-    done += uint32_t(n);
+    if (moved == 0) break;  // end of file (reads); a write of 0 bytes is reported as partial
+    done += uint32_t(moved);
   }
   return done;
 }
@@ -155,7 +158,7 @@ void complete_io(IoHandle& h, int64_t raw, ThreadSlot* completer) noexcept {
                         HandleOps::nblocks(h),
                         HandleOps::iov(h),
                         HandleOps::completion(h).data};
-  if (r.op == IoOp::kRead) apply_injected_faults(info, r.relnumber, r);
+  if (r.op == IoOp::kRead) apply_corruption_faults(info, r.relnumber, r);
   if (IoCompletionFn fn = HandleOps::completion(h).fn) fn(info, r);
   HandleOps::set_state(h, IoState::kCompletedShared);
   // From here a non-owner must not touch h: the owner may recycle it at any moment.

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 
 #include "aio/aio.h"
 #include "engine/error.h"
@@ -92,23 +93,34 @@ struct HandleOps {
 };
 
 // Runs the I/O described by `h` with preadv/pwritev in the calling thread, starting
-// `skip_bytes` in, continuing after short transfers until done, end of file (0) or an
-// error. Returns bytes transferred (counting skip_bytes), or -errno. Never throws.
+// `skip_bytes` in, continuing after short transfers (and EINTR / EAGAIN) until done, end
+// of file (0) or an error. Returns bytes transferred (counting skip_bytes), or -errno
+// with the bytes transferred before the error left in progress_bytes. Never throws.
 int64_t execute_io_now(IoHandle& h, uint32_t skip_bytes = 0);
 
 // The completion every method funnels into, on whichever thread finished the I/O:
-// encodes `raw` (bytes or -errno) into the result, applies injected faults, moves
-// SUBMITTED -> COMPLETED_IO, runs the shared callback, -> COMPLETED_SHARED (waking
-// waiters). If `completer` is the handle's owner slot, reclaims at once. Never throws.
+// encodes `raw` (bytes, or -errno with the bytes moved before it in progress_bytes) into
+// the result, applies injected corruption, moves SUBMITTED -> COMPLETED_IO, runs the
+// shared callback, -> COMPLETED_SHARED (waking waiters). If `completer` is the handle's owner slot,
+// reclaims at once. Never throws.
 void complete_io(IoHandle& h, int64_t raw, ThreadSlot* completer) noexcept;
 
 // Owner phase: COMPLETED_SHARED -> COMPLETED_LOCAL -> IDLE. Fills the issuer's result,
 // unlinks from the in-flight list, pushes the handle on the idle list. Owner thread only.
 void reclaim_io(IoHandle& h) noexcept;
 
-// Applies any injected fault matching this completed read (faults.cc). Never throws.
-void apply_injected_faults(const IoCompletionInfo& info, uint32_t relnumber,
-                           IoResult& result) noexcept;
+// Injected faults (faults.cc). Each costs one relaxed load when no rule is set; none throws.
+// What one transfer attempt of `h` that started `done` bytes in and moved `moved` bytes
+// (or failed: -errno) is to be reported as: called after every preadv/pwritev and every
+// io_uring completion, before the result is acted on.
+int64_t apply_transfer_faults(IoHandle& h, uint32_t done, int64_t moved) noexcept;
+// Flips bytes of fully read blocks named by kCorrupt rules (before the shared callback).
+void apply_corruption_faults(const IoCompletionInfo& info, uint32_t relnumber,
+                             const IoResult& result) noexcept;
+// io_uring submission: the id of a kRingBusy rule covering one of `ios`, or 0.
+int ring_busy_fault_for(std::span<IoHandle* const> ios) noexcept;
+// Counts a hit of rule `id` (removing it if it fires once).
+void fault_fired(int id) noexcept;
 
 // The calling thread's kernel id, cached.
 pid_t current_tid();

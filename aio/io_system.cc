@@ -58,6 +58,9 @@ class IoSystemCore {
 
 namespace {
 
+// Bit of IoHandle::shown_shape_ set for an I/O its issuer runs inline (kIoFlagSynchronous).
+constexpr uint64_t kShapeInline = uint64_t{1} << 16;
+
 // Live systems by id, so a thread exiting after its IoSystem was destroyed does nothing.
 std::mutex registry_mutex;
 std::unordered_map<uint64_t, IoSystemCore*> live_systems;
@@ -279,7 +282,8 @@ void IoSystemCore::start(IoHandle& h, IoOp op, IoFile& file, BlockNumber first_b
   for (int i = 0; i < nblocks; ++i) iov[i] = iovec{blocks[i], kBlockSize};
   HandleOps::shown_target(h).store(uint64_t(file.relnumber()) << 32 | first_block,
                                    std::memory_order_release);
-  HandleOps::shown_shape(h).store(uint64_t(op) | uint64_t(nblocks) << 8 |
+  const uint64_t inline_bit = (HandleOps::flags(h) & kIoFlagSynchronous) ? kShapeInline : 0;
+  HandleOps::shown_shape(h).store(uint64_t(op) | uint64_t(nblocks) << 8 | inline_bit |
                                       uint64_t(HandleOps::context(h)) << 24 |
                                       uint64_t(uint32_t(current_tid())) << 32,
                                   std::memory_order_release);
@@ -368,7 +372,13 @@ void IoSystemCore::wait(IoWaitRef ref, ThreadSlot* caller) {
       started = std::chrono::steady_clock::now();
       shape = HandleOps::shown_shape(h).load(std::memory_order_relaxed);
     }
-    if (state == IoState::kSubmitted && method->wait_one(h, ref.generation, caller)) continue;
+    // An I/O flagged synchronous runs inline in its issuer and never reaches the method:
+    // nothing to claim (sync) or reap (io_uring), so sleep until the issuer completes it.
+    // The flag is read from the atomic mirror: the plain field may be rewritten by a
+    // recycle meanwhile (then the word moved on too, and the sleep returns at once).
+    const bool inline_io = HandleOps::shown_shape(h).load(std::memory_order_relaxed) & kShapeInline;
+    if (state == IoState::kSubmitted && !inline_io && method->wait_one(h, ref.generation, caller))
+      continue;
     HandleOps::sleep_on(h, word);
   }
   if (blocked)
@@ -521,6 +531,11 @@ int IoSystem::in_flight_count() const {
 int IoSystem::idle_count() const {
   return int(core_->my_slot().idle.size());
 }
+int IoSystem::available_handles() {
+  ThreadSlot& slot = core_->my_slot();
+  core_->reclaim_completed(slot);
+  return int(slot.idle.size());
+}
 
 std::vector<IoInFlightRow> IoSystem::in_flight() const {
   std::vector<IoInFlightRow> rows;
@@ -543,8 +558,8 @@ std::vector<IoInFlightRow> IoSystem::in_flight() const {
       }
       rows.push_back(IoInFlightRow{h.index(), word_generation(word), word_state(word),
                                    IoOp(shape & 0xff), uint32_t(target >> 32),
-                                   BlockNumber(target & 0xffffffffu),
-                                   uint16_t((shape >> 8) & 0xffff), shape >> 32});
+                                   BlockNumber(target & 0xffffffffu), uint16_t((shape >> 8) & 0xff),
+                                   shape >> 32});
     }
   }
   return rows;

@@ -39,6 +39,11 @@ class IoMethod {
 };
 
 std::unique_ptr<IoMethod> make_sync_method();
+// The sync method's execution claim: true if the caller is now the one thread that
+// executes the I/O `h` holds at `generation`. Claims only move forward, and only the
+// generation the handle is in while SUBMITTED can be claimed, so a stale claimer (its I/O
+// finished and the handle was recycled) can never hand a newer I/O to a second executor.
+bool sync_claim_execution(IoHandle& h, uint64_t generation);
 std::unique_ptr<IoMethod> make_worker_method(int io_workers);
 // Throws tp::Error with advice if io_uring cannot be used here.
 std::unique_ptr<IoMethod> make_uring_method(int entries);

@@ -16,6 +16,24 @@
 
 namespace tp::aio {
 
+// Exactly one thread executes each I/O: the first to move the handle's claim to this
+// generation (the issuer at submission, or the first waiter of a deferred read).
+//
+// The claim only moves forward, and only to the generation the handle is in while it is
+// SUBMITTED. A waiter can read the handle at generation g, be descheduled, and call this
+// after g completed and the handle's next I/O (g + 1) was claimed: moving the claim back
+// to g would let another waiter of g + 1 claim it again and complete one I/O twice.
+bool sync_claim_execution(IoHandle& h, uint64_t generation) {
+  const uint64_t word = HandleOps::load_word(h);
+  if (word_generation(word) != generation || word_state(word) != IoState::kSubmitted)
+    return false;  // finished (or recycled) already: nothing to claim
+  std::atomic<uint64_t>& claimed = HandleOps::claimed_generation(h);
+  uint64_t seen = claimed.load(std::memory_order_acquire);
+  while (seen < generation)
+    if (claimed.compare_exchange_weak(seen, generation, std::memory_order_acq_rel)) return true;
+  return false;  // someone claimed this generation (or, if stale, a newer one)
+}
+
 namespace {
 
 class SyncMethod final : public IoMethod {
@@ -29,7 +47,7 @@ class SyncMethod final : public IoMethod {
       if (!deferred) {
         // Claim it like a waiter would: a thread already waiting for this read (it
         // became visible as SUBMITTED) may have claimed and run it first.
-        if (claim(*h, word_generation(HandleOps::load_word(*h))))
+        if (sync_claim_execution(*h, word_generation(HandleOps::load_word(*h))))
           complete_io(*h, execute_io_now(*h), &slot);
         continue;
       }
@@ -40,18 +58,9 @@ class SyncMethod final : public IoMethod {
     }
   }
 
-  // Exactly one thread executes each I/O: the first to move the handle's claim to
-  // this generation (the issuer at submission, or the first waiter of a deferred read).
-  static bool claim(IoHandle& h, uint64_t generation) {
-    std::atomic<uint64_t>& claimed = HandleOps::claimed_generation(h);
-    uint64_t seen = claimed.load(std::memory_order_acquire);
-    if (seen == generation) return false;
-    return claimed.compare_exchange_strong(seen, generation, std::memory_order_acq_rel);
-  }
-
   bool wait_one(IoHandle& h, uint64_t generation, ThreadSlot* caller) override {
     // Claim the read for this generation; the loser sleeps until it completes.
-    if (!claim(h, generation)) return false;
+    if (!sync_claim_execution(h, generation)) return false;
     // Re-check: the claim may belong to a recycled handle's new I/O.
     uint64_t word = HandleOps::load_word(h);
     if (word_generation(word) != generation || word_state(word) != IoState::kSubmitted) return true;

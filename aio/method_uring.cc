@@ -6,8 +6,10 @@
 // I/Os, takes it to reap completions and runs the shared completion phase on the owner's
 // behalf; the owner reclaims later. user_data is the handle's address.
 //
-// Short transfers: the owner resubmits the rest to its ring; another thread that reaps
-// one finishes the rest with preadv in place (it may not touch the owner's ring).
+// Short transfers and -EAGAIN / -EINTR completions: the owner resubmits the rest to its
+// ring; another thread that reaps one finishes the rest with preadv in place (it may not
+// touch the owner's ring). A resubmission can happen inside a submission (the kernel
+// refused it: reap first), so submitting loops until the queue is empty (submit_queued).
 //
 // Buffered reads that hit the page cache would be copied inline, in the submitting
 // thread, by io_uring_submit; with more than 4 I/Os in flight or an I/O of 4 blocks or
@@ -29,6 +31,9 @@ struct UringThreadState final : MethodThreadState {
   std::mutex completion_mutex;  // held to reap the CQ, and to open/close the ring
   io_uring ring{};
   bool ready = false;  // guarded by completion_mutex
+  // SQEs the kernel took and whose completions were not reaped yet. Exact when read
+  // under completion_mutex by the owner (the kRingBusy test fault relies on it).
+  std::atomic<int> in_kernel{0};
 
   ~UringThreadState() override {
     if (ready) io_uring_queue_exit(&ring);
@@ -108,7 +113,7 @@ class UringMethod final : public IoMethod {
       HandleOps::progress_bytes(*h) = 0;
       queue_sqe(slot, st, *h);
     }
-    submit_queued(slot, st, unsigned(ios.size()), /*holding_completion_lock=*/false);
+    submit_queued(slot, st, /*holding_completion_lock=*/false, ring_busy_fault_for(ios));
   }
 
   bool wait_one(IoHandle& h, uint64_t generation, ThreadSlot* caller) override {
@@ -172,18 +177,22 @@ class UringMethod final : public IoMethod {
       io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
   }
 
-  // Owner only: hands `count` queued SQEs to the kernel.
-  void submit_queued(ThreadSlot& slot, UringThreadState& st, unsigned count,
-                     bool holding_completion_lock) {
-    unsigned submitted = 0;
-    while (submitted < count) {
-      int rc = io_uring_submit(&st.ring);
-      if (rc >= 0) {
-        submitted += unsigned(rc);
+  // Owner only: hands every queued SQE to the kernel. It loops until the submission
+  // queue is empty instead of counting its own entries: reaping in here (on EAGAIN or
+  // EBUSY) may resubmit a short transfer, and that nested call flushes everything queued,
+  // this call's entries included, so a count of them would never be reached.
+  void submit_queued(ThreadSlot& slot, UringThreadState& st, bool holding_completion_lock,
+                     int busy_fault = 0) {
+    while (io_uring_sq_ready(&st.ring) > 0) {
+      int rc =
+          busy_fault != 0 && refuse_as_busy(st, busy_fault) ? -EBUSY : io_uring_submit(&st.ring);
+      busy_fault = 0;
+      if (rc > 0) {
+        st.in_kernel.fetch_add(rc, std::memory_order_relaxed);
         continue;
       }
       if (rc == -EINTR) continue;
-      if (rc == -EAGAIN || rc == -EBUSY) {
+      if (rc == 0 || rc == -EAGAIN || rc == -EBUSY) {
         // The kernel wants completions reaped first. Never block on the lock: its holder
         // may be waiting for exactly the I/O we are trying to submit.
         if (holding_completion_lock) {
@@ -203,6 +212,21 @@ class UringMethod final : public IoMethod {
     }
   }
 
+  // The kRingBusy test fault: makes the submission look refused by a busy kernel once a
+  // completion is ready to be reaped (waiting for one of the I/Os the kernel holds).
+  // Fires only when it can: some I/O is in the kernel and no other thread is reaping.
+  static bool refuse_as_busy(UringThreadState& st, int fault_id) {
+    std::unique_lock lock(st.completion_mutex, std::try_to_lock);
+    if (!lock.owns_lock() || st.in_kernel.load(std::memory_order_relaxed) == 0) return false;
+    io_uring_cqe* cqe = nullptr;
+    int rc;
+    do rc = io_uring_wait_cqe(&st.ring, &cqe);  // leaves the completion in the queue
+    while (rc == -EINTR);
+    if (rc < 0) return false;
+    fault_fired(fault_id);
+    return true;
+  }
+
   // Completion lock held: processes the CQEs that are ready now.
   void drain(ThreadSlot& owner, UringThreadState& st, ThreadSlot* caller) {
     io_uring_cqe* cqes[kMaxBatchSize];
@@ -216,6 +240,7 @@ class UringMethod final : public IoMethod {
         results[i] = cqes[i]->res;
       }
       io_uring_cq_advance(&st.ring, n);  // copy first: completion may refill the CQ
+      st.in_kernel.fetch_sub(int(n), std::memory_order_relaxed);
       for (unsigned i = 0; i < n; ++i) process(owner, st, *handles[i], results[i], caller);
     }
   }
@@ -223,19 +248,20 @@ class UringMethod final : public IoMethod {
   void process(ThreadSlot& owner, UringThreadState& st, IoHandle& h, int res, ThreadSlot* caller) {
     const uint32_t total = HandleOps::bytes_requested(h);
     uint32_t& done = HandleOps::progress_bytes(h);
-    bool retry = res == -EAGAIN || res == -EINTR;
-    if (res < 0 && !retry) {
-      complete_io(h, res, caller);
+    const int64_t moved = apply_transfer_faults(h, done, res);
+    bool retry = moved == -EAGAIN || moved == -EINTR;
+    if (moved < 0 && !retry) {
+      complete_io(h, moved, caller);  // progress_bytes: what moved before the error
       return;
     }
-    if (res > 0) done += uint32_t(res);
-    if (done == total || res == 0) {
+    if (moved > 0) done += uint32_t(moved);
+    if (done == total || moved == 0) {
       complete_io(h, done, caller);  // res == 0: end of file, PARTIAL unless all done
       return;
     }
     if (caller == &owner) {
       queue_sqe(owner, st, h);
-      submit_queued(owner, st, 1, /*holding_completion_lock=*/true);
+      submit_queued(owner, st, /*holding_completion_lock=*/true);
     } else {
       complete_io(h, execute_io_now(h, done), caller);
     }

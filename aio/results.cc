@@ -1,4 +1,5 @@
 // Names of the enums, and turning an encoded result into the issuer's tp::Error.
+#include <cerrno>
 #include <cstring>
 #include <string>
 
@@ -102,7 +103,13 @@ std::string describe_io_failure(const IoResult& result, std::string_view relatio
 }
 
 void raise_io_error(const IoResult& result, const IoFile& file) {
-  throw Error(describe_io_failure(result, file.name()));
+  // A write that stops short or fails with ENOSPC: most likely a full disk (PostgreSQL's
+  // hint for both).
+  bool disk_full = result.op == IoOp::kWrite &&
+                   (result.status == IoStatus::kPartial ||
+                    (result.status == IoStatus::kError && result.error_number == ENOSPC));
+  throw Error(describe_io_failure(result, file.name()), {},
+              disk_full ? "Check free disk space." : "");
 }
 
 void check_io_result(const IoResult& result, const IoFile& file) {

@@ -1,7 +1,8 @@
 // The catalog: every relation (table or index) with its columns, storage
-// file, size and statistics. It lives in one text file in the data directory,
-// replaced atomically (write catalog.new, fsync, rename, fsync the directory),
-// so a crash leaves either the old or the new catalog, never a mix.
+// file, size and statistics. It lives in one JSON file in the data directory
+// (format in engine/README.md "Catalog"), replaced atomically (write
+// catalog.new, fsync, rename, fsync the directory), so a crash leaves either
+// the old or the new catalog, never a mix.
 //
 // `version` increases with every committed statement; the statement journal
 // records the version it started from, which is how recovery tells a
@@ -39,6 +40,11 @@ struct RelationEntry {
   bool is_table() const { return kind == RelKind::Table; }
 };
 
+// Format version written in the catalog's "format_version". Version 1 is the
+// earlier line-oriented text file ("tidepool-catalog 1"), still read so that
+// existing data directories open; it is rewritten as JSON at the next commit.
+inline constexpr int kCatalogFormatVersion = 2;
+
 struct Catalog {
   uint64_t version = 0;
   uint32_t next_oid = 16384;  // PostgreSQL's FirstNormalObjectId
@@ -53,8 +59,13 @@ struct Catalog {
   uint32_t allocate_oid() { return next_oid++; }
   void remove(uint32_t oid);
 
+  // The catalog as JSON. Throws tp::Error (and writes nothing) when a name is
+  // not valid UTF-8: a catalog that cannot be read back is never produced.
   std::string serialize() const;
-  // Throws tp::Error naming `origin` and the line when the text is damaged.
+  // Reads either format (JSON, or the version-1 text) and validates every
+  // field: types, ranges, references, uniqueness. Throws tp::Error
+  // `catalog file "<origin>" is damaged: ...` naming the problem (and the
+  // line and column of a JSON syntax error); never crashes on any input.
   static Catalog parse(const std::string& text, const std::string& origin);
 };
 

@@ -1,72 +1,105 @@
+// Opening a data directory: recognise it (marker file) before touching it,
+// initialise it only when it is new or empty, lock it, read the catalog;
+// committing a catalog; writing the statement journal. Restoring the committed
+// state is datadir_restore.cc.
 #include "engine/datadir.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
-#include "engine/error.h"
+#include "engine/catalog_format.h"
+#include "engine/datadir_journal.h"
+#include "engine/fs_util.h"
+#include "engine/interrupts.h"
 
 namespace tp {
 namespace {
 
-constexpr char kJournalMagic[8] = {'t', 'p', 'u', 'n', 'd', 'o', '0', '1'};
+using fs::fail;
 
-std::string errno_text(int err) {
-  return std::strerror(err);
-}
+const char* kLockFile = "tidepool.pid";
+// A settings file may be written before the first open (README "Settings"):
+// with the lock file, the only names a directory may hold and still be "empty".
+const char* kConfFile = "tidepool.conf";
 
-[[noreturn]] void fail(const std::string& what, const std::string& path, int err = errno) {
-  throw Error("could not " + what + " \"" + path + "\": " + errno_text(err));
-}
-
-void write_all(int fd, const void* data, size_t len, off_t offset, const std::string& path) {
-  const char* p = static_cast<const char*>(data);
-  while (len > 0) {
-    ssize_t n = pwrite(fd, p, len, offset);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail("write to file", path);
-    }
-    p += n;
-    len -= size_t(n);
-    offset += n;
-  }
-}
-
-void fsync_path(const std::string& path, bool directory) {
-  int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
-  if (fd < 0) fail("open", path);
-  if (fsync(fd) != 0) {
-    int err = errno;
-    ::close(fd);
-    fail("fsync", path, err);
-  }
-  ::close(fd);
-}
-
-void make_dir(const std::string& path) {
-  if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) fail("create directory", path);
-}
-
-uint64_t journal_key(uint32_t relnumber, BlockNumber block) {
-  return (uint64_t(relnumber) << 32) | block;
-}
-
-// Journal layout: magic (8 bytes), base catalog version (8), then records of
-// relnumber (4), block (4), page (8192). A record cut short by a crash is
-// ignored: its page was not yet overwritten (we fsync before returning).
-struct JournalRecordHeader {
-  uint32_t relnumber;
-  uint32_t block;
+enum class DirState {
+  Missing,  // no such path
+  Empty,    // a directory holding nothing but (maybe) tidepool.pid and tidepool.conf
+  Marked,   // a tidepool data directory
+  Legacy,   // an earlier tidepool's directory: version-1 catalog and base/, no marker
+  Foreign,  // anything else: never touched
 };
+
+std::string first_line_of(const std::string& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+bool is_directory(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+DirState inspect(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return DirState::Missing;
+    fail("access data directory", path);
+  }
+  if (!S_ISDIR(st.st_mode)) return DirState::Foreign;
+  DIR* dir = opendir(path.c_str());
+  if (!dir) fail("open directory", path);
+  std::vector<std::string> names;
+  while (dirent* e = readdir(dir)) {
+    std::string name = e->d_name;
+    if (name != "." && name != ".." && name != kLockFile && name != kConfFile)
+      names.push_back(name);
+  }
+  closedir(dir);
+  if (names.empty()) return DirState::Empty;
+  auto has = [&](const char* n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+  if (has(kDataDirMarker)) return DirState::Marked;
+  if (has("catalog") && has("base") && is_directory(path + "/base") &&
+      catalog_format::is_text_v1(first_line_of(path + "/catalog") + "\n"))
+    return DirState::Legacy;
+  return DirState::Foreign;
+}
+
+Error not_a_data_directory(const std::string& path) {
+  return Error("\"" + path + "\" is not a tidepool data directory (no " + kDataDirMarker + " file)",
+               "",
+               "tidepool creates a data directory only where none exists or in an empty "
+               "directory, and never changes another one; give -D a new or empty directory.");
+}
+
+std::string marker_content() {
+  return "tidepool data directory\nformat " + std::to_string(kDataDirFormat) + "\n";
+}
+
+void check_marker(const std::string& path) {
+  std::string file = path + "/" + kDataDirMarker;
+  std::ifstream in(file);
+  if (!in) fail("open", file);
+  std::string first, word;
+  int format = 0;
+  std::getline(in, first);
+  in >> word >> format;
+  if (first != "tidepool data directory" || word != "format" || format < 1)
+    throw Error("marker file \"" + file + "\" is damaged", "",
+                "It should read \"tidepool data directory\" and \"format " +
+                    std::to_string(kDataDirFormat) + "\" on two lines.");
+  if (format > kDataDirFormat)
+    throw Error("data directory \"" + path + "\" has format " + std::to_string(format) +
+                    ", newer than this tidepool reads (" + std::to_string(kDataDirFormat) + ")",
+                "", "Open it with the tidepool that wrote it.");
+}
 
 }  // namespace
 
@@ -75,7 +108,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   if (fd < 0) fail("create file", tmp);
   try {
-    write_all(fd, content.data(), content.size(), 0, tmp);
+    fs::write_all(fd, content.data(), content.size(), 0, tmp);
     if (fsync(fd) != 0) fail("fsync", tmp);
   } catch (...) {
     ::close(fd);
@@ -85,34 +118,12 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   ::close(fd);
   if (rename(tmp.c_str(), path.c_str()) != 0) fail("rename file", tmp);
   std::string dir = path.substr(0, path.find_last_of('/'));
-  fsync_path(dir.empty() ? "." : dir, true);
+  fs::fsync_path(dir.empty() ? "." : dir, true);
 }
 
-DataDir::DataDir(std::string path) : path_(std::move(path)) {
+DataDir::DataDir(std::string path, DataDirOptions options) : path_(std::move(path)) {
   while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
-  make_dir(path_);
-  make_dir(path_ + "/base");
-  std::string lock = path_ + "/tidepool.pid";
-  lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT, 0600);
-  if (lock_fd_ < 0) fail("open lock file", lock);
-  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    int err = errno;
-    char buf[32] = {};
-    ssize_t n = pread(lock_fd_, buf, sizeof buf - 1, 0);
-    ::close(lock_fd_);
-    lock_fd_ = -1;
-    if (err == EWOULDBLOCK) {
-      std::string pid = n > 0 ? std::string(buf, size_t(n)) : "?";
-      while (!pid.empty() && (pid.back() == '\n')) pid.pop_back();
-      throw Error("data directory \"" + path_ + "\" is in use by another tidepool process (pid " +
-                      pid + ")",
-                  "", "Wait for it to finish, or use another data directory with -D.");
-    }
-    fail("lock", lock, err);
-  }
-  std::string pid = std::to_string(getpid()) + "\n";
-  if (ftruncate(lock_fd_, 0) != 0) fail("truncate", lock);
-  write_all(lock_fd_, pid.data(), pid.size(), 0, lock);
+  recognise_and_lock(options);
   try {
     load_catalog();
     restore();
@@ -131,6 +142,73 @@ DataDir::~DataDir() {
   if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
 }
 
+// Nothing is created, changed or removed until the directory is known to be a
+// data directory (or new, or empty). The state is looked at again under the
+// lock: another process may have initialised it in between.
+void DataDir::recognise_and_lock(const DataDirOptions& options) {
+  DirState state = inspect(path_);
+  if (state == DirState::Foreign) throw not_a_data_directory(path_);
+  if (!options.create_if_missing && (state == DirState::Missing || state == DirState::Empty))
+    throw Error("data directory \"" + path_ + "\" " +
+                (state == DirState::Missing ? "does not exist" : "is empty"));
+  if (state == DirState::Missing) fs::make_dir(path_);
+  lock();
+  try {
+    switch (inspect(path_)) {
+      case DirState::Marked:
+        check_marker(path_);
+        break;
+      case DirState::Legacy:
+        write_file_atomically(path_ + "/" + kDataDirMarker, marker_content());
+        break;
+      case DirState::Empty:
+        initialise();
+        break;
+      case DirState::Missing:
+      case DirState::Foreign:
+        throw not_a_data_directory(path_);
+    }
+  } catch (...) {
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    throw;
+  }
+}
+
+void DataDir::lock() {
+  std::string lock = path_ + "/" + kLockFile;
+  lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock_fd_ < 0) fail("open lock file", lock);
+  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    int err = errno;
+    char buf[32] = {};
+    ssize_t n = pread(lock_fd_, buf, sizeof buf - 1, 0);
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    if (err == EWOULDBLOCK) {
+      std::string pid = n > 0 ? std::string(buf, size_t(n)) : "?";
+      while (!pid.empty() && (pid.back() == '\n')) pid.pop_back();
+      throw Error("data directory \"" + path_ + "\" is in use by another tidepool process (pid " +
+                      pid + ")",
+                  "", "Wait for it to finish, or use another data directory with -D.");
+    }
+    fail("lock", lock, err);
+  }
+  std::string pid = std::to_string(getpid()) + "\n";
+  if (ftruncate(lock_fd_, 0) != 0) fail("truncate", lock);
+  fs::write_all(lock_fd_, pid.data(), pid.size(), 0, lock);
+}
+
+// The marker is written last: a directory holding it is complete. An
+// initialisation cut short leaves an unmarked directory, which is refused
+// (nothing in it can be data).
+void DataDir::initialise() {
+  fs::make_dir(path_ + "/base");
+  fs::fsync_path(path_ + "/base", true);
+  write_file_atomically(path_ + "/catalog", Catalog{}.serialize());
+  write_file_atomically(path_ + "/" + kDataDirMarker, marker_content());
+}
+
 std::string DataDir::relation_path(uint32_t relnumber) const {
   return path_ + "/base/" + std::to_string(relnumber);
 }
@@ -138,27 +216,43 @@ std::string DataDir::relation_path(uint32_t relnumber) const {
 void DataDir::load_catalog() {
   std::string file = path_ + "/catalog";
   ::unlink((file + ".new").c_str());  // an interrupted write: the rename never happened
-  std::ifstream in(file);
+  std::ifstream in(file, std::ios::binary);
   if (!in) {
-    if (errno != ENOENT) fail("open catalog", file);
-    catalog_ = Catalog{};
-    write_file_atomically(file, catalog_.serialize());
-    return;
+    if (errno == ENOENT)
+      throw Error("data directory \"" + path_ + "\" has no catalog file", file,
+                  "The catalog names every relation; without it the files in base/ cannot be "
+                  "read. Restore \"" +
+                      file + "\" from a backup.");
+    fail("open catalog", file);
   }
   std::stringstream ss;
   ss << in.rdbuf();
+  if (in.bad()) fail("read catalog", file);
   catalog_ = Catalog::parse(ss.str(), file);
 }
 
 void DataDir::sync_base_directory() {
-  fsync_path(path_ + "/base", true);
+  fs::fsync_path(path_ + "/base", true);
 }
 
 void DataDir::commit(Catalog next) {
+  if (before_commit_hook_) before_commit_hook_();
+  check_for_interrupts();
   next.version = catalog_.version + 1;
   write_file_atomically(path_ + "/catalog", next.serialize());
   catalog_ = std::move(next);
+  // Relations the commit dropped take their damage with them.
+  std::erase_if(damaged_, [&](const auto& d) {
+    for (const RelationEntry& r : catalog_.relations)
+      if (r.relnumber == d.first) return false;
+    return true;
+  });
   close_journal();
+}
+
+const std::string* DataDir::damage(uint32_t relnumber) const {
+  auto it = damaged_.find(relnumber);
+  return it == damaged_.end() ? nullptr : &it->second;
 }
 
 void DataDir::close_journal() {
@@ -166,7 +260,7 @@ void DataDir::close_journal() {
     ::close(journal_fd_);
     journal_fd_ = -1;
   }
-  std::string file = path_ + "/statement.undo";
+  std::string file = path_ + "/" + kJournalFile;
   ::unlink(file.c_str());
   journaled_.clear();
 }
@@ -177,15 +271,15 @@ bool DataDir::has_before_image(uint32_t relnumber, BlockNumber block) const {
 
 void DataDir::save_before_image(uint32_t relnumber, BlockNumber block, const char* page) {
   if (has_before_image(relnumber, block)) return;
-  std::string file = path_ + "/statement.undo";
+  std::string file = path_ + "/" + kJournalFile;
   if (journal_fd_ < 0) {
-    journal_fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+    journal_fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (journal_fd_ < 0) fail("create journal", file);
-    char header[16];
+    char header[kJournalHeaderSize];
     std::memcpy(header, kJournalMagic, 8);
     std::memcpy(header + 8, &catalog_.version, 8);
-    write_all(journal_fd_, header, sizeof header, 0, file);
-    fsync_path(path_, true);
+    fs::write_all(journal_fd_, header, sizeof header, 0, file);
+    fs::fsync_path(path_, true);
   }
   off_t end = lseek(journal_fd_, 0, SEEK_END);
   if (end < 0) fail("seek in journal", file);
@@ -193,92 +287,9 @@ void DataDir::save_before_image(uint32_t relnumber, BlockNumber block, const cha
   std::vector<char> buf(sizeof rec + kBlockSize);
   std::memcpy(buf.data(), &rec, sizeof rec);
   std::memcpy(buf.data() + sizeof rec, page, kBlockSize);
-  write_all(journal_fd_, buf.data(), buf.size(), end, file);
+  fs::write_all(journal_fd_, buf.data(), buf.size(), end, file);
   if (fdatasync(journal_fd_) != 0) fail("fsync", file);
   journaled_.insert(journal_key(relnumber, block));
-}
-
-void DataDir::restore() {
-  std::string file = path_ + "/statement.undo";
-  if (journal_fd_ >= 0) {
-    ::close(journal_fd_);
-    journal_fd_ = -1;
-  }
-  // 1. Write back before-images of an unfinished statement.
-  int jfd = ::open(file.c_str(), O_RDONLY);
-  if (jfd >= 0) {
-    char header[16];
-    bool ours = pread(jfd, header, sizeof header, 0) == ssize_t(sizeof header) &&
-                std::memcmp(header, kJournalMagic, 8) == 0;
-    uint64_t base_version = 0;
-    if (ours) std::memcpy(&base_version, header + 8, 8);
-    // A journal whose statement committed (catalog moved on) is obsolete.
-    if (ours && base_version == catalog_.version) {
-      std::vector<char> rec(sizeof(JournalRecordHeader) + kBlockSize);
-      off_t off = sizeof header;
-      while (pread(jfd, rec.data(), rec.size(), off) == ssize_t(rec.size())) {
-        JournalRecordHeader h;
-        std::memcpy(&h, rec.data(), sizeof h);
-        std::string rel = relation_path(h.relnumber);
-        int fd = ::open(rel.c_str(), O_WRONLY);
-        if (fd >= 0) {
-          write_all(fd, rec.data() + sizeof h, kBlockSize, off_t(h.block) * kBlockSize, rel);
-          if (fsync(fd) != 0) {
-            int err = errno;
-            ::close(fd);
-            fail("fsync", rel, err);
-          }
-          ::close(fd);
-        }
-        off += off_t(rec.size());
-      }
-    }
-    ::close(jfd);
-  }
-  // 2. Cut files back to their committed size; remove files nobody owns.
-  std::unordered_set<uint32_t> known;
-  for (const auto& r : catalog_.relations) known.insert(r.relnumber);
-  std::string base = path_ + "/base";
-  DIR* dir = opendir(base.c_str());
-  if (!dir) fail("open directory", base);
-  std::vector<std::string> names;
-  while (dirent* e = readdir(dir)) {
-    if (e->d_name[0] != '.') names.push_back(e->d_name);
-  }
-  closedir(dir);
-  for (const std::string& name : names) {
-    std::string full = base + "/" + name;
-    char* end = nullptr;
-    unsigned long num = std::strtoul(name.c_str(), &end, 10);
-    if (*end != '\0' || !known.count(uint32_t(num))) {
-      if (::unlink(full.c_str()) != 0) fail("remove leftover file", full);
-      continue;
-    }
-    const RelationEntry* rel = nullptr;
-    for (const auto& r : catalog_.relations)
-      if (r.relnumber == num) rel = &r;
-    struct stat st;
-    if (stat(full.c_str(), &st) != 0) fail("stat", full);
-    off_t want = off_t(rel->pages) * kBlockSize;
-    if (st.st_size > want) {
-      if (truncate(full.c_str(), want) != 0) fail("truncate", full);
-      fsync_path(full, false);
-    } else if (st.st_size < want) {
-      throw Error("relation \"" + rel->name + "\" has " + std::to_string(st.st_size / kBlockSize) +
-                      " blocks on disk but the catalog says " + std::to_string(rel->pages),
-                  "The file " + full + " was cut short outside tidepool.");
-    }
-  }
-  // Files the catalog lists but that are missing (a crash between catalog
-  // commit and file creation cannot happen: files are created first).
-  for (const auto& r : catalog_.relations) {
-    std::string full = relation_path(r.relnumber);
-    if (access(full.c_str(), F_OK) != 0)
-      throw Error("file of relation \"" + r.name + "\" is missing", full);
-  }
-  fsync_path(base, true);
-  ::unlink(file.c_str());
-  journaled_.clear();
 }
 
 }  // namespace tp

@@ -86,6 +86,7 @@ scans::ConditionSets condition_sets(const std::vector<Expr>& clauses,
 void describe_from_indexes(Session& session, const RelationEntry& table, int c,
                            ColumnStatsView& v) {
   for (const RelationEntry* idx : session.catalog().indexes_of(table.oid)) {
+    if (session.data_dir().damage(idx->relnumber)) continue;  // unreadable: plan without it
     if (idx->key_columns.empty() || idx->key_columns[0] != c) continue;
     if (idx->unique && idx->key_columns.size() == 1) v.unique = true;
     if (v.actual_min) continue;

@@ -90,12 +90,15 @@ class ScanChooser {
           {layout_.offset(size_t(c)), rel_.columns[size_t(c)].type == ColumnType::Int8});
       width_ += int(column_type_size(rel_.columns[size_t(c)].type));
     }
-    for (const RelationEntry* idx : session.catalog().indexes_of(rel_.oid))
+    for (const RelationEntry* idx : session.catalog().indexes_of(rel_.oid)) {
+      // A damaged index (DataDir::damage) is left out: the table stays readable.
+      if (session.data_dir().damage(idx->relnumber)) continue;
       indexes_.push_back({idx, BtreeIndexInfo{.pages = double(idx->pages),
                                               .tuples = size.tuples,
                                               .tree_height = session.index_height(*idx),
                                               .key_columns = int(idx->key_columns.size()),
                                               .unique = idx->unique}});
+    }
   }
 
   ChosenScan choose() {

@@ -61,7 +61,8 @@ class Progress {
 }  // namespace
 
 Session::Session(const SessionOptions& options) : options_(options) {
-  dir_ = std::make_unique<DataDir>(options.data_dir);
+  dir_ = std::make_unique<DataDir>(options.data_dir,
+                                   DataDirOptions{.create_if_missing = options.create_data_dir});
   settings_.load_conf_file(dir_->conf_path());
   for (const std::string& s : options.settings) settings_.set_from_assignment(s);
   storage_ = std::make_unique<Storage>(*dir_, settings_);
@@ -202,11 +203,14 @@ ResultSet Session::drop_table(const sql::DropTable& dt) {
       }
       throw Error("table " + quoted(name) + " does not exist");
     }
-    uint32_t oid = rel->oid;
-    files.push_back(rel->relnumber);
-    for (const RelationEntry* idx : next.indexes_of(oid)) files.push_back(idx->relnumber);
-    for (const RelationEntry* idx : next.indexes_of(oid)) next.remove(idx->oid);
-    next.remove(oid);
+    // Collect oids first: remove() shifts the entries behind the removed one,
+    // so pointers from indexes_of() name the wrong relation after the first.
+    std::vector<uint32_t> oids{rel->oid};
+    for (const RelationEntry* idx : next.indexes_of(rel->oid)) oids.push_back(idx->oid);
+    for (uint32_t oid : oids) {
+      files.push_back(next.find_oid(oid)->relnumber);
+      next.remove(oid);
+    }
   }
   if (files.empty()) return r;
   return atomically([&] {

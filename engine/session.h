@@ -31,6 +31,7 @@ struct SessionOptions {
   std::string data_dir;
   std::vector<std::string> settings;  // "name=value" from --set
   bool progress = false;              // progress line on stderr during loads
+  bool create_data_dir = true;        // false: a missing or empty data_dir is an error
 };
 
 class Session {

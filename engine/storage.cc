@@ -58,6 +58,11 @@ void Storage::resize_pool() {
 aio::IoFile& Storage::file(const RelationEntry& rel) {
   auto it = files_.find(rel.relnumber);
   if (it != files_.end()) return *it->second;
+  if (const std::string* why = dir_.damage(rel.relnumber))
+    throw Error(*why, "",
+                "DROP " + std::string(rel.is_table() ? "TABLE" : "INDEX") +
+                    " removes the damaged relation (or restore its file from a backup); "
+                    "`tidepool check` lists every damaged relation.");
   auto f = aio::IoFile::open(dir_.relation_path(rel.relnumber), rel.name, rel.relnumber);
   return *files_.emplace(rel.relnumber, std::move(f)).first->second;
 }

@@ -32,7 +32,8 @@ class Storage {
   aio::IoSystem& io() { return *io_; }
   bufmgr::BufferPool& pool() { return *pool_; }
 
-  // The open file of a relation (opened on first use).
+  // The open file of a relation (opened on first use). Throws tp::Error naming
+  // the problem for a relation DataDir found damaged (missing or short file).
   aio::IoFile& file(const RelationEntry& rel);
   // Creates the (empty) file of a new relation and returns it open.
   aio::IoFile& create_file(const RelationEntry& rel);

@@ -229,6 +229,42 @@ TEST_P(AioTest, TryAcquireGivesNullWhenEveryHandleIsBusy) {
   for (int i = 0; i < 4; ++i) EXPECT_TRUE(is_pattern_block(buf.block(size_t(i)), BlockNumber(i)));
 }
 
+TEST_P(AioTest, CapacityAndFreeHandlesAreVisibleWithoutBlocking) {
+  // What a read stream needs to clamp its look-ahead to this thread's handles instead of
+  // blocking inside acquire.
+  IoConfig config = io_->config();
+  io_.reset();
+  config.handles_per_thread = 4;
+  io_ = std::make_unique<IoSystem>(config);
+  EXPECT_EQ(io_->handles_per_thread(), 4);
+  EXPECT_EQ(io_->available_handles(), 4);
+  AlignedBuffer buf(4);
+  {
+    IoBatch batch(*io_);
+    for (int i = 0; i < 3; ++i) {
+      IoHandle* h = io_->acquire(nullptr);
+      io_->start_read(h, *file_, BlockNumber(i), buf.block(size_t(i)), 1);
+    }
+    EXPECT_EQ(io_->available_handles(), 1);  // three staged
+    IoHandle* h = io_->try_acquire(nullptr);
+    ASSERT_NE(h, nullptr);
+    EXPECT_EQ(io_->available_handles(), 0);  // one handed out
+    io_->start_read(h, *file_, 3, buf.block(3), 1);
+    EXPECT_EQ(io_->available_handles(), 0);
+    EXPECT_EQ(io_->try_acquire(nullptr), nullptr);
+    EXPECT_EQ(io_->staged_count(), 4);  // try_acquire neither submitted nor waited
+  }
+  if (GetParam().method != IoMethodKind::kIoUring) {
+    // Finished I/O counts as free without anyone waiting for it (sync ran it at
+    // submission; worker's workers finish it). io_uring's completions must be reaped
+    // from the ring first, which available_handles does not do.
+    while (io_->available_handles() < 4) std::this_thread::yield();
+  }
+  io_->wait_all();
+  EXPECT_EQ(io_->available_handles(), 4);
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(is_pattern_block(buf.block(size_t(i)), BlockNumber(i)));
+}
+
 TEST_P(AioTest, ShortReadAtEndOfFileIsPartial) {
   AlignedBuffer buf(4);
   IoResult r = read_blocks(62, 4, buf.data());  // the file has 64 blocks

@@ -135,6 +135,41 @@ TEST(AioSync, AdvisedBufferedReadIsDeferredToTheWait) {
   io_stats_reset();
 }
 
+TEST(AioSync, ClaimsOnlyMoveForwardToTheCurrentGeneration) {
+  // A waiter that read the handle at an older generation and was descheduled before it
+  // claimed must not take the claim back from the executor of the handle's newer I/O:
+  // that would let a third thread claim (and run, and complete) the newer I/O again.
+  ScratchDir dir;
+  write_pattern_file(dir.file("t"), 8);
+  auto file = IoFile::open(dir.file("t"), "t");
+  IoSystem io({.method = IoMethodKind::kSync});
+  IoHandle* h = io.acquire(nullptr);
+  const uint64_t old_generation = h->generation();
+  io.release(h);
+  IoResult r;
+  IoHandle* again = io.acquire(&r);
+  ASSERT_EQ(again, h);  // the idle list hands the warm handle out first
+  const uint64_t generation = h->generation();
+  ASSERT_GT(generation, old_generation);
+  AlignedBuffer buf(1);
+  h->set_flags(kIoFlagAdvice);  // deferred: the claim decides who runs it
+  IoWaitRef ref = h->wait_ref();
+  io.start_read(h, *file, 3, buf.data(), 1);
+  ASSERT_EQ(h->state(), IoState::kSubmitted);
+
+  EXPECT_TRUE(sync_claim_execution(*h, generation));       // the first waiter wins
+  EXPECT_FALSE(sync_claim_execution(*h, old_generation));  // a stale claimer loses ...
+  EXPECT_FALSE(sync_claim_execution(*h, generation));      // ... and changes nothing
+  EXPECT_FALSE(sync_claim_execution(*h, generation + 1));  // nor can a future one claim
+  EXPECT_EQ(HandleOps::claimed_generation(*h).load(), generation);
+
+  // We hold the claim, so we execute it, as the winning waiter would.
+  complete_io(*h, execute_io_now(*h), nullptr);
+  io.wait(ref);
+  EXPECT_TRUE(r.ok());
+  EXPECT_TRUE(is_pattern_block(buf.data(), 3));
+}
+
 TEST(AioSync, SynchronousFlagRunsAtSubmissionInEveryMethod) {
   ScratchDir dir;
   write_pattern_file(dir.file("t"), 4);

@@ -45,6 +45,7 @@ TEST(DataDir, SecondOpenerGetsAClearError) {
 
 TEST(DataDir, CatalogRoundTripsAndDamageIsNamed) {
   Catalog c;
+  c.next_oid = 16391;
   RelationEntry t;
   t.oid = 16384;
   t.name = "t";
@@ -57,6 +58,7 @@ TEST(DataDir, CatalogRoundTripsAndDamageIsNamed) {
   RelationEntry i;
   i.oid = 16385;
   i.name = "t_a_idx";
+  i.relnumber = 16385;
   i.kind = RelKind::Index;
   i.table_oid = 16384;
   i.key_columns = {0, 1};

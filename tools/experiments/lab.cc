@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "bufmgr/buffer_usage.h"
+#include "engine/datadir.h"
 #include "engine/error.h"
 #include "engine/interrupts.h"
 
@@ -117,6 +118,17 @@ Lab::Lab(LabOptions options) : options_(std::move(options)) {
   std::filesystem::create_directories(options_.out_dir, ec);
   if (ec)
     throw Error("could not create output directory \"" + options_.out_dir + "\": " + ec.message());
+  // Claim the data directory (its marker file) before any experiment writes
+  // into it: the device probe leaves its file there, and a directory holding
+  // files but no marker is one tidepool refuses to open.
+  try {
+    DataDir claim(options_.data_dir);
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) +
+                    " (experiment data directory; give --data a new or "
+                    "empty directory, or one an earlier experiment run made)",
+                e.detail(), e.hint());
+  }
   marker_path_ = options_.data_dir + "/experiment_tables.tsv";
   stop_flag().store(false);
   struct sigaction sa {};
