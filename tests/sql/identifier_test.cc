@@ -142,6 +142,23 @@ TEST(Identifiers, ExactNamesThroughCreateInsertSelectExplain) {
             "  ->  Index Only Scan using \"Ix\" on \"a b\"\n");
 }
 
+TEST(Identifiers, ExactNamesSurviveAReopen) {
+  TempDir tmp;
+  const std::string weird = "tab\there \"q\" new\nline é";
+  {
+    Session s(testing::options_for(tmp.data()));
+    s.execute("CREATE TABLE \"x \" (\" a\" int)");
+    s.execute("CREATE TABLE \"x\" (a int)");
+    s.execute("CREATE TABLE \"tab\there \"\"q\"\" new\nline é\" (a int)");
+    s.execute("INSERT INTO \"x \" VALUES (1), (2)");
+  }
+  Session s(testing::options_for(tmp.data()));
+  EXPECT_EQ(scalar(s, "SELECT count(\" a\") FROM \"x \""), "2");
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM x"), "0");
+  ASSERT_NE(s.catalog().find(weird), nullptr);
+  EXPECT_EQ(s.catalog().find("x ")->columns[0].name, " a");
+}
+
 TEST(Identifiers, LongNameIsTruncatedWithNoticeThroughTheSession) {
   TempDir tmp;
   Session s(testing::options_for(tmp.data()));
