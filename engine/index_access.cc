@@ -8,6 +8,7 @@
 #include "engine/error.h"
 #include "engine/index_quals.h"
 #include "engine/indexes.h"
+#include "engine/sql/identifier.h"
 
 namespace tp {
 namespace {
@@ -108,7 +109,7 @@ scans::IndexHandle open_index(Session& session, const RelationEntry& table,
   h->store = std::make_unique<PoolPageStore>(st.pool(), st.file(index), nullptr, 0);
   h->tree.emplace(btree::BTree::open(*h->store, index_def(table, index)));
   scans::IndexHandle handle;
-  handle.name = index.name;
+  handle.name = sql::quote_identifier(index.name);  // as EXPLAIN prints it
   handle.tree = &*h->tree;
   handle.owner = h;
   return handle;

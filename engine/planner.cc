@@ -5,6 +5,7 @@
 
 #include "engine/error.h"
 #include "engine/scan_choice.h"
+#include "engine/sql/identifier.h"
 #include "engine/where_clause.h"
 
 namespace tp {
@@ -140,7 +141,8 @@ PlannedQuery plan_select(Session& session, const sql::Select& s) {
       throw Error("ORDER BY takes columns (by name or position)").at_position(o.expr->position);
     }
     order.push_back({col, o.descending});
-    key_text += (key_text.empty() ? "" : ", ") + rel.columns[size_t(col)].name +
+    key_text += (key_text.empty() ? "" : ", ") +
+                sql::quote_identifier(rel.columns[size_t(col)].name) +
                 (o.descending ? " DESC" : "");
   }
 

@@ -16,12 +16,15 @@ using sql::ExprKind;
 struct Series {
   int64_t start = 0, stop = 0, step = 1;
   ValueType type = ValueType::Int4;
+  // In 128 bits: the span of a full-range series does not fit in 64 (saturates).
   uint64_t count() const {
-    if (step > 0) return stop < start ? 0 : uint64_t((stop - start) / step) + 1;
-    return stop > start ? 0 : uint64_t((start - stop) / -step) + 1;
+    __int128 span = step > 0 ? __int128(stop) - start : __int128(start) - stop;
+    if (span < 0) return 0;
+    __int128 n = span / (step > 0 ? __int128(step) : -__int128(step)) + 1;
+    return n > __int128(UINT64_MAX) ? UINT64_MAX : uint64_t(n);
   }
   Value at(uint64_t k) const {
-    int64_t v = start + int64_t(k) * step;
+    auto v = int64_t(start + __int128(k) * step);  // between start and stop: in range
     return type == ValueType::Int4 ? Value::int4(v) : Value::int8(v);
   }
 };
@@ -50,6 +53,13 @@ Series make_series(const std::vector<Value>& args, int position) {
   return s;
 }
 
+// Rows are numbered (and shuffled) with 32-bit indexes.
+void refuse_too_many(uint64_t rows) {
+  if (rows > UINT32_MAX)
+    throw Error("generate_series of " + std::to_string(rows) +
+                " rows is too large to load at once");
+}
+
 void find_series_calls(const Expr& e, std::vector<const Expr*>& out) {
   if (e.kind == ExprKind::FuncCall && e.name == "generate_series") {
     out.push_back(&e);
@@ -64,10 +74,11 @@ bool is_random_call(const Expr& e) {
 
 // Evaluates `targets` once per row of the lockstep expansion of the
 // generate_series calls they contain (PostgreSQL 10+ semantics: as many rows
-// as the longest series; we refuse the NULL padding since columns hold no NULLs).
+// as the longest series; we refuse the NULL padding since columns hold no NULLs),
+// at most `limit` rows.
 void expand_targets(const std::vector<const Expr*>& targets, RowSourceContext& ctx,
                     const std::function<void(const std::vector<Value>&)>& emit,
-                    uint64_t* count_only) {
+                    uint64_t* count_only, uint64_t limit = UINT64_MAX) {
   std::vector<const Expr*> calls;
   for (const Expr* t : targets) find_series_calls(*t, calls);
   std::map<const Expr*, Series> series;
@@ -96,6 +107,8 @@ void expand_targets(const std::vector<const Expr*>& targets, RowSourceContext& c
     *count_only = rows;
     return;
   }
+  rows = std::min(rows, limit);
+  refuse_too_many(rows);
   std::vector<Value> row(targets.size());
   for (uint64_t r = 0; r < rows; ++r) {
     for (auto& [c, s] : series) current[c] = s.at(r);
@@ -147,13 +160,7 @@ static void run_source(const sql::Select& s, RowSourceContext& ctx,
     std::vector<const Expr*> targets;
     for (auto& t : s.targets) targets.push_back(t.expr.get());
     uint64_t limit = s.limit.value_or(UINT64_MAX);
-    uint64_t produced = 0;
-    expand_targets(
-        targets, ctx,
-        [&](const std::vector<Value>& row) {
-          if (produced++ < limit) emit(row);
-        },
-        count_only);
+    expand_targets(targets, ctx, emit, count_only, limit);
     if (count_only) *count_only = std::min(*count_only, limit);
     return;
   }
@@ -199,8 +206,8 @@ static void run_source(const sql::Select& s, RowSourceContext& ctx,
     *count_only = s.where ? 0 : std::min(n, limit);
     return;
   }
-  if (n > (uint64_t(1) << 32))
-    throw Error("generate_series of " + std::to_string(n) + " rows is too large to load at once");
+  // Only a shuffle numbers every row up front; a scan in order stops at the LIMIT.
+  refuse_too_many(shuffle ? n : std::min(n, limit));
 
   Value current;
   ec.column = [&](const Expr& e) -> Value {

@@ -6,6 +6,7 @@
 #include "engine/analyze.h"
 #include "engine/index_access.h"
 #include "engine/index_quals.h"
+#include "engine/sql/identifier.h"
 #include "engine/stats.h"
 #include "engine/where_clause.h"
 #include "scans/index_scan.h"
@@ -136,7 +137,7 @@ class ScanChooser {
         disabled_if(!settings_.get_bool("enable_seqscan"), cost_seq_scan(cs_, rs_, all_quals_));
     consider(p, false, [this] {
       scans::SeqScanParams params;
-      params.relation = rel_.name;
+      params.relation = sql::quote_identifier(rel_.name);
       params.nblocks = BlockNumber(rel_.pages);
       params.stream = session_.storage().stream_config();
       params.output = output_;
@@ -170,7 +171,7 @@ class ScanChooser {
     consider(p, gives_order, [this, entry = ix.entry, ic, qp, backward, index_only] {
       const std::string& prefetch_mode = settings_.get_enum("index_prefetch");
       scans::IndexScanParams ip;
-      ip.relation = rel_.name;
+      ip.relation = sql::quote_identifier(rel_.name);
       ip.index_only = index_only;
       ip.index = open_index(session_, rel_, *entry);
       ip.condition_sets = condition_sets(ic, entry->key_columns, backward);
@@ -392,7 +393,7 @@ class ScanChooser {
                                                     const std::vector<Expr>& filter,
                                                     const PathCost& p) const {
     scans::BitmapHeapScanParams bp;
-    bp.relation = rel_.name;
+    bp.relation = sql::quote_identifier(rel_.name);
     bp.work_mem_bytes = cs_.work_mem_kb * 1024;
     bp.stream = session_.storage().stream_config();
     bp.output = output_;

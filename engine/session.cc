@@ -77,9 +77,12 @@ Session::~Session() {
 }
 
 ResultSet Session::execute(std::string_view text) {
-  sql::Statement st = sql::parse_statement(text);
+  std::vector<std::string> parse_notices;  // identifier truncation
+  sql::Statement st = sql::parse_statement(text, &parse_notices);
   cancel_requested().store(false);  // a Ctrl-C between statements cancels nothing
-  return run(st);
+  ResultSet r = run(st);
+  r.notices.insert(r.notices.begin(), parse_notices.begin(), parse_notices.end());
+  return r;
 }
 
 ResultSet Session::run(sql::Statement& st) {

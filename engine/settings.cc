@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "engine/error.h"
+#include "engine/stack_depth.h"
 
 namespace tp {
 namespace {
@@ -66,6 +67,10 @@ Settings::Settings() {
     values_[d.name] = v;
     reset_values_[d.name] = v;
   }
+  // The stack-depth limit is process-wide (engine/stack_depth.h); the hook also
+  // refuses a value beyond the platform's stack rlimit.
+  on_apply("max_stack_depth",
+           [this](const std::string&) { set_max_stack_depth_kb(get_int("max_stack_depth")); });
 }
 
 const SettingDef& Settings::def(std::string_view name) const {

@@ -47,6 +47,9 @@ class Settings {
   static const std::vector<SettingDef>& definitions();
 
   Settings();
+  // Apply hooks hold this object's address.
+  Settings(const Settings&) = delete;
+  Settings& operator=(const Settings&) = delete;
 
   // Sets `name` from text. Throws tp::Error naming the setting and what is
   // allowed; on error the value is unchanged. `session` = true for SET (the

@@ -132,6 +132,17 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Memory a TID bitmap may use before its pages turn lossy; the planner costs sorts and "
        "bitmaps with it.",
        "Resource Usage / Memory"},
+      {"max_stack_depth",
+       SettingType::Int,
+       SettingUnit::Kb,
+       100,
+       2147483647,
+       "2MB",
+       {},
+       "Stack a statement may use while parsing and evaluating nested expressions; deeper "
+       "nesting is the error \"stack depth limit exceeded\". At most the stack rlimit less "
+       "512kB.",
+       "Resource Usage / Memory"},
       {"enable_seqscan",
        SettingType::Bool,
        SettingUnit::None,

@@ -1,11 +1,13 @@
 #include "engine/value.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
 #include "engine/error.h"
+#include "engine/stack_depth.h"
 
 namespace tp {
 namespace {
@@ -31,10 +33,75 @@ double as_double(const Value& v) {
   return is_integer(v.type) ? double(v.i) : v.d;
 }
 
-// Numeric rounds half away from zero; float8 uses rint (half to even).
-int64_t round_for(const Value& v) {
+// A numeric literal's text split into digits and a power of ten:
+// value = sign * digits * 10^shift. A negative shift is also the scale
+// PostgreSQL's numeric input keeps (1.50 -> 2, 1e3 -> 0, 1.5e-2 -> 3).
+struct Decimal {
+  bool negative = false;
+  std::string digits;  // without leading zeros; "" for zero
+  int shift = 0;
+};
+
+Decimal parse_decimal(std::string_view t) {
+  Decimal d;
+  size_t i = 0;
+  if (i < t.size() && (t[i] == '-' || t[i] == '+')) d.negative = t[i++] == '-';
+  int frac = 0;
+  bool after_point = false;
+  for (; i < t.size() && t[i] != 'e' && t[i] != 'E'; ++i) {
+    if (t[i] == '.') {
+      after_point = true;
+      continue;
+    }
+    if (!(d.digits.empty() && t[i] == '0')) d.digits += t[i];
+    if (after_point) ++frac;
+  }
+  int exponent = 0;
+  if (i < t.size()) exponent = std::stoi(std::string(t.substr(i + 1)));  // the parser bounds it
+  d.shift = exponent - frac;
+  return d;
+}
+
+// The numeric's integer value rounded half away from zero (numeric's int8
+// cast), saturated far beyond int64 so the caller's range check still fails.
+__int128 decimal_to_integer(const Decimal& d) {
+  constexpr __int128 kSaturated = __int128(1) << 100;
+  size_t dropped = d.shift < 0 ? size_t(-d.shift) : 0;  // fraction digits
+  if (dropped > d.digits.size()) return 0;              // below 0.1: rounds to 0
+  size_t keep = d.digits.size() - dropped;
+  __int128 v = 0;
+  for (size_t k = 0; k < keep && v < kSaturated; ++k) v = v * 10 + (d.digits[k] - '0');
+  for (int k = 0; k < d.shift && v < kSaturated && v != 0; ++k) v *= 10;
+  if (dropped > 0 && d.digits[keep] >= '5') ++v;
+  if (v > kSaturated) v = kSaturated;
+  return d.negative ? -v : v;
+}
+
+// The text PostgreSQL prints for a numeric literal: exact, with its input scale.
+std::string decimal_text(const Decimal& d) {
+  std::string digits = d.digits.empty() ? "0" : d.digits;
+  if (d.shift > 0 && !d.digits.empty()) digits.append(size_t(d.shift), '0');
+  if (d.shift < 0) {
+    // -shift fraction digits, which is the input's scale: 1.50 keeps its zero.
+    size_t frac = size_t(-d.shift);
+    if (digits.size() <= frac) digits.insert(0, frac + 1 - digits.size(), '0');
+    digits.insert(digits.size() - frac, ".");
+  }
+  bool zero = d.digits.empty();
+  return (d.negative && !zero ? "-" : "") + digits;
+}
+
+// A fraction as an integer for int4/int8: numeric rounds half away from zero
+// (exactly, from its literal text when it has one); float8 uses rint (half to
+// even). Out of range is PostgreSQL's error for the target type.
+Value fraction_to_integer(const Value& v, ValueType t) {
+  const char* range_error = t == ValueType::Int4 ? "integer out of range" : "bigint out of range";
+  if (v.type == ValueType::Numeric && !v.s.empty())
+    return integer_result(t, decimal_to_integer(parse_decimal(v.s)));
   double r = v.type == ValueType::Numeric ? std::round(v.d) : std::rint(v.d);
-  return int64_t(r);
+  // 2^63 is exactly representable; every double below it converts without overflow.
+  if (!(r >= -0x1p63 && r < 0x1p63)) throw Error(range_error);
+  return integer_result(t, __int128(r));
 }
 
 uint64_t splitmix64(uint64_t& x) {
@@ -101,6 +168,29 @@ bool truth(const Value& v, const char* where) {
   return v.i != 0;
 }
 
+// int4in / int8in: optional blanks and sign around decimal digits.
+int64_t parse_integer_text(const std::string& text, ValueType t) {
+  const char* type = t == ValueType::Int4 ? "integer" : "bigint";
+  auto blank = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  size_t i = 0, n = text.size();
+  while (i < n && blank(text[i])) ++i;
+  bool negative = i < n && text[i] == '-';
+  if (i < n && (text[i] == '-' || text[i] == '+')) ++i;
+  size_t first = i;
+  __int128 v = 0;
+  for (; i < n && text[i] >= '0' && text[i] <= '9'; ++i)
+    if (v <= (__int128(1) << 64)) v = v * 10 + (text[i] - '0');
+  size_t last = i;
+  while (i < n && blank(text[i])) ++i;
+  if (first == last || i != n)
+    throw Error(std::string("invalid input syntax for type ") + type + ": \"" + text + "\"");
+  if (negative) v = -v;
+  int64_t lo = t == ValueType::Int4 ? kInt4Min : std::numeric_limits<int64_t>::min();
+  int64_t hi = t == ValueType::Int4 ? kInt4Max : std::numeric_limits<int64_t>::max();
+  if (v < lo || v > hi) throw Error("value \"" + text + "\" is out of range for type " + type);
+  return int64_t(v);
+}
+
 }  // namespace
 
 const char* value_type_name(ValueType t) {
@@ -141,6 +231,8 @@ std::string Value::to_string() const {
       return std::string(buf, res.ptr);
     }
     case ValueType::Numeric:
+      if (!s.empty()) return decimal_text(parse_decimal(s));  // a literal: exact
+      if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
       std::snprintf(buf, sizeof buf, "%.15g", d);
       return buf;
     case ValueType::Text:
@@ -180,27 +272,44 @@ uint64_t Random::below(uint64_t n) {
   return uint64_t(m >> 64);
 }
 
+IntegerBound integer_bound(const Value& v) {
+  constexpr __int128 kSaturated = __int128(1) << 100;
+  IntegerBound b;
+  __int128 whole = 0;
+  if (v.type == ValueType::Numeric && !v.s.empty()) {
+    Decimal d = parse_decimal(v.s);
+    size_t dropped = d.shift < 0 ? size_t(-d.shift) : 0;
+    size_t keep = dropped >= d.digits.size() ? 0 : d.digits.size() - dropped;
+    for (size_t k = 0; k < keep && whole < kSaturated; ++k)
+      whole = whole * 10 + (d.digits[k] - '0');
+    for (int k = 0; k < d.shift && whole < kSaturated && whole != 0; ++k) whole *= 10;
+    b.fractional = d.digits.find_first_not_of('0', keep) != std::string::npos;
+    if (d.negative) whole = -whole - (b.fractional ? 1 : 0);
+  } else {
+    double x = is_integer(v.type) ? double(v.i) : v.d;
+    double f = std::floor(x);
+    if (std::isnan(x) || f >= 0x1p63) return {0, false, 1};
+    if (f < -0x1p63) return {0, false, -1};
+    b.fractional = x != f;
+    whole = __int128(f);
+  }
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  if (whole > kMax || (whole == kMax && b.fractional)) return {0, false, 1};
+  if (whole < std::numeric_limits<int64_t>::min()) return {0, false, -1};
+  b.floor = int64_t(whole);
+  return b;
+}
+
 Value cast_value(const Value& v, const std::string& type) {
   if (v.type == ValueType::Null) return v;
   if (type == "int" || type == "bigint") {
     ValueType t = type == "int" ? ValueType::Int4 : ValueType::Int8;
     if (is_integer(v.type)) return integer_result(t, v.i);
-    if (v.type == ValueType::Numeric || v.type == ValueType::Float8) {
-      double r = v.type == ValueType::Numeric ? std::round(v.d) : std::rint(v.d);
-      if (!(r >= -9.3e18 && r <= 9.3e18))
-        throw Error(t == ValueType::Int4 ? "integer out of range" : "bigint out of range");
-      return integer_result(t, __int128(r));
-    }
-    if (v.type == ValueType::Text) {
-      char* end = nullptr;
-      errno = 0;
-      long long n = std::strtoll(v.s.c_str(), &end, 10);
-      if (end == v.s.c_str() || *end != '\0' || errno == ERANGE)
-        throw Error("invalid input syntax for type " +
-                    std::string(t == ValueType::Int4 ? "integer" : "bigint") + ": \"" + v.s + "\"");
-      return integer_result(t, n);
-    }
+    if (v.type == ValueType::Numeric || v.type == ValueType::Float8)
+      return fraction_to_integer(v, t);
+    if (v.type == ValueType::Text) return Value{t, parse_integer_text(v.s, t), 0, {}};
   }
+  if (type == "numeric" && v.type == ValueType::Numeric) return v;  // keeps a literal's text
   if (type == "float8" || type == "numeric") {
     double d;
     if (v.type == ValueType::Text) {
@@ -232,12 +341,8 @@ int64_t value_to_column(const Value& v, ColumnType t, const std::string& column)
     case ValueType::Int8:
       return integer_result(t == ColumnType::Int4 ? ValueType::Int4 : ValueType::Int8, v.i).i;
     case ValueType::Numeric:
-    case ValueType::Float8: {
-      if (!(std::fabs(v.d) < 9.3e18))
-        throw Error(t == ColumnType::Int4 ? "integer out of range" : "bigint out of range");
-      return integer_result(t == ColumnType::Int4 ? ValueType::Int4 : ValueType::Int8, round_for(v))
-          .i;
-    }
+    case ValueType::Float8:
+      return fraction_to_integer(v, t == ColumnType::Int4 ? ValueType::Int4 : ValueType::Int8).i;
     case ValueType::Text:
       return cast_value(v, t == ColumnType::Int4 ? "int" : "bigint").i;
     case ValueType::Bool:
@@ -249,11 +354,15 @@ int64_t value_to_column(const Value& v, ColumnType t, const std::string& column)
 
 Value evaluate(const sql::Expr& e, EvalContext& ctx) {
   using sql::ExprKind;
+  check_stack_depth();
   switch (e.kind) {
     case ExprKind::IntConst:
       return e.ival >= kInt4Min && e.ival <= kInt4Max ? Value::int4(e.ival) : Value::int8(e.ival);
-    case ExprKind::NumConst:
-      return Value::numeric(e.dval);
+    case ExprKind::NumConst: {
+      Value v = Value::numeric(e.dval);
+      v.s = e.sval;  // exact text for casts and display
+      return v;
+    }
     case ExprKind::StrConst:
       return Value::text(e.sval);
     case ExprKind::BoolConst:
@@ -350,7 +459,7 @@ std::string size_pretty(int64_t size) {
                                {nullptr, 0, false, 0}};
   auto half_rounded = [](int64_t x) { return (x + (x < 0 ? -1 : 1)) / 2; };
   for (const Unit* u = units; u->name; ++u) {
-    if (u[1].name == nullptr || std::llabs(size) < u->limit) {
+    if (u[1].name == nullptr || (size < 0 ? -__int128(size) : __int128(size)) < u->limit) {
       if (u->round) size = half_rounded(size);
       return std::to_string(size) + " " + u->name;
     }

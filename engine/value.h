@@ -19,7 +19,7 @@ struct Value {
   ValueType type = ValueType::Null;
   int64_t i = 0;  // Bool, Int4, Int8
   double d = 0;   // Numeric, Float8
-  std::string s;  // Text
+  std::string s;  // Text; Numeric: a literal's exact text (empty once computed)
 
   static Value int4(int64_t v) { return {ValueType::Int4, v, 0, {}}; }
   static Value int8(int64_t v) { return {ValueType::Int8, v, 0, {}}; }
@@ -63,6 +63,16 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx);
 // Converts a value for storage in a column of type `t` (rounding fractions as
 // PostgreSQL's casts do). Throws "integer out of range" and the like.
 int64_t value_to_column(const Value& v, ColumnType t, const std::string& column_name);
+
+// A numeric or float8 as a bound on an integer column: its floor and whether a
+// fraction remains, exactly for a numeric literal; `beyond` is +1 above every
+// bigint (NaN and +Infinity too) and -1 below every bigint, when floor is unused.
+struct IntegerBound {
+  int64_t floor = 0;
+  bool fractional = false;
+  int beyond = 0;
+};
+IntegerBound integer_bound(const Value& v);
 
 // Explicit cast (expr::type).
 Value cast_value(const Value& v, const std::string& type);

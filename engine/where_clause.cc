@@ -5,6 +5,8 @@
 #include <limits>
 
 #include "engine/error.h"
+#include "engine/sql/identifier.h"
+#include "engine/stack_depth.h"
 #include "engine/value.h"
 
 namespace tp {
@@ -32,12 +34,13 @@ class Binder {
     throw Error("column " + quoted(e.name) + " does not exist").at_position(e.position);
   }
 
-  // A constant of the WHERE clause: an integer, NULL (nullopt), or a
-  // fraction (`fraction` set, then the value is in `frac`).
+  // A constant of the WHERE clause: an integer (`value`), NULL, a fraction
+  // (`fractional`, `value` its floor), or a number beyond bigint (`beyond` +1
+  // or -1), which compares with every row the same way.
   struct Constant {
     bool is_null = false;
     bool fractional = false;
-    double frac = 0;
+    int beyond = 0;
     int64_t value = 0;
   };
   Constant constant(const sql::Expr& e) const {
@@ -58,17 +61,13 @@ class Binder {
         c.value = v.i;
         break;
       case ValueType::Numeric:
-      case ValueType::Float8:
-        if (!(std::fabs(v.d) < 9.2e18))
-          throw Error("constant " + v.to_string() + " is out of range for an integer comparison")
-              .at_position(e.position);
-        if (v.d == std::floor(v.d)) {
-          c.value = int64_t(v.d);
-        } else {
-          c.fractional = true;
-          c.frac = v.d;
-        }
+      case ValueType::Float8: {
+        IntegerBound b = integer_bound(v);
+        c.value = b.floor;
+        c.fractional = b.fractional;
+        c.beyond = b.beyond;
         break;
+      }
       case ValueType::Text:
         c.value = cast_value(v, "bigint").i;
         break;
@@ -81,6 +80,7 @@ class Binder {
   // sql::Expr (a WHERE clause) -> the estimator's expression.
   Expr where(const sql::Expr& e) const {
     using K = sql::ExprKind;
+    check_stack_depth();
     switch (e.kind) {
       case K::And:
       case K::Or: {
@@ -98,8 +98,12 @@ class Binder {
         int col = column_arg(e, *e.args[0]);
         Constant lo = constant(*e.args[1]), hi = constant(*e.args[2]);
         if (lo.is_null || hi.is_null) return Expr::boolean(e.negated && false);
-        int64_t l = lo.fractional ? int64_t(std::ceil(lo.frac)) : lo.value;
-        int64_t h = hi.fractional ? int64_t(std::floor(hi.frac)) : hi.value;
+        // No row lies above a bound past bigint's top or below one past its bottom.
+        if (lo.beyond > 0 || hi.beyond < 0) return Expr::boolean(e.negated);
+        int64_t l = lo.beyond < 0   ? std::numeric_limits<int64_t>::min()
+                    : lo.fractional ? lo.value + 1  // floor < INT64_MAX when fractional
+                                    : lo.value;
+        int64_t h = hi.beyond > 0 ? std::numeric_limits<int64_t>::max() : hi.value;
         return Expr::between(col, l, h, e.negated);
       }
       case K::InList: {
@@ -107,7 +111,7 @@ class Binder {
         std::vector<StatsValue> list;
         for (size_t i = 1; i < e.args.size(); ++i) {
           Constant c = constant(*e.args[i]);
-          if (c.fractional) continue;  // never equal to an integer
+          if (c.fractional || c.beyond) continue;  // never equal to an integer
           list.push_back(c.is_null ? StatsValue{} : StatsValue{c.value});
         }
         if (list.empty()) return Expr::boolean(e.negated);
@@ -152,6 +156,13 @@ class Binder {
     int c = column(*col);
     Constant k = constant(*cst);
     if (k.is_null) return Expr::cmp(c, op, StatsValue{});
+    if (k.beyond) {
+      // Every row is below a constant past bigint's top (above one past its bottom).
+      bool below = k.beyond > 0;
+      bool holds = op == CmpOp::kNe || (below ? (op == CmpOp::kLt || op == CmpOp::kLe)
+                                              : (op == CmpOp::kGt || op == CmpOp::kGe));
+      return Expr::boolean(holds);
+    }
     if (!k.fractional) return Expr::cmp(c, op, k.value);
     // An integer column against a fraction: the same rows as an integer bound.
     switch (op) {
@@ -161,10 +172,10 @@ class Binder {
         return Expr::boolean(true);
       case CmpOp::kLt:
       case CmpOp::kLe:
-        return Expr::cmp(c, CmpOp::kLe, int64_t(std::floor(k.frac)));
+        return Expr::cmp(c, CmpOp::kLe, k.value);
       case CmpOp::kGt:
       case CmpOp::kGe:
-        return Expr::cmp(c, CmpOp::kGe, int64_t(std::ceil(k.frac)));
+        return Expr::cmp(c, CmpOp::kGe, k.value + 1);  // floor < INT64_MAX when fractional
     }
     return Expr::boolean(false);
   }
@@ -200,6 +211,7 @@ scans::QualTerm const_term(bool v) {
 // A normalized clause -> the per-row form (columns resolved to tuple offsets).
 scans::QualTerm compile(const Expr& e, const TupleLayout& layout) {
   using K = Expr::Kind;
+  check_stack_depth();
   scans::QualTerm t;
   auto set_column = [&](int c) {
     t.column = c;
@@ -269,7 +281,8 @@ std::string const_text(const StatsValue& v) {
 
 std::string deparse(const Expr& e, const RelationEntry& rel) {
   using K = Expr::Kind;
-  auto col = [&](int c) { return rel.columns[size_t(c)].name; };
+  auto col = [&](int c) { return sql::quote_identifier(rel.columns[size_t(c)].name); };
+  check_stack_depth();
   switch (e.kind) {
     case K::kCompare:
       return "(" + col(e.column) + " " + cmp_op_name(e.op) + " " + const_text(e.value) + ")";

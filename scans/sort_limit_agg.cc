@@ -156,6 +156,7 @@ const RowBatch* AggregateNode::do_next() {
       const uint32_t w = b->width;
       const int64_t* v = b->values.data() + spec.slot;
       uint32_t i = 0;
+      if (b->count == 0) continue;  // v[0] below would read past an empty batch
       if (st.count == 0) {
         st.min = st.max = v[0];
       }

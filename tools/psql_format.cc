@@ -93,6 +93,27 @@ std::string format_result(const ResultSet& r, const PrintOptions& opt) {
   return out;
 }
 
+std::string psql_object_name(std::string_view arg) {
+  std::string name;
+  bool in_quotes = false;
+  for (size_t i = 0; i < arg.size(); ++i) {
+    char c = arg[i];
+    if (c == '"') {
+      if (in_quotes && i + 1 < arg.size() && arg[i + 1] == '"') {
+        name += '"';
+        ++i;
+      } else {
+        in_quotes = !in_quotes;
+      }
+    } else if (!in_quotes && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+      if (!name.empty()) break;  // the name ends at the first blank outside quotes
+    } else {
+      name += in_quotes || c < 'A' || c > 'Z' ? c : char(c - 'A' + 'a');
+    }
+  }
+  return name;
+}
+
 std::string format_error(const Error& e, std::string_view statement) {
   std::string out = "ERROR:  " + std::string(e.what()) + "\n";
   int pos = e.position();

@@ -13,6 +13,7 @@
 #include "engine/analyze.h"
 #include "engine/interrupts.h"
 #include "engine/session.h"
+#include "engine/sql/identifier.h"
 #include "engine/sql/parser.h"
 #include "tools/psql_format.h"
 
@@ -149,7 +150,14 @@ class Shell {
   bool meta(const std::string& line) {
     std::istringstream in(line);
     std::string cmd, arg;
-    in >> cmd >> arg;
+    in >> cmd;
+    if (cmd == "\\d" || cmd == "\\d+") {
+      std::string rest;
+      std::getline(in, rest);
+      arg = psql_object_name(rest);
+    } else {
+      in >> arg;
+    }
     try {
       if (cmd == "\\q") {
         quit_ = true;
@@ -226,7 +234,7 @@ class Shell {
       for (const RelationEntry* i : idx) {
         std::string cols;
         for (int k : i->key_columns)
-          cols += (cols.empty() ? "" : ", ") + rel->columns[size_t(k)].name;
+          cols += (cols.empty() ? "" : ", ") + sql::quote_identifier(rel->columns[size_t(k)].name);
         std::printf("    \"%s\"%s btree (%s), %llu pages, height %d\n", i->name.c_str(),
                     i->primary  ? " PRIMARY KEY,"
                     : i->unique ? " UNIQUE,"

@@ -40,10 +40,13 @@ struct Expr {
   std::string name;  // column or function name, operator, cast type
   int64_t ival = 0;
   double dval = 0;
-  std::string sval;  // string constant; for NumConst the literal text
+  std::string sval;  // string constant; for NumConst the literal text (exact, signed)
   std::vector<ExprPtr> args;
   bool negated = false;
   bool star_arg = false;
+  // Height of the tree below and including this node (1 for a leaf). The parser
+  // bounds it (engine/stack_depth.h), so every recursive walk of a tree is bounded.
+  int height = 1;
 
   Expr(ExprKind k, int pos) : kind(k), position(pos) {}
 };

@@ -10,7 +10,7 @@
 namespace tp::sql {
 
 enum class TokenKind {
-  Identifier,  // foo, "Quoted Name" (quoted keeps case)
+  Identifier,  // foo, "Quoted Name" (quoted keeps case and every character)
   Integer,     // 42, 10_000_000
   Numeric,     // 1.5, .5, 1e3
   String,      // 'text' ('' escapes a quote)
@@ -22,12 +22,28 @@ enum class TokenKind {
 struct Token {
   TokenKind kind;
   std::string text;  // identifiers folded to lower case unless quoted; numbers without '_'
-  int position;      // 1-based character offset in the statement, for error carets
+  int position;      // 1-based byte offset in the statement, for error carets
   bool quoted = false;
 };
 
-// Splits `text` into tokens. Throws tp::Error (with position) on an
-// unterminated string or quoted identifier, or a character SQL does not use.
-std::vector<Token> tokenize(std::string_view text);
+// Longest identifier, in bytes (PostgreSQL's NAMEDATALEN - 1).
+inline constexpr size_t kMaxIdentifierBytes = 63;
+
+// Splits `text` into tokens. Throws tp::Error (with position) on input that is
+// not valid UTF-8 (or holds a NUL), an unterminated string, comment or quoted
+// identifier, or a character SQL does not use. Identifiers as PostgreSQL's
+// scanner makes them: unquoted ones have A-Z folded to a-z (other bytes, UTF-8
+// letters included, are kept); quoted ones keep every character ("" is a
+// quote); both are cut to 63 bytes at a character boundary, with the notice
+// `identifier "..." will be truncated to "..."` appended to `notices`.
+std::vector<Token> tokenize(std::string_view text, std::vector<std::string>* notices = nullptr);
+
+// The offset just past the "*/" that closes the block comment opening at
+// `start` ("/*"); comments nest, as in PostgreSQL. npos if it is not closed.
+size_t block_comment_end(std::string_view text, size_t start);
+
+// Throws `invalid byte sequence for encoding "UTF8": 0x..` (PostgreSQL's
+// pg_verify_mbstr) at the first byte sequence that is not UTF-8, or a NUL.
+void verify_utf8(std::string_view text);
 
 }  // namespace tp::sql

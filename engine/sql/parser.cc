@@ -7,26 +7,15 @@
 #include <limits>
 
 #include "engine/error.h"
+#include "engine/sql/expr_parser.h"
 #include "engine/sql/lexer.h"
 
 namespace tp::sql {
 namespace {
 
-// Words that end an expression or clause; used to keep aliases from
-// swallowing keywords (SELECT 1 FROM ...).
-bool is_reserved(const std::string& w) {
-  static const char* kWords[] = {
-      "select",  "from", "where", "order", "by",     "limit",   "and", "or",   "not",   "as",
-      "between", "in",   "asc",   "desc",  "values", "with",    "on",  "into", "table", "create",
-      "insert",  "null", "true",  "false", "is",     "primary", "key", "group"};
-  for (const char* k : kWords)
-    if (w == k) return true;
-  return false;
-}
-
-class Parser {
+class Parser : public ExprParser {
  public:
-  explicit Parser(std::string_view text) : text_(text), toks_(tokenize(text)) {}
+  using ExprParser::ExprParser;
 
   Statement parse() {
     Statement st = statement();
@@ -36,86 +25,6 @@ class Parser {
   }
 
  private:
-  std::string_view text_;
-  std::vector<Token> toks_;
-  size_t at_ = 0;
-
-  const Token& peek(size_t ahead = 0) const {
-    size_t i = std::min(at_ + ahead, toks_.size() - 1);
-    return toks_[i];
-  }
-  const Token& next() {
-    const Token& t = toks_[at_];
-    if (at_ + 1 < toks_.size()) ++at_;
-    return t;
-  }
-
-  [[noreturn]] void syntax_error() const {
-    const Token& t = peek();
-    if (t.kind == TokenKind::End)
-      throw Error("syntax error at end of input").at_position(t.position);
-    std::string shown = t.kind == TokenKind::String ? "'" + t.text + "'" : t.text;
-    if (t.kind == TokenKind::Identifier) {
-      // Show the word as typed, like PostgreSQL.
-      size_t p = size_t(t.position - 1);
-      size_t e = p;
-      while (e < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[e])) ||
-                                  text_[e] == '_' || text_[e] == '"' || text_[e] == '$'))
-        ++e;
-      shown = std::string(text_.substr(p, e - p));
-    }
-    throw Error("syntax error at or near \"" + shown + "\"").at_position(t.position);
-  }
-
-  bool is_word(const char* w, size_t ahead = 0) const {
-    const Token& t = peek(ahead);
-    return t.kind == TokenKind::Identifier && !t.quoted && t.text == w;
-  }
-  bool accept_word(const char* w) {
-    if (!is_word(w)) return false;
-    next();
-    return true;
-  }
-  void expect_word(const char* w) {
-    if (!accept_word(w)) syntax_error();
-  }
-  bool is_punct(const char* p) const { return peek().kind == TokenKind::Punct && peek().text == p; }
-  bool accept_punct(const char* p) {
-    if (!is_punct(p)) return false;
-    next();
-    return true;
-  }
-  void expect_punct(const char* p) {
-    if (!accept_punct(p)) syntax_error();
-  }
-  bool is_op(const char* o) const { return peek().kind == TokenKind::Operator && peek().text == o; }
-  bool accept_op(const char* o) {
-    if (!is_op(o)) return false;
-    next();
-    return true;
-  }
-
-  std::string identifier() {
-    const Token& t = peek();
-    if (t.kind != TokenKind::Identifier || (!t.quoted && is_reserved(t.text))) syntax_error();
-    return next().text;
-  }
-
-  int64_t integer_literal() {
-    bool neg = accept_op("-");
-    const Token& t = peek();
-    if (t.kind != TokenKind::Integer) syntax_error();
-    errno = 0;
-    long long v = std::strtoll(t.text.c_str(), nullptr, 10);
-    if (errno == ERANGE)
-      throw Error("value \"" + t.text + "\" is out of range for type bigint")
-          .at_position(t.position);
-    next();
-    return neg ? -v : v;
-  }
-
-  // ---- statements ----
-
   Statement statement() {
     if (is_word("create")) return create();
     if (is_word("drop")) return drop();
@@ -474,234 +383,6 @@ class Parser {
     e->statement = select_body();
     return e;
   }
-
-  // ---- expressions, lowest precedence first ----
-
-  ExprPtr expr() { return or_expr(); }
-
-  ExprPtr or_expr() {
-    ExprPtr left = and_expr();
-    if (!is_word("or")) return left;
-    auto e = std::make_unique<Expr>(ExprKind::Or, left->position);
-    e->args.push_back(std::move(left));
-    while (accept_word("or")) e->args.push_back(and_expr());
-    return e;
-  }
-
-  ExprPtr and_expr() {
-    ExprPtr left = not_expr();
-    if (!is_word("and")) return left;
-    auto e = std::make_unique<Expr>(ExprKind::And, left->position);
-    e->args.push_back(std::move(left));
-    while (accept_word("and")) e->args.push_back(not_expr());
-    return e;
-  }
-
-  ExprPtr not_expr() {
-    if (is_word("not")) {
-      int pos = next().position;
-      auto e = std::make_unique<Expr>(ExprKind::Not, pos);
-      e->args.push_back(not_expr());
-      return e;
-    }
-    return comparison();
-  }
-
-  ExprPtr comparison() {
-    ExprPtr left = additive();
-    bool negated = false;
-    if (is_word("not") && (is_word("between", 1) || is_word("in", 1))) {
-      next();
-      negated = true;
-    }
-    if (accept_word("between")) {
-      auto e = std::make_unique<Expr>(ExprKind::Between, left->position);
-      e->negated = negated;
-      e->args.push_back(std::move(left));
-      if (is_word("symmetric"))
-        throw Error("BETWEEN SYMMETRIC is not supported").at_position(peek().position);
-      e->args.push_back(additive());
-      expect_word("and");
-      e->args.push_back(additive());
-      return e;
-    }
-    if (accept_word("in")) {
-      auto e = std::make_unique<Expr>(ExprKind::InList, left->position);
-      e->negated = negated;
-      e->args.push_back(std::move(left));
-      expect_punct("(");
-      do e->args.push_back(expr());
-      while (accept_punct(","));
-      expect_punct(")");
-      return e;
-    }
-    if (negated) syntax_error();
-    for (const char* op : {"=", "<>", "!=", "<=", ">=", "<", ">"}) {
-      if (is_op(op)) {
-        int pos = next().position;
-        auto e = std::make_unique<Expr>(ExprKind::Compare, pos);
-        e->name = std::string(op) == "!=" ? "<>" : op;
-        e->args.push_back(std::move(left));
-        e->args.push_back(additive());
-        return e;
-      }
-    }
-    return left;
-  }
-
-  ExprPtr additive() {
-    ExprPtr left = multiplicative();
-    while (is_op("+") || is_op("-")) {
-      const Token& t = next();
-      auto e = std::make_unique<Expr>(ExprKind::Binary, t.position);
-      e->name = t.text;
-      e->args.push_back(std::move(left));
-      e->args.push_back(multiplicative());
-      left = std::move(e);
-    }
-    return left;
-  }
-
-  ExprPtr multiplicative() {
-    ExprPtr left = unary();
-    while (is_op("*") || is_op("/") || is_op("%")) {
-      const Token& t = next();
-      auto e = std::make_unique<Expr>(ExprKind::Binary, t.position);
-      e->name = t.text;
-      e->args.push_back(std::move(left));
-      e->args.push_back(unary());
-      left = std::move(e);
-    }
-    return left;
-  }
-
-  ExprPtr unary() {
-    if (is_op("-") || is_op("+")) {
-      const Token& t = next();
-      ExprPtr operand = unary();
-      // Fold -literal so that -2147483648 is a valid int4 constant.
-      if (t.text == "-" && operand->kind == ExprKind::IntConst) {
-        operand->ival = -operand->ival;
-        operand->position = t.position;
-        return operand;
-      }
-      auto e = std::make_unique<Expr>(ExprKind::Unary, t.position);
-      e->name = t.text;
-      e->args.push_back(std::move(operand));
-      return e;
-    }
-    return cast();
-  }
-
-  ExprPtr cast() {
-    ExprPtr e = primary();
-    while (is_op("::")) {
-      int pos = next().position;
-      auto c = std::make_unique<Expr>(ExprKind::Cast, pos);
-      const Token& t = peek();
-      std::string type = identifier();
-      if (type == "integer" || type == "int4") type = "int";
-      if (type == "int8") type = "bigint";
-      if (type == "double") {
-        expect_word("precision");
-        type = "float8";
-      }
-      if (type == "float" || type == "real" || type == "float4") type = "float8";
-      if (type != "int" && type != "bigint" && type != "float8" && type != "numeric" &&
-          type != "text" && type != "regclass")
-        throw Error("type \"" + type + "\" does not exist").at_position(t.position);
-      c->name = type;
-      c->args.push_back(std::move(e));
-      e = std::move(c);
-    }
-    return e;
-  }
-
-  ExprPtr primary() {
-    const Token& t = peek();
-    switch (t.kind) {
-      case TokenKind::Integer: {
-        next();
-        errno = 0;
-        long long v = std::strtoll(t.text.c_str(), nullptr, 10);
-        if (errno == ERANGE) {
-          auto e = std::make_unique<Expr>(ExprKind::NumConst, t.position);
-          e->dval = std::strtod(t.text.c_str(), nullptr);
-          e->sval = t.text;
-          return e;
-        }
-        auto e = std::make_unique<Expr>(ExprKind::IntConst, t.position);
-        e->ival = v;
-        return e;
-      }
-      case TokenKind::Numeric: {
-        next();
-        auto e = std::make_unique<Expr>(ExprKind::NumConst, t.position);
-        e->dval = std::strtod(t.text.c_str(), nullptr);
-        e->sval = t.text;
-        return e;
-      }
-      case TokenKind::String: {
-        next();
-        auto e = std::make_unique<Expr>(ExprKind::StrConst, t.position);
-        e->sval = t.text;
-        return e;
-      }
-      case TokenKind::Punct:
-        if (t.text == "(") {
-          next();
-          ExprPtr e = expr();
-          expect_punct(")");
-          return e;
-        }
-        syntax_error();
-      case TokenKind::Operator:
-        if (t.text == "*") {
-          next();
-          return std::make_unique<Expr>(ExprKind::Star, t.position);
-        }
-        syntax_error();
-      case TokenKind::Identifier: {
-        if (!t.quoted) {
-          if (t.text == "true" || t.text == "false") {
-            next();
-            auto e = std::make_unique<Expr>(ExprKind::BoolConst, t.position);
-            e->ival = t.text == "true";
-            return e;
-          }
-          if (t.text == "null") {
-            next();
-            return std::make_unique<Expr>(ExprKind::NullConst, t.position);
-          }
-        }
-        if (peek(1).kind == TokenKind::Punct && peek(1).text == "(" &&
-            !(t.quoted == false && is_reserved(t.text))) {
-          next();
-          next();
-          auto e = std::make_unique<Expr>(ExprKind::FuncCall, t.position);
-          e->name = t.text;
-          if (is_op("*")) {
-            next();
-            e->star_arg = true;
-          } else if (!is_punct(")")) {
-            if (accept_word("distinct"))
-              throw Error("DISTINCT in aggregates is not supported").at_position(t.position);
-            do e->args.push_back(expr());
-            while (accept_punct(","));
-          }
-          expect_punct(")");
-          return e;
-        }
-        std::string name = identifier();
-        if (accept_punct(".")) name = identifier();  // t.a -> a (one table per query)
-        auto e = std::make_unique<Expr>(ExprKind::ColumnRef, t.position);
-        e->name = name;
-        return e;
-      }
-      default:
-        syntax_error();
-    }
-  }
 };
 
 bool has_code(std::string_view s) {
@@ -713,8 +394,8 @@ bool has_code(std::string_view s) {
       size_t e = s.find('\n', i);
       i = e == std::string_view::npos ? s.size() : e;
     } else if (s.substr(i, 2) == "/*") {
-      size_t e = s.find("*/", i + 2);
-      i = e == std::string_view::npos ? s.size() : e + 2;
+      size_t e = block_comment_end(s, i);
+      i = e == std::string_view::npos ? s.size() : e;
     } else {
       return true;
     }
@@ -724,8 +405,8 @@ bool has_code(std::string_view s) {
 
 }  // namespace
 
-Statement parse_statement(std::string_view text) {
-  return Parser(text).parse();
+Statement parse_statement(std::string_view text, std::vector<std::string>* notices) {
+  return Parser(text, notices).parse();
 }
 
 std::vector<std::string> split_statements(std::string_view s, bool* complete) {
@@ -766,8 +447,8 @@ std::vector<std::string> split_statements(std::string_view s, bool* complete) {
       continue;
     }
     if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
-      size_t end = s.find("*/", i + 2);
-      end = end == std::string_view::npos ? s.size() : end + 2;
+      size_t end = block_comment_end(s, i);
+      if (end == std::string_view::npos) end = s.size();
       cur.append(s.substr(i, end - i));
       i = end;
       continue;

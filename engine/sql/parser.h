@@ -12,7 +12,10 @@
 namespace tp::sql {
 
 // Parses exactly one statement (a trailing ';' is allowed). Throws tp::Error.
-Statement parse_statement(std::string_view text);
+// Notices (identifier truncation) are appended to `notices` when given.
+// Expressions nest at most max_expression_depth() levels and the parser checks
+// the stack as it recurses: deeper input is `stack depth limit exceeded`.
+Statement parse_statement(std::string_view text, std::vector<std::string>* notices = nullptr);
 
 // Splits a script into statement texts at ';' outside strings, quoted
 // identifiers and comments. Each piece keeps its text without the ';'; blank

@@ -1,0 +1,313 @@
+#include "engine/sql/expr_parser.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
+
+#include "engine/error.h"
+#include "engine/stack_depth.h"
+
+namespace tp::sql {
+
+ExprParser::ExprParser(std::string_view text, std::vector<std::string>* notices)
+    : TokenCursor(text, notices), max_depth_(max_expression_depth()) {}
+
+// A numeric literal (a fraction, an exponent, or an integer beyond bigint). The
+// text is kept for exact conversion and display; PostgreSQL's numeric input
+// refuses exponents beyond +-1000 and more than 131072 digits before the point.
+ExprPtr ExprParser::numeric_constant(const Token& t) {
+  size_t e = t.text.find_first_of("eE");
+  size_t int_digits = std::min(t.text.find('.'), std::min(e, t.text.size()));
+  if (e != std::string::npos) {
+    std::string_view x(t.text);
+    x.remove_prefix(e + 1);
+    if (!x.empty() && (x[0] == '+' || x[0] == '-')) x.remove_prefix(1);
+    size_t first = x.find_first_not_of('0');
+    if (first != std::string_view::npos &&
+        (x.size() - first > 4 || std::stoi(std::string(x.substr(first))) > 1000))
+      throw Error("invalid input syntax for type numeric: \"" + t.text + "\"")
+          .at_position(t.position);
+  }
+  if (int_digits > 131072) throw Error("value overflows numeric format").at_position(t.position);
+  auto c = std::make_unique<Expr>(ExprKind::NumConst, t.position);
+  c->dval = std::strtod(t.text.c_str(), nullptr);
+  c->sval = t.text;
+  return c;
+}
+
+ExprPtr ExprParser::expr() {
+  Nest nest(*this);
+  return or_expr();
+}
+
+// Each level below keeps its recursive frame small: the work past the operand
+// (building a node, its strings and temporaries) is in a separate *_rest
+// function, so a level of parentheses costs little stack even under ASan.
+ExprPtr ExprParser::or_expr() {
+  ExprPtr left = and_expr();
+  if (!is_word("or")) return left;
+  return or_rest(std::move(left));
+}
+
+ExprPtr ExprParser::or_rest(ExprPtr left) {
+  auto e = std::make_unique<Expr>(ExprKind::Or, left->position);
+  e->args.push_back(std::move(left));
+  while (accept_word("or")) e->args.push_back(and_expr());
+  return sealed(std::move(e));
+}
+
+ExprPtr ExprParser::and_expr() {
+  ExprPtr left = not_expr();
+  if (!is_word("and")) return left;
+  return and_rest(std::move(left));
+}
+
+ExprPtr ExprParser::and_rest(ExprPtr left) {
+  auto e = std::make_unique<Expr>(ExprKind::And, left->position);
+  e->args.push_back(std::move(left));
+  while (accept_word("and")) e->args.push_back(not_expr());
+  return sealed(std::move(e));
+}
+
+ExprPtr ExprParser::not_expr() {
+  if (!is_word("not")) return comparison();
+  return negation();
+}
+
+ExprPtr ExprParser::negation() {
+  int pos = next().position;
+  Nest nest(*this);
+  auto e = std::make_unique<Expr>(ExprKind::Not, pos);
+  e->args.push_back(not_expr());
+  return sealed(std::move(e));
+}
+
+ExprPtr ExprParser::comparison() {
+  ExprPtr left = additive();
+  if (peek().kind == TokenKind::End || peek().kind == TokenKind::Punct) return left;
+  return comparison_rest(std::move(left));
+}
+
+// Kept out of comparison(), which every level of parentheses passes through:
+// its strings and temporaries would otherwise sit in each of those frames.
+ExprPtr ExprParser::comparison_rest(ExprPtr left) {
+  bool negated = false;
+  if (is_word("not") && (is_word("between", 1) || is_word("in", 1))) {
+    next();
+    negated = true;
+  }
+  if (accept_word("between")) {
+    auto e = std::make_unique<Expr>(ExprKind::Between, left->position);
+    e->negated = negated;
+    e->args.push_back(std::move(left));
+    if (is_word("symmetric"))
+      throw Error("BETWEEN SYMMETRIC is not supported").at_position(peek().position);
+    e->args.push_back(additive());
+    expect_word("and");
+    e->args.push_back(additive());
+    return sealed(std::move(e));
+  }
+  if (accept_word("in")) {
+    auto e = std::make_unique<Expr>(ExprKind::InList, left->position);
+    e->negated = negated;
+    e->args.push_back(std::move(left));
+    expect_punct("(");
+    do e->args.push_back(expr());
+    while (accept_punct(","));
+    expect_punct(")");
+    return sealed(std::move(e));
+  }
+  if (negated) syntax_error();
+  for (const char* op : {"=", "<>", "!=", "<=", ">=", "<", ">"}) {
+    if (is_op(op)) {
+      int pos = next().position;
+      auto e = std::make_unique<Expr>(ExprKind::Compare, pos);
+      e->name = std::string(op) == "!=" ? "<>" : op;
+      e->args.push_back(std::move(left));
+      e->args.push_back(additive());
+      return sealed(std::move(e));
+    }
+  }
+  return left;
+}
+
+ExprPtr ExprParser::additive() {
+  ExprPtr left = multiplicative();
+  if (!is_op("+") && !is_op("-")) return left;
+  return additive_rest(std::move(left));
+}
+
+ExprPtr ExprParser::additive_rest(ExprPtr left) {
+  while (is_op("+") || is_op("-")) {
+    const Token& t = next();
+    auto e = std::make_unique<Expr>(ExprKind::Binary, t.position);
+    e->name = t.text;
+    e->args.push_back(std::move(left));
+    e->args.push_back(multiplicative());
+    left = sealed(std::move(e));
+  }
+  return left;
+}
+
+ExprPtr ExprParser::multiplicative() {
+  ExprPtr left = unary();
+  if (!is_op("*") && !is_op("/") && !is_op("%")) return left;
+  return multiplicative_rest(std::move(left));
+}
+
+ExprPtr ExprParser::multiplicative_rest(ExprPtr left) {
+  while (is_op("*") || is_op("/") || is_op("%")) {
+    const Token& t = next();
+    auto e = std::make_unique<Expr>(ExprKind::Binary, t.position);
+    e->name = t.text;
+    e->args.push_back(std::move(left));
+    e->args.push_back(unary());
+    left = sealed(std::move(e));
+  }
+  return left;
+}
+
+ExprPtr ExprParser::unary() {
+  if (!is_op("-") && !is_op("+")) return cast();
+  return signed_operand();
+}
+
+ExprPtr ExprParser::signed_operand() {
+  const Token& t = next();
+  Nest nest(*this);
+  ExprPtr operand = unary();
+  // Fold -literal so that -2147483648 is a valid int4 constant and
+  // -9223372036854775808 a valid bigint (it is numeric until negated).
+  if (t.text == "-" && operand->kind == ExprKind::IntConst &&
+      operand->ival != std::numeric_limits<int64_t>::min()) {
+    operand->ival = -operand->ival;
+    operand->position = t.position;
+    return operand;
+  }
+  if (t.text == "-" && operand->kind == ExprKind::NumConst) {
+    operand->dval = -operand->dval;
+    operand->sval = operand->sval.starts_with('-') ? operand->sval.substr(1) : "-" + operand->sval;
+    if (operand->sval == "-9223372036854775808") {
+      operand->kind = ExprKind::IntConst;
+      operand->ival = std::numeric_limits<int64_t>::min();
+    }
+    operand->position = t.position;
+    return operand;
+  }
+  auto e = std::make_unique<Expr>(ExprKind::Unary, t.position);
+  e->name = t.text;
+  e->args.push_back(std::move(operand));
+  return sealed(std::move(e));
+}
+
+ExprPtr ExprParser::cast() {
+  ExprPtr e = primary();
+  if (!is_op("::")) return e;
+  return cast_rest(std::move(e));
+}
+
+ExprPtr ExprParser::cast_rest(ExprPtr e) {
+  while (is_op("::")) {
+    int pos = next().position;
+    auto c = std::make_unique<Expr>(ExprKind::Cast, pos);
+    const Token& t = peek();
+    std::string type = identifier();
+    if (type == "integer" || type == "int4") type = "int";
+    if (type == "int8") type = "bigint";
+    if (type == "double") {
+      expect_word("precision");
+      type = "float8";
+    }
+    if (type == "float" || type == "real" || type == "float4") type = "float8";
+    if (type != "int" && type != "bigint" && type != "float8" && type != "numeric" &&
+        type != "text" && type != "regclass")
+      throw Error("type \"" + type + "\" does not exist").at_position(t.position);
+    c->name = type;
+    c->args.push_back(std::move(e));
+    e = sealed(std::move(c));
+  }
+  return e;
+}
+
+ExprPtr ExprParser::primary() {
+  if (!is_punct("(")) return primary_leaf();
+  next();
+  ExprPtr e = expr();
+  expect_punct(")");
+  return e;
+}
+
+// Everything but parentheses; its own frame keeps primary() small (see comparison_rest).
+ExprPtr ExprParser::primary_leaf() {
+  const Token& t = peek();
+  switch (t.kind) {
+    case TokenKind::Integer: {
+      next();
+      errno = 0;
+      long long v = std::strtoll(t.text.c_str(), nullptr, 10);
+      if (errno == ERANGE) return numeric_constant(t);  // PostgreSQL's numeric too
+      auto e = std::make_unique<Expr>(ExprKind::IntConst, t.position);
+      e->ival = v;
+      return e;
+    }
+    case TokenKind::Numeric:
+      next();
+      return numeric_constant(t);
+    case TokenKind::String: {
+      next();
+      auto e = std::make_unique<Expr>(ExprKind::StrConst, t.position);
+      e->sval = t.text;
+      return e;
+    }
+    case TokenKind::Punct:
+      syntax_error();
+    case TokenKind::Operator:
+      if (t.text == "*") {
+        next();
+        return std::make_unique<Expr>(ExprKind::Star, t.position);
+      }
+      syntax_error();
+    case TokenKind::Identifier: {
+      if (!t.quoted) {
+        if (t.text == "true" || t.text == "false") {
+          next();
+          auto e = std::make_unique<Expr>(ExprKind::BoolConst, t.position);
+          e->ival = t.text == "true";
+          return e;
+        }
+        if (t.text == "null") {
+          next();
+          return std::make_unique<Expr>(ExprKind::NullConst, t.position);
+        }
+      }
+      if (peek(1).kind == TokenKind::Punct && peek(1).text == "(" &&
+          !(t.quoted == false && is_reserved(t.text))) {
+        next();
+        next();
+        auto e = std::make_unique<Expr>(ExprKind::FuncCall, t.position);
+        e->name = t.text;
+        if (is_op("*")) {
+          next();
+          e->star_arg = true;
+        } else if (!is_punct(")")) {
+          if (accept_word("distinct"))
+            throw Error("DISTINCT in aggregates is not supported").at_position(t.position);
+          do e->args.push_back(expr());
+          while (accept_punct(","));
+        }
+        expect_punct(")");
+        return sealed(std::move(e));
+      }
+      std::string name = identifier();
+      if (accept_punct(".")) name = identifier();  // t.a -> a (one table per query)
+      auto e = std::make_unique<Expr>(ExprKind::ColumnRef, t.position);
+      e->name = name;
+      return e;
+    }
+    default:
+      syntax_error();
+  }
+}
+
+}  // namespace tp::sql

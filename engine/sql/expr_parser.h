@@ -1,0 +1,78 @@
+// Expressions of tidepool's SQL, lowest precedence first (OR, AND, NOT,
+// comparisons, + -, * / %, unary sign, ::casts, primaries). Nesting is
+// bounded: the recursion by a depth count and check_stack_depth(), every tree
+// by its height (engine/stack_depth.h), so no later walk can overflow the stack.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/sql/ast.h"
+#include "engine/sql/token_cursor.h"
+#include "engine/stack_depth.h"
+
+namespace tp::sql {
+
+class ExprParser : public TokenCursor {
+ public:
+  ExprParser(std::string_view text, std::vector<std::string>* notices);
+
+  // One expression at the cursor.
+  ExprPtr expr();
+
+ private:
+  static ExprPtr numeric_constant(const Token& t);
+  ExprPtr or_expr();
+  [[gnu::noinline]] ExprPtr or_rest(ExprPtr left);
+  ExprPtr and_expr();
+  [[gnu::noinline]] ExprPtr and_rest(ExprPtr left);
+  ExprPtr not_expr();
+  [[gnu::noinline]] ExprPtr negation();
+  ExprPtr comparison();
+  [[gnu::noinline]] ExprPtr comparison_rest(ExprPtr left);
+  ExprPtr additive();
+  [[gnu::noinline]] ExprPtr additive_rest(ExprPtr left);
+  ExprPtr multiplicative();
+  [[gnu::noinline]] ExprPtr multiplicative_rest(ExprPtr left);
+  ExprPtr unary();
+  [[gnu::noinline]] ExprPtr signed_operand();
+  ExprPtr cast();
+  [[gnu::noinline]] ExprPtr cast_rest(ExprPtr e);
+  ExprPtr primary();
+  [[gnu::noinline]] ExprPtr primary_leaf();
+
+  int max_depth_;
+  int depth_ = 0;  // expression nesting of the current recursion
+
+  // One level of recursion into a nested expression: bounded in count and in stack.
+  class Nest {
+   public:
+    explicit Nest(ExprParser& p) : p_(p) {
+      if (++p_.depth_ > p_.max_depth_) {
+        --p_.depth_;
+        throw_stack_depth_exceeded();
+      }
+      check_stack_depth();
+    }
+    ~Nest() { --p_.depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+   private:
+    ExprParser& p_;
+  };
+
+  // Sets the height of a node whose arguments are complete; refuses trees
+  // deeper than the bound, so none exists for later walks (or ~Expr) to recurse through.
+  ExprPtr sealed(ExprPtr e) const {
+    int h = 0;
+    for (const auto& a : e->args) h = std::max(h, a->height);
+    e->height = h + 1;
+    if (e->height > max_depth_) throw_stack_depth_exceeded();
+    return e;
+  }
+};
+
+}  // namespace tp::sql

@@ -1,0 +1,120 @@
+// The token stream of one statement, shared by the statement parser and the
+// expression parser (engine/sql/parser.cc, expr_parser.cc): look-ahead, the
+// keyword and punctuation tests, identifiers, and PostgreSQL's syntax errors.
+#pragma once
+
+#include <cctype>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/error.h"
+#include "engine/sql/lexer.h"
+
+namespace tp::sql {
+
+// Words that end an expression or clause; used to keep aliases from
+// swallowing keywords (SELECT 1 FROM ...).
+inline bool is_reserved(const std::string& w) {
+  static const char* kWords[] = {
+      "select",  "from", "where", "order", "by",     "limit",   "and", "or",   "not",   "as",
+      "between", "in",   "asc",   "desc",  "values", "with",    "on",  "into", "table", "create",
+      "insert",  "null", "true",  "false", "is",     "primary", "key", "group"};
+  for (const char* k : kWords)
+    if (w == k) return true;
+  return false;
+}
+
+class TokenCursor {
+ public:
+  TokenCursor(std::string_view text, std::vector<std::string>* notices)
+      : text_(text), toks_(tokenize(text, notices)) {}
+
+ protected:
+  std::string_view text_;
+  std::vector<Token> toks_;
+  size_t at_ = 0;
+
+  const Token& peek(size_t ahead = 0) const {
+    size_t i = std::min(at_ + ahead, toks_.size() - 1);
+    return toks_[i];
+  }
+  const Token& next() {
+    const Token& t = toks_[at_];
+    if (at_ + 1 < toks_.size()) ++at_;
+    return t;
+  }
+
+  [[noreturn]] void syntax_error() const {
+    const Token& t = peek();
+    if (t.kind == TokenKind::End)
+      throw Error("syntax error at end of input").at_position(t.position);
+    std::string shown = t.kind == TokenKind::String ? "'" + t.text + "'" : t.text;
+    if (t.kind == TokenKind::Identifier) {
+      // Show the word as typed, like PostgreSQL.
+      size_t p = size_t(t.position - 1);
+      size_t e = p;
+      while (e < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[e])) ||
+                                  static_cast<unsigned char>(text_[e]) >= 0x80 || text_[e] == '_' ||
+                                  text_[e] == '"' || text_[e] == '$'))
+        ++e;
+      shown = std::string(text_.substr(p, e - p));
+    }
+    throw Error("syntax error at or near \"" + shown + "\"").at_position(t.position);
+  }
+
+  bool is_word(const char* w, size_t ahead = 0) const {
+    const Token& t = peek(ahead);
+    return t.kind == TokenKind::Identifier && !t.quoted && t.text == w;
+  }
+  bool accept_word(const char* w) {
+    if (!is_word(w)) return false;
+    next();
+    return true;
+  }
+  void expect_word(const char* w) {
+    if (!accept_word(w)) syntax_error();
+  }
+  bool is_punct(const char* p) const { return peek().kind == TokenKind::Punct && peek().text == p; }
+  bool accept_punct(const char* p) {
+    if (!is_punct(p)) return false;
+    next();
+    return true;
+  }
+  void expect_punct(const char* p) {
+    if (!accept_punct(p)) syntax_error();
+  }
+  bool is_op(const char* o) const { return peek().kind == TokenKind::Operator && peek().text == o; }
+  bool accept_op(const char* o) {
+    if (!is_op(o)) return false;
+    next();
+    return true;
+  }
+
+  std::string identifier() {
+    const Token& t = peek();
+    if (t.kind != TokenKind::Identifier || (!t.quoted && is_reserved(t.text))) syntax_error();
+    return next().text;
+  }
+
+  // An integer constant where PostgreSQL wants a bigint (LIMIT, WITH options).
+  int64_t integer_literal() {
+    bool neg = accept_op("-");
+    const Token& t = peek();
+    if (t.kind != TokenKind::Integer) syntax_error();
+    __int128 v = 0;
+    for (char c : t.text) {
+      v = v * 10 + (c - '0');
+      if (v > (__int128(1) << 63)) break;
+    }
+    if (neg) v = -v;
+    if (v > std::numeric_limits<int64_t>::max() || v < std::numeric_limits<int64_t>::min())
+      throw Error("bigint out of range").at_position(t.position);
+    next();
+    return int64_t(v);
+  }
+};
+
+}  // namespace tp::sql
