@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "engine/error.h"
+#include "engine/indexes.h"
 
 namespace tp {
 
@@ -45,6 +46,7 @@ ResultSet run_analyze(Session& session, const sql::Analyze& a) {
     TableStats st = analyze_table(
         int(ncols), BlockNumber(rel->pages),
         [&](BlockNumber b, std::vector<StatsRow>& rows) {
+          check_cancel_at(CancelPoint::AnalyzeBlock);
           bufmgr::ReadGuard page = storage.pool().read_buffer(file, b).lock_shared();
           const char* p = page.page();
           OffsetNumber max = page_max_offset(p);

@@ -6,9 +6,34 @@
 
 #include "engine/error.h"
 #include "engine/heap_tuple.h"
+#include "engine/interrupts.h"
 #include "scans/heap_scan.h"
 
 namespace tp {
+
+namespace {
+
+std::function<void(CancelPoint)>& cancel_point_observer() {
+  static std::function<void(CancelPoint)> observer;
+  return observer;
+}
+
+// The builder's interrupt callback: its sort and load phases poll here.
+void check_build_cancel(btree::BuildProgress::Phase phase) {
+  check_cancel_at(phase == btree::BuildProgress::Phase::Sorting ? CancelPoint::IndexSort
+                                                                : CancelPoint::IndexLoad);
+}
+
+}  // namespace
+
+void check_cancel_at(CancelPoint point) {
+  if (cancel_point_observer()) cancel_point_observer()(point);
+  check_for_interrupts();
+}
+
+void set_cancel_point_observer(std::function<void(CancelPoint)> observer) {
+  cancel_point_observer() = std::move(observer);
+}
 
 btree::IndexDef index_def(const RelationEntry& table, const RelationEntry& index) {
   btree::IndexDef def;
@@ -46,6 +71,7 @@ void scan_keys(Storage& storage, const RelationEntry& table, const std::vector<i
                        storage.stream_config());
   btree::KeyValues key;
   scan.for_each_page([&](BlockNumber block, const char* page) {
+    check_cancel_at(CancelPoint::IndexScan);
     OffsetNumber max = page_max_offset(page);
     for (OffsetNumber o = 1; o <= max; ++o) {
       if (page_item_id(page, o)->state != uint32_t(ItemState::Normal)) continue;
@@ -78,9 +104,11 @@ btree::BuildStats build_index(Storage& storage, const RelationEntry& table,
   scan_keys(storage, table, index.key_columns,
             [&](const btree::KeyValues& key, Tid tid) { builder.add(key, tid); });
   bool show = progress && table.rows >= 1000000;
-  btree::BuildStats stats = builder.finish([&](const btree::BuildProgress& p) {
-    if (show) print_build_progress(index.name, p);
-  });
+  btree::BuildStats stats = builder.finish(
+      [&](const btree::BuildProgress& p) {
+        if (show) print_build_progress(index.name, p);
+      },
+      check_build_cancel);
   return stats;
 }
 
@@ -141,7 +169,7 @@ std::vector<uint32_t> IndexMaintainer::finish() {
   for (auto& t : targets_) {
     if (t->builder) {
       try {
-        t->builder->finish();
+        t->builder->finish({}, check_build_cancel);
       } catch (const Error& e) {
         // Seen from INSERT, a duplicate is a unique violation, as PostgreSQL reports it.
         std::string detail = e.detail();
@@ -160,6 +188,20 @@ std::vector<uint32_t> IndexMaintainer::finish() {
   return garbage;
 }
 
+const char* heap_tuple_at(const char* page, OffsetNumber off, uint32_t tuple_size) {
+  const PageHeader* h = page_header(page);
+  // The line pointer array must itself lie inside the page header's bounds.
+  if (off == 0 || h->lower < kPageHeaderSize || h->lower > kBlockSize ||
+      off > page_max_offset(page))
+    return nullptr;
+  const ItemId* id = page_item_id(page, off);
+  if (id->state != uint32_t(ItemState::Normal)) return nullptr;
+  if (id->len < tuple_size || uint32_t(id->off) < h->lower ||
+      uint32_t(id->off) + id->len > kBlockSize)
+    return nullptr;
+  return page + id->off;
+}
+
 btree::VerifyReport verify_index(Storage& storage, const RelationEntry& table,
                                  const RelationEntry& index) {
   aio::IoFile& file = storage.file(index);
@@ -169,10 +211,8 @@ btree::VerifyReport verify_index(Storage& storage, const RelationEntry& table,
   btree::HeapFetch fetch = [&](Tid tid) -> std::optional<btree::KeyValues> {
     if (tid.block >= table.pages || tid.offset == 0) return std::nullopt;
     bufmgr::ReadGuard page = storage.pool().read_buffer(heap, tid.block).lock_shared();
-    if (tid.offset > page_max_offset(page.page())) return std::nullopt;
-    if (page_item_id(page.page(), tid.offset)->state != uint32_t(ItemState::Normal))
-      return std::nullopt;
-    const char* tuple = page_item(page.page(), tid.offset);
+    const char* tuple = heap_tuple_at(page.page(), tid.offset, layout.tuple_size());
+    if (!tuple) return std::nullopt;
     btree::KeyValues key;
     for (int c : index.key_columns) key.push(layout.get(tuple, size_t(c)));
     return key;

@@ -4,6 +4,7 @@
 // pool through PoolPageStore.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,17 @@
 #include "engine/storage.h"
 
 namespace tp {
+
+// Where the maintenance commands poll for Ctrl-C (check_for_interrupts()):
+// CREATE INDEX once per heap page it reads, every btree::kInterruptInterval
+// comparisons of its sort and tuples of its load; ANALYZE once per sampled page.
+// A cancel throws, and the statement's rollback removes the half-built file.
+enum class CancelPoint { IndexScan, IndexSort, IndexLoad, AnalyzeBlock };
+// Polls at `point`: the test observer first (if any), then check_for_interrupts().
+void check_cancel_at(CancelPoint point);
+// For tests: `observer` runs at every poll, before it, so a test can set
+// cancel_requested() at a chosen point of a build. Set it between statements.
+void set_cancel_point_observer(std::function<void(CancelPoint)> observer);
 
 // The B-tree definition of a catalog index over `table`.
 btree::IndexDef index_def(const RelationEntry& table, const RelationEntry& index);
@@ -55,6 +67,12 @@ class IndexMaintainer {
   Catalog& next_;
   std::vector<std::unique_ptr<Target>> targets_;
 };
+
+// The live tuple at `off` of heap page `page`, or nullptr when that slot holds
+// none or its line pointer points outside the page or at fewer than
+// `tuple_size` bytes: a damaged page whose checksum passed (a writer's bug) is
+// reported as a missing row, never read past its end.
+const char* heap_tuple_at(const char* page, OffsetNumber off, uint32_t tuple_size);
 
 // Checks an index (tp_verify): structure, ordering, links, metapage, and that
 // every entry points at a live heap row whose columns equal its key.

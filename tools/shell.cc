@@ -45,6 +45,8 @@ void on_sigint(int) {
   cancel_requested().store(true);
 }
 
+const char* kCancelMessage = "canceling statement due to user request";
+
 std::string trim_left(const std::string& s) {
   size_t i = 0;
   while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
@@ -56,8 +58,10 @@ class Shell {
   Shell(Session& session, PrintOptions print) : session_(session), print_(print) {}
 
   // Runs every statement (and meta-command) of `script`. Returns false at the
-  // first error when stop_on_error.
+  // first error when stop_on_error. A pending Ctrl-C stops the script before its
+  // next statement (Session::execute would otherwise forget it).
   bool run_script(const std::string& script, bool stop_on_error) {
+    if (cancelled_between_statements()) return false;
     bool ok = true;
     std::istringstream in(script);
     std::string line, pending;
@@ -76,6 +80,7 @@ class Shell {
       auto stmts = sql::split_statements(pending, &complete);
       if (!complete) continue;
       for (auto& s : stmts) {
+        if (cancelled_between_statements()) return false;
         if (!statement(s)) {
           ok = false;
           if (stop_on_error) return false;
@@ -85,6 +90,7 @@ class Shell {
     }
     bool complete = false;
     for (auto& s : sql::split_statements(pending, &complete)) {
+      if (cancelled_between_statements()) return false;
       if (!statement(s)) {
         ok = false;
         if (stop_on_error) return false;
@@ -121,6 +127,13 @@ class Shell {
   }
 
  private:
+  bool cancelled_between_statements() {
+    if (!cancel_requested().exchange(false)) return false;
+    std::fflush(stdout);
+    std::fputs(format_error(Error(kCancelMessage), "").c_str(), stderr);
+    return true;
+  }
+
   bool statement(const std::string& raw) {
     std::string text = trim_left(raw);
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
@@ -255,7 +268,16 @@ class Shell {
 
 }  // namespace
 
+void install_cancel_handler() {
+  struct sigaction sa = {};
+  sa.sa_handler = on_sigint;
+  sa.sa_flags = SA_RESTART;  // a Ctrl-C at the prompt must not end the read of stdin
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+}
+
 int run_sql_shell(const std::vector<std::string>& args) {
+  install_cancel_handler();
   SessionOptions so;
   PrintOptions po;
   std::vector<std::string> commands, files;
@@ -302,10 +324,6 @@ int run_sql_shell(const std::vector<std::string>& args) {
     std::fputs(format_error(e, "").c_str(), stderr);
     return 2;
   }
-  struct sigaction sa = {};
-  sa.sa_handler = on_sigint;
-  sigaction(SIGINT, &sa, nullptr);
-
   Shell shell(*session, po);
   if (!commands.empty() || !files.empty()) {
     for (const auto& c : commands)

@@ -27,6 +27,7 @@ const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
+  tp::install_cancel_handler();  // first: a Ctrl-C during startup must not kill the process
   if (argc < 2 || std::strcmp(argv[1], "help") == 0 || std::strcmp(argv[1], "--help") == 0 ||
       std::strcmp(argv[1], "-h") == 0) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);

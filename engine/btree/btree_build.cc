@@ -38,7 +38,9 @@ class SortBuffer {
   virtual ~SortBuffer() = default;
   virtual void reserve(size_t n) = 0;
   virtual void add(const KeyValues& key, Tid tid) = 0;
-  virtual void sort() = 0;
+  // Sorts the entries. `interrupt` runs every kInterruptInterval comparisons; if
+  // it throws, the entries are left in some order (all still present).
+  virtual void sort(const std::function<void()>& interrupt) = 0;
   virtual size_t size() const = 0;
   virtual void get(size_t i, KeyValues& key, Tid& tid) const = 0;
 };
@@ -60,11 +62,22 @@ class SortBufferN final : public SortBuffer {
     r.tid = (uint64_t(tid.block) << 16) | tid.offset;
     records_.push_back(r);
   }
-  void sort() override {
-    std::sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) {
+  void sort(const std::function<void()>& interrupt) override {
+    auto less = [](const Record& a, const Record& b) {
       for (int i = 0; i < N; ++i)
         if (a.key[i] != b.key[i]) return a.key[i] < b.key[i];
       return a.tid < b.tid;
+    };
+    if (!interrupt) {
+      std::sort(records_.begin(), records_.end(), less);
+      return;
+    }
+    // Records are trivially copyable, so a throw from inside std::sort leaves a
+    // permutation of them: nothing is lost or half-moved.
+    uint64_t compared = 0;
+    std::sort(records_.begin(), records_.end(), [&](const Record& a, const Record& b) {
+      if (++compared % kInterruptInterval == 0) interrupt();
+      return less(a, b);
     });
   }
   size_t size() const override { return records_.size(); }
@@ -285,10 +298,11 @@ void BTreeBuilder::add(const KeyValues& key, Tid tid) {
   entries_->add(key, tid);
 }
 
-BuildStats BTreeBuilder::finish(const BuildProgressFn& progress) {
+BuildStats BTreeBuilder::finish(const BuildProgressFn& progress,
+                                const BuildInterruptFn& interrupt) {
   set_state(BuilderState::Writing);
   try {
-    BuildStats stats = write(progress);
+    BuildStats stats = write(progress, interrupt);
     set_state(BuilderState::Finished);
     return stats;
   } catch (...) {
@@ -297,13 +311,18 @@ BuildStats BTreeBuilder::finish(const BuildProgressFn& progress) {
   }
 }
 
-BuildStats BTreeBuilder::write(const BuildProgressFn& progress) {
+BuildStats BTreeBuilder::write(const BuildProgressFn& progress, const BuildInterruptFn& interrupt) {
   if (store_->nblocks() != 0)
     throw Error("cannot build index \"" + def_.name + "\": its relation gained " +
                 std::to_string(store_->nblocks()) + " blocks while the build collected entries");
   const uint64_t total = entries_->size();
   if (progress) progress({BuildProgress::Phase::Sorting, 0, total, 0});
-  entries_->sort();
+  std::function<void()> sort_interrupt;
+  if (interrupt) {
+    interrupt(BuildProgress::Phase::Sorting);
+    sort_interrupt = [&] { interrupt(BuildProgress::Phase::Sorting); };
+  }
+  entries_->sort(sort_interrupt);
 
   KeyValues key, previous;
   Tid tid;
@@ -332,6 +351,7 @@ BuildStats BTreeBuilder::write(const BuildProgressFn& progress) {
     entries_->get(i, key, tid);
     uint16_t size = make_leaf_tuple(layout_, key, tid, tuple);
     writer.add(0, tuple, size);
+    if (interrupt && (i + 1) % kInterruptInterval == 0) interrupt(BuildProgress::Phase::Loading);
     if (progress && (i + 1) % step == 0)
       progress({BuildProgress::Phase::Loading, i + 1, total, writer.pages_written()});
   }

@@ -28,6 +28,11 @@ struct BuildProgress {
 };
 const char* build_phase_name(BuildProgress::Phase phase);
 using BuildProgressFn = std::function<void(const BuildProgress&)>;
+// Called at bounded intervals while finish() sorts (every kInterruptInterval
+// comparisons) and loads (every kInterruptInterval tuples), so the caller can
+// cancel the build by throwing; the store then holds a partial index to discard.
+using BuildInterruptFn = std::function<void(BuildProgress::Phase)>;
+inline constexpr uint64_t kInterruptInterval = 1 << 16;
 
 struct BuildStats {
   uint64_t tuples = 0;
@@ -66,14 +71,14 @@ class BTreeBuilder {
   // Sorts and writes the index. A unique index with equal keys throws
   // tp::Error "could not create unique index" before any page is written.
   // `progress` (optional) is called when sorting starts, about every 1% of
-  // the loading, and at the end.
-  BuildStats finish(const BuildProgressFn& progress = {});
+  // the loading, and at the end. `interrupt` (optional) may throw to cancel.
+  BuildStats finish(const BuildProgressFn& progress = {}, const BuildInterruptFn& interrupt = {});
 
   BuilderState state() const { return state_; }
 
  private:
   void set_state(BuilderState next);
-  BuildStats write(const BuildProgressFn& progress);
+  BuildStats write(const BuildProgressFn& progress, const BuildInterruptFn& interrupt);
 
   PageStore* store_;
   IndexDef def_;

@@ -1,0 +1,170 @@
+// kill -9 at random moments of INSERT, CREATE INDEX, DROP INDEX, TRUNCATE,
+// CREATE/DROP TABLE run by the `tidepool sql` binary; after each kill the
+// directory is reopened and must hold the state before the statement or the
+// state after it (row counts, the set of relations), and every index present
+// must pass tp_verify. The seed is printed; TIDEPOOL_KILL_SEED=N replays a run,
+// TIDEPOOL_KILL_ITERATIONS=N changes the count.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "tests/robust/child_process.h"
+#include "tests/sql/test_util.h"
+
+namespace tp {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::ChildProcess;
+using testing::options_for;
+using testing::scalar;
+using testing::TempDir;
+
+// What the directory holds, as far as the loop changes it.
+struct State {
+  uint64_t t_rows = 0;
+  std::set<std::string> indexes;  // of t
+  bool side = false;              // table "side" exists
+  uint64_t side_rows = 0;
+
+  bool operator==(const State&) const = default;
+  std::string text() const {
+    std::string s = "t rows " + std::to_string(t_rows) + ", indexes {";
+    for (const auto& i : indexes) s += " " + i;
+    s += " }, side ";
+    s += side ? "rows " + std::to_string(side_rows) : "absent";
+    return s;
+  }
+};
+
+// Reads the state through a fresh session (recovery runs as it opens) and
+// checks every index with the verifier and every table's rows by a scan.
+State observe(const std::string& data) {
+  Session s(options_for(data));
+  State st;
+  const RelationEntry* t = s.catalog().find("t");
+  EXPECT_NE(t, nullptr);
+  if (!t) return st;
+  st.t_rows = std::stoull(scalar(s, "SELECT count(*) FROM t"));
+  EXPECT_EQ(st.t_rows, t->rows) << "the catalog's row count differs from the heap's";
+  for (const RelationEntry* idx : s.catalog().indexes_of(t->oid)) {
+    st.indexes.insert(idx->name);
+    std::string verdict = scalar(s, "SELECT tp_verify('" + idx->name + "')");
+    EXPECT_EQ(verdict.rfind("index \"" + idx->name + "\" is valid", 0), 0u) << verdict;
+  }
+  if (s.catalog().find("side")) {
+    st.side = true;
+    st.side_rows = std::stoull(scalar(s, "SELECT count(*) FROM side"));
+  }
+  return st;
+}
+
+uint64_t env_or(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+TEST(KillLoop, OldOrNewContentsAfterEveryKill) {
+  const uint64_t seed = env_or("TIDEPOOL_KILL_SEED", std::random_device{}());
+  const uint64_t iterations = env_or("TIDEPOOL_KILL_ITERATIONS", 30);
+  std::printf("kill loop: seed %llu, %llu iterations (TIDEPOOL_KILL_SEED=%llu replays it)\n",
+              (unsigned long long)seed, (unsigned long long)iterations, (unsigned long long)seed);
+  RecordProperty("seed", std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  TempDir tmp;
+  const std::string data = tmp.data();
+  {
+    Session s(options_for(data));
+    s.execute("CREATE TABLE t (a int, b bigint)");
+    s.execute("CREATE INDEX t_a ON t (a)");
+    s.execute("INSERT INTO t SELECT g, g * 7 FROM generate_series(1, 5000) g");
+  }
+  State state = observe(data);
+  ASSERT_EQ(state.t_rows, 5000u);
+  const auto deadline = std::chrono::steady_clock::now() + 18s;  // the suite's per-test budget
+  int killed = 0, finished = 0;
+  for (uint64_t it = 0; it < iterations && std::chrono::steady_clock::now() < deadline; ++it) {
+    State next = state;
+    std::string sql;
+    switch (rng() % 6) {
+      case 0:
+      case 1: {
+        if (state.t_rows > 150000) {
+          sql = "TRUNCATE t";
+          next.t_rows = 0;
+          break;
+        }
+        uint64_t n = 5000 + rng() % 30000;
+        sql = "INSERT INTO t SELECT g, g FROM generate_series(1, " + std::to_string(n) +
+              ") g ORDER BY random()";
+        next.t_rows += n;
+        break;
+      }
+      case 2: {
+        std::string name = "t_b" + std::to_string(it);
+        sql = "CREATE INDEX " + name + " ON t (b, a)";
+        next.indexes.insert(name);
+        break;
+      }
+      case 3: {
+        std::vector<std::string> extra;  // t_a stays: INSERT keeps one index up to date
+        for (const auto& name : state.indexes)
+          if (name != "t_a") extra.push_back(name);
+        if (extra.empty()) {
+          sql = "TRUNCATE t";
+          next.t_rows = 0;
+          break;
+        }
+        const std::string victim = extra[rng() % extra.size()];
+        sql = "DROP INDEX " + victim;
+        next.indexes.erase(victim);
+        break;
+      }
+      case 4:
+        sql = "TRUNCATE t";
+        next.t_rows = 0;
+        break;
+      default:
+        if (state.side) {
+          sql = "DROP TABLE side";
+          next.side = false;
+          next.side_rows = 0;
+        } else {
+          sql = "CREATE TABLE side (x int PRIMARY KEY)";
+          next.side = true;
+        }
+        break;
+    }
+    const auto delay = std::chrono::microseconds(rng() % 400000);
+    SCOPED_TRACE("iteration " + std::to_string(it) + ": " + sql + ", kill after " +
+                 std::to_string(delay.count()) + " us, seed " + std::to_string(seed));
+    {
+      ChildProcess child({"sql", "-D", data, "-c", sql}, tmp.path());
+      if (child.wait_for(std::chrono::duration_cast<std::chrono::milliseconds>(delay))) {
+        ++finished;
+        EXPECT_TRUE(WIFEXITED(child.status()) && WEXITSTATUS(child.status()) == 0)
+            << child.describe() << "\n"
+            << child.stderr_text();
+      } else {
+        child.signal(SIGKILL);
+        child.wait();
+        ++killed;
+      }
+    }
+    State seen = observe(data);
+    EXPECT_TRUE(seen == state || seen == next)
+        << "after the kill: " << seen.text() << "\nbefore: " << state.text()
+        << "\nafter the statement: " << next.text();
+    if (::testing::Test::HasFailure()) break;
+    state = seen;
+  }
+  std::printf("kill loop: %d killed mid-run, %d finished first\n", killed, finished);
+  EXPECT_GT(killed, 0);
+}
+
+}  // namespace
+}  // namespace tp
