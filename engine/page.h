@@ -10,6 +10,7 @@
 // PostgreSQL. engine/README.md draws the layout in more detail.
 #pragma once
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

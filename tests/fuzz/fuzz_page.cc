@@ -115,16 +115,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   btree::MemPageStore store("fuzz_idx");
   for (size_t b = 0; b < index_pages; ++b) {
-    PageGuard g = store.extend();
+    btree::PageGuard g = store.extend();
     g.mark_dirty();
     std::memcpy(g.data_for_write(), pages[b].data(), kBlockSize);
   }
   btree::HeapFetch fetch = [&](Tid tid) -> std::optional<btree::KeyValues> {
     btree::KeyValues key;
     if (tid.block != 0) {  // rows of other blocks come from the model
-      int i = int(tid.block) * kRowsPerBlock + tid.offset - 1;
+      int64_t i = int64_t(tid.block) * kRowsPerBlock + tid.offset - 1;
       if (tid.offset == 0 || tid.offset > kRowsPerBlock || i >= kEntries) return std::nullopt;
-      key.push(key_of(i));
+      key.push(key_of(int(i)));
       return key;
     }
     const char* tuple = heap_tuple_at(heap.data(), tid.offset, layout.tuple_size());
