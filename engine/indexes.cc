@@ -109,6 +109,10 @@ btree::BuildStats build_index(Storage& storage, const RelationEntry& table,
         if (show) print_build_progress(index.name, p);
       },
       check_build_cancel);
+  // Durable before any commit can name it: TRUNCATE commits right after building
+  // its empty indexes, and a crash then left a catalog pointing at a metapage
+  // still in the pool (the reopen found block 0 damaged).
+  storage.pool().flush_relation(file);
   return stats;
 }
 

@@ -38,8 +38,9 @@ btree::IndexDef index_def(const RelationEntry& table, const RelationEntry& index
 std::string choose_index_name(const Catalog& catalog, const RelationEntry& table,
                               const std::vector<int>& columns, bool primary);
 
-// Sorted build of `index` (an empty file) from every row of `table`. Returns
-// the build's statistics; throws tp::Error on a duplicate in a unique index.
+// Sorted build of `index` (an empty file) from every row of `table`, written
+// and fsynced before it returns. Returns the build's statistics; throws
+// tp::Error on a duplicate in a unique index or a cancel.
 // `progress` prints a line on stderr for large builds.
 btree::BuildStats build_index(Storage& storage, const RelationEntry& table,
                               const RelationEntry& index, bool progress);
