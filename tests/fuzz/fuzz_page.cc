@@ -108,10 +108,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
 
   TupleLayout layout(heap_columns());
-  volatile int64_t sum = 0;  // keeps the decoded values alive
+  volatile uint64_t sum = 0;  // keeps the decoded values alive (wraps freely)
   for (uint32_t off = 0; off <= kMaxHeapTuplesPerPage + 1; ++off)
     if (const char* tuple = heap_tuple_at(heap.data(), OffsetNumber(off), layout.tuple_size()))
-      sum = sum + layout.get(tuple, 0) + layout.get(tuple, 1);
+      sum = sum + uint64_t(layout.get(tuple, 0)) + uint64_t(layout.get(tuple, 1));
 
   btree::MemPageStore store("fuzz_idx");
   for (size_t b = 0; b < index_pages; ++b) {
