@@ -213,8 +213,9 @@ Catalog from_json(const std::string& text, const std::string& origin) {
   DuplicateKeyCheck dup;
   try {
     root = Json::parse(text, std::ref(dup));
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ...".
+  } catch (const nlohmann::json::exception& e) {
+    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ...";
+    // a number too large for a double (1e400) is an out_of_range error, not a parse_error.
     std::string what = e.what();
     size_t start = what.find("] ");
     throw damaged(origin, start == std::string::npos ? what : what.substr(start + 2));
