@@ -7,6 +7,7 @@
 #include "engine/error.h"
 #include "engine/heap_tuple.h"
 #include "engine/interrupts.h"
+#include "engine/sql/lexer.h"
 #include "scans/heap_scan.h"
 
 namespace tp {
@@ -47,17 +48,34 @@ btree::IndexDef index_def(const RelationEntry& table, const RelationEntry& index
   return def;
 }
 
+namespace {
+
+// PostgreSQL's makeObjectName: name1_name2_label in at most 63 bytes, cutting
+// the longer of the two names first (never the label), so a generated name can
+// be typed back (identifiers are truncated to 63 bytes).
+std::string object_name(const std::string& name1, const std::string& name2,
+                        const std::string& label) {
+  size_t overhead = (name2.empty() ? 0 : 1) + label.size() + 1;
+  size_t avail = sql::kMaxIdentifierBytes - overhead;
+  size_t n1 = name1.size(), n2 = name2.size();
+  while (n1 + n2 > avail) (n1 > n2 ? n1 : n2)--;
+  std::string name = sql::clip_utf8(name1, n1);
+  if (!name2.empty()) name += "_" + sql::clip_utf8(name2, n2);
+  return name + "_" + label;
+}
+
+}  // namespace
+
 std::string choose_index_name(const Catalog& catalog, const RelationEntry& table,
                               const std::vector<int>& columns, bool primary) {
-  std::string base = table.name;
-  if (primary) {
-    base += "_pkey";
-  } else {
-    for (int c : columns) base += "_" + table.columns[size_t(c)].name;
-    base += "_idx";
-  }
-  std::string name = base;
-  for (int n = 1; catalog.find(name); ++n) name = base + std::to_string(n);
+  std::string columns_part;
+  if (!primary)
+    for (int c : columns)
+      columns_part += (columns_part.empty() ? "" : "_") + table.columns[size_t(c)].name;
+  const std::string label = primary ? "pkey" : "idx";
+  std::string name = object_name(table.name, columns_part, label);
+  for (int n = 1; catalog.find(name); ++n)
+    name = object_name(table.name, columns_part, label + std::to_string(n));
   return name;
 }
 

@@ -63,19 +63,23 @@ bool utf8_legal(const unsigned char* p, size_t len) {
 // PostgreSQL cuts identifiers to NAMEDATALEN-1 bytes without splitting a character.
 std::string truncate_identifier(std::string word, std::vector<std::string>* notices) {
   if (word.size() <= kMaxIdentifierBytes) return word;
-  size_t cut = 0;
-  while (cut < word.size()) {
-    size_t n = utf8_length(static_cast<unsigned char>(word[cut]));
-    if (cut + n > kMaxIdentifierBytes) break;
-    cut += n;
-  }
-  std::string kept = word.substr(0, cut);
+  std::string kept = clip_utf8(word, kMaxIdentifierBytes);
   if (notices)
     notices->push_back("identifier \"" + word + "\" will be truncated to \"" + kept + "\"");
   return kept;
 }
 
 }  // namespace
+
+std::string clip_utf8(std::string_view text, size_t max_bytes) {
+  size_t cut = 0;
+  while (cut < text.size()) {
+    size_t n = utf8_length(static_cast<unsigned char>(text[cut]));
+    if (cut + n > max_bytes) break;
+    cut += n;
+  }
+  return std::string(text.substr(0, cut));
+}
 
 size_t block_comment_end(std::string_view s, size_t start) {
   int depth = 0;

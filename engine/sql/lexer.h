@@ -29,6 +29,10 @@ struct Token {
 // Longest identifier, in bytes (PostgreSQL's NAMEDATALEN - 1).
 inline constexpr size_t kMaxIdentifierBytes = 63;
 
+// The longest prefix of `text` of at most `max_bytes` bytes that does not
+// split a UTF-8 character (PostgreSQL's pg_mbcliplen).
+std::string clip_utf8(std::string_view text, size_t max_bytes);
+
 // Splits `text` into tokens. Throws tp::Error (with position) on input that is
 // not valid UTF-8 (or holds a NUL), an unterminated string, comment or quoted
 // identifier, or a character SQL does not use. Identifiers as PostgreSQL's

@@ -173,5 +173,36 @@ TEST(Identifiers, LongNameIsTruncatedWithNoticeThroughTheSession) {
   EXPECT_EQ(error_of(s, "SELECT '\xff'"), "invalid byte sequence for encoding \"UTF8\": 0xff");
 }
 
+// A generated index name fits in 63 bytes as PostgreSQL's makeObjectName cuts
+// it (the longer part first, never the label), so DROP INDEX can name it.
+TEST(Identifiers, GeneratedIndexNamesFitIn63Bytes) {
+  TempDir tmp;
+  Session s(testing::options_for(tmp.data()));
+  const std::string table(60, 't'), column(20, 'c');
+  s.execute("CREATE TABLE " + table + " (" + column + " int, b int)");
+  s.execute("CREATE INDEX ON " + table + " (" + column + ")");
+  s.execute("CREATE INDEX ON " + table + " (" + column + ")");
+  s.execute("CREATE INDEX ON " + table + " (b)");
+  // 63 - len("_") - len("_idx") = 58 bytes for both names, the longer cut first.
+  const std::string first = std::string(38, 't') + "_" + column + "_idx";
+  const std::string second = std::string(37, 't') + "_" + column + "_idx1";
+  const std::string third = std::string(57, 't') + "_b_idx";
+  for (const std::string& name : {first, second, third}) {
+    SCOPED_TRACE(name);
+    EXPECT_LE(name.size(), 63u);
+    ASSERT_NE(s.catalog().find(name), nullptr);
+  }
+  s.execute("DROP INDEX " + second);
+  EXPECT_EQ(s.catalog().find(second), nullptr);
+  // A multibyte character is never split: "x" and 31 two-byte letters (63 bytes)
+  // cut to 58 bytes keep "x" and 28 letters (57 bytes).
+  std::string wide = "x";
+  for (int i = 0; i < 31; ++i) wide += "\xc3\xa9";
+  s.execute("CREATE TABLE " + wide + " (a int PRIMARY KEY)");
+  std::string cut = "x";
+  for (int i = 0; i < 28; ++i) cut += "\xc3\xa9";
+  EXPECT_NE(s.catalog().find(cut + "_pkey"), nullptr);
+}
+
 }  // namespace
 }  // namespace tp
