@@ -56,9 +56,11 @@ std::string io_timing_text(const bufmgr::BufferUsage& b) {
 std::string prefetch_text(const bufmgr::ReadStreamStats& st) {
   char buf[200];
   std::snprintf(buf, sizeof buf,
-                "Prefetch: distance avg=%.1f max=%llu, I/Os=%llu, avg size=%.1f kB, waits=%llu",
+                "Prefetch: distance avg=%.1f max=%llu, I/Os=%llu, avg size=%.1f kB, waits=%llu, "
+                "in flight max=%llu of %llu",
                 st.avg_distance(), (unsigned long long)st.distance_max, (unsigned long long)st.ios,
-                st.blocks_per_io() * 8.0, (unsigned long long)st.waits);
+                st.blocks_per_io() * 8.0, (unsigned long long)st.waits,
+                (unsigned long long)st.ios_in_flight_max, (unsigned long long)st.max_ios);
   return buf;
 }
 
@@ -150,6 +152,8 @@ void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std:
       fields.push_back(fmt("\"Prefetch I/Os\": %.0f", double(st->ios)));
       fields.push_back(fmt("\"Prefetch Avg Size kB\": %.1f", st->blocks_per_io() * 8.0));
       fields.push_back(fmt("\"Prefetch Waits\": %.0f", double(st->waits)));
+      fields.push_back(fmt("\"Prefetch I/Os In Flight Max\": %.0f", double(st->ios_in_flight_max)));
+      fields.push_back(fmt("\"Prefetch I/Os Limit\": %.0f", double(st->max_ios)));
     }
     if (o.buffers) {
       const bufmgr::BufferUsage& b = n.instr.buffers;

@@ -251,6 +251,15 @@ TEST_F(Plans, PrefetchStreamReadsAheadOnAColdScan) {
   ASSERT_NE(plan.find("Prefetch: distance avg="), std::string::npos) << plan;
   EXPECT_GT(figure(plan, "I/Os="), 1000u) << plan;
   EXPECT_GT(figure(plan, "max="), 1u) << plan;
+  EXPECT_NE(plan.find(" of 8"), std::string::npos) << plan;
+  EXPECT_EQ(scalar(*s_, "SELECT count(*) FROM t WHERE a < 5000"), "4999");
+  // Above the thread's 64 I/O handles the stream is clamped, and says so.
+  s_->execute("SET effective_io_concurrency = 256");
+  s_->storage().evict_all();
+  plan = plan_text(*s_,
+                   "EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) SELECT count(*) FROM t WHERE a < 5000");
+  EXPECT_NE(plan.find(" of 64"), std::string::npos) << plan;
+  EXPECT_LE(figure(plan, "in flight max="), 64u) << plan;
   EXPECT_EQ(scalar(*s_, "SELECT count(*) FROM t WHERE a < 5000"), "4999");
 }
 

@@ -197,6 +197,7 @@ TEST_F(Query, ExplainAnalyzeCountsRowsAndBuffers) {
   EXPECT_EQ(lines[3], "        Filter: (a <= 100)");
   EXPECT_EQ(lines[4], "        Rows Removed by Filter: 900");
   EXPECT_EQ(lines[5].rfind("        Prefetch: distance avg=", 0), 0u) << lines[5];
+  EXPECT_NE(lines[5].find(", in flight max="), std::string::npos) << lines[5];
   EXPECT_EQ(lines[6], "        Buffers: shared hit=6");
   EXPECT_EQ(lines[7].rfind("Planning Time: ", 0), 0u);
   EXPECT_EQ(lines[8].rfind("Execution Time: ", 0), 0u);
