@@ -55,7 +55,8 @@ const std::vector<SettingDef>& Settings::definitions() {
        1000,
        "16",
        {},
-       "Reads a read stream keeps in flight at most; 0 reads synchronously without look-ahead.",
+       "Reads a read stream keeps in flight at most (clamped to the thread's 64 I/O handles; "
+       "EXPLAIN's Prefetch line shows the limit used); 0 reads synchronously without look-ahead.",
        "Resource Usage / I/O"},
       {"io_combine_limit",
        SettingType::Int,
