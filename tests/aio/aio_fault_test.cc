@@ -23,50 +23,16 @@ using testing::AlignedBuffer;
 using testing::is_pattern_block;
 using testing::Param;
 using testing::param_name;
-using testing::ScratchDir;
 using testing::write_pattern_file;
 
-class AioFaultTest : public ::testing::TestWithParam<Param> {
+class AioFaultTest : public testing::MethodFixture {
  protected:
-  void SetUp() override {
-    IoConfig config{.method = GetParam().method, .io_workers = 2, .io_direct = GetParam().direct};
-    try {
-      io_ = std::make_unique<IoSystem>(config);
-    } catch (const Error& e) {
-      GTEST_SKIP() << "method " << io_method_name(config.method) << " unavailable: " << e.what();
-    }
-    write_pattern_file(dir_.file("t"), 64);
-    file_ = IoFile::open(dir_.file("t"), "t");
-  }
-  void TearDown() override {
-    if (io_ != nullptr) {
-      EXPECT_TRUE(io_->in_flight().empty()) << "handles left in use";
-      EXPECT_EQ(io_->idle_count(), io_->handles_per_thread()) << "handle leak";
-    }
-    file_.reset();
-    io_.reset();
-  }
+  AioFaultTest() : MethodFixture(/*io_workers=*/2) {}
 
   FaultRule rule(BlockNumber block, FaultKind kind, IoOp op = IoOp::kRead, bool once = true) {
     return FaultRule{file_->relnumber(), block, kind, once, op};
   }
 
-  IoResult read_blocks(BlockNumber first, int n, std::byte* buf) {
-    IoResult result;
-    IoHandle* h = io_->acquire(&result);
-    IoWaitRef ref = h->wait_ref();
-    io_->start_read(h, *file_, first, buf, n);
-    io_->wait(ref);
-    return result;
-  }
-  IoResult write_blocks(BlockNumber first, int n, const std::byte* buf) {
-    IoResult result;
-    IoHandle* h = io_->acquire(&result);
-    IoWaitRef ref = h->wait_ref();
-    io_->start_write(h, *file_, first, buf, n);
-    io_->wait(ref);
-    return result;
-  }
   // The text check_io_result raises, and its hint.
   std::pair<std::string, std::string> raised(const IoResult& r) {
     try {
@@ -93,9 +59,6 @@ class AioFaultTest : public ::testing::TestWithParam<Param> {
     return true;
   }
 
-  ScratchDir dir_;
-  std::unique_ptr<IoSystem> io_;
-  std::unique_ptr<IoFile> file_;
 };
 
 TEST_P(AioFaultTest, ReadFailingAfterAPartialTransferReportsTheBytesDone) {

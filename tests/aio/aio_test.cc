@@ -23,53 +23,13 @@ namespace {
 using testing::AlignedBuffer;
 using testing::count_open_fds;
 using testing::is_pattern_block;
-using testing::ScratchDir;
 using testing::write_pattern_file;
 
 using testing::Param;
 using testing::param_name;
 
-class AioTest : public ::testing::TestWithParam<Param> {
- protected:
-  void SetUp() override {
-    fds_before_ = count_open_fds();
-    IoConfig config;
-    config.method = GetParam().method;
-    config.io_direct = GetParam().direct;
-    config.io_workers = 3;
-    try {
-      io_ = std::make_unique<IoSystem>(config);
-    } catch (const Error& e) {
-      GTEST_SKIP() << "method " << io_method_name(config.method) << " unavailable: " << e.what();
-    }
-    write_pattern_file(dir_.file("t"), 64);
-    file_ = IoFile::open(dir_.file("t"), "t");
-  }
-  void TearDown() override {
-    if (io_ != nullptr) {
-      EXPECT_TRUE(io_->in_flight().empty()) << "handles left in use";
-      EXPECT_EQ(io_->idle_count(), io_->config().handles_per_thread) << "handle leak";
-    }
-    file_.reset();
-    io_.reset();
-    EXPECT_EQ(count_open_fds(), fds_before_) << "fd leak";
-  }
-
-  // Reads `n` blocks from `first` into `buf` and waits; returns the issuer's result.
-  IoResult read_blocks(BlockNumber first, int n, std::byte* buf) {
-    IoResult result;
-    IoHandle* h = io_->acquire(&result);
-    IoWaitRef ref = h->wait_ref();
-    io_->start_read(h, *file_, first, buf, n);
-    io_->wait(ref);
-    return result;
-  }
-
-  ScratchDir dir_;
-  int fds_before_ = 0;
-  std::unique_ptr<IoSystem> io_;
-  std::unique_ptr<IoFile> file_;
-};
+// Three workers, a 64-block file (aio_test_util.h).
+class AioTest : public testing::MethodFixture {};
 
 TEST_P(AioTest, ReadsOneBlock) {
   AlignedBuffer buf(1);
