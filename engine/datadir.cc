@@ -8,7 +8,9 @@
 #include <sys/file.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <vector>
 
@@ -47,6 +49,39 @@ bool is_directory(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+bool is_empty_directory(const std::string& path) {
+  DIR* dir = opendir(path.c_str());
+  if (!dir) return false;
+  bool empty = true;
+  while (dirent* e = readdir(dir))
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) empty = false;
+  closedir(dir);
+  return empty;
+}
+
+// What initialise() leaves when the process dies before the marker is written
+// (a kill in the first milliseconds of `tidepool sql -D NEW`): an empty base/,
+// maybe the empty catalog, maybe the .new files of an atomic write. Nothing in
+// it can be data, and every name is one initialise() writes, so it is
+// initialised again rather than refused for ever.
+bool is_cut_short_initialisation(const std::string& path, const std::vector<std::string>& names) {
+  static const char* const kInitNames[] = {"base", "catalog", "catalog.new",
+                                           "TIDEPOOL_DATADIR.new"};
+  for (const std::string& n : names)
+    if (std::find(std::begin(kInitNames), std::end(kInitNames), n) == std::end(kInitNames))
+      return false;
+  if (std::find(names.begin(), names.end(), "base") == names.end()) return false;
+  if (!is_directory(path + "/base") || !is_empty_directory(path + "/base")) return false;
+  if (std::find(names.begin(), names.end(), "catalog") == names.end()) return true;
+  std::ifstream in(path + "/catalog", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  try {
+    return Catalog::parse(text, path + "/catalog").relations.empty();
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 DirState inspect(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
@@ -66,6 +101,7 @@ DirState inspect(const std::string& path) {
   if (names.empty()) return DirState::Empty;
   auto has = [&](const char* n) { return std::find(names.begin(), names.end(), n) != names.end(); };
   if (has(kDataDirMarker)) return DirState::Marked;
+  if (is_cut_short_initialisation(path, names)) return DirState::Empty;
   if (has("catalog") && has("base") && is_directory(path + "/base") &&
       catalog_format::is_text_v1(first_line_of(path + "/catalog") + "\n"))
     return DirState::Legacy;
@@ -200,8 +236,8 @@ void DataDir::lock() {
 }
 
 // The marker is written last: a directory holding it is complete. An
-// initialisation cut short leaves an unmarked directory, which is refused
-// (nothing in it can be data).
+// initialisation cut short leaves an unmarked directory holding only what this
+// function writes, which inspect() recognises and initialises again.
 void DataDir::initialise() {
   fs::make_dir(path_ + "/base");
   fs::fsync_path(path_ + "/base", true);

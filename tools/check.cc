@@ -25,6 +25,7 @@
 #include "engine/error.h"
 #include "engine/heap_tuple.h"
 #include "engine/indexes.h"
+#include "engine/interrupts.h"
 #include "engine/session.h"
 
 namespace tp {
@@ -36,7 +37,7 @@ const char* kUsage =
     "./tidepool-data): files against the catalog, page checksums and headers, heap\n"
     "line pointers and tuples, and every index with the B-tree verifier. Prints one\n"
     "line per problem and a summary. Exit code: 0 no problems, 1 damage found (or the\n"
-    "directory could not be opened), 2 usage error.\n";
+    "directory could not be opened, or Ctrl-C stopped the check), 2 usage error.\n";
 
 std::string hex16(unsigned v) {
   char buf[8];
@@ -48,11 +49,19 @@ class Checker {
  public:
   Checker(Session& s, std::ostream& out) : s_(s), out_(out) {}
 
+  // Throws "canceling statement due to user request" at a Ctrl-C (main()
+  // installs the shell's handler for every command, so SIGINT only sets the
+  // flag): polled per block and per relation.
   void run() {
-    for (const RelationEntry& r : s_.catalog().relations)
+    for (const RelationEntry& r : s_.catalog().relations) {
+      check_for_interrupts();
       if (r.is_table()) check_table(r);
-    for (const RelationEntry& r : s_.catalog().relations)
+    }
+    for (const RelationEntry& r : s_.catalog().relations) {
+      check_for_interrupts();
       if (!r.is_table()) check_index(r);
+    }
+    check_for_interrupts();
   }
   uint64_t problems() const { return problems_; }
   uint64_t blocks() const { return blocks_; }
@@ -88,6 +97,7 @@ class Checker {
     bool sound = true;
     alignas(8) char page[kBlockSize];
     for (BlockNumber b = 0; b < r.pages; ++b) {
+      if (cancel_requested().load(std::memory_order_relaxed)) break;  // run() reports it
       ++blocks_;
       ssize_t n = pread(fd, page, kBlockSize, off_t(b) * kBlockSize);
       if (n != ssize_t(kBlockSize)) {
@@ -253,7 +263,12 @@ int run_check_command(const std::vector<std::string>& args, std::ostream& out, s
     return 1;
   }
   Checker checker(*session, out);
-  checker.run();
+  try {
+    checker.run();
+  } catch (const Error& e) {  // Ctrl-C: nothing was changed, nothing is claimed clean
+    err << "tidepool check: ERROR:  " << e.what() << "\n";
+    return 1;
+  }
   size_t relations = session->catalog().relations.size();
   out << "tidepool check: " << relations << (relations == 1 ? " relation, " : " relations, ")
       << checker.blocks() << (checker.blocks() == 1 ? " block" : " blocks") << " checked, ";

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "engine/interrupts.h"
 #include "engine/page.h"
 #include "tests/sql/test_util.h"
 #include "tools/check.h"
@@ -116,6 +117,19 @@ TEST_F(Check, MissingFileIsReported) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("could not open relation \"t_a\": file base/"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1 problem found"), std::string::npos) << r.out;
+}
+
+// Ctrl-C stops a check (main() installs the shell's SIGINT handler for every
+// command, so the signal only sets the flag; the check never polled it and a
+// long check could not be interrupted). A stopped check claims nothing.
+TEST_F(Check, CtrlCStopsTheCheck) {
+  cancel_requested().store(true);  // what the SIGINT handler does
+  CheckRun r = check();
+  cancel_requested().store(false);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "tidepool check: ERROR:  canceling statement due to user request\n");
+  EXPECT_EQ(r.out.find("no problems found"), std::string::npos) << r.out;
+  EXPECT_EQ(check().code, 0);  // the flag was consumed; the directory is untouched
 }
 
 TEST(CheckUsage, BadArgumentsAndMissingDirectory) {

@@ -62,6 +62,50 @@ TEST(DataDirMarker, EmptyDirectoryIsInitialised) {
   EXPECT_TRUE(stdfs::exists(tmp.path() + "/TIDEPOOL_DATADIR"));
 }
 
+// A kill during the first open's initialisation (found by SIGKILL a few ms
+// after `tidepool sql -D NEW` starts) leaves base/, tidepool.pid and maybe the
+// empty catalog, but no marker. That directory was refused for ever; it holds
+// nothing but what initialisation writes, so it is initialised again.
+TEST(DataDirMarker, InitialisationCutShortIsInitialisedAgain) {
+  for (int step = 0; step < 3; ++step) {
+    TempDir tmp;
+    std::string dir = tmp.path() + "/new";
+    stdfs::create_directories(dir + "/base");
+    std::ofstream(dir + "/tidepool.pid") << "12345\n";
+    if (step >= 1) std::ofstream(dir + "/catalog") << Catalog{}.serialize();
+    if (step >= 2) std::ofstream(dir + "/TIDEPOOL_DATADIR.new") << "tidepool data";
+    EXPECT_EQ(open_error(dir), "") << "step " << step;
+    EXPECT_EQ(tree(dir),
+              (std::set<std::string>{"TIDEPOOL_DATADIR", "base", "catalog", "tidepool.pid"}))
+        << "step " << step;
+    Session s(testing::options_for(dir));
+    s.execute("CREATE TABLE t (a int)");
+  }
+}
+
+// Only exactly that: a file in base/, a catalog naming a relation or another
+// name keeps the directory refused and untouched.
+TEST(DataDirMarker, UnmarkedDirectoryWithMoreThanAnInitialisationIsRefused) {
+  TempDir tmp;
+  std::string with_relation;
+  {
+    Session s(testing::options_for(tmp.data()));
+    s.execute("CREATE TABLE t (a int)");
+    with_relation = s.catalog().serialize();
+  }
+  for (int variant = 0; variant < 3; ++variant) {
+    std::string dir = tmp.path() + "/v" + std::to_string(variant);
+    stdfs::create_directories(dir + "/base");
+    std::ofstream(dir + "/catalog") << (variant == 0 ? with_relation : Catalog{}.serialize());
+    if (variant == 1) std::ofstream(dir + "/base/16384") << "data";
+    if (variant == 2) std::ofstream(dir + "/notes.txt") << "keep me";
+    std::set<std::string> before = tree(dir);
+    EXPECT_NE(open_error(dir).find("is not a tidepool data directory"), std::string::npos)
+        << "variant " << variant;
+    EXPECT_EQ(tree(dir), before) << "variant " << variant;
+  }
+}
+
 // Settings may be written before the first open (README "Settings").
 TEST(DataDirMarker, DirectoryWithOnlyASettingsFileIsInitialised) {
   TempDir tmp;
