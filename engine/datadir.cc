@@ -121,6 +121,8 @@ std::string marker_content() {
 
 void check_marker(const std::string& path) {
   std::string file = path + "/" + kDataDirMarker;
+  // An ifstream opens a directory and then reads nothing: name the real problem.
+  if (is_directory(file)) fs::fail("read file", file, EISDIR);
   std::ifstream in(file);
   if (!in) fail("open", file);
   std::string first, word;
@@ -252,6 +254,7 @@ std::string DataDir::relation_path(uint32_t relnumber) const {
 void DataDir::load_catalog() {
   std::string file = path_ + "/catalog";
   ::unlink((file + ".new").c_str());  // an interrupted write: the rename never happened
+  if (is_directory(file)) fs::fail("read file", file, EISDIR);  // else "parse error at line 1"
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     if (errno == ENOENT)

@@ -17,6 +17,12 @@ HeapLoader::HeapLoader(DataDir& dir, Storage& storage, const RelationEntry& tabl
       fillfactor_(table.fillfactor),
       ring_(bufmgr::BufferStrategy::bulk_write(pool_)),
       tuple_(std::make_unique<char[]>(layout_.tuple_size())) {
+  // Every row of a table has the same size (fixed-width columns, no NULLs): one
+  // too large for an empty page can never be stored (PostgreSQL's MaxHeapTupleSize).
+  constexpr uint32_t max_tuple = kBlockSize - maxalign(kPageHeaderSize + kItemIdSize);
+  if (layout_.tuple_size() > max_tuple)
+    throw Error("row is too big: size " + std::to_string(layout_.tuple_size()) + ", maximum size " +
+                std::to_string(max_tuple));
   // Runs of up to 128 blocks (1 MB), as many in flight as the pin budget allows
   // (at most 4), keeping one run's worth of pins for the run being filled.
   int budget = pool_.max_pins_per_thread() - 2;

@@ -152,6 +152,8 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
     throw Error("relation " + quoted(ct.name) + " already exists").at_position(ct.name_position);
   }
   if (ct.columns.empty()) throw Error("a table needs at least one column");
+  // PostgreSQL's MaxHeapAttributeNumber; the statistics format holds no more.
+  if (ct.columns.size() > 1600) throw Error("tables can have at most 1600 columns");
   std::set<std::string> seen;
   for (const auto& c : ct.columns)
     if (!seen.insert(c.name).second)

@@ -150,7 +150,13 @@ Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const
         }
         number *= factor;
       }
-      if (d.type == SettingType::Int) number = std::rint(number);
+      if (d.type == SettingType::Int) {
+        number = std::rint(number);
+        // Beyond 2^53 a double no longer holds every integer, and the range
+        // error below would convert it to int64_t (undefined past 2^63): refuse
+        // it as PostgreSQL refuses a value that overflows its integer type.
+        if (std::fabs(number) >= 9007199254740992.0) throw invalid("Value exceeds integer range.");
+      }
       if (number < d.min || number > d.max) {
         throw Error(std::string(d.type == SettingType::Int && d.unit != SettingUnit::None
                                     ? format_with_unit(d, number)

@@ -160,6 +160,23 @@ TEST(DataDirMarker, MissingCatalogIsAnErrorNotAReinitialisation) {
   }
 }
 
+TEST(DataDirMarker, CatalogOrMarkerReplacedByADirectoryIsNamed) {
+  // Both read as empty through an ifstream: "catalog ... is damaged: parse error
+  // at line 1, column 1" and "marker file ... is damaged".
+  TempDir tmp;
+  { Session s(testing::options_for(tmp.data())); }
+  std::string catalog = tmp.data() + "/catalog";
+  stdfs::rename(catalog, catalog + ".saved");
+  stdfs::create_directory(catalog);
+  EXPECT_EQ(open_error(tmp.data()), "could not read file \"" + catalog + "\": Is a directory");
+  stdfs::remove(catalog);
+  stdfs::rename(catalog + ".saved", catalog);
+  std::string marker = tmp.data() + "/TIDEPOOL_DATADIR";
+  stdfs::remove(marker);
+  stdfs::create_directory(marker);
+  EXPECT_EQ(open_error(tmp.data()), "could not read file \"" + marker + "\": Is a directory");
+}
+
 TEST(DataDirMarker, Version1DirectoryIsAdopted) {
   TempDir tmp;
   std::string dir = tmp.path() + "/old";

@@ -52,6 +52,45 @@ TEST_F(HostileInput, HugeLiteralsAreHandled) {
             "column \"" + std::string(63, '"') + "\" does not exist");
 }
 
+std::string column_list(int n, const char* type) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += (i ? ", c" : "c") + std::to_string(i) + " " + type;
+  return out;
+}
+
+std::string ones(int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += i ? ", 1" : "1";
+  return out;
+}
+
+TEST_F(HostileInput, RowTooBigForAPageIsRefusedNotAnAbort) {
+  // 1018 bigints: t_len 24 + 8144 = 8168 bytes; page_add_item refused it and the
+  // loader's assertion aborted the process.
+  s.execute("CREATE TABLE wide (" + column_list(1018, "bigint") + ")");
+  EXPECT_EQ(error_of(s, "INSERT INTO wide VALUES (" + ones(1018) + ")"),
+            "row is too big: size 8168, maximum size 8160");
+  EXPECT_EQ(
+      error_of(s, "INSERT INTO wide SELECT " + ones(1018) + " FROM generate_series(1, 3) g(i)"),
+      "row is too big: size 8168, maximum size 8160");
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM wide"), "0");
+  // 8160 bytes fit.
+  s.execute("CREATE TABLE widest (" + column_list(1017, "bigint") + ")");
+  s.execute("INSERT INTO widest VALUES (" + ones(1017) + "), (" + ones(1017) + ")");
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM widest"), "2");
+}
+
+TEST_F(HostileInput, MoreThan1600ColumnsAreRefused) {
+  // 1700 columns were accepted, and after ANALYZE the catalog's statistics text
+  // (at most 1600 columns) could no longer be read: the directory did not open.
+  EXPECT_EQ(error_of(s, "CREATE TABLE w (" + column_list(1601, "int") + ")"),
+            "tables can have at most 1600 columns");
+  s.execute("CREATE TABLE w (" + column_list(1600, "int") + ")");
+  s.execute("INSERT INTO w VALUES (" + ones(1600) + ")");
+  s.execute("ANALYZE w");
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM w"), "1");
+}
+
 TEST_F(HostileInput, LimitEdges) {
   EXPECT_EQ(error_of(s, "SELECT a FROM t LIMIT -1"), "LIMIT must not be negative");
   EXPECT_EQ(error_of(s, "SELECT a FROM t LIMIT 9999999999999999999"), "bigint out of range");

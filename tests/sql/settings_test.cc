@@ -38,6 +38,27 @@ TEST(Settings, RandomSeedRangeAndReset) {
   EXPECT_EQ(s.get_int("random_seed"), 0);
 }
 
+TEST(Settings, HugeIntegerValueIsRefusedNotOverflowed) {
+  Settings s;
+  // These overflowed int64_t while formatting the range error (UBSan: signed
+  // integer overflow in format_with_unit) and printed a wrapped value.
+  EXPECT_EQ(error_of([&] { s.set("shared_buffers", "9223372036854775807kB"); }),
+            "invalid value for parameter \"shared_buffers\": \"9223372036854775807kB\" | Value "
+            "exceeds integer range.");
+  EXPECT_EQ(error_of([&] { s.set("work_mem", "1e300"); }),
+            "invalid value for parameter \"work_mem\": \"1e300\" | Value exceeds integer range.");
+  EXPECT_EQ(error_of([&] { s.set("io_combine_limit", "1000000000000000000000GB"); }),
+            "invalid value for parameter \"io_combine_limit\": \"1000000000000000000000GB\" | "
+            "Value exceeds integer range.");
+  EXPECT_EQ(
+      error_of([&] { s.set("random_seed", "-1e20"); }),
+      "invalid value for parameter \"random_seed\": \"-1e20\" | Value exceeds integer range.");
+  // Still an ordinary range error below 2^53.
+  EXPECT_EQ(error_of([&] { s.set("shared_buffers", "99TB"); }),
+            "99TB is outside the valid range for parameter \"shared_buffers\" (128kB .. 32GB)");
+  EXPECT_EQ(s.show("shared_buffers"), "128MB");
+}
+
 TEST(Settings, UnknownNameIsNamed) {
   Settings s;
   EXPECT_EQ(error_of([&] { s.set("no_such_thing", "1"); }),
