@@ -8,6 +8,7 @@
 #include <sys/file.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -308,6 +309,27 @@ bool DataDir::has_before_image(uint32_t relnumber, BlockNumber block) const {
   return journaled_.count(journal_key(relnumber, block)) != 0;
 }
 
+uint32_t journal_record_crc(uint32_t relnumber, uint32_t block, const char* page) {
+  static const auto table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  uint32_t crc = 0xFFFFFFFFu;
+  auto add = [&](const void* data, size_t len) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < len; ++i) crc = table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
+  };
+  add(&relnumber, sizeof relnumber);
+  add(&block, sizeof block);
+  add(page, kBlockSize);
+  return crc ^ 0xFFFFFFFFu;
+}
+
 void DataDir::save_before_image(uint32_t relnumber, BlockNumber block, const char* page) {
   if (has_before_image(relnumber, block)) return;
   std::string file = path_ + "/" + kJournalFile;
@@ -322,7 +344,7 @@ void DataDir::save_before_image(uint32_t relnumber, BlockNumber block, const cha
   }
   off_t end = lseek(journal_fd_, 0, SEEK_END);
   if (end < 0) fail("seek in journal", file);
-  JournalRecordHeader rec{relnumber, block};
+  JournalRecordHeader rec{relnumber, block, journal_record_crc(relnumber, block, page)};
   std::vector<char> buf(sizeof rec + kBlockSize);
   std::memcpy(buf.data(), &rec, sizeof rec);
   std::memcpy(buf.data() + sizeof rec, page, kBlockSize);

@@ -7,6 +7,7 @@
 //      not name are removed; files longer than their committed size are cut;
 //      a missing or short file marks its relation damaged (not the directory).
 #include <dirent.h>
+#include <sys/stat.h>
 
 #include <charconv>
 #include <vector>
@@ -53,23 +54,53 @@ void DataDir::replay_journal() {
     char header[kJournalHeaderSize];
     // A header cut short (a crash while creating the journal) or not ours: no
     // statement can have overwritten a page under it.
-    bool ours = fs::read_up_to(jfd, header, sizeof header, 0, file) == sizeof header &&
-                std::memcmp(header, kJournalMagic, 8) == 0;
+    const bool whole = fs::read_up_to(jfd, header, sizeof header, 0, file) == sizeof header;
+    const bool v2 = whole && std::memcmp(header, kJournalMagic, 8) == 0;
+    const bool v1 = whole && std::memcmp(header, kJournalMagicV1, 8) == 0;
     uint64_t base_version = 0;
-    if (ours) std::memcpy(&base_version, header + 8, 8);
+    if (v1 || v2) std::memcpy(&base_version, header + 8, 8);
     // A journal whose statement committed (catalog moved on) is obsolete.
-    if (ours && base_version == catalog_.version) {
-      std::vector<char> rec(sizeof(JournalRecordHeader) + kBlockSize);
+    if ((v1 || v2) && base_version == catalog_.version) {
+      const size_t head = v2 ? sizeof(JournalRecordHeader) : sizeof(JournalRecordHeaderV1);
+      std::vector<char> rec(head + kBlockSize);
+      struct stat st;
+      if (fstat(jfd, &st) != 0) fail("stat", file);
       off_t off = sizeof header;
       // A short read is a record cut by a crash (the end); a failed read throws.
-      while (fs::read_up_to(jfd, rec.data(), rec.size(), off, file) == rec.size()) {
-        JournalRecordHeader h;
-        std::memcpy(&h, rec.data(), sizeof h);
+      for (int n = 1; fs::read_up_to(jfd, rec.data(), rec.size(), off, file) == rec.size(); ++n) {
+        JournalRecordHeader h{};
+        std::memcpy(&h, rec.data(), head);
+        const char* page = rec.data() + head;
+        const bool last = off + off_t(rec.size()) >= st.st_size;
+        off += off_t(rec.size());
+        auto damaged = [&](const std::string& why) {
+          return Error("statement journal \"" + file + "\" is damaged at record " +
+                           std::to_string(n) + ": " + why,
+                       "",
+                       "It holds the before-images of an interrupted statement; writing it back "
+                       "could damage the relation. Restore the directory from a backup, or move "
+                       "the journal away to open the directory as the interrupted statement left "
+                       "it.");
+        };
+        if (v2 && h.crc != journal_record_crc(h.relnumber, h.block, page)) {
+          if (last) break;  // torn by a crash while it was written: its page is untouched
+          throw damaged("its checksum does not match");
+        }
+        const RelationEntry* r = nullptr;
+        for (const RelationEntry& c : catalog_.relations)
+          if (c.relnumber == h.relnumber) r = &c;
+        // Before-images are taken only of committed blocks of committed relations.
+        if (r == nullptr)
+          throw damaged("it names file base/" + std::to_string(h.relnumber) +
+                        ", which the catalog does not list");
+        if (h.block >= r->pages)
+          throw damaged("it names block " + std::to_string(h.block) + " of relation \"" + r->name +
+                        "\", which has " + std::to_string(r->pages) + " blocks");
         std::string rel = relation_path(h.relnumber);
         int fd = ::open(rel.c_str(), O_WRONLY | O_CLOEXEC);
         if (fd >= 0) {
           try {
-            fs::write_all(fd, rec.data() + sizeof h, kBlockSize, off_t(h.block) * kBlockSize, rel);
+            fs::write_all(fd, page, kBlockSize, off_t(h.block) * kBlockSize, rel);
             if (fsync(fd) != 0) fail("fsync", rel);
           } catch (...) {
             ::close(fd);
@@ -77,7 +108,6 @@ void DataDir::replay_journal() {
           }
           ::close(fd);
         }
-        off += off_t(rec.size());
       }
     }
   } catch (...) {

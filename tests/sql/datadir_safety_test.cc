@@ -14,6 +14,7 @@
 #include <set>
 
 #include "engine/datadir.h"
+#include "engine/datadir_journal.h"
 #include "tests/sql/test_util.h"
 
 namespace tp {
@@ -352,6 +353,94 @@ TEST(DataDirJournal, RecordCutShortAtTheEndIsIgnored) {
   Session s(testing::options_for(tmp.data()));
   EXPECT_EQ(read_file(path), before);
   EXPECT_FALSE(stdfs::exists(tmp.data() + "/statement.undo"));
+}
+
+// The journal of an interrupted statement: table t (1,000 rows), the
+// before-image of its block 0 journaled and block 0 then changed on disk, as a
+// kill -9 would leave them. Returns t's file and its contents before.
+struct Interrupted {
+  std::string path, before;
+};
+Interrupted interrupted_statement(const std::string& data) {
+  Interrupted out;
+  Session s(testing::options_for(data));
+  s.execute("CREATE TABLE t (a int, b int)");
+  s.execute("INSERT INTO t SELECT i, i FROM generate_series(1, 1000) s(i)");
+  const uint32_t rel = s.catalog().find("t")->relnumber;
+  out.path = s.data_dir().relation_path(rel);
+  out.before = read_file(out.path);
+  int fd = ::open(out.path.c_str(), O_RDWR);
+  EXPECT_GE(fd, 0);
+  alignas(8) char page[kBlockSize];
+  EXPECT_EQ(pread(fd, page, kBlockSize, 0), ssize_t(kBlockSize));
+  s.data_dir().save_before_image(rel, 0, page);
+  s.data_dir().save_before_image(rel, 1, out.before.data() + kBlockSize);
+  std::memset(page + 4000, 0x7F, 100);
+  EXPECT_EQ(pwrite(fd, page, kBlockSize, 0), ssize_t(kBlockSize));
+  ::close(fd);
+  return out;  // no commit: as if killed
+}
+
+// Flips one byte of the journal at `offset` from its end (or its start).
+void flip_journal_byte(const std::string& data, long offset, bool from_end) {
+  std::fstream f(data + "/statement.undo", std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(offset, from_end ? std::ios::end : std::ios::beg);
+  char c = 0;
+  f.read(&c, 1);
+  f.seekp(offset, from_end ? std::ios::end : std::ios::beg);
+  c = char(c ^ 0x40);
+  f.write(&c, 1);
+}
+
+// Journal records: 16 bytes of header (relnumber, block, CRC, zero), then the page.
+constexpr long kRecord = 16 + long(kBlockSize);
+
+// A last record torn by the crash (its checksum does not match) is ignored, as
+// one cut short is; the records before it are written back.
+TEST(DataDirJournal, TornLastRecordIsIgnored) {
+  TempDir tmp;
+  Interrupted st = interrupted_statement(tmp.data());
+  flip_journal_byte(tmp.data(), -100, true);  // inside record 2's page
+  Session s(testing::options_for(tmp.data()));
+  EXPECT_EQ(read_file(st.path), st.before);
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM t"), "1000");
+}
+
+// A damaged record before the end is never written back over a page: the open
+// stops with an error naming the journal and the record.
+TEST(DataDirJournal, DamagedRecordBeforeTheEndIsAnErrorNamingTheJournal) {
+  TempDir tmp;
+  interrupted_statement(tmp.data());
+  flip_journal_byte(tmp.data(), 16 + 16 + 500, false);  // inside record 1's page
+  EXPECT_EQ(open_error(tmp.data()), "statement journal \"" + tmp.data() +
+                                        "/statement.undo\" is damaged at record 1: its checksum "
+                                        "does not match");
+}
+
+// A record naming a block the relation never had (a damaged block number)
+// would write past the file: refused, naming the journal.
+TEST(DataDirJournal, RecordNamingABlockTheCatalogDoesNotHaveIsAnError) {
+  TempDir tmp;
+  interrupted_statement(tmp.data());
+  {
+    std::fstream f(tmp.data() + "/statement.undo", std::ios::in | std::ios::out | std::ios::binary);
+    std::string rec(size_t(kRecord), '\0');
+    f.seekg(16);
+    f.read(rec.data(), kRecord);
+    uint32_t rel = 0, block = 0xfffffffeu;
+    std::memcpy(&rel, rec.data(), 4);
+    const uint32_t crc = journal_record_crc(rel, block, rec.data() + 16);
+    f.seekp(16 + 4);
+    f.write(reinterpret_cast<const char*>(&block), 4);
+    f.write(reinterpret_cast<const char*>(&crc), 4);
+  }
+  const std::string error = open_error(tmp.data());
+  EXPECT_EQ(error.rfind("statement journal \"" + tmp.data() +
+                            "/statement.undo\" is damaged at record 1: it names block 4294967294 "
+                            "of relation \"t\", which has ",
+                        0),
+            0u)
+      << error;
 }
 
 }  // namespace
