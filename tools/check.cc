@@ -17,6 +17,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -67,11 +68,21 @@ class Checker {
   uint64_t blocks() const { return blocks_; }
 
  private:
+  // One line per problem, up to kListedPerRelation for each relation: one fault
+  // (a wrong column type in the catalog, say) can make every tuple unreadable,
+  // and thousands of lines would bury the other relations. The summary counts all.
+  static constexpr uint64_t kListedPerRelation = 100;
   void report(const RelationEntry& r, std::optional<BlockNumber> block, const std::string& what) {
+    ++problems_;
+    const uint64_t n = ++per_relation_[r.oid];
+    if (n > kListedPerRelation) return;
     out_ << "relation \"" << r.name << "\"";
+    if (n == kListedPerRelation) {
+      out_ << ": more problems, not listed (the summary counts them)\n";
+      return;
+    }
     if (block) out_ << " block " << *block;
     out_ << ": " << what << "\n";
-    ++problems_;
   }
 
   // Reports the file's damage (missing, short) if DataDir found any.
@@ -223,7 +234,8 @@ class Checker {
   std::ostream& out_;
   uint64_t problems_ = 0;
   uint64_t blocks_ = 0;
-  std::set<uint32_t> unsound_;  // tables whose heap failed a check
+  std::set<uint32_t> unsound_;                 // tables whose heap failed a check
+  std::map<uint32_t, uint64_t> per_relation_;  // problems found, by relation oid
 };
 
 }  // namespace

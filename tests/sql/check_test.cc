@@ -100,6 +100,28 @@ TEST_F(Check, LinePointerOutsideThePageIsReported) {
       << r.out;
 }
 
+// One fault can damage every tuple; a relation's problems are listed up to 100
+// lines, the summary still counts each one.
+TEST_F(Check, ManyProblemsOfOneRelationAreCountedNotAllListed) {
+  edit_block(t_path_, 1, [](char* page) {
+    for (OffsetNumber o = 1; o <= 150; ++o) page_item_id(page, o)->off = 8190;
+    page_set_checksum(page, 1);
+  });
+  CheckRun r = check();
+  EXPECT_EQ(r.code, 1);
+  size_t listed = 0;
+  for (size_t p = r.out.find("relation \"t\""); p != std::string::npos;
+       p = r.out.find("relation \"t\"", p + 1))
+    ++listed;
+  EXPECT_EQ(listed, 100u) << r.out;
+  EXPECT_NE(r.out.find("relation \"t\": more problems, not listed (the summary counts them)\n"),
+            std::string::npos)
+      << r.out;
+  const size_t at = r.out.find(" blocks checked, ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_GE(std::stoul(r.out.substr(at + 17)), 150u) << r.out;
+}
+
 TEST_F(Check, IndexKeyOrderIsVerified) {
   edit_block(t_a_path_, 1, [](char* page) {
     int32_t big = 2000000000;
