@@ -58,7 +58,6 @@ class AioFaultTest : public testing::MethodFixture {
       if (c != ((block ^ 0xa5) & 0xff)) return false;
     return true;
   }
-
 };
 
 TEST_P(AioFaultTest, ReadFailingAfterAPartialTransferReportsTheBytesDone) {
