@@ -17,11 +17,18 @@ inline std::atomic<bool>& cancel_requested() {
   return flag;
 }
 
-// Throws "canceling statement due to user request" (once per request) when a cancel
-// is pending. One relaxed load when none is.
+// The error a cancel raises. A type of its own, so that code which reports an error
+// and goes on (tidepool check, one relation after another) stops for this one.
+class QueryCanceled : public Error {
+ public:
+  QueryCanceled() : Error("canceling statement due to user request") {}
+};
+
+// Throws QueryCanceled (once per request) when a cancel is pending. One relaxed
+// load when none is.
 inline void check_for_interrupts() {
   if (cancel_requested().load(std::memory_order_relaxed) && cancel_requested().exchange(false))
-    throw Error("canceling statement due to user request");
+    throw QueryCanceled();
 }
 
 }  // namespace tp

@@ -214,6 +214,8 @@ class Checker {
       } else {
         report_ = verify_index(s_.storage(), *table, idx);
       }
+    } catch (const QueryCanceled&) {
+      throw;  // Ctrl-C inside the verifier stops the whole check
     } catch (const Error& e) {
       report(idx, std::nullopt, e.what());
       return;

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "engine/interrupts.h"
+
 namespace tp::btree {
 
 namespace {
@@ -76,6 +78,7 @@ class Verifier {
       for (size_t i = 0; i < level_pages.size(); ++i) {
         BlockNumber prev = i > 0 ? level_pages[i - 1].block : kInvalidBlock;
         BlockNumber next = i + 1 < level_pages.size() ? level_pages[i + 1].block : kInvalidBlock;
+        check_for_interrupts();  // a page at a time: a large index takes a while
         check_page(level_pages[i], prev, next, uint32_t(level), children);
       }
       level_pages = std::move(children);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "engine/indexes.h"
 #include "engine/interrupts.h"
 #include "engine/page.h"
 #include "tests/sql/test_util.h"
@@ -131,6 +132,23 @@ TEST_F(Check, IndexKeyOrderIsVerified) {
   CheckRun r = check();
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_EQ(r.out.rfind("index \"t_a\" block 1 offset ", 0), 0u) << r.out;
+}
+
+// Ctrl-C reaches the B-tree verifier too (tp_verify, the index part of a check):
+// it polls once per page and raises QueryCanceled, which check does not report
+// as the index's damage but stops on.
+TEST_F(Check, CtrlCStopsTheIndexVerifier) {
+  {
+    Session s(testing::options_for(tmp_.data()));
+    const RelationEntry& t = *s.catalog().find("t");
+    const RelationEntry& t_a = *s.catalog().find("t_a");
+    EXPECT_TRUE(verify_index(s.storage(), t, t_a).ok);
+    cancel_requested().store(true);  // what the SIGINT handler does
+    EXPECT_THROW(verify_index(s.storage(), t, t_a), QueryCanceled);
+    EXPECT_FALSE(cancel_requested().load());  // the request was taken, once
+  }
+  CheckRun r = check();
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
 }
 
 TEST_F(Check, MissingFileIsReported) {
