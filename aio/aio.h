@@ -40,7 +40,7 @@
 
 #include <boost/intrusive/list_hook.hpp>
 
-#include "engine/page.h"
+#include "engine/core/block.h"
 
 namespace tp::aio {
 

@@ -15,7 +15,7 @@
 #include <random>
 
 #include "aio/file.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::aio {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "aio/aio.h"
-#include "engine/page.h"
+#include "engine/core/block.h"
 
 namespace tp::aio {
 

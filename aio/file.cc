@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::aio {
 

@@ -13,7 +13,7 @@
 #include <mutex>
 #include <string>
 
-#include "engine/page.h"
+#include "engine/core/block.h"
 
 namespace tp::aio {
 

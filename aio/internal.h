@@ -13,7 +13,7 @@
 #include <span>
 
 #include "aio/aio.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::aio {
 

@@ -10,7 +10,7 @@
 #include "aio/file.h"
 #include "aio/method.h"
 #include "aio/stats.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::aio {
 

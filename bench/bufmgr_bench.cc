@@ -34,8 +34,8 @@
 #include "bufmgr/buffer_pool.h"
 #include "bufmgr/read_stream.h"
 #include "bufmgr/strategy.h"
-#include "engine/error.h"
-#include "engine/page.h"
+#include "engine/core/error.h"
+#include "engine/core/page.h"
 
 namespace tp::bufmgr {
 namespace {

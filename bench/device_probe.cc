@@ -15,7 +15,7 @@
 #include <string>
 
 #include "aio/device_probe.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace {
 

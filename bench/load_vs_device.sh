@@ -19,7 +19,7 @@ bin=${TIDEPOOL_BIN:-$root/build/bin/tidepool}
 rm -rf "$dir"
 mkdir -p "$dir"
 # Pages the table will take: the fillfactor rule for 32-byte (int, int) rows
-# (engine/heap_tuple.cc, heap_rows_per_page).
+# (engine/core/heap_tuple.cc, heap_rows_per_page).
 per_page=$(( (8192 - 24 - 4 - (32 + 8192 * (100 - ff) / 100)) / 36 + 1 ))
 [ "$per_page" -gt 291 ] && per_page=291
 pages=$(( (rows + per_page - 1) / per_page ))

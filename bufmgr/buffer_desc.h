@@ -21,7 +21,7 @@
 #include "aio/aio.h"
 #include "bufmgr/buffer_state.h"
 #include "bufmgr/latch.h"
-#include "engine/page.h"
+#include "engine/core/block.h"
 
 namespace tp::aio {
 class IoFile;

@@ -11,7 +11,8 @@
 
 #include "bufmgr/pool_internal.h"
 #include "bufmgr/strategy.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
+#include "engine/core/page.h"
 
 namespace tp::bufmgr {
 

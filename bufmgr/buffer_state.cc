@@ -1,6 +1,6 @@
 #include "bufmgr/buffer_state.h"
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::bufmgr {
 

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "engine/page.h"
+#include "engine/core/block.h"
 
 namespace tp::aio {
 class IoFile;

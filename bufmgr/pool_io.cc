@@ -18,7 +18,8 @@
 #include "bufmgr/buffer_pool.h"
 #include "bufmgr/pool_internal.h"
 #include "bufmgr/strategy.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
+#include "engine/core/page.h"
 
 namespace tp::bufmgr {
 

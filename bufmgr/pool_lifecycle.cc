@@ -20,7 +20,7 @@
 #include <thread>
 
 #include "bufmgr/buffer_pool.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::bufmgr {
 

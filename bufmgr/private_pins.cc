@@ -3,7 +3,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::bufmgr {
 

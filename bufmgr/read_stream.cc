@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::bufmgr {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "bufmgr/buffer_pool.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::bufmgr {
 

@@ -1,6 +1,6 @@
 #include "scans/exec_node.h"
 
-#include "engine/interrupts.h"
+#include "engine/core/interrupts.h"
 
 namespace tp::scans {
 

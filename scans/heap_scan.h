@@ -14,7 +14,7 @@
 #include "bufmgr/buffer_pool.h"
 #include "bufmgr/read_stream.h"
 #include "bufmgr/strategy.h"
-#include "engine/page.h"
+#include "engine/core/page.h"
 
 namespace tp::scans {
 

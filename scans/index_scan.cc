@@ -3,8 +3,8 @@
 #include <chrono>
 #include <cstdio>
 
-#include "engine/error.h"
-#include "engine/interrupts.h"
+#include "engine/core/error.h"
+#include "engine/core/interrupts.h"
 
 namespace tp::scans {
 

@@ -1,7 +1,7 @@
 #include "scans/seq_scan.h"
 
-#include "engine/heap_tuple.h"
-#include "engine/page.h"
+#include "engine/core/heap_tuple.h"
+#include "engine/core/page.h"
 
 namespace tp::scans {
 

@@ -25,7 +25,7 @@
 
 #include <roaring/roaring.hh>
 
-#include "engine/page.h"
+#include "engine/core/page.h"
 #include "scans/tidbitmap_budget.h"
 
 namespace tp {

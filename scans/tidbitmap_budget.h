@@ -9,7 +9,7 @@
 #include <climits>
 #include <cstdint>
 
-#include "engine/page.h"
+#include "engine/core/page.h"
 
 namespace tp {
 

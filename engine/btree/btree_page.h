@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.h"
-#include "engine/page.h"
+#include "engine/core/error.h"
+#include "engine/core/page.h"
 
 namespace tp::btree {
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "engine/interrupts.h"
+#include "engine/core/interrupts.h"
 
 namespace tp::btree {
 

@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/error.h"
-#include "engine/page.h"
+#include "engine/core/error.h"
+#include "engine/core/page.h"
 
 namespace tp::btree {
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <limits>
 
-#include "engine/error.h"
-#include "engine/stack_depth.h"
+#include "engine/core/error.h"
+#include "engine/core/stack_depth.h"
 
 namespace tp::sql {
 

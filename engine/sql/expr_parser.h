@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/core/stack_depth.h"
 #include "engine/sql/ast.h"
 #include "engine/sql/token_cursor.h"
-#include "engine/stack_depth.h"
 
 namespace tp::sql {
 

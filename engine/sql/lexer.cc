@@ -3,7 +3,7 @@
 #include <cctype>
 #include <cstdio>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::sql {
 namespace {

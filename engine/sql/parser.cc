@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "engine/sql/expr_parser.h"
 #include "engine/sql/lexer.h"
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "engine/sql/lexer.h"
 
 namespace tp::sql {

@@ -15,7 +15,7 @@
 
 #include "aio/aio.h"
 #include "aio/file.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "tests/aio/aio_test_util.h"
 
 namespace tp::aio {

@@ -18,7 +18,7 @@
 #include "aio/aio.h"
 #include "aio/faults.h"
 #include "aio/file.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "tests/aio/aio_test_util.h"
 
 namespace tp::aio {

@@ -14,7 +14,7 @@
 #include "aio/faults.h"
 #include "aio/file.h"
 #include "aio/stats.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "tests/aio/aio_test_util.h"
 
 namespace tp::aio {

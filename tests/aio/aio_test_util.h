@@ -17,7 +17,7 @@
 
 #include "aio/aio.h"
 #include "aio/file.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::aio::testing {
 

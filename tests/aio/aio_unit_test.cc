@@ -9,7 +9,7 @@
 #include "aio/internal.h"
 #include "aio/method.h"
 #include "aio/stats.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "tests/aio/aio_test_util.h"
 
 namespace tp::aio {

@@ -19,8 +19,8 @@
 #include "aio/faults.h"
 #include "aio/file.h"
 #include "bufmgr/buffer_pool.h"
-#include "engine/error.h"
-#include "engine/page.h"
+#include "engine/core/error.h"
+#include "engine/core/page.h"
 #include "tests/aio/aio_test_util.h"
 
 namespace tp::bufmgr::testing {

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/catalog.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
+#include "engine/storage/catalog.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

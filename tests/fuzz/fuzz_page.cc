@@ -16,9 +16,9 @@
 #include "engine/btree/btree_build.h"
 #include "engine/btree/btree_verify.h"
 #include "engine/btree/mem_page_store.h"
-#include "engine/heap_tuple.h"
-#include "engine/indexes.h"
-#include "engine/page.h"
+#include "engine/core/heap_tuple.h"
+#include "engine/core/page.h"
+#include "engine/storage/indexes.h"
 
 namespace {
 

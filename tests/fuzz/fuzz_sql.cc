@@ -13,9 +13,9 @@
 #include <memory>
 #include <string>
 
-#include "engine/error.h"
-#include "engine/query.h"
-#include "engine/session.h"
+#include "engine/core/error.h"
+#include "engine/session/query.h"
+#include "engine/session/session.h"
 #include "engine/sql/parser.h"
 
 namespace {

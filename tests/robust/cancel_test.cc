@@ -8,9 +8,9 @@
 
 #include "engine/btree/btree_build.h"
 #include "engine/btree/mem_page_store.h"
-#include "engine/indexes.h"
-#include "engine/interrupts.h"
-#include "tests/sql/test_util.h"
+#include "engine/core/interrupts.h"
+#include "engine/storage/indexes.h"
+#include "tests/support/test_util.h"
 
 namespace tp {
 namespace {

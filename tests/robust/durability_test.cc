@@ -7,8 +7,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "engine/page.h"
-#include "tests/sql/test_util.h"
+#include "engine/core/page.h"
+#include "tests/support/test_util.h"
 
 namespace tp {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "engine/heap_tuple.h"
-#include "engine/indexes.h"
-#include "engine/page.h"
+#include "engine/core/heap_tuple.h"
+#include "engine/core/page.h"
+#include "engine/storage/indexes.h"
 
 namespace tp {
 namespace {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "tests/robust/child_process.h"
-#include "tests/sql/test_util.h"
+#include "tests/support/test_util.h"
 
 namespace tp {
 namespace {

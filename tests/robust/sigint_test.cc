@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "tests/robust/child_process.h"
-#include "tests/sql/test_util.h"
+#include "tests/support/test_util.h"
 
 namespace tp {
 namespace {

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "engine/btree/btree_page.h"
-#include "tests/sql/test_util.h"
+#include "tests/support/test_util.h"
 
 namespace tp {
 namespace {

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <string>
 
-#include "engine/error.h"
-#include "engine/settings.h"
+#include "engine/core/error.h"
+#include "engine/session/settings.h"
 #include "tools/experiments/experiments.h"
 
 namespace tp::experiments {

@@ -4,7 +4,7 @@
 #include <map>
 #include <sstream>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "tools/experiments/experiments.h"
 #include "tools/experiments/plot.h"
 

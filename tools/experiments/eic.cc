@@ -6,7 +6,7 @@
 // io_uring and with worker.
 #include <sstream>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "tools/experiments/experiments.h"
 #include "tools/experiments/plot.h"
 

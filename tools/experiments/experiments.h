@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "aio/device_probe.h"
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "tools/experiments/lab.h"
 #include "tools/experiments/output.h"
 

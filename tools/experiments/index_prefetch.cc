@@ -5,7 +5,7 @@
 // heap-block switches) and on with an immediate start.
 #include <sstream>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "tools/experiments/experiments.h"
 #include "tools/experiments/plot.h"
 

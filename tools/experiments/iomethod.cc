@@ -5,7 +5,7 @@
 // per-row work.
 #include <sstream>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "tools/experiments/experiments.h"
 #include "tools/experiments/plot.h"
 

@@ -13,9 +13,9 @@
 #include <sstream>
 
 #include "bufmgr/buffer_usage.h"
-#include "engine/datadir.h"
-#include "engine/error.h"
-#include "engine/interrupts.h"
+#include "engine/core/error.h"
+#include "engine/core/interrupts.h"
+#include "engine/storage/datadir.h"
 
 namespace tp::experiments {
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/session.h"
+#include "engine/session/session.h"
 
 namespace tp::experiments {
 

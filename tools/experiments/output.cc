@@ -13,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 #ifndef TIDEPOOL_SOURCE_DIR
 #define TIDEPOOL_SOURCE_DIR "."

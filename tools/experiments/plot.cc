@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 
 namespace tp::experiments {
 

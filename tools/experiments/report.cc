@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "tools/experiments/experiments.h"
 
 namespace tp::experiments {

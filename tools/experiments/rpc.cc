@@ -6,7 +6,7 @@
 // default and 0, with index_prefetch off and on.
 #include <sstream>
 
-#include "engine/error.h"
+#include "engine/core/error.h"
 #include "tools/experiments/experiments.h"
 
 namespace tp::experiments {

@@ -1,0 +1,71 @@
+#include "engine/core/heap_tuple.h"
+
+#include <algorithm>
+
+namespace tp {
+namespace {
+
+// Header fields we fill: xmin = FrozenTransactionId, so every row is visible.
+constexpr uint32_t kFrozenXid = 2;
+constexpr uint16_t kInfomaskXminFrozen = 0x0100 | 0x0200;  // XMIN_COMMITTED | XMIN_INVALID
+constexpr uint16_t kInfomaskXmaxInvalid = 0x0800;
+
+}  // namespace
+
+TupleLayout::TupleLayout(const std::vector<Column>& columns) {
+  uint32_t off = kHeapTupleDataOffset;
+  for (const Column& c : columns) {
+    uint32_t size = column_type_size(c.type);
+    off = (off + size - 1) & ~(size - 1);
+    types_.push_back(c.type);
+    offsets_.push_back(off);
+    off += size;
+  }
+  tuple_size_ = off;
+}
+
+void TupleLayout::form(const int64_t* values, Tid self, char* out) const {
+  std::memset(out, 0, tuple_size_);
+  uint32_t xmin = kFrozenXid;
+  std::memcpy(out + 0, &xmin, 4);  // t_xmin; t_xmax (4..7) and t_cid (8..11) stay 0
+  uint16_t bi_hi = uint16_t(self.block >> 16), bi_lo = uint16_t(self.block & 0xFFFF);
+  std::memcpy(out + 12, &bi_hi, 2);  // t_ctid: points at itself
+  std::memcpy(out + 14, &bi_lo, 2);
+  std::memcpy(out + 16, &self.offset, 2);
+  uint16_t infomask2 = uint16_t(types_.size());
+  uint16_t infomask = kInfomaskXminFrozen | kInfomaskXmaxInvalid;
+  std::memcpy(out + 18, &infomask2, 2);
+  std::memcpy(out + 20, &infomask, 2);
+  out[22] = char(kHeapTupleDataOffset);  // t_hoff
+  for (size_t c = 0; c < types_.size(); ++c) {
+    if (types_[c] == ColumnType::Int4) {
+      int32_t v = int32_t(values[c]);
+      std::memcpy(out + offsets_[c], &v, 4);
+    } else {
+      std::memcpy(out + offsets_[c], &values[c], 8);
+    }
+  }
+}
+
+bool heap_page_accepts(const char* page, uint32_t aligned_len, int fillfactor) {
+  uint32_t save = kBlockSize * uint32_t(100 - fillfactor) / 100;
+  uint32_t target = aligned_len + save;
+  if (target > kMaxHeapTupleSize) target = std::max(aligned_len, kMaxHeapTupleSize);
+  uint32_t free = page_free_space(page);
+  if (page_max_offset(page) >= kMaxHeapTuplesPerPage) free = 0;
+  return free >= target;
+}
+
+uint32_t heap_rows_per_page(uint32_t tuple_size, int fillfactor) {
+  uint32_t len = maxalign(tuple_size);
+  uint32_t save = kBlockSize * uint32_t(100 - fillfactor) / 100;
+  uint32_t target = len + save;
+  if (target > kMaxHeapTupleSize) target = std::max(len, kMaxHeapTupleSize);
+  // After k tuples: free = 8192 - 24 - k*(len + 4) - 4; a page takes one more while free >= target.
+  int64_t base = int64_t(kBlockSize) - kPageHeaderSize - kItemIdSize - target;
+  if (base < 0) return 1;
+  uint32_t k = uint32_t(base / (len + kItemIdSize)) + 1;
+  return std::min(k, kMaxHeapTuplesPerPage);
+}
+
+}  // namespace tp

@@ -1,0 +1,73 @@
+// Heap tuples: PostgreSQL's 23-byte header padded to t_hoff = 24, then the
+// column values, each aligned to its type (int4: 4, int8: 8). An (int4, int4)
+// row is 32 bytes; with its line pointer it takes 36 bytes of page.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/core/page.h"
+
+namespace tp {
+
+enum class ColumnType : uint8_t { Int4, Int8 };
+
+inline const char* column_type_name(ColumnType t) {
+  return t == ColumnType::Int4 ? "integer" : "bigint";
+}
+inline uint32_t column_type_size(ColumnType t) {
+  return t == ColumnType::Int4 ? 4 : 8;
+}
+
+struct Column {
+  std::string name;
+  ColumnType type = ColumnType::Int4;
+};
+
+inline constexpr uint32_t kHeapTupleHeaderSize = 23;  // before padding
+inline constexpr uint32_t kHeapTupleDataOffset = 24;  // t_hoff
+// The largest tuple a heap page takes (REFERENCE §1).
+inline constexpr uint32_t kMaxHeapTupleSize = 8016;
+
+// Where each column of a row type sits inside a tuple.
+class TupleLayout {
+ public:
+  explicit TupleLayout(const std::vector<Column>& columns);
+
+  size_t columns() const { return types_.size(); }
+  ColumnType type(size_t col) const { return types_[col]; }
+  uint32_t offset(size_t col) const { return offsets_[col]; }
+  uint32_t tuple_size() const { return tuple_size_; }  // unaligned t_len
+
+  // Writes a complete tuple (header + values) into `out` (tuple_size() bytes).
+  // Values are range-checked by the caller (int4 columns hold int4 values).
+  void form(const int64_t* values, Tid self, char* out) const;
+
+  int64_t get(const char* tuple, size_t col) const {
+    const char* p = tuple + offsets_[col];
+    if (types_[col] == ColumnType::Int4) {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+
+ private:
+  std::vector<ColumnType> types_;
+  std::vector<uint32_t> offsets_;
+  uint32_t tuple_size_ = 0;
+};
+
+// PostgreSQL's fillfactor rule: may a heap page with `free` bytes (as
+// page_free_space reports) take a tuple of aligned length `len`?
+bool heap_page_accepts(const char* page, uint32_t aligned_len, int fillfactor);
+
+// Rows per page of a bulk load into empty pages (closed form; tests compare it
+// with real loads).
+uint32_t heap_rows_per_page(uint32_t tuple_size, int fillfactor);
+
+}  // namespace tp

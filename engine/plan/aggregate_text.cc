@@ -1,0 +1,111 @@
+#include "engine/plan/aggregate_text.h"
+
+#include "engine/core/error.h"
+
+namespace tp {
+
+OutputAggregate output_aggregate(scans::AggKind kind, ColumnType input) {
+  OutputAggregate oa{kind, input, OutputType::kInt8};
+  if (kind == scans::AggKind::kAvg || (kind == scans::AggKind::kSum && input == ColumnType::Int8))
+    oa.type = OutputType::kNumeric;
+  else if ((kind == scans::AggKind::kMin || kind == scans::AggKind::kMax) &&
+           input == ColumnType::Int4)
+    oa.type = OutputType::kInt4;
+  return oa;
+}
+
+std::string numeric_div_text(__int128 num, int64_t den) {
+  TP_ASSERT(den > 0);
+  // Weight and leading digit in base 10000, as PostgreSQL's NumericVar holds them.
+  auto weight_first = [](unsigned __int128 x, int& weight, int& first) {
+    weight = 0;
+    first = 0;
+    if (x == 0) return;
+    weight = -1;
+    while (x > 0) {
+      first = int(x % 10000);
+      x /= 10000;
+      ++weight;
+    }
+  };
+  bool negative = num < 0;
+  unsigned __int128 mag = negative ? (unsigned __int128)(-num) : (unsigned __int128)num;
+  int w1, f1, w2, f2;
+  weight_first(mag, w1, f1);
+  weight_first((unsigned __int128)den, w2, f2);
+  int qweight = w1 - w2;
+  if (f1 <= f2) --qweight;
+  int rscale = std::clamp(16 - qweight * 4, 0, 1000);
+  // q = round(mag * 10^rscale / den), half away from zero; long double if it would overflow.
+  unsigned __int128 scaled = mag;
+  bool overflow = false;
+  for (int i = 0; i < rscale && !overflow; ++i) {
+    if (scaled > (~(unsigned __int128)0) / 10) overflow = true;
+    scaled *= 10;
+  }
+  std::string digits;
+  if (!overflow) {
+    unsigned __int128 q = scaled / (unsigned __int128)den;
+    unsigned __int128 r = scaled % (unsigned __int128)den;
+    if (r * 2 >= (unsigned __int128)den) ++q;
+    if (q == 0) digits = "0";
+    while (q > 0) {
+      digits.insert(digits.begin(), char('0' + int(q % 10)));
+      q /= 10;
+    }
+  } else {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%.*Lf", std::min(rscale, 30),
+                  (long double)mag / (long double)den);
+    std::string t = buf;
+    if (negative && t.find_first_not_of("0.") != std::string::npos) t = "-" + t;
+    return t;
+  }
+  if (rscale > 0) {
+    if (digits.size() <= size_t(rscale)) digits.insert(0, size_t(rscale) + 1 - digits.size(), '0');
+    digits.insert(digits.size() - size_t(rscale), ".");
+  }
+  bool zero = digits.find_first_not_of("0.") == std::string::npos;
+  return (negative && !zero ? "-" : "") + digits;
+}
+
+std::string format_aggregate(const OutputAggregate& agg, const scans::AggState& st) {
+  using scans::AggKind;
+  switch (agg.kind) {
+    case AggKind::kCountStar:
+    case AggKind::kCount:
+      return std::to_string(st.count);
+    default:
+      break;
+  }
+  if (st.count == 0) return "";  // NULL
+  switch (agg.kind) {
+    case AggKind::kMin:
+      return std::to_string(st.min);
+    case AggKind::kMax:
+      return std::to_string(st.max);
+    case AggKind::kSum: {
+      if (agg.input == ColumnType::Int4) {
+        if (st.sum > std::numeric_limits<int64_t>::max() ||
+            st.sum < std::numeric_limits<int64_t>::min())
+          throw Error("bigint out of range");
+        return std::to_string(int64_t(st.sum));
+      }
+      __int128 v = st.sum;
+      bool neg = v < 0;
+      unsigned __int128 m = neg ? (unsigned __int128)(-v) : (unsigned __int128)v;
+      std::string d;
+      do {
+        d.insert(d.begin(), char('0' + int(m % 10)));
+        m /= 10;
+      } while (m > 0);
+      return (neg ? "-" : "") + d;
+    }
+    case AggKind::kAvg:
+      return numeric_div_text(st.sum, st.count);
+    default:
+      return "";
+  }
+}
+
+}  // namespace tp

@@ -1,0 +1,38 @@
+// What the planner reads of the world: the catalog, the data directory (which
+// relations are damaged), the storage that opens relations over the pool, and
+// the settings of the session it plans for. The session layer fills one in per
+// statement; the planner never sees a Session, so plan/ sits below session/.
+#pragma once
+
+#include "bufmgr/read_stream.h"
+#include "engine/plan/cost_model.h"
+#include "engine/storage/catalog.h"
+#include "engine/storage/datadir.h"
+#include "engine/storage/storage.h"
+
+namespace tp {
+
+// index_prefetch: off; on (after the scan switched heap blocks a few times);
+// immediate (from the first TID).
+enum class IndexPrefetch { kOff, kOn, kImmediate };
+
+// The settings the planner honours, as plain values.
+struct PlannerSettings {
+  CostSettings costs;  // validated
+  bool enable_seqscan = true;
+  bool enable_indexscan = true;
+  bool enable_indexonlyscan = true;
+  bool enable_bitmapscan = true;
+  bool enable_sort = true;
+  IndexPrefetch index_prefetch = IndexPrefetch::kOff;
+  bufmgr::ReadStreamConfig stream;  // every scan's read stream
+};
+
+struct PlanContext {
+  const Catalog& catalog;
+  const DataDir& data_dir;
+  Storage& storage;
+  PlannerSettings settings;
+};
+
+}  // namespace tp

@@ -1,0 +1,41 @@
+// The planner: binds a SELECT over one table to its columns, estimates it with
+// PostgreSQL 15's selectivity and cost formulas (engine/selectivity.h,
+// engine/cost_model.h), and builds the executor tree (scans/): the scan chosen by
+// engine/scan_choice.h, with an Aggregate, Sort and Limit above it as the query asks.
+//
+//   PlannedQuery q = plan_select(ctx, select);
+//   q.root->open();
+//   while (const scans::RowBatch* b = q.root->next()) ...   // q.output_slots name slots
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/plan/aggregate_text.h"
+#include "engine/plan/cost_model.h"
+#include "engine/plan/plan_context.h"
+#include "engine/plan/selectivity.h"
+#include "engine/sql/ast.h"
+#include "scans/exec_node.h"
+#include "scans/sort_limit_agg.h"
+
+namespace tp {
+
+struct PlannedQuery {
+  std::unique_ptr<scans::ExecNode> root;
+  std::vector<std::string> column_names;
+  // Plain select list: the slot of each output column in root's rows.
+  std::vector<uint32_t> output_slots;
+  std::vector<OutputType> output_types;
+  // Aggregate select list: root is `aggregate`, one output column per entry.
+  scans::AggregateNode* aggregate = nullptr;
+  std::vector<OutputAggregate> aggregates;
+};
+
+// Plans `select` (FROM a table). Throws tp::Error for anything the user wrote
+// that tidepool cannot run, naming it (unknown column, an expression that is
+// not column-op-constant in WHERE, ...).
+PlannedQuery plan_select(PlanContext& ctx, const sql::Select& select);
+
+}  // namespace tp

@@ -1,0 +1,437 @@
+#include "engine/plan/scan_choice.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "engine/plan/index_access.h"
+#include "engine/plan/index_quals.h"
+#include "engine/plan/statistics.h"
+#include "engine/plan/where_clause.h"
+#include "engine/sql/identifier.h"
+#include "engine/storage/indexes.h"
+#include "engine/storage/table_stats.h"
+#include "scans/index_scan.h"
+#include "scans/seq_scan.h"
+
+namespace tp {
+namespace {
+
+// PostgreSQL's estimate_rel_size for a heap: the file's current pages, and
+// tuples from the density ANALYZE / VACUUM saw, or from the row width before
+// either ran (with the 10-page floor for never-analyzed tables).
+struct SizeEstimate {
+  double pages = 0;
+  double tuples = 0;
+};
+SizeEstimate estimate_rel_size(const RelationEntry& rel, const TableStats* stats) {
+  double curpages = double(rel.pages);
+  bool analyzed = stats != nullptr;
+  if (curpages < 10 && !analyzed) curpages = 10;
+  if (curpages == 0) return {0, 0};
+  double density;
+  if (analyzed && stats->relpages > 0) {
+    density = stats->reltuples / stats->relpages;
+  } else {
+    int32_t data_width = 0;
+    for (const Column& c : rel.columns) data_width += int32_t(column_type_size(c.type));
+    int32_t tuple_width =
+        data_width + int32_t(maxalign(kHeapTupleHeaderSize)) + int32_t(kItemIdSize);
+    density = double((int32_t(kBlockSize) - int32_t(kPageHeaderSize)) / tuple_width);
+  }
+  return {curpages, std::rint(density * curpages)};
+}
+
+using ScanBuilder = std::function<std::unique_ptr<scans::ExecNode>()>;
+
+struct IndexInfo {
+  const RelationEntry* entry;
+  BtreeIndexInfo info;
+};
+
+// A bitmap index scan on one index for the clauses of one AND arm.
+struct BitmapChoice {
+  BitmapNode node;
+  const IndexInfo* index = nullptr;
+  std::vector<Expr> index_clauses;
+};
+
+// A candidate for the bitmap heap scan's bitmap: one index's bitmap scan, or a BitmapOr of
+// index scans for one OR clause; clause_ids are the restriction clauses it applies.
+struct BitmapCandidate {
+  BitmapNode node;
+  std::vector<BitmapChoice> arms;  // the index scan; or the BitmapOr's arms
+  bool is_or = false;
+  std::vector<size_t> clause_ids;  // indexes into ScanQuery::clauses, ascending
+};
+
+class ScanChooser {
+ public:
+  ScanChooser(PlanContext& ctx, const ScanQuery& q)
+      : ctx_(ctx),
+        settings_(ctx.settings),
+        cs_(ctx.settings.costs),
+        q_(q),
+        rel_(*q.rel),
+        layout_(rel_.columns),
+        all_quals_(qual_cost(ctx.settings.costs, q.clauses)) {
+    if (!rel_.stats.empty()) stats_ = stats_from_catalog(rel_.stats);
+    SizeEstimate size = estimate_rel_size(rel_, stats_ ? &*stats_ : nullptr);
+    view_.tuples = size.tuples;
+    for (size_t c = 0; c < rel_.columns.size(); ++c) {
+      ColumnStatsView v;
+      if (stats_ && c < stats_->columns.size() && stats_->columns[c].valid)
+        v.stats = &stats_->columns[c];
+      describe_from_indexes(ctx, rel_, int(c), v);
+      view_.columns.push_back(v);
+    }
+    rs_ = RelSize{.pages = size.pages, .tuples = size.tuples, .rows = 0};
+    rs_.rows = clamp_row_est(clauselist_selectivity(view_, q.clauses) * size.tuples);
+    for (int c : q.scan_columns) {
+      output_.push_back(
+          {layout_.offset(size_t(c)), rel_.columns[size_t(c)].type == ColumnType::Int8});
+      width_ += int(column_type_size(rel_.columns[size_t(c)].type));
+    }
+    for (const RelationEntry* idx : ctx.catalog.indexes_of(rel_.oid)) {
+      // A damaged index (DataDir::damage) is left out: the table stays readable.
+      if (ctx.data_dir.damage(idx->relnumber)) continue;
+      indexes_.push_back({idx, BtreeIndexInfo{.pages = double(idx->pages),
+                                              .tuples = size.tuples,
+                                              .tree_height = index_height(ctx.storage, rel_, *idx),
+                                              .key_columns = int(idx->key_columns.size()),
+                                              .unique = idx->unique}});
+    }
+  }
+
+  ChosenScan choose() {
+    consider_seq_scan();
+    for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
+    consider_bitmap_heap_scan();
+    ChosenScan chosen;
+    chosen.node = best_build_();
+    chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
+    chosen.path = best_;
+    chosen.ordered = best_ordered_;
+    chosen.width = width_;
+    return chosen;
+  }
+
+ private:
+  // Keeps the path if it is the cheapest so far once the nodes above it are counted: a
+  // Sort unless it gives the order, and the Limit.
+  void consider(PathCost p, bool ordered, ScanBuilder build) {
+    PathCost finished = p;
+    if (!q_.aggregate) {
+      double limit_rows = q_.limit ? double(*q_.limit) : -1;
+      if (!q_.order.empty() && !ordered)
+        finished = cost_sort(cs_, finished, finished.rows, width_, 0, limit_rows);
+      if (q_.limit) finished = cost_limit(finished, 0, limit_rows);
+    }
+    if (best_build_ && !(finished.total < best_total_)) return;
+    best_total_ = finished.total;
+    best_ = p;
+    best_ordered_ = ordered;
+    best_build_ = std::move(build);
+  }
+
+  void consider_seq_scan() {
+    PathCost p = disabled_if(!settings_.enable_seqscan, cost_seq_scan(cs_, rs_, all_quals_));
+    consider(p, false, [this] {
+      scans::SeqScanParams params;
+      params.relation = sql::quote_identifier(rel_.name);
+      params.nblocks = BlockNumber(rel_.pages);
+      params.stream = settings_.stream;
+      params.output = output_;
+      params.qual = compile_clauses(q_.clauses, layout_);
+      params.filter_text = clauses_text(q_.clauses, rel_);
+      return std::make_unique<scans::SeqScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
+                                                  std::move(params));
+    });
+  }
+
+  void consider_index_scan(const IndexInfo& ix) {
+    const std::vector<int>& keys = ix.entry->key_columns;
+    std::vector<Expr> ic, qp;
+    for (const Expr& c : q_.clauses) (usable_index_clause(c, keys) ? ic : qp).push_back(c);
+    // The order the index gives: ORDER BY a prefix of its keys, one direction.
+    const auto& order = q_.order;
+    bool gives_order = !order.empty() && order.size() <= keys.size();
+    for (size_t i = 0; gives_order && i < order.size(); ++i)
+      gives_order = order[i].first == keys[i] && order[i].second == order[0].second;
+    // IN lists run one B-tree scan per element, which keeps key order only in
+    // some shapes; tidepool does not rely on it (a Sort is added instead).
+    for (const Expr& c : ic) gives_order = gives_order && c.kind != Expr::Kind::kIn;
+    // As PostgreSQL, an index holding every column the query reads gives an index-only
+    // path, even with no clause or order to offer (a full index scan).
+    const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
+    if (ic.empty() && !gives_order && !index_only) return;
+    bool backward = gives_order && order[0].second;
+    BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
+    IndexScanCost isc = cost_index_scan(cs_, rs_, ix.info, bq, qual_cost(cs_, qp));
+    PathCost p = disabled_if(!settings_.enable_indexscan, isc.path);
+    consider(p, gives_order, [this, entry = ix.entry, ic, qp, backward, index_only] {
+      scans::IndexScanParams ip;
+      ip.relation = sql::quote_identifier(rel_.name);
+      ip.index_only = index_only;
+      ip.index = open_index(ctx_, rel_, *entry);
+      ip.condition_sets = condition_sets(ic, entry->key_columns, backward);
+      ip.direction = backward ? btree::ScanDirection::Backward : btree::ScanDirection::Forward;
+      ip.stream = settings_.stream;
+      ip.prefetch = settings_.index_prefetch != IndexPrefetch::kOff;
+      ip.prefetch_start_switches =
+          settings_.index_prefetch == IndexPrefetch::kImmediate ? 0 : scans::kPrefetchStartSwitches;
+      ip.output = output_;
+      ip.filter = compile_clauses(qp, layout_);
+      ip.index_cond_text = clauses_text(ic, rel_);
+      ip.filter_text = clauses_text(qp, rel_);
+      return std::make_unique<scans::IndexScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
+                                                    std::move(ip));
+    });
+  }
+
+  // Whether `keys` hold every column the query reads: the output's and the clauses'.
+  bool covers_query(const std::vector<int>& keys) const {
+    auto has = [&](int c) { return std::find(keys.begin(), keys.end(), c) != keys.end(); };
+    for (int c : q_.scan_columns)
+      if (!has(c)) return false;
+    std::vector<int> used;
+    for (const Expr& c : q_.clauses) add_columns(c, used);
+    return std::all_of(used.begin(), used.end(), has);
+  }
+
+  static void add_columns(const Expr& e, std::vector<int>& out) {
+    switch (e.kind) {
+      case Expr::Kind::kCompare:
+      case Expr::Kind::kBetween:
+      case Expr::Kind::kIn:
+      case Expr::Kind::kIsNull:
+        out.push_back(e.column);
+        break;
+      default:
+        break;
+    }
+    for (const Expr& a : e.args) add_columns(a, out);
+  }
+
+  // One bitmap heap scan, over the bitmap PostgreSQL's choose_bitmap_and picks from the
+  // candidates: a bitmap index scan per index that applies some clauses, and a BitmapOr
+  // per OR clause whose every arm an index covers. Candidates applying the same clauses
+  // keep only the cheapest; sorted by bitmap cost, each in turn leads an AND group that
+  // takes each later candidate (sharing no clause) when the heap scan's cost drops; the
+  // cheapest group wins.
+  void consider_bitmap_heap_scan() {
+    std::vector<BitmapCandidate> candidates;
+    for (const IndexInfo& ix : indexes_) {
+      BitmapCandidate c;
+      for (size_t i = 0; i < q_.clauses.size(); ++i)
+        if (usable_index_clause(q_.clauses[i], ix.entry->key_columns)) c.clause_ids.push_back(i);
+      if (c.clause_ids.empty()) continue;
+      std::vector<Expr> ic;
+      for (size_t i : c.clause_ids) ic.push_back(q_.clauses[i]);
+      c.arms.push_back(bitmap_on(ix, std::move(ic)));
+      c.node = c.arms[0].node;
+      add_candidate(candidates, std::move(c));
+    }
+    for (size_t oi = 0; oi < q_.clauses.size(); ++oi) {
+      std::optional<BitmapCandidate> c = bitmap_or_for(oi);
+      if (c) add_candidate(candidates, std::move(*c));
+    }
+    if (candidates.empty()) return;
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [&](const BitmapCandidate& a, const BitmapCandidate& b) {
+                       BitmapTreeCost ca = cost_bitmap_tree_node(cs_, a.node);
+                       BitmapTreeCost cb = cost_bitmap_tree_node(cs_, b.node);
+                       if (ca.cost != cb.cost) return ca.cost < cb.cost;
+                       return ca.selectivity < cb.selectivity;
+                     });
+    std::vector<size_t> best_group;
+    double best_cost = 0;
+    for (size_t lead = 0; lead < candidates.size(); ++lead) {
+      std::vector<size_t> group = {lead};
+      std::vector<size_t> used = candidates[lead].clause_ids;
+      double cost = heap_cost(group_node(candidates, group));
+      for (size_t j = lead + 1; j < candidates.size(); ++j) {
+        bool shares = false;
+        for (size_t id : candidates[j].clause_ids)
+          shares |= std::find(used.begin(), used.end(), id) != used.end();
+        if (shares) continue;
+        group.push_back(j);
+        double with = heap_cost(group_node(candidates, group));
+        if (with < cost) {
+          cost = with;
+          used.insert(used.end(), candidates[j].clause_ids.begin(), candidates[j].clause_ids.end());
+        } else {
+          group.pop_back();
+        }
+      }
+      if (lead == 0 || cost < best_cost) best_group = group, best_cost = cost;
+    }
+    std::vector<BitmapCandidate> chosen;
+    for (size_t i : best_group) chosen.push_back(candidates[i]);
+    BitmapNode bitmap = group_node(candidates, best_group);
+    PathCost p = disabled_if(!settings_.enable_bitmapscan,
+                             cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path);
+    consider(p, false, [this, chosen, bitmap, p] {
+      std::vector<std::unique_ptr<scans::BitmapNode>> members;
+      std::vector<bool> rechecked(q_.clauses.size(), false);
+      std::vector<Expr> recheck;
+      for (const BitmapCandidate& c : chosen) {
+        members.push_back(make_bitmap_tree(c));
+        for (size_t id : c.clause_ids) {
+          rechecked[id] = true;
+          recheck.push_back(q_.clauses[id]);
+        }
+      }
+      std::vector<Expr> filter;
+      for (size_t i = 0; i < q_.clauses.size(); ++i)
+        if (!rechecked[i]) filter.push_back(q_.clauses[i]);
+      std::unique_ptr<scans::BitmapNode> tree;
+      if (members.size() == 1) {
+        tree = std::move(members[0]);
+      } else {
+        tree = std::make_unique<scans::BitmapCombineNode>(true, std::move(members));
+        PathCost e = explain_bitmap_node(cs_, bitmap, rs_.tuples);
+        tree->estimate = {e.startup, e.total, e.rows, 0};
+      }
+      return make_bitmap_heap(std::move(tree), recheck, filter, p);
+    });
+  }
+
+  // Adds a candidate unless one applying the same clauses has a cheaper bitmap.
+  void add_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c) const {
+    for (BitmapCandidate& other : candidates) {
+      if (other.clause_ids != c.clause_ids) continue;
+      if (cost_bitmap_tree_node(cs_, c.node).cost < cost_bitmap_tree_node(cs_, other.node).cost)
+        other = std::move(c);
+      return;
+    }
+    candidates.push_back(std::move(c));
+  }
+
+  // A BitmapOr for OR clause `oi` when an index covers each of its arms completely.
+  std::optional<BitmapCandidate> bitmap_or_for(size_t oi) const {
+    const Expr& orc = q_.clauses[oi];
+    if (orc.kind != Expr::Kind::kOr) return std::nullopt;
+    BitmapCandidate c;
+    c.is_or = true;
+    c.clause_ids = {oi};
+    for (const Expr& arm : orc.args) {
+      std::vector<Expr> parts = arm.kind == Expr::Kind::kAnd ? arm.args : std::vector<Expr>{arm};
+      std::optional<BitmapChoice> ch = bitmap_for(parts);
+      if (!ch || ch->index_clauses.size() != parts.size()) return std::nullopt;
+      c.arms.push_back(*ch);
+    }
+    if (c.arms.size() < 2) return std::nullopt;
+    std::vector<BitmapNode> kids;
+    for (const BitmapChoice& a : c.arms) kids.push_back(a.node);
+    c.node = BitmapNode::or_of(kids);
+    return c;
+  }
+
+  // The bitmap of a group of candidates: the one, or their BitmapAnd.
+  static BitmapNode group_node(const std::vector<BitmapCandidate>& candidates,
+                               const std::vector<size_t>& group) {
+    if (group.size() == 1) return candidates[group[0]].node;
+    std::vector<BitmapNode> kids;
+    for (size_t i : group) kids.push_back(candidates[i].node);
+    return BitmapNode::and_of(kids);
+  }
+
+  double heap_cost(const BitmapNode& bitmap) const {
+    return cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path.total;
+  }
+
+  std::unique_ptr<scans::BitmapNode> make_bitmap_tree(const BitmapCandidate& c) const {
+    if (!c.is_or) return make_bitmap_index(c.arms[0]);
+    std::vector<std::unique_ptr<scans::BitmapNode>> children;
+    for (const BitmapChoice& a : c.arms) children.push_back(make_bitmap_index(a));
+    auto node = std::make_unique<scans::BitmapCombineNode>(false, std::move(children));
+    PathCost e = explain_bitmap_node(cs_, c.node, rs_.tuples);
+    node->estimate = {e.startup, e.total, e.rows, 0};
+    return node;
+  }
+
+  BitmapChoice bitmap_on(const IndexInfo& ix, std::vector<Expr> index_clauses) const {
+    BtreeQuals bq =
+        summarize_btree_quals(view_, ix.entry->key_columns, ix.entry->unique, index_clauses);
+    BitmapNode bn =
+        BitmapNode::index_scan(cost_btree_index(cs_, rs_, ix.info, bq), rs_.rows, ix.info.pages);
+    return BitmapChoice{bn, &ix, std::move(index_clauses)};
+  }
+
+  // The cheapest index's bitmap scan for `arm` (the clauses of one AND arm); none if no
+  // index can apply any of them.
+  std::optional<BitmapChoice> bitmap_for(const std::vector<Expr>& arm) const {
+    std::optional<BitmapChoice> best;
+    double best_cost = 0;
+    for (const IndexInfo& ix : indexes_) {
+      std::vector<Expr> ic;
+      for (const Expr& c : arm)
+        if (usable_index_clause(c, ix.entry->key_columns)) ic.push_back(c);
+      if (ic.empty()) continue;
+      BitmapChoice ch = bitmap_on(ix, std::move(ic));
+      double cost = cost_bitmap_tree_node(cs_, ch.node).cost;
+      if (!best || cost < best_cost) {
+        best = std::move(ch);
+        best_cost = cost;
+      }
+    }
+    return best;
+  }
+
+  std::unique_ptr<scans::BitmapIndexScanNode> make_bitmap_index(const BitmapChoice& ch) const {
+    auto node = std::make_unique<scans::BitmapIndexScanNode>(
+        open_index(ctx_, rel_, *ch.index->entry),
+        condition_sets(ch.index_clauses, ch.index->entry->key_columns, false),
+        clauses_text(ch.index_clauses, rel_));
+    PathCost e = explain_bitmap_node(cs_, ch.node, rs_.tuples);
+    node->estimate = {e.startup, e.total, e.rows, 0};
+    return node;
+  }
+
+  std::unique_ptr<scans::ExecNode> make_bitmap_heap(std::unique_ptr<scans::BitmapNode> child,
+                                                    const std::vector<Expr>& recheck,
+                                                    const std::vector<Expr>& filter,
+                                                    const PathCost& p) const {
+    scans::BitmapHeapScanParams bp;
+    bp.relation = sql::quote_identifier(rel_.name);
+    bp.work_mem_bytes = cs_.work_mem_kb * 1024;
+    bp.stream = settings_.stream;
+    bp.output = output_;
+    bp.recheck = compile_clauses(recheck, layout_);
+    bp.filter = compile_clauses(filter, layout_);
+    bp.recheck_text = clauses_text(recheck, rel_);
+    bp.filter_text = clauses_text(filter, rel_);
+    auto node = std::make_unique<scans::BitmapHeapScanNode>(
+        ctx_.storage.pool(), ctx_.storage.file(rel_), std::move(child), std::move(bp));
+    node->estimate = {p.startup, p.total, p.rows, width_};
+    return node;
+  }
+
+  PlanContext& ctx_;
+  const PlannerSettings& settings_;
+  const CostSettings& cs_;
+  const ScanQuery& q_;
+  const RelationEntry& rel_;
+  const TupleLayout layout_;
+  const QualCost all_quals_;
+  std::optional<TableStats> stats_;  // view_ points into it
+  RelationStatsView view_;
+  RelSize rs_;
+  std::vector<scans::OutputColumn> output_;
+  int width_ = 0;
+  std::vector<IndexInfo> indexes_;
+
+  // The cheapest path so far: its cost, its total with the nodes above, and its builder.
+  PathCost best_;
+  double best_total_ = 0;
+  bool best_ordered_ = false;
+  ScanBuilder best_build_;
+};
+
+}  // namespace
+
+ChosenScan choose_scan(PlanContext& ctx, const ScanQuery& query) {
+  return ScanChooser(ctx, query).choose();
+}
+
+}  // namespace tp

@@ -1,0 +1,45 @@
+// How a query reads its one table, chosen as PostgreSQL's planner chooses a base
+// relation's path: a sequential scan; an index scan on each index that has usable
+// clauses or gives the wanted order; a bitmap heap scan over the cheapest index; and a
+// BitmapOr when indexes cover every arm of an OR clause. Candidates are compared on their
+// total cost including the Sort and Limit the query would still need above them;
+// enable_* = off adds PostgreSQL's disable cost (1e10), so a disabled path still wins
+// when nothing else can answer.
+//
+//   ChosenScan scan = choose_scan(ctx, query);
+//   scan.node->open();  ...                  // rows carry query.scan_columns, in order
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "engine/plan/cost_model.h"
+#include "engine/plan/plan_context.h"
+#include "engine/plan/selectivity.h"
+#include "engine/storage/catalog.h"
+#include "scans/exec_node.h"
+
+namespace tp {
+
+struct ScanQuery {
+  const RelationEntry* rel = nullptr;
+  std::vector<Expr> clauses;                // restriction clauses, cheapest first
+  std::vector<int> scan_columns;            // the table columns the nodes above read, by slot
+  std::vector<std::pair<int, bool>> order;  // the wanted order: table column, descending
+  bool aggregate = false;                   // an Aggregate reads the scan (one result row)
+  std::optional<int64_t> limit;
+};
+
+struct ChosenScan {
+  std::unique_ptr<scans::ExecNode> node;  // its EXPLAIN estimate filled in
+  PathCost path;
+  bool ordered = false;  // rows come in the wanted order: no Sort needed
+  int width = 0;         // bytes of an output row, as EXPLAIN's width
+};
+
+ChosenScan choose_scan(PlanContext& ctx, const ScanQuery& query);
+
+}  // namespace tp

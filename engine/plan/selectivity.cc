@@ -1,0 +1,589 @@
+// After PostgreSQL 15: var_eq_const, scalarineqsel, ineq_histogram_selectivity,
+// mcv_selectivity, scalararraysel, nulltestsel, get_variable_numdistinct
+// (selfuncs.c) and clauselist_selectivity with its range-pair logic
+// (clausesel.c). Statistics fractions are float4, as in pg_statistic.
+#include "engine/plan/selectivity.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/core/error.h"
+
+namespace tp {
+
+namespace {
+
+double clamp_probability(double p) {
+  return p < 0.0 ? 0.0 : (p > 1.0 ? 1.0 : p);
+}
+
+bool apply(CmpOp op, int64_t a, int64_t b) {
+  switch (op) {
+    case CmpOp::kEq:
+      return a == b;
+    case CmpOp::kNe:
+      return a != b;
+    case CmpOp::kLt:
+      return a < b;
+    case CmpOp::kLe:
+      return a <= b;
+    case CmpOp::kGt:
+      return a > b;
+    case CmpOp::kGe:
+      return a >= b;
+  }
+  return false;
+}
+
+const ColumnStats* stats_of(const RelationStatsView& rel, int column) {
+  TP_ASSERT(column >= 0 && column < static_cast<int>(rel.columns.size()));
+  const ColumnStats* s = rel.columns[column].stats;
+  return s != nullptr && s->valid ? s : nullptr;
+}
+
+// The histogram probe of ineq_histogram_selectivity: fraction of the
+// histogram's population satisfying `column op value`, or -1 without a usable
+// histogram. `op` is one of < <= > >=.
+double ineq_histogram_selectivity(const RelationStatsView& rel, int column, const ColumnStats& st,
+                                  CmpOp op, int64_t constval) {
+  const int nvalues = static_cast<int>(st.histogram.size());
+  if (nvalues <= 1) return -1.0;
+  const bool isgt = op == CmpOp::kGt || op == CmpOp::kGe;
+  const bool iseq = op == CmpOp::kLe || op == CmpOp::kGe;
+  const ColumnStatsView& view = rel.columns[column];
+
+  // Endpoints may be replaced by the index's actual min / max when the
+  // search touches them (PostgreSQL refreshes only what it probes).
+  std::vector<int64_t> values = st.histogram;
+  bool have_end = false;
+  const bool have_actual = view.actual_min.has_value() && view.actual_max.has_value();
+  if (nvalues == 2 && have_actual) {
+    values[0] = *view.actual_min;
+    values[1] = *view.actual_max;
+    have_end = true;
+  }
+
+  // Binary search for the leftmost bound where the operator succeeds (isgt)
+  // or fails (!isgt): the right end of the bin holding the constant.
+  int lobound = 0;
+  int hibound = nvalues;
+  while (lobound < hibound) {
+    const int probe = (lobound + hibound) / 2;
+    if (nvalues > 2 && have_actual) {
+      if (probe == 0) {
+        values[0] = *view.actual_min;
+        have_end = true;
+      } else if (probe == nvalues - 1) {
+        values[probe] = *view.actual_max;
+        have_end = true;
+      }
+    }
+    bool ltcmp = apply(op, values[probe], constval);
+    if (isgt) ltcmp = !ltcmp;
+    if (ltcmp) {
+      lobound = probe + 1;
+    } else {
+      hibound = probe;
+    }
+  }
+
+  double histfrac;
+  if (lobound <= 0) {
+    histfrac = 0.0;  // below the histogram: nothing satisfies "x <= const"
+  } else if (lobound >= nvalues) {
+    histfrac = 1.0;
+  } else {
+    const int i = lobound;  // values[i-1] <= constant <= values[i]
+    double eq_selec = 0;
+    if (i == 1 || isgt == iseq) {
+      // Selectivity of "x = const" for a non-MCV value, before scaling by the
+      // non-MCV fraction (the caller does that).
+      bool isdefault;
+      double otherdistinct = get_variable_numdistinct(rel, column, &isdefault);
+      otherdistinct -= static_cast<double>(st.mcv_freqs.size());
+      if (otherdistinct > 1) eq_selec = 1.0 / otherdistinct;
+    }
+    const double val = static_cast<double>(constval);
+    const double low = static_cast<double>(values[i - 1]);
+    const double high = static_cast<double>(values[i]);
+    double binfrac;
+    if (high <= low) {
+      binfrac = 0.5;
+    } else if (val <= low) {
+      binfrac = 0.0;
+    } else if (val >= high) {
+      binfrac = 1.0;
+    } else {
+      binfrac = (val - low) / (high - low);
+      if (std::isnan(binfrac) || binfrac < 0.0 || binfrac > 1.0) binfrac = 0.5;
+    }
+    // i-1 whole bins plus part of bin i: the fraction with "x <= const".
+    histfrac = static_cast<double>(i - 1) + binfrac;
+    histfrac /= static_cast<double>(nvalues - 1);
+    // The first bound is the smallest value of its bucket, so the first bin is
+    // narrower by one value's share.
+    if (i == 1) histfrac += eq_selec * (1.0 - binfrac);
+    // "x < const" and "x >= const" exclude / include the constant itself.
+    if (isgt == iseq) histfrac -= eq_selec;
+  }
+  double hist_selec = isgt ? (1.0 - histfrac) : histfrac;
+  if (have_end) {
+    hist_selec = clamp_probability(hist_selec);
+  } else {
+    // Histograms are approximate and may be stale: never trust less than a
+    // hundredth of a bin at either end.
+    const double cutoff = 0.01 / static_cast<double>(nvalues - 1);
+    if (hist_selec < cutoff) {
+      hist_selec = cutoff;
+    } else if (hist_selec > 1.0 - cutoff) {
+      hist_selec = 1.0 - cutoff;
+    }
+  }
+  return hist_selec;
+}
+
+// One entry of clauselist_selectivity's range-pair list.
+struct RangePair {
+  int column;
+  bool have_lo = false, have_hi = false;
+  double lo = 0, hi = 0;
+};
+
+bool is_range_op(CmpOp op) {
+  return op != CmpOp::kEq && op != CmpOp::kNe;
+}
+
+}  // namespace
+
+CmpOp commute(CmpOp op) {
+  switch (op) {
+    case CmpOp::kLt:
+      return CmpOp::kGt;
+    case CmpOp::kLe:
+      return CmpOp::kGe;
+    case CmpOp::kGt:
+      return CmpOp::kLt;
+    case CmpOp::kGe:
+      return CmpOp::kLe;
+    default:
+      return op;
+  }
+}
+
+CmpOp negate(CmpOp op) {
+  switch (op) {
+    case CmpOp::kEq:
+      return CmpOp::kNe;
+    case CmpOp::kNe:
+      return CmpOp::kEq;
+    case CmpOp::kLt:
+      return CmpOp::kGe;
+    case CmpOp::kLe:
+      return CmpOp::kGt;
+    case CmpOp::kGt:
+      return CmpOp::kLe;
+    case CmpOp::kGe:
+      return CmpOp::kLt;
+  }
+  return op;
+}
+
+const char* cmp_op_name(CmpOp op) {
+  static const char* const kNames[] = {"=", "<>", "<", "<=", ">", ">="};
+  return kNames[static_cast<int>(op)];
+}
+
+Expr Expr::cmp(int column, CmpOp op, StatsValue value) {
+  Expr e;
+  e.kind = Kind::kCompare;
+  e.column = column;
+  e.op = op;
+  e.value = value;
+  return e;
+}
+Expr Expr::between(int column, int64_t lo, int64_t hi, bool negated) {
+  Expr e;
+  e.kind = Kind::kBetween;
+  e.column = column;
+  e.lo = lo;
+  e.hi = hi;
+  e.negated = negated;
+  return e;
+}
+Expr Expr::in(int column, std::vector<StatsValue> list, bool negated) {
+  Expr e;
+  e.kind = Kind::kIn;
+  e.column = column;
+  e.list = std::move(list);
+  e.negated = negated;
+  return e;
+}
+Expr Expr::is_null(int column, bool negated) {
+  Expr e;
+  e.kind = Kind::kIsNull;
+  e.column = column;
+  e.negated = negated;
+  return e;
+}
+Expr Expr::and_of(std::vector<Expr> args) {
+  Expr e;
+  e.kind = Kind::kAnd;
+  e.args = std::move(args);
+  return e;
+}
+Expr Expr::or_of(std::vector<Expr> args) {
+  Expr e;
+  e.kind = Kind::kOr;
+  e.args = std::move(args);
+  return e;
+}
+Expr Expr::not_of(Expr arg) {
+  Expr e;
+  e.kind = Kind::kNot;
+  e.args.push_back(std::move(arg));
+  return e;
+}
+Expr Expr::boolean(bool v) {
+  Expr e;
+  e.kind = Kind::kBool;
+  e.value = v ? 1 : 0;
+  return e;
+}
+
+namespace {
+
+Expr normalize_impl(const Expr& e, bool negated);
+
+// Flattens nested nodes of the same kind, as PostgreSQL's AND/OR flattening.
+Expr flatten(Expr::Kind kind, std::vector<Expr> parts) {
+  std::vector<Expr> flat;
+  for (Expr& p : parts) {
+    if (p.kind == kind) {
+      for (Expr& q : p.args) flat.push_back(std::move(q));
+    } else {
+      flat.push_back(std::move(p));
+    }
+  }
+  if (flat.size() == 1) return std::move(flat[0]);
+  return kind == Expr::Kind::kAnd ? Expr::and_of(std::move(flat)) : Expr::or_of(std::move(flat));
+}
+
+Expr normalize_impl(const Expr& e, bool negated) {
+  switch (e.kind) {
+    case Expr::Kind::kCompare:
+      return Expr::cmp(e.column, negated ? negate(e.op) : e.op, e.value);
+    case Expr::Kind::kBetween: {
+      // a BETWEEN x AND y  ==  a >= x AND a <= y;  NOT BETWEEN  ==  a < x OR a > y.
+      const bool neg = e.negated != negated;
+      if (!neg) {
+        return Expr::and_of(
+            {Expr::cmp(e.column, CmpOp::kGe, e.lo), Expr::cmp(e.column, CmpOp::kLe, e.hi)});
+      }
+      return Expr::or_of(
+          {Expr::cmp(e.column, CmpOp::kLt, e.lo), Expr::cmp(e.column, CmpOp::kGt, e.hi)});
+    }
+    case Expr::Kind::kIn:
+      return Expr::in(e.column, e.list, e.negated != negated);
+    case Expr::Kind::kIsNull:
+      return Expr::is_null(e.column, e.negated != negated);
+    case Expr::Kind::kBool:
+      return Expr::boolean((e.value.value_or(0) != 0) != negated);
+    case Expr::Kind::kNot:
+      TP_ASSERT(e.args.size() == 1);
+      return normalize_impl(e.args[0], !negated);
+    case Expr::Kind::kAnd:
+    case Expr::Kind::kOr: {
+      std::vector<Expr> parts;
+      for (const Expr& a : e.args) parts.push_back(normalize_impl(a, negated));
+      const bool is_and = (e.kind == Expr::Kind::kAnd) != negated;
+      return flatten(is_and ? Expr::Kind::kAnd : Expr::Kind::kOr, std::move(parts));
+    }
+  }
+  TP_ASSERT(false);
+  return e;
+}
+
+}  // namespace
+
+Expr normalize(const Expr& e) {
+  return normalize_impl(e, false);
+}
+
+std::vector<Expr> restriction_clauses(const Expr& where) {
+  Expr n = normalize(where);
+  std::vector<Expr> out;
+  auto add = [&](Expr c) {
+    if (c.kind == Expr::Kind::kBool && c.value.value_or(0) != 0) return;  // TRUE: no restriction
+    out.push_back(std::move(c));
+  };
+  if (n.kind == Expr::Kind::kAnd) {
+    for (Expr& a : n.args) add(std::move(a));
+  } else {
+    add(std::move(n));
+  }
+  return out;
+}
+
+double get_variable_numdistinct(const RelationStatsView& rel, int column, bool* is_default) {
+  *is_default = false;
+  const ColumnStats* st = stats_of(rel, column);
+  double stadistinct = st ? st->n_distinct : 0.0;
+  const double stanullfrac = st ? st->null_frac : 0.0;
+  // A unique index proves uniqueness whatever the statistics say; NULLs still count.
+  if (rel.columns[column].unique) stadistinct = -1.0 * (1.0 - stanullfrac);
+  if (stadistinct > 0.0) return clamp_row_est(stadistinct);
+  const double ntuples = rel.tuples;
+  if (ntuples <= 0.0) {
+    *is_default = true;
+    return kDefaultNumDistinct;
+  }
+  if (stadistinct < 0.0) return clamp_row_est(-stadistinct * ntuples);
+  // Unknown: a small table has about as many values as rows.
+  if (ntuples < kDefaultNumDistinct) return clamp_row_est(ntuples);
+  *is_default = true;
+  return kDefaultNumDistinct;
+}
+
+double eq_selectivity(const RelationStatsView& rel, int column, const StatsValue& value,
+                      bool negate_result) {
+  if (!value) return 0.0;  // strict operator: NULL never matches, even for <>
+  const ColumnStats* st = stats_of(rel, column);
+  const double nullfrac = st ? st->null_frac : 0.0;
+  double selec;
+  if (rel.columns[column].unique && rel.tuples >= 1.0) {
+    selec = 1.0 / rel.tuples;
+  } else if (st) {
+    size_t i = 0;
+    bool match = false;
+    for (; i < st->mcv_values.size(); ++i) {
+      if (st->mcv_values[i] == *value) {
+        match = true;
+        break;
+      }
+    }
+    if (match) {
+      selec = st->mcv_freqs[i];
+    } else {
+      // Not an MCV: the non-MCV, non-NULL rows shared evenly among the other
+      // distinct values, but never more than the rarest MCV.
+      double sumcommon = 0.0;
+      for (float f : st->mcv_freqs) sumcommon += f;
+      selec = 1.0 - sumcommon - nullfrac;
+      selec = clamp_probability(selec);
+      bool isdefault;
+      const double otherdistinct = get_variable_numdistinct(rel, column, &isdefault) -
+                                   static_cast<double>(st->mcv_freqs.size());
+      if (otherdistinct > 1) selec /= otherdistinct;
+      if (!st->mcv_freqs.empty() && selec > st->mcv_freqs.back()) selec = st->mcv_freqs.back();
+    }
+  } else {
+    bool isdefault;
+    selec = 1.0 / get_variable_numdistinct(rel, column, &isdefault);
+  }
+  if (negate_result) selec = 1.0 - selec - nullfrac;
+  return clamp_probability(selec);
+}
+
+double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
+                        const StatsValue& value) {
+  TP_ASSERT(is_range_op(op));
+  if (!value) return 0.0;
+  const ColumnStats* st = stats_of(rel, column);
+  if (!st) return kDefaultIneqSel;
+  // MCVs that satisfy the operator count directly.
+  double mcv_selec = 0.0;
+  double sumcommon = 0.0;
+  for (size_t i = 0; i < st->mcv_values.size(); ++i) {
+    if (apply(op, st->mcv_values[i], *value)) mcv_selec += st->mcv_freqs[i];
+    sumcommon += st->mcv_freqs[i];
+  }
+  const double hist_selec = ineq_histogram_selectivity(rel, column, *st, op, *value);
+  // The histogram describes only the non-NULL, non-MCV rows.
+  double selec = 1.0 - st->null_frac - sumcommon;
+  if (hist_selec >= 0.0) {
+    selec *= hist_selec;
+  } else {
+    selec *= 0.5;  // no histogram: assume half of the rest matches
+  }
+  selec += mcv_selec;
+  return clamp_probability(selec);
+}
+
+double in_list_selectivity(const RelationStatsView& rel, int column,
+                           std::span<const StatsValue> list, bool negated) {
+  // "= ANY": elements are assumed distinct, so their probabilities add; "<>
+  // ALL" multiplies. Both fall back to independent events if the disjoint
+  // estimate leaves [0, 1].
+  const bool use_or = !negated;
+  double s1 = use_or ? 0.0 : 1.0;
+  double s1disjoint = s1;
+  for (const StatsValue& v : list) {
+    const double s2 = eq_selectivity(rel, column, v, negated);
+    if (use_or) {
+      s1 = s1 + s2 - s1 * s2;
+      s1disjoint += s2;
+    } else {
+      s1 = s1 * s2;
+      s1disjoint += s2 - 1.0;
+    }
+  }
+  if (s1disjoint >= 0.0 && s1disjoint <= 1.0) s1 = s1disjoint;
+  return clamp_probability(s1);
+}
+
+double null_test_selectivity(const RelationStatsView& rel, int column, bool is_not_null) {
+  const ColumnStats* st = stats_of(rel, column);
+  double selec;
+  if (st) {
+    selec = is_not_null ? 1.0 - st->null_frac : st->null_frac;
+  } else {
+    selec = is_not_null ? 1.0 - kDefaultUnknownSel : kDefaultUnknownSel;
+  }
+  return clamp_probability(selec);
+}
+
+double clause_selectivity(const RelationStatsView& rel, const Expr& clause) {
+  switch (clause.kind) {
+    case Expr::Kind::kCompare:
+      if (clause.op == CmpOp::kEq || clause.op == CmpOp::kNe) {
+        return eq_selectivity(rel, clause.column, clause.value, clause.op == CmpOp::kNe);
+      }
+      return ineq_selectivity(rel, clause.column, clause.op, clause.value);
+    case Expr::Kind::kBetween:
+    case Expr::Kind::kNot:
+      return clause_selectivity(rel, normalize(clause));
+    case Expr::Kind::kIn:
+      return in_list_selectivity(rel, clause.column, clause.list, clause.negated);
+    case Expr::Kind::kIsNull:
+      return null_test_selectivity(rel, clause.column, clause.negated);
+    case Expr::Kind::kBool:
+      return clause.value.value_or(0) != 0 ? 1.0 : 0.0;
+    case Expr::Kind::kAnd:
+      return clauselist_selectivity(rel, clause.args);
+    case Expr::Kind::kOr: {
+      double s1 = 0.0;
+      for (const Expr& a : clause.args) {
+        const double s2 = clause_selectivity(rel, a);
+        s1 = s1 + s2 - s1 * s2;
+      }
+      return s1;
+    }
+  }
+  TP_ASSERT(false);
+  return 1.0;
+}
+
+double clauselist_selectivity(const RelationStatsView& rel, std::span<const Expr> clauses) {
+  // A BETWEEN, a NOT or a nested AND in an implicitly ANDed list is what
+  // PostgreSQL flattens before estimating: splice it in, then estimate.
+  const bool needs_flattening = std::any_of(clauses.begin(), clauses.end(), [](const Expr& c) {
+    return c.kind == Expr::Kind::kBetween || c.kind == Expr::Kind::kNot ||
+           c.kind == Expr::Kind::kAnd;
+  });
+  if (needs_flattening) {
+    std::vector<Expr> flat;
+    for (const Expr& c : clauses) {
+      Expr n = normalize(c);
+      if (n.kind == Expr::Kind::kAnd) {
+        for (Expr& a : n.args) flat.push_back(std::move(a));
+      } else {
+        flat.push_back(std::move(n));
+      }
+    }
+    return clauselist_selectivity(rel, flat);
+  }
+  if (clauses.size() == 1) return clause_selectivity(rel, clauses[0]);
+  double s1 = 1.0;
+  // PostgreSQL prepends new pairs to its list; keep that order so products
+  // round the same way.
+  std::vector<RangePair> pairs;
+  for (const Expr& clause : clauses) {
+    const double s2 = clause_selectivity(rel, clause);
+    if (clause.kind == Expr::Kind::kCompare && is_range_op(clause.op)) {
+      // "x < c" and "x <= c" bound from above, "x > c" and "x >= c" from below.
+      const bool is_lobound = clause.op == CmpOp::kGt || clause.op == CmpOp::kGe;
+      auto it = std::find_if(pairs.begin(), pairs.end(),
+                             [&](const RangePair& p) { return p.column == clause.column; });
+      if (it == pairs.end()) {
+        RangePair p{clause.column};
+        (is_lobound ? p.have_lo : p.have_hi) = true;
+        (is_lobound ? p.lo : p.hi) = s2;
+        pairs.insert(pairs.begin(), p);
+      } else if (is_lobound) {
+        // Two bounds on the same side: keep the more restrictive.
+        if (!it->have_lo || it->lo > s2) it->lo = s2;
+        it->have_lo = true;
+      } else {
+        if (!it->have_hi || it->hi > s2) it->hi = s2;
+        it->have_hi = true;
+      }
+      continue;
+    }
+    s1 = s1 * s2;
+  }
+  for (const RangePair& p : pairs) {
+    if (p.have_lo && p.have_hi) {
+      double s2;
+      if (p.hi == kDefaultIneqSel || p.lo == kDefaultIneqSel) {
+        s2 = kDefaultRangeIneqSel;  // a side used the default: no real information
+      } else {
+        s2 = p.hi + p.lo - 1.0;
+        // Both sides excluded the NULLs: add them back once.
+        s2 += null_test_selectivity(rel, p.column, false);
+        if (s2 <= 0.0) {
+          // Slightly negative is roundoff in a very tight range; very
+          // negative means a default estimate slipped through.
+          s2 = s2 < -0.01 ? kDefaultRangeIneqSel : 1.0e-10;
+        }
+      }
+      s1 *= s2;
+    } else {
+      s1 *= p.have_lo ? p.lo : p.hi;
+    }
+  }
+  return s1;
+}
+
+namespace {
+
+void add_qual_cost(const CostSettings& cs, const Expr& e, QualCost* qc) {
+  constexpr size_t kMinHashedInList = 9;  // MIN_ARRAY_SIZE_FOR_HASHED_SAOP
+  switch (e.kind) {
+    case Expr::Kind::kCompare:
+      qc->per_tuple += cs.cpu_operator_cost;
+      return;
+    case Expr::Kind::kBetween:
+    case Expr::Kind::kNot:
+      add_qual_cost(cs, normalize(e), qc);
+      return;
+    case Expr::Kind::kIn: {
+      const double n = static_cast<double>(e.list.size());
+      if (e.list.size() >= kMinHashedInList) {
+        // Hash the list once, then one hash and one comparison per tuple.
+        qc->startup += n * cs.cpu_operator_cost;
+        qc->per_tuple += cs.cpu_operator_cost + cs.cpu_operator_cost;
+      } else {
+        // A linear search stops, on average, halfway.
+        qc->per_tuple += cs.cpu_operator_cost * n * 0.5;
+      }
+      return;
+    }
+    case Expr::Kind::kIsNull:
+    case Expr::Kind::kBool:
+      return;
+    case Expr::Kind::kAnd:
+    case Expr::Kind::kOr:
+      for (const Expr& a : e.args) add_qual_cost(cs, a, qc);
+      return;
+  }
+}
+
+}  // namespace
+
+QualCost qual_cost(const CostSettings& cs, std::span<const Expr> clauses) {
+  QualCost qc;
+  for (const Expr& c : clauses) add_qual_cost(cs, c, &qc);
+  return qc;
+}
+
+}  // namespace tp

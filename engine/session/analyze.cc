@@ -1,0 +1,87 @@
+#include "engine/session/analyze.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "engine/core/error.h"
+#include "engine/storage/indexes.h"
+
+namespace tp {
+
+ResultSet run_analyze(Session& session, const sql::Analyze& a) {
+  const Catalog& cat = session.catalog();
+  std::vector<uint32_t> oids;
+  if (a.tables.empty()) {
+    for (const RelationEntry& r : cat.relations)
+      if (r.is_table()) oids.push_back(r.oid);
+  }
+  for (const std::string& name : a.tables) {
+    const RelationEntry* r = cat.find(name);
+    if (!r) throw Error("relation \"" + name + "\" does not exist");
+    if (!r->is_table()) throw Error("\"" + name + "\" is an index; ANALYZE takes tables");
+    oids.push_back(r->oid);
+  }
+  Catalog next = cat;
+  Storage& storage = session.storage();
+  AnalyzeOptions options;
+  options.statistics_target = int(session.settings().get_int("default_statistics_target"));
+  options.seed = uint64_t(session.settings().get_int("random_seed"));
+  for (uint32_t oid : oids) {
+    RelationEntry* rel = next.find_oid(oid);
+    TupleLayout layout(rel->columns);
+    aio::IoFile& file = storage.file(*rel);
+    size_t ncols = rel->columns.size();
+    TableStats st = analyze_table(
+        int(ncols), BlockNumber(rel->pages),
+        [&](BlockNumber b, std::vector<StatsRow>& rows) {
+          check_cancel_at(CancelPoint::AnalyzeBlock);
+          bufmgr::ReadGuard page = storage.pool().read_buffer(file, b).lock_shared();
+          const char* p = page.page();
+          OffsetNumber max = page_max_offset(p);
+          for (OffsetNumber o = 1; o <= max; ++o) {
+            const ItemId* id = page_item_id(p, o);
+            if (id->state != uint32_t(ItemState::Normal)) continue;
+            StatsRow row(ncols);
+            for (size_t c = 0; c < ncols; ++c) row[c] = layout.get(p + id->off, c);
+            rows.push_back(std::move(row));
+          }
+        },
+        options);
+    if (a.vacuum) {
+      st.reltuples = double(rel->rows);
+      st.relpages = double(rel->pages);
+    }
+    rel->stats = stats_to_catalog(st);
+  }
+  session.data_dir().commit(std::move(next));
+  ResultSet r;
+  r.tag = a.vacuum ? "VACUUM" : "ANALYZE";
+  return r;
+}
+
+std::vector<std::string> describe_stats(const RelationEntry& rel) {
+  std::vector<std::string> out;
+  if (rel.stats.empty()) return out;
+  TableStats st = stats_from_catalog(rel.stats);
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "Statistics: reltuples=%.0f relpages=%.0f (sampled %.0f rows in %.0f pages)",
+                st.reltuples, st.relpages, st.sample_rows, st.sampled_blocks);
+  out.push_back(buf);
+  for (size_t c = 0; c < st.columns.size() && c < rel.columns.size(); ++c) {
+    const ColumnStats& s = st.columns[c];
+    if (!s.valid) {
+      out.push_back("  " + rel.columns[c].name + ": no statistics (empty sample)");
+      continue;
+    }
+    std::snprintf(buf, sizeof buf,
+                  "  %s: min=%lld max=%lld n_distinct=%g correlation=%g mcv=%zu histogram=%zu",
+                  rel.columns[c].name.c_str(), (long long)s.min_value, (long long)s.max_value,
+                  double(s.n_distinct), double(s.correlation), s.mcv_values.size(),
+                  s.histogram.size());
+    out.push_back(buf);
+  }
+  return out;
+}
+
+}  // namespace tp

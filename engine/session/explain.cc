@@ -1,0 +1,212 @@
+#include "engine/session/explain.h"
+
+#include <cstdio>
+
+namespace tp {
+namespace {
+
+std::string fmt(const char* f, double a) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, a);
+  return buf;
+}
+
+std::string cost_text(const scans::ExecNode& n) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "  (cost=%.2f..%.2f rows=%.0f width=%d)", n.estimate.startup_cost,
+                n.estimate.total_cost, n.estimate.rows, n.estimate.width);
+  return buf;
+}
+
+std::string actual_text(const scans::ExecNode& n, bool timing) {
+  const scans::NodeInstrumentation& in = n.instr;
+  if (in.loops == 0) return " (never executed)";
+  double loops = double(in.loops);
+  char buf[160];
+  if (timing)
+    std::snprintf(buf, sizeof buf, " (actual time=%.3f..%.3f rows=%.0f loops=%.0f)",
+                  std::max(in.first_row_ms, 0.0), in.total_ms / loops, double(in.rows) / loops,
+                  loops);
+  else
+    std::snprintf(buf, sizeof buf, " (actual rows=%.0f loops=%.0f)", double(in.rows) / loops,
+                  loops);
+  return buf;
+}
+
+std::string buffers_text(const bufmgr::BufferUsage& b) {
+  std::string s;
+  auto part = [&](const char* name, uint64_t v) {
+    if (v) s += std::string(" ") + name + "=" + std::to_string(v);
+  };
+  part("hit", b.shared_hit);
+  part("read", b.shared_read);
+  part("dirtied", b.shared_dirtied);
+  part("written", b.shared_written);
+  return s.empty() ? "" : "Buffers: shared" + s;
+}
+
+std::string io_timing_text(const bufmgr::BufferUsage& b) {
+  if (!b.io_read_time_us && !b.io_write_time_us) return "";
+  std::string s = "I/O Timings: shared";
+  if (b.io_read_time_us) s += fmt(" read=%.3f", double(b.io_read_time_us) / 1000.0);
+  if (b.io_write_time_us) s += fmt(" write=%.3f", double(b.io_write_time_us) / 1000.0);
+  return s;
+}
+
+std::string prefetch_text(const bufmgr::ReadStreamStats& st) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "Prefetch: distance avg=%.1f max=%llu, I/Os=%llu, avg size=%.1f kB, waits=%llu, "
+                "in flight max=%llu of %llu",
+                st.avg_distance(), (unsigned long long)st.distance_max, (unsigned long long)st.ios,
+                st.blocks_per_io() * 8.0, (unsigned long long)st.waits,
+                (unsigned long long)st.ios_in_flight_max, (unsigned long long)st.max_ios);
+  return buf;
+}
+
+// The run-time detail lines every node gets (after its own).
+void runtime_details(const scans::ExecNode& n, const ExplainRun& run,
+                     std::vector<std::string>& out) {
+  const sql::ExplainOptions& o = *run.options;
+  if (!o.analyze || n.instr.loops == 0) return;
+  if (const bufmgr::ReadStreamStats* st = n.stream_stats()) out.push_back(prefetch_text(*st));
+  if (!o.buffers) return;
+  std::string b = buffers_text(n.instr.buffers);
+  if (!b.empty()) out.push_back(b);
+  if (run.track_io_timing) {
+    std::string t = io_timing_text(n.instr.buffers);
+    if (!t.empty()) out.push_back(t);
+  }
+}
+
+void text_node(const scans::ExecNode& n, const ExplainRun& run, int indent,
+               std::vector<std::string>& out) {
+  const sql::ExplainOptions& o = *run.options;
+  // PostgreSQL's layout: a child's line is "->  " at its parent's detail
+  // indent; its own details sit 2 columns right of its name.
+  std::string line(size_t(indent) * 2, ' ');
+  if (indent) line += "->  ";
+  int detail_indent = indent ? indent + 3 : 1;
+  line += n.explain_name() + n.explain_target();
+  if (o.costs) line += cost_text(n);
+  if (o.analyze) line += actual_text(n, o.timing);
+  out.push_back(line);
+  std::vector<std::string> details;
+  n.explain_details(details, o.analyze && n.instr.loops > 0);
+  runtime_details(n, run, details);
+  for (const std::string& d : details)
+    out.push_back(std::string(size_t(detail_indent) * 2, ' ') + d);
+  for (const scans::ExecNode* c : n.children()) text_node(*c, run, detail_indent, out);
+}
+
+std::string json_escape(const std::string& s) {
+  std::string r;
+  for (char c : s) {
+    if (c == '"' || c == '\\') r += '\\';
+    r += c;
+  }
+  return r;
+}
+
+// "Filter: (a < 5)" -> "Filter": "(a < 5)"; numbers stay numbers.
+std::string json_detail(const std::string& d) {
+  size_t colon = d.find(": ");
+  if (colon == std::string::npos) return "\"" + json_escape(d) + "\": true";
+  std::string key = d.substr(0, colon), value = d.substr(colon + 2);
+  bool number = !value.empty() && value.find_first_not_of("0123456789.") == std::string::npos;
+  return "\"" + json_escape(key) + "\": " + (number ? value : "\"" + json_escape(value) + "\"");
+}
+
+void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std::string& out) {
+  const sql::ExplainOptions& o = *run.options;
+  std::string pad(size_t(indent), ' ');
+  std::vector<std::string> fields;
+  fields.push_back("\"Node Type\": \"" + n.explain_name() + "\"");
+  std::string target = n.explain_target();
+  if (target.rfind(" on ", 0) == 0) {
+    fields.push_back("\"Relation Name\": \"" + json_escape(target.substr(4)) + "\"");
+    fields.push_back("\"Alias\": \"" + json_escape(target.substr(4)) + "\"");
+  }
+  if (o.costs) {
+    fields.push_back(fmt("\"Startup Cost\": %.2f", n.estimate.startup_cost));
+    fields.push_back(fmt("\"Total Cost\": %.2f", n.estimate.total_cost));
+    fields.push_back(fmt("\"Plan Rows\": %.0f", n.estimate.rows));
+    fields.push_back(fmt("\"Plan Width\": %.0f", n.estimate.width));
+  }
+  if (o.analyze) {
+    double loops = double(std::max<uint64_t>(n.instr.loops, 1));
+    if (o.timing) {
+      fields.push_back(fmt("\"Actual Startup Time\": %.3f", std::max(n.instr.first_row_ms, 0.0)));
+      fields.push_back(fmt("\"Actual Total Time\": %.3f", n.instr.total_ms / loops));
+    }
+    fields.push_back(fmt("\"Actual Rows\": %.0f", double(n.instr.rows) / loops));
+    fields.push_back(fmt("\"Actual Loops\": %.0f", double(n.instr.loops)));
+  }
+  std::vector<std::string> details;
+  n.explain_details(details, o.analyze && n.instr.loops > 0);
+  for (const std::string& d : details) fields.push_back(json_detail(d));
+  if (o.analyze && n.instr.loops > 0) {
+    if (const bufmgr::ReadStreamStats* st = n.stream_stats()) {
+      fields.push_back(fmt("\"Prefetch Distance Avg\": %.1f", st->avg_distance()));
+      fields.push_back(fmt("\"Prefetch Distance Max\": %.0f", double(st->distance_max)));
+      fields.push_back(fmt("\"Prefetch I/Os\": %.0f", double(st->ios)));
+      fields.push_back(fmt("\"Prefetch Avg Size kB\": %.1f", st->blocks_per_io() * 8.0));
+      fields.push_back(fmt("\"Prefetch Waits\": %.0f", double(st->waits)));
+      fields.push_back(fmt("\"Prefetch I/Os In Flight Max\": %.0f", double(st->ios_in_flight_max)));
+      fields.push_back(fmt("\"Prefetch I/Os Limit\": %.0f", double(st->max_ios)));
+    }
+    if (o.buffers) {
+      const bufmgr::BufferUsage& b = n.instr.buffers;
+      fields.push_back(fmt("\"Shared Hit Blocks\": %.0f", double(b.shared_hit)));
+      fields.push_back(fmt("\"Shared Read Blocks\": %.0f", double(b.shared_read)));
+      fields.push_back(fmt("\"Shared Dirtied Blocks\": %.0f", double(b.shared_dirtied)));
+      fields.push_back(fmt("\"Shared Written Blocks\": %.0f", double(b.shared_written)));
+      if (run.track_io_timing)
+        fields.push_back(fmt("\"I/O Read Time\": %.3f", double(b.io_read_time_us) / 1000.0));
+    }
+  }
+  out += pad + "{\n";
+  for (size_t i = 0; i < fields.size(); ++i) {
+    out += pad + "  " + fields[i];
+    bool last = i + 1 == fields.size() && n.children().empty();
+    out += last ? "\n" : ",\n";
+  }
+  auto kids = n.children();
+  if (!kids.empty()) {
+    out += pad + "  \"Plans\": [\n";
+    for (size_t i = 0; i < kids.size(); ++i) {
+      json_node(*kids[i], run, indent + 4, out);
+      out += i + 1 == kids.size() ? "\n" : ",\n";
+    }
+    out += pad + "  ]\n";
+  }
+  out += pad + "}";
+}
+
+}  // namespace
+
+std::vector<std::string> explain_lines(const scans::ExecNode& root, const ExplainRun& run) {
+  const sql::ExplainOptions& o = *run.options;
+  std::vector<std::string> out;
+  if (o.json) {
+    std::string s = "[\n  {\n    \"Plan\": ";
+    std::string node;
+    json_node(root, run, 4, node);
+    s += node.substr(4);  // the opening brace follows "Plan": directly
+    if (o.analyze) {
+      s += ",\n" + fmt("    \"Planning Time\": %.3f", run.planning_ms);
+      s += ",\n" + fmt("    \"Execution Time\": %.3f", run.execution_ms);
+    }
+    s += "\n  }\n]";
+    out.push_back(s);
+    return out;
+  }
+  text_node(root, run, 0, out);
+  if (o.analyze) {
+    out.push_back(fmt("Planning Time: %.3f ms", run.planning_ms));
+    out.push_back(fmt("Execution Time: %.3f ms", run.execution_ms));
+  }
+  return out;
+}
+
+}  // namespace tp

@@ -1,0 +1,48 @@
+#include "engine/session/layer_settings.h"
+
+namespace tp {
+
+aio::IoConfig io_config(const Settings& s) {
+  aio::IoConfig c;
+  c.method = aio::parse_io_method(s.get_enum("io_method"));
+  c.io_workers = int(s.get_int("io_workers"));
+  c.io_direct = s.get_bool("io_direct");
+  return c;
+}
+
+StorageConfig storage_config(const Settings& s) {
+  return StorageConfig{.io = io_config(s), .shared_buffers = int(s.get_int("shared_buffers"))};
+}
+
+bufmgr::ReadStreamConfig stream_config(const Settings& s) {
+  bufmgr::ReadStreamConfig c;
+  c.effective_io_concurrency = int(s.get_int("effective_io_concurrency"));
+  c.io_combine_limit = int(s.get_int("io_combine_limit"));
+  return c;
+}
+
+PlannerSettings planner_settings(const Settings& s) {
+  PlannerSettings p;
+  CostSettings& cs = p.costs;
+  cs.seq_page_cost = s.get_real("seq_page_cost");
+  cs.random_page_cost = s.get_real("random_page_cost");
+  cs.cpu_tuple_cost = s.get_real("cpu_tuple_cost");
+  cs.cpu_index_tuple_cost = s.get_real("cpu_index_tuple_cost");
+  cs.cpu_operator_cost = s.get_real("cpu_operator_cost");
+  cs.effective_cache_size_pages = double(s.get_int("effective_cache_size"));
+  cs.work_mem_kb = s.get_int("work_mem");
+  cs.validate();
+  p.enable_seqscan = s.get_bool("enable_seqscan");
+  p.enable_indexscan = s.get_bool("enable_indexscan");
+  p.enable_indexonlyscan = s.get_bool("enable_indexonlyscan");
+  p.enable_bitmapscan = s.get_bool("enable_bitmapscan");
+  p.enable_sort = s.get_bool("enable_sort");
+  const std::string& prefetch = s.get_enum("index_prefetch");
+  p.index_prefetch = prefetch == "off"   ? IndexPrefetch::kOff
+                     : prefetch == "on" ? IndexPrefetch::kOn
+                                        : IndexPrefetch::kImmediate;
+  p.stream = stream_config(s);
+  return p;
+}
+
+}  // namespace tp

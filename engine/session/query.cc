@@ -1,0 +1,96 @@
+#include "engine/session/query.h"
+
+#include <chrono>
+
+#include "engine/core/error.h"
+#include "engine/plan/planner.h"
+#include "engine/session/analyze.h"
+#include "engine/session/explain.h"
+
+namespace tp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// Runs a planned query, handing each output row (as text) to `emit`, or
+// discarding rows when `emit` is null (EXPLAIN ANALYZE).
+template <typename Emit>
+void run_plan(PlannedQuery& q, Emit&& emit) {
+  q.root->open();
+  std::vector<std::string> row;
+  while (const scans::RowBatch* b = q.root->next()) {
+    if (q.aggregate) {
+      row.clear();
+      const auto& results = q.aggregate->results();
+      for (size_t i = 0; i < q.aggregates.size(); ++i)
+        row.push_back(format_aggregate(q.aggregates[i], results[i]));
+      emit(row);
+      continue;
+    }
+    for (uint32_t i = 0; i < b->count; ++i) {
+      const int64_t* r = b->row(i);
+      row.clear();
+      for (uint32_t slot : q.output_slots) row.push_back(std::to_string(r[slot]));
+      emit(row);
+    }
+  }
+}
+
+void set_timing(scans::ExecNode& n, bool timing) {
+  n.instr.timing = timing;
+  for (const scans::ExecNode* c : n.children())
+    set_timing(const_cast<scans::ExecNode&>(*c), timing);
+}
+
+}  // namespace
+
+ResultSet query_select(Session& session, const sql::Select& s) {
+  PlanContext ctx = session.plan_context();
+  PlannedQuery q = plan_select(ctx, s);
+  ResultSet r;
+  r.returns_rows = true;
+  r.columns = q.column_names;
+  r.right_aligned.assign(r.columns.size(), true);  // every output column is a number
+  run_plan(q, [&](const std::vector<std::string>& row) { r.rows.push_back(row); });
+  r.tag = "SELECT " + std::to_string(r.rows.size());
+  return r;
+}
+
+ResultSet query_explain(Session& session, const sql::Explain& explain) {
+  const auto* select = std::get_if<sql::Select>(&explain.statement);
+  if (!select || !select->from || select->from->is_function)
+    throw Error("EXPLAIN takes SELECT ... FROM a table");
+  if (select->from->name == "pg_aios" || select->from->name == "pg_stat_io")
+    throw Error("EXPLAIN of a system view is not supported");
+  if (explain.options.verbose) throw Error("EXPLAIN option VERBOSE is not supported");
+  Clock::time_point start = Clock::now();
+  PlanContext ctx = session.plan_context();
+  PlannedQuery q = plan_select(ctx, *select);
+  ExplainRun run;
+  run.options = &explain.options;
+  run.track_io_timing = session.settings().get_bool("track_io_timing");
+  run.planning_ms = ms_since(start);
+  if (explain.options.analyze) {
+    set_timing(*q.root, explain.options.timing);
+    Clock::time_point exec = Clock::now();
+    run_plan(q, [](const std::vector<std::string>&) {});
+    run.execution_ms = ms_since(exec);
+  }
+  ResultSet r;
+  r.returns_rows = true;
+  r.columns = {"QUERY PLAN"};
+  r.right_aligned = {false};
+  for (std::string& line : explain_lines(*q.root, run)) r.rows.push_back({std::move(line)});
+  r.tag = "EXPLAIN";
+  return r;
+}
+
+ResultSet query_analyze(Session& session, const sql::Analyze& analyze) {
+  return run_analyze(session, analyze);
+}
+
+}  // namespace tp

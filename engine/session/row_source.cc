@@ -1,0 +1,257 @@
+#include "engine/session/row_source.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "engine/core/error.h"
+#include "engine/sql/parser.h"
+
+namespace tp {
+namespace {
+
+using sql::Expr;
+using sql::ExprKind;
+
+struct Series {
+  int64_t start = 0, stop = 0, step = 1;
+  ValueType type = ValueType::Int4;
+  // In 128 bits: the span of a full-range series does not fit in 64 (saturates).
+  uint64_t count() const {
+    __int128 span = step > 0 ? __int128(stop) - start : __int128(start) - stop;
+    if (span < 0) return 0;
+    __int128 n = span / (step > 0 ? __int128(step) : -__int128(step)) + 1;
+    return n > __int128(UINT64_MAX) ? UINT64_MAX : uint64_t(n);
+  }
+  Value at(uint64_t k) const {
+    auto v = int64_t(start + __int128(k) * step);  // between start and stop: in range
+    return type == ValueType::Int4 ? Value::int4(v) : Value::int8(v);
+  }
+};
+
+Series make_series(const std::vector<Value>& args, int position) {
+  if (args.size() < 2 || args.size() > 3)
+    throw Error("function generate_series takes two or three integer arguments")
+        .at_position(position);
+  Series s;
+  bool any8 = false;
+  for (const Value& v : args) {
+    if (v.type != ValueType::Int4 && v.type != ValueType::Int8)
+      throw Error(std::string("function generate_series(") + value_type_name(v.type) +
+                      ", ...) does not exist",
+                  "", "generate_series takes integer arguments.")
+          .at_position(position);
+    any8 |= v.type == ValueType::Int8;
+  }
+  s.type = any8 ? ValueType::Int8 : ValueType::Int4;
+  s.start = args[0].i;
+  s.stop = args[1].i;
+  if (args.size() == 3) {
+    s.step = args[2].i;
+    if (s.step == 0) throw Error("step size cannot equal zero").at_position(position);
+  }
+  return s;
+}
+
+// Rows are numbered (and shuffled) with 32-bit indexes.
+void refuse_too_many(uint64_t rows) {
+  if (rows > UINT32_MAX)
+    throw Error("generate_series of " + std::to_string(rows) +
+                " rows is too large to load at once");
+}
+
+void find_series_calls(const Expr& e, std::vector<const Expr*>& out) {
+  if (e.kind == ExprKind::FuncCall && e.name == "generate_series") {
+    out.push_back(&e);
+    return;
+  }
+  for (auto& a : e.args) find_series_calls(*a, out);
+}
+
+bool is_random_call(const Expr& e) {
+  return e.kind == ExprKind::FuncCall && e.name == "random" && e.args.empty();
+}
+
+// Evaluates `targets` once per row of the lockstep expansion of the
+// generate_series calls they contain (PostgreSQL 10+ semantics: as many rows
+// as the longest series; we refuse the NULL padding since columns hold no NULLs),
+// at most `limit` rows.
+void expand_targets(const std::vector<const Expr*>& targets, RowSourceContext& ctx,
+                    const std::function<void(const std::vector<Value>&)>& emit,
+                    uint64_t* count_only, uint64_t limit = UINT64_MAX) {
+  std::vector<const Expr*> calls;
+  for (const Expr* t : targets) find_series_calls(*t, calls);
+  std::map<const Expr*, Series> series;
+  std::map<const Expr*, Value> current;
+  EvalContext ec;
+  ec.random = ctx.random;
+  ec.session_function = [&](const Expr& e, const std::vector<Value>& args) -> Value {
+    auto it = current.find(&e);
+    if (it != current.end()) return it->second;
+    if (ctx.session_function) return ctx.session_function(e, args);
+    throw Error("function " + e.name + "() does not exist").at_position(e.position);
+  };
+  uint64_t rows = calls.empty() ? 1 : 0;
+  for (const Expr* c : calls) {
+    std::vector<Value> args;
+    for (auto& a : c->args) args.push_back(evaluate(*a, ec));
+    Series s = make_series(args, c->position);
+    series[c] = s;
+    rows = std::max(rows, s.count());
+  }
+  for (auto& [c, s] : series)
+    if (s.count() != rows)
+      throw Error("generate_series calls in one row have different lengths", "",
+                  "tidepool columns hold no NULLs, so every series must have the same length.");
+  if (count_only) {
+    *count_only = rows;
+    return;
+  }
+  rows = std::min(rows, limit);
+  refuse_too_many(rows);
+  std::vector<Value> row(targets.size());
+  for (uint64_t r = 0; r < rows; ++r) {
+    for (auto& [c, s] : series) current[c] = s.at(r);
+    for (size_t i = 0; i < targets.size(); ++i) row[i] = evaluate(*targets[i], ec);
+    emit(row);
+    if (ctx.tick && (r & 0xFFFF) == 0xFFFF) ctx.tick(r + 1, rows);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> row_source_columns(const sql::Select& s) {
+  std::vector<std::string> names;
+  if (!s.values.empty()) {
+    for (size_t i = 0; i < s.values.front().size(); ++i)
+      names.push_back("column" + std::to_string(i + 1));
+    return names;
+  }
+  for (const auto& t : s.targets) {
+    if (t.expr->kind == ExprKind::Star) {
+      if (s.from && s.from->is_function) {
+        names.push_back(!s.from->column_aliases.empty() ? s.from->column_aliases[0]
+                        : !s.from->alias.empty()        ? s.from->alias
+                                                        : s.from->name);
+        continue;
+      }
+    }
+    names.push_back(t.alias.empty() ? sql::default_column_name(*t.expr) : t.alias);
+  }
+  return names;
+}
+
+static void run_source(const sql::Select& s, RowSourceContext& ctx,
+                       const std::function<void(const std::vector<Value>&)>& emit,
+                       uint64_t* count_only) {
+  if (!s.values.empty()) {
+    if (count_only) *count_only = 0;
+    for (const auto& row : s.values) {
+      std::vector<const Expr*> targets;
+      for (auto& e : row) targets.push_back(e.get());
+      uint64_t n = 0;
+      expand_targets(targets, ctx, emit, count_only ? &n : nullptr);
+      if (count_only) *count_only += n;
+    }
+    return;
+  }
+  if (!s.from) {
+    if (s.where || !s.order_by.empty()) throw Error("WHERE and ORDER BY need a FROM clause here");
+    std::vector<const Expr*> targets;
+    for (auto& t : s.targets) targets.push_back(t.expr.get());
+    uint64_t limit = s.limit.value_or(UINT64_MAX);
+    expand_targets(targets, ctx, emit, count_only, limit);
+    if (count_only) *count_only = std::min(*count_only, limit);
+    return;
+  }
+  const sql::FromItem& f = *s.from;
+  if (!f.is_function)
+    throw Error("internal: table sources are read by the executor").at_position(f.position);
+  if (f.name != "generate_series")
+    throw Error("function " + f.name + "() is not a row source", "",
+                "FROM takes a table or generate_series(start, stop [, step]).")
+        .at_position(f.position);
+  if (f.column_aliases.size() > 1)
+    throw Error("too many column aliases specified for function generate_series")
+        .at_position(f.position);
+  std::string col = !f.column_aliases.empty() ? f.column_aliases[0]
+                    : !f.alias.empty()        ? f.alias
+                                              : "generate_series";
+  EvalContext ec;
+  ec.random = ctx.random;
+  ec.session_function = ctx.session_function;
+  std::vector<Value> args;
+  for (auto& a : f.func_args) args.push_back(evaluate(*a, ec));
+  Series series = make_series(args, f.position);
+  uint64_t n = series.count();
+
+  // ORDER BY random() shuffles; ORDER BY the series column keeps or reverses order.
+  bool shuffle = false, reverse = false;
+  if (s.order_by.size() > 1)
+    throw Error("ORDER BY over generate_series takes one key: random() or the series column");
+  if (!s.order_by.empty()) {
+    const Expr& key = *s.order_by[0].expr;
+    if (is_random_call(key)) {
+      shuffle = true;
+    } else if (key.kind == ExprKind::ColumnRef && (key.name == col || key.name == f.alias)) {
+      reverse = s.order_by[0].descending ? series.step > 0 : series.step < 0;
+    } else {
+      throw Error("ORDER BY over generate_series takes random() or the series column \"" + col +
+                  "\"")
+          .at_position(key.position);
+    }
+  }
+  uint64_t limit = s.limit.value_or(UINT64_MAX);
+  if (count_only) {
+    *count_only = s.where ? 0 : std::min(n, limit);
+    return;
+  }
+  // Only a shuffle numbers every row up front; a scan in order stops at the LIMIT.
+  refuse_too_many(shuffle ? n : std::min(n, limit));
+
+  Value current;
+  ec.column = [&](const Expr& e) -> Value {
+    if (e.name == col || e.name == f.alias) return current;
+    throw Error("column \"" + e.name + "\" does not exist").at_position(e.position);
+  };
+  std::vector<const Expr*> targets;
+  for (auto& t : s.targets) targets.push_back(t.expr.get());
+  std::vector<uint32_t> order;
+  if (shuffle) {
+    // A seeded Fisher-Yates shuffle: the same seed gives the same table.
+    order.resize(n);
+    std::iota(order.begin(), order.end(), 0u);
+    for (uint64_t i = n; i > 1; --i) std::swap(order[i - 1], order[ctx.random->below(i)]);
+  }
+  std::vector<Value> row(targets.size());
+  uint64_t emitted = 0;
+  for (uint64_t k = 0; k < n && emitted < limit; ++k) {
+    uint64_t pos = shuffle ? order[k] : reverse ? n - 1 - k : k;
+    current = series.at(pos);
+    if (s.where) {
+      Value ok = evaluate(*s.where, ec);
+      if (ok.type != ValueType::Bool && ok.type != ValueType::Null)
+        throw Error(std::string("argument of WHERE must be type boolean, not type ") +
+                    value_type_name(ok.type));
+      if (ok.type == ValueType::Null || !ok.i) continue;
+    }
+    for (size_t i = 0; i < targets.size(); ++i)
+      row[i] = targets[i]->kind == ExprKind::Star ? current : evaluate(*targets[i], ec);
+    emit(row);
+    ++emitted;
+    if (ctx.tick && (k & 0xFFFF) == 0xFFFF) ctx.tick(k + 1, n);
+  }
+}
+
+uint64_t row_source_size(const sql::Select& s, RowSourceContext& ctx) {
+  uint64_t n = 0;
+  run_source(s, ctx, {}, &n);
+  return n;
+}
+
+void produce_rows(const sql::Select& s, RowSourceContext& ctx,
+                  const std::function<void(const std::vector<Value>&)>& emit) {
+  run_source(s, ctx, emit, nullptr);
+}
+
+}  // namespace tp

@@ -1,0 +1,287 @@
+#include "engine/session/settings.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "engine/core/error.h"
+#include "engine/core/stack_depth.h"
+
+namespace tp {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::string format_number(double v) {
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// kB per stored unit of a memory setting.
+int64_t kb_per_unit(SettingUnit u) {
+  return u == SettingUnit::Blocks ? 8 : 1;
+}
+
+std::string format_with_unit(const SettingDef& d, double v) {
+  if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks)
+    return format_memory_kb(int64_t(v) * kb_per_unit(d.unit));
+  if (d.unit == SettingUnit::Ms) {
+    int64_t ms = int64_t(v);
+    if (ms != 0 && ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
+    return std::to_string(ms) + "ms";
+  }
+  return format_number(v);
+}
+
+}  // namespace
+
+std::string format_memory_kb(int64_t kb) {
+  static const char* kUnits[] = {"kB", "MB", "GB", "TB"};
+  int u = 0;
+  while (u < 3 && kb != 0 && kb % 1024 == 0) {
+    kb /= 1024;
+    ++u;
+  }
+  return std::to_string(kb) + kUnits[u];
+}
+
+Settings::Settings() {
+  for (const SettingDef& d : definitions()) {
+    Value v = parse(d, d.default_value);
+    values_[d.name] = v;
+    reset_values_[d.name] = v;
+  }
+  // The stack-depth limit is process-wide (engine/stack_depth.h); the hook also
+  // refuses a value beyond the platform's stack rlimit.
+  on_apply("max_stack_depth",
+           [this](const std::string&) { set_max_stack_depth_kb(get_int("max_stack_depth")); });
+}
+
+const SettingDef& Settings::def(std::string_view name) const {
+  for (const SettingDef& d : definitions())
+    if (d.name == name) return d;
+  throw Error("unrecognized configuration parameter \"" + std::string(name) + "\"");
+}
+
+Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const {
+  std::string text = trim(raw);
+  Value v;
+  auto invalid = [&](const std::string& hint) -> Error {
+    return Error("invalid value for parameter \"" + d.name + "\": \"" + text + "\"", "", hint);
+  };
+  switch (d.type) {
+    case SettingType::Bool: {
+      std::string t = lower(text);
+      if (t == "on" || t == "true" || t == "yes" || t == "1") {
+        v.number = 1;
+      } else if (t == "off" || t == "false" || t == "no" || t == "0") {
+        v.number = 0;
+      } else {
+        throw Error("parameter \"" + d.name + "\" requires a Boolean value", "", "Use on or off.");
+      }
+      return v;
+    }
+    case SettingType::Enum: {
+      std::string t = lower(text);
+      for (const std::string& c : d.choices)
+        if (c == t) {
+          v.text = c;
+          return v;
+        }
+      std::string list;
+      for (const std::string& c : d.choices) list += (list.empty() ? "" : ", ") + c;
+      throw invalid("Available values: " + list + ".");
+    }
+    case SettingType::Real:
+    case SettingType::Int: {
+      const char* begin = text.c_str();
+      char* end = nullptr;
+      double number = std::strtod(begin, &end);
+      if (end == begin || std::isnan(number) || std::isinf(number)) {
+        std::string what = d.type == SettingType::Int ? "an integer" : "a numeric";
+        std::string units;
+        if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks)
+          units = " Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".";
+        if (d.unit == SettingUnit::Ms)
+          units = " Valid units for this parameter are \"ms\", \"s\", \"min\", and \"h\".";
+        throw Error("invalid value for parameter \"" + d.name + "\": \"" + text + "\"", "",
+                    "Enter " + what + " value." + units);
+      }
+      std::string unit = trim(std::string_view(end));
+      if (!unit.empty()) {
+        double factor = 0;  // to the setting's stored unit
+        if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks) {
+          double kb = unit == "B"    ? 1.0 / 1024
+                      : unit == "kB" ? 1
+                      : unit == "MB" ? 1024
+                      : unit == "GB" ? 1024.0 * 1024
+                      : unit == "TB" ? 1024.0 * 1024 * 1024
+                                     : 0;
+          if (kb != 0) factor = kb / double(kb_per_unit(d.unit));
+          if (factor == 0)
+            throw invalid(
+                "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".");
+        } else if (d.unit == SettingUnit::Ms) {
+          factor = unit == "ms"    ? 1
+                   : unit == "s"   ? 1000
+                   : unit == "min" ? 60000
+                   : unit == "h"   ? 3600000
+                                   : 0;
+          if (factor == 0)
+            throw invalid("Valid units for this parameter are \"ms\", \"s\", \"min\", and \"h\".");
+        } else {
+          throw invalid("This parameter takes no unit.");
+        }
+        number *= factor;
+      }
+      if (d.type == SettingType::Int) {
+        number = std::rint(number);
+        // Beyond 2^53 a double no longer holds every integer, and the range
+        // error below would convert it to int64_t (undefined past 2^63): refuse
+        // it as PostgreSQL refuses a value that overflows its integer type.
+        if (std::fabs(number) >= 9007199254740992.0) throw invalid("Value exceeds integer range.");
+      }
+      if (number < d.min || number > d.max) {
+        throw Error(std::string(d.type == SettingType::Int && d.unit != SettingUnit::None
+                                    ? format_with_unit(d, number)
+                                    : format_number(number)) +
+                    " is outside the valid range for parameter \"" + d.name + "\" (" +
+                    format_with_unit(d, d.min) + " .. " + format_with_unit(d, d.max) + ")");
+      }
+      v.number = number;
+      return v;
+    }
+  }
+  return v;
+}
+
+std::string Settings::format(const SettingDef& d, const Value& v) const {
+  switch (d.type) {
+    case SettingType::Bool:
+      return v.number != 0 ? "on" : "off";
+    case SettingType::Enum:
+      return v.text;
+    case SettingType::Int:
+      return format_with_unit(d, v.number);
+    case SettingType::Real:
+      return format_number(v.number);
+  }
+  return {};
+}
+
+const Settings::Value& Settings::value(std::string_view name) const {
+  auto it = values_.find(name);
+  if (it == values_.end())
+    throw Error("unrecognized configuration parameter \"" + std::string(name) + "\"");
+  return it->second;
+}
+
+void Settings::assign(const SettingDef& d, const Value& v) {
+  Value old = values_[d.name];
+  values_[d.name] = v;
+  auto it = hooks_.find(d.name);
+  if (it == hooks_.end()) return;
+  try {
+    for (auto& hook : it->second) hook(d.name);
+  } catch (...) {
+    values_[d.name] = old;
+    throw;
+  }
+}
+
+void Settings::set(std::string_view name, std::string_view text, bool session) {
+  const SettingDef& d = def(lower(name));
+  Value v = parse(d, text);
+  assign(d, v);
+  if (!session) reset_values_[d.name] = v;
+}
+
+void Settings::reset(std::string_view name) {
+  std::string n = lower(name);
+  if (n == "all") {
+    for (const SettingDef& d : definitions())
+      if (values_[d.name].number != reset_values_[d.name].number ||
+          values_[d.name].text != reset_values_[d.name].text)
+        assign(d, reset_values_[d.name]);
+    return;
+  }
+  const SettingDef& d = def(n);
+  assign(d, reset_values_[d.name]);
+}
+
+void Settings::set_from_assignment(std::string_view a) {
+  size_t eq = a.find('=');
+  if (eq == std::string_view::npos)
+    throw Error("invalid setting \"" + std::string(a) + "\"", "", "Write it as name=value.");
+  set(trim(a.substr(0, eq)), trim(a.substr(eq + 1)), false);
+}
+
+void Settings::load_conf_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return;
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    size_t hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    std::string t = trim(line);
+    if (t.empty()) continue;
+    size_t eq = t.find('=');
+    std::string name = trim(eq == std::string::npos ? t.substr(0, t.find(' ')) : t.substr(0, eq));
+    std::string val = trim(eq == std::string::npos ? t.substr(name.size()) : t.substr(eq + 1));
+    if (val.size() >= 2 && val.front() == '\'' && val.back() == '\'')
+      val = val.substr(1, val.size() - 2);
+    try {
+      set(name, val, false);
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()) + " (in " + path + " line " + std::to_string(lineno) + ")",
+                  e.detail(), e.hint());
+    }
+  }
+}
+
+std::string Settings::show(std::string_view name) const {
+  const SettingDef& d = def(lower(name));
+  return format(d, value(d.name));
+}
+
+int64_t Settings::get_int(std::string_view name) const {
+  return int64_t(value(name).number);
+}
+double Settings::get_real(std::string_view name) const {
+  return value(name).number;
+}
+bool Settings::get_bool(std::string_view name) const {
+  return value(name).number != 0;
+}
+const std::string& Settings::get_enum(std::string_view name) const {
+  return value(name).text;
+}
+int64_t Settings::get_bytes(std::string_view name) const {
+  const SettingDef& d = def(name);
+  return int64_t(value(name).number) * kb_per_unit(d.unit) * 1024;
+}
+
+void Settings::on_apply(std::string_view name, ApplyHook hook) {
+  def(name);
+  hooks_[std::string(name)].push_back(std::move(hook));
+}
+
+}  // namespace tp

@@ -1,0 +1,472 @@
+#include "engine/sql/value.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "engine/core/error.h"
+#include "engine/core/stack_depth.h"
+
+namespace tp {
+namespace {
+
+constexpr int64_t kInt4Min = std::numeric_limits<int32_t>::min();
+constexpr int64_t kInt4Max = std::numeric_limits<int32_t>::max();
+
+Value integer_result(ValueType t, __int128 v) {
+  if (t == ValueType::Int4) {
+    if (v < kInt4Min || v > kInt4Max) throw Error("integer out of range");
+    return Value::int4(int64_t(v));
+  }
+  if (v < std::numeric_limits<int64_t>::min() || v > std::numeric_limits<int64_t>::max())
+    throw Error("bigint out of range");
+  return Value::int8(int64_t(v));
+}
+
+bool is_integer(ValueType t) {
+  return t == ValueType::Int4 || t == ValueType::Int8;
+}
+
+double as_double(const Value& v) {
+  return is_integer(v.type) ? double(v.i) : v.d;
+}
+
+// A numeric literal's text split into digits and a power of ten:
+// value = sign * digits * 10^shift. A negative shift is also the scale
+// PostgreSQL's numeric input keeps (1.50 -> 2, 1e3 -> 0, 1.5e-2 -> 3).
+struct Decimal {
+  bool negative = false;
+  std::string digits;  // without leading zeros; "" for zero
+  int shift = 0;
+};
+
+Decimal parse_decimal(std::string_view t) {
+  Decimal d;
+  size_t i = 0;
+  if (i < t.size() && (t[i] == '-' || t[i] == '+')) d.negative = t[i++] == '-';
+  int frac = 0;
+  bool after_point = false;
+  for (; i < t.size() && t[i] != 'e' && t[i] != 'E'; ++i) {
+    if (t[i] == '.') {
+      after_point = true;
+      continue;
+    }
+    if (!(d.digits.empty() && t[i] == '0')) d.digits += t[i];
+    if (after_point) ++frac;
+  }
+  int exponent = 0;
+  if (i < t.size()) exponent = std::stoi(std::string(t.substr(i + 1)));  // the parser bounds it
+  d.shift = exponent - frac;
+  return d;
+}
+
+// The numeric's integer value rounded half away from zero (numeric's int8
+// cast), saturated far beyond int64 so the caller's range check still fails.
+__int128 decimal_to_integer(const Decimal& d) {
+  constexpr __int128 kSaturated = __int128(1) << 100;
+  size_t dropped = d.shift < 0 ? size_t(-d.shift) : 0;  // fraction digits
+  if (dropped > d.digits.size()) return 0;              // below 0.1: rounds to 0
+  size_t keep = d.digits.size() - dropped;
+  __int128 v = 0;
+  for (size_t k = 0; k < keep && v < kSaturated; ++k) v = v * 10 + (d.digits[k] - '0');
+  for (int k = 0; k < d.shift && v < kSaturated && v != 0; ++k) v *= 10;
+  if (dropped > 0 && d.digits[keep] >= '5') ++v;
+  if (v > kSaturated) v = kSaturated;
+  return d.negative ? -v : v;
+}
+
+// The text PostgreSQL prints for a numeric literal: exact, with its input scale.
+std::string decimal_text(const Decimal& d) {
+  std::string digits = d.digits.empty() ? "0" : d.digits;
+  if (d.shift > 0 && !d.digits.empty()) digits.append(size_t(d.shift), '0');
+  if (d.shift < 0) {
+    // -shift fraction digits, which is the input's scale: 1.50 keeps its zero.
+    size_t frac = size_t(-d.shift);
+    if (digits.size() <= frac) digits.insert(0, frac + 1 - digits.size(), '0');
+    digits.insert(digits.size() - frac, ".");
+  }
+  bool zero = d.digits.empty();
+  return (d.negative && !zero ? "-" : "") + digits;
+}
+
+// A fraction as an integer for int4/int8: numeric rounds half away from zero
+// (exactly, from its literal text when it has one); float8 uses rint (half to
+// even). Out of range is PostgreSQL's error for the target type.
+Value fraction_to_integer(const Value& v, ValueType t) {
+  const char* range_error = t == ValueType::Int4 ? "integer out of range" : "bigint out of range";
+  if (v.type == ValueType::Numeric && !v.s.empty())
+    return integer_result(t, decimal_to_integer(parse_decimal(v.s)));
+  double r = v.type == ValueType::Numeric ? std::round(v.d) : std::rint(v.d);
+  // 2^63 is exactly representable; every double below it converts without overflow.
+  if (!(r >= -0x1p63 && r < 0x1p63)) throw Error(range_error);
+  return integer_result(t, __int128(r));
+}
+
+uint64_t splitmix64(uint64_t& x) {
+  uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+uint64_t rotl(uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
+
+Value arithmetic(const std::string& op, const Value& a, const Value& b) {
+  if (a.type == ValueType::Null || b.type == ValueType::Null) return {};
+  if (!a.is_numeric_type() || !b.is_numeric_type())
+    throw Error(std::string("operator does not exist: ") + value_type_name(a.type) + " " + op +
+                " " + value_type_name(b.type));
+  if (is_integer(a.type) && is_integer(b.type)) {
+    ValueType t = (a.type == ValueType::Int8 || b.type == ValueType::Int8) ? ValueType::Int8
+                                                                           : ValueType::Int4;
+    __int128 x = a.i, y = b.i;
+    if (op == "+") return integer_result(t, x + y);
+    if (op == "-") return integer_result(t, x - y);
+    if (op == "*") return integer_result(t, x * y);
+    if (y == 0) throw Error("division by zero");
+    if (op == "/") return integer_result(t, x / y);
+    return integer_result(t, x % y);
+  }
+  ValueType t = (a.type == ValueType::Float8 || b.type == ValueType::Float8) ? ValueType::Float8
+                                                                             : ValueType::Numeric;
+  double x = as_double(a), y = as_double(b), r;
+  if (op == "+")
+    r = x + y;
+  else if (op == "-")
+    r = x - y;
+  else if (op == "*")
+    r = x * y;
+  else {
+    if (y == 0) throw Error("division by zero");
+    r = op == "/" ? x / y : std::fmod(x, y);
+  }
+  if (t == ValueType::Float8 && std::isinf(r)) throw Error("value out of range: overflow");
+  return t == ValueType::Float8 ? Value::float8(r) : Value::numeric(r);
+}
+
+int compare_values(const Value& a, const Value& b) {
+  if (a.type == ValueType::Text && b.type == ValueType::Text) return a.s.compare(b.s);
+  if (!a.is_numeric_type() || !b.is_numeric_type()) {
+    if (a.type == ValueType::Bool && b.type == ValueType::Bool) return int(a.i) - int(b.i);
+    throw Error(std::string("operator does not exist: ") + value_type_name(a.type) + " = " +
+                value_type_name(b.type));
+  }
+  if (is_integer(a.type) && is_integer(b.type)) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+  double x = as_double(a), y = as_double(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+bool truth(const Value& v, const char* where) {
+  if (v.type == ValueType::Null) return false;
+  if (v.type != ValueType::Bool)
+    throw Error(std::string("argument of ") + where + " must be type boolean, not type " +
+                value_type_name(v.type));
+  return v.i != 0;
+}
+
+// int4in / int8in: optional blanks and sign around decimal digits.
+int64_t parse_integer_text(const std::string& text, ValueType t) {
+  const char* type = t == ValueType::Int4 ? "integer" : "bigint";
+  auto blank = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  size_t i = 0, n = text.size();
+  while (i < n && blank(text[i])) ++i;
+  bool negative = i < n && text[i] == '-';
+  if (i < n && (text[i] == '-' || text[i] == '+')) ++i;
+  size_t first = i;
+  __int128 v = 0;
+  for (; i < n && text[i] >= '0' && text[i] <= '9'; ++i)
+    if (v <= (__int128(1) << 64)) v = v * 10 + (text[i] - '0');
+  size_t last = i;
+  while (i < n && blank(text[i])) ++i;
+  if (first == last || i != n)
+    throw Error(std::string("invalid input syntax for type ") + type + ": \"" + text + "\"");
+  if (negative) v = -v;
+  int64_t lo = t == ValueType::Int4 ? kInt4Min : std::numeric_limits<int64_t>::min();
+  int64_t hi = t == ValueType::Int4 ? kInt4Max : std::numeric_limits<int64_t>::max();
+  if (v < lo || v > hi) throw Error("value \"" + text + "\" is out of range for type " + type);
+  return int64_t(v);
+}
+
+}  // namespace
+
+const char* value_type_name(ValueType t) {
+  switch (t) {
+    case ValueType::Null:
+      return "unknown";
+    case ValueType::Bool:
+      return "boolean";
+    case ValueType::Int4:
+      return "integer";
+    case ValueType::Int8:
+      return "bigint";
+    case ValueType::Numeric:
+      return "numeric";
+    case ValueType::Float8:
+      return "double precision";
+    case ValueType::Text:
+      return "text";
+  }
+  return "?";
+}
+
+std::string Value::to_string() const {
+  char buf[64];
+  switch (type) {
+    case ValueType::Null:
+      return "";
+    case ValueType::Bool:
+      return i ? "t" : "f";
+    case ValueType::Int4:
+    case ValueType::Int8:
+      return std::to_string(i);
+    case ValueType::Float8: {
+      // Shortest text that reads back to the same double, as PostgreSQL 12+ prints.
+      if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+      if (std::isnan(d)) return "NaN";
+      auto res = std::to_chars(buf, buf + sizeof buf, d);
+      return std::string(buf, res.ptr);
+    }
+    case ValueType::Numeric:
+      if (!s.empty()) return decimal_text(parse_decimal(s));  // a literal: exact
+      if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+      std::snprintf(buf, sizeof buf, "%.15g", d);
+      return buf;
+    case ValueType::Text:
+      return s;
+  }
+  return {};
+}
+
+void Random::seed_with(uint64_t seed) {
+  uint64_t x = seed;
+  for (auto& w : s_) w = splitmix64(x);
+}
+
+uint64_t Random::next_u64() {
+  uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+uint64_t Random::below(uint64_t n) {
+  // Lemire's multiply-shift with rejection: unbiased.
+  unsigned __int128 m = (unsigned __int128)next_u64() * n;
+  uint64_t low = uint64_t(m);
+  if (low < n) {
+    uint64_t threshold = -n % n;
+    while (low < threshold) {
+      m = (unsigned __int128)next_u64() * n;
+      low = uint64_t(m);
+    }
+  }
+  return uint64_t(m >> 64);
+}
+
+IntegerBound integer_bound(const Value& v) {
+  constexpr __int128 kSaturated = __int128(1) << 100;
+  IntegerBound b;
+  __int128 whole = 0;
+  if (v.type == ValueType::Numeric && !v.s.empty()) {
+    Decimal d = parse_decimal(v.s);
+    size_t dropped = d.shift < 0 ? size_t(-d.shift) : 0;
+    size_t keep = dropped >= d.digits.size() ? 0 : d.digits.size() - dropped;
+    for (size_t k = 0; k < keep && whole < kSaturated; ++k)
+      whole = whole * 10 + (d.digits[k] - '0');
+    for (int k = 0; k < d.shift && whole < kSaturated && whole != 0; ++k) whole *= 10;
+    b.fractional = d.digits.find_first_not_of('0', keep) != std::string::npos;
+    if (d.negative) whole = -whole - (b.fractional ? 1 : 0);
+  } else {
+    double x = is_integer(v.type) ? double(v.i) : v.d;
+    double f = std::floor(x);
+    if (std::isnan(x) || f >= 0x1p63) return {0, false, 1};
+    if (f < -0x1p63) return {0, false, -1};
+    b.fractional = x != f;
+    whole = __int128(f);
+  }
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  if (whole > kMax || (whole == kMax && b.fractional)) return {0, false, 1};
+  if (whole < std::numeric_limits<int64_t>::min()) return {0, false, -1};
+  b.floor = int64_t(whole);
+  return b;
+}
+
+Value cast_value(const Value& v, const std::string& type) {
+  if (v.type == ValueType::Null) return v;
+  if (type == "int" || type == "bigint") {
+    ValueType t = type == "int" ? ValueType::Int4 : ValueType::Int8;
+    if (is_integer(v.type)) return integer_result(t, v.i);
+    if (v.type == ValueType::Numeric || v.type == ValueType::Float8)
+      return fraction_to_integer(v, t);
+    if (v.type == ValueType::Text) return Value{t, parse_integer_text(v.s, t), 0, {}};
+  }
+  if (type == "numeric" && v.type == ValueType::Numeric) return v;  // keeps a literal's text
+  if (type == "float8" || type == "numeric") {
+    double d;
+    if (v.type == ValueType::Text) {
+      char* end = nullptr;
+      d = std::strtod(v.s.c_str(), &end);
+      if (end == v.s.c_str() || *end != '\0')
+        throw Error("invalid input syntax for type " +
+                    std::string(type == "float8" ? "double precision" : "numeric") + ": \"" + v.s +
+                    "\"");
+    } else if (v.type == ValueType::Bool) {
+      throw Error(std::string("cannot cast type boolean to ") +
+                  (type == "float8" ? "double precision" : "numeric"));
+    } else {
+      d = as_double(v);
+    }
+    return type == "float8" ? Value::float8(d) : Value::numeric(d);
+  }
+  if (type == "text" || type == "regclass")
+    return Value::text(v.type == ValueType::Text ? v.s : v.to_string());
+  throw Error("cannot cast type " + std::string(value_type_name(v.type)) + " to " + type);
+}
+
+int64_t value_to_column(const Value& v, ColumnType t, const std::string& column) {
+  switch (v.type) {
+    case ValueType::Null:
+      throw Error("null value in column \"" + column + "\" violates not-null constraint", "",
+                  "tidepool columns hold no NULLs.");
+    case ValueType::Int4:
+    case ValueType::Int8:
+      return integer_result(t == ColumnType::Int4 ? ValueType::Int4 : ValueType::Int8, v.i).i;
+    case ValueType::Numeric:
+    case ValueType::Float8:
+      return fraction_to_integer(v, t == ColumnType::Int4 ? ValueType::Int4 : ValueType::Int8).i;
+    case ValueType::Text:
+      return cast_value(v, t == ColumnType::Int4 ? "int" : "bigint").i;
+    case ValueType::Bool:
+      break;
+  }
+  throw Error("column \"" + column + "\" is of type " + column_type_name(t) +
+              " but expression is of type " + value_type_name(v.type));
+}
+
+Value evaluate(const sql::Expr& e, EvalContext& ctx) {
+  using sql::ExprKind;
+  check_stack_depth();
+  switch (e.kind) {
+    case ExprKind::IntConst:
+      return e.ival >= kInt4Min && e.ival <= kInt4Max ? Value::int4(e.ival) : Value::int8(e.ival);
+    case ExprKind::NumConst: {
+      Value v = Value::numeric(e.dval);
+      v.s = e.sval;  // exact text for casts and display
+      return v;
+    }
+    case ExprKind::StrConst:
+      return Value::text(e.sval);
+    case ExprKind::BoolConst:
+      return Value::boolean(e.ival != 0);
+    case ExprKind::NullConst:
+      return {};
+    case ExprKind::ColumnRef:
+      if (!ctx.column)
+        throw Error("column \"" + e.name + "\" does not exist").at_position(e.position);
+      return ctx.column(e);
+    case ExprKind::Star:
+      throw Error("SELECT * with no tables specified is not valid").at_position(e.position);
+    case ExprKind::Unary: {
+      Value v = evaluate(*e.args[0], ctx);
+      if (e.name == "+") return v;
+      return arithmetic("-", Value::int4(0), v);
+    }
+    case ExprKind::Binary:
+      return arithmetic(e.name, evaluate(*e.args[0], ctx), evaluate(*e.args[1], ctx));
+    case ExprKind::Compare: {
+      Value a = evaluate(*e.args[0], ctx), b = evaluate(*e.args[1], ctx);
+      if (a.type == ValueType::Null || b.type == ValueType::Null) return {};
+      int c = compare_values(a, b);
+      const std::string& op = e.name;
+      bool r = op == "="    ? c == 0
+               : op == "<>" ? c != 0
+               : op == "<"  ? c < 0
+               : op == "<=" ? c <= 0
+               : op == ">"  ? c > 0
+                            : c >= 0;
+      return Value::boolean(r);
+    }
+    case ExprKind::And: {
+      for (auto& a : e.args)
+        if (!truth(evaluate(*a, ctx), "AND")) return Value::boolean(false);
+      return Value::boolean(true);
+    }
+    case ExprKind::Or: {
+      for (auto& a : e.args)
+        if (truth(evaluate(*a, ctx), "OR")) return Value::boolean(true);
+      return Value::boolean(false);
+    }
+    case ExprKind::Not:
+      return Value::boolean(!truth(evaluate(*e.args[0], ctx), "NOT"));
+    case ExprKind::Between: {
+      Value v = evaluate(*e.args[0], ctx), lo = evaluate(*e.args[1], ctx),
+            hi = evaluate(*e.args[2], ctx);
+      bool in = compare_values(v, lo) >= 0 && compare_values(v, hi) <= 0;
+      return Value::boolean(in != e.negated);
+    }
+    case ExprKind::InList: {
+      Value v = evaluate(*e.args[0], ctx);
+      bool found = false;
+      for (size_t i = 1; i < e.args.size() && !found; ++i)
+        found = compare_values(v, evaluate(*e.args[i], ctx)) == 0;
+      return Value::boolean(found != e.negated);
+    }
+    case ExprKind::Cast:
+      return cast_value(evaluate(*e.args[0], ctx), e.name);
+    case ExprKind::FuncCall: {
+      if (e.name == "random") {
+        if (!e.args.empty())
+          throw Error("function random(" + std::string(e.args.size() == 1 ? "integer" : "...") +
+                      ") does not exist")
+              .at_position(e.position);
+        return Value::float8(ctx.random->next_double());
+      }
+      std::vector<Value> args;
+      for (auto& a : e.args) args.push_back(evaluate(*a, ctx));
+      if (e.name == "pg_size_pretty") {
+        if (args.size() != 1 || !is_integer(args[0].type))
+          throw Error("function pg_size_pretty takes one bigint argument").at_position(e.position);
+        return Value::text(size_pretty(args[0].i));
+      }
+      if (e.name == "abs" && args.size() == 1 && is_integer(args[0].type))
+        return integer_result(args[0].type, args[0].i < 0 ? -__int128(args[0].i) : args[0].i);
+      if (ctx.session_function) return ctx.session_function(e, args);
+      throw Error("function " + e.name + "() does not exist").at_position(e.position);
+    }
+  }
+  throw Error("unsupported expression");
+}
+
+std::string size_pretty(int64_t size) {
+  struct Unit {
+    const char* name;
+    int64_t limit;
+    bool round;
+    int bits;
+  };
+  static const Unit units[] = {{"bytes", 10 * 1024, false, 0},  {"kB", 20 * 1024 - 1, true, 10},
+                               {"MB", 20 * 1024 - 1, true, 20}, {"GB", 20 * 1024 - 1, true, 30},
+                               {"TB", 20 * 1024 - 1, true, 40}, {"PB", 20 * 1024 - 1, true, 50},
+                               {nullptr, 0, false, 0}};
+  auto half_rounded = [](int64_t x) { return (x + (x < 0 ? -1 : 1)) / 2; };
+  for (const Unit* u = units; u->name; ++u) {
+    if (u[1].name == nullptr || (size < 0 ? -__int128(size) : __int128(size)) < u->limit) {
+      if (u->round) size = half_rounded(size);
+      return std::to_string(size) + " " + u->name;
+    }
+    int bits = u[1].bits - u->bits - (u[1].round ? 1 : 0) + (u->round ? 1 : 0);
+    size /= int64_t(1) << bits;
+  }
+  return {};
+}
+
+}  // namespace tp

@@ -1,0 +1,83 @@
+// Scalar values and the expression evaluator used by INSERT sources and
+// SELECT without FROM. Types follow PostgreSQL's: int4 and int8 with overflow
+// checks, numeric (literals with a decimal point) rounding half away from
+// zero, float8 (random()) rounding half to even, text.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "engine/core/heap_tuple.h"
+#include "engine/sql/ast.h"
+
+namespace tp {
+
+enum class ValueType { Null, Bool, Int4, Int8, Numeric, Float8, Text };
+
+struct Value {
+  ValueType type = ValueType::Null;
+  int64_t i = 0;  // Bool, Int4, Int8
+  double d = 0;   // Numeric, Float8
+  std::string s;  // Text; Numeric: a literal's exact text (empty once computed)
+
+  static Value int4(int64_t v) { return {ValueType::Int4, v, 0, {}}; }
+  static Value int8(int64_t v) { return {ValueType::Int8, v, 0, {}}; }
+  static Value float8(double v) { return {ValueType::Float8, 0, v, {}}; }
+  static Value numeric(double v) { return {ValueType::Numeric, 0, v, {}}; }
+  static Value text(std::string v) { return {ValueType::Text, 0, 0, std::move(v)}; }
+  static Value boolean(bool v) { return {ValueType::Bool, v ? 1 : 0, 0, {}}; }
+
+  // As psql shows it.
+  std::string to_string() const;
+  bool is_numeric_type() const { return type != ValueType::Text && type != ValueType::Bool; }
+};
+
+const char* value_type_name(ValueType t);
+
+// The session's random number generator (xoshiro256**): random() and
+// ORDER BY random() draw from it; setseed() and SET random_seed reseed it.
+class Random {
+ public:
+  explicit Random(uint64_t seed = 0) { seed_with(seed); }
+  void seed_with(uint64_t seed);
+  uint64_t next_u64();
+  double next_double() { return double(next_u64() >> 11) * 0x1.0p-53; }  // [0, 1)
+  uint64_t below(uint64_t n);                                            // uniform in [0, n)
+
+ private:
+  uint64_t s_[4];
+};
+
+// What an expression may refer to while it is evaluated.
+struct EvalContext {
+  Random* random = nullptr;
+  // Resolves a column reference (already bound to an index by the caller).
+  std::function<Value(const sql::Expr&)> column;
+  // Scalar functions with side effects on the session (setseed).
+  std::function<Value(const sql::Expr&, const std::vector<Value>&)> session_function;
+};
+
+Value evaluate(const sql::Expr& e, EvalContext& ctx);
+
+// Converts a value for storage in a column of type `t` (rounding fractions as
+// PostgreSQL's casts do). Throws "integer out of range" and the like.
+int64_t value_to_column(const Value& v, ColumnType t, const std::string& column_name);
+
+// A numeric or float8 as a bound on an integer column: its floor and whether a
+// fraction remains, exactly for a numeric literal; `beyond` is +1 above every
+// bigint (NaN and +Infinity too) and -1 below every bigint, when floor is unused.
+struct IntegerBound {
+  int64_t floor = 0;
+  bool fractional = false;
+  int beyond = 0;
+};
+IntegerBound integer_bound(const Value& v);
+
+// Explicit cast (expr::type).
+Value cast_value(const Value& v, const std::string& type);
+
+// PostgreSQL's pg_size_pretty.
+std::string size_pretty(int64_t bytes);
+
+}  // namespace tp

@@ -1,0 +1,72 @@
+// The catalog: every relation (table or index) with its columns, storage
+// file, size and statistics. It lives in one JSON file in the data directory
+// (format in engine/README.md "Catalog"), replaced atomically (write
+// catalog.new, fsync, rename, fsync the directory), so a crash leaves either
+// the old or the new catalog, never a mix.
+//
+// `version` increases with every committed statement; the statement journal
+// records the version it started from, which is how recovery tells a
+// committed statement from an interrupted one (engine/README.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/heap_tuple.h"
+
+namespace tp {
+
+enum class RelKind : char { Table = 'r', Index = 'i' };
+
+struct RelationEntry {
+  uint32_t oid = 0;
+  std::string name;
+  RelKind kind = RelKind::Table;
+  uint32_t relnumber = 0;  // names the file base/<relnumber>
+  std::vector<Column> columns;
+  int fillfactor = 100;
+  uint64_t pages = 0;  // committed size of the file in 8 kB blocks
+  uint64_t rows = 0;   // exact live row count (tables) or index entries (indexes)
+  // Indexes only.
+  uint32_t table_oid = 0;
+  std::vector<int> key_columns;  // positions in the table's columns
+  bool unique = false;
+  bool primary = false;
+  // ANALYZE results, in the text form engine/stats defines; empty = never analyzed.
+  std::string stats;
+
+  bool is_table() const { return kind == RelKind::Table; }
+};
+
+// Format version written in the catalog's "format_version". Version 1 is the
+// earlier line-oriented text file ("tidepool-catalog 1"), still read so that
+// existing data directories open; it is rewritten as JSON at the next commit.
+inline constexpr int kCatalogFormatVersion = 2;
+
+struct Catalog {
+  uint64_t version = 0;
+  uint32_t next_oid = 16384;  // PostgreSQL's FirstNormalObjectId
+  std::vector<RelationEntry> relations;
+
+  RelationEntry* find(std::string_view name);
+  const RelationEntry* find(std::string_view name) const;
+  RelationEntry* find_oid(uint32_t oid);
+  const RelationEntry* find_oid(uint32_t oid) const;
+  // Indexes of a table, in creation order.
+  std::vector<const RelationEntry*> indexes_of(uint32_t table_oid) const;
+  uint32_t allocate_oid() { return next_oid++; }
+  void remove(uint32_t oid);
+
+  // The catalog as JSON. Throws tp::Error (and writes nothing) when a name is
+  // not valid UTF-8: a catalog that cannot be read back is never produced.
+  std::string serialize() const;
+  // Reads either format (JSON, or the version-1 text) and validates every
+  // field: types, ranges, references, uniqueness. Throws tp::Error
+  // `catalog file "<origin>" is damaged: ...` naming the problem (and the
+  // line and column of a JSON syntax error); never crashes on any input.
+  static Catalog parse(const std::string& text, const std::string& origin);
+};
+
+}  // namespace tp

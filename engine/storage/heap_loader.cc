@@ -1,0 +1,136 @@
+#include "engine/storage/heap_loader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "engine/core/error.h"
+
+namespace tp {
+
+HeapLoader::HeapLoader(DataDir& dir, Storage& storage, const RelationEntry& table)
+    : dir_(dir),
+      storage_(storage),
+      pool_(storage.pool()),
+      file_(storage.file(table)),
+      relnumber_(table.relnumber),
+      layout_(table.columns),
+      fillfactor_(table.fillfactor),
+      ring_(bufmgr::BufferStrategy::bulk_write(pool_)),
+      tuple_(std::make_unique<char[]>(layout_.tuple_size())) {
+  // Every row of a table has the same size (fixed-width columns, no NULLs): one
+  // too large for an empty page can never be stored (PostgreSQL's MaxHeapTupleSize).
+  constexpr uint32_t max_tuple = kBlockSize - maxalign(kPageHeaderSize + kItemIdSize);
+  if (layout_.tuple_size() > max_tuple)
+    throw Error("row is too big: size " + std::to_string(layout_.tuple_size()) + ", maximum size " +
+                std::to_string(max_tuple));
+  // Runs of up to 128 blocks (1 MB), as many in flight as the pin budget allows
+  // (at most 4), keeping one run's worth of pins for the run being filled.
+  int budget = pool_.max_pins_per_thread() - 2;
+  run_blocks_ = std::clamp(budget / (max_runs_in_flight_ + 1), 1, 128);
+  max_runs_in_flight_ = std::clamp(budget / run_blocks_ - 1, 1, max_runs_in_flight_);
+  next_block_ = BlockNumber(table.pages);
+  end_block_ = next_block_;
+  if (table.pages > 0) {
+    // Continue on the committed last page if it has room for a tuple.
+    BlockNumber last = BlockNumber(table.pages - 1);
+    bufmgr::WriteGuard page = pool_.read_buffer(file_, last).lock_exclusive();
+    if (heap_page_accepts(page.page(), maxalign(layout_.tuple_size()), fillfactor_)) {
+      dir_.save_before_image(relnumber_, last, page.page());
+      page.mark_dirty();
+      page_ = page.page();
+      page_block_ = last;
+      last_page_ = std::move(page);
+      return;
+    }
+  }
+  next_page();
+}
+
+HeapLoader::~HeapLoader() {
+  // The pages of runs in flight are being read by the kernel: wait before unpinning.
+  for (auto& run : in_flight_) pool_.io().wait(run->ref);
+}
+
+Tid HeapLoader::add(const int64_t* values) {
+  uint32_t len = layout_.tuple_size();
+  if (!heap_page_accepts(page_, maxalign(len), fillfactor_)) next_page();
+  Tid self{page_block_, OffsetNumber(page_max_offset(page_) + 1)};
+  layout_.form(values, self, tuple_.get());
+  OffsetNumber off = page_add_item(page_, tuple_.get(), len);
+  TP_ASSERT(off == self.offset);
+  end_block_ = page_block_ + 1;
+  ++rows_added_;
+  return self;
+}
+
+void HeapLoader::next_page() {
+  if (!current_ || current_->used == int(current_->pages.size())) {
+    if (current_) submit_run();
+    start_run();
+  }
+  Run& run = *current_;
+  page_ = run.pages[size_t(run.used)].page();
+  page_block_ = run.first + BlockNumber(run.used);
+  page_init(page_, 0);
+  ++run.used;
+}
+
+void HeapLoader::start_run() {
+  while (int(in_flight_.size()) >= max_runs_in_flight_) wait_oldest();
+  auto run = std::make_unique<Run>();
+  run->pages = pool_.extend(file_, run_blocks_, ring_.get());
+  run->first = run->pages.front().block();
+  TP_ASSERT(run->first == next_block_);
+  next_block_ += BlockNumber(run_blocks_);
+  current_ = std::move(run);
+}
+
+void HeapLoader::submit_run() {
+  Run& run = *current_;
+  if (run.used == 0) {
+    current_.reset();
+    return;
+  }
+  std::byte* ptrs[aio::kMaxBlocksPerIo];
+  for (int i = 0; i < run.used; ++i) {
+    char* p = run.pages[size_t(i)].page();
+    page_set_checksum(p, run.first + BlockNumber(i));
+    ptrs[i] = reinterpret_cast<std::byte*>(p);
+  }
+  aio::IoSystem& io = pool_.io();
+  aio::IoHandle* h = io.acquire(&run.result);
+  h->set_flags(aio::kIoFlagDirect);
+  h->set_context(aio::IoContextTag::kBulkWrite);
+  run.ref = h->wait_ref();
+  io.start_writev(h, file_, run.first, std::span<std::byte* const>(ptrs, size_t(run.used)));
+  ++write_calls_;
+  bytes_written_ += uint64_t(run.used) * kBlockSize;
+  in_flight_.push_back(std::move(current_));
+}
+
+void HeapLoader::wait_oldest() {
+  std::unique_ptr<Run> run = std::move(in_flight_.front());
+  in_flight_.pop_front();
+  pool_.io().wait(run->ref);
+  aio::check_io_result(run->result, file_);
+  // The pages on disk now equal the pool's copies: valid and clean. Unpin them.
+  run->pages.clear();
+}
+
+uint64_t HeapLoader::finish() {
+  if (current_) submit_run();
+  while (!in_flight_.empty()) wait_oldest();
+  last_page_ = bufmgr::WriteGuard();
+  // Blocks extended but never used (the last run was not full) hold zeros: drop
+  // them from the pool and cut the file back. The refilled last page is dirty:
+  // flush_relation writes it (and fsyncs) before anything is dropped.
+  pool_.flush_relation(file_);
+  if (next_block_ > end_block_) {
+    pool_.drop_relation(file_);
+    file_.truncate(end_block_);
+  }
+  file_.fsync();
+  return end_block_;
+}
+
+}  // namespace tp

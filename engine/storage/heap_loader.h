@@ -1,0 +1,83 @@
+// Appends rows to a table in page order, the way a bulk load does, through
+// the buffer pool: new blocks are taken from the pool in runs (pool.extend
+// under the bulk-write ring), tuples fill each page until the fillfactor rule
+// refuses the next one, and each full run is written with one vectored
+// O_DIRECT write of up to 1 MB, several runs in flight while the next fills.
+// The table's committed last page, if it has room, is filled first, after its
+// before-image is in the statement journal.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "aio/aio.h"
+#include "bufmgr/buffer_pool.h"
+#include "bufmgr/strategy.h"
+#include "engine/core/heap_tuple.h"
+#include "engine/storage/catalog.h"
+#include "engine/storage/datadir.h"
+#include "engine/storage/storage.h"
+
+namespace tp {
+
+class HeapLoader {
+ public:
+  HeapLoader(DataDir& dir, Storage& storage, const RelationEntry& table);
+  // Waits for writes still in flight (a failing statement's; their errors do not matter).
+  ~HeapLoader();
+  HeapLoader(const HeapLoader&) = delete;
+  HeapLoader& operator=(const HeapLoader&) = delete;
+
+  // Adds one row; values are already converted to the columns' types.
+  // Returns where it was stored.
+  Tid add(const int64_t* values);
+  // Writes the remaining pages and makes the file durable. Returns the
+  // table's page count after the load.
+  uint64_t finish();
+
+  uint64_t rows_added() const { return rows_added_; }
+  uint64_t bytes_written() const { return bytes_written_; }
+  uint64_t write_calls() const { return write_calls_; }
+  int run_blocks() const { return run_blocks_; }
+
+ private:
+  struct Run {
+    std::vector<bufmgr::WriteGuard> pages;
+    BlockNumber first = kInvalidBlock;
+    int used = 0;  // pages holding rows (or being filled)
+    aio::IoResult result;
+    aio::IoWaitRef ref;
+  };
+
+  void next_page();
+  void start_run();
+  void submit_run();
+  void wait_oldest();
+
+  DataDir& dir_;
+  Storage& storage_;
+  bufmgr::BufferPool& pool_;
+  aio::IoFile& file_;
+  uint32_t relnumber_;
+  TupleLayout layout_;
+  int fillfactor_;
+  std::unique_ptr<bufmgr::BufferStrategy> ring_;
+  int run_blocks_ = 128;
+  int max_runs_in_flight_ = 4;
+
+  bufmgr::WriteGuard last_page_;  // the committed last page being refilled, if any
+  std::unique_ptr<Run> current_;  // the run being filled
+  std::deque<std::unique_ptr<Run>> in_flight_;
+  char* page_ = nullptr;  // the page rows go to now
+  BlockNumber page_block_ = kInvalidBlock;
+  BlockNumber next_block_ = 0;  // first block past everything handed out
+  BlockNumber end_block_ = 0;   // first block past pages holding rows
+  uint64_t rows_added_ = 0;
+  uint64_t bytes_written_ = 0;
+  uint64_t write_calls_ = 0;
+  std::unique_ptr<char[]> tuple_;
+};
+
+}  // namespace tp

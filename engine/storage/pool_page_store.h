@@ -1,0 +1,65 @@
+// PoolPageStore: the B-tree's pages in the shared buffer pool.
+//
+// The B-tree (engine/btree/) reaches pages only through its PageStore
+// interface; this store puts that interface on the buffer pool, so index pages
+// are cached, evicted and written back like heap pages. Holding a page is
+// holding a bufmgr guard (pin + content lock) kept in a small slot table, so a
+// page visit allocates nothing.
+//
+// Statement atomicity: before the first change to a block that existed when
+// the statement began, mark_dirty() saves its before-image in the statement
+// journal (engine/README.md, "All or nothing"). Blocks added by the statement
+// need no before-image: restore() cuts them off.
+//
+// A store belongs to one thread.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aio/file.h"
+#include "bufmgr/buffer_pool.h"
+#include "engine/btree/page_store.h"
+#include "engine/storage/datadir.h"
+
+namespace tp {
+
+class PoolPageStore final : public btree::PageStore {
+ public:
+  // `journal` may be null (a read-only use, or a file created by this statement);
+  // `committed_blocks` is the file's size the catalog knows.
+  PoolPageStore(bufmgr::BufferPool& pool, aio::IoFile& file, DataDir* journal,
+                BlockNumber committed_blocks);
+  ~PoolPageStore() override;
+
+  btree::PageGuard read(BlockNumber block, btree::PageLock lock) override;
+  btree::PageGuard extend() override;
+  BlockNumber nblocks() const override { return file_.size_blocks(); }
+  const std::string& relation_name() const override { return file_.name(); }
+
+  // Pages this store has handed out (for EXPLAIN's buffer counts the pool keeps its own).
+  uint64_t pages_read() const { return pages_read_; }
+
+ protected:
+  void on_mark_dirty(BlockNumber block, uint64_t slot) override;
+  void on_release(BlockNumber block, uint64_t slot, btree::PageLock lock,
+                  bool dirty) noexcept override;
+
+ private:
+  struct Slot {
+    bufmgr::ReadGuard shared;
+    bufmgr::WriteGuard exclusive;
+  };
+  uint64_t take_slot();
+
+  bufmgr::BufferPool& pool_;
+  aio::IoFile& file_;
+  DataDir* journal_;
+  BlockNumber committed_blocks_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_slots_;
+  uint64_t pages_read_ = 0;
+};
+
+}  // namespace tp

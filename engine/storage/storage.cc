@@ -1,0 +1,83 @@
+#include "engine/storage/storage.h"
+
+#include "engine/core/error.h"
+
+namespace tp {
+
+Storage::Storage(DataDir& dir, const StorageConfig& config) : dir_(dir) {
+  io_ = std::make_unique<aio::IoSystem>(config.io);
+  pool_ = std::make_unique<bufmgr::BufferPool>(
+      *io_, bufmgr::BufferPoolConfig{.shared_buffers = config.shared_buffers});
+}
+
+Storage::~Storage() {
+  // Keep committed work: write what is dirty, then close files before the I/O system goes.
+  try {
+    if (pool_) pool_->flush_all();
+  } catch (const Error&) {
+    // Nothing to report to: every statement already flushed what it committed.
+  }
+  pool_.reset();
+  files_.clear();
+  io_.reset();
+}
+
+void Storage::set_io_config(const aio::IoConfig& wanted) {
+  const aio::IoConfig& have = io_->config();
+  if (wanted.method == have.method && wanted.io_workers == have.io_workers &&
+      wanted.io_direct == have.io_direct)
+    return;
+  // Start the new method first: if it cannot start (io_uring refused), nothing changed.
+  // The pool keeps its buffers and moves over (switch_io writes dirty pages and empties
+  // it first), so a method change never needs memory for a second pool; if a write
+  // fails, the pool stays on the old method.
+  auto next_io = std::make_unique<aio::IoSystem>(wanted);
+  pool_->switch_io(*next_io);
+  files_.clear();  // direct/buffered fds are chosen per I/O; reopening keeps it simple
+  io_ = std::move(next_io);
+}
+
+void Storage::set_shared_buffers(int buffers) {
+  // On error the old pool stays in use (and Settings puts the old value back).
+  if (buffers != pool_->shared_buffers()) pool_->resize(buffers);
+}
+
+aio::IoFile& Storage::file(const RelationEntry& rel) {
+  auto it = files_.find(rel.relnumber);
+  if (it != files_.end()) return *it->second;
+  if (const std::string* why = dir_.damage(rel.relnumber))
+    throw Error(*why, "",
+                "DROP " + std::string(rel.is_table() ? "TABLE" : "INDEX") +
+                    " removes the damaged relation (or restore its file from a backup); "
+                    "`tidepool check` lists every damaged relation.");
+  auto f = aio::IoFile::open(dir_.relation_path(rel.relnumber), rel.name, rel.relnumber);
+  return *files_.emplace(rel.relnumber, std::move(f)).first->second;
+}
+
+aio::IoFile& Storage::create_file(const RelationEntry& rel) {
+  forget(rel.relnumber);
+  auto f = aio::IoFile::create(dir_.relation_path(rel.relnumber), rel.name, rel.relnumber);
+  return *files_.emplace(rel.relnumber, std::move(f)).first->second;
+}
+
+void Storage::forget(uint32_t relnumber) {
+  auto it = files_.find(relnumber);
+  if (it == files_.end()) return;
+  pool_->drop_relation(*it->second);
+  files_.erase(it);
+}
+
+void Storage::forget_all() {
+  for (auto& [relnumber, f] : files_) pool_->drop_relation(*f);
+  files_.clear();
+}
+
+void Storage::flush(const RelationEntry& rel) {
+  pool_->flush_relation(file(rel));
+}
+
+void Storage::evict_all() {
+  pool_->evict_all();
+}
+
+}  // namespace tp

@@ -1,0 +1,69 @@
+// Storage: the I/O side of a data directory. It owns the asynchronous I/O
+// system, the shared buffer pool and the open relation files, builds them from
+// a StorageConfig, and moves them to a new configuration when the session layer
+// asks (SET io_method, io_workers, io_direct or shared_buffers; dirty pages are
+// written first).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "aio/aio.h"
+#include "aio/file.h"
+#include "bufmgr/buffer_pool.h"
+#include "bufmgr/read_stream.h"
+#include "engine/storage/catalog.h"
+#include "engine/storage/datadir.h"
+
+namespace tp {
+
+struct StorageConfig {
+  aio::IoConfig io;
+  int shared_buffers = 16384;  // pool size in 8 kB buffers
+};
+
+class Storage {
+ public:
+  // Builds the I/O system and the pool. Throws tp::Error with advice when the
+  // I/O method cannot start.
+  Storage(DataDir& dir, const StorageConfig& config);
+  ~Storage();
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+
+  aio::IoSystem& io() { return *io_; }
+  bufmgr::BufferPool& pool() { return *pool_; }
+
+  // The open file of a relation (opened on first use). Throws tp::Error naming
+  // the problem for a relation DataDir found damaged (missing or short file).
+  aio::IoFile& file(const RelationEntry& rel);
+  // Creates the (empty) file of a new relation and returns it open.
+  aio::IoFile& create_file(const RelationEntry& rel);
+  // Drops the relation's pages from the pool (dirty or not) and closes its
+  // file: before DROP / TRUNCATE unlink it, or after a failed statement.
+  void forget(uint32_t relnumber);
+  // Drops every cached page and closes every file (statement rollback: the
+  // files are about to be put back by DataDir::restore).
+  void forget_all();
+  // Writes the relation's dirty pages and fsyncs its file.
+  void flush(const RelationEntry& rel);
+  // Writes all dirty pages and empties the pool (cold runs).
+  void evict_all();
+
+  // Moves to another I/O method, worker count or direct mode. The new I/O
+  // system starts first: if it cannot (io_uring refused), nothing changes.
+  void set_io_config(const aio::IoConfig& wanted);
+  // Resizes the pool (built before the old one goes; refused when the
+  // machine's memory cannot hold it, leaving the old pool in use).
+  void set_shared_buffers(int buffers);
+
+ private:
+  DataDir& dir_;
+  std::unique_ptr<aio::IoSystem> io_;
+  std::unique_ptr<bufmgr::BufferPool> pool_;
+  std::map<uint32_t, std::unique_ptr<aio::IoFile>> files_;
+};
+
+}  // namespace tp

@@ -1,0 +1,99 @@
+#include "engine/session/settings.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/core/error.h"
+
+namespace tp {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return std::string(e.what()) + (e.hint().empty() ? "" : " | " + e.hint());
+  }
+  return "";
+}
+
+TEST(Settings, EveryDefinitionHasADescriptionAndAValidDefault) {
+  Settings s;
+  for (const SettingDef& d : Settings::definitions()) {
+    EXPECT_FALSE(d.description.empty()) << d.name;
+    EXPECT_NO_THROW(s.show(d.name)) << d.name;
+  }
+}
+
+TEST(Settings, RandomSeedRangeAndReset) {
+  Settings s;
+  EXPECT_EQ(s.show("random_seed"), "0");
+  s.set("random_seed", "42");
+  EXPECT_EQ(s.get_int("random_seed"), 42);
+  EXPECT_EQ(error_of([&] { s.set("random_seed", "-1"); }),
+            "-1 is outside the valid range for parameter \"random_seed\" (0 .. 2147483647)");
+  EXPECT_EQ(s.get_int("random_seed"), 42);  // unchanged after the error
+  EXPECT_EQ(error_of([&] { s.set("random_seed", "abc"); }),
+            "invalid value for parameter \"random_seed\": \"abc\" | Enter an integer value.");
+  s.reset("random_seed");
+  EXPECT_EQ(s.get_int("random_seed"), 0);
+}
+
+TEST(Settings, HugeIntegerValueIsRefusedNotOverflowed) {
+  Settings s;
+  // These overflowed int64_t while formatting the range error (UBSan: signed
+  // integer overflow in format_with_unit) and printed a wrapped value.
+  EXPECT_EQ(error_of([&] { s.set("shared_buffers", "9223372036854775807kB"); }),
+            "invalid value for parameter \"shared_buffers\": \"9223372036854775807kB\" | Value "
+            "exceeds integer range.");
+  EXPECT_EQ(error_of([&] { s.set("work_mem", "1e300"); }),
+            "invalid value for parameter \"work_mem\": \"1e300\" | Value exceeds integer range.");
+  EXPECT_EQ(error_of([&] { s.set("io_combine_limit", "1000000000000000000000GB"); }),
+            "invalid value for parameter \"io_combine_limit\": \"1000000000000000000000GB\" | "
+            "Value exceeds integer range.");
+  EXPECT_EQ(
+      error_of([&] { s.set("random_seed", "-1e20"); }),
+      "invalid value for parameter \"random_seed\": \"-1e20\" | Value exceeds integer range.");
+  // Still an ordinary range error below 2^53.
+  EXPECT_EQ(error_of([&] { s.set("shared_buffers", "99TB"); }),
+            "99TB is outside the valid range for parameter \"shared_buffers\" (128kB .. 32GB)");
+  EXPECT_EQ(s.show("shared_buffers"), "128MB");
+}
+
+TEST(Settings, UnknownNameIsNamed) {
+  Settings s;
+  EXPECT_EQ(error_of([&] { s.set("no_such_thing", "1"); }),
+            "unrecognized configuration parameter \"no_such_thing\"");
+  EXPECT_EQ(error_of([&] { s.show("no_such_thing"); }),
+            "unrecognized configuration parameter \"no_such_thing\"");
+}
+
+TEST(Settings, ResetReturnsToCommandLineValue) {
+  Settings s;
+  s.set_from_assignment("random_seed=7");
+  s.set("random_seed", "9");
+  s.reset("random_seed");
+  EXPECT_EQ(s.get_int("random_seed"), 7);
+  s.set("random_seed", "9");
+  s.reset("all");
+  EXPECT_EQ(s.get_int("random_seed"), 7);
+}
+
+TEST(Settings, ApplyHookFailureKeepsOldValue) {
+  Settings s;
+  s.on_apply("random_seed", [&](const std::string&) {
+    if (s.get_int("random_seed") == 13) throw Error("unlucky");
+  });
+  s.set("random_seed", "12");
+  EXPECT_EQ(error_of([&] { s.set("random_seed", "13"); }), "unlucky");
+  EXPECT_EQ(s.get_int("random_seed"), 12);
+}
+
+TEST(Settings, MemoryFormatting) {
+  EXPECT_EQ(format_memory_kb(8), "8kB");
+  EXPECT_EQ(format_memory_kb(128 * 1024), "128MB");
+  EXPECT_EQ(format_memory_kb(4 * 1024 * 1024), "4GB");
+  EXPECT_EQ(format_memory_kb(1536), "1536kB");
+}
+
+}  // namespace
+}  // namespace tp

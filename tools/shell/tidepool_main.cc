@@ -1,0 +1,42 @@
+// The tidepool command: `tidepool sql ...` (the SQL shell), `tidepool check
+// ...` (verify a data directory) and `tidepool experiment ...` (the articles'
+// experiments, tools/experiments/).
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/check/check.h"
+
+#include "tools/experiments/experiments.h"
+#include "tools/shell/shell.h"
+
+namespace {
+
+const char* kUsage =
+    "tidepool: a small storage engine for studying how databases read data\n"
+    "Usage:\n"
+    "  tidepool sql [-D DIR] [-c SQL | -f FILE] [-A] [-t] [--set NAME=VALUE]...\n"
+    "  tidepool check [-D DIR]        verify every relation of a data directory\n"
+    "  tidepool experiment NAME [--rows N] [--data DIR] [--out DIR] [--repeat K] [--set N=V]...\n"
+    "  tidepool help\n"
+    "Run `tidepool sql --help`, `tidepool check --help` or `tidepool experiment --help`\n"
+    "for their options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tp::install_cancel_handler();  // first: a Ctrl-C during startup must not kill the process
+  if (argc < 2 || std::strcmp(argv[1], "help") == 0 || std::strcmp(argv[1], "--help") == 0 ||
+      std::strcmp(argv[1], "-h") == 0) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  std::vector<std::string> rest(argv + 2, argv + argc);
+  if (std::strcmp(argv[1], "sql") == 0) return tp::run_sql_shell(rest);
+  if (std::strcmp(argv[1], "check") == 0) return tp::run_check_command(rest, std::cout, std::cerr);
+  if (std::strcmp(argv[1], "experiment") == 0) return tp::experiments::run_experiment_command(rest);
+  std::fprintf(stderr, "tidepool: unknown command \"%s\"\n%s", argv[1], kUsage);
+  return 2;
+}
