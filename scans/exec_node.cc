@@ -1,5 +1,7 @@
 #include "scans/exec_node.h"
 
+#include <algorithm>
+
 #include "engine/core/interrupts.h"
 
 namespace tp::scans {
@@ -38,6 +40,11 @@ const RowBatch* ExecNode::next() {
   instr.buffers += bufmgr::thread_buffer_usage() - before;
   if (batch) instr.rows += batch->count;
   return batch;
+}
+
+std::string rows_removed_line(const char* what, uint64_t removed, uint64_t loops) {
+  return std::string("Rows Removed by ") + what + ": " +
+         std::to_string((removed + loops / 2) / std::max<uint64_t>(loops, 1));
 }
 
 }  // namespace tp::scans

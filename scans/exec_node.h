@@ -93,4 +93,7 @@ class ExecNode {
   virtual const RowBatch* do_next() = 0;
 };
 
+// "Rows Removed by <what>: N", N the average per loop rounded as PostgreSQL does.
+std::string rows_removed_line(const char* what, uint64_t removed, uint64_t loops);
+
 }  // namespace tp::scans

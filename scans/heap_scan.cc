@@ -21,14 +21,4 @@ void HeapScan::for_each_page(const std::function<void(BlockNumber, const char*)>
   }
 }
 
-uint64_t HeapScan::count_tuples() {
-  uint64_t n = 0;
-  for_each_page([&](BlockNumber, const char* page) {
-    OffsetNumber max = page_max_offset(page);
-    for (OffsetNumber o = 1; o <= max; ++o)
-      if (page_item_id(page, o)->state == uint32_t(ItemState::Normal)) ++n;
-  });
-  return n;
-}
-
 }  // namespace tp::scans

@@ -28,11 +28,7 @@ class HeapScan {
   // share-locked for the duration of the call. Throws tp::Error on read failures.
   void for_each_page(const std::function<void(BlockNumber, const char*)>& page_fn);
 
-  // The number of live tuples (line pointers in use) of all pages.
-  uint64_t count_tuples();
-
   const bufmgr::ReadStreamStats& stream_stats() const { return stream_->stats(); }
-  bool uses_ring() const { return ring_ != nullptr; }
 
  private:
   bufmgr::BufferPool& pool_;

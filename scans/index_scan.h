@@ -1,5 +1,4 @@
-// IndexScanNode: heap rows in B-tree order, and the bitmap nodes
-// (BitmapIndexScan, BitmapOr, BitmapAnd, BitmapHeapScan).
+// IndexScanNode: heap rows in B-tree order (the bitmap nodes are in bitmap_scan.h).
 //
 // Index Scan, index_prefetch = off: each heap block is read when the scan
 // reaches it, one at a time (PostgreSQL <= 19). index_prefetch = on
@@ -25,7 +24,6 @@
 #include "scans/exec_node.h"
 #include "scans/qual.h"
 #include "scans/seq_scan.h"
-#include "scans/tidbitmap.h"
 
 namespace tp::scans {
 
@@ -107,91 +105,6 @@ class IndexScanNode final : public ExecNode {
   std::unique_ptr<bufmgr::ReadStream> stream_;
   bool used_stream_ = false;
   bufmgr::ReadStreamStats last_stats_;
-  RowBatch batch_;
-};
-
-// A node that produces a TID bitmap rather than rows.
-class BitmapNode : public ExecNode {
- public:
-  // Builds the bitmap (counting a loop) under a `budget_bytes` memory budget.
-  virtual std::unique_ptr<TidBitmap> build(int64_t budget_bytes) = 0;
-
- protected:
-  void do_open() override {}
-  const RowBatch* do_next() override { return nullptr; }
-};
-
-class BitmapIndexScanNode final : public BitmapNode {
- public:
-  BitmapIndexScanNode(IndexHandle index, ConditionSets condition_sets, std::string index_cond_text);
-  std::unique_ptr<TidBitmap> build(int64_t budget_bytes) override;
-  std::string explain_name() const override { return "Bitmap Index Scan"; }
-  std::string explain_target() const override { return " on " + index_.name; }
-  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
-
- private:
-  IndexHandle index_;
-  ConditionSets condition_sets_;
-  std::string index_cond_text_;
-};
-
-// BitmapOr (union) / BitmapAnd (intersection) of child bitmaps.
-class BitmapCombineNode final : public BitmapNode {
- public:
-  BitmapCombineNode(bool is_and, std::vector<std::unique_ptr<BitmapNode>> children);
-  std::unique_ptr<TidBitmap> build(int64_t budget_bytes) override;
-  std::string explain_name() const override { return is_and_ ? "BitmapAnd" : "BitmapOr"; }
-  void explain_details(std::vector<std::string>&, bool) const override {}
-  std::vector<const ExecNode*> children() const override;
-
- private:
-  bool is_and_;
-  std::vector<std::unique_ptr<BitmapNode>> children_;
-};
-
-struct BitmapHeapScanParams {
-  std::string relation;
-  int64_t work_mem_bytes = 4 << 20;
-  bufmgr::ReadStreamConfig stream;
-  std::vector<OutputColumn> output;
-  Qual recheck;  // the index conditions, rechecked on lossy pages
-  Qual filter;   // the other quals
-  std::string recheck_text;
-  std::string filter_text;
-};
-
-// Reads the bitmap's pages in ascending block order through a read stream.
-class BitmapHeapScanNode final : public ExecNode {
- public:
-  BitmapHeapScanNode(bufmgr::BufferPool& pool, aio::IoFile& heap, std::unique_ptr<BitmapNode> child,
-                     BitmapHeapScanParams params);
-  ~BitmapHeapScanNode() override;
-  std::string explain_name() const override { return "Bitmap Heap Scan"; }
-  std::string explain_target() const override { return " on " + params_.relation; }
-  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
-  const bufmgr::ReadStreamStats* stream_stats() const override;
-  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
-
- protected:
-  void do_open() override;
-  const RowBatch* do_next() override;
-
- private:
-  struct PageData {
-    bool lossy;
-    bool recheck;  // exact page of a BitmapAnd that must be rechecked
-    uint16_t count;
-    OffsetNumber offsets[kMaxHeapTuplesPerPage];
-  };
-  bufmgr::BufferPool& pool_;
-  aio::IoFile& heap_;
-  std::unique_ptr<BitmapNode> child_;
-  BitmapHeapScanParams params_;
-  std::unique_ptr<TidBitmap> bitmap_;
-  std::unique_ptr<TidBitmapIterator> iter_;
-  std::unique_ptr<bufmgr::ReadStream> stream_;
-  bufmgr::ReadStreamStats last_stats_;
-  uint64_t exact_pages_ = 0, lossy_pages_ = 0, rows_rechecked_out_ = 0;
   RowBatch batch_;
 };
 

@@ -79,9 +79,8 @@ const bufmgr::ReadStreamStats* SeqScanNode::stream_stats() const {
 void SeqScanNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
   if (!params_.filter_text.empty()) {
     lines.push_back("Filter: " + params_.filter_text);
-    if (analyze && instr.rows_filtered > 0 && instr.loops > 0)
-      lines.push_back("Rows Removed by Filter: " +
-                      std::to_string((instr.rows_filtered + instr.loops / 2) / instr.loops));
+    if (analyze && instr.rows_filtered > 0)
+      lines.push_back(rows_removed_line("Filter", instr.rows_filtered, instr.loops));
   }
 }
 

@@ -12,7 +12,7 @@ constexpr uint16_t kInfomaskXmaxInvalid = 0x0800;
 
 }  // namespace
 
-TupleLayout::TupleLayout(const std::vector<Column>& columns) {
+HeapTupleLayout::HeapTupleLayout(const std::vector<Column>& columns) {
   uint32_t off = kHeapTupleDataOffset;
   for (const Column& c : columns) {
     uint32_t size = column_type_size(c.type);
@@ -24,7 +24,7 @@ TupleLayout::TupleLayout(const std::vector<Column>& columns) {
   tuple_size_ = off;
 }
 
-void TupleLayout::form(const int64_t* values, Tid self, char* out) const {
+void HeapTupleLayout::form(const int64_t* values, Tid self, char* out) const {
   std::memset(out, 0, tuple_size_);
   uint32_t xmin = kFrozenXid;
   std::memcpy(out + 0, &xmin, 4);  // t_xmin; t_xmax (4..7) and t_cid (8..11) stay 0

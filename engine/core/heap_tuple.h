@@ -31,9 +31,9 @@ inline constexpr uint32_t kHeapTupleDataOffset = 24;  // t_hoff
 inline constexpr uint32_t kMaxHeapTupleSize = 8016;
 
 // Where each column of a row type sits inside a tuple.
-class TupleLayout {
+class HeapTupleLayout {
  public:
-  explicit TupleLayout(const std::vector<Column>& columns);
+  explicit HeapTupleLayout(const std::vector<Column>& columns);
 
   size_t columns() const { return types_.size(); }
   ColumnType type(size_t col) const { return types_[col]; }

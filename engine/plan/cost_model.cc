@@ -245,8 +245,8 @@ IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
   return out;
 }
 
-BitmapNode BitmapNode::index_scan(const IndexCost& ic, double path_rows, double index_relpages) {
-  BitmapNode n;
+BitmapPath BitmapPath::index_scan(const IndexCost& ic, double path_rows, double index_relpages) {
+  BitmapPath n;
   n.kind = Kind::kIndex;
   n.index = ic;
   n.index_path_rows = path_rows;
@@ -254,23 +254,23 @@ BitmapNode BitmapNode::index_scan(const IndexCost& ic, double path_rows, double 
   return n;
 }
 
-BitmapNode BitmapNode::and_of(std::vector<BitmapNode> children) {
+BitmapPath BitmapPath::and_of(std::vector<BitmapPath> children) {
   TP_ASSERT(children.size() >= 2);
-  BitmapNode n;
+  BitmapPath n;
   n.kind = Kind::kAnd;
   n.children = std::move(children);
   return n;
 }
 
-BitmapNode BitmapNode::or_of(std::vector<BitmapNode> children) {
+BitmapPath BitmapPath::or_of(std::vector<BitmapPath> children) {
   TP_ASSERT(children.size() >= 2);
-  BitmapNode n;
+  BitmapPath n;
   n.kind = Kind::kOr;
   n.children = std::move(children);
   return n;
 }
 
-BitmapCombineCost cost_bitmap_and(const CostSettings& cs, const std::vector<BitmapNode>& children) {
+BitmapCombineCost cost_bitmap_and(const CostSettings& cs, const std::vector<BitmapPath>& children) {
   // Inputs are assumed independent: selectivities multiply.
   double total_cost = 0.0;
   double selec = 1.0;
@@ -283,7 +283,7 @@ BitmapCombineCost cost_bitmap_and(const CostSettings& cs, const std::vector<Bitm
   return {total_cost, selec};
 }
 
-BitmapCombineCost cost_bitmap_or(const CostSettings& cs, const std::vector<BitmapNode>& children) {
+BitmapCombineCost cost_bitmap_or(const CostSettings& cs, const std::vector<BitmapPath>& children) {
   // Inputs are assumed disjoint (the "x IN (list)" case): selectivities add.
   double total_cost = 0.0;
   double selec = 0.0;
@@ -292,27 +292,27 @@ BitmapCombineCost cost_bitmap_or(const CostSettings& cs, const std::vector<Bitma
     selec += sub.selectivity;
     total_cost += sub.cost;
     // Unions of plain index scans are folded into the index scans themselves.
-    if (i != 0 && children[i].kind != BitmapNode::Kind::kIndex) {
+    if (i != 0 && children[i].kind != BitmapPath::Kind::kIndex) {
       total_cost += kBitmapCombineOperators * cs.cpu_operator_cost;
     }
   }
   return {total_cost, std::min(selec, 1.0)};
 }
 
-BitmapTreeCost cost_bitmap_tree_node(const CostSettings& cs, const BitmapNode& node) {
+BitmapTreeCost cost_bitmap_tree_node(const CostSettings& cs, const BitmapPath& node) {
   switch (node.kind) {
-    case BitmapNode::Kind::kIndex: {
+    case BitmapPath::Kind::kIndex: {
       // A small charge per retrieved tuple for building the bitmap, so that a
       // one-row bitmap scan never ties with a plain index scan.
       double cost = node.index.total;
       cost += 0.1 * cs.cpu_operator_cost * node.index_path_rows;
       return {cost, node.index.selectivity};
     }
-    case BitmapNode::Kind::kAnd: {
+    case BitmapPath::Kind::kAnd: {
       const BitmapCombineCost c = cost_bitmap_and(cs, node.children);
       return {c.cost, c.selectivity};
     }
-    case BitmapNode::Kind::kOr: {
+    case BitmapPath::Kind::kOr: {
       const BitmapCombineCost c = cost_bitmap_or(cs, node.children);
       return {c.cost, c.selectivity};
     }
@@ -321,25 +321,25 @@ BitmapTreeCost cost_bitmap_tree_node(const CostSettings& cs, const BitmapNode& n
   return {};
 }
 
-PathCost explain_bitmap_node(const CostSettings& cs, const BitmapNode& node, double rel_tuples) {
-  if (node.kind == BitmapNode::Kind::kIndex) {
+PathCost explain_bitmap_node(const CostSettings& cs, const BitmapPath& node, double rel_tuples) {
+  if (node.kind == BitmapPath::Kind::kIndex) {
     return {0.0, node.index.total, clamp_row_est(node.index.selectivity * rel_tuples)};
   }
-  const BitmapCombineCost c = node.kind == BitmapNode::Kind::kAnd
+  const BitmapCombineCost c = node.kind == BitmapPath::Kind::kAnd
                                   ? cost_bitmap_and(cs, node.children)
                                   : cost_bitmap_or(cs, node.children);
   return {c.cost, c.cost, clamp_row_est(c.selectivity * rel_tuples)};
 }
 
-static double sum_index_pages(const BitmapNode& node) {
-  if (node.kind == BitmapNode::Kind::kIndex) return node.index_relpages;
+static double sum_index_pages(const BitmapPath& node) {
+  if (node.kind == BitmapPath::Kind::kIndex) return node.index_relpages;
   double pages = 0;
-  for (const BitmapNode& c : node.children) pages += sum_index_pages(c);
+  for (const BitmapPath& c : node.children) pages += sum_index_pages(c);
   return pages;
 }
 
 BitmapPages compute_bitmap_pages(const CostSettings& cs, const RelSize& rel,
-                                 const BitmapNode& bitmap, double loop_count) {
+                                 const BitmapPath& bitmap, double loop_count) {
   const BitmapTreeCost tree = cost_bitmap_tree_node(cs, bitmap);
   BitmapPages out;
   out.bitmap_cost = tree.cost;
@@ -380,7 +380,7 @@ BitmapPages compute_bitmap_pages(const CostSettings& cs, const RelSize& rel,
 }
 
 BitmapHeapScanCost cost_bitmap_heap_scan(const CostSettings& cs, const RelSize& rel,
-                                         const BitmapNode& bitmap, const QualCost& quals,
+                                         const BitmapPath& bitmap, const QualCost& quals,
                                          double loop_count) {
   BitmapHeapScanCost out;
   out.pages = compute_bitmap_pages(cs, rel, bitmap, loop_count);

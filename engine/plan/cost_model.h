@@ -128,8 +128,9 @@ IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
                               const BtreeIndexInfo& index, const BtreeQuals& quals,
                               const QualCost& qpquals, double loop_count = 1);
 
-// A node of a bitmap tree: an index scan, or BitmapAnd/BitmapOr of nodes.
-struct BitmapNode {
+// The cost model's view of a bitmap tree (PostgreSQL's bitmapqual paths): an index
+// scan, or BitmapAnd/BitmapOr of paths. The executor's nodes are scans/bitmap_scan.h.
+struct BitmapPath {
   enum class Kind : uint8_t { kIndex, kAnd, kOr };
   Kind kind = Kind::kIndex;
   // kIndex: the index scan's cost (from cost_index_scan) and the path rows
@@ -137,11 +138,11 @@ struct BitmapNode {
   IndexCost index;
   double index_path_rows = 0;
   double index_relpages = 0;         // for repeated scans: pages that compete for cache
-  std::vector<BitmapNode> children;  // kAnd / kOr
+  std::vector<BitmapPath> children;  // kAnd / kOr
 
-  static BitmapNode index_scan(const IndexCost& ic, double path_rows, double index_relpages);
-  static BitmapNode and_of(std::vector<BitmapNode> children);
-  static BitmapNode or_of(std::vector<BitmapNode> children);
+  static BitmapPath index_scan(const IndexCost& ic, double path_rows, double index_relpages);
+  static BitmapPath and_of(std::vector<BitmapPath> children);
+  static BitmapPath or_of(std::vector<BitmapPath> children);
 };
 
 // cost_bitmap_tree_node: the node's total cost and selectivity as its parent
@@ -150,7 +151,7 @@ struct BitmapTreeCost {
   double cost = 0;
   double selectivity = 0;
 };
-BitmapTreeCost cost_bitmap_tree_node(const CostSettings& cs, const BitmapNode& node);
+BitmapTreeCost cost_bitmap_tree_node(const CostSettings& cs, const BitmapPath& node);
 
 // cost_bitmap_and_node / cost_bitmap_or_node: startup = total = sum of the
 // children plus 100 * cpu_operator_cost per combine (BitmapOr skips it for
@@ -159,11 +160,11 @@ struct BitmapCombineCost {
   double cost = 0;
   double selectivity = 0;
 };
-BitmapCombineCost cost_bitmap_and(const CostSettings& cs, const std::vector<BitmapNode>& children);
-BitmapCombineCost cost_bitmap_or(const CostSettings& cs, const std::vector<BitmapNode>& children);
+BitmapCombineCost cost_bitmap_and(const CostSettings& cs, const std::vector<BitmapPath>& children);
+BitmapCombineCost cost_bitmap_or(const CostSettings& cs, const std::vector<BitmapPath>& children);
 
 // What EXPLAIN shows on a Bitmap Index Scan / BitmapAnd / BitmapOr node.
-PathCost explain_bitmap_node(const CostSettings& cs, const BitmapNode& node, double rel_tuples);
+PathCost explain_bitmap_node(const CostSettings& cs, const BitmapPath& node, double rel_tuples);
 
 struct BitmapPages {
   double pages_fetched = 0;   // heap pages the scan reads
@@ -179,7 +180,7 @@ struct BitmapPages {
 // exceed the TID bitmap's entries for work_mem, the lossy share whose every
 // tuple is fetched.
 BitmapPages compute_bitmap_pages(const CostSettings& cs, const RelSize& rel,
-                                 const BitmapNode& bitmap, double loop_count = 1);
+                                 const BitmapPath& bitmap, double loop_count = 1);
 
 struct BitmapHeapScanCost {
   PathCost path;
@@ -191,7 +192,7 @@ struct BitmapHeapScanCost {
 // sequential by sqrt(pages / T), and every fetched tuple pays cpu_tuple_cost
 // plus *all* the relation's quals (`quals`), since rechecks are assumed.
 BitmapHeapScanCost cost_bitmap_heap_scan(const CostSettings& cs, const RelSize& rel,
-                                         const BitmapNode& bitmap, const QualCost& quals,
+                                         const BitmapPath& bitmap, const QualCost& quals,
                                          double loop_count = 1);
 
 // cost_sort: quicksort comparison_cost * N * log2(N) (two operators per

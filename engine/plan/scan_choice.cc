@@ -10,6 +10,7 @@
 #include "engine/sql/identifier.h"
 #include "engine/storage/indexes.h"
 #include "engine/storage/table_stats.h"
+#include "scans/bitmap_scan.h"
 #include "scans/index_scan.h"
 #include "scans/seq_scan.h"
 
@@ -50,7 +51,7 @@ struct IndexInfo {
 
 // A bitmap index scan on one index for the clauses of one AND arm.
 struct BitmapChoice {
-  BitmapNode node;
+  BitmapPath node;
   const IndexInfo* index = nullptr;
   std::vector<Expr> index_clauses;
 };
@@ -58,7 +59,7 @@ struct BitmapChoice {
 // A candidate for the bitmap heap scan's bitmap: one index's bitmap scan, or a BitmapOr of
 // index scans for one OR clause; clause_ids are the restriction clauses it applies.
 struct BitmapCandidate {
-  BitmapNode node;
+  BitmapPath node;
   std::vector<BitmapChoice> arms;  // the index scan; or the BitmapOr's arms
   bool is_or = false;
   std::vector<size_t> clause_ids;  // indexes into ScanQuery::clauses, ascending
@@ -267,7 +268,7 @@ class ScanChooser {
     }
     std::vector<BitmapCandidate> chosen;
     for (size_t i : best_group) chosen.push_back(candidates[i]);
-    BitmapNode bitmap = group_node(candidates, best_group);
+    BitmapPath bitmap = group_node(candidates, best_group);
     PathCost p = disabled_if(!settings_.enable_bitmapscan,
                              cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path);
     consider(p, false, [this, chosen, bitmap, p] {
@@ -321,22 +322,22 @@ class ScanChooser {
       c.arms.push_back(*ch);
     }
     if (c.arms.size() < 2) return std::nullopt;
-    std::vector<BitmapNode> kids;
+    std::vector<BitmapPath> kids;
     for (const BitmapChoice& a : c.arms) kids.push_back(a.node);
-    c.node = BitmapNode::or_of(kids);
+    c.node = BitmapPath::or_of(kids);
     return c;
   }
 
   // The bitmap of a group of candidates: the one, or their BitmapAnd.
-  static BitmapNode group_node(const std::vector<BitmapCandidate>& candidates,
+  static BitmapPath group_node(const std::vector<BitmapCandidate>& candidates,
                                const std::vector<size_t>& group) {
     if (group.size() == 1) return candidates[group[0]].node;
-    std::vector<BitmapNode> kids;
+    std::vector<BitmapPath> kids;
     for (size_t i : group) kids.push_back(candidates[i].node);
-    return BitmapNode::and_of(kids);
+    return BitmapPath::and_of(kids);
   }
 
-  double heap_cost(const BitmapNode& bitmap) const {
+  double heap_cost(const BitmapPath& bitmap) const {
     return cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path.total;
   }
 
@@ -353,8 +354,8 @@ class ScanChooser {
   BitmapChoice bitmap_on(const IndexInfo& ix, std::vector<Expr> index_clauses) const {
     BtreeQuals bq =
         summarize_btree_quals(view_, ix.entry->key_columns, ix.entry->unique, index_clauses);
-    BitmapNode bn =
-        BitmapNode::index_scan(cost_btree_index(cs_, rs_, ix.info, bq), rs_.rows, ix.info.pages);
+    BitmapPath bn =
+        BitmapPath::index_scan(cost_btree_index(cs_, rs_, ix.info, bq), rs_.rows, ix.info.pages);
     return BitmapChoice{bn, &ix, std::move(index_clauses)};
   }
 
@@ -412,7 +413,7 @@ class ScanChooser {
   const CostSettings& cs_;
   const ScanQuery& q_;
   const RelationEntry& rel_;
-  const TupleLayout layout_;
+  const HeapTupleLayout layout_;
   const QualCost all_quals_;
   std::optional<TableStats> stats_;  // view_ points into it
   RelationStatsView view_;

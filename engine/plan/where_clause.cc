@@ -209,7 +209,7 @@ scans::QualTerm const_term(bool v) {
 }
 
 // A normalized clause -> the per-row form (columns resolved to tuple offsets).
-scans::QualTerm compile(const Expr& e, const TupleLayout& layout) {
+scans::QualTerm compile(const Expr& e, const HeapTupleLayout& layout) {
   using K = Expr::Kind;
   check_stack_depth();
   scans::QualTerm t;
@@ -331,7 +331,7 @@ Expr bind_where(const RelationEntry& rel, const sql::Expr& where) {
   return Binder(rel).where(where);
 }
 
-scans::Qual compile_clauses(const std::vector<Expr>& clauses, const TupleLayout& layout) {
+scans::Qual compile_clauses(const std::vector<Expr>& clauses, const HeapTupleLayout& layout) {
   scans::Qual qual;
   for (const Expr& c : clauses) qual.terms.push_back(compile(c, layout));
   return qual;

@@ -24,7 +24,7 @@ int bind_column(const RelationEntry& rel, const sql::Expr& column_ref);
 Expr bind_where(const RelationEntry& rel, const sql::Expr& where);
 
 // Clauses (columns resolved to tuple offsets) as one per-row qual, ANDed.
-scans::Qual compile_clauses(const std::vector<Expr>& clauses, const TupleLayout& layout);
+scans::Qual compile_clauses(const std::vector<Expr>& clauses, const HeapTupleLayout& layout);
 
 // A clause as PostgreSQL's deparser prints it; clauses_text ANDs a list ("" for none).
 std::string deparse(const Expr& clause, const RelationEntry& rel);

@@ -28,7 +28,7 @@ ResultSet run_analyze(Session& session, const sql::Analyze& a) {
   options.seed = uint64_t(session.settings().get_int("random_seed"));
   for (uint32_t oid : oids) {
     RelationEntry* rel = next.find_oid(oid);
-    TupleLayout layout(rel->columns);
+    HeapTupleLayout layout(rel->columns);
     aio::IoFile& file = storage.file(*rel);
     size_t ncols = rel->columns.size();
     TableStats st = analyze_table(

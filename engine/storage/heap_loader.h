@@ -61,7 +61,7 @@ class HeapLoader {
   bufmgr::BufferPool& pool_;
   aio::IoFile& file_;
   uint32_t relnumber_;
-  TupleLayout layout_;
+  HeapTupleLayout layout_;
   int fillfactor_;
   std::unique_ptr<bufmgr::BufferStrategy> ring_;
   int run_blocks_ = 128;

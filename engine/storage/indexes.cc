@@ -85,7 +85,7 @@ namespace {
 void scan_keys(Storage& storage, const RelationEntry& table, const std::vector<int>& key_columns,
                const bufmgr::ReadStreamConfig& stream,
                const std::function<void(const btree::KeyValues&, Tid)>& fn) {
-  TupleLayout layout(table.columns);
+  HeapTupleLayout layout(table.columns);
   scans::HeapScan scan(storage.pool(), storage.file(table), BlockNumber(table.pages), stream);
   btree::KeyValues key;
   scan.for_each_page([&](BlockNumber block, const char* page) {
@@ -229,7 +229,7 @@ btree::VerifyReport verify_index(Storage& storage, const RelationEntry& table,
                                  const RelationEntry& index) {
   aio::IoFile& file = storage.file(index);
   PoolPageStore store(storage.pool(), file, nullptr, 0);
-  TupleLayout layout(table.columns);
+  HeapTupleLayout layout(table.columns);
   aio::IoFile& heap = storage.file(table);
   btree::HeapFetch fetch = [&](Tid tid) -> std::optional<btree::KeyValues> {
     if (tid.block >= table.pages || tid.offset == 0) return std::nullopt;

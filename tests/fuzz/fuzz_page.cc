@@ -49,7 +49,7 @@ const std::vector<std::vector<char>>& pristine() {
   static const std::vector<std::vector<char>> pages = [] {
     std::vector<std::vector<char>> out;
     std::vector<std::pair<btree::KeyValues, Tid>> entries;
-    TupleLayout layout(heap_columns());
+    HeapTupleLayout layout(heap_columns());
     std::vector<char> heap(kBlockSize);
     page_init(heap.data(), 0);
     alignas(8) char tuple[64];
@@ -107,7 +107,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     page_verify(pages[b].data(), block);
   }
 
-  TupleLayout layout(heap_columns());
+  HeapTupleLayout layout(heap_columns());
   volatile uint64_t sum = 0;  // keeps the decoded values alive (wraps freely)
   for (uint32_t off = 0; off <= kMaxHeapTuplesPerPage + 1; ++off)
     if (const char* tuple = heap_tuple_at(heap.data(), OffsetNumber(off), layout.tuple_size()))

@@ -29,7 +29,7 @@ class HeapTupleAt : public ::testing::Test {
   }
 
   std::vector<char> page_ = std::vector<char>(kBlockSize);
-  TupleLayout layout_{{{"a", ColumnType::Int4}, {"b", ColumnType::Int8}}};
+  HeapTupleLayout layout_{{{"a", ColumnType::Int4}, {"b", ColumnType::Int8}}};
 };
 
 TEST_F(HeapTupleAt, ReadsTheLiveTuplesOfASoundPage) {

@@ -22,7 +22,7 @@ struct HeapFileContents {
 
 inline HeapFileContents read_heap_file(const std::string& path, const std::vector<Column>& cols) {
   HeapFileContents out;
-  TupleLayout layout(cols);
+  HeapTupleLayout layout(cols);
   int fd = ::open(path.c_str(), O_RDONLY);
   EXPECT_GE(fd, 0) << path;
   if (fd < 0) return out;

@@ -145,7 +145,7 @@ class Checker {
       unsound_.insert(t.oid);
       return;
     }
-    TupleLayout layout(t.columns);
+    HeapTupleLayout layout(t.columns);
     const uint32_t tuple_len = layout.tuple_size();
     uint64_t live = 0;
     bool sound = scan_blocks(t, 0, [&](BlockNumber b, const char* page) {

@@ -202,7 +202,7 @@ TEST(CostModel, RepeatedScans) {
   EXPECT_NEAR(c.min_io_cost, 24, 1e-9);
   EXPECT_NEAR(c.path.total, 2108.325, 1e-9);
   IndexCost once = cost_btree_index(kDefaults, kT1, kT1A, quals_with(0.001, 1, 0));
-  BitmapNode node = BitmapNode::index_scan(once, 1000, kT1A.pages);
+  BitmapPath node = BitmapPath::index_scan(once, 1000, kT1A.pages);
   BitmapPages pages = compute_bitmap_pages(kDefaults, kT1, node, 10);
   EXPECT_EQ(pages.pages_fetched, 520);
   EXPECT_NEAR(pages.heap_pages, 915.3403, 1e-3);
@@ -218,7 +218,7 @@ TEST(CostModel, BitmapHeapScanExact) {
   IndexCost ic = cost_btree_index(kDefaults, kT1, kT1A, quals_with(0.01, 1, 0));
   RelSize rel = kT1;
   rel.rows = 10000;
-  BitmapNode node = BitmapNode::index_scan(ic, rel.rows, kT1A.pages);
+  BitmapPath node = BitmapPath::index_scan(ic, rel.rows, kT1A.pages);
   PathCost shown = explain_bitmap_node(kDefaults, node, rel.tuples);
   EXPECT_EQ(cents(shown.startup), "0.00");
   EXPECT_EQ(cents(shown.total), "187.43");
@@ -250,7 +250,7 @@ TEST(CostModel, BitmapHeapScanLossy) {
   BtreeIndexInfo big{.pages = 27422, .tuples = 10000012, .tree_height = 2};
   IndexCost ic = cost_btree_index(kDefaults, rel, big, quals_with(0.01, 1, 0));
   EXPECT_NEAR(ic.total, 1850.435, 1e-9);
-  BitmapNode node = BitmapNode::index_scan(ic, rel.rows, big.pages);
+  BitmapPath node = BitmapPath::index_scan(ic, rel.rows, big.pages);
   BitmapHeapScanCost c = cost_bitmap_heap_scan(kDefaults, rel, node, {0, 0.0025});
   EXPECT_EQ(c.pages.pages_fetched, 90091);
   EXPECT_EQ(c.pages.tuples_fetched, 6399133);
@@ -283,8 +283,8 @@ TEST(CostModel, BitmapOrHeapScan) {
   IndexCost b = cost_btree_index(kDefaults, rel, kT1A, quals_with(0.002, 1, 0));
   EXPECT_NEAR(a.total, 58.925, 1e-9);
   EXPECT_NEAR(b.total, 39.425, 1e-9);
-  BitmapNode bor = BitmapNode::or_of({BitmapNode::index_scan(a, rel.rows, kT1A.pages),
-                                      BitmapNode::index_scan(b, rel.rows, kT1A.pages)});
+  BitmapPath bor = BitmapPath::or_of({BitmapPath::index_scan(a, rel.rows, kT1A.pages),
+                                      BitmapPath::index_scan(b, rel.rows, kT1A.pages)});
   BitmapCombineCost oc = cost_bitmap_or(kDefaults, bor.children);
   EXPECT_NEAR(oc.cost, 100.847, 1e-9);
   EXPECT_DOUBLE_EQ(oc.selectivity, 0.005);
@@ -298,10 +298,10 @@ TEST(CostModel, BitmapOrHeapScan) {
   // An OR of ORs pays 100 * cpu_operator_cost = 0.25 for each combine of a
   // non-index child; an AND pays it for every input after the first and
   // multiplies selectivities.
-  BitmapNode nested = BitmapNode::or_of({bor, bor});
+  BitmapPath nested = BitmapPath::or_of({bor, bor});
   EXPECT_NEAR(cost_bitmap_or(kDefaults, nested.children).cost, 2 * 100.847 + 0.25, 1e-9);
-  BitmapNode band = BitmapNode::and_of({BitmapNode::index_scan(a, rel.rows, kT1A.pages),
-                                        BitmapNode::index_scan(b, rel.rows, kT1A.pages)});
+  BitmapPath band = BitmapPath::and_of({BitmapPath::index_scan(a, rel.rows, kT1A.pages),
+                                        BitmapPath::index_scan(b, rel.rows, kT1A.pages)});
   BitmapCombineCost ac = cost_bitmap_and(kDefaults, band.children);
   EXPECT_NEAR(ac.cost, 100.847 + 0.25, 1e-9);
   EXPECT_DOUBLE_EQ(ac.selectivity, 0.003 * 0.002);

@@ -78,10 +78,10 @@ class T1 : public ::testing::Test {
                            qual_cost(cs_, filter_clauses(clauses, col)));
   }
 
-  BitmapNode bitmap_index(const std::vector<Expr>& index_quals, int col, double rel_rows) const {
+  BitmapPath bitmap_index(const std::vector<Expr>& index_quals, int col, double rel_rows) const {
     RelSize rel{.pages = 5406, .tuples = 1e6, .rows = rel_rows};
     BtreeQuals q = summarize_btree_quals(view_, {col}, false, index_quals);
-    return BitmapNode::index_scan(cost_btree_index(cs_, rel, index_on(col), q), rel_rows,
+    return BitmapPath::index_scan(cost_btree_index(cs_, rel, index_on(col), q), rel_rows,
                                   index_on(col).pages);
   }
 
@@ -89,7 +89,7 @@ class T1 : public ::testing::Test {
   std::pair<PathCost, PathCost> bitmap_scan(const Expr& where, int col) const {
     std::vector<Expr> clauses = restriction_clauses(where);
     RelSize rel = size_for(clauses);
-    BitmapNode node = bitmap_index(index_clauses(clauses, col), col, rel.rows);
+    BitmapPath node = bitmap_index(index_clauses(clauses, col), col, rel.rows);
     PathCost heap = cost_bitmap_heap_scan(cs_, rel, node, qual_cost(cs_, clauses)).path;
     return {explain_bitmap_node(cs_, node, rel.tuples), heap};
   }
@@ -155,11 +155,11 @@ TEST_F(T1, BitmapOr) {
   std::vector<Expr> clauses = restriction_clauses(where);
   RelSize rel = size_for(clauses);
   EXPECT_EQ(rel.rows, 5125);
-  BitmapNode a = bitmap_index({where.args[0]}, A, rel.rows);
-  BitmapNode b = bitmap_index({where.args[1]}, B, rel.rows);
+  BitmapPath a = bitmap_index({where.args[0]}, A, rel.rows);
+  BitmapPath b = bitmap_index({where.args[1]}, B, rel.rows);
   EXPECT_EQ(explain(explain_bitmap_node(cs_, a, 1e6)), "cost=0.00..59.01 rows=3011");
   EXPECT_EQ(explain(explain_bitmap_node(cs_, b, 1e6)), "cost=0.00..40.33 rows=2121");
-  BitmapNode bor = BitmapNode::or_of({a, b});
+  BitmapPath bor = BitmapPath::or_of({a, b});
   EXPECT_EQ(explain(explain_bitmap_node(cs_, bor, 1e6)), "cost=101.90..101.90 rows=5131");
   EXPECT_EQ(explain(cost_bitmap_heap_scan(cs_, rel, bor, qual_cost(cs_, clauses)).path),
             "cost=101.90..5722.57 rows=5125");

@@ -8,7 +8,7 @@ namespace {
 const std::vector<Column> kIntInt = {{"a", ColumnType::Int4}, {"b", ColumnType::Int4}};
 
 TEST(HeapTuple, IntIntRowIs32BytesWithValuesAfterHeader) {
-  TupleLayout layout(kIntInt);
+  HeapTupleLayout layout(kIntInt);
   EXPECT_EQ(layout.tuple_size(), 32u);
   EXPECT_EQ(layout.offset(0), 24u);
   EXPECT_EQ(layout.offset(1), 28u);
@@ -21,7 +21,7 @@ TEST(HeapTuple, IntIntRowIs32BytesWithValuesAfterHeader) {
 }
 
 TEST(HeapTuple, Int8ColumnsAreEightByteAligned) {
-  TupleLayout layout({{"a", ColumnType::Int4}, {"b", ColumnType::Int8}});
+  HeapTupleLayout layout({{"a", ColumnType::Int4}, {"b", ColumnType::Int8}});
   EXPECT_EQ(layout.offset(1), 32u);
   EXPECT_EQ(layout.tuple_size(), 40u);
 }
