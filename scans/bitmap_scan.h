@@ -64,8 +64,8 @@ struct BitmapHeapScanParams {
   int64_t work_mem_bytes = 4 << 20;
   bufmgr::ReadStreamConfig stream;
   std::vector<OutputColumn> output;
-  Qual recheck;  // the index conditions, rechecked on lossy pages
-  Qual filter;   // the other quals
+  CompiledQual recheck;  // the index conditions, rechecked on lossy pages
+  CompiledQual filter;   // the other quals
   std::string recheck_text;
   std::string filter_text;
 };

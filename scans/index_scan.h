@@ -57,7 +57,7 @@ struct IndexScanParams {
   // kPrefetchStartSwitches; immediate: 0).
   int prefetch_start_switches = kPrefetchStartSwitches;
   std::vector<OutputColumn> output;
-  Qual filter;  // quals the index cannot check
+  CompiledQual filter;  // quals the index cannot check
   std::string index_cond_text;
   std::string filter_text;
 };

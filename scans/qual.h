@@ -1,30 +1,36 @@
-// Qual: a WHERE clause compiled for the per-row path. The planner turns the
-// SQL expression into this small tree of comparisons of a column with a
-// constant (plus IN lists, AND, OR, NOT and constants), with each column
-// already resolved to its byte offset and width inside a heap tuple, so a
-// test is a load and a compare. evaluate() on a tuple does no allocation.
+// The compiled form of a WHERE clause, for the per-row path. The planner binds the WHERE
+// clause into tp::Clause (engine/core/clause.h), the form its estimator reads;
+// compile_qual() turns a list of those into CompiledClauses whose columns are resolved to
+// their byte offset and width inside a heap tuple, so a test is a load and a compare.
+// evaluate() on a tuple does no allocation.
+//
+//   CompiledQual q = compile_qual(restriction_clauses(where), HeapTupleLayout(table.columns));
+//   if (q.evaluate(page + item->off)) ...   // the tuple passes every clause
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
+
+#include "engine/core/clause.h"
+#include "engine/core/heap_tuple.h"
 
 namespace tp::scans {
 
-enum class QualOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
-
-struct QualTerm {
+// One Clause, compiled. BETWEEN becomes an AND of two comparisons, a comparison with
+// NULL and IS [NOT] NULL become constants (columns hold no NULLs), IN lists are sorted.
+struct CompiledClause {
   enum class Kind : uint8_t { kCompare, kIn, kAnd, kOr, kNot, kConst };
   Kind kind = Kind::kConst;
-  QualOp op = QualOp::kEq;
-  bool negated = false;        // kIn: NOT IN
-  bool is_int8 = false;        // the column's width: int8 (else int4)
-  uint32_t offset = 0;         // the column's byte offset inside the tuple
-  int column = -1;             // table column (for rows already decoded)
-  int64_t value = 0;           // kCompare; kConst: 0 / 1
-  std::vector<int64_t> list;   // kIn, sorted and deduplicated
-  std::vector<QualTerm> args;  // kAnd / kOr / kNot
+  CmpOp op = CmpOp::kEq;
+  bool negated = false;              // kIn: NOT IN
+  bool is_int8 = false;              // the column's width: int8 (else int4)
+  uint32_t offset = 0;               // the column's byte offset inside the tuple
+  int64_t value = 0;                 // kCompare; kConst: 0 / 1
+  std::vector<int64_t> list;         // kIn, sorted and deduplicated
+  std::vector<CompiledClause> args;  // kAnd / kOr / kNot
 
   int64_t load(const char* tuple) const {
     if (is_int8) {
@@ -37,38 +43,20 @@ struct QualTerm {
     return v;
   }
 
-  static bool compare(QualOp op, int64_t a, int64_t b) {
-    switch (op) {
-      case QualOp::kEq:
-        return a == b;
-      case QualOp::kNe:
-        return a != b;
-      case QualOp::kLt:
-        return a < b;
-      case QualOp::kLe:
-        return a <= b;
-      case QualOp::kGt:
-        return a > b;
-      case QualOp::kGe:
-        return a >= b;
-    }
-    return false;
-  }
-
   // True when the heap tuple passes.
   bool evaluate(const char* tuple) const {
     switch (kind) {
       case Kind::kCompare:
-        return compare(op, load(tuple), value);
+        return cmp_holds(op, load(tuple), value);
       case Kind::kIn:
         return std::binary_search(list.begin(), list.end(), load(tuple)) != negated;
       case Kind::kAnd:
-        for (const QualTerm& t : args)
-          if (!t.evaluate(tuple)) return false;
+        for (const CompiledClause& c : args)
+          if (!c.evaluate(tuple)) return false;
         return true;
       case Kind::kOr:
-        for (const QualTerm& t : args)
-          if (t.evaluate(tuple)) return true;
+        for (const CompiledClause& c : args)
+          if (c.evaluate(tuple)) return true;
         return false;
       case Kind::kNot:
         return !args[0].evaluate(tuple);
@@ -79,16 +67,19 @@ struct QualTerm {
   }
 };
 
-// An implicitly ANDed list of terms (PostgreSQL's qual list); empty passes all.
-struct Qual {
-  std::vector<QualTerm> terms;
+// Implicitly ANDed compiled clauses (PostgreSQL's qual list); empty passes all.
+struct CompiledQual {
+  std::vector<CompiledClause> clauses;
 
-  bool empty() const { return terms.empty(); }
+  bool empty() const { return clauses.empty(); }
   bool evaluate(const char* tuple) const {
-    for (const QualTerm& t : terms)
-      if (!t.evaluate(tuple)) return false;
+    for (const CompiledClause& c : clauses)
+      if (!c.evaluate(tuple)) return false;
     return true;
   }
 };
+
+// `clauses` (columns of the table `layout` describes) as one per-row qual.
+CompiledQual compile_qual(std::span<const Clause> clauses, const HeapTupleLayout& layout);
 
 }  // namespace tp::scans

@@ -46,7 +46,7 @@ struct SeqScanParams {
   BlockNumber nblocks = 0;
   bufmgr::ReadStreamConfig stream;  // eic, io_combine_limit; the ring is chosen here
   std::vector<OutputColumn> output;
-  Qual qual;
+  CompiledQual qual;
   std::string filter_text;  // "(a < 5)" as EXPLAIN prints it; empty without a qual
 };
 

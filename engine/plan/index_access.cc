@@ -41,9 +41,9 @@ struct OpenIndex {
 
 }  // namespace
 
-bool usable_index_clause(const Expr& c, const std::vector<int>& key_columns) {
-  bool ok = (c.kind == Expr::Kind::kCompare && c.value && c.op != CmpOp::kNe) ||
-            (c.kind == Expr::Kind::kIn && !c.negated &&
+bool usable_index_clause(const Clause& c, const std::vector<int>& key_columns) {
+  bool ok = (c.kind == Clause::Kind::kCompare && c.value && c.op != CmpOp::kNe) ||
+            (c.kind == Clause::Kind::kIn && !c.negated &&
              std::all_of(c.list.begin(), c.list.end(), [](const StatsValue& v) { return v; }));
   if (!ok) return false;
   for (int k : key_columns)
@@ -51,7 +51,7 @@ bool usable_index_clause(const Expr& c, const std::vector<int>& key_columns) {
   return false;
 }
 
-scans::ConditionSets condition_sets(const std::vector<Expr>& clauses,
+scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
                                     const std::vector<int>& key_columns, bool backward) {
   auto pos_of = [&](int column) {
     for (size_t i = 0; i < key_columns.size(); ++i)
@@ -59,8 +59,8 @@ scans::ConditionSets condition_sets(const std::vector<Expr>& clauses,
     return 0;
   };
   scans::ConditionSets sets(1);
-  for (const Expr& c : clauses) {
-    if (c.kind == Expr::Kind::kCompare) {
+  for (const Clause& c : clauses) {
+    if (c.kind == Clause::Kind::kCompare) {
       for (auto& set : sets) set.push_back(condition_on(pos_of(c.column), c.op, *c.value));
       continue;
     }

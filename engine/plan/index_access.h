@@ -15,12 +15,12 @@ namespace tp {
 // A clause the B-tree scan can apply on one of `key_columns`: a comparison other than <>
 // with a constant, or an IN list without NULLs (one scan per element, PostgreSQL's
 // `= ANY` index qual).
-bool usable_index_clause(const Expr& clause, const std::vector<int>& key_columns);
+bool usable_index_clause(const Clause& clause, const std::vector<int>& key_columns);
 
 // The B-tree condition sets for usable index clauses: one set, or one per combination of
 // IN-list elements (ascending; descending for a backward scan). Throws tp::Error when
 // the IN lists combine into more than 100,000 scans.
-scans::ConditionSets condition_sets(const std::vector<Expr>& clauses,
+scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
                                     const std::vector<int>& key_columns, bool backward);
 
 // What indexes tell the estimator about column `c`, as PostgreSQL's planner learns it: a

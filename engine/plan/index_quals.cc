@@ -7,14 +7,14 @@
 
 namespace tp {
 
-bool is_btree_indexable(const Expr& clause, int column) {
+bool is_btree_indexable(const Clause& clause, int column) {
   if (clause.column != column) return false;
   switch (clause.kind) {
-    case Expr::Kind::kCompare:
+    case Clause::Kind::kCompare:
       return clause.op != CmpOp::kNe && clause.value.has_value();
-    case Expr::Kind::kIn:
+    case Clause::Kind::kIn:
       return !clause.negated;
-    case Expr::Kind::kIsNull:
+    case Clause::Kind::kIsNull:
       return true;
     default:
       return false;
@@ -23,9 +23,9 @@ bool is_btree_indexable(const Expr& clause, int column) {
 
 BtreeQuals summarize_btree_quals(const RelationStatsView& rel,
                                  const std::vector<int>& index_columns, bool unique,
-                                 std::span<const Expr> index_clauses) {
+                                 std::span<const Clause> index_clauses) {
   TP_ASSERT(!index_columns.empty());
-  auto key_position = [&](const Expr& c) {
+  auto key_position = [&](const Clause& c) {
     for (size_t k = 0; k < index_columns.size(); ++k) {
       if (is_btree_indexable(c, index_columns[k])) return static_cast<int>(k);
     }
@@ -33,17 +33,17 @@ BtreeQuals summarize_btree_quals(const RelationStatsView& rel,
     return -1;
   };
   // Index clauses come in key order, as PostgreSQL's IndexClause list does.
-  std::vector<std::pair<int, const Expr*>> ordered;
-  for (const Expr& c : index_clauses) ordered.push_back({key_position(c), &c});
+  std::vector<std::pair<int, const Clause*>> ordered;
+  for (const Clause& c : index_clauses) ordered.push_back({key_position(c), &c});
   std::stable_sort(ordered.begin(), ordered.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
 
   BtreeQuals q;
-  std::vector<Expr> all;
-  std::vector<Expr> boundary;
+  std::vector<Clause> all;
+  std::vector<Clause> boundary;
   for (const auto& [pos, c] : ordered) {
     all.push_back(*c);
-    if (c->kind == Expr::Kind::kIn && c->list.size() > 1) {
+    if (c->kind == Clause::Kind::kIn && c->list.size() > 1) {
       q.all_sa_scans *= static_cast<double>(c->list.size());
     }
   }
@@ -62,11 +62,11 @@ BtreeQuals summarize_btree_quals(const RelationStatsView& rel,
       ++indexcol;
       if (pos != indexcol) break;
     }
-    if (c->kind == Expr::Kind::kIn) {
+    if (c->kind == Clause::Kind::kIn) {
       found_saop = true;
       if (c->list.size() > 1) q.sa_scans *= static_cast<double>(c->list.size());
       eq_here = true;
-    } else if (c->kind == Expr::Kind::kIsNull) {
+    } else if (c->kind == Clause::Kind::kIsNull) {
       if (!c->negated) {
         found_is_null = true;
         eq_here = true;

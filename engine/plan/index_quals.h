@@ -3,7 +3,7 @@
 //   // index on (b), WHERE b BETWEEN 1000 AND 5000 AND c = 7: index clauses are
 //   // the two comparisons on b; c = 7 stays a qpqual (a Filter).
 //   BtreeQuals q = summarize_btree_quals(rel, {1}, false,
-//       restriction_clauses(Expr::between(1, 1000, 5000)));
+//       restriction_clauses(Clause::between(1, 1000, 5000)));
 //   IndexScanCost c = cost_index_scan(settings, size, index, q, qual_cost(settings, filter));
 #pragma once
 
@@ -18,7 +18,7 @@ namespace tp {
 // True for a clause a btree can use as an index qual on `column`: a
 // comparison other than <> with a non-NULL constant, an IN list (= ANY), or
 // IS [NOT] NULL.
-bool is_btree_indexable(const Expr& clause, int column);
+bool is_btree_indexable(const Clause& clause, int column);
 
 // Contract: `index_columns` are the table columns of the index keys in order;
 // every clause of `index_clauses` is indexable on one of them (asserted).
@@ -28,6 +28,6 @@ bool is_btree_indexable(const Expr& clause, int column);
 // index is matched by '=' on every key, and the leading key's correlation.
 BtreeQuals summarize_btree_quals(const RelationStatsView& rel,
                                  const std::vector<int>& index_columns, bool unique,
-                                 std::span<const Expr> index_clauses);
+                                 std::span<const Clause> index_clauses);
 
 }  // namespace tp

@@ -152,7 +152,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   ScanQuery sq;
   sq.rel = &rel;
   if (s.where) sq.clauses = restriction_clauses(bind_where(rel, *s.where));
-  std::stable_sort(sq.clauses.begin(), sq.clauses.end(), [&](const Expr& a, const Expr& b) {
+  std::stable_sort(sq.clauses.begin(), sq.clauses.end(), [&](const Clause& a, const Clause& b) {
     return qual_cost(cs, std::span(&a, 1)).per_tuple < qual_cost(cs, std::span(&b, 1)).per_tuple;
   });
   sq.scan_columns = scan_columns;

@@ -53,7 +53,7 @@ struct IndexInfo {
 struct BitmapChoice {
   BitmapPath node;
   const IndexInfo* index = nullptr;
-  std::vector<Expr> index_clauses;
+  std::vector<Clause> index_clauses;
 };
 
 // A candidate for the bitmap heap scan's bitmap: one index's bitmap scan, or a BitmapOr of
@@ -142,7 +142,7 @@ class ScanChooser {
       params.nblocks = BlockNumber(rel_.pages);
       params.stream = settings_.stream;
       params.output = output_;
-      params.qual = compile_clauses(q_.clauses, layout_);
+      params.qual = scans::compile_qual(q_.clauses, layout_);
       params.filter_text = clauses_text(q_.clauses, rel_);
       return std::make_unique<scans::SeqScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
                                                   std::move(params));
@@ -151,8 +151,8 @@ class ScanChooser {
 
   void consider_index_scan(const IndexInfo& ix) {
     const std::vector<int>& keys = ix.entry->key_columns;
-    std::vector<Expr> ic, qp;
-    for (const Expr& c : q_.clauses) (usable_index_clause(c, keys) ? ic : qp).push_back(c);
+    std::vector<Clause> ic, qp;
+    for (const Clause& c : q_.clauses) (usable_index_clause(c, keys) ? ic : qp).push_back(c);
     // The order the index gives: ORDER BY a prefix of its keys, one direction.
     const auto& order = q_.order;
     bool gives_order = !order.empty() && order.size() <= keys.size();
@@ -160,7 +160,7 @@ class ScanChooser {
       gives_order = order[i].first == keys[i] && order[i].second == order[0].second;
     // IN lists run one B-tree scan per element, which keeps key order only in
     // some shapes; tidepool does not rely on it (a Sort is added instead).
-    for (const Expr& c : ic) gives_order = gives_order && c.kind != Expr::Kind::kIn;
+    for (const Clause& c : ic) gives_order = gives_order && c.kind != Clause::Kind::kIn;
     // As PostgreSQL, an index holding every column the query reads gives an index-only
     // path, even with no clause or order to offer (a full index scan).
     const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
@@ -181,7 +181,7 @@ class ScanChooser {
       ip.prefetch_start_switches =
           settings_.index_prefetch == IndexPrefetch::kImmediate ? 0 : scans::kPrefetchStartSwitches;
       ip.output = output_;
-      ip.filter = compile_clauses(qp, layout_);
+      ip.filter = scans::compile_qual(qp, layout_);
       ip.index_cond_text = clauses_text(ic, rel_);
       ip.filter_text = clauses_text(qp, rel_);
       return std::make_unique<scans::IndexScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
@@ -195,22 +195,22 @@ class ScanChooser {
     for (int c : q_.scan_columns)
       if (!has(c)) return false;
     std::vector<int> used;
-    for (const Expr& c : q_.clauses) add_columns(c, used);
+    for (const Clause& c : q_.clauses) add_columns(c, used);
     return std::all_of(used.begin(), used.end(), has);
   }
 
-  static void add_columns(const Expr& e, std::vector<int>& out) {
+  static void add_columns(const Clause& e, std::vector<int>& out) {
     switch (e.kind) {
-      case Expr::Kind::kCompare:
-      case Expr::Kind::kBetween:
-      case Expr::Kind::kIn:
-      case Expr::Kind::kIsNull:
+      case Clause::Kind::kCompare:
+      case Clause::Kind::kBetween:
+      case Clause::Kind::kIn:
+      case Clause::Kind::kIsNull:
         out.push_back(e.column);
         break;
       default:
         break;
     }
-    for (const Expr& a : e.args) add_columns(a, out);
+    for (const Clause& a : e.args) add_columns(a, out);
   }
 
   // One bitmap heap scan, over the bitmap PostgreSQL's choose_bitmap_and picks from the
@@ -226,7 +226,7 @@ class ScanChooser {
       for (size_t i = 0; i < q_.clauses.size(); ++i)
         if (usable_index_clause(q_.clauses[i], ix.entry->key_columns)) c.clause_ids.push_back(i);
       if (c.clause_ids.empty()) continue;
-      std::vector<Expr> ic;
+      std::vector<Clause> ic;
       for (size_t i : c.clause_ids) ic.push_back(q_.clauses[i]);
       c.arms.push_back(bitmap_on(ix, std::move(ic)));
       c.node = c.arms[0].node;
@@ -274,7 +274,7 @@ class ScanChooser {
     consider(p, false, [this, chosen, bitmap, p] {
       std::vector<std::unique_ptr<scans::BitmapNode>> members;
       std::vector<bool> rechecked(q_.clauses.size(), false);
-      std::vector<Expr> recheck;
+      std::vector<Clause> recheck;
       for (const BitmapCandidate& c : chosen) {
         members.push_back(make_bitmap_tree(c));
         for (size_t id : c.clause_ids) {
@@ -282,7 +282,7 @@ class ScanChooser {
           recheck.push_back(q_.clauses[id]);
         }
       }
-      std::vector<Expr> filter;
+      std::vector<Clause> filter;
       for (size_t i = 0; i < q_.clauses.size(); ++i)
         if (!rechecked[i]) filter.push_back(q_.clauses[i]);
       std::unique_ptr<scans::BitmapNode> tree;
@@ -310,13 +310,14 @@ class ScanChooser {
 
   // A BitmapOr for OR clause `oi` when an index covers each of its arms completely.
   std::optional<BitmapCandidate> bitmap_or_for(size_t oi) const {
-    const Expr& orc = q_.clauses[oi];
-    if (orc.kind != Expr::Kind::kOr) return std::nullopt;
+    const Clause& orc = q_.clauses[oi];
+    if (orc.kind != Clause::Kind::kOr) return std::nullopt;
     BitmapCandidate c;
     c.is_or = true;
     c.clause_ids = {oi};
-    for (const Expr& arm : orc.args) {
-      std::vector<Expr> parts = arm.kind == Expr::Kind::kAnd ? arm.args : std::vector<Expr>{arm};
+    for (const Clause& arm : orc.args) {
+      std::vector<Clause> parts =
+          arm.kind == Clause::Kind::kAnd ? arm.args : std::vector<Clause>{arm};
       std::optional<BitmapChoice> ch = bitmap_for(parts);
       if (!ch || ch->index_clauses.size() != parts.size()) return std::nullopt;
       c.arms.push_back(*ch);
@@ -351,7 +352,7 @@ class ScanChooser {
     return node;
   }
 
-  BitmapChoice bitmap_on(const IndexInfo& ix, std::vector<Expr> index_clauses) const {
+  BitmapChoice bitmap_on(const IndexInfo& ix, std::vector<Clause> index_clauses) const {
     BtreeQuals bq =
         summarize_btree_quals(view_, ix.entry->key_columns, ix.entry->unique, index_clauses);
     BitmapPath bn =
@@ -361,12 +362,12 @@ class ScanChooser {
 
   // The cheapest index's bitmap scan for `arm` (the clauses of one AND arm); none if no
   // index can apply any of them.
-  std::optional<BitmapChoice> bitmap_for(const std::vector<Expr>& arm) const {
+  std::optional<BitmapChoice> bitmap_for(const std::vector<Clause>& arm) const {
     std::optional<BitmapChoice> best;
     double best_cost = 0;
     for (const IndexInfo& ix : indexes_) {
-      std::vector<Expr> ic;
-      for (const Expr& c : arm)
+      std::vector<Clause> ic;
+      for (const Clause& c : arm)
         if (usable_index_clause(c, ix.entry->key_columns)) ic.push_back(c);
       if (ic.empty()) continue;
       BitmapChoice ch = bitmap_on(ix, std::move(ic));
@@ -390,16 +391,16 @@ class ScanChooser {
   }
 
   std::unique_ptr<scans::ExecNode> make_bitmap_heap(std::unique_ptr<scans::BitmapNode> child,
-                                                    const std::vector<Expr>& recheck,
-                                                    const std::vector<Expr>& filter,
+                                                    const std::vector<Clause>& recheck,
+                                                    const std::vector<Clause>& filter,
                                                     const PathCost& p) const {
     scans::BitmapHeapScanParams bp;
     bp.relation = sql::quote_identifier(rel_.name);
     bp.work_mem_bytes = cs_.work_mem_kb * 1024;
     bp.stream = settings_.stream;
     bp.output = output_;
-    bp.recheck = compile_clauses(recheck, layout_);
-    bp.filter = compile_clauses(filter, layout_);
+    bp.recheck = scans::compile_qual(recheck, layout_);
+    bp.filter = scans::compile_qual(filter, layout_);
     bp.recheck_text = clauses_text(recheck, rel_);
     bp.filter_text = clauses_text(filter, rel_);
     auto node = std::make_unique<scans::BitmapHeapScanNode>(

@@ -26,7 +26,7 @@ namespace tp {
 
 struct ScanQuery {
   const RelationEntry* rel = nullptr;
-  std::vector<Expr> clauses;                // restriction clauses, cheapest first
+  std::vector<Clause> clauses;              // restriction clauses, cheapest first
   std::vector<int> scan_columns;            // the table columns the nodes above read, by slot
   std::vector<std::pair<int, bool>> order;  // the wanted order: table column, descending
   bool aggregate = false;                   // an Aggregate reads the scan (one result row)

@@ -17,24 +17,6 @@ double clamp_probability(double p) {
   return p < 0.0 ? 0.0 : (p > 1.0 ? 1.0 : p);
 }
 
-bool apply(CmpOp op, int64_t a, int64_t b) {
-  switch (op) {
-    case CmpOp::kEq:
-      return a == b;
-    case CmpOp::kNe:
-      return a != b;
-    case CmpOp::kLt:
-      return a < b;
-    case CmpOp::kLe:
-      return a <= b;
-    case CmpOp::kGt:
-      return a > b;
-    case CmpOp::kGe:
-      return a >= b;
-  }
-  return false;
-}
-
 const ColumnStats* stats_of(const RelationStatsView& rel, int column) {
   TP_ASSERT(column >= 0 && column < static_cast<int>(rel.columns.size()));
   const ColumnStats* s = rel.columns[column].stats;
@@ -78,7 +60,7 @@ double ineq_histogram_selectivity(const RelationStatsView& rel, int column, cons
         have_end = true;
       }
     }
-    bool ltcmp = apply(op, values[probe], constval);
+    bool ltcmp = cmp_holds(op, values[probe], constval);
     if (isgt) ltcmp = !ltcmp;
     if (ltcmp) {
       lobound = probe + 1;
@@ -155,175 +137,6 @@ bool is_range_op(CmpOp op) {
 
 }  // namespace
 
-CmpOp commute(CmpOp op) {
-  switch (op) {
-    case CmpOp::kLt:
-      return CmpOp::kGt;
-    case CmpOp::kLe:
-      return CmpOp::kGe;
-    case CmpOp::kGt:
-      return CmpOp::kLt;
-    case CmpOp::kGe:
-      return CmpOp::kLe;
-    default:
-      return op;
-  }
-}
-
-CmpOp negate(CmpOp op) {
-  switch (op) {
-    case CmpOp::kEq:
-      return CmpOp::kNe;
-    case CmpOp::kNe:
-      return CmpOp::kEq;
-    case CmpOp::kLt:
-      return CmpOp::kGe;
-    case CmpOp::kLe:
-      return CmpOp::kGt;
-    case CmpOp::kGt:
-      return CmpOp::kLe;
-    case CmpOp::kGe:
-      return CmpOp::kLt;
-  }
-  return op;
-}
-
-const char* cmp_op_name(CmpOp op) {
-  static const char* const kNames[] = {"=", "<>", "<", "<=", ">", ">="};
-  return kNames[static_cast<int>(op)];
-}
-
-Expr Expr::cmp(int column, CmpOp op, StatsValue value) {
-  Expr e;
-  e.kind = Kind::kCompare;
-  e.column = column;
-  e.op = op;
-  e.value = value;
-  return e;
-}
-Expr Expr::between(int column, int64_t lo, int64_t hi, bool negated) {
-  Expr e;
-  e.kind = Kind::kBetween;
-  e.column = column;
-  e.lo = lo;
-  e.hi = hi;
-  e.negated = negated;
-  return e;
-}
-Expr Expr::in(int column, std::vector<StatsValue> list, bool negated) {
-  Expr e;
-  e.kind = Kind::kIn;
-  e.column = column;
-  e.list = std::move(list);
-  e.negated = negated;
-  return e;
-}
-Expr Expr::is_null(int column, bool negated) {
-  Expr e;
-  e.kind = Kind::kIsNull;
-  e.column = column;
-  e.negated = negated;
-  return e;
-}
-Expr Expr::and_of(std::vector<Expr> args) {
-  Expr e;
-  e.kind = Kind::kAnd;
-  e.args = std::move(args);
-  return e;
-}
-Expr Expr::or_of(std::vector<Expr> args) {
-  Expr e;
-  e.kind = Kind::kOr;
-  e.args = std::move(args);
-  return e;
-}
-Expr Expr::not_of(Expr arg) {
-  Expr e;
-  e.kind = Kind::kNot;
-  e.args.push_back(std::move(arg));
-  return e;
-}
-Expr Expr::boolean(bool v) {
-  Expr e;
-  e.kind = Kind::kBool;
-  e.value = v ? 1 : 0;
-  return e;
-}
-
-namespace {
-
-Expr normalize_impl(const Expr& e, bool negated);
-
-// Flattens nested nodes of the same kind, as PostgreSQL's AND/OR flattening.
-Expr flatten(Expr::Kind kind, std::vector<Expr> parts) {
-  std::vector<Expr> flat;
-  for (Expr& p : parts) {
-    if (p.kind == kind) {
-      for (Expr& q : p.args) flat.push_back(std::move(q));
-    } else {
-      flat.push_back(std::move(p));
-    }
-  }
-  if (flat.size() == 1) return std::move(flat[0]);
-  return kind == Expr::Kind::kAnd ? Expr::and_of(std::move(flat)) : Expr::or_of(std::move(flat));
-}
-
-Expr normalize_impl(const Expr& e, bool negated) {
-  switch (e.kind) {
-    case Expr::Kind::kCompare:
-      return Expr::cmp(e.column, negated ? negate(e.op) : e.op, e.value);
-    case Expr::Kind::kBetween: {
-      // a BETWEEN x AND y  ==  a >= x AND a <= y;  NOT BETWEEN  ==  a < x OR a > y.
-      const bool neg = e.negated != negated;
-      if (!neg) {
-        return Expr::and_of(
-            {Expr::cmp(e.column, CmpOp::kGe, e.lo), Expr::cmp(e.column, CmpOp::kLe, e.hi)});
-      }
-      return Expr::or_of(
-          {Expr::cmp(e.column, CmpOp::kLt, e.lo), Expr::cmp(e.column, CmpOp::kGt, e.hi)});
-    }
-    case Expr::Kind::kIn:
-      return Expr::in(e.column, e.list, e.negated != negated);
-    case Expr::Kind::kIsNull:
-      return Expr::is_null(e.column, e.negated != negated);
-    case Expr::Kind::kBool:
-      return Expr::boolean((e.value.value_or(0) != 0) != negated);
-    case Expr::Kind::kNot:
-      TP_ASSERT(e.args.size() == 1);
-      return normalize_impl(e.args[0], !negated);
-    case Expr::Kind::kAnd:
-    case Expr::Kind::kOr: {
-      std::vector<Expr> parts;
-      for (const Expr& a : e.args) parts.push_back(normalize_impl(a, negated));
-      const bool is_and = (e.kind == Expr::Kind::kAnd) != negated;
-      return flatten(is_and ? Expr::Kind::kAnd : Expr::Kind::kOr, std::move(parts));
-    }
-  }
-  TP_ASSERT(false);
-  return e;
-}
-
-}  // namespace
-
-Expr normalize(const Expr& e) {
-  return normalize_impl(e, false);
-}
-
-std::vector<Expr> restriction_clauses(const Expr& where) {
-  Expr n = normalize(where);
-  std::vector<Expr> out;
-  auto add = [&](Expr c) {
-    if (c.kind == Expr::Kind::kBool && c.value.value_or(0) != 0) return;  // TRUE: no restriction
-    out.push_back(std::move(c));
-  };
-  if (n.kind == Expr::Kind::kAnd) {
-    for (Expr& a : n.args) add(std::move(a));
-  } else {
-    add(std::move(n));
-  }
-  return out;
-}
-
 double get_variable_numdistinct(const RelationStatsView& rel, int column, bool* is_default) {
   *is_default = false;
   const ColumnStats* st = stats_of(rel, column);
@@ -394,7 +207,7 @@ double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
   double mcv_selec = 0.0;
   double sumcommon = 0.0;
   for (size_t i = 0; i < st->mcv_values.size(); ++i) {
-    if (apply(op, st->mcv_values[i], *value)) mcv_selec += st->mcv_freqs[i];
+    if (cmp_holds(op, st->mcv_values[i], *value)) mcv_selec += st->mcv_freqs[i];
     sumcommon += st->mcv_freqs[i];
   }
   const double hist_selec = ineq_histogram_selectivity(rel, column, *st, op, *value);
@@ -442,27 +255,27 @@ double null_test_selectivity(const RelationStatsView& rel, int column, bool is_n
   return clamp_probability(selec);
 }
 
-double clause_selectivity(const RelationStatsView& rel, const Expr& clause) {
+double clause_selectivity(const RelationStatsView& rel, const Clause& clause) {
   switch (clause.kind) {
-    case Expr::Kind::kCompare:
+    case Clause::Kind::kCompare:
       if (clause.op == CmpOp::kEq || clause.op == CmpOp::kNe) {
         return eq_selectivity(rel, clause.column, clause.value, clause.op == CmpOp::kNe);
       }
       return ineq_selectivity(rel, clause.column, clause.op, clause.value);
-    case Expr::Kind::kBetween:
-    case Expr::Kind::kNot:
+    case Clause::Kind::kBetween:
+    case Clause::Kind::kNot:
       return clause_selectivity(rel, normalize(clause));
-    case Expr::Kind::kIn:
+    case Clause::Kind::kIn:
       return in_list_selectivity(rel, clause.column, clause.list, clause.negated);
-    case Expr::Kind::kIsNull:
+    case Clause::Kind::kIsNull:
       return null_test_selectivity(rel, clause.column, clause.negated);
-    case Expr::Kind::kBool:
+    case Clause::Kind::kBool:
       return clause.value.value_or(0) != 0 ? 1.0 : 0.0;
-    case Expr::Kind::kAnd:
+    case Clause::Kind::kAnd:
       return clauselist_selectivity(rel, clause.args);
-    case Expr::Kind::kOr: {
+    case Clause::Kind::kOr: {
       double s1 = 0.0;
-      for (const Expr& a : clause.args) {
+      for (const Clause& a : clause.args) {
         const double s2 = clause_selectivity(rel, a);
         s1 = s1 + s2 - s1 * s2;
       }
@@ -473,19 +286,19 @@ double clause_selectivity(const RelationStatsView& rel, const Expr& clause) {
   return 1.0;
 }
 
-double clauselist_selectivity(const RelationStatsView& rel, std::span<const Expr> clauses) {
+double clauselist_selectivity(const RelationStatsView& rel, std::span<const Clause> clauses) {
   // A BETWEEN, a NOT or a nested AND in an implicitly ANDed list is what
   // PostgreSQL flattens before estimating: splice it in, then estimate.
-  const bool needs_flattening = std::any_of(clauses.begin(), clauses.end(), [](const Expr& c) {
-    return c.kind == Expr::Kind::kBetween || c.kind == Expr::Kind::kNot ||
-           c.kind == Expr::Kind::kAnd;
+  const bool needs_flattening = std::any_of(clauses.begin(), clauses.end(), [](const Clause& c) {
+    return c.kind == Clause::Kind::kBetween || c.kind == Clause::Kind::kNot ||
+           c.kind == Clause::Kind::kAnd;
   });
   if (needs_flattening) {
-    std::vector<Expr> flat;
-    for (const Expr& c : clauses) {
-      Expr n = normalize(c);
-      if (n.kind == Expr::Kind::kAnd) {
-        for (Expr& a : n.args) flat.push_back(std::move(a));
+    std::vector<Clause> flat;
+    for (const Clause& c : clauses) {
+      Clause n = normalize(c);
+      if (n.kind == Clause::Kind::kAnd) {
+        for (Clause& a : n.args) flat.push_back(std::move(a));
       } else {
         flat.push_back(std::move(n));
       }
@@ -497,9 +310,9 @@ double clauselist_selectivity(const RelationStatsView& rel, std::span<const Expr
   // PostgreSQL prepends new pairs to its list; keep that order so products
   // round the same way.
   std::vector<RangePair> pairs;
-  for (const Expr& clause : clauses) {
+  for (const Clause& clause : clauses) {
     const double s2 = clause_selectivity(rel, clause);
-    if (clause.kind == Expr::Kind::kCompare && is_range_op(clause.op)) {
+    if (clause.kind == Clause::Kind::kCompare && is_range_op(clause.op)) {
       // "x < c" and "x <= c" bound from above, "x > c" and "x >= c" from below.
       const bool is_lobound = clause.op == CmpOp::kGt || clause.op == CmpOp::kGe;
       auto it = std::find_if(pairs.begin(), pairs.end(),
@@ -546,17 +359,17 @@ double clauselist_selectivity(const RelationStatsView& rel, std::span<const Expr
 
 namespace {
 
-void add_qual_cost(const CostSettings& cs, const Expr& e, QualCost* qc) {
+void add_qual_cost(const CostSettings& cs, const Clause& e, QualCost* qc) {
   constexpr size_t kMinHashedInList = 9;  // MIN_ARRAY_SIZE_FOR_HASHED_SAOP
   switch (e.kind) {
-    case Expr::Kind::kCompare:
+    case Clause::Kind::kCompare:
       qc->per_tuple += cs.cpu_operator_cost;
       return;
-    case Expr::Kind::kBetween:
-    case Expr::Kind::kNot:
+    case Clause::Kind::kBetween:
+    case Clause::Kind::kNot:
       add_qual_cost(cs, normalize(e), qc);
       return;
-    case Expr::Kind::kIn: {
+    case Clause::Kind::kIn: {
       const double n = static_cast<double>(e.list.size());
       if (e.list.size() >= kMinHashedInList) {
         // Hash the list once, then one hash and one comparison per tuple.
@@ -568,21 +381,21 @@ void add_qual_cost(const CostSettings& cs, const Expr& e, QualCost* qc) {
       }
       return;
     }
-    case Expr::Kind::kIsNull:
-    case Expr::Kind::kBool:
+    case Clause::Kind::kIsNull:
+    case Clause::Kind::kBool:
       return;
-    case Expr::Kind::kAnd:
-    case Expr::Kind::kOr:
-      for (const Expr& a : e.args) add_qual_cost(cs, a, qc);
+    case Clause::Kind::kAnd:
+    case Clause::Kind::kOr:
+      for (const Clause& a : e.args) add_qual_cost(cs, a, qc);
       return;
   }
 }
 
 }  // namespace
 
-QualCost qual_cost(const CostSettings& cs, std::span<const Expr> clauses) {
+QualCost qual_cost(const CostSettings& cs, std::span<const Clause> clauses) {
   QualCost qc;
-  for (const Expr& c : clauses) add_qual_cost(cs, c, &qc);
+  for (const Clause& c : clauses) add_qual_cost(cs, c, &qc);
   return qc;
 }
 

@@ -2,17 +2,16 @@
 // over tidepool's ANALYZE statistics, for restrictions on int4/int8 columns.
 //
 //   // WHERE a BETWEEN 1000 AND 5000 AND c = 7
-//   std::vector<Expr> where = {Expr::between(0, 1000, 5000), Expr::cmp(2, CmpOp::kEq, 7)};
+//   std::vector<Clause> where = {Clause::between(0, 1000, 5000), Clause::cmp(2, CmpOp::kEq, 7)};
 //   RelationStatsView rel{.tuples = 1e6, .columns = {{&stats.columns[0]}, ..}};
 //   double sel = clauselist_selectivity(rel, where);   // 0.004017 * 0.0101
 //   double rows = clamp_row_est(sel * rel.tuples);
 //   QualCost qc = qual_cost(settings, where);            // 3 operators: 0.0075
 //
-// The expression tree is deliberately small: comparisons of a column with a
-// constant, BETWEEN, IN lists, IS [NOT] NULL, AND, OR, NOT. normalize() does
-// what PostgreSQL's parser and eval_const_expressions do before estimation
-// (BETWEEN becomes two comparisons, NOT is pushed into the operators), so the
-// numbers match PostgreSQL's for the same statistics.
+// The clauses are tp::Clause (engine/core/clause.h), the form the executor compiles
+// too. normalize() does what PostgreSQL's parser and eval_const_expressions do before
+// estimation (BETWEEN becomes two comparisons, NOT is pushed into the operators), so
+// the numbers match PostgreSQL's for the same statistics.
 #pragma once
 
 #include <cstdint>
@@ -20,48 +19,11 @@
 #include <span>
 #include <vector>
 
+#include "engine/core/clause.h"
 #include "engine/plan/cost_model.h"
 #include "engine/plan/statistics.h"
 
 namespace tp {
-
-enum class CmpOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
-
-// `const op column` is `column commute(op) const`.
-CmpOp commute(CmpOp op);
-// NOT (column op const) is `column negate(op) const`.
-CmpOp negate(CmpOp op);
-const char* cmp_op_name(CmpOp op);
-
-struct Expr {
-  enum class Kind : uint8_t {
-    kCompare,  // column op value (value nullopt = NULL constant)
-    kBetween,  // column BETWEEN lo AND hi (negated: NOT BETWEEN)
-    kIn,       // column IN (list)  (negated: NOT IN)
-    kIsNull,   // column IS NULL    (negated: IS NOT NULL)
-    kAnd,
-    kOr,
-    kNot,
-    kBool,  // constant TRUE / FALSE (value 1 / 0)
-  };
-  Kind kind = Kind::kBool;
-  int column = -1;
-  CmpOp op = CmpOp::kEq;
-  bool negated = false;
-  StatsValue value;  // kCompare; kBool: 1 or 0
-  int64_t lo = 0, hi = 0;
-  std::vector<StatsValue> list;  // kIn
-  std::vector<Expr> args;        // kAnd / kOr / kNot
-
-  static Expr cmp(int column, CmpOp op, StatsValue value);
-  static Expr between(int column, int64_t lo, int64_t hi, bool negated = false);
-  static Expr in(int column, std::vector<StatsValue> list, bool negated = false);
-  static Expr is_null(int column, bool negated = false);
-  static Expr and_of(std::vector<Expr> args);
-  static Expr or_of(std::vector<Expr> args);
-  static Expr not_of(Expr arg);
-  static Expr boolean(bool v);
-};
 
 // What the estimator knows about one column.
 struct ColumnStatsView {
@@ -85,24 +47,14 @@ inline constexpr double kDefaultRangeIneqSel = 0.005;
 inline constexpr double kDefaultNumDistinct = 200;
 inline constexpr double kDefaultUnknownSel = 0.005;  // IS NULL without statistics
 
-// Rewrites as PostgreSQL does before planning: BETWEEN into a pair of
-// comparisons (NOT BETWEEN into an OR), NOT pushed down through AND/OR (De
-// Morgan) into negated operators, NOT NOT removed, nested ANDs (and ORs)
-// flattened. Contract: the result contains no kNot and no kBetween.
-Expr normalize(const Expr& e);
-
-// Splits a WHERE clause into PostgreSQL's list of implicitly ANDed restriction
-// clauses (normalized, top-level ANDs flattened, TRUE dropped).
-std::vector<Expr> restriction_clauses(const Expr& where);
-
 // Selectivity of one (normalized or not) clause.
-double clause_selectivity(const RelationStatsView& rel, const Expr& clause);
+double clause_selectivity(const RelationStatsView& rel, const Clause& clause);
 
 // Selectivity of implicitly ANDed clauses: independent clauses multiply, but
 // `col > x` / `col < y` pairs on one column are estimated together as
 // hi + lo - 1 (+ null fraction), falling back to 0.005 when either side used
 // the default 1/3.
-double clauselist_selectivity(const RelationStatsView& rel, std::span<const Expr> clauses);
+double clauselist_selectivity(const RelationStatsView& rel, std::span<const Clause> clauses);
 
 // The pieces, exposed for tests and for the planner's own use.
 double get_variable_numdistinct(const RelationStatsView& rel, int column, bool* is_default);
@@ -118,6 +70,6 @@ double null_test_selectivity(const RelationStatsView& rel, int column, bool is_n
 // comparison; IN lists cost half their length (linear search), or, from 9
 // elements on, one hash and one comparison per tuple plus hashing the list at
 // startup. AND / OR / NOT and IS NULL are free.
-QualCost qual_cost(const CostSettings& cs, std::span<const Expr> clauses);
+QualCost qual_cost(const CostSettings& cs, std::span<const Clause> clauses);
 
 }  // namespace tp

@@ -78,49 +78,49 @@ class Binder {
   }
 
   // sql::Expr (a WHERE clause) -> the estimator's expression.
-  Expr where(const sql::Expr& e) const {
+  Clause where(const sql::Expr& e) const {
     using K = sql::ExprKind;
     check_stack_depth();
     switch (e.kind) {
       case K::And:
       case K::Or: {
-        std::vector<Expr> args;
+        std::vector<Clause> args;
         for (const auto& a : e.args) args.push_back(where(*a));
-        return e.kind == K::And ? Expr::and_of(std::move(args)) : Expr::or_of(std::move(args));
+        return e.kind == K::And ? Clause::and_of(std::move(args)) : Clause::or_of(std::move(args));
       }
       case K::Not:
-        return Expr::not_of(where(*e.args[0]));
+        return Clause::not_of(where(*e.args[0]));
       case K::BoolConst:
-        return Expr::boolean(e.ival != 0);
+        return Clause::boolean(e.ival != 0);
       case K::Compare:
         return compare(e);
       case K::Between: {
         int col = column_arg(e, *e.args[0]);
         Constant lo = constant(*e.args[1]), hi = constant(*e.args[2]);
-        if (lo.is_null || hi.is_null) return Expr::boolean(e.negated && false);
+        if (lo.is_null || hi.is_null) return Clause::boolean(e.negated && false);
         // No row lies above a bound past bigint's top or below one past its bottom.
-        if (lo.beyond > 0 || hi.beyond < 0) return Expr::boolean(e.negated);
+        if (lo.beyond > 0 || hi.beyond < 0) return Clause::boolean(e.negated);
         int64_t l = lo.beyond < 0   ? std::numeric_limits<int64_t>::min()
                     : lo.fractional ? lo.value + 1  // floor < INT64_MAX when fractional
                                     : lo.value;
         int64_t h = hi.beyond > 0 ? std::numeric_limits<int64_t>::max() : hi.value;
-        return Expr::between(col, l, h, e.negated);
+        return Clause::between(col, l, h, e.negated);
       }
       case K::InList: {
         int col = column_arg(e, *e.args[0]);
-        std::vector<StatsValue> list;
+        std::vector<std::optional<int64_t>> list;
         for (size_t i = 1; i < e.args.size(); ++i) {
           Constant c = constant(*e.args[i]);
           if (c.fractional || c.beyond) continue;  // never equal to an integer
-          list.push_back(c.is_null ? StatsValue{} : StatsValue{c.value});
+          list.push_back(c.is_null ? std::optional<int64_t>{} : std::optional<int64_t>{c.value});
         }
-        if (list.empty()) return Expr::boolean(e.negated);
+        if (list.empty()) return Clause::boolean(e.negated);
         // PostgreSQL's parser turns a one-element IN into a plain comparison.
-        if (list.size() == 1) return Expr::cmp(col, e.negated ? CmpOp::kNe : CmpOp::kEq, list[0]);
-        return Expr::in(col, std::move(list), e.negated);
+        if (list.size() == 1) return Clause::cmp(col, e.negated ? CmpOp::kNe : CmpOp::kEq, list[0]);
+        return Clause::in(col, std::move(list), e.negated);
       }
       case K::NullConst:
-        return Expr::boolean(false);
+        return Clause::boolean(false);
       default:
         throw Error(
             "WHERE takes comparisons of a column with a constant (=, <>, <, <=, >, >=), "
@@ -136,7 +136,7 @@ class Binder {
     return column(e);
   }
 
-  Expr compare(const sql::Expr& e) const {
+  Clause compare(const sql::Expr& e) const {
     static const std::pair<const char*, CmpOp> ops[] = {
         {"=", CmpOp::kEq},  {"<>", CmpOp::kNe}, {"!=", CmpOp::kNe}, {"<", CmpOp::kLt},
         {"<=", CmpOp::kLe}, {">", CmpOp::kGt},  {">=", CmpOp::kGe}};
@@ -155,121 +155,36 @@ class Binder {
       throw Error("WHERE compares a column with a constant only").at_position(e.position);
     int c = column(*col);
     Constant k = constant(*cst);
-    if (k.is_null) return Expr::cmp(c, op, StatsValue{});
+    if (k.is_null) return Clause::cmp(c, op, std::optional<int64_t>{});
     if (k.beyond) {
       // Every row is below a constant past bigint's top (above one past its bottom).
       bool below = k.beyond > 0;
       bool holds = op == CmpOp::kNe || (below ? (op == CmpOp::kLt || op == CmpOp::kLe)
                                               : (op == CmpOp::kGt || op == CmpOp::kGe));
-      return Expr::boolean(holds);
+      return Clause::boolean(holds);
     }
-    if (!k.fractional) return Expr::cmp(c, op, k.value);
+    if (!k.fractional) return Clause::cmp(c, op, k.value);
     // An integer column against a fraction: the same rows as an integer bound.
     switch (op) {
       case CmpOp::kEq:
-        return Expr::boolean(false);
+        return Clause::boolean(false);
       case CmpOp::kNe:
-        return Expr::boolean(true);
+        return Clause::boolean(true);
       case CmpOp::kLt:
       case CmpOp::kLe:
-        return Expr::cmp(c, CmpOp::kLe, k.value);
+        return Clause::cmp(c, CmpOp::kLe, k.value);
       case CmpOp::kGt:
       case CmpOp::kGe:
-        return Expr::cmp(c, CmpOp::kGe, k.value + 1);  // floor < INT64_MAX when fractional
+        return Clause::cmp(c, CmpOp::kGe, k.value + 1);  // floor < INT64_MAX when fractional
     }
-    return Expr::boolean(false);
+    return Clause::boolean(false);
   }
 
   const RelationEntry& rel_;
 };
 
-scans::QualOp qual_op(CmpOp op) {
-  switch (op) {
-    case CmpOp::kEq:
-      return scans::QualOp::kEq;
-    case CmpOp::kNe:
-      return scans::QualOp::kNe;
-    case CmpOp::kLt:
-      return scans::QualOp::kLt;
-    case CmpOp::kLe:
-      return scans::QualOp::kLe;
-    case CmpOp::kGt:
-      return scans::QualOp::kGt;
-    case CmpOp::kGe:
-      return scans::QualOp::kGe;
-  }
-  return scans::QualOp::kEq;
-}
-
-scans::QualTerm const_term(bool v) {
-  scans::QualTerm t;
-  t.kind = scans::QualTerm::Kind::kConst;
-  t.value = v ? 1 : 0;
-  return t;
-}
-
-// A normalized clause -> the per-row form (columns resolved to tuple offsets).
-scans::QualTerm compile(const Expr& e, const HeapTupleLayout& layout) {
-  using K = Expr::Kind;
-  check_stack_depth();
-  scans::QualTerm t;
-  auto set_column = [&](int c) {
-    t.column = c;
-    t.offset = layout.offset(size_t(c));
-    t.is_int8 = layout.type(size_t(c)) == ColumnType::Int8;
-  };
-  switch (e.kind) {
-    case K::kCompare:
-      if (!e.value) return const_term(false);  // comparison with NULL is never true
-      t.kind = scans::QualTerm::Kind::kCompare;
-      set_column(e.column);
-      t.op = qual_op(e.op);
-      t.value = *e.value;
-      return t;
-    case K::kBetween: {  // normalize() removes these; kept for completeness
-      t.kind = scans::QualTerm::Kind::kAnd;
-      t.args.push_back(compile(Expr::cmp(e.column, CmpOp::kGe, e.lo), layout));
-      t.args.push_back(compile(Expr::cmp(e.column, CmpOp::kLe, e.hi), layout));
-      if (!e.negated) return t;
-      scans::QualTerm n;
-      n.kind = scans::QualTerm::Kind::kNot;
-      n.args.push_back(std::move(t));
-      return n;
-    }
-    case K::kIn: {
-      t.kind = scans::QualTerm::Kind::kIn;
-      set_column(e.column);
-      t.negated = e.negated;
-      for (const StatsValue& v : e.list) {
-        if (!v) {
-          if (e.negated) return const_term(false);  // x NOT IN (.., NULL) is never true
-          continue;
-        }
-        t.list.push_back(*v);
-      }
-      std::sort(t.list.begin(), t.list.end());
-      t.list.erase(std::unique(t.list.begin(), t.list.end()), t.list.end());
-      return t;
-    }
-    case K::kIsNull:
-      return const_term(e.negated);  // columns hold no NULLs
-    case K::kAnd:
-    case K::kOr:
-      t.kind = e.kind == K::kAnd ? scans::QualTerm::Kind::kAnd : scans::QualTerm::Kind::kOr;
-      for (const Expr& a : e.args) t.args.push_back(compile(a, layout));
-      return t;
-    case K::kNot:
-      t.kind = scans::QualTerm::Kind::kNot;
-      t.args.push_back(compile(e.args[0], layout));
-      return t;
-    case K::kBool:
-      return const_term(e.value && *e.value != 0);
-  }
-  return const_term(false);
-}
-
 // A constant as PostgreSQL's deparser prints it next to an integer column.
-std::string const_text(const StatsValue& v) {
+std::string const_text(const std::optional<int64_t>& v) {
   if (!v) return "NULL::integer";
   int64_t x = *v;
   bool int4 = x >= std::numeric_limits<int32_t>::min() && x <= std::numeric_limits<int32_t>::max();
@@ -279,8 +194,8 @@ std::string const_text(const StatsValue& v) {
 
 }  // namespace
 
-std::string deparse(const Expr& e, const RelationEntry& rel) {
-  using K = Expr::Kind;
+std::string deparse(const Clause& e, const RelationEntry& rel) {
+  using K = Clause::Kind;
   auto col = [&](int c) { return sql::quote_identifier(rel.columns[size_t(c)].name); };
   check_stack_depth();
   switch (e.kind) {
@@ -291,7 +206,7 @@ std::string deparse(const Expr& e, const RelationEntry& rel) {
     case K::kIn: {
       std::string items;
       bool int4 = true;
-      for (const StatsValue& v : e.list) {
+      for (const std::optional<int64_t>& v : e.list) {
         items += (items.empty() ? "" : ",") + (v ? std::to_string(*v) : std::string("NULL"));
         if (v &&
             (*v < std::numeric_limits<int32_t>::min() || *v > std::numeric_limits<int32_t>::max()))
@@ -317,24 +232,18 @@ std::string deparse(const Expr& e, const RelationEntry& rel) {
   return "";
 }
 
-std::string clauses_text(const std::vector<Expr>& clauses, const RelationEntry& rel) {
+std::string clauses_text(const std::vector<Clause>& clauses, const RelationEntry& rel) {
   if (clauses.empty()) return "";
   if (clauses.size() == 1) return deparse(clauses[0], rel);
-  return deparse(Expr::and_of(clauses), rel);
+  return deparse(Clause::and_of(clauses), rel);
 }
 
 int bind_column(const RelationEntry& rel, const sql::Expr& column_ref) {
   return Binder(rel).column(column_ref);
 }
 
-Expr bind_where(const RelationEntry& rel, const sql::Expr& where) {
+Clause bind_where(const RelationEntry& rel, const sql::Expr& where) {
   return Binder(rel).where(where);
-}
-
-scans::Qual compile_clauses(const std::vector<Expr>& clauses, const HeapTupleLayout& layout) {
-  scans::Qual qual;
-  for (const Expr& c : clauses) qual.terms.push_back(compile(c, layout));
-  return qual;
 }
 
 }  // namespace tp

@@ -49,36 +49,36 @@ class T1 : public ::testing::Test {
     return {.pages = pages[col], .tuples = 1e6, .tree_height = 2};
   }
 
-  RelSize size_for(const std::vector<Expr>& clauses) const {
+  RelSize size_for(const std::vector<Clause>& clauses) const {
     RelSize r{.pages = 5406, .tuples = 1e6, .rows = 1e6};
     r.rows = clamp_row_est(clauselist_selectivity(view_, clauses) * r.tuples);
     return r;
   }
 
-  std::vector<Expr> index_clauses(const std::vector<Expr>& clauses, int col) const {
-    std::vector<Expr> out;
-    for (const Expr& c : clauses) {
+  std::vector<Clause> index_clauses(const std::vector<Clause>& clauses, int col) const {
+    std::vector<Clause> out;
+    for (const Clause& c : clauses) {
       if (is_btree_indexable(c, col)) out.push_back(c);
     }
     return out;
   }
-  std::vector<Expr> filter_clauses(const std::vector<Expr>& clauses, int col) const {
-    std::vector<Expr> out;
-    for (const Expr& c : clauses) {
+  std::vector<Clause> filter_clauses(const std::vector<Clause>& clauses, int col) const {
+    std::vector<Clause> out;
+    for (const Clause& c : clauses) {
       if (!is_btree_indexable(c, col)) out.push_back(c);
     }
     return out;
   }
 
-  IndexScanCost index_scan(const Expr& where, int col) const {
-    std::vector<Expr> clauses = restriction_clauses(where);
+  IndexScanCost index_scan(const Clause& where, int col) const {
+    std::vector<Clause> clauses = restriction_clauses(where);
     RelSize rel = size_for(clauses);
     BtreeQuals q = summarize_btree_quals(view_, {col}, false, index_clauses(clauses, col));
     return cost_index_scan(cs_, rel, index_on(col), q,
                            qual_cost(cs_, filter_clauses(clauses, col)));
   }
 
-  BitmapPath bitmap_index(const std::vector<Expr>& index_quals, int col, double rel_rows) const {
+  BitmapPath bitmap_index(const std::vector<Clause>& index_quals, int col, double rel_rows) const {
     RelSize rel{.pages = 5406, .tuples = 1e6, .rows = rel_rows};
     BtreeQuals q = summarize_btree_quals(view_, {col}, false, index_quals);
     return BitmapPath::index_scan(cost_btree_index(cs_, rel, index_on(col), q), rel_rows,
@@ -86,8 +86,8 @@ class T1 : public ::testing::Test {
   }
 
   // A bitmap heap scan on one index for `where`.
-  std::pair<PathCost, PathCost> bitmap_scan(const Expr& where, int col) const {
-    std::vector<Expr> clauses = restriction_clauses(where);
+  std::pair<PathCost, PathCost> bitmap_scan(const Clause& where, int col) const {
+    std::vector<Clause> clauses = restriction_clauses(where);
     RelSize rel = size_for(clauses);
     BitmapPath node = bitmap_index(index_clauses(clauses, col), col, rel.rows);
     PathCost heap = cost_bitmap_heap_scan(cs_, rel, node, qual_cost(cs_, clauses)).path;
@@ -103,7 +103,7 @@ class T1 : public ::testing::Test {
 //   Recheck Cond: (a < 10000)
 //   ->  Bitmap Index Scan on t1_a  (cost=0.00..187.69 rows=10036 width=0)
 TEST_F(T1, BitmapScanRange) {
-  auto [index, heap] = bitmap_scan(Expr::cmp(A, CmpOp::kLt, 10000), A);
+  auto [index, heap] = bitmap_scan(Clause::cmp(A, CmpOp::kLt, 10000), A);
   EXPECT_EQ(explain(index), "cost=0.00..187.69 rows=10036");
   EXPECT_EQ(explain(heap), "cost=190.20..5813.69 rows=10036");
 }
@@ -112,11 +112,11 @@ TEST_F(T1, BitmapScanRange) {
 // Index Scan using t1_b on t1  (cost=0.42..366.44 rows=10572 width=16)
 // Index Scan using t1_d on t1  (cost=0.42..2286.00 rows=19034 width=16)
 TEST_F(T1, IndexScansAcrossCorrelations) {
-  EXPECT_EQ(explain(index_scan(Expr::cmp(A, CmpOp::kLt, 10000), A).path),
+  EXPECT_EQ(explain(index_scan(Clause::cmp(A, CmpOp::kLt, 10000), A).path),
             "cost=0.42..21106.65 rows=10036");
-  EXPECT_EQ(explain(index_scan(Expr::cmp(B, CmpOp::kLt, 10000), B).path),
+  EXPECT_EQ(explain(index_scan(Clause::cmp(B, CmpOp::kLt, 10000), B).path),
             "cost=0.42..366.44 rows=10572");
-  EXPECT_EQ(explain(index_scan(Expr::cmp(D, CmpOp::kLt, 100000), D).path),
+  EXPECT_EQ(explain(index_scan(Clause::cmp(D, CmpOp::kLt, 100000), D).path),
             "cost=0.42..2286.00 rows=19034");
 }
 
@@ -126,9 +126,9 @@ TEST_F(T1, IndexScansAcrossCorrelations) {
 //   Index Cond: ((b >= 1000) AND (b <= 5000))
 //   Filter: (c = 7)
 TEST_F(T1, BetweenIsTwoOperatorsAndARangePair) {
-  EXPECT_EQ(explain(index_scan(Expr::between(A, 1000, 5000), A).path),
+  EXPECT_EQ(explain(index_scan(Clause::between(A, 1000, 5000), A).path),
             "cost=0.42..11843.97 rows=4017");
-  Expr where = Expr::and_of({Expr::between(B, 1000, 5000), Expr::cmp(C, CmpOp::kEq, 7)});
+  Clause where = Clause::and_of({Clause::between(B, 1000, 5000), Clause::cmp(C, CmpOp::kEq, 7)});
   EXPECT_EQ(explain(index_scan(where, B).path), "cost=0.42..169.92 rows=43");
 }
 
@@ -137,11 +137,11 @@ TEST_F(T1, BetweenIsTwoOperatorsAndARangePair) {
 // with work_mem = 64kB (1,024 entries, the bitmap goes lossy):
 // Bitmap Heap Scan on t1  (cost=3697.57..20653.28 rows=197309 width=16)
 TEST_F(T1, BitmapScanExactAndLossy) {
-  auto [index, heap] = bitmap_scan(Expr::cmp(A, CmpOp::kLt, 200000), A);
+  auto [index, heap] = bitmap_scan(Clause::cmp(A, CmpOp::kLt, 200000), A);
   EXPECT_EQ(explain(index), "cost=0.00..3648.24 rows=197309");
   EXPECT_EQ(explain(heap), "cost=3697.57..11569.93 rows=197309");
   cs_.work_mem_kb = 64;
-  auto [index2, lossy] = bitmap_scan(Expr::cmp(A, CmpOp::kLt, 200000), A);
+  auto [index2, lossy] = bitmap_scan(Clause::cmp(A, CmpOp::kLt, 200000), A);
   EXPECT_EQ(explain(lossy), "cost=3697.57..20653.28 rows=197309");
 }
 
@@ -151,8 +151,9 @@ TEST_F(T1, BitmapScanExactAndLossy) {
 //         ->  Bitmap Index Scan on t1_a  (cost=0.00..59.01 rows=3011 width=0)
 //         ->  Bitmap Index Scan on t1_b  (cost=0.00..40.33 rows=2121 width=0)
 TEST_F(T1, BitmapOr) {
-  Expr where = Expr::or_of({Expr::cmp(A, CmpOp::kLt, 3000), Expr::cmp(B, CmpOp::kLt, 2000)});
-  std::vector<Expr> clauses = restriction_clauses(where);
+  Clause where =
+      Clause::or_of({Clause::cmp(A, CmpOp::kLt, 3000), Clause::cmp(B, CmpOp::kLt, 2000)});
+  std::vector<Clause> clauses = restriction_clauses(where);
   RelSize rel = size_for(clauses);
   EXPECT_EQ(rel.rows, 5125);
   BitmapPath a = bitmap_index({where.args[0]}, A, rel.rows);
@@ -170,7 +171,8 @@ TEST_F(T1, BitmapOr) {
 //   Filter: (b < 300000)
 //   ->  Bitmap Index Scan on t1_a  (cost=0.00..5486.03 rows=296747 width=0)
 TEST_F(T1, BitmapScanWithFilter) {
-  Expr where = Expr::and_of({Expr::cmp(A, CmpOp::kLt, 300000), Expr::cmp(B, CmpOp::kLt, 300000)});
+  Clause where =
+      Clause::and_of({Clause::cmp(A, CmpOp::kLt, 300000), Clause::cmp(B, CmpOp::kLt, 300000)});
   auto [index, heap] = bitmap_scan(where, A);
   EXPECT_EQ(explain(index), "cost=0.00..5486.03 rows=296747");
   EXPECT_EQ(explain(heap), "cost=5508.30..15365.51 rows=89103");
@@ -182,13 +184,13 @@ TEST_F(T1, BitmapScanWithFilter) {
 //   ->  Bitmap Index Scan on t1_c  (cost=0.00..524.18 rows=47967 width=0)
 // Seq Scan on t1  (cost=0.00..17906.00 rows=990000 width=16)  Filter: (c <> 5)
 TEST_F(T1, McvColumn) {
-  auto [i7, h7] = bitmap_scan(Expr::cmp(C, CmpOp::kEq, 7), C);
+  auto [i7, h7] = bitmap_scan(Clause::cmp(C, CmpOp::kEq, 7), C);
   EXPECT_EQ(explain(i7), "cost=0.00..112.17 rows=10100");
   EXPECT_EQ(explain(h7), "cost=114.70..5731.86 rows=10100");
-  auto [i5, h5] = bitmap_scan(Expr::cmp(C, CmpOp::kLt, 5), C);
+  auto [i5, h5] = bitmap_scan(Clause::cmp(C, CmpOp::kLt, 5), C);
   EXPECT_EQ(explain(i5), "cost=0.00..524.18 rows=47967");
   EXPECT_EQ(explain(h5), "cost=536.17..6541.76 rows=47967");
-  std::vector<Expr> ne = restriction_clauses(Expr::not_of(Expr::cmp(C, CmpOp::kEq, 5)));
+  std::vector<Clause> ne = restriction_clauses(Clause::not_of(Clause::cmp(C, CmpOp::kEq, 5)));
   EXPECT_EQ(explain(cost_seq_scan(cs_, size_for(ne), qual_cost(cs_, ne))),
             "cost=0.00..17906.00 rows=990000");
 }
@@ -200,10 +202,10 @@ TEST_F(T1, McvColumn) {
 //   Recheck Cond: (c = ANY ('{1,2,3}'::integer[]))
 //   ->  Bitmap Index Scan on t1_c  (cost=0.00..308.28 rows=28133 width=0)
 TEST_F(T1, InLists) {
-  auto [ia, ha] = bitmap_scan(Expr::in(A, {1, 2, 3, 4, 5}), A);
+  auto [ia, ha] = bitmap_scan(Clause::in(A, {1, 2, 3, 4, 5}), A);
   EXPECT_EQ(explain(ia), "cost=0.00..22.16 rows=5");
   EXPECT_EQ(explain(ha), "cost=22.16..41.79 rows=5");
-  auto [ic, hc] = bitmap_scan(Expr::in(C, {1, 2, 3}), C);
+  auto [ic, hc] = bitmap_scan(Clause::in(C, {1, 2, 3}), C);
   EXPECT_EQ(explain(ic), "cost=0.00..308.28 rows=28133");
   EXPECT_EQ(explain(hc), "cost=315.31..6108.14 rows=28133");
 }
@@ -213,10 +215,10 @@ TEST_F(T1, InLists) {
 // (a > 999000 probes the last histogram bound, replaced by the index's max)
 // Index Scan using t1_a on t1  (cost=0.42..8.44 rows=1 width=16)  (a = 77)
 TEST_F(T1, HistogramEndAndEquality) {
-  auto [index, heap] = bitmap_scan(Expr::cmp(A, CmpOp::kGt, 999000), A);
+  auto [index, heap] = bitmap_scan(Clause::cmp(A, CmpOp::kGt, 999000), A);
   EXPECT_EQ(explain(index), "cost=0.00..19.97 rows=1006");
   EXPECT_EQ(explain(heap), "cost=20.22..2576.36 rows=1006");
-  EXPECT_EQ(explain(index_scan(Expr::cmp(A, CmpOp::kEq, 77), A).path), "cost=0.42..8.44 rows=1");
+  EXPECT_EQ(explain(index_scan(Clause::cmp(A, CmpOp::kEq, 77), A).path), "cost=0.42..8.44 rows=1");
 }
 
 // Sort  (cost=6406.04..6428.21 rows=8867 width=8)
@@ -227,11 +229,11 @@ TEST_F(T1, HistogramEndAndEquality) {
 // Limit  (cost=0.42..0.90 rows=10 width=16)
 //   ->  Index Scan using t1_a on t1  (cost=0.42..47603.32 rows=1000000 width=16)
 TEST_F(T1, SortAndLimit) {
-  auto [index, heap] = bitmap_scan(Expr::cmp(C, CmpOp::kEq, 3), C);
+  auto [index, heap] = bitmap_scan(Clause::cmp(C, CmpOp::kEq, 3), C);
   EXPECT_EQ(explain(index), "cost=0.00..98.93 rows=8867");
   EXPECT_EQ(explain(heap), "cost=101.14..5824.63 rows=8867");
   EXPECT_EQ(explain(cost_sort(cs_, heap, heap.rows, 8)), "cost=6406.04..6428.21 rows=8867");
-  IndexScanCost full = index_scan(Expr::boolean(true), A);
+  IndexScanCost full = index_scan(Clause::boolean(true), A);
   EXPECT_EQ(explain(full.path), "cost=0.42..47603.32 rows=1000000");
   EXPECT_EQ(explain(cost_limit(full.path, 0, 10)), "cost=0.42..0.90 rows=10");
 }

@@ -1,0 +1,86 @@
+// Clause: a WHERE clause bound to one table's columns, the one form both the planner's
+// estimator (engine/plan/selectivity.h) and the executor (scans/qual.h compiles it to
+// tuple offsets) read. It is deliberately small: comparisons of a column with a constant,
+// BETWEEN, IN lists, IS [NOT] NULL, AND, OR, NOT and the constants TRUE / FALSE; every
+// column is int4 or int8, so a constant is an int64 (nullopt: SQL NULL).
+//
+//   // WHERE a BETWEEN 1000 AND 5000 AND c = 7, with a, c columns 0 and 2
+//   Clause w = Clause::and_of({Clause::between(0, 1000, 5000), Clause::cmp(2, CmpOp::kEq, 7)});
+//   std::vector<Clause> list = restriction_clauses(w);  // a >= 1000, a <= 5000, c = 7
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace tp {
+
+enum class CmpOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
+
+// `const op column` is `column commute(op) const`.
+CmpOp commute(CmpOp op);
+// NOT (column op const) is `column negate(op) const`.
+CmpOp negate(CmpOp op);
+// "=", "<>", "<", "<=", ">", ">=".
+const char* cmp_op_name(CmpOp op);
+
+// `a op b`.
+inline bool cmp_holds(CmpOp op, int64_t a, int64_t b) {
+  switch (op) {
+    case CmpOp::kEq:
+      return a == b;
+    case CmpOp::kNe:
+      return a != b;
+    case CmpOp::kLt:
+      return a < b;
+    case CmpOp::kLe:
+      return a <= b;
+    case CmpOp::kGt:
+      return a > b;
+    case CmpOp::kGe:
+      return a >= b;
+  }
+  return false;
+}
+
+struct Clause {
+  enum class Kind : uint8_t {
+    kCompare,  // column op value (value nullopt = NULL constant)
+    kBetween,  // column BETWEEN lo AND hi (negated: NOT BETWEEN)
+    kIn,       // column IN (list)  (negated: NOT IN)
+    kIsNull,   // column IS NULL    (negated: IS NOT NULL)
+    kAnd,
+    kOr,
+    kNot,
+    kBool,  // constant TRUE / FALSE (value 1 / 0)
+  };
+  Kind kind = Kind::kBool;
+  int column = -1;  // the table column
+  CmpOp op = CmpOp::kEq;
+  bool negated = false;
+  std::optional<int64_t> value;  // kCompare; kBool: 1 or 0
+  int64_t lo = 0, hi = 0;
+  std::vector<std::optional<int64_t>> list;  // kIn
+  std::vector<Clause> args;                  // kAnd / kOr / kNot
+
+  static Clause cmp(int column, CmpOp op, std::optional<int64_t> value);
+  static Clause between(int column, int64_t lo, int64_t hi, bool negated = false);
+  static Clause in(int column, std::vector<std::optional<int64_t>> list, bool negated = false);
+  static Clause is_null(int column, bool negated = false);
+  static Clause and_of(std::vector<Clause> args);
+  static Clause or_of(std::vector<Clause> args);
+  static Clause not_of(Clause arg);
+  static Clause boolean(bool v);
+};
+
+// Rewrites as PostgreSQL does before planning: BETWEEN into a pair of
+// comparisons (NOT BETWEEN into an OR), NOT pushed down through AND/OR (De
+// Morgan) into negated operators, NOT NOT removed, nested ANDs (and ORs)
+// flattened. Contract: the result contains no kNot and no kBetween.
+Clause normalize(const Clause& c);
+
+// Splits a WHERE clause into PostgreSQL's list of implicitly ANDed restriction
+// clauses (normalized, top-level ANDs flattened, TRUE dropped).
+std::vector<Clause> restriction_clauses(const Clause& where);
+
+}  // namespace tp

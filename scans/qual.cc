@@ -1,0 +1,85 @@
+#include "scans/qual.h"
+
+#include "engine/core/stack_depth.h"
+
+namespace tp::scans {
+
+namespace {
+
+CompiledClause const_clause(bool v) {
+  CompiledClause t;
+  t.kind = CompiledClause::Kind::kConst;
+  t.value = v ? 1 : 0;
+  return t;
+}
+
+CompiledClause compile_in(const Clause& c, CompiledClause t) {
+  t.kind = CompiledClause::Kind::kIn;
+  t.negated = c.negated;
+  for (const std::optional<int64_t>& v : c.list) {
+    if (!v) {
+      if (c.negated) return const_clause(false);  // x NOT IN (.., NULL) is never true
+      continue;
+    }
+    t.list.push_back(*v);
+  }
+  std::sort(t.list.begin(), t.list.end());
+  t.list.erase(std::unique(t.list.begin(), t.list.end()), t.list.end());
+  return t;
+}
+
+CompiledClause compile(const Clause& c, const HeapTupleLayout& layout) {
+  using K = Clause::Kind;
+  check_stack_depth();
+  CompiledClause t;
+  auto set_column = [&](int column) {
+    t.offset = layout.offset(size_t(column));
+    t.is_int8 = layout.type(size_t(column)) == ColumnType::Int8;
+  };
+  switch (c.kind) {
+    case K::kCompare:
+      if (!c.value) return const_clause(false);  // comparison with NULL is never true
+      t.kind = CompiledClause::Kind::kCompare;
+      set_column(c.column);
+      t.op = c.op;
+      t.value = *c.value;
+      return t;
+    case K::kBetween: {  // normalize() removes these; kept for completeness
+      t.kind = CompiledClause::Kind::kAnd;
+      t.args.push_back(compile(Clause::cmp(c.column, CmpOp::kGe, c.lo), layout));
+      t.args.push_back(compile(Clause::cmp(c.column, CmpOp::kLe, c.hi), layout));
+      if (!c.negated) return t;
+      CompiledClause n;
+      n.kind = CompiledClause::Kind::kNot;
+      n.args.push_back(std::move(t));
+      return n;
+    }
+    case K::kIn:
+      set_column(c.column);
+      return compile_in(c, std::move(t));
+    case K::kIsNull:
+      return const_clause(c.negated);  // columns hold no NULLs
+    case K::kAnd:
+    case K::kOr:
+      t.kind = c.kind == K::kAnd ? CompiledClause::Kind::kAnd : CompiledClause::Kind::kOr;
+      for (const Clause& a : c.args) t.args.push_back(compile(a, layout));
+      return t;
+    case K::kNot:
+      t.kind = CompiledClause::Kind::kNot;
+      t.args.push_back(compile(c.args[0], layout));
+      return t;
+    case K::kBool:
+      return const_clause(c.value && *c.value != 0);
+  }
+  return const_clause(false);
+}
+
+}  // namespace
+
+CompiledQual compile_qual(std::span<const Clause> clauses, const HeapTupleLayout& layout) {
+  CompiledQual qual;
+  for (const Clause& c : clauses) qual.clauses.push_back(compile(c, layout));
+  return qual;
+}
+
+}  // namespace tp::scans
