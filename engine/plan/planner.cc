@@ -32,9 +32,7 @@ int output_width(OutputType t) {
   return t == OutputType::kInt4 ? 4 : t == OutputType::kInt8 ? 8 : 32;
 }
 
-}  // namespace
-
-PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
+const RelationEntry& find_table(PlanContext& ctx, const sql::Select& s) {
   const RelationEntry* found = ctx.catalog.find(s.from->name);
   if (!found)
     throw Error("relation " + quoted(s.from->name) + " does not exist")
@@ -42,173 +40,231 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   if (!found->is_table())
     throw Error("cannot read index " + quoted(found->name) + " as a table")
         .at_position(s.from->position);
-  const RelationEntry& rel = *found;
-  const PlannerSettings& settings = ctx.settings;
-  const CostSettings& cs = settings.costs;
-  PlannedQuery q;
+  return *found;
+}
 
-  // Select list: either all plain columns or all aggregates (no GROUP BY).
-  std::vector<int> target_columns;  // plain: table column per output column
-  std::vector<std::pair<scans::AggKind, int>> aggs;
+// The select list: either all plain columns or all aggregates (no GROUP BY).
+struct BoundTargets {
+  std::vector<int> columns;                          // plain: table column per output column
+  std::vector<std::pair<scans::AggKind, int>> aggs;  // aggregate, table column (-1: count(*))
+  std::vector<std::string> names;                    // output column names
   const sql::Expr* first_plain = nullptr;
+};
+
+// An aggregate call of the select list: its kind and the table column it reads.
+std::pair<scans::AggKind, int> bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
+  static const std::pair<const char*, scans::AggKind> kinds[] = {{"count", scans::AggKind::kCount},
+                                                                 {"sum", scans::AggKind::kSum},
+                                                                 {"min", scans::AggKind::kMin},
+                                                                 {"max", scans::AggKind::kMax},
+                                                                 {"avg", scans::AggKind::kAvg}};
+  std::optional<scans::AggKind> kind;
+  for (auto& [name, k] : kinds)
+    if (e.name == name) kind = k;
+  if (!kind)
+    throw Error("function " + e.name +
+                "() is not available in a query over a table: the "
+                "select list takes columns and count, sum, min, max, avg")
+        .at_position(e.position);
+  if (e.star_arg) {
+    if (*kind != scans::AggKind::kCount)
+      throw Error(e.name + "(*) is not an aggregate; only count(*) is").at_position(e.position);
+    return {scans::AggKind::kCountStar, -1};
+  }
+  if (e.args.size() != 1 || e.args[0]->kind != sql::ExprKind::ColumnRef)
+    throw Error(e.name + "() takes one column here").at_position(e.position);
+  return {*kind, bind_column(rel, *e.args[0])};
+}
+
+BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
+  BoundTargets b;
   for (const sql::Target& t : s.targets) {
     const sql::Expr& e = *t.expr;
     if (e.kind == sql::ExprKind::Star) {
       for (size_t c = 0; c < rel.columns.size(); ++c) {
-        target_columns.push_back(int(c));
-        q.column_names.push_back(rel.columns[c].name);
+        b.columns.push_back(int(c));
+        b.names.push_back(rel.columns[c].name);
       }
-      if (!first_plain) first_plain = &e;
+    } else if (e.kind == sql::ExprKind::ColumnRef) {
+      b.columns.push_back(bind_column(rel, e));
+      b.names.push_back(t.alias.empty() ? e.name : t.alias);
+    } else if (e.kind == sql::ExprKind::FuncCall) {
+      b.aggs.push_back(bind_aggregate(rel, e));
+      b.names.push_back(t.alias.empty() ? e.name : t.alias);
       continue;
+    } else {
+      throw Error(
+          "the select list takes *, columns and aggregates (count, sum, min, max, avg); "
+          "expressions are not supported")
+          .at_position(e.position);
     }
-    if (e.kind == sql::ExprKind::ColumnRef) {
-      target_columns.push_back(bind_column(rel, e));
-      q.column_names.push_back(t.alias.empty() ? e.name : t.alias);
-      if (!first_plain) first_plain = &e;
-      continue;
-    }
-    if (e.kind == sql::ExprKind::FuncCall) {
-      static const std::pair<const char*, scans::AggKind> kinds[] = {
-          {"count", scans::AggKind::kCount},
-          {"sum", scans::AggKind::kSum},
-          {"min", scans::AggKind::kMin},
-          {"max", scans::AggKind::kMax},
-          {"avg", scans::AggKind::kAvg}};
-      std::optional<scans::AggKind> kind;
-      for (auto& [name, k] : kinds)
-        if (e.name == name) kind = k;
-      if (!kind)
-        throw Error("function " + e.name +
-                    "() is not available in a query over a table: the "
-                    "select list takes columns and count, sum, min, max, avg")
-            .at_position(e.position);
-      if (e.star_arg) {
-        if (*kind != scans::AggKind::kCount)
-          throw Error(e.name + "(*) is not an aggregate; only count(*) is").at_position(e.position);
-        aggs.push_back({scans::AggKind::kCountStar, -1});
-      } else {
-        if (e.args.size() != 1 || e.args[0]->kind != sql::ExprKind::ColumnRef)
-          throw Error(e.name + "() takes one column here").at_position(e.position);
-        aggs.push_back({*kind, bind_column(rel, *e.args[0])});
-      }
-      q.column_names.push_back(t.alias.empty() ? e.name : t.alias);
-      continue;
-    }
-    throw Error(
-        "the select list takes *, columns and aggregates (count, sum, min, max, avg); "
-        "expressions are not supported")
-        .at_position(e.position);
+    if (!b.first_plain) b.first_plain = &e;
   }
-  if (!aggs.empty() && first_plain)
+  if (!b.aggs.empty() && b.first_plain)
     throw Error(
         "column \"" + rel.name + "." +
-        (first_plain->kind == sql::ExprKind::Star ? rel.columns[0].name : first_plain->name) +
+        (b.first_plain->kind == sql::ExprKind::Star ? rel.columns[0].name : b.first_plain->name) +
         "\" must appear in the GROUP BY clause or be used in an aggregate function")
-        .at_position(first_plain->position);
+        .at_position(b.first_plain->position);
+  return b;
+}
 
-  // Sort keys: an output column name or position, else a table column.
-  std::vector<std::pair<int, bool>> order;  // table column, descending
-  std::string key_text;
+// Sort keys: an output column name or position, else a table column.
+struct BoundOrder {
+  std::vector<std::pair<int, bool>> keys;  // table column, descending
+  std::string text;                        // "Sort Key: a, b DESC"
+};
+
+int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const sql::Expr& e) {
+  if (e.kind == sql::ExprKind::IntConst) {
+    int64_t k = e.ival;
+    if (k < 1 || k > int64_t(targets.columns.size()))
+      throw Error("ORDER BY position " + std::to_string(k) + " is not in select list")
+          .at_position(e.position);
+    return targets.columns[size_t(k - 1)];
+  }
+  if (e.kind == sql::ExprKind::ColumnRef) {
+    for (size_t i = 0; i < targets.names.size() && i < targets.columns.size(); ++i)
+      if (targets.names[i] == e.name) return targets.columns[i];
+    return bind_column(rel, e);
+  }
+  throw Error("ORDER BY takes columns (by name or position)").at_position(e.position);
+}
+
+BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
+                         const BoundTargets& targets) {
+  BoundOrder order;
   for (const sql::OrderItem& o : s.order_by) {
-    if (!aggs.empty())
+    if (!targets.aggs.empty())
       throw Error("ORDER BY is not supported with aggregates (the result is one row)")
           .at_position(o.expr->position);
-    int col = -1;
-    if (o.expr->kind == sql::ExprKind::IntConst) {
-      int64_t k = o.expr->ival;
-      if (k < 1 || k > int64_t(target_columns.size()))
-        throw Error("ORDER BY position " + std::to_string(k) + " is not in select list")
-            .at_position(o.expr->position);
-      col = target_columns[size_t(k - 1)];
-    } else if (o.expr->kind == sql::ExprKind::ColumnRef) {
-      for (size_t i = 0; i < q.column_names.size() && col < 0; ++i)
-        if (q.column_names[i] == o.expr->name) col = target_columns[i];
-      if (col < 0) col = bind_column(rel, *o.expr);
-    } else {
-      throw Error("ORDER BY takes columns (by name or position)").at_position(o.expr->position);
-    }
-    order.push_back({col, o.descending});
-    key_text += (key_text.empty() ? "" : ", ") +
-                sql::quote_identifier(rel.columns[size_t(col)].name) +
-                (o.descending ? " DESC" : "");
+    int col = bind_order_key(rel, targets, *o.expr);
+    order.keys.push_back({col, o.descending});
+    order.text += (order.text.empty() ? "" : ", ") +
+                  sql::quote_identifier(rel.columns[size_t(col)].name) +
+                  (o.descending ? " DESC" : "");
   }
+  return order;
+}
 
-  // Scan output: the columns the nodes above read, each once.
-  std::vector<int> scan_columns;
-  auto slot_of = [&](int col) -> uint32_t {
-    for (size_t i = 0; i < scan_columns.size(); ++i)
-      if (scan_columns[i] == col) return uint32_t(i);
-    scan_columns.push_back(col);
-    return uint32_t(scan_columns.size() - 1);
-  };
-  for (int c : target_columns) q.output_slots.push_back(slot_of(c));
+// The scan's output: the columns the nodes above read, each once, and where each
+// output column, sort key and aggregate input finds its column in the scan's rows.
+struct ScanSlots {
+  std::vector<int> columns;  // table column per slot
+  std::vector<uint32_t> output_slots;
   std::vector<scans::SortKey> sort_keys;
-  for (auto& [c, desc] : order) sort_keys.push_back({slot_of(c), desc});
   std::vector<scans::AggSpec> agg_specs;
-  for (auto& [kind, c] : aggs) agg_specs.push_back({kind, c >= 0 ? slot_of(c) : 0});
 
-  // WHERE: PostgreSQL's restriction clauses, ordered by evaluation cost as its
-  // order_qual_clauses does.
-  ScanQuery sq;
-  sq.rel = &rel;
-  if (s.where) sq.clauses = restriction_clauses(bind_where(rel, *s.where));
-  std::stable_sort(sq.clauses.begin(), sq.clauses.end(), [&](const Clause& a, const Clause& b) {
+  uint32_t slot_of(int col) {
+    for (size_t i = 0; i < columns.size(); ++i)
+      if (columns[i] == col) return uint32_t(i);
+    columns.push_back(col);
+    return uint32_t(columns.size() - 1);
+  }
+};
+
+ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
+  ScanSlots slots;
+  for (int c : targets.columns) slots.output_slots.push_back(slots.slot_of(c));
+  for (auto& [c, desc] : order.keys) slots.sort_keys.push_back({slots.slot_of(c), desc});
+  for (auto& [kind, c] : targets.aggs)
+    slots.agg_specs.push_back({kind, c >= 0 ? slots.slot_of(c) : 0});
+  return slots;
+}
+
+// WHERE: PostgreSQL's restriction clauses, ordered by evaluation cost as its
+// order_qual_clauses does.
+std::vector<Clause> restrictions(const CostSettings& cs, const RelationEntry& rel,
+                                 const sql::Select& s) {
+  std::vector<Clause> clauses;
+  if (s.where) clauses = restriction_clauses(bind_where(rel, *s.where));
+  std::stable_sort(clauses.begin(), clauses.end(), [&](const Clause& a, const Clause& b) {
     return qual_cost(cs, std::span(&a, 1)).per_tuple < qual_cost(cs, std::span(&b, 1)).per_tuple;
   });
-  sq.scan_columns = scan_columns;
-  sq.order = order;
-  sq.aggregate = !aggs.empty();
+  return clauses;
+}
+
+// The node tree as it grows from the scan up, with the cost of its top.
+struct PlanTop {
+  std::unique_ptr<scans::ExecNode> node;
+  PathCost path;
+};
+
+void add_aggregate(const CostSettings& cs, const RelationEntry& rel, const BoundTargets& targets,
+                   std::vector<scans::AggSpec> specs, PlanTop& top, PlannedQuery& q) {
+  QualCost trans, final_cost;
+  int width = 0;
+  for (auto& [kind, c] : targets.aggs) {
+    ColumnType in = c >= 0 ? rel.columns[size_t(c)].type : ColumnType::Int8;
+    add_agg_costs(cs, kind, in, trans, final_cost);
+    OutputAggregate oa = output_aggregate(kind, in);
+    width += output_width(oa.type);
+    q.aggregates.push_back(oa);
+    q.output_types.push_back(oa.type);
+  }
+  PathCost agg;
+  agg.startup = top.path.total + trans.startup + trans.per_tuple * top.path.rows +
+                final_cost.startup + final_cost.per_tuple;
+  agg.total = agg.startup + cs.cpu_tuple_cost;
+  agg.rows = 1;
+  auto a = std::make_unique<scans::AggregateNode>(std::move(top.node), std::move(specs));
+  q.aggregate = a.get();
+  a->estimate = {agg.startup, agg.total, agg.rows, width};
+  top = {std::move(a), agg};
+}
+
+void add_sort(const PlannerSettings& settings, std::vector<scans::SortKey> keys,
+              const std::string& key_text, const sql::Select& s, int width, PlanTop& top) {
+  double limit_tuples = s.limit ? double(*s.limit) : -1;
+  PathCost sorted = cost_sort(settings.costs, top.path, top.path.rows, width, 0, limit_tuples);
+  sorted = disabled_if(!settings.enable_sort, sorted);
+  auto sort = std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys), key_text,
+                                                s.limit ? *s.limit : 0, kSortMemoryLimitBytes);
+  sort->estimate = {sorted.startup, sorted.total, sorted.rows, width};
+  top = {std::move(sort), sorted};
+}
+
+void add_limit(int64_t count, PlanTop& top) {
+  PathCost limited = cost_limit(top.path, 0, double(count));
+  int width = top.node->estimate.width;
+  auto limit = std::make_unique<scans::LimitNode>(std::move(top.node), count);
+  limit->estimate = {limited.startup, limited.total, limited.rows, width};
+  top = {std::move(limit), limited};
+}
+
+}  // namespace
+
+PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
+  const RelationEntry& rel = find_table(ctx, s);
+  const CostSettings& cs = ctx.settings.costs;
+  BoundTargets targets = bind_targets(rel, s);
+  BoundOrder order = bind_order_by(rel, s, targets);
+  ScanSlots slots = assign_slots(targets, order);
+  PlannedQuery q;
+  q.column_names = targets.names;
+  q.output_slots = slots.output_slots;
+
+  ScanQuery sq;
+  sq.rel = &rel;
+  sq.clauses = restrictions(cs, rel, s);
+  sq.scan_columns = slots.columns;
+  sq.order = order.keys;
+  sq.aggregate = !targets.aggs.empty();
   sq.limit = s.limit;
   ChosenScan scan = choose_scan(ctx, sq);
-  std::unique_ptr<scans::ExecNode> node = std::move(scan.node);
-  PathCost path = scan.path;
-  const int scan_width = scan.width;
+  PlanTop top{std::move(scan.node), scan.path};
 
-  if (!aggs.empty()) {
-    QualCost trans, final_cost;
-    int width = 0;
-    for (auto& [kind, c] : aggs) {
-      ColumnType in = c >= 0 ? rel.columns[size_t(c)].type : ColumnType::Int8;
-      add_agg_costs(cs, kind, in, trans, final_cost);
-      OutputAggregate oa = output_aggregate(kind, in);
-      width += output_width(oa.type);
-      q.aggregates.push_back(oa);
-      q.output_types.push_back(oa.type);
-    }
-    PathCost agg;
-    agg.startup = path.total + trans.startup + trans.per_tuple * path.rows + final_cost.startup +
-                  final_cost.per_tuple;
-    agg.total = agg.startup + cs.cpu_tuple_cost;
-    agg.rows = 1;
-    auto a = std::make_unique<scans::AggregateNode>(std::move(node), std::move(agg_specs));
-    q.aggregate = a.get();
-    a->estimate = {agg.startup, agg.total, agg.rows, width};
-    node = std::move(a);
-    path = agg;
+  if (!targets.aggs.empty()) {
+    add_aggregate(cs, rel, targets, std::move(slots.agg_specs), top, q);
   } else {
-    for (int c : target_columns)
+    for (int c : targets.columns)
       q.output_types.push_back(rel.columns[size_t(c)].type == ColumnType::Int8 ? OutputType::kInt8
                                                                                : OutputType::kInt4);
   }
-
-  if (!sort_keys.empty() && !scan.ordered) {
-    double limit_tuples = s.limit ? double(*s.limit) : -1;
-    PathCost sorted = cost_sort(cs, path, path.rows, scan_width, 0, limit_tuples);
-    sorted = disabled_if(!settings.enable_sort, sorted);
-    auto sort = std::make_unique<scans::SortNode>(std::move(node), std::move(sort_keys), key_text,
-                                                  s.limit ? *s.limit : 0, kSortMemoryLimitBytes);
-    sort->estimate = {sorted.startup, sorted.total, sorted.rows, scan_width};
-    node = std::move(sort);
-    path = sorted;
-  }
-  if (s.limit) {
-    PathCost limited = cost_limit(path, 0, double(*s.limit));
-    int width = node->estimate.width;
-    auto limit = std::make_unique<scans::LimitNode>(std::move(node), *s.limit);
-    limit->estimate = {limited.startup, limited.total, limited.rows, width};
-    node = std::move(limit);
-  }
-  q.root = std::move(node);
+  if (!slots.sort_keys.empty() && !scan.ordered)
+    add_sort(ctx.settings, std::move(slots.sort_keys), order.text, s, scan.width, top);
+  if (s.limit) add_limit(*s.limit, top);
+  q.root = std::move(top.node);
   return q;
 }
 

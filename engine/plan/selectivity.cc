@@ -23,30 +23,21 @@ const ColumnStats* stats_of(const RelationStatsView& rel, int column) {
   return s != nullptr && s->valid ? s : nullptr;
 }
 
-// The histogram probe of ineq_histogram_selectivity: fraction of the
-// histogram's population satisfying `column op value`, or -1 without a usable
-// histogram. `op` is one of < <= > >=.
-double ineq_histogram_selectivity(const RelationStatsView& rel, int column, const ColumnStats& st,
-                                  CmpOp op, int64_t constval) {
-  const int nvalues = static_cast<int>(st.histogram.size());
-  if (nvalues <= 1) return -1.0;
+// The binary search of ineq_histogram_selectivity over the histogram bounds `values`:
+// the leftmost bound where the operator succeeds (isgt) or fails (!isgt), i.e. the right
+// end of the bin holding the constant. Endpoints may be replaced by the index's actual
+// min / max when the search touches them (PostgreSQL refreshes only what it probes);
+// `have_end` is set when one was.
+int histogram_bound(const ColumnStatsView& view, std::vector<int64_t>& values, CmpOp op,
+                    int64_t constval, bool& have_end) {
+  const int nvalues = static_cast<int>(values.size());
   const bool isgt = op == CmpOp::kGt || op == CmpOp::kGe;
-  const bool iseq = op == CmpOp::kLe || op == CmpOp::kGe;
-  const ColumnStatsView& view = rel.columns[column];
-
-  // Endpoints may be replaced by the index's actual min / max when the
-  // search touches them (PostgreSQL refreshes only what it probes).
-  std::vector<int64_t> values = st.histogram;
-  bool have_end = false;
   const bool have_actual = view.actual_min.has_value() && view.actual_max.has_value();
   if (nvalues == 2 && have_actual) {
     values[0] = *view.actual_min;
     values[1] = *view.actual_max;
     have_end = true;
   }
-
-  // Binary search for the leftmost bound where the operator succeeds (isgt)
-  // or fails (!isgt): the right end of the bin holding the constant.
   int lobound = 0;
   int hibound = nvalues;
   while (lobound < hibound) {
@@ -68,46 +59,64 @@ double ineq_histogram_selectivity(const RelationStatsView& rel, int column, cons
       hibound = probe;
     }
   }
+  return lobound;
+}
 
-  double histfrac;
-  if (lobound <= 0) {
-    histfrac = 0.0;  // below the histogram: nothing satisfies "x <= const"
-  } else if (lobound >= nvalues) {
-    histfrac = 1.0;
-  } else {
-    const int i = lobound;  // values[i-1] <= constant <= values[i]
-    double eq_selec = 0;
-    if (i == 1 || isgt == iseq) {
-      // Selectivity of "x = const" for a non-MCV value, before scaling by the
-      // non-MCV fraction (the caller does that).
-      bool isdefault;
-      double otherdistinct = get_variable_numdistinct(rel, column, &isdefault);
-      otherdistinct -= static_cast<double>(st.mcv_freqs.size());
-      if (otherdistinct > 1) eq_selec = 1.0 / otherdistinct;
-    }
-    const double val = static_cast<double>(constval);
-    const double low = static_cast<double>(values[i - 1]);
-    const double high = static_cast<double>(values[i]);
-    double binfrac;
-    if (high <= low) {
-      binfrac = 0.5;
-    } else if (val <= low) {
-      binfrac = 0.0;
-    } else if (val >= high) {
-      binfrac = 1.0;
-    } else {
-      binfrac = (val - low) / (high - low);
-      if (std::isnan(binfrac) || binfrac < 0.0 || binfrac > 1.0) binfrac = 0.5;
-    }
-    // i-1 whole bins plus part of bin i: the fraction with "x <= const".
-    histfrac = static_cast<double>(i - 1) + binfrac;
-    histfrac /= static_cast<double>(nvalues - 1);
-    // The first bound is the smallest value of its bucket, so the first bin is
-    // narrower by one value's share.
-    if (i == 1) histfrac += eq_selec * (1.0 - binfrac);
-    // "x < const" and "x >= const" exclude / include the constant itself.
-    if (isgt == iseq) histfrac -= eq_selec;
+// The fraction of the histogram's population with "x <= const" (x < const for < and
+// >=), given the bound `i` histogram_bound found: values[i-1] <= constant <= values[i].
+double histogram_fraction(const RelationStatsView& rel, int column, const ColumnStats& st,
+                          const std::vector<int64_t>& values, int i, CmpOp op, int64_t constval) {
+  const int nvalues = static_cast<int>(values.size());
+  if (i <= 0) return 0.0;  // below the histogram: nothing satisfies "x <= const"
+  if (i >= nvalues) return 1.0;
+  const bool isgt = op == CmpOp::kGt || op == CmpOp::kGe;
+  const bool iseq = op == CmpOp::kLe || op == CmpOp::kGe;
+  double eq_selec = 0;
+  if (i == 1 || isgt == iseq) {
+    // Selectivity of "x = const" for a non-MCV value, before scaling by the
+    // non-MCV fraction (the caller does that).
+    bool isdefault;
+    double otherdistinct = get_variable_numdistinct(rel, column, &isdefault);
+    otherdistinct -= static_cast<double>(st.mcv_freqs.size());
+    if (otherdistinct > 1) eq_selec = 1.0 / otherdistinct;
   }
+  const double val = static_cast<double>(constval);
+  const double low = static_cast<double>(values[i - 1]);
+  const double high = static_cast<double>(values[i]);
+  double binfrac;
+  if (high <= low) {
+    binfrac = 0.5;
+  } else if (val <= low) {
+    binfrac = 0.0;
+  } else if (val >= high) {
+    binfrac = 1.0;
+  } else {
+    binfrac = (val - low) / (high - low);
+    if (std::isnan(binfrac) || binfrac < 0.0 || binfrac > 1.0) binfrac = 0.5;
+  }
+  // i-1 whole bins plus part of bin i: the fraction with "x <= const".
+  double histfrac = static_cast<double>(i - 1) + binfrac;
+  histfrac /= static_cast<double>(nvalues - 1);
+  // The first bound is the smallest value of its bucket, so the first bin is
+  // narrower by one value's share.
+  if (i == 1) histfrac += eq_selec * (1.0 - binfrac);
+  // "x < const" and "x >= const" exclude / include the constant itself.
+  if (isgt == iseq) histfrac -= eq_selec;
+  return histfrac;
+}
+
+// The histogram probe of ineq_histogram_selectivity: fraction of the
+// histogram's population satisfying `column op value`, or -1 without a usable
+// histogram. `op` is one of < <= > >=.
+double ineq_histogram_selectivity(const RelationStatsView& rel, int column, const ColumnStats& st,
+                                  CmpOp op, int64_t constval) {
+  const int nvalues = static_cast<int>(st.histogram.size());
+  if (nvalues <= 1) return -1.0;
+  const bool isgt = op == CmpOp::kGt || op == CmpOp::kGe;
+  std::vector<int64_t> values = st.histogram;
+  bool have_end = false;
+  const int i = histogram_bound(rel.columns[column], values, op, constval, have_end);
+  const double histfrac = histogram_fraction(rel, column, st, values, i, op, constval);
   double hist_selec = isgt ? (1.0 - histfrac) : histfrac;
   if (have_end) {
     hist_selec = clamp_probability(hist_selec);

@@ -269,63 +269,44 @@ RowSample acquire_sample_rows(BlockNumber total_blocks, int target_rows, uint64_
   return out;
 }
 
-ColumnStats compute_column_stats(std::span<const StatsValue> values, double total_rows,
-                                 int statistics_target) {
-  ColumnStats st;
-  const int samplerows = static_cast<int>(values.size());
-  if (samplerows == 0) return st;
+namespace {
 
-  // (value, tupno) pairs of the non-null values; tupno is the position among
-  // non-null values in physical order, as PostgreSQL numbers them.
-  struct Item {
-    int64_t value;
-    int tupno;
-  };
-  std::vector<Item> items;
-  items.reserve(values.size());
-  int null_cnt = 0;
-  for (const StatsValue& v : values) {
-    if (!v) {
-      ++null_cnt;
-      continue;
-    }
-    items.push_back({*v, static_cast<int>(items.size())});
-  }
-  const int values_cnt = static_cast<int>(items.size());
+// A non-null sample value and its position among the non-null values in physical
+// order (tupno), as PostgreSQL numbers them.
+struct SampleItem {
+  int64_t value;
+  int tupno;
+};
 
-  if (values_cnt == 0) {
-    // Only NULLs: the column is taken to be entirely NULL.
-    st.valid = true;
-    st.null_frac = 1.0f;
-    st.n_distinct = 0.0f;
-    return st;
-  }
-
-  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-    return a.value != b.value ? a.value < b.value : a.tupno < b.tupno;
-  });
-
-  const int num_bins = statistics_target;
-  int num_mcv = statistics_target;
+// One pass over the sorted values: the groups of equal values, the most common
+// repeated ones (at most `max_mcv`, ordered by count, equal counts keeping the smaller
+// value first) and the correlation's cross sum.
+struct ValueGroups {
   std::vector<McvTrack> track;
-  track.reserve(num_mcv);
-  double corr_xysum = 0;
   int ndistinct = 0;
-  int nmultiple = 0;
+  int nmultiple = 0;  // distinct values seen more than once
+  double corr_xysum = 0;
+};
+
+ValueGroups scan_value_groups(const std::vector<SampleItem>& items, int max_mcv) {
+  ValueGroups g;
+  g.track.reserve(size_t(max_mcv));
+  const int values_cnt = static_cast<int>(items.size());
   int dups_cnt = 0;
   for (int i = 0; i < values_cnt; i++) {
-    corr_xysum += static_cast<double>(i) * static_cast<double>(items[i].tupno);
+    g.corr_xysum += static_cast<double>(i) * static_cast<double>(items[i].tupno);
     dups_cnt++;
     const bool last_of_group = i + 1 == values_cnt || items[i + 1].value != items[i].value;
     if (!last_of_group) continue;
-    ndistinct++;
+    g.ndistinct++;
     if (dups_cnt > 1) {
-      nmultiple++;
+      g.nmultiple++;
+      std::vector<McvTrack>& track = g.track;
       const int track_cnt = static_cast<int>(track.size());
-      if (track_cnt < num_mcv || dups_cnt > track[track_cnt - 1].count) {
+      if (track_cnt < max_mcv || dups_cnt > track[track_cnt - 1].count) {
         // Insert keeping the list ordered by count; equal counts keep the
         // earlier (smaller) value first.
-        if (track_cnt < num_mcv) track.push_back({0, 0});
+        if (track_cnt < max_mcv) track.push_back({0, 0});
         int j;
         for (j = static_cast<int>(track.size()) - 1; j > 0; j--) {
           if (dups_cnt <= track[j - 1].count) break;
@@ -336,91 +317,146 @@ ColumnStats compute_column_stats(std::span<const StatsValue> values, double tota
     }
     dups_cnt = 0;
   }
-  const int track_cnt = static_cast<int>(track.size());
+  return g;
+}
 
+// stadistinct: negative for a fraction of the rows (a count that grows with the table).
+float estimate_n_distinct(const ValueGroups& g, int samplerows, int null_cnt, float null_frac,
+                          double total_rows) {
+  float n_distinct;
+  if (g.nmultiple == 0) {
+    // No value repeats: assume a unique column (less the NULLs).
+    n_distinct = static_cast<float>(-1.0 * (1.0 - null_frac));
+  } else if (g.nmultiple == g.ndistinct) {
+    // Every value repeats: assume these are all the values there are.
+    n_distinct = static_cast<float>(g.ndistinct);
+  } else {
+    // Haas and Stokes' Duj1 estimator n*d / (n - f1 + f1*n/N) over non-nulls.
+    const int f1 = g.ndistinct - g.nmultiple;
+    const int d = f1 + g.nmultiple;
+    const double n = samplerows - null_cnt;
+    const double N = total_rows * (1.0 - null_frac);
+    double stadistinct = N > 0 ? (n * d) / ((n - f1) + f1 * n / N) : 0;
+    if (stadistinct < d) stadistinct = d;
+    if (stadistinct > N) stadistinct = N;
+    n_distinct = static_cast<float>(std::floor(stadistinct + 0.5));
+  }
+  // Many distinct values probably grow with the table: store a fraction.
+  if (n_distinct > 0.1 * total_rows) n_distinct = static_cast<float>(-(n_distinct / total_rows));
+  return n_distinct;
+}
+
+// How many of the tracked values become the MCV list.
+int choose_mcv_count(const ValueGroups& g, int num_mcv, const ColumnStats& st, int samplerows,
+                     double total_rows) {
+  const int track_cnt = static_cast<int>(g.track.size());
+  if (track_cnt == g.ndistinct && st.n_distinct > 0 && track_cnt <= num_mcv)
+    return track_cnt;  // the list covers every value and fits: keep it whole
+  if (num_mcv > track_cnt) num_mcv = track_cnt;
+  if (num_mcv > 0) {
+    std::vector<int> counts(num_mcv);
+    for (int i = 0; i < num_mcv; i++) counts[i] = g.track[i].count;
+    num_mcv =
+        analyze_mcv_list(counts, num_mcv, st.n_distinct, st.null_frac, samplerows, total_rows);
+  }
+  return num_mcv;
+}
+
+// The values left after removing the first `num_mcv` tracked MCVs, in order.
+std::vector<int64_t> values_without_mcvs(const std::vector<SampleItem>& items,
+                                         const std::vector<McvTrack>& track, int num_mcv) {
+  std::vector<McvTrack> mcvs(track.begin(), track.begin() + num_mcv);
+  std::sort(mcvs.begin(), mcvs.end(),
+            [](const McvTrack& a, const McvTrack& b) { return a.first < b.first; });
+  const int values_cnt = static_cast<int>(items.size());
+  std::vector<int64_t> rest;
+  rest.reserve(values_cnt);
+  size_t j = 0;
+  for (int src = 0; src < values_cnt;) {
+    if (j < mcvs.size() && src >= mcvs[j].first) {
+      src = mcvs[j].first + mcvs[j].count;
+      ++j;
+      continue;
+    }
+    const int stop = j < mcvs.size() ? mcvs[j].first : values_cnt;
+    for (; src < stop; ++src) rest.push_back(items[src].value);
+  }
+  return rest;
+}
+
+// First, last and evenly spaced values between: the i-th bound is
+// rest[i * (nvals - 1) / (num_hist - 1)], computed without overflow.
+std::vector<int64_t> histogram_bounds(const std::vector<int64_t>& rest, int num_hist) {
+  const int nvals = static_cast<int>(rest.size());
+  TP_ASSERT(nvals >= num_hist);
+  std::vector<int64_t> bounds;
+  const int delta = (nvals - 1) / (num_hist - 1);
+  const int deltafrac = (nvals - 1) % (num_hist - 1);
+  int pos = 0, posfrac = 0;
+  for (int i = 0; i < num_hist; i++) {
+    bounds.push_back(rest[pos]);
+    pos += delta;
+    posfrac += deltafrac;
+    if (posfrac >= num_hist - 1) {
+      pos++;
+      posfrac -= num_hist - 1;
+    }
+  }
+  return bounds;
+}
+
+}  // namespace
+
+ColumnStats compute_column_stats(std::span<const StatsValue> values, double total_rows,
+                                 int statistics_target) {
+  ColumnStats st;
+  const int samplerows = static_cast<int>(values.size());
+  if (samplerows == 0) return st;
+
+  std::vector<SampleItem> items;
+  items.reserve(values.size());
+  int null_cnt = 0;
+  for (const StatsValue& v : values) {
+    if (!v) {
+      ++null_cnt;
+      continue;
+    }
+    items.push_back({*v, static_cast<int>(items.size())});
+  }
+  const int values_cnt = static_cast<int>(items.size());
+  if (values_cnt == 0) {
+    // Only NULLs: the column is taken to be entirely NULL.
+    st.valid = true;
+    st.null_frac = 1.0f;
+    st.n_distinct = 0.0f;
+    return st;
+  }
+  std::sort(items.begin(), items.end(), [](const SampleItem& a, const SampleItem& b) {
+    return a.value != b.value ? a.value < b.value : a.tupno < b.tupno;
+  });
+
+  const ValueGroups groups = scan_value_groups(items, statistics_target);
   st.valid = true;
   st.null_frac =
       static_cast<float>(static_cast<double>(null_cnt) / static_cast<double>(samplerows));
   st.has_range = true;
   st.min_value = items.front().value;
   st.max_value = items.back().value;
+  st.n_distinct = estimate_n_distinct(groups, samplerows, null_cnt, st.null_frac, total_rows);
 
-  if (nmultiple == 0) {
-    // No value repeats: assume a unique column (less the NULLs).
-    st.n_distinct = static_cast<float>(-1.0 * (1.0 - st.null_frac));
-  } else if (nmultiple == ndistinct) {
-    // Every value repeats: assume these are all the values there are.
-    st.n_distinct = static_cast<float>(ndistinct);
-  } else {
-    // Haas and Stokes' Duj1 estimator n*d / (n - f1 + f1*n/N) over non-nulls.
-    const int f1 = ndistinct - nmultiple;
-    const int d = f1 + nmultiple;
-    const double n = samplerows - null_cnt;
-    const double N = total_rows * (1.0 - st.null_frac);
-    double stadistinct = N > 0 ? (n * d) / ((n - f1) + f1 * n / N) : 0;
-    if (stadistinct < d) stadistinct = d;
-    if (stadistinct > N) stadistinct = N;
-    st.n_distinct = static_cast<float>(std::floor(stadistinct + 0.5));
-  }
-  // Many distinct values probably grow with the table: store a fraction.
-  if (st.n_distinct > 0.1 * total_rows) {
-    st.n_distinct = static_cast<float>(-(st.n_distinct / total_rows));
-  }
-
-  if (track_cnt == ndistinct && st.n_distinct > 0 && track_cnt <= num_mcv) {
-    num_mcv = track_cnt;  // the list covers every value and fits: keep it whole
-  } else {
-    if (num_mcv > track_cnt) num_mcv = track_cnt;
-    if (num_mcv > 0) {
-      std::vector<int> counts(num_mcv);
-      for (int i = 0; i < num_mcv; i++) counts[i] = track[i].count;
-      num_mcv =
-          analyze_mcv_list(counts, num_mcv, st.n_distinct, st.null_frac, samplerows, total_rows);
-    }
-  }
+  const int num_mcv = choose_mcv_count(groups, statistics_target, st, samplerows, total_rows);
   for (int i = 0; i < num_mcv; i++) {
-    st.mcv_values.push_back(items[track[i].first].value);
-    st.mcv_freqs.push_back(
-        static_cast<float>(static_cast<double>(track[i].count) / static_cast<double>(samplerows)));
+    st.mcv_values.push_back(items[groups.track[i].first].value);
+    st.mcv_freqs.push_back(static_cast<float>(static_cast<double>(groups.track[i].count) /
+                                              static_cast<double>(samplerows)));
   }
 
   // Histogram over the values left after removing the MCVs, if at least two
   // distinct ones remain.
-  int num_hist = ndistinct - num_mcv;
-  if (num_hist > num_bins) num_hist = num_bins + 1;
-  if (num_hist >= 2) {
-    std::vector<McvTrack> mcvs(track.begin(), track.begin() + num_mcv);
-    std::sort(mcvs.begin(), mcvs.end(),
-              [](const McvTrack& a, const McvTrack& b) { return a.first < b.first; });
-    std::vector<int64_t> rest;
-    rest.reserve(values_cnt);
-    size_t j = 0;
-    for (int src = 0; src < values_cnt;) {
-      if (j < mcvs.size() && src >= mcvs[j].first) {
-        src = mcvs[j].first + mcvs[j].count;
-        ++j;
-        continue;
-      }
-      const int stop = j < mcvs.size() ? mcvs[j].first : values_cnt;
-      for (; src < stop; ++src) rest.push_back(items[src].value);
-    }
-    const int nvals = static_cast<int>(rest.size());
-    TP_ASSERT(nvals >= num_hist);
-    // First, last and evenly spaced values between: the i-th bound is
-    // rest[i * (nvals - 1) / (num_hist - 1)], computed without overflow.
-    const int delta = (nvals - 1) / (num_hist - 1);
-    const int deltafrac = (nvals - 1) % (num_hist - 1);
-    int pos = 0, posfrac = 0;
-    for (int i = 0; i < num_hist; i++) {
-      st.histogram.push_back(rest[pos]);
-      pos += delta;
-      posfrac += deltafrac;
-      if (posfrac >= num_hist - 1) {
-        pos++;
-        posfrac -= num_hist - 1;
-      }
-    }
-  }
+  int num_hist = groups.ndistinct - num_mcv;
+  if (num_hist > statistics_target) num_hist = statistics_target + 1;
+  if (num_hist >= 2)
+    st.histogram = histogram_bounds(values_without_mcvs(items, groups.track, num_mcv), num_hist);
 
   if (values_cnt > 1) {
     // Pearson correlation of (sorted position, physical position); both are
@@ -429,7 +465,7 @@ ColumnStats compute_column_stats(std::span<const StatsValue> values, double tota
     const double corr_xsum = (n - 1) * n / 2.0;
     const double corr_x2sum = (n - 1) * n * (2 * n - 1) / 6.0;
     st.has_correlation = true;
-    st.correlation = static_cast<float>((n * corr_xysum - corr_xsum * corr_xsum) /
+    st.correlation = static_cast<float>((n * groups.corr_xysum - corr_xsum * corr_xsum) /
                                         (n * corr_x2sum - corr_xsum * corr_xsum));
   }
   return st;
