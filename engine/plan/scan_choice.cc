@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <functional>
 
-#include "engine/plan/index_access.h"
-#include "engine/plan/index_quals.h"
+#include "engine/plan/btree_qual_summary.h"
+#include "engine/plan/index_conditions.h"
+#include "engine/plan/index_open.h"
 #include "engine/plan/statistics.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
-#include "engine/storage/indexes.h"
+#include "engine/storage/index_build.h"
 #include "engine/storage/table_stats.h"
 #include "scans/bitmap_scan.h"
 #include "scans/index_scan.h"

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "engine/core/error.h"
-#include "engine/storage/indexes.h"
+#include "engine/storage/cancel_points.h"
 
 namespace tp {
 

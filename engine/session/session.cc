@@ -15,7 +15,9 @@
 #include "engine/session/row_source.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/heap_loader.h"
-#include "engine/storage/indexes.h"
+#include "engine/storage/index_build.h"
+#include "engine/storage/index_maintenance.h"
+#include "engine/storage/index_verify.h"
 
 namespace tp {
 namespace {
@@ -31,11 +33,11 @@ Error relation_missing(const std::string& name, int position = 0) {
 }
 
 // A progress line on stderr ("\r...") while a long load runs.
-class Progress {
+class LoadProgress {
  public:
-  Progress(bool enabled, std::string what)
+  LoadProgress(bool enabled, std::string what)
       : enabled_(enabled), what_(std::move(what)), start_(Clock::now()), last_(start_) {}
-  ~Progress() {
+  ~LoadProgress() {
     if (shown_) std::fprintf(stderr, "\r\033[K");
   }
   // `bytes`: what has been written to the table's file so far.
@@ -310,7 +312,7 @@ ResultSet Session::insert(const sql::Insert& ins) {
       return session_function(e, args);
     };
     uint64_t total = options_.progress ? row_source_size(ins.source, ctx) : 0;
-    Progress progress(options_.progress && total >= 1000000, "INSERT INTO " + table.name);
+    LoadProgress progress(options_.progress && total >= 1000000, "INSERT INTO " + table.name);
     Catalog next = dir_->catalog();
     HeapLoader loader(*dir_, *storage_, table);
     IndexMaintainer indexes(*storage_, *dir_, next, table);

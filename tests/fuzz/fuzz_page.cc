@@ -18,7 +18,8 @@
 #include "engine/btree/mem_page_store.h"
 #include "engine/core/heap_tuple.h"
 #include "engine/core/page.h"
-#include "engine/storage/indexes.h"
+#include "engine/storage/index_build.h"
+#include "engine/storage/index_verify.h"
 
 namespace {
 

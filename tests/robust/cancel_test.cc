@@ -9,7 +9,7 @@
 #include "engine/btree/btree_build.h"
 #include "engine/btree/mem_page_store.h"
 #include "engine/core/interrupts.h"
-#include "engine/storage/indexes.h"
+#include "engine/storage/cancel_points.h"
 #include "tests/support/test_util.h"
 
 namespace tp {

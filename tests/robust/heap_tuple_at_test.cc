@@ -7,7 +7,7 @@
 
 #include "engine/core/heap_tuple.h"
 #include "engine/core/page.h"
-#include "engine/storage/indexes.h"
+#include "engine/storage/index_verify.h"
 
 namespace tp {
 namespace {

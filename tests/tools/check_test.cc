@@ -10,7 +10,7 @@
 
 #include "engine/core/interrupts.h"
 #include "engine/core/page.h"
-#include "engine/storage/indexes.h"
+#include "engine/storage/index_verify.h"
 #include "tests/support/test_util.h"
 #include "tools/check/check.h"
 

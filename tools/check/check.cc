@@ -26,7 +26,8 @@
 #include "engine/core/heap_tuple.h"
 #include "engine/core/interrupts.h"
 #include "engine/session/session.h"
-#include "engine/storage/indexes.h"
+#include "engine/storage/index_build.h"
+#include "engine/storage/index_verify.h"
 #include "engine/storage/pool_page_store.h"
 
 namespace tp {

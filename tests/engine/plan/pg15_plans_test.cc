@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "engine/plan/btree_qual_summary.h"
 #include "engine/plan/cost_model.h"
-#include "engine/plan/index_quals.h"
 #include "engine/plan/selectivity.h"
 #include "tests/engine/plan/pg15_fixtures.h"
 

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/plan/index_quals.h"
+#include "engine/plan/btree_qual_summary.h"
 
 namespace tp {
 namespace {

@@ -1,14 +1,9 @@
-#include "engine/plan/index_access.h"
+#include "engine/plan/index_conditions.h"
 
 #include <algorithm>
-#include <memory>
-#include <optional>
 
 #include "engine/core/error.h"
-#include "engine/plan/index_quals.h"
-#include "engine/sql/identifier.h"
-#include "engine/storage/indexes.h"
-#include "engine/storage/pool_page_store.h"
+#include "engine/plan/btree_qual_summary.h"
 
 namespace tp {
 namespace {
@@ -33,11 +28,6 @@ btree::ColumnCondition condition_on(int pos, CmpOp op, int64_t v) {
 }
 
 constexpr size_t kMaxConditionSets = 100000;
-// An index opened for one query: its page store over the pool and the tree.
-struct OpenIndex {
-  std::unique_ptr<PoolPageStore> store;
-  std::optional<btree::BTree> tree;
-};
 
 }  // namespace
 
@@ -81,38 +71,6 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
     sets = std::move(next);
   }
   return sets;
-}
-
-void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
-                           ColumnStatsView& v) {
-  for (const RelationEntry* idx : ctx.catalog.indexes_of(table.oid)) {
-    if (ctx.data_dir.damage(idx->relnumber)) continue;  // unreadable: plan without it
-    if (idx->key_columns.empty() || idx->key_columns[0] != c) continue;
-    if (idx->unique && idx->key_columns.size() == 1) v.unique = true;
-    if (v.actual_min) continue;
-    Storage& st = ctx.storage;
-    PoolPageStore store(st.pool(), st.file(*idx), nullptr, 0);
-    btree::BTree tree = btree::BTree::open(store, index_def(table, *idx));
-    btree::IndexBatch batch;
-    btree::IndexScan lowest(tree, {}, btree::ScanDirection::Forward);
-    if (!lowest.next_batch(batch) || batch.empty()) continue;
-    v.actual_min = batch.key(0)[0];
-    btree::IndexScan highest(tree, {}, btree::ScanDirection::Backward);
-    if (highest.next_batch(batch) && !batch.empty()) v.actual_max = batch.key(0)[0];
-  }
-}
-
-scans::IndexHandle open_index(PlanContext& ctx, const RelationEntry& table,
-                              const RelationEntry& index) {
-  auto h = std::make_shared<OpenIndex>();
-  Storage& st = ctx.storage;
-  h->store = std::make_unique<PoolPageStore>(st.pool(), st.file(index), nullptr, 0);
-  h->tree.emplace(btree::BTree::open(*h->store, index_def(table, index)));
-  scans::IndexHandle handle;
-  handle.name = sql::quote_identifier(index.name);  // as EXPLAIN prints it
-  handle.tree = &*h->tree;
-  handle.owner = h;
-  return handle;
 }
 
 }  // namespace tp

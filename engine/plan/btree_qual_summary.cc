@@ -1,5 +1,5 @@
 // btcostestimate's walk over the index clauses (PostgreSQL 15 selfuncs.c).
-#include "engine/plan/index_quals.h"
+#include "engine/plan/btree_qual_summary.h"
 
 #include <algorithm>
 

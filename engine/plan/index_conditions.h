@@ -1,0 +1,24 @@
+// From restriction clauses to what a B-tree scan applies: which clauses an index scan
+// can use as index conditions, and the B-tree condition sets they become (one per
+// combination of IN-list elements, as PostgreSQL's = ANY runs one primitive scan each).
+#pragma once
+
+#include <vector>
+
+#include "engine/core/clause.h"
+#include "scans/index_scan.h"
+
+namespace tp {
+
+// A clause the B-tree scan can apply on one of `key_columns`: a comparison other than <>
+// with a constant, or an IN list without NULLs (one scan per element, PostgreSQL's
+// `= ANY` index qual).
+bool usable_index_clause(const Clause& clause, const std::vector<int>& key_columns);
+
+// The B-tree condition sets for usable index clauses: one set, or one per combination of
+// IN-list elements (ascending; descending for a backward scan). Throws tp::Error when
+// the IN lists combine into more than 100,000 scans.
+scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
+                                    const std::vector<int>& key_columns, bool backward);
+
+}  // namespace tp

@@ -1,0 +1,53 @@
+#include "engine/plan/index_open.h"
+
+#include <memory>
+#include <optional>
+
+#include "engine/sql/identifier.h"
+#include "engine/storage/index_build.h"
+#include "engine/storage/pool_page_store.h"
+
+namespace tp {
+namespace {
+
+// An index opened for one query: its page store over the pool and the tree.
+struct OpenIndex {
+  std::unique_ptr<PoolPageStore> store;
+  std::optional<btree::BTree> tree;
+};
+
+}  // namespace
+
+void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
+                           ColumnStatsView& v) {
+  for (const RelationEntry* idx : ctx.catalog.indexes_of(table.oid)) {
+    if (ctx.data_dir.damage(idx->relnumber)) continue;  // unreadable: plan without it
+    if (idx->key_columns.empty() || idx->key_columns[0] != c) continue;
+    if (idx->unique && idx->key_columns.size() == 1) v.unique = true;
+    if (v.actual_min) continue;
+    Storage& st = ctx.storage;
+    PoolPageStore store(st.pool(), st.file(*idx), nullptr, 0);
+    btree::BTree tree = btree::BTree::open(store, index_def(table, *idx));
+    btree::IndexBatch batch;
+    btree::IndexScan lowest(tree, {}, btree::ScanDirection::Forward);
+    if (!lowest.next_batch(batch) || batch.empty()) continue;
+    v.actual_min = batch.key(0)[0];
+    btree::IndexScan highest(tree, {}, btree::ScanDirection::Backward);
+    if (highest.next_batch(batch) && !batch.empty()) v.actual_max = batch.key(0)[0];
+  }
+}
+
+scans::IndexHandle open_index(PlanContext& ctx, const RelationEntry& table,
+                              const RelationEntry& index) {
+  auto h = std::make_shared<OpenIndex>();
+  Storage& st = ctx.storage;
+  h->store = std::make_unique<PoolPageStore>(st.pool(), st.file(index), nullptr, 0);
+  h->tree.emplace(btree::BTree::open(*h->store, index_def(table, index)));
+  scans::IndexHandle handle;
+  handle.name = sql::quote_identifier(index.name);  // as EXPLAIN prints it
+  handle.tree = &*h->tree;
+  handle.owner = h;
+  return handle;
+}
+
+}  // namespace tp

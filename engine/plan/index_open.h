@@ -1,0 +1,24 @@
+// A table's B-tree indexes opened over the buffer pool at plan time: for the scans of
+// one query (open_index), and to read what an index tells the estimator about its
+// leading column (describe_from_indexes).
+#pragma once
+
+#include "engine/plan/plan_context.h"
+#include "engine/plan/selectivity.h"
+#include "engine/storage/catalog.h"
+#include "scans/index_scan.h"
+
+namespace tp {
+
+// What indexes tell the estimator about column `c`, as PostgreSQL's planner learns it: a
+// unique index on exactly the column, and the column's current min and max read from the
+// ends of an index that leads with it (get_actual_variable_range), which refine the
+// histogram's end buckets.
+void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
+                           ColumnStatsView& view);
+
+// `index` of `table` opened over the session's pool, for the scans of one query.
+scans::IndexHandle open_index(PlanContext& ctx, const RelationEntry& table,
+                              const RelationEntry& index);
+
+}  // namespace tp
