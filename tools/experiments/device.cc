@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "aio/device_probe.h"
 #include "engine/core/error.h"
 #include "tools/experiments/experiment.h"
 #include "tools/experiments/plot.h"

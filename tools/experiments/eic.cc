@@ -217,7 +217,7 @@ std::string Eic::charts(const std::string& out_dir) const {
     chart.key_position = "below";
     for (size_t c = 0; c < kNumConfigs; ++c)
       for (size_t v = 0; v < kNumVariants; ++v) {
-        Series s(kConfigs[c].name + ", " + kVariants[v].name, false, v == 1);
+        Series s(kConfigs[c].name + ", " + kVariants[v].name, v == 1);
         for (size_t e = 0; e < kNumEics; ++e)
           s.points.emplace_back(double(e), med(c, v, e, mbps ? heap_mb_per_s : whole_ms));
         chart.series.push_back(s);

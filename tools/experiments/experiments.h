@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "aio/device_probe.h"
-#include "engine/core/error.h"
 #include "tools/experiments/explain.h"
 #include "tools/experiments/lab.h"
 #include "tools/experiments/output.h"
@@ -40,7 +38,6 @@ struct DeviceFigures {
   double random_direct_us_d1 = NAN;  // 8 kB random read latency at depth 1
   double random_buffered_us_d1 = NAN;
   double random_direct_iops_d16 = NAN;
-  double random_direct_iops_best = NAN;
   // Every measurement's median, keyed "method/direct/pattern/depth/what" with direct
   // 1 or 0, pattern seq or random, what mb, iops or lat (e.g. "worker/1/random/16/iops").
   std::map<std::string, double> medians;

@@ -220,7 +220,7 @@ std::string IndexPrefetch::charts(const std::string& out_dir) const {
     for (int e : kEics) chart.xtics.push_back(e);
     for (size_t m = 0; m < methods_.size(); ++m) {
       Series on(methods_[m] + ", index_prefetch on");
-      Series off(methods_[m] + ", index_prefetch off", false, true);
+      Series off(methods_[m] + ", index_prefetch off", true);
       for (size_t e = 0; e < kNumEics; ++e) {
         if (!on_runs_[m][e].empty()) on.points.emplace_back(kEics[e], median_ms(on_runs_[m][e]));
         off.points.emplace_back(kEics[e], median_ms(off_runs_[m]));

@@ -158,8 +158,7 @@ Chart IoMethod::chart(const Context& ctx) const {
     chart.series.push_back(s);
   }
   if (ctx.device.known && !std::isnan(ctx.device.seq_direct_mb_s)) {
-    Series floor("device limit (direct, " + fixed(ctx.device.seq_direct_mb_s, 0) + " MB/s)", false,
-                 true);
+    Series floor("device limit (direct, " + fixed(ctx.device.seq_direct_mb_s, 0) + " MB/s)", true);
     for (size_t c = 0; c < configs_.size(); ++c)
       floor.points.emplace_back(double(c), mb / ctx.device.seq_direct_mb_s);
     chart.series.push_back(floor);

@@ -65,7 +65,6 @@ class Progress {
   Progress(std::string experiment, int total_steps, const LabOptions& options);
   // Announces the next step; its duration feeds the estimate of what is left.
   void step(const std::string& what);
-  int done() const { return done_; }
 
  private:
   std::string experiment_;

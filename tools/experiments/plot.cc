@@ -66,9 +66,6 @@ void write_axes(std::ostream& g, const Chart& chart, const std::string& png_path
     g << "set logscale y\n";
   else
     g << "set yrange [0:*]\n";  // linear axes start at zero so heights compare honestly
-  if (!chart.y2label.empty()) {
-    g << "set y2label " << quoted(chart.y2label) << "\nset y2tics\nset ytics nomirror\n";
-  }
   if (!chart.xtic_labels.empty()) {
     g << "set xtics (";
     for (size_t i = 0; i < chart.xtic_labels.size(); ++i)
@@ -124,8 +121,7 @@ void write_plot(std::ostream& g, const Chart& chart, const std::string& dat) {
     if (!has_points(s)) continue;  // gnuplot refuses an empty data block
     g << (any ? ", \\\n     " : "") << quoted(dat) << " index " << i
       << " using 1:2 with linespoints lw 2 pt 7 ps 0.8 lc rgb '" << kColours[i % 8] << "'"
-      << (s.dashed ? " dt 2" : "") << (s.second_axis ? " axes x1y2" : "") << " title "
-      << quoted(s.title);
+      << (s.dashed ? " dt 2" : "") << " title " << quoted(s.title);
     any = true;
   }
   if (!any) g << "NaN notitle";

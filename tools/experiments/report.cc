@@ -100,13 +100,6 @@ void load_device_figures(const std::string& out_dir, DeviceFigures* d) {
   d->random_direct_us_d1 = best("1", "random", "1", "lat", true);
   d->random_buffered_us_d1 = best("0", "random", "1", "lat", true);
   d->random_direct_iops_d16 = best("1", "random", "16", "iops", false);
-  d->random_direct_iops_best = d->random_direct_iops_d16;
-  for (const char* depth : {"32", "64"}) {
-    double x = best("1", "random", depth, "iops", false);
-    if (!std::isnan(x) &&
-        (std::isnan(d->random_direct_iops_best) || x > d->random_direct_iops_best))
-      d->random_direct_iops_best = x;
-  }
   d->known = !std::isnan(d->seq_direct_mb_s) || !std::isnan(d->random_direct_us_d1);
 }
 

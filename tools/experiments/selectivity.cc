@@ -296,8 +296,7 @@ std::string Selectivity::charts(const std::string& out_dir, const Context& ctx) 
   cost.key_position = "below";
   for (const char* kind : kKinds) {
     Series s4(std::string(kind) + " (random_page_cost 4)");
-    Series se(std::string(kind) + " (random_page_cost " + fixed(ctx.rpc_estimate, 1) + ")", false,
-              true);
+    Series se(std::string(kind) + " (random_page_cost " + fixed(ctx.rpc_estimate, 1) + ")", true);
     for (size_t f = 0; f < kNumFractions; ++f) {
       s4.points.emplace_back(x_pct_[f], cost4_.at(kind)[f]);
       se.points.emplace_back(x_pct_[f], cost_est_.at(kind)[f]);
@@ -317,7 +316,7 @@ std::string Selectivity::charts(const std::string& out_dir, const Context& ctx) 
   time.xtics = x_pct_;
   time.key_position = "below";
   for (size_t p = 0; p < plan_defs().size(); ++p) {
-    Series s(plan_defs()[p].name, false, p == 2 || p == 4);
+    Series s(plan_defs()[p].name, p == 2 || p == 4);
     for (size_t f = 0; f < kNumFractions; ++f) s.points.emplace_back(x_pct_[f], ms_[p][f]);
     time.series.push_back(s);
   }
