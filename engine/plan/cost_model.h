@@ -4,7 +4,7 @@
 // costsize.c, selfuncs.c (genericcostestimate, btcostestimate) and pathnode.c
 // down to the order of floating-point operations, so that for the same
 // statistics tidepool prints the same `cost=S..T rows=R` as PostgreSQL's
-// EXPLAIN. engine/README.md ("Cost model and statistics") explains the model.
+// EXPLAIN. engine/plan/README.md ("Cost model and statistics") explains the model.
 //
 //   CostSettings cs;                                   // PostgreSQL defaults
 //   RelSize rel{.pages = 454546, .tuples = 10000012, .rows = 10000012};
@@ -12,7 +12,7 @@
 //
 // Inputs the planner derives elsewhere: selectivities (engine/plan/selectivity.h),
 // relation and index sizes (catalog), the leading index column's correlation
-// (engine/plan/statistics.h). Nothing here allocates or throws except on settings a
+// (engine/storage/table_stats.h). Nothing here allocates or throws except on settings a
 // user can set wrongly (validate()).
 #pragma once
 

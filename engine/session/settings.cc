@@ -67,7 +67,7 @@ Settings::Settings() {
     values_[d.name] = v;
     reset_values_[d.name] = v;
   }
-  // The stack-depth limit is process-wide (engine/stack_depth.h); the hook also
+  // The stack-depth limit is process-wide (engine/core/stack_depth.h); the hook also
   // refuses a value beyond the platform's stack rlimit.
   on_apply("max_stack_depth",
            [this](const std::string&) { set_max_stack_depth_kb(get_int("max_stack_depth")); });
