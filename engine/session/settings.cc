@@ -67,10 +67,29 @@ Settings::Settings() {
     values_[d.name] = v;
     reset_values_[d.name] = v;
   }
-  // The stack-depth limit is process-wide (engine/stack_depth.h); the hook also
-  // refuses a value beyond the platform's stack rlimit.
+  // The stack-depth limit is process-wide (engine/core/stack_depth.h; a Session
+  // puts its own value in place for each statement); the hook also refuses a
+  // value beyond the platform's stack rlimit.
   on_apply("max_stack_depth",
            [this](const std::string&) { set_max_stack_depth_kb(get_int("max_stack_depth")); });
+}
+
+Settings::Settings(Settings& database) : database_(&database) {
+  for (const SettingDef& d : definitions()) {
+    if (d.scope == SettingScope::kDatabase) continue;
+    values_[d.name] = database.values_.at(d.name);
+    reset_values_[d.name] = database.reset_values_.at(d.name);
+  }
+  on_apply("max_stack_depth",
+           [this](const std::string&) { set_max_stack_depth_kb(get_int("max_stack_depth")); });
+}
+
+Settings& Settings::owner(const SettingDef& d) {
+  return database_ && d.scope == SettingScope::kDatabase ? *database_ : *this;
+}
+
+const Settings& Settings::owner(const SettingDef& d) const {
+  return database_ && d.scope == SettingScope::kDatabase ? *database_ : *this;
 }
 
 const SettingDef& Settings::def(std::string_view name) const {
@@ -186,13 +205,15 @@ std::string Settings::format(const SettingDef& d, const Value& v) const {
 }
 
 const Settings::Value& Settings::value(std::string_view name) const {
-  auto it = values_.find(name);
-  if (it == values_.end())
+  const Settings& o = owner(def(name));
+  auto it = o.values_.find(name);
+  if (it == o.values_.end())
     throw Error("unrecognized configuration parameter \"" + std::string(name) + "\"");
   return it->second;
 }
 
 void Settings::assign(const SettingDef& d, const Value& v) {
+  if (&owner(d) != this) return owner(d).assign(d, v);
   Value old = values_[d.name];
   values_[d.name] = v;
   auto it = hooks_.find(d.name);
@@ -209,20 +230,24 @@ void Settings::set(std::string_view name, std::string_view text, bool session) {
   const SettingDef& d = def(lower(name));
   Value v = parse(d, text);
   assign(d, v);
-  if (!session) reset_values_[d.name] = v;
+  if (!session) owner(d).reset_values_[d.name] = v;
+}
+
+void Settings::reset_one(const SettingDef& d) {
+  Settings& o = owner(d);
+  const Value& now = o.values_[d.name];
+  const Value& start = o.reset_values_[d.name];
+  if (now.number != start.number || now.text != start.text) assign(d, start);
 }
 
 void Settings::reset(std::string_view name) {
   std::string n = lower(name);
   if (n == "all") {
-    for (const SettingDef& d : definitions())
-      if (values_[d.name].number != reset_values_[d.name].number ||
-          values_[d.name].text != reset_values_[d.name].text)
-        assign(d, reset_values_[d.name]);
+    for (const SettingDef& d : definitions()) reset_one(d);
     return;
   }
   const SettingDef& d = def(n);
-  assign(d, reset_values_[d.name]);
+  assign(d, owner(d).reset_values_[d.name]);
 }
 
 void Settings::set_from_assignment(std::string_view a) {
@@ -274,14 +299,9 @@ bool Settings::get_bool(std::string_view name) const {
 const std::string& Settings::get_enum(std::string_view name) const {
   return value(name).text;
 }
-int64_t Settings::get_bytes(std::string_view name) const {
-  const SettingDef& d = def(name);
-  return int64_t(value(name).number) * kb_per_unit(d.unit) * 1024;
-}
-
 void Settings::on_apply(std::string_view name, ApplyHook hook) {
-  def(name);
-  hooks_[std::string(name)].push_back(std::move(hook));
+  Settings& o = owner(def(name));
+  o.hooks_[std::string(name)].push_back(std::move(hook));
 }
 
 }  // namespace tp
