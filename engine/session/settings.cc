@@ -49,6 +49,73 @@ std::string format_with_unit(const SettingDef& d, double v) {
   return format_number(v);
 }
 
+Error invalid_value(const SettingDef& d, const std::string& text, const std::string& hint) {
+  return Error("invalid value for parameter \"" + d.name + "\": \"" + text + "\"", "", hint);
+}
+
+const char* const kMemoryUnitsHint =
+    "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".";
+const char* const kTimeUnitsHint =
+    "Valid units for this parameter are \"ms\", \"s\", \"min\", and \"h\".";
+
+// What one `unit` (as written after a number) is in `d`'s stored unit.
+double unit_factor(const SettingDef& d, const std::string& text, const std::string& unit) {
+  if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks) {
+    double kb = unit == "B"    ? 1.0 / 1024
+                : unit == "kB" ? 1
+                : unit == "MB" ? 1024
+                : unit == "GB" ? 1024.0 * 1024
+                : unit == "TB" ? 1024.0 * 1024 * 1024
+                               : 0;
+    if (kb == 0) throw invalid_value(d, text, kMemoryUnitsHint);
+    return kb / double(kb_per_unit(d.unit));
+  }
+  if (d.unit == SettingUnit::Ms) {
+    double factor = unit == "ms"    ? 1
+                    : unit == "s"   ? 1000
+                    : unit == "min" ? 60000
+                    : unit == "h"   ? 3600000
+                                    : 0;
+    if (factor == 0) throw invalid_value(d, text, kTimeUnitsHint);
+    return factor;
+  }
+  throw invalid_value(d, text, "This parameter takes no unit.");
+}
+
+// An Int or Real setting's value from its text ("128MB", "0.5"), in its stored
+// unit and range.
+double parse_number(const SettingDef& d, const std::string& text) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  double number = std::strtod(begin, &end);
+  if (end == begin || std::isnan(number) || std::isinf(number)) {
+    std::string what = d.type == SettingType::Int ? "an integer" : "a numeric";
+    std::string units;
+    if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks)
+      units = std::string(" ") + kMemoryUnitsHint;
+    if (d.unit == SettingUnit::Ms) units = std::string(" ") + kTimeUnitsHint;
+    throw invalid_value(d, text, "Enter " + what + " value." + units);
+  }
+  std::string unit = trim(std::string_view(end));
+  if (!unit.empty()) number *= unit_factor(d, text, unit);
+  if (d.type == SettingType::Int) {
+    number = std::rint(number);
+    // Beyond 2^53 a double no longer holds every integer, and the range
+    // error below would convert it to int64_t (undefined past 2^63): refuse
+    // it as PostgreSQL refuses a value that overflows its integer type.
+    if (std::fabs(number) >= 9007199254740992.0)
+      throw invalid_value(d, text, "Value exceeds integer range.");
+  }
+  if (number < d.min || number > d.max) {
+    throw Error(std::string(d.type == SettingType::Int && d.unit != SettingUnit::None
+                                ? format_with_unit(d, number)
+                                : format_number(number)) +
+                " is outside the valid range for parameter \"" + d.name + "\" (" +
+                format_with_unit(d, d.min) + " .. " + format_with_unit(d, d.max) + ")");
+  }
+  return number;
+}
+
 }  // namespace
 
 std::string format_memory_kb(int64_t kb) {
@@ -101,9 +168,6 @@ const SettingDef& Settings::def(std::string_view name) const {
 Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const {
   std::string text = trim(raw);
   Value v;
-  auto invalid = [&](const std::string& hint) -> Error {
-    return Error("invalid value for parameter \"" + d.name + "\": \"" + text + "\"", "", hint);
-  };
   switch (d.type) {
     case SettingType::Bool: {
       std::string t = lower(text);
@@ -125,67 +189,12 @@ Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const
         }
       std::string list;
       for (const std::string& c : d.choices) list += (list.empty() ? "" : ", ") + c;
-      throw invalid("Available values: " + list + ".");
+      throw invalid_value(d, text, "Available values: " + list + ".");
     }
     case SettingType::Real:
-    case SettingType::Int: {
-      const char* begin = text.c_str();
-      char* end = nullptr;
-      double number = std::strtod(begin, &end);
-      if (end == begin || std::isnan(number) || std::isinf(number)) {
-        std::string what = d.type == SettingType::Int ? "an integer" : "a numeric";
-        std::string units;
-        if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks)
-          units = " Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".";
-        if (d.unit == SettingUnit::Ms)
-          units = " Valid units for this parameter are \"ms\", \"s\", \"min\", and \"h\".";
-        throw Error("invalid value for parameter \"" + d.name + "\": \"" + text + "\"", "",
-                    "Enter " + what + " value." + units);
-      }
-      std::string unit = trim(std::string_view(end));
-      if (!unit.empty()) {
-        double factor = 0;  // to the setting's stored unit
-        if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks) {
-          double kb = unit == "B"    ? 1.0 / 1024
-                      : unit == "kB" ? 1
-                      : unit == "MB" ? 1024
-                      : unit == "GB" ? 1024.0 * 1024
-                      : unit == "TB" ? 1024.0 * 1024 * 1024
-                                     : 0;
-          if (kb != 0) factor = kb / double(kb_per_unit(d.unit));
-          if (factor == 0)
-            throw invalid(
-                "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".");
-        } else if (d.unit == SettingUnit::Ms) {
-          factor = unit == "ms"    ? 1
-                   : unit == "s"   ? 1000
-                   : unit == "min" ? 60000
-                   : unit == "h"   ? 3600000
-                                   : 0;
-          if (factor == 0)
-            throw invalid("Valid units for this parameter are \"ms\", \"s\", \"min\", and \"h\".");
-        } else {
-          throw invalid("This parameter takes no unit.");
-        }
-        number *= factor;
-      }
-      if (d.type == SettingType::Int) {
-        number = std::rint(number);
-        // Beyond 2^53 a double no longer holds every integer, and the range
-        // error below would convert it to int64_t (undefined past 2^63): refuse
-        // it as PostgreSQL refuses a value that overflows its integer type.
-        if (std::fabs(number) >= 9007199254740992.0) throw invalid("Value exceeds integer range.");
-      }
-      if (number < d.min || number > d.max) {
-        throw Error(std::string(d.type == SettingType::Int && d.unit != SettingUnit::None
-                                    ? format_with_unit(d, number)
-                                    : format_number(number)) +
-                    " is outside the valid range for parameter \"" + d.name + "\" (" +
-                    format_with_unit(d, d.min) + " .. " + format_with_unit(d, d.max) + ")");
-      }
-      v.number = number;
+    case SettingType::Int:
+      v.number = parse_number(d, text);
       return v;
-    }
   }
   return v;
 }
