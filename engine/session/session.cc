@@ -12,11 +12,16 @@
 
 namespace tp {
 
-Session::Session(std::shared_ptr<Database> database)
-    : db_(std::move(database)), settings_(db_->settings()) {
-  random_.seed_with(uint64_t(settings_.get_int("random_seed")));
-  settings_.on_apply("random_seed", [this](const std::string&) {
-    random_.seed_with(uint64_t(settings_.get_int("random_seed")));
+Session::Session(std::shared_ptr<Database> database) : db_(std::move(database)) {
+  {
+    // The Database's settings change under the statement lock (SET of a
+    // database-wide setting in another session): copy them under it too.
+    std::lock_guard lock(db_->statement_lock());
+    settings_ = std::make_unique<Settings>(db_->settings());
+  }
+  random_.seed_with(uint64_t(settings_->get_int("random_seed")));
+  settings_->on_apply("random_seed", [this](const std::string&) {
+    random_.seed_with(uint64_t(settings_->get_int("random_seed")));
   });
 }
 
@@ -35,7 +40,7 @@ ResultSet Session::execute(std::string_view text) {
   std::lock_guard lock(db_->statement_lock());
   StatementCancelScope cancel_scope(cancel_);
   // The stack-depth limit is process-wide; under the lock it is this session's.
-  set_max_stack_depth_kb(settings_.get_int("max_stack_depth"));
+  set_max_stack_depth_kb(settings_->get_int("max_stack_depth"));
   std::vector<std::string> parse_notices;  // identifier truncation
   sql::Statement st = sql::parse_statement(text, &parse_notices);
   cancel_requested().store(false);  // a Ctrl-C between statements cancels nothing
@@ -138,7 +143,7 @@ int Session::index_height(const RelationEntry& index) {
 }
 
 PlanContext Session::plan_context() {
-  return PlanContext{catalog(), data_dir(), storage(), planner_settings(settings_)};
+  return PlanContext{catalog(), data_dir(), storage(), planner_settings(*settings_)};
 }
 
 }  // namespace tp

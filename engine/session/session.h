@@ -68,7 +68,7 @@ class Session {
   // Not locked: for the thread that uses this session, between statements.
   // Changing a database-wide setting here changes it for every session; SET
   // does that under the statement lock.
-  Settings& settings() { return settings_; }
+  Settings& settings() { return *settings_; }
   const std::shared_ptr<Database>& database() const { return db_; }
   DataDir& data_dir() { return db_->data_dir(); }
   Storage& storage() { return db_->storage(); }
@@ -107,7 +107,7 @@ class Session {
   RowSourceContext row_source_context();
 
   std::shared_ptr<Database> db_;  // declared first: outlives settings_, which refers to it
-  Settings settings_;
+  std::unique_ptr<Settings> settings_;
   Random random_;
   std::atomic<bool> cancel_{false};
 };

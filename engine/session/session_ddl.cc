@@ -113,7 +113,7 @@ ResultSet Session::truncate(const sql::Truncate& t) {
         r->rows = 0;
         storage().create_file(*r);
         if (r->kind == RelKind::Index)
-          r->pages = build_index(storage(), *rel, *r, stream_config(settings_), false).pages;
+          r->pages = build_index(storage(), *rel, *r, stream_config(*settings_), false).pages;
       }
     }
     data_dir().sync_base_directory();
@@ -138,7 +138,7 @@ RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::strin
   idx.rows = table.rows;
   storage().create_file(idx);
   btree::BuildStats stats =
-      build_index(storage(), table, idx, stream_config(settings_), db_->options().progress);
+      build_index(storage(), table, idx, stream_config(*settings_), db_->options().progress);
   storage().flush(idx);
   idx.pages = stats.pages;
   next.relations.push_back(idx);

@@ -7,10 +7,10 @@ namespace tp {
 
 ResultSet Session::set(const sql::SetStmt& s) {
   if (s.to_default) {
-    settings_.reset(s.name);
+    settings_->reset(s.name);
   } else {
     try {
-      settings_.set(s.name, s.value);
+      settings_->set(s.name, s.value);
     } catch (Error& e) {
       throw e.at_position(0);
     }
@@ -27,18 +27,18 @@ ResultSet Session::show(const sql::ShowStmt& s) {
     r.columns = {"name", "setting", "description"};
     r.right_aligned = {false, false, false};
     for (const SettingDef& d : Settings::definitions())
-      r.rows.push_back({d.name, settings_.show(d.name), d.description});
+      r.rows.push_back({d.name, settings_->show(d.name), d.description});
   } else {
     r.columns = {s.name};
     r.right_aligned = {false};
-    r.rows.push_back({settings_.show(s.name)});
+    r.rows.push_back({settings_->show(s.name)});
   }
   r.tag = "SHOW";
   return r;
 }
 
 ResultSet Session::reset(const sql::ResetStmt& s) {
-  settings_.reset(s.name);
+  settings_->reset(s.name);
   ResultSet r;
   r.tag = "RESET";
   return r;

@@ -90,8 +90,9 @@ class Settings {
   bool get_bool(std::string_view name) const;
   const std::string& get_enum(std::string_view name) const;
 
-  // Registers a hook run once a new value of `name` is in place (in the
-  // Database's Settings for a database-wide setting).
+  // Registers a hook run once a new value of `name` is in place. A hook on a
+  // database-wide setting lives in the Database's Settings, so only what lives
+  // as long as the Database (its Storage) registers one.
   void on_apply(std::string_view name, ApplyHook hook);
 
  private:
