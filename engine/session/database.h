@@ -10,11 +10,12 @@
 //
 // The statement lock: every statement of every session runs holding it, one
 // statement at a time in the whole Database. That is what makes the shared
-// state safe to use from many threads today: the catalog, the journal, the
-// lazily filled map of open files and the pool's rebuild on SET shared_buffers
-// are not safe for concurrent use, and the statements that only read still
-// reach them. Letting read-only statements run side by side (a shared lock)
-// waits for those to be made thread-safe.
+// state safe to use from many threads today: the catalog (replaced by each
+// commit), the journal, Storage::file()'s map of open files (filled on first
+// use) and the pool's rebuild on SET shared_buffers are not safe for
+// concurrent use, and the statements that only read still reach the first and
+// the third. Letting read-only statements run side by side (a shared lock)
+// waits for those to be made thread-safe; until then a plain mutex says it.
 #pragma once
 
 #include <memory>
