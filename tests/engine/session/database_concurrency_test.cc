@@ -22,11 +22,15 @@ constexpr int kRounds = 40;
 constexpr int kRowsPerInsert = 25;
 
 // Inserts into `own` and reads both tables; returns the first failure seen.
+// With `resize_pool`, every tenth round also changes shared_buffers, which
+// rebuilds the pool the other thread's session reads through.
 std::string client(const std::shared_ptr<Database>& db, const std::string& own,
-                   const std::string& other) {
+                   const std::string& other, bool resize_pool) {
   try {
     Session s(db);
     for (int round = 1; round <= kRounds; ++round) {
+      if (resize_pool && round % 10 == 0)
+        s.execute(round % 20 == 0 ? "SET shared_buffers = '1MB'" : "SET shared_buffers = '2MB'");
       s.execute("INSERT INTO " + own + " SELECT i, " + std::to_string(round) +
                 " FROM generate_series(1, " + std::to_string(kRowsPerInsert) + ") s(i)");
       std::string mine = scalar(s, "SELECT count(*) FROM " + own);
@@ -42,7 +46,7 @@ std::string client(const std::shared_ptr<Database>& db, const std::string& own,
   return "";
 }
 
-void run_two_clients(const std::vector<std::string>& settings) {
+void run_two_clients(const std::vector<std::string>& settings, bool resize_pool = false) {
   TempDir tmp;
   auto db = Database::open(DatabaseOptions{.data_dir = tmp.data(), .settings = settings});
   {
@@ -52,8 +56,8 @@ void run_two_clients(const std::vector<std::string>& settings) {
     setup.execute("CREATE INDEX b_k ON b (k)");  // b's inserts maintain an index too
   }
   std::string error_a, error_b;
-  std::thread ta([&] { error_a = client(db, "a", "b"); });
-  std::thread tb([&] { error_b = client(db, "b", "a"); });
+  std::thread ta([&] { error_a = client(db, "a", "b", resize_pool); });
+  std::thread tb([&] { error_b = client(db, "b", "a", false); });
   ta.join();
   tb.join();
   EXPECT_EQ(error_a, "");
@@ -73,6 +77,12 @@ TEST(DatabaseConcurrency, TwoThreadsTwoSessionsKeepEveryRow) {
 
 TEST(DatabaseConcurrency, TwoThreadsWithSyncIo) {
   run_two_clients({"io_method=sync", "shared_buffers=1MB"});
+}
+
+// SET shared_buffers in one session rebuilds the pool that the other thread's
+// session uses between its statements.
+TEST(DatabaseConcurrency, PoolResizedByOneSessionWhileTheOtherRuns) {
+  run_two_clients({"shared_buffers=1MB"}, true);
 }
 
 }  // namespace
