@@ -85,7 +85,8 @@ class PageGuard {
 };
 
 // A relation's pages. Implementations: MemPageStore (tests, benchmarks),
-// FilePageStore (pread/pwrite with checksums), and later the buffer pool.
+// FilePageStore (pread/pwrite with checksums), and the buffer pool
+// (engine/storage/pool_page_store.h).
 class PageStore {
  public:
   virtual ~PageStore() = default;
