@@ -4,7 +4,7 @@
 // (the "concurrency" label).
 #include <gtest/gtest.h>
 
-#include <atomic>
+#include <latch>
 #include <string>
 #include <thread>
 
@@ -15,6 +15,7 @@
 namespace tp {
 namespace {
 
+using testing::error_of;
 using testing::scalar;
 using testing::TempDir;
 
@@ -83,6 +84,30 @@ TEST(DatabaseConcurrency, TwoThreadsWithSyncIo) {
 // session uses between its statements.
 TEST(DatabaseConcurrency, PoolResizedByOneSessionWhileTheOtherRuns) {
   run_two_clients({"shared_buffers=1MB"}, true);
+}
+
+// Session::cancel() from another thread, while the statement runs: the hook
+// holds the statement at its commit until the other thread has canceled it.
+TEST(DatabaseConcurrency, CancelFromAnotherThreadStopsThatSessionsStatement) {
+  TempDir tmp;
+  auto db = Database::open(DatabaseOptions{.data_dir = tmp.data(), .settings = {}});
+  Session a(db), b(db);
+  a.execute("CREATE TABLE t (x int)");
+  std::latch in_statement(1), canceled(1);
+  db->data_dir().set_before_commit_hook([&] {
+    in_statement.count_down();
+    canceled.wait();
+  });
+  std::string a_error;
+  std::thread runner([&] { a_error = error_of(a, "INSERT INTO t VALUES (1)"); });
+  in_statement.wait();
+  a.cancel();
+  canceled.count_down();
+  runner.join();
+  db->data_dir().set_before_commit_hook({});
+  EXPECT_EQ(a_error, "canceling statement due to user request");
+  EXPECT_EQ(b.execute("INSERT INTO t VALUES (2)").tag, "INSERT 0 1");
+  EXPECT_EQ(scalar(a, "SELECT count(*) FROM t"), "1");
 }
 
 }  // namespace

@@ -5,9 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <latch>
-#include <thread>
-
 #include "engine/core/interrupts.h"
 #include "engine/session/session.h"
 #include "tests/support/test_util.h"
@@ -185,30 +182,6 @@ TEST(TwoSessions, CancelOfOneLeavesTheOtherRunning) {
   EXPECT_EQ(scalar(a, "SELECT count(*) FROM t"), "2");
   EXPECT_EQ(scalar(b, "SELECT count(*) FROM t"), "2");
   EXPECT_FALSE(cancel_requested().load());  // the process-wide (Ctrl-C) flag was not used
-}
-
-// Session::cancel() from another thread, while the statement runs: the hook
-// holds the statement at its commit until the other thread has canceled it.
-TEST(TwoSessions, CancelFromAnotherThreadStopsThatSessionsStatement) {
-  TempDir tmp;
-  auto db = open_database(tmp.data());
-  Session a(db), b(db);
-  a.execute("CREATE TABLE t (x int)");
-  std::latch in_statement(1), canceled(1);
-  db->data_dir().set_before_commit_hook([&] {
-    in_statement.count_down();
-    canceled.wait();
-  });
-  std::string a_error;
-  std::thread runner([&] { a_error = error_of(a, "INSERT INTO t VALUES (1)"); });
-  in_statement.wait();
-  a.cancel();
-  canceled.count_down();
-  runner.join();
-  db->data_dir().set_before_commit_hook({});
-  EXPECT_EQ(a_error, "canceling statement due to user request");
-  EXPECT_EQ(b.execute("INSERT INTO t VALUES (2)").tag, "INSERT 0 1");
-  EXPECT_EQ(scalar(a, "SELECT count(*) FROM t"), "1");
 }
 
 }  // namespace
