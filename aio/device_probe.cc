@@ -96,7 +96,7 @@ DeviceProbeRow measure(IoSystem& io, IoFile& file, const Measure& m, double seco
   auto issue = [&](Slot& s) {
     s.first = next_first();
     IoHandle* h = io.acquire(&s.result);
-    h->set_context(IoContextTag::kBulkRead);
+    h->set_context(IoContext::kBulkRead);
     s.ref = h->wait_ref();
     s.started = Clock::now();
     s.pending = true;

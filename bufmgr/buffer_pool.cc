@@ -16,7 +16,6 @@
 
 namespace tp::bufmgr {
 
-using internal::aio_context;
 using internal::now_us;
 
 // ---- pins -------------------------------------------------------------------------
@@ -181,7 +180,7 @@ void BufferPool::write_back_locked(BufferDesc& d, IoContext context) {
   const uint64_t start_us = now_us();
   aio::IoResult result;
   aio::IoHandle* h = io_->acquire(&result);
-  h->set_context(aio_context(context));
+  h->set_context(context);
   aio::IoWaitRef ref = h->wait_ref();
   io_->start_write(h, *d.file, d.tag.block, reinterpret_cast<const std::byte*>(page), 1);
   io_->wait(ref);

@@ -11,7 +11,8 @@
 //   buffer_desc.h       the descriptor and its header lock
 //   mapping_table.h/.cc tag -> buffer, 128 partitions
 //   strategy.h/.cc      clock sweep and ring strategies (bulk read, bulk write)
-//   private_pins.h/.cc  per-thread pin counts, pin budget, per-context counters
+//   thread_pins.h/.cc   per-thread pin counts, pin budget, open streams, counters
+//   pool_counters.h     PoolCounters: hits, reads, writes, evictions, extends per IoContext
 //   page_guard.h/.cc    PinGuard / ReadGuard / WriteGuard
 //   read_stream.h/.cc   read streams (look-ahead, I/O combining, distance control)
 //   buffer_usage.h      per-thread counters for EXPLAIN (ANALYZE, BUFFERS)
@@ -43,8 +44,9 @@
 #include "bufmgr/buffer_usage.h"
 #include "bufmgr/mapping_table.h"
 #include "bufmgr/page_guard.h"
-#include "bufmgr/private_pins.h"
+#include "bufmgr/pool_counters.h"
 #include "bufmgr/strategy.h"
+#include "bufmgr/thread_pins.h"
 
 namespace tp::bufmgr {
 

@@ -23,7 +23,6 @@
 
 namespace tp::bufmgr {
 
-using internal::aio_context;
 using internal::now_us;
 
 namespace {
@@ -185,7 +184,7 @@ void BufferPool::start_io(ReadBuffersOp& op) {
       return;  // foreign I/O; wait_read_buffers waits for it
     }
     h->set_completion({&BufferPool::read_completed, {reinterpret_cast<uint64_t>(this)}});
-    h->set_context(aio_context(context));
+    h->set_context(context);
     if (op.advice) h->set_flags(aio::kIoFlagAdvice);
     std::byte* pages[ReadBuffersOp::kMaxBlocks];
     for (int j = 0; j < claimed; ++j)

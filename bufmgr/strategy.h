@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "bufmgr/buffer_desc.h"
-#include "bufmgr/private_pins.h"
+#include "bufmgr/pool_counters.h"
 
 namespace tp::bufmgr {
 

@@ -100,7 +100,7 @@ void HeapLoader::submit_run() {
   aio::IoSystem& io = pool_.io();
   aio::IoHandle* h = io.acquire(&run.result);
   h->set_flags(aio::kIoFlagDirect);
-  h->set_context(aio::IoContextTag::kBulkWrite);
+  h->set_context(aio::IoContext::kBulkWrite);
   run.ref = h->wait_ref();
   io.start_writev(h, file_, run.first, std::span<std::byte* const>(ptrs, size_t(run.used)));
   ++write_calls_;
