@@ -102,7 +102,6 @@ const char* io_op_name(IoOp op);
 // set by a shared-completion callback whose verification failed: the bytes arrived but
 // block `callback_data` is not a valid page (checksum or header).
 enum class IoStatus : uint8_t { kUnknown = 0, kOk = 1, kPartial = 2, kError = 3, kInvalidPage = 4 };
-const char* io_status_name(IoStatus status);
 
 // The encoded outcome of one I/O. Completion code never throws: it fills one of these,
 // and the issuer raises it (check_io_result) on its own thread.
@@ -199,7 +198,7 @@ class IoHandle {
 
   // aio-internal (public only because Boost.Intrusive needs to name it): links the handle
   // into its owner's idle list or in-flight list; touched by the owner thread only.
-  boost::intrusive::list_member_hook<> owner_link_;
+  boost::intrusive::list_member_hook<> owner_link;
 
  private:
   friend struct HandleOps;

@@ -20,7 +20,7 @@ namespace tp::aio {
 using HandleList = boost::intrusive::list<
     IoHandle,
     boost::intrusive::member_hook<IoHandle, boost::intrusive::list_member_hook<>,
-                                  &IoHandle::owner_link_>,
+                                  &IoHandle::owner_link>,
     boost::intrusive::constant_time_size<true>>;
 
 // Method-owned state of one thread slot (e.g. its io_uring ring).

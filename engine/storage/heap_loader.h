@@ -57,7 +57,6 @@ class HeapLoader {
   void wait_oldest();
 
   DataDir& dir_;
-  Storage& storage_;
   bufmgr::BufferPool& pool_;
   aio::IoFile& file_;
   uint32_t relnumber_;
