@@ -253,7 +253,13 @@ class BufferPool {
   // Blocks until IO_IN_PROGRESS is clear on `d` (waiting on the read's wait ref if any).
   void wait_io_done(BufferDesc& d);
   static void read_completed(const aio::IoCompletionInfo& info, aio::IoResult& result) noexcept;
+  // Flush (buffer_pool.cc): writes dirty pages in batches; see flush_buffers.
+  struct PendingWrite;
   void flush_buffers(uint32_t relnumber, bool all);
+  aio::IoFile* pin_dirty_buffer(int32_t buffer, uint32_t relnumber, bool all);
+  void start_flush_write(int32_t buffer, aio::IoFile& file, std::vector<PendingWrite>& batch);
+  void finish_flush_batch(std::vector<PendingWrite>& batch);
+  void abandon_flush_batch(std::vector<PendingWrite>& batch);
 
   aio::IoSystem* io_;  // changes only in switch_io
   int nbuffers_ = 0;
