@@ -52,22 +52,6 @@ const char* io_op_name(IoOp op) {
   return "?";
 }
 
-const char* io_status_name(IoStatus status) {
-  switch (status) {
-    case IoStatus::kUnknown:
-      return "UNKNOWN";
-    case IoStatus::kOk:
-      return "OK";
-    case IoStatus::kPartial:
-      return "PARTIAL";
-    case IoStatus::kError:
-      return "ERROR";
-    case IoStatus::kInvalidPage:
-      return "INVALID_PAGE";
-  }
-  return "?";
-}
-
 std::string describe_io_failure(const IoResult& result, std::string_view relation_name) {
   if (result.status == IoStatus::kInvalidPage)
     return "invalid page in block " + std::to_string(result.callback_data) + " of relation \"" +

@@ -27,8 +27,6 @@ struct IoStatsRow {
   uint64_t wait_time_us = 0;  // time spent in those waits
 
   double avg_read_size_bytes() const { return reads ? double(read_bytes) / double(reads) : 0; }
-  double avg_write_size_bytes() const { return writes ? double(write_bytes) / double(writes) : 0; }
-  double avg_wait_time_us() const { return waits ? double(wait_time_us) / double(waits) : 0; }
 };
 
 // Every (method, context) pair that has a non-zero counter, method-major order.

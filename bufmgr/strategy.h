@@ -49,7 +49,6 @@ enum class StrategyKind : uint8_t {
   kBulkRead,   // seq scans of tables larger than a quarter of the pool
   kBulkWrite,  // loads (INSERT ... SELECT, COPY-like bulk inserts)
 };
-const char* strategy_kind_name(StrategyKind kind);
 
 class BufferStrategy {
  public:

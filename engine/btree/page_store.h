@@ -84,8 +84,8 @@ class PageGuard {
   bool dirty_ = false;
 };
 
-// A relation's pages. Implementations: MemPageStore (tests, benchmarks),
-// FilePageStore (pread/pwrite with checksums), and later the buffer pool.
+// A relation's pages. Implementations: MemPageStore (tests, benchmarks) and
+// engine/storage's PoolPageStore (the buffer pool).
 class PageStore {
  public:
   virtual ~PageStore() = default;
