@@ -37,9 +37,6 @@ class ClockSweep {
   // Throws tp::Error if every buffer stays pinned for a whole revolution.
   BufferDesc& victim(BufferDesc* descs);
 
-  // Completed revolutions of the hand (for introspection).
-  uint64_t passes() const { return hand_.load(std::memory_order_relaxed) / nbuffers_; }
-
  private:
   const uint32_t nbuffers_;
   std::atomic<uint64_t> hand_{0};
