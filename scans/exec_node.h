@@ -14,7 +14,7 @@
 //     for (uint32_t i = 0; i < b->count; ++i) use(b->row(i));
 //
 // Each node keeps its own run-time counters (rows, loops, time, buffers) for
-// EXPLAIN ANALYZE; engine/explain.cc prints them.
+// EXPLAIN ANALYZE; engine/session/explain.cc prints them.
 #pragma once
 
 #include <chrono>

@@ -35,7 +35,7 @@ inline constexpr int kPrefetchStartSwitches = 4;
 // An open index: the tree plus whatever keeps its page store alive.
 struct IndexHandle {
   std::string name;
-  std::shared_ptr<void> owner;  // the page store (engine/btree_store.h)
+  std::shared_ptr<void> owner;  // the page store (engine/storage/pool_page_store.h)
   const btree::BTree* tree = nullptr;
 };
 

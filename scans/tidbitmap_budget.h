@@ -1,6 +1,6 @@
 // How many page entries a TID bitmap may hold for a memory budget.
 //
-// Header-only so the planner (engine/cost_model) and the bitmap itself
+// Header-only so the planner (engine/plan/cost_model) and the bitmap itself
 // (scans/tidbitmap) share one formula without a link dependency: the cost model
 // must predict lossiness with exactly the limit the executor will apply.
 #pragma once
@@ -19,7 +19,7 @@ namespace tp {
 // PostgreSQL's (work_mem 4 MB -> 65,536 entries).
 inline constexpr int64_t kTbmBytesPerEntry = 64;
 
-// Exact pages hold one bit per possible line pointer: kMaxHeapTuplesPerPage (engine/page.h).
+// Exact pages hold one bit per possible line pointer: kMaxHeapTuplesPerPage (engine/core/page.h).
 
 // A lossy chunk covers this many consecutive heap pages (BLCKSZ / 32).
 inline constexpr uint32_t kTbmPagesPerChunk = 256;

@@ -27,7 +27,9 @@ struct Column {
 
 inline constexpr uint32_t kHeapTupleHeaderSize = 23;  // before padding
 inline constexpr uint32_t kHeapTupleDataOffset = 24;  // t_hoff
-// The largest tuple a heap page takes (REFERENCE §1).
+// The most free space a fillfactor target asks of a page: PostgreSQL's
+// MaxHeapTupleSize less MaxHeapTuplesPerPage / 8 line pointers (hio.c's
+// "nearly empty" page), so a large row still goes into an empty page.
 inline constexpr uint32_t kMaxHeapTupleSize = 8016;
 
 // Where each column of a row type sits inside a tuple.

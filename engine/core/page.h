@@ -7,7 +7,7 @@
 //
 // Line pointers (4 bytes) grow up from the header, tuples (8-byte aligned) grow
 // down from pd_special. Offsets within a page are 1-based (OffsetNumber), as in
-// PostgreSQL. engine/README.md draws the layout in more detail.
+// PostgreSQL. engine/core/README.md draws the layout in more detail.
 #pragma once
 
 #include <cstddef>

@@ -4,15 +4,15 @@
 // costsize.c, selfuncs.c (genericcostestimate, btcostestimate) and pathnode.c
 // down to the order of floating-point operations, so that for the same
 // statistics tidepool prints the same `cost=S..T rows=R` as PostgreSQL's
-// EXPLAIN. engine/README.md ("Cost model and statistics") explains the model.
+// EXPLAIN. engine/plan/README.md ("Cost model and statistics") explains the model.
 //
 //   CostSettings cs;                                   // PostgreSQL defaults
 //   RelSize rel{.pages = 454546, .tuples = 10000012, .rows = 10000012};
 //   PathCost seq = cost_seq_scan(cs, rel, {});         // 0.00..554546.12
 //
-// Inputs the planner derives elsewhere: selectivities (engine/selectivity.h),
+// Inputs the planner derives elsewhere: selectivities (engine/plan/selectivity.h),
 // relation and index sizes (catalog), the leading index column's correlation
-// (engine/stats.h). Nothing here allocates or throws except on settings a
+// (engine/storage/table_stats.h). Nothing here allocates or throws except on settings a
 // user can set wrongly (validate()).
 #pragma once
 
@@ -83,7 +83,7 @@ struct BtreeIndexInfo {
   bool descending = false;  // leading column sorted DESC: correlation sign flips
 };
 
-// Index clauses summarised as btcostestimate needs them (engine/index_quals.h
+// Index clauses summarised as btcostestimate needs them (engine/plan/index_quals.h
 // derives this from an expression list).
 struct BtreeQuals {
   double index_selectivity = 1;     // all index quals (clauselist_selectivity)

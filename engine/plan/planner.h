@@ -1,7 +1,7 @@
 // The planner: binds a SELECT over one table to its columns, estimates it with
-// PostgreSQL 15's selectivity and cost formulas (engine/selectivity.h,
-// engine/cost_model.h), and builds the executor tree (scans/): the scan chosen by
-// engine/scan_choice.h, with an Aggregate, Sort and Limit above it as the query asks.
+// PostgreSQL 15's selectivity and cost formulas (engine/plan/selectivity.h,
+// engine/plan/cost_model.h), and builds the executor tree (scans/): the scan chosen by
+// engine/plan/scan_choice.h, with an Aggregate, Sort and Limit above it as the query asks.
 //
 //   PlannedQuery q = plan_select(ctx, select);
 //   q.root->open();

@@ -11,7 +11,7 @@
 // Algorithm S, then a reservoir of 300 * target rows over the rows of those
 // blocks (Vitter's Algorithm Z). The random numbers are PostgreSQL's
 // (xoroshiro128** seeded by splitmix64) seeded from `seed`, so a given seed
-// always yields the same sample. engine/README.md describes the estimators.
+// always yields the same sample. engine/plan/README.md describes the estimators.
 #pragma once
 
 #include <cstdint>

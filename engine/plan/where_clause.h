@@ -1,5 +1,5 @@
 // WHERE clauses between the SQL text and the executor: binding a WHERE clause of a query
-// over one table to that table's columns (the estimator's tp::Expr, engine/selectivity.h),
+// over one table to that table's columns (the estimator's tp::Expr, engine/plan/selectivity.h),
 // compiling clauses to the per-row form the scans evaluate (scans/qual.h), and printing
 // them back as PostgreSQL's EXPLAIN does ("Filter: ((a >= 1) AND (a <= 10))").
 #pragma once

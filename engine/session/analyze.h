@@ -1,4 +1,4 @@
-// ANALYZE and VACUUM ANALYZE: per-column statistics (engine/stats.h, computed
+// ANALYZE and VACUUM ANALYZE: per-column statistics (engine/plan/statistics.h, computed
 // as PostgreSQL 15 does) over a table's pages read through the buffer pool,
 // stored in the catalog where the planner and \d+ find them.
 #pragma once

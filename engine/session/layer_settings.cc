@@ -38,7 +38,7 @@ PlannerSettings planner_settings(const Settings& s) {
   p.enable_bitmapscan = s.get_bool("enable_bitmapscan");
   p.enable_sort = s.get_bool("enable_sort");
   const std::string& prefetch = s.get_enum("index_prefetch");
-  p.index_prefetch = prefetch == "off"   ? IndexPrefetch::kOff
+  p.index_prefetch = prefetch == "off"  ? IndexPrefetch::kOff
                      : prefetch == "on" ? IndexPrefetch::kOn
                                         : IndexPrefetch::kImmediate;
   p.stream = stream_config(s);

@@ -141,32 +141,36 @@ std::vector<std::string> row_source_columns(const sql::Select& s) {
   return names;
 }
 
-static void run_source(const sql::Select& s, RowSourceContext& ctx,
-                       const std::function<void(const std::vector<Value>&)>& emit,
-                       uint64_t* count_only) {
-  if (!s.values.empty()) {
-    if (count_only) *count_only = 0;
-    for (const auto& row : s.values) {
-      std::vector<const Expr*> targets;
-      for (auto& e : row) targets.push_back(e.get());
-      uint64_t n = 0;
-      expand_targets(targets, ctx, emit, count_only ? &n : nullptr);
-      if (count_only) *count_only += n;
-    }
-    return;
-  }
-  if (!s.from) {
-    if (s.where || !s.order_by.empty()) throw Error("WHERE and ORDER BY need a FROM clause here");
+namespace {
+
+using EmitFn = std::function<void(const std::vector<Value>&)>;
+
+// VALUES (...), (...): each row's targets, expanded (set-returning calls multiply rows).
+void run_values(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
+                uint64_t* count_only) {
+  if (count_only) *count_only = 0;
+  for (const auto& row : s.values) {
     std::vector<const Expr*> targets;
-    for (auto& t : s.targets) targets.push_back(t.expr.get());
-    uint64_t limit = s.limit.value_or(UINT64_MAX);
-    expand_targets(targets, ctx, emit, count_only, limit);
-    if (count_only) *count_only = std::min(*count_only, limit);
-    return;
+    for (auto& e : row) targets.push_back(e.get());
+    uint64_t n = 0;
+    expand_targets(targets, ctx, emit, count_only ? &n : nullptr);
+    if (count_only) *count_only += n;
   }
-  const sql::FromItem& f = *s.from;
-  if (!f.is_function)
-    throw Error("internal: table sources are read by the executor").at_position(f.position);
+}
+
+// SELECT without FROM.
+void run_targets(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
+                 uint64_t* count_only) {
+  if (s.where || !s.order_by.empty()) throw Error("WHERE and ORDER BY need a FROM clause here");
+  std::vector<const Expr*> targets;
+  for (auto& t : s.targets) targets.push_back(t.expr.get());
+  uint64_t limit = s.limit.value_or(UINT64_MAX);
+  expand_targets(targets, ctx, emit, count_only, limit);
+  if (count_only) *count_only = std::min(*count_only, limit);
+}
+
+// The one column generate_series yields, and the name it goes by.
+std::string series_column(const sql::FromItem& f) {
   if (f.name != "generate_series")
     throw Error("function " + f.name + "() is not a row source", "",
                 "FROM takes a table or generate_series(start, stop [, step]).")
@@ -174,9 +178,56 @@ static void run_source(const sql::Select& s, RowSourceContext& ctx,
   if (f.column_aliases.size() > 1)
     throw Error("too many column aliases specified for function generate_series")
         .at_position(f.position);
-  std::string col = !f.column_aliases.empty() ? f.column_aliases[0]
-                    : !f.alias.empty()        ? f.alias
-                                              : "generate_series";
+  return !f.column_aliases.empty() ? f.column_aliases[0]
+         : !f.alias.empty()        ? f.alias
+                                   : "generate_series";
+}
+
+struct SeriesOrder {
+  bool shuffle = false;  // ORDER BY random()
+  bool reverse = false;  // ORDER BY the column against the series' direction
+};
+
+SeriesOrder series_order(const sql::Select& s, const Series& series, const std::string& col) {
+  SeriesOrder o;
+  if (s.order_by.size() > 1)
+    throw Error("ORDER BY over generate_series takes one key: random() or the series column");
+  if (s.order_by.empty()) return o;
+  const Expr& key = *s.order_by[0].expr;
+  if (is_random_call(key)) {
+    o.shuffle = true;
+  } else if (key.kind == ExprKind::ColumnRef && (key.name == col || key.name == s.from->alias)) {
+    o.reverse = s.order_by[0].descending ? series.step > 0 : series.step < 0;
+  } else {
+    throw Error("ORDER BY over generate_series takes random() or the series column \"" + col + "\"")
+        .at_position(key.position);
+  }
+  return o;
+}
+
+// Row positions in output order: a seeded Fisher-Yates shuffle (the same seed gives
+// the same table), or empty for a scan in series order.
+std::vector<uint32_t> shuffled_positions(uint64_t n, Random& random) {
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  for (uint64_t i = n; i > 1; --i) std::swap(order[i - 1], order[random.below(i)]);
+  return order;
+}
+
+bool passes_where(const sql::Select& s, EvalContext& ec) {
+  if (!s.where) return true;
+  Value ok = evaluate(*s.where, ec);
+  if (ok.type != ValueType::Bool && ok.type != ValueType::Null)
+    throw Error(std::string("argument of WHERE must be type boolean, not type ") +
+                value_type_name(ok.type));
+  return ok.type != ValueType::Null && ok.i;
+}
+
+// FROM generate_series(...) [WHERE] [ORDER BY] [LIMIT].
+void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
+                uint64_t* count_only) {
+  const sql::FromItem& f = *s.from;
+  std::string col = series_column(f);
   EvalContext ec;
   ec.random = ctx.random;
   ec.session_function = ctx.session_function;
@@ -184,30 +235,14 @@ static void run_source(const sql::Select& s, RowSourceContext& ctx,
   for (auto& a : f.func_args) args.push_back(evaluate(*a, ec));
   Series series = make_series(args, f.position);
   uint64_t n = series.count();
-
-  // ORDER BY random() shuffles; ORDER BY the series column keeps or reverses order.
-  bool shuffle = false, reverse = false;
-  if (s.order_by.size() > 1)
-    throw Error("ORDER BY over generate_series takes one key: random() or the series column");
-  if (!s.order_by.empty()) {
-    const Expr& key = *s.order_by[0].expr;
-    if (is_random_call(key)) {
-      shuffle = true;
-    } else if (key.kind == ExprKind::ColumnRef && (key.name == col || key.name == f.alias)) {
-      reverse = s.order_by[0].descending ? series.step > 0 : series.step < 0;
-    } else {
-      throw Error("ORDER BY over generate_series takes random() or the series column \"" + col +
-                  "\"")
-          .at_position(key.position);
-    }
-  }
+  SeriesOrder how = series_order(s, series, col);
   uint64_t limit = s.limit.value_or(UINT64_MAX);
   if (count_only) {
     *count_only = s.where ? 0 : std::min(n, limit);
     return;
   }
   // Only a shuffle numbers every row up front; a scan in order stops at the LIMIT.
-  refuse_too_many(shuffle ? n : std::min(n, limit));
+  refuse_too_many(how.shuffle ? n : std::min(n, limit));
 
   Value current;
   ec.column = [&](const Expr& e) -> Value {
@@ -217,24 +252,12 @@ static void run_source(const sql::Select& s, RowSourceContext& ctx,
   std::vector<const Expr*> targets;
   for (auto& t : s.targets) targets.push_back(t.expr.get());
   std::vector<uint32_t> order;
-  if (shuffle) {
-    // A seeded Fisher-Yates shuffle: the same seed gives the same table.
-    order.resize(n);
-    std::iota(order.begin(), order.end(), 0u);
-    for (uint64_t i = n; i > 1; --i) std::swap(order[i - 1], order[ctx.random->below(i)]);
-  }
+  if (how.shuffle) order = shuffled_positions(n, *ctx.random);
   std::vector<Value> row(targets.size());
   uint64_t emitted = 0;
   for (uint64_t k = 0; k < n && emitted < limit; ++k) {
-    uint64_t pos = shuffle ? order[k] : reverse ? n - 1 - k : k;
-    current = series.at(pos);
-    if (s.where) {
-      Value ok = evaluate(*s.where, ec);
-      if (ok.type != ValueType::Bool && ok.type != ValueType::Null)
-        throw Error(std::string("argument of WHERE must be type boolean, not type ") +
-                    value_type_name(ok.type));
-      if (ok.type == ValueType::Null || !ok.i) continue;
-    }
+    current = series.at(how.shuffle ? order[k] : how.reverse ? n - 1 - k : k);
+    if (!passes_where(s, ec)) continue;
     for (size_t i = 0; i < targets.size(); ++i)
       row[i] = targets[i]->kind == ExprKind::Star ? current : evaluate(*targets[i], ec);
     emit(row);
@@ -242,6 +265,17 @@ static void run_source(const sql::Select& s, RowSourceContext& ctx,
     if (ctx.tick && (k & 0xFFFF) == 0xFFFF) ctx.tick(k + 1, n);
   }
 }
+
+void run_source(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
+                uint64_t* count_only) {
+  if (!s.values.empty()) return run_values(s, ctx, emit, count_only);
+  if (!s.from) return run_targets(s, ctx, emit, count_only);
+  if (!s.from->is_function)
+    throw Error("internal: table sources are read by the executor").at_position(s.from->position);
+  run_series(s, ctx, emit, count_only);
+}
+
+}  // namespace
 
 uint64_t row_source_size(const sql::Select& s, RowSourceContext& ctx) {
   uint64_t n = 0;

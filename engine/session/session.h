@@ -1,15 +1,23 @@
-// A session: one open data directory, its settings, and the statements run
-// against it. The shell (tools/) and the tests drive tidepool through this
-// class only.
+// A session: one client of a Database (engine/session/database.h), with its
+// own settings, random() state and cancel flag, and the statements it runs.
+// The shell (tools/) and the tests drive tidepool through this class only.
+//
+// Each statement holds the Database's statement lock from start to end, so the
+// statements of all sessions of one Database run one after the other and each
+// sees what the ones before it committed. A Session itself is used by one
+// thread at a time; only cancel() may be called from another thread.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/plan/plan_context.h"
+#include "engine/session/database.h"
+#include "engine/session/row_source.h"
 #include "engine/session/settings.h"
 #include "engine/sql/ast.h"
 #include "engine/sql/value.h"
@@ -28,6 +36,7 @@ struct ResultSet {
   std::vector<std::string> notices;  // printed as NOTICE:  ...
 };
 
+// A session with a Database of its own (the shell, `tidepool check`, most tests).
 struct SessionOptions {
   std::string data_dir;
   std::vector<std::string> settings;  // "name=value" from --set
@@ -37,17 +46,33 @@ struct SessionOptions {
 
 class Session {
  public:
+  // A session of `database`, its settings starting from the Database's.
+  explicit Session(std::shared_ptr<Database> database);
+  // Opens a Database of its own on options.data_dir (Database::open).
   explicit Session(const SessionOptions& options);
   ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
 
-  // Parses and runs one statement. A failed statement throws tp::Error and
-  // leaves data and catalog as they were before it.
+  // Parses and runs one statement under the Database's statement lock. A
+  // failed statement throws tp::Error and leaves data and catalog as they were
+  // before it.
   ResultSet execute(std::string_view sql);
 
-  Settings& settings() { return settings_; }
-  DataDir& data_dir() { return *dir_; }
-  Storage& storage() { return *storage_; }
-  const Catalog& catalog() const { return dir_->catalog(); }
+  // Cancels this session's statement that is running or waiting for the
+  // statement lock (it fails with "canceling statement due to user request" at
+  // its next check); a cancel while the session is idle does nothing. Callable
+  // from any thread; other sessions' statements go on.
+  void cancel() { cancel_.store(true); }
+
+  // Not locked: for the thread that uses this session, between statements.
+  // Changing a database-wide setting here changes it for every session; SET
+  // does that under the statement lock.
+  Settings& settings() { return *settings_; }
+  const std::shared_ptr<Database>& database() const { return db_; }
+  DataDir& data_dir() { return db_->data_dir(); }
+  Storage& storage() { return db_->storage(); }
+  const Catalog& catalog() const { return db_->data_dir().catalog(); }
 
   // Height of a B-tree index as PostgreSQL counts it: the root's level (0 when
   // the root is a leaf; 2 for 10 M int4 keys).
@@ -73,17 +98,18 @@ class Session {
   ResultSet reset(const sql::ResetStmt& s);
 
   // Runs `body` as one all-or-nothing statement (see DataDir).
-  template <typename F>
-  ResultSet atomically(F&& body);
+  ResultSet atomically(const std::function<ResultSet()>& body);
 
   void commit_and_remove(Catalog next, const std::vector<uint32_t>& garbage);
   Value session_function(const sql::Expr& e, const std::vector<Value>& args);
+  // The row-producing context of generate_series / VALUES with this session's
+  // random() and functions.
+  RowSourceContext row_source_context();
 
-  SessionOptions options_;
-  Settings settings_;
-  std::unique_ptr<DataDir> dir_;
-  std::unique_ptr<Storage> storage_;
+  std::shared_ptr<Database> db_;  // declared first: outlives settings_, which refers to it
+  std::unique_ptr<Settings> settings_;
   Random random_;
+  std::atomic<bool> cancel_{false};
 };
 
 }  // namespace tp

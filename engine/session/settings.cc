@@ -49,6 +49,73 @@ std::string format_with_unit(const SettingDef& d, double v) {
   return format_number(v);
 }
 
+Error invalid_value(const SettingDef& d, const std::string& text, const std::string& hint) {
+  return Error("invalid value for parameter \"" + d.name + "\": \"" + text + "\"", "", hint);
+}
+
+const char* const kMemoryUnitsHint =
+    "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".";
+const char* const kTimeUnitsHint =
+    "Valid units for this parameter are \"ms\", \"s\", \"min\", and \"h\".";
+
+// What one `unit` (as written after a number) is in `d`'s stored unit.
+double unit_factor(const SettingDef& d, const std::string& text, const std::string& unit) {
+  if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks) {
+    double kb = unit == "B"    ? 1.0 / 1024
+                : unit == "kB" ? 1
+                : unit == "MB" ? 1024
+                : unit == "GB" ? 1024.0 * 1024
+                : unit == "TB" ? 1024.0 * 1024 * 1024
+                               : 0;
+    if (kb == 0) throw invalid_value(d, text, kMemoryUnitsHint);
+    return kb / double(kb_per_unit(d.unit));
+  }
+  if (d.unit == SettingUnit::Ms) {
+    double factor = unit == "ms"    ? 1
+                    : unit == "s"   ? 1000
+                    : unit == "min" ? 60000
+                    : unit == "h"   ? 3600000
+                                    : 0;
+    if (factor == 0) throw invalid_value(d, text, kTimeUnitsHint);
+    return factor;
+  }
+  throw invalid_value(d, text, "This parameter takes no unit.");
+}
+
+// An Int or Real setting's value from its text ("128MB", "0.5"), in its stored
+// unit and range.
+double parse_number(const SettingDef& d, const std::string& text) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  double number = std::strtod(begin, &end);
+  if (end == begin || std::isnan(number) || std::isinf(number)) {
+    std::string what = d.type == SettingType::Int ? "an integer" : "a numeric";
+    std::string units;
+    if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks)
+      units = std::string(" ") + kMemoryUnitsHint;
+    if (d.unit == SettingUnit::Ms) units = std::string(" ") + kTimeUnitsHint;
+    throw invalid_value(d, text, "Enter " + what + " value." + units);
+  }
+  std::string unit = trim(std::string_view(end));
+  if (!unit.empty()) number *= unit_factor(d, text, unit);
+  if (d.type == SettingType::Int) {
+    number = std::rint(number);
+    // Beyond 2^53 a double no longer holds every integer, and the range
+    // error below would convert it to int64_t (undefined past 2^63): refuse
+    // it as PostgreSQL refuses a value that overflows its integer type.
+    if (std::fabs(number) >= 9007199254740992.0)
+      throw invalid_value(d, text, "Value exceeds integer range.");
+  }
+  if (number < d.min || number > d.max) {
+    throw Error(std::string(d.type == SettingType::Int && d.unit != SettingUnit::None
+                                ? format_with_unit(d, number)
+                                : format_number(number)) +
+                " is outside the valid range for parameter \"" + d.name + "\" (" +
+                format_with_unit(d, d.min) + " .. " + format_with_unit(d, d.max) + ")");
+  }
+  return number;
+}
+
 }  // namespace
 
 std::string format_memory_kb(int64_t kb) {
@@ -67,10 +134,29 @@ Settings::Settings() {
     values_[d.name] = v;
     reset_values_[d.name] = v;
   }
-  // The stack-depth limit is process-wide (engine/stack_depth.h); the hook also
-  // refuses a value beyond the platform's stack rlimit.
+  // The stack-depth limit is process-wide (engine/core/stack_depth.h; a Session
+  // puts its own value in place for each statement); the hook also refuses a
+  // value beyond the platform's stack rlimit.
   on_apply("max_stack_depth",
            [this](const std::string&) { set_max_stack_depth_kb(get_int("max_stack_depth")); });
+}
+
+Settings::Settings(Settings& database) : database_(&database) {
+  for (const SettingDef& d : definitions()) {
+    if (d.scope == SettingScope::kDatabase) continue;
+    values_[d.name] = database.values_.at(d.name);
+    reset_values_[d.name] = database.reset_values_.at(d.name);
+  }
+  on_apply("max_stack_depth",
+           [this](const std::string&) { set_max_stack_depth_kb(get_int("max_stack_depth")); });
+}
+
+Settings& Settings::owner(const SettingDef& d) {
+  return database_ && d.scope == SettingScope::kDatabase ? *database_ : *this;
+}
+
+const Settings& Settings::owner(const SettingDef& d) const {
+  return database_ && d.scope == SettingScope::kDatabase ? *database_ : *this;
 }
 
 const SettingDef& Settings::def(std::string_view name) const {
@@ -82,9 +168,6 @@ const SettingDef& Settings::def(std::string_view name) const {
 Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const {
   std::string text = trim(raw);
   Value v;
-  auto invalid = [&](const std::string& hint) -> Error {
-    return Error("invalid value for parameter \"" + d.name + "\": \"" + text + "\"", "", hint);
-  };
   switch (d.type) {
     case SettingType::Bool: {
       std::string t = lower(text);
@@ -106,67 +189,12 @@ Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const
         }
       std::string list;
       for (const std::string& c : d.choices) list += (list.empty() ? "" : ", ") + c;
-      throw invalid("Available values: " + list + ".");
+      throw invalid_value(d, text, "Available values: " + list + ".");
     }
     case SettingType::Real:
-    case SettingType::Int: {
-      const char* begin = text.c_str();
-      char* end = nullptr;
-      double number = std::strtod(begin, &end);
-      if (end == begin || std::isnan(number) || std::isinf(number)) {
-        std::string what = d.type == SettingType::Int ? "an integer" : "a numeric";
-        std::string units;
-        if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks)
-          units = " Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".";
-        if (d.unit == SettingUnit::Ms)
-          units = " Valid units for this parameter are \"ms\", \"s\", \"min\", and \"h\".";
-        throw Error("invalid value for parameter \"" + d.name + "\": \"" + text + "\"", "",
-                    "Enter " + what + " value." + units);
-      }
-      std::string unit = trim(std::string_view(end));
-      if (!unit.empty()) {
-        double factor = 0;  // to the setting's stored unit
-        if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks) {
-          double kb = unit == "B"    ? 1.0 / 1024
-                      : unit == "kB" ? 1
-                      : unit == "MB" ? 1024
-                      : unit == "GB" ? 1024.0 * 1024
-                      : unit == "TB" ? 1024.0 * 1024 * 1024
-                                     : 0;
-          if (kb != 0) factor = kb / double(kb_per_unit(d.unit));
-          if (factor == 0)
-            throw invalid(
-                "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".");
-        } else if (d.unit == SettingUnit::Ms) {
-          factor = unit == "ms"    ? 1
-                   : unit == "s"   ? 1000
-                   : unit == "min" ? 60000
-                   : unit == "h"   ? 3600000
-                                   : 0;
-          if (factor == 0)
-            throw invalid("Valid units for this parameter are \"ms\", \"s\", \"min\", and \"h\".");
-        } else {
-          throw invalid("This parameter takes no unit.");
-        }
-        number *= factor;
-      }
-      if (d.type == SettingType::Int) {
-        number = std::rint(number);
-        // Beyond 2^53 a double no longer holds every integer, and the range
-        // error below would convert it to int64_t (undefined past 2^63): refuse
-        // it as PostgreSQL refuses a value that overflows its integer type.
-        if (std::fabs(number) >= 9007199254740992.0) throw invalid("Value exceeds integer range.");
-      }
-      if (number < d.min || number > d.max) {
-        throw Error(std::string(d.type == SettingType::Int && d.unit != SettingUnit::None
-                                    ? format_with_unit(d, number)
-                                    : format_number(number)) +
-                    " is outside the valid range for parameter \"" + d.name + "\" (" +
-                    format_with_unit(d, d.min) + " .. " + format_with_unit(d, d.max) + ")");
-      }
-      v.number = number;
+    case SettingType::Int:
+      v.number = parse_number(d, text);
       return v;
-    }
   }
   return v;
 }
@@ -186,13 +214,15 @@ std::string Settings::format(const SettingDef& d, const Value& v) const {
 }
 
 const Settings::Value& Settings::value(std::string_view name) const {
-  auto it = values_.find(name);
-  if (it == values_.end())
+  const Settings& o = owner(def(name));
+  auto it = o.values_.find(name);
+  if (it == o.values_.end())
     throw Error("unrecognized configuration parameter \"" + std::string(name) + "\"");
   return it->second;
 }
 
 void Settings::assign(const SettingDef& d, const Value& v) {
+  if (&owner(d) != this) return owner(d).assign(d, v);
   Value old = values_[d.name];
   values_[d.name] = v;
   auto it = hooks_.find(d.name);
@@ -209,20 +239,24 @@ void Settings::set(std::string_view name, std::string_view text, bool session) {
   const SettingDef& d = def(lower(name));
   Value v = parse(d, text);
   assign(d, v);
-  if (!session) reset_values_[d.name] = v;
+  if (!session) owner(d).reset_values_[d.name] = v;
+}
+
+void Settings::reset_one(const SettingDef& d) {
+  Settings& o = owner(d);
+  const Value& now = o.values_[d.name];
+  const Value& start = o.reset_values_[d.name];
+  if (now.number != start.number || now.text != start.text) assign(d, start);
 }
 
 void Settings::reset(std::string_view name) {
   std::string n = lower(name);
   if (n == "all") {
-    for (const SettingDef& d : definitions())
-      if (values_[d.name].number != reset_values_[d.name].number ||
-          values_[d.name].text != reset_values_[d.name].text)
-        assign(d, reset_values_[d.name]);
+    for (const SettingDef& d : definitions()) reset_one(d);
     return;
   }
   const SettingDef& d = def(n);
-  assign(d, reset_values_[d.name]);
+  assign(d, owner(d).reset_values_[d.name]);
 }
 
 void Settings::set_from_assignment(std::string_view a) {
@@ -274,14 +308,9 @@ bool Settings::get_bool(std::string_view name) const {
 const std::string& Settings::get_enum(std::string_view name) const {
   return value(name).text;
 }
-int64_t Settings::get_bytes(std::string_view name) const {
-  const SettingDef& d = def(name);
-  return int64_t(value(name).number) * kb_per_unit(d.unit) * 1024;
-}
-
 void Settings::on_apply(std::string_view name, ApplyHook hook) {
-  def(name);
-  hooks_[std::string(name)].push_back(std::move(hook));
+  Settings& o = owner(def(name));
+  o.hooks_[std::string(name)].push_back(std::move(hook));
 }
 
 }  // namespace tp

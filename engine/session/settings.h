@@ -7,6 +7,14 @@
 // returns to the value the session started with (conf file / --set), as
 // PostgreSQL's reset value does.
 //
+// Each setting has a scope (SettingDef::scope). A database-wide setting
+// configures what the sessions of one Database share (the buffer pool, the I/O
+// system): it has one value, kept in the Database's Settings; a session's
+// Settings reads and writes it there, so SET in one session changes it for
+// every session and RESET puts back the Database's conf file / --set value for
+// all. Every other setting is per session: each Session's Settings starts from
+// the Database's conf file / --set values and changes them for itself only.
+//
 // A setting may have apply hooks: they run once the new value is in place (so
 // they read it with the typed getters) and may throw (e.g. io_uring cannot
 // start), in which case the old value is put back. This is how SET
@@ -27,6 +35,9 @@ enum class SettingType { Bool, Int, Real, Enum };
 // Units of an Int setting's stored value, as PostgreSQL's GUC_UNIT_*.
 enum class SettingUnit { None, Kb, Blocks, Ms };
 
+// Where a setting's value lives (see the top of this file).
+enum class SettingScope { kSession, kDatabase };
+
 struct SettingDef {
   std::string name;
   SettingType type = SettingType::Int;
@@ -37,6 +48,7 @@ struct SettingDef {
   std::vector<std::string> choices;  // Enum only
   std::string description;
   std::string group;  // "Resource Usage", "Asynchronous I/O", "Query Planning", ...
+  SettingScope scope = SettingScope::kSession;
 };
 
 class Settings {
@@ -46,7 +58,12 @@ class Settings {
   // All definitions known to this build (settings_defs.cc), in display order.
   static const std::vector<SettingDef>& definitions();
 
+  // A Settings that holds every setting itself (a Database's).
   Settings();
+  // A session's: per-session settings start from `database`'s current and
+  // reset values; database-wide ones are read and written in `database`,
+  // which must outlive this object.
+  explicit Settings(Settings& database);
   // Apply hooks hold this object's address.
   Settings(const Settings&) = delete;
   Settings& operator=(const Settings&) = delete;
@@ -55,7 +72,9 @@ class Settings {
   // allowed; on error the value is unchanged. `session` = true for SET (the
   // value RESET returns to is kept); false for conf file / command line.
   void set(std::string_view name, std::string_view value, bool session = true);
-  void reset(std::string_view name);  // "all" resets every setting
+  // "all" resets every setting, database-wide ones included (only those whose
+  // value differs, so an unchanged shared_buffers keeps its pool).
+  void reset(std::string_view name);
   // Parses "name=value" (command line --set); same errors as set().
   void set_from_assignment(std::string_view assignment);
   // Reads a tidepool.conf: "name = value" lines, '#' comments, optional quotes.
@@ -70,9 +89,10 @@ class Settings {
   double get_real(std::string_view name) const;
   bool get_bool(std::string_view name) const;
   const std::string& get_enum(std::string_view name) const;
-  int64_t get_bytes(std::string_view name) const;
 
-  // Registers a hook run before a new value of `name` is stored.
+  // Registers a hook run once a new value of `name` is in place. A hook on a
+  // database-wide setting lives in the Database's Settings, so only what lives
+  // as long as the Database (its Storage) registers one.
   void on_apply(std::string_view name, ApplyHook hook);
 
  private:
@@ -84,6 +104,13 @@ class Settings {
   std::string format(const SettingDef& d, const Value& v) const;
   const Value& value(std::string_view name) const;
   void assign(const SettingDef& d, const Value& v);
+  void reset_one(const SettingDef& d);  // assigns the reset value if it differs
+  // Where `d`'s value lives: the Database's Settings for a database-wide
+  // setting of a session's Settings, this object otherwise.
+  Settings& owner(const SettingDef& d);
+  const Settings& owner(const SettingDef& d) const;
+
+  Settings* database_ = nullptr;  // set in a session's Settings
 
   std::map<std::string, Value, std::less<>> values_;
   std::map<std::string, Value, std::less<>> reset_values_;

@@ -1,5 +1,7 @@
 // Every setting tidepool accepts. A setting is added here together with the
-// code that honours it; nothing listed here is ignored.
+// code that honours it; nothing listed here is ignored. The settings that
+// configure what a Database's sessions share (the buffer pool and the I/O
+// system) are SettingScope::kDatabase; the rest are per session.
 #include "engine/session/settings.h"
 
 namespace tp {
@@ -18,7 +20,8 @@ const std::vector<SettingDef>& Settings::definitions() {
        "physical memory holds beside the rest of the process). SET builds the new pool "
        "first, then writes dirty pages and drops the old one (cached pages are lost); if "
        "the new pool cannot be allocated, the old one stays in use.",
-       "Resource Usage / Memory"},
+       "Resource Usage / Memory",
+       SettingScope::kDatabase},
       // Asynchronous I/O
       {"io_method",
        SettingType::Enum,
@@ -29,7 +32,8 @@ const std::vector<SettingDef>& Settings::definitions() {
        {"sync", "worker", "io_uring"},
        "How reads and writes are issued: sync (in the issuing thread; fadvise ahead when "
        "buffered), worker (I/O worker threads), io_uring (one ring per thread).",
-       "Resource Usage / I/O"},
+       "Resource Usage / I/O",
+       SettingScope::kDatabase},
       {"io_workers",
        SettingType::Int,
        SettingUnit::None,
@@ -38,7 +42,8 @@ const std::vector<SettingDef>& Settings::definitions() {
        "3",
        {},
        "Number of I/O worker threads (io_method = worker).",
-       "Resource Usage / I/O"},
+       "Resource Usage / I/O",
+       SettingScope::kDatabase},
       {"io_direct",
        SettingType::Bool,
        SettingUnit::None,
@@ -47,7 +52,8 @@ const std::vector<SettingDef>& Settings::definitions() {
        "off",
        {},
        "Read and write relation files with O_DIRECT, bypassing the kernel page cache.",
-       "Resource Usage / I/O"},
+       "Resource Usage / I/O",
+       SettingScope::kDatabase},
       {"effective_io_concurrency",
        SettingType::Int,
        SettingUnit::None,

@@ -45,7 +45,7 @@ struct Expr {
   bool negated = false;
   bool star_arg = false;
   // Height of the tree below and including this node (1 for a leaf). The parser
-  // bounds it (engine/stack_depth.h), so every recursive walk of a tree is bounded.
+  // bounds it (engine/core/stack_depth.h), so every recursive walk of a tree is bounded.
   int height = 1;
 
   Expr(ExprKind k, int pos) : kind(k), position(pos) {}

@@ -1,7 +1,7 @@
 // Expressions of tidepool's SQL, lowest precedence first (OR, AND, NOT,
 // comparisons, + -, * / %, unary sign, ::casts, primaries). Nesting is
 // bounded: the recursion by a depth count and check_stack_depth(), every tree
-// by its height (engine/stack_depth.h), so no later walk can overflow the stack.
+// by its height (engine/core/stack_depth.h), so no later walk can overflow the stack.
 #pragma once
 
 #include <algorithm>

@@ -114,147 +114,167 @@ void verify_utf8(std::string_view text) {
   }
 }
 
+namespace {
+
+// One pass over the statement text; each read_* consumes one token starting at i_.
+class Scanner {
+ public:
+  Scanner(std::string_view s, std::vector<std::string>* notices) : s_(s), notices_(notices) {}
+
+  std::vector<Token> run() {
+    while (i_ < s_.size()) {
+      if (skip_space_or_comment()) continue;
+      char c = s_[i_];
+      if (is_ident_start(c)) {
+        read_identifier();
+      } else if (c == '"') {
+        read_quoted_identifier();
+      } else if (is_digit(c) || (c == '.' && is_digit(peek(1)))) {
+        read_number();
+      } else if (c == '\'') {
+        read_string();
+      } else {
+        read_operator_or_punct();
+      }
+    }
+    out_.push_back({TokenKind::End, "", int(s_.size()) + 1});
+    return std::move(out_);
+  }
+
+ private:
+  char peek(size_t ahead) const { return i_ + ahead < s_.size() ? s_[i_ + ahead] : '\0'; }
+  int pos(size_t at) const { return int(at) + 1; }
+  Error junk_after_number(size_t start) const {
+    return Error("trailing junk after numeric literal at or near \"" +
+                 std::string(s_.substr(start, i_ + 1 - start)) + "\"")
+        .at_position(pos(start));
+  }
+
+  bool skip_space_or_comment() {
+    char c = s_[i_];
+    if (is_space(c)) {
+      ++i_;
+    } else if (c == '-' && peek(1) == '-') {  // comment to end of line
+      while (i_ < s_.size() && s_[i_] != '\n') ++i_;
+    } else if (c == '/' && peek(1) == '*') {
+      size_t end = block_comment_end(s_, i_);
+      if (end == std::string_view::npos)
+        throw Error("unterminated /* comment at or near \"" + std::string(s_.substr(i_)) + "\"")
+            .at_position(pos(i_));
+      i_ = end;
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  void read_identifier() {
+    size_t start = i_;
+    while (i_ < s_.size() && is_ident_char(s_[i_])) ++i_;
+    std::string word(s_.substr(start, i_ - start));
+    for (char& ch : word)
+      if (ch >= 'A' && ch <= 'Z') ch = char(ch - 'A' + 'a');
+    out_.push_back({TokenKind::Identifier, truncate_identifier(word, notices_), pos(start)});
+  }
+
+  // Text between `quote` characters, a doubled quote standing for one.
+  std::string read_quoted(char quote, const char* what) {
+    size_t start = i_++;
+    std::string text;
+    for (;;) {
+      if (i_ >= s_.size())
+        throw Error(std::string("unterminated ") + what + " at or near \"" +
+                    std::string(s_.substr(start)) + "\"")
+            .at_position(pos(start));
+      if (s_[i_] == quote) {
+        if (peek(1) != quote) break;
+        ++i_;
+      }
+      text += s_[i_++];
+    }
+    ++i_;
+    return text;
+  }
+
+  void read_quoted_identifier() {
+    size_t start = i_;
+    std::string word = read_quoted('"', "quoted identifier");
+    if (word.empty()) throw Error("zero-length delimited identifier").at_position(pos(start));
+    out_.push_back({TokenKind::Identifier, truncate_identifier(word, notices_), pos(start), true});
+  }
+
+  void read_string() {
+    size_t start = i_;
+    std::string str = read_quoted('\'', "quoted string");
+    out_.push_back({TokenKind::String, str, pos(start)});
+  }
+
+  // Digits with PostgreSQL 16's underscores, allowed only between digits.
+  void take_digits(size_t start, std::string& digits) {
+    while (i_ < s_.size() && (is_digit(s_[i_]) || s_[i_] == '_')) {
+      if (s_[i_] == '_') {
+        if (!is_digit(peek(1)) || digits.empty() || !is_digit(digits.back()))
+          throw junk_after_number(start);
+        ++i_;
+        continue;
+      }
+      digits += s_[i_++];
+    }
+  }
+
+  void read_number() {
+    size_t start = i_;
+    std::string digits;
+    bool numeric = false;
+    take_digits(start, digits);
+    if (i_ < s_.size() && s_[i_] == '.' && peek(1) != '.') {
+      numeric = true;
+      digits += s_[i_++];
+      take_digits(start, digits);
+    }
+    if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+      size_t save = i_;
+      std::string exp = "e";
+      ++i_;
+      if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) exp += s_[i_++];
+      if (i_ < s_.size() && is_digit(s_[i_])) {
+        while (i_ < s_.size() && is_digit(s_[i_])) exp += s_[i_++];
+        digits += exp;
+        numeric = true;
+      } else {
+        i_ = save;
+      }
+    }
+    if (i_ < s_.size() && is_ident_start(s_[i_])) throw junk_after_number(start);
+    out_.push_back({numeric ? TokenKind::Numeric : TokenKind::Integer, digits, pos(start)});
+  }
+
+  void read_operator_or_punct() {
+    char c = s_[i_];
+    auto two = s_.substr(i_, 2);
+    if (two == "<>" || two == "!=" || two == "<=" || two == ">=" || two == "::") {
+      out_.push_back({TokenKind::Operator, std::string(two), pos(i_)});
+      i_ += 2;
+    } else if (std::string_view("+-*/%=<>").find(c) != std::string_view::npos) {
+      out_.push_back({TokenKind::Operator, std::string(1, c), pos(i_++)});
+    } else if (std::string_view("(),;.[]").find(c) != std::string_view::npos) {
+      out_.push_back({TokenKind::Punct, std::string(1, c), pos(i_++)});
+    } else {
+      throw Error("syntax error at or near \"" + std::string(1, c) + "\"").at_position(pos(i_));
+    }
+  }
+
+  std::string_view s_;
+  std::vector<std::string>* notices_;
+  size_t i_ = 0;
+  std::vector<Token> out_;
+};
+
+}  // namespace
+
 std::vector<Token> tokenize(std::string_view s, std::vector<std::string>* notices) {
   verify_utf8(s);
-  std::vector<Token> out;
-  size_t i = 0;
-  auto pos = [&](size_t at) { return int(at) + 1; };
-  while (i < s.size()) {
-    char c = s[i];
-    if (is_space(c)) {
-      ++i;
-      continue;
-    }
-    if (c == '-' && i + 1 < s.size() && s[i + 1] == '-') {  // comment to end of line
-      while (i < s.size() && s[i] != '\n') ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
-      size_t end = block_comment_end(s, i);
-      if (end == std::string_view::npos)
-        throw Error("unterminated /* comment at or near \"" + std::string(s.substr(i)) + "\"")
-            .at_position(pos(i));
-      i = end;
-      continue;
-    }
-    size_t start = i;
-    if (is_ident_start(c)) {
-      while (i < s.size() && is_ident_char(s[i])) ++i;
-      std::string word(s.substr(start, i - start));
-      for (char& ch : word)
-        if (ch >= 'A' && ch <= 'Z') ch = char(ch - 'A' + 'a');
-      out.push_back({TokenKind::Identifier, truncate_identifier(word, notices), pos(start)});
-      continue;
-    }
-    if (c == '"') {
-      std::string word;
-      ++i;
-      for (;;) {
-        if (i >= s.size())
-          throw Error("unterminated quoted identifier at or near \"" +
-                      std::string(s.substr(start)) + "\"")
-              .at_position(pos(start));
-        if (s[i] == '"') {
-          if (i + 1 < s.size() && s[i + 1] == '"') {
-            word += '"';
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        word += s[i++];
-      }
-      if (word.empty()) throw Error("zero-length delimited identifier").at_position(pos(start));
-      out.push_back({TokenKind::Identifier, truncate_identifier(word, notices), pos(start), true});
-      continue;
-    }
-    if (is_digit(c) || (c == '.' && i + 1 < s.size() && is_digit(s[i + 1]))) {
-      std::string digits;
-      bool numeric = false;
-      auto take_digits = [&] {
-        while (i < s.size() && (is_digit(s[i]) || s[i] == '_')) {
-          if (s[i] == '_') {
-            // PostgreSQL 16+: underscores only between digits.
-            if (i + 1 >= s.size() || !is_digit(s[i + 1]) || digits.empty() ||
-                !is_digit(digits.back()))
-              throw Error("trailing junk after numeric literal at or near \"" +
-                          std::string(s.substr(start, i + 1 - start)) + "\"")
-                  .at_position(pos(start));
-            ++i;
-            continue;
-          }
-          digits += s[i++];
-        }
-      };
-      take_digits();
-      if (i < s.size() && s[i] == '.' && !(i + 1 < s.size() && s[i + 1] == '.')) {
-        numeric = true;
-        digits += s[i++];
-        take_digits();
-      }
-      if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-        size_t save = i;
-        std::string exp = "e";
-        ++i;
-        if (i < s.size() && (s[i] == '+' || s[i] == '-')) exp += s[i++];
-        if (i < s.size() && is_digit(s[i])) {
-          while (i < s.size() && is_digit(s[i])) exp += s[i++];
-          digits += exp;
-          numeric = true;
-        } else {
-          i = save;
-        }
-      }
-      if (i < s.size() && is_ident_start(s[i]))
-        throw Error("trailing junk after numeric literal at or near \"" +
-                    std::string(s.substr(start, i + 1 - start)) + "\"")
-            .at_position(pos(start));
-      out.push_back({numeric ? TokenKind::Numeric : TokenKind::Integer, digits, pos(start)});
-      continue;
-    }
-    if (c == '\'') {
-      std::string str;
-      ++i;
-      for (;;) {
-        if (i >= s.size())
-          throw Error("unterminated quoted string at or near \"" + std::string(s.substr(start)) +
-                      "\"")
-              .at_position(pos(start));
-        if (s[i] == '\'') {
-          if (i + 1 < s.size() && s[i + 1] == '\'') {
-            str += '\'';
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        str += s[i++];
-      }
-      out.push_back({TokenKind::String, str, pos(start)});
-      continue;
-    }
-    auto two = s.substr(i, 2);
-    if (two == "<>" || two == "!=" || two == "<=" || two == ">=" || two == "::") {
-      out.push_back({TokenKind::Operator, std::string(two), pos(start)});
-      i += 2;
-      continue;
-    }
-    if (std::string_view("+-*/%=<>").find(c) != std::string_view::npos) {
-      out.push_back({TokenKind::Operator, std::string(1, c), pos(start)});
-      ++i;
-      continue;
-    }
-    if (std::string_view("(),;.[]").find(c) != std::string_view::npos) {
-      out.push_back({TokenKind::Punct, std::string(1, c), pos(start)});
-      ++i;
-      continue;
-    }
-    throw Error("syntax error at or near \"" + std::string(1, c) + "\"").at_position(pos(start));
-  }
-  out.push_back({TokenKind::End, "", int(s.size()) + 1});
-  return out;
+  return Scanner(s, notices).run();
 }
 
 }  // namespace tp::sql

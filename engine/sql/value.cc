@@ -352,6 +352,46 @@ int64_t value_to_column(const Value& v, ColumnType t, const std::string& column)
               " but expression is of type " + value_type_name(v.type));
 }
 
+namespace {
+
+Value evaluate_compare(const sql::Expr& e, EvalContext& ctx) {
+  Value a = evaluate(*e.args[0], ctx), b = evaluate(*e.args[1], ctx);
+  if (a.type == ValueType::Null || b.type == ValueType::Null) return {};
+  int c = compare_values(a, b);
+  const std::string& op = e.name;
+  bool r = op == "="    ? c == 0
+           : op == "<>" ? c != 0
+           : op == "<"  ? c < 0
+           : op == "<=" ? c <= 0
+           : op == ">"  ? c > 0
+                        : c >= 0;
+  return Value::boolean(r);
+}
+
+// random(), pg_size_pretty(), abs(); anything else is the session's (setseed, ...).
+Value evaluate_function(const sql::Expr& e, EvalContext& ctx) {
+  if (e.name == "random") {
+    if (!e.args.empty())
+      throw Error("function random(" + std::string(e.args.size() == 1 ? "integer" : "...") +
+                  ") does not exist")
+          .at_position(e.position);
+    return Value::float8(ctx.random->next_double());
+  }
+  std::vector<Value> args;
+  for (auto& a : e.args) args.push_back(evaluate(*a, ctx));
+  if (e.name == "pg_size_pretty") {
+    if (args.size() != 1 || !is_integer(args[0].type))
+      throw Error("function pg_size_pretty takes one bigint argument").at_position(e.position);
+    return Value::text(size_pretty(args[0].i));
+  }
+  if (e.name == "abs" && args.size() == 1 && is_integer(args[0].type))
+    return integer_result(args[0].type, args[0].i < 0 ? -__int128(args[0].i) : args[0].i);
+  if (ctx.session_function) return ctx.session_function(e, args);
+  throw Error("function " + e.name + "() does not exist").at_position(e.position);
+}
+
+}  // namespace
+
 Value evaluate(const sql::Expr& e, EvalContext& ctx) {
   using sql::ExprKind;
   check_stack_depth();
@@ -382,19 +422,8 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
     }
     case ExprKind::Binary:
       return arithmetic(e.name, evaluate(*e.args[0], ctx), evaluate(*e.args[1], ctx));
-    case ExprKind::Compare: {
-      Value a = evaluate(*e.args[0], ctx), b = evaluate(*e.args[1], ctx);
-      if (a.type == ValueType::Null || b.type == ValueType::Null) return {};
-      int c = compare_values(a, b);
-      const std::string& op = e.name;
-      bool r = op == "="    ? c == 0
-               : op == "<>" ? c != 0
-               : op == "<"  ? c < 0
-               : op == "<=" ? c <= 0
-               : op == ">"  ? c > 0
-                            : c >= 0;
-      return Value::boolean(r);
-    }
+    case ExprKind::Compare:
+      return evaluate_compare(e, ctx);
     case ExprKind::And: {
       for (auto& a : e.args)
         if (!truth(evaluate(*a, ctx), "AND")) return Value::boolean(false);
@@ -422,26 +451,8 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
     }
     case ExprKind::Cast:
       return cast_value(evaluate(*e.args[0], ctx), e.name);
-    case ExprKind::FuncCall: {
-      if (e.name == "random") {
-        if (!e.args.empty())
-          throw Error("function random(" + std::string(e.args.size() == 1 ? "integer" : "...") +
-                      ") does not exist")
-              .at_position(e.position);
-        return Value::float8(ctx.random->next_double());
-      }
-      std::vector<Value> args;
-      for (auto& a : e.args) args.push_back(evaluate(*a, ctx));
-      if (e.name == "pg_size_pretty") {
-        if (args.size() != 1 || !is_integer(args[0].type))
-          throw Error("function pg_size_pretty takes one bigint argument").at_position(e.position);
-        return Value::text(size_pretty(args[0].i));
-      }
-      if (e.name == "abs" && args.size() == 1 && is_integer(args[0].type))
-        return integer_result(args[0].type, args[0].i < 0 ? -__int128(args[0].i) : args[0].i);
-      if (ctx.session_function) return ctx.session_function(e, args);
-      throw Error("function " + e.name + "() does not exist").at_position(e.position);
-    }
+    case ExprKind::FuncCall:
+      return evaluate_function(e, ctx);
   }
   throw Error("unsupported expression");
 }

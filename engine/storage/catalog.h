@@ -1,12 +1,12 @@
 // The catalog: every relation (table or index) with its columns, storage
 // file, size and statistics. It lives in one JSON file in the data directory
-// (format in engine/README.md "Catalog"), replaced atomically (write
+// (format in engine/storage/README.md "Catalog"), replaced atomically (write
 // catalog.new, fsync, rename, fsync the directory), so a crash leaves either
 // the old or the new catalog, never a mix.
 //
 // `version` increases with every committed statement; the statement journal
 // records the version it started from, which is how recovery tells a
-// committed statement from an interrupted one (engine/README.md).
+// committed statement from an interrupted one (engine/storage/README.md).
 #pragma once
 
 #include <cstdint>

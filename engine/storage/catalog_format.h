@@ -1,5 +1,5 @@
 // The catalog file's two formats, behind Catalog::parse and Catalog::serialize
-// (engine/catalog.h). Internal to catalog*.cc.
+// (engine/storage/catalog.h). Internal to catalog*.cc.
 #pragma once
 
 #include <string>

@@ -3,17 +3,17 @@
 //   DIR/TIDEPOOL_DATADIR marker: "this is a tidepool data directory", with its format
 //   DIR/tidepool.pid     lock file (flock), holds the owner's pid
 //   DIR/tidepool.conf    optional settings, "name = value" lines
-//   DIR/catalog          the committed catalog (engine/catalog.h)
+//   DIR/catalog          the committed catalog (engine/storage/catalog.h)
 //   DIR/base/<relnumber> one file per table or index, 8 kB pages
 //   DIR/statement.undo   before-images of pages an unfinished statement changed
 //
-// Recognition comes before anything is touched (engine/README.md "Data
+// Recognition comes before anything is touched (engine/storage/README.md "Data
 // directory"): a directory with the marker is opened; one that does not exist
 // or is empty is initialised; a directory of an earlier tidepool (a version-1
 // catalog and base/, no marker) is adopted by writing the marker; anything else
 // is refused without creating, changing or removing a single file.
 //
-// The all-or-nothing rule (engine/README.md): a statement changes files only
+// The all-or-nothing rule (engine/storage/README.md): a statement changes files only
 // by (a) appending blocks past the committed size, (b) creating new files, or
 // (c) overwriting a committed block after its before-image is durable in the
 // journal. It commits by replacing the catalog. Until then, restore() puts the
@@ -59,7 +59,7 @@ class DataDir {
   // Makes file creations and removals in base/ durable (before a commit names them).
   void sync_base_directory();
   // Makes `next` the committed catalog (version = current + 1), durably, and
-  // ends the statement journal. A pending cancel (engine/interrupts.h) throws
+  // ends the statement journal. A pending cancel (engine/core/interrupts.h) throws
   // here instead, before anything is written: the last point a statement stops.
   void commit(Catalog next);
   // Runs at the start of every commit, before its cancel check: tests use it

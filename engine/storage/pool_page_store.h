@@ -8,7 +8,7 @@
 //
 // Statement atomicity: before the first change to a block that existed when
 // the statement began, mark_dirty() saves its before-image in the statement
-// journal (engine/README.md, "All or nothing"). Blocks added by the statement
+// journal (engine/storage/README.md, "All or nothing"). Blocks added by the statement
 // need no before-image: restore() cuts them off.
 //
 // A store belongs to one thread.

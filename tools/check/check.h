@@ -9,8 +9,9 @@
 namespace tp {
 
 // Runs the check with the arguments after "check"; report lines go to `out`,
-// usage and open errors to `err`. Returns the exit code: 0 clean, 1 damage
-// found (or the directory could not be opened), 2 usage error.
+// usage and open errors to `err`. Returns the exit code: 0 clean; 1 damage
+// found, the directory could not be opened, or Ctrl-C stopped the check; 2 a
+// usage error or no such directory.
 int run_check_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace tp

@@ -48,6 +48,101 @@ double parse_seconds(const std::string& option, const std::string& text) {
   return v;
 }
 
+// Applies one option (args[i], and its value at args[i + 1] when it takes one).
+void parse_option(const std::vector<std::string>& args, size_t& i, LabOptions& options) {
+  const std::string& a = args[i];
+  auto value = [&]() -> std::string {
+    if (i + 1 >= args.size()) throw Error("option " + a + " needs a value");
+    return args[++i];
+  };
+  if (a == "--rows") {
+    options.rows = parse_count(a, value());
+    if (options.rows < 1000) throw Error("--rows must be at least 1000");
+  } else if (a == "--prefetch-rows") {
+    options.prefetch_rows = parse_count(a, value());
+    if (options.prefetch_rows < 1000) throw Error("--prefetch-rows must be at least 1000");
+  } else if (a == "--table-mb") {
+    options.iomethod_table_mb = parse_count(a, value());
+    if (options.iomethod_table_mb < 1) throw Error("--table-mb must be at least 1");
+  } else if (a == "--data") {
+    options.data_dir = value();
+  } else if (a == "--out") {
+    options.out_dir = value();
+  } else if (a == "--repeat") {
+    options.repeat = int(parse_count(a, value()));
+    if (options.repeat < 1 || options.repeat > 100) throw Error("--repeat must be 1..100");
+  } else if (a == "--max-repeat-seconds") {
+    options.max_repeat_seconds = parse_seconds(a, value());
+  } else if (a == "--set") {
+    options.settings.push_back(value());
+    try {
+      Settings().set_from_assignment(options.settings.back());  // checked before any run
+    } catch (const Error& e) {
+      throw Error("--set " + options.settings.back() + ": " + e.what(), e.detail(), e.hint());
+    }
+  } else if (a == "--fresh") {
+    options.fresh = true;
+  } else if (a == "--drop-caches") {
+    options.drop_caches = true;
+  } else if (a == "--device-seconds") {
+    options.device_seconds = parse_seconds(a, value());
+    if (options.device_seconds <= 0) throw Error("--device-seconds must be positive");
+  } else if (a == "--device-file-mb") {
+    options.device_file_mb = parse_count(a, value());
+    if (options.device_file_mb < 1) throw Error("--device-file-mb must be at least 1");
+  } else if (a == "--quiet") {
+    options.progress = false;
+  } else {
+    throw Error("unknown option \"" + a + "\"");
+  }
+}
+
+// Runs one experiment; a failure that escapes it (the session could not open) is its outcome.
+Outcome run_one(const ExperimentDef& def, Lab& lab, Context& ctx) {
+  if (lab.options().progress) std::fprintf(stderr, "== experiment %s: %s\n", def.name, def.summary);
+  Outcome o;
+  try {
+    o = def.run(lab, ctx);
+  } catch (const Stopped&) {
+    o = Outcome(def.name, OutcomeStatus::kStopped);
+  } catch (const Error& e) {
+    o = Outcome(def.name, OutcomeStatus::kIncomplete, e.what());
+  }
+  try {
+    if (o.status != OutcomeStatus::kStopped) lab.reset_settings();
+  } catch (const Error&) {
+    // The session could not open or reset: the next experiment reports why.
+  }
+  return o;
+}
+
+// Runs the chosen experiments until one is stopped; REPORT.md and the summary follow.
+int run_chosen(const std::vector<const ExperimentDef*>& chosen, const LabOptions& options) {
+  Lab lab(options);
+  Context ctx;
+  ctx.env = probe_environment(lab.options().data_dir);
+  load_device_figures(lab.options().out_dir, &ctx.device);
+  int exit_status = 0;
+  std::vector<Outcome> outcomes;
+  for (const ExperimentDef* def : chosen) {
+    if (Lab::stop_flag().load()) break;
+    outcomes.push_back(run_one(*def, lab, ctx));
+    if (outcomes.back().status == OutcomeStatus::kStopped) exit_status = 130;
+    if (outcomes.back().status == OutcomeStatus::kIncomplete && exit_status == 0) exit_status = 1;
+  }
+  lab.close_session();
+  const std::string report = write_report(lab.options(), ctx);
+  std::printf("\nExperiments:\n");
+  for (const Outcome& o : outcomes) {
+    std::printf("  %-15s %-16s %3d runs  %s/%s.csv\n", o.name.c_str(),
+                outcome_status_name(o.status), o.runs, lab.options().out_dir.c_str(),
+                o.name.c_str());
+    if (!o.error.empty()) std::printf("      not measured: %s\n", o.error.c_str());
+  }
+  std::printf("Report: %s\n", report.c_str());
+  return exit_status;
+}
+
 }  // namespace
 
 int run_experiment_command(const std::vector<std::string>& args) {
@@ -59,96 +154,12 @@ int run_experiment_command(const std::vector<std::string>& args) {
   options.device_seconds = 0.3;
   const std::string name = args[0];
   try {
-    for (size_t i = 1; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      auto value = [&]() -> std::string {
-        if (i + 1 >= args.size()) throw Error("option " + a + " needs a value");
-        return args[++i];
-      };
-      if (a == "--rows") {
-        options.rows = parse_count(a, value());
-        if (options.rows < 1000) throw Error("--rows must be at least 1000");
-      } else if (a == "--prefetch-rows") {
-        options.prefetch_rows = parse_count(a, value());
-        if (options.prefetch_rows < 1000) throw Error("--prefetch-rows must be at least 1000");
-      } else if (a == "--table-mb") {
-        options.iomethod_table_mb = parse_count(a, value());
-        if (options.iomethod_table_mb < 1) throw Error("--table-mb must be at least 1");
-      } else if (a == "--data") {
-        options.data_dir = value();
-      } else if (a == "--out") {
-        options.out_dir = value();
-      } else if (a == "--repeat") {
-        options.repeat = int(parse_count(a, value()));
-        if (options.repeat < 1 || options.repeat > 100) throw Error("--repeat must be 1..100");
-      } else if (a == "--max-repeat-seconds") {
-        options.max_repeat_seconds = parse_seconds(a, value());
-      } else if (a == "--set") {
-        options.settings.push_back(value());
-        try {
-          Settings().set_from_assignment(options.settings.back());  // checked before any run
-        } catch (const Error& e) {
-          throw Error("--set " + options.settings.back() + ": " + e.what(), e.detail(), e.hint());
-        }
-      } else if (a == "--fresh") {
-        options.fresh = true;
-      } else if (a == "--drop-caches") {
-        options.drop_caches = true;
-      } else if (a == "--device-seconds") {
-        options.device_seconds = parse_seconds(a, value());
-        if (options.device_seconds <= 0) throw Error("--device-seconds must be positive");
-      } else if (a == "--device-file-mb") {
-        options.device_file_mb = parse_count(a, value());
-        if (options.device_file_mb < 1) throw Error("--device-file-mb must be at least 1");
-      } else if (a == "--quiet") {
-        options.progress = false;
-      } else {
-        throw Error("unknown option \"" + a + "\"");
-      }
-    }
+    for (size_t i = 1; i < args.size(); ++i) parse_option(args, i, options);
     std::vector<const ExperimentDef*> chosen;
     for (const ExperimentDef& def : experiment_defs())
       if (name == "all" || name == def.name) chosen.push_back(&def);
     if (chosen.empty()) throw Error("unknown experiment \"" + name + "\"");
-
-    Lab lab(options);
-    Context ctx;
-    ctx.env = probe_environment(lab.options().data_dir);
-    load_device_figures(lab.options().out_dir, &ctx.device);
-    int exit_status = 0;
-    std::vector<Outcome> outcomes;
-    for (const ExperimentDef* def : chosen) {
-      if (Lab::stop_flag().load()) break;
-      if (lab.options().progress)
-        std::fprintf(stderr, "== experiment %s: %s\n", def->name, def->summary);
-      Outcome o;
-      try {
-        o = def->run(lab, ctx);
-      } catch (const Stopped&) {
-        o = Outcome(def->name, OutcomeStatus::kStopped);
-      } catch (const Error& e) {
-        o = Outcome(def->name, OutcomeStatus::kIncomplete, e.what());
-      }
-      try {
-        if (o.status != OutcomeStatus::kStopped) lab.reset_settings();
-      } catch (const Error&) {
-        // The session could not open or reset: the next experiment reports why.
-      }
-      if (o.status == OutcomeStatus::kStopped) exit_status = 130;
-      if (o.status == OutcomeStatus::kIncomplete && exit_status == 0) exit_status = 1;
-      outcomes.push_back(o);
-    }
-    lab.close_session();
-    const std::string report = write_report(lab.options(), ctx);
-    std::printf("\nExperiments:\n");
-    for (const Outcome& o : outcomes) {
-      std::printf("  %-15s %-16s %3d runs  %s/%s.csv\n", o.name.c_str(),
-                  outcome_status_name(o.status), o.runs, lab.options().out_dir.c_str(),
-                  o.name.c_str());
-      if (!o.error.empty()) std::printf("      not measured: %s\n", o.error.c_str());
-    }
-    std::printf("Report: %s\n", report.c_str());
-    return exit_status;
+    return run_chosen(chosen, options);
   } catch (const Error& e) {
     std::fprintf(stderr, "tidepool experiment: %s\n", e.what());
     if (!e.hint().empty()) std::fprintf(stderr, "HINT:  %s\n", e.hint().c_str());

@@ -1,17 +1,15 @@
 // The experiments of `tidepool experiment NAME` (tools/experiments/README.md):
 // each is a list of SQL steps plus measurements, written to <out>/<name>.csv,
 // a Markdown section <out>/<name>.md with its charts, and gathered into
-// <out>/REPORT.md.
+// <out>/REPORT.md. Each runs on the skeleton of experiment.h.
 #pragma once
 
 #include <cmath>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "aio/device_probe.h"
-#include "engine/core/error.h"
+#include "tools/experiments/explain.h"
 #include "tools/experiments/lab.h"
 #include "tools/experiments/output.h"
 
@@ -40,7 +38,6 @@ struct DeviceFigures {
   double random_direct_us_d1 = NAN;  // 8 kB random read latency at depth 1
   double random_buffered_us_d1 = NAN;
   double random_direct_iops_d16 = NAN;
-  double random_direct_iops_best = NAN;
   // Every measurement's median, keyed "method/direct/pattern/depth/what" with direct
   // 1 or 0, pattern seq or random, what mb, iops or lat (e.g. "worker/1/random/16/iops").
   std::map<std::string, double> medians;
@@ -81,42 +78,6 @@ void load_device_figures(const std::string& out_dir, DeviceFigures* figures);
 // One sentence quoting the device, for the sections ("device: 1650 MB/s sequential, ...").
 std::string device_sentence(const DeviceFigures& d);
 
-// Writes one run's CSV row: the record, then the environment and every setting of the
-// session; counts it in the outcome.
-void add_run(CsvFile& csv, Record record, Lab& lab, const Context& ctx, Outcome& outcome);
-// Runs an experiment's measurements. A Ctrl-C (Stopped) or a failed step (tp::Error)
-// ends them and is recorded in the outcome; the runs already written stay.
-template <class Body>
-void measure(Outcome& outcome, Body&& body) {
-  try {
-    body();
-  } catch (const Stopped&) {
-    outcome.status = OutcomeStatus::kStopped;
-  } catch (const Error& e) {
-    outcome.status = OutcomeStatus::kIncomplete;
-    outcome.error = e.what();
-  }
-}
-// Runs a measurement: once, then again up to lab.repeats_after(first run) times in
-// all. Each run announces itself as one progress step.
-std::vector<Timed> repeated(Lab& lab, Progress& progress, const std::string& label,
-                            const std::function<Timed()>& run_once);
-// The same into `runs`, which keeps the runs done when a later one throws (Ctrl-C).
-void repeat_into(std::vector<Timed>& runs, Lab& lab, Progress& progress, const std::string& label,
-                 const std::function<Timed()>& run_once);
-// Median of one field over runs.
-double median_of(const std::vector<Timed>& runs, double Timed::*field);
-// The "actual ... rows=N" of EXPLAIN ANALYZE's top node (false when absent).
-bool parse_top_actual_rows(const ResultSet& explain, uint64_t* rows);
-// SET name = value, or nothing when the setting does not exist and `value` is what the
-// engine does without it (e.g. index_prefetch = off before index prefetching exists).
-void set_if_known(Lab& lab, const std::string& name, const std::string& value,
-                  bool absent_means_this);
-
-// Writes <out>/<name>.md (a section of the report).
-void write_section(const LabOptions& options, const std::string& name, const std::string& markdown);
-// Section header and status line shared by the experiments.
-std::string section_status(const Outcome& outcome);
 // Rebuilds <out>/REPORT.md from the sections present in <out>.
 std::string write_report(const LabOptions& options, const Context& ctx);
 

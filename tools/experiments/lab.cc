@@ -16,6 +16,7 @@
 #include "engine/core/error.h"
 #include "engine/core/interrupts.h"
 #include "engine/storage/datadir.h"
+#include "tools/experiments/explain.h"
 
 namespace tp::experiments {
 
@@ -59,20 +60,6 @@ void write_marker(const std::string& path, const std::vector<std::vector<std::st
     if (!out) throw Error("could not write \"" + tmp + "\"");
   }
   std::filesystem::rename(tmp, path);
-}
-
-// The number after `key` ("hit=", "read=") on a "Buffers: shared ..." line; 0 if absent.
-uint64_t buffers_field(const std::string& line, const char* key) {
-  size_t k = line.find(key);
-  return k == std::string::npos ? 0
-                                : std::strtoull(line.c_str() + k + std::strlen(key), nullptr, 10);
-}
-
-std::string first_column_text(const ResultSet& r) {
-  std::string text;
-  for (const auto& row : r.rows)
-    if (!row.empty()) text += row[0] + "\n";
-  return text;
 }
 
 }  // namespace
@@ -305,12 +292,6 @@ void Lab::default_setting(const std::string& name, const std::string& value) {
   if (!user_set(name)) session().execute("SET " + name + " = " + value);
 }
 
-bool Lab::has_setting(const std::string& name) const {
-  for (const SettingDef& d : Settings::definitions())
-    if (d.name == name) return true;
-  return false;
-}
-
 std::vector<std::pair<std::string, std::string>> Lab::all_settings() {
   std::vector<std::pair<std::string, std::string>> out;
   for (const SettingDef& d : Settings::definitions())
@@ -336,70 +317,6 @@ double spread(const std::vector<double>& v) {
   if (v.empty()) return 0;
   auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   return *hi - *lo;
-}
-
-bool parse_execution_time_ms(const ResultSet& explain, double* ms) {
-  std::string text = first_column_text(explain);
-  size_t p = text.find("Execution Time: ");
-  if (p == std::string::npos) return false;
-  return std::sscanf(text.c_str() + p, "Execution Time: %lf", ms) == 1;
-}
-
-bool parse_top_buffers(const ResultSet& explain, uint64_t* hit, uint64_t* read) {
-  std::string text = first_column_text(explain);
-  size_t p = text.find("Buffers: shared");
-  if (p == std::string::npos) return false;
-  size_t eol = text.find('\n', p);
-  std::string line = text.substr(p, eol == std::string::npos ? std::string::npos : eol - p);
-  *hit = buffers_field(line, "hit=");
-  *read = buffers_field(line, "read=");
-  return true;
-}
-
-bool parse_node_actuals(const ResultSet& explain, size_t node, NodeActuals* out) {
-  size_t seen = 0;
-  for (size_t i = 0; i < explain.rows.size(); ++i) {
-    if (explain.rows[i].empty()) continue;
-    const std::string& line = explain.rows[i][0];
-    bool header = i == 0 || line.find("->  ") != std::string::npos;
-    if (!header || seen++ != node) continue;
-    size_t a = line.find("actual time=");
-    if (a == std::string::npos) return false;
-    size_t dots = line.find("..", a);
-    if (dots == std::string::npos) return false;
-    *out = NodeActuals{};
-    out->total_ms = std::strtod(line.c_str() + dots + 2, nullptr);
-    // The node's own lines run until the next node header.
-    for (size_t j = i + 1; j < explain.rows.size(); ++j) {
-      if (explain.rows[j].empty()) continue;
-      const std::string& detail = explain.rows[j][0];
-      if (detail.find("->  ") != std::string::npos) break;
-      if (detail.find("Buffers: shared") == std::string::npos) continue;
-      out->shared_hit = buffers_field(detail, "hit=");
-      out->shared_read = buffers_field(detail, "read=");
-      break;
-    }
-    return true;
-  }
-  return false;
-}
-
-bool parse_top_plan(const ResultSet& explain, std::string* node, double* total_cost) {
-  if (explain.rows.empty() || explain.rows[0].empty()) return false;
-  const std::string& line = explain.rows[0][0];
-  size_t cost = line.find("(cost=");
-  if (cost == std::string::npos) return false;
-  size_t dots = line.find("..", cost);
-  if (dots == std::string::npos) return false;
-  *total_cost = std::strtod(line.c_str() + dots + 2, nullptr);
-  std::string name = line.substr(0, cost);
-  for (const char* cut : {" using ", " on ", "  "}) {
-    size_t c = name.find(cut);
-    if (c != std::string::npos) name = name.substr(0, c);
-  }
-  while (!name.empty() && name.back() == ' ') name.pop_back();
-  *node = name;
-  return true;
 }
 
 }  // namespace tp::experiments

@@ -65,7 +65,6 @@ class Progress {
   Progress(std::string experiment, int total_steps, const LabOptions& options);
   // Announces the next step; its duration feeds the estimate of what is left.
   void step(const std::string& what);
-  int done() const { return done_; }
 
  private:
   std::string experiment_;
@@ -125,8 +124,6 @@ class Lab {
   void default_setting(const std::string& name, const std::string& value);
   // Whether the user chose the setting with --set.
   bool user_set(const std::string& name) const;
-  // Whether the engine knows a setting (e.g. enable_indexonlyscan).
-  bool has_setting(const std::string& name) const;
   // Every setting, "name=value", for the CSV.
   std::vector<std::pair<std::string, std::string>> all_settings();
 
@@ -148,22 +145,5 @@ class Lab {
 // Median of the values (0 for none) and their spread (max - min).
 double median(std::vector<double> values);
 double spread(const std::vector<double>& values);
-
-// Parses EXPLAIN (ANALYZE, BUFFERS) text. Each returns false when absent.
-bool parse_execution_time_ms(const ResultSet& explain, double* ms);
-bool parse_top_buffers(const ResultSet& explain, uint64_t* hit, uint64_t* read);
-// What EXPLAIN ANALYZE printed for one plan node: the TOTAL of "actual time=START..TOTAL"
-// and its "Buffers: shared hit=H read=R" line (zeros when absent). As in PostgreSQL both
-// include the node's children, so a node's own share is its figures minus its children's.
-struct NodeActuals {
-  double total_ms = 0;
-  uint64_t shared_hit = 0;
-  uint64_t shared_read = 0;
-};
-// Node 0 is the top node, node 1 the first "->" below it, and so on in print order.
-bool parse_node_actuals(const ResultSet& explain, size_t node, NodeActuals* out);
-// The top plan node: name ("Seq Scan", "Index Scan", "Bitmap Heap Scan", ...) and
-// total cost from "(cost=0.00..554546.12 rows=...)".
-bool parse_top_plan(const ResultSet& explain, std::string* node, double* total_cost);
 
 }  // namespace tp::experiments

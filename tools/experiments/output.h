@@ -21,8 +21,6 @@ class CsvFile {
   // Appends the record and rewrites the file. Throws tp::Error if it cannot be written.
   void add(const Record& record);
   const std::string& path() const { return path_; }
-  const std::vector<std::string>& columns() const { return columns_; }
-  size_t size() const { return rows_.size(); }
 
  private:
   void write() const;

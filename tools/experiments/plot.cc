@@ -25,38 +25,37 @@ std::string quoted(const std::string& s) {
 const char* kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                           "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 
-}  // namespace
+bool finite_point(std::pair<double, double> p) {
+  return std::isfinite(p.first) && std::isfinite(p.second);
+}
 
-void render_chart(const Chart& chart, const std::string& png_path) {
-  std::string base = png_path;
-  if (base.size() > 4 && base.substr(base.size() - 4) == ".png") base.resize(base.size() - 4);
-  const std::string dat = base + ".dat", gp = base + ".gp";
-  {
-    std::ofstream out(dat, std::ios::trunc);
-    for (const Series& s : chart.series) {
-      out << "# " << s.title << "\n";
-      for (auto [x, y] : s.points)
-        if (std::isfinite(x) && std::isfinite(y)) out << x << " " << y << "\n";
-      out << "\n\n";  // gnuplot data blocks are separated by two blank lines
-    }
-    if (!out) throw Error("chart \"" + chart.title + "\": could not write \"" + dat + "\"");
+bool has_points(const Series& s) {
+  return std::any_of(s.points.begin(), s.points.end(), finite_point);
+}
+
+// One data block per series (gnuplot's "index i"), non-finite points left out.
+void write_data(const Chart& chart, const std::string& dat) {
+  std::ofstream out(dat, std::ios::trunc);
+  for (const Series& s : chart.series) {
+    out << "# " << s.title << "\n";
+    for (auto point : s.points)
+      if (finite_point(point)) out << point.first << " " << point.second << "\n";
+    out << "\n\n";  // gnuplot data blocks are separated by two blank lines
   }
-  std::ofstream g(gp, std::ios::trunc);
+  if (!out) throw Error("chart \"" + chart.title + "\": could not write \"" + dat + "\"");
+}
+
+// Terminal, titles, key and the axes' scales and tics.
+void write_axes(std::ostream& g, const Chart& chart, const std::string& png_path) {
   g << "set terminal pngcairo size 1000,620 noenhanced font 'DejaVu Sans,11'\n";
   g << "set output " << quoted(png_path) << "\n";
   g << "set title " << quoted(chart.title) << " font ',13'\n";
   g << "set xlabel " << quoted(chart.xlabel) << "\n";
   g << "set ylabel " << quoted(chart.ylabel) << "\n";
   g << "set grid lc rgb '#dddddd'\n";
-  size_t drawn = 0;
-  for (const Series& s : chart.series)
-    for (auto [x, y] : s.points)
-      if (std::isfinite(x) && std::isfinite(y)) {
-        ++drawn;
-        break;
-      }
   if (chart.key_position == "below") {
     // gnuplot does not reserve room for a boxed key under the x label: make it.
+    size_t drawn = size_t(std::count_if(chart.series.begin(), chart.series.end(), has_points));
     g << "set key below maxcols 2 box opaque\n";
     g << "set bmargin " << 5 + (drawn + 1) / 2 << "\n";
   } else {
@@ -67,9 +66,6 @@ void render_chart(const Chart& chart, const std::string& png_path) {
     g << "set logscale y\n";
   else
     g << "set yrange [0:*]\n";  // linear axes start at zero so heights compare honestly
-  if (!chart.y2label.empty()) {
-    g << "set y2label " << quoted(chart.y2label) << "\nset y2tics\nset ytics nomirror\n";
-  }
   if (!chart.xtic_labels.empty()) {
     g << "set xtics (";
     for (size_t i = 0; i < chart.xtic_labels.size(); ++i)
@@ -81,14 +77,18 @@ void render_chart(const Chart& chart, const std::string& png_path) {
     for (size_t i = 0; i < chart.xtics.size(); ++i) g << (i ? ", " : "") << chart.xtics[i];
     g << ")\n";
   }
-  // Labels of marks in the right half of the x range go to the left of their line,
-  // so they stay inside the plot.
+}
+
+// The x range of the data (the data's extent, not gnuplot's rounded one: a log axis
+// would run to the next decade) and the marks, whose labels in the right half of it go
+// to the left of their line so they stay inside the plot.
+void write_x_range_and_marks(std::ostream& g, const Chart& chart) {
   double xmin = NAN, xmax = NAN;
   for (const Series& s : chart.series)
-    for (auto [x, y] : s.points)
-      if (std::isfinite(x) && std::isfinite(y)) {
-        xmin = std::isnan(xmin) ? x : std::min(xmin, x);
-        xmax = std::isnan(xmax) ? x : std::max(xmax, x);
+    for (auto point : s.points)
+      if (finite_point(point)) {
+        xmin = std::isnan(xmin) ? point.first : std::min(xmin, point.first);
+        xmax = std::isnan(xmax) ? point.first : std::max(xmax, point.first);
       }
   auto right_half = [&](double x) {
     if (std::isnan(xmin)) return false;
@@ -97,7 +97,6 @@ void render_chart(const Chart& chart, const std::string& png_path) {
     return x > (xmin + xmax) / 2;
   };
   if (chart.xtic_labels.empty() && !std::isnan(xmin) && xmax > xmin) {
-    // The data's extent, not gnuplot's rounded one (a log axis would run to the next decade).
     if (chart.log_x && xmin > 0)
       g << "set xrange [" << xmin / 1.1 << ":" << xmax * 1.1 << "]\n";
     else
@@ -112,23 +111,24 @@ void render_chart(const Chart& chart, const std::string& png_path) {
       << (right_half(m.x) ? " right offset -0.5,0" : " left offset 0.5,0")
       << " font ',10' textcolor rgb '#333333'\n";
   }
+}
+
+void write_plot(std::ostream& g, const Chart& chart, const std::string& dat) {
   g << "plot ";
   bool any = false;
   for (size_t i = 0; i < chart.series.size(); ++i) {
     const Series& s = chart.series[i];
-    bool has_points = false;
-    for (auto [x, y] : s.points) has_points |= std::isfinite(x) && std::isfinite(y);
-    if (!has_points) continue;  // gnuplot refuses an empty data block
+    if (!has_points(s)) continue;  // gnuplot refuses an empty data block
     g << (any ? ", \\\n     " : "") << quoted(dat) << " index " << i
       << " using 1:2 with linespoints lw 2 pt 7 ps 0.8 lc rgb '" << kColours[i % 8] << "'"
-      << (s.dashed ? " dt 2" : "") << (s.second_axis ? " axes x1y2" : "") << " title "
-      << quoted(s.title);
+      << (s.dashed ? " dt 2" : "") << " title " << quoted(s.title);
     any = true;
   }
   if (!any) g << "NaN notitle";
   g << "\n";
-  g.close();
-  if (!g) throw Error("chart \"" + chart.title + "\": could not write \"" + gp + "\"");
+}
+
+void run_gnuplot(const Chart& chart, const std::string& gp) {
   const std::string command = "gnuplot " + std::string("'") + gp + "' 2>&1";
   FILE* p = ::popen(command.c_str(), "r");
   if (!p) throw Error("chart \"" + chart.title + "\": could not run gnuplot");
@@ -142,6 +142,22 @@ void render_chart(const Chart& chart, const std::string& png_path) {
                   "install the gnuplot-nox package (tools/install-deps does)");
     throw Error("chart \"" + chart.title + "\": gnuplot failed: " + output);
   }
+}
+
+}  // namespace
+
+void render_chart(const Chart& chart, const std::string& png_path) {
+  std::string base = png_path;
+  if (base.size() > 4 && base.substr(base.size() - 4) == ".png") base.resize(base.size() - 4);
+  const std::string dat = base + ".dat", gp = base + ".gp";
+  write_data(chart, dat);
+  std::ofstream g(gp, std::ios::trunc);
+  write_axes(g, chart, png_path);
+  write_x_range_and_marks(g, chart);
+  write_plot(g, chart, dat);
+  g.close();
+  if (!g) throw Error("chart \"" + chart.title + "\": could not write \"" + gp + "\"");
+  run_gnuplot(chart, gp);
 }
 
 }  // namespace tp::experiments

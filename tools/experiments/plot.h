@@ -10,11 +10,10 @@
 namespace tp::experiments {
 
 struct Series {
-  explicit Series(std::string name = {}, bool on_second_axis = false, bool is_dashed = false)
-      : title(std::move(name)), second_axis(on_second_axis), dashed(is_dashed) {}
+  explicit Series(std::string name = {}, bool is_dashed = false)
+      : title(std::move(name)), dashed(is_dashed) {}
   std::string title;
   std::vector<std::pair<double, double>> points;  // (x, y), drawn in this order
-  bool second_axis = false;                       // y2 (right) axis
   bool dashed = false;
 };
 
@@ -26,7 +25,7 @@ struct XMark {
 
 struct Chart {
   std::string title;
-  std::string xlabel, ylabel, y2label;  // with units: "selectivity (% of rows, log scale)"
+  std::string xlabel, ylabel;  // with units: "selectivity (% of rows, log scale)"
   bool log_x = false, log_y = false;
   // Category axis: point x = i is labelled xtic_labels[i] (empty = numeric axis).
   std::vector<std::string> xtic_labels;

@@ -100,13 +100,6 @@ void load_device_figures(const std::string& out_dir, DeviceFigures* d) {
   d->random_direct_us_d1 = best("1", "random", "1", "lat", true);
   d->random_buffered_us_d1 = best("0", "random", "1", "lat", true);
   d->random_direct_iops_d16 = best("1", "random", "16", "iops", false);
-  d->random_direct_iops_best = d->random_direct_iops_d16;
-  for (const char* depth : {"32", "64"}) {
-    double x = best("1", "random", depth, "iops", false);
-    if (!std::isnan(x) &&
-        (std::isnan(d->random_direct_iops_best) || x > d->random_direct_iops_best))
-      d->random_direct_iops_best = x;
-  }
   d->known = !std::isnan(d->seq_direct_mb_s) || !std::isnan(d->random_direct_us_d1);
 }
 
@@ -121,70 +114,6 @@ std::string device_sentence(const DeviceFigures& d) {
     << " us at depth 1 direct (" << fixed(d.random_buffered_us_d1, 0) << " us buffered), "
     << fixed(d.random_direct_iops_d16, 0) << " IOPS at depth 16 direct.";
   return s.str();
-}
-
-void add_run(CsvFile& csv, Record record, Lab& lab, const Context& ctx, Outcome& outcome) {
-  add_environment(record, ctx.env);
-  for (auto& [name, value] : lab.all_settings()) record.emplace_back(name, value);
-  csv.add(record);
-  ++outcome.runs;
-}
-
-void repeat_into(std::vector<Timed>& runs, Lab& lab, Progress& progress, const std::string& label,
-                 const std::function<Timed()>& run_once) {
-  runs.clear();
-  progress.step(label + " (run 1)");
-  runs.push_back(run_once());
-  const int total = lab.repeats_after(runs[0].execution_ms);
-  for (int k = 1; k < total; ++k) {
-    progress.step(label + " (run " + std::to_string(k + 1) + ")");
-    runs.push_back(run_once());
-  }
-}
-
-std::vector<Timed> repeated(Lab& lab, Progress& progress, const std::string& label,
-                            const std::function<Timed()>& run_once) {
-  std::vector<Timed> runs;
-  repeat_into(runs, lab, progress, label, run_once);
-  return runs;
-}
-
-double median_of(const std::vector<Timed>& runs, double Timed::*field) {
-  std::vector<double> v;
-  for (const Timed& t : runs) v.push_back(t.*field);
-  return median(v);
-}
-
-bool parse_top_actual_rows(const ResultSet& explain, uint64_t* rows) {
-  if (explain.rows.empty() || explain.rows[0].empty()) return false;
-  const std::string& line = explain.rows[0][0];
-  size_t a = line.find("(actual ");
-  if (a == std::string::npos) return false;
-  size_t r = line.find("rows=", a);
-  if (r == std::string::npos) return false;
-  *rows = std::strtoull(line.c_str() + r + 5, nullptr, 10);
-  return true;
-}
-
-void set_if_known(Lab& lab, const std::string& name, const std::string& value,
-                  bool absent_means_this) {
-  if (absent_means_this && !lab.has_setting(name)) return;
-  lab.sql("SET " + name + " = " + value);
-}
-
-void write_section(const LabOptions& options, const std::string& name,
-                   const std::string& markdown) {
-  const std::string path = options.out_dir + "/" + name + ".md";
-  std::ofstream out(path, std::ios::trunc);
-  out << markdown;
-  if (!out) throw Error("could not write \"" + path + "\"");
-}
-
-std::string section_status(const Outcome& o) {
-  std::string s = "Status: **" + std::string(outcome_status_name(o.status)) + "**, " +
-                  std::to_string(o.runs) + " runs in `" + o.name + ".csv`.";
-  if (!o.error.empty()) s += "\n\n> Not measured: " + o.error;
-  return s + "\n\n";
 }
 
 std::string write_report(const LabOptions& options, const Context& ctx) {

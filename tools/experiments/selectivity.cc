@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
-#include "tools/experiments/experiments.h"
+#include "tools/experiments/experiment.h"
 #include "tools/experiments/plot.h"
 
 namespace tp::experiments {
@@ -49,13 +49,11 @@ const std::vector<PlanDef>& plan_defs() {
 }
 
 void apply_settings(Lab& lab, const std::vector<std::pair<std::string, std::string>>& sets) {
-  for (const auto& [name, value] : sets)
-    set_if_known(lab, name, value, name == "index_prefetch" && value == "off");
+  for (const auto& [name, value] : sets) lab.sql("SET " + name + " = " + value);
 }
 
 void undo_settings(Lab& lab, const std::vector<std::pair<std::string, std::string>>& sets) {
-  for (const auto& [name, value] : sets)
-    if (lab.has_setting(name)) lab.sql("RESET " + name);
+  for (const auto& [name, value] : sets) lab.sql("RESET " + name);
 }
 
 std::string query(uint64_t k) {
@@ -105,164 +103,173 @@ double estimate_from_csv(const std::string& out_dir) {
   return ratios.empty() ? NAN : median(ratios);
 }
 
-}  // namespace
+const char* const kKinds[] = {"seq", "index", "bitmap"};  // the plans' costs
+constexpr size_t kNumFractions = std::size(kFractionsPct);
 
-Outcome run_selectivity(Lab& lab, Context& ctx) {
-  Outcome outcome("selectivity");
-  const LabOptions& opt = lab.options();
-  const uint64_t n = opt.rows;
-  const auto& plans = plan_defs();
-  const size_t nf = std::size(kFractionsPct);
-  CsvFile csv(opt.out_dir + "/selectivity.csv");
-  // Per fraction, per plan: runs; per fraction, per cost kind: costs.
-  std::vector<std::vector<std::vector<Timed>>> runs(nf,
-                                                    std::vector<std::vector<Timed>>(plans.size()));
-  std::map<std::string, std::vector<double>> cost4, cost_est;
-  for (const char* kind : {"seq", "index", "bitmap"}) {
-    cost4[kind].assign(nf, NAN);
-    cost_est[kind].assign(nf, NAN);
+uint64_t rows_at(double fraction_pct, uint64_t n) {
+  return std::max<uint64_t>(1, uint64_t(std::llround(fraction_pct / 100 * double(n))));
+}
+
+class Selectivity : public Experiment {
+ public:
+  explicit Selectivity(const LabOptions& opt)
+      : Experiment("selectivity"),
+        rows_(opt.rows),
+        runs_(kNumFractions, std::vector<std::vector<Timed>>(plan_defs().size())),
+        chosen4_(kNumFractions),
+        chosen_est_(kNumFractions),
+        x_pct_(kFractionsPct, kFractionsPct + kNumFractions) {
+    for (const char* kind : kKinds) {
+      cost4_[kind].assign(kNumFractions, NAN);
+      cost_est_[kind].assign(kNumFractions, NAN);
+    }
   }
-  std::vector<std::string> chosen4(nf), chosen_est(nf);
-  std::vector<double> x_pct(kFractionsPct, kFractionsPct + nf);
-  Progress progress("selectivity", int(nf * plans.size() * size_t(std::max(1, opt.repeat)) + 1),
-                    opt);
-  measure(outcome, [&] {
+
+  int steps(const Lab& lab) const override {
+    return int(kNumFractions * plan_defs().size() * size_t(std::max(1, lab.options().repeat)) + 1);
+  }
+
+  // The rpc table, and the random_page_cost rpc measured (from this invocation, from
+  // rpc.csv, else by running rpc now).
+  void set_up(Lab& lab, Context& ctx, Progress& progress) override {
     lab.reset_settings();
     lab.default_setting("io_direct", "on");  // as the rpc article
     progress.step("table t (shared with rpc)");
-    lab.ensure_table(rpc_table(n));
-    if (std::isnan(ctx.rpc_estimate)) ctx.rpc_estimate = estimate_from_csv(opt.out_dir);
-    if (std::isnan(ctx.rpc_estimate)) {
-      if (opt.progress)
-        std::fprintf(stderr, "[selectivity] no measured random_page_cost yet: running rpc first\n");
-      Outcome rpc = run_rpc(lab, ctx);
-      lab.reset_settings();
-      lab.default_setting("io_direct", "on");
-      if (std::isnan(ctx.rpc_estimate))
-        throw Error("selectivity needs the measured random_page_cost and rpc did not produce it: " +
-                    rpc.error);
-    }
+    lab.ensure_table(rpc_table(rows_));
+    if (std::isnan(ctx.rpc_estimate)) ctx.rpc_estimate = estimate_from_csv(lab.options().out_dir);
+    if (!std::isnan(ctx.rpc_estimate)) return;
+    if (lab.options().progress)
+      std::fprintf(stderr, "[selectivity] no measured random_page_cost yet: running rpc first\n");
+    Outcome rpc = run_rpc(lab, ctx);
+    lab.reset_settings();
+    lab.default_setting("io_direct", "on");
+    if (std::isnan(ctx.rpc_estimate))
+      throw Error("selectivity needs the measured random_page_cost and rpc did not produce it: " +
+                  rpc.error);
+  }
+
+  void measure(Lab& lab, Context& ctx, Progress& progress, Recorder& record) override {
     const std::string est = fixed(ctx.rpc_estimate, 2);
-    for (size_t f = 0; f < nf; ++f) {
-      const uint64_t k =
-          std::max<uint64_t>(1, uint64_t(std::llround(kFractionsPct[f] / 100 * double(n))));
-      // Costs and the planner's choice, at random_page_cost 4 and at the estimate.
-      for (const std::string& rpc : {std::string("4"), est}) {
-        lab.sql("SET random_page_cost = " + rpc);
-        std::string node;
-        double cost = 0;
-        for (const char* kind : {"seq", "index", "bitmap"}) {
-          apply_settings(lab, forcing(kind));
-          ResultSet plan = lab.sql("EXPLAIN " + query(k));
-          undo_settings(lab, forcing(kind));
-          if (!parse_top_plan(plan, &node, &cost))
-            throw Error("selectivity: could not read the cost from EXPLAIN " + query(k));
-          (rpc == "4" ? cost4 : cost_est)[kind][f] = cost;
-        }
-        ResultSet plan = lab.sql("EXPLAIN " + query(k));
-        if (!parse_top_plan(plan, &node, &cost))
-          throw Error("selectivity: could not read the plan from EXPLAIN " + query(k));
-        (rpc == "4" ? chosen4 : chosen_est)[f] = node;
-      }
-      lab.sql("RESET random_page_cost");
-      for (size_t p = 0; p < plans.size(); ++p) {
-        const PlanDef& plan = plans[p];
+    for (size_t f = 0; f < kNumFractions; ++f) {
+      const uint64_t k = rows_at(kFractionsPct[f], rows_);
+      costs(lab, f, k, est);
+      for (size_t p = 0; p < plan_defs().size(); ++p) {
+        const PlanDef& plan = plan_defs()[p];
         apply_settings(lab, plan.sets);
-        runs[f][p] = repeated(lab, progress, pct(kFractionsPct[f]) + " " + plan.name, [&] {
+        runs_[f][p] = repeated(lab, progress, pct(kFractionsPct[f]) + " " + plan.name, [&] {
           lab.make_cold({"t", "t_a_idx"});
-          Timed t = lab.timed("EXPLAIN (ANALYZE, BUFFERS) " + query(k));
-          std::string node;
-          double cost = 0;
-          if (!parse_top_plan(t.result, &node, &cost) || node != plan.node)
-            throw Error("selectivity: forcing " + plan.name + " gave plan \"" + node +
-                        "\", expected \"" + plan.node + "\"");
-          uint64_t got = 0;
-          if (parse_top_actual_rows(t.result, &got) && got != k)
-            throw Error("selectivity: " + plan.name + " returned " + std::to_string(got) +
-                        " rows, expected " + std::to_string(k));
-          return t;
+          return explain_analyze(lab, query(k), {plan.node, k}, "selectivity: " + plan.name);
         });
-        for (size_t i = 0; i < runs[f][p].size(); ++i) {
-          const Timed& t = runs[f][p][i];
-          Record rec = {{"rows", std::to_string(n)},
-                        {"fraction_pct", fixed(kFractionsPct[f], 2)},
-                        {"k", std::to_string(k)},
-                        {"plan", plan.name},
-                        {"repeat", std::to_string(i)},
-                        {"ms", fixed(t.execution_ms, 3)},
-                        {"shared_hit", std::to_string(t.shared_hit)},
-                        {"shared_read", std::to_string(t.shared_read)},
-                        {"cost_rpc4", fixed(cost4[plan.kind][f], 2)},
-                        {"cost_measured", fixed(cost_est[plan.kind][f], 2)},
-                        {"rpc_estimate", est},
-                        {"chosen_rpc4", chosen4[f]},
-                        {"chosen_measured", chosen_est[f]}};
-          add_run(csv, rec, lab, ctx, outcome);
-        }
+        for (size_t i = 0; i < runs_[f][p].size(); ++i)
+          record.add(row(runs_[f][p][i], f, k, plan, i, est));
         undo_settings(lab, plan.sets);
       }
     }
-  });
+  }
 
-  // Medians per point and plan; the plan's time for a chosen node.
-  std::vector<std::vector<double>> ms(plans.size(), std::vector<double>(nf, NAN));
-  for (size_t f = 0; f < nf; ++f)
-    for (size_t p = 0; p < plans.size(); ++p)
-      if (!runs[f][p].empty()) ms[p][f] = median_of(runs[f][p], &Timed::execution_ms);
-  auto time_of_node = [&](const std::string& node, size_t f) {
-    for (size_t p = 0; p < plans.size(); ++p)
-      if (plans[p].node == node) return ms[p][f];  // the first variant: default settings
-    return double(NAN);
-  };
-  auto fastest = [&](size_t f) {
+  std::string report(Lab& lab, Context& ctx, const Outcome& outcome) override;
+
+ private:
+  // The cost of each plan and the planner's choice, at random_page_cost 4 and at the estimate.
+  void costs(Lab& lab, size_t f, uint64_t k, const std::string& est) {
+    for (const std::string& rpc : {std::string("4"), est}) {
+      lab.sql("SET random_page_cost = " + rpc);
+      for (const char* kind : kKinds) {
+        apply_settings(lab, forcing(kind));
+        PlanChoice forced = explain_plan(lab, query(k), "selectivity");
+        undo_settings(lab, forcing(kind));
+        (rpc == "4" ? cost4_ : cost_est_)[kind][f] = forced.total_cost;
+      }
+      (rpc == "4" ? chosen4_ : chosen_est_)[f] = explain_plan(lab, query(k), "selectivity").node;
+    }
+    lab.sql("RESET random_page_cost");
+  }
+
+  Record row(const Timed& t, size_t f, uint64_t k, const PlanDef& plan, size_t i,
+             const std::string& est) const {
+    return {{"rows", std::to_string(rows_)},
+            {"fraction_pct", fixed(kFractionsPct[f], 2)},
+            {"k", std::to_string(k)},
+            {"plan", plan.name},
+            {"repeat", std::to_string(i)},
+            {"ms", fixed(t.execution_ms, 3)},
+            {"shared_hit", std::to_string(t.shared_hit)},
+            {"shared_read", std::to_string(t.shared_read)},
+            {"cost_rpc4", fixed(cost4_.at(plan.kind)[f], 2)},
+            {"cost_measured", fixed(cost_est_.at(plan.kind)[f], 2)},
+            {"rpc_estimate", est},
+            {"chosen_rpc4", chosen4_[f]},
+            {"chosen_measured", chosen_est_[f]}};
+  }
+
+  // The median time of each plan at each fraction (NaN where not measured).
+  void compute_medians() {
+    ms_.assign(plan_defs().size(), std::vector<double>(kNumFractions, NAN));
+    for (size_t f = 0; f < kNumFractions; ++f)
+      for (size_t p = 0; p < plan_defs().size(); ++p)
+        ms_[p][f] = median_of(runs_[f][p], &Timed::execution_ms);
+  }
+  // The time of the plan whose top node is `node` (its first variant: default settings).
+  double time_of_node(const std::string& node, size_t f) const {
+    for (size_t p = 0; p < plan_defs().size(); ++p)
+      if (plan_defs()[p].node == node) return ms_[p][f];
+    return NAN;
+  }
+  double fastest(size_t f) const {
     double best = NAN;
-    for (size_t p = 0; p < plans.size(); ++p)
-      if (!std::isnan(ms[p][f]) && (std::isnan(best) || ms[p][f] < best)) best = ms[p][f];
+    for (size_t p = 0; p < plan_defs().size(); ++p)
+      if (!std::isnan(ms_[p][f]) && (std::isnan(best) || ms_[p][f] < best)) best = ms_[p][f];
     return best;
-  };
+  }
+  std::string times_table() const;
+  std::string crossovers() const;
+  std::string charts(const std::string& out_dir, const Context& ctx) const;
+
+  const uint64_t rows_;
+  std::vector<std::vector<std::vector<Timed>>> runs_;            // [fraction][plan] -> runs
+  std::map<std::string, std::vector<double>> cost4_, cost_est_;  // [kind][fraction]
+  std::vector<std::string> chosen4_, chosen_est_;                // [fraction]
+  const std::vector<double> x_pct_;
+  std::vector<std::vector<double>> ms_;  // [plan][fraction], by compute_medians
+};
+
+std::string Selectivity::times_table() const {
   std::vector<std::vector<std::string>> table;
-  for (size_t f = 0; f < nf; ++f) {
-    if (std::isnan(ms[0][f]) && chosen4[f].empty()) continue;
+  for (size_t f = 0; f < kNumFractions; ++f) {
+    if (std::isnan(ms_[0][f]) && chosen4_[f].empty()) continue;
     std::vector<std::string> row = {pct(kFractionsPct[f])};
-    for (size_t p = 0; p < plans.size(); ++p) row.push_back(fixed(ms[p][f], 1));
-    for (const char* kind : {"seq", "index", "bitmap"}) row.push_back(fixed(cost4[kind][f], 0));
-    row.push_back(chosen4[f]);
-    row.push_back(fixed(time_of_node(chosen4[f], f) / fastest(f), 2));
-    row.push_back(chosen_est[f]);
-    row.push_back(fixed(time_of_node(chosen_est[f], f) / fastest(f), 2));
+    for (size_t p = 0; p < plan_defs().size(); ++p) row.push_back(fixed(ms_[p][f], 1));
+    for (const char* kind : kKinds) row.push_back(fixed(cost4_.at(kind)[f], 0));
+    row.push_back(chosen4_[f]);
+    row.push_back(fixed(time_of_node(chosen4_[f], f) / fastest(f), 2));
+    row.push_back(chosen_est_[f]);
+    row.push_back(fixed(time_of_node(chosen_est_[f], f) / fastest(f), 2));
     table.push_back(row);
   }
-  const double cx_cost4 = crossover(x_pct, cost4["index"], cost4["seq"]);
-  const double cx_cost_est = crossover(x_pct, cost_est["index"], cost_est["seq"]);
-  const double cx_bitmap_cost4 = crossover(x_pct, cost4["bitmap"], cost4["seq"]);
-  const double cx_time = crossover(x_pct, ms[1], ms[0]);
-  const double cx_time_pf = crossover(x_pct, ms[2], ms[0]);
-  const double cx_bitmap_time = crossover(x_pct, ms[3], ms[0]);
+  if (table.empty()) return "";
+  return markdown_table(
+             {"selectivity", "seq ms", "index ms", "index+prefetch ms", "bitmap ms",
+              "bitmap eic=0 ms", "cost seq", "cost index", "cost bitmap", "chosen (rpc 4)",
+              "regret", "chosen (measured)", "regret"},
+             table,
+             {true, true, true, true, true, true, true, true, true, false, true, false, true}) +
+         "\n";
+}
 
+std::string Selectivity::crossovers() const {
+  const double cx_cost4 = crossover(x_pct_, cost4_.at("index"), cost4_.at("seq"));
+  const double cx_time = crossover(x_pct_, ms_[1], ms_[0]);
   std::ostringstream md;
-  md << "## selectivity: seq vs index vs bitmap scans\n\n" << section_status(outcome);
-  md << "`SELECT * FROM t WHERE a BETWEEN 1 AND K` on the rpc table (" << grouped(n)
-     << " rows), each plan forced with enable_* settings and run cold as `EXPLAIN (ANALYZE, "
-        "BUFFERS)`; times in ms (medians). Costs from `EXPLAIN` at random_page_cost 4 and at "
-        "the measured estimate "
-     << fixed(ctx.rpc_estimate, 1)
-     << "; regret = the chosen plan's time / the fastest plan's time.\n\n";
-  if (!table.empty())
-    md << markdown_table(
-              {"selectivity", "seq ms", "index ms", "index+prefetch ms", "bitmap ms",
-               "bitmap eic=0 ms", "cost seq", "cost index", "cost bitmap", "chosen (rpc 4)",
-               "regret", "chosen (measured)", "regret"},
-              table,
-              {true, true, true, true, true, true, true, true, true, false, true, false, true})
-       << "\n";
   md << markdown_table({"crossover", "this machine", "published"},
                        {{"index = seq, cost at random_page_cost 4", pct(cx_cost4), "2.2%"},
-                        {"index = seq, cost at the measured estimate", pct(cx_cost_est),
+                        {"index = seq, cost at the measured estimate",
+                         pct(crossover(x_pct_, cost_est_.at("index"), cost_est_.at("seq"))),
                          "aligns with time at ~30"},
                         {"index = seq, time (no prefetch)", pct(cx_time), "0.2%"},
-                        {"index+prefetch = seq, time", pct(cx_time_pf), "-"},
-                        {"bitmap = seq, cost at random_page_cost 4", pct(cx_bitmap_cost4), "-"},
-                        {"bitmap = seq, time", pct(cx_bitmap_time), "-"}},
+                        {"index+prefetch = seq, time", pct(crossover(x_pct_, ms_[2], ms_[0])), "-"},
+                        {"bitmap = seq, cost at random_page_cost 4",
+                         pct(crossover(x_pct_, cost4_.at("bitmap"), cost4_.at("seq"))), "-"},
+                        {"bitmap = seq, time", pct(crossover(x_pct_, ms_[3], ms_[0])), "-"}},
                        {false, true, true})
      << "\n";
   if (!std::isnan(cx_cost4) && !std::isnan(cx_time))
@@ -272,59 +279,74 @@ Outcome run_selectivity(Lab& lab, Context& ctx) {
                               : ": unlike the article, the cost crossover is not above the time "
                                 "crossover here.")
        << "\n\n";
+  return md.str();
+}
 
-  // Charts.
-  if (outcome.runs > 0 || !chosen4[0].empty()) {
-    try {
-      Chart cost;
-      cost.title = "Planner cost vs selectivity (rows " + grouped(n) + ")";
-      cost.xlabel = "selectivity (% of rows, log scale)";
-      cost.ylabel = "estimated total cost (log scale)";
-      cost.log_x = cost.log_y = true;
-      cost.xtics = x_pct;
-      cost.key_position = "below";
-      for (const char* kind : {"seq", "index", "bitmap"}) {
-        Series s4(std::string(kind) + " (random_page_cost 4)");
-        Series se(std::string(kind) + " (random_page_cost " + fixed(ctx.rpc_estimate, 1) + ")",
-                  false, true);
-        for (size_t f = 0; f < nf; ++f) {
-          s4.points.emplace_back(x_pct[f], cost4[kind][f]);
-          se.points.emplace_back(x_pct[f], cost_est[kind][f]);
-        }
-        cost.series.push_back(s4);
-        cost.series.push_back(se);
-      }
-      if (!std::isnan(cx_cost4))
-        cost.marks.push_back({cx_cost4, "index = seq at 4: " + pct(cx_cost4)});
-      if (!std::isnan(cx_cost_est))
-        cost.marks.push_back({cx_cost_est, "index = seq at " + fixed(ctx.rpc_estimate, 1) + ": " +
-                                               pct(cx_cost_est)});
-      render_chart(cost, opt.out_dir + "/selectivity_cost.png");
-      md << "![cost against selectivity](selectivity_cost.png)\n\n";
-
-      Chart time;
-      time.title = "Cold query time vs selectivity (rows " + grouped(n) + ")";
-      time.xlabel = "selectivity (% of rows, log scale)";
-      time.ylabel = "execution time (ms, log scale)";
-      time.log_x = time.log_y = true;
-      time.xtics = x_pct;
-      time.key_position = "below";
-      for (size_t p = 0; p < plans.size(); ++p) {
-        Series s(plans[p].name, false, p == 2 || p == 4);
-        for (size_t f = 0; f < nf; ++f) s.points.emplace_back(x_pct[f], ms[p][f]);
-        time.series.push_back(s);
-      }
-      if (!std::isnan(cx_time)) time.marks.push_back({cx_time, "index = seq: " + pct(cx_time)});
-      if (!std::isnan(cx_bitmap_time))
-        time.marks.push_back({cx_bitmap_time, "bitmap = seq: " + pct(cx_bitmap_time)});
-      render_chart(time, opt.out_dir + "/selectivity_time.png");
-      md << "![time against selectivity](selectivity_time.png)\n\n";
-    } catch (const Error& e) {
-      md << "> Chart not drawn: " << e.what() << "\n\n";
+std::string Selectivity::charts(const std::string& out_dir, const Context& ctx) const {
+  const double cx_cost4 = crossover(x_pct_, cost4_.at("index"), cost4_.at("seq"));
+  const double cx_cost_est = crossover(x_pct_, cost_est_.at("index"), cost_est_.at("seq"));
+  const double cx_time = crossover(x_pct_, ms_[1], ms_[0]);
+  const double cx_bitmap_time = crossover(x_pct_, ms_[3], ms_[0]);
+  Chart cost;
+  cost.title = "Planner cost vs selectivity (rows " + grouped(rows_) + ")";
+  cost.xlabel = "selectivity (% of rows, log scale)";
+  cost.ylabel = "estimated total cost (log scale)";
+  cost.log_x = cost.log_y = true;
+  cost.xtics = x_pct_;
+  cost.key_position = "below";
+  for (const char* kind : kKinds) {
+    Series s4(std::string(kind) + " (random_page_cost 4)");
+    Series se(std::string(kind) + " (random_page_cost " + fixed(ctx.rpc_estimate, 1) + ")", true);
+    for (size_t f = 0; f < kNumFractions; ++f) {
+      s4.points.emplace_back(x_pct_[f], cost4_.at(kind)[f]);
+      se.points.emplace_back(x_pct_[f], cost_est_.at(kind)[f]);
     }
+    cost.series.push_back(s4);
+    cost.series.push_back(se);
   }
-  write_section(opt, "selectivity", md.str());
-  return outcome;
+  if (!std::isnan(cx_cost4)) cost.marks.push_back({cx_cost4, "index = seq at 4: " + pct(cx_cost4)});
+  if (!std::isnan(cx_cost_est))
+    cost.marks.push_back(
+        {cx_cost_est, "index = seq at " + fixed(ctx.rpc_estimate, 1) + ": " + pct(cx_cost_est)});
+  Chart time;
+  time.title = "Cold query time vs selectivity (rows " + grouped(rows_) + ")";
+  time.xlabel = "selectivity (% of rows, log scale)";
+  time.ylabel = "execution time (ms, log scale)";
+  time.log_x = time.log_y = true;
+  time.xtics = x_pct_;
+  time.key_position = "below";
+  for (size_t p = 0; p < plan_defs().size(); ++p) {
+    Series s(plan_defs()[p].name, p == 2 || p == 4);
+    for (size_t f = 0; f < kNumFractions; ++f) s.points.emplace_back(x_pct_[f], ms_[p][f]);
+    time.series.push_back(s);
+  }
+  if (!std::isnan(cx_time)) time.marks.push_back({cx_time, "index = seq: " + pct(cx_time)});
+  if (!std::isnan(cx_bitmap_time))
+    time.marks.push_back({cx_bitmap_time, "bitmap = seq: " + pct(cx_bitmap_time)});
+  return chart_markdown(cost, out_dir, "selectivity_cost.png", "cost against selectivity") +
+         chart_markdown(time, out_dir, "selectivity_time.png", "time against selectivity");
+}
+
+std::string Selectivity::report(Lab& lab, Context& ctx, const Outcome& outcome) {
+  compute_medians();
+  std::ostringstream md;
+  md << "## selectivity: seq vs index vs bitmap scans\n\n" << section_status(outcome);
+  md << "`SELECT * FROM t WHERE a BETWEEN 1 AND K` on the rpc table (" << grouped(rows_)
+     << " rows), each plan forced with enable_* settings and run cold as `EXPLAIN (ANALYZE, "
+        "BUFFERS)`; times in ms (medians). Costs from `EXPLAIN` at random_page_cost 4 and at "
+        "the measured estimate "
+     << fixed(ctx.rpc_estimate, 1)
+     << "; regret = the chosen plan's time / the fastest plan's time.\n\n";
+  md << times_table() << crossovers();
+  if (outcome.runs > 0 || !chosen4_[0].empty()) md << charts(lab.options().out_dir, ctx);
+  return md.str();
+}
+
+}  // namespace
+
+Outcome run_selectivity(Lab& lab, Context& ctx) {
+  Selectivity experiment(lab.options());
+  return run_experiment(experiment, lab, ctx);
 }
 
 }  // namespace tp::experiments

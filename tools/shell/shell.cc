@@ -199,29 +199,38 @@ class Shell {
     }
   }
 
+  // \d: every relation; \d NAME (\d+ NAME with statistics): one relation.
   void describe(const std::string& name, bool verbose = false) {
+    if (name.empty())
+      describe_all();
+    else
+      describe_relation(name, verbose);
+  }
+
+  void describe_all() {
     const Catalog& cat = session_.catalog();
-    if (name.empty()) {
-      ResultSet r;
-      r.returns_rows = true;
-      r.columns = {"Name", "Type", "Table", "Pages", "Rows", "Height", "Size"};
-      r.right_aligned = {false, false, false, true, true, true, false};
-      for (const auto& rel : cat.relations) {
-        const RelationEntry* table = rel.is_table() ? nullptr : cat.find_oid(rel.table_oid);
-        r.rows.push_back({rel.name, rel.is_table() ? "table" : "index", table ? table->name : "",
-                          std::to_string(rel.pages), std::to_string(rel.rows),
-                          rel.is_table() ? "" : std::to_string(session_.index_height(rel)),
-                          size_pretty(int64_t(rel.pages * kBlockSize))});
-      }
-      if (r.rows.empty()) {
-        std::printf("Did not find any relations.\n");
-        return;
-      }
-      PrintOptions p = print_;
-      p.title = "List of relations";
-      std::fputs(format_result(r, p).c_str(), stdout);
+    ResultSet r;
+    r.returns_rows = true;
+    r.columns = {"Name", "Type", "Table", "Pages", "Rows", "Height", "Size"};
+    r.right_aligned = {false, false, false, true, true, true, false};
+    for (const auto& rel : cat.relations) {
+      const RelationEntry* table = rel.is_table() ? nullptr : cat.find_oid(rel.table_oid);
+      r.rows.push_back({rel.name, rel.is_table() ? "table" : "index", table ? table->name : "",
+                        std::to_string(rel.pages), std::to_string(rel.rows),
+                        rel.is_table() ? "" : std::to_string(session_.index_height(rel)),
+                        size_pretty(int64_t(rel.pages * kBlockSize))});
+    }
+    if (r.rows.empty()) {
+      std::printf("Did not find any relations.\n");
       return;
     }
+    PrintOptions p = print_;
+    p.title = "List of relations";
+    std::fputs(format_result(r, p).c_str(), stdout);
+  }
+
+  void describe_relation(const std::string& name, bool verbose) {
+    const Catalog& cat = session_.catalog();
     const RelationEntry* rel = cat.find(name);
     if (!rel) throw Error("Did not find any relation named \"" + name + "\".");
     ResultSet r;
@@ -241,23 +250,26 @@ class Shell {
                 (unsigned long long)rel->pages,
                 size_pretty(int64_t(rel->pages * kBlockSize)).c_str(),
                 (unsigned long long)rel->rows);
-    auto idx = cat.indexes_of(rel->oid);
-    if (!idx.empty()) {
-      std::printf("Indexes:\n");
-      for (const RelationEntry* i : idx) {
-        std::string cols;
-        for (int k : i->key_columns)
-          cols += (cols.empty() ? "" : ", ") + sql::quote_identifier(rel->columns[size_t(k)].name);
-        std::printf("    \"%s\"%s btree (%s), %llu pages, height %d\n", i->name.c_str(),
-                    i->primary  ? " PRIMARY KEY,"
-                    : i->unique ? " UNIQUE,"
-                                : "",
-                    cols.c_str(), (unsigned long long)i->pages, session_.index_height(*i));
-      }
-    }
+    describe_indexes(*rel);
     if (verbose)
       for (const std::string& line : describe_stats(*rel)) std::printf("%s\n", line.c_str());
     std::printf("\n");
+  }
+
+  void describe_indexes(const RelationEntry& rel) {
+    auto idx = session_.catalog().indexes_of(rel.oid);
+    if (idx.empty()) return;
+    std::printf("Indexes:\n");
+    for (const RelationEntry* i : idx) {
+      std::string cols;
+      for (int k : i->key_columns)
+        cols += (cols.empty() ? "" : ", ") + sql::quote_identifier(rel.columns[size_t(k)].name);
+      std::printf("    \"%s\"%s btree (%s), %llu pages, height %d\n", i->name.c_str(),
+                  i->primary  ? " PRIMARY KEY,"
+                  : i->unique ? " UNIQUE,"
+                              : "",
+                  cols.c_str(), (unsigned long long)i->pages, session_.index_height(*i));
+    }
   }
 
   Session& session_;
@@ -276,71 +288,89 @@ void install_cancel_handler() {
   sigaction(SIGINT, &sa, nullptr);
 }
 
-int run_sql_shell(const std::vector<std::string>& args) {
-  install_cancel_handler();
-  SessionOptions so;
-  PrintOptions po;
-  std::vector<std::string> commands, files;
+namespace {
+
+// What the command line asked for.
+struct ShellArgs {
+  SessionOptions session;
+  PrintOptions print;
+  std::vector<std::string> commands, files;  // -c and -f, run in this order
+  int exit_code = -1;                        // >= 0: exit at once with it (--help, a bad option)
+};
+
+ShellArgs parse_args(const std::vector<std::string>& args) {
+  ShellArgs r;
   const char* env = std::getenv("TIDEPOOL_DATA");
-  so.data_dir = env && *env ? env : "./tidepool-data";
-  for (size_t i = 0; i < args.size(); ++i) {
+  r.session.data_dir = env && *env ? env : "./tidepool-data";
+  for (size_t i = 0; i < args.size() && r.exit_code < 0; ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* opt) -> std::string {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "tidepool sql: option %s needs a value\n%s", opt, kUsage);
-        std::exit(2);
-      }
-      return args[++i];
+      if (i + 1 < args.size()) return args[++i];
+      std::fprintf(stderr, "tidepool sql: option %s needs a value\n%s", opt, kUsage);
+      r.exit_code = 2;
+      return "";
     };
     if (a == "-D" || a == "--data")
-      so.data_dir = value("-D");
+      r.session.data_dir = value("-D");
     else if (a == "-c" || a == "--command")
-      commands.push_back(value("-c"));
+      r.commands.push_back(value("-c"));
     else if (a == "-f" || a == "--file")
-      files.push_back(value("-f"));
+      r.files.push_back(value("-f"));
     else if (a == "-A" || a == "--no-align")
-      po.unaligned = true;
+      r.print.unaligned = true;
     else if (a == "-t" || a == "--tuples-only")
-      po.tuples_only = true;
+      r.print.tuples_only = true;
     else if (a == "-At" || a == "-tA")
-      po.unaligned = po.tuples_only = true;
+      r.print.unaligned = r.print.tuples_only = true;
     else if (a == "--set")
-      so.settings.push_back(value("--set"));
+      r.session.settings.push_back(value("--set"));
     else if (a.rfind("--set=", 0) == 0)
-      so.settings.push_back(a.substr(6));
+      r.session.settings.push_back(a.substr(6));
     else if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
-      return 0;
+      r.exit_code = 0;
     } else {
       std::fprintf(stderr, "tidepool sql: unknown option \"%s\"\n%s", a.c_str(), kUsage);
-      return 2;
+      r.exit_code = 2;
     }
   }
-  so.progress = isatty(STDERR_FILENO);
+  return r;
+}
+
+// The -c commands, then the -f files; the first failing statement ends the run (exit 1).
+int run_scripts(Shell& shell, const ShellArgs& args) {
+  for (const auto& c : args.commands)
+    if (!shell.run_script(c, true)) return 1;
+  for (const auto& f : args.files) {
+    std::ifstream in(f);
+    if (!in) {
+      std::fprintf(stderr, "tidepool sql: could not read \"%s\": %s\n", f.c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    if (!shell.run_script(ss.str(), true)) return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_sql_shell(const std::vector<std::string>& argv) {
+  install_cancel_handler();
+  ShellArgs args = parse_args(argv);
+  if (args.exit_code >= 0) return args.exit_code;
+  args.session.progress = isatty(STDERR_FILENO);
   std::unique_ptr<Session> session;
   try {
-    session = std::make_unique<Session>(so);
+    session = std::make_unique<Session>(args.session);
   } catch (const Error& e) {
     std::fputs(format_error(e, "").c_str(), stderr);
     return 2;
   }
-  Shell shell(*session, po);
-  if (!commands.empty() || !files.empty()) {
-    for (const auto& c : commands)
-      if (!shell.run_script(c, true)) return 1;
-    for (const auto& f : files) {
-      std::ifstream in(f);
-      if (!in) {
-        std::fprintf(stderr, "tidepool sql: could not read \"%s\": %s\n", f.c_str(),
-                     std::strerror(errno));
-        return 1;
-      }
-      std::stringstream ss;
-      ss << in.rdbuf();
-      if (!shell.run_script(ss.str(), true)) return 1;
-    }
-    return 0;
-  }
+  Shell shell(*session, args.print);
+  if (!args.commands.empty() || !args.files.empty()) return run_scripts(shell, args);
   if (isatty(STDIN_FILENO)) {
     shell.interactive();
     return 0;

@@ -6,7 +6,7 @@
 
 namespace tp {
 
-// Makes Ctrl-C (SIGINT) set cancel_requested() (engine/interrupts.h) instead of
+// Makes Ctrl-C (SIGINT) set cancel_requested() (engine/core/interrupts.h) instead of
 // ending the process. main() calls it before anything else so that a Ctrl-C
 // during startup is never fatal; run_sql_shell() calls it too. Idempotent.
 void install_cancel_handler();

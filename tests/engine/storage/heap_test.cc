@@ -44,7 +44,7 @@ TEST(HeapTuple, RowsPerPageMatchClosedFormAtEveryFillfactor) {
     EXPECT_EQ(rows_on_a_page(ff, 32), heap_rows_per_page(32, ff)) << "fillfactor " << ff;
     EXPECT_EQ(rows_on_a_page(ff, 40), heap_rows_per_page(40, ff)) << "fillfactor " << ff;
   }
-  // REFERENCE §1: 22 rows at fillfactor 10, 226 at 100, at most 291 tiny tuples.
+  // As PostgreSQL: 22 rows at fillfactor 10, 226 at 100, at most 291 tiny tuples.
   EXPECT_EQ(heap_rows_per_page(32, 10), 22u);
   EXPECT_EQ(heap_rows_per_page(32, 100), 226u);
   EXPECT_EQ(heap_rows_per_page(24, 100), 291u);

@@ -1,7 +1,7 @@
 // End-to-end runs of every experiment at a tiny scale (20 k rows, one run per
-// measurement): the CSV has the documented columns and sane values. An
-// experiment whose SQL has not landed yet must stop at that step with a clear
-// error naming it, and keep what it measured before.
+// measurement): the CSV has the documented columns in their order, the expected
+// number of rows and sane values. A failed step or a Ctrl-C ends an experiment
+// with its rows kept and its section written (the skeleton of experiment.h).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "tools/experiments/experiment.h"
 #include "tools/experiments/experiments.h"
 #include "tools/experiments/plot.h"
 
@@ -96,6 +97,13 @@ Context context_for(const Lab& lab) {
   return ctx;
 }
 
+// The experiment's own columns: those before the environment's ("device", "kernel", ...)
+// and the session's settings, which every row carries after them.
+std::vector<std::string> own_columns(const Csv& csv) {
+  auto env = std::find(csv.header.begin(), csv.header.end(), "device");
+  return std::vector<std::string>(csv.header.begin(), env);
+}
+
 void expect_environment(const Csv& csv) {
   for (const char* c : {"device", "kernel", "commit"}) EXPECT_TRUE(csv.has(c)) << c;
   ASSERT_FALSE(csv.rows.empty());
@@ -113,6 +121,10 @@ TEST(Experiments, DeviceMeasuresEveryMethodModeAndDepth) {
   for (const char* c : {"method", "direct", "pattern", "depth", "mb_per_s", "iops",
                         "avg_latency_us", "block_size_bytes"})
     EXPECT_TRUE(csv.has(c)) << c;
+  EXPECT_EQ(own_columns(csv), (std::vector<std::string>{
+                                  "method", "direct", "pattern", "depth", "block_size_bytes",
+                                  "repeat", "ios", "seconds", "mb_per_s", "iops", "avg_latency_us",
+                                  "cpu_us_per_io", "file_mb", "seconds_per_run"}));
   expect_environment(csv);
   // Per method that can start here: 2 modes x (1 sequential + 5 random depths).
   ASSERT_GE(csv.rows.size(), 12u);
@@ -138,8 +150,13 @@ TEST(Experiments, RpcMeasuresExactSeqPagesAndAFiniteRatio) {
   for (const char* c : {"eic", "index_prefetch", "seq_pages", "seq_ms", "seq_page_us",
                         "random_page_us", "ratio", "io_method", "effective_io_concurrency"})
     EXPECT_TRUE(csv.has(c)) << c;
+  EXPECT_EQ(own_columns(csv),
+            (std::vector<std::string>{"rows", "eic", "index_prefetch", "repeat", "seq_pages",
+                                      "seq_pages_read", "seq_ms", "index_rows", "index_ms",
+                                      "index_shared_hit", "index_shared_read", "seq_page_us",
+                                      "random_page_us", "ratio"}));
   expect_environment(csv);
-  // Seq scans run whether or not the index exists: eic 16 and 0, two rows each.
+  // eic 16 and 0, index_prefetch off and on: one row each.
   ASSERT_EQ(csv.rows.size(), 4u);
   EXPECT_EQ(csv.rows[0].at("eic"), "16");
   EXPECT_EQ(csv.rows[2].at("eic"), "0");
@@ -170,6 +187,10 @@ TEST(Experiments, SelectivityRunsEveryPlanAtEveryFraction) {
   for (const char* c : {"fraction_pct", "k", "plan", "ms", "cost_rpc4", "cost_measured",
                         "chosen_rpc4", "chosen_measured"})
     EXPECT_TRUE(csv.has(c)) << c;
+  EXPECT_EQ(own_columns(csv),
+            (std::vector<std::string>{"rows", "fraction_pct", "k", "plan", "repeat", "ms",
+                                      "shared_hit", "shared_read", "cost_rpc4", "cost_measured",
+                                      "rpc_estimate", "chosen_rpc4", "chosen_measured"}));
   EXPECT_EQ(csv.rows.size(), 9u * 5u);
   for (const auto& r : csv.rows) {
     EXPECT_GT(num(r, "ms"), 0);
@@ -190,7 +211,13 @@ TEST(Experiments, EicRunsEveryConcurrency) {
   for (const char* c : {"config", "variant", "eic", "ms", "mb_per_s", "shared_read", "heap_ms",
                         "heap_read", "heap_mb_per_s"})
     EXPECT_TRUE(csv.has(c)) << c;
+  EXPECT_EQ(own_columns(csv),
+            (std::vector<std::string>{"rows", "config", "variant", "eic", "repeat", "ms",
+                                      "shared_hit", "shared_read", "mb_per_s", "heap_ms",
+                                      "heap_read", "heap_mb_per_s"}));
   EXPECT_EQ(csv.rows.size(), 3u * 2u * 10u);
+  EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/eic_time.png"));
+  EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/eic_mbps.png"));
   for (const auto& r : csv.rows) {
     EXPECT_GT(num(r, "ms"), 0);
     EXPECT_GT(num(r, "shared_read"), 0);  // cold
@@ -214,7 +241,11 @@ TEST(Experiments, IoMethodRunsEveryMethod) {
   EXPECT_EQ(rel->pages, 256u);
   ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
   Csv csv = load(lab.options().out_dir + "/iomethod.csv");
+  EXPECT_EQ(own_columns(csv),
+            (std::vector<std::string>{"rows", "table_mb", "config", "direct", "repeat", "ms",
+                                      "shared_hit", "shared_read", "mb_per_s"}));
   EXPECT_EQ(csv.rows.size(), 16u);
+  EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/iomethod.png"));
   for (const auto& r : csv.rows) {
     EXPECT_EQ(r.at("shared_read"), "256");
     EXPECT_GT(num(r, "ms"), 0);
@@ -230,6 +261,11 @@ TEST(Experiments, IndexPrefetchRunsEveryDistanceAndLimit) {
   Csv csv = load(lab.options().out_dir + "/index-prefetch.csv");
   for (const char* c : {"part", "index_prefetch", "eic", "ms", "limit", "shared_read", "io_method"})
     EXPECT_TRUE(csv.has(c)) << c;
+  // The full part's columns come first; "limit" is first seen in the LIMIT part's rows.
+  EXPECT_EQ(own_columns(csv),
+            (std::vector<std::string>{"part", "rows", "index_prefetch", "eic", "repeat", "ms",
+                                      "shared_hit", "shared_read"}));
+  EXPECT_EQ(csv.header.back(), "limit");
   std::map<std::string, int> full_by_method;
   size_t limit = 0;
   for (const auto& r : csv.rows) {
@@ -435,15 +471,97 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   int status = run_experiment_command({"all", "--rows", "1000", "--repeat", "1", "--out", out,
                                        "--quiet", "--device-seconds", "0.02", "--device-file-mb",
                                        "8", "--table-mb", "1", "--prefetch-rows", "2000"});
-  EXPECT_TRUE(status == 0 || status == 1) << status;  // 1: some SQL has not landed
+  EXPECT_EQ(status, 0);
   std::string report = slurp(out + "/REPORT.md");
   for (const char* section :
        {"## device", "## rpc", "## selectivity", "## eic", "## iomethod", "## index-prefetch"})
     EXPECT_NE(report.find(section), std::string::npos) << section;
   EXPECT_NE(report.find("![random reads by depth](device.png)"), std::string::npos);
-  if (status == 1) {
-    EXPECT_NE(report.find("Not measured: "), std::string::npos);
+  EXPECT_EQ(report.find("Not measured: "), std::string::npos);
+  for (const char* status_line : {"Status: **complete**, 4 runs in `rpc.csv`.",
+                                  "Status: **complete**, 45 runs in `selectivity.csv`.",
+                                  "Status: **complete**, 60 runs in `eic.csv`.",
+                                  "Status: **complete**, 16 runs in `iomethod.csv`.",
+                                  "Status: **complete**, 108 runs in `index-prefetch.csv`."})
+    EXPECT_NE(report.find(status_line), std::string::npos) << status_line;
+  // The device's run count depends on the I/O methods this machine can start.
+  EXPECT_NE(report.find("Status: **complete**"), std::string::npos);
+  size_t complete = 0;
+  for (size_t at = report.find("Status: **complete**"); at != std::string::npos;
+       at = report.find("Status: **complete**", at + 1))
+    ++complete;
+  EXPECT_EQ(complete, 6u);
+}
+
+// An experiment that records two rows and then fails: the skeleton keeps the rows,
+// names the failure in the outcome and still writes the section.
+class TwoRowsThenFails : public Experiment {
+ public:
+  TwoRowsThenFails() : Experiment("fake") {}
+  int steps(const Lab&) const override { return 2; }
+  void set_up(Lab&, Context&, Progress& progress) override { progress.step("set up"); }
+  void measure(Lab&, Context&, Progress& progress, Recorder& record) override {
+    progress.step("measure");
+    record.add_without_settings({{"x", "1"}});
+    record.add_without_settings({{"x", "2"}});
+    throw Error("step three failed");
   }
+  std::string report(Lab&, Context&, const Outcome& outcome) override {
+    ++reports;
+    return "## fake\n\n" + section_status(outcome);
+  }
+  int reports = 0;
+};
+
+TEST(Experiments, SkeletonKeepsRowsAndReportsAFailedStep) {
+  TempDir dir;
+  Lab lab(tiny(dir.path()));
+  Context ctx = context_for(lab);
+  TwoRowsThenFails fake;
+  Outcome o = run_experiment(fake, lab, ctx);
+  EXPECT_EQ(o.status, OutcomeStatus::kIncomplete);
+  EXPECT_EQ(o.error, "step three failed");
+  EXPECT_EQ(o.runs, 2);
+  EXPECT_EQ(fake.reports, 1);
+  Csv csv = load(lab.options().out_dir + "/fake.csv");
+  EXPECT_EQ(own_columns(csv), std::vector<std::string>{"x"});
+  EXPECT_EQ(csv.rows.size(), 2u);
+  EXPECT_EQ(slurp(lab.options().out_dir + "/fake.md"),
+            "## fake\n\nStatus: **incomplete**, 2 runs in `fake.csv`.\n\n> Not measured: step "
+            "three failed\n\n");
+}
+
+// explain_analyze: the figures of the top node, and an error naming the step when the plan
+// or the row count is not the one asked for.
+TEST(Experiments, ExplainAnalyzeChecksTheTopNodeAndTheRowCount) {
+  TempDir dir;
+  Lab lab(tiny(dir.path()));
+  lab.ensure_table({"r",
+                    3000,
+                    {"CREATE TABLE r (a int, b int) WITH (fillfactor=10)",
+                     "INSERT INTO r SELECT g, g FROM generate_series(1, 3000) g"},
+                    {}});
+  lab.make_cold({"r"});
+  Timed t = explain_analyze(lab, "SELECT * FROM r", {"Seq Scan", 3000}, "test: seq scan");
+  EXPECT_GT(t.execution_ms, 0);
+  EXPECT_EQ(t.shared_hit + t.shared_read, 137u);  // 3,000 rows at 22 a page
+  EXPECT_EQ(t.shared_read, 137u);                 // cold
+  try {
+    explain_analyze(lab, "SELECT * FROM r", {"Index Scan", {}}, "test: index scan");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "test: index scan: expected an Index Scan, the planner chose \"Seq Scan\"");
+  }
+  try {
+    explain_analyze(lab, "SELECT * FROM r", {"Seq Scan", 5}, "test: seq scan");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "test: seq scan returned 3000 rows, expected 5");
+  }
+  PlanChoice plan = explain_plan(lab, "SELECT * FROM r", "test");
+  EXPECT_EQ(plan.node, "Seq Scan");
+  EXPECT_GT(plan.total_cost, 0);
 }
 
 }  // namespace

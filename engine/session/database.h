@@ -1,0 +1,75 @@
+// A Database: what every session of one data directory shares. It is opened
+// once per data directory and process, and handed to as many Sessions as there
+// are clients (Session(std::shared_ptr<Database>)).
+//
+//   Database  data directory (its lock, catalog, statement journal), Storage
+//             (I/O system, buffer pool, open relation files), the database-wide
+//             settings (shared_buffers, io_method, io_workers, io_direct) and the
+//             statement lock
+//   Session   its own settings, random() state, cancel flag and notices
+//
+// The statement lock: every statement of every session runs holding it, one
+// statement at a time in the whole Database. That is what makes the shared
+// state safe to use from many threads today: the catalog (replaced by each
+// commit), the journal, Storage::file()'s map of open files (filled on first
+// use) and the pool's rebuild on SET shared_buffers are not safe for
+// concurrent use, and the statements that only read still reach the first and
+// the third. Letting read-only statements run side by side (a shared lock)
+// waits for those to be made thread-safe; until then a plain mutex says it.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/session/settings.h"
+#include "engine/storage/datadir.h"
+#include "engine/storage/storage.h"
+
+namespace tp {
+
+struct DatabaseOptions {
+  std::string data_dir;
+  std::vector<std::string> settings;  // "name=value" from --set, over tidepool.conf
+  bool progress = false;              // progress line on stderr during loads
+  bool create_if_missing = true;      // false: a missing or empty data_dir is an error
+};
+
+class Database {
+ public:
+  // Opens (or initialises) the data directory, reads tidepool.conf and the
+  // --set values, and starts the I/O system and the buffer pool. Throws
+  // tp::Error when the directory is already open in this process (share that
+  // Database instead), is locked by another process, or is not a tidepool data
+  // directory.
+  static std::shared_ptr<Database> open(const DatabaseOptions& options);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  const DatabaseOptions& options() const { return options_; }
+  // Every setting's starting value (conf file / --set) and the one value of
+  // each database-wide setting. Sessions read and change it under the
+  // statement lock.
+  Settings& settings() { return settings_; }
+  DataDir& data_dir() { return *dir_; }
+  Storage& storage() { return *storage_; }
+
+  // Held by a session for the whole of each statement.
+  std::mutex& statement_lock() { return statement_lock_; }
+
+ private:
+  explicit Database(const DatabaseOptions& options);
+
+  struct DirectoryClaim;  // this Database's entry in the process's list of open directories
+
+  DatabaseOptions options_;
+  std::unique_ptr<DirectoryClaim> claim_;  // first in, last out: held while the rest lives
+  Settings settings_;
+  std::unique_ptr<DataDir> dir_;
+  std::unique_ptr<Storage> storage_;
+  std::mutex statement_lock_;
+};
+
+}  // namespace tp

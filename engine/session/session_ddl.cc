@@ -1,0 +1,213 @@
+// Session's DDL: CREATE/DROP TABLE, TRUNCATE, CREATE/DROP INDEX. Each builds
+// the next catalog, creates or fills files, and commits in one step (see
+// DataDir's all-or-nothing rule); the files a commit no longer names go after it.
+#include <set>
+
+#include "engine/core/error.h"
+#include "engine/session/layer_settings.h"
+#include "engine/session/session.h"
+#include "engine/session/session_names.h"
+#include "engine/storage/indexes.h"
+
+namespace tp {
+
+ResultSet Session::create_table(const sql::CreateTable& ct) {
+  if (data_dir().catalog().find(ct.name)) {
+    if (ct.if_not_exists) {
+      ResultSet r;
+      r.notices.push_back("relation " + quoted(ct.name) + " already exists, skipping");
+      r.tag = "CREATE TABLE";
+      return r;
+    }
+    throw Error("relation " + quoted(ct.name) + " already exists").at_position(ct.name_position);
+  }
+  if (ct.columns.empty()) throw Error("a table needs at least one column");
+  // PostgreSQL's MaxHeapAttributeNumber; the statistics format holds no more.
+  if (ct.columns.size() > 1600) throw Error("tables can have at most 1600 columns");
+  std::set<std::string> seen;
+  for (const auto& c : ct.columns)
+    if (!seen.insert(c.name).second)
+      throw Error("column " + quoted(c.name) + " specified more than once").at_position(c.position);
+  for (const auto& k : ct.primary_key)
+    if (!seen.count(k))
+      throw Error("column " + quoted(k) + " named in key does not exist")
+          .at_position(ct.primary_key_position);
+  return atomically([&] {
+    Catalog next = data_dir().catalog();
+    RelationEntry rel;
+    rel.oid = next.allocate_oid();
+    rel.relnumber = rel.oid;
+    rel.name = ct.name;
+    rel.kind = RelKind::Table;
+    rel.fillfactor = ct.fillfactor.value_or(100);
+    for (const auto& c : ct.columns)
+      rel.columns.push_back({c.name, c.type == "bigint" ? ColumnType::Int8 : ColumnType::Int4});
+    storage().create_file(rel);
+    next.relations.push_back(rel);
+    if (!ct.primary_key.empty()) {
+      std::vector<int> keys;
+      for (const auto& k : ct.primary_key)
+        for (size_t c = 0; c < rel.columns.size(); ++c)
+          if (rel.columns[c].name == k) keys.push_back(int(c));
+      add_index(next, next.relations.back(), "", keys, true, true);
+    }
+    data_dir().sync_base_directory();
+    data_dir().commit(std::move(next));
+    ResultSet r;
+    r.tag = "CREATE TABLE";
+    return r;
+  });
+}
+
+ResultSet Session::drop_table(const sql::DropTable& dt) {
+  ResultSet r;
+  r.tag = "DROP TABLE";
+  Catalog next = data_dir().catalog();
+  std::vector<uint32_t> files;
+  for (const auto& name : dt.names) {
+    RelationEntry* rel = next.find(name);
+    if (!rel || !rel->is_table()) {
+      if (rel)
+        throw Error(quoted(name) + " is not a table", "", "Use DROP INDEX to remove an index.");
+      if (dt.if_exists) {
+        r.notices.push_back("table " + quoted(name) + " does not exist, skipping");
+        continue;
+      }
+      throw Error("table " + quoted(name) + " does not exist");
+    }
+    // Collect oids first: remove() shifts the entries behind the removed one,
+    // so pointers from indexes_of() name the wrong relation after the first.
+    std::vector<uint32_t> oids{rel->oid};
+    for (const RelationEntry* idx : next.indexes_of(rel->oid)) oids.push_back(idx->oid);
+    for (uint32_t oid : oids) {
+      files.push_back(next.find_oid(oid)->relnumber);
+      next.remove(oid);
+    }
+  }
+  if (files.empty()) return r;
+  return atomically([&] {
+    commit_and_remove(std::move(next), files);
+    return r;
+  });
+}
+
+ResultSet Session::truncate(const sql::Truncate& t) {
+  Catalog next = data_dir().catalog();
+  std::vector<uint32_t> old_files;
+  for (const auto& name : t.names) {
+    RelationEntry* rel = next.find(name);
+    if (!rel) throw relation_missing(name);
+    if (!rel->is_table()) throw Error(quoted(name) + " is not a table");
+  }
+  return atomically([&] {
+    // Like PostgreSQL: new, empty files under new relnumbers; the old ones go at commit.
+    for (const auto& name : t.names) {
+      RelationEntry* rel = next.find(name);
+      std::vector<RelationEntry*> rels{rel};
+      for (auto& r : next.relations)
+        if (r.kind == RelKind::Index && r.table_oid == rel->oid) rels.push_back(&r);
+      for (RelationEntry* r : rels) {
+        old_files.push_back(r->relnumber);
+        r->relnumber = next.allocate_oid();
+        r->pages = 0;
+        r->rows = 0;
+        storage().create_file(*r);
+        if (r->kind == RelKind::Index)
+          r->pages = build_index(storage(), *rel, *r, stream_config(*settings_), false).pages;
+      }
+    }
+    data_dir().sync_base_directory();
+    commit_and_remove(std::move(next), old_files);
+    ResultSet r;
+    r.tag = "TRUNCATE TABLE";
+    return r;
+  });
+}
+
+RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::string name,
+                                  const std::vector<int>& columns, bool unique, bool primary) {
+  RelationEntry idx;
+  idx.oid = next.allocate_oid();
+  idx.relnumber = idx.oid;
+  idx.kind = RelKind::Index;
+  idx.name = name.empty() ? choose_index_name(next, table, columns, primary) : name;
+  idx.table_oid = table.oid;
+  idx.key_columns = columns;
+  idx.unique = unique || primary;
+  idx.primary = primary;
+  idx.rows = table.rows;
+  storage().create_file(idx);
+  btree::BuildStats stats =
+      build_index(storage(), table, idx, stream_config(*settings_), db_->options().progress);
+  storage().flush(idx);
+  idx.pages = stats.pages;
+  next.relations.push_back(idx);
+  return next.relations.back();
+}
+
+ResultSet Session::create_index(const sql::CreateIndex& ci) {
+  const RelationEntry* table = data_dir().catalog().find(ci.table);
+  if (!table) throw relation_missing(ci.table);
+  if (!table->is_table()) throw Error("\"" + ci.table + "\" is not a table");
+  if (!ci.name.empty() && data_dir().catalog().find(ci.name)) {
+    if (ci.if_not_exists) {
+      ResultSet r;
+      r.notices.push_back("relation \"" + ci.name + "\" already exists, skipping");
+      r.tag = "CREATE INDEX";
+      return r;
+    }
+    throw Error("relation \"" + ci.name + "\" already exists");
+  }
+  std::vector<int> columns;
+  for (const auto& name : ci.columns) {
+    int pos = -1;
+    for (size_t c = 0; c < table->columns.size(); ++c)
+      if (table->columns[c].name == name) pos = int(c);
+    if (pos < 0) throw Error("column \"" + name + "\" does not exist");
+    columns.push_back(pos);
+  }
+  if (columns.size() > size_t(btree::kMaxKeyColumns))
+    throw Error("cannot use more than " + std::to_string(btree::kMaxKeyColumns) +
+                " columns in an index");
+  return atomically([&] {
+    Catalog next = data_dir().catalog();
+    add_index(next, *next.find_oid(table->oid), ci.name, columns, ci.unique, false);
+    data_dir().sync_base_directory();
+    data_dir().commit(std::move(next));
+    ResultSet r;
+    r.tag = "CREATE INDEX";
+    return r;
+  });
+}
+
+ResultSet Session::drop_index(const sql::DropIndex& di) {
+  ResultSet r;
+  r.tag = "DROP INDEX";
+  Catalog next = data_dir().catalog();
+  std::vector<uint32_t> files;
+  for (const auto& name : di.names) {
+    RelationEntry* idx = next.find(name);
+    if (!idx || idx->kind != RelKind::Index) {
+      if (idx)
+        throw Error("\"" + name + "\" is not an index", "", "Use DROP TABLE to remove a table.");
+      if (di.if_exists) {
+        r.notices.push_back("index \"" + name + "\" does not exist, skipping");
+        continue;
+      }
+      throw Error("index \"" + name + "\" does not exist");
+    }
+    if (idx->primary)
+      throw Error("cannot drop index " + name + " because constraint " + name + " on table " +
+                      next.find_oid(idx->table_oid)->name + " requires it",
+                  "", "Drop the table instead.");
+    files.push_back(idx->relnumber);
+    next.remove(idx->oid);
+  }
+  if (files.empty()) return r;
+  return atomically([&] {
+    commit_and_remove(std::move(next), files);
+    return r;
+  });
+}
+
+}  // namespace tp

@@ -1,0 +1,130 @@
+// Session's INSERT: rows from VALUES or generate_series(...) appended to a
+// table through the bulk loader, its indexes maintained alongside, committed in
+// one step.
+#include <chrono>
+#include <cstdio>
+
+#include "engine/core/error.h"
+#include "engine/core/interrupts.h"
+#include "engine/session/session.h"
+#include "engine/session/session_names.h"
+#include "engine/storage/heap_loader.h"
+#include "engine/storage/indexes.h"
+
+namespace tp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A progress line on stderr ("\r...") while a long load runs.
+class LoadProgress {
+ public:
+  LoadProgress(bool enabled, std::string what)
+      : enabled_(enabled), what_(std::move(what)), start_(Clock::now()), last_(start_) {}
+  ~LoadProgress() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+  }
+  // `bytes`: what has been written to the table's file so far.
+  void update(uint64_t rows, uint64_t total, uint64_t bytes) {
+    if (!enabled_) return;
+    auto now = Clock::now();
+    if (now - last_ < std::chrono::milliseconds(250)) return;
+    last_ = now;
+    double secs = std::chrono::duration<double>(now - start_).count();
+    double mbps = secs > 0 ? double(bytes) / secs / 1e6 : 0;
+    double eta = rows > 0 && total > rows ? secs * double(total - rows) / double(rows) : 0;
+    std::fprintf(stderr, "\r\033[K%s: %llu / %llu rows, %.0f MB/s, ETA %.0f s", what_.c_str(),
+                 (unsigned long long)rows, (unsigned long long)total, mbps, eta);
+    shown_ = true;
+  }
+
+ private:
+  bool enabled_;
+  std::string what_;
+  Clock::time_point start_, last_;
+  bool shown_ = false;
+};
+
+// For each column of `table`, the position in the source row that fills it.
+// Throws PostgreSQL's errors for a column list that does not match.
+std::vector<int> source_positions(const sql::Insert& ins, const RelationEntry& table) {
+  std::vector<int> target(table.columns.size(), -1);
+  size_t source_width =
+      ins.source.values.empty() ? ins.source.targets.size() : ins.source.values.front().size();
+  if (ins.columns.empty()) {
+    if (source_width > table.columns.size())
+      throw Error("INSERT has more expressions than target columns");
+    for (size_t i = 0; i < source_width; ++i) target[i] = int(i);
+  } else {
+    if (source_width > ins.columns.size())
+      throw Error("INSERT has more expressions than target columns");
+    if (source_width < ins.columns.size())
+      throw Error("INSERT has more target columns than expressions");
+    for (size_t i = 0; i < ins.columns.size(); ++i) {
+      int pos = -1;
+      for (size_t c = 0; c < table.columns.size(); ++c)
+        if (table.columns[c].name == ins.columns[i]) pos = int(c);
+      if (pos < 0)
+        throw Error("column " + quoted(ins.columns[i]) + " of relation " + quoted(table.name) +
+                    " does not exist");
+      if (target[size_t(pos)] >= 0)
+        throw Error("column " + quoted(ins.columns[i]) + " specified more than once");
+      target[size_t(pos)] = int(i);
+    }
+  }
+  for (size_t c = 0; c < table.columns.size(); ++c)
+    if (target[c] < 0)
+      throw Error("null value in column " + quoted(table.columns[c].name) + " of relation " +
+                      quoted(table.name) + " violates not-null constraint",
+                  "", "tidepool columns hold no NULLs: give every column a value.");
+  return target;
+}
+
+}  // namespace
+
+ResultSet Session::insert(const sql::Insert& ins) {
+  const RelationEntry* found = catalog().find(ins.table);
+  if (!found) throw relation_missing(ins.table, ins.table_position);
+  if (!found->is_table())
+    throw Error("cannot insert into " + quoted(ins.table) + ": it is an index");
+  if (ins.source.from && !ins.source.from->is_function)
+    throw Error(
+        "INSERT ... SELECT reads generate_series(...) or VALUES; reading another table "
+        "is not supported")
+        .at_position(ins.source.from->position);
+  const RelationEntry table = *found;
+  const std::vector<int> target = source_positions(ins, table);
+
+  return atomically([&] {
+    RowSourceContext ctx = row_source_context();
+    bool show_progress = db_->options().progress;
+    uint64_t total = show_progress ? row_source_size(ins.source, ctx) : 0;
+    LoadProgress progress(show_progress && total >= 1000000, "INSERT INTO " + table.name);
+    Catalog next = catalog();
+    HeapLoader loader(data_dir(), storage(), table);
+    IndexMaintainer indexes(storage(), data_dir(), next, table);
+    ctx.tick = [&](uint64_t rows, uint64_t) {
+      check_for_interrupts();
+      progress.update(rows, total, loader.bytes_written());
+    };
+    std::vector<int64_t> values(table.columns.size());
+    produce_rows(ins.source, ctx, [&](const std::vector<Value>& row) {
+      for (size_t c = 0; c < values.size(); ++c)
+        values[c] =
+            value_to_column(row[size_t(target[c])], table.columns[c].type, table.columns[c].name);
+      indexes.add(values.data(), loader.add(values.data()));
+    });
+    check_for_interrupts();
+    uint64_t pages = loader.finish();
+    std::vector<uint32_t> garbage = indexes.finish();
+    RelationEntry* rel = next.find_oid(table.oid);
+    rel->pages = pages;
+    rel->rows += loader.rows_added();
+    commit_and_remove(std::move(next), garbage);
+    ResultSet r;
+    r.tag = "INSERT 0 " + std::to_string(loader.rows_added());
+    return r;
+  });
+}
+
+}  // namespace tp
