@@ -66,10 +66,12 @@ const char* io_method_name(IoMethodKind method);
 // Parses a method name as SET io_method would; throws tp::Error naming the valid values.
 IoMethodKind parse_io_method(std::string_view name);
 
-// What the issuer is doing, supplied per I/O, for the statistics (like pg_stat_io's context).
-enum class IoContextTag : uint8_t { kNormal = 0, kBulkRead = 1, kBulkWrite = 2, kInit = 3 };
-inline constexpr int kIoContextCount = 4;
-const char* io_context_name(IoContextTag context);
+// What the issuer is doing, supplied per I/O (like pg_stat_io's context): aio counts its
+// I/Os by it, and the buffer pool its hits, reads, writes, evictions and extends.
+// kBulkRead and kBulkWrite are the work of a ring (a big seq scan, a bulk load).
+enum class IoContext : uint8_t { kNormal = 0, kBulkRead = 1, kBulkWrite = 2 };
+inline constexpr int kIoContextCount = 3;
+const char* io_context_name(IoContext context);
 
 // The plain configuration an IoSystem is built from.
 struct IoConfig {
@@ -100,7 +102,6 @@ const char* io_op_name(IoOp op);
 // set by a shared-completion callback whose verification failed: the bytes arrived but
 // block `callback_data` is not a valid page (checksum or header).
 enum class IoStatus : uint8_t { kUnknown = 0, kOk = 1, kPartial = 2, kError = 3, kInvalidPage = 4 };
-const char* io_status_name(IoStatus status);
 
 // The encoded outcome of one I/O. Completion code never throws: it fills one of these,
 // and the issuer raises it (check_io_result) on its own thread.
@@ -192,12 +193,12 @@ class IoHandle {
 
   // Setters: only the owner, only in HANDED_OUT (acquire resets all three).
   void set_completion(const IoCompletion& completion);
-  void set_context(IoContextTag context);
+  void set_context(IoContext context);
   void set_flags(uint32_t flags);
 
   // aio-internal (public only because Boost.Intrusive needs to name it): links the handle
   // into its owner's idle list or in-flight list; touched by the owner thread only.
-  boost::intrusive::list_member_hook<> owner_link_;
+  boost::intrusive::list_member_hook<> owner_link;
 
  private:
   friend struct HandleOps;
@@ -210,7 +211,7 @@ class IoHandle {
   // Written by the owner up to STAGED; read by the completing thread after SUBMITTED.
   IoOp op_ = IoOp::kInvalid;
   bool direct_ = false;
-  IoContextTag context_ = IoContextTag::kNormal;
+  IoContext context_ = IoContext::kNormal;
   uint32_t flags_ = 0;
   int fd_ = -1;
   IoFile* file_ = nullptr;

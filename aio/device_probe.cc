@@ -73,119 +73,149 @@ struct Slot {
   bool pending = false;  // issued, not yet waited for
 };
 
-DeviceProbeRow measure(IoSystem& io, IoFile& file, const Measure& m, double seconds,
-                       uint64_t seed) {
-  const BlockNumber file_blocks = file.size_blocks();
-  const BlockNumber positions = file_blocks / BlockNumber(m.nblocks);
-  std::mt19937_64 rng(seed);
-  BlockNumber cursor = 0;
-  auto next_first = [&]() -> BlockNumber {
-    if (m.sequential) {
-      BlockNumber first = cursor * BlockNumber(m.nblocks);
-      cursor = (cursor + 1) % positions;
+// Cold cache for buffered runs: drops the file's pages first. If that fails the buffered
+// figures would measure memory, so it is an error.
+void drop_page_cache(IoFile& file) {
+  if (::fdatasync(file.buffered_fd()) != 0)
+    throw Error(std::string("device probe: fdatasync failed: ") + std::strerror(errno));
+  if (int rc = ::posix_fadvise(file.buffered_fd(), 0, 0, POSIX_FADV_DONTNEED); rc != 0)
+    throw Error(std::string("device probe: could not drop the page cache: ") + std::strerror(rc));
+}
+
+// One measurement: `depth` slots, each a read in flight, replaced oldest first.
+class ProbeRun {
+ public:
+  ProbeRun(IoSystem& io, IoFile& file, const Measure& m, uint64_t seed)
+      : io_(io),
+        file_(file),
+        m_(m),
+        positions_(file.size_blocks() / BlockNumber(m.nblocks)),
+        rng_(seed),
+        slots_(size_t(m.depth)) {
+    for (Slot& s : slots_) s.buffer = aligned_bytes(size_t(m.nblocks) * kBlockSize);
+  }
+
+  // Warms up for min(0.3 s, seconds / 10), then measures for `seconds`.
+  DeviceProbeRow run(double seconds);
+
+ private:
+  BlockNumber next_first() {
+    if (m_.sequential) {
+      BlockNumber first = cursor_ * BlockNumber(m_.nblocks);
+      cursor_ = (cursor_ + 1) % positions_;
       return first;
     }
-    return BlockNumber(rng() % positions) * BlockNumber(m.nblocks);
-  };
-
-  // A sequential run reads the file at most once: a second pass would be served from the
-  // page cache (buffered) and measure memory, not the device.
-  uint64_t issued = 0;
-  std::vector<Slot> slots(size_t(m.depth));
-  for (Slot& s : slots) s.buffer = aligned_bytes(size_t(m.nblocks) * kBlockSize);
-  auto issue = [&](Slot& s) {
+    return BlockNumber(rng_() % positions_) * BlockNumber(m_.nblocks);
+  }
+  void issue(Slot& s) {
     s.first = next_first();
-    IoHandle* h = io.acquire(&s.result);
-    h->set_context(IoContextTag::kBulkRead);
+    IoHandle* h = io_.acquire(&s.result);
+    h->set_context(IoContext::kBulkRead);
     s.ref = h->wait_ref();
     s.started = Clock::now();
     s.pending = true;
-    io.start_read(h, file, s.first, s.buffer.get(), m.nblocks);
-    ++issued;
-  };
-
-  if (!m.direct) {
-    // Cold cache for buffered runs: drop the file's pages first. If that fails the
-    // buffered figures would measure memory, so it is an error.
-    if (::fdatasync(file.buffered_fd()) != 0)
-      throw Error(std::string("device probe: fdatasync failed: ") + std::strerror(errno));
-    if (int rc = ::posix_fadvise(file.buffered_fd(), 0, 0, POSIX_FADV_DONTNEED); rc != 0)
-      throw Error(std::string("device probe: could not drop the page cache: ") + std::strerror(rc));
+    io_.start_read(h, file_, s.first, s.buffer.get(), m_.nblocks);
+    ++issued_;
   }
+  // Counts a finished read and checks its bytes.
+  void count(const Slot& s, Clock::time_point now) {
+    ++ios_;
+    latency_us_sum_ += std::chrono::duration<double, std::micro>(now - s.started).count();
+    bool ok = s.result.ok();
+    for (int b = 0; ok && b < m_.nblocks; ++b)
+      ok = block_holds(s.buffer.get() + size_t(b) * kBlockSize, s.first + BlockNumber(b));
+    failed_ += ok ? 0 : 1;
+  }
+  // Waits for a slot's read; counts it once the warm-up is over.
+  Clock::time_point complete(Slot& s) {
+    io_.wait(s.ref);
+    s.pending = false;
+    Clock::time_point now = Clock::now();
+    if (measuring_) count(s, now);
+    return now;
+  }
+  void start_measuring(Clock::time_point from) {
+    measuring_ = true;
+    measure_start_ = from;
+    cpu0_ = cpu_seconds();
+  }
+  DeviceProbeRow row(double elapsed, double cpu) const;
 
-  uint64_t ios = 0, failed = 0;
-  double latency_us_sum = 0;
-  bool measuring = false;
-  Clock::time_point t0 = Clock::now(), measure_start = t0;
-  double cpu0 = 0;
+  IoSystem& io_;
+  IoFile& file_;
+  const Measure m_;
+  const BlockNumber positions_;
+  std::mt19937_64 rng_;
+  BlockNumber cursor_ = 0;
+  std::vector<Slot> slots_;
+  // A sequential run reads the file at most once: a second pass would be served from the
+  // page cache (buffered) and measure memory, not the device.
+  uint64_t issued_ = 0;
+  uint64_t ios_ = 0;
+  uint64_t failed_ = 0;
+  double latency_us_sum_ = 0;
+  bool measuring_ = false;
+  Clock::time_point measure_start_;
+  double cpu0_ = 0;
+};
+
+DeviceProbeRow ProbeRun::run(double seconds) {
+  if (!m_.direct) drop_page_cache(file_);
+  const Clock::time_point t0 = Clock::now();
+  measure_start_ = t0;
   const auto warmup = std::chrono::duration<double>(std::min(0.3, seconds / 10));
   const auto run = std::chrono::duration<double>(seconds);
   {
-    IoBatch batch(io);
-    for (Slot& s : slots) issue(s);
+    IoBatch batch(io_);
+    for (Slot& s : slots_) issue(s);
   }
-  // Counts a finished read and checks its bytes.
-  auto count = [&](const Slot& s, Clock::time_point now) {
-    ++ios;
-    latency_us_sum += std::chrono::duration<double, std::micro>(now - s.started).count();
-    bool ok = s.result.ok();
-    for (int b = 0; ok && b < m.nblocks; ++b)
-      ok = block_holds(s.buffer.get() + size_t(b) * kBlockSize, s.first + BlockNumber(b));
-    failed += ok ? 0 : 1;
-  };
-  // Waits for a slot's read; counts it once the warm-up is over.
-  auto complete = [&](Slot& s) {
-    io.wait(s.ref);
-    s.pending = false;
-    Clock::time_point now = Clock::now();
-    if (measuring) count(s, now);
-    return now;
-  };
-  for (size_t next = 0;; next = (next + 1) % slots.size()) {
-    Slot& s = slots[next];
-    const bool was_measuring = measuring;
+  for (size_t next = 0;; next = (next + 1) % slots_.size()) {
+    Slot& s = slots_[next];
+    const bool was_measuring = measuring_;
     Clock::time_point now = complete(s);
-    if (was_measuring && now - measure_start >= run) break;
-    if (!measuring && now - t0 >= warmup) {
-      measuring = true;
-      measure_start = now;
-      cpu0 = cpu_seconds();
-    }
-    if (m.sequential && issued >= positions) {
+    if (was_measuring && now - measure_start_ >= run) break;
+    if (!measuring_ && now - t0 >= warmup) start_measuring(now);
+    if (m_.sequential && issued_ >= positions_) {
       // The whole file is issued: measure the reads still in flight (from this one's
       // start, if the file went by during the warm-up), then stop.
       if (!was_measuring) {
-        measuring = true;
-        measure_start = s.started;
-        cpu0 = cpu_seconds();
+        start_measuring(s.started);
         count(s, now);
       }
-      for (size_t k = 1; k < slots.size(); ++k) {
-        Slot& t = slots[(next + k) % slots.size()];
+      for (size_t k = 1; k < slots_.size(); ++k) {
+        Slot& t = slots_[(next + k) % slots_.size()];
         if (t.pending) complete(t);
       }
       break;
     }
     issue(s);
   }
-  double elapsed = std::chrono::duration<double>(Clock::now() - measure_start).count();
-  double cpu = cpu_seconds() - cpu0;
-  io.wait_all();
+  double elapsed = std::chrono::duration<double>(Clock::now() - measure_start_).count();
+  double cpu = cpu_seconds() - cpu0_;
+  io_.wait_all();
+  return row(elapsed, cpu);
+}
 
+DeviceProbeRow ProbeRun::row(double elapsed, double cpu) const {
   DeviceProbeRow row;
-  row.method = io_method_name(m.method);
-  row.direct = m.direct;
-  row.pattern = m.sequential ? "seq" : "random";
-  row.depth = m.depth;
-  row.block_size_bytes = uint32_t(m.nblocks) * kBlockSize;
-  row.ios = ios;
+  row.method = io_method_name(m_.method);
+  row.direct = m_.direct;
+  row.pattern = m_.sequential ? "seq" : "random";
+  row.depth = m_.depth;
+  row.block_size_bytes = uint32_t(m_.nblocks) * kBlockSize;
+  row.ios = ios_;
   row.seconds = elapsed;
-  row.iops = elapsed > 0 ? double(ios) / elapsed : 0;
+  row.iops = elapsed > 0 ? double(ios_) / elapsed : 0;
   row.mb_per_s = row.iops * row.block_size_bytes / 1e6;
-  row.avg_latency_us = ios ? latency_us_sum / double(ios) : 0;
-  row.cpu_us_per_io = ios ? cpu * 1e6 / double(ios) : 0;
-  row.failed_ios = failed;
+  row.avg_latency_us = ios_ ? latency_us_sum_ / double(ios_) : 0;
+  row.cpu_us_per_io = ios_ ? cpu * 1e6 / double(ios_) : 0;
+  row.failed_ios = failed_;
   return row;
+}
+
+DeviceProbeRow measure(IoSystem& io, IoFile& file, const Measure& m, double seconds,
+                       uint64_t seed) {
+  return ProbeRun(io, file, m, seed).run(seconds);
 }
 
 }  // namespace

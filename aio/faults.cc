@@ -99,12 +99,6 @@ int inject_fault(const FaultRule& rule) {
   return next_id++;
 }
 
-void remove_fault(int id) {
-  std::lock_guard lock(rules_mutex);
-  std::erase_if(rules, [id](const Rule& r) { return r.id == id; });
-  rule_count.store(int(rules.size()), std::memory_order_relaxed);
-}
-
 void clear_faults() {
   std::lock_guard lock(rules_mutex);
   rules.clear();

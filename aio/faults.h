@@ -53,8 +53,7 @@ struct FaultRule {
 // apply to the rule's op (kShortRead or kCorrupt on writes, kNoSpace or kShortWrite on
 // reads) and for a kAgain rule that is not `once`.
 int inject_fault(const FaultRule& rule);
-// Removes one rule (no-op if gone) or all of them.
-void remove_fault(int id);
+// Removes every rule.
 void clear_faults();
 // Times any rule fired since the last clear_faults().
 uint64_t fault_hits();

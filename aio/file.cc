@@ -37,7 +37,6 @@ IoFile::IoFile(std::string path, std::string name, uint32_t relnumber, int fd)
   if (::statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
       (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_mem_align != 0) {
     dio_mem_align_ = std::max<uint32_t>(stx.stx_dio_mem_align, 1);
-    dio_offset_align_ = std::max<uint32_t>(stx.stx_dio_offset_align, 1);
   }
   refresh_size();
 }

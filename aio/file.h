@@ -46,10 +46,9 @@ class IoFile {
   int direct_fd();
   int fd(bool direct) { return direct ? direct_fd() : buffered_fd_; }
 
-  // Direct I/O alignment the file system asks for (statx STATX_DIOALIGN when the kernel
+  // Direct I/O buffer alignment the file system asks for (statx STATX_DIOALIGN when the kernel
   // reports it, else 4096). tidepool always requires at least kDirectIoAlignment.
   uint32_t dio_mem_align() const { return dio_mem_align_; }
-  uint32_t dio_offset_align() const { return dio_offset_align_; }
 
   // Size in whole blocks, as last learned (open, extend, truncate, completed writes).
   BlockNumber size_blocks() const { return size_blocks_.load(std::memory_order_acquire); }
@@ -79,7 +78,6 @@ class IoFile {
   std::atomic<int> direct_fd_{-1};
   std::mutex direct_open_mutex_;
   uint32_t dio_mem_align_ = 4096;
-  uint32_t dio_offset_align_ = 4096;
   std::atomic<BlockNumber> size_blocks_{0};
 };
 

@@ -88,7 +88,7 @@ void IoHandle::set_completion(const IoCompletion& completion) {
   TP_ASSERT(state() == IoState::kHandedOut);
   completion_ = completion;
 }
-void IoHandle::set_context(IoContextTag context) {
+void IoHandle::set_context(IoContext context) {
   TP_ASSERT(state() == IoState::kHandedOut);
   context_ = context;
 }

@@ -20,7 +20,7 @@ namespace tp::aio {
 using HandleList = boost::intrusive::list<
     IoHandle,
     boost::intrusive::member_hook<IoHandle, boost::intrusive::list_member_hook<>,
-                                  &IoHandle::owner_link_>,
+                                  &IoHandle::owner_link>,
     boost::intrusive::constant_time_size<true>>;
 
 // Method-owned state of one thread slot (e.g. its io_uring ring).
@@ -72,7 +72,7 @@ struct HandleOps {
   static ThreadSlot*& owner(IoHandle& h) { return h.owner_; }
   static IoOp& op(IoHandle& h) { return h.op_; }
   static bool& direct(IoHandle& h) { return h.direct_; }
-  static IoContextTag& context(IoHandle& h) { return h.context_; }
+  static IoContext& context(IoHandle& h) { return h.context_; }
   static uint32_t& flags(IoHandle& h) { return h.flags_; }
   static int& fd(IoHandle& h) { return h.fd_; }
   static IoFile*& file(IoHandle& h) { return h.file_; }

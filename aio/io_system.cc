@@ -219,7 +219,7 @@ IoHandle* IoSystemCore::acquire(IoResult* result, bool may_wait) {
   HandleOps::issuer_result(h) = result;
   if (result != nullptr) *result = IoResult{};
   HandleOps::completion(h) = IoCompletion{};
-  HandleOps::context(h) = IoContextTag::kNormal;
+  HandleOps::context(h) = IoContext::kNormal;
   HandleOps::flags(h) = 0;
   HandleOps::op(h) = IoOp::kInvalid;
   HandleOps::file(h) = nullptr;
@@ -382,7 +382,7 @@ void IoSystemCore::wait(IoWaitRef ref, ThreadSlot* caller) {
     HandleOps::sleep_on(h, word);
   }
   if (blocked)
-    io_stats_count_wait(config.method, IoContextTag((shape >> 24) & 0xff), elapsed_us(started));
+    io_stats_count_wait(config.method, IoContext((shape >> 24) & 0xff), elapsed_us(started));
 }
 
 bool IoSystemCore::check_done(IoWaitRef ref, ThreadSlot* caller) {

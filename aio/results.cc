@@ -28,16 +28,14 @@ IoMethodKind parse_io_method(std::string_view name) {
               "Available values: sync, worker, io_uring.");
 }
 
-const char* io_context_name(IoContextTag context) {
+const char* io_context_name(IoContext context) {
   switch (context) {
-    case IoContextTag::kNormal:
+    case IoContext::kNormal:
       return "normal";
-    case IoContextTag::kBulkRead:
+    case IoContext::kBulkRead:
       return "bulkread";
-    case IoContextTag::kBulkWrite:
+    case IoContext::kBulkWrite:
       return "bulkwrite";
-    case IoContextTag::kInit:
-      return "init";
   }
   return "?";
 }
@@ -50,22 +48,6 @@ const char* io_op_name(IoOp op) {
       return "read";
     case IoOp::kWrite:
       return "write";
-  }
-  return "?";
-}
-
-const char* io_status_name(IoStatus status) {
-  switch (status) {
-    case IoStatus::kUnknown:
-      return "UNKNOWN";
-    case IoStatus::kOk:
-      return "OK";
-    case IoStatus::kPartial:
-      return "PARTIAL";
-    case IoStatus::kError:
-      return "ERROR";
-    case IoStatus::kInvalidPage:
-      return "INVALID_PAGE";
   }
   return "?";
 }

@@ -14,7 +14,7 @@ struct Cell {
 
 Cell cells[kIoMethodCount][kIoContextCount];
 
-Cell& cell(IoMethodKind method, IoContextTag context) {
+Cell& cell(IoMethodKind method, IoContext context) {
   return cells[int(method)][int(context)];
 }
 
@@ -24,7 +24,7 @@ void add(std::atomic<uint64_t>& counter, uint64_t n) {
 
 }  // namespace
 
-void io_stats_count_submit(IoMethodKind method, IoContextTag context, IoOp op, int nblocks) {
+void io_stats_count_submit(IoMethodKind method, IoContext context, IoOp op, int nblocks) {
   Cell& c = cell(method, context);
   if (op == IoOp::kRead) {
     add(c.reads, 1);
@@ -35,21 +35,21 @@ void io_stats_count_submit(IoMethodKind method, IoContextTag context, IoOp op, i
   }
 }
 
-void io_stats_count_advice(IoMethodKind method, IoContextTag context) {
+void io_stats_count_advice(IoMethodKind method, IoContext context) {
   add(cell(method, context).prefetch_advices, 1);
 }
 
-void io_stats_count_inline(IoMethodKind method, IoContextTag context) {
+void io_stats_count_inline(IoMethodKind method, IoContext context) {
   add(cell(method, context).submitted_inline, 1);
 }
 
-void io_stats_count_wait(IoMethodKind method, IoContextTag context, uint64_t wait_time_us) {
+void io_stats_count_wait(IoMethodKind method, IoContext context, uint64_t wait_time_us) {
   Cell& c = cell(method, context);
   add(c.waits, 1);
   add(c.wait_time_us, wait_time_us);
 }
 
-IoStatsRow io_stats_for(IoMethodKind method, IoContextTag context) {
+IoStatsRow io_stats_for(IoMethodKind method, IoContext context) {
   const Cell& c = cell(method, context);
   IoStatsRow row{method, context};
   row.reads = c.reads.load(std::memory_order_relaxed);
@@ -69,7 +69,7 @@ std::vector<IoStatsRow> io_stats_snapshot() {
   std::vector<IoStatsRow> rows;
   for (int m = 0; m < kIoMethodCount; ++m) {
     for (int c = 0; c < kIoContextCount; ++c) {
-      IoStatsRow row = io_stats_for(IoMethodKind(m), IoContextTag(c));
+      IoStatsRow row = io_stats_for(IoMethodKind(m), IoContext(c));
       if (row.reads || row.writes || row.waits || row.prefetch_advices) rows.push_back(row);
     }
   }

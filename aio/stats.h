@@ -12,7 +12,7 @@ namespace tp::aio {
 
 struct IoStatsRow {
   IoMethodKind method;
-  IoContextTag context;
+  IoContext context;
   uint64_t reads = 0;  // read I/Os submitted (one vectored read counts once)
   uint64_t writes = 0;
   uint64_t read_blocks = 0;  // 8 kB blocks those reads asked for
@@ -27,21 +27,19 @@ struct IoStatsRow {
   uint64_t wait_time_us = 0;  // time spent in those waits
 
   double avg_read_size_bytes() const { return reads ? double(read_bytes) / double(reads) : 0; }
-  double avg_write_size_bytes() const { return writes ? double(write_bytes) / double(writes) : 0; }
-  double avg_wait_time_us() const { return waits ? double(wait_time_us) / double(waits) : 0; }
 };
 
 // Every (method, context) pair that has a non-zero counter, method-major order.
 std::vector<IoStatsRow> io_stats_snapshot();
 // One pair, zeros included.
-IoStatsRow io_stats_for(IoMethodKind method, IoContextTag context);
+IoStatsRow io_stats_for(IoMethodKind method, IoContext context);
 // Sets all counters to zero.
 void io_stats_reset();
 
 // Recording (aio-internal, called on the issuing or waiting thread).
-void io_stats_count_submit(IoMethodKind method, IoContextTag context, IoOp op, int nblocks);
-void io_stats_count_advice(IoMethodKind method, IoContextTag context);
-void io_stats_count_inline(IoMethodKind method, IoContextTag context);
-void io_stats_count_wait(IoMethodKind method, IoContextTag context, uint64_t wait_time_us);
+void io_stats_count_submit(IoMethodKind method, IoContext context, IoOp op, int nblocks);
+void io_stats_count_advice(IoMethodKind method, IoContext context);
+void io_stats_count_inline(IoMethodKind method, IoContext context);
+void io_stats_count_wait(IoMethodKind method, IoContext context, uint64_t wait_time_us);
 
 }  // namespace tp::aio

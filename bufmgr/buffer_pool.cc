@@ -16,7 +16,6 @@
 
 namespace tp::bufmgr {
 
-using internal::aio_context;
 using internal::now_us;
 
 // ---- pins -------------------------------------------------------------------------
@@ -181,7 +180,7 @@ void BufferPool::write_back_locked(BufferDesc& d, IoContext context) {
   const uint64_t start_us = now_us();
   aio::IoResult result;
   aio::IoHandle* h = io_->acquire(&result);
-  h->set_context(aio_context(context));
+  h->set_context(context);
   aio::IoWaitRef ref = h->wait_ref();
   io_->start_write(h, *d.file, d.tag.block, reinterpret_cast<const std::byte*>(page), 1);
   io_->wait(ref);
@@ -243,6 +242,14 @@ WriteGuard BufferPool::extend(aio::IoFile& file, BufferStrategy* strategy) {
 
 // ---- flush ------------------------------------------------------
 
+// One page write of a flush batch: the buffer stays pinned and exclusively locked until
+// the write is waited for.
+struct BufferPool::PendingWrite {
+  int32_t buffer;
+  aio::IoWaitRef ref;
+  aio::IoResult result;
+};
+
 void BufferPool::flush_buffers(uint32_t relnumber, bool all) {
   // Writes go out in batches of up to 32 (pinned, exclusively locked, checksummed, then
   // submitted together and waited for). Only the first page of a batch is locked with
@@ -252,60 +259,17 @@ void BufferPool::flush_buffers(uint32_t relnumber, bool all) {
   ThreadPins& pins = my_pins();
   if (pins.distinct() >= uint32_t(max_pins_)) check_pin_budget(1);  // throws
   const int batch_limit = std::min<int>(kFlushBatch, max_pins_ - int(pins.distinct()));
-  struct PendingWrite {
-    int32_t buffer;
-    aio::IoWaitRef ref;
-    aio::IoResult result;
-  };
   std::vector<PendingWrite> batch;
   batch.reserve(size_t(batch_limit));
   std::vector<aio::IoFile*> files;
   const uint64_t start_us = now_us();
-
-  // Waits for every write of the batch, then clears DIRTY on the written pages and
-  // releases all locks and pins; raises the first failure afterwards.
-  auto finish_batch = [&] {
-    if (batch.empty()) return;
-    io_->submit_staged();
-    std::string failure;
-    for (PendingWrite& w : batch) {
-      io_->wait(w.ref);
-      BufferDesc& d = desc(w.buffer);
-      if (w.result.ok()) {
-        d.lock_header();
-        d.unlock_header(0, kFlagDirty);
-        my_pins().add(IoContext::kNormal, Counter::kWrite);
-        thread_buffer_usage().shared_written += 1;
-      } else if (failure.empty()) {
-        failure = aio::describe_io_failure(w.result, d.file->name());
-      }
-      d.content.unlock();
-      unpin(w.buffer);
-    }
-    batch.clear();
-    if (!failure.empty()) throw Error(failure);
-  };
-
   try {
     for (int b = 0; b < nbuffers_; ++b) {
+      aio::IoFile* file = pin_dirty_buffer(b, relnumber, all);
+      if (file == nullptr) continue;
       BufferDesc& d = descs_[size_t(b)];
-      if (!(d.load_state() & kFlagDirty)) continue;  // unlocked peek; rechecked below
-      uint32_t w = d.lock_header();
-      if (!(w & kFlagDirty) || (!all && d.tag.relnumber != relnumber)) {
-        d.unlock_header();
-        continue;
-      }
-      // Pin under the header lock so the tag cannot change before we lock the content.
-      if (pins.count(b) == 0) {
-        d.state.fetch_add(kRefcountOne, std::memory_order_acquire);
-        note_private_pin(b);
-      } else {
-        pin_again(b);
-      }
-      aio::IoFile* file = d.file;
-      d.unlock_header();
       if (!d.content.try_lock()) {
-        finish_batch();
+        finish_flush_batch(batch);
         d.content.lock();
       }
       if (!(d.load_state() & kFlagDirty)) {  // someone wrote it back meanwhile
@@ -313,29 +277,88 @@ void BufferPool::flush_buffers(uint32_t relnumber, bool all) {
         unpin(b);
         continue;
       }
-      char* page = page_of(b);
-      if (!page_is_new(page)) page_set_checksum(page, d.tag.block);
-      batch.push_back({b, {}, {}});
-      PendingWrite& pw = batch.back();
-      aio::IoHandle* h = io_->acquire(&pw.result);
-      const aio::IoWaitRef ref = h->wait_ref();
-      io_->start_write(h, *file, d.tag.block, reinterpret_cast<const std::byte*>(page), 1);
-      pw.ref = ref;  // only now: a write that failed to start has nothing to wait for
+      start_flush_write(b, *file, batch);
       if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
-      if (int(batch.size()) == batch_limit) finish_batch();
+      if (int(batch.size()) == batch_limit) finish_flush_batch(batch);
     }
-    finish_batch();
+    finish_flush_batch(batch);
   } catch (...) {
-    // Release what the batch still holds (writes already started complete first).
-    for (PendingWrite& w : batch) {
-      if (w.ref.valid()) io_->wait(w.ref);
-      desc(w.buffer).content.unlock();
-      unpin(w.buffer);
-    }
+    abandon_flush_batch(batch);
     throw;
   }
   thread_buffer_usage().io_write_time_us += now_us() - start_us;
   for (aio::IoFile* f : files) f->fsync();
+}
+
+// Pins `buffer` if it is dirty and (unless `all`) holds a page of `relnumber`; returns its
+// file, or null if it is not one to flush. Pinned under the header lock, so the tag cannot
+// change before the caller locks the content.
+aio::IoFile* BufferPool::pin_dirty_buffer(int32_t buffer, uint32_t relnumber, bool all) {
+  BufferDesc& d = descs_[size_t(buffer)];
+  if (!(d.load_state() & kFlagDirty)) return nullptr;  // unlocked peek; rechecked below
+  uint32_t w = d.lock_header();
+  if (!(w & kFlagDirty) || (!all && d.tag.relnumber != relnumber)) {
+    d.unlock_header();
+    return nullptr;
+  }
+  if (my_pins().count(buffer) == 0) {
+    d.state.fetch_add(kRefcountOne, std::memory_order_acquire);
+    note_private_pin(buffer);
+  } else {
+    pin_again(buffer);
+  }
+  aio::IoFile* file = d.file;
+  d.unlock_header();
+  return file;
+}
+
+// Checksums the pinned, exclusively locked page and stages its write into `batch`.
+void BufferPool::start_flush_write(int32_t buffer, aio::IoFile& file,
+                                   std::vector<PendingWrite>& batch) {
+  BufferDesc& d = desc(buffer);
+  char* page = page_of(buffer);
+  if (!page_is_new(page)) page_set_checksum(page, d.tag.block);
+  batch.push_back({buffer, {}, {}});
+  PendingWrite& pw = batch.back();
+  aio::IoHandle* h = io_->acquire(&pw.result);
+  const aio::IoWaitRef ref = h->wait_ref();
+  io_->start_write(h, file, d.tag.block, reinterpret_cast<const std::byte*>(page), 1);
+  pw.ref = ref;  // only now: a write that failed to start has nothing to wait for
+}
+
+// Waits for every write of the batch, then clears DIRTY on the written pages and releases
+// all locks and pins; raises the first failure afterwards.
+void BufferPool::finish_flush_batch(std::vector<PendingWrite>& batch) {
+  if (batch.empty()) return;
+  io_->submit_staged();
+  std::string failure;
+  for (PendingWrite& w : batch) {
+    io_->wait(w.ref);
+    BufferDesc& d = desc(w.buffer);
+    if (w.result.ok()) {
+      d.lock_header();
+      d.unlock_header(0, kFlagDirty);
+      my_pins().add(IoContext::kNormal, Counter::kWrite);
+      thread_buffer_usage().shared_written += 1;
+    } else if (failure.empty()) {
+      failure = aio::describe_io_failure(w.result, d.file->name());
+    }
+    d.content.unlock();
+    unpin(w.buffer);
+  }
+  batch.clear();
+  if (!failure.empty()) throw Error(failure);
+}
+
+// After an error: releases what the batch still holds (writes already started complete
+// first), leaving the pages dirty.
+void BufferPool::abandon_flush_batch(std::vector<PendingWrite>& batch) {
+  for (PendingWrite& w : batch) {
+    if (w.ref.valid()) io_->wait(w.ref);
+    desc(w.buffer).content.unlock();
+    unpin(w.buffer);
+  }
+  batch.clear();
 }
 
 void BufferPool::flush_relation(aio::IoFile& file) {

@@ -11,7 +11,8 @@
 //   buffer_desc.h       the descriptor and its header lock
 //   mapping_table.h/.cc tag -> buffer, 128 partitions
 //   strategy.h/.cc      clock sweep and ring strategies (bulk read, bulk write)
-//   private_pins.h/.cc  per-thread pin counts, pin budget, per-context counters
+//   thread_pins.h/.cc   per-thread pin counts, pin budget, open streams, counters
+//   pool_counters.h     PoolCounters: hits, reads, writes, evictions, extends per IoContext
 //   page_guard.h/.cc    PinGuard / ReadGuard / WriteGuard
 //   read_stream.h/.cc   read streams (look-ahead, I/O combining, distance control)
 //   buffer_usage.h      per-thread counters for EXPLAIN (ANALYZE, BUFFERS)
@@ -43,8 +44,9 @@
 #include "bufmgr/buffer_usage.h"
 #include "bufmgr/mapping_table.h"
 #include "bufmgr/page_guard.h"
-#include "bufmgr/private_pins.h"
+#include "bufmgr/pool_counters.h"
 #include "bufmgr/strategy.h"
+#include "bufmgr/thread_pins.h"
 
 namespace tp::bufmgr {
 
@@ -251,7 +253,13 @@ class BufferPool {
   // Blocks until IO_IN_PROGRESS is clear on `d` (waiting on the read's wait ref if any).
   void wait_io_done(BufferDesc& d);
   static void read_completed(const aio::IoCompletionInfo& info, aio::IoResult& result) noexcept;
+  // Flush (buffer_pool.cc): writes dirty pages in batches; see flush_buffers.
+  struct PendingWrite;
   void flush_buffers(uint32_t relnumber, bool all);
+  aio::IoFile* pin_dirty_buffer(int32_t buffer, uint32_t relnumber, bool all);
+  void start_flush_write(int32_t buffer, aio::IoFile& file, std::vector<PendingWrite>& batch);
+  void finish_flush_batch(std::vector<PendingWrite>& batch);
+  void abandon_flush_batch(std::vector<PendingWrite>& batch);
 
   aio::IoSystem* io_;  // changes only in switch_io
   int nbuffers_ = 0;

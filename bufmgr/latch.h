@@ -80,7 +80,6 @@ class RwLatch {
 
   // For assertions and introspection only: the answer may be stale at once.
   bool held_exclusive() const { return word_.load(std::memory_order_relaxed) & kExclusive; }
-  uint32_t shared_holders() const { return word_.load(std::memory_order_relaxed) & kSharedMask; }
   // True while some thread sleeps waiting for the latch (after its spin).
   bool has_sleepers() const { return word_.load(std::memory_order_relaxed) & kSleepers; }
 

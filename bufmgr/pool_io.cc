@@ -23,7 +23,6 @@
 
 namespace tp::bufmgr {
 
-using internal::aio_context;
 using internal::now_us;
 
 namespace {
@@ -150,7 +149,6 @@ void BufferPool::start_io(ReadBuffersOp& op) {
     // The handle comes first, so its wait ref can be stored with IO_IN_PROGRESS.
     aio::IoHandle* h = io_->acquire(&op.result);
     const aio::IoWaitRef ref = h->wait_ref();
-    const aio::IoWaitRef shared_ref = ref;
     int claimed = 0;
     bool first_valid = false;
     for (int j = first; j < op.nblocks; ++j) {
@@ -168,7 +166,7 @@ void BufferPool::start_io(ReadBuffersOp& op) {
         d.unlock_header();
         break;
       }
-      d.io_ref = shared_ref;
+      d.io_ref = ref;
       d.state.fetch_add(kRefcountOne, std::memory_order_relaxed);  // the I/O's own pin
       d.unlock_header(kFlagIoInProgress, 0);
       ++claimed;
@@ -185,7 +183,7 @@ void BufferPool::start_io(ReadBuffersOp& op) {
       return;  // foreign I/O; wait_read_buffers waits for it
     }
     h->set_completion({&BufferPool::read_completed, {reinterpret_cast<uint64_t>(this)}});
-    h->set_context(aio_context(context));
+    h->set_context(context);
     if (op.advice) h->set_flags(aio::kIoFlagAdvice);
     std::byte* pages[ReadBuffersOp::kMaxBlocks];
     for (int j = 0; j < claimed; ++j)

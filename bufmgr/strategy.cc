@@ -41,10 +41,6 @@ BufferDesc& ClockSweep::victim(BufferDesc* descs) {
   }
 }
 
-const char* strategy_kind_name(StrategyKind kind) {
-  return kind == StrategyKind::kBulkRead ? "bulkread" : "bulkwrite";
-}
-
 BufferStrategy::BufferStrategy(StrategyKind kind, int ring_buffers)
     : kind_(kind), ring_(size_t(std::max(1, ring_buffers)), kInvalidBuffer), current_(0) {}
 

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "bufmgr/buffer_desc.h"
-#include "bufmgr/private_pins.h"
+#include "bufmgr/pool_counters.h"
 
 namespace tp::bufmgr {
 
@@ -37,9 +37,6 @@ class ClockSweep {
   // Throws tp::Error if every buffer stays pinned for a whole revolution.
   BufferDesc& victim(BufferDesc* descs);
 
-  // Completed revolutions of the hand (for introspection).
-  uint64_t passes() const { return hand_.load(std::memory_order_relaxed) / nbuffers_; }
-
  private:
   const uint32_t nbuffers_;
   std::atomic<uint64_t> hand_{0};
@@ -49,7 +46,6 @@ enum class StrategyKind : uint8_t {
   kBulkRead,   // seq scans of tables larger than a quarter of the pool
   kBulkWrite,  // loads (INSERT ... SELECT, COPY-like bulk inserts)
 };
-const char* strategy_kind_name(StrategyKind kind);
 
 class BufferStrategy {
  public:

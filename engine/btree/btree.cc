@@ -20,6 +20,57 @@ constexpr uint32_t kUsablePageBytes = kBlockSize - kPageHeaderSize - sizeof(BtSp
 constexpr double kLeafSplitFill = 0.90;
 constexpr double kInternalSplitFill = 0.70;
 
+// The items of a page being split, in key order, with the new one at `new_index`:
+// `n` of them, without the page's high key.
+struct SplitItems {
+  const char* page;
+  OffsetNumber first;
+  int new_index;
+  const char* tuple;
+  int n;
+
+  TupleView operator()(int i) const {
+    if (i < new_index) return tuple_at(page, OffsetNumber(first + i));
+    if (i == new_index) return TupleView{tuple};
+    return tuple_at(page, OffsetNumber(first + i - 1));
+  }
+};
+
+// Chooses the split point: items [0, k) stay left, [k, n) move right. By default both
+// halves end with equal free space; when the new item goes to the end of the rightmost
+// page (ascending inserts) the left half is left fillfactor-full so sequential loads pack
+// pages densely. Returns k.
+int choose_split_point(const TupleLayout& layout, const SplitItems& item, bool leaf,
+                       bool rightmost) {
+  const int n = item.n;
+  int64_t total = 0;
+  for (int i = 0; i < n; ++i) total += item_cost(item(i).size());
+  const int64_t old_high_key =
+      rightmost ? 0 : item_cost(tuple_at(item.page, kHighKeyOffset).size());
+  const bool packed = rightmost && item.new_index == n - 1;
+  const double fill = leaf ? kLeafSplitFill : kInternalSplitFill;
+  int best_k = -1;
+  double best_delta = std::numeric_limits<double>::infinity();
+  int64_t left_items = 0;
+  for (int k = 1; k < n; ++k) {
+    left_items += item_cost(item(k - 1).size());
+    uint16_t high_key = leaf ? separator_size(layout, item(k - 1), item(k)) : item(k).size();
+    int64_t left_used = left_items + item_cost(high_key);
+    int64_t right_used = old_high_key + (total - left_items);
+    if (!leaf) right_used -= item_cost(item(k).size()) - item_cost(kTupleHeaderSize);
+    if (left_used > int64_t(kUsablePageBytes) || right_used > int64_t(kUsablePageBytes)) continue;
+    double left_free = double(int64_t(kUsablePageBytes) - left_used);
+    double right_free = double(int64_t(kUsablePageBytes) - right_used);
+    double delta = packed ? fill * left_free - (1.0 - fill) * right_free : left_free - right_free;
+    if (std::fabs(delta) < best_delta) {
+      best_delta = std::fabs(delta);
+      best_k = k;
+    }
+  }
+  TP_ASSERT(best_k > 0);
+  return best_k;
+}
+
 }  // namespace
 
 BTree::BTree(PageStore& store, IndexDef def)
@@ -289,41 +340,8 @@ uint16_t BTree::split(PageGuard& guard, OffsetNumber offset, const char* tuple, 
   const int n = page_max_offset(page) - first + 2;  // existing data items + the new one
   const int new_index = offset - first;
   TP_ASSERT(size == TupleView{tuple}.size());
-  auto item = [&](int i) {
-    if (i < new_index) return tuple_at(page, OffsetNumber(first + i));
-    if (i == new_index) return TupleView{tuple};
-    return tuple_at(page, OffsetNumber(first + i - 1));
-  };
-
-  // Choose the split point: items [0, k) stay left, [k, n) move right. By
-  // default both halves end with equal free space; when the new item goes to
-  // the end of the rightmost page (ascending inserts) the left half is left
-  // fillfactor-full so sequential loads pack pages densely.
-  int64_t total = 0;
-  for (int i = 0; i < n; ++i) total += item_cost(item(i).size());
-  const int64_t old_high_key = rightmost ? 0 : item_cost(tuple_at(page, kHighKeyOffset).size());
-  const bool packed = rightmost && new_index == n - 1;
-  const double fill = leaf ? kLeafSplitFill : kInternalSplitFill;
-  int best_k = -1;
-  double best_delta = std::numeric_limits<double>::infinity();
-  int64_t left_items = 0;
-  for (int k = 1; k < n; ++k) {
-    left_items += item_cost(item(k - 1).size());
-    uint16_t high_key = leaf ? separator_size(layout_, item(k - 1), item(k)) : item(k).size();
-    int64_t left_used = left_items + item_cost(high_key);
-    int64_t right_used = old_high_key + (total - left_items);
-    if (!leaf) right_used -= item_cost(item(k).size()) - item_cost(kTupleHeaderSize);
-    if (left_used > int64_t(kUsablePageBytes) || right_used > int64_t(kUsablePageBytes)) continue;
-    double left_free = double(int64_t(kUsablePageBytes) - left_used);
-    double right_free = double(int64_t(kUsablePageBytes) - right_used);
-    double delta = packed ? fill * left_free - (1.0 - fill) * right_free : left_free - right_free;
-    if (std::fabs(delta) < best_delta) {
-      best_delta = std::fabs(delta);
-      best_k = k;
-    }
-  }
-  TP_ASSERT(best_k > 0);
-  const int k = best_k;
+  const SplitItems item{page, first, new_index, tuple, n};
+  const int k = choose_split_point(layout_, item, leaf, rightmost);
 
   // The left half is built aside and copied over the page at the end, so the
   // page stays intact (and readable by concurrent readers) until then.

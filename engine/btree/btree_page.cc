@@ -5,10 +5,6 @@
 
 namespace tp::btree {
 
-const char* key_type_name(KeyType type) {
-  return type == KeyType::Int4 ? "int4" : "int8";
-}
-
 KeyValues::KeyValues(std::initializer_list<int64_t> values) {
   TP_ASSERT(values.size() <= size_t(kMaxKeyColumns));
   for (int64_t value : values) push(value);

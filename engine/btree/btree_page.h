@@ -19,7 +19,6 @@ namespace tp::btree {
 inline constexpr int kMaxKeyColumns = 8;
 
 enum class KeyType : uint8_t { Int4 = 1, Int8 = 2 };
-const char* key_type_name(KeyType type);
 
 struct KeyColumn {
   std::string name;

@@ -1,6 +1,6 @@
-// Page stores that keep every page in memory: MemPageStore (pure memory, for
-// tests and benchmarks) and FilePageStore (the same frames, loaded from and
-// written back to a file with checksums).
+// MemPageStore: a page store that keeps every page in memory, for tests and
+// benchmarks. A subclass may fill frames on first access (load): the tests'
+// FilePageStore reads them from a file.
 #pragma once
 
 #include <atomic>
@@ -36,8 +36,8 @@ class MemPageStore : public PageStore {
   struct Frame {
     std::unique_ptr<char[]> bytes;
     std::shared_mutex latch;
-    std::atomic<bool> loaded{false};  // FilePageStore: bytes hold the block's contents
-    bool dirty = false;               // FilePageStore: differs from the file
+    std::atomic<bool> loaded{false};  // bytes hold the block's contents (see load)
+    bool dirty = false;               // a loading subclass: differs from its source
   };
   static constexpr uint32_t kFramesPerChunk = 1024;
   static constexpr uint32_t kMaxChunks = 1u << 16;  // 64 M blocks, 512 GiB
@@ -46,7 +46,8 @@ class MemPageStore : public PageStore {
   // Makes room for one more block, latched exclusively if `latch`; returns its
   // number. Caller holds extend_mutex_ (or is the constructor).
   BlockNumber append_frame(bool loaded, bool latch);
-  // FilePageStore fills a frame on first access; the memory store has nothing to load.
+  // Fills a frame on first access (a subclass backed by a file); the memory store has
+  // nothing to load.
   virtual void load(BlockNumber, Frame&) {}
 
   void on_mark_dirty(BlockNumber block, uint64_t slot) override;
@@ -58,34 +59,6 @@ class MemPageStore : public PageStore {
   std::mutex extend_mutex_;
   std::mutex load_mutex_;
   std::atomic<uint64_t> reads_{0};
-};
-
-// A relation file read with pread and written with pwrite. A block is read
-// (and its checksum verified) on first access and kept in memory; flush()
-// writes the changed blocks back with fresh checksums. A checksum mismatch is
-// a tp::Error naming the relation and block.
-class FilePageStore : public MemPageStore {
- public:
-  // Opens (creating if absent) `path`, whose size must be a multiple of 8 kB.
-  FilePageStore(std::string relation_name, std::string path);
-  ~FilePageStore() override;  // flushes; errors are reported to stderr only
-
-  // Writes every dirty block (checksum set on the written copy) and fsyncs.
-  void flush();
-  // flush(), then forgets every cached block so the next read() goes to the
-  // file. No guard may be held.
-  void drop_cache();
-
-  const std::string& path() const { return path_; }
-
-  PageGuard extend() override;
-
- private:
-  void load(BlockNumber block, Frame& frame) override;
-  void on_mark_dirty(BlockNumber block, uint64_t slot) override;
-
-  std::string path_;
-  int fd_ = -1;
 };
 
 }  // namespace tp::btree

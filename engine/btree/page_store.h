@@ -84,9 +84,8 @@ class PageGuard {
   bool dirty_ = false;
 };
 
-// A relation's pages. Implementations: MemPageStore (tests, benchmarks),
-// FilePageStore (pread/pwrite with checksums), and the buffer pool
-// (engine/storage/pool_page_store.h).
+// A relation's pages. Implementations: MemPageStore (tests, benchmarks) and
+// engine/storage's PoolPageStore (the buffer pool).
 class PageStore {
  public:
   virtual ~PageStore() = default;

@@ -48,93 +48,117 @@ bool is_text_v1(const std::string& text) {
   return first == kHeader;
 }
 
-Catalog from_text_v1(const std::string& text, const std::string& origin) {
-  Catalog cat;
-  std::istringstream in(text);
-  std::string line;
+namespace {
+
+// Reads the text line by line; `lineno` is the line errors name.
+struct V1Reader {
+  const std::string& origin;
   int lineno = 0;
-  auto bad = [&](const std::string& why) {
+
+  Error bad(const std::string& why) const {
     return damaged(origin, "line " + std::to_string(lineno) + ": " + why);
-  };
-  auto number = [&](std::string_view field, std::string_view v, auto* out) {
+  }
+  template <typename T>
+  void number(std::string_view field, std::string_view v, T* out) const {
     if (!parse_number(v, out))
       throw bad("\"" + printable(v) + "\" is not a valid " + std::string(field));
-  };
+  }
+  // A `relation` line: its key=value fields.
+  void relation(std::string_view rest, RelationEntry& rel) const {
+    std::istringstream ls{std::string(rest)};
+    std::string kv;
+    while (ls >> kv) {
+      size_t eq = kv.find('=');
+      if (eq == std::string::npos) throw bad("expected key=value, got \"" + printable(kv) + "\"");
+      relation_field(kv.substr(0, eq), std::string_view(kv).substr(eq + 1), rel);
+    }
+  }
+  void relation_field(const std::string& k, std::string_view v, RelationEntry& rel) const;
+  // A `column` line: name and type.
+  Column column(std::string_view rest) const {
+    std::istringstream ls{std::string(rest)};
+    Column c;
+    std::string type, extra;
+    ls >> c.name >> type;
+    if (ls >> extra) throw bad("unexpected \"" + printable(extra) + "\" after the column type");
+    if (type != "int4" && type != "int8")
+      throw bad("unknown column type \"" + printable(type) + "\"");
+    c.type = type == "int4" ? ColumnType::Int4 : ColumnType::Int8;
+    return c;
+  }
+};
+
+void V1Reader::relation_field(const std::string& k, std::string_view v, RelationEntry& rel) const {
+  if (k == "oid") {
+    number(k, v, &rel.oid);
+  } else if (k == "kind") {
+    if (v != "r" && v != "i") throw bad("unknown relation kind \"" + printable(v) + "\"");
+    rel.kind = v == "i" ? RelKind::Index : RelKind::Table;
+  } else if (k == "name") {
+    rel.name = v;
+  } else if (k == "relnumber") {
+    number(k, v, &rel.relnumber);
+  } else if (k == "fillfactor") {
+    number(k, v, &rel.fillfactor);
+  } else if (k == "pages") {
+    number(k, v, &rel.pages);
+  } else if (k == "rows") {
+    number(k, v, &rel.rows);
+  } else if (k == "table") {
+    number(k, v, &rel.table_oid);
+  } else if (k == "unique" || k == "primary") {
+    if (v != "0" && v != "1")
+      throw bad("\"" + printable(k + "=" + std::string(v)) + "\" is not 0 or 1");
+    (k == "unique" ? rel.unique : rel.primary) = v == "1";
+  } else if (k == "keys") {
+    std::istringstream ks{std::string(v)};
+    std::string part;
+    while (std::getline(ks, part, ',')) {
+      int key = 0;
+      number("key column", part, &key);
+      rel.key_columns.push_back(key);
+    }
+  } else {
+    throw bad("unknown field \"" + printable(k) + "\"");
+  }
+}
+
+}  // namespace
+
+Catalog from_text_v1(const std::string& text, const std::string& origin) {
+  Catalog cat;
+  V1Reader reader{origin};
+  std::istringstream in(text);
+  std::string line;
   bool seen_eof = false;
   RelationEntry* cur = nullptr;
   std::getline(in, line);  // the header, checked by is_text_v1
-  lineno = 1;
+  reader.lineno = 1;
   while (std::getline(in, line)) {
-    ++lineno;
-    if (seen_eof) throw bad("text after \"eof\"");
+    ++reader.lineno;
+    if (seen_eof) throw reader.bad("text after \"eof\"");
     std::string_view rest(line);
     std::string_view word = rest.substr(0, rest.find(' '));
     rest = word.size() < rest.size() ? rest.substr(word.size() + 1) : std::string_view();
     if (word == "version") {
-      number("version", rest, &cat.version);
+      reader.number("version", rest, &cat.version);
     } else if (word == "next_oid") {
-      number("next_oid", rest, &cat.next_oid);
+      reader.number("next_oid", rest, &cat.next_oid);
     } else if (word == "relation") {
       cur = &cat.relations.emplace_back();
-      std::istringstream ls{std::string(rest)};
-      std::string kv;
-      while (ls >> kv) {
-        size_t eq = kv.find('=');
-        if (eq == std::string::npos) throw bad("expected key=value, got \"" + printable(kv) + "\"");
-        std::string k = kv.substr(0, eq);
-        std::string_view v = std::string_view(kv).substr(eq + 1);
-        if (k == "oid") {
-          number(k, v, &cur->oid);
-        } else if (k == "kind") {
-          if (v != "r" && v != "i") throw bad("unknown relation kind \"" + printable(v) + "\"");
-          cur->kind = v == "i" ? RelKind::Index : RelKind::Table;
-        } else if (k == "name") {
-          cur->name = v;
-        } else if (k == "relnumber") {
-          number(k, v, &cur->relnumber);
-        } else if (k == "fillfactor") {
-          number(k, v, &cur->fillfactor);
-        } else if (k == "pages") {
-          number(k, v, &cur->pages);
-        } else if (k == "rows") {
-          number(k, v, &cur->rows);
-        } else if (k == "table") {
-          number(k, v, &cur->table_oid);
-        } else if (k == "unique" || k == "primary") {
-          if (v != "0" && v != "1") throw bad("\"" + printable(kv) + "\" is not 0 or 1");
-          (k == "unique" ? cur->unique : cur->primary) = v == "1";
-        } else if (k == "keys") {
-          std::istringstream ks{std::string(v)};
-          std::string part;
-          while (std::getline(ks, part, ',')) {
-            int key = 0;
-            number("key column", part, &key);
-            cur->key_columns.push_back(key);
-          }
-        } else {
-          throw bad("unknown field \"" + printable(k) + "\"");
-        }
-      }
+      reader.relation(rest, *cur);
     } else if (word == "column") {
-      if (!cur) throw bad("column outside a relation");
-      std::istringstream ls{std::string(rest)};
-      Column c;
-      std::string type, extra;
-      ls >> c.name >> type;
-      if (ls >> extra) throw bad("unexpected \"" + printable(extra) + "\" after the column type");
-      if (type != "int4" && type != "int8")
-        throw bad("unknown column type \"" + printable(type) + "\"");
-      c.type = type == "int4" ? ColumnType::Int4 : ColumnType::Int8;
-      cur->columns.push_back(c);
+      if (!cur) throw reader.bad("column outside a relation");
+      cur->columns.push_back(reader.column(rest));
     } else if (word == "stats") {
-      if (!cur) throw bad("stats outside a relation");
+      if (!cur) throw reader.bad("stats outside a relation");
       cur->stats = unescape_stats(rest);
     } else if (word == "end") {
       cur = nullptr;
     } else if (word == "eof") {
       seen_eof = true;
     } else if (!word.empty()) {
-      throw bad("unexpected \"" + printable(word) + "\"");
+      throw reader.bad("unexpected \"" + printable(word) + "\"");
     }
   }
   if (!seen_eof) throw damaged(origin, "file is truncated (no \"eof\" line)");

@@ -9,7 +9,6 @@ namespace tp {
 
 HeapLoader::HeapLoader(DataDir& dir, Storage& storage, const RelationEntry& table)
     : dir_(dir),
-      storage_(storage),
       pool_(storage.pool()),
       file_(storage.file(table)),
       relnumber_(table.relnumber),
@@ -19,10 +18,10 @@ HeapLoader::HeapLoader(DataDir& dir, Storage& storage, const RelationEntry& tabl
       tuple_(std::make_unique<char[]>(layout_.tuple_size())) {
   // Every row of a table has the same size (fixed-width columns, no NULLs): one
   // too large for an empty page can never be stored (PostgreSQL's MaxHeapTupleSize).
-  constexpr uint32_t max_tuple = kBlockSize - maxalign(kPageHeaderSize + kItemIdSize);
-  if (layout_.tuple_size() > max_tuple)
+  constexpr uint32_t kMaxTuple = kBlockSize - maxalign(kPageHeaderSize + kItemIdSize);
+  if (layout_.tuple_size() > kMaxTuple)
     throw Error("row is too big: size " + std::to_string(layout_.tuple_size()) + ", maximum size " +
-                std::to_string(max_tuple));
+                std::to_string(kMaxTuple));
   // Runs of up to 128 blocks (1 MB), as many in flight as the pin budget allows
   // (at most 4), keeping one run's worth of pins for the run being filled.
   int budget = pool_.max_pins_per_thread() - 2;
@@ -100,10 +99,9 @@ void HeapLoader::submit_run() {
   aio::IoSystem& io = pool_.io();
   aio::IoHandle* h = io.acquire(&run.result);
   h->set_flags(aio::kIoFlagDirect);
-  h->set_context(aio::IoContextTag::kBulkWrite);
+  h->set_context(aio::IoContext::kBulkWrite);
   run.ref = h->wait_ref();
   io.start_writev(h, file_, run.first, std::span<std::byte* const>(ptrs, size_t(run.used)));
-  ++write_calls_;
   bytes_written_ += uint64_t(run.used) * kBlockSize;
   in_flight_.push_back(std::move(current_));
 }

@@ -39,8 +39,6 @@ class HeapLoader {
 
   uint64_t rows_added() const { return rows_added_; }
   uint64_t bytes_written() const { return bytes_written_; }
-  uint64_t write_calls() const { return write_calls_; }
-  int run_blocks() const { return run_blocks_; }
 
  private:
   struct Run {
@@ -57,7 +55,6 @@ class HeapLoader {
   void wait_oldest();
 
   DataDir& dir_;
-  Storage& storage_;
   bufmgr::BufferPool& pool_;
   aio::IoFile& file_;
   uint32_t relnumber_;
@@ -76,7 +73,6 @@ class HeapLoader {
   BlockNumber end_block_ = 0;   // first block past pages holding rows
   uint64_t rows_added_ = 0;
   uint64_t bytes_written_ = 0;
-  uint64_t write_calls_ = 0;
   std::unique_ptr<char[]> tuple_;
 };
 

@@ -39,7 +39,6 @@ btree::PageGuard PoolPageStore::read(BlockNumber block, btree::PageLock lock) {
     s.exclusive = std::move(pin).lock_exclusive();
     page = s.exclusive.page();
   }
-  ++pages_read_;
   return make_guard(block, page, lock, slot);
 }
 

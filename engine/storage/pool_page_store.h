@@ -38,9 +38,6 @@ class PoolPageStore final : public btree::PageStore {
   BlockNumber nblocks() const override { return file_.size_blocks(); }
   const std::string& relation_name() const override { return file_.name(); }
 
-  // Pages this store has handed out (for EXPLAIN's buffer counts the pool keeps its own).
-  uint64_t pages_read() const { return pages_read_; }
-
  protected:
   void on_mark_dirty(BlockNumber block, uint64_t slot) override;
   void on_release(BlockNumber block, uint64_t slot, btree::PageLock lock,
@@ -59,7 +56,6 @@ class PoolPageStore final : public btree::PageStore {
   BlockNumber committed_blocks_;
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_slots_;
-  uint64_t pages_read_ = 0;
 };
 
 }  // namespace tp

@@ -406,7 +406,7 @@ TEST_P(AioTest, StatisticsCountPerMethodAndContext) {
   for (int i = 0; i < 3; ++i) {
     IoResult r;
     IoHandle* h = io_->acquire(&r);
-    h->set_context(IoContextTag::kBulkRead);
+    h->set_context(IoContext::kBulkRead);
     IoWaitRef ref = h->wait_ref();
     io_->start_read(h, *file_, BlockNumber(2 * i), buf.data(), 2);
     io_->wait(ref);
@@ -416,13 +416,13 @@ TEST_P(AioTest, StatisticsCountPerMethodAndContext) {
   IoWaitRef ref = h->wait_ref();
   io_->start_write(h, *file_, 0, buf.data(), 1);
   io_->wait(ref);
-  IoStatsRow bulk = io_stats_for(GetParam().method, IoContextTag::kBulkRead);
+  IoStatsRow bulk = io_stats_for(GetParam().method, IoContext::kBulkRead);
   EXPECT_EQ(bulk.reads, 3u);
   EXPECT_EQ(bulk.read_blocks, 6u);
   EXPECT_EQ(bulk.read_bytes, 6u * kBlockSize);
   EXPECT_DOUBLE_EQ(bulk.avg_read_size_bytes(), 2.0 * kBlockSize);
   EXPECT_EQ(bulk.writes, 0u);
-  IoStatsRow normal = io_stats_for(GetParam().method, IoContextTag::kNormal);
+  IoStatsRow normal = io_stats_for(GetParam().method, IoContext::kNormal);
   EXPECT_EQ(normal.writes, 1u);
   EXPECT_EQ(normal.reads, 0u);
   EXPECT_EQ(io_stats_snapshot().size(), 2u);

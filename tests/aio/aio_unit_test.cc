@@ -31,7 +31,7 @@ TEST(AioNames, MethodsParseAndPrint) {
     EXPECT_EQ(e.hint(), "Available values: sync, worker, io_uring.");
   }
   EXPECT_STREQ(io_state_name(IoState::kCompletedShared), "COMPLETED_SHARED");
-  EXPECT_STREQ(io_context_name(IoContextTag::kBulkRead), "bulkread");
+  EXPECT_STREQ(io_context_name(IoContext::kBulkRead), "bulkread");
 }
 
 TEST(AioConfig, WorkerCountOutOfRangeIsRefused) {
@@ -122,7 +122,7 @@ TEST(AioSync, AdvisedBufferedReadIsDeferredToTheWait) {
   // posix_fadvise(WILLNEED) went out; the read itself waits for the consumer.
   EXPECT_EQ(h->state(), IoState::kSubmitted);
   EXPECT_FALSE(io.check_done(ref));
-  EXPECT_EQ(io_stats_for(IoMethodKind::kSync, IoContextTag::kNormal).prefetch_advices, 1u);
+  EXPECT_EQ(io_stats_for(IoMethodKind::kSync, IoContext::kNormal).prefetch_advices, 1u);
   io.wait(ref);
   EXPECT_TRUE(r.ok());
   for (int i = 0; i < 4; ++i)

@@ -240,7 +240,7 @@ TEST_P(Stream, AdviceIsPassedOnlyWhenReadingAheadRandomly) {
   BufferPool& pool = make_pool(256, 256);
   aio::IoFile& t = make_relation("t", 64);
   auto advices = [] {
-    return aio::io_stats_for(aio::IoMethodKind::kSync, aio::IoContextTag::kNormal).prefetch_advices;
+    return aio::io_stats_for(aio::IoMethodKind::kSync, aio::IoContext::kNormal).prefetch_advices;
   };
   uint64_t start = advices();
   {

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "engine/btree/mem_page_store.h"
+#include "tests/engine/btree/file_page_store.h"
 
 namespace tp::btree {
 namespace {

@@ -7,6 +7,7 @@
 #include "btree_test_util.h"
 #include "engine/btree/btree_build.h"
 #include "engine/btree/mem_page_store.h"
+#include "tests/engine/btree/file_page_store.h"
 
 namespace tp::btree {
 namespace {

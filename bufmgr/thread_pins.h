@@ -1,4 +1,5 @@
-// Per-thread pin bookkeeping and counters.
+// ThreadPins: one thread's pins and counters in one pool; PoolThreads: a pool's set of
+// them, one per thread that ever used it.
 //
 // Each thread that uses a pool gets a ThreadPins: its own pin count for every buffer, so
 // the shared refcount in the state word moves only on a thread's first pin and last
@@ -8,7 +9,7 @@
 //
 // Lookup is a thread_local (pool id, ThreadPins*) cache, so the hot path costs one
 // compare. A thread's ThreadPins return to their pools when the thread exits, if the
-// pool still exists (PinRegistry keeps the live pools).
+// pool still exists (a process-wide registry in thread_pins.cc keeps the live pools).
 #pragma once
 
 #include <atomic>
@@ -17,24 +18,9 @@
 #include <mutex>
 #include <vector>
 
+#include "bufmgr/pool_counters.h"
+
 namespace tp::bufmgr {
-
-// pg_stat_io-like contexts: what the thread was doing when it touched a buffer.
-enum class IoContext : uint8_t { kNormal = 0, kBulkRead = 1, kBulkWrite = 2 };
-inline constexpr int kIoContextCount = 3;
-const char* io_context_name(IoContext context);
-
-// Per-context counters of one pool (sums over threads).
-struct PoolCounters {
-  uint64_t hits = 0;       // a pin found the page valid in the pool
-  uint64_t reads = 0;      // blocks read from the file (not I/Os: a 16-block read counts 16)
-  uint64_t writes = 0;     // blocks written back (eviction, flush)
-  uint64_t evictions = 0;  // valid buffers given up for another page
-  uint64_t extends = 0;    // blocks added to files
-};
-
-enum class Counter : uint8_t { kHit, kRead, kWrite, kEviction, kExtend };
-inline constexpr int kCounterCount = 5;
 
 class ThreadPins {
  public:

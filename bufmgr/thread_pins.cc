@@ -1,4 +1,4 @@
-#include "bufmgr/private_pins.h"
+#include "bufmgr/thread_pins.h"
 
 #include <unordered_map>
 #include <utility>
@@ -6,18 +6,6 @@
 #include "engine/core/error.h"
 
 namespace tp::bufmgr {
-
-const char* io_context_name(IoContext context) {
-  switch (context) {
-    case IoContext::kNormal:
-      return "normal";
-    case IoContext::kBulkRead:
-      return "bulkread";
-    case IoContext::kBulkWrite:
-      return "bulkwrite";
-  }
-  return "?";
-}
 
 namespace {
 
