@@ -20,7 +20,7 @@ namespace tp::btree {
 namespace {
 
 IndexDef int4_def() {
-  return IndexDef{"t_a_idx", {{"a", KeyType::Int4}}, false};
+  return IndexDef{"t_a_idx", {{"a", KeyType::kInt4}}, false};
 }
 
 // The heap a CREATE INDEX would scan: key k is row k, rows stored in random

@@ -116,7 +116,7 @@ const RowBatch* BitmapHeapScanNode::do_next() {
     auto visit = [&](OffsetNumber o, bool recheck) {
       if (o > max) return;
       const ItemId* id = page_item_id(page, o);
-      if (id->state != uint32_t(ItemState::Normal)) return;
+      if (id->state != uint32_t(ItemState::kNormal)) return;
       const char* tuple = page + id->off;
       if (recheck && !params_.recheck.evaluate(tuple)) {
         ++rows_rechecked_out_;

@@ -21,7 +21,7 @@ IndexScanNode::~IndexScanNode() {
 
 std::string IndexScanNode::explain_name() const {
   std::string name = params_.index_only ? "Index Only Scan" : "Index Scan";
-  return params_.direction == btree::ScanDirection::Backward ? name + " Backward" : name;
+  return params_.direction == btree::ScanDirection::kBackward ? name + " Backward" : name;
 }
 
 std::string IndexScanNode::explain_target() const {
@@ -160,7 +160,7 @@ const RowBatch* IndexScanNode::do_next() {
       throw Error("index \"" + params_.index.name + "\" points past the end of block " +
                   std::to_string(tid.block) + " of relation \"" + params_.relation + "\"");
     const ItemId* id = page_item_id(page, tid.offset);
-    if (id->state != uint32_t(ItemState::Normal)) continue;
+    if (id->state != uint32_t(ItemState::kNormal)) continue;
     const char* tuple = page + id->off;
     if (has_filter && !params_.filter.evaluate(tuple)) {
       ++instr.rows_filtered;

@@ -46,7 +46,7 @@ struct IndexScanParams {
   std::string relation;
   IndexHandle index;
   ConditionSets condition_sets;  // at least one
-  btree::ScanDirection direction = btree::ScanDirection::Forward;
+  btree::ScanDirection direction = btree::ScanDirection::kForward;
   bufmgr::ReadStreamConfig stream;
   // Index Only Scan: the index holds every column the query needs. tidepool keeps no
   // visibility map, so, as PostgreSQL before the first VACUUM, every row is still fetched

@@ -34,7 +34,7 @@ CompiledClause compile(const Clause& c, const HeapTupleLayout& layout) {
   CompiledClause t;
   auto set_column = [&](int column) {
     t.offset = layout.offset(size_t(column));
-    t.is_int8 = layout.type(size_t(column)) == ColumnType::Int8;
+    t.is_int8 = layout.type(size_t(column)) == ColumnType::kInt8;
   };
   switch (c.kind) {
     case K::kCompare:

@@ -48,7 +48,7 @@ const RowBatch* SeqScanNode::do_next() {
     OffsetNumber o = next_offset_;
     for (; o <= max && n < cap; ++o) {
       const ItemId* id = page_item_id(page, o);
-      if (id->state != uint32_t(ItemState::Normal)) continue;
+      if (id->state != uint32_t(ItemState::kNormal)) continue;
       const char* tuple = page + id->off;
       if (has_qual && !params_.qual.evaluate(tuple)) {
         ++filtered;

@@ -92,7 +92,7 @@ BTree BTree::open(PageStore& store, IndexDef def) {
   BTree tree(store, std::move(def));
   if (store.nblocks() == 0)
     throw Error("index \"" + tree.def_.name + "\" has no metapage (its relation is empty)");
-  PageGuard guard = store.read(kMetaBlock, PageLock::Shared);
+  PageGuard guard = store.read(kMetaBlock, PageLock::kShared);
   const BtMeta* meta = bt_meta(guard.data());
   if (page_is_new(guard.data()) || meta->magic != kBtMagic)
     tree.corrupt(kMetaBlock, "not a B-tree metapage (bad magic number)");
@@ -123,7 +123,7 @@ void BTree::throw_duplicate(const KeyValues& key) const {
 }
 
 MetaInfo BTree::meta(ScanCounters* counters) const {
-  PageGuard guard = store_->read(kMetaBlock, PageLock::Shared);
+  PageGuard guard = store_->read(kMetaBlock, PageLock::kShared);
   if (counters) ++counters->index_pages_read;
   const BtMeta* meta = bt_meta(guard.data());
   if (meta->magic != kBtMagic) corrupt(kMetaBlock, "not a B-tree metapage (bad magic number)");
@@ -204,7 +204,7 @@ PageGuard BTree::descend(const Probe& probe, PageLock leaf_lock, DescentStack* s
   BlockNumber block = root.root;
   uint32_t level = root.level;
   for (;;) {
-    PageLock lock = level == 0 ? leaf_lock : PageLock::Shared;
+    PageLock lock = level == 0 ? leaf_lock : PageLock::kShared;
     PageGuard guard = read_node(block, level, lock, counters);
     // A split may have moved the probe's range right since the parent was read.
     BlockNumber moves = 0;
@@ -231,7 +231,7 @@ std::optional<Tid> BTree::lookup(const KeyValues& key, ScanCounters* counters) c
     throw Error("lookup in index \"" + def_.name + "\" needs " + std::to_string(layout_.ncols) +
                 " key values, got " + std::to_string(key.n));
   Probe probe{key};
-  PageGuard guard = descend(probe, PageLock::Shared, nullptr, counters);
+  PageGuard guard = descend(probe, PageLock::kShared, nullptr, counters);
   if (!guard.valid()) return std::nullopt;
   OffsetNumber off = leaf_search(guard.data(), probe);
   // The first item >= probe may sit on a right sibling (after empty pages).
@@ -239,7 +239,7 @@ std::optional<Tid> BTree::lookup(const KeyValues& key, ScanCounters* counters) c
     if (bt_rightmost(guard.data())) return std::nullopt;
     BlockNumber next = bt_special(guard.data())->next;
     guard.release();
-    guard = read_node(next, 0, PageLock::Shared, counters);
+    guard = read_node(next, 0, PageLock::kShared, counters);
     off = bt_first_data(guard.data());
   }
   TupleView item = tuple_at(guard.data(), off);
@@ -259,7 +259,7 @@ void BTree::insert(const KeyValues& key, Tid tid) {
   uint16_t size = make_leaf_tuple(layout_, key, tid, tuple);
   Probe probe{key, tid, /*has_tid=*/true};
   DescentStack stack;
-  PageGuard leaf = descend(probe, PageLock::Exclusive, &stack, nullptr);
+  PageGuard leaf = descend(probe, PageLock::kExclusive, &stack, nullptr);
   if (!leaf.valid()) leaf = create_root_leaf();
   OffsetNumber off = leaf_search(leaf.data(), probe);
   if (off <= page_max_offset(leaf.data()) &&
@@ -274,7 +274,7 @@ bool BTree::remove(const KeyValues& key, Tid tid) {
     throw Error("removal from index \"" + def_.name + "\" needs " + std::to_string(layout_.ncols) +
                 " key values, got " + std::to_string(key.n));
   Probe probe{key, tid, /*has_tid=*/true};
-  PageGuard leaf = descend(probe, PageLock::Exclusive, nullptr, nullptr);
+  PageGuard leaf = descend(probe, PageLock::kExclusive, nullptr, nullptr);
   if (!leaf.valid()) return false;
   OffsetNumber off = leaf_search(leaf.data(), probe);
   if (off > page_max_offset(leaf.data()) ||
@@ -289,7 +289,7 @@ PageGuard BTree::create_root_leaf() {
   PageGuard root = store_->extend();
   root.mark_dirty();
   bt_page_init(root.data_for_write(), 0, kBtLeaf | kBtRoot);
-  PageGuard meta = store_->read(kMetaBlock, PageLock::Exclusive);
+  PageGuard meta = store_->read(kMetaBlock, PageLock::kExclusive);
   meta.mark_dirty();
   BtMeta* m = bt_meta(meta.data_for_write());
   m->root = m->fast_root = root.block();
@@ -322,7 +322,7 @@ void BTree::insert_into_page(PageGuard page, OffsetNumber offset, const char* tu
       return;
     }
     DescentStack::Entry parent = stack.pop();
-    page = read_node(parent.block, level + 1, PageLock::Exclusive, nullptr);
+    page = read_node(parent.block, level + 1, PageLock::kExclusive, nullptr);
     // Writers are serialised, so the parent still has our downlink where the
     // descent saw it.
     TP_ASSERT(tuple_at(page.data(), parent.offset).downlink() == left);
@@ -381,7 +381,7 @@ uint16_t BTree::split(PageGuard& guard, OffsetNumber offset, const char* tuple, 
   uint16_t separator_bytes = copy_pivot(TupleView{high_key}, right_block, false, separator);
 
   if (old.next != kInvalidBlock) {
-    PageGuard sibling = read_node(old.next, old.level, PageLock::Exclusive, nullptr);
+    PageGuard sibling = read_node(old.next, old.level, PageLock::kExclusive, nullptr);
     sibling.mark_dirty();
     bt_special(sibling.data_for_write())->prev = right_block;
   }
@@ -402,7 +402,7 @@ void BTree::grow_root(BlockNumber left, uint32_t left_level, const char* separat
   TP_ASSERT(ok);
   BlockNumber root_block = root.block();
   root.release();
-  PageGuard meta = store_->read(kMetaBlock, PageLock::Exclusive);
+  PageGuard meta = store_->read(kMetaBlock, PageLock::kExclusive);
   meta.mark_dirty();
   BtMeta* m = bt_meta(meta.data_for_write());
   m->root = m->fast_root = root_block;

@@ -9,7 +9,7 @@
 //   btree_verify.h/.cc structural + heap cross-check (amcheck-like)
 //
 //   MemPageStore store("t_a_idx");
-//   BTree tree = BTree::create(store, {"t_a_idx", {{"a", KeyType::Int4}}, /*unique=*/true});
+//   BTree tree = BTree::create(store, {"t_a_idx", {{"a", KeyType::kInt4}}, /*unique=*/true});
 //   tree.insert({42}, Tid{7, 3});          // throws tp::Error on a duplicate
 //   std::optional<Tid> tid = tree.lookup({42});
 //

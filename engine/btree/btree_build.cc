@@ -7,11 +7,11 @@ namespace tp::btree {
 
 const char* build_phase_name(BuildProgress::Phase phase) {
   switch (phase) {
-    case BuildProgress::Phase::Sorting:
+    case BuildProgress::Phase::kSorting:
       return "sorting";
-    case BuildProgress::Phase::Loading:
+    case BuildProgress::Phase::kLoading:
       return "loading tuples";
-    case BuildProgress::Phase::Done:
+    case BuildProgress::Phase::kDone:
       return "done";
   }
   return "?";
@@ -19,13 +19,13 @@ const char* build_phase_name(BuildProgress::Phase phase) {
 
 const char* builder_state_name(BuilderState state) {
   switch (state) {
-    case BuilderState::Collecting:
+    case BuilderState::kCollecting:
       return "collecting";
-    case BuilderState::Writing:
+    case BuilderState::kWriting:
       return "writing";
-    case BuilderState::Finished:
+    case BuilderState::kFinished:
       return "finished";
-    case BuilderState::Failed:
+    case BuilderState::kFailed:
       return "failed";
   }
   return "?";
@@ -244,7 +244,7 @@ class LevelWriter {
     std::memset(old_page + h->upper + high_size, 0, maxalign(high_size) - high_size);
     ItemId* hk = page_item_id(old_page, kHighKeyOffset);
     hk->off = h->upper;
-    hk->state = uint32_t(ItemState::Normal);
+    hk->state = uint32_t(ItemState::kNormal);
     hk->len = high_size;
 
     bt_special(old_page)->next = next.block();
@@ -284,15 +284,15 @@ void BTreeBuilder::reserve(size_t tuples) {
 }
 
 void BTreeBuilder::set_state(BuilderState next) {
-  bool legal = (state_ == BuilderState::Collecting && next == BuilderState::Writing) ||
-               (state_ == BuilderState::Writing &&
-                (next == BuilderState::Finished || next == BuilderState::Failed));
+  bool legal = (state_ == BuilderState::kCollecting && next == BuilderState::kWriting) ||
+               (state_ == BuilderState::kWriting &&
+                (next == BuilderState::kFinished || next == BuilderState::kFailed));
   TP_ASSERT(legal);
   state_ = next;
 }
 
 void BTreeBuilder::add(const KeyValues& key, Tid tid) {
-  TP_ASSERT(state_ == BuilderState::Collecting);
+  TP_ASSERT(state_ == BuilderState::kCollecting);
   check_key_range(def_, key);
   if (!tid.valid()) throw Error("cannot index an invalid TID in index \"" + def_.name + "\"");
   entries_->add(key, tid);
@@ -300,13 +300,13 @@ void BTreeBuilder::add(const KeyValues& key, Tid tid) {
 
 BuildStats BTreeBuilder::finish(const BuildProgressFn& progress,
                                 const BuildInterruptFn& interrupt) {
-  set_state(BuilderState::Writing);
+  set_state(BuilderState::kWriting);
   try {
     BuildStats stats = write(progress, interrupt);
-    set_state(BuilderState::Finished);
+    set_state(BuilderState::kFinished);
     return stats;
   } catch (...) {
-    set_state(BuilderState::Failed);
+    set_state(BuilderState::kFailed);
     throw;
   }
 }
@@ -316,11 +316,11 @@ BuildStats BTreeBuilder::write(const BuildProgressFn& progress, const BuildInter
     throw Error("cannot build index \"" + def_.name + "\": its relation gained " +
                 std::to_string(store_->nblocks()) + " blocks while the build collected entries");
   const uint64_t total = entries_->size();
-  if (progress) progress({BuildProgress::Phase::Sorting, 0, total, 0});
+  if (progress) progress({BuildProgress::Phase::kSorting, 0, total, 0});
   std::function<void()> sort_interrupt;
   if (interrupt) {
-    interrupt(BuildProgress::Phase::Sorting);
-    sort_interrupt = [&] { interrupt(BuildProgress::Phase::Sorting); };
+    interrupt(BuildProgress::Phase::kSorting);
+    sort_interrupt = [&] { interrupt(BuildProgress::Phase::kSorting); };
   }
   entries_->sort(sort_interrupt);
 
@@ -351,9 +351,9 @@ BuildStats BTreeBuilder::write(const BuildProgressFn& progress, const BuildInter
     entries_->get(i, key, tid);
     uint16_t size = make_leaf_tuple(layout_, key, tid, tuple);
     writer.add(0, tuple, size);
-    if (interrupt && (i + 1) % kInterruptInterval == 0) interrupt(BuildProgress::Phase::Loading);
+    if (interrupt && (i + 1) % kInterruptInterval == 0) interrupt(BuildProgress::Phase::kLoading);
     if (progress && (i + 1) % step == 0)
-      progress({BuildProgress::Phase::Loading, i + 1, total, writer.pages_written()});
+      progress({BuildProgress::Phase::kLoading, i + 1, total, writer.pages_written()});
   }
   MetaInfo root = total > 0 ? writer.finish() : MetaInfo{};
 
@@ -368,7 +368,7 @@ BuildStats BTreeBuilder::write(const BuildProgressFn& progress, const BuildInter
   stats.pages = store_->nblocks();
   stats.leaf_pages = writer.leaf_pages();
   stats.root_level = root.level;
-  if (progress) progress({BuildProgress::Phase::Done, total, total, stats.pages});
+  if (progress) progress({BuildProgress::Phase::kDone, total, total, stats.pages});
   return stats;
 }
 

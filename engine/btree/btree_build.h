@@ -20,7 +20,7 @@
 namespace tp::btree {
 
 struct BuildProgress {
-  enum class Phase { Sorting, Loading, Done };
+  enum class Phase { kSorting, kLoading, kDone };
   Phase phase;
   uint64_t tuples_done;
   uint64_t tuples_total;
@@ -51,10 +51,10 @@ class SortBuffer;
 // Lifecycle of a builder: Collecting -(finish)-> Writing -> Finished, or
 // -> Failed when finish() throws (unique violation, store errors).
 enum class BuilderState : uint8_t {
-  Collecting,  // add() queues entries
-  Writing,     // finish() is sorting and writing pages
-  Finished,    // the index is complete; the builder can only be destroyed
-  Failed,      // finish() threw; the store may hold a partial index
+  kCollecting,  // add() queues entries
+  kWriting,     // finish() is sorting and writing pages
+  kFinished,    // the index is complete; the builder can only be destroyed
+  kFailed,      // finish() threw; the store may hold a partial index
 };
 const char* builder_state_name(BuilderState state);
 
@@ -84,7 +84,7 @@ class BTreeBuilder {
   IndexDef def_;
   TupleLayout layout_;
   std::unique_ptr<SortBuffer> entries_;
-  BuilderState state_ = BuilderState::Collecting;
+  BuilderState state_ = BuilderState::kCollecting;
 };
 
 // Convenience for tests: builds from an unsorted list of entries.

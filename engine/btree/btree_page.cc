@@ -53,10 +53,10 @@ TupleLayout TupleLayout::from(const IndexDef& def) {
   layout.ends[0] = uint16_t(end);
   for (int i = 0; i < layout.ncols; ++i) {
     KeyType type = def.columns[size_t(i)].type;
-    if (type != KeyType::Int4 && type != KeyType::Int8)
+    if (type != KeyType::kInt4 && type != KeyType::kInt8)
       throw Error("index \"" + def.name + "\" column \"" + def.columns[size_t(i)].name +
                   "\" has an unsupported key type (only int4 and int8 are)");
-    uint32_t width = type == KeyType::Int4 ? 4 : 8;  // alignment equals width
+    uint32_t width = type == KeyType::kInt4 ? 4 : 8;  // alignment equals width
     end = (end + width - 1) & ~(width - 1);
     layout.types[size_t(i)] = type;
     layout.offsets[size_t(i)] = uint16_t(end);
@@ -71,7 +71,7 @@ void check_key_range(const IndexDef& def, const KeyValues& key) {
     throw Error("index \"" + def.name + "\" has " + std::to_string(def.columns.size()) +
                 " key columns, but " + std::to_string(key.n) + " values were given");
   for (int i = 0; i < key.n; ++i) {
-    if (def.columns[size_t(i)].type != KeyType::Int4) continue;
+    if (def.columns[size_t(i)].type != KeyType::kInt4) continue;
     if (key[i] < std::numeric_limits<int32_t>::min() ||
         key[i] > std::numeric_limits<int32_t>::max())
       throw Error("value " + std::to_string(key[i]) + " is out of range for int4 column \"" +
@@ -108,7 +108,7 @@ void bt_meta_init(char* page, const TupleLayout& layout, bool unique) {
 
 static void store_value(const TupleLayout& layout, int col, int64_t value, char* out) {
   char* at = out + layout.offsets[size_t(col)];
-  if (layout.types[size_t(col)] == KeyType::Int4) {
+  if (layout.types[size_t(col)] == KeyType::kInt4) {
     int32_t v = int32_t(value);
     std::memcpy(at, &v, 4);
   } else {

@@ -18,11 +18,11 @@ namespace tp::btree {
 
 inline constexpr int kMaxKeyColumns = 8;
 
-enum class KeyType : uint8_t { Int4 = 1, Int8 = 2 };
+enum class KeyType : uint8_t { kInt4 = 1, kInt8 = 2 };
 
 struct KeyColumn {
   std::string name;
-  KeyType type = KeyType::Int4;
+  KeyType type = KeyType::kInt4;
 };
 
 // What the catalog knows about an index.
@@ -194,7 +194,7 @@ struct TupleView {
   Tid heap_tid() const { return is_pivot() ? load_tid(p + size() - 6) : load_tid(p); }
   int64_t value(const TupleLayout& layout, int col) const {
     const char* at = p + layout.offsets[size_t(col)];
-    if (layout.types[size_t(col)] == KeyType::Int4) {
+    if (layout.types[size_t(col)] == KeyType::kInt4) {
       int32_t v;
       std::memcpy(&v, at, 4);
       return v;

@@ -4,11 +4,11 @@ namespace tp::btree {
 
 const char* scan_state_name(ScanState state) {
   switch (state) {
-    case ScanState::Initial:
+    case ScanState::kInitial:
       return "initial";
-    case ScanState::Reading:
+    case ScanState::kReading:
       return "reading";
-    case ScanState::Done:
+    case ScanState::kDone:
       return "done";
   }
   return "?";
@@ -38,9 +38,9 @@ IndexScan::IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
 }
 
 void IndexScan::set_state(ScanState next) {
-  bool legal = next == ScanState::Initial ||
-               (state_ == ScanState::Initial && next != ScanState::Initial) ||
-               (state_ == ScanState::Reading && next == ScanState::Done);
+  bool legal = next == ScanState::kInitial ||
+               (state_ == ScanState::kInitial && next != ScanState::kInitial) ||
+               (state_ == ScanState::kReading && next == ScanState::kDone);
   TP_ASSERT(legal);
   state_ = next;
 }
@@ -61,7 +61,7 @@ void IndexScan::rescan(std::vector<ColumnCondition> conditions) {
   next_block_ = kInvalidBlock;
   came_from_ = kInvalidBlock;
   leaves_walked_ = 0;
-  set_state(ScanState::Initial);
+  set_state(ScanState::kInitial);
 }
 
 void IndexScan::derive_bounds() {
@@ -161,24 +161,24 @@ PageGuard IndexScan::read_next_leaf() {
     throw Error("index \"" + tree_->def().name + "\" contains a corrupted page at block " +
                     std::to_string(next_block_),
                 "Its leaf right links form a cycle.", "Please REINDEX it.");
-  return tree_->read_node(next_block_, 0, PageLock::Shared, &counters_);
+  return tree_->read_node(next_block_, 0, PageLock::kShared, &counters_);
 }
 
 bool IndexScan::next_batch(IndexBatch& batch) {
   batch.clear();
   batch.ncols = tree_->layout().ncols;
-  if (state_ == ScanState::Done) return false;
-  if (direction_ == ScanDirection::Backward) return next_batch_backward(batch);
+  if (state_ == ScanState::kDone) return false;
+  if (direction_ == ScanDirection::kBackward) return next_batch_backward(batch);
 
   PageGuard guard;
   OffsetNumber off;
-  if (state_ == ScanState::Initial) {
-    guard = tree_->descend(lower_, PageLock::Shared, nullptr, &counters_);
+  if (state_ == ScanState::kInitial) {
+    guard = tree_->descend(lower_, PageLock::kShared, nullptr, &counters_);
     if (!guard.valid()) {
-      set_state(ScanState::Done);
+      set_state(ScanState::kDone);
       return false;
     }
-    set_state(ScanState::Reading);
+    set_state(ScanState::kReading);
     off = tree_->leaf_search(guard.data(), lower_);
   } else {
     guard = read_next_leaf();
@@ -189,7 +189,7 @@ bool IndexScan::next_batch(IndexBatch& batch) {
     bool ended = read_page(guard.data(), off, batch);
     guard.release();
     if (ended) {
-      set_state(ScanState::Done);
+      set_state(ScanState::kDone);
       counters_.items_returned += batch.size();
       return !batch.empty();
     }
@@ -208,15 +208,15 @@ bool IndexScan::next_batch(IndexBatch& batch) {
 bool IndexScan::next_batch_backward(IndexBatch& batch) {
   PageGuard guard;
   int off;
-  if (state_ == ScanState::Initial) {
+  if (state_ == ScanState::kInitial) {
     // Without an upper bound, start after every item: at the rightmost leaf.
     Probe start = upper_ ? *upper_ : Probe{KeyValues{}, Tid{}, false, /*after=*/true};
-    guard = tree_->descend(start, PageLock::Shared, nullptr, &counters_);
+    guard = tree_->descend(start, PageLock::kShared, nullptr, &counters_);
     if (!guard.valid()) {
-      set_state(ScanState::Done);
+      set_state(ScanState::kDone);
       return false;
     }
-    set_state(ScanState::Reading);
+    set_state(ScanState::kReading);
     off = int(tree_->leaf_search(guard.data(), start)) - 1;
   } else {
     guard = read_left_leaf();
@@ -228,7 +228,7 @@ bool IndexScan::next_batch_backward(IndexBatch& batch) {
     bool ended = read_page_backward(guard.data(), off, batch);
     guard.release();
     if (ended || !batch.empty()) {
-      if (ended) set_state(ScanState::Done);
+      if (ended) set_state(ScanState::kDone);
       counters_.items_returned += batch.size();
       return !batch.empty();
     }

@@ -61,14 +61,14 @@ struct IndexBatch {
   }
 };
 
-enum class ScanDirection : uint8_t { Forward, Backward };
+enum class ScanDirection : uint8_t { kForward, kBackward };
 
 // Lifecycle of a scan: Initial -(first next_batch)-> Reading -(bound or end)-> Done.
 // rescan() moves any state back to Initial.
 enum class ScanState : uint8_t {
-  Initial,  // not positioned yet; the first next_batch() descends
-  Reading,  // positioned: the next leaf to read is remembered by block number
-  Done,     // no more matches; next_batch() returns false
+  kInitial,  // not positioned yet; the first next_batch() descends
+  kReading,  // positioned: the next leaf to read is remembered by block number
+  kDone,     // no more matches; next_batch() returns false
 };
 const char* scan_state_name(ScanState state);
 
@@ -77,7 +77,7 @@ class IndexScan {
   // Throws tp::Error for a condition on a column the index does not have.
   // A backward scan returns the same items in descending order.
   IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
-            ScanDirection direction = ScanDirection::Forward);
+            ScanDirection direction = ScanDirection::kForward);
 
   // Replaces `batch` with the matches of the next leaf page that has any
   // (in scan order). Returns false (batch empty) when the scan is over.
@@ -113,7 +113,7 @@ class IndexScan {
   std::vector<ColumnCondition> conditions_;  // merged: at most one per column
   Probe lower_;                              // items >= lower_
   std::optional<Probe> upper_;               // items < *upper_
-  ScanState state_ = ScanState::Initial;
+  ScanState state_ = ScanState::kInitial;
   ScanDirection direction_;
   BlockNumber next_block_ = kInvalidBlock;  // the next leaf to read, either direction
   BlockNumber came_from_ = kInvalidBlock;   // backward: the leaf read last

@@ -52,7 +52,7 @@ class Verifier {
   PageGuard read(BlockNumber block) {
     try {
       ++report_.pages_checked;
-      return store_.read(block, PageLock::Shared);
+      return store_.read(block, PageLock::kShared);
     } catch (const Error& e) {
       fail(block, 0, std::string("could not read the page: ") + e.what());
     }
@@ -149,7 +149,7 @@ class Verifier {
     if (sp->next != kInvalidBlock && max < 1) fail(block, 0, "the page has no high key");
     for (OffsetNumber off = 1; off <= max; ++off) {
       const ItemId* id = page_item_id(page, off);
-      if (id->state != uint32_t(ItemState::Normal) || id->off < h->upper ||
+      if (id->state != uint32_t(ItemState::kNormal) || id->off < h->upper ||
           id->off + maxalign(id->len) > h->special || id->len < kTupleHeaderSize ||
           id->off % kMaxAlign != 0)
         fail(block, off, "the line pointer is corrupt");

@@ -46,7 +46,7 @@ PageGuard MemPageStore::read(BlockNumber block, PageLock lock) {
                 "\": it has only " + std::to_string(nblocks()) + " blocks");
   reads_.fetch_add(1, std::memory_order_relaxed);
   Frame& f = frame(block);
-  if (lock == PageLock::Exclusive)
+  if (lock == PageLock::kExclusive)
     f.latch.lock();
   else
     f.latch.lock_shared();
@@ -57,7 +57,7 @@ PageGuard MemPageStore::read(BlockNumber block, PageLock lock) {
       try {
         load(block, f);
       } catch (...) {
-        if (lock == PageLock::Exclusive)
+        if (lock == PageLock::kExclusive)
           f.latch.unlock();
         else
           f.latch.unlock_shared();
@@ -73,7 +73,7 @@ PageGuard MemPageStore::extend() {
   std::lock_guard<std::mutex> guard(extend_mutex_);
   BlockNumber block = append_frame(/*loaded=*/true, /*latch=*/true);
   Frame& f = frame(block);
-  return make_guard(block, f.bytes.get(), PageLock::Exclusive, block);
+  return make_guard(block, f.bytes.get(), PageLock::kExclusive, block);
 }
 
 char* MemPageStore::raw_page(BlockNumber block) {
@@ -85,7 +85,7 @@ void MemPageStore::on_mark_dirty(BlockNumber, uint64_t) {}
 
 void MemPageStore::on_release(BlockNumber block, uint64_t, PageLock lock, bool) noexcept {
   Frame& f = frame(block);
-  if (lock == PageLock::Exclusive)
+  if (lock == PageLock::kExclusive)
     f.latch.unlock();
   else
     f.latch.unlock_shared();

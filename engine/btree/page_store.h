@@ -1,9 +1,9 @@
 // The B-tree's only door to its pages, shaped like a buffer pool.
 //
-//   PageGuard g = store.read(block, PageLock::Shared);   // pinned + latched
+//   PageGuard g = store.read(block, PageLock::kShared);   // pinned + latched
 //   const char* bytes = g.data();
 //   ...
-//   PageGuard w = store.read(block, PageLock::Exclusive);
+//   PageGuard w = store.read(block, PageLock::kExclusive);
 //   w.mark_dirty();                 // BEFORE the first modification
 //   char* bytes = w.data_for_write();
 //
@@ -21,7 +21,7 @@
 
 namespace tp::btree {
 
-enum class PageLock : uint8_t { Shared, Exclusive };
+enum class PageLock : uint8_t { kShared, kExclusive };
 
 class PageStore;
 
@@ -80,7 +80,7 @@ class PageGuard {
   char* page_ = nullptr;
   uint64_t slot_ = 0;  // the store's own handle (a frame index in a buffer pool)
   BlockNumber block_ = kInvalidBlock;
-  PageLock lock_ = PageLock::Shared;
+  PageLock lock_ = PageLock::kShared;
   bool dirty_ = false;
 };
 
@@ -116,7 +116,7 @@ class PageStore {
 };
 
 inline void PageGuard::mark_dirty() {
-  TP_ASSERT(store_ != nullptr && lock_ == PageLock::Exclusive);
+  TP_ASSERT(store_ != nullptr && lock_ == PageLock::kExclusive);
   if (dirty_) return;
   store_->on_mark_dirty(block_, slot_);
   dirty_ = true;

@@ -38,7 +38,7 @@ void HeapTupleLayout::form(const int64_t* values, Tid self, char* out) const {
   std::memcpy(out + 20, &infomask, 2);
   out[22] = char(kHeapTupleDataOffset);  // t_hoff
   for (size_t c = 0; c < types_.size(); ++c) {
-    if (types_[c] == ColumnType::Int4) {
+    if (types_[c] == ColumnType::kInt4) {
       int32_t v = int32_t(values[c]);
       std::memcpy(out + offsets_[c], &v, 4);
     } else {

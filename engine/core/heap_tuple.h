@@ -11,18 +11,18 @@
 
 namespace tp {
 
-enum class ColumnType : uint8_t { Int4, Int8 };
+enum class ColumnType : uint8_t { kInt4, kInt8 };
 
 inline const char* column_type_name(ColumnType t) {
-  return t == ColumnType::Int4 ? "integer" : "bigint";
+  return t == ColumnType::kInt4 ? "integer" : "bigint";
 }
 inline uint32_t column_type_size(ColumnType t) {
-  return t == ColumnType::Int4 ? 4 : 8;
+  return t == ColumnType::kInt4 ? 4 : 8;
 }
 
 struct Column {
   std::string name;
-  ColumnType type = ColumnType::Int4;
+  ColumnType type = ColumnType::kInt4;
 };
 
 inline constexpr uint32_t kHeapTupleHeaderSize = 23;  // before padding
@@ -48,7 +48,7 @@ class HeapTupleLayout {
 
   int64_t get(const char* tuple, size_t col) const {
     const char* p = tuple + offsets_[col];
-    if (types_[col] == ColumnType::Int4) {
+    if (types_[col] == ColumnType::kInt4) {
       int32_t v;
       std::memcpy(&v, p, 4);
       return v;

@@ -45,7 +45,7 @@ bool page_insert_item_at(char* page, OffsetNumber off, const void* item, uint32_
   if (aligned > len) std::memset(page + upper + len, 0, aligned - len);
   ItemId* id = page_item_id(page, off);
   id->off = upper;
-  id->state = uint32_t(ItemState::Normal);
+  id->state = uint32_t(ItemState::kNormal);
   id->len = len;
   h->upper = upper;
   h->lower = uint16_t(h->lower + kItemIdSize);

@@ -41,7 +41,7 @@ struct PageHeader {
 };
 static_assert(sizeof(PageHeader) == kPageHeaderSize);
 
-enum class ItemState : uint32_t { Unused = 0, Normal = 1, Redirect = 2, Dead = 3 };
+enum class ItemState : uint32_t { kUnused = 0, kNormal = 1, kRedirect = 2, kDead = 3 };
 
 // 15-bit offset, 2-bit state, 15-bit length: PostgreSQL's ItemIdData.
 struct ItemId {

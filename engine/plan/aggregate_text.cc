@@ -6,10 +6,10 @@ namespace tp {
 
 OutputAggregate output_aggregate(scans::AggKind kind, ColumnType input) {
   OutputAggregate oa{kind, input, OutputType::kInt8};
-  if (kind == scans::AggKind::kAvg || (kind == scans::AggKind::kSum && input == ColumnType::Int8))
+  if (kind == scans::AggKind::kAvg || (kind == scans::AggKind::kSum && input == ColumnType::kInt8))
     oa.type = OutputType::kNumeric;
   else if ((kind == scans::AggKind::kMin || kind == scans::AggKind::kMax) &&
-           input == ColumnType::Int4)
+           input == ColumnType::kInt4)
     oa.type = OutputType::kInt4;
   return oa;
 }
@@ -85,7 +85,7 @@ std::string format_aggregate(const OutputAggregate& agg, const scans::AggState& 
     case AggKind::kMax:
       return std::to_string(st.max);
     case AggKind::kSum: {
-      if (agg.input == ColumnType::Int4) {
+      if (agg.input == ColumnType::kInt4) {
         if (st.sum > std::numeric_limits<int64_t>::max() ||
             st.sum < std::numeric_limits<int64_t>::min())
           throw Error("bigint out of range");

@@ -17,7 +17,7 @@ enum class OutputType { kInt4, kInt8, kNumeric };
 // One aggregate of the select list.
 struct OutputAggregate {
   scans::AggKind kind = scans::AggKind::kCountStar;
-  ColumnType input = ColumnType::Int4;  // the argument's column type
+  ColumnType input = ColumnType::kInt4;  // the argument's column type
   OutputType type = OutputType::kInt8;
 };
 

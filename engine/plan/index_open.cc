@@ -29,10 +29,10 @@ void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
     PoolPageStore store(st.pool(), st.file(*idx), nullptr, 0);
     btree::BTree tree = btree::BTree::open(store, index_def(table, *idx));
     btree::IndexBatch batch;
-    btree::IndexScan lowest(tree, {}, btree::ScanDirection::Forward);
+    btree::IndexScan lowest(tree, {}, btree::ScanDirection::kForward);
     if (!lowest.next_batch(batch) || batch.empty()) continue;
     v.actual_min = batch.key(0)[0];
-    btree::IndexScan highest(tree, {}, btree::ScanDirection::Backward);
+    btree::IndexScan highest(tree, {}, btree::ScanDirection::kBackward);
     if (highest.next_batch(batch) && !batch.empty()) v.actual_max = batch.key(0)[0];
   }
 }

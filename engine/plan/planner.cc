@@ -24,7 +24,7 @@ void add_agg_costs(const CostSettings& cs, scans::AggKind kind, ColumnType input
                    QualCost& final_cost) {
   trans.per_tuple += cs.cpu_operator_cost;
   bool has_final =
-      kind == scans::AggKind::kAvg || (kind == scans::AggKind::kSum && input == ColumnType::Int8);
+      kind == scans::AggKind::kAvg || (kind == scans::AggKind::kSum && input == ColumnType::kInt8);
   if (has_final) final_cost.per_tuple += cs.cpu_operator_cost;
 }
 
@@ -71,7 +71,7 @@ std::pair<scans::AggKind, int> bind_aggregate(const RelationEntry& rel, const sq
       throw Error(e.name + "(*) is not an aggregate; only count(*) is").at_position(e.position);
     return {scans::AggKind::kCountStar, -1};
   }
-  if (e.args.size() != 1 || e.args[0]->kind != sql::ExprKind::ColumnRef)
+  if (e.args.size() != 1 || e.args[0]->kind != sql::ExprKind::kColumnRef)
     throw Error(e.name + "() takes one column here").at_position(e.position);
   return {*kind, bind_column(rel, *e.args[0])};
 }
@@ -80,15 +80,15 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
   BoundTargets b;
   for (const sql::Target& t : s.targets) {
     const sql::Expr& e = *t.expr;
-    if (e.kind == sql::ExprKind::Star) {
+    if (e.kind == sql::ExprKind::kStar) {
       for (size_t c = 0; c < rel.columns.size(); ++c) {
         b.columns.push_back(int(c));
         b.names.push_back(rel.columns[c].name);
       }
-    } else if (e.kind == sql::ExprKind::ColumnRef) {
+    } else if (e.kind == sql::ExprKind::kColumnRef) {
       b.columns.push_back(bind_column(rel, e));
       b.names.push_back(t.alias.empty() ? e.name : t.alias);
-    } else if (e.kind == sql::ExprKind::FuncCall) {
+    } else if (e.kind == sql::ExprKind::kFuncCall) {
       b.aggs.push_back(bind_aggregate(rel, e));
       b.names.push_back(t.alias.empty() ? e.name : t.alias);
       continue;
@@ -103,7 +103,7 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
   if (!b.aggs.empty() && b.first_plain)
     throw Error(
         "column \"" + rel.name + "." +
-        (b.first_plain->kind == sql::ExprKind::Star ? rel.columns[0].name : b.first_plain->name) +
+        (b.first_plain->kind == sql::ExprKind::kStar ? rel.columns[0].name : b.first_plain->name) +
         "\" must appear in the GROUP BY clause or be used in an aggregate function")
         .at_position(b.first_plain->position);
   return b;
@@ -116,14 +116,14 @@ struct BoundOrder {
 };
 
 int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const sql::Expr& e) {
-  if (e.kind == sql::ExprKind::IntConst) {
+  if (e.kind == sql::ExprKind::kIntConst) {
     int64_t k = e.ival;
     if (k < 1 || k > int64_t(targets.columns.size()))
       throw Error("ORDER BY position " + std::to_string(k) + " is not in select list")
           .at_position(e.position);
     return targets.columns[size_t(k - 1)];
   }
-  if (e.kind == sql::ExprKind::ColumnRef) {
+  if (e.kind == sql::ExprKind::kColumnRef) {
     for (size_t i = 0; i < targets.names.size() && i < targets.columns.size(); ++i)
       if (targets.names[i] == e.name) return targets.columns[i];
     return bind_column(rel, e);
@@ -195,7 +195,7 @@ void add_aggregate(const CostSettings& cs, const RelationEntry& rel, const Bound
   QualCost trans, final_cost;
   int width = 0;
   for (auto& [kind, c] : targets.aggs) {
-    ColumnType in = c >= 0 ? rel.columns[size_t(c)].type : ColumnType::Int8;
+    ColumnType in = c >= 0 ? rel.columns[size_t(c)].type : ColumnType::kInt8;
     add_agg_costs(cs, kind, in, trans, final_cost);
     OutputAggregate oa = output_aggregate(kind, in);
     width += output_width(oa.type);
@@ -258,8 +258,8 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     add_aggregate(cs, rel, targets, std::move(slots.agg_specs), top, q);
   } else {
     for (int c : targets.columns)
-      q.output_types.push_back(rel.columns[size_t(c)].type == ColumnType::Int8 ? OutputType::kInt8
-                                                                               : OutputType::kInt4);
+      q.output_types.push_back(
+          rel.columns[size_t(c)].type == ColumnType::kInt8 ? OutputType::kInt8 : OutputType::kInt4);
   }
   if (!slots.sort_keys.empty() && !scan.ordered)
     add_sort(ctx.settings, std::move(slots.sort_keys), order.text, s, scan.width, top);

@@ -90,7 +90,7 @@ class ScanChooser {
     rs_.rows = clamp_row_est(clauselist_selectivity(view_, q.clauses) * size.tuples);
     for (int c : q.scan_columns) {
       output_.push_back(
-          {layout_.offset(size_t(c)), rel_.columns[size_t(c)].type == ColumnType::Int8});
+          {layout_.offset(size_t(c)), rel_.columns[size_t(c)].type == ColumnType::kInt8});
       width_ += int(column_type_size(rel_.columns[size_t(c)].type));
     }
     for (const RelationEntry* idx : ctx.catalog.indexes_of(rel_.oid)) {
@@ -176,7 +176,7 @@ class ScanChooser {
       ip.index_only = index_only;
       ip.index = open_index(ctx_, rel_, *entry);
       ip.condition_sets = condition_sets(ic, entry->key_columns, backward);
-      ip.direction = backward ? btree::ScanDirection::Backward : btree::ScanDirection::Forward;
+      ip.direction = backward ? btree::ScanDirection::kBackward : btree::ScanDirection::kForward;
       ip.stream = settings_.stream;
       ip.prefetch = settings_.index_prefetch != IndexPrefetch::kOff;
       ip.prefetch_start_switches =

@@ -17,7 +17,7 @@ std::string quoted(const std::string& s) {
 }
 
 bool has_column_ref(const sql::Expr& e) {
-  if (e.kind == sql::ExprKind::ColumnRef) return true;
+  if (e.kind == sql::ExprKind::kColumnRef) return true;
   for (const auto& a : e.args)
     if (has_column_ref(*a)) return true;
   return false;
@@ -53,25 +53,25 @@ class Binder {
     Value v = evaluate(e, ctx);
     Constant c;
     switch (v.type) {
-      case ValueType::Null:
+      case ValueType::kNull:
         c.is_null = true;
         break;
-      case ValueType::Int4:
-      case ValueType::Int8:
+      case ValueType::kInt4:
+      case ValueType::kInt8:
         c.value = v.i;
         break;
-      case ValueType::Numeric:
-      case ValueType::Float8: {
+      case ValueType::kNumeric:
+      case ValueType::kFloat8: {
         IntegerBound b = integer_bound(v);
         c.value = b.floor;
         c.fractional = b.fractional;
         c.beyond = b.beyond;
         break;
       }
-      case ValueType::Text:
+      case ValueType::kText:
         c.value = cast_value(v, "bigint").i;
         break;
-      case ValueType::Bool:
+      case ValueType::kBool:
         throw Error("operator does not exist: integer = boolean").at_position(e.position);
     }
     return c;
@@ -82,19 +82,19 @@ class Binder {
     using K = sql::ExprKind;
     check_stack_depth();
     switch (e.kind) {
-      case K::And:
-      case K::Or: {
+      case K::kAnd:
+      case K::kOr: {
         std::vector<Clause> args;
         for (const auto& a : e.args) args.push_back(where(*a));
-        return e.kind == K::And ? Clause::and_of(std::move(args)) : Clause::or_of(std::move(args));
+        return e.kind == K::kAnd ? Clause::and_of(std::move(args)) : Clause::or_of(std::move(args));
       }
-      case K::Not:
+      case K::kNot:
         return Clause::not_of(where(*e.args[0]));
-      case K::BoolConst:
+      case K::kBoolConst:
         return Clause::boolean(e.ival != 0);
-      case K::Compare:
+      case K::kCompare:
         return compare(e);
-      case K::Between: {
+      case K::kBetween: {
         int col = column_arg(e, *e.args[0]);
         Constant lo = constant(*e.args[1]), hi = constant(*e.args[2]);
         if (lo.is_null || hi.is_null) return Clause::boolean(e.negated && false);
@@ -106,7 +106,7 @@ class Binder {
         int64_t h = hi.beyond > 0 ? std::numeric_limits<int64_t>::max() : hi.value;
         return Clause::between(col, l, h, e.negated);
       }
-      case K::InList: {
+      case K::kInList: {
         int col = column_arg(e, *e.args[0]);
         std::vector<std::optional<int64_t>> list;
         for (size_t i = 1; i < e.args.size(); ++i) {
@@ -119,7 +119,7 @@ class Binder {
         if (list.size() == 1) return Clause::cmp(col, e.negated ? CmpOp::kNe : CmpOp::kEq, list[0]);
         return Clause::in(col, std::move(list), e.negated);
       }
-      case K::NullConst:
+      case K::kNullConst:
         return Clause::boolean(false);
       default:
         throw Error(
@@ -131,7 +131,7 @@ class Binder {
 
  private:
   int column_arg(const sql::Expr& parent, const sql::Expr& e) const {
-    if (e.kind != sql::ExprKind::ColumnRef)
+    if (e.kind != sql::ExprKind::kColumnRef)
       throw Error("WHERE compares a column with a constant only").at_position(parent.position);
     return column(e);
   }
@@ -147,11 +147,11 @@ class Binder {
     if (!found) throw Error("operator " + e.name + " is not supported").at_position(e.position);
     const sql::Expr* col = e.args[0].get();
     const sql::Expr* cst = e.args[1].get();
-    if (col->kind != sql::ExprKind::ColumnRef) {
+    if (col->kind != sql::ExprKind::kColumnRef) {
       std::swap(col, cst);
       op = commute(op);
     }
-    if (col->kind != sql::ExprKind::ColumnRef)
+    if (col->kind != sql::ExprKind::kColumnRef)
       throw Error("WHERE compares a column with a constant only").at_position(e.position);
     int c = column(*col);
     Constant k = constant(*cst);

@@ -34,13 +34,13 @@ ResultSet run_analyze(Session& session, const sql::Analyze& a) {
     TableStats st = analyze_table(
         int(ncols), BlockNumber(rel->pages),
         [&](BlockNumber b, std::vector<StatsRow>& rows) {
-          check_cancel_at(CancelPoint::AnalyzeBlock);
+          check_cancel_at(CancelPoint::kAnalyzeBlock);
           bufmgr::ReadGuard page = storage.pool().read_buffer(file, b).lock_shared();
           const char* p = page.page();
           OffsetNumber max = page_max_offset(p);
           for (OffsetNumber o = 1; o <= max; ++o) {
             const ItemId* id = page_item_id(p, o);
-            if (id->state != uint32_t(ItemState::Normal)) continue;
+            if (id->state != uint32_t(ItemState::kNormal)) continue;
             StatsRow row(ncols);
             for (size_t c = 0; c < ncols; ++c) row[c] = layout.get(p + id->off, c);
             rows.push_back(std::move(row));

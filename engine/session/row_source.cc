@@ -15,7 +15,7 @@ using sql::ExprKind;
 
 struct Series {
   int64_t start = 0, stop = 0, step = 1;
-  ValueType type = ValueType::Int4;
+  ValueType type = ValueType::kInt4;
   // In 128 bits: the span of a full-range series does not fit in 64 (saturates).
   uint64_t count() const {
     __int128 span = step > 0 ? __int128(stop) - start : __int128(start) - stop;
@@ -25,7 +25,7 @@ struct Series {
   }
   Value at(uint64_t k) const {
     auto v = int64_t(start + __int128(k) * step);  // between start and stop: in range
-    return type == ValueType::Int4 ? Value::int4(v) : Value::int8(v);
+    return type == ValueType::kInt4 ? Value::int4(v) : Value::int8(v);
   }
 };
 
@@ -36,14 +36,14 @@ Series make_series(const std::vector<Value>& args, int position) {
   Series s;
   bool any8 = false;
   for (const Value& v : args) {
-    if (v.type != ValueType::Int4 && v.type != ValueType::Int8)
+    if (v.type != ValueType::kInt4 && v.type != ValueType::kInt8)
       throw Error(std::string("function generate_series(") + value_type_name(v.type) +
                       ", ...) does not exist",
                   "", "generate_series takes integer arguments.")
           .at_position(position);
-    any8 |= v.type == ValueType::Int8;
+    any8 |= v.type == ValueType::kInt8;
   }
-  s.type = any8 ? ValueType::Int8 : ValueType::Int4;
+  s.type = any8 ? ValueType::kInt8 : ValueType::kInt4;
   s.start = args[0].i;
   s.stop = args[1].i;
   if (args.size() == 3) {
@@ -61,7 +61,7 @@ void refuse_too_many(uint64_t rows) {
 }
 
 void find_series_calls(const Expr& e, std::vector<const Expr*>& out) {
-  if (e.kind == ExprKind::FuncCall && e.name == "generate_series") {
+  if (e.kind == ExprKind::kFuncCall && e.name == "generate_series") {
     out.push_back(&e);
     return;
   }
@@ -69,7 +69,7 @@ void find_series_calls(const Expr& e, std::vector<const Expr*>& out) {
 }
 
 bool is_random_call(const Expr& e) {
-  return e.kind == ExprKind::FuncCall && e.name == "random" && e.args.empty();
+  return e.kind == ExprKind::kFuncCall && e.name == "random" && e.args.empty();
 }
 
 // Evaluates `targets` once per row of the lockstep expansion of the
@@ -128,7 +128,7 @@ std::vector<std::string> row_source_columns(const sql::Select& s) {
     return names;
   }
   for (const auto& t : s.targets) {
-    if (t.expr->kind == ExprKind::Star) {
+    if (t.expr->kind == ExprKind::kStar) {
       if (s.from && s.from->is_function) {
         names.push_back(!s.from->column_aliases.empty() ? s.from->column_aliases[0]
                         : !s.from->alias.empty()        ? s.from->alias
@@ -196,7 +196,7 @@ SeriesOrder series_order(const sql::Select& s, const Series& series, const std::
   const Expr& key = *s.order_by[0].expr;
   if (is_random_call(key)) {
     o.shuffle = true;
-  } else if (key.kind == ExprKind::ColumnRef && (key.name == col || key.name == s.from->alias)) {
+  } else if (key.kind == ExprKind::kColumnRef && (key.name == col || key.name == s.from->alias)) {
     o.reverse = s.order_by[0].descending ? series.step > 0 : series.step < 0;
   } else {
     throw Error("ORDER BY over generate_series takes random() or the series column \"" + col + "\"")
@@ -217,10 +217,10 @@ std::vector<uint32_t> shuffled_positions(uint64_t n, Random& random) {
 bool passes_where(const sql::Select& s, EvalContext& ec) {
   if (!s.where) return true;
   Value ok = evaluate(*s.where, ec);
-  if (ok.type != ValueType::Bool && ok.type != ValueType::Null)
+  if (ok.type != ValueType::kBool && ok.type != ValueType::kNull)
     throw Error(std::string("argument of WHERE must be type boolean, not type ") +
                 value_type_name(ok.type));
-  return ok.type != ValueType::Null && ok.i;
+  return ok.type != ValueType::kNull && ok.i;
 }
 
 // FROM generate_series(...) [WHERE] [ORDER BY] [LIMIT].
@@ -259,7 +259,7 @@ void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
     current = series.at(how.shuffle ? order[k] : how.reverse ? n - 1 - k : k);
     if (!passes_where(s, ec)) continue;
     for (size_t i = 0; i < targets.size(); ++i)
-      row[i] = targets[i]->kind == ExprKind::Star ? current : evaluate(*targets[i], ec);
+      row[i] = targets[i]->kind == ExprKind::kStar ? current : evaluate(*targets[i], ec);
     emit(row);
     ++emitted;
     if (ctx.tick && (k & 0xFFFF) == 0xFFFF) ctx.tick(k + 1, n);

@@ -52,7 +52,7 @@ void add_pg_stat_io(ResultSet& r) {
 }  // namespace
 
 ResultSet Session::system_view(const sql::Select& s) {
-  bool star = s.targets.size() == 1 && s.targets[0].expr->kind == sql::ExprKind::Star;
+  bool star = s.targets.size() == 1 && s.targets[0].expr->kind == sql::ExprKind::kStar;
   if (!star || s.where || !s.order_by.empty())
     throw Error("system views take SELECT * FROM " + s.from->name + " only");
   ResultSet r;
@@ -69,7 +69,7 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
   if (e.name == "setseed") {
     if (args.size() != 1 || !args[0].is_numeric_type())
       throw Error("function setseed takes one double precision argument").at_position(e.position);
-    double seed = args[0].type == ValueType::Int4 || args[0].type == ValueType::Int8
+    double seed = args[0].type == ValueType::kInt4 || args[0].type == ValueType::kInt8
                       ? double(args[0].i)
                       : args[0].d;
     if (seed < -1 || seed > 1 || std::isnan(seed))
@@ -82,11 +82,11 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
     return Value::text("");
   }
   if (e.name == "tp_verify") {
-    if (args.size() != 1 || args[0].type != ValueType::Text)
+    if (args.size() != 1 || args[0].type != ValueType::kText)
       throw Error("function tp_verify takes one index name").at_position(e.position);
     const RelationEntry* idx = catalog().find(args[0].s);
     if (!idx) throw relation_missing(args[0].s, e.args[0]->position);
-    if (idx->kind != RelKind::Index)
+    if (idx->kind != RelKind::kIndex)
       throw Error("\"" + idx->name + "\" is not an index").at_position(e.args[0]->position);
     const RelationEntry* table = catalog().find_oid(idx->table_oid);
     btree::VerifyReport report = verify_index(storage(), *table, *idx);
@@ -96,7 +96,7 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
                        std::to_string(report.leaf_items_checked) + " entries checked");
   }
   if (e.name == "pg_stat_reset_shared") {
-    if (args.size() != 1 || args[0].type != ValueType::Text || args[0].s != "io")
+    if (args.size() != 1 || args[0].type != ValueType::kText || args[0].s != "io")
       throw Error("pg_stat_reset_shared takes 'io' (the only shared statistics tidepool keeps)")
           .at_position(e.position);
     aio::io_stats_reset();
@@ -104,7 +104,7 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
   }
   if (e.name == "pg_relation_size" || e.name == "pg_table_size" ||
       e.name == "pg_total_relation_size") {
-    if (args.size() != 1 || args[0].type != ValueType::Text)
+    if (args.size() != 1 || args[0].type != ValueType::kText)
       throw Error("function " + e.name + " takes one relation name").at_position(e.position);
     const RelationEntry* rel = catalog().find(args[0].s);
     if (!rel) throw relation_missing(args[0].s, e.args[0]->position);

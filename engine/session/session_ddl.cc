@@ -38,10 +38,10 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
     rel.oid = next.allocate_oid();
     rel.relnumber = rel.oid;
     rel.name = ct.name;
-    rel.kind = RelKind::Table;
+    rel.kind = RelKind::kTable;
     rel.fillfactor = ct.fillfactor.value_or(100);
     for (const auto& c : ct.columns)
-      rel.columns.push_back({c.name, c.type == "bigint" ? ColumnType::Int8 : ColumnType::Int4});
+      rel.columns.push_back({c.name, c.type == "bigint" ? ColumnType::kInt8 : ColumnType::kInt4});
     storage().create_file(rel);
     next.relations.push_back(rel);
     if (!ct.primary_key.empty()) {
@@ -105,14 +105,14 @@ ResultSet Session::truncate(const sql::Truncate& t) {
       RelationEntry* rel = next.find(name);
       std::vector<RelationEntry*> rels{rel};
       for (auto& r : next.relations)
-        if (r.kind == RelKind::Index && r.table_oid == rel->oid) rels.push_back(&r);
+        if (r.kind == RelKind::kIndex && r.table_oid == rel->oid) rels.push_back(&r);
       for (RelationEntry* r : rels) {
         old_files.push_back(r->relnumber);
         r->relnumber = next.allocate_oid();
         r->pages = 0;
         r->rows = 0;
         storage().create_file(*r);
-        if (r->kind == RelKind::Index)
+        if (r->kind == RelKind::kIndex)
           r->pages = build_index(storage(), *rel, *r, stream_config(*settings_), false).pages;
       }
     }
@@ -129,7 +129,7 @@ RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::strin
   RelationEntry idx;
   idx.oid = next.allocate_oid();
   idx.relnumber = idx.oid;
-  idx.kind = RelKind::Index;
+  idx.kind = RelKind::kIndex;
   idx.name = name.empty() ? choose_index_name(next, table, columns, primary) : name;
   idx.table_oid = table.oid;
   idx.key_columns = columns;
@@ -187,7 +187,7 @@ ResultSet Session::drop_index(const sql::DropIndex& di) {
   std::vector<uint32_t> files;
   for (const auto& name : di.names) {
     RelationEntry* idx = next.find(name);
-    if (!idx || idx->kind != RelKind::Index) {
+    if (!idx || idx->kind != RelKind::kIndex) {
       if (idx)
         throw Error("\"" + name + "\" is not an index", "", "Use DROP TABLE to remove a table.");
       if (di.if_exists) {

@@ -35,13 +35,13 @@ std::string format_number(double v) {
 
 // kB per stored unit of a memory setting.
 int64_t kb_per_unit(SettingUnit u) {
-  return u == SettingUnit::Blocks ? 8 : 1;
+  return u == SettingUnit::kBlocks ? 8 : 1;
 }
 
 std::string format_with_unit(const SettingDef& d, double v) {
-  if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks)
+  if (d.unit == SettingUnit::kKb || d.unit == SettingUnit::kBlocks)
     return format_memory_kb(int64_t(v) * kb_per_unit(d.unit));
-  if (d.unit == SettingUnit::Ms) {
+  if (d.unit == SettingUnit::kMs) {
     int64_t ms = int64_t(v);
     if (ms != 0 && ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
     return std::to_string(ms) + "ms";
@@ -60,7 +60,7 @@ const char* const kTimeUnitsHint =
 
 // What one `unit` (as written after a number) is in `d`'s stored unit.
 double unit_factor(const SettingDef& d, const std::string& text, const std::string& unit) {
-  if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks) {
+  if (d.unit == SettingUnit::kKb || d.unit == SettingUnit::kBlocks) {
     double kb = unit == "B"    ? 1.0 / 1024
                 : unit == "kB" ? 1
                 : unit == "MB" ? 1024
@@ -70,7 +70,7 @@ double unit_factor(const SettingDef& d, const std::string& text, const std::stri
     if (kb == 0) throw invalid_value(d, text, kMemoryUnitsHint);
     return kb / double(kb_per_unit(d.unit));
   }
-  if (d.unit == SettingUnit::Ms) {
+  if (d.unit == SettingUnit::kMs) {
     double factor = unit == "ms"    ? 1
                     : unit == "s"   ? 1000
                     : unit == "min" ? 60000
@@ -89,16 +89,16 @@ double parse_number(const SettingDef& d, const std::string& text) {
   char* end = nullptr;
   double number = std::strtod(begin, &end);
   if (end == begin || std::isnan(number) || std::isinf(number)) {
-    std::string what = d.type == SettingType::Int ? "an integer" : "a numeric";
+    std::string what = d.type == SettingType::kInt ? "an integer" : "a numeric";
     std::string units;
-    if (d.unit == SettingUnit::Kb || d.unit == SettingUnit::Blocks)
+    if (d.unit == SettingUnit::kKb || d.unit == SettingUnit::kBlocks)
       units = std::string(" ") + kMemoryUnitsHint;
-    if (d.unit == SettingUnit::Ms) units = std::string(" ") + kTimeUnitsHint;
+    if (d.unit == SettingUnit::kMs) units = std::string(" ") + kTimeUnitsHint;
     throw invalid_value(d, text, "Enter " + what + " value." + units);
   }
   std::string unit = trim(std::string_view(end));
   if (!unit.empty()) number *= unit_factor(d, text, unit);
-  if (d.type == SettingType::Int) {
+  if (d.type == SettingType::kInt) {
     number = std::rint(number);
     // Beyond 2^53 a double no longer holds every integer, and the range
     // error below would convert it to int64_t (undefined past 2^63): refuse
@@ -107,7 +107,7 @@ double parse_number(const SettingDef& d, const std::string& text) {
       throw invalid_value(d, text, "Value exceeds integer range.");
   }
   if (number < d.min || number > d.max) {
-    throw Error(std::string(d.type == SettingType::Int && d.unit != SettingUnit::None
+    throw Error(std::string(d.type == SettingType::kInt && d.unit != SettingUnit::kNone
                                 ? format_with_unit(d, number)
                                 : format_number(number)) +
                 " is outside the valid range for parameter \"" + d.name + "\" (" +
@@ -169,7 +169,7 @@ Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const
   std::string text = trim(raw);
   Value v;
   switch (d.type) {
-    case SettingType::Bool: {
+    case SettingType::kBool: {
       std::string t = lower(text);
       if (t == "on" || t == "true" || t == "yes" || t == "1") {
         v.number = 1;
@@ -180,7 +180,7 @@ Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const
       }
       return v;
     }
-    case SettingType::Enum: {
+    case SettingType::kEnum: {
       std::string t = lower(text);
       for (const std::string& c : d.choices)
         if (c == t) {
@@ -191,8 +191,8 @@ Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const
       for (const std::string& c : d.choices) list += (list.empty() ? "" : ", ") + c;
       throw invalid_value(d, text, "Available values: " + list + ".");
     }
-    case SettingType::Real:
-    case SettingType::Int:
+    case SettingType::kReal:
+    case SettingType::kInt:
       v.number = parse_number(d, text);
       return v;
   }
@@ -201,13 +201,13 @@ Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const
 
 std::string Settings::format(const SettingDef& d, const Value& v) const {
   switch (d.type) {
-    case SettingType::Bool:
+    case SettingType::kBool:
       return v.number != 0 ? "on" : "off";
-    case SettingType::Enum:
+    case SettingType::kEnum:
       return v.text;
-    case SettingType::Int:
+    case SettingType::kInt:
       return format_with_unit(d, v.number);
-    case SettingType::Real:
+    case SettingType::kReal:
       return format_number(v.number);
   }
   return {};

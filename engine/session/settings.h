@@ -30,18 +30,18 @@
 
 namespace tp {
 
-enum class SettingType { Bool, Int, Real, Enum };
+enum class SettingType { kBool, kInt, kReal, kEnum };
 
 // Units of an Int setting's stored value, as PostgreSQL's GUC_UNIT_*.
-enum class SettingUnit { None, Kb, Blocks, Ms };
+enum class SettingUnit { kNone, kKb, kBlocks, kMs };
 
 // Where a setting's value lives (see the top of this file).
 enum class SettingScope { kSession, kDatabase };
 
 struct SettingDef {
   std::string name;
-  SettingType type = SettingType::Int;
-  SettingUnit unit = SettingUnit::None;
+  SettingType type = SettingType::kInt;
+  SettingUnit unit = SettingUnit::kNone;
   double min = 0;
   double max = 0;
   std::string default_value;         // as written in a conf file

@@ -12,23 +12,23 @@
 namespace tp::sql {
 
 enum class ExprKind {
-  IntConst,   // ival
-  NumConst,   // dval (a literal with a decimal point or exponent: PostgreSQL's numeric)
-  StrConst,   // sval
-  BoolConst,  // ival 0/1
-  NullConst,
-  ColumnRef,  // name
-  Star,       // * in a target list or count(*)
-  FuncCall,   // name(args); star_arg for count(*)
-  Unary,      // op "-" or "+", args[0]
-  Binary,     // op in + - * / %, args[0], args[1]
-  Compare,    // op in = <> < <= > >=, args[0], args[1]
-  And,        // args (two or more)
-  Or,         // args (two or more)
-  Not,        // args[0]
-  Between,    // args[0] BETWEEN args[1] AND args[2]; negated for NOT BETWEEN
-  InList,     // args[0] IN (args[1..]); negated for NOT IN
-  Cast,       // args[0]::type_name
+  kIntConst,   // ival
+  kNumConst,   // dval (a literal with a decimal point or exponent: PostgreSQL's numeric)
+  kStrConst,   // sval
+  kBoolConst,  // ival 0/1
+  kNullConst,
+  kColumnRef,  // name
+  kStar,       // * in a target list or count(*)
+  kFuncCall,   // name(args); star_arg for count(*)
+  kUnary,      // op "-" or "+", args[0]
+  kBinary,     // op in + - * / %, args[0], args[1]
+  kCompare,    // op in = <> < <= > >=, args[0], args[1]
+  kAnd,        // args (two or more)
+  kOr,         // args (two or more)
+  kNot,        // args[0]
+  kBetween,    // args[0] BETWEEN args[1] AND args[2]; negated for NOT BETWEEN
+  kInList,     // args[0] IN (args[1..]); negated for NOT IN
+  kCast,       // args[0]::type_name
 };
 
 struct Expr;

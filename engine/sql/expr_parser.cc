@@ -30,7 +30,7 @@ ExprPtr ExprParser::numeric_constant(const Token& t) {
           .at_position(t.position);
   }
   if (int_digits > 131072) throw Error("value overflows numeric format").at_position(t.position);
-  auto c = std::make_unique<Expr>(ExprKind::NumConst, t.position);
+  auto c = std::make_unique<Expr>(ExprKind::kNumConst, t.position);
   c->dval = std::strtod(t.text.c_str(), nullptr);
   c->sval = t.text;
   return c;
@@ -51,7 +51,7 @@ ExprPtr ExprParser::or_expr() {
 }
 
 ExprPtr ExprParser::or_rest(ExprPtr left) {
-  auto e = std::make_unique<Expr>(ExprKind::Or, left->position);
+  auto e = std::make_unique<Expr>(ExprKind::kOr, left->position);
   e->args.push_back(std::move(left));
   while (accept_word("or")) e->args.push_back(and_expr());
   return sealed(std::move(e));
@@ -64,7 +64,7 @@ ExprPtr ExprParser::and_expr() {
 }
 
 ExprPtr ExprParser::and_rest(ExprPtr left) {
-  auto e = std::make_unique<Expr>(ExprKind::And, left->position);
+  auto e = std::make_unique<Expr>(ExprKind::kAnd, left->position);
   e->args.push_back(std::move(left));
   while (accept_word("and")) e->args.push_back(not_expr());
   return sealed(std::move(e));
@@ -78,14 +78,14 @@ ExprPtr ExprParser::not_expr() {
 ExprPtr ExprParser::negation() {
   int pos = next().position;
   Nest nest(*this);
-  auto e = std::make_unique<Expr>(ExprKind::Not, pos);
+  auto e = std::make_unique<Expr>(ExprKind::kNot, pos);
   e->args.push_back(not_expr());
   return sealed(std::move(e));
 }
 
 ExprPtr ExprParser::comparison() {
   ExprPtr left = additive();
-  if (peek().kind == TokenKind::End || peek().kind == TokenKind::Punct) return left;
+  if (peek().kind == TokenKind::kEnd || peek().kind == TokenKind::kPunct) return left;
   return comparison_rest(std::move(left));
 }
 
@@ -98,7 +98,7 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
     negated = true;
   }
   if (accept_word("between")) {
-    auto e = std::make_unique<Expr>(ExprKind::Between, left->position);
+    auto e = std::make_unique<Expr>(ExprKind::kBetween, left->position);
     e->negated = negated;
     e->args.push_back(std::move(left));
     if (is_word("symmetric"))
@@ -109,7 +109,7 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
     return sealed(std::move(e));
   }
   if (accept_word("in")) {
-    auto e = std::make_unique<Expr>(ExprKind::InList, left->position);
+    auto e = std::make_unique<Expr>(ExprKind::kInList, left->position);
     e->negated = negated;
     e->args.push_back(std::move(left));
     expect_punct("(");
@@ -122,7 +122,7 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
   for (const char* op : {"=", "<>", "!=", "<=", ">=", "<", ">"}) {
     if (is_op(op)) {
       int pos = next().position;
-      auto e = std::make_unique<Expr>(ExprKind::Compare, pos);
+      auto e = std::make_unique<Expr>(ExprKind::kCompare, pos);
       e->name = std::string(op) == "!=" ? "<>" : op;
       e->args.push_back(std::move(left));
       e->args.push_back(additive());
@@ -141,7 +141,7 @@ ExprPtr ExprParser::additive() {
 ExprPtr ExprParser::additive_rest(ExprPtr left) {
   while (is_op("+") || is_op("-")) {
     const Token& t = next();
-    auto e = std::make_unique<Expr>(ExprKind::Binary, t.position);
+    auto e = std::make_unique<Expr>(ExprKind::kBinary, t.position);
     e->name = t.text;
     e->args.push_back(std::move(left));
     e->args.push_back(multiplicative());
@@ -159,7 +159,7 @@ ExprPtr ExprParser::multiplicative() {
 ExprPtr ExprParser::multiplicative_rest(ExprPtr left) {
   while (is_op("*") || is_op("/") || is_op("%")) {
     const Token& t = next();
-    auto e = std::make_unique<Expr>(ExprKind::Binary, t.position);
+    auto e = std::make_unique<Expr>(ExprKind::kBinary, t.position);
     e->name = t.text;
     e->args.push_back(std::move(left));
     e->args.push_back(unary());
@@ -179,23 +179,23 @@ ExprPtr ExprParser::signed_operand() {
   ExprPtr operand = unary();
   // Fold -literal so that -2147483648 is a valid int4 constant and
   // -9223372036854775808 a valid bigint (it is numeric until negated).
-  if (t.text == "-" && operand->kind == ExprKind::IntConst &&
+  if (t.text == "-" && operand->kind == ExprKind::kIntConst &&
       operand->ival != std::numeric_limits<int64_t>::min()) {
     operand->ival = -operand->ival;
     operand->position = t.position;
     return operand;
   }
-  if (t.text == "-" && operand->kind == ExprKind::NumConst) {
+  if (t.text == "-" && operand->kind == ExprKind::kNumConst) {
     operand->dval = -operand->dval;
     operand->sval = operand->sval.starts_with('-') ? operand->sval.substr(1) : "-" + operand->sval;
     if (operand->sval == "-9223372036854775808") {
-      operand->kind = ExprKind::IntConst;
+      operand->kind = ExprKind::kIntConst;
       operand->ival = std::numeric_limits<int64_t>::min();
     }
     operand->position = t.position;
     return operand;
   }
-  auto e = std::make_unique<Expr>(ExprKind::Unary, t.position);
+  auto e = std::make_unique<Expr>(ExprKind::kUnary, t.position);
   e->name = t.text;
   e->args.push_back(std::move(operand));
   return sealed(std::move(e));
@@ -210,7 +210,7 @@ ExprPtr ExprParser::cast() {
 ExprPtr ExprParser::cast_rest(ExprPtr e) {
   while (is_op("::")) {
     int pos = next().position;
-    auto c = std::make_unique<Expr>(ExprKind::Cast, pos);
+    auto c = std::make_unique<Expr>(ExprKind::kCast, pos);
     const Token& t = peek();
     std::string type = identifier();
     if (type == "integer" || type == "int4") type = "int";
@@ -242,50 +242,50 @@ ExprPtr ExprParser::primary() {
 ExprPtr ExprParser::primary_leaf() {
   const Token& t = peek();
   switch (t.kind) {
-    case TokenKind::Integer: {
+    case TokenKind::kInteger: {
       next();
       errno = 0;
       long long v = std::strtoll(t.text.c_str(), nullptr, 10);
       if (errno == ERANGE) return numeric_constant(t);  // PostgreSQL's numeric too
-      auto e = std::make_unique<Expr>(ExprKind::IntConst, t.position);
+      auto e = std::make_unique<Expr>(ExprKind::kIntConst, t.position);
       e->ival = v;
       return e;
     }
-    case TokenKind::Numeric:
+    case TokenKind::kNumeric:
       next();
       return numeric_constant(t);
-    case TokenKind::String: {
+    case TokenKind::kString: {
       next();
-      auto e = std::make_unique<Expr>(ExprKind::StrConst, t.position);
+      auto e = std::make_unique<Expr>(ExprKind::kStrConst, t.position);
       e->sval = t.text;
       return e;
     }
-    case TokenKind::Punct:
+    case TokenKind::kPunct:
       syntax_error();
-    case TokenKind::Operator:
+    case TokenKind::kOperator:
       if (t.text == "*") {
         next();
-        return std::make_unique<Expr>(ExprKind::Star, t.position);
+        return std::make_unique<Expr>(ExprKind::kStar, t.position);
       }
       syntax_error();
-    case TokenKind::Identifier: {
+    case TokenKind::kIdentifier: {
       if (!t.quoted) {
         if (t.text == "true" || t.text == "false") {
           next();
-          auto e = std::make_unique<Expr>(ExprKind::BoolConst, t.position);
+          auto e = std::make_unique<Expr>(ExprKind::kBoolConst, t.position);
           e->ival = t.text == "true";
           return e;
         }
         if (t.text == "null") {
           next();
-          return std::make_unique<Expr>(ExprKind::NullConst, t.position);
+          return std::make_unique<Expr>(ExprKind::kNullConst, t.position);
         }
       }
-      if (peek(1).kind == TokenKind::Punct && peek(1).text == "(" &&
+      if (peek(1).kind == TokenKind::kPunct && peek(1).text == "(" &&
           !(t.quoted == false && is_reserved(t.text))) {
         next();
         next();
-        auto e = std::make_unique<Expr>(ExprKind::FuncCall, t.position);
+        auto e = std::make_unique<Expr>(ExprKind::kFuncCall, t.position);
         e->name = t.text;
         if (is_op("*")) {
           next();
@@ -301,7 +301,7 @@ ExprPtr ExprParser::primary_leaf() {
       }
       std::string name = identifier();
       if (accept_punct(".")) name = identifier();  // t.a -> a (one table per query)
-      auto e = std::make_unique<Expr>(ExprKind::ColumnRef, t.position);
+      auto e = std::make_unique<Expr>(ExprKind::kColumnRef, t.position);
       e->name = name;
       return e;
     }

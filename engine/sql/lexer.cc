@@ -137,7 +137,7 @@ class Scanner {
         read_operator_or_punct();
       }
     }
-    out_.push_back({TokenKind::End, "", int(s_.size()) + 1});
+    out_.push_back({TokenKind::kEnd, "", int(s_.size()) + 1});
     return std::move(out_);
   }
 
@@ -174,7 +174,7 @@ class Scanner {
     std::string word(s_.substr(start, i_ - start));
     for (char& ch : word)
       if (ch >= 'A' && ch <= 'Z') ch = char(ch - 'A' + 'a');
-    out_.push_back({TokenKind::Identifier, truncate_identifier(word, notices_), pos(start)});
+    out_.push_back({TokenKind::kIdentifier, truncate_identifier(word, notices_), pos(start)});
   }
 
   // Text between `quote` characters, a doubled quote standing for one.
@@ -200,13 +200,13 @@ class Scanner {
     size_t start = i_;
     std::string word = read_quoted('"', "quoted identifier");
     if (word.empty()) throw Error("zero-length delimited identifier").at_position(pos(start));
-    out_.push_back({TokenKind::Identifier, truncate_identifier(word, notices_), pos(start), true});
+    out_.push_back({TokenKind::kIdentifier, truncate_identifier(word, notices_), pos(start), true});
   }
 
   void read_string() {
     size_t start = i_;
     std::string str = read_quoted('\'', "quoted string");
-    out_.push_back({TokenKind::String, str, pos(start)});
+    out_.push_back({TokenKind::kString, str, pos(start)});
   }
 
   // Digits with PostgreSQL 16's underscores, allowed only between digits.
@@ -246,19 +246,19 @@ class Scanner {
       }
     }
     if (i_ < s_.size() && is_ident_start(s_[i_])) throw junk_after_number(start);
-    out_.push_back({numeric ? TokenKind::Numeric : TokenKind::Integer, digits, pos(start)});
+    out_.push_back({numeric ? TokenKind::kNumeric : TokenKind::kInteger, digits, pos(start)});
   }
 
   void read_operator_or_punct() {
     char c = s_[i_];
     auto two = s_.substr(i_, 2);
     if (two == "<>" || two == "!=" || two == "<=" || two == ">=" || two == "::") {
-      out_.push_back({TokenKind::Operator, std::string(two), pos(i_)});
+      out_.push_back({TokenKind::kOperator, std::string(two), pos(i_)});
       i_ += 2;
     } else if (std::string_view("+-*/%=<>").find(c) != std::string_view::npos) {
-      out_.push_back({TokenKind::Operator, std::string(1, c), pos(i_++)});
+      out_.push_back({TokenKind::kOperator, std::string(1, c), pos(i_++)});
     } else if (std::string_view("(),;.[]").find(c) != std::string_view::npos) {
-      out_.push_back({TokenKind::Punct, std::string(1, c), pos(i_++)});
+      out_.push_back({TokenKind::kPunct, std::string(1, c), pos(i_++)});
     } else {
       throw Error("syntax error at or near \"" + std::string(1, c) + "\"").at_position(pos(i_));
     }

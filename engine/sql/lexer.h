@@ -10,13 +10,13 @@
 namespace tp::sql {
 
 enum class TokenKind {
-  Identifier,  // foo, "Quoted Name" (quoted keeps case and every character)
-  Integer,     // 42, 10_000_000
-  Numeric,     // 1.5, .5, 1e3
-  String,      // 'text' ('' escapes a quote)
-  Operator,    // + - * / % = <> != < <= > >= ::
-  Punct,       // ( ) , ; .
-  End,
+  kIdentifier,  // foo, "Quoted Name" (quoted keeps case and every character)
+  kInteger,     // 42, 10_000_000
+  kNumeric,     // 1.5, .5, 1e3
+  kString,      // 'text' ('' escapes a quote)
+  kOperator,    // + - * / % = <> != < <= > >= ::
+  kPunct,       // ( ) , ; .
+  kEnd,
 };
 
 struct Token {

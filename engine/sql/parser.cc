@@ -20,7 +20,7 @@ class Parser : public ExprParser {
   Statement parse() {
     Statement st = statement();
     accept_punct(";");
-    if (peek().kind != TokenKind::End) syntax_error();
+    if (peek().kind != TokenKind::kEnd) syntax_error();
     return st;
   }
 
@@ -67,7 +67,7 @@ class Parser : public ExprParser {
   }
 
   void table_list(std::vector<std::string>& out) {
-    if (peek().kind != TokenKind::Identifier) return;
+    if (peek().kind != TokenKind::kIdentifier) return;
     do out.push_back(identifier());
     while (accept_punct(","));
   }
@@ -105,7 +105,7 @@ class Parser : public ExprParser {
       col.position = peek().position;
       col.name = identifier();
       col.type = type_name();
-      while (peek().kind == TokenKind::Identifier && !is_punct(",")) {
+      while (peek().kind == TokenKind::kIdentifier && !is_punct(",")) {
         if (is_word("primary")) {
           int pos = peek().position;
           next();
@@ -239,11 +239,11 @@ class Parser : public ExprParser {
     do {
       Target t;
       t.expr = expr();
-      if (t.expr->kind == ExprKind::Star) {
+      if (t.expr->kind == ExprKind::kStar) {
         // "*" takes no alias; whatever follows must be FROM or the end.
       } else if (accept_word("as")) {
         t.alias = identifier();
-      } else if (peek().kind == TokenKind::Identifier && !is_reserved(peek().text)) {
+      } else if (peek().kind == TokenKind::kIdentifier && !is_reserved(peek().text)) {
         t.alias = identifier();
       }
       s.targets.push_back(std::move(t));
@@ -285,7 +285,7 @@ class Parser : public ExprParser {
       }
       expect_punct(")");
     }
-    if (accept_word("as") || (peek().kind == TokenKind::Identifier && !is_reserved(peek().text))) {
+    if (accept_word("as") || (peek().kind == TokenKind::kIdentifier && !is_reserved(peek().text))) {
       f.alias = identifier();
       if (accept_punct("(")) {
         do f.column_aliases.push_back(identifier());
@@ -310,15 +310,15 @@ class Parser : public ExprParser {
     }
     const Token& t = peek();
     switch (t.kind) {
-      case TokenKind::String:
-      case TokenKind::Identifier:
-      case TokenKind::Integer:
-      case TokenKind::Numeric:
+      case TokenKind::kString:
+      case TokenKind::kIdentifier:
+      case TokenKind::kInteger:
+      case TokenKind::kNumeric:
         s.value = next().text;
         break;
-      case TokenKind::Operator:
+      case TokenKind::kOperator:
         if (t.text == "-" &&
-            (peek(1).kind == TokenKind::Integer || peek(1).kind == TokenKind::Numeric)) {
+            (peek(1).kind == TokenKind::kInteger || peek(1).kind == TokenKind::kNumeric)) {
           next();
           s.value = "-" + next().text;
           break;
@@ -339,7 +339,7 @@ class Parser : public ExprParser {
         const Token& t = peek();
         std::string opt = identifier();
         bool on = true;
-        if (peek().kind == TokenKind::Identifier && !is_punct(",")) {
+        if (peek().kind == TokenKind::kIdentifier && !is_punct(",")) {
           const Token& v = peek();
           std::string val = next().text;
           if (opt == "format") {
@@ -356,7 +356,7 @@ class Parser : public ExprParser {
             on = false;
           else
             throw Error(opt + " requires a Boolean value").at_position(v.position);
-        } else if (peek().kind == TokenKind::Integer) {
+        } else if (peek().kind == TokenKind::kInteger) {
           on = next().text != "0";
         }
         if (opt == "analyze" || opt == "analyse")
@@ -470,12 +470,12 @@ std::vector<std::string> split_statements(std::string_view s, bool* complete) {
 
 std::string default_column_name(const Expr& e) {
   switch (e.kind) {
-    case ExprKind::ColumnRef:
+    case ExprKind::kColumnRef:
       return e.name;
-    case ExprKind::FuncCall:
+    case ExprKind::kFuncCall:
       return e.name;
-    case ExprKind::Cast:
-      if (e.args[0]->kind == ExprKind::ColumnRef || e.args[0]->kind == ExprKind::FuncCall)
+    case ExprKind::kCast:
+      if (e.args[0]->kind == ExprKind::kColumnRef || e.args[0]->kind == ExprKind::kFuncCall)
         return default_column_name(*e.args[0]);
       return e.name == "int" ? "int4" : e.name == "bigint" ? "int8" : e.name;
     default:

@@ -49,10 +49,10 @@ class TokenCursor {
 
   [[noreturn]] void syntax_error() const {
     const Token& t = peek();
-    if (t.kind == TokenKind::End)
+    if (t.kind == TokenKind::kEnd)
       throw Error("syntax error at end of input").at_position(t.position);
-    std::string shown = t.kind == TokenKind::String ? "'" + t.text + "'" : t.text;
-    if (t.kind == TokenKind::Identifier) {
+    std::string shown = t.kind == TokenKind::kString ? "'" + t.text + "'" : t.text;
+    if (t.kind == TokenKind::kIdentifier) {
       // Show the word as typed, like PostgreSQL.
       size_t p = size_t(t.position - 1);
       size_t e = p;
@@ -67,7 +67,7 @@ class TokenCursor {
 
   bool is_word(const char* w, size_t ahead = 0) const {
     const Token& t = peek(ahead);
-    return t.kind == TokenKind::Identifier && !t.quoted && t.text == w;
+    return t.kind == TokenKind::kIdentifier && !t.quoted && t.text == w;
   }
   bool accept_word(const char* w) {
     if (!is_word(w)) return false;
@@ -77,7 +77,9 @@ class TokenCursor {
   void expect_word(const char* w) {
     if (!accept_word(w)) syntax_error();
   }
-  bool is_punct(const char* p) const { return peek().kind == TokenKind::Punct && peek().text == p; }
+  bool is_punct(const char* p) const {
+    return peek().kind == TokenKind::kPunct && peek().text == p;
+  }
   bool accept_punct(const char* p) {
     if (!is_punct(p)) return false;
     next();
@@ -86,7 +88,9 @@ class TokenCursor {
   void expect_punct(const char* p) {
     if (!accept_punct(p)) syntax_error();
   }
-  bool is_op(const char* o) const { return peek().kind == TokenKind::Operator && peek().text == o; }
+  bool is_op(const char* o) const {
+    return peek().kind == TokenKind::kOperator && peek().text == o;
+  }
   bool accept_op(const char* o) {
     if (!is_op(o)) return false;
     next();
@@ -95,7 +99,7 @@ class TokenCursor {
 
   std::string identifier() {
     const Token& t = peek();
-    if (t.kind != TokenKind::Identifier || (!t.quoted && is_reserved(t.text))) syntax_error();
+    if (t.kind != TokenKind::kIdentifier || (!t.quoted && is_reserved(t.text))) syntax_error();
     return next().text;
   }
 
@@ -103,7 +107,7 @@ class TokenCursor {
   int64_t integer_literal() {
     bool neg = accept_op("-");
     const Token& t = peek();
-    if (t.kind != TokenKind::Integer) syntax_error();
+    if (t.kind != TokenKind::kInteger) syntax_error();
     __int128 v = 0;
     for (char c : t.text) {
       v = v * 10 + (c - '0');

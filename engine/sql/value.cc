@@ -16,7 +16,7 @@ constexpr int64_t kInt4Min = std::numeric_limits<int32_t>::min();
 constexpr int64_t kInt4Max = std::numeric_limits<int32_t>::max();
 
 Value integer_result(ValueType t, __int128 v) {
-  if (t == ValueType::Int4) {
+  if (t == ValueType::kInt4) {
     if (v < kInt4Min || v > kInt4Max) throw Error("integer out of range");
     return Value::int4(int64_t(v));
   }
@@ -26,7 +26,7 @@ Value integer_result(ValueType t, __int128 v) {
 }
 
 bool is_integer(ValueType t) {
-  return t == ValueType::Int4 || t == ValueType::Int8;
+  return t == ValueType::kInt4 || t == ValueType::kInt8;
 }
 
 double as_double(const Value& v) {
@@ -95,10 +95,10 @@ std::string decimal_text(const Decimal& d) {
 // (exactly, from its literal text when it has one); float8 uses rint (half to
 // even). Out of range is PostgreSQL's error for the target type.
 Value fraction_to_integer(const Value& v, ValueType t) {
-  const char* range_error = t == ValueType::Int4 ? "integer out of range" : "bigint out of range";
-  if (v.type == ValueType::Numeric && !v.s.empty())
+  const char* range_error = t == ValueType::kInt4 ? "integer out of range" : "bigint out of range";
+  if (v.type == ValueType::kNumeric && !v.s.empty())
     return integer_result(t, decimal_to_integer(parse_decimal(v.s)));
-  double r = v.type == ValueType::Numeric ? std::round(v.d) : std::rint(v.d);
+  double r = v.type == ValueType::kNumeric ? std::round(v.d) : std::rint(v.d);
   // 2^63 is exactly representable; every double below it converts without overflow.
   if (!(r >= -0x1p63 && r < 0x1p63)) throw Error(range_error);
   return integer_result(t, __int128(r));
@@ -116,13 +116,13 @@ uint64_t rotl(uint64_t x, int k) {
 }
 
 Value arithmetic(const std::string& op, const Value& a, const Value& b) {
-  if (a.type == ValueType::Null || b.type == ValueType::Null) return {};
+  if (a.type == ValueType::kNull || b.type == ValueType::kNull) return {};
   if (!a.is_numeric_type() || !b.is_numeric_type())
     throw Error(std::string("operator does not exist: ") + value_type_name(a.type) + " " + op +
                 " " + value_type_name(b.type));
   if (is_integer(a.type) && is_integer(b.type)) {
-    ValueType t = (a.type == ValueType::Int8 || b.type == ValueType::Int8) ? ValueType::Int8
-                                                                           : ValueType::Int4;
+    ValueType t = (a.type == ValueType::kInt8 || b.type == ValueType::kInt8) ? ValueType::kInt8
+                                                                             : ValueType::kInt4;
     __int128 x = a.i, y = b.i;
     if (op == "+") return integer_result(t, x + y);
     if (op == "-") return integer_result(t, x - y);
@@ -131,8 +131,9 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b) {
     if (op == "/") return integer_result(t, x / y);
     return integer_result(t, x % y);
   }
-  ValueType t = (a.type == ValueType::Float8 || b.type == ValueType::Float8) ? ValueType::Float8
-                                                                             : ValueType::Numeric;
+  ValueType t = (a.type == ValueType::kFloat8 || b.type == ValueType::kFloat8)
+                    ? ValueType::kFloat8
+                    : ValueType::kNumeric;
   double x = as_double(a), y = as_double(b), r;
   if (op == "+")
     r = x + y;
@@ -144,14 +145,14 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b) {
     if (y == 0) throw Error("division by zero");
     r = op == "/" ? x / y : std::fmod(x, y);
   }
-  if (t == ValueType::Float8 && std::isinf(r)) throw Error("value out of range: overflow");
-  return t == ValueType::Float8 ? Value::float8(r) : Value::numeric(r);
+  if (t == ValueType::kFloat8 && std::isinf(r)) throw Error("value out of range: overflow");
+  return t == ValueType::kFloat8 ? Value::float8(r) : Value::numeric(r);
 }
 
 int compare_values(const Value& a, const Value& b) {
-  if (a.type == ValueType::Text && b.type == ValueType::Text) return a.s.compare(b.s);
+  if (a.type == ValueType::kText && b.type == ValueType::kText) return a.s.compare(b.s);
   if (!a.is_numeric_type() || !b.is_numeric_type()) {
-    if (a.type == ValueType::Bool && b.type == ValueType::Bool) return int(a.i) - int(b.i);
+    if (a.type == ValueType::kBool && b.type == ValueType::kBool) return int(a.i) - int(b.i);
     throw Error(std::string("operator does not exist: ") + value_type_name(a.type) + " = " +
                 value_type_name(b.type));
   }
@@ -161,8 +162,8 @@ int compare_values(const Value& a, const Value& b) {
 }
 
 bool truth(const Value& v, const char* where) {
-  if (v.type == ValueType::Null) return false;
-  if (v.type != ValueType::Bool)
+  if (v.type == ValueType::kNull) return false;
+  if (v.type != ValueType::kBool)
     throw Error(std::string("argument of ") + where + " must be type boolean, not type " +
                 value_type_name(v.type));
   return v.i != 0;
@@ -170,7 +171,7 @@ bool truth(const Value& v, const char* where) {
 
 // int4in / int8in: optional blanks and sign around decimal digits.
 int64_t parse_integer_text(const std::string& text, ValueType t) {
-  const char* type = t == ValueType::Int4 ? "integer" : "bigint";
+  const char* type = t == ValueType::kInt4 ? "integer" : "bigint";
   auto blank = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
   size_t i = 0, n = text.size();
   while (i < n && blank(text[i])) ++i;
@@ -185,8 +186,8 @@ int64_t parse_integer_text(const std::string& text, ValueType t) {
   if (first == last || i != n)
     throw Error(std::string("invalid input syntax for type ") + type + ": \"" + text + "\"");
   if (negative) v = -v;
-  int64_t lo = t == ValueType::Int4 ? kInt4Min : std::numeric_limits<int64_t>::min();
-  int64_t hi = t == ValueType::Int4 ? kInt4Max : std::numeric_limits<int64_t>::max();
+  int64_t lo = t == ValueType::kInt4 ? kInt4Min : std::numeric_limits<int64_t>::min();
+  int64_t hi = t == ValueType::kInt4 ? kInt4Max : std::numeric_limits<int64_t>::max();
   if (v < lo || v > hi) throw Error("value \"" + text + "\" is out of range for type " + type);
   return int64_t(v);
 }
@@ -195,19 +196,19 @@ int64_t parse_integer_text(const std::string& text, ValueType t) {
 
 const char* value_type_name(ValueType t) {
   switch (t) {
-    case ValueType::Null:
+    case ValueType::kNull:
       return "unknown";
-    case ValueType::Bool:
+    case ValueType::kBool:
       return "boolean";
-    case ValueType::Int4:
+    case ValueType::kInt4:
       return "integer";
-    case ValueType::Int8:
+    case ValueType::kInt8:
       return "bigint";
-    case ValueType::Numeric:
+    case ValueType::kNumeric:
       return "numeric";
-    case ValueType::Float8:
+    case ValueType::kFloat8:
       return "double precision";
-    case ValueType::Text:
+    case ValueType::kText:
       return "text";
   }
   return "?";
@@ -216,26 +217,26 @@ const char* value_type_name(ValueType t) {
 std::string Value::to_string() const {
   char buf[64];
   switch (type) {
-    case ValueType::Null:
+    case ValueType::kNull:
       return "";
-    case ValueType::Bool:
+    case ValueType::kBool:
       return i ? "t" : "f";
-    case ValueType::Int4:
-    case ValueType::Int8:
+    case ValueType::kInt4:
+    case ValueType::kInt8:
       return std::to_string(i);
-    case ValueType::Float8: {
+    case ValueType::kFloat8: {
       // Shortest text that reads back to the same double, as PostgreSQL 12+ prints.
       if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
       if (std::isnan(d)) return "NaN";
       auto res = std::to_chars(buf, buf + sizeof buf, d);
       return std::string(buf, res.ptr);
     }
-    case ValueType::Numeric:
+    case ValueType::kNumeric:
       if (!s.empty()) return decimal_text(parse_decimal(s));  // a literal: exact
       if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
       std::snprintf(buf, sizeof buf, "%.15g", d);
       return buf;
-    case ValueType::Text:
+    case ValueType::kText:
       return s;
   }
   return {};
@@ -276,7 +277,7 @@ IntegerBound integer_bound(const Value& v) {
   constexpr __int128 kSaturated = __int128(1) << 100;
   IntegerBound b;
   __int128 whole = 0;
-  if (v.type == ValueType::Numeric && !v.s.empty()) {
+  if (v.type == ValueType::kNumeric && !v.s.empty()) {
     Decimal d = parse_decimal(v.s);
     size_t dropped = d.shift < 0 ? size_t(-d.shift) : 0;
     size_t keep = dropped >= d.digits.size() ? 0 : d.digits.size() - dropped;
@@ -301,25 +302,25 @@ IntegerBound integer_bound(const Value& v) {
 }
 
 Value cast_value(const Value& v, const std::string& type) {
-  if (v.type == ValueType::Null) return v;
+  if (v.type == ValueType::kNull) return v;
   if (type == "int" || type == "bigint") {
-    ValueType t = type == "int" ? ValueType::Int4 : ValueType::Int8;
+    ValueType t = type == "int" ? ValueType::kInt4 : ValueType::kInt8;
     if (is_integer(v.type)) return integer_result(t, v.i);
-    if (v.type == ValueType::Numeric || v.type == ValueType::Float8)
+    if (v.type == ValueType::kNumeric || v.type == ValueType::kFloat8)
       return fraction_to_integer(v, t);
-    if (v.type == ValueType::Text) return Value{t, parse_integer_text(v.s, t), 0, {}};
+    if (v.type == ValueType::kText) return Value{t, parse_integer_text(v.s, t), 0, {}};
   }
-  if (type == "numeric" && v.type == ValueType::Numeric) return v;  // keeps a literal's text
+  if (type == "numeric" && v.type == ValueType::kNumeric) return v;  // keeps a literal's text
   if (type == "float8" || type == "numeric") {
     double d;
-    if (v.type == ValueType::Text) {
+    if (v.type == ValueType::kText) {
       char* end = nullptr;
       d = std::strtod(v.s.c_str(), &end);
       if (end == v.s.c_str() || *end != '\0')
         throw Error("invalid input syntax for type " +
                     std::string(type == "float8" ? "double precision" : "numeric") + ": \"" + v.s +
                     "\"");
-    } else if (v.type == ValueType::Bool) {
+    } else if (v.type == ValueType::kBool) {
       throw Error(std::string("cannot cast type boolean to ") +
                   (type == "float8" ? "double precision" : "numeric"));
     } else {
@@ -328,24 +329,24 @@ Value cast_value(const Value& v, const std::string& type) {
     return type == "float8" ? Value::float8(d) : Value::numeric(d);
   }
   if (type == "text" || type == "regclass")
-    return Value::text(v.type == ValueType::Text ? v.s : v.to_string());
+    return Value::text(v.type == ValueType::kText ? v.s : v.to_string());
   throw Error("cannot cast type " + std::string(value_type_name(v.type)) + " to " + type);
 }
 
 int64_t value_to_column(const Value& v, ColumnType t, const std::string& column) {
   switch (v.type) {
-    case ValueType::Null:
+    case ValueType::kNull:
       throw Error("null value in column \"" + column + "\" violates not-null constraint", "",
                   "tidepool columns hold no NULLs.");
-    case ValueType::Int4:
-    case ValueType::Int8:
-      return integer_result(t == ColumnType::Int4 ? ValueType::Int4 : ValueType::Int8, v.i).i;
-    case ValueType::Numeric:
-    case ValueType::Float8:
-      return fraction_to_integer(v, t == ColumnType::Int4 ? ValueType::Int4 : ValueType::Int8).i;
-    case ValueType::Text:
-      return cast_value(v, t == ColumnType::Int4 ? "int" : "bigint").i;
-    case ValueType::Bool:
+    case ValueType::kInt4:
+    case ValueType::kInt8:
+      return integer_result(t == ColumnType::kInt4 ? ValueType::kInt4 : ValueType::kInt8, v.i).i;
+    case ValueType::kNumeric:
+    case ValueType::kFloat8:
+      return fraction_to_integer(v, t == ColumnType::kInt4 ? ValueType::kInt4 : ValueType::kInt8).i;
+    case ValueType::kText:
+      return cast_value(v, t == ColumnType::kInt4 ? "int" : "bigint").i;
+    case ValueType::kBool:
       break;
   }
   throw Error("column \"" + column + "\" is of type " + column_type_name(t) +
@@ -356,7 +357,7 @@ namespace {
 
 Value evaluate_compare(const sql::Expr& e, EvalContext& ctx) {
   Value a = evaluate(*e.args[0], ctx), b = evaluate(*e.args[1], ctx);
-  if (a.type == ValueType::Null || b.type == ValueType::Null) return {};
+  if (a.type == ValueType::kNull || b.type == ValueType::kNull) return {};
   int c = compare_values(a, b);
   const std::string& op = e.name;
   bool r = op == "="    ? c == 0
@@ -396,62 +397,62 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
   using sql::ExprKind;
   check_stack_depth();
   switch (e.kind) {
-    case ExprKind::IntConst:
+    case ExprKind::kIntConst:
       return e.ival >= kInt4Min && e.ival <= kInt4Max ? Value::int4(e.ival) : Value::int8(e.ival);
-    case ExprKind::NumConst: {
+    case ExprKind::kNumConst: {
       Value v = Value::numeric(e.dval);
       v.s = e.sval;  // exact text for casts and display
       return v;
     }
-    case ExprKind::StrConst:
+    case ExprKind::kStrConst:
       return Value::text(e.sval);
-    case ExprKind::BoolConst:
+    case ExprKind::kBoolConst:
       return Value::boolean(e.ival != 0);
-    case ExprKind::NullConst:
+    case ExprKind::kNullConst:
       return {};
-    case ExprKind::ColumnRef:
+    case ExprKind::kColumnRef:
       if (!ctx.column)
         throw Error("column \"" + e.name + "\" does not exist").at_position(e.position);
       return ctx.column(e);
-    case ExprKind::Star:
+    case ExprKind::kStar:
       throw Error("SELECT * with no tables specified is not valid").at_position(e.position);
-    case ExprKind::Unary: {
+    case ExprKind::kUnary: {
       Value v = evaluate(*e.args[0], ctx);
       if (e.name == "+") return v;
       return arithmetic("-", Value::int4(0), v);
     }
-    case ExprKind::Binary:
+    case ExprKind::kBinary:
       return arithmetic(e.name, evaluate(*e.args[0], ctx), evaluate(*e.args[1], ctx));
-    case ExprKind::Compare:
+    case ExprKind::kCompare:
       return evaluate_compare(e, ctx);
-    case ExprKind::And: {
+    case ExprKind::kAnd: {
       for (auto& a : e.args)
         if (!truth(evaluate(*a, ctx), "AND")) return Value::boolean(false);
       return Value::boolean(true);
     }
-    case ExprKind::Or: {
+    case ExprKind::kOr: {
       for (auto& a : e.args)
         if (truth(evaluate(*a, ctx), "OR")) return Value::boolean(true);
       return Value::boolean(false);
     }
-    case ExprKind::Not:
+    case ExprKind::kNot:
       return Value::boolean(!truth(evaluate(*e.args[0], ctx), "NOT"));
-    case ExprKind::Between: {
+    case ExprKind::kBetween: {
       Value v = evaluate(*e.args[0], ctx), lo = evaluate(*e.args[1], ctx),
             hi = evaluate(*e.args[2], ctx);
       bool in = compare_values(v, lo) >= 0 && compare_values(v, hi) <= 0;
       return Value::boolean(in != e.negated);
     }
-    case ExprKind::InList: {
+    case ExprKind::kInList: {
       Value v = evaluate(*e.args[0], ctx);
       bool found = false;
       for (size_t i = 1; i < e.args.size() && !found; ++i)
         found = compare_values(v, evaluate(*e.args[i], ctx)) == 0;
       return Value::boolean(found != e.negated);
     }
-    case ExprKind::Cast:
+    case ExprKind::kCast:
       return cast_value(evaluate(*e.args[0], ctx), e.name);
-    case ExprKind::FuncCall:
+    case ExprKind::kFuncCall:
       return evaluate_function(e, ctx);
   }
   throw Error("unsupported expression");

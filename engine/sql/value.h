@@ -13,24 +13,24 @@
 
 namespace tp {
 
-enum class ValueType { Null, Bool, Int4, Int8, Numeric, Float8, Text };
+enum class ValueType { kNull, kBool, kInt4, kInt8, kNumeric, kFloat8, kText };
 
 struct Value {
-  ValueType type = ValueType::Null;
+  ValueType type = ValueType::kNull;
   int64_t i = 0;  // Bool, Int4, Int8
   double d = 0;   // Numeric, Float8
   std::string s;  // Text; Numeric: a literal's exact text (empty once computed)
 
-  static Value int4(int64_t v) { return {ValueType::Int4, v, 0, {}}; }
-  static Value int8(int64_t v) { return {ValueType::Int8, v, 0, {}}; }
-  static Value float8(double v) { return {ValueType::Float8, 0, v, {}}; }
-  static Value numeric(double v) { return {ValueType::Numeric, 0, v, {}}; }
-  static Value text(std::string v) { return {ValueType::Text, 0, 0, std::move(v)}; }
-  static Value boolean(bool v) { return {ValueType::Bool, v ? 1 : 0, 0, {}}; }
+  static Value int4(int64_t v) { return {ValueType::kInt4, v, 0, {}}; }
+  static Value int8(int64_t v) { return {ValueType::kInt8, v, 0, {}}; }
+  static Value float8(double v) { return {ValueType::kFloat8, 0, v, {}}; }
+  static Value numeric(double v) { return {ValueType::kNumeric, 0, v, {}}; }
+  static Value text(std::string v) { return {ValueType::kText, 0, 0, std::move(v)}; }
+  static Value boolean(bool v) { return {ValueType::kBool, v ? 1 : 0, 0, {}}; }
 
   // As psql shows it.
   std::string to_string() const;
-  bool is_numeric_type() const { return type != ValueType::Text && type != ValueType::Bool; }
+  bool is_numeric_type() const { return type != ValueType::kText && type != ValueType::kBool; }
 };
 
 const char* value_type_name(ValueType t);

@@ -23,8 +23,8 @@ void set_cancel_point_observer(std::function<void(CancelPoint)> observer) {
 }
 
 void check_build_cancel(btree::BuildProgress::Phase phase) {
-  check_cancel_at(phase == btree::BuildProgress::Phase::Sorting ? CancelPoint::IndexSort
-                                                                : CancelPoint::IndexLoad);
+  check_cancel_at(phase == btree::BuildProgress::Phase::kSorting ? CancelPoint::kIndexSort
+                                                                 : CancelPoint::kIndexLoad);
 }
 
 }  // namespace tp

@@ -12,7 +12,7 @@ namespace tp {
 // CREATE INDEX once per heap page it reads, every btree::kInterruptInterval
 // comparisons of its sort and tuples of its load; ANALYZE once per sampled page.
 // A cancel throws, and the statement's rollback removes the half-built file.
-enum class CancelPoint { IndexScan, IndexSort, IndexLoad, AnalyzeBlock };
+enum class CancelPoint { kIndexScan, kIndexSort, kIndexLoad, kAnalyzeBlock };
 // Polls at `point`: the test observer first (if any), then check_for_interrupts().
 void check_cancel_at(CancelPoint point);
 // For tests: `observer` runs at every poll, before it, so a test can set

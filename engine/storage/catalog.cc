@@ -32,7 +32,7 @@ const RelationEntry* Catalog::find_oid(uint32_t oid) const {
 std::vector<const RelationEntry*> Catalog::indexes_of(uint32_t table_oid) const {
   std::vector<const RelationEntry*> out;
   for (auto& r : relations)
-    if (r.kind == RelKind::Index && r.table_oid == table_oid) out.push_back(&r);
+    if (r.kind == RelKind::kIndex && r.table_oid == table_oid) out.push_back(&r);
   return out;
 }
 

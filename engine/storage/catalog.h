@@ -18,12 +18,12 @@
 
 namespace tp {
 
-enum class RelKind : char { Table = 'r', Index = 'i' };
+enum class RelKind : char { kTable = 'r', kIndex = 'i' };
 
 struct RelationEntry {
   uint32_t oid = 0;
   std::string name;
-  RelKind kind = RelKind::Table;
+  RelKind kind = RelKind::kTable;
   uint32_t relnumber = 0;  // names the file base/<relnumber>
   std::vector<Column> columns;
   int fillfactor = 100;
@@ -37,7 +37,7 @@ struct RelationEntry {
   // ANALYZE results, in the text form engine/stats defines; empty = never analyzed.
   std::string stats;
 
-  bool is_table() const { return kind == RelKind::Table; }
+  bool is_table() const { return kind == RelKind::kTable; }
 };
 
 // Format version written in the catalog's "format_version". Version 1 is the

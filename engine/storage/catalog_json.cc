@@ -98,7 +98,7 @@ Column read_column(const Json& j, const std::string& where, const std::string& o
   std::string type = f.string("type");
   if (type != "int4" && type != "int8")
     throw f.fail("has an unknown column type \"" + printable(type) + "\"");
-  c.type = type == "int4" ? ColumnType::Int4 : ColumnType::Int8;
+  c.type = type == "int4" ? ColumnType::kInt4 : ColumnType::kInt8;
   f.finish();
   return c;
 }
@@ -112,7 +112,7 @@ RelationEntry read_relation(const Json& j, size_t index, const std::string& orig
   std::string kind = f.string("kind");
   if (kind != "table" && kind != "index")
     throw f.fail("has an unknown kind \"" + printable(kind) + "\"");
-  r.kind = kind == "table" ? RelKind::Table : RelKind::Index;
+  r.kind = kind == "table" ? RelKind::kTable : RelKind::kIndex;
   r.relnumber = uint32_t(f.unsigned_int("relnumber", 1, kU32));
   r.fillfactor = int(f.unsigned_int("fillfactor", 10, 100));
   r.pages = f.unsigned_int("pages", 0, kU32);
@@ -187,7 +187,7 @@ std::string to_json(const Catalog& cat) {
       Json cols = Json::array();
       for (const Column& c : r.columns) {
         check_name(c.name, "column name");
-        cols.push_back({{"name", c.name}, {"type", c.type == ColumnType::Int4 ? "int4" : "int8"}});
+        cols.push_back({{"name", c.name}, {"type", c.type == ColumnType::kInt4 ? "int4" : "int8"}});
       }
       j["columns"] = std::move(cols);
       if (!r.stats.empty()) j["stats"] = r.stats;

@@ -83,7 +83,7 @@ struct V1Reader {
     if (ls >> extra) throw bad("unexpected \"" + printable(extra) + "\" after the column type");
     if (type != "int4" && type != "int8")
       throw bad("unknown column type \"" + printable(type) + "\"");
-    c.type = type == "int4" ? ColumnType::Int4 : ColumnType::Int8;
+    c.type = type == "int4" ? ColumnType::kInt4 : ColumnType::kInt8;
     return c;
   }
 };
@@ -93,7 +93,7 @@ void V1Reader::relation_field(const std::string& k, std::string_view v, Relation
     number(k, v, &rel.oid);
   } else if (k == "kind") {
     if (v != "r" && v != "i") throw bad("unknown relation kind \"" + printable(v) + "\"");
-    rel.kind = v == "i" ? RelKind::Index : RelKind::Table;
+    rel.kind = v == "i" ? RelKind::kIndex : RelKind::kTable;
   } else if (k == "name") {
     rel.name = v;
   } else if (k == "relnumber") {

@@ -31,11 +31,11 @@ const char* kLockFile = "tidepool.pid";
 const char* kConfFile = "tidepool.conf";
 
 enum class DirState {
-  Missing,  // no such path
-  Empty,    // a directory holding nothing but (maybe) tidepool.pid and tidepool.conf
-  Marked,   // a tidepool data directory
-  Legacy,   // an earlier tidepool's directory: version-1 catalog and base/, no marker
-  Foreign,  // anything else: never touched
+  kMissing,  // no such path
+  kEmpty,    // a directory holding nothing but (maybe) tidepool.pid and tidepool.conf
+  kMarked,   // a tidepool data directory
+  kLegacy,   // an earlier tidepool's directory: version-1 catalog and base/, no marker
+  kForeign,  // anything else: never touched
 };
 
 std::string first_line_of(const std::string& file) {
@@ -86,10 +86,10 @@ bool is_cut_short_initialisation(const std::string& path, const std::vector<std:
 DirState inspect(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) return DirState::Missing;
+    if (errno == ENOENT) return DirState::kMissing;
     fail("access data directory", path);
   }
-  if (!S_ISDIR(st.st_mode)) return DirState::Foreign;
+  if (!S_ISDIR(st.st_mode)) return DirState::kForeign;
   DIR* dir = opendir(path.c_str());
   if (!dir) fail("open directory", path);
   std::vector<std::string> names;
@@ -99,14 +99,14 @@ DirState inspect(const std::string& path) {
       names.push_back(name);
   }
   closedir(dir);
-  if (names.empty()) return DirState::Empty;
+  if (names.empty()) return DirState::kEmpty;
   auto has = [&](const char* n) { return std::find(names.begin(), names.end(), n) != names.end(); };
-  if (has(kDataDirMarker)) return DirState::Marked;
-  if (is_cut_short_initialisation(path, names)) return DirState::Empty;
+  if (has(kDataDirMarker)) return DirState::kMarked;
+  if (is_cut_short_initialisation(path, names)) return DirState::kEmpty;
   if (has("catalog") && has("base") && is_directory(path + "/base") &&
       catalog_format::is_text_v1(first_line_of(path + "/catalog") + "\n"))
-    return DirState::Legacy;
-  return DirState::Foreign;
+    return DirState::kLegacy;
+  return DirState::kForeign;
 }
 
 Error not_a_data_directory(const std::string& path) {
@@ -186,25 +186,25 @@ DataDir::~DataDir() {
 // lock: another process may have initialised it in between.
 void DataDir::recognise_and_lock(const DataDirOptions& options) {
   DirState state = inspect(path_);
-  if (state == DirState::Foreign) throw not_a_data_directory(path_);
-  if (!options.create_if_missing && (state == DirState::Missing || state == DirState::Empty))
+  if (state == DirState::kForeign) throw not_a_data_directory(path_);
+  if (!options.create_if_missing && (state == DirState::kMissing || state == DirState::kEmpty))
     throw Error("data directory \"" + path_ + "\" " +
-                (state == DirState::Missing ? "does not exist" : "is empty"));
-  if (state == DirState::Missing) fs::make_dir(path_);
+                (state == DirState::kMissing ? "does not exist" : "is empty"));
+  if (state == DirState::kMissing) fs::make_dir(path_);
   lock();
   try {
     switch (inspect(path_)) {
-      case DirState::Marked:
+      case DirState::kMarked:
         check_marker(path_);
         break;
-      case DirState::Legacy:
+      case DirState::kLegacy:
         write_file_atomically(path_ + "/" + kDataDirMarker, marker_content());
         break;
-      case DirState::Empty:
+      case DirState::kEmpty:
         initialise();
         break;
-      case DirState::Missing:
-      case DirState::Foreign:
+      case DirState::kMissing:
+      case DirState::kForeign:
         throw not_a_data_directory(path_);
     }
   } catch (...) {

@@ -17,7 +17,7 @@ btree::IndexDef index_def(const RelationEntry& table, const RelationEntry& index
   for (int c : index.key_columns) {
     const Column& col = table.columns[size_t(c)];
     def.columns.push_back(
-        {col.name, col.type == ColumnType::Int4 ? btree::KeyType::Int4 : btree::KeyType::Int8});
+        {col.name, col.type == ColumnType::kInt4 ? btree::KeyType::kInt4 : btree::KeyType::kInt8});
   }
   return def;
 }
@@ -63,10 +63,10 @@ void scan_keys(Storage& storage, const RelationEntry& table, const std::vector<i
   scans::HeapScan scan(storage.pool(), storage.file(table), BlockNumber(table.pages), stream);
   btree::KeyValues key;
   scan.for_each_page([&](BlockNumber block, const char* page) {
-    check_cancel_at(CancelPoint::IndexScan);
+    check_cancel_at(CancelPoint::kIndexScan);
     OffsetNumber max = page_max_offset(page);
     for (OffsetNumber o = 1; o <= max; ++o) {
-      if (page_item_id(page, o)->state != uint32_t(ItemState::Normal)) continue;
+      if (page_item_id(page, o)->state != uint32_t(ItemState::kNormal)) continue;
       const char* tuple = page_item(page, o);
       key.n = 0;
       for (int c : key_columns) key.push(layout.get(tuple, size_t(c)));
@@ -76,7 +76,7 @@ void scan_keys(Storage& storage, const RelationEntry& table, const std::vector<i
 }
 
 void print_build_progress(const std::string& name, const btree::BuildProgress& p) {
-  if (p.phase == btree::BuildProgress::Phase::Done) {
+  if (p.phase == btree::BuildProgress::Phase::kDone) {
     std::fprintf(stderr, "\r\033[K");
     return;
   }

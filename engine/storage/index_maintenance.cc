@@ -25,7 +25,7 @@ IndexMaintainer::IndexMaintainer(Storage& storage, DataDir& dir, Catalog& next,
                                  const RelationEntry& table)
     : storage_(storage), dir_(dir), next_(next) {
   for (auto& r : next_.relations) {
-    if (r.kind != RelKind::Index || r.table_oid != table.oid) continue;
+    if (r.kind != RelKind::kIndex || r.table_oid != table.oid) continue;
     auto t = std::make_unique<Target>();
     t->entry = &r;
     t->def = index_def(table, r);

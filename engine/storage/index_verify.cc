@@ -15,7 +15,7 @@ const char* heap_tuple_at(const char* page, OffsetNumber off, uint32_t tuple_siz
       off > page_max_offset(page))
     return nullptr;
   const ItemId* id = page_item_id(page, off);
-  if (id->state != uint32_t(ItemState::Normal)) return nullptr;
+  if (id->state != uint32_t(ItemState::kNormal)) return nullptr;
   if (id->len < tuple_size || uint32_t(id->off) < h->lower ||
       uint32_t(id->off) + id->len > kBlockSize)
     return nullptr;

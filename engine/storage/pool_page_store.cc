@@ -32,7 +32,7 @@ btree::PageGuard PoolPageStore::read(BlockNumber block, btree::PageLock lock) {
   uint64_t slot = take_slot();
   Slot& s = slots_[slot];
   char* page;
-  if (lock == btree::PageLock::Shared) {
+  if (lock == btree::PageLock::kShared) {
     s.shared = std::move(pin).lock_shared();
     page = const_cast<char*>(s.shared.page());
   } else {
@@ -47,7 +47,7 @@ btree::PageGuard PoolPageStore::extend() {
   BlockNumber block = w.block();
   uint64_t slot = take_slot();
   slots_[slot].exclusive = std::move(w);
-  return make_guard(block, slots_[slot].exclusive.page(), btree::PageLock::Exclusive, slot);
+  return make_guard(block, slots_[slot].exclusive.page(), btree::PageLock::kExclusive, slot);
 }
 
 void PoolPageStore::on_mark_dirty(BlockNumber block, uint64_t slot) {
@@ -60,7 +60,7 @@ void PoolPageStore::on_mark_dirty(BlockNumber block, uint64_t slot) {
 void PoolPageStore::on_release(BlockNumber, uint64_t slot, btree::PageLock lock,
                                bool dirty) noexcept {
   Slot& s = slots_[slot];
-  if (lock == btree::PageLock::Shared) {
+  if (lock == btree::PageLock::kShared) {
     s.shared.reset();
   } else {
     if (dirty) s.exclusive.mark_dirty();  // after the change, as bufmgr asks

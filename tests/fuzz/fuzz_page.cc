@@ -37,12 +37,12 @@ Tid tid_of(int i) {
 }
 
 const std::vector<Column>& heap_columns() {
-  static const std::vector<Column> columns{{"a", ColumnType::Int4}, {"b", ColumnType::Int8}};
+  static const std::vector<Column> columns{{"a", ColumnType::kInt4}, {"b", ColumnType::kInt8}};
   return columns;
 }
 
 btree::IndexDef index_definition() {
-  return btree::IndexDef{"fuzz_idx", {{"a", btree::KeyType::Int4}}, false};
+  return btree::IndexDef{"fuzz_idx", {{"a", btree::KeyType::kInt4}}, false};
 }
 
 // The pristine pages: the index's blocks, then the heap page.

@@ -76,7 +76,7 @@ class CancelTest : public ::testing::Test {
 };
 
 TEST_F(CancelTest, CreateIndexDuringHeapScan) {
-  CancelAt at(CancelPoint::IndexScan, 3);
+  CancelAt at(CancelPoint::kIndexScan, 3);
   EXPECT_EQ(error_of(*s_, "CREATE INDEX t_a ON t (a)"), kCancelMessage);
   EXPECT_EQ(at.seen(), 3);  // stopped at the page it was asked to
   expect_rolled_back();
@@ -84,21 +84,21 @@ TEST_F(CancelTest, CreateIndexDuringHeapScan) {
 
 TEST_F(CancelTest, CreateIndexInsideTheSort) {
   // The first poll is at the start of the sort; the second is inside std::sort.
-  CancelAt at(CancelPoint::IndexSort, 2);
+  CancelAt at(CancelPoint::kIndexSort, 2);
   EXPECT_EQ(error_of(*s_, "CREATE INDEX t_a ON t (a)"), kCancelMessage);
   EXPECT_EQ(at.seen(), 2);
   expect_rolled_back();
 }
 
 TEST_F(CancelTest, CreateIndexInsideTheLoad) {
-  CancelAt at(CancelPoint::IndexLoad, 1);  // after 65,536 tuples, leaf pages already written
+  CancelAt at(CancelPoint::kIndexLoad, 1);  // after 65,536 tuples, leaf pages already written
   EXPECT_EQ(error_of(*s_, "CREATE INDEX t_a ON t (a)"), kCancelMessage);
   EXPECT_EQ(at.seen(), 1);
   expect_rolled_back();
 }
 
 TEST_F(CancelTest, UniqueIndexBuild) {
-  CancelAt at(CancelPoint::IndexLoad, 1);
+  CancelAt at(CancelPoint::kIndexLoad, 1);
   EXPECT_EQ(error_of(*s_, "CREATE UNIQUE INDEX t_a ON t (a)"), kCancelMessage);
   expect_rolled_back();
 }
@@ -109,7 +109,7 @@ TEST_F(CancelTest, InsertWhoseIndexIsRebuiltBySortedBuild) {
   s_->execute("CREATE TABLE u (a int)");
   s_->execute("CREATE INDEX u_a ON u (a)");
   size_t files = files_in(dir_.data() + "/base");
-  CancelAt at(CancelPoint::IndexSort, 2);
+  CancelAt at(CancelPoint::kIndexSort, 2);
   EXPECT_EQ(error_of(*s_, "INSERT INTO u SELECT g FROM generate_series(1, 70000) g"),
             kCancelMessage);
   EXPECT_EQ(scalar(*s_, "SELECT count(*) FROM u"), "0");
@@ -119,7 +119,7 @@ TEST_F(CancelTest, InsertWhoseIndexIsRebuiltBySortedBuild) {
 }
 
 TEST_F(CancelTest, AnalyzeKeepsTheOldStatistics) {
-  CancelAt at(CancelPoint::AnalyzeBlock, 5);
+  CancelAt at(CancelPoint::kAnalyzeBlock, 5);
   EXPECT_EQ(error_of(*s_, "ANALYZE t"), kCancelMessage);
   EXPECT_EQ(at.seen(), 5);
   EXPECT_TRUE(s_->catalog().find("t")->stats.empty());
@@ -130,7 +130,7 @@ TEST_F(CancelTest, AnalyzeKeepsTheOldStatistics) {
 
 // The polls cost a relaxed load and cancel nothing when no Ctrl-C came.
 TEST_F(CancelTest, PollsCancelNothingWithoutARequest) {
-  CancelAt at(CancelPoint::IndexLoad, 1000);
+  CancelAt at(CancelPoint::kIndexLoad, 1000);
   s_->execute("CREATE INDEX t_a ON t (a)");
   EXPECT_EQ(at.seen(), 1);  // 70,000 tuples: one poll inside the load
   EXPECT_NE(s_->catalog().find("t_a"), nullptr);
@@ -139,10 +139,11 @@ TEST_F(CancelTest, PollsCancelNothingWithoutARequest) {
 // The builder itself: an interrupt that throws inside the sort or the load
 // leaves it Failed, and the exception reaches the caller unchanged.
 TEST(BuilderInterrupt, ThrowFromSortOrLoadFailsTheBuild) {
-  for (auto phase : {btree::BuildProgress::Phase::Sorting, btree::BuildProgress::Phase::Loading}) {
+  for (auto phase :
+       {btree::BuildProgress::Phase::kSorting, btree::BuildProgress::Phase::kLoading}) {
     SCOPED_TRACE(btree::build_phase_name(phase));
     btree::MemPageStore store("i");
-    btree::IndexDef def{"i", {{"a", btree::KeyType::Int4}}, false};
+    btree::IndexDef def{"i", {{"a", btree::KeyType::kInt4}}, false};
     btree::BTreeBuilder builder(store, def);
     for (int i = 0; i < 100000; ++i) {
       btree::KeyValues key;
@@ -151,7 +152,7 @@ TEST(BuilderInterrupt, ThrowFromSortOrLoadFailsTheBuild) {
     }
     // The sort's first poll is at its start, the second inside std::sort; the
     // load's first is after kInterruptInterval tuples.
-    const int nth = phase == btree::BuildProgress::Phase::Sorting ? 2 : 1;
+    const int nth = phase == btree::BuildProgress::Phase::kSorting ? 2 : 1;
     int calls = 0;
     auto interrupt = [&](btree::BuildProgress::Phase p) {
       if (p == phase && ++calls == nth) throw Error(kCancelMessage);
@@ -163,8 +164,8 @@ TEST(BuilderInterrupt, ThrowFromSortOrLoadFailsTheBuild) {
       EXPECT_STREQ(e.what(), kCancelMessage);
     }
     EXPECT_EQ(calls, nth);
-    EXPECT_EQ(builder.state(), btree::BuilderState::Failed);
-    if (phase == btree::BuildProgress::Phase::Sorting) {
+    EXPECT_EQ(builder.state(), btree::BuilderState::kFailed);
+    if (phase == btree::BuildProgress::Phase::kSorting) {
       EXPECT_EQ(store.nblocks(), 0u);  // nothing written before the sort ends
     }
   }

@@ -29,7 +29,7 @@ class HeapTupleAt : public ::testing::Test {
   }
 
   std::vector<char> page_ = std::vector<char>(kBlockSize);
-  HeapTupleLayout layout_{{{"a", ColumnType::Int4}, {"b", ColumnType::Int8}}};
+  HeapTupleLayout layout_{{{"a", ColumnType::kInt4}, {"b", ColumnType::kInt8}}};
 };
 
 TEST_F(HeapTupleAt, ReadsTheLiveTuplesOfASoundPage) {
@@ -52,7 +52,7 @@ TEST_F(HeapTupleAt, RefusesLinePointersThatLeaveThePageOrAreTooShort) {
 }
 
 TEST_F(HeapTupleAt, RefusesDeadSlotsAndAWildLinePointerArray) {
-  item(2)->state = uint32_t(ItemState::Dead);
+  item(2)->state = uint32_t(ItemState::kDead);
   EXPECT_EQ(at(2), nullptr);
   page_header(page_.data())->lower = 60000;  // the array would reach far past the page
   EXPECT_EQ(at(1), nullptr);

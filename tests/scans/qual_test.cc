@@ -25,7 +25,7 @@ class QualTest : public ::testing::Test {
     return compile_qual(clauses, layout_).evaluate(tuple(a, b).data());
   }
 
-  HeapTupleLayout layout_{{{"a", ColumnType::Int4}, {"b", ColumnType::Int8}}};
+  HeapTupleLayout layout_{{{"a", ColumnType::kInt4}, {"b", ColumnType::kInt8}}};
 };
 
 TEST_F(QualTest, ComparisonsOnBothWidths) {

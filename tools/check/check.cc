@@ -165,9 +165,9 @@ class Checker {
           report(t, b, "line pointer " + std::to_string(o) + ": " + why);
           ok = false;
         };
-        if (id->state == uint32_t(ItemState::Unused) || id->state == uint32_t(ItemState::Dead))
+        if (id->state == uint32_t(ItemState::kUnused) || id->state == uint32_t(ItemState::kDead))
           continue;
-        if (id->state == uint32_t(ItemState::Redirect)) {
+        if (id->state == uint32_t(ItemState::kRedirect)) {
           bad("is a redirect, which heap pages of tidepool never hold");
           continue;
         }

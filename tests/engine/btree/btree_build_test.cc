@@ -73,7 +73,7 @@ TEST(BtreeBuild, OneMillionKeysMatchPostgresPageCount) {
   ASSERT_EQ(expected_shape(10'000'000).total_pages, 27422u);
 
   MemPageStore store("t_a_idx");
-  IndexDef def = index_def("t_a_idx", {KeyType::Int4}, /*unique=*/true);
+  IndexDef def = index_def("t_a_idx", {KeyType::kInt4}, /*unique=*/true);
   std::vector<BuildProgress> progress;
   BuildStats stats =
       build_shuffled(store, def, n, [&](const BuildProgress& p) { progress.push_back(p); });
@@ -84,11 +84,11 @@ TEST(BtreeBuild, OneMillionKeysMatchPostgresPageCount) {
   EXPECT_EQ(stats.tuples, n);
 
   ASSERT_GE(progress.size(), 3u);
-  EXPECT_EQ(progress.front().phase, BuildProgress::Phase::Sorting);
-  EXPECT_EQ(progress.back().phase, BuildProgress::Phase::Done);
+  EXPECT_EQ(progress.front().phase, BuildProgress::Phase::kSorting);
+  EXPECT_EQ(progress.back().phase, BuildProgress::Phase::kDone);
   EXPECT_EQ(progress.back().pages_written, 2745u);
   for (size_t i = 1; i + 1 < progress.size(); ++i) {
-    EXPECT_EQ(progress[i].phase, BuildProgress::Phase::Loading);
+    EXPECT_EQ(progress[i].phase, BuildProgress::Phase::kLoading);
     EXPECT_GT(progress[i].tuples_done, progress[i - 1].tuples_done);
   }
 
@@ -98,7 +98,7 @@ TEST(BtreeBuild, OneMillionKeysMatchPostgresPageCount) {
   std::vector<BlockNumber> leaves = testing::leaf_blocks(tree);
   ASSERT_EQ(leaves.size(), shape.leaf_pages);
   {
-    PageGuard g = store.read(leaves[10], PageLock::Shared);
+    PageGuard g = store.read(leaves[10], PageLock::kShared);
     EXPECT_EQ(page_max_offset(g.data()), 367);
     EXPECT_EQ(tuple_at(g.data(), kHighKeyOffset).size(), 12);  // truncated: no heap TID
   }
@@ -127,7 +127,7 @@ TEST(BtreeBuild, OneMillionKeysMatchPostgresPageCount) {
 }
 
 TEST(BtreeBuild, PageCountsFollowTheClosedFormAtTheEdges) {
-  IndexDef def = index_def("t_a_idx", {KeyType::Int4});
+  IndexDef def = index_def("t_a_idx", {KeyType::kInt4});
   for (uint64_t n : {1u, 2u, 366u, 367u, 368u, 733u, 734u, 1100u, 104'000u, 105'000u}) {
     MemPageStore store("t_a_idx");
     BuildStats stats = build_shuffled(store, def, n);
@@ -142,11 +142,11 @@ TEST(BtreeBuild, PageCountsFollowTheClosedFormAtTheEdges) {
 
 TEST(BtreeBuild, EmptyBuildIsOnlyAMetapage) {
   MemPageStore store("e");
-  IndexDef def = index_def("e", {KeyType::Int4});
+  IndexDef def = index_def("e", {KeyType::kInt4});
   BTreeBuilder builder(store, def);
-  EXPECT_EQ(builder.state(), BuilderState::Collecting);
+  EXPECT_EQ(builder.state(), BuilderState::kCollecting);
   BuildStats stats = builder.finish();
-  EXPECT_EQ(builder.state(), BuilderState::Finished);
+  EXPECT_EQ(builder.state(), BuilderState::kFinished);
   EXPECT_EQ(stats.pages, 1u);
   BTree tree = BTree::open(store, def);
   EXPECT_EQ(tree.meta().root, kInvalidBlock);
@@ -162,7 +162,7 @@ TEST(BtreeBuild, DuplicateKeysGetHeapTidSeparators) {
   // 3000 entries over 4 key values: leaf boundaries fall inside runs of equal
   // keys, so high keys must carry heap TIDs.
   MemPageStore store("dup");
-  IndexDef def = index_def("dup", {KeyType::Int8, KeyType::Int4});
+  IndexDef def = index_def("dup", {KeyType::kInt8, KeyType::kInt4});
   testing::ModelHeap heap;
   std::vector<testing::Entry> entries;
   for (int i = 0; i < 3000; ++i) {
@@ -175,7 +175,7 @@ TEST(BtreeBuild, DuplicateKeysGetHeapTidSeparators) {
   BTree tree = BTree::open(store, def);
   bool saw_heap_tid_high_key = false;
   for (BlockNumber b : testing::leaf_blocks(tree)) {
-    PageGuard g = store.read(b, PageLock::Shared);
+    PageGuard g = store.read(b, PageLock::kShared);
     if (!bt_rightmost(g.data()) && tuple_at(g.data(), kHighKeyOffset).has_heap_tid())
       saw_heap_tid_high_key = true;
   }
@@ -189,7 +189,7 @@ TEST(BtreeBuild, DuplicateKeysGetHeapTidSeparators) {
 
 TEST(BtreeBuild, UniqueBuildWithDuplicatesFailsBeforeWriting) {
   MemPageStore store("t_a_idx");
-  IndexDef def = index_def("t_a_idx", {KeyType::Int4, KeyType::Int4}, true);
+  IndexDef def = index_def("t_a_idx", {KeyType::kInt4, KeyType::kInt4}, true);
   BTreeBuilder builder(store, def);
   builder.add({1, 2}, Tid{1, 1});
   builder.add({3, 4}, Tid{1, 2});
@@ -202,14 +202,14 @@ TEST(BtreeBuild, UniqueBuildWithDuplicatesFailsBeforeWriting) {
     EXPECT_EQ(e.detail(), "Key (a, b)=(1, 2) is duplicated.");
   }
   EXPECT_EQ(store.nblocks(), 0u);
-  EXPECT_EQ(builder.state(), BuilderState::Failed);
+  EXPECT_EQ(builder.state(), BuilderState::kFailed);
   EXPECT_STREQ(builder_state_name(builder.state()), "failed");
 }
 
 TEST(BtreeBuild, RefusesANonEmptyRelation) {
   MemPageStore store("x");
   store.extend();
-  EXPECT_THROW(BTreeBuilder(store, index_def("x", {KeyType::Int4})), Error);
+  EXPECT_THROW(BTreeBuilder(store, index_def("x", {KeyType::kInt4})), Error);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ namespace {
 
 TEST(BtreeConcurrency, ReadersSeeStableKeysWhileAWriterSplitsPages) {
   MemPageStore store("c");
-  IndexDef def = testing::index_def("c", {KeyType::Int4});
+  IndexDef def = testing::index_def("c", {KeyType::kInt4});
   BTree tree = BTree::create(store, def);
   // Even keys exist from the start; the writer adds odd keys, splitting pages.
   const int n = 40000;
@@ -34,7 +34,7 @@ TEST(BtreeConcurrency, ReadersSeeStableKeysWhileAWriterSplitsPages) {
         // split to its left while it was between batches.
         auto got =
             testing::scan_all(tree, {ColumnCondition::between(0, lo, lo + 600)}, nullptr, nullptr,
-                              rng() % 2 ? ScanDirection::Forward : ScanDirection::Backward);
+                              rng() % 2 ? ScanDirection::kForward : ScanDirection::kBackward);
         int evens = 0;
         for (const auto& e : got) evens += e.first[0] % 2 == 0;
         int expected = 0;

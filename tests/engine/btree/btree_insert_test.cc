@@ -74,9 +74,9 @@ void check_contents(const BTree& tree, const ModelHeap& heap, const std::string&
 
 TEST(BtreeInsert, RandomInsertsAndDeletesMatchAMultimapOverManySeeds) {
   const std::vector<Schema> schemas = {
-      {"int4", {KeyType::Int4}, 400},
-      {"int8_int4", {KeyType::Int8, KeyType::Int4}, 50},
-      {"wide", std::vector<KeyType>(8, KeyType::Int8), 1'000'000},
+      {"int4", {KeyType::kInt4}, 400},
+      {"int8_int4", {KeyType::kInt8, KeyType::kInt4}, 50},
+      {"wide", std::vector<KeyType>(8, KeyType::kInt8), 1'000'000},
   };
   for (const Schema& schema : schemas) {
     for (uint64_t seed = 1; seed <= 12; ++seed) {
@@ -133,7 +133,7 @@ TEST(BtreeInsert, SplitsAtEveryLevelGrowTheRootTwice) {
   // Wide keys equal in their leading columns: ~107 items per leaf and ~107
   // downlinks per internal page, so 25k inserts reach root level 2.
   MemPageStore store("deep");
-  IndexDef def = index_def("deep", std::vector<KeyType>(8, KeyType::Int8));
+  IndexDef def = index_def("deep", std::vector<KeyType>(8, KeyType::kInt8));
   BTree tree = BTree::create(store, def);
   ModelHeap heap;
   std::mt19937_64 rng(5);
@@ -156,7 +156,7 @@ TEST(BtreeInsert, SplitsAtEveryLevelGrowTheRootTwice) {
 
 TEST(BtreeInsert, Int4IndexReachesHeightThreeByInserts) {
   MemPageStore store("t_a_idx");
-  IndexDef def = index_def("t_a_idx", {KeyType::Int4}, true);
+  IndexDef def = index_def("t_a_idx", {KeyType::kInt4}, true);
   BTree tree = BTree::create(store, def);
   std::mt19937_64 rng(11);
   const uint32_t n = 200'000;
@@ -179,14 +179,14 @@ TEST(BtreeInsert, Int4IndexReachesHeightThreeByInserts) {
 
 TEST(BtreeInsert, AscendingInsertsLeaveLeftPagesNinetyPercentFull) {
   MemPageStore store("asc");
-  IndexDef def = index_def("asc", {KeyType::Int4});
+  IndexDef def = index_def("asc", {KeyType::kInt4});
   BTree tree = BTree::create(store, def);
   const uint32_t n = 60'000;
   for (uint32_t k = 0; k < n; ++k)
     tree.insert({int64_t(k)}, Tid{k / 100 + 1, OffsetNumber(k % 100 + 1)});
   std::vector<BlockNumber> leaves = testing::leaf_blocks(tree);
   for (size_t i = 0; i + 1 < leaves.size(); ++i) {
-    PageGuard g = store.read(leaves[i], PageLock::Shared);
+    PageGuard g = store.read(leaves[i], PageLock::kShared);
     // 407 items fill a page; the rightmost-split leaves ~10% free.
     EXPECT_GE(page_max_offset(g.data()), 355) << "leaf " << i;
     EXPECT_LE(page_max_offset(g.data()), 375) << "leaf " << i;
@@ -196,7 +196,7 @@ TEST(BtreeInsert, AscendingInsertsLeaveLeftPagesNinetyPercentFull) {
 
 TEST(BtreeInsert, UniqueViolationLeavesTheIndexUnchanged) {
   MemPageStore store("t_ab_idx");
-  IndexDef def = index_def("t_ab_idx", {KeyType::Int4, KeyType::Int8}, true);
+  IndexDef def = index_def("t_ab_idx", {KeyType::kInt4, KeyType::kInt8}, true);
   BTree tree = BTree::create(store, def);
   for (int i = 0; i < 3000; ++i) tree.insert({i % 100, i}, Tid{uint32_t(i + 1), 1});
   std::vector<std::string> before;
@@ -223,7 +223,7 @@ TEST(BtreeInsert, UniqueViolationLeavesTheIndexUnchanged) {
 
 TEST(BtreeInsert, BadInputsAreRefusedWithClearErrors) {
   MemPageStore store("t_a_idx");
-  IndexDef def = index_def("t_a_idx", {KeyType::Int4});
+  IndexDef def = index_def("t_a_idx", {KeyType::kInt4});
   BTree tree = BTree::create(store, def);
   EXPECT_THROW(tree.insert({int64_t(3) << 33}, Tid{1, 1}), Error);
   EXPECT_THROW(tree.insert({1, 2}, Tid{1, 1}), Error);
@@ -237,13 +237,13 @@ TEST(BtreeInsert, BadInputsAreRefusedWithClearErrors) {
   }
   EXPECT_FALSE(tree.remove({2}, Tid{1, 1}));
   EXPECT_FALSE(tree.remove({1}, Tid{1, 2}));
-  EXPECT_THROW(BTree::open(store, index_def("t_a_idx", {KeyType::Int8})), Error);
+  EXPECT_THROW(BTree::open(store, index_def("t_a_idx", {KeyType::kInt8})), Error);
   EXPECT_THROW(BTree::create(store, def), Error);
 }
 
 TEST(BtreeInsert, AStaleRememberedRootStillFindsEverything) {
   MemPageStore store("t");
-  IndexDef def = index_def("t", {KeyType::Int4});
+  IndexDef def = index_def("t", {KeyType::kInt4});
   BTree writer = BTree::create(store, def);
   for (int k = 0; k < 300; ++k) writer.insert({k}, Tid{uint32_t(k + 1), 1});
   BTree reader = BTree::open(store, def);
@@ -263,7 +263,7 @@ TEST(BtreeInsert, AWriterWithAStaleRootStillSplitsCorrectly) {
   // Writers take turns (the caller serialises them) through two BTree
   // objects; the first remembers a root that the second has since outgrown.
   MemPageStore store("t");
-  IndexDef def = index_def("t", {KeyType::Int4});
+  IndexDef def = index_def("t", {KeyType::kInt4});
   BTree first = BTree::create(store, def);
   for (int k = 0; k < 300; ++k) first.insert({k * 2}, Tid{uint32_t(k + 1), 1});
   BTree second = BTree::open(store, def);
@@ -279,7 +279,7 @@ TEST(BtreeInsert, AWriterWithAStaleRootStillSplitsCorrectly) {
 
 TEST(BtreeInsert, ARightLinkCycleIsAnErrorNotAHang) {
   MemPageStore store("t");
-  IndexDef def = index_def("t", {KeyType::Int4, KeyType::Int4});
+  IndexDef def = index_def("t", {KeyType::kInt4, KeyType::kInt4});
   BTree tree = BTree::create(store, def);
   for (int k = 0; k < 3000; ++k) tree.insert({k, 0}, Tid{uint32_t(k + 1), 1});
   std::vector<BlockNumber> leaves = testing::leaf_blocks(tree);
@@ -302,7 +302,7 @@ TEST(BtreeInsert, ARightLinkCycleIsAnErrorNotAHang) {
 
 TEST(BtreeInsert, EmptiedPagesStayLinkedAndScansSkipThem) {
   MemPageStore store("t");
-  IndexDef def = index_def("t", {KeyType::Int4});
+  IndexDef def = index_def("t", {KeyType::kInt4});
   BTree tree = BTree::create(store, def);
   for (int k = 0; k < 5000; ++k) tree.insert({k}, Tid{uint32_t(k + 1), 1});
   for (int k = 1000; k < 4000; ++k) ASSERT_TRUE(tree.remove({k}, Tid{uint32_t(k + 1), 1}));

@@ -9,7 +9,7 @@ namespace {
 using testing::index_def;
 
 TEST(BtreeLayout, Int4LeafItemIs16BytesPlusLinePointer) {
-  TupleLayout layout = TupleLayout::from(index_def("i", {KeyType::Int4}));
+  TupleLayout layout = TupleLayout::from(index_def("i", {KeyType::kInt4}));
   alignas(8) char buf[kMaxTupleSize];
   uint16_t size = make_leaf_tuple(layout, {42}, Tid{0x12345, 7}, buf);
   EXPECT_EQ(size, 12);
@@ -30,27 +30,27 @@ TEST(BtreeLayout, Int4LeafItemIs16BytesPlusLinePointer) {
 }
 
 TEST(BtreeLayout, ColumnsAreAlignedLikePostgres) {
-  TupleLayout a = TupleLayout::from(index_def("i", {KeyType::Int4, KeyType::Int8}));
+  TupleLayout a = TupleLayout::from(index_def("i", {KeyType::kInt4, KeyType::kInt8}));
   EXPECT_EQ(a.offsets[0], 8);
   EXPECT_EQ(a.offsets[1], 16);
   EXPECT_EQ(a.leaf_size(), 24);
-  TupleLayout b = TupleLayout::from(index_def("i", {KeyType::Int8, KeyType::Int4}));
+  TupleLayout b = TupleLayout::from(index_def("i", {KeyType::kInt8, KeyType::kInt4}));
   EXPECT_EQ(b.offsets[1], 16);
   EXPECT_EQ(b.leaf_size(), 20);
   EXPECT_EQ(maxalign(b.leaf_size()), 24u);
-  TupleLayout c = TupleLayout::from(index_def("i", {KeyType::Int4, KeyType::Int4}));
+  TupleLayout c = TupleLayout::from(index_def("i", {KeyType::kInt4, KeyType::kInt4}));
   EXPECT_EQ(c.leaf_size(), 16);
 }
 
 TEST(BtreeLayout, BadDefinitionsAreRefused) {
   try {
-    TupleLayout::from(index_def("wide", std::vector<KeyType>(9, KeyType::Int4)));
+    TupleLayout::from(index_def("wide", std::vector<KeyType>(9, KeyType::kInt4)));
     FAIL();
   } catch (const Error&) {
   }
   EXPECT_THROW(TupleLayout::from(IndexDef{"none", {}, false}), Error);
   try {
-    check_key_range(index_def("t_a_idx", {KeyType::Int4}), {int64_t(1) << 40});
+    check_key_range(index_def("t_a_idx", {KeyType::kInt4}), {int64_t(1) << 40});
     FAIL();
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(),
@@ -59,7 +59,7 @@ TEST(BtreeLayout, BadDefinitionsAreRefused) {
 }
 
 TEST(BtreeLayout, SeparatorKeepsOnlyDistinguishingColumns) {
-  TupleLayout layout = TupleLayout::from(index_def("i", {KeyType::Int4, KeyType::Int4}));
+  TupleLayout layout = TupleLayout::from(index_def("i", {KeyType::kInt4, KeyType::kInt4}));
   alignas(8) char left[kMaxTupleSize], right[kMaxTupleSize], sep[kMaxTupleSize];
   make_leaf_tuple(layout, {5, 1}, Tid{1, 1}, left);
   make_leaf_tuple(layout, {6, 0}, Tid{1, 2}, right);
@@ -84,7 +84,7 @@ TEST(BtreeLayout, SeparatorKeepsOnlyDistinguishingColumns) {
 }
 
 TEST(BtreeLayout, ProbesOrderAgainstItemsAndTruncatedPivots) {
-  TupleLayout layout = TupleLayout::from(index_def("i", {KeyType::Int4, KeyType::Int4}));
+  TupleLayout layout = TupleLayout::from(index_def("i", {KeyType::kInt4, KeyType::kInt4}));
   alignas(8) char item[kMaxTupleSize], pivot[kMaxTupleSize];
   make_leaf_tuple(layout, {5, 3}, Tid{2, 2}, item);
   TupleView t{item};
@@ -111,7 +111,7 @@ TEST(BtreeLayout, ProbesOrderAgainstItemsAndTruncatedPivots) {
 }
 
 TEST(BtreeLayout, DeleteItemClosesBothGaps) {
-  TupleLayout layout = TupleLayout::from(index_def("i", {KeyType::Int4}));
+  TupleLayout layout = TupleLayout::from(index_def("i", {KeyType::kInt4}));
   alignas(8) char page[kBlockSize];
   bt_page_init(page, 0, kBtLeaf);
   EXPECT_EQ(page_header(page)->special, kBlockSize - 16);
@@ -132,14 +132,14 @@ TEST(BtreeLayout, DeleteItemClosesBothGaps) {
 }
 
 TEST(BtreeLayout, MetapageAndSpecialSpace) {
-  TupleLayout layout = TupleLayout::from(index_def("i", {KeyType::Int8, KeyType::Int4}));
+  TupleLayout layout = TupleLayout::from(index_def("i", {KeyType::kInt8, KeyType::kInt4}));
   alignas(8) char page[kBlockSize];
   bt_meta_init(page, layout, true);
   EXPECT_EQ(bt_meta(page)->magic, 0x053162u);
   EXPECT_EQ(bt_meta(page)->version, 4u);
   EXPECT_EQ(bt_meta(page)->root, kInvalidBlock);
   EXPECT_EQ(bt_meta(page)->ncols, 2u);
-  EXPECT_EQ(bt_meta(page)->types[0], uint8_t(KeyType::Int8));
+  EXPECT_EQ(bt_meta(page)->types[0], uint8_t(KeyType::kInt8));
   EXPECT_EQ(bt_special(page)->flags, kBtMeta);
   EXPECT_GT(page_header(page)->lower, kPageHeaderSize);
 }

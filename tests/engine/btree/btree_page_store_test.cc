@@ -18,29 +18,29 @@ TEST(BtreePageStore, ExtendGivesZeroedExclusivePagesAndReadsSeeWrites) {
   MemPageStore store("rel");
   PageGuard g = store.extend();
   EXPECT_EQ(g.block(), 0u);
-  EXPECT_EQ(g.lock(), PageLock::Exclusive);
+  EXPECT_EQ(g.lock(), PageLock::kExclusive);
   EXPECT_TRUE(page_is_new(g.data()));
   g.mark_dirty();
   g.data_for_write()[100] = 7;
   g.release();
   EXPECT_FALSE(g.valid());
   EXPECT_EQ(store.nblocks(), 1u);
-  PageGuard r = store.read(0, PageLock::Shared);
+  PageGuard r = store.read(0, PageLock::kShared);
   EXPECT_EQ(r.data()[100], 7);
-  PageGuard r2 = store.read(0, PageLock::Shared);  // shared latches coexist
+  PageGuard r2 = store.read(0, PageLock::kShared);  // shared latches coexist
   EXPECT_EQ(store.reads(), 2u);
 }
 
 TEST(BtreePageStore, GuardsMoveAndReleaseOnce) {
   MemPageStore store("rel");
   store.extend();
-  PageGuard a = store.read(0, PageLock::Exclusive);
+  PageGuard a = store.read(0, PageLock::kExclusive);
   PageGuard b = std::move(a);
   EXPECT_FALSE(a.valid());
   EXPECT_TRUE(b.valid());
   b = PageGuard();
   // If the exclusive latch had leaked this would deadlock.
-  PageGuard c = store.read(0, PageLock::Exclusive);
+  PageGuard c = store.read(0, PageLock::kExclusive);
   EXPECT_TRUE(c.valid());
 }
 
@@ -48,7 +48,7 @@ TEST(BtreePageStore, ReadPastEndNamesRelationAndBlock) {
   MemPageStore store("t_a_idx");
   store.extend();
   try {
-    store.read(5, PageLock::Shared);
+    store.read(5, PageLock::kShared);
     FAIL();
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "could not read block 5 in relation \"t_a_idx\": it has only 1 blocks");
@@ -70,7 +70,7 @@ TEST(BtreePageStore, FileStoreRoundTripsWithChecksums) {
   {
     FilePageStore store("t_a_idx", path);
     EXPECT_EQ(store.nblocks(), 3u);
-    PageGuard g = store.read(2, PageLock::Shared);
+    PageGuard g = store.read(2, PageLock::kShared);
     EXPECT_EQ(g.data()[200], 3);
     EXPECT_NE(page_header(g.data())->checksum, 0);
   }
@@ -85,9 +85,9 @@ TEST(BtreePageStore, FileStoreRoundTripsWithChecksums) {
     f.write(&c, 1);
   }
   FilePageStore store("t_a_idx", path);
-  EXPECT_EQ(store.read(0, PageLock::Shared).data()[200], 1);
+  EXPECT_EQ(store.read(0, PageLock::kShared).data()[200], 1);
   try {
-    store.read(1, PageLock::Shared);
+    store.read(1, PageLock::kShared);
     FAIL();
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "invalid page in block 1 of relation \"t_a_idx\"");
@@ -116,7 +116,7 @@ TEST(BtreePageStore, DropCacheRereadsFromTheFile) {
     g.data_for_write()[300] = 9;
   }
   store.drop_cache();
-  EXPECT_EQ(store.read(0, PageLock::Shared).data()[300], 9);
+  EXPECT_EQ(store.read(0, PageLock::kShared).data()[300], 9);
   std::remove(path.c_str());
 }
 

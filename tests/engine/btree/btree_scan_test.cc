@@ -66,13 +66,13 @@ class BtreeScanTest : public ::testing::Test {
     ASSERT_EQ(got.size(), expected.size()) << describe(conditions);
     ASSERT_TRUE(got == expected) << describe(conditions);
     std::reverse(expected.begin(), expected.end());
-    got = testing::scan_all(*tree_, conditions, nullptr, nullptr, ScanDirection::Backward);
+    got = testing::scan_all(*tree_, conditions, nullptr, nullptr, ScanDirection::kBackward);
     ASSERT_EQ(got.size(), expected.size()) << "backward " << describe(conditions);
     ASSERT_TRUE(got == expected) << "backward " << describe(conditions);
   }
 
   MemPageStore store_{"t_ab_idx"};
-  IndexDef def_ = index_def("t_ab_idx", {KeyType::Int4, KeyType::Int4});
+  IndexDef def_ = index_def("t_ab_idx", {KeyType::kInt4, KeyType::kInt4});
   std::optional<BTree> tree_;
   ModelHeap heap_;
 };
@@ -162,7 +162,7 @@ TEST_F(BtreeScanTest, BatchesFollowTheLeafChain) {
   EXPECT_FALSE(scan.next_batch(batch));
   EXPECT_TRUE(batch.empty());
   scan.rescan({ColumnCondition::eq(0, 39), ColumnCondition::eq(1, 39)});
-  EXPECT_EQ(scan.state(), ScanState::Initial);
+  EXPECT_EQ(scan.state(), ScanState::kInitial);
   ASSERT_TRUE(scan.next_batch(batch));
   EXPECT_EQ(batch.size(), 2u);
   EXPECT_EQ(batch.key(0), (KeyValues{39, 39}));
@@ -171,8 +171,8 @@ TEST_F(BtreeScanTest, BatchesFollowTheLeafChain) {
 }
 
 TEST_F(BtreeScanTest, BackwardBatchesWalkTheLeafChainRightToLeft) {
-  IndexScan scan(*tree_, {}, ScanDirection::Backward);
-  EXPECT_EQ(scan.direction(), ScanDirection::Backward);
+  IndexScan scan(*tree_, {}, ScanDirection::kBackward);
+  EXPECT_EQ(scan.direction(), ScanDirection::kBackward);
   IndexBatch batch;
   std::vector<BlockNumber> leaves = testing::leaf_blocks(*tree_);
   std::reverse(leaves.begin(), leaves.end());
@@ -190,7 +190,7 @@ TEST_F(BtreeScanTest, BackwardBatchesWalkTheLeafChainRightToLeft) {
   // a < 3 backward stops at the leftmost leaf; a > 36 reads only the last leaves.
   ScanCounters counters;
   auto got = testing::scan_all(*tree_, {ColumnCondition::gt(0, 36)}, &counters, nullptr,
-                               ScanDirection::Backward);
+                               ScanDirection::kBackward);
   EXPECT_EQ(got.size(), 3u * 40 * 2);
   EXPECT_LE(counters.leaf_pages_read, 2u);
 }
@@ -208,7 +208,7 @@ TEST(BtreeScan, MajorMinorBetweenOnABuiltIndex) {
   // The effective_io_concurrency article's shape: (major, minor), minor
   // BETWEEN 800 AND 900 with no condition on major.
   MemPageStore store("t_major_minor_idx");
-  IndexDef def = index_def("t_major_minor_idx", {KeyType::Int4, KeyType::Int4});
+  IndexDef def = index_def("t_major_minor_idx", {KeyType::kInt4, KeyType::kInt4});
   std::vector<Entry> entries;
   for (int major = 0; major < 20; ++major)
     for (int minor = 0; minor < 1000; ++minor)
@@ -227,10 +227,10 @@ TEST(BtreeScan, MajorMinorBetweenOnABuiltIndex) {
 
 TEST(BtreeScan, BackwardScanStepsAroundALeftNeighbourThatSplitBetweenBatches) {
   MemPageStore store("t");
-  IndexDef def = index_def("t", {KeyType::Int4});
+  IndexDef def = index_def("t", {KeyType::kInt4});
   BTree tree = BTree::create(store, def);
   for (int i = 0; i < 3000; ++i) tree.insert({10 * i}, Tid{uint32_t(i + 1), 1});
-  IndexScan scan(tree, {}, ScanDirection::Backward);
+  IndexScan scan(tree, {}, ScanDirection::kBackward);
   IndexBatch batch;
   ASSERT_TRUE(scan.next_batch(batch));  // the rightmost leaf
   const int64_t lowest_seen = batch.key(batch.size() - 1)[0];
@@ -252,7 +252,7 @@ TEST(BtreeScan, BackwardScanStepsAroundALeftNeighbourThatSplitBetweenBatches) {
 
 TEST(BtreeScan, Int8KeysUseTheirFullRange) {
   MemPageStore store("big");
-  IndexDef def = index_def("big", {KeyType::Int8});
+  IndexDef def = index_def("big", {KeyType::kInt8});
   BTree tree = BTree::create(store, def);
   const int64_t values[] = {INT64_MIN, -(int64_t(1) << 40), -1, 0, int64_t(1) << 40, INT64_MAX};
   uint32_t block = 1;

@@ -58,7 +58,7 @@ struct ModelHeap {
 // Runs a scan to the end; checks batch shape on the way.
 inline std::vector<Entry> scan_all(const BTree& tree, std::vector<ColumnCondition> conditions,
                                    ScanCounters* counters = nullptr, size_t* batches = nullptr,
-                                   ScanDirection direction = ScanDirection::Forward) {
+                                   ScanDirection direction = ScanDirection::kForward) {
   IndexScan scan(tree, std::move(conditions), direction);
   IndexBatch batch;
   std::vector<Entry> out;
@@ -71,7 +71,7 @@ inline std::vector<Entry> scan_all(const BTree& tree, std::vector<ColumnConditio
     for (size_t i = 0; i < batch.size(); ++i) out.push_back({batch.key(i), batch.tids[i]});
     ++n;
   }
-  EXPECT_EQ(scan.state(), ScanState::Done);
+  EXPECT_EQ(scan.state(), ScanState::kDone);
   if (counters) *counters = scan.counters();
   if (batches) *batches = n;
   return out;
@@ -87,12 +87,12 @@ inline std::string describe(const std::vector<Entry>& entries, size_t limit = 8)
 // Block numbers of the leaf level, left to right.
 inline std::vector<BlockNumber> leaf_blocks(const BTree& tree) {
   std::vector<BlockNumber> out;
-  PageGuard g = tree.descend(Probe{}, PageLock::Shared, nullptr, nullptr);
+  PageGuard g = tree.descend(Probe{}, PageLock::kShared, nullptr, nullptr);
   while (g.valid()) {
     out.push_back(g.block());
     BlockNumber next = bt_special(g.data())->next;
     g.release();
-    if (next != kInvalidBlock) g = tree.store().read(next, PageLock::Shared);
+    if (next != kInvalidBlock) g = tree.store().read(next, PageLock::kShared);
   }
   return out;
 }

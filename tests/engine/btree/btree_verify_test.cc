@@ -59,7 +59,7 @@ class BtreeVerifyTest : public ::testing::Test {
   }
 
   MemPageStore store_{"t_a_idx"};
-  IndexDef def_ = index_def("t_a_idx", {KeyType::Int4}, true);
+  IndexDef def_ = index_def("t_a_idx", {KeyType::kInt4}, true);
   std::optional<BTree> tree_;
   std::vector<BlockNumber> leaves_;
 };
@@ -192,14 +192,14 @@ TEST_F(BtreeVerifyTest, CorruptLinePointerIsCaughtBeforeReadingThroughIt) {
 TEST(BtreeVerify, FlippedKeyByteOnDiskIsACorruptBlock) {
   std::string path = "/tmp/tidepool_btree_verify_" + std::to_string(::getpid()) + ".idx";
   std::remove(path.c_str());
-  IndexDef def = index_def("t_a_idx", {KeyType::Int4}, true);
+  IndexDef def = index_def("t_a_idx", {KeyType::kInt4}, true);
   BlockNumber victim;
   uint32_t byte_in_page;
   {
     FilePageStore store("t_a_idx", path);
     build(store, def);
     victim = testing::leaf_blocks(BTree::open(store, def))[10];
-    PageGuard g = store.read(victim, PageLock::Shared);
+    PageGuard g = store.read(victim, PageLock::kShared);
     byte_in_page = page_item_id(g.data(), 30)->off + 8;  // the key of item 30
   }                                                      // flushed, with checksums
   {
@@ -228,7 +228,7 @@ TEST(BtreeVerify, FlippedKeyByteOnDiskIsACorruptBlock) {
 TEST(BtreeVerify, InsertedTreeOnDiskSurvivesAReopen) {
   std::string path = "/tmp/tidepool_btree_reopen_" + std::to_string(::getpid()) + ".idx";
   std::remove(path.c_str());
-  IndexDef def = index_def("t_a_idx", {KeyType::Int4}, true);
+  IndexDef def = index_def("t_a_idx", {KeyType::kInt4}, true);
   {
     FilePageStore store("t_a_idx", path);
     BTree tree = BTree::create(store, def);

@@ -21,7 +21,7 @@ std::string explain(const PathCost& c) {
   return buf;
 }
 
-enum Col { A = 0, B = 1, C = 2, D = 3 };
+enum Col { kA = 0, kB = 1, kC = 2, kD = 3 };
 
 class T1 : public ::testing::Test {
  protected:
@@ -103,7 +103,7 @@ class T1 : public ::testing::Test {
 //   Recheck Cond: (a < 10000)
 //   ->  Bitmap Index Scan on t1_a  (cost=0.00..187.69 rows=10036 width=0)
 TEST_F(T1, BitmapScanRange) {
-  auto [index, heap] = bitmap_scan(Clause::cmp(A, CmpOp::kLt, 10000), A);
+  auto [index, heap] = bitmap_scan(Clause::cmp(kA, CmpOp::kLt, 10000), kA);
   EXPECT_EQ(explain(index), "cost=0.00..187.69 rows=10036");
   EXPECT_EQ(explain(heap), "cost=190.20..5813.69 rows=10036");
 }
@@ -112,11 +112,11 @@ TEST_F(T1, BitmapScanRange) {
 // Index Scan using t1_b on t1  (cost=0.42..366.44 rows=10572 width=16)
 // Index Scan using t1_d on t1  (cost=0.42..2286.00 rows=19034 width=16)
 TEST_F(T1, IndexScansAcrossCorrelations) {
-  EXPECT_EQ(explain(index_scan(Clause::cmp(A, CmpOp::kLt, 10000), A).path),
+  EXPECT_EQ(explain(index_scan(Clause::cmp(kA, CmpOp::kLt, 10000), kA).path),
             "cost=0.42..21106.65 rows=10036");
-  EXPECT_EQ(explain(index_scan(Clause::cmp(B, CmpOp::kLt, 10000), B).path),
+  EXPECT_EQ(explain(index_scan(Clause::cmp(kB, CmpOp::kLt, 10000), kB).path),
             "cost=0.42..366.44 rows=10572");
-  EXPECT_EQ(explain(index_scan(Clause::cmp(D, CmpOp::kLt, 100000), D).path),
+  EXPECT_EQ(explain(index_scan(Clause::cmp(kD, CmpOp::kLt, 100000), kD).path),
             "cost=0.42..2286.00 rows=19034");
 }
 
@@ -126,10 +126,10 @@ TEST_F(T1, IndexScansAcrossCorrelations) {
 //   Index Cond: ((b >= 1000) AND (b <= 5000))
 //   Filter: (c = 7)
 TEST_F(T1, BetweenIsTwoOperatorsAndARangePair) {
-  EXPECT_EQ(explain(index_scan(Clause::between(A, 1000, 5000), A).path),
+  EXPECT_EQ(explain(index_scan(Clause::between(kA, 1000, 5000), kA).path),
             "cost=0.42..11843.97 rows=4017");
-  Clause where = Clause::and_of({Clause::between(B, 1000, 5000), Clause::cmp(C, CmpOp::kEq, 7)});
-  EXPECT_EQ(explain(index_scan(where, B).path), "cost=0.42..169.92 rows=43");
+  Clause where = Clause::and_of({Clause::between(kB, 1000, 5000), Clause::cmp(kC, CmpOp::kEq, 7)});
+  EXPECT_EQ(explain(index_scan(where, kB).path), "cost=0.42..169.92 rows=43");
 }
 
 // Bitmap Heap Scan on t1  (cost=3697.57..11569.93 rows=197309 width=16)
@@ -137,11 +137,11 @@ TEST_F(T1, BetweenIsTwoOperatorsAndARangePair) {
 // with work_mem = 64kB (1,024 entries, the bitmap goes lossy):
 // Bitmap Heap Scan on t1  (cost=3697.57..20653.28 rows=197309 width=16)
 TEST_F(T1, BitmapScanExactAndLossy) {
-  auto [index, heap] = bitmap_scan(Clause::cmp(A, CmpOp::kLt, 200000), A);
+  auto [index, heap] = bitmap_scan(Clause::cmp(kA, CmpOp::kLt, 200000), kA);
   EXPECT_EQ(explain(index), "cost=0.00..3648.24 rows=197309");
   EXPECT_EQ(explain(heap), "cost=3697.57..11569.93 rows=197309");
   cs_.work_mem_kb = 64;
-  auto [index2, lossy] = bitmap_scan(Clause::cmp(A, CmpOp::kLt, 200000), A);
+  auto [index2, lossy] = bitmap_scan(Clause::cmp(kA, CmpOp::kLt, 200000), kA);
   EXPECT_EQ(explain(lossy), "cost=3697.57..20653.28 rows=197309");
 }
 
@@ -152,12 +152,12 @@ TEST_F(T1, BitmapScanExactAndLossy) {
 //         ->  Bitmap Index Scan on t1_b  (cost=0.00..40.33 rows=2121 width=0)
 TEST_F(T1, BitmapOr) {
   Clause where =
-      Clause::or_of({Clause::cmp(A, CmpOp::kLt, 3000), Clause::cmp(B, CmpOp::kLt, 2000)});
+      Clause::or_of({Clause::cmp(kA, CmpOp::kLt, 3000), Clause::cmp(kB, CmpOp::kLt, 2000)});
   std::vector<Clause> clauses = restriction_clauses(where);
   RelSize rel = size_for(clauses);
   EXPECT_EQ(rel.rows, 5125);
-  BitmapPath a = bitmap_index({where.args[0]}, A, rel.rows);
-  BitmapPath b = bitmap_index({where.args[1]}, B, rel.rows);
+  BitmapPath a = bitmap_index({where.args[0]}, kA, rel.rows);
+  BitmapPath b = bitmap_index({where.args[1]}, kB, rel.rows);
   EXPECT_EQ(explain(explain_bitmap_node(cs_, a, 1e6)), "cost=0.00..59.01 rows=3011");
   EXPECT_EQ(explain(explain_bitmap_node(cs_, b, 1e6)), "cost=0.00..40.33 rows=2121");
   BitmapPath bor = BitmapPath::or_of({a, b});
@@ -172,8 +172,8 @@ TEST_F(T1, BitmapOr) {
 //   ->  Bitmap Index Scan on t1_a  (cost=0.00..5486.03 rows=296747 width=0)
 TEST_F(T1, BitmapScanWithFilter) {
   Clause where =
-      Clause::and_of({Clause::cmp(A, CmpOp::kLt, 300000), Clause::cmp(B, CmpOp::kLt, 300000)});
-  auto [index, heap] = bitmap_scan(where, A);
+      Clause::and_of({Clause::cmp(kA, CmpOp::kLt, 300000), Clause::cmp(kB, CmpOp::kLt, 300000)});
+  auto [index, heap] = bitmap_scan(where, kA);
   EXPECT_EQ(explain(index), "cost=0.00..5486.03 rows=296747");
   EXPECT_EQ(explain(heap), "cost=5508.30..15365.51 rows=89103");
 }
@@ -184,13 +184,13 @@ TEST_F(T1, BitmapScanWithFilter) {
 //   ->  Bitmap Index Scan on t1_c  (cost=0.00..524.18 rows=47967 width=0)
 // Seq Scan on t1  (cost=0.00..17906.00 rows=990000 width=16)  Filter: (c <> 5)
 TEST_F(T1, McvColumn) {
-  auto [i7, h7] = bitmap_scan(Clause::cmp(C, CmpOp::kEq, 7), C);
+  auto [i7, h7] = bitmap_scan(Clause::cmp(kC, CmpOp::kEq, 7), kC);
   EXPECT_EQ(explain(i7), "cost=0.00..112.17 rows=10100");
   EXPECT_EQ(explain(h7), "cost=114.70..5731.86 rows=10100");
-  auto [i5, h5] = bitmap_scan(Clause::cmp(C, CmpOp::kLt, 5), C);
+  auto [i5, h5] = bitmap_scan(Clause::cmp(kC, CmpOp::kLt, 5), kC);
   EXPECT_EQ(explain(i5), "cost=0.00..524.18 rows=47967");
   EXPECT_EQ(explain(h5), "cost=536.17..6541.76 rows=47967");
-  std::vector<Clause> ne = restriction_clauses(Clause::not_of(Clause::cmp(C, CmpOp::kEq, 5)));
+  std::vector<Clause> ne = restriction_clauses(Clause::not_of(Clause::cmp(kC, CmpOp::kEq, 5)));
   EXPECT_EQ(explain(cost_seq_scan(cs_, size_for(ne), qual_cost(cs_, ne))),
             "cost=0.00..17906.00 rows=990000");
 }
@@ -202,10 +202,10 @@ TEST_F(T1, McvColumn) {
 //   Recheck Cond: (c = ANY ('{1,2,3}'::integer[]))
 //   ->  Bitmap Index Scan on t1_c  (cost=0.00..308.28 rows=28133 width=0)
 TEST_F(T1, InLists) {
-  auto [ia, ha] = bitmap_scan(Clause::in(A, {1, 2, 3, 4, 5}), A);
+  auto [ia, ha] = bitmap_scan(Clause::in(kA, {1, 2, 3, 4, 5}), kA);
   EXPECT_EQ(explain(ia), "cost=0.00..22.16 rows=5");
   EXPECT_EQ(explain(ha), "cost=22.16..41.79 rows=5");
-  auto [ic, hc] = bitmap_scan(Clause::in(C, {1, 2, 3}), C);
+  auto [ic, hc] = bitmap_scan(Clause::in(kC, {1, 2, 3}), kC);
   EXPECT_EQ(explain(ic), "cost=0.00..308.28 rows=28133");
   EXPECT_EQ(explain(hc), "cost=315.31..6108.14 rows=28133");
 }
@@ -215,10 +215,11 @@ TEST_F(T1, InLists) {
 // (a > 999000 probes the last histogram bound, replaced by the index's max)
 // Index Scan using t1_a on t1  (cost=0.42..8.44 rows=1 width=16)  (a = 77)
 TEST_F(T1, HistogramEndAndEquality) {
-  auto [index, heap] = bitmap_scan(Clause::cmp(A, CmpOp::kGt, 999000), A);
+  auto [index, heap] = bitmap_scan(Clause::cmp(kA, CmpOp::kGt, 999000), kA);
   EXPECT_EQ(explain(index), "cost=0.00..19.97 rows=1006");
   EXPECT_EQ(explain(heap), "cost=20.22..2576.36 rows=1006");
-  EXPECT_EQ(explain(index_scan(Clause::cmp(A, CmpOp::kEq, 77), A).path), "cost=0.42..8.44 rows=1");
+  EXPECT_EQ(explain(index_scan(Clause::cmp(kA, CmpOp::kEq, 77), kA).path),
+            "cost=0.42..8.44 rows=1");
 }
 
 // Sort  (cost=6406.04..6428.21 rows=8867 width=8)
@@ -229,11 +230,11 @@ TEST_F(T1, HistogramEndAndEquality) {
 // Limit  (cost=0.42..0.90 rows=10 width=16)
 //   ->  Index Scan using t1_a on t1  (cost=0.42..47603.32 rows=1000000 width=16)
 TEST_F(T1, SortAndLimit) {
-  auto [index, heap] = bitmap_scan(Clause::cmp(C, CmpOp::kEq, 3), C);
+  auto [index, heap] = bitmap_scan(Clause::cmp(kC, CmpOp::kEq, 3), kC);
   EXPECT_EQ(explain(index), "cost=0.00..98.93 rows=8867");
   EXPECT_EQ(explain(heap), "cost=101.14..5824.63 rows=8867");
   EXPECT_EQ(explain(cost_sort(cs_, heap, heap.rows, 8)), "cost=6406.04..6428.21 rows=8867");
-  IndexScanCost full = index_scan(Clause::boolean(true), A);
+  IndexScanCost full = index_scan(Clause::boolean(true), kA);
   EXPECT_EQ(explain(full.path), "cost=0.42..47603.32 rows=1000000");
   EXPECT_EQ(explain(cost_limit(full.path, 0, 10)), "cost=0.42..0.90 rows=10");
 }

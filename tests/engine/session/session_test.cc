@@ -15,7 +15,7 @@ using testing::read_heap_file;
 using testing::scalar;
 using testing::TempDir;
 
-const std::vector<Column> kAB = {{"a", ColumnType::Int4}, {"b", ColumnType::Int4}};
+const std::vector<Column> kAB = {{"a", ColumnType::kInt4}, {"b", ColumnType::kInt4}};
 
 std::string table_path(Session& s, const std::string& name) {
   return s.data_dir().relation_path(s.catalog().find(name)->relnumber);
@@ -86,7 +86,7 @@ TEST(Session, FractionsRoundAsPostgresCasts) {
   // numeric literals round half away from zero; float8 rounds half to even.
   s.execute("INSERT INTO t VALUES (2.5, 3.5), (-2.5, 2.5::float8), (1.4999, 3.5::float8)");
   auto rows =
-      read_heap_file(table_path(s, "t"), {{"a", ColumnType::Int4}, {"b", ColumnType::Int8}}).rows;
+      read_heap_file(table_path(s, "t"), {{"a", ColumnType::kInt4}, {"b", ColumnType::kInt8}}).rows;
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0], (std::vector<int64_t>{3, 4}));
   EXPECT_EQ(rows[1], (std::vector<int64_t>{-3, 2}));

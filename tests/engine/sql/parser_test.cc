@@ -61,7 +61,7 @@ TEST(Parser, InsertValuesWithSetReturningFunction) {
   auto& ins = std::get<Insert>(st);
   ASSERT_EQ(ins.source.values.size(), 1u);
   EXPECT_EQ(ins.source.values[0][0]->name, "generate_series");
-  EXPECT_EQ(ins.source.values[0][1]->kind, ExprKind::Binary);
+  EXPECT_EQ(ins.source.values[0][1]->kind, ExprKind::kBinary);
 }
 
 TEST(Parser, OperatorPrecedence) {
@@ -76,9 +76,9 @@ TEST(Parser, WhereWithBetweenOrInNot) {
   auto st = parse_statement(
       "SELECT * FROM test WHERE major BETWEEN 10 AND 100 OR minor NOT IN (1, 2) AND NOT b < 3");
   auto& w = *std::get<Select>(st).where;
-  EXPECT_EQ(w.kind, ExprKind::Or);
-  EXPECT_EQ(w.args[0]->kind, ExprKind::Between);
-  EXPECT_EQ(w.args[1]->kind, ExprKind::And);
+  EXPECT_EQ(w.kind, ExprKind::kOr);
+  EXPECT_EQ(w.args[0]->kind, ExprKind::kBetween);
+  EXPECT_EQ(w.args[1]->kind, ExprKind::kAnd);
   EXPECT_TRUE(w.args[1]->args[0]->negated);
 }
 

@@ -27,12 +27,12 @@ Catalog sample_catalog() {
   t.fillfactor = 10;
   t.pages = 45455;
   t.rows = 1000000;
-  t.columns = {{"a", ColumnType::Int4}, {"b", ColumnType::Int8}};
+  t.columns = {{"a", ColumnType::kInt4}, {"b", ColumnType::kInt8}};
   c.relations.push_back(t);
   RelationEntry i;
   i.oid = 16385;
   i.name = "t_a_idx";
-  i.kind = RelKind::Index;
+  i.kind = RelKind::kIndex;
   i.relnumber = 16385;
   i.table_oid = 16384;
   i.key_columns = {0, 1};
@@ -69,7 +69,7 @@ TEST(Catalog, JsonWithAFormatVersionRoundTrips) {
   EXPECT_EQ(back.serialize(), text);
   EXPECT_EQ(back.version, 7u);
   EXPECT_EQ(back.find("t")->pages, 45455u);
-  EXPECT_EQ(back.find("t")->columns[1].type, ColumnType::Int8);
+  EXPECT_EQ(back.find("t")->columns[1].type, ColumnType::kInt8);
   EXPECT_EQ(back.find("t_a_idx")->key_columns, (std::vector<int>{0, 1}));
   EXPECT_TRUE(back.find("t_a_idx")->unique);
 }
@@ -84,7 +84,7 @@ TEST(Catalog, NamesAreStoredExactly) {
     t.oid = c.allocate_oid();
     t.relnumber = t.oid;
     t.name = n;
-    t.columns = {{n, ColumnType::Int4}};
+    t.columns = {{n, ColumnType::kInt4}};
     c.relations.push_back(t);
   }
   Catalog back = Catalog::parse(c.serialize(), "x");
@@ -237,7 +237,7 @@ TEST(Catalog, Version1TextIsStillRead) {
   ASSERT_EQ(c.relations.size(), 2u);
   EXPECT_EQ(c.find("t")->relnumber, 16386u);
   EXPECT_EQ(c.find("t")->fillfactor, 10);
-  EXPECT_EQ(c.find("t")->columns[1].type, ColumnType::Int8);
+  EXPECT_EQ(c.find("t")->columns[1].type, ColumnType::kInt8);
   EXPECT_EQ(c.find("t_a_idx")->key_columns, (std::vector<int>{0, 1}));
   EXPECT_TRUE(c.find("t_a_idx")->unique);
 }
@@ -304,7 +304,7 @@ TEST(Catalog, Version1DirectoryIsRewrittenAsJsonAtTheNextCommit) {
          << " keys=0,1";
     v1 << "\n";
     for (const Column& c : r.columns)
-      v1 << "column " << c.name << " " << (c.type == ColumnType::Int4 ? "int4" : "int8") << "\n";
+      v1 << "column " << c.name << " " << (c.type == ColumnType::kInt4 ? "int4" : "int8") << "\n";
     v1 << "end\n";
   }
   v1 << "eof\n";

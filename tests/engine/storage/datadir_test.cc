@@ -22,7 +22,7 @@ using testing::error_of;
 using testing::read_heap_file;
 using testing::TempDir;
 
-const std::vector<Column> kAB = {{"a", ColumnType::Int4}, {"b", ColumnType::Int4}};
+const std::vector<Column> kAB = {{"a", ColumnType::kInt4}, {"b", ColumnType::kInt4}};
 
 off_t file_size(const std::string& path) {
   struct stat st;
@@ -59,7 +59,7 @@ TEST(DataDir, CatalogRoundTripsAndDamageIsNamed) {
   i.oid = 16385;
   i.name = "t_a_idx";
   i.relnumber = 16385;
-  i.kind = RelKind::Index;
+  i.kind = RelKind::kIndex;
   i.table_oid = 16384;
   i.key_columns = {0, 1};
   i.unique = true;

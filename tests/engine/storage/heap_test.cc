@@ -5,7 +5,7 @@
 namespace tp {
 namespace {
 
-const std::vector<Column> kIntInt = {{"a", ColumnType::Int4}, {"b", ColumnType::Int4}};
+const std::vector<Column> kIntInt = {{"a", ColumnType::kInt4}, {"b", ColumnType::kInt4}};
 
 TEST(HeapTuple, IntIntRowIs32BytesWithValuesAfterHeader) {
   HeapTupleLayout layout(kIntInt);
@@ -21,7 +21,7 @@ TEST(HeapTuple, IntIntRowIs32BytesWithValuesAfterHeader) {
 }
 
 TEST(HeapTuple, Int8ColumnsAreEightByteAligned) {
-  HeapTupleLayout layout({{"a", ColumnType::Int4}, {"b", ColumnType::Int8}});
+  HeapTupleLayout layout({{"a", ColumnType::kInt4}, {"b", ColumnType::kInt8}});
   EXPECT_EQ(layout.offset(1), 32u);
   EXPECT_EQ(layout.tuple_size(), 40u);
 }
