@@ -4,7 +4,7 @@ namespace tp::scans {
 
 HeapScan::HeapScan(bufmgr::BufferPool& pool, aio::IoFile& file, BlockNumber nblocks,
                    bufmgr::ReadStreamConfig config)
-    : pool_(pool), nblocks_(nblocks) {
+    : nblocks_(nblocks) {
   ring_ = bufmgr::BufferStrategy::for_seq_scan(pool, nblocks, config.effective_io_concurrency,
                                                config.io_combine_limit);
   config.strategy = ring_.get();

@@ -31,7 +31,6 @@ class HeapScan {
   const bufmgr::ReadStreamStats& stream_stats() const { return stream_->stats(); }
 
  private:
-  bufmgr::BufferPool& pool_;
   BlockNumber nblocks_;
   BlockNumber next_ = 0;
   std::unique_ptr<bufmgr::BufferStrategy> ring_;

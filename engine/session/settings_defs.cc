@@ -6,6 +6,8 @@
 
 namespace tp {
 
+// A data table, one entry per setting: long by nature, one step.
+// NOLINTNEXTLINE(readability-function-size)
 const std::vector<SettingDef>& Settings::definitions() {
   static const std::vector<SettingDef> defs = {
       // Resource usage

@@ -64,78 +64,82 @@ std::byte stamp_of(int thread, int i) {
   return std::byte((thread * 37 + i) & 0xff);
 }
 
-Outcome run_workload(IoSystem& io, IoFile& file, const std::string& path, const Workload& w) {
-  std::vector<std::atomic<int>> completions(size_t(w.threads) * size_t(w.ios_per_thread));
+// What the threads of one workload share.
+struct SharedState {
+  explicit SharedState(const Workload& w)
+      : completions(size_t(w.threads) * size_t(w.ios_per_thread)),
+        published(size_t(w.threads)),
+        last_stamp(size_t(w.threads), std::vector<int>(kOwnBlocks, -1)) {}
+  std::vector<std::atomic<int>> completions;
   std::mutex published_mutex;
-  std::vector<IoWaitRef> published(size_t(w.threads));
+  std::vector<IoWaitRef> published;
   std::atomic<int> bad_results{0}, bad_data{0};
-  std::vector<std::vector<int>> last_stamp(size_t(w.threads), std::vector<int>(kOwnBlocks, -1));
-  std::vector<std::thread> threads;
-  for (int t = 0; t < w.threads; ++t) {
-    threads.emplace_back([&, t] {
-      std::mt19937 rng{unsigned(t) * 7919u + 1u};
-      AlignedBuffer buf(size_t(w.depth) * 4);
-      std::vector<IoResult> results(size_t(w.depth));
-      std::vector<IoWaitRef> refs(size_t(w.depth));
-      struct Op {
-        IoOp op;
-        BlockNumber first;
-        int n;
-      };
-      std::vector<Op> ops(size_t(w.depth));
-      const BlockNumber own = kReadOnlyBlocks + BlockNumber(t) * kOwnBlocks;
-      auto check = [&](int slot) {
-        const Op& op = ops[size_t(slot)];
-        if (!results[size_t(slot)].ok()) bad_results.fetch_add(1);
-        if (op.op == IoOp::kRead)
-          for (int b = 0; b < op.n; ++b)
-            if (!is_pattern_block(buf.block(size_t(slot) * 4 + size_t(b)),
-                                  op.first + BlockNumber(b)))
-              bad_data.fetch_add(1);
-      };
-      for (int i = 0; i < w.ios_per_thread; ++i) {
-        const int slot = i % w.depth;
-        if (i >= w.depth) {
-          io.wait(refs[size_t(slot)]);
-          check(slot);
-        }
-        std::byte* mem = buf.block(size_t(slot) * 4);
-        Op& op = ops[size_t(slot)];
-        if (i % 4 == 0) {
-          // Writes go round the thread's own stretch: never two in flight on one block.
-          op = {IoOp::kWrite, own + BlockNumber((i / 4) % int(kOwnBlocks)), 1};
-          std::memset(mem, int(stamp_of(t, i)), kBlockSize);
-          last_stamp[size_t(t)][op.first - own] = i;
-        } else {
-          int n = 1 + int(rng() % 4);
-          op = {IoOp::kRead, BlockNumber(rng() % (kReadOnlyBlocks - BlockNumber(n))), n};
-        }
-        IoHandle* h = io.acquire(&results[size_t(slot)]);
-        size_t id = size_t(t) * size_t(w.ios_per_thread) + size_t(i);
-        h->set_completion({&count_completion, {reinterpret_cast<uint64_t>(&completions[id])}});
-        if (w.advice && op.op == IoOp::kRead && i % 3 == 0) h->set_flags(kIoFlagAdvice);
-        refs[size_t(slot)] = h->wait_ref();
-        if (op.op == IoOp::kRead)
-          io.start_read(h, file, op.first, mem, op.n);
-        else
-          io.start_write(h, file, op.first, mem, op.n);
-        IoWaitRef theirs;
-        {
-          std::lock_guard lock(published_mutex);
-          published[size_t(t)] = refs[size_t(slot)];
-          theirs = published[size_t((t + 1) % w.threads)];
-        }
-        if (i % 3 == 1) io.wait(theirs);  // may be finished, recycled, or still in flight
-      }
-      io.wait_all();
-      for (int slot = 0; slot < std::min(w.depth, w.ios_per_thread); ++slot) check(slot);
-    });
-  }
-  for (auto& th : threads) th.join();
+  std::vector<std::vector<int>> last_stamp;  // per thread: the last write to each own block
+};
 
-  Outcome out{bad_results.load(), bad_data.load(), 0};
-  for (auto& c : completions) out.not_once += c.load() != 1;
-  // Each written block holds its last write.
+// Thread `t`: reads and writes at depth w.depth, and waits on another thread's I/O.
+void run_thread(IoSystem& io, IoFile& file, const Workload& w, SharedState& sh, int t) {
+  std::mt19937 rng{unsigned(t) * 7919u + 1u};
+  AlignedBuffer buf(size_t(w.depth) * 4);
+  std::vector<IoResult> results(size_t(w.depth));
+  std::vector<IoWaitRef> refs(size_t(w.depth));
+  struct Op {
+    IoOp op;
+    BlockNumber first;
+    int n;
+  };
+  std::vector<Op> ops(size_t(w.depth));
+  const BlockNumber own = kReadOnlyBlocks + BlockNumber(t) * kOwnBlocks;
+  auto check = [&](int slot) {
+    const Op& op = ops[size_t(slot)];
+    if (!results[size_t(slot)].ok()) sh.bad_results.fetch_add(1);
+    if (op.op == IoOp::kRead)
+      for (int b = 0; b < op.n; ++b)
+        if (!is_pattern_block(buf.block(size_t(slot) * 4 + size_t(b)), op.first + BlockNumber(b)))
+          sh.bad_data.fetch_add(1);
+  };
+  for (int i = 0; i < w.ios_per_thread; ++i) {
+    const int slot = i % w.depth;
+    if (i >= w.depth) {
+      io.wait(refs[size_t(slot)]);
+      check(slot);
+    }
+    std::byte* mem = buf.block(size_t(slot) * 4);
+    Op& op = ops[size_t(slot)];
+    if (i % 4 == 0) {
+      // Writes go round the thread's own stretch: never two in flight on one block.
+      op = {IoOp::kWrite, own + BlockNumber((i / 4) % int(kOwnBlocks)), 1};
+      std::memset(mem, int(stamp_of(t, i)), kBlockSize);
+      sh.last_stamp[size_t(t)][op.first - own] = i;
+    } else {
+      int n = 1 + int(rng() % 4);
+      op = {IoOp::kRead, BlockNumber(rng() % (kReadOnlyBlocks - BlockNumber(n))), n};
+    }
+    IoHandle* h = io.acquire(&results[size_t(slot)]);
+    size_t id = size_t(t) * size_t(w.ios_per_thread) + size_t(i);
+    h->set_completion({&count_completion, {reinterpret_cast<uint64_t>(&sh.completions[id])}});
+    if (w.advice && op.op == IoOp::kRead && i % 3 == 0) h->set_flags(kIoFlagAdvice);
+    refs[size_t(slot)] = h->wait_ref();
+    if (op.op == IoOp::kRead)
+      io.start_read(h, file, op.first, mem, op.n);
+    else
+      io.start_write(h, file, op.first, mem, op.n);
+    IoWaitRef theirs;
+    {
+      std::lock_guard lock(sh.published_mutex);
+      sh.published[size_t(t)] = refs[size_t(slot)];
+      theirs = sh.published[size_t((t + 1) % w.threads)];
+    }
+    if (i % 3 == 1) io.wait(theirs);  // may be finished, recycled, or still in flight
+  }
+  io.wait_all();
+  for (int slot = 0; slot < std::min(w.depth, w.ios_per_thread); ++slot) check(slot);
+}
+
+// Written blocks that do not hold their last write.
+int stale_blocks(const std::string& path, const Workload& w,
+                 const std::vector<std::vector<int>>& last_stamp) {
+  int stale = 0;
   int fd = ::open(path.c_str(), O_RDONLY);
   std::vector<std::byte> page(kBlockSize);
   for (int t = 0; t < w.threads; ++t)
@@ -145,9 +149,21 @@ Outcome run_workload(IoSystem& io, IoFile& file, const std::string& path, const 
       BlockNumber block = kReadOnlyBlocks + BlockNumber(t) * kOwnBlocks + b;
       if (::pread(fd, page.data(), kBlockSize, off_t(block) * kBlockSize) != ssize_t(kBlockSize) ||
           page[0] != stamp_of(t, i) || page[kBlockSize - 1] != stamp_of(t, i))
-        out.bad_data++;
+        ++stale;
     }
   ::close(fd);
+  return stale;
+}
+
+Outcome run_workload(IoSystem& io, IoFile& file, const std::string& path, const Workload& w) {
+  SharedState sh(w);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < w.threads; ++t)
+    threads.emplace_back([&, t] { run_thread(io, file, w, sh, t); });
+  for (auto& th : threads) th.join();
+  Outcome out{sh.bad_results.load(), sh.bad_data.load(), 0};
+  for (auto& c : sh.completions) out.not_once += c.load() != 1;
+  out.bad_data += stale_blocks(path, w, sh.last_stamp);
   return out;
 }
 

@@ -120,7 +120,7 @@ TEST(BtreeBuild, OneMillionKeysMatchPostgresPageCount) {
   EXPECT_EQ(counters.index_pages_read, 4u);
   EXPECT_FALSE(tree.lookup({3 * 777'777 - 999}).has_value());
 
-  VerifyReport report = verify_btree(store, def, [n](Tid tid) { return key_of(tid, n); });
+  VerifyReport report = verify_btree(store, def, [](Tid tid) { return key_of(tid, n); });
   EXPECT_TRUE(report.ok) << report.message;
   EXPECT_EQ(report.leaf_items_checked, n);
   EXPECT_EQ(report.pages_checked, 2745u);

@@ -165,7 +165,7 @@ TEST(BtreeInsert, Int4IndexReachesHeightThreeByInserts) {
   std::shuffle(keys.begin(), keys.end(), rng);
   for (uint32_t k : keys) tree.insert({int64_t(k)}, Tid{k / 100 + 1, OffsetNumber(k % 100 + 1)});
   EXPECT_EQ(tree.meta().level, 2u);
-  VerifyReport report = verify_btree(store, def, [n](Tid t) -> std::optional<KeyValues> {
+  VerifyReport report = verify_btree(store, def, [](Tid t) -> std::optional<KeyValues> {
     uint64_t k = uint64_t(t.block - 1) * 100 + t.offset - 1;
     if (k >= n) return std::nullopt;
     return KeyValues{int64_t(k)};

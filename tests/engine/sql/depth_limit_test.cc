@@ -36,48 +36,48 @@ std::string depth_error(Session& s, const std::string& sql) {
 
 class DepthLimit : public ::testing::Test {
  protected:
-  DepthLimit() : s(testing::options_for(tmp.data())) {
-    s.execute("CREATE TABLE t (a int, b int)");
-    s.execute("INSERT INTO t VALUES (1, 2)");
+  DepthLimit() : s_(testing::options_for(tmp_.data())) {
+    s_.execute("CREATE TABLE t (a int, b int)");
+    s_.execute("INSERT INTO t VALUES (1, 2)");
   }
-  TempDir tmp;
-  Session s;
+  TempDir tmp_;
+  Session s_;
 };
 
 TEST_F(DepthLimit, HostileNestingIsAnErrorNotACrash) {
   const std::string kErr = "stack depth limit exceeded";
-  EXPECT_EQ(depth_error(s, "SELECT " + repeat("(", 10000) + "1" + repeat(")", 10000)), kErr);
-  EXPECT_EQ(depth_error(s, "SELECT " + repeat("NOT ", 50000) + "true"), kErr);
-  EXPECT_EQ(depth_error(s, "SELECT 1" + repeat(" + 1", 50000)), kErr);
-  EXPECT_EQ(depth_error(s, "SELECT 1" + repeat(" * 1", 50000)), kErr);
-  EXPECT_EQ(depth_error(s, "SELECT " + repeat("- ", 50000) + "1"), kErr);
-  EXPECT_EQ(depth_error(s, "SELECT 1" + repeat("::int", 50000)), kErr);
-  EXPECT_EQ(depth_error(s, "SELECT " + repeat("abs(", 20000) + "1" + repeat(")", 20000)), kErr);
-  EXPECT_EQ(depth_error(s, "SELECT 1 IN (" + repeat("1 IN (", 20000) + "1" + repeat(")", 20001)),
+  EXPECT_EQ(depth_error(s_, "SELECT " + repeat("(", 10000) + "1" + repeat(")", 10000)), kErr);
+  EXPECT_EQ(depth_error(s_, "SELECT " + repeat("NOT ", 50000) + "true"), kErr);
+  EXPECT_EQ(depth_error(s_, "SELECT 1" + repeat(" + 1", 50000)), kErr);
+  EXPECT_EQ(depth_error(s_, "SELECT 1" + repeat(" * 1", 50000)), kErr);
+  EXPECT_EQ(depth_error(s_, "SELECT " + repeat("- ", 50000) + "1"), kErr);
+  EXPECT_EQ(depth_error(s_, "SELECT 1" + repeat("::int", 50000)), kErr);
+  EXPECT_EQ(depth_error(s_, "SELECT " + repeat("abs(", 20000) + "1" + repeat(")", 20000)), kErr);
+  EXPECT_EQ(depth_error(s_, "SELECT 1 IN (" + repeat("1 IN (", 20000) + "1" + repeat(")", 20001)),
             kErr);
-  EXPECT_EQ(depth_error(s, "SELECT count(*) FROM t WHERE " + repeat("NOT ", 50000) + "a = 1"),
+  EXPECT_EQ(depth_error(s_, "SELECT count(*) FROM t WHERE " + repeat("NOT ", 50000) + "a = 1"),
             kErr);
-  EXPECT_EQ(depth_error(s, "SELECT count(*) FROM t WHERE a = 0" + repeat(" + 1", 50000)), kErr);
-  EXPECT_EQ(depth_error(s, "INSERT INTO t VALUES (1" + repeat(" - 1", 50000) + ", 1)"), kErr);
-  EXPECT_EQ(depth_error(s, "EXPLAIN SELECT a FROM t WHERE " + repeat("(", 10000) + "a = 1" +
-                               repeat(")", 10000)),
+  EXPECT_EQ(depth_error(s_, "SELECT count(*) FROM t WHERE a = 0" + repeat(" + 1", 50000)), kErr);
+  EXPECT_EQ(depth_error(s_, "INSERT INTO t VALUES (1" + repeat(" - 1", 50000) + ", 1)"), kErr);
+  EXPECT_EQ(depth_error(s_, "EXPLAIN SELECT a FROM t WHERE " + repeat("(", 10000) + "a = 1" +
+                                repeat(")", 10000)),
             kErr);
   // Unbalanced or cut off: still the limit first, never a crash.
-  EXPECT_EQ(depth_error(s, "SELECT " + repeat("(", 100000)), kErr);
+  EXPECT_EQ(depth_error(s_, "SELECT " + repeat("(", 100000)), kErr);
   // The session is intact.
-  EXPECT_EQ(scalar(s, "SELECT count(*) FROM t"), "1");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t"), "1");
 }
 
 TEST_F(DepthLimit, OrdinaryNestingStillWorks) {
-  EXPECT_EQ(scalar(s, "SELECT " + repeat("(", 150) + "7" + repeat(")", 150)), "7");
-  EXPECT_EQ(scalar(s, "SELECT 0" + repeat(" + 1", 500)), "500");
-  EXPECT_EQ(scalar(s, "SELECT " + repeat("NOT ", 300) + "true"), "t");
-  EXPECT_EQ(scalar(s, "SELECT count(*) FROM t WHERE " + repeat("NOT ", 300) + "a = 1"), "1");
+  EXPECT_EQ(scalar(s_, "SELECT " + repeat("(", 150) + "7" + repeat(")", 150)), "7");
+  EXPECT_EQ(scalar(s_, "SELECT 0" + repeat(" + 1", 500)), "500");
+  EXPECT_EQ(scalar(s_, "SELECT " + repeat("NOT ", 300) + "true"), "t");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t WHERE " + repeat("NOT ", 300) + "a = 1"), "1");
   // Wide is not deep: long AND / IN lists are flat.
-  EXPECT_EQ(scalar(s, "SELECT count(*) FROM t WHERE a = 1" + repeat(" AND a > 0", 5000)), "1");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t WHERE a = 1" + repeat(" AND a > 0", 5000)), "1");
   std::string list = "0";
   for (int i = 1; i < 5000; ++i) list += ", " + std::to_string(i);
-  EXPECT_EQ(scalar(s, "SELECT count(*) FROM t WHERE a IN (" + list + ")"), "1");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t WHERE a IN (" + list + ")"), "1");
 }
 
 // AND and OR alternating cannot be flattened: the tree keeps its depth through
@@ -91,37 +91,37 @@ std::string alternating(int levels) {
 
 TEST_F(DepthLimit, TreesNearTheBoundPassThePlannerAndTheScans) {
   // 100 levels fit in 2MB even with ASan's frames (about 6 kB of parser stack a level).
-  EXPECT_EQ(scalar(s, "SELECT count(*) FROM t WHERE " + alternating(100)), "1");
-  EXPECT_EQ(depth_error(s, "EXPLAIN SELECT count(*) FROM t WHERE " + alternating(100)), "");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t WHERE " + alternating(100)), "1");
+  EXPECT_EQ(depth_error(s_, "EXPLAIN SELECT count(*) FROM t WHERE " + alternating(100)), "");
   // Near the bound: it runs (a build with small frames) or the stack check refuses it
   // first (ASan); it never crashes.
   for (const char* prefix :
        {"SELECT count(*) FROM t WHERE ", "EXPLAIN ANALYZE SELECT a FROM t WHERE "}) {
-    std::string e = depth_error(s, prefix + alternating(1015));
+    std::string e = depth_error(s_, prefix + alternating(1015));
     EXPECT_TRUE(e.empty() || e == "stack depth limit exceeded") << e;
   }
-  EXPECT_EQ(depth_error(s, "SELECT count(*) FROM t WHERE " + alternating(1030)),
+  EXPECT_EQ(depth_error(s_, "SELECT count(*) FROM t WHERE " + alternating(1030)),
             "stack depth limit exceeded");
 }
 
 TEST_F(DepthLimit, MaxStackDepthSettingMovesTheLimit) {
-  EXPECT_EQ(s.settings().show("max_stack_depth"), "2MB");
+  EXPECT_EQ(s_.settings().show("max_stack_depth"), "2MB");
   EXPECT_EQ(max_expression_depth(), 1024);
-  s.execute("SET max_stack_depth = '100kB'");
+  s_.execute("SET max_stack_depth = '100kB'");
   EXPECT_EQ(max_expression_depth(), 50);
   try {
-    s.execute("SELECT " + repeat("(", 60) + "1" + repeat(")", 60));
+    s_.execute("SELECT " + repeat("(", 60) + "1" + repeat(")", 60));
     ADD_FAILURE() << "60 levels passed a 50-level limit";
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "stack depth limit exceeded");
     EXPECT_NE(e.hint().find("(currently 100kB)"), std::string::npos);
   }
-  s.execute("RESET max_stack_depth");
+  s_.execute("RESET max_stack_depth");
   EXPECT_EQ(max_stack_depth_kb(), 2048);
   int64_t platform = platform_stack_limit_kb();
   if (platform >= 0) {
     EXPECT_EQ(
-        testing::error_of(s, "SET max_stack_depth = '" + std::to_string(platform + 1) + "kB'"),
+        testing::error_of(s_, "SET max_stack_depth = '" + std::to_string(platform + 1) + "kB'"),
         "\"max_stack_depth\" must not exceed " + std::to_string(platform) + "kB.");
     EXPECT_EQ(max_stack_depth_kb(), 2048);  // unchanged
   }
