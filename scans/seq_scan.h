@@ -15,6 +15,7 @@
 #include "bufmgr/read_stream.h"
 #include "bufmgr/strategy.h"
 #include "scans/exec_node.h"
+#include "scans/parallel_blocks.h"
 #include "scans/qual.h"
 
 namespace tp::scans {
@@ -48,6 +49,9 @@ struct SeqScanParams {
   std::vector<OutputColumn> output;
   CompiledQual qual;
   std::string filter_text;  // "(a < 5)" as EXPLAIN prints it; empty without a qual
+  // A Parallel Seq Scan: this participant reads the blocks it claims from the
+  // blocks shared by all participants (scans/gather.h), not every block.
+  ParallelBlocks* parallel = nullptr;
 };
 
 class SeqScanNode final : public ExecNode {
@@ -56,7 +60,9 @@ class SeqScanNode final : public ExecNode {
   SeqScanNode(bufmgr::BufferPool& pool, aio::IoFile& file, SeqScanParams params);
   ~SeqScanNode() override;
 
-  std::string explain_name() const override { return "Seq Scan"; }
+  std::string explain_name() const override {
+    return params_.parallel ? "Parallel Seq Scan" : "Seq Scan";
+  }
   std::string explain_target() const override { return " on " + params_.relation; }
   void explain_details(std::vector<std::string>& lines, bool analyze) const override;
   const bufmgr::ReadStreamStats* stream_stats() const override;

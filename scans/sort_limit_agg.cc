@@ -134,8 +134,21 @@ const RowBatch* LimitNode::do_next() {
 
 // ---------------------------------------------------------------- Aggregate
 
-AggregateNode::AggregateNode(std::unique_ptr<ExecNode> child, std::vector<AggSpec> aggs)
-    : child_(std::move(child)), aggs_(std::move(aggs)) {}
+AggregateNode::AggregateNode(std::unique_ptr<ExecNode> child, std::vector<AggSpec> aggs,
+                             AggMode mode)
+    : child_(std::move(child)), aggs_(std::move(aggs)), mode_(mode) {}
+
+std::string AggregateNode::explain_name() const {
+  switch (mode_) {
+    case AggMode::kPartial:
+      return "Partial Aggregate";
+    case AggMode::kFinalize:
+      return "Finalize Aggregate";
+    case AggMode::kSimple:
+      break;
+  }
+  return "Aggregate";
+}
 
 void AggregateNode::do_open() {
   child_->open();

@@ -88,13 +88,24 @@ struct AggState {
   int64_t max = 0;
 };
 
+// How an Aggregate splits its work, as PostgreSQL's AggSplit for parallel plans:
+//   kSimple    input rows in, the results out (results())
+//   kPartial   input rows in, one row of states out: kPartialSlots slots per
+//              aggregate (count, sum's low and high 64 bits, min, max), for a
+//              Finalize Aggregate above a Gather
+//   kFinalize  rows of states in (each aggregate's at slot kPartialSlots * i),
+//              combined; the results out (results())
+enum class AggMode : uint8_t { kSimple, kPartial, kFinalize };
+inline constexpr uint32_t kPartialSlots = 5;
+
 // Aggregate (plain, one output row): count(*), count, sum, min, max, avg over
 // all input rows. The engine formats results() by each aggregate's SQL type.
 class AggregateNode final : public ExecNode {
  public:
-  AggregateNode(std::unique_ptr<ExecNode> child, std::vector<AggSpec> aggs);
+  AggregateNode(std::unique_ptr<ExecNode> child, std::vector<AggSpec> aggs,
+                AggMode mode = AggMode::kSimple);
 
-  std::string explain_name() const override { return "Aggregate"; }
+  std::string explain_name() const override;
   void explain_details(std::vector<std::string>&, bool) const override {}
   std::vector<const ExecNode*> children() const override { return {child_.get()}; }
   // Valid after next() returned the row.
@@ -107,6 +118,7 @@ class AggregateNode final : public ExecNode {
  private:
   std::unique_ptr<ExecNode> child_;
   std::vector<AggSpec> aggs_;
+  AggMode mode_;
   std::vector<AggState> states_;
   bool done_ = false;
   RowBatch batch_;
