@@ -7,6 +7,7 @@
 #include "engine/core/error.h"
 #include "engine/session/settings.h"
 #include "tools/experiments/experiments.h"
+#include "tools/experiments/iomethod.h"
 
 namespace tp::experiments {
 
@@ -18,6 +19,7 @@ const char* kUsage =
     "Options:\n"
     "  --rows N              rows of the article tables (default 1000000)\n"
     "  --table-mb N          size of the iomethod table in MB (default 2048)\n"
+    "  --workers LIST        iomethod's parallel worker counts (default 0,1,2,4,8,16,32)\n"
     "  --prefetch-rows N     rows of the index-prefetch table (default 200000)\n"
     "  --data DIR            data directory (default OUT/data); tables are reused\n"
     "  --out DIR             output directory (default results)\n"
@@ -64,6 +66,8 @@ void parse_option(const std::vector<std::string>& args, size_t& i, LabOptions& o
   } else if (a == "--table-mb") {
     options.iomethod_table_mb = parse_count(a, value());
     if (options.iomethod_table_mb < 1) throw Error("--table-mb must be at least 1");
+  } else if (a == "--workers") {
+    options.iomethod_workers = parse_worker_list(value());
   } else if (a == "--data") {
     options.data_dir = value();
   } else if (a == "--out") {

@@ -75,6 +75,18 @@ bool parse_top_buffers(const ResultSet& explain, uint64_t* hit, uint64_t* read) 
   return true;
 }
 
+bool parse_gather_workers(const ResultSet& explain, int* planned, int* launched) {
+  std::string text = first_column_text(explain);
+  if (text.find("Gather") == std::string::npos) return false;
+  auto field = [&](const char* key) {
+    size_t p = text.find(key);
+    return p == std::string::npos ? -1 : std::atoi(text.c_str() + p + std::strlen(key));
+  };
+  *planned = field("Workers Planned: ");
+  *launched = field("Workers Launched: ");
+  return true;
+}
+
 bool parse_top_actual_rows(const ResultSet& explain, uint64_t* rows) {
   if (explain.rows.empty() || explain.rows[0].empty()) return false;
   const std::string& line = explain.rows[0][0];

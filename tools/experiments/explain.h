@@ -39,6 +39,9 @@ bool parse_execution_time_ms(const ResultSet& explain, double* ms);
 bool parse_top_buffers(const ResultSet& explain, uint64_t* hit, uint64_t* read);
 // The "actual ... rows=N" of the top node.
 bool parse_top_actual_rows(const ResultSet& explain, uint64_t* rows);
+// The first Gather's "Workers Planned: N" and, with ANALYZE, "Workers Launched: M"
+// (-1 when EXPLAIN printed no such line). False when the plan has no Gather.
+bool parse_gather_workers(const ResultSet& explain, int* planned, int* launched);
 // The top plan node: name ("Seq Scan", "Index Scan", "Bitmap Heap Scan", ...) and
 // total cost from "(cost=0.00..554546.12 rows=...)".
 bool parse_top_plan(const ResultSet& explain, std::string* node, double* total_cost);

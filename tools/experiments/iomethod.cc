@@ -1,32 +1,39 @@
-// `iomethod`: the AIO article. A cold `SELECT SUM(a), COUNT(*), AVG(b)` seq
-// scan of a table of about 2 GB, for io_method sync, worker with 1..32 workers
-// and io_uring, each buffered and direct. The table has fillfactor 10 (22 rows
-// a page) so, like ClickBench's wide rows, the scan is bound by I/O, not by
-// per-row work.
+// `iomethod`: the AIO article on its own axis. A cold `SELECT SUM(a), COUNT(*),
+// AVG(b)` of a table of about 2 GB for parallel workers 0, 1, 2, 4, 8, 16, 32
+// (forced as the article forces them: max_parallel_workers_per_gather and the
+// table's parallel_workers), for io_method sync, worker (io_workers 3, and
+// scaled with the participants), io_uring, each buffered and direct; then the
+// io_workers sweep at 0 parallel workers. The raw device's sequential rate is
+// measured in the same run. The table has fillfactor 10 (22 rows a page) so,
+// like ClickBench's wide rows, the scan is bound by I/O, not by per-row work.
+#include <cmath>
+#include <map>
 #include <sstream>
 
+#include "aio/device_probe.h"
 #include "engine/core/error.h"
 #include "tools/experiments/experiment.h"
-#include "tools/experiments/plot.h"
+#include "tools/experiments/iomethod.h"
 
 namespace tp::experiments {
 
 namespace {
 
-struct MethodConfig {
-  std::string label;  // "sync", "worker 4", "io_uring"
-  std::string method;
-  int workers = 0;
-};
-
-std::vector<MethodConfig> method_configs() {
-  std::vector<MethodConfig> c = {{"sync", "sync", 0}};
-  for (int w : {1, 2, 4, 8, 16, 32}) c.push_back({"worker " + std::to_string(w), "worker", w});
-  c.push_back({"io_uring", "io_uring", 0});
-  return c;
-}
-
 const char* const kQuery = "SELECT SUM(a), COUNT(*), AVG(b) FROM iom";
+constexpr IoSetup kSetups[] = {IoSetup::kSync, IoSetup::kWorker, IoSetup::kWorkerScaled,
+                               IoSetup::kIoUring};
+// The io_workers sweep (beside the grid's 3): fewer points than io_workers' 1..32.
+const std::vector<int> kSweepIoWorkers = {1, 8, 32};
+
+// One measured point: what the session is set to.
+struct Point {
+  std::string part;  // "grid" or "io_workers sweep"
+  std::string label;
+  std::string method;
+  int io_workers = kDefaultIoWorkers;
+  int direct = 0;
+  int parallel_workers = 0;
+};
 
 class IoMethod : public Experiment {
  public:
@@ -35,14 +42,25 @@ class IoMethod : public Experiment {
         pages_(std::max<uint64_t>(1, opt.iomethod_table_mb * 1024 * 1024 / 8192)),
         rows_(pages_ * 22),  // 22 rows per fillfactor-10 page
         table_mb_(opt.iomethod_table_mb),
-        configs_(method_configs()),
-        runs_(2, std::vector<std::vector<Timed>>(configs_.size())) {}
+        results_(opt.iomethod_workers, kSweepIoWorkers) {
+    results_.table_mb = double(pages_) * 8192 / 1e6;
+    probe_.directory = opt.data_dir;
+    probe_.file_size_mb = opt.device_file_mb;
+    probe_.seconds_per_run = opt.device_seconds;
+    probe_.repeats = std::max(1, opt.repeat);
+    probe_.direct_modes = {true};
+    probe_.random_depths = {};
+  }
 
   int steps(const Lab& lab) const override {
-    return int(2 * configs_.size() * size_t(std::max(1, lab.options().repeat)) + 1);
+    size_t points = 2 * kSweepIoWorkers.size();
+    for (int w : results_.workers) points += 2 * (scaled_is_default(w) ? 3 : 4);
+    return int(1 + probe_.methods.size() * size_t(probe_.repeats) + results_.workers.size() +
+               points * size_t(std::max(1, lab.options().repeat)));
   }
 
   void set_up(Lab& lab, Context&, Progress& progress) override {
+    measure_device(lab, progress);
     lab.reset_settings();
     progress.step("table iom: " + grouped(rows_) + " rows, fillfactor 10 (" + grouped(table_mb_) +
                   " MB)");
@@ -55,131 +73,167 @@ class IoMethod : public Experiment {
   }
 
   void measure(Lab& lab, Context&, Progress& progress, Recorder& record) override {
-    for (int direct = 0; direct < 2; ++direct)
-      for (size_t c = 0; c < configs_.size(); ++c) {
-        const MethodConfig& m = configs_[c];
-        lab.sql(std::string("SET io_direct = ") + (direct ? "on" : "off"));
-        lab.sql("SET io_method = " + m.method);
-        if (m.workers) lab.sql("SET io_workers = " + std::to_string(m.workers));
-        runs_[direct][c] = repeated(lab, progress, m.label + (direct ? " direct" : " buffered"),
-                                    [&] { return cold_scan(lab); });
-        for (size_t i = 0; i < runs_[direct][c].size(); ++i)
-          record.add(row(runs_[direct][c][i], m, direct, i));
-        lab.reset_settings();
+    for (size_t c = 0; c < results_.workers.size(); ++c) {
+      const int w = results_.workers[c];
+      int launched = -1;
+      for (IoSetup s : kSetups) {
+        if (s == IoSetup::kWorkerScaled && scaled_is_default(w)) continue;  // same as worker
+        for (int d = 0; d < 2; ++d) {
+          Point p{"grid", io_setup_label(s), io_setup_method(s), io_workers_for(s, w), d, w};
+          configure(lab, p);
+          if (launched < 0) launched = check_workers(lab, p, progress);
+          IoCell& cell = results_.grid[size_t(s)][size_t(d)][c];
+          cell.launched = launched;
+          measure_point(lab, p, cell, progress, record);
+        }
       }
+    }
+    for (size_t i = 0; i < kSweepIoWorkers.size(); ++i)
+      for (int d = 0; d < 2; ++d) {
+        Point p{"io_workers sweep",
+                "worker " + std::to_string(kSweepIoWorkers[i]),
+                "worker",
+                kSweepIoWorkers[i],
+                d,
+                0};
+        configure(lab, p);
+        results_.sweep[i][size_t(d)].launched = 0;
+        measure_point(lab, p, results_.sweep[i][size_t(d)], progress, record);
+      }
+    lab.sql("ALTER TABLE iom RESET (parallel_workers)");
+    lab.reset_settings();
   }
 
   std::string report(Lab& lab, Context& ctx, const Outcome& outcome) override;
 
  private:
+  // The raw device's sequential direct rate, now (the probe needs the thread free of
+  // the session's I/O system): the chart's limit line.
+  void measure_device(Lab& lab, Progress& progress) {
+    lab.close_session();
+    aio::run_device_probe(probe_, [&](const aio::DeviceProbeRow& r) {
+      progress.step("raw device " + r.method + " sequential direct: " + fixed(r.mb_per_s, 0) +
+                    " MB/s");
+      device_runs_[r.method].push_back(r.mb_per_s);
+      lab.check_stop();
+    });
+    for (const auto& [method, runs] : device_runs_) {
+      double m = median(runs);
+      if (std::isnan(results_.device_seq_mb_s) || m > results_.device_seq_mb_s)
+        results_.device_seq_mb_s = m;
+    }
+  }
+
+  // Sets the I/O system and forces the worker count as the article does.
+  static void configure(Lab& lab, const Point& p) {
+    lab.reset_settings();
+    lab.sql(std::string("SET io_direct = ") + (p.direct ? "on" : "off"));
+    lab.sql("SET io_method = " + p.method);
+    lab.sql("SET io_workers = " + std::to_string(p.io_workers));
+    const std::string w = std::to_string(p.parallel_workers);
+    lab.sql("SET max_parallel_workers_per_gather = " + w);
+    lab.sql("SET max_parallel_workers = " + std::to_string(std::max(8, p.parallel_workers)));
+    lab.sql(p.parallel_workers ? "ALTER TABLE iom SET (parallel_workers = " + w + ")"
+                               : "ALTER TABLE iom RESET (parallel_workers)");
+  }
+
+  // EXPLAIN ANALYZE of the query once per worker count: the plan must be the forced
+  // one (a Gather planning exactly that many workers, none at 0) and read every block
+  // exactly once over all participants. Returns Workers Launched.
+  int check_workers(Lab& lab, const Point& p, Progress& progress) {
+    const std::string what = "iomethod: " + std::to_string(p.parallel_workers) + " workers";
+    progress.step("EXPLAIN ANALYZE check, " + std::to_string(p.parallel_workers) + " workers");
+    Timed t = lab.timed("EXPLAIN (ANALYZE, BUFFERS) " + std::string(kQuery));
+    int planned = 0, launched = 0;
+    const bool gather = parse_gather_workers(t.result, &planned, &launched);
+    if (p.parallel_workers == 0 && gather)
+      throw Error(what + ": the plan has a Gather with max_parallel_workers_per_gather = 0");
+    if (p.parallel_workers > 0 && (!gather || planned != p.parallel_workers))
+      throw Error(what + ": expected a Gather with Workers Planned: " +
+                  std::to_string(p.parallel_workers) + ", EXPLAIN shows " +
+                  (gather ? "Workers Planned: " + std::to_string(planned) : "no Gather"));
+    if (t.shared_hit + t.shared_read != pages_)
+      throw Error(what + ": the scan's buffers were hit " + std::to_string(t.shared_hit) +
+                  " + read " + std::to_string(t.shared_read) + ", expected every one of the " +
+                  std::to_string(pages_) + " pages once");
+    return p.parallel_workers == 0 ? 0 : launched;
+  }
+
+  void measure_point(Lab& lab, const Point& p, IoCell& cell, Progress& progress, Recorder& record) {
+    const std::string label = p.label + (p.direct ? " direct, " : " buffered, ") +
+                              std::to_string(p.parallel_workers) + " workers";
+    std::vector<Timed> runs = repeated(lab, progress, label, [&] { return cold_scan(lab); });
+    cell.seconds.clear();
+    for (size_t i = 0; i < runs.size(); ++i) {
+      cell.seconds.push_back(runs[i].wall_ms / 1000);
+      record.add(row(runs[i], p, cell.launched, i));
+    }
+  }
+
   Timed cold_scan(Lab& lab) const {
     lab.make_cold({"iom"});
     Timed t = lab.timed(kQuery);
     if (t.result.rows.empty() || t.result.rows[0].size() < 2 ||
         t.result.rows[0][1] != std::to_string(rows_))
-      throw Error("iomethod: COUNT(*) did not return " + std::to_string(rows_));
+      throw Error("iomethod: COUNT(*) returned " +
+                  (t.result.rows.empty() || t.result.rows[0].size() < 2 ? std::string("nothing")
+                                                                        : t.result.rows[0][1]) +
+                  ", expected " + std::to_string(rows_));
     return t;
   }
 
-  Record row(const Timed& t, const MethodConfig& m, int direct, size_t i) const {
-    return {{"rows", std::to_string(rows_)},
-            {"table_mb", std::to_string(table_mb_)},
-            {"config", m.label},
-            {"direct", direct ? "on" : "off"},
+  Record row(const Timed& t, const Point& p, int launched, size_t i) const {
+    return {{"part", p.part},
+            {"config", p.label},
+            {"io_method", p.method},
+            {"io_workers", std::to_string(p.io_workers)},
+            {"direct", p.direct ? "on" : "off"},
+            {"parallel_workers", std::to_string(p.parallel_workers)},
+            {"workers_launched", std::to_string(launched)},
             {"repeat", std::to_string(i)},
-            {"ms", fixed(t.wall_ms, 3)},
+            {"seconds", fixed(t.wall_ms / 1000, 4)},
             {"shared_hit", std::to_string(t.shared_hit)},
             {"shared_read", std::to_string(t.shared_read)},
-            {"mb_per_s", fixed(double(t.shared_read) * 8192 / 1e6 / (t.wall_ms / 1000), 1)}};
+            {"mb_per_s", fixed(double(t.shared_read) * 8192 / 1e6 / (t.wall_ms / 1000), 1)},
+            {"rows", std::to_string(rows_)},
+            {"table_mb", std::to_string(table_mb_)},
+            {"device_seq_mb_s", fixed(results_.device_seq_mb_s, 1)}};
   }
-
-  double med(int d, size_t c) const { return median_of(runs_[d][c], &Timed::wall_ms); }
-  double spread_s(int d, size_t c) const {
-    std::vector<double> v;
-    for (const Timed& t : runs_[d][c]) v.push_back(t.wall_ms / 1000);
-    return v.empty() ? NAN : spread(v);
-  }
-  double table_mb_decimal() const { return double(pages_) * 8192 / 1e6; }
-  std::string table(const Context& ctx) const;
-  Chart chart(const Context& ctx) const;
 
   const uint64_t pages_, rows_, table_mb_;
-  const std::vector<MethodConfig> configs_;
-  std::vector<std::vector<std::vector<Timed>>> runs_;  // [direct][config] -> runs
+  aio::DeviceProbeConfig probe_;
+  std::map<std::string, std::vector<double>> device_runs_;  // method -> MB/s of each run
+  IoMethodResults results_;
 };
-
-// The medians per configuration, and the article's observations checked here: direct
-// I/O without asynchrony is slow, enough workers close the gap, the best configuration
-// approaches the device.
-std::string IoMethod::table(const Context& ctx) const {
-  const double mb = table_mb_decimal();
-  std::ostringstream md;
-  std::vector<std::vector<std::string>> rows_md;
-  for (size_t c = 0; c < configs_.size(); ++c)
-    rows_md.push_back({configs_[c].label, fixed(med(0, c) / 1000, 2), fixed(spread_s(0, c), 2),
-                       fixed(mb / (med(0, c) / 1000), 0), fixed(med(1, c) / 1000, 2),
-                       fixed(spread_s(1, c), 2), fixed(mb / (med(1, c) / 1000), 0)});
-  md << markdown_table({"io_method", "buffered s", "spread", "buffered MB/s", "direct s", "spread",
-                        "direct MB/s"},
-                       rows_md, {false, true, true, true, true, true, true})
-     << "\n";
-  double best = NAN;
-  std::string best_label;
-  for (int d = 0; d < 2; ++d)
-    for (size_t k = 0; k < configs_.size(); ++k)
-      if (!std::isnan(med(d, k)) && (std::isnan(best) || med(d, k) < best)) {
-        best = med(d, k);
-        best_label = configs_[k].label + (d ? " direct" : " buffered");
-      }
-  md << "sync: direct takes " << fixed(med(1, 0) / med(0, 0), 2)
-     << "x the buffered time (published, no asynchrony: 102.9 / 58.9 = 1.75x). With 32 "
-        "workers: "
-     << fixed(med(1, 6) / med(0, 6), 2)
-     << "x (published at 32+: about 1x). Fastest here: " << best_label << ", "
-     << fixed(mb / (best / 1000), 0) << " MB/s";
-  if (ctx.device.known && !std::isnan(ctx.device.seq_direct_mb_s))
-    md << ", " << fixed(100 * (mb / (best / 1000)) / ctx.device.seq_direct_mb_s, 0)
-       << "% of the raw device's sequential direct rate";
-  md << ".\n\n";
-  return md.str();
-}
-
-Chart IoMethod::chart(const Context& ctx) const {
-  const double mb = table_mb_decimal();
-  Chart chart;
-  chart.title = "Cold seq scan of " + grouped(table_mb_) + " MB by io_method";
-  chart.xlabel = "io_method (worker: number of I/O workers)";
-  chart.ylabel = "scan time (s)";
-  chart.key_position = "top right";
-  for (const auto& m : configs_) chart.xtic_labels.push_back(m.label);
-  for (int d = 0; d < 2; ++d) {
-    Series s(d ? "direct" : "buffered");
-    for (size_t c = 0; c < configs_.size(); ++c) s.points.emplace_back(double(c), med(d, c) / 1000);
-    chart.series.push_back(s);
-  }
-  if (ctx.device.known && !std::isnan(ctx.device.seq_direct_mb_s)) {
-    Series floor("device limit (direct, " + fixed(ctx.device.seq_direct_mb_s, 0) + " MB/s)", true);
-    for (size_t c = 0; c < configs_.size(); ++c)
-      floor.points.emplace_back(double(c), mb / ctx.device.seq_direct_mb_s);
-    chart.series.push_back(floor);
-  }
-  return chart;
-}
 
 std::string IoMethod::report(Lab& lab, Context& ctx, const Outcome& outcome) {
   std::ostringstream md;
-  md << "## iomethod: cold seq scan by io_method and workers\n\n" << section_status(outcome);
+  md << "## iomethod: cold scan by parallel workers, io_method and direct I/O\n\n"
+     << section_status(outcome);
   md << "`" << kQuery << "` over a " << grouped(table_mb_) << " MB table (" << grouped(rows_)
      << " rows, fillfactor 10, " << grouped(pages_)
-     << " pages), cold, wall time of the statement (medians).\n\n";
-  if (outcome.runs > 0)
-    md << table(ctx)
-       << chart_markdown(chart(ctx), lab.options().out_dir, "iomethod.png",
-                         "seq scan by io_method");
-  md << "Published (ClickBench Q2, 64 GB table), buffered vs direct by worker count: 0 workers "
-        "58.9 s vs 102.9 s; 4: 18.6 s vs 27.4 s; 16: 12.5 s vs 12.8 s; 32+: ~11.8 s both. "
-        "Another run: master 65.8 s, AIO worker 21.5 s, io_uring 31.4 s.\n\n"
-     << device_sentence(ctx.device) << "\n\n";
+     << " pages), cold, wall time of the statement in seconds (medians). Parallel workers are "
+        "forced as the article forces them: `SET max_parallel_workers_per_gather = N`, "
+        "`max_parallel_workers` at least N, `ALTER TABLE iom SET (parallel_workers = N)`; the "
+        "leader scans too. Every run's COUNT(*) is checked, and one EXPLAIN ANALYZE per worker "
+        "count checks Workers Planned, Workers Launched (a cell marked \"(N launched)\" had "
+        "fewer) and that every page was read once. `worker (scaled)` runs one I/O worker per "
+        "participant (io_workers = workers + 1, 3..32): with sync each participant reads on its "
+        "own thread, the default 3 I/O workers would cap all participants at 3 reads in "
+        "flight. At the counts where that is 3 it is the `worker` runs. cmp is David Rowley's "
+        "column: buffered time / direct time.\n\n";
+  if (outcome.runs > 0) {
+    md << grid_table(results_) << "\n"
+       << shape_comparison(results_)
+       << chart_markdown(grid_chart(results_), lab.options().out_dir, "iomethod.png",
+                         "cold scan by parallel workers")
+       << "The io_workers sweep (0 parallel workers; the earlier version of this experiment):\n\n"
+       << sweep_table(results_) << "\n";
+  }
+  md << "Published (ClickBench Q2, `SELECT SUM(AdvEngineID), COUNT(*), AVG(ResolutionWidth) "
+        "FROM hits`, 64 GB table), seconds by parallel workers:\n\n"
+     << published_tables() << "\n";
+  if (ctx.device.known) md << "The device experiment: " << device_sentence(ctx.device) << "\n\n";
   return md.str();
 }
 

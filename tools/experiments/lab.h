@@ -24,6 +24,8 @@ namespace tp::experiments {
 struct LabOptions {
   uint64_t rows = 1'000'000;          // rows of the article tables (rpc, selectivity, eic, ...)
   uint64_t iomethod_table_mb = 2048;  // size of the iomethod experiment's table
+  // The iomethod grid's parallel worker counts (the article's axis).
+  std::vector<int> iomethod_workers = {0, 1, 2, 4, 8, 16, 32};
   // Rows of the index-prefetch table: its nine cold full index scans at 1 M rows
   // would take ten minutes here, more than the default run's budget.
   uint64_t prefetch_rows = 200'000;

@@ -120,8 +120,9 @@ void write_plot(std::ostream& g, const Chart& chart, const std::string& dat) {
     const Series& s = chart.series[i];
     if (!has_points(s)) continue;  // gnuplot refuses an empty data block
     g << (any ? ", \\\n     " : "") << quoted(dat) << " index " << i
-      << " using 1:2 with linespoints lw 2 pt 7 ps 0.8 lc rgb '" << kColours[i % 8] << "'"
-      << (s.dashed ? " dt 2" : "") << " title " << quoted(s.title);
+      << " using 1:2 with linespoints lw 2 pt 7 ps 0.8 lc rgb '"
+      << (s.colour.empty() ? kColours[i % 8] : s.colour.c_str()) << "'" << (s.dashed ? " dt 2" : "")
+      << " title " << quoted(s.title);
     any = true;
   }
   if (!any) g << "NaN notitle";

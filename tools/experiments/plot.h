@@ -15,6 +15,7 @@ struct Series {
   std::string title;
   std::vector<std::pair<double, double>> points;  // (x, y), drawn in this order
   bool dashed = false;
+  std::string colour;  // "#rrggbb"; empty: the palette's colour for the series' position
 };
 
 // A vertical line at x with a label ("index = seq: 0.2%").

@@ -229,9 +229,11 @@ TEST(Experiments, EicRunsEveryConcurrency) {
   }
 }
 
-TEST(Experiments, IoMethodRunsEveryMethod) {
+TEST(Experiments, IoMethodRunsEveryMethodAtEveryWorkerCount) {
   TempDir dir;
-  Lab lab(tiny(dir.path()));
+  LabOptions options = tiny(dir.path());
+  options.iomethod_workers = {0, 2, 4};
+  Lab lab(options);
   Context ctx = context_for(lab);
   Outcome o = run_iomethod(lab, ctx);
   // The 2 MB table is built either way: 256 pages of 22 rows.
@@ -242,14 +244,37 @@ TEST(Experiments, IoMethodRunsEveryMethod) {
   ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
   Csv csv = load(lab.options().out_dir + "/iomethod.csv");
   EXPECT_EQ(own_columns(csv),
-            (std::vector<std::string>{"rows", "table_mb", "config", "direct", "repeat", "ms",
-                                      "shared_hit", "shared_read", "mb_per_s"}));
-  EXPECT_EQ(csv.rows.size(), 16u);
+            (std::vector<std::string>{"part", "config", "io_method", "io_workers", "direct",
+                                      "parallel_workers", "workers_launched", "repeat", "seconds",
+                                      "shared_hit", "shared_read", "mb_per_s", "rows", "table_mb",
+                                      "device_seq_mb_s"}));
+  // 0 and 2 workers: sync, worker, io_uring; 4: also worker (scaled); each buffered and
+  // direct; then the io_workers sweep (1, 8, 32) buffered and direct.
+  EXPECT_EQ(csv.rows.size(), 6u + 6u + 8u + 6u);
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/iomethod.png"));
+  std::map<std::string, int> per_config;
   for (const auto& r : csv.rows) {
     EXPECT_EQ(r.at("shared_read"), "256");
-    EXPECT_GT(num(r, "ms"), 0);
+    EXPECT_GT(num(r, "seconds"), 0);
+    EXPECT_GT(num(r, "device_seq_mb_s"), 0);
+    EXPECT_EQ(r.at("workers_launched"), r.at("parallel_workers"));
+    ++per_config[r.at("part") + "/" + r.at("config") + "/" + r.at("parallel_workers")];
+    if (r.at("config") == "worker (scaled)") {
+      EXPECT_EQ(r.at("io_workers"), "5");
+    }
   }
+  EXPECT_EQ(per_config["grid/worker (scaled)/4"], 2);
+  EXPECT_EQ(per_config["grid/worker (scaled)/2"], 0);  // io_workers 3: worker's runs
+  EXPECT_EQ(per_config["io_workers sweep/worker 32/0"], 2);
+  std::string md = slurp(lab.options().out_dir + "/iomethod.md");
+  EXPECT_NE(md.find("| io_method | mode | 0 | 2 | 4 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| io_uring | cmp |"), std::string::npos);
+  EXPECT_NE(md.find("Speed-up from 0 to 4 parallel workers"), std::string::npos);
+  EXPECT_EQ(md.find("launched)"), std::string::npos);
+  // The forced worker count is the table's reloption only while the experiment runs.
+  ResultSet plan = lab.sql("EXPLAIN SELECT count(*) FROM iom");
+  int planned = 0, launched = 0;
+  EXPECT_FALSE(parse_gather_workers(plan, &planned, &launched));
 }
 
 TEST(Experiments, IndexPrefetchRunsEveryDistanceAndLimit) {
@@ -481,7 +506,7 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   for (const char* status_line : {"Status: **complete**, 4 runs in `rpc.csv`.",
                                   "Status: **complete**, 45 runs in `selectivity.csv`.",
                                   "Status: **complete**, 60 runs in `eic.csv`.",
-                                  "Status: **complete**, 16 runs in `iomethod.csv`.",
+                                  "Status: **complete**, 56 runs in `iomethod.csv`.",
                                   "Status: **complete**, 108 runs in `index-prefetch.csv`."})
     EXPECT_NE(report.find(status_line), std::string::npos) << status_line;
   // The device's run count depends on the I/O methods this machine can start.
