@@ -143,7 +143,8 @@ int Session::index_height(const RelationEntry& index) {
 }
 
 PlanContext Session::plan_context() {
-  return PlanContext{catalog(), data_dir(), storage(), planner_settings(*settings_)};
+  return PlanContext{catalog(), data_dir(), storage(), planner_settings(*settings_),
+                     &db_->worker_slots()};
 }
 
 }  // namespace tp
