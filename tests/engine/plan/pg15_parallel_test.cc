@@ -242,5 +242,25 @@ TEST_F(Pg15Parallel, SmallTableOnlyByItsReloption) {
   s_->execute("ALTER TABLE p1_small RESET (parallel_workers)");
 }
 
+// PostgreSQL's JSON: the node types without the text format's prefixes, Workers
+// Planned a number, Parallel Aware on every node.
+TEST_F(Pg15Parallel, JsonAsPostgresPrintsIt) {
+  s_->execute("SET parallel_setup_cost = 10");
+  const std::string j =
+      s_->execute("EXPLAIN (FORMAT JSON) select count(*) from p1 where b < 500").rows.at(0).at(0);
+  for (const char* field : {"\"Node Type\": \"Aggregate\",\n"
+                            "      \"Strategy\": \"Plain\",\n"
+                            "      \"Partial Mode\": \"Finalize\",\n"
+                            "      \"Parallel Aware\": false,",
+                            "\"Node Type\": \"Gather\",\n"
+                            "          \"Parallel Aware\": false,",
+                            "\"Workers Planned\": 1", "\"Partial Mode\": \"Partial\"",
+                            "\"Node Type\": \"Seq Scan\",\n"
+                            "                  \"Parallel Aware\": true,\n"
+                            "                  \"Relation Name\": \"p1\"",
+                            "\"Total Cost\": 1887.59", "\"Plan Rows\": 8824"})
+    EXPECT_NE(j.find(field), std::string::npos) << field << "\n" << j;
+}
+
 }  // namespace
 }  // namespace tp
