@@ -2,6 +2,7 @@
 // the catalog across a reopen, and the planner honouring parallel_workers.
 #include <gtest/gtest.h>
 
+#include "engine/core/interrupts.h"
 #include "tests/support/test_util.h"
 
 namespace tp {
@@ -43,6 +44,23 @@ TEST(AlterTable, SetAndResetParallelWorkersSurviveReopen) {
   EXPECT_EQ(parallel_workers(s, "t"), -1);
   s.execute("ALTER TABLE t RESET (fillfactor, no_such_option)");  // unknown names: ignored
   EXPECT_EQ(s.catalog().find("t")->fillfactor, 100);
+}
+
+// A cancel at the last moment (just before the catalog is replaced) leaves the option as
+// it was, in this process and after a reopen.
+TEST(AlterTable, CancelAtCommitChangesNothing) {
+  TempDir tmp;
+  {
+    Session s(testing::options_for(tmp.data()));
+    s.execute("CREATE TABLE t (a int) WITH (parallel_workers = 2)");
+    s.data_dir().set_before_commit_hook([] { cancel_requested().store(true); });
+    EXPECT_EQ(error_of(s, "ALTER TABLE t SET (parallel_workers = 6)"),
+              "canceling statement due to user request");
+    s.data_dir().set_before_commit_hook({});
+    EXPECT_EQ(parallel_workers(s, "t"), 2);
+  }
+  Session s(testing::options_for(tmp.data()));
+  EXPECT_EQ(parallel_workers(s, "t"), 2);
 }
 
 TEST(AlterTable, CreateTableWithParallelWorkers) {
