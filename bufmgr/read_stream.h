@@ -31,6 +31,7 @@
 // A stream belongs to one thread. It is not copyable or movable.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -73,6 +74,21 @@ struct ReadStreamStats {
   // handles a thread has (aio's handles_per_thread), at least 1.
   uint64_t max_ios = 0;
   uint64_t ios_in_flight_max = 0;  // most reads it actually had in flight at once
+
+  // Sums another stream's figures (a parallel scan's participants): counts add,
+  // maxima take the larger.
+  ReadStreamStats& operator+=(const ReadStreamStats& o) {
+    buffers_returned += o.buffers_returned;
+    ios += o.ios;
+    io_blocks += o.io_blocks;
+    waits += o.waits;
+    distance_sum += o.distance_sum;
+    distance_max = std::max(distance_max, o.distance_max);
+    fast_path_returns += o.fast_path_returns;
+    max_ios = std::max(max_ios, o.max_ios);
+    ios_in_flight_max = std::max(ios_in_flight_max, o.ios_in_flight_max);
+    return *this;
+  }
 
   double blocks_per_io() const { return ios ? double(io_blocks) / double(ios) : 0.0; }
   double avg_distance() const {

@@ -32,7 +32,7 @@ std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     instr.total_ms += ms;
-    instr.first_row_ms = instr.total_ms;
+    instr.startup_ms += ms;
   }
   return bitmap;
 }
@@ -64,9 +64,10 @@ std::unique_ptr<TidBitmap> BitmapCombineNode::build(int64_t budget_bytes) {
   }
   instr.buffers += bufmgr::thread_buffer_usage() - before;
   if (instr.timing) {
-    instr.total_ms +=
+    double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    instr.first_row_ms = instr.total_ms;
+    instr.total_ms += ms;
+    instr.startup_ms += ms;
   }
   return result;  // PostgreSQL reports 0 rows for BitmapAnd / BitmapOr
 }

@@ -16,7 +16,8 @@ double ms_between(std::chrono::steady_clock::time_point a,
 void ExecNode::open() {
   bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
   ++instr.loops;
-  instr.first_row_ms = -1;
+  instr.loop_start_total_ms = instr.total_ms;
+  instr.loop_has_row = false;
   std::chrono::steady_clock::time_point start;
   if (instr.timing) start = std::chrono::steady_clock::now();
   do_open();
@@ -35,11 +36,35 @@ const RowBatch* ExecNode::next() {
     auto end = std::chrono::steady_clock::now();
     instr.total_ms += ms_between(start, end);
     // Like PostgreSQL: time inside the node (and its children), to the first row and in all.
-    if (batch && instr.first_row_ms < 0) instr.first_row_ms = instr.total_ms;
+    if (batch && !instr.loop_has_row) {
+      instr.loop_has_row = true;
+      instr.startup_ms += instr.total_ms - instr.loop_start_total_ms;
+    }
   }
   instr.buffers += bufmgr::thread_buffer_usage() - before;
   if (batch) instr.rows += batch->count;
   return batch;
+}
+
+void ExecNode::shutdown() {
+  for (ExecNode* c : mutable_children()) c->shutdown();
+}
+
+std::vector<ExecNode*> ExecNode::mutable_children() {
+  std::vector<ExecNode*> out;
+  // children() is const only so that EXPLAIN can walk a const tree; the nodes are ours.
+  for (const ExecNode* c : children()) out.push_back(const_cast<ExecNode*>(c));
+  return out;
+}
+
+void NodeInstrumentation::add(const NodeInstrumentation& o) {
+  loops += o.loops;
+  rows += o.rows;
+  startup_ms += o.startup_ms;
+  total_ms += o.total_ms;
+  rows_filtered += o.rows_filtered;
+  buffers += o.buffers;
+  worker_streams += o.worker_streams;
 }
 
 std::string rows_removed_line(const char* what, uint64_t removed, uint64_t loops) {

@@ -52,13 +52,24 @@ struct PlanEstimate {
 
 // What EXPLAIN ANALYZE shows as actuals (collected while the node runs).
 struct NodeInstrumentation {
-  bool timing = false;          // measure time (EXPLAIN's TIMING option)
-  uint64_t loops = 0;           // times the node was opened
-  uint64_t rows = 0;            // rows returned over all loops
-  double first_row_ms = -1;     // time in the node up to its first row (all loops so far)
+  bool timing = false;  // measure time (EXPLAIN's TIMING option)
+  uint64_t loops = 0;   // times the node was opened
+  uint64_t rows = 0;    // rows returned over all loops
+  // Time in the node to its first row, summed over loops (EXPLAIN divides by loops,
+  // as PostgreSQL: a parallel node's loops are its participants).
+  double startup_ms = 0;
   double total_ms = 0;          // time in open() and next() over all loops
   uint64_t rows_filtered = 0;   // rows a Filter removed
   bufmgr::BufferUsage buffers;  // inclusive of children, like PostgreSQL
+  // Parallel workers' read streams (a Gather adds them); EXPLAIN adds them to the
+  // node's own stream's figures.
+  bufmgr::ReadStreamStats worker_streams;
+
+  // Adds a parallel worker's copy of the node, as PostgreSQL's InstrAggNode.
+  void add(const NodeInstrumentation& o);
+  // Time of the current loop up to now (for the first row's time).
+  double loop_start_total_ms = 0;
+  bool loop_has_row = false;
 };
 
 class ExecNode {
@@ -81,6 +92,12 @@ class ExecNode {
   // The read stream this node reads through, for the Prefetch line; null if none.
   virtual const bufmgr::ReadStreamStats* stream_stats() const { return nullptr; }
   virtual std::vector<const ExecNode*> children() const { return {}; }
+  // Releases what the node holds beyond its rows (PostgreSQL's ExecShutdownNode):
+  // a Gather ends its workers. Called once the rows are no longer needed, before
+  // EXPLAIN prints the figures. The default passes it to the children.
+  virtual void shutdown();
+  // The same children, to add workers' instrumentation to (a Gather does).
+  std::vector<ExecNode*> mutable_children();
 
   PlanEstimate estimate;
   NodeInstrumentation instr;

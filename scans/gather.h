@@ -64,9 +64,9 @@ class ParallelWorkerSlots {
 using ParticipantBuilder = std::function<std::unique_ptr<ExecNode>(ParallelBlocks& blocks)>;
 
 struct GatherParams {
-  BlockNumber nblocks = 0;          // the parallel scan's table size, in blocks
-  int workers_planned = 0;          // EXPLAIN's Workers Planned
-  bool leader_participation = true;  // parallel_leader_participation
+  BlockNumber nblocks = 0;               // the parallel scan's table size, in blocks
+  int workers_planned = 0;               // EXPLAIN's Workers Planned
+  bool leader_participation = true;      // parallel_leader_participation
   ParallelWorkerSlots* slots = nullptr;  // null: no shared limit
   int max_parallel_workers = 8;          // the limit on `slots`
 };
@@ -85,6 +85,9 @@ class GatherNode final : public ExecNode {
   int workers_planned() const { return params_.workers_planned; }
   int workers_launched() const { return launched_; }
 
+  // Stops the workers (a Limit above has its rows) and collects their figures.
+  void shutdown() override;
+
  protected:
   void do_open() override;
   const RowBatch* do_next() override;
@@ -93,31 +96,41 @@ class GatherNode final : public ExecNode {
   struct Worker;
 
   void start_workers();
-  void run_worker(Worker& w);
-  // Pops a queued batch into current_ (returns true), waiting if `wait`.
+  void run_worker(Worker& w, std::atomic<bool>* cancel);
+  // A worker's batch into the queue; false when the workers are told to stop.
+  bool push(const RowBatch& b);
+  // Pops a queued batch into current_ (returns true); with `wait`, waits for
+  // one unless every worker has ended or one failed.
   bool take_queued(bool wait);
-  // Joins every worker, merges its instrumentation; rethrows the first error.
-  void finish_workers();
+  // Joins every worker, adds its instrumentation to the leader's copy and its
+  // buffer usage to this thread's, and gives back the worker slots.
+  void end_workers();
+  // Tells the workers to stop, then ends them.
   void stop_workers();
+  // Ends the workers and rethrows the first worker's error, if there was one.
+  void rethrow_worker_error();
 
   ParticipantBuilder build_;
   GatherParams params_;
   ParallelBlocks blocks_;
   std::unique_ptr<ExecNode> leader_copy_;
-  bool leader_done_ = false;
+  bool leader_runs_ = false;  // the leader runs its copy this loop
+  bool leader_done_ = false;  // ... and has run it to the end
   int launched_ = 0;
+  int reserved_ = 0;  // slots taken from params_.slots, given back at the end
 
   std::vector<std::unique_ptr<Worker>> workers_;
-  std::mutex mutex_;                    // guards the queue, free list, running count, error
-  std::condition_variable queue_cv_;    // leader waits: a batch queued or a worker ended
-  std::condition_variable space_cv_;    // workers wait: room in the queue or stop
+  std::mutex mutex_;                  // guards the queue, free list, running count, error
+  std::condition_variable queue_cv_;  // leader waits: a batch queued or a worker ended
+  std::condition_variable space_cv_;  // workers wait: room in the queue or stop
   std::deque<RowBatch> queue_;
-  std::vector<RowBatch> free_;          // batches the leader handed back, for reuse
-  int running_ = 0;                     // workers not yet ended
-  std::exception_ptr error_;            // the first worker error
-  std::atomic<bool> stop_{false};       // leader or an error: workers end at the next batch
-  RowBatch current_;                    // the batch returned last
-  bool holding_ = false;                // current_ came from the queue
+  size_t queue_capacity_ = 0;      // set before the workers start
+  std::vector<RowBatch> free_;     // batches the leader handed back, for reuse
+  int running_ = 0;                // workers not yet ended
+  std::exception_ptr error_;       // the first worker error
+  std::atomic<bool> stop_{false};  // leader or an error: workers end at the next batch
+  RowBatch current_;               // the batch returned last
+  bool holding_ = false;           // current_ came from the queue
 };
 
 }  // namespace tp::scans

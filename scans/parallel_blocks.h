@@ -35,6 +35,8 @@ class ParallelBlocks {
   ParallelBlocks& operator=(const ParallelBlocks&) = delete;
 
   BlockNumber nblocks() const { return nblocks_; }
+  // Starts the handing out again (a rescan), before any participant claims.
+  void reset() { allocated_.store(0, std::memory_order_relaxed); }
   // Claims `count` blocks; returns the first (may be >= nblocks: nothing left).
   uint64_t claim(uint32_t count) { return allocated_.fetch_add(count, std::memory_order_relaxed); }
 

@@ -22,9 +22,15 @@ void SeqScanNode::do_open() {
   config.strategy = ring_.get();
   config.sequential = true;
   next_block_ = 0;
-  stream_ = std::make_unique<bufmgr::ReadStream>(pool_, file_, config, [this](void*) {
-    return next_block_ < params_.nblocks ? next_block_++ : kInvalidBlock;
-  });
+  if (params_.parallel) {
+    claimer_.emplace(*params_.parallel);
+    stream_ = std::make_unique<bufmgr::ReadStream>(pool_, file_, config,
+                                                   [this](void*) { return claimer_->next(); });
+  } else {
+    stream_ = std::make_unique<bufmgr::ReadStream>(pool_, file_, config, [this](void*) {
+      return next_block_ < params_.nblocks ? next_block_++ : kInvalidBlock;
+    });
+  }
   batch_.reset(uint32_t(params_.output.size()), kMaxHeapTuplesPerPage);
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "aio/file.h"
@@ -76,6 +77,7 @@ class SeqScanNode final : public ExecNode {
   aio::IoFile& file_;
   SeqScanParams params_;
   BlockNumber next_block_ = 0;
+  std::optional<ParallelBlockClaimer> claimer_;  // a Parallel Seq Scan's claims
   std::unique_ptr<bufmgr::BufferStrategy> ring_;
   std::unique_ptr<bufmgr::ReadStream> stream_;
   bufmgr::ReadStreamStats last_stats_;  // of the stream of the last loop

@@ -116,7 +116,12 @@ void LimitNode::do_open() {
 }
 
 const RowBatch* LimitNode::do_next() {
-  if (returned_ >= count_) return nullptr;
+  if (returned_ >= count_) {
+    // The parent has every row it wants: a Gather below stops its workers now
+    // (PostgreSQL's Limit shuts its subplan down at the end of its window).
+    child_->shutdown();
+    return nullptr;
+  }
   child_->row_limit_hint = uint64_t(count_ - returned_);
   const RowBatch* b = child_->next();
   if (!b) return nullptr;
@@ -156,38 +161,77 @@ void AggregateNode::do_open() {
   done_ = false;
 }
 
+namespace {
+
+// Adds `n` input values (at v, v + w, ...) to a state.
+void accumulate(AggState& st, const int64_t* v, uint32_t w, uint32_t n) {
+  if (n == 0) return;  // v[0] below would read past an empty batch
+  if (st.count == 0) st.min = st.max = v[0];
+  __int128 sum = 0;
+  int64_t mn = st.min, mx = st.max;
+  for (uint32_t i = 0; i < n; ++i, v += w) {
+    sum += *v;
+    mn = std::min(mn, *v);
+    mx = std::max(mx, *v);
+  }
+  st.sum += sum;
+  st.min = mn;
+  st.max = mx;
+  st.count += n;
+}
+
+// A state as a Partial Aggregate's output slots, and back (PostgreSQL's
+// serialize / deserialize functions, here five int64 slots).
+void put_state(const AggState& st, int64_t* out) {
+  const auto bits = static_cast<unsigned __int128>(st.sum);
+  out[0] = st.count;
+  out[1] = static_cast<int64_t>(static_cast<uint64_t>(bits));
+  out[2] = static_cast<int64_t>(static_cast<uint64_t>(bits >> 64));
+  out[3] = st.min;
+  out[4] = st.max;
+}
+
+// Adds a partial state (PostgreSQL's combine functions).
+void combine(AggState& st, const int64_t* in) {
+  if (in[0] == 0) return;  // that participant saw no rows: min and max mean nothing
+  const auto hi = static_cast<unsigned __int128>(static_cast<uint64_t>(in[2])) << 64;
+  const auto sum = static_cast<__int128>(hi | static_cast<uint64_t>(in[1]));
+  if (st.count == 0) {
+    st.min = in[3];
+    st.max = in[4];
+  } else {
+    st.min = std::min(st.min, in[3]);
+    st.max = std::max(st.max, in[4]);
+  }
+  st.count += in[0];
+  st.sum += sum;
+}
+
+}  // namespace
+
 const RowBatch* AggregateNode::do_next() {
   if (done_) return nullptr;
   while (const RowBatch* b = child_->next()) {
     for (size_t a = 0; a < aggs_.size(); ++a) {
       AggState& st = states_[a];
       const AggSpec& spec = aggs_[a];
-      if (spec.kind == AggKind::kCountStar || spec.kind == AggKind::kCount) {
+      if (mode_ == AggMode::kFinalize) {
+        for (uint32_t r = 0; r < b->count; ++r) combine(st, b->row(r) + kPartialSlots * a);
+      } else if (spec.kind == AggKind::kCountStar || spec.kind == AggKind::kCount) {
         st.count += b->count;  // columns hold no NULLs
-        continue;
+      } else {
+        accumulate(st, b->values.data() + spec.slot, b->width, b->count);
       }
-      const uint32_t w = b->width;
-      const int64_t* v = b->values.data() + spec.slot;
-      uint32_t i = 0;
-      if (b->count == 0) continue;  // v[0] below would read past an empty batch
-      if (st.count == 0) {
-        st.min = st.max = v[0];
-      }
-      __int128 sum = 0;
-      int64_t mn = st.min, mx = st.max;
-      for (; i < b->count; ++i, v += w) {
-        sum += *v;
-        mn = std::min(mn, *v);
-        mx = std::max(mx, *v);
-      }
-      st.sum += sum;
-      st.min = mn;
-      st.max = mx;
-      st.count += b->count;
     }
   }
   done_ = true;
-  batch_.reset(0, 1);
+  if (mode_ == AggMode::kPartial) {
+    batch_.reset(uint32_t(kPartialSlots * aggs_.size()), 1);
+    for (size_t a = 0; a < aggs_.size(); ++a)
+      put_state(states_[a], batch_.row(0) + kPartialSlots * a);
+  } else {
+    batch_.reset(0, 1);
+  }
   batch_.count = 1;
   return &batch_;
 }

@@ -1,6 +1,7 @@
 #include "engine/session/explain.h"
 
 #include <cstdio>
+#include <optional>
 
 namespace tp {
 namespace {
@@ -25,8 +26,7 @@ std::string actual_text(const scans::ExecNode& n, bool timing) {
   char buf[160];
   if (timing)
     std::snprintf(buf, sizeof buf, " (actual time=%.3f..%.3f rows=%.0f loops=%.0f)",
-                  std::max(in.first_row_ms, 0.0), in.total_ms / loops, double(in.rows) / loops,
-                  loops);
+                  in.startup_ms / loops, in.total_ms / loops, double(in.rows) / loops, loops);
   else
     std::snprintf(buf, sizeof buf, " (actual rows=%.0f loops=%.0f)", double(in.rows) / loops,
                   loops);
@@ -64,12 +64,21 @@ std::string prefetch_text(const bufmgr::ReadStreamStats& st) {
   return buf;
 }
 
+// The node's read stream figures, summed over a parallel scan's participants.
+std::optional<bufmgr::ReadStreamStats> all_streams(const scans::ExecNode& n) {
+  const bufmgr::ReadStreamStats* own = n.stream_stats();
+  if (!own) return std::nullopt;
+  bufmgr::ReadStreamStats sum = *own;
+  sum += n.instr.worker_streams;
+  return sum;
+}
+
 // The run-time detail lines every node gets (after its own).
 void runtime_details(const scans::ExecNode& n, const ExplainRun& run,
                      std::vector<std::string>& out) {
   const sql::ExplainOptions& o = *run.options;
   if (!o.analyze || n.instr.loops == 0) return;
-  if (const bufmgr::ReadStreamStats* st = n.stream_stats()) out.push_back(prefetch_text(*st));
+  if (std::optional<bufmgr::ReadStreamStats> st = all_streams(n)) out.push_back(prefetch_text(*st));
   if (!o.buffers) return;
   std::string b = buffers_text(n.instr.buffers);
   if (!b.empty()) out.push_back(b);
@@ -160,7 +169,7 @@ void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std:
   if (o.analyze) {
     double loops = double(std::max<uint64_t>(n.instr.loops, 1));
     if (o.timing) {
-      fields.push_back(fmt("\"Actual Startup Time\": %.3f", std::max(n.instr.first_row_ms, 0.0)));
+      fields.push_back(fmt("\"Actual Startup Time\": %.3f", n.instr.startup_ms / loops));
       fields.push_back(fmt("\"Actual Total Time\": %.3f", n.instr.total_ms / loops));
     }
     fields.push_back(fmt("\"Actual Rows\": %.0f", double(n.instr.rows) / loops));
@@ -170,7 +179,7 @@ void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std:
   n.explain_details(details, o.analyze && n.instr.loops > 0);
   for (const std::string& d : details) fields.push_back(json_detail(d));
   if (o.analyze && n.instr.loops > 0) {
-    if (const bufmgr::ReadStreamStats* st = n.stream_stats()) {
+    if (std::optional<bufmgr::ReadStreamStats> st = all_streams(n)) {
       fields.push_back(fmt("\"Prefetch Distance Avg\": %.1f", st->avg_distance()));
       fields.push_back(fmt("\"Prefetch Distance Max\": %.0f", double(st->distance_max)));
       fields.push_back(fmt("\"Prefetch I/Os\": %.0f", double(st->ios)));

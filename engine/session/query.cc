@@ -38,6 +38,7 @@ void run_plan(PlannedQuery& q, Emit&& emit) {
       emit(row);
     }
   }
+  q.root->shutdown();  // parallel workers end and their figures reach EXPLAIN
 }
 
 void set_timing(scans::ExecNode& n, bool timing) {
