@@ -185,7 +185,8 @@ struct PlanTop {
 
 // The Aggregate above the scan; or, when PostgreSQL would pick it, Finalize Aggregate
 // -> Gather -> Partial Aggregate -> Parallel Seq Scan: add_path keeps the Finalize
-// path only when the plain one is not fuzzily as cheap, and the cheaper one wins.
+// path beside a parallel-safe plain one only when that is not fuzzily as cheap, and the
+// cheaper one wins.
 void add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTargets& targets,
                    std::vector<scans::AggSpec> specs, const ChosenScan& scan, PlanTop& top,
                    PlannedQuery& q) {
@@ -208,7 +209,10 @@ void add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
     GatherPath gather = gather_partial_agg(cs, *scan.partial, partial);
     PathCost final_agg =
         cost_plain_agg(cs, gather.path, agg_clause_costs(cs, calls, AggSplit::kFinalDeserial));
-    if (parallel_path_survives(final_agg, agg, false) && final_agg.total < agg.total) {
+    // Over a Gather the plain Aggregate is parallel-unsafe too: then add_path keeps
+    // the cheaper of the two even within 1%.
+    bool kept = !scan.parallel_safe || parallel_path_survives(final_agg, agg, false);
+    if (kept && final_agg.total < agg.total) {
       agg = final_agg;
       input = build_gather(ctx, *scan.partial, gather, &partial);
       mode = scans::AggMode::kFinalize;

@@ -117,6 +117,7 @@ class ScanChooser {
     chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
     chosen.path = best_;
     chosen.ordered = best_ordered_;
+    chosen.parallel_safe = best_parallel_safe_;
     chosen.width = width_;
     chosen.partial = std::move(partial);
     return chosen;
@@ -142,6 +143,7 @@ class ScanChooser {
     best_total_ = f.total;
     best_ = p;
     best_ordered_ = ordered;
+    best_parallel_safe_ = true;
     best_build_ = std::move(build);
   }
 
@@ -160,6 +162,7 @@ class ScanChooser {
     best_total_ = f.total;
     best_ = g.path;
     best_ordered_ = false;
+    best_parallel_safe_ = false;
     best_build_ = [this, partial, g] { return build_gather(ctx_, partial, g, nullptr); };
   }
 
@@ -462,6 +465,7 @@ class ScanChooser {
   PathCost best_;
   double best_total_ = 0;
   bool best_ordered_ = false;
+  bool best_parallel_safe_ = true;
   ScanBuilder best_build_;
 };
 

@@ -38,8 +38,9 @@ struct ScanQuery {
 struct ChosenScan {
   std::unique_ptr<scans::ExecNode> node;  // its EXPLAIN estimate filled in
   PathCost path;
-  bool ordered = false;  // rows come in the wanted order: no Sort needed
-  int width = 0;         // bytes of an output row, as EXPLAIN's width
+  bool ordered = false;       // rows come in the wanted order: no Sort needed
+  bool parallel_safe = true;  // false when `node` is a Gather
+  int width = 0;              // bytes of an output row, as EXPLAIN's width
   // The table's partial path (a Parallel Seq Scan) when PostgreSQL would make one,
   // for an aggregate's Finalize / Partial plan; `node` may already be the Gather
   // over it when that was cheapest (engine/plan/parallel_paths.h).
