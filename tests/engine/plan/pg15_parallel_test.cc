@@ -242,6 +242,28 @@ TEST_F(Pg15Parallel, SmallTableOnlyByItsReloption) {
   s_->execute("ALTER TABLE p1_small RESET (parallel_workers)");
 }
 
+// Both parallel-unsafe, Finalize over Gather and a plain Aggregate over the Gather
+// compete on cost alone: eleven aggregates pay for partial aggregation, one does not.
+TEST_F(Pg15Parallel, PlainAggregateOverGatherWhenFewRowsPass) {
+  const std::vector<std::string> free = {"set parallel_setup_cost = 0",
+                                         "set parallel_tuple_cost = 0"};
+  EXPECT_EQ(plan(free,
+                 "select sum(a), count(*), avg(b), min(c), max(c), sum(c), avg(c), count(b), "
+                 "min(b), max(a), sum(b) from p1 where a > 29990"),
+            "Finalize Aggregate  (cost=1887.79..1887.80 rows=1 width=152)\n"
+            "  ->  Gather  (cost=1887.74..1887.75 rows=1 width=152)\n"
+            "        Workers Planned: 1\n"
+            "        ->  Partial Aggregate  (cost=1887.74..1887.75 rows=1 width=152)\n"
+            "              ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=6 width=16)\n"
+            "                    Filter: (a > 29990)\n");
+  EXPECT_EQ(plan(free, "select count(*) from p1 where a > 29990"),
+            "Aggregate  (cost=1887.61..1887.62 rows=1 width=8)\n"
+            "  ->  Gather  (cost=0.00..1887.59 rows=10 width=0)\n"
+            "        Workers Planned: 1\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=6 width=0)\n"
+            "              Filter: (a > 29990)\n");
+}
+
 // PostgreSQL's JSON: the node types without the text format's prefixes, Workers
 // Planned a number, Parallel Aware on every node.
 TEST_F(Pg15Parallel, JsonAsPostgresPrintsIt) {

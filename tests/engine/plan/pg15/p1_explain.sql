@@ -59,7 +59,11 @@ explain select count(*) from p1_small;
 alter table p1_small set (parallel_workers = 2);
 explain select count(*) from p1_small;
 alter table p1_small reset (parallel_workers);
--- 8. parallel_tuple_cost: rows through the Gather
+-- 8. parallel_tuple_cost: rows through the Gather; with few rows a plain Aggregate
+-- over the Gather can be the cheaper (both parallel-unsafe: the cheaper wins)
+reset all; set parallel_setup_cost = 0; set parallel_tuple_cost = 0;
+explain select sum(a), count(*), avg(b), min(c), max(c), sum(c), avg(c), count(b), min(b), max(a), sum(b) from p1 where a > 29990;
+explain select count(*) from p1 where a > 29990;
 reset all; set parallel_setup_cost = 0; set parallel_tuple_cost = 0.001;
 explain select * from p1;
 reset all; set parallel_setup_cost = 0;
