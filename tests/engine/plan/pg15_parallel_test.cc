@@ -242,6 +242,35 @@ TEST_F(Pg15Parallel, SmallTableOnlyByItsReloption) {
   s_->execute("ALTER TABLE p1_small RESET (parallel_workers)");
 }
 
+// max_parallel_workers limits the workers a Gather starts, not the plan: PostgreSQL
+// plans 2 and launches none, the leader doing all the work (its Prefetch lines and
+// timings are tidepool's own and left out here).
+TEST_F(Pg15Parallel, MaxParallelWorkersLimitsTheLaunchNotThePlan) {
+  s_->execute("ALTER TABLE p1 SET (parallel_workers = 2)");
+  const std::vector<std::string> none = {"set parallel_setup_cost = 10",
+                                         "set max_parallel_workers = 0"};
+  EXPECT_EQ(plan(none, kSumCountAvg),
+            "Finalize Aggregate  (cost=1895.98..1895.99 rows=1 width=48)\n"
+            "  ->  Gather  (cost=1895.75..1895.96 rows=2 width=48)\n"
+            "        Workers Planned: 2\n"
+            "        ->  Partial Aggregate  (cost=1885.75..1885.76 rows=1 width=48)\n"
+            "              ->  Parallel Seq Scan on p1  (cost=0.00..1792.00 rows=12500 width=8)\n");
+  std::string analyzed;
+  for (const auto& row :
+       s_->execute("EXPLAIN (ANALYZE, COSTS off, TIMING off) " + std::string(kSumCountAvg)).rows)
+    if (row[0].find("Prefetch:") == std::string::npos &&
+        row[0].find(" Time: ") == std::string::npos)
+      analyzed += row[0] + "\n";
+  EXPECT_EQ(analyzed,
+            "Finalize Aggregate (actual rows=1 loops=1)\n"
+            "  ->  Gather (actual rows=1 loops=1)\n"
+            "        Workers Planned: 2\n"
+            "        Workers Launched: 0\n"
+            "        ->  Partial Aggregate (actual rows=1 loops=1)\n"
+            "              ->  Parallel Seq Scan on p1 (actual rows=30000 loops=1)\n");
+  s_->execute("ALTER TABLE p1 RESET (parallel_workers)");
+}
+
 // Both parallel-unsafe, Finalize over Gather and a plain Aggregate over the Gather
 // compete on cost alone: eleven aggregates pay for partial aggregation, one does not.
 TEST_F(Pg15Parallel, PlainAggregateOverGatherWhenFewRowsPass) {

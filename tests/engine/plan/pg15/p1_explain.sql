@@ -59,7 +59,13 @@ explain select count(*) from p1_small;
 alter table p1_small set (parallel_workers = 2);
 explain select count(*) from p1_small;
 alter table p1_small reset (parallel_workers);
--- 8. parallel_tuple_cost: rows through the Gather; with few rows a plain Aggregate
+-- 8. max_parallel_workers = 0: planned as before, no worker launched
+reset all; set parallel_setup_cost = 10; set max_parallel_workers = 0;
+alter table p1 set (parallel_workers = 2);
+explain select sum(a), count(*), avg(b) from p1;
+explain (analyze, costs off, timing off, summary off) select sum(a), count(*), avg(b) from p1;
+alter table p1 reset (parallel_workers);
+-- 9. parallel_tuple_cost: rows through the Gather; with few rows a plain Aggregate
 -- over the Gather can be the cheaper (both parallel-unsafe: the cheaper wins)
 reset all; set parallel_setup_cost = 0; set parallel_tuple_cost = 0;
 explain select sum(a), count(*), avg(b), min(c), max(c), sum(c), avg(c), count(b), min(b), max(a), sum(b) from p1 where a > 29990;
