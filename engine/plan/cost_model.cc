@@ -72,6 +72,10 @@ void CostSettings::validate() const {
                 fmt_setting(cpu_index_tuple_cost), "0 .. 1.79769e+308");
   check_setting(cost_ok(cpu_operator_cost), "cpu_operator_cost", fmt_setting(cpu_operator_cost),
                 "0 .. 1.79769e+308");
+  check_setting(cost_ok(parallel_setup_cost), "parallel_setup_cost",
+                fmt_setting(parallel_setup_cost), "0 .. 1.79769e+308");
+  check_setting(cost_ok(parallel_tuple_cost), "parallel_tuple_cost",
+                fmt_setting(parallel_tuple_cost), "0 .. 1.79769e+308");
   check_setting(effective_cache_size_pages >= 1 && effective_cache_size_pages <= 2147483647,
                 "effective_cache_size", fmt_setting(effective_cache_size_pages),
                 "1 .. 2147483647 pages");

@@ -30,6 +30,8 @@ struct CostSettings {
   double cpu_operator_cost = 0.0025;
   double effective_cache_size_pages = 524288;  // 4 GB of 8 kB pages
   int64_t work_mem_kb = 4096;                  // 4 MB
+  double parallel_setup_cost = 1000;           // a Gather's start-up (workers, queues)
+  double parallel_tuple_cost = 0.1;            // per row passed from a worker to the leader
 
   // Throws tp::Error naming the first setting out of PostgreSQL's range
   // (costs >= 0, effective_cache_size >= 1, work_mem >= 64 kB).

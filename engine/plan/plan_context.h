@@ -9,6 +9,7 @@
 #include "engine/storage/catalog.h"
 #include "engine/storage/datadir.h"
 #include "engine/storage/storage.h"
+#include "scans/gather.h"
 
 namespace tp {
 
@@ -26,6 +27,11 @@ struct PlannerSettings {
   bool enable_sort = true;
   IndexPrefetch index_prefetch = IndexPrefetch::kOff;
   bufmgr::ReadStreamConfig stream;  // every scan's read stream
+  // Parallel query (PostgreSQL's settings of the same names).
+  int max_parallel_workers_per_gather = 2;     // 0: no parallel plans
+  int max_parallel_workers = 8;                // the Database-wide limit a Gather asks under
+  double min_parallel_table_scan_size = 1024;  // 8 kB blocks (8MB)
+  bool parallel_leader_participation = true;
 };
 
 struct PlanContext {
@@ -33,6 +39,9 @@ struct PlanContext {
   const DataDir& data_dir;
   Storage& storage;
   PlannerSettings settings;
+  // The Database's worker threads in use (max_parallel_workers counts against them);
+  // null: a Gather's workers are limited by max_parallel_workers alone.
+  scans::ParallelWorkerSlots* worker_slots = nullptr;
 };
 
 }  // namespace tp

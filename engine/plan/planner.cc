@@ -4,6 +4,9 @@
 #include <optional>
 
 #include "engine/core/error.h"
+#include "engine/plan/agg_cost.h"
+#include "engine/plan/parallel_cost.h"
+#include "engine/plan/parallel_paths.h"
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
@@ -16,16 +19,6 @@ constexpr uint64_t kSortMemoryLimitBytes = uint64_t(2) << 30;
 
 std::string quoted(const std::string& s) {
   return "\"" + s + "\"";
-}
-
-// Per-tuple transition and final function cost of an aggregate (every
-// transition / final function of these has procost 1).
-void add_agg_costs(const CostSettings& cs, scans::AggKind kind, ColumnType input, QualCost& trans,
-                   QualCost& final_cost) {
-  trans.per_tuple += cs.cpu_operator_cost;
-  bool has_final =
-      kind == scans::AggKind::kAvg || (kind == scans::AggKind::kSum && input == ColumnType::kInt8);
-  if (has_final) final_cost.per_tuple += cs.cpu_operator_cost;
 }
 
 int output_width(OutputType t) {
@@ -190,24 +183,44 @@ struct PlanTop {
   PathCost path;
 };
 
-void add_aggregate(const CostSettings& cs, const RelationEntry& rel, const BoundTargets& targets,
-                   std::vector<scans::AggSpec> specs, PlanTop& top, PlannedQuery& q) {
-  QualCost trans, final_cost;
+// The Aggregate above the scan; or, when PostgreSQL would pick it, Finalize Aggregate
+// -> Gather -> Partial Aggregate -> Parallel Seq Scan: add_path keeps the Finalize
+// path beside a parallel-safe plain one only when that is not fuzzily as cheap, and the
+// cheaper one wins.
+void add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTargets& targets,
+                   std::vector<scans::AggSpec> specs, const ChosenScan& scan, PlanTop& top,
+                   PlannedQuery& q) {
+  const CostSettings& cs = ctx.settings.costs;
+  std::vector<AggCall> calls;
   int width = 0;
   for (auto& [kind, c] : targets.aggs) {
     ColumnType in = c >= 0 ? rel.columns[size_t(c)].type : ColumnType::kInt8;
-    add_agg_costs(cs, kind, in, trans, final_cost);
+    calls.push_back({kind, c, in});
     OutputAggregate oa = output_aggregate(kind, in);
     width += output_width(oa.type);
     q.aggregates.push_back(oa);
     q.output_types.push_back(oa.type);
   }
-  PathCost agg;
-  agg.startup = top.path.total + trans.startup + trans.per_tuple * top.path.rows +
-                final_cost.startup + final_cost.per_tuple;
-  agg.total = agg.startup + cs.cpu_tuple_cost;
-  agg.rows = 1;
-  auto a = std::make_unique<scans::AggregateNode>(std::move(top.node), std::move(specs));
+  PathCost agg = cost_plain_agg(cs, top.path, agg_clause_costs(cs, calls, AggSplit::kSimple));
+  std::unique_ptr<scans::ExecNode> input = std::move(top.node);
+  scans::AggMode mode = scans::AggMode::kSimple;
+  if (scan.partial) {
+    PartialAgg partial = partial_aggregate(cs, *scan.partial, calls, specs);
+    GatherPath gather = gather_partial_agg(cs, *scan.partial, partial);
+    PathCost final_agg =
+        cost_plain_agg(cs, gather.path, agg_clause_costs(cs, calls, AggSplit::kFinalDeserial));
+    // Over a Gather the plain Aggregate is parallel-unsafe too: then add_path keeps
+    // the cheaper of the two even within 1%.
+    bool kept = !scan.parallel_safe || parallel_path_survives(final_agg, agg, false);
+    if (kept && final_agg.total < agg.total) {
+      agg = final_agg;
+      input = build_gather(ctx, *scan.partial, gather, &partial);
+      mode = scans::AggMode::kFinalize;
+      // Each participant's Partial Aggregate puts aggregate i's state at slot 5 * i.
+      for (size_t i = 0; i < specs.size(); ++i) specs[i].slot = uint32_t(i) * scans::kPartialSlots;
+    }
+  }
+  auto a = std::make_unique<scans::AggregateNode>(std::move(input), std::move(specs), mode);
   q.aggregate = a.get();
   a->estimate = {agg.startup, agg.total, agg.rows, width};
   top = {std::move(a), agg};
@@ -255,7 +268,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   PlanTop top{std::move(scan.node), scan.path};
 
   if (!targets.aggs.empty()) {
-    add_aggregate(cs, rel, targets, std::move(slots.agg_specs), top, q);
+    add_aggregate(ctx, rel, targets, std::move(slots.agg_specs), scan, top, q);
   } else {
     for (int c : targets.columns)
       q.output_types.push_back(

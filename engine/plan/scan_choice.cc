@@ -6,6 +6,7 @@
 #include "engine/plan/btree_qual_summary.h"
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/index_open.h"
+#include "engine/plan/parallel_cost.h"
 #include "engine/plan/statistics.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
@@ -108,45 +109,79 @@ class ScanChooser {
     consider_seq_scan();
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
     consider_bitmap_heap_scan();
+    std::optional<PartialScan> partial =
+        partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
+    if (partial) consider_gather(*partial);
     ChosenScan chosen;
     chosen.node = best_build_();
     chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
     chosen.path = best_;
     chosen.ordered = best_ordered_;
+    chosen.parallel_safe = best_parallel_safe_;
     chosen.width = width_;
+    chosen.partial = std::move(partial);
     return chosen;
   }
 
  private:
-  // Keeps the path if it is the cheapest so far once the nodes above it are counted: a
-  // Sort unless it gives the order, and the Limit.
-  void consider(PathCost p, bool ordered, ScanBuilder build) {
-    PathCost finished = p;
+  // The path as the query finishes it: a Sort unless it gives the order, and the Limit.
+  PathCost finished(const PathCost& p, bool ordered) const {
+    PathCost f = p;
     if (!q_.aggregate) {
       double limit_rows = q_.limit ? double(*q_.limit) : -1;
-      if (!q_.order.empty() && !ordered)
-        finished = cost_sort(cs_, finished, finished.rows, width_, 0, limit_rows);
-      if (q_.limit) finished = cost_limit(finished, 0, limit_rows);
+      if (!q_.order.empty() && !ordered) f = cost_sort(cs_, f, f.rows, width_, 0, limit_rows);
+      if (q_.limit) f = cost_limit(f, 0, limit_rows);
     }
-    if (best_build_ && !(finished.total < best_total_)) return;
-    best_total_ = finished.total;
+    return f;
+  }
+
+  // Keeps the path if it is the cheapest so far once the nodes above it are counted.
+  void consider(PathCost p, bool ordered, ScanBuilder build) {
+    PathCost f = finished(p, ordered);
+    serial_paths_.push_back({p, f});
+    if (best_build_ && !(f.total < best_total_)) return;
+    best_total_ = f.total;
     best_ = p;
     best_ordered_ = ordered;
+    best_parallel_safe_ = true;
     best_build_ = std::move(build);
+  }
+
+  // Gather over the partial scan: PostgreSQL adds it beside the serial paths (and
+  // the Sort / Limit above it beside theirs) only when no serial path is fuzzily as
+  // cheap (add_path keeps the parallel-safe path on a tie); then the cheapest wins.
+  void consider_gather(const PartialScan& partial) {
+    GatherPath g = gather_rows(cs_, partial, rs_.rows);
+    PathCost f = finished(g.path, false);
+    const bool consider_startup = q_.limit.has_value() && !q_.aggregate;
+    for (const auto& [raw, fin] : serial_paths_)
+      if (!parallel_path_survives(g.path, raw, consider_startup) ||
+          !parallel_path_survives(f, fin, consider_startup))
+        return;
+    if (best_build_ && !(f.total < best_total_)) return;
+    best_total_ = f.total;
+    best_ = g.path;
+    best_ordered_ = false;
+    best_parallel_safe_ = false;
+    best_build_ = [this, partial, g] { return build_gather(ctx_, partial, g, nullptr); };
+  }
+
+  scans::SeqScanParams seq_scan_params() const {
+    scans::SeqScanParams params;
+    params.relation = sql::quote_identifier(rel_.name);
+    params.nblocks = BlockNumber(rel_.pages);
+    params.stream = settings_.stream;
+    params.output = output_;
+    params.qual = scans::compile_qual(q_.clauses, layout_);
+    params.filter_text = clauses_text(q_.clauses, rel_);
+    return params;
   }
 
   void consider_seq_scan() {
     PathCost p = disabled_if(!settings_.enable_seqscan, cost_seq_scan(cs_, rs_, all_quals_));
     consider(p, false, [this] {
-      scans::SeqScanParams params;
-      params.relation = sql::quote_identifier(rel_.name);
-      params.nblocks = BlockNumber(rel_.pages);
-      params.stream = settings_.stream;
-      params.output = output_;
-      params.qual = scans::compile_qual(q_.clauses, layout_);
-      params.filter_text = clauses_text(q_.clauses, rel_);
       return std::make_unique<scans::SeqScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
-                                                  std::move(params));
+                                                  seq_scan_params());
     });
   }
 
@@ -424,10 +459,13 @@ class ScanChooser {
   int width_ = 0;
   std::vector<IndexInfo> indexes_;
 
+  // Every serial path considered: its cost, and with the nodes above it.
+  std::vector<std::pair<PathCost, PathCost>> serial_paths_;
   // The cheapest path so far: its cost, its total with the nodes above, and its builder.
   PathCost best_;
   double best_total_ = 0;
   bool best_ordered_ = false;
+  bool best_parallel_safe_ = true;
   ScanBuilder best_build_;
 };
 

@@ -4,7 +4,8 @@
 // BitmapOr when indexes cover every arm of an OR clause. Candidates are compared on their
 // total cost including the Sort and Limit the query would still need above them;
 // enable_* = off adds PostgreSQL's disable cost (1e10), so a disabled path still wins
-// when nothing else can answer.
+// when nothing else can answer. A `Gather -> Parallel Seq Scan` competes too, kept only
+// where PostgreSQL's add_path would keep it beside the serial paths (fuzzily cheaper).
 //
 //   ChosenScan scan = choose_scan(ctx, query);
 //   scan.node->open();  ...                  // rows carry query.scan_columns, in order
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "engine/plan/cost_model.h"
+#include "engine/plan/parallel_paths.h"
 #include "engine/plan/plan_context.h"
 #include "engine/plan/selectivity.h"
 #include "engine/storage/catalog.h"
@@ -36,8 +38,13 @@ struct ScanQuery {
 struct ChosenScan {
   std::unique_ptr<scans::ExecNode> node;  // its EXPLAIN estimate filled in
   PathCost path;
-  bool ordered = false;  // rows come in the wanted order: no Sort needed
-  int width = 0;         // bytes of an output row, as EXPLAIN's width
+  bool ordered = false;       // rows come in the wanted order: no Sort needed
+  bool parallel_safe = true;  // false when `node` is a Gather
+  int width = 0;              // bytes of an output row, as EXPLAIN's width
+  // The table's partial path (a Parallel Seq Scan) when PostgreSQL would make one,
+  // for an aggregate's Finalize / Partial plan; `node` may already be the Gather
+  // over it when that was cheapest (engine/plan/parallel_paths.h).
+  std::optional<PartialScan> partial;
 };
 
 ChosenScan choose_scan(PlanContext& ctx, const ScanQuery& query);

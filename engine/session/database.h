@@ -26,6 +26,7 @@
 #include "engine/session/settings.h"
 #include "engine/storage/datadir.h"
 #include "engine/storage/storage.h"
+#include "scans/gather.h"
 
 namespace tp {
 
@@ -56,6 +57,10 @@ class Database {
   DataDir& data_dir() { return *dir_; }
   Storage& storage() { return *storage_; }
 
+  // The parallel worker threads in use by every Gather of every session
+  // (max_parallel_workers is checked against it).
+  scans::ParallelWorkerSlots& worker_slots() { return worker_slots_; }
+
   // Held by a session for the whole of each statement.
   std::mutex& statement_lock() { return statement_lock_; }
 
@@ -70,6 +75,7 @@ class Database {
   std::unique_ptr<DataDir> dir_;
   std::unique_ptr<Storage> storage_;
   std::mutex statement_lock_;
+  scans::ParallelWorkerSlots worker_slots_;
 };
 
 }  // namespace tp

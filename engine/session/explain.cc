@@ -126,11 +126,35 @@ std::string json_detail(const std::string& d) {
   return "\"" + json_escape(key) + "\": " + (number ? value : "\"" + json_escape(value) + "\"");
 }
 
+// PostgreSQL's JSON names the node type without the text format's prefixes and says
+// them in fields: "Parallel Seq Scan" is a parallel-aware "Seq Scan", "Finalize
+// Aggregate" an "Aggregate" with "Partial Mode": "Finalize".
+void node_type_fields(const std::string& name, std::vector<std::string>& fields) {
+  std::string type = name, partial_mode;
+  bool parallel = false;
+  if (type.rfind("Parallel ", 0) == 0) {
+    type = type.substr(9);
+    parallel = true;
+  }
+  for (const char* mode : {"Partial", "Finalize"})
+    if (type == std::string(mode) + " Aggregate") {
+      type = "Aggregate";
+      partial_mode = mode;
+    }
+  fields.push_back("\"Node Type\": \"" + type + "\"");
+  if (type == "Aggregate") {
+    fields.push_back("\"Strategy\": \"Plain\"");
+    fields.push_back("\"Partial Mode\": \"" + (partial_mode.empty() ? "Simple" : partial_mode) +
+                     "\"");
+  }
+  fields.push_back(std::string("\"Parallel Aware\": ") + (parallel ? "true" : "false"));
+}
+
 void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std::string& out) {
   const sql::ExplainOptions& o = *run.options;
   std::string pad(size_t(indent), ' ');
   std::vector<std::string> fields;
-  fields.push_back("\"Node Type\": \"" + n.explain_name() + "\"");
+  node_type_fields(n.explain_name(), fields);
   std::string target = n.explain_target();
   if (target.rfind(" on ", 0) == 0) {
     fields.push_back("\"Relation Name\": \"" + json_escape(target.substr(4)) + "\"");

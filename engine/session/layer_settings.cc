@@ -31,6 +31,8 @@ PlannerSettings planner_settings(const Settings& s) {
   cs.cpu_operator_cost = s.get_real("cpu_operator_cost");
   cs.effective_cache_size_pages = double(s.get_int("effective_cache_size"));
   cs.work_mem_kb = s.get_int("work_mem");
+  cs.parallel_setup_cost = s.get_real("parallel_setup_cost");
+  cs.parallel_tuple_cost = s.get_real("parallel_tuple_cost");
   cs.validate();
   p.enable_seqscan = s.get_bool("enable_seqscan");
   p.enable_indexscan = s.get_bool("enable_indexscan");
@@ -42,6 +44,10 @@ PlannerSettings planner_settings(const Settings& s) {
                      : prefetch == "on" ? IndexPrefetch::kOn
                                         : IndexPrefetch::kImmediate;
   p.stream = stream_config(s);
+  p.max_parallel_workers_per_gather = int(s.get_int("max_parallel_workers_per_gather"));
+  p.max_parallel_workers = int(s.get_int("max_parallel_workers"));
+  p.min_parallel_table_scan_size = double(s.get_int("min_parallel_table_scan_size"));
+  p.parallel_leader_participation = s.get_bool("parallel_leader_participation");
   return p;
 }
 

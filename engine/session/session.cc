@@ -73,6 +73,8 @@ ResultSet Session::run(sql::Statement& st) {
           return create_index(s);
         else if constexpr (std::is_same_v<T, sql::DropIndex>)
           return drop_index(s);
+        else if constexpr (std::is_same_v<T, sql::AlterTable>)
+          return alter_table(s);
         else if constexpr (std::is_same_v<T, sql::Analyze>)
           return query_analyze(*this, s);
         else
@@ -143,7 +145,8 @@ int Session::index_height(const RelationEntry& index) {
 }
 
 PlanContext Session::plan_context() {
-  return PlanContext{catalog(), data_dir(), storage(), planner_settings(*settings_)};
+  return PlanContext{catalog(), data_dir(), storage(), planner_settings(*settings_),
+                     &db_->worker_slots()};
 }
 
 }  // namespace tp

@@ -84,6 +84,7 @@ class Session {
   ResultSet run(sql::Statement& st);
   ResultSet create_table(const sql::CreateTable& ct);
   ResultSet drop_table(const sql::DropTable& dt);
+  ResultSet alter_table(const sql::AlterTable& at);
   ResultSet truncate(const sql::Truncate& t);
   ResultSet insert(const sql::Insert& ins);
   ResultSet select(const sql::Select& s);

@@ -1,4 +1,4 @@
-// Session's DDL: CREATE/DROP TABLE, TRUNCATE, CREATE/DROP INDEX. Each builds
+// Session's DDL: CREATE/DROP/ALTER TABLE, TRUNCATE, CREATE/DROP INDEX. Each builds
 // the next catalog, creates or fills files, and commits in one step (see
 // DataDir's all-or-nothing rule); the files a commit no longer names go after it.
 #include <set>
@@ -7,6 +7,7 @@
 #include "engine/session/layer_settings.h"
 #include "engine/session/session.h"
 #include "engine/session/session_names.h"
+#include "engine/sql/reloptions.h"
 #include "engine/storage/index_build.h"
 
 namespace tp {
@@ -40,6 +41,7 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
     rel.name = ct.name;
     rel.kind = RelKind::kTable;
     rel.fillfactor = ct.fillfactor.value_or(100);
+    rel.parallel_workers = ct.parallel_workers.value_or(-1);
     for (const auto& c : ct.columns)
       rel.columns.push_back({c.name, c.type == "bigint" ? ColumnType::kInt8 : ColumnType::kInt4});
     storage().create_file(rel);
@@ -87,6 +89,44 @@ ResultSet Session::drop_table(const sql::DropTable& dt) {
   if (files.empty()) return r;
   return atomically([&] {
     commit_and_remove(std::move(next), files);
+    return r;
+  });
+}
+
+// ALTER TABLE ... SET / RESET (storage options): only the catalog changes, committed as
+// every other DDL (a crash leaves the old or the new entry). fillfactor applies to the
+// rows inserted from then on, as in PostgreSQL.
+ResultSet Session::alter_table(const sql::AlterTable& at) {
+  ResultSet r;
+  r.tag = "ALTER TABLE";
+  Catalog next = data_dir().catalog();
+  RelationEntry* rel = next.find(at.name);
+  if (!rel) {
+    if (at.if_exists) {
+      r.notices.push_back("relation " + quoted(at.name) + " does not exist, skipping");
+      return r;
+    }
+    throw relation_missing(at.name, at.name_position);
+  }
+  if (at.reset) {
+    sql::check_reset_options(at.options);
+    for (const sql::RelOption& o : at.options) {
+      if (!rel->is_table()) continue;
+      if (o.name == "parallel_workers") rel->parallel_workers = -1;
+      if (o.name == "fillfactor") rel->fillfactor = 100;
+    }
+  } else {
+    sql::TableOptions o = sql::table_options(at.options);
+    if (!rel->is_table() && o.parallel_workers)
+      throw Error("unrecognized parameter \"parallel_workers\"");
+    if (!rel->is_table())
+      throw Error("cannot change the options of index " + quoted(at.name), "",
+                  "tidepool builds every B-tree with leaves 90% full.");
+    if (o.fillfactor) rel->fillfactor = *o.fillfactor;
+    if (o.parallel_workers) rel->parallel_workers = *o.parallel_workers;
+  }
+  return atomically([&] {
+    data_dir().commit(std::move(next));
     return r;
   });
 }

@@ -58,6 +58,13 @@ struct ColumnDef {
   int position = 0;
 };
 
+// One `name [= value]` of a storage option list: WITH (...), SET (...), RESET (...).
+struct RelOption {
+  std::string name;
+  std::optional<std::string> value;  // as written (a number, word or string's text)
+  int position = 0;
+};
+
 struct CreateTable {
   std::string name;
   int name_position = 0;
@@ -65,7 +72,17 @@ struct CreateTable {
   std::vector<std::string> primary_key;  // from a column or a table constraint
   int primary_key_position = 0;
   std::optional<int> fillfactor;
+  std::optional<int> parallel_workers;
   bool if_not_exists = false;
+};
+
+// ALTER TABLE [IF EXISTS] name SET (option = value, ...) | RESET (option, ...).
+struct AlterTable {
+  std::string name;
+  int name_position = 0;
+  bool if_exists = false;
+  bool reset = false;
+  std::vector<RelOption> options;
 };
 
 struct DropTable {
@@ -159,7 +176,7 @@ struct Explain;
 
 using Statement =
     std::variant<CreateTable, DropTable, Truncate, Insert, Select, SetStmt, ShowStmt, ResetStmt,
-                 CreateIndex, DropIndex, Analyze, std::unique_ptr<Explain>>;
+                 CreateIndex, DropIndex, Analyze, AlterTable, std::unique_ptr<Explain>>;
 
 struct Explain {
   ExplainOptions options;

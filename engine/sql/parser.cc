@@ -9,6 +9,7 @@
 #include "engine/core/error.h"
 #include "engine/sql/expr_parser.h"
 #include "engine/sql/lexer.h"
+#include "engine/sql/reloptions.h"
 
 namespace tp::sql {
 namespace {
@@ -28,6 +29,7 @@ class Parser : public ExprParser {
   Statement statement() {
     if (is_word("create")) return create();
     if (is_word("drop")) return drop();
+    if (accept_word("alter")) return alter_table();
     if (accept_word("truncate")) {
       accept_word("table");
       Truncate t;
@@ -126,24 +128,52 @@ class Parser : public ExprParser {
     } while (accept_punct(","));
     expect_punct(")");
     if (accept_word("with")) {
-      expect_punct("(");
-      do {
-        const Token& t = peek();
-        std::string opt = identifier();
-        accept_op("=");
-        if (opt != "fillfactor")
-          throw Error("unrecognized parameter \"" + opt + "\"").at_position(t.position);
-        int pos = peek().position;
-        int64_t v = integer_literal();
-        if (v < 10 || v > 100)
-          throw Error("value " + std::to_string(v) + " out of bounds for option \"fillfactor\"",
-                      "Valid values are between \"10\" and \"100\".")
-              .at_position(pos);
-        ct.fillfactor = int(v);
-      } while (accept_punct(","));
-      expect_punct(")");
+      TableOptions o = table_options(option_list());
+      ct.fillfactor = o.fillfactor;
+      ct.parallel_workers = o.parallel_workers;
     }
     return ct;
+  }
+
+  // ( name [= value], ... ): storage options.
+  std::vector<RelOption> option_list() {
+    expect_punct("(");
+    std::vector<RelOption> out;
+    do {
+      RelOption o;
+      o.position = peek().position;
+      o.name = identifier();
+      if (accept_op("=")) {
+        std::string sign = accept_op("-") ? "-" : "";
+        const Token& v = peek();
+        if (v.kind != TokenKind::kInteger && v.kind != TokenKind::kNumeric &&
+            v.kind != TokenKind::kString && v.kind != TokenKind::kIdentifier)
+          syntax_error();
+        o.value = sign + next().text;
+      }
+      out.push_back(std::move(o));
+    } while (accept_punct(","));
+    expect_punct(")");
+    return out;
+  }
+
+  Statement alter_table() {
+    expect_word("table");
+    AlterTable at;
+    if (accept_word("if")) {
+      expect_word("exists");
+      at.if_exists = true;
+    }
+    at.name_position = peek().position;
+    at.name = identifier();
+    if (accept_word("reset")) {
+      at.reset = true;
+    } else if (!accept_word("set")) {
+      throw Error("ALTER TABLE supports SET (...) and RESET (...) of storage options only")
+          .at_position(peek().position);
+    }
+    at.options = option_list();
+    return at;
   }
 
   std::string type_name() {

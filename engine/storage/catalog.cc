@@ -107,6 +107,10 @@ void validate_relation(const Catalog& cat, size_t index, const std::string& orig
               " not below next_oid " + std::to_string(cat.next_oid));
   if (r.fillfactor < 10 || r.fillfactor > 100)
     throw bad("fillfactor " + std::to_string(r.fillfactor) + " is outside 10..100");
+  if (r.parallel_workers < -1 || r.parallel_workers > 1024 ||
+      (!r.is_table() && r.parallel_workers != -1))
+    throw bad("parallel_workers " + std::to_string(r.parallel_workers) +
+              " is outside 0..1024 or set on an index");
   if (r.pages > uint64_t(kInvalidBlock))
     throw bad("pages " + std::to_string(r.pages) + " exceeds the largest file (" +
               std::to_string(kInvalidBlock) + " blocks)");

@@ -27,6 +27,10 @@ struct RelationEntry {
   uint32_t relnumber = 0;  // names the file base/<relnumber>
   std::vector<Column> columns;
   int fillfactor = 100;
+  // Tables: the parallel_workers storage option (ALTER TABLE ... SET), the
+  // workers a parallel scan of the table plans for; -1 = unset (the planner
+  // decides from the table's size).
+  int parallel_workers = -1;
   uint64_t pages = 0;  // committed size of the file in 8 kB blocks
   uint64_t rows = 0;   // exact live row count (tables) or index entries (indexes)
   // Indexes only.

@@ -9,7 +9,8 @@
 //    "relations": [
 //     {"oid": 16384, "name": "t", "kind": "table", "relnumber": 16384,
 //      "fillfactor": 10, "pages": 45455, "rows": 1000000,
-//      "columns": [{"name": "a", "type": "int4"}, ...], "stats": "..."},
+//      "columns": [{"name": "a", "type": "int4"}, ...], "stats": "...",
+//      "parallel_workers": 8},                        (optional: only when set)
 //     {"oid": 16385, "name": "t_a_idx", "kind": "index", "relnumber": 16385,
 //      "fillfactor": 100, "pages": 2745, "rows": 1000000,
 //      "table_oid": 16384, "key_columns": [0], "unique": false, "primary": false}
@@ -122,6 +123,9 @@ RelationEntry read_relation(const Json& j, size_t index, const std::string& orig
     for (size_t i = 0; i < cols.size(); ++i)
       r.columns.push_back(read_column(cols[i], where + " column " + std::to_string(i + 1), origin));
     if (f.optional("stats")) r.stats = f.string("stats");
+    // Absent in catalogs written before the option existed: unset.
+    if (f.optional("parallel_workers"))
+      r.parallel_workers = int(f.unsigned_int("parallel_workers", 0, 1024));
   } else {
     r.table_oid = uint32_t(f.unsigned_int("table_oid", 1, kU32));
     for (const Json& k : f.array("key_columns")) {
@@ -191,6 +195,7 @@ std::string to_json(const Catalog& cat) {
       }
       j["columns"] = std::move(cols);
       if (!r.stats.empty()) j["stats"] = r.stats;
+      if (r.parallel_workers >= 0) j["parallel_workers"] = r.parallel_workers;
     } else {
       j["table_oid"] = r.table_oid;
       j["key_columns"] = r.key_columns;

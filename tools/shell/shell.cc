@@ -37,8 +37,10 @@ const char* kHelp =
     "  \\timing [on|off]       print how long each statement takes\n"
     "Informational\n"
     "  \\d                     list tables and indexes (kind, pages, rows, size)\n"
-    "  \\d NAME                describe a table: columns, fillfactor, pages, rows, indexes\n"
-    "Statements: CREATE TABLE, DROP TABLE, TRUNCATE, INSERT, SELECT, SET, SHOW, RESET\n"
+    "  \\d NAME                describe a table: columns, fillfactor, parallel_workers, pages,\n"
+    "                        rows, indexes\n"
+    "Statements: CREATE TABLE, ALTER TABLE, DROP TABLE, TRUNCATE, INSERT, SELECT, SET, SHOW,\n"
+    "RESET\n"
     "(see README.md for what each accepts).\n";
 
 void on_sigint(int) {
@@ -246,8 +248,9 @@ class Shell {
     size_t footer = text.rfind("(");
     if (footer != std::string::npos) text.resize(footer);
     std::fputs(text.c_str(), stdout);
-    std::printf("Fillfactor: %d\nPages: %llu (%s)\nRows: %llu\n", rel->fillfactor,
-                (unsigned long long)rel->pages,
+    std::printf("Fillfactor: %d\n", rel->fillfactor);
+    if (rel->parallel_workers >= 0) std::printf("Parallel workers: %d\n", rel->parallel_workers);
+    std::printf("Pages: %llu (%s)\nRows: %llu\n", (unsigned long long)rel->pages,
                 size_pretty(int64_t(rel->pages * kBlockSize)).c_str(),
                 (unsigned long long)rel->rows);
     describe_indexes(*rel);

@@ -59,6 +59,42 @@ TEST(Settings, HugeIntegerValueIsRefusedNotOverflowed) {
   EXPECT_EQ(s.show("shared_buffers"), "128MB");
 }
 
+TEST(Settings, ParallelQuerySettingsAsPostgres) {
+  Settings s;
+  EXPECT_EQ(s.show("max_parallel_workers_per_gather"), "2");
+  EXPECT_EQ(s.show("max_parallel_workers"), "8");
+  EXPECT_EQ(s.show("parallel_setup_cost"), "1000");
+  EXPECT_EQ(s.show("parallel_tuple_cost"), "0.1");
+  EXPECT_EQ(s.show("min_parallel_table_scan_size"), "8MB");
+  EXPECT_EQ(s.get_int("min_parallel_table_scan_size"), 1024);  // 8 kB blocks
+  EXPECT_EQ(s.show("parallel_leader_participation"), "on");
+  s.set("min_parallel_table_scan_size", "2048");
+  EXPECT_EQ(s.show("min_parallel_table_scan_size"), "16MB");
+  s.set("min_parallel_table_scan_size", "13336kB");
+  EXPECT_EQ(s.get_int("min_parallel_table_scan_size"), 1667);
+  EXPECT_EQ(error_of([&] { s.set("max_parallel_workers_per_gather", "1025"); }),
+            "1025 is outside the valid range for parameter \"max_parallel_workers_per_gather\" "
+            "(0 .. 1024)");
+  EXPECT_EQ(error_of([&] { s.set("max_parallel_workers", "-1"); }),
+            "-1 is outside the valid range for parameter \"max_parallel_workers\" (0 .. 1024)");
+  EXPECT_EQ(error_of([&] { s.set("parallel_setup_cost", "-1"); }),
+            "-1 is outside the valid range for parameter \"parallel_setup_cost\" "
+            "(0 .. 1.79769e+308)");
+  EXPECT_NE(error_of([&] {
+              s.set("parallel_tuple_cost", "x");
+            }).find("invalid value for parameter \"parallel_tuple_cost\": \"x\""),
+            std::string::npos);
+  EXPECT_EQ(
+      error_of([&] { s.set("parallel_leader_participation", "maybe"); }),
+      "parameter \"parallel_leader_participation\" requires a Boolean value | Use on or off.");
+  s.set("max_parallel_workers_per_gather", "0");
+  s.set("parallel_leader_participation", "off");
+  s.reset("all");
+  EXPECT_EQ(s.show("max_parallel_workers_per_gather"), "2");
+  EXPECT_EQ(s.show("parallel_leader_participation"), "on");
+  EXPECT_EQ(s.show("min_parallel_table_scan_size"), "8MB");
+}
+
 TEST(Settings, UnknownNameIsNamed) {
   Settings s;
   EXPECT_EQ(error_of([&] { s.set("no_such_thing", "1"); }),

@@ -31,6 +31,26 @@ TEST(Parser, CreateTableWithFillfactor) {
   EXPECT_EQ(ct.fillfactor, 10);
 }
 
+TEST(Parser, AlterTableSetAndResetOptions) {
+  auto set =
+      parse_statement("ALTER TABLE IF EXISTS t SET (parallel_workers = 8, fillfactor = '50')");
+  auto& at = std::get<AlterTable>(set);
+  EXPECT_EQ(at.name, "t");
+  EXPECT_TRUE(at.if_exists);
+  EXPECT_FALSE(at.reset);
+  ASSERT_EQ(at.options.size(), 2u);
+  EXPECT_EQ(at.options[0].name, "parallel_workers");
+  EXPECT_EQ(at.options[0].value, std::optional<std::string>("8"));
+  EXPECT_EQ(at.options[1].value, std::optional<std::string>("50"));
+  auto reset = parse_statement("alter table t reset (parallel_workers)");
+  EXPECT_TRUE(std::get<AlterTable>(reset).reset);
+  EXPECT_FALSE(std::get<AlterTable>(reset).options[0].value.has_value());
+  auto ct = parse_statement("CREATE TABLE t (a int) WITH (parallel_workers = 4)");
+  EXPECT_EQ(std::get<CreateTable>(ct).parallel_workers, 4);
+  EXPECT_EQ(error_for("ALTER TABLE t ADD COLUMN b int").message,
+            "ALTER TABLE supports SET (...) and RESET (...) of storage options only");
+}
+
 TEST(Parser, PrimaryKeyColumnAndConstraint) {
   auto one = parse_statement("CREATE TABLE test (major int PRIMARY KEY, minor int)");
   EXPECT_EQ(std::get<CreateTable>(one).primary_key, std::vector<std::string>{"major"});

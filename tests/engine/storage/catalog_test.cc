@@ -124,6 +124,26 @@ TEST(Catalog, InvalidUtf8NameThroughSqlLeavesTheCatalogReadable) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(tmp.data() + "/base"), {}), 1);
 }
 
+// A table's parallel_workers option is written only when set; a catalog without the
+// field (written before the option existed) reads as unset.
+TEST(Catalog, ParallelWorkersIsOptional) {
+  Catalog c = sample_catalog();
+  std::string unset = c.serialize();
+  EXPECT_EQ(unset.find("parallel_workers"), std::string::npos) << unset;
+  EXPECT_EQ(Catalog::parse(unset, "x").find("t")->parallel_workers, -1);
+  c.relations[0].parallel_workers = 8;
+  std::string set = c.serialize();
+  EXPECT_NE(set.find("\"parallel_workers\": 8"), std::string::npos) << set;
+  EXPECT_EQ(Catalog::parse(set, "x").find("t")->parallel_workers, 8);
+  c.relations[0].parallel_workers = 0;
+  EXPECT_EQ(Catalog::parse(c.serialize(), "x").find("t")->parallel_workers, 0);
+  std::string bad = set;
+  bad.replace(bad.find("\"parallel_workers\": 8"), 23, "\"parallel_workers\": 1025");
+  EXPECT_NE(parse_error(bad).find("\"parallel_workers\" is 1025, not an integer from 0 to 1024"),
+            std::string::npos)
+      << parse_error(bad);
+}
+
 TEST(Catalog, SessionWithQuotedNamesSurvivesReopen) {
   TempDir tmp;
   {

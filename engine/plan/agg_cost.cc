@@ -1,0 +1,98 @@
+#include "engine/plan/agg_cost.h"
+
+namespace tp {
+namespace {
+
+using scans::AggKind;
+
+// An aggregate's support functions, as pg_aggregate lists them for int4 / int8 inputs.
+struct AggFunctions {
+  const char* transfn;
+  bool has_final;   // avg, sum(int8)
+  bool internal;    // state type internal: serialize / deserialize across a Gather
+  int state_width;  // what EXPLAIN counts for the partial state
+};
+
+AggFunctions functions_of(const AggCall& c) {
+  const bool int8 = c.input == ColumnType::kInt8;
+  switch (c.kind) {
+    case AggKind::kCountStar:
+      return {"int8inc", false, false, 8};
+    case AggKind::kCount:
+      return {"int8inc_any", false, false, 8};
+    case AggKind::kSum:
+      return int8 ? AggFunctions{"int8_avg_accum", true, true, 32}
+                  : AggFunctions{"int4_sum", false, false, 8};
+    case AggKind::kAvg:
+      return int8 ? AggFunctions{"int8_avg_accum", true, true, 32}
+                  : AggFunctions{"int4_avg_accum", true, false, 32};
+    case AggKind::kMin:
+      return {int8 ? "int8smaller" : "int4smaller", false, false, int8 ? 8 : 4};
+    case AggKind::kMax:
+      return {int8 ? "int8larger" : "int4larger", false, false, int8 ? 8 : 4};
+  }
+  return {"", false, false, 8};
+}
+
+bool same_call(const AggCall& a, const AggCall& b) {
+  return a.kind == b.kind && a.column == b.column;
+}
+
+// The calls left once identical ones are merged (PostgreSQL's find_compatible_agg).
+std::vector<AggCall> distinct_calls(const std::vector<AggCall>& calls) {
+  std::vector<AggCall> out;
+  for (const AggCall& c : calls) {
+    bool seen = false;
+    for (const AggCall& o : out) seen = seen || same_call(c, o);
+    if (!seen) out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+AggClauseCosts agg_clause_costs(const CostSettings& cs, const std::vector<AggCall>& calls,
+                                AggSplit split) {
+  const std::vector<AggCall> aggs = distinct_calls(calls);
+  AggClauseCosts costs;
+  // One transition state per transition function and column (find_compatible_trans).
+  std::vector<std::pair<std::string, int>> transitions;
+  for (const AggCall& c : aggs) {
+    AggFunctions f = functions_of(c);
+    std::pair<std::string, int> key{f.transfn, c.column};
+    bool shared = false;
+    for (const auto& t : transitions) shared = shared || t == key;
+    if (shared) continue;
+    transitions.push_back(key);
+    costs.trans.per_tuple += cs.cpu_operator_cost;  // transfn, or combinefn when finalizing
+    if (split == AggSplit::kFinalDeserial && f.internal)
+      costs.trans.per_tuple += cs.cpu_operator_cost;  // deserialfn
+    if (split == AggSplit::kInitialSerial && f.internal)
+      costs.final_cost.per_tuple += cs.cpu_operator_cost;  // serialfn
+  }
+  if (split != AggSplit::kInitialSerial)
+    for (const AggCall& c : aggs)
+      if (functions_of(c).has_final) costs.final_cost.per_tuple += cs.cpu_operator_cost;
+  return costs;
+}
+
+PathCost cost_plain_agg(const CostSettings& cs, const PathCost& input,
+                        const AggClauseCosts& costs) {
+  PathCost agg;
+  agg.startup = input.total;
+  agg.startup += costs.trans.startup;
+  agg.startup += costs.trans.per_tuple * input.rows;
+  agg.startup += costs.final_cost.startup;
+  agg.startup += costs.final_cost.per_tuple;
+  agg.total = agg.startup + cs.cpu_tuple_cost;
+  agg.rows = 1;
+  return agg;
+}
+
+int partial_agg_width(const std::vector<AggCall>& calls) {
+  int width = 0;
+  for (const AggCall& c : distinct_calls(calls)) width += functions_of(c).state_width;
+  return width;
+}
+
+}  // namespace tp

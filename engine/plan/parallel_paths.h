@@ -1,0 +1,82 @@
+// The parallel paths tidepool builds, as PostgreSQL 15 builds them for one
+// table: the partial path (a Parallel Seq Scan with compute_parallel_worker's
+// workers, allpaths.c create_plain_partial_paths), `Gather -> Parallel Seq
+// Scan` for rows (generate_gather_paths), and `Finalize Aggregate -> Gather ->
+// Partial Aggregate -> Parallel Seq Scan` for aggregates (planner.c
+// create_partial_grouping_paths, add_paths_to_grouping_rel). The costs are
+// engine/plan/parallel_cost.h and agg_cost.h; this file builds the nodes
+// (scans/gather.h): the Gather's ParticipantBuilder makes each participant's
+// copy of the plan below it over the blocks they share.
+//
+// Not built (PostgreSQL may pick them where tidepool cannot): Gather Merge,
+// Parallel Index / Index Only / Bitmap Heap Scans, parallel sorts.
+//
+//   std::optional<PartialScan> partial = partial_seq_scan(ctx, rel, size, quals, params, w);
+//   GatherPath g = gather_rows(ctx.settings.costs, *partial, rel_rows);
+//   std::unique_ptr<scans::ExecNode> node = build_gather(ctx, *partial, g, nullptr);
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/plan/agg_cost.h"
+#include "engine/plan/plan_context.h"
+#include "scans/exec_node.h"
+#include "scans/gather.h"
+#include "scans/seq_scan.h"
+
+namespace tp {
+
+// A Parallel Seq Scan on a table: how many workers, what each participant's
+// copy costs and returns, and the parameters every copy is built from.
+struct PartialScan {
+  int workers = 0;
+  PathCost path;  // per participant (cost_parallel_seq_scan)
+  int width = 0;
+  bufmgr::BufferPool* pool = nullptr;
+  aio::IoFile* file = nullptr;
+  BlockNumber nblocks = 0;
+  scans::SeqScanParams params;  // params.parallel is set per copy
+};
+
+// The partial path of `rel` when PostgreSQL would make one: parallel plans
+// allowed (max_parallel_workers_per_gather > 0) and at least one worker by
+// compute_parallel_worker over the planner's page estimate `pages`. `rel`'s
+// parallel_workers option (-1: unset) overrides the size rule.
+std::optional<PartialScan> partial_seq_scan(PlanContext& ctx, const RelationEntry& rel,
+                                            const RelSize& size, const QualCost& quals,
+                                            scans::SeqScanParams params, int width);
+
+// An aggregate over a partial scan: Partial Aggregate in each participant.
+struct PartialAgg {
+  std::vector<AggCall> calls;
+  std::vector<scans::AggSpec> specs;  // over the scan's slots
+  PathCost path;                      // per participant
+  int width = 0;                      // the states' width (partial_agg_width)
+};
+
+// The Gather and what it costs: rows gathered from all participants.
+struct GatherPath {
+  PathCost path;
+  int width = 0;
+};
+
+// Gather over the partial scan for the rows of a plain SELECT: PostgreSQL's
+// generate_gather_paths estimates the relation's rows (`rel_rows`), not the
+// per-participant rows times the workers.
+GatherPath gather_rows(const CostSettings& cs, const PartialScan& scan, double rel_rows);
+
+// The Partial Aggregate over the partial scan, and the Gather above it
+// (rows = one state row per worker, as generate_gather_paths with override_rows).
+PartialAgg partial_aggregate(const CostSettings& cs, const PartialScan& scan,
+                             std::vector<AggCall> calls, std::vector<scans::AggSpec> specs);
+GatherPath gather_partial_agg(const CostSettings& cs, const PartialScan& scan,
+                              const PartialAgg& agg);
+
+// The Gather node: each participant's copy is a Parallel Seq Scan, under a
+// Partial Aggregate when `agg` is given. Its estimate is `gather`'s.
+std::unique_ptr<scans::ExecNode> build_gather(PlanContext& ctx, const PartialScan& scan,
+                                              const GatherPath& gather, const PartialAgg* agg);
+
+}  // namespace tp
