@@ -7,6 +7,8 @@
 #pragma once
 
 #include <array>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -52,7 +54,11 @@ struct IoMethodResults {
   std::vector<int> sweep_io_workers;
   std::vector<std::array<IoCell, 2>> sweep;  // [io_workers index][direct]
   double table_mb = 0;                       // the table's size, 10^6 bytes
-  double device_seq_mb_s = NAN;              // raw device, 128 kB sequential direct, this run
+  uint64_t table_pages = 0;
+  // The raw device measured in this run: 128 kB sequential reads at depth 16, the best
+  // method's median, direct and buffered (kernel readahead and caches below it).
+  double device_seq_mb_s = NAN;
+  double device_seq_buffered_mb_s = NAN;
 
   // Sized for these worker counts and io_workers values, nothing measured.
   IoMethodResults(std::vector<int> worker_counts, std::vector<int> sweep_values);
@@ -80,7 +86,7 @@ std::string shape_comparison(const IoMethodResults& r);
 // The io_workers sweep at 0 parallel workers (rows io_method, buffered and direct).
 std::string sweep_table(const IoMethodResults& r);
 // Time against parallel workers, per configuration and mode, and the raw device's
-// sequential limit (table bytes / device rate) as a flat line.
+// sequential limit (table bytes / device rate) as a flat line, direct and buffered.
 Chart grid_chart(const IoMethodResults& r);
 
 // Parses "0,1,2,4": ascending, distinct, each 0..1024 (max_parallel_workers' range).

@@ -29,7 +29,8 @@ const std::vector<ExperimentDef>& experiment_defs() {
       {"selectivity", run_selectivity,
        "seq, index and bitmap scans against selectivity: cost, time, crossovers, regret"},
       {"eic", run_eic, "the effective_io_concurrency article: bitmap heap scan vs eic"},
-      {"iomethod", run_iomethod, "the AIO article: cold seq scan by io_method and workers"},
+      {"iomethod", run_iomethod,
+       "the AIO article: cold scan by parallel workers and io_method, buffered and direct"},
       {"index-prefetch", run_index_prefetch,
        "PostgreSQL patch 4351: index scan prefetch by distance, LIMIT n queries per second"},
   };

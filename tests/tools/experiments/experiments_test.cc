@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "tests/tools/experiments/experiments_test_util.h"
 #include "tools/experiments/experiment.h"
 #include "tools/experiments/experiments.h"
 #include "tools/experiments/plot.h"
@@ -19,90 +20,10 @@
 namespace tp::experiments {
 namespace {
 
-constexpr uint64_t kRows = 20000;
+using namespace test;  // NOLINT(google-build-using-namespace): the tests' helpers
+
+constexpr uint64_t kRows = kTinyRows;
 constexpr uint64_t kRpcPages = 910;  // 20,000 rows at 22 a page (fillfactor 10)
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "tidepool-exp-test-XXXXXX").string();
-    char* p = mkdtemp(tmpl.data());
-    EXPECT_NE(p, nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-LabOptions tiny(const std::string& dir) {
-  LabOptions o;
-  o.rows = kRows;
-  o.prefetch_rows = kRows;  // index-prefetch shares the rpc table
-  o.iomethod_table_mb = 2;
-  o.out_dir = dir + "/out";
-  o.data_dir = dir + "/data";
-  o.repeat = 1;
-  o.progress = false;
-  o.device_seconds = 0.02;
-  o.device_file_mb = 8;
-  return o;
-}
-
-// The CSV as column name -> values, one per row.
-struct Csv {
-  std::vector<std::string> header;
-  std::vector<std::map<std::string, std::string>> rows;
-  bool has(const std::string& c) const {
-    return std::find(header.begin(), header.end(), c) != header.end();
-  }
-};
-
-Csv load(const std::string& path) {
-  Csv csv;
-  auto raw = read_csv(path);
-  if (raw.empty()) return csv;
-  csv.header = raw[0];
-  for (size_t r = 1; r < raw.size(); ++r) {
-    std::map<std::string, std::string> row;
-    for (size_t i = 0; i < csv.header.size() && i < raw[r].size(); ++i)
-      row[csv.header[i]] = raw[r][i];
-    csv.rows.push_back(row);
-  }
-  return csv;
-}
-
-double num(const std::map<std::string, std::string>& row, const std::string& col) {
-  auto it = row.find(col);
-  if (it == row.end() || it->second.empty()) return NAN;
-  return std::stod(it->second);
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-Context context_for(const Lab& lab) {
-  Context ctx;
-  ctx.env = probe_environment(lab.options().data_dir);
-  return ctx;
-}
-
-// The experiment's own columns: those before the environment's ("device", "kernel", ...)
-// and the session's settings, which every row carries after them.
-std::vector<std::string> own_columns(const Csv& csv) {
-  auto env = std::find(csv.header.begin(), csv.header.end(), "device");
-  return std::vector<std::string>(csv.header.begin(), env);
-}
 
 void expect_environment(const Csv& csv) {
   for (const char* c : {"device", "kernel", "commit"}) EXPECT_TRUE(csv.has(c)) << c;
@@ -227,54 +148,6 @@ TEST(Experiments, EicRunsEveryConcurrency) {
     EXPECT_GT(num(r, "heap_read"), 0);
     EXPECT_LT(num(r, "heap_read"), num(r, "shared_read"));
   }
-}
-
-TEST(Experiments, IoMethodRunsEveryMethodAtEveryWorkerCount) {
-  TempDir dir;
-  LabOptions options = tiny(dir.path());
-  options.iomethod_workers = {0, 2, 4};
-  Lab lab(options);
-  Context ctx = context_for(lab);
-  Outcome o = run_iomethod(lab, ctx);
-  // The 2 MB table is built either way: 256 pages of 22 rows.
-  const RelationEntry* rel = lab.session().catalog().find("iom");
-  ASSERT_NE(rel, nullptr);
-  EXPECT_EQ(rel->rows, 256u * 22u);
-  EXPECT_EQ(rel->pages, 256u);
-  ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
-  Csv csv = load(lab.options().out_dir + "/iomethod.csv");
-  EXPECT_EQ(own_columns(csv),
-            (std::vector<std::string>{"part", "config", "io_method", "io_workers", "direct",
-                                      "parallel_workers", "workers_launched", "repeat", "seconds",
-                                      "shared_hit", "shared_read", "mb_per_s", "rows", "table_mb",
-                                      "device_seq_mb_s"}));
-  // 0 and 2 workers: sync, worker, io_uring; 4: also worker (scaled); each buffered and
-  // direct; then the io_workers sweep (1, 8, 32) buffered and direct.
-  EXPECT_EQ(csv.rows.size(), 6u + 6u + 8u + 6u);
-  EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/iomethod.png"));
-  std::map<std::string, int> per_config;
-  for (const auto& r : csv.rows) {
-    EXPECT_EQ(r.at("shared_read"), "256");
-    EXPECT_GT(num(r, "seconds"), 0);
-    EXPECT_GT(num(r, "device_seq_mb_s"), 0);
-    EXPECT_EQ(r.at("workers_launched"), r.at("parallel_workers"));
-    ++per_config[r.at("part") + "/" + r.at("config") + "/" + r.at("parallel_workers")];
-    if (r.at("config") == "worker (scaled)") {
-      EXPECT_EQ(r.at("io_workers"), "5");
-    }
-  }
-  EXPECT_EQ(per_config["grid/worker (scaled)/4"], 2);
-  EXPECT_EQ(per_config["grid/worker (scaled)/2"], 0);  // io_workers 3: worker's runs
-  EXPECT_EQ(per_config["io_workers sweep/worker 32/0"], 2);
-  std::string md = slurp(lab.options().out_dir + "/iomethod.md");
-  EXPECT_NE(md.find("| io_method | mode | 0 | 2 | 4 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| io_uring | cmp |"), std::string::npos);
-  EXPECT_NE(md.find("Speed-up from 0 to 4 parallel workers"), std::string::npos);
-  EXPECT_EQ(md.find("launched)"), std::string::npos);
-  // The forced worker count is the table's reloption only while the experiment runs.
-  ResultSet plan = lab.sql("EXPLAIN SELECT count(*) FROM iom");
-  int planned = 0, launched = 0;
-  EXPECT_FALSE(parse_gather_workers(plan, &planned, &launched));
 }
 
 TEST(Experiments, IndexPrefetchRunsEveryDistanceAndLimit) {
@@ -493,9 +366,26 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
             2);
   EXPECT_FALSE(std::filesystem::exists(bad));
   const std::string out = dir.path() + "/out";
-  int status = run_experiment_command({"all", "--rows", "1000", "--repeat", "1", "--out", out,
-                                       "--quiet", "--device-seconds", "0.02", "--device-file-mb",
-                                       "8", "--table-mb", "1", "--prefetch-rows", "2000"});
+  int status = run_experiment_command({"all",
+                                       "--rows",
+                                       "1000",
+                                       "--repeat",
+                                       "1",
+                                       "--out",
+                                       out,
+                                       "--quiet",
+                                       "--device-seconds",
+                                       "0.02",
+                                       "--device-file-mb",
+                                       "8",
+                                       "--table-mb",
+                                       "1",
+                                       "--prefetch-rows",
+                                       "2000",
+                                       "--set",
+                                       "parallel_setup_cost=0",
+                                       "--set",
+                                       "parallel_tuple_cost=0"});
   EXPECT_EQ(status, 0);
   std::string report = slurp(out + "/REPORT.md");
   for (const char* section :

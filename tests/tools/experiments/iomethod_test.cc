@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "tests/tools/experiments/experiments_test_util.h"
 #include "tools/experiments/experiments.h"
 #include "tools/experiments/iomethod.h"
 
@@ -22,6 +23,7 @@ namespace {
 IoMethodResults made_up(const std::vector<int>& workers) {
   IoMethodResults r(workers, {1, 8, 32});
   r.table_mb = 2000;
+  r.table_pages = 244141;
   r.device_seq_mb_s = 1000;               // the table in 2 s
   const double base[] = {20, 10, 12, 8};  // sync, worker, worker (scaled), io_uring
   for (size_t s = 0; s < kNumIoSetups; ++s)
@@ -100,6 +102,11 @@ TEST(IoMethodReport, ShapeComparisonIsComputedFromTheMediansAndThePublishedTable
   // Published, computed from the tables: master 65,753 / 12,918 ms; Rowley 58,880 / 18,557.
   EXPECT_NE(text.find("master (sync, buffered) 5.09x (65.8 -> 12.9 s)"), std::string::npos);
   EXPECT_NE(text.find("David Rowley's io_uring buffered 3.17x, direct 3.76x"), std::string::npos);
+  // sync buffered: best 20 / 33 + 2 s at 32 workers over 22 s at 0.
+  EXPECT_NE(text.find("0 workers (its fastest time / its time at 0 workers): sync buffered 12%"),
+            std::string::npos);
+  EXPECT_NE(text.find("Published (David Rowley, io_uring): buffered 20%, direct 12%"),
+            std::string::npos);
   // Direct ties buffered from 8 workers in the made-up runs; Rowley's from 16 (98%).
   EXPECT_NE(text.find("sync from 8 workers (100%) [cmp at 0 workers 50%]"), std::string::npos);
   EXPECT_NE(text.find("cmp 57% at 0 workers, converged from 16 workers (98%: 12.5 vs 12.8 s)"),
@@ -139,6 +146,7 @@ TEST(IoMethodReport, SweepTableSortsIoWorkersAndQuotesTheGrid) {
 TEST(IoMethodReport, ChartHasEachMethodAndModeAndTheDeviceLimit) {
   IoMethodResults r = made_up({0, 1, 4});
   Chart chart = grid_chart(r);
+  EXPECT_EQ(chart.title, "Cold scan of 244,141 pages (2000 MB) by parallel workers");
   EXPECT_EQ(chart.xtic_labels, (std::vector<std::string>{"0", "1", "4"}));
   ASSERT_EQ(chart.series.size(), 9u);
   EXPECT_EQ(chart.series[0].title, "sync buffered");
@@ -150,8 +158,15 @@ TEST(IoMethodReport, ChartHasEachMethodAndModeAndTheDeviceLimit) {
   EXPECT_DOUBLE_EQ(chart.series[0].points[2].second, 20.0 / 5 + 2);
   EXPECT_EQ(chart.series[8].title, "raw device, sequential direct (1000 MB/s)");
   for (const auto& p : chart.series[8].points) EXPECT_DOUBLE_EQ(p.second, 2.0);
+  // The buffered rate of the raw device: a dashed grey line after the direct one.
+  r.device_seq_buffered_mb_s = 500;
+  chart = grid_chart(r);
+  ASSERT_EQ(chart.series.size(), 10u);
+  EXPECT_EQ(chart.series[9].title, "raw device, sequential buffered (500 MB/s)");
+  EXPECT_TRUE(chart.series[9].dashed);
+  EXPECT_DOUBLE_EQ(chart.series[9].points[0].second, 4.0);
   // No device figure: no limit line.
-  r.device_seq_mb_s = NAN;
+  r.device_seq_mb_s = r.device_seq_buffered_mb_s = NAN;
   EXPECT_EQ(grid_chart(r).series.size(), 8u);
 }
 
@@ -209,6 +224,59 @@ TEST(IoMethodReport, ParsesGatherWorkersPlannedAndLaunched) {
   ASSERT_TRUE(parse_gather_workers(no_analyze, &planned, &launched));
   EXPECT_EQ(planned, 8);
   EXPECT_EQ(launched, -1);
+}
+
+using namespace test;  // NOLINT(google-build-using-namespace): the tests' helpers
+
+TEST(IoMethodExperiment, RunsEveryMethodAtEveryWorkerCount) {
+  TempDir dir;
+  LabOptions options = tiny(dir.path());
+  options.iomethod_workers = {0, 2, 4};
+  // A 2 MB table is planned serial at PostgreSQL's parallel costs, whatever its
+  // parallel_workers; at 2 GB the Gather wins at every worker count.
+  options.settings = {"parallel_setup_cost=0", "parallel_tuple_cost=0"};
+  Lab lab(options);
+  Context ctx = context_for(lab);
+  Outcome o = run_iomethod(lab, ctx);
+  // The 2 MB table is built either way: 256 pages of 22 rows.
+  const RelationEntry* rel = lab.session().catalog().find("iom");
+  ASSERT_NE(rel, nullptr);
+  EXPECT_EQ(rel->rows, 256u * 22u);
+  EXPECT_EQ(rel->pages, 256u);
+  ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
+  Csv csv = load(lab.options().out_dir + "/iomethod.csv");
+  EXPECT_EQ(own_columns(csv),
+            (std::vector<std::string>{"part", "config", "io_method", "io_workers", "direct",
+                                      "parallel_workers", "workers_launched", "repeat", "seconds",
+                                      "shared_hit", "shared_read", "mb_per_s", "rows", "table_mb",
+                                      "device_seq_mb_s", "device_seq_buffered_mb_s"}));
+  // 0 and 2 workers: sync, worker, io_uring; 4: also worker (scaled); each buffered and
+  // direct; then the io_workers sweep (1, 8, 32) buffered and direct.
+  EXPECT_EQ(csv.rows.size(), 6u + 6u + 8u + 6u);
+  EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/iomethod.png"));
+  std::map<std::string, int> per_config;
+  for (const auto& r : csv.rows) {
+    EXPECT_EQ(r.at("shared_read"), "256");
+    EXPECT_GT(num(r, "seconds"), 0);
+    EXPECT_GT(num(r, "device_seq_mb_s"), 0);
+    EXPECT_EQ(r.at("workers_launched"), r.at("parallel_workers"));
+    ++per_config[r.at("part") + "/" + r.at("config") + "/" + r.at("parallel_workers")];
+    if (r.at("config") == "worker (scaled)") {
+      EXPECT_EQ(r.at("io_workers"), "5");
+    }
+  }
+  EXPECT_EQ(per_config["grid/worker (scaled)/4"], 2);
+  EXPECT_EQ(per_config["grid/worker (scaled)/2"], 0);  // io_workers 3: worker's runs
+  EXPECT_EQ(per_config["io_workers sweep/worker 32/0"], 2);
+  std::string md = slurp(lab.options().out_dir + "/iomethod.md");
+  EXPECT_NE(md.find("| io_method | mode | 0 | 2 | 4 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| io_uring | cmp |"), std::string::npos);
+  EXPECT_NE(md.find("Speed-up from 0 to 4 parallel workers"), std::string::npos);
+  EXPECT_EQ(md.find(" launched) |"), std::string::npos);  // every worker launched
+  // The forced worker count is the table's reloption only while the experiment runs.
+  ResultSet plan = lab.sql("EXPLAIN SELECT count(*) FROM iom");
+  int planned = 0, launched = 0;
+  EXPECT_FALSE(parse_gather_workers(plan, &planned, &launched));
 }
 
 }  // namespace

@@ -1,0 +1,106 @@
+// Helpers of the experiments' end-to-end tests: a temporary directory, the tiny
+// scale (20 k rows, one run per measurement), a CSV read back by column name.
+#pragma once
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tools/experiments/experiments.h"
+
+namespace tp::experiments::test {
+
+constexpr uint64_t kTinyRows = 20000;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "tidepool-exp-test-XXXXXX").string();
+    char* p = mkdtemp(tmpl.data());
+    EXPECT_NE(p, nullptr);
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+inline LabOptions tiny(const std::string& dir, uint64_t rows = kTinyRows) {
+  LabOptions o;
+  o.rows = rows;
+  o.prefetch_rows = rows;  // index-prefetch shares the rpc table
+  o.iomethod_table_mb = 2;
+  o.out_dir = dir + "/out";
+  o.data_dir = dir + "/data";
+  o.repeat = 1;
+  o.progress = false;
+  o.device_seconds = 0.02;
+  o.device_file_mb = 8;
+  return o;
+}
+
+// The CSV as column name -> values, one per row.
+struct Csv {
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  bool has(const std::string& c) const {
+    return std::find(header.begin(), header.end(), c) != header.end();
+  }
+};
+
+inline Csv load(const std::string& path) {
+  Csv csv;
+  auto raw = read_csv(path);
+  if (raw.empty()) return csv;
+  csv.header = raw[0];
+  for (size_t r = 1; r < raw.size(); ++r) {
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < csv.header.size() && i < raw[r].size(); ++i)
+      row[csv.header[i]] = raw[r][i];
+    csv.rows.push_back(row);
+  }
+  return csv;
+}
+
+inline double num(const std::map<std::string, std::string>& row, const std::string& col) {
+  auto it = row.find(col);
+  if (it == row.end() || it->second.empty()) return NAN;
+  return std::stod(it->second);
+}
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline Context context_for(const Lab& lab) {
+  Context ctx;
+  ctx.env = probe_environment(lab.options().data_dir);
+  return ctx;
+}
+
+// The experiment's own columns: those before the environment's ("device", "kernel", ...)
+// and the session's settings, which every row carries after them.
+inline std::vector<std::string> own_columns(const Csv& csv) {
+  auto env = std::find(csv.header.begin(), csv.header.end(), "device");
+  return std::vector<std::string>(csv.header.begin(), env);
+}
+
+}  // namespace tp::experiments::test
