@@ -231,8 +231,9 @@ std::string shape_comparison(const IoMethodResults& r) {
      << pct(100 * rowley_best_d / kRowleyDirect[0])
      << ": there one backend was far from the disk's limit, so workers multiplied the rate.\n\n";
 
-  md << "Where buffered and direct converge (cmp = buffered / direct >= " << fixed(kConvergedPct, 0)
-     << "% at that worker count and every larger one measured): ";
+  md << "Where buffered and direct converge (direct within 5% of buffered or faster: cmp = "
+        "buffered / direct >= "
+     << fixed(kConvergedPct, 0) << "% at that worker count and every larger one measured): ";
   for (IoSetup s : kSetups) {
     std::vector<double> cmp;
     for (size_t c = 0; c < r.workers.size(); ++c) cmp.push_back(r.cmp_pct(s, c));
