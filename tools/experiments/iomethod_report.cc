@@ -278,9 +278,10 @@ std::string shape_comparison(const IoMethodResults& r) {
     if (!std::isnan(r.device_seq_buffered_mb_s))
       md << " Buffered, the raw device read " << fixed(r.device_seq_buffered_mb_s, 0) << " MB/s ("
          << fixed(r.table_mb / r.device_seq_buffered_mb_s, 2)
-         << " s for the table, the grey line): a buffered scan faster than the direct line is "
-            "served by the kernel's readahead and whatever caches sit below the guest.";
-    md << "\n\n";
+         << " s for the table, the grey line).";
+    md << " A scan faster than its mode's line is served by what the probe's file did not "
+          "have: the kernel's readahead beyond 16 x 128 kB, or a cache below the guest still "
+          "holding the table (on a VM, the host's, for a table written or read just before).\n\n";
   }
   return md.str();
 }
@@ -321,7 +322,7 @@ Chart grid_chart(const IoMethodResults& r) {
                 " MB) by parallel workers";
   chart.xlabel = "parallel workers (Workers Planned; the leader also scans)";
   chart.ylabel = "scan time (s)";
-  chart.key_position = "top right";
+  chart.key_position = "below";
   for (int w : r.workers) chart.xtic_labels.push_back(std::to_string(w));
   for (IoSetup s : kSetups)
     for (int d = 0; d < 2; ++d) {
