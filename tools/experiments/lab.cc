@@ -280,6 +280,10 @@ void Lab::make_relation_cold(const std::string& name) {
 
 void Lab::reset_settings() {
   session().execute("RESET ALL");
+  // The rpc, selectivity, eic and index-prefetch articles measure what one process's
+  // scan costs, with PostgreSQL's parallel query off; without this a seq scan of
+  // their tables would run as a Gather (iomethod sets its workers per run).
+  default_setting("max_parallel_workers_per_gather", "0");
 }
 
 bool Lab::user_set(const std::string& name) const {

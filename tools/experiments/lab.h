@@ -117,7 +117,9 @@ class Lab {
   void make_cold(const std::vector<std::string>& relations);
   // Empties the pool of one relation's pages only (warm index, cold heap).
   void make_relation_cold(const std::string& relation);
-  // Back to the session's starting settings (RESET ALL); ignores the stop flag.
+  // Back to the session's starting settings (RESET ALL), with parallel query off
+  // (max_parallel_workers_per_gather = 0) unless --set chose otherwise; ignores
+  // the stop flag.
   void reset_settings();
 
   // SET name = value unless the user chose the setting with --set (an

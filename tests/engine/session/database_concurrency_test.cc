@@ -4,6 +4,8 @@
 // (the "concurrency" label).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <latch>
 #include <string>
 #include <thread>
@@ -108,6 +110,75 @@ TEST(DatabaseConcurrency, CancelFromAnotherThreadStopsThatSessionsStatement) {
   EXPECT_EQ(a_error, "canceling statement due to user request");
   EXPECT_EQ(b.execute("INSERT INTO t VALUES (2)").tag, "INSERT 0 1");
   EXPECT_EQ(scalar(a, "SELECT count(*) FROM t"), "1");
+}
+
+// A table whose aggregate always runs as Finalize Aggregate -> Gather (3 workers).
+void make_parallel_table(Session& s) {
+  s.execute("CREATE TABLE p (a bigint, b int) WITH (fillfactor=50)");
+  s.execute("INSERT INTO p SELECT i, i % 7 FROM generate_series(1, 30000) s(i)");
+  s.execute("ALTER TABLE p SET (parallel_workers = 3)");
+}
+
+void force_parallel(Session& s) {
+  s.execute("SET max_parallel_workers_per_gather = 3");
+  s.execute("SET parallel_setup_cost = 0");
+  s.execute("SET parallel_tuple_cost = 0");
+}
+
+// One session's parallel queries (workers pinning pages of the shared pool) while
+// another session rebuilds the pool and moves it to another I/O method: the statement
+// lock keeps the rebuild out of the parallel statement, whose workers have all ended
+// (pins released) before it gives the lock up.
+TEST(DatabaseConcurrency, ParallelQueriesWhileAnotherSessionResizesThePool) {
+  TempDir tmp;
+  auto db = Database::open(DatabaseOptions{.data_dir = tmp.data(), .settings = {}});
+  Session a(db), b(db);
+  make_parallel_table(a);
+  force_parallel(a);
+  ASSERT_NE(scalar(a, "EXPLAIN SELECT sum(a), count(*) FROM p").find("Finalize Aggregate"),
+            std::string::npos);
+  std::string a_error;
+  std::thread parallel([&] {
+    for (int round = 0; round < 12 && a_error.empty(); ++round) {
+      std::string got = error_of(a, "SELECT sum(a), count(*), max(a) FROM p");
+      if (!got.empty()) a_error = got;
+      auto r = a.execute("SELECT sum(a), count(*), max(a) FROM p");
+      if (r.rows.at(0) != std::vector<std::string>{"450015000", "30000", "30000"})
+        a_error = "round " + std::to_string(round) + ": " + r.rows[0][0];
+    }
+  });
+  const char* changes[] = {"SET shared_buffers = '2MB'", "SET io_method = sync",
+                           "SET shared_buffers = '4MB'", "SET io_method = worker"};
+  for (int i = 0; i < 8; ++i) b.execute(changes[i % 4]);
+  parallel.join();
+  EXPECT_EQ(a_error, "");
+  EXPECT_EQ(db->storage().pool().pins_held(), 0u);
+}
+
+// Session::cancel() from another thread reaches the workers of a parallel statement:
+// the statement fails with the cancel error and the session runs the next one.
+TEST(DatabaseConcurrency, CancelStopsAParallelStatement) {
+  TempDir tmp;
+  auto db = Database::open(DatabaseOptions{.data_dir = tmp.data(), .settings = {}});
+  Session a(db);
+  make_parallel_table(a);
+  force_parallel(a);
+  std::atomic<bool> canceled{false};
+  std::thread runner([&] {
+    // Bounded: each statement is short, so the cancel may land between two of them.
+    for (int i = 0; i < 2000 && !canceled; ++i)
+      if (error_of(a, "SELECT sum(a), count(*) FROM p") ==
+          "canceling statement due to user request")
+        canceled = true;
+  });
+  for (int i = 0; i < 20000 && !canceled; ++i) {
+    a.cancel();
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  runner.join();
+  EXPECT_TRUE(canceled.load());
+  EXPECT_EQ(scalar(a, "SELECT count(*) FROM p"), "30000");
+  EXPECT_EQ(db->storage().pool().pins_held(), 0u);
 }
 
 }  // namespace
