@@ -116,9 +116,18 @@ TEST_F(Pg15Parallel, GatherForRows) {
             "        Workers Planned: 1\n"
             "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=16)\n"
             "              Filter: (b < 10)\n");
-  // PostgreSQL picks Gather Merge -> Sort -> Parallel Seq Scan here, which tidepool does
-  // not build; its plan is PostgreSQL's with enable_gathermerge = off.
+  // ORDER BY: each participant sorts its rows, the leader merges them (create_ordered_paths'
+  // Gather Merge, rows = partial rows * workers); with enable_gathermerge = off, a Sort
+  // over the Gather.
   EXPECT_EQ(plan(cheap, "select a from p1 where b < 10 order by a"),
+            "Gather Merge  (cost=1904.25..1924.72 rows=178 width=4)\n"
+            "  Workers Planned: 1\n"
+            "  ->  Sort  (cost=1894.24..1894.69 rows=178 width=4)\n"
+            "        Sort Key: a\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=4)\n"
+            "              Filter: (b < 10)\n");
+  EXPECT_EQ(plan({"set parallel_setup_cost = 10", "set enable_gathermerge = off"},
+                 "select a from p1 where b < 10 order by a"),
             "Sort  (cost=1940.38..1941.13 rows=303 width=4)\n"
             "  Sort Key: a\n"
             "  ->  Gather  (cost=10.00..1927.89 rows=303 width=4)\n"

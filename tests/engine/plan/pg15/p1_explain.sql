@@ -15,7 +15,7 @@ explain select sum(c), avg(c) from p1;
 explain select a from p1 where b < 10;
 explain select a from p1 where b < 10 limit 5;
 explain select * from p1 where b < 10 limit 200;
--- PostgreSQL prefers Gather Merge here, which tidepool does not build; without it:
+-- ORDER BY: Gather Merge; with enable_gathermerge off, Sort over Gather
 explain select a from p1 where b < 10 order by a;
 set enable_gathermerge = off;
 explain select a from p1 where b < 10 order by a;
