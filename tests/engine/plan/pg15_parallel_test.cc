@@ -497,5 +497,40 @@ TEST_F(Pg15Parallel, GatherMergeWorkersAndLeaderParticipation) {
             "        Filter: (b < 10)\n");
 }
 
+// With an index on a giving the order, the Index Scan competes with Gather Merge in the
+// ordered relation: Gather Merge still wins without a LIMIT when few rows pass; the Index
+// Scan wins under LIMIT 10 (its first rows come at once), for an index condition, and
+// over the whole table.
+TEST_F(Pg15Parallel, GatherMergeAgainstAnIndexGivingTheOrder) {
+  s_->execute("CREATE INDEX p1_a ON p1 (a)");
+  const std::vector<std::string> cheap = {"set parallel_setup_cost = 10"};
+  EXPECT_EQ(plan(cheap, "select a from p1 where b < 10 order by a"),
+            "Gather Merge  (cost=1904.25..1924.72 rows=178 width=4)\n"
+            "  Workers Planned: 1\n"
+            "  ->  Sort  (cost=1894.24..1894.69 rows=178 width=4)\n"
+            "        Sort Key: a\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=4)\n"
+            "              Filter: (b < 10)\n");
+  EXPECT_EQ(plan(cheap, "select a from p1 where b < 10 order by a limit 10"),
+            "Limit  (cost=0.29..83.82 rows=10 width=4)\n"
+            "  ->  Index Scan using p1_a on p1  (cost=0.29..2531.29 rows=303 width=4)\n"
+            "        Filter: (b < 10)\n");
+  EXPECT_EQ(plan(cheap, "select a, b from p1 where a < 20000 order by a"),
+            "Index Scan using p1_a on p1  (cost=0.29..1689.27 rows=19999 width=8)\n"
+            "  Index Cond: (a < 20000)\n");
+  const std::vector<std::string> cheaper = {"set parallel_setup_cost = 0",
+                                            "set parallel_tuple_cost = 0.01"};
+  EXPECT_EQ(plan(cheaper, "select a from p1 where b < 10 order by a"),
+            "Gather Merge  (cost=1894.25..1897.90 rows=178 width=4)\n"
+            "  Workers Planned: 1\n"
+            "  ->  Sort  (cost=1894.24..1894.69 rows=178 width=4)\n"
+            "        Sort Key: a\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=4)\n"
+            "              Filter: (b < 10)\n");
+  EXPECT_EQ(plan(cheaper, "select a, b from p1 order by a"),
+            "Index Scan using p1_a on p1  (cost=0.29..2456.29 rows=30000 width=8)\n");
+  s_->execute("DROP INDEX p1_a");
+}
+
 }  // namespace
 }  // namespace tp

@@ -107,3 +107,14 @@ explain select a from p1 where b < 10 order by a limit 20;
 alter table p1 reset (parallel_workers);
 reset all; set parallel_setup_cost = 10; set parallel_leader_participation = off;
 explain select a from p1 where b < 10 order by a;
+-- 11. an index on a gives the order: the serial Index Scan competes with Gather Merge
+-- (no Index Only Scan here: its cost depends on the visibility map, which autovacuum sets)
+create index p1_a on p1 (a);
+reset all; set parallel_setup_cost = 10;
+explain select a from p1 where b < 10 order by a;
+explain select a from p1 where b < 10 order by a limit 10;
+explain select a, b from p1 where a < 20000 order by a;
+reset all; set parallel_setup_cost = 0; set parallel_tuple_cost = 0.01;
+explain select a from p1 where b < 10 order by a;
+explain select a, b from p1 order by a;
+drop index p1_a;
