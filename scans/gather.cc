@@ -1,5 +1,7 @@
 #include "scans/gather.h"
 
+#include "bufmgr/buffer_usage.h"
+
 namespace tp::scans {
 
 void explain_workers(const WorkerGroup& group, std::vector<std::string>& lines, bool analyze) {
@@ -52,8 +54,12 @@ const RowBatch* GatherNode::do_next() {
 }
 
 void GatherNode::shutdown() {
+  // As PostgreSQL's ExecShutdownNode: the workers' buffer usage, added to this
+  // thread's when they are joined here, counts as this node's too.
+  const bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
   group_.stop();
   ExecNode::shutdown();
+  if (instr.loops > 0) instr.buffers += bufmgr::thread_buffer_usage() - before;
 }
 
 }  // namespace tp::scans

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "bufmgr/buffer_usage.h"
 #include "scans/gather.h"
 
 namespace tp::scans {
@@ -113,8 +114,12 @@ const RowBatch* GatherMergeNode::do_next() {
 }
 
 void GatherMergeNode::shutdown() {
+  // As PostgreSQL's ExecShutdownNode: the workers' buffer usage, added to this
+  // thread's when they are joined here, counts as this node's too.
+  const bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
   group_.stop();
   ExecNode::shutdown();
+  if (instr.loops > 0) instr.buffers += bufmgr::thread_buffer_usage() - before;
 }
 
 }  // namespace tp::scans

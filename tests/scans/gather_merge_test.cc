@@ -148,6 +148,11 @@ TEST_F(GatherMergeTest, ALimitStopsTheWorkersAndEachSortKeepsItsTopN) {
   const scans::ExecNode& sort = *g->children()[0];
   EXPECT_EQ(sort.instr.loops, 5u);  // the workers' loops were collected
   EXPECT_LE(sort.instr.rows, 50u);  // each participant returned at most its top 10
+  // The workers joined at the Limit's shutdown: their buffers count in the Gather Merge.
+  EXPECT_EQ(g->instr.buffers.shared_hit + g->instr.buffers.shared_read,
+            uint64_t(heap().size_blocks()));
+  EXPECT_EQ(sort.instr.buffers.shared_hit + sort.instr.buffers.shared_read,
+            uint64_t(heap().size_blocks()));
   std::vector<std::string> lines;
   sort.explain_details(lines, true);
   EXPECT_THAT(lines[1], HasSubstr("top-N heapsort"));
