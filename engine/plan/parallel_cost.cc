@@ -2,13 +2,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 
 namespace tp {
-
-namespace {
-// pathnode.c's STD_FUZZ_FACTOR: costs within 1% are the same.
-constexpr double kFuzzFactor = 1.01;
-}  // namespace
 
 int compute_parallel_worker(double heap_pages, int rel_parallel_workers,
                             double min_parallel_table_scan_size, int max_workers) {
@@ -57,19 +53,73 @@ PathCost cost_gather(const CostSettings& cs, const PathCost& subpath, double row
   return {startup_cost, startup_cost + run_cost, rows};
 }
 
+PathCost cost_gather_merge(const CostSettings& cs, const PathCost& sorted, double rows, int workers,
+                           bool disabled) {
+  double startup_cost = disabled ? kDisableCost : 0;
+  double run_cost = 0;
+  const double n = double(workers) + 1;  // the leader's input counts whether it runs or not
+  const double log_n = std::log2(n);
+  const double comparison_cost = 2.0 * cs.cpu_operator_cost;
+  startup_cost += comparison_cost * n * log_n;
+  run_cost += rows * comparison_cost * log_n;
+  run_cost += cs.cpu_operator_cost * rows;
+  startup_cost += cs.parallel_setup_cost;
+  run_cost += cs.parallel_tuple_cost * rows * 1.05;
+  return {startup_cost + sorted.startup, startup_cost + run_cost + sorted.total, rows};
+}
+
 FuzzyCompare compare_path_costs_fuzzily(const PathCost& p1, const PathCost& p2,
-                                        bool consider_startup) {
-  if (p1.total > p2.total * kFuzzFactor) {
-    if (consider_startup && p2.startup > p1.startup * kFuzzFactor) return FuzzyCompare::kDifferent;
+                                        bool consider_startup, double fuzz) {
+  if (p1.total > p2.total * fuzz) {
+    if (consider_startup && p2.startup > p1.startup * fuzz) return FuzzyCompare::kDifferent;
     return FuzzyCompare::kOldBetter;
   }
-  if (p2.total > p1.total * kFuzzFactor) {
-    if (consider_startup && p1.startup > p2.startup * kFuzzFactor) return FuzzyCompare::kDifferent;
+  if (p2.total > p1.total * fuzz) {
+    if (consider_startup && p1.startup > p2.startup * fuzz) return FuzzyCompare::kDifferent;
     return FuzzyCompare::kNewBetter;
   }
-  if (p1.startup > p2.startup * kFuzzFactor) return FuzzyCompare::kOldBetter;
-  if (p2.startup > p1.startup * kFuzzFactor) return FuzzyCompare::kNewBetter;
+  if (p1.startup > p2.startup * fuzz) return FuzzyCompare::kOldBetter;
+  if (p2.startup > p1.startup * fuzz) return FuzzyCompare::kNewBetter;
   return FuzzyCompare::kEqual;
+}
+
+void add_same_order_path(std::vector<RelPath>& kept, const RelPath& p, bool consider_startup) {
+  // pathnode.c add_path with equal pathkeys and no parameterization.
+  bool accept = true;
+  for (auto it = kept.begin(); it != kept.end();) {
+    const RelPath& old = *it;
+    bool remove_old = false;
+    switch (compare_path_costs_fuzzily(p.cost, old.cost, consider_startup)) {
+      case FuzzyCompare::kEqual:
+        if (p.parallel_safe != old.parallel_safe) {
+          if (p.parallel_safe)
+            remove_old = true;
+          else
+            accept = false;
+        } else if (p.cost.rows < old.cost.rows) {
+          remove_old = true;
+        } else if (p.cost.rows > old.cost.rows) {
+          accept = false;
+        } else if (compare_path_costs_fuzzily(p.cost, old.cost, consider_startup, 1.0000000001) ==
+                   FuzzyCompare::kNewBetter) {
+          remove_old = true;
+        } else {
+          accept = false;
+        }
+        break;
+      case FuzzyCompare::kNewBetter:
+        remove_old = p.cost.rows <= old.cost.rows && p.parallel_safe >= old.parallel_safe;
+        break;
+      case FuzzyCompare::kOldBetter:
+        accept = !(p.cost.rows >= old.cost.rows && p.parallel_safe <= old.parallel_safe);
+        break;
+      case FuzzyCompare::kDifferent:
+        break;
+    }
+    it = remove_old ? kept.erase(it) : it + 1;
+    if (!accept) return;
+  }
+  kept.push_back(p);
 }
 
 bool parallel_path_survives(const PathCost& new_path, const PathCost& old_path,

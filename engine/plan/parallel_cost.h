@@ -13,6 +13,8 @@
 // engine/plan/README.md ("Parallel plans") explains the model.
 #pragma once
 
+#include <vector>
+
 #include "engine/plan/cost_model.h"
 
 namespace tp {
@@ -42,16 +44,41 @@ PathCost cost_parallel_seq_scan(const CostSettings& cs, const RelSize& rel, cons
 // Finalize Aggregate).
 PathCost cost_gather(const CostSettings& cs, const PathCost& subpath, double rows);
 
+// cost_gather_merge over `sorted` (each participant's sorted rows): a binary heap
+// over N = workers + 1 inputs (N log2 N comparisons to build it, log2 N per row,
+// two operators per comparison), cpu_operator_cost per row for the heap's upkeep,
+// parallel_setup_cost at startup and parallel_tuple_cost per row with 5% more for
+// the workers' waits. `rows` is the Gather Merge's own estimate; `disabled`
+// (enable_gathermerge = off) adds the disable cost.
+PathCost cost_gather_merge(const CostSettings& cs, const PathCost& sorted, double rows, int workers,
+                           bool disabled);
+
 // add_path's verdict on a new path against one already kept, as
 // compare_path_costs_fuzzily with STD_FUZZ_FACTOR (1.01) judges costs:
 // kNewBetter / kOldBetter when one is cheaper by more than 1% in total cost,
 // kEqual when both costs are within 1%, kDifferent when the one worse in
 // total is better by 1% at startup and startup counts (`consider_startup`:
 // PostgreSQL's rel->consider_startup, true when the query has a LIMIT).
-// Within 1% on total, the better startup wins.
+// Within 1% on total, the better startup wins. `fuzz_factor` 1.01 is pathnode.c's
+// STD_FUZZ_FACTOR.
 enum class FuzzyCompare { kNewBetter, kOldBetter, kEqual, kDifferent };
 FuzzyCompare compare_path_costs_fuzzily(const PathCost& new_path, const PathCost& old_path,
-                                        bool consider_startup);
+                                        bool consider_startup, double fuzz_factor = 1.01);
+
+// A path of one relation as add_path weighs it: its costs and rows, and whether it
+// is parallel-safe (a Gather or Gather Merge is not).
+struct RelPath {
+  PathCost cost;
+  bool parallel_safe = true;
+  int id = 0;  // the caller's name for it
+};
+
+// add_path for paths with the same pathkeys (as the paths of an ORDER BY's
+// ordered relation): adds `p` to `kept` unless one of them dominates it, and drops
+// those it dominates. One fuzzily cheaper path dominates another that returns no
+// fewer rows and is no more parallel-safe; on a fuzzy tie the parallel-safe one,
+// then the one with fewer rows, then the (barely) cheaper one is kept.
+void add_same_order_path(std::vector<RelPath>& kept, const RelPath& p, bool consider_startup);
 
 // Whether add_path keeps a new parallel-unsafe path (a Gather, a Finalize
 // Aggregate over one) beside a parallel-safe `old_path` that returns as many

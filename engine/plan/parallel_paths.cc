@@ -4,6 +4,30 @@
 
 namespace tp {
 
+namespace {
+
+scans::GatherParams gather_params(const PlanContext& ctx, const PartialScan& scan) {
+  scans::GatherParams gp;
+  gp.nblocks = scan.nblocks;
+  gp.workers_planned = scan.workers;
+  gp.leader_participation = ctx.settings.parallel_leader_participation;
+  gp.slots = ctx.worker_slots;
+  gp.max_parallel_workers = ctx.settings.max_parallel_workers;
+  return gp;
+}
+
+// A participant's Parallel Seq Scan over the blocks the participants share.
+std::unique_ptr<scans::ExecNode> participant_scan(const PartialScan& scan,
+                                                  scans::ParallelBlocks& blocks) {
+  scans::SeqScanParams p = scan.params;
+  p.parallel = &blocks;
+  auto node = std::make_unique<scans::SeqScanNode>(*scan.pool, *scan.file, std::move(p));
+  node->estimate = {scan.path.startup, scan.path.total, scan.path.rows, scan.width};
+  return node;
+}
+
+}  // namespace
+
 std::optional<PartialScan> partial_seq_scan(PlanContext& ctx, const RelationEntry& rel,
                                             const RelSize& size, const QualCost& quals,
                                             scans::SeqScanParams params, int width) {
@@ -49,8 +73,6 @@ GatherPath gather_partial_agg(const CostSettings& cs, const PartialScan& scan,
 
 std::unique_ptr<scans::ExecNode> build_gather(PlanContext& ctx, const PartialScan& scan,
                                               const GatherPath& gather, const PartialAgg* agg) {
-  const scans::PlanEstimate scan_estimate{scan.path.startup, scan.path.total, scan.path.rows,
-                                          scan.width};
   std::optional<scans::PlanEstimate> agg_estimate;
   std::vector<scans::AggSpec> specs;
   if (agg) {
@@ -58,14 +80,8 @@ std::unique_ptr<scans::ExecNode> build_gather(PlanContext& ctx, const PartialSca
         scans::PlanEstimate{agg->path.startup, agg->path.total, agg->path.rows, agg->width};
     specs = agg->specs;
   }
-  scans::ParticipantBuilder build = [pool = scan.pool, file = scan.file, params = scan.params,
-                                     scan_estimate, agg_estimate,
-                                     specs](scans::ParallelBlocks& blocks) {
-    scans::SeqScanParams p = params;
-    p.parallel = &blocks;
-    std::unique_ptr<scans::ExecNode> node =
-        std::make_unique<scans::SeqScanNode>(*pool, *file, std::move(p));
-    node->estimate = scan_estimate;
+  scans::ParticipantBuilder build = [scan, agg_estimate, specs](scans::ParallelBlocks& blocks) {
+    std::unique_ptr<scans::ExecNode> node = participant_scan(scan, blocks);
     if (agg_estimate) {
       node =
           std::make_unique<scans::AggregateNode>(std::move(node), specs, scans::AggMode::kPartial);
@@ -73,14 +89,34 @@ std::unique_ptr<scans::ExecNode> build_gather(PlanContext& ctx, const PartialSca
     }
     return node;
   };
-  scans::GatherParams gp;
-  gp.nblocks = scan.nblocks;
-  gp.workers_planned = scan.workers;
-  gp.leader_participation = ctx.settings.parallel_leader_participation;
-  gp.slots = ctx.worker_slots;
-  gp.max_parallel_workers = ctx.settings.max_parallel_workers;
-  auto node = std::make_unique<scans::GatherNode>(std::move(build), gp);
+  auto node = std::make_unique<scans::GatherNode>(std::move(build), gather_params(ctx, scan));
   node->estimate = {gather.path.startup, gather.path.total, gather.path.rows, gather.width};
+  return node;
+}
+
+GatherMergePath gather_merge_sorted(const PlannerSettings& s, const PartialScan& scan,
+                                    double limit_tuples, double rows) {
+  GatherMergePath g;
+  g.sort = cost_sort(s.costs, scan.path, scan.path.rows, scan.width, 0, limit_tuples);
+  g.sort = disabled_if(!s.enable_sort, g.sort);
+  g.path = cost_gather_merge(s.costs, g.sort, rows, scan.workers, !s.enable_gathermerge);
+  g.width = scan.width;
+  return g;
+}
+
+std::unique_ptr<scans::ExecNode> build_gather_merge(PlanContext& ctx, const PartialScan& scan,
+                                                    const GatherMergePath& gm,
+                                                    const SortSpec& sort) {
+  const scans::PlanEstimate sort_estimate{gm.sort.startup, gm.sort.total, gm.sort.rows, gm.width};
+  scans::ParticipantBuilder build = [scan, sort, sort_estimate](scans::ParallelBlocks& blocks) {
+    auto node = std::make_unique<scans::SortNode>(participant_scan(scan, blocks), sort.keys,
+                                                  sort.key_text, sort.bound, sort.max_bytes);
+    node->estimate = sort_estimate;
+    return node;
+  };
+  auto node = std::make_unique<scans::GatherMergeNode>(std::move(build), gather_params(ctx, scan),
+                                                       sort.keys);
+  node->estimate = {gm.path.startup, gm.path.total, gm.path.rows, gm.width};
   return node;
 }
 

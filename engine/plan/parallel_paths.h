@@ -8,8 +8,12 @@
 // (scans/gather.h): the Gather's ParticipantBuilder makes each participant's
 // copy of the plan below it over the blocks they share.
 //
-// Not built (PostgreSQL may pick them where tidepool cannot): Gather Merge,
-// Parallel Index / Index Only / Bitmap Heap Scans, parallel sorts.
+// For an ORDER BY, `Gather Merge -> Sort -> Parallel Seq Scan` (allpaths.c
+// generate_useful_gather_paths, planner.c create_ordered_paths): each participant
+// sorts its share, the leader merges the sorted streams.
+//
+// Not built (PostgreSQL may pick them where tidepool cannot): Parallel Index /
+// Index Only / Bitmap Heap Scans, Incremental Sort.
 //
 //   std::optional<PartialScan> partial = partial_seq_scan(ctx, rel, size, quals, params, w);
 //   GatherPath g = gather_rows(ctx.settings.costs, *partial, rel_rows);
@@ -18,12 +22,14 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/plan/agg_cost.h"
 #include "engine/plan/plan_context.h"
 #include "scans/exec_node.h"
 #include "scans/gather.h"
+#include "scans/gather_merge.h"
 #include "scans/seq_scan.h"
 
 namespace tp {
@@ -78,5 +84,32 @@ GatherPath gather_partial_agg(const CostSettings& cs, const PartialScan& scan,
 // Partial Aggregate when `agg` is given. Its estimate is `gather`'s.
 std::unique_ptr<scans::ExecNode> build_gather(PlanContext& ctx, const PartialScan& scan,
                                               const GatherPath& gather, const PartialAgg* agg);
+
+// Gather Merge over the partial scan sorted in each participant: the Sort costed
+// with `limit_tuples` (-1: none), the Gather Merge with `rows` (the relation's rows
+// from generate_useful_gather_paths; partial rows * workers from
+// create_ordered_paths). enable_sort = off disables the Sort, enable_gathermerge =
+// off the Gather Merge.
+struct GatherMergePath {
+  PathCost sort;  // per participant
+  PathCost path;
+  int width = 0;
+};
+GatherMergePath gather_merge_sorted(const PlannerSettings& s, const PartialScan& scan,
+                                    double limit_tuples, double rows);
+
+// How each participant sorts: the keys over the scan's slots, EXPLAIN's key text,
+// the LIMIT's bound (0: none) and the in-memory sort's limit.
+struct SortSpec {
+  std::vector<scans::SortKey> keys;
+  std::string key_text;
+  int64_t bound = 0;
+  uint64_t max_bytes = 0;
+};
+
+// The Gather Merge node: each participant's copy is Sort -> Parallel Seq Scan.
+std::unique_ptr<scans::ExecNode> build_gather_merge(PlanContext& ctx, const PartialScan& scan,
+                                                    const GatherMergePath& gm,
+                                                    const SortSpec& sort);
 
 }  // namespace tp

@@ -25,6 +25,7 @@ struct PlannerSettings {
   bool enable_indexonlyscan = true;
   bool enable_bitmapscan = true;
   bool enable_sort = true;
+  bool enable_gathermerge = true;
   IndexPrefetch index_prefetch = IndexPrefetch::kOff;
   bufmgr::ReadStreamConfig stream;  // every scan's read stream
   // Parallel query (PostgreSQL's settings of the same names).

@@ -264,6 +264,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   sq.order = order.keys;
   sq.aggregate = !targets.aggs.empty();
   sq.limit = s.limit;
+  sq.sort = {slots.sort_keys, order.text, s.limit ? *s.limit : 0, kSortMemoryLimitBytes};
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};
 

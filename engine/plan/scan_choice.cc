@@ -112,6 +112,7 @@ class ScanChooser {
     std::optional<PartialScan> partial =
         partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
     if (partial) consider_gather(*partial);
+    if (partial) consider_gather_merge(*partial);
     ChosenScan chosen;
     chosen.node = best_build_();
     chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
@@ -138,7 +139,7 @@ class ScanChooser {
   // Keeps the path if it is the cheapest so far once the nodes above it are counted.
   void consider(PathCost p, bool ordered, ScanBuilder build) {
     PathCost f = finished(p, ordered);
-    serial_paths_.push_back({p, f});
+    serial_paths_.push_back({p, f, ordered});
     if (best_build_ && !(f.total < best_total_)) return;
     best_total_ = f.total;
     best_ = p;
@@ -154,16 +155,88 @@ class ScanChooser {
     GatherPath g = gather_rows(cs_, partial, rs_.rows);
     PathCost f = finished(g.path, false);
     const bool consider_startup = q_.limit.has_value() && !q_.aggregate;
-    for (const auto& [raw, fin] : serial_paths_)
-      if (!parallel_path_survives(g.path, raw, consider_startup) ||
-          !parallel_path_survives(f, fin, consider_startup))
-        return;
+    for (const SerialPath& s : serial_paths_)
+      if (!parallel_path_survives(g.path, s.raw, consider_startup)) return;
+    gather_kept_ = g.path;  // in the table's paths: a Sort may go over it
+    for (const SerialPath& s : serial_paths_)
+      if (!parallel_path_survives(f, s.finished, consider_startup)) return;
     if (best_build_ && !(f.total < best_total_)) return;
     best_total_ = f.total;
     best_ = g.path;
     best_ordered_ = false;
     best_parallel_safe_ = false;
     best_build_ = [this, partial, g] { return build_gather(ctx_, partial, g, nullptr); };
+  }
+
+  // The table's cheapest path by total cost (ties: startup), as set_cheapest picks
+  // the one create_ordered_paths sorts: a serial path or the Gather.
+  RelPath cheapest_total(bool& ordered) const {
+    RelPath best{serial_paths_.front().raw, true, kOther};
+    ordered = serial_paths_.front().ordered;
+    auto cheaper = [](const PathCost& a, const PathCost& b) {
+      return a.total < b.total || (a.total == b.total && a.startup < b.startup);
+    };
+    for (const SerialPath& s : serial_paths_)
+      if (cheaper(s.raw, best.cost)) best = {s.raw, true, kOther}, ordered = s.ordered;
+    if (gather_kept_ && cheaper(*gather_kept_, best.cost))
+      best = {*gather_kept_, false, kOther}, ordered = false;
+    return best;
+  }
+
+  // PostgreSQL's two Gather Merge paths for an ORDER BY: (a) generate_useful_gather_paths
+  // sorts the partial path without the LIMIT's bound (rows: the table's), added to the
+  // table's paths, where a serial path giving the order may dominate it; (b)
+  // create_ordered_paths sorts it with the bound (rows: partial rows * workers). Both
+  // then compete in the ordered relation with the serial ordered paths and the Sort
+  // over the cheapest path, then under the LIMIT in the final one; the cheapest kept wins.
+  void consider_gather_merge(const PartialScan& partial) {
+    if (q_.aggregate || q_.order.empty() || q_.sort.keys.empty()) return;
+    const bool consider_startup = q_.limit.has_value();
+    const double limit_tuples = q_.limit ? double(*q_.limit) : -1;
+    const GatherMergePath gm[2] = {
+        gather_merge_sorted(settings_, partial, -1, rs_.rows),
+        gather_merge_sorted(settings_, partial, limit_tuples, partial.path.rows * partial.workers)};
+    bool a_kept = true;
+    for (const SerialPath& s : serial_paths_)
+      if (s.ordered && !parallel_path_survives(gm[0].path, s.raw, consider_startup)) a_kept = false;
+    // The ordered relation's paths, each with its input's total cost (create_ordered_paths
+    // walks the table's paths cheapest first).
+    std::vector<std::pair<double, RelPath>> inputs;
+    for (const SerialPath& s : serial_paths_)
+      if (s.ordered) inputs.push_back({s.raw.total, {s.raw, true, kOther}});
+    bool cheapest_ordered = false;
+    RelPath cheapest = cheapest_total(cheapest_ordered);
+    if (!cheapest_ordered) {
+      const double input_total = cheapest.cost.total;
+      cheapest.cost =
+          disabled_if(!settings_.enable_sort,
+                      cost_sort(cs_, cheapest.cost, cheapest.cost.rows, width_, 0, limit_tuples));
+      inputs.push_back({input_total, cheapest});
+    }
+    if (a_kept) inputs.push_back({gm[0].path.total, {gm[0].path, false, kGatherMergeA}});
+    std::stable_sort(inputs.begin(), inputs.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<RelPath> ordered_rel;
+    for (const auto& [input_total, p] : inputs)
+      add_same_order_path(ordered_rel, p, consider_startup);
+    add_same_order_path(ordered_rel, {gm[1].path, false, kGatherMergeB}, consider_startup);
+    std::vector<RelPath> final_rel;
+    for (RelPath p : ordered_rel) {
+      if (q_.limit) p.cost = cost_limit(p.cost, 0, limit_tuples);
+      add_same_order_path(final_rel, p, consider_startup);
+    }
+    const RelPath* winner = &final_rel.front();
+    for (const RelPath& p : final_rel)
+      if (p.cost.total < winner->cost.total ||
+          (p.cost.total == winner->cost.total && p.cost.startup < winner->cost.startup))
+        winner = &p;
+    if (winner->id == kOther) return;
+    const GatherMergePath g = gm[winner->id == kGatherMergeA ? 0 : 1];
+    best_total_ = winner->cost.total;
+    best_ = g.path;
+    best_ordered_ = true;
+    best_parallel_safe_ = false;
+    best_build_ = [this, partial, g] { return build_gather_merge(ctx_, partial, g, q_.sort); };
   }
 
   scans::SeqScanParams seq_scan_params() const {
@@ -459,8 +532,20 @@ class ScanChooser {
   int width_ = 0;
   std::vector<IndexInfo> indexes_;
 
-  // Every serial path considered: its cost, and with the nodes above it.
-  std::vector<std::pair<PathCost, PathCost>> serial_paths_;
+  // Every serial path considered: its cost, with the nodes above it, and whether it
+  // gives the wanted order.
+  struct SerialPath {
+    PathCost raw;
+    PathCost finished;
+    bool ordered = false;
+  };
+  std::vector<SerialPath> serial_paths_;
+  // The Gather, when add_path keeps it among the table's paths.
+  std::optional<PathCost> gather_kept_;
+  // RelPath ids of consider_gather_merge.
+  static constexpr int kOther = 0;
+  static constexpr int kGatherMergeA = 1;
+  static constexpr int kGatherMergeB = 2;
   // The cheapest path so far: its cost, its total with the nodes above, and its builder.
   PathCost best_;
   double best_total_ = 0;

@@ -5,7 +5,10 @@
 // total cost including the Sort and Limit the query would still need above them;
 // enable_* = off adds PostgreSQL's disable cost (1e10), so a disabled path still wins
 // when nothing else can answer. A `Gather -> Parallel Seq Scan` competes too, kept only
-// where PostgreSQL's add_path would keep it beside the serial paths (fuzzily cheaper).
+// where PostgreSQL's add_path would keep it beside the serial paths (fuzzily cheaper);
+// for an ORDER BY, PostgreSQL's two `Gather Merge -> Sort -> Parallel Seq Scan` paths
+// compete with the serial ordered paths and the Sort over the cheapest path as
+// PostgreSQL's ordered and final relations weigh them (add_path, then the cheapest).
 //
 //   ChosenScan scan = choose_scan(ctx, query);
 //   scan.node->open();  ...                  // rows carry query.scan_columns, in order
@@ -33,13 +36,16 @@ struct ScanQuery {
   std::vector<std::pair<int, bool>> order;  // the wanted order: table column, descending
   bool aggregate = false;                   // an Aggregate reads the scan (one result row)
   std::optional<int64_t> limit;
+  // How a participant of a Gather Merge sorts (keys over the scan's slots), for an
+  // ORDER BY: the Sort the planner would add above the scan, per participant.
+  SortSpec sort;
 };
 
 struct ChosenScan {
   std::unique_ptr<scans::ExecNode> node;  // its EXPLAIN estimate filled in
   PathCost path;
   bool ordered = false;       // rows come in the wanted order: no Sort needed
-  bool parallel_safe = true;  // false when `node` is a Gather
+  bool parallel_safe = true;  // false when `node` is a Gather or Gather Merge
   int width = 0;              // bytes of an output row, as EXPLAIN's width
   // The table's partial path (a Parallel Seq Scan) when PostgreSQL would make one,
   // for an aggregate's Finalize / Partial plan; `node` may already be the Gather

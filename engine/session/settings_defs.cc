@@ -272,6 +272,16 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Enables the planner's use of explicit sort steps (off adds the disable cost; a sort "
        "is still used when nothing else gives the order).",
        "Query Tuning / Planner Method Configuration"},
+      {"enable_gathermerge",
+       SettingType::kBool,
+       SettingUnit::kNone,
+       0,
+       1,
+       "on",
+       {},
+       "Enables the planner's use of Gather Merge (off adds the disable cost; an ORDER BY "
+       "over a parallel scan then sorts above a Gather).",
+       "Query Tuning / Planner Method Configuration"},
       {"default_statistics_target",
        SettingType::kInt,
        SettingUnit::kNone,

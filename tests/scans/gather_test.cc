@@ -229,6 +229,10 @@ TEST_F(GatherTest, LimitStopsTheWorkersAndGivesBackTheirSlotsAndPins) {
   EXPECT_EQ(slots_.in_use(), 0);
   EXPECT_EQ(g->workers_launched(), 4);
   EXPECT_EQ(g->children()[0]->instr.loops, 5u);  // the workers' loops were collected
+  // ... and their buffers count in the Gather too, as PostgreSQL's ExecShutdownNode does.
+  EXPECT_EQ(
+      g->instr.buffers.shared_hit + g->instr.buffers.shared_read,
+      g->children()[0]->instr.buffers.shared_hit + g->children()[0]->instr.buffers.shared_read);
   EXPECT_LE(pinned(), uint64_t(pool().my_pin_count()));
 }
 

@@ -1,11 +1,13 @@
 // PostgreSQL 15's parallel arithmetic: the worker count (compute_parallel_worker), the
 // parallel divisor, Parallel Seq Scan and Gather costs, aggregate costs by AggSplit, and
-// add_path's fuzzy comparison. Figures marked PG15 are what PostgreSQL 15.18 printed for
+// add_path's fuzzy comparison and its dominance rule among paths of one order, Gather
+// Merge's cost. Figures marked PG15 are what PostgreSQL 15.18 printed for
 // p1 (30,000 rows, 1,667 pages; pg15/p1_setup.sql, pg15/p1_explain.sql).
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "engine/plan/agg_cost.h"
 #include "engine/plan/parallel_cost.h"
@@ -205,6 +207,50 @@ TEST(FuzzyCompare, OnePercentDecides) {
             FuzzyCompare::kDifferent);
   EXPECT_EQ(compare_path_costs_fuzzily(PathCost{10, 2000, 1}, PathCost{500, 1000, 1}, false),
             FuzzyCompare::kOldBetter);
+}
+
+TEST(GatherMerge, HeapComparisonsSetupAndAPerRowCost) {
+  CostSettings cs;
+  cs.parallel_setup_cost = 10;
+  // PG15: `select a from p1 where b < 10 order by a`: Sort (cost=1894.24..1894.69 rows=178),
+  // Gather Merge (cost=1904.25..1924.72 rows=178 width=4), one worker.
+  // (The Sort's figures are rounded: within a cent.)
+  PathCost sort{1894.24, 1894.69, 178};
+  PathCost gm = cost_gather_merge(cs, sort, 178, 1, false);
+  EXPECT_NEAR(gm.startup, 1904.25, 0.01);
+  EXPECT_NEAR(gm.total, 1924.72, 0.01);
+  EXPECT_EQ(gm.rows, 178);
+  // PG15, four workers without the leader: N = 5 inputs all the same (the leader
+  // counted though it does not run), log2(5) comparisons per row; rows 303, the
+  // relation's.
+  PathCost sort4{1763.12, 1763.31, 76};
+  EXPECT_EQ(explain(cost_gather_merge(cs, sort4, 303, 4, false)), "cost=1773.18..1809.46 rows=303");
+  PathCost off = cost_gather_merge(cs, sort, 178, 1, true);  // enable_gathermerge = off
+  EXPECT_NEAR(off.startup - kDisableCost, 1904.25, 0.01);
+  EXPECT_NEAR(off.total - kDisableCost, 1924.72, 0.01);
+}
+
+TEST(AddPath, SameOrderDominance) {
+  // Fuzzily equal: the parallel-safe one stays, whichever came first.
+  std::vector<RelPath> kept;
+  add_same_order_path(kept, {{0, 1000, 300}, true, 1}, false);
+  add_same_order_path(kept, {{0, 995, 300}, false, 2}, false);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].id, 1);
+  // Both parallel-unsafe and fuzzily equal: fewer rows wins.
+  kept.clear();
+  add_same_order_path(kept, {{10, 1000, 303}, false, 1}, false);
+  add_same_order_path(kept, {{10, 1005, 178}, false, 2}, false);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].id, 2);
+  // Cheaper by more than 1% but returning more rows: both kept.
+  add_same_order_path(kept, {{10, 900, 300}, false, 3}, false);
+  EXPECT_EQ(kept.size(), 2u);
+  // Dearer in total but cheaper to start under a LIMIT: both kept.
+  kept.clear();
+  add_same_order_path(kept, {{500, 1000, 100}, true, 1}, true);
+  add_same_order_path(kept, {{0, 2000, 100}, true, 2}, true);
+  EXPECT_EQ(kept.size(), 2u);
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // Parallel plans return what the serial plan returns: every aggregate over int and
 // bigint columns (sums past 64 bits, numeric avg), with and without a WHERE that leaves
 // few or no rows, and plain rows through Gather (compared as sets: Gather does not keep
-// the order), for 1 to 8 planned workers, with and without the leader, and when no
-// worker can start (max_parallel_workers = 0). Runs threads: labelled concurrency.
+// the order) and ORDER BY through Gather Merge (compared in order), for 1 to 8 planned
+// workers, with and without the leader, and when no worker can start
+// (max_parallel_workers = 0). Runs threads: labelled concurrency.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -126,6 +127,55 @@ TEST_F(ParallelResults, RowsThroughGatherAreTheSerialRows) {
   // A Limit above the Gather stops it early.
   EXPECT_EQ(run("SELECT * FROM t LIMIT 5", false).size(), 5u);
   s_->execute("ALTER TABLE t RESET (parallel_workers)");
+}
+
+// ORDER BY through Gather Merge returns the serial plan's rows in the serial order (rows
+// equal on every key may differ in order: compared by key there), for 1..4 workers with
+// and without the leader, with LIMITs; EXPLAIN ANALYZE counts every participant's Sort.
+TEST_F(ParallelResults, OrderByThroughGatherMergeIsTheSerialOrder) {
+  const std::vector<std::string> queries = {
+      "SELECT a, b FROM t WHERE b < -400 ORDER BY a",
+      "SELECT a, c FROM t ORDER BY c DESC LIMIT 25",
+      "SELECT a, b FROM t WHERE b >= 450 ORDER BY b DESC, a",
+      "SELECT * FROM t WHERE a < 5000 ORDER BY b, c DESC LIMIT 300",
+      "SELECT a FROM tiny ORDER BY a DESC",
+  };
+  const std::string by_b = "SELECT b FROM t WHERE b < -450 ORDER BY b";  // duplicates
+  s_->execute("RESET ALL");
+  s_->execute("SET max_parallel_workers_per_gather = 0");
+  std::vector<Rows> serial;
+  for (const std::string& q : queries) serial.push_back(run(q, false));
+  const Rows serial_b = run(by_b, false);
+  for (int workers = 1; workers <= 4; ++workers)
+    for (bool leader : {true, false}) {
+      if (workers == 1 && !leader) continue;  // the serial Sort is cheaper, as in PostgreSQL
+      SCOPED_TRACE("workers=" + std::to_string(workers) + (leader ? " with" : " without") +
+                   " leader");
+      s_->execute("RESET ALL");
+      s_->execute("SET max_parallel_workers_per_gather = 8");
+      s_->execute("SET parallel_setup_cost = 0");
+      s_->execute("SET parallel_tuple_cost = 0");
+      s_->execute(std::string("SET parallel_leader_participation = ") + (leader ? "on" : "off"));
+      for (const char* table : {"t", "tiny"})
+        s_->execute(std::string("ALTER TABLE ") + table +
+                    " SET (parallel_workers = " + std::to_string(workers) + ")");
+      for (size_t i = 0; i < queries.size(); ++i) {
+        ASSERT_NE(plan_of(queries[i]).find("Gather Merge"), std::string::npos)
+            << plan_of(queries[i]);
+        EXPECT_EQ(run(queries[i], false), serial[i]) << queries[i];
+      }
+      EXPECT_EQ(run(by_b, false), serial_b);
+      std::string analyzed;
+      for (const auto& row : s_->execute("EXPLAIN ANALYZE " + queries[0]).rows)
+        analyzed += row[0] + "\n";
+      EXPECT_NE(analyzed.find("Workers Launched: " + std::to_string(workers)), std::string::npos)
+          << analyzed;
+      const int participants = workers + (leader ? 1 : 0);
+      EXPECT_NE(analyzed.find("loops=" + std::to_string(participants) + ")"), std::string::npos)
+          << analyzed;
+    }
+  for (const char* table : {"t", "tiny"})
+    s_->execute(std::string("ALTER TABLE ") + table + " RESET (parallel_workers)");
 }
 
 // No worker can start: the leader runs the whole plan (even without participation, as

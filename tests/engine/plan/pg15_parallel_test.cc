@@ -116,9 +116,18 @@ TEST_F(Pg15Parallel, GatherForRows) {
             "        Workers Planned: 1\n"
             "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=16)\n"
             "              Filter: (b < 10)\n");
-  // PostgreSQL picks Gather Merge -> Sort -> Parallel Seq Scan here, which tidepool does
-  // not build; its plan is PostgreSQL's with enable_gathermerge = off.
+  // ORDER BY: each participant sorts its rows, the leader merges them (create_ordered_paths'
+  // Gather Merge, rows = partial rows * workers); with enable_gathermerge = off, a Sort
+  // over the Gather.
   EXPECT_EQ(plan(cheap, "select a from p1 where b < 10 order by a"),
+            "Gather Merge  (cost=1904.25..1924.72 rows=178 width=4)\n"
+            "  Workers Planned: 1\n"
+            "  ->  Sort  (cost=1894.24..1894.69 rows=178 width=4)\n"
+            "        Sort Key: a\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=4)\n"
+            "              Filter: (b < 10)\n");
+  EXPECT_EQ(plan({"set parallel_setup_cost = 10", "set enable_gathermerge = off"},
+                 "select a from p1 where b < 10 order by a"),
             "Sort  (cost=1940.38..1941.13 rows=303 width=4)\n"
             "  Sort Key: a\n"
             "  ->  Gather  (cost=10.00..1927.89 rows=303 width=4)\n"
@@ -311,6 +320,216 @@ TEST_F(Pg15Parallel, JsonAsPostgresPrintsIt) {
                             "                  \"Relation Name\": \"p1\"",
                             "\"Total Cost\": 1887.59", "\"Plan Rows\": 8824"})
     EXPECT_NE(j.find(field), std::string::npos) << field << "\n" << j;
+}
+
+// ORDER BY over the parallel scan: Gather Merge -> Sort -> Parallel Seq Scan, ascending,
+// descending, on two keys, with LIMITs that bound each participant's Sort (create_ordered_paths'
+// path, rows = partial rows * workers) and one larger than the rows.
+TEST_F(Pg15Parallel, GatherMergeForOrderBy) {
+  const std::vector<std::string> cheap = {"set parallel_setup_cost = 10"};
+  EXPECT_EQ(plan(cheap, "select a from p1 where b < 10 order by a desc"),
+            "Gather Merge  (cost=1904.25..1924.72 rows=178 width=4)\n"
+            "  Workers Planned: 1\n"
+            "  ->  Sort  (cost=1894.24..1894.69 rows=178 width=4)\n"
+            "        Sort Key: a DESC\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=4)\n"
+            "              Filter: (b < 10)\n");
+  EXPECT_EQ(plan(cheap, "select a, b from p1 where b < 10 order by b, a desc"),
+            "Gather Merge  (cost=1904.25..1924.72 rows=178 width=8)\n"
+            "  Workers Planned: 1\n"
+            "  ->  Sort  (cost=1894.24..1894.69 rows=178 width=8)\n"
+            "        Sort Key: b, a DESC\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=8)\n"
+            "              Filter: (b < 10)\n");
+  EXPECT_EQ(plan(cheap, "select a from p1 where b < 10 order by a limit 10"),
+            "Limit  (cost=1901.44..1902.59 rows=10 width=4)\n"
+            "  ->  Gather Merge  (cost=1901.44..1921.91 rows=178 width=4)\n"
+            "        Workers Planned: 1\n"
+            "        ->  Sort  (cost=1891.43..1891.88 rows=178 width=4)\n"
+            "              Sort Key: a\n"
+            "              ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=4)\n"
+            "                    Filter: (b < 10)\n");
+  EXPECT_EQ(plan(cheap, "select a from p1 where b < 10 order by a limit 100"),
+            "Limit  (cost=1904.25..1915.75 rows=100 width=4)\n"
+            "  ->  Gather Merge  (cost=1904.25..1924.72 rows=178 width=4)\n"
+            "        Workers Planned: 1\n"
+            "        ->  Sort  (cost=1894.24..1894.69 rows=178 width=4)\n"
+            "              Sort Key: a\n"
+            "              ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=4)\n"
+            "                    Filter: (b < 10)\n");
+  EXPECT_EQ(plan(cheap, "select a from p1 where b < 10 order by a limit 1000"),
+            "Limit  (cost=1904.25..1924.72 rows=178 width=4)\n"
+            "  ->  Gather Merge  (cost=1904.25..1924.72 rows=178 width=4)\n"
+            "        Workers Planned: 1\n"
+            "        ->  Sort  (cost=1894.24..1894.69 rows=178 width=4)\n"
+            "              Sort Key: a\n"
+            "              ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=4)\n"
+            "                    Filter: (b < 10)\n");
+  EXPECT_EQ(plan(cheap, "select * from p1 where b < 100 order by c desc limit 50"),
+            "Limit  (cost=1956.26..1962.01 rows=50 width=16)\n"
+            "  ->  Gather Merge  (cost=1956.26..2159.35 rows=1766 width=16)\n"
+            "        Workers Planned: 1\n"
+            "        ->  Sort  (cost=1946.25..1950.67 rows=1766 width=16)\n"
+            "              Sort Key: c DESC\n"
+            "              ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=1766 width=16)\n"
+            "                    Filter: (b < 100)\n");
+  EXPECT_EQ(plan(cheap, "select * from p1 where b < 100 order by c desc"),
+            "Gather Merge  (cost=1992.84..2195.93 rows=1766 width=16)\n"
+            "  Workers Planned: 1\n"
+            "  ->  Sort  (cost=1982.83..1987.25 rows=1766 width=16)\n"
+            "        Sort Key: c DESC\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=1766 width=16)\n"
+            "              Filter: (b < 100)\n");
+  // Without a WHERE, the serial Sort wins unless a LIMIT makes the merge's start pay.
+  EXPECT_EQ(plan(cheap, "select a from p1 order by a"),
+            "Sort  (cost=4197.90..4272.90 rows=30000 width=4)\n"
+            "  Sort Key: a\n"
+            "  ->  Seq Scan on p1  (cost=0.00..1967.00 rows=30000 width=4)\n");
+  EXPECT_EQ(plan(cheap, "select a from p1 order by a limit 10"),
+            "Limit  (cost=2234.83..2235.98 rows=10 width=4)\n"
+            "  ->  Gather Merge  (cost=2234.83..4264.23 rows=17647 width=4)\n"
+            "        Workers Planned: 1\n"
+            "        ->  Sort  (cost=2224.82..2268.93 rows=17647 width=4)\n"
+            "              Sort Key: a\n"
+            "              ->  Parallel Seq Scan on p1  (cost=0.00..1843.47 rows=17647 width=4)\n");
+}
+
+// At parallel_tuple_cost 0.01 the merge wins for the whole table too.
+TEST_F(Pg15Parallel, GatherMergeForTheWholeTable) {
+  const std::vector<std::string> cheap = {"set parallel_setup_cost = 0",
+                                          "set parallel_tuple_cost = 0.01"};
+  EXPECT_EQ(plan(cheap, "select a from p1 order by a"),
+            "Gather Merge  (cost=3088.22..3449.99 rows=17647 width=4)\n"
+            "  Workers Planned: 1\n"
+            "  ->  Sort  (cost=3088.21..3132.33 rows=17647 width=4)\n"
+            "        Sort Key: a\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1843.47 rows=17647 width=4)\n");
+  EXPECT_EQ(
+      plan(cheap, "select a, c from p1 order by c limit 20"),
+      "Limit  (cost=2313.06..2313.47 rows=20 width=12)\n"
+      "  ->  Gather Merge  (cost=2313.06..2674.82 rows=17647 width=12)\n"
+      "        Workers Planned: 1\n"
+      "        ->  Sort  (cost=2313.05..2357.17 rows=17647 width=12)\n"
+      "              Sort Key: c\n"
+      "              ->  Parallel Seq Scan on p1  (cost=0.00..1843.47 rows=17647 width=12)\n");
+}
+
+// At parallel_setup_cost 1000 the serial Sort stays cheaper.
+TEST_F(Pg15Parallel, SerialSortWinsAtTheDefaults) {
+  const std::vector<std::string> defaults;
+  EXPECT_EQ(plan(defaults, "select a from p1 where b < 10 order by a"),
+            "Sort  (cost=2054.49..2055.25 rows=303 width=4)\n"
+            "  Sort Key: a\n"
+            "  ->  Seq Scan on p1  (cost=0.00..2042.00 rows=303 width=4)\n"
+            "        Filter: (b < 10)\n");
+  EXPECT_EQ(plan(defaults, "select a from p1 where b < 10 order by a limit 10"),
+            "Limit  (cost=2048.55..2048.57 rows=10 width=4)\n"
+            "  ->  Sort  (cost=2048.55..2049.31 rows=303 width=4)\n"
+            "        Sort Key: a\n"
+            "        ->  Seq Scan on p1  (cost=0.00..2042.00 rows=303 width=4)\n"
+            "              Filter: (b < 10)\n");
+}
+
+// Two and four workers; with the leader out, generate_useful_gather_paths' Gather Merge
+// (rows: the table's 303) beats create_ordered_paths' (76 per worker * 4 = 304).
+TEST_F(Pg15Parallel, GatherMergeWorkersAndLeaderParticipation) {
+  s_->execute("ALTER TABLE p1 SET (parallel_workers = 2)");
+  const std::vector<std::string> two = {"set parallel_setup_cost = 10"};
+  EXPECT_EQ(plan(two, "select a from p1 where b < 10 order by a"),
+            "Gather Merge  (cost=1837.67..1867.07 rows=252 width=4)\n"
+            "  Workers Planned: 2\n"
+            "  ->  Sort  (cost=1827.65..1827.96 rows=126 width=4)\n"
+            "        Sort Key: a\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1823.25 rows=126 width=4)\n"
+            "              Filter: (b < 10)\n");
+  EXPECT_EQ(plan(two, "select a from p1 where b < 10 order by a limit 50"),
+            "Limit  (cost=1837.46..1843.29 rows=50 width=4)\n"
+            "  ->  Gather Merge  (cost=1837.46..1866.86 rows=252 width=4)\n"
+            "        Workers Planned: 2\n"
+            "        ->  Sort  (cost=1827.44..1827.75 rows=126 width=4)\n"
+            "              Sort Key: a\n"
+            "              ->  Parallel Seq Scan on p1  (cost=0.00..1823.25 rows=126 width=4)\n"
+            "                    Filter: (b < 10)\n");
+  s_->execute("ALTER TABLE p1 SET (parallel_workers = 4)");
+  const std::vector<std::string> four = {"set parallel_setup_cost = 10",
+                                         "set max_parallel_workers_per_gather = 4"};
+  EXPECT_EQ(plan(four, "select a from p1 where b < 10 order by a"),
+            "Gather Merge  (cost=1773.18..1809.46 rows=303 width=4)\n"
+            "  Workers Planned: 4\n"
+            "  ->  Sort  (cost=1763.12..1763.31 rows=76 width=4)\n"
+            "        Sort Key: a\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1760.75 rows=76 width=4)\n"
+            "              Filter: (b < 10)\n");
+  EXPECT_EQ(plan(four, "select a, b from p1 where b < 50 order by b desc, a limit 100"),
+            "Limit  (cost=1786.89..1798.86 rows=100 width=8)\n"
+            "  ->  Gather Merge  (cost=1786.89..1966.85 rows=1503 width=8)\n"
+            "        Workers Planned: 4\n"
+            "        ->  Sort  (cost=1776.83..1777.77 rows=376 width=8)\n"
+            "              Sort Key: b DESC, a\n"
+            "              ->  Parallel Seq Scan on p1  (cost=0.00..1760.75 rows=376 width=8)\n"
+            "                    Filter: (b < 50)\n");
+  const std::vector<std::string> four_no_leader = {"set parallel_setup_cost = 10",
+                                                   "set max_parallel_workers_per_gather = 4",
+                                                   "set parallel_leader_participation = off"};
+  EXPECT_EQ(plan(four_no_leader, "select a from p1 where b < 10 order by a"),
+            "Gather Merge  (cost=1773.18..1809.46 rows=303 width=4)\n"
+            "  Workers Planned: 4\n"
+            "  ->  Sort  (cost=1763.12..1763.31 rows=76 width=4)\n"
+            "        Sort Key: a\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1760.75 rows=76 width=4)\n"
+            "              Filter: (b < 10)\n");
+  EXPECT_EQ(plan(four_no_leader, "select a from p1 where b < 10 order by a limit 20"),
+            "Limit  (cost=1773.18..1775.58 rows=20 width=4)\n"
+            "  ->  Gather Merge  (cost=1773.18..1809.46 rows=303 width=4)\n"
+            "        Workers Planned: 4\n"
+            "        ->  Sort  (cost=1763.12..1763.31 rows=76 width=4)\n"
+            "              Sort Key: a\n"
+            "              ->  Parallel Seq Scan on p1  (cost=0.00..1760.75 rows=76 width=4)\n"
+            "                    Filter: (b < 10)\n");
+  s_->execute("ALTER TABLE p1 RESET (parallel_workers)");
+  // One worker without the leader does not pay for the merge.
+  const std::vector<std::string> one_no_leader = {"set parallel_setup_cost = 10",
+                                                  "set parallel_leader_participation = off"};
+  EXPECT_EQ(plan(one_no_leader, "select a from p1 where b < 10 order by a"),
+            "Sort  (cost=2054.49..2055.25 rows=303 width=4)\n"
+            "  Sort Key: a\n"
+            "  ->  Seq Scan on p1  (cost=0.00..2042.00 rows=303 width=4)\n"
+            "        Filter: (b < 10)\n");
+}
+
+// With an index on a giving the order, the Index Scan competes with Gather Merge in the
+// ordered relation: Gather Merge still wins without a LIMIT when few rows pass; the Index
+// Scan wins under LIMIT 10 (its first rows come at once), for an index condition, and
+// over the whole table.
+TEST_F(Pg15Parallel, GatherMergeAgainstAnIndexGivingTheOrder) {
+  s_->execute("CREATE INDEX p1_a ON p1 (a)");
+  const std::vector<std::string> cheap = {"set parallel_setup_cost = 10"};
+  EXPECT_EQ(plan(cheap, "select a from p1 where b < 10 order by a"),
+            "Gather Merge  (cost=1904.25..1924.72 rows=178 width=4)\n"
+            "  Workers Planned: 1\n"
+            "  ->  Sort  (cost=1894.24..1894.69 rows=178 width=4)\n"
+            "        Sort Key: a\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=4)\n"
+            "              Filter: (b < 10)\n");
+  EXPECT_EQ(plan(cheap, "select a from p1 where b < 10 order by a limit 10"),
+            "Limit  (cost=0.29..83.82 rows=10 width=4)\n"
+            "  ->  Index Scan using p1_a on p1  (cost=0.29..2531.29 rows=303 width=4)\n"
+            "        Filter: (b < 10)\n");
+  EXPECT_EQ(plan(cheap, "select a, b from p1 where a < 20000 order by a"),
+            "Index Scan using p1_a on p1  (cost=0.29..1689.27 rows=19999 width=8)\n"
+            "  Index Cond: (a < 20000)\n");
+  const std::vector<std::string> cheaper = {"set parallel_setup_cost = 0",
+                                            "set parallel_tuple_cost = 0.01"};
+  EXPECT_EQ(plan(cheaper, "select a from p1 where b < 10 order by a"),
+            "Gather Merge  (cost=1894.25..1897.90 rows=178 width=4)\n"
+            "  Workers Planned: 1\n"
+            "  ->  Sort  (cost=1894.24..1894.69 rows=178 width=4)\n"
+            "        Sort Key: a\n"
+            "        ->  Parallel Seq Scan on p1  (cost=0.00..1887.59 rows=178 width=4)\n"
+            "              Filter: (b < 10)\n");
+  EXPECT_EQ(plan(cheaper, "select a, b from p1 order by a"),
+            "Index Scan using p1_a on p1  (cost=0.29..2456.29 rows=30000 width=8)\n");
+  s_->execute("DROP INDEX p1_a");
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ explain select sum(c), avg(c) from p1;
 explain select a from p1 where b < 10;
 explain select a from p1 where b < 10 limit 5;
 explain select * from p1 where b < 10 limit 200;
--- PostgreSQL prefers Gather Merge here, which tidepool does not build; without it:
+-- ORDER BY: Gather Merge; with enable_gathermerge off, Sort over Gather
 explain select a from p1 where b < 10 order by a;
 set enable_gathermerge = off;
 explain select a from p1 where b < 10 order by a;
@@ -74,3 +74,47 @@ reset all; set parallel_setup_cost = 0; set parallel_tuple_cost = 0.001;
 explain select * from p1;
 reset all; set parallel_setup_cost = 0;
 explain select * from p1;
+-- 10. Gather Merge: each participant sorts its share, the leader merges them
+reset all; set parallel_setup_cost = 10;
+explain select a from p1 where b < 10 order by a desc;
+explain select a, b from p1 where b < 10 order by b, a desc;
+explain select a from p1 where b < 10 order by a limit 10;
+explain select a from p1 where b < 10 order by a limit 100;
+explain select a from p1 where b < 10 order by a limit 1000;
+explain select * from p1 where b < 100 order by c desc limit 50;
+explain select * from p1 where b < 100 order by c desc;
+explain select a from p1 order by a;
+explain select a from p1 order by a limit 10;
+reset all; set parallel_setup_cost = 0; set parallel_tuple_cost = 0.01;
+explain select a from p1 order by a;
+explain select a, c from p1 order by c limit 20;
+-- the serial plan still wins at the default parallel_setup_cost
+reset all;
+explain select a from p1 where b < 10 order by a;
+explain select a from p1 where b < 10 order by a limit 10;
+-- 2 and 4 workers (parallel_workers), leader participation off
+alter table p1 set (parallel_workers = 2);
+reset all; set parallel_setup_cost = 10;
+explain select a from p1 where b < 10 order by a;
+explain select a from p1 where b < 10 order by a limit 50;
+alter table p1 set (parallel_workers = 4);
+reset all; set parallel_setup_cost = 10; set max_parallel_workers_per_gather = 4;
+explain select a from p1 where b < 10 order by a;
+explain select a, b from p1 where b < 50 order by b desc, a limit 100;
+reset all; set parallel_setup_cost = 10; set max_parallel_workers_per_gather = 4; set parallel_leader_participation = off;
+explain select a from p1 where b < 10 order by a;
+explain select a from p1 where b < 10 order by a limit 20;
+alter table p1 reset (parallel_workers);
+reset all; set parallel_setup_cost = 10; set parallel_leader_participation = off;
+explain select a from p1 where b < 10 order by a;
+-- 11. an index on a gives the order: the serial Index Scan competes with Gather Merge
+-- (no Index Only Scan here: its cost depends on the visibility map, which autovacuum sets)
+create index p1_a on p1 (a);
+reset all; set parallel_setup_cost = 10;
+explain select a from p1 where b < 10 order by a;
+explain select a from p1 where b < 10 order by a limit 10;
+explain select a, b from p1 where a < 20000 order by a;
+reset all; set parallel_setup_cost = 0; set parallel_tuple_cost = 0.01;
+explain select a from p1 where b < 10 order by a;
+explain select a, b from p1 order by a;
+drop index p1_a;
