@@ -1,20 +1,6 @@
 #include "scans/gather.h"
 
-#include "bufmgr/buffer_usage.h"
-
 namespace tp::scans {
-
-void explain_workers(const WorkerGroup& group, std::vector<std::string>& lines, bool analyze) {
-  lines.push_back("Workers Planned: " + std::to_string(group.params().workers_planned));
-  if (analyze) lines.push_back("Workers Launched: " + std::to_string(group.launched()));
-}
-
-GatherNode::GatherNode(ParticipantBuilder build, GatherParams params)
-    : group_(std::move(build), params) {}
-
-void GatherNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
-  explain_workers(group_, lines, analyze);
-}
 
 void GatherNode::do_open() {
   group_.start();
@@ -51,15 +37,6 @@ const RowBatch* GatherNode::do_next() {
       return nullptr;
     }
   }
-}
-
-void GatherNode::shutdown() {
-  // As PostgreSQL's ExecShutdownNode: the workers' buffer usage, added to this
-  // thread's when they are joined here, counts as this node's too.
-  const bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
-  group_.stop();
-  ExecNode::shutdown();
-  if (instr.loops > 0) instr.buffers += bufmgr::thread_buffer_usage() - before;
 }
 
 }  // namespace tp::scans

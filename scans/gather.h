@@ -21,33 +21,20 @@
 
 namespace tp::scans {
 
-class GatherNode final : public ExecNode {
+class GatherNode final : public GatheringNode {
  public:
-  // Builds the leader's copy now (EXPLAIN shows it); workers' copies on each open().
-  GatherNode(ParticipantBuilder build, GatherParams params);
+  using GatheringNode::GatheringNode;
 
   std::string explain_name() const override { return "Gather"; }
-  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
-  std::vector<const ExecNode*> children() const override { return {group_.leader_copy_ptr()}; }
-
-  int workers_planned() const { return group_.params().workers_planned; }
-  int workers_launched() const { return group_.launched(); }
-
-  // Stops the workers (a Limit above has its rows) and collects their figures.
-  void shutdown() override;
 
  protected:
   void do_open() override;
   const RowBatch* do_next() override;
 
  private:
-  WorkerGroup group_;
   bool leader_runs_ = false;  // the leader runs its copy this loop
   bool leader_done_ = false;  // ... and has run it to the end
   RowBatch current_;          // the batch taken from a queue last
 };
-
-// "Workers Planned: N" and, with ANALYZE, "Workers Launched: N".
-void explain_workers(const WorkerGroup& group, std::vector<std::string>& lines, bool analyze);
 
 }  // namespace tp::scans

@@ -2,9 +2,6 @@
 
 #include <algorithm>
 
-#include "bufmgr/buffer_usage.h"
-#include "scans/gather.h"
-
 namespace tp::scans {
 
 namespace {
@@ -13,11 +10,7 @@ constexpr uint32_t kOutputBatchRows = 1024;
 
 GatherMergeNode::GatherMergeNode(ParticipantBuilder build, GatherParams params,
                                  std::vector<SortKey> keys)
-    : group_(std::move(build), params), keys_(std::move(keys)) {}
-
-void GatherMergeNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
-  explain_workers(group_, lines, analyze);
-}
+    : GatheringNode(std::move(build), params), keys_(std::move(keys)) {}
 
 template <typename F>
 auto GatherMergeNode::guarded(F f) -> decltype(f()) {
@@ -111,15 +104,6 @@ const RowBatch* GatherMergeNode::do_next() {
     }
   }
   return &out_;
-}
-
-void GatherMergeNode::shutdown() {
-  // As PostgreSQL's ExecShutdownNode: the workers' buffer usage, added to this
-  // thread's when they are joined here, counts as this node's too.
-  const bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
-  group_.stop();
-  ExecNode::shutdown();
-  if (instr.loops > 0) instr.buffers += bufmgr::thread_buffer_usage() - before;
 }
 
 }  // namespace tp::scans

@@ -29,21 +29,13 @@
 
 namespace tp::scans {
 
-class GatherMergeNode final : public ExecNode {
+class GatherMergeNode final : public GatheringNode {
  public:
   // Builds the leader's copy now (EXPLAIN shows it); workers' copies on each open().
   // Every copy must return its rows ordered by `keys`.
   GatherMergeNode(ParticipantBuilder build, GatherParams params, std::vector<SortKey> keys);
 
   std::string explain_name() const override { return "Gather Merge"; }
-  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
-  std::vector<const ExecNode*> children() const override { return {group_.leader_copy_ptr()}; }
-
-  int workers_planned() const { return group_.params().workers_planned; }
-  int workers_launched() const { return group_.launched(); }
-
-  // Stops the workers (a Limit above has its rows) and collects their figures.
-  void shutdown() override;
 
  protected:
   void do_open() override;
@@ -71,7 +63,6 @@ class GatherMergeNode final : public ExecNode {
   template <typename F>
   auto guarded(F f) -> decltype(f());
 
-  WorkerGroup group_;
   std::vector<SortKey> keys_;
   std::vector<Input> inputs_;
   std::vector<size_t> heap_;  // indexes into inputs_, a min-heap by current row

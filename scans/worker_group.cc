@@ -278,4 +278,16 @@ void WorkerGroup::end_workers() {
   reserved_ = 0;
 }
 
+void GatheringNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
+  lines.push_back("Workers Planned: " + std::to_string(group_.params().workers_planned));
+  if (analyze) lines.push_back("Workers Launched: " + std::to_string(group_.launched()));
+}
+
+void GatheringNode::shutdown() {
+  const bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
+  group_.stop();
+  ExecNode::shutdown();
+  if (instr.loops > 0) instr.buffers += bufmgr::thread_buffer_usage() - before;
+}
+
 }  // namespace tp::scans

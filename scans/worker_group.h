@@ -35,6 +35,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -130,6 +131,29 @@ class WorkerGroup {
   std::vector<RowBatch> free_;        // batches the leader handed back, for reuse
   std::exception_ptr error_;          // the first worker error
   std::atomic<bool> stop_{false};     // leader or an error: workers end at the next batch
+};
+
+// What Gather and Gather Merge share: the worker group, the leader's copy as the
+// one child EXPLAIN shows, "Workers Planned" / "Workers Launched", and shutdown.
+class GatheringNode : public ExecNode {
+ public:
+  // Builds the leader's copy now (EXPLAIN shows it); workers' copies on each open().
+  GatheringNode(ParticipantBuilder build, GatherParams params) : group_(std::move(build), params) {}
+
+  // "Workers Planned: N" and, with ANALYZE, "Workers Launched: N".
+  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
+  std::vector<const ExecNode*> children() const override { return {group_.leader_copy_ptr()}; }
+
+  int workers_planned() const { return group_.params().workers_planned; }
+  int workers_launched() const { return group_.launched(); }
+
+  // Stops the workers (a Limit above has its rows) and collects their figures;
+  // as PostgreSQL's ExecShutdownNode, the workers' buffer usage joined here
+  // counts as this node's too.
+  void shutdown() override;
+
+ protected:
+  WorkerGroup group_;
 };
 
 }  // namespace tp::scans
