@@ -1,6 +1,6 @@
 // kill -9 at random moments of INSERT, CREATE INDEX, DROP INDEX, TRUNCATE,
-// CREATE/DROP TABLE run by the `tidepool sql` binary; after each kill the
-// directory is reopened and must hold the state before the statement or the
+// CREATE/DROP TABLE, ALTER TABLE SET/RESET (parallel_workers) run by the `tidepool sql` binary;
+// after each kill the directory is reopened and must hold the state before the statement or the
 // state after it (row counts, the set of relations), and every index present
 // must pass tp_verify. The seed is printed; TIDEPOOL_KILL_SEED=N replays a run,
 // TIDEPOOL_KILL_ITERATIONS=N and TIDEPOOL_KILL_SECONDS=S change its length.
@@ -30,6 +30,7 @@ struct State {
   std::set<std::string> indexes;  // of t
   bool side = false;              // table "side" exists
   uint64_t side_rows = 0;
+  int parallel_workers = -1;  // t's option; -1: not set
 
   bool operator==(const State&) const = default;
   std::string text() const {
@@ -37,6 +38,7 @@ struct State {
     for (const auto& i : indexes) s += " " + i;
     s += " }, side ";
     s += side ? "rows " + std::to_string(side_rows) : "absent";
+    s += ", parallel_workers " + std::to_string(parallel_workers);
     return s;
   }
 };
@@ -50,6 +52,7 @@ State observe(const std::string& data) {
   EXPECT_NE(t, nullptr);
   if (!t) return st;
   st.t_rows = std::stoull(scalar(s, "SELECT count(*) FROM t"));
+  st.parallel_workers = t->parallel_workers;
   EXPECT_EQ(st.t_rows, t->rows) << "the catalog's row count differs from the heap's";
   for (const RelationEntry* idx : s.catalog().indexes_of(t->oid)) {
     st.indexes.insert(idx->name);
@@ -92,7 +95,7 @@ TEST(KillLoop, OldOrNewContentsAfterEveryKill) {
   for (uint64_t it = 0; it < iterations && std::chrono::steady_clock::now() < deadline; ++it) {
     State next = state;
     std::string sql;
-    switch (rng() % 6) {
+    switch (rng() % 7) {
       case 0:
       case 1: {
         if (state.t_rows > 150000) {
@@ -129,6 +132,16 @@ TEST(KillLoop, OldOrNewContentsAfterEveryKill) {
       case 4:
         sql = "TRUNCATE t";
         next.t_rows = 0;
+        break;
+      case 5:
+        if (state.parallel_workers >= 0) {
+          sql = "ALTER TABLE t RESET (parallel_workers)";
+          next.parallel_workers = -1;
+        } else {
+          next.parallel_workers = int(rng() % 9);
+          sql = "ALTER TABLE t SET (parallel_workers = " + std::to_string(next.parallel_workers) +
+                ")";
+        }
         break;
       default:
         if (state.side) {
