@@ -30,13 +30,16 @@ tp::Session* make_session() {
   });
   tp::SessionOptions o;
   o.data_dir = root + "/data";
-  o.settings = {"shared_buffers=1MB", "io_method=sync"};
+  // Table t plans in parallel (its parallel_workers option, no setup cost), so
+  // inputs reach the Gather, Gather Merge and partial aggregate paths too.
+  o.settings = {"shared_buffers=1MB", "io_method=sync", "parallel_setup_cost=0"};
   static auto session = std::make_unique<tp::Session>(o);
   for (const char* sql : {
            "CREATE TABLE t (a int, b int, c bigint) WITH (fillfactor=50)",
            "INSERT INTO t SELECT i, i % 100, i * 3 FROM generate_series(1, 3000) s(i)",
            "CREATE INDEX t_a ON t (a)",
            "CREATE INDEX t_b_c ON t (b, c)",
+           "ALTER TABLE t SET (parallel_workers = 2)",
            "CREATE TABLE u (id bigint PRIMARY KEY, v int)",
            "INSERT INTO u SELECT i, i FROM generate_series(1, 500) s(i) ORDER BY random()",
            "CREATE TABLE empty (x int)",
