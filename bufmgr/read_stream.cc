@@ -47,6 +47,7 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
   int64_t budget_left = int64_t(pool.max_pins_per_thread()) - int64_t(pool.my_pin_count()) - 1;
   want = std::min(want, budget_left);
   if (strategy_) want = std::min<int64_t>(want, strategy_->pin_limit());
+  if (config.max_pinned > 0) want = std::min<int64_t>(want, config.max_pinned);
   max_pinned_ = int(std::max<int64_t>(1, want));
   // One extra slot: the per-buffer data of the buffer returned last stays valid.
   queue_size_ = max_pinned_ + 1;

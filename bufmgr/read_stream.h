@@ -60,6 +60,9 @@ struct ReadStreamConfig {
   // The consumer reads sequentially: never pass the advice flag (kernel readahead
   // already covers it).
   bool sequential = false;
+  // Most buffers the stream pins at once (0: no limit of its own beyond the thread's
+  // pin budget and the ring). A parallel scan's participant takes its share of the pool.
+  int max_pinned = 0;
 };
 
 struct ReadStreamStats {

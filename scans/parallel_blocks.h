@@ -37,11 +37,16 @@ class ParallelBlocks {
   BlockNumber nblocks() const { return nblocks_; }
   // Starts the handing out again (a rescan), before any participant claims.
   void reset() { allocated_.store(0, std::memory_order_relaxed); }
+  // How many participants read the blocks (set before any of them starts): each
+  // scan's read stream takes its share of the pool's buffers.
+  void set_participants(int n) { participants_ = n; }
+  int participants() const { return participants_; }
   // Claims `count` blocks; returns the first (may be >= nblocks: nothing left).
   uint64_t claim(uint32_t count) { return allocated_.fetch_add(count, std::memory_order_relaxed); }
 
  private:
   const BlockNumber nblocks_;
+  int participants_ = 1;
   // 64 bits: claims past the end keep adding, and must not wrap around.
   std::atomic<uint64_t> allocated_{0};
 };

@@ -1,5 +1,7 @@
 #include "scans/seq_scan.h"
 
+#include <algorithm>
+
 #include "engine/core/heap_tuple.h"
 #include "engine/core/page.h"
 
@@ -23,6 +25,11 @@ void SeqScanNode::do_open() {
   config.sequential = true;
   next_block_ = 0;
   if (params_.parallel) {
+    // As PostgreSQL caps a backend's pins at its share of the pool: the participants'
+    // streams together pin at most half the pool, so many workers on a small pool
+    // still leave buffers to evict (each also holds the page it returns).
+    config.max_pinned =
+        std::max(1, pool_.shared_buffers() / (2 * std::max(1, params_.parallel->participants())));
     claimer_.emplace(*params_.parallel);
     stream_ = std::make_unique<bufmgr::ReadStream>(pool_, file_, config,
                                                    [this](void*) { return claimer_->next(); });

@@ -329,6 +329,22 @@ TEST_F(GatherTest, EveryIoMethodBufferedAndDirect) {
   }
 }
 
+// 32 workers and the leader on a 1 MB pool (128 buffers): each participant's stream
+// takes its share of half the pool, so the scans still find buffers to evict (without
+// the share, 33 streams pinned every buffer: "no unpinned buffers available").
+TEST_F(GatherTest, ManyWorkersOnATinyPoolShareItsBuffers) {
+  s_.execute("SET shared_buffers = '1MB'");
+  load(20000, 10);
+  ASSERT_GT(heap().size_blocks(), 800u);
+  scans::AggregateNode serial(scan(nullptr), aggs());
+  const std::vector<AggState> want = run_aggregate(serial);
+  scans::GatherNode* gather = nullptr;
+  auto agg = parallel_aggregate(32, true, &gather);
+  expect_same(want, run_aggregate(*agg), "32 workers, 128 buffers");
+  EXPECT_EQ(gather->workers_launched(), 32);
+  EXPECT_EQ(pinned(), 0u);
+}
+
 // Three statements at once (as sessions of a server would run them), each a Gather with
 // three workers, over two tables that together do not fit in a 4 MB pool: twelve
 // threads pin, evict and read on the shared pool while their rings recycle buffers.
