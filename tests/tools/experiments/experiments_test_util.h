@@ -2,8 +2,6 @@
 // scale (20 k rows, one run per measurement), a CSV read back by column name.
 #pragma once
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -15,30 +13,15 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/test_util.h"
 #include "tools/experiments/experiments.h"
 
 namespace tp::experiments::test {
 
 constexpr uint64_t kTinyRows = 20000;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "tidepool-exp-test-XXXXXX").string();
-    char* p = mkdtemp(tmpl.data());
-    EXPECT_NE(p, nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+// A temporary directory removed at the end of the test (tests/support/test_util.h).
+using TempDir = tp::testing::TempDir;
 
 inline LabOptions tiny(const std::string& dir, uint64_t rows = kTinyRows) {
   LabOptions o;
