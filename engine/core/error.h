@@ -26,11 +26,20 @@ class Error : public std::runtime_error {
     position_ = pos;
     return *this;
   }
+  // PostgreSQL's five-character SQLSTATE ("42P01", "23505", ...), which the
+  // server sends to clients; empty when the throw site gave none (the server
+  // then sends XX000, PostgreSQL's internal_error).
+  const std::string& sqlstate() const { return sqlstate_; }
+  Error& with_sqlstate(std::string code) {
+    sqlstate_ = std::move(code);
+    return *this;
+  }
 
  private:
   std::string detail_;
   std::string hint_;
   int position_ = 0;
+  std::string sqlstate_;
 };
 
 [[noreturn]] inline void assert_fail(const char* expr, const char* file, int line) {

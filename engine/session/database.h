@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/session/session_registry.h"
 #include "engine/session/settings.h"
 #include "engine/storage/datadir.h"
 #include "engine/storage/storage.h"
@@ -61,6 +62,9 @@ class Database {
   // (max_parallel_workers is checked against it).
   scans::ParallelWorkerSlots& worker_slots() { return worker_slots_; }
 
+  // Every live session (pg_stat_activity, pg_cancel_backend).
+  SessionRegistry& sessions() { return sessions_; }
+
   // Held by a session for the whole of each statement.
   std::mutex& statement_lock() { return statement_lock_; }
 
@@ -76,6 +80,7 @@ class Database {
   std::unique_ptr<Storage> storage_;
   std::mutex statement_lock_;
   scans::ParallelWorkerSlots worker_slots_;
+  SessionRegistry sessions_;
 };
 
 }  // namespace tp

@@ -5,6 +5,7 @@
 #include "engine/core/error.h"
 #include "engine/core/interrupts.h"
 #include "engine/core/stack_depth.h"
+#include "engine/core/wait_event.h"
 #include "engine/session/layer_settings.h"
 #include "engine/session/query.h"
 #include "engine/sql/parser.h"
@@ -20,6 +21,7 @@ Session::Session(std::shared_ptr<Database> database) : db_(std::move(database)) 
     settings_ = std::make_unique<Settings>(db_->settings());
   }
   random_.seed_with(uint64_t(settings_->get_int("random_seed")));
+  activity_ = &db_->sessions().add(this);
   settings_->on_apply("random_seed", [this](const std::string&) {
     random_.seed_with(uint64_t(settings_->get_int("random_seed")));
   });
@@ -31,18 +33,51 @@ Session::Session(const SessionOptions& options)
                                              .progress = options.progress,
                                              .create_if_missing = options.create_data_dir})) {}
 
-Session::~Session() = default;
+Session::~Session() {
+  db_->sessions().remove(*activity_);
+}
+
+namespace {
+
+// Publishes the statement in pg_stat_activity and points this thread's wait
+// slot at the session's entry while it runs.
+class ActivityScope {
+ public:
+  ActivityScope(Session& session, std::string_view text)
+      : session_(session), saved_slot_(wait_event_slot()) {
+    session.database()->sessions().statement_started(session.activity(), std::string(text));
+    wait_event_slot() = &session.activity().wait_event;
+  }
+  ~ActivityScope() {
+    wait_event_slot() = saved_slot_;
+    session_.activity().wait_event.store(0, std::memory_order_relaxed);
+    session_.database()->sessions().statement_ended(session_.activity(), false);
+  }
+  ActivityScope(const ActivityScope&) = delete;
+  ActivityScope& operator=(const ActivityScope&) = delete;
+
+ private:
+  Session& session_;
+  std::atomic<uint32_t>* saved_slot_;
+};
+
+}  // namespace
 
 ResultSet Session::execute(std::string_view text) {
   // A cancel that arrived while this session was idle cancels nothing; one
   // that arrives from here on (even while waiting for the lock) cancels this.
   cancel_.store(false);
-  std::lock_guard lock(db_->statement_lock());
+  ActivityScope activity(*this, text);
   StatementCancelScope cancel_scope(cancel_);
-  // The stack-depth limit is process-wide; under the lock it is this session's.
+  // The stack-depth limit is process-wide (as a backend's GUC is per process):
+  // the last statement to start sets it.
   set_max_stack_depth_kb(settings_->get_int("max_stack_depth"));
   std::vector<std::string> parse_notices;  // identifier truncation
   sql::Statement st = sql::parse_statement(text, &parse_notices);
+  // The system views read only state that is safe to read at any time, so one
+  // session can watch another's statement while it runs.
+  std::unique_lock lock(db_->statement_lock(), std::defer_lock);
+  if (needs_statement_lock(st)) lock.lock();
   cancel_requested().store(false);  // a Ctrl-C between statements cancels nothing
   ResultSet r = run(st);
   r.notices.insert(r.notices.begin(), parse_notices.begin(), parse_notices.end());

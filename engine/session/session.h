@@ -30,6 +30,9 @@ namespace tp {
 struct ResultSet {
   std::vector<std::string> columns;
   std::vector<bool> right_aligned;  // numbers are right-aligned by psql
+  // Each column's type, for the wire protocol's RowDescription (PostgreSQL's
+  // type OIDs); empty means every column is text.
+  std::vector<ValueType> column_types;
   std::vector<std::vector<std::string>> rows;
   bool returns_rows = false;
   std::string tag;                   // "CREATE TABLE", "INSERT 0 1000", "SET", ...
@@ -65,6 +68,13 @@ class Session {
   // from any thread; other sessions' statements go on.
   void cancel() { cancel_.store(true); }
 
+  // True between BEGIN and COMMIT / ROLLBACK (ReadyForQuery's status 'T').
+  bool in_transaction_block() const { return in_block_; }
+
+  // This session's row of pg_stat_activity (its pid, the server's client
+  // details, pg_terminate_backend's flag).
+  SessionEntry& activity() { return *activity_; }
+
   // Not locked: for the thread that uses this session, between statements.
   // Changing a database-wide setting here changes it for every session; SET
   // does that under the statement lock.
@@ -82,6 +92,9 @@ class Session {
 
  private:
   ResultSet run(sql::Statement& st);
+  // False for the statements that read only what is safe to read while other
+  // statements run (the system views): they run without the statement lock.
+  static bool needs_statement_lock(const sql::Statement& st);
   ResultSet create_table(const sql::CreateTable& ct);
   ResultSet drop_table(const sql::DropTable& dt);
   ResultSet alter_table(const sql::AlterTable& at);
@@ -111,6 +124,8 @@ class Session {
   std::unique_ptr<Settings> settings_;
   Random random_;
   std::atomic<bool> cancel_{false};
+  bool in_block_ = false;
+  SessionEntry* activity_ = nullptr;  // registered in the constructor, removed in the destructor
 };
 
 }  // namespace tp

@@ -51,6 +51,12 @@ void add_pg_stat_io(ResultSet& r) {
 
 }  // namespace
 
+bool Session::needs_statement_lock(const sql::Statement& st) {
+  const auto* s = std::get_if<sql::Select>(&st);
+  if (s == nullptr || !s->from || s->from->is_function) return true;
+  return !(s->from->name == "pg_aios" || s->from->name == "pg_stat_io");
+}
+
 ResultSet Session::system_view(const sql::Select& s) {
   bool star = s.targets.size() == 1 && s.targets[0].expr->kind == sql::ExprKind::kStar;
   if (!star || s.where || !s.order_by.empty())
@@ -58,7 +64,7 @@ ResultSet Session::system_view(const sql::Select& s) {
   ResultSet r;
   r.returns_rows = true;
   if (s.from->name == "pg_aios")
-    add_pg_aios(r, storage(), catalog());
+    add_pg_aios(r, storage(), *data_dir().catalog_snapshot());
   else
     add_pg_stat_io(r);
   r.tag = "SELECT " + std::to_string(r.rows.size());

@@ -268,7 +268,18 @@ void DataDir::load_catalog() {
   std::stringstream ss;
   ss << in.rdbuf();
   if (in.bad()) fail("read catalog", file);
-  catalog_ = Catalog::parse(ss.str(), file);
+  publish(Catalog::parse(ss.str(), file));
+}
+
+std::shared_ptr<const Catalog> DataDir::catalog_snapshot() const {
+  std::lock_guard lock(publish_mutex_);
+  return catalog_;
+}
+
+void DataDir::publish(Catalog next) {
+  auto published = std::make_shared<const Catalog>(std::move(next));
+  std::lock_guard lock(publish_mutex_);
+  catalog_ = std::move(published);
 }
 
 void DataDir::sync_base_directory() {
@@ -278,12 +289,12 @@ void DataDir::sync_base_directory() {
 void DataDir::commit(Catalog next) {
   if (before_commit_hook_) before_commit_hook_();
   check_for_interrupts();
-  next.version = catalog_.version + 1;
+  next.version = catalog_->version + 1;
   write_file_atomically(path_ + "/catalog", next.serialize());
-  catalog_ = std::move(next);
+  publish(std::move(next));
   // Relations the commit dropped take their damage with them.
   std::erase_if(damaged_, [&](const auto& d) {
-    for (const RelationEntry& r : catalog_.relations)
+    for (const RelationEntry& r : catalog_->relations)
       if (r.relnumber == d.first) return false;
     return true;
   });
@@ -338,7 +349,7 @@ void DataDir::save_before_image(uint32_t relnumber, BlockNumber block, const cha
     if (journal_fd_ < 0) fail("create journal", file);
     char header[kJournalHeaderSize];
     std::memcpy(header, kJournalMagic, 8);
-    std::memcpy(header + 8, &catalog_.version, 8);
+    std::memcpy(header + 8, &catalog_->version, 8);
     fs::write_all(journal_fd_, header, sizeof header, 0, file);
     fs::fsync_path(path_, true);
   }

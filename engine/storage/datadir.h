@@ -24,6 +24,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_set>
 
@@ -55,7 +57,13 @@ class DataDir {
   std::string relation_path(uint32_t relnumber) const;
   std::string conf_path() const { return path_ + "/tidepool.conf"; }
 
-  const Catalog& catalog() const { return catalog_; }
+  // The committed catalog, for the one statement that may commit (it holds
+  // the writer's lock) and for code that runs while no statement does: the
+  // reference dies with the next commit.
+  const Catalog& catalog() const { return *catalog_; }
+  // The committed catalog as a value that outlives later commits: what a
+  // statement that only reads works from, while another may commit.
+  std::shared_ptr<const Catalog> catalog_snapshot() const;
   // Makes file creations and removals in base/ durable (before a commit names them).
   void sync_base_directory();
   // Makes `next` the committed catalog (version = current + 1), durably, and
@@ -94,11 +102,13 @@ class DataDir {
   void replay_journal();
   void reconcile_base_directory();
   void close_journal();
+  void publish(Catalog next);
 
   std::string path_;
   int lock_fd_ = -1;
   int journal_fd_ = -1;
-  Catalog catalog_;
+  mutable std::mutex publish_mutex_;  // guards the pointer catalog_, not the Catalog it points to
+  std::shared_ptr<const Catalog> catalog_;  // never null after the constructor
   std::unordered_set<uint64_t> journaled_;
   std::map<uint32_t, std::string> damaged_;
   std::function<void()> before_commit_hook_;

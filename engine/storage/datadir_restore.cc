@@ -60,7 +60,7 @@ void DataDir::replay_journal() {
     uint64_t base_version = 0;
     if (v1 || v2) std::memcpy(&base_version, header + 8, 8);
     // A journal whose statement committed (catalog moved on) is obsolete.
-    if ((v1 || v2) && base_version == catalog_.version) {
+    if ((v1 || v2) && base_version == catalog_->version) {
       const size_t head = v2 ? sizeof(JournalRecordHeader) : sizeof(JournalRecordHeaderV1);
       std::vector<char> rec(head + kBlockSize);
       struct stat st;
@@ -87,7 +87,7 @@ void DataDir::replay_journal() {
           throw damaged("its checksum does not match");
         }
         const RelationEntry* r = nullptr;
-        for (const RelationEntry& c : catalog_.relations)
+        for (const RelationEntry& c : catalog_->relations)
           if (c.relnumber == h.relnumber) r = &c;
         // Before-images are taken only of committed blocks of committed relations.
         if (r == nullptr)
@@ -137,7 +137,7 @@ void DataDir::reconcile_base_directory() {
     uint32_t num = 0;
     if (!is_relation_file_name(name, &num)) continue;
     bool known = false;
-    for (const RelationEntry& r : catalog_.relations) known = known || r.relnumber == num;
+    for (const RelationEntry& r : catalog_->relations) known = known || r.relnumber == num;
     std::string full = base + "/" + name;
     struct stat st;
     if (known || lstat(full.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
@@ -145,7 +145,7 @@ void DataDir::reconcile_base_directory() {
   }
   // 2. Every relation's file at its committed size, or the relation marked damaged.
   damaged_.clear();
-  for (const RelationEntry& r : catalog_.relations) {
+  for (const RelationEntry& r : catalog_->relations) {
     std::string full = relation_path(r.relnumber);
     std::string shown = "base/" + std::to_string(r.relnumber);
     struct stat st;

@@ -1,0 +1,85 @@
+#include "engine/session/session_registry.h"
+
+#include <unistd.h>
+
+#include "engine/core/wait_event.h"
+#include "engine/session/session.h"
+
+namespace tp {
+
+SessionEntry& SessionRegistry::add(Session* session) {
+  std::lock_guard lock(mutex_);
+  int pid = int(::gettid());
+  if (entries_.count(pid) != 0) pid = next_synthetic_pid_++;
+  auto entry = std::make_unique<SessionEntry>();
+  entry->pid = pid;
+  entry->session = session;
+  entry->backend_start = std::chrono::system_clock::now();
+  SessionEntry& e = *entry;
+  entries_.emplace(pid, std::move(entry));
+  return e;
+}
+
+void SessionRegistry::remove(const SessionEntry& entry) {
+  std::lock_guard lock(mutex_);
+  entries_.erase(entry.pid);
+}
+
+void SessionRegistry::set_client(SessionEntry& entry, std::string application_name,
+                                 std::string client_addr) {
+  std::lock_guard lock(mutex_);
+  entry.application_name = std::move(application_name);
+  entry.client_addr = std::move(client_addr);
+}
+
+void SessionRegistry::statement_started(SessionEntry& entry, std::string query) {
+  std::lock_guard lock(mutex_);
+  entry.query = std::move(query);
+  entry.state = "active";
+  entry.query_start = std::chrono::system_clock::now();
+}
+
+void SessionRegistry::statement_ended(SessionEntry& entry, bool in_transaction_block) {
+  std::lock_guard lock(mutex_);
+  entry.state = in_transaction_block ? "idle in transaction" : "idle";
+}
+
+std::vector<SessionActivity> SessionRegistry::snapshot() const {
+  std::lock_guard lock(mutex_);
+  std::vector<SessionActivity> rows;
+  rows.reserve(entries_.size());
+  for (const auto& [pid, e] : entries_) {
+    SessionActivity a;
+    a.pid = pid;
+    a.application_name = e->application_name;
+    a.client_addr = e->client_addr;
+    a.backend_start = e->backend_start;
+    a.query_start = e->query_start;
+    a.state = e->state;
+    a.query = e->query;
+    auto wait = WaitEvent(e->wait_event.load(std::memory_order_relaxed));
+    a.wait_event_type = wait_event_type_name(wait);
+    a.wait_event = wait_event_name(wait);
+    rows.push_back(std::move(a));
+  }
+  return rows;
+}
+
+bool SessionRegistry::cancel(int pid) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(pid);
+  if (it == entries_.end()) return false;
+  it->second->session->cancel();
+  return true;
+}
+
+bool SessionRegistry::terminate(int pid) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(pid);
+  if (it == entries_.end()) return false;
+  it->second->terminate_requested.store(true);
+  it->second->session->cancel();
+  return true;
+}
+
+}  // namespace tp
