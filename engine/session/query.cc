@@ -6,6 +6,7 @@
 #include "engine/plan/planner.h"
 #include "engine/session/analyze.h"
 #include "engine/session/explain.h"
+#include "engine/session/system_views.h"
 
 namespace tp {
 namespace {
@@ -65,8 +66,7 @@ ResultSet query_explain(Session& session, const sql::Explain& explain) {
   const auto* select = std::get_if<sql::Select>(&explain.statement);
   if (!select || !select->from || select->from->is_function)
     throw Error("EXPLAIN takes SELECT ... FROM a table");
-  if (select->from->name == "pg_aios" || select->from->name == "pg_stat_io")
-    throw Error("EXPLAIN of a system view is not supported");
+  if (is_system_view(select->from->name)) throw Error("EXPLAIN of a system view is not supported");
   if (explain.options.verbose) throw Error("EXPLAIN option VERBOSE is not supported");
   Clock::time_point start = Clock::now();
   PlanContext ctx = session.plan_context();

@@ -8,6 +8,7 @@
 #include "engine/core/wait_event.h"
 #include "engine/session/layer_settings.h"
 #include "engine/session/query.h"
+#include "engine/session/system_views.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/index_build.h"
 
@@ -153,7 +154,7 @@ RowSourceContext Session::row_source_context() {
 
 ResultSet Session::select(const sql::Select& s) {
   if (s.from && !s.from->is_function) {
-    if (s.from->name == "pg_aios" || s.from->name == "pg_stat_io") return system_view(s);
+    if (is_system_view(s.from->name)) return system_view(s);
     return query_select(*this, s);
   }
   ResultSet r;
@@ -161,9 +162,13 @@ ResultSet Session::select(const sql::Select& s) {
   r.columns = row_source_columns(s);
   RowSourceContext ctx = row_source_context();
   bool first = true;
+  notices_.clear();
   produce_rows(s, ctx, [&](const std::vector<Value>& row) {
     if (first) {
-      for (const Value& v : row) r.right_aligned.push_back(v.is_numeric_type());
+      for (const Value& v : row) {
+        r.right_aligned.push_back(v.is_numeric_type());
+        r.column_types.push_back(v.type == ValueType::kNull ? ValueType::kText : v.type);
+      }
       first = false;
     }
     std::vector<std::string> out;
@@ -171,6 +176,8 @@ ResultSet Session::select(const sql::Select& s) {
     r.rows.push_back(std::move(out));
   });
   if (first) r.right_aligned.assign(r.columns.size(), false);
+  r.notices = std::move(notices_);
+  notices_.clear();
   r.tag = "SELECT " + std::to_string(r.rows.size());
   return r;
 }

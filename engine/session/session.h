@@ -125,6 +125,8 @@ class Session {
   Random random_;
   std::atomic<bool> cancel_{false};
   bool in_block_ = false;
+  // Notices of the running statement's functions (pg_cancel_backend's warning).
+  std::vector<std::string> notices_;
   SessionEntry* activity_ = nullptr;  // registered in the constructor, removed in the destructor
 };
 
