@@ -161,6 +161,15 @@ TEST(SystemViews, PgBuffercacheShowsEveryBuffer) {
   }
   EXPECT_GT(unused, 0u);
   EXPECT_EQ(scalar(s, "SELECT count(*) FROM t"), "2000");
+
+  // pg_stat_io's averages keep their fixed decimals (numeric, as formatted).
+  ResultSet io = s.execute("SELECT method, avg_read_kb, wait_time_ms FROM pg_stat_io");
+  ASSERT_FALSE(io.rows.empty());
+  EXPECT_EQ(io.column_types[1], ValueType::kNumeric);
+  for (const auto& row : io.rows) {
+    EXPECT_EQ(row[1].find('.'), row[1].size() - 2) << row[1];
+    EXPECT_EQ(row[2].find('.'), row[2].size() - 4) << row[2];
+  }
 }
 
 TEST(SystemViews, CancelAndTerminateByPid) {
