@@ -111,6 +111,63 @@ TEST(CrossSession, PgAiosShowsAnotherSessionsReadsInFlight) {
   EXPECT_GE(std::stoi(seen[3]), 1);
 }
 
+// pg_buffercache reads every buffer header while the other session's reads
+// fill them: some row shows a read in flight, held by the read's own pin.
+TEST(CrossSession, PgBuffercacheShowsAnotherSessionsReadsInProgress) {
+  TempDir tmp;
+  auto db = open_db(tmp);
+  Session a(db), b(db);
+  SlowTable big(a, 10ms);
+  std::atomic<bool> stop{false};
+  std::vector<std::string> seen;
+  {
+    ScanLoop scan(*db, a, stop);
+    auto deadline = Clock::now() + kGiveUpAfter;
+    while (seen.empty() && Clock::now() < deadline) {
+      ResultSet r = b.execute(
+          "SELECT relation, relblocknumber, isdirty, pinning_backends FROM pg_buffercache "
+          "WHERE io_in_progress");
+      if (!r.rows.empty()) seen = r.rows[0];
+      std::this_thread::sleep_for(1ms);
+    }
+    stop = true;
+    EXPECT_EQ(scan.join(), "");
+  }
+  ASSERT_FALSE(seen.empty()) << "pg_buffercache never showed a read in progress";
+  EXPECT_EQ(seen[0], "big");
+  EXPECT_EQ(seen[2], "f");
+  EXPECT_GE(std::stoi(seen[3]), 1);
+}
+
+// One session resizes the pool while another reads pg_buffercache: each read
+// sees the whole pool before or after the resize, never a pool half swapped.
+TEST(CrossSession, PgBuffercacheWhileAnotherSessionResizesThePool) {
+  TempDir tmp;
+  auto db =
+      Database::open(DatabaseOptions{.data_dir = tmp.data(), .settings = {"shared_buffers=1MB"}});
+  Session a(db), b(db);
+  std::atomic<bool> done{false};
+  std::string a_error;
+  std::thread resizer([&] {
+    try {
+      for (int round = 0; round < 8; ++round)
+        a.execute(round % 2 == 0 ? "SET shared_buffers = '2MB'" : "SET shared_buffers = '1MB'");
+    } catch (const std::exception& e) {
+      a_error = e.what();
+    }
+    done = true;
+  });
+  int reads = 0;
+  while (!done.load() || reads == 0) {
+    size_t n = b.execute("SELECT bufferid FROM pg_buffercache").rows.size();
+    EXPECT_TRUE(n == 128 || n == 256) << n;
+    ++reads;
+  }
+  resizer.join();
+  EXPECT_EQ(a_error, "");
+  EXPECT_EQ(b.execute("SELECT * FROM pg_buffercache").rows.size(), 128u);
+}
+
 TEST(CrossSession, PgStatActivityShowsAnotherSessionsIoWaits) {
   TempDir tmp;
   auto db = open_db(tmp);
