@@ -255,5 +255,61 @@ TEST_F(SessionLocks, ReadersAndWritersSideBySideSeeOnlyCommittedStates) {
   EXPECT_EQ(scalar(s, "SELECT tp_verify('t_pkey')").rfind("index \"t_pkey\" is valid", 0), 0u);
 }
 
+// DDL churn in one session (tables created, filled, indexed, truncated and
+// dropped: files created and removed, pages forgotten, catalogs committed)
+// while others read t through its index and watch the views: every read
+// exact, no view failing.
+TEST_F(SessionLocks, DdlChurnBesideReadsAndViews) {
+  std::atomic<bool> stop{false};
+  std::vector<std::string> failures(3);
+  std::thread churn([&] {
+    try {
+      Session s(db_);
+      for (int round = 0; round < 12; ++round) {
+        s.execute("CREATE TABLE x (a int, b int)");
+        s.execute("INSERT INTO x SELECT i, i FROM generate_series(1, 500) s(i)");
+        s.execute("CREATE INDEX x_a ON x (a)");
+        if (round % 3 == 0) s.execute("TRUNCATE x");
+        if (round % 3 == 1) s.execute("DROP INDEX x_a");
+        if (round % 4 == 0) s.execute("ANALYZE");
+        s.execute("DROP TABLE x");
+      }
+    } catch (const std::exception& e) {
+      failures[0] = e.what();
+    }
+    stop = true;
+  });
+  std::thread reader([&] {
+    try {
+      Session s(db_);
+      s.execute("SET enable_seqscan = off");
+      while (!stop.load()) {
+        if (scalar(s, "SELECT sum(v) FROM t WHERE k BETWEEN 100 AND 199") != "14950")
+          failures[1] = "wrong sum through the index";
+        if (scalar(s, "SELECT count(*) FROM u") != "1000") failures[1] = "wrong count of u";
+      }
+    } catch (const std::exception& e) {
+      failures[1] = e.what();
+    }
+  });
+  std::thread watcher([&] {
+    try {
+      Session s(db_);
+      while (!stop.load()) {
+        s.execute("SELECT * FROM pg_aios");
+        s.execute("SELECT * FROM pg_stat_io");
+      }
+    } catch (const std::exception& e) {
+      failures[2] = e.what();
+    }
+  });
+  churn.join();
+  reader.join();
+  watcher.join();
+  for (const std::string& f : failures) EXPECT_EQ(f, "");
+  Session s(db_);
+  EXPECT_EQ(s.catalog().find("x"), nullptr);
+}
+
 }  // namespace
 }  // namespace tp
