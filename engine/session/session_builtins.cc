@@ -1,6 +1,6 @@
 // What a session offers beyond tables: SELECT over the system views
 // (system_views.h: pg_stat_activity, pg_aios, pg_stat_io, pg_buffercache),
-// which statements run without the statement lock, and the functions with
+// which statements take only the watch lock, and the functions with
 // effects beyond their row (pg_cancel_backend, pg_terminate_backend,
 // pg_backend_pid, setseed, tp_verify, pg_stat_reset_shared, the relation-size
 // functions).
@@ -20,7 +20,7 @@ namespace {
 
 // Functions that read or change only what is safe from any thread at any time
 // (the registry, this session's own state): a SELECT calling no others over a
-// system view, or without FROM, runs without the statement lock.
+// system view, or without FROM, takes only the database lock in watch mode.
 bool is_lock_free_function(const std::string& name) {
   return name == "pg_cancel_backend" || name == "pg_terminate_backend" ||
          name == "pg_backend_pid" || name == "random" || name == "abs" || name == "pg_size_pretty";

@@ -8,8 +8,9 @@
 //
 // Reading a view touches only state that is safe to read from any thread at any
 // time (the registry under its mutex, atomics, each buffer header under its own
-// header lock, the catalog snapshot), so a view runs without the statement lock
-// (Session::needs_statement_lock) and one session can watch another's statement.
+// header lock, the catalog snapshot), so a view takes only the database lock in
+// watch mode (Session::needs_statement_lock; table_locks.h), no table lock, and
+// one session can watch another's statement.
 // A SELECT over a view takes a column list (any expressions), WHERE, ORDER BY
 // and LIMIT, evaluated over each row's Values as SELECT without FROM evaluates
 // its targets.

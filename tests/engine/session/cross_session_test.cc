@@ -1,8 +1,9 @@
 // One session watching another's running statement, each on its own thread:
 // pg_aios shows the other's reads in flight, pg_stat_activity its I/O waits,
+// pg_buffercache its buffers being read (and stays whole across a resize),
 // pg_cancel_backend stops it, and pg_stat_io counts the I/O of every thread
 // (sessions' threads that have ended, parallel workers). The watcher's
-// statements run without the statement lock, or they would wait for the
+// statements take no table lock (watch mode), or they would wait for the
 // watched statement to end. Reads are slowed with aio's transfer delay so they
 // last long enough to be seen; every wait for something to show up gives up
 // after a few seconds. Runs under ThreadSanitizer too (the "concurrency" label).
