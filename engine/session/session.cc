@@ -208,7 +208,7 @@ ResultSet Session::select(const sql::Select& s) {
   r.columns = row_source_columns(s);
   RowSourceContext ctx = row_source_context();
   bool first = true;
-  notices_.clear();
+  warnings_.clear();
   produce_rows(s, ctx, [&](const std::vector<Value>& row) {
     if (first) {
       for (const Value& v : row) {
@@ -222,8 +222,8 @@ ResultSet Session::select(const sql::Select& s) {
     r.rows.push_back(std::move(out));
   });
   if (first) r.right_aligned.assign(r.columns.size(), false);
-  r.notices = std::move(notices_);
-  notices_.clear();
+  r.warnings = std::move(warnings_);
+  warnings_.clear();
   r.tag = "SELECT " + std::to_string(r.rows.size());
   return r;
 }

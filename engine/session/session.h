@@ -147,8 +147,8 @@ class Session {
   Random random_;
   std::atomic<bool> cancel_{false};
   bool in_block_ = false;
-  // Notices of the running statement's functions (pg_cancel_backend's warning).
-  std::vector<std::string> notices_;
+  // Warnings of the running statement's functions (pg_cancel_backend's unknown pid).
+  std::vector<std::string> warnings_;
   bool block_failed_ = false;
   // Session settings as they were before the block's first SET of each: put
   // back by ROLLBACK, as PostgreSQL undoes SET with its transaction.

@@ -36,7 +36,7 @@ bool calls_only_lock_free_functions(const sql::Expr& e) {
 // pg_cancel_backend / pg_terminate_backend: PostgreSQL's answer for a pid that is
 // no session is false and a warning, not an error.
 Value signal_backend(const sql::Expr& e, const std::vector<Value>& args, SessionRegistry& sessions,
-                     std::vector<std::string>& notices) {
+                     std::vector<std::string>& warnings) {
   bool integer =
       args.size() == 1 && (args[0].type == ValueType::kInt4 || args[0].type == ValueType::kInt8);
   if (args.size() == 1 && args[0].type == ValueType::kNull) return {};
@@ -51,7 +51,7 @@ Value signal_backend(const sql::Expr& e, const std::vector<Value>& args, Session
   bool done = in_range && (e.name == "pg_cancel_backend" ? sessions.cancel(int(pid))
                                                          : sessions.terminate(int(pid)));
   if (!done)
-    notices.push_back("PID " + std::to_string(pid) + " is not a PostgreSQL backend process");
+    warnings.push_back("PID " + std::to_string(pid) + " is not a PostgreSQL backend process");
   return Value::boolean(done);
 }
 
@@ -76,16 +76,16 @@ ResultSet Session::system_view(const sql::Select& s) {
   ec.session_function = [this](const sql::Expr& e, const std::vector<Value>& args) {
     return session_function(e, args);
   };
-  notices_.clear();
+  warnings_.clear();
   ResultSet r = select_from_view(s, view, ec);
-  r.notices = std::move(notices_);
-  notices_.clear();
+  r.warnings = std::move(warnings_);
+  warnings_.clear();
   return r;
 }
 
 Value Session::session_function(const sql::Expr& e, const std::vector<Value>& args) {
   if (e.name == "pg_cancel_backend" || e.name == "pg_terminate_backend")
-    return signal_backend(e, args, db_->sessions(), notices_);
+    return signal_backend(e, args, db_->sessions(), warnings_);
   if (e.name == "pg_backend_pid") {
     if (!args.empty())
       throw Error("function pg_backend_pid takes no arguments").at_position(e.position);

@@ -180,7 +180,7 @@ TEST(SystemViews, CancelAndTerminateByPid) {
   EXPECT_EQ(r.columns, std::vector<std::string>{"pg_cancel_backend"});
   EXPECT_EQ(r.column_types, std::vector<ValueType>{ValueType::kBool});
   EXPECT_EQ(r.rows, (std::vector<std::vector<std::string>>{{"f"}}));
-  EXPECT_EQ(r.notices, std::vector<std::string>{"PID 123 is not a PostgreSQL backend process"});
+  EXPECT_EQ(r.warnings, std::vector<std::string>{"PID 123 is not a PostgreSQL backend process"});
   // An idle session: signalled (its next statement clears a cancel that found nothing).
   std::string pid = std::to_string(b.activity().pid);
   r = a.execute("SELECT pg_cancel_backend(" + pid + ")");
@@ -192,7 +192,7 @@ TEST(SystemViews, CancelAndTerminateByPid) {
   EXPECT_TRUE(b.activity().terminate_requested.load());
   r = a.execute("SELECT pg_terminate_backend(0)");
   EXPECT_EQ(r.rows[0][0], "f");
-  EXPECT_EQ(r.notices, std::vector<std::string>{"PID 0 is not a PostgreSQL backend process"});
+  EXPECT_EQ(r.warnings, std::vector<std::string>{"PID 0 is not a PostgreSQL backend process"});
   EXPECT_EQ(error_of(a, "SELECT pg_cancel_backend('x')"),
             "function pg_cancel_backend(text) does not exist");
   // The usual way to cancel everyone else: a function over the view.
