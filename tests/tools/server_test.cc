@@ -163,6 +163,9 @@ TEST_F(ServerTest, ErrorHasSqlstateAndPositionAndSkipsTheRest) {
   EXPECT_EQ(r.error->position, 25);  // in the whole Query string, as PostgreSQL counts
   ASSERT_EQ(r.results.size(), 1u);   // SELECT 2 did not run
   EXPECT_EQ(r.status, 'I');
+  r = c->query("SELECT 'é'; SELEC 1");  // positions count characters, as PostgreSQL's
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->position, 13);
   r = c->query("SELEC 1");
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->code, "42601");
