@@ -10,6 +10,7 @@
 #include "engine/session/database.h"
 #include "tests/support/pg_wire_client.h"
 #include "tests/support/test_util.h"
+#include "tools/server/serve_command.h"
 #include "tools/server/server.h"
 
 namespace tp {
@@ -287,6 +288,18 @@ TEST_F(ServerTest, StopTellsClientsAndReleasesTheDirectory) {
   DatabaseOptions o;
   o.data_dir = dir_.data();
   EXPECT_NO_THROW(Database::open(o));  // closed and unlocked
+}
+
+TEST(ServeCommand, ExitCodes) {
+  EXPECT_EQ(server::run_serve_command({"--help"}), 0);
+  EXPECT_EQ(server::run_serve_command({"--port", "http"}), 2);
+  EXPECT_EQ(server::run_serve_command({"--max-connections"}), 2);
+  EXPECT_EQ(server::run_serve_command({"--bogus"}), 2);
+}
+
+TEST_F(ServerTest, ServeRefusesADirectoryInUse) {
+  // The fixture's Database holds the directory: a second open fails before any listening.
+  EXPECT_EQ(server::run_serve_command({"-D", dir_.data(), "--port", "65000"}), 1);
 }
 
 class SmallServerTest : public ServerTest {
