@@ -221,6 +221,22 @@ TEST_F(ServerTest, ExtendedProtocolIsRefusedThenUsable) {
   EXPECT_EQ(c->query("SELECT 5").results.at(0).rows.at(0).at(0), "5");
 }
 
+TEST_F(ServerTest, FunctionCallRefusedAndUnknownMessageIsFatal) {
+  auto c = connect();
+  c->send_message('F', std::string(10, '\0'));
+  PgReply r = c->read_reply();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "0A000");
+  EXPECT_EQ(r.status, 'I');
+  c->send_message('d', "copy data outside COPY is ignored");
+  EXPECT_EQ(c->query("SELECT 1").status, 'I');
+  c->send_message('?', "");
+  EXPECT_TRUE(c->closed_by_server());
+  EXPECT_EQ(c->error().severity, "FATAL");
+  EXPECT_EQ(c->error().code, "08P01");
+  EXPECT_EQ(connect()->query("SELECT 1").status, 'I');  // the server goes on
+}
+
 TEST_F(ServerTest, TerminateClosesCleanly) {
   auto c = connect();
   c->send_message('X', "");
