@@ -262,6 +262,31 @@ TEST_F(ServerTest, CancelRequestCancelsTheRunningStatement) {
   EXPECT_EQ(c->query("SELECT 9").results.at(0).rows.at(0).at(0), "9");
 }
 
+TEST_F(ServerTest, ReadyForQueryShowsTheTransactionBlock) {
+  auto c = connect();
+  EXPECT_EQ(c->query("BEGIN").status, 'T');
+  PgReply r = c->query("SELECT 1");
+  EXPECT_EQ(r.status, 'T');
+  r = c->query("COMMIT");
+  EXPECT_EQ(r.results.at(0).tag, "COMMIT");
+  EXPECT_EQ(r.status, 'I');
+}
+
+TEST_F(ServerTest, ASecondClientConnectsAndWatchesWhileAStatementRuns) {
+  auto busy = connect();
+  busy->send_message('Q', std::string(kLongStatement) + '\0');
+  auto watcher = connect();  // a session starts while the other's statement runs
+  PgReply r = watcher->query("SELECT * FROM pg_stat_io");
+  EXPECT_FALSE(r.error);
+  EXPECT_EQ(r.status, 'I');
+  testing::send_cancel_request(port(), busy->pid, busy->key);
+  for (int i = 0; i < 400 && !busy->readable(50); ++i)  // at most 20 s
+    testing::send_cancel_request(port(), busy->pid, busy->key);
+  r = busy->read_reply();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "57014");
+}
+
 TEST_F(ServerTest, CancelRequestWithWrongKeyDoesNothing) {
   auto c = connect();
   testing::send_cancel_request(port(), c->pid, c->key + 1);
