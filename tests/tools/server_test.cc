@@ -270,6 +270,10 @@ TEST_F(ServerTest, ReadyForQueryShowsTheTransactionBlock) {
   r = c->query("COMMIT");
   EXPECT_EQ(r.results.at(0).tag, "COMMIT");
   EXPECT_EQ(r.status, 'I');
+  EXPECT_EQ(c->query("BEGIN; SELECT * FROM missing").status, 'E');  // a failed block
+  r = c->query("ROLLBACK");
+  EXPECT_EQ(r.results.at(0).tag, "ROLLBACK");
+  EXPECT_EQ(r.status, 'I');
 }
 
 TEST_F(ServerTest, ASecondClientConnectsAndWatchesWhileAStatementRuns) {

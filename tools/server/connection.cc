@@ -49,7 +49,7 @@ void send_error(Socket& socket, ErrorFields f) {
 }
 
 void send_ready(Socket& socket, Session& session) {
-  socket.send(Message('Z').int8(session.in_transaction_block() ? 'T' : 'I').finish());
+  socket.send(Message('Z').int8(uint8_t(session.transaction_status())).finish());
   socket.flush();
 }
 
