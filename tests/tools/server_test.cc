@@ -173,6 +173,18 @@ TEST_F(ServerTest, ErrorHasSqlstateAndPositionAndSkipsTheRest) {
   r = c->query("SET client_encoding = 'LATIN1'");
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->code, "22023");
+  ASSERT_FALSE(c->query("CREATE TABLE u (a int PRIMARY KEY); INSERT INTO u VALUES (1)").error);
+  const std::pair<const char*, const char*> coded[] = {{"INSERT INTO u VALUES (1)", "23505"},
+                                                       {"SELECT b FROM u", "42703"},
+                                                       {"SELECT 1 / 0", "22012"},
+                                                       {"SELECT 2147483647 + 1", "22003"},
+                                                       {"SET nonsense = 1", "42704"},
+                                                       {"CREATE TABLE u (a int)", "42P07"}};
+  for (const auto& [sql, code] : coded) {
+    r = c->query(sql);
+    ASSERT_TRUE(r.error) << sql;
+    EXPECT_EQ(r.error->code, code) << sql << ": " << r.error->message;
+  }
   // Still usable.
   EXPECT_EQ(c->query("SELECT 3").results.at(0).rows.at(0).at(0), "3");
 }
