@@ -119,7 +119,8 @@ void BTree::throw_duplicate(const KeyValues& key) const {
   for (size_t i = 0; i < def_.columns.size(); ++i)
     columns += (i > 0 ? ", " : "") + def_.columns[i].name;
   throw Error("duplicate key value violates unique constraint \"" + def_.name + "\"",
-              "Key (" + columns + ")=" + format_key(key) + " already exists.");
+              "Key (" + columns + ")=" + format_key(key) + " already exists.")
+      .with_sqlstate("23505");
 }
 
 MetaInfo BTree::meta(ScanCounters* counters) const {

@@ -29,7 +29,8 @@ const RelationEntry& find_table(PlanContext& ctx, const sql::Select& s) {
   const RelationEntry* found = ctx.catalog.find(s.from->name);
   if (!found)
     throw Error("relation " + quoted(s.from->name) + " does not exist")
-        .at_position(s.from->position);
+        .at_position(s.from->position)
+        .with_sqlstate("42P01");
   if (!found->is_table())
     throw Error("cannot read index " + quoted(found->name) + " as a table")
         .at_position(s.from->position);

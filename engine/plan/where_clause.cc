@@ -31,7 +31,9 @@ class Binder {
   int column(const sql::Expr& e) const {
     for (size_t c = 0; c < rel_.columns.size(); ++c)
       if (rel_.columns[c].name == e.name) return int(c);
-    throw Error("column " + quoted(e.name) + " does not exist").at_position(e.position);
+    throw Error("column " + quoted(e.name) + " does not exist")
+        .at_position(e.position)
+        .with_sqlstate("42703");
   }
 
   // A constant of the WHERE clause: an integer (`value`), NULL, a fraction

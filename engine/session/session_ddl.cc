@@ -20,7 +20,9 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
       r.tag = "CREATE TABLE";
       return r;
     }
-    throw Error("relation " + quoted(ct.name) + " already exists").at_position(ct.name_position);
+    throw Error("relation " + quoted(ct.name) + " already exists")
+        .at_position(ct.name_position)
+        .with_sqlstate("42P07");
   }
   if (ct.columns.empty()) throw Error("a table needs at least one column");
   // PostgreSQL's MaxHeapAttributeNumber; the statistics format holds no more.
@@ -196,7 +198,7 @@ ResultSet Session::create_index(const sql::CreateIndex& ci) {
       r.tag = "CREATE INDEX";
       return r;
     }
-    throw Error("relation \"" + ci.name + "\" already exists");
+    throw Error("relation \"" + ci.name + "\" already exists").with_sqlstate("42P07");
   }
   std::vector<int> columns;
   for (const auto& name : ci.columns) {

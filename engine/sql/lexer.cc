@@ -260,7 +260,9 @@ class Scanner {
     } else if (std::string_view("(),;.[]").find(c) != std::string_view::npos) {
       out_.push_back({TokenKind::kPunct, std::string(1, c), pos(i_++)});
     } else {
-      throw Error("syntax error at or near \"" + std::string(1, c) + "\"").at_position(pos(i_));
+      throw Error("syntax error at or near \"" + std::string(1, c) + "\"")
+          .at_position(pos(i_))
+          .with_sqlstate("42601");
     }
   }
 

@@ -50,7 +50,7 @@ class TokenCursor {
   [[noreturn]] void syntax_error() const {
     const Token& t = peek();
     if (t.kind == TokenKind::kEnd)
-      throw Error("syntax error at end of input").at_position(t.position);
+      throw Error("syntax error at end of input").at_position(t.position).with_sqlstate("42601");
     std::string shown = t.kind == TokenKind::kString ? "'" + t.text + "'" : t.text;
     if (t.kind == TokenKind::kIdentifier) {
       // Show the word as typed, like PostgreSQL.
@@ -62,7 +62,9 @@ class TokenCursor {
         ++e;
       shown = std::string(text_.substr(p, e - p));
     }
-    throw Error("syntax error at or near \"" + shown + "\"").at_position(t.position);
+    throw Error("syntax error at or near \"" + shown + "\"")
+        .at_position(t.position)
+        .with_sqlstate("42601");
   }
 
   bool is_word(const char* w, size_t ahead = 0) const {

@@ -17,11 +17,11 @@ constexpr int64_t kInt4Max = std::numeric_limits<int32_t>::max();
 
 Value integer_result(ValueType t, __int128 v) {
   if (t == ValueType::kInt4) {
-    if (v < kInt4Min || v > kInt4Max) throw Error("integer out of range");
+    if (v < kInt4Min || v > kInt4Max) throw Error("integer out of range").with_sqlstate("22003");
     return Value::int4(int64_t(v));
   }
   if (v < std::numeric_limits<int64_t>::min() || v > std::numeric_limits<int64_t>::max())
-    throw Error("bigint out of range");
+    throw Error("bigint out of range").with_sqlstate("22003");
   return Value::int8(int64_t(v));
 }
 
@@ -127,7 +127,7 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b) {
     if (op == "+") return integer_result(t, x + y);
     if (op == "-") return integer_result(t, x - y);
     if (op == "*") return integer_result(t, x * y);
-    if (y == 0) throw Error("division by zero");
+    if (y == 0) throw Error("division by zero").with_sqlstate("22012");
     if (op == "/") return integer_result(t, x / y);
     return integer_result(t, x % y);
   }
@@ -142,7 +142,7 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b) {
   else if (op == "*")
     r = x * y;
   else {
-    if (y == 0) throw Error("division by zero");
+    if (y == 0) throw Error("division by zero").with_sqlstate("22012");
     r = op == "/" ? x / y : std::fmod(x, y);
   }
   if (t == ValueType::kFloat8 && std::isinf(r)) throw Error("value out of range: overflow");
@@ -412,7 +412,9 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
       return {};
     case ExprKind::kColumnRef:
       if (!ctx.column)
-        throw Error("column \"" + e.name + "\" does not exist").at_position(e.position);
+        throw Error("column \"" + e.name + "\" does not exist")
+            .at_position(e.position)
+            .with_sqlstate("42703");
       return ctx.column(e);
     case ExprKind::kStar:
       throw Error("SELECT * with no tables specified is not valid").at_position(e.position);
