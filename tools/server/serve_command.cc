@@ -22,7 +22,8 @@ const char* kUsage =
     "Serves the data directory DIR to PostgreSQL clients (psql, pgbench -M simple,\n"
     "psycopg2) with PostgreSQL's protocol 3.0, simple query flow.\n"
     "  -D, --data DIR         data directory (default $TIDEPOOL_DATA or ./tidepool-data)\n"
-    "  -p, --port N           TCP port (default 5433)\n"
+    "  -p, --port N           TCP port (default 5433; 0: any free port, named in the\n"
+    "                         listening line)\n"
     "      --listen ADDR      address to listen on (repeatable; default 127.0.0.1 and ::1).\n"
     "                         There are no passwords: anyone who reaches the port can read\n"
     "                         and change every table. Give a non-loopback address only on a\n"
@@ -73,7 +74,7 @@ ServeArgs parse_args(const std::vector<std::string>& args) {
     if (a == "-D" || a == "--data")
       r.db.data_dir = value("-D");
     else if (a == "-p" || a == "--port")
-      r.server.port = parse_int(value("--port"), "--port", 1, 65535, r.exit_code);
+      r.server.port = parse_int(value("--port"), "--port", 0, 65535, r.exit_code);
     else if (a == "--listen")
       r.server.listen.push_back(value("--listen"));
     else if (a == "--max-connections")
