@@ -224,8 +224,13 @@ ResultSet Session::select(const sql::Select& s) {
       first = false;
     }
     std::vector<std::string> out;
-    for (const Value& v : row) out.push_back(v.to_string());
+    std::vector<bool> null;
+    for (const Value& v : row) {
+      out.push_back(v.to_string());
+      null.push_back(v.type == ValueType::kNull);
+    }
     r.rows.push_back(std::move(out));
+    r.nulls.push_back(std::move(null));
   });
   if (first) {
     r.right_aligned.assign(r.columns.size(), false);

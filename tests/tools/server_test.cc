@@ -142,6 +142,11 @@ TEST_F(ServerTest, NullIsSentAsNull) {
   EXPECT_EQ(r.results[0].rows[0][1], "0");
   r = c->query("SELECT ''");
   EXPECT_EQ(r.results.at(0).rows.at(0).at(0), "");  // an empty text, not NULL
+  // A view's text column: NULL and '' apart (an unused buffer has no relation).
+  r = c->query("SELECT relation FROM pg_buffercache ORDER BY bufferid DESC LIMIT 1");
+  ASSERT_FALSE(r.error) << r.error->message;
+  EXPECT_EQ(r.results.at(0).type_oids, (std::vector<int32_t>{25}));
+  EXPECT_FALSE(r.results.at(0).rows.at(0).at(0).has_value());
 }
 
 TEST_F(ServerTest, EmptyQueryResponse) {
