@@ -96,7 +96,9 @@ class ActivityScope {
 ResultSet Session::execute(std::string_view text) {
   // A cancel that arrived while this session was idle cancels nothing; one
   // that arrives from here on (even while waiting for the lock) cancels this.
-  cancel_.store(false);
+  // A terminated session's statement is cancelled at once, however late the
+  // pg_terminate_backend came (its cancel may have found the session idle).
+  cancel_.store(activity_->terminate_requested.load());
   ActivityScope activity(*this, text);
   StatementCancelScope cancel_scope(cancel_);
   // The stack-depth limit is process-wide (as a backend's GUC is per process):
@@ -222,8 +224,13 @@ ResultSet Session::select(const sql::Select& s) {
       first = false;
     }
     std::vector<std::string> out;
-    for (const Value& v : row) out.push_back(v.to_string());
+    std::vector<bool> null;
+    for (const Value& v : row) {
+      out.push_back(v.to_string());
+      null.push_back(v.type == ValueType::kNull);
+    }
     r.rows.push_back(std::move(out));
+    r.nulls.push_back(std::move(null));
   });
   if (first) {
     r.right_aligned.assign(r.columns.size(), false);

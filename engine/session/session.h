@@ -38,6 +38,9 @@ struct ResultSet {
   // As psql prints them. A NULL is an empty string in a column that is not
   // kText (numbers and booleans never print empty; the server sends NULL).
   std::vector<std::vector<std::string>> rows;
+  // Where an empty string may be a value (kText columns): empty, or one flag
+  // per cell of `rows`, true for a NULL.
+  std::vector<std::vector<bool>> nulls;
   bool returns_rows = false;
   std::string tag;                    // "CREATE TABLE", "INSERT 0 1000", "SET", ...
   std::vector<std::string> notices;   // printed as NOTICE:  ...

@@ -290,8 +290,13 @@ ResultSet select_from_view(const sql::Select& s, const ViewRows& view, EvalConte
   }
   for (const OutRow& r : rows) {
     std::vector<std::string> text;
-    for (const Value& v : r.values) text.push_back(v.to_string());
+    std::vector<bool> null;
+    for (const Value& v : r.values) {
+      text.push_back(v.to_string());
+      null.push_back(v.type == ValueType::kNull);
+    }
     result.rows.push_back(std::move(text));
+    result.nulls.push_back(std::move(null));
   }
   result.tag = "SELECT " + std::to_string(result.rows.size());
   return result;

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/core/error.h"
+#include "engine/core/interrupts.h"
 #include "engine/session/database.h"
 #include "tests/support/pg_wire_client.h"
 #include "tests/support/test_util.h"
@@ -141,6 +142,11 @@ TEST_F(ServerTest, NullIsSentAsNull) {
   EXPECT_EQ(r.results[0].rows[0][1], "0");
   r = c->query("SELECT ''");
   EXPECT_EQ(r.results.at(0).rows.at(0).at(0), "");  // an empty text, not NULL
+  // A view's text column: NULL and '' apart (an unused buffer has no relation).
+  r = c->query("SELECT relation FROM pg_buffercache ORDER BY bufferid DESC LIMIT 1");
+  ASSERT_FALSE(r.error) << r.error->message;
+  EXPECT_EQ(r.results.at(0).type_oids, (std::vector<int32_t>{25}));
+  EXPECT_FALSE(r.results.at(0).rows.at(0).at(0).has_value());
 }
 
 TEST_F(ServerTest, EmptyQueryResponse) {
@@ -319,6 +325,28 @@ TEST_F(ServerTest, TerminateBackendClosesWithFatal) {
   EXPECT_EQ(other->query("SELECT 1").status, 'I');
 }
 
+TEST_F(ServerTest, PgTerminateBackendFromAnotherClientEndsARunningStatement) {
+  auto victim = connect();
+  auto admin = connect();
+  victim->send_message('Q', std::string(kLongStatement) + '\0');
+  // Until the statement runs a terminate only marks the session; either way it ends.
+  PgReply r = admin->query("SELECT pg_terminate_backend(" + std::to_string(victim->pid) + ")");
+  ASSERT_FALSE(r.error) << r.error->message;
+  EXPECT_EQ(r.results.at(0).rows.at(0).at(0), "t");
+  EXPECT_TRUE(victim->closed_by_server());
+  EXPECT_EQ(victim->error().code, "57P01");
+  EXPECT_EQ(admin->query("SELECT 1").status, 'I');
+}
+
+// The server checks the flag between statements, but a terminate that comes
+// just as a statement starts must still stop it: its cancel found the session
+// idle, so the statement starts cancelled.
+TEST_F(ServerTest, ATerminatedSessionsNextStatementIsCancelled) {
+  Session s(db_);
+  ASSERT_TRUE(db_->sessions().terminate(s.activity().pid));
+  EXPECT_THROW(s.execute("SELECT g FROM generate_series(1, 1000000) g WHERE g < 0"), QueryCanceled);
+}
+
 TEST_F(ServerTest, ClientVanishingMidQueryLeavesServerUp) {
   {
     auto c = connect();
@@ -417,6 +445,11 @@ TEST_F(ServerTest, NoticesAndStartupOptions) {
   EXPECT_EQ(r.notices[0].severity, "NOTICE");
   EXPECT_EQ(r.notices[0].code, "00000");
   EXPECT_EQ(r.notices[0].message, "relation \"t\" already exists, skipping");
+  r = c.query("SELECT pg_cancel_backend(12345678)");
+  ASSERT_FALSE(r.error) << r.error->message;
+  ASSERT_EQ(r.notices.size(), 1u);
+  EXPECT_EQ(r.notices[0].severity, "WARNING");
+  EXPECT_EQ(r.notices[0].message, "PID 12345678 is not a PostgreSQL backend process");
   PgWireClient refused(port());
   EXPECT_FALSE(refused.start({{"options", "-c shared_buffers=1GB"}}));
   EXPECT_EQ(refused.error().code, "55P02");

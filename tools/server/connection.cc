@@ -248,6 +248,17 @@ class QueryLoop {
     }
   }
 
+  // NoticeResponses of one severity (PostgreSQL's default SQLSTATE for it).
+  void notices(const std::vector<std::string>& messages, const char* severity, const char* code) {
+    for (const std::string& m : messages) {
+      ErrorFields f;
+      f.severity = severity;
+      f.code = code;
+      f.message = m;
+      socket_.send(error_message('N', f));
+    }
+  }
+
   // One statement; false when it failed.
   bool statement(const QueryPart& part) {
     ResultSet r;
@@ -263,13 +274,8 @@ class QueryLoop {
       send_error(socket_, f);
       return false;
     }
-    for (const std::string& n : r.notices) {
-      ErrorFields f;
-      f.severity = "NOTICE";
-      f.code = "00000";
-      f.message = n;
-      socket_.send(error_message('N', f));
-    }
+    notices(r.notices, "NOTICE", "00000");
+    notices(r.warnings, "WARNING", "01000");
     send_result(socket_, r);
     return true;
   }

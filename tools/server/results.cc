@@ -39,11 +39,15 @@ void send_result(Socket& socket, const ResultSet& r) {
       desc.str(r.columns[c]).int32(0).int16(0).int32(w.oid).int16(w.length).int32(-1).int16(0);
     }
     socket.send(desc.finish());
-    for (const auto& row : r.rows) {
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+      const auto& row = r.rows[i];
       Message data('D');
       data.int16(int16_t(row.size()));
       for (size_t c = 0; c < row.size(); ++c) {
-        if (row[c].empty() && type_of(c) != ValueType::kText) {
+        bool null = i < r.nulls.size() && c < r.nulls[i].size()
+                        ? r.nulls[i][c]
+                        : row[c].empty() && type_of(c) != ValueType::kText;
+        if (null) {
           data.int32(-1);
         } else {
           data.int32(int32_t(row[c].size())).bytes(row[c]);

@@ -21,8 +21,8 @@ struct WireType {
 WireType wire_type(ValueType t);
 
 // Appends the statement's rows (if it returns any) and its CommandComplete.
-// A cell is NULL when it is empty in a column that is not text (numbers and
-// booleans never print as an empty string; see ResultSet).
+// A cell is NULL when ResultSet::nulls says so, or, without it, when it is
+// empty in a column that is not text (numbers never print empty).
 void send_result(Socket& socket, const ResultSet& r);
 
 // The ErrorResponse fields of whatever a statement threw: tp::Error with its
