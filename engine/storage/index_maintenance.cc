@@ -73,7 +73,8 @@ std::vector<uint32_t> IndexMaintainer::finish() {
         size_t at = detail.rfind(" is duplicated.");
         if (at == std::string::npos) throw;
         throw Error("duplicate key value violates unique constraint \"" + t->def.name + "\"",
-                    detail.substr(0, at) + " already exists.");
+                    detail.substr(0, at) + " already exists.")
+            .with_sqlstate(sqlstate::kUniqueViolation);
       }
       garbage.push_back(t->old_relnumber);
     }
