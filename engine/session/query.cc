@@ -56,6 +56,10 @@ ResultSet query_select(Session& session, const sql::Select& s) {
   r.returns_rows = true;
   r.columns = q.column_names;
   r.right_aligned.assign(r.columns.size(), true);  // every output column is a number
+  for (OutputType t : q.output_types)
+    r.column_types.push_back(t == OutputType::kInt4   ? ValueType::kInt4
+                             : t == OutputType::kInt8 ? ValueType::kInt8
+                                                      : ValueType::kNumeric);
   run_plan(q, [&](const std::vector<std::string>& row) { r.rows.push_back(row); });
   r.tag = "SELECT " + std::to_string(r.rows.size());
   return r;
@@ -89,6 +93,7 @@ ResultSet query_explain(Session& session, const sql::Explain& explain) {
   r.returns_rows = true;
   r.columns = {"QUERY PLAN"};
   r.right_aligned = {false};
+  r.column_types = {ValueType::kText};
   for (std::string& line : explain_lines(*q.root, run)) r.rows.push_back({std::move(line)});
   r.tag = "EXPLAIN";
   return r;

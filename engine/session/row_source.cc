@@ -273,13 +273,14 @@ void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
   std::vector<Value> row(targets.size());
   uint64_t emitted = 0;
   for (uint64_t k = 0; k < n && emitted < limit; ++k) {
+    // Before the WHERE test: a series that WHERE filters away is cancellable too.
+    if (ctx.tick && k != 0 && (k & 0xFFFF) == 0) ctx.tick(k, n);
     current = series.at(how.shuffle ? order[k] : how.reverse ? n - 1 - k : k);
     if (!passes_where(s, ec)) continue;
     for (size_t i = 0; i < targets.size(); ++i)
       row[i] = targets[i]->kind == ExprKind::kStar ? current : evaluate(*targets[i], ec);
     emit(row);
     ++emitted;
-    if (ctx.tick && (k & 0xFFFF) == 0xFFFF) ctx.tick(k + 1, n);
   }
 }
 

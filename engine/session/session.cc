@@ -25,6 +25,10 @@ Session::Session(std::shared_ptr<Database> database) : db_(std::move(database)) 
   settings_->on_apply("random_seed", [this](const std::string&) {
     random_.seed_with(uint64_t(settings_->get_int("random_seed")));
   });
+  settings_->on_apply("application_name", [this](const std::string&) {
+    db_->sessions().set_client(*activity_, settings_->get_text("application_name"),
+                               activity_->client_addr);
+  });
 }
 
 Session::Session(const SessionOptions& options)
@@ -163,14 +167,20 @@ ResultSet Session::select(const sql::Select& s) {
   bool first = true;
   produce_rows(s, ctx, [&](const std::vector<Value>& row) {
     if (first) {
-      for (const Value& v : row) r.right_aligned.push_back(v.is_numeric_type());
+      for (const Value& v : row) {
+        r.right_aligned.push_back(v.is_numeric_type());
+        r.column_types.push_back(v.type);
+      }
       first = false;
     }
     std::vector<std::string> out;
     for (const Value& v : row) out.push_back(v.to_string());
     r.rows.push_back(std::move(out));
   });
-  if (first) r.right_aligned.assign(r.columns.size(), false);
+  if (first) {
+    r.right_aligned.assign(r.columns.size(), false);
+    r.column_types.assign(r.columns.size(), ValueType::kText);
+  }
   r.tag = "SELECT " + std::to_string(r.rows.size());
   return r;
 }

@@ -31,8 +31,10 @@ struct ResultSet {
   std::vector<std::string> columns;
   std::vector<bool> right_aligned;  // numbers are right-aligned by psql
   // Each column's type, for the wire protocol's RowDescription (PostgreSQL's
-  // type OIDs); empty means every column is text.
+  // type OIDs); empty means every column is text. kNull: a column of NULLs.
   std::vector<ValueType> column_types;
+  // As psql prints them. A NULL is an empty string in a column that is not
+  // kText (numbers and booleans never print empty; the server sends NULL).
   std::vector<std::vector<std::string>> rows;
   bool returns_rows = false;
   std::string tag;                   // "CREATE TABLE", "INSERT 0 1000", "SET", ...

@@ -20,6 +20,8 @@ void add_pg_aios(ResultSet& r, Storage& storage, const Catalog& catalog) {
   r.columns = {"handle",   "generation",  "state",  "operation",
                "relation", "first_block", "blocks", "owner_thread"};
   r.right_aligned = {true, true, false, false, false, true, true, true};
+  r.column_types = {ValueType::kInt4, ValueType::kInt8, ValueType::kText, ValueType::kText,
+                    ValueType::kText, ValueType::kInt8, ValueType::kInt4, ValueType::kInt8};
   for (const aio::IoInFlightRow& io : storage.io().in_flight()) {
     std::string rel = std::to_string(io.relnumber);
     for (const auto& e : catalog.relations)
@@ -36,6 +38,9 @@ void add_pg_stat_io(ResultSet& r) {
                "read_bytes",  "avg_read_kb", "writes", "write_blocks",
                "write_bytes", "fadvises",    "waits",  "wait_time_ms"};
   r.right_aligned = {false, false, true, true, true, true, true, true, true, true, true, true};
+  r.column_types.assign(r.columns.size(), ValueType::kInt8);
+  r.column_types[0] = r.column_types[1] = ValueType::kText;
+  r.column_types[5] = r.column_types[11] = ValueType::kNumeric;
   char buf[32];
   for (const aio::IoStatsRow& row : aio::io_stats_snapshot()) {
     std::snprintf(buf, sizeof buf, "%.1f", row.avg_read_size_bytes() / 1024.0);

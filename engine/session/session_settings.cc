@@ -26,11 +26,13 @@ ResultSet Session::show(const sql::ShowStmt& s) {
   if (s.name == "all") {
     r.columns = {"name", "setting", "description"};
     r.right_aligned = {false, false, false};
+    r.column_types.assign(3, ValueType::kText);
     for (const SettingDef& d : Settings::definitions())
       r.rows.push_back({d.name, settings_->show(d.name), d.description});
   } else {
     r.columns = {s.name};
     r.right_aligned = {false};
+    r.column_types = {ValueType::kText};
     r.rows.push_back({settings_->show(s.name)});
   }
   r.tag = "SHOW";

@@ -1,5 +1,6 @@
 #include "engine/session/settings.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -52,6 +53,34 @@ std::string format_with_unit(const SettingDef& d, double v) {
 Error invalid_value(const SettingDef& d, const std::string& text, const std::string& hint) {
   return Error("invalid value for parameter \"" + d.name + "\": \"" + text + "\"", "", hint)
       .with_sqlstate(sqlstate::kInvalidParameterValue);
+}
+
+// The words of a kText value or choice: lower case, split at commas and
+// spaces, '-' and '_' dropped ("UTF-8" -> {"utf8"}, "ISO, MDY" -> {"iso", "mdy"}).
+std::vector<std::string> text_words(std::string_view s) {
+  std::vector<std::string> words(1);
+  for (char c : s) {
+    if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+      if (!words.back().empty()) words.emplace_back();
+    } else if (c != '-' && c != '_') {
+      words.back().push_back(char(std::tolower(static_cast<unsigned char>(c))));
+    }
+  }
+  if (words.back().empty()) words.pop_back();
+  return words;
+}
+
+// The choice of `d` that holds every word of `text`, or null.
+const std::string* matching_choice(const SettingDef& d, std::string_view text) {
+  std::vector<std::string> want = text_words(text);
+  for (const std::string& c : d.choices) {
+    std::vector<std::string> have = text_words(c);
+    bool all = !want.empty();
+    for (const std::string& w : want)
+      all = all && std::find(have.begin(), have.end(), w) != have.end();
+    if (all) return &c;
+  }
+  return nullptr;
 }
 
 const char* const kMemoryUnitsHint =
@@ -199,6 +228,19 @@ Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const
     case SettingType::kInt:
       v.number = parse_number(d, text);
       return v;
+    case SettingType::kText: {
+      if (d.choices.empty()) {
+        v.text = text;
+        return v;
+      }
+      if (const std::string* c = matching_choice(d, text)) {
+        v.text = *c;
+        return v;
+      }
+      std::string list;
+      for (const std::string& c : d.choices) list += (list.empty() ? "" : "; ") + c;
+      throw invalid_value(d, text, "Available values: " + list + ".");
+    }
   }
   return v;
 }
@@ -208,6 +250,7 @@ std::string Settings::format(const SettingDef& d, const Value& v) const {
     case SettingType::kBool:
       return v.number != 0 ? "on" : "off";
     case SettingType::kEnum:
+    case SettingType::kText:
       return v.text;
     case SettingType::kInt:
       return format_with_unit(d, v.number);

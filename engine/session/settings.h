@@ -30,7 +30,11 @@
 
 namespace tp {
 
-enum class SettingType { kBool, kInt, kReal, kEnum };
+// kText: free text (application_name), or, with choices, one of the choices
+// written in any case, spacing and punctuation, and shown as the choice is
+// written ('utf-8' -> UTF8); a value of several comma-separated words matches
+// a choice holding them all ('ISO' -> 'ISO, MDY').
+enum class SettingType { kBool, kInt, kReal, kEnum, kText };
 
 // Units of an Int setting's stored value, as PostgreSQL's GUC_UNIT_*.
 enum class SettingUnit { kNone, kKb, kBlocks, kMs };
@@ -89,6 +93,7 @@ class Settings {
   double get_real(std::string_view name) const;
   bool get_bool(std::string_view name) const;
   const std::string& get_enum(std::string_view name) const;
+  const std::string& get_text(std::string_view name) const { return get_enum(name); }
 
   // Registers a hook run once a new value of `name` is in place. A hook on a
   // database-wide setting lives in the Database's Settings, so only what lives

@@ -312,6 +312,36 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Seed of random() and ORDER BY random(); each statement starts from it unless setseed() "
        "was called.",
        "Developer Options"},
+      // What a client connection reports and may set (tidepool serve; the shell too).
+      {"application_name",
+       SettingType::kText,
+       SettingUnit::kNone,
+       0,
+       0,
+       "",
+       {},
+       "Name of the client application, as pg_stat_activity shows it (the startup packet's "
+       "application_name, or SET).",
+       "Reporting and Logging / What to Log"},
+      {"client_encoding",
+       SettingType::kText,
+       SettingUnit::kNone,
+       0,
+       0,
+       "UTF8",
+       {"UTF8"},
+       "The client's character set: tidepool speaks UTF8 only.",
+       "Client Connection Defaults / Locale and Formatting"},
+      {"datestyle",
+       SettingType::kText,
+       SettingUnit::kNone,
+       0,
+       0,
+       "ISO, MDY",
+       {"ISO, MDY"},
+       "Display format for date and time values (tidepool has none; ISO, MDY is accepted "
+       "for clients that set it).",
+       "Client Connection Defaults / Locale and Formatting"},
   };
   return defs;
 }

@@ -1,4 +1,5 @@
-// The tidepool command: `tidepool sql ...` (the SQL shell), `tidepool check
+// The tidepool command: `tidepool sql ...` (the SQL shell), `tidepool serve
+// ...` (PostgreSQL's wire protocol, tools/server/), `tidepool check
 // ...` (verify a data directory) and `tidepool experiment ...` (the articles'
 // experiments, tools/experiments/).
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "tools/check/check.h"
 
 #include "tools/experiments/experiments.h"
+#include "tools/server/serve_command.h"
 #include "tools/shell/shell.h"
 
 namespace {
@@ -18,11 +20,13 @@ const char* kUsage =
     "tidepool: a small storage engine for studying how databases read data\n"
     "Usage:\n"
     "  tidepool sql [-D DIR] [-c SQL | -f FILE] [-A] [-t] [--set NAME=VALUE]...\n"
+    "  tidepool serve [-D DIR] [--port 5433] [--listen ADDR] [--max-connections N]\n"
+    "                 [--set NAME=VALUE]...  serve DIR to psql and other PostgreSQL clients\n"
     "  tidepool check [-D DIR]        verify every relation of a data directory\n"
     "  tidepool experiment NAME [--rows N] [--data DIR] [--out DIR] [--repeat K] [--set N=V]...\n"
     "  tidepool help\n"
-    "Run `tidepool sql --help`, `tidepool check --help` or `tidepool experiment --help`\n"
-    "for their options.\n";
+    "Run `tidepool sql --help`, `tidepool serve --help`, `tidepool check --help` or\n"
+    "`tidepool experiment --help` for their options.\n";
 
 }  // namespace
 
@@ -35,6 +39,7 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> rest(argv + 2, argv + argc);
   if (std::strcmp(argv[1], "sql") == 0) return tp::run_sql_shell(rest);
+  if (std::strcmp(argv[1], "serve") == 0) return tp::server::run_serve_command(rest);
   if (std::strcmp(argv[1], "check") == 0) return tp::run_check_command(rest, std::cout, std::cerr);
   if (std::strcmp(argv[1], "experiment") == 0) return tp::experiments::run_experiment_command(rest);
   std::fprintf(stderr, "tidepool: unknown command \"%s\"\n%s", argv[1], kUsage);

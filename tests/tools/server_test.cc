@@ -1,0 +1,315 @@
+// `tidepool serve` (tools/server/) spoken to by a raw protocol client over a
+// loopback socket: the startup handshake, the simple query flow, errors,
+// cancels and the server's own stop.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <thread>
+
+#include "engine/core/error.h"
+#include "engine/session/database.h"
+#include "tests/support/pg_wire_client.h"
+#include "tests/support/test_util.h"
+#include "tools/server/server.h"
+
+namespace tp {
+namespace {
+
+using testing::PgReply;
+using testing::PgWireClient;
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { start_server(32); }
+  void TearDown() override { stop_server(); }
+
+  void start_server(int max_connections) {
+    DatabaseOptions o;
+    o.data_dir = dir_.data();
+    o.settings = {"shared_buffers=2MB"};
+    db_ = Database::open(o);
+    server::ServerOptions so;
+    so.listen = {"127.0.0.1"};
+    so.port = 0;
+    so.max_connections = max_connections;
+    server_ = std::make_unique<server::Server>(db_, so);
+    thread_ = std::thread([this] { server_->run(); });
+  }
+  void stop_server() {
+    if (!server_) return;
+    server_->stop();
+    thread_.join();
+    server_.reset();
+    db_.reset();
+  }
+  int port() const { return server_->port(); }
+  std::unique_ptr<PgWireClient> connect() {
+    auto c = std::make_unique<PgWireClient>(port());
+    EXPECT_TRUE(c->start({{"application_name", "server_test"}})) << c->error().message;
+    return c;
+  }
+
+  testing::TempDir dir_;
+  std::shared_ptr<Database> db_;
+  std::unique_ptr<server::Server> server_;
+  std::thread thread_;
+};
+
+TEST_F(ServerTest, StartupReportsParametersAndKey) {
+  PgWireClient c(port());
+  ASSERT_TRUE(c.start({{"application_name", "psql"}, {"database", "anything"}}));
+  EXPECT_EQ(c.auth_code, 0);  // AuthenticationOk
+  EXPECT_EQ(c.parameters["server_version"], "15.0");
+  EXPECT_EQ(c.parameters["server_encoding"], "UTF8");
+  EXPECT_EQ(c.parameters["client_encoding"], "UTF8");
+  EXPECT_EQ(c.parameters["DateStyle"], "ISO, MDY");
+  EXPECT_EQ(c.parameters["integer_datetimes"], "on");
+  EXPECT_EQ(c.parameters["standard_conforming_strings"], "on");
+  EXPECT_EQ(c.parameters["session_authorization"], "tester");
+  EXPECT_EQ(c.parameters["application_name"], "psql");
+  EXPECT_GT(c.pid, 0);
+  PgReply r = c.query("SHOW application_name");
+  ASSERT_EQ(r.results.size(), 1u);
+  EXPECT_EQ(r.results[0].rows[0][0], "psql");
+  EXPECT_EQ(r.status, 'I');
+}
+
+TEST_F(ServerTest, SslAndGssRequestsAreAnsweredNo) {
+  PgWireClient c(port());
+  c.send_raw(testing::startup_packet(80877103));
+  std::string answer;
+  ASSERT_TRUE(c.read_exact(answer, 1));
+  EXPECT_EQ(answer, "N");
+  c.send_raw(testing::startup_packet(80877104));
+  ASSERT_TRUE(c.read_exact(answer, 1));
+  EXPECT_EQ(answer, "N");
+  ASSERT_TRUE(c.start());
+  EXPECT_EQ(c.query("SELECT 1").results.at(0).rows.at(0).at(0), "1");
+}
+
+TEST_F(ServerTest, UnknownProtocolVersionIsFatal) {
+  PgWireClient c(port());
+  c.send_raw(testing::startup_packet(2 << 16, testing::startup_params({{"user", "x"}})));
+  EXPECT_TRUE(c.closed_by_server());
+  EXPECT_EQ(c.error().severity, "FATAL");
+  EXPECT_EQ(c.error().code, "08P01");
+}
+
+TEST_F(ServerTest, SeveralStatementsInOneQuery) {
+  auto c = connect();
+  PgReply r = c->query(
+      "CREATE TABLE t (a int, b bigint); INSERT INTO t SELECT g, g * 10 FROM "
+      "generate_series(1, 5) g; SELECT a, b FROM t WHERE a <= 2 ORDER BY a; SET work_mem = '8MB'");
+  ASSERT_FALSE(r.error) << r.error->message;
+  ASSERT_EQ(r.results.size(), 4u);
+  EXPECT_EQ(r.results[0].tag, "CREATE TABLE");
+  EXPECT_EQ(r.results[1].tag, "INSERT 0 5");
+  EXPECT_EQ(r.results[2].tag, "SELECT 2");
+  EXPECT_EQ(r.results[2].columns, (std::vector<std::string>{"a", "b"}));
+  ASSERT_EQ(r.results[2].rows.size(), 2u);
+  EXPECT_EQ(r.results[2].rows[1][1], "20");
+  EXPECT_EQ(r.results[3].tag, "SET");
+  EXPECT_EQ(r.status, 'I');
+}
+
+TEST_F(ServerTest, RowDescriptionCarriesPostgresTypeOids) {
+  auto c = connect();
+  ASSERT_FALSE(
+      c->query("CREATE TABLE t (a int, b bigint); INSERT INTO t VALUES (1, 2), (3, 4)").error);
+  PgReply r = c->query("SELECT a, b FROM t");
+  EXPECT_EQ(r.results.at(0).type_oids, (std::vector<int32_t>{23, 20}));
+  r = c->query("SELECT count(*), sum(a), sum(b), avg(a), min(a) FROM t");
+  EXPECT_EQ(r.results.at(0).type_oids, (std::vector<int32_t>{20, 20, 1700, 1700, 23}));
+  EXPECT_EQ(r.results.at(0).rows.at(0).at(3), "2.0000000000000000");
+  r = c->query("SELECT 'x', true, 1.5::float8, 7");
+  EXPECT_EQ(r.results.at(0).type_oids, (std::vector<int32_t>{25, 16, 701, 23}));
+  EXPECT_EQ(r.results.at(0).rows.at(0).at(1), "t");
+  r = c->query("SHOW work_mem");
+  EXPECT_EQ(r.results.at(0).type_oids, (std::vector<int32_t>{25}));
+  r = c->query("EXPLAIN SELECT a FROM t");
+  EXPECT_EQ(r.results.at(0).columns, (std::vector<std::string>{"QUERY PLAN"}));
+  EXPECT_EQ(r.results.at(0).type_oids, (std::vector<int32_t>{25}));
+}
+
+TEST_F(ServerTest, NullIsSentAsNull) {
+  auto c = connect();
+  ASSERT_FALSE(c->query("CREATE TABLE t (a int)").error);
+  PgReply r = c->query("SELECT sum(a), count(*) FROM t");
+  ASSERT_EQ(r.results.at(0).rows.size(), 1u);
+  EXPECT_FALSE(r.results[0].rows[0][0].has_value());
+  EXPECT_EQ(r.results[0].rows[0][1], "0");
+  r = c->query("SELECT ''");
+  EXPECT_EQ(r.results.at(0).rows.at(0).at(0), "");  // an empty text, not NULL
+}
+
+TEST_F(ServerTest, EmptyQueryResponse) {
+  auto c = connect();
+  PgReply r = c->query("");
+  ASSERT_EQ(r.results.size(), 1u);
+  EXPECT_TRUE(r.results[0].empty_query);
+  r = c->query("  -- nothing but a comment\n");
+  ASSERT_EQ(r.results.size(), 1u);
+  EXPECT_TRUE(r.results[0].empty_query);
+  EXPECT_EQ(r.status, 'I');
+}
+
+TEST_F(ServerTest, ErrorHasSqlstateAndPositionAndSkipsTheRest) {
+  auto c = connect();
+  PgReply r = c->query("SELECT 1; SELECT * FROM missing; SELECT 2");
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->severity, "ERROR");
+  EXPECT_EQ(r.error->code, "42P01");
+  EXPECT_EQ(r.error->message, "relation \"missing\" does not exist");
+  EXPECT_EQ(r.error->position, 25);  // in the whole Query string, as PostgreSQL counts
+  ASSERT_EQ(r.results.size(), 1u);   // SELECT 2 did not run
+  EXPECT_EQ(r.status, 'I');
+  r = c->query("SELEC 1");
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "42601");
+  r = c->query("SET client_encoding = 'LATIN1'");
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "22023");
+  // Still usable.
+  EXPECT_EQ(c->query("SELECT 3").results.at(0).rows.at(0).at(0), "3");
+}
+
+TEST_F(ServerTest, ClientSettingsPsqlAndDriversSend) {
+  auto c = connect();
+  PgReply r = c->query(
+      "SET application_name = 'mine'; SET client_encoding TO 'UTF8'; SET DateStyle TO ISO; "
+      "SHOW application_name; SHOW client_encoding; SHOW datestyle");
+  ASSERT_FALSE(r.error) << r.error->message;
+  ASSERT_EQ(r.results.size(), 6u);
+  EXPECT_EQ(r.results[3].rows.at(0).at(0), "mine");
+  EXPECT_EQ(r.results[4].rows.at(0).at(0), "UTF8");
+  EXPECT_EQ(r.results[5].rows.at(0).at(0), "ISO, MDY");
+  bool found = false;
+  for (const SessionActivity& a : db_->sessions().snapshot())
+    if (a.pid == c->pid) {
+      found = true;
+      EXPECT_EQ(a.application_name, "mine");
+      EXPECT_EQ(a.client_addr, "127.0.0.1");
+    }
+  EXPECT_TRUE(found);
+}
+
+TEST_F(ServerTest, PsqlCatalogQueriesAreRefusedClearly) {
+  auto c = connect();
+  PgReply r = c->query("SELECT c.relname FROM pg_catalog.pg_class c");
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "0A000");
+  EXPECT_NE(r.error->message.find("catalog"), std::string::npos);
+  EXPECT_NE(r.error->hint.find("tidepool sql"), std::string::npos);
+  EXPECT_EQ(r.status, 'I');
+}
+
+TEST_F(ServerTest, ExtendedProtocolIsRefusedThenUsable) {
+  auto c = connect();
+  c->send_message('P', std::string("\0SELECT 1\0\0\0", 12));
+  c->send_message('B', std::string("\0\0\0\0\0\0\0\0", 8));
+  c->send_message('E', std::string("\0\0\0\0\0", 5));
+  c->send_message('S', "");
+  PgReply r = c->read_reply();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "0A000");
+  EXPECT_NE(r.error->message.find("extended query protocol"), std::string::npos);
+  EXPECT_EQ(r.status, 'I');
+  EXPECT_EQ(c->query("SELECT 5").results.at(0).rows.at(0).at(0), "5");
+}
+
+TEST_F(ServerTest, TerminateClosesCleanly) {
+  auto c = connect();
+  c->send_message('X', "");
+  EXPECT_TRUE(c->closed_by_server());
+  auto d = connect();
+  EXPECT_EQ(d->query("SELECT 1").status, 'I');
+}
+
+// A statement that runs until it is cancelled (2 billion series rows, none kept).
+constexpr const char* kLongStatement = "SELECT g FROM generate_series(1, 2000000000) g WHERE g < 0";
+
+TEST_F(ServerTest, CancelRequestCancelsTheRunningStatement) {
+  auto c = connect();
+  c->send_message('Q', std::string(kLongStatement) + '\0');
+  // A cancel that arrives before the statement starts cancels nothing: send
+  // them until the reply comes.
+  while (!c->readable(50)) testing::send_cancel_request(port(), c->pid, c->key);
+  PgReply r = c->read_reply();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "57014");
+  EXPECT_EQ(r.error->message, "canceling statement due to user request");
+  EXPECT_EQ(c->query("SELECT 9").results.at(0).rows.at(0).at(0), "9");
+}
+
+TEST_F(ServerTest, CancelRequestWithWrongKeyDoesNothing) {
+  auto c = connect();
+  testing::send_cancel_request(port(), c->pid, c->key + 1);
+  EXPECT_EQ(c->query("SELECT 1").results.at(0).rows.at(0).at(0), "1");
+}
+
+TEST_F(ServerTest, TerminateBackendClosesWithFatal) {
+  auto c = connect();
+  auto other = connect();
+  ASSERT_TRUE(db_->sessions().terminate(c->pid));
+  c->send_message('Q', std::string("SELECT 1") + '\0');
+  EXPECT_TRUE(c->closed_by_server());
+  EXPECT_EQ(c->error().code, "57P01");
+  EXPECT_EQ(other->query("SELECT 1").status, 'I');
+}
+
+TEST_F(ServerTest, ClientVanishingMidQueryLeavesServerUp) {
+  {
+    auto c = connect();
+    c->send_message('Q', std::string(kLongStatement) + '\0');
+  }  // closed while the statement runs: the server cancels it
+  while (server_->connection_count() > 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  auto d = connect();
+  EXPECT_EQ(d->query("SELECT 1").results.at(0).rows.at(0).at(0), "1");
+}
+
+TEST_F(ServerTest, StopTellsClientsAndReleasesTheDirectory) {
+  auto idle = connect();
+  auto busy = connect();
+  busy->send_message('Q', std::string(kLongStatement) + '\0');
+  server_->stop();
+  thread_.join();
+  EXPECT_TRUE(idle->closed_by_server());
+  EXPECT_EQ(idle->error().code, "57P01");
+  EXPECT_EQ(idle->error().message, "terminating connection due to administrator command");
+  EXPECT_TRUE(busy->closed_by_server());
+  EXPECT_EQ(busy->error().code, "57P01");
+  server_.reset();
+  db_.reset();
+  DatabaseOptions o;
+  o.data_dir = dir_.data();
+  EXPECT_NO_THROW(Database::open(o));  // closed and unlocked
+}
+
+class SmallServerTest : public ServerTest {
+ protected:
+  void SetUp() override { start_server(2); }
+};
+
+TEST_F(SmallServerTest, TooManyClientsAreRefusedAndTheServerGoesOn) {
+  auto a = connect();
+  auto b = connect();
+  PgWireClient extra(port());
+  EXPECT_FALSE(extra.start());
+  EXPECT_EQ(extra.error().severity, "FATAL");
+  EXPECT_EQ(extra.error().code, "53300");
+  EXPECT_EQ(extra.error().message, "sorry, too many clients already");
+  a.reset();
+  // The slot frees once a's thread has seen the Terminate-less close.
+  std::unique_ptr<PgWireClient> c;
+  for (int i = 0; i < 500 && !c; ++i) {
+    auto attempt = std::make_unique<PgWireClient>(port());
+    if (attempt->start()) c = std::move(attempt);
+  }
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->query("SELECT 1").status, 'I');
+  EXPECT_EQ(b->query("SELECT 2").status, 'I');
+}
+
+}  // namespace
+}  // namespace tp

@@ -1,0 +1,321 @@
+#include "tools/server/connection.h"
+
+#include <sys/socket.h>
+
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "engine/core/error.h"
+#include "engine/session/session.h"
+#include "tools/server/results.h"
+#include "tools/server/wire.h"
+
+namespace tp::server {
+namespace {
+
+// What the client said in its startup packet.
+struct Startup {
+  int minor_version = 0;
+  std::map<std::string, std::string> params;
+  std::vector<std::string> protocol_options;  // "_pq_.*": none is known
+};
+
+// A connection that must end with a FATAL message (the client is told why).
+struct Fatal {
+  std::string code;
+  std::string message;
+  std::string hint;
+};
+
+void send_fatal(Socket& socket, const std::string& code, const std::string& message,
+                const std::string& hint = {}) {
+  ErrorFields f;
+  f.severity = "FATAL";
+  f.code = code;
+  f.message = message;
+  f.hint = hint;
+  try {
+    socket.send(error_message('E', f));
+    socket.flush();
+  } catch (const ConnectionClosed&) {
+    // the client is gone already
+  }
+}
+
+void send_error(Socket& socket, ErrorFields f) {
+  f.severity = "ERROR";
+  socket.send(error_message('E', f));
+}
+
+void send_ready(Socket& socket, Session& session) {
+  socket.send(Message('Z').int8(session.in_transaction_block() ? 'T' : 'I').finish());
+  socket.flush();
+}
+
+// Reads startup packets until the real one: SSLRequest and GSSENCRequest get
+// 'N' (tidepool has no encryption) and the client goes on in the clear. False
+// for a CancelRequest, which ends the connection without a reply.
+bool read_startup(Socket& socket, Server& server, Startup& out) {
+  for (;;) {
+    std::string body = socket.read_startup_packet(server.startup_timeout_ms());
+    int32_t code = read_int32(body.data());
+    if (code == kCancelRequestCode) {
+      if (body.size() >= 12) server.cancel_request(read_int32(&body[4]), read_int32(&body[8]));
+      return false;
+    }
+    if (code == kSslRequestCode || code == kGssEncRequestCode) {
+      socket.send("N");
+      socket.flush();
+      continue;
+    }
+    if ((code >> 16) != 3)
+      throw Fatal{"08P01",
+                  "unsupported frontend protocol " + std::to_string(code >> 16) + "." +
+                      std::to_string(code & 0xffff) + ": server supports 3.0 to 3.0",
+                  ""};
+    out.minor_version = code & 0xffff;
+    BodyReader r(std::string_view(body).substr(4));
+    while (!r.at_end()) {
+      std::string name = r.cstring();
+      if (name.empty()) break;
+      std::string value = r.cstring();
+      if (name.rfind("_pq_.", 0) == 0)
+        out.protocol_options.push_back(name);
+      else
+        out.params[name] = value;
+    }
+    return true;
+  }
+}
+
+// Startup settings: application_name, and "-c name=value" / "--name=value" in
+// the options parameter (PGOPTIONS). They become the session's reset values.
+void apply_startup_settings(Session& session, const Startup& startup) {
+  std::vector<std::string> assignments;
+  if (auto it = startup.params.find("options"); it != startup.params.end()) {
+    std::istringstream words(it->second);
+    std::string w;
+    while (words >> w) {
+      if (w == "-c") continue;
+      if (w.rfind("-c", 0) == 0) w = w.substr(2);
+      if (w.rfind("--", 0) == 0) w = w.substr(2);
+      assignments.push_back(w);
+    }
+  }
+  for (const std::string& a : assignments) {
+    size_t eq = a.find('=');
+    if (eq == std::string::npos)
+      throw Error("invalid command-line argument for server process: " + a).with_sqlstate("22023");
+    std::string name = a.substr(0, eq);
+    if (session.settings().def(name).scope == SettingScope::kDatabase)
+      throw Error("parameter \"" + name + "\" cannot be changed now", "",
+                  "Database-wide settings are given to tidepool serve with --set.")
+          .with_sqlstate("55P02");
+    session.settings().set(name, a.substr(eq + 1), false);
+  }
+  if (auto it = startup.params.find("application_name"); it != startup.params.end())
+    session.settings().set("application_name", it->second, false);
+}
+
+// Returns the secret key of BackendKeyData.
+int32_t send_startup_reply(Socket& socket, Session& session, const Startup& startup) {
+  if (startup.minor_version > 0 || !startup.protocol_options.empty()) {
+    Message v('v');
+    v.int32(0).int32(int32_t(startup.protocol_options.size()));
+    for (const std::string& o : startup.protocol_options) v.str(o);
+    socket.send(v.finish());
+  }
+  socket.send(Message('R').int32(0).finish());  // AuthenticationOk: trust
+  auto param = [&](const std::string& name) {
+    auto it = startup.params.find(name);
+    return it == startup.params.end() ? std::string() : it->second;
+  };
+  const std::pair<std::string, std::string> status[] = {
+      {"server_version", "15.0"},
+      {"server_encoding", "UTF8"},
+      {"client_encoding", "UTF8"},
+      {"DateStyle", "ISO, MDY"},
+      {"IntervalStyle", "postgres"},
+      {"TimeZone", "UTC"},
+      {"integer_datetimes", "on"},
+      {"standard_conforming_strings", "on"},
+      {"is_superuser", "on"},
+      {"session_authorization", param("user")},
+      {"application_name", session.settings().show("application_name")},
+      {"tidepool", "on"},
+  };
+  for (const auto& [name, value] : status) socket.send(Message('S').str(name).str(value).finish());
+  std::random_device random;
+  auto secret = int32_t(random());
+  socket.send(Message('K').int32(session.activity().pid).int32(secret).finish());
+  return secret;
+}
+
+// The simple-query and extended-protocol loop of one session.
+class QueryLoop {
+ public:
+  QueryLoop(Server& server, ConnectionSlot& slot, Socket& socket, Session& session)
+      : server_(server), slot_(slot), socket_(socket), session_(session) {}
+
+  // Returns when the client terminates or goes away; throws Fatal to end the
+  // connection with a message.
+  void run() {
+    for (;;) {
+      ClientMessage m = socket_.read_message();
+      switch (m.type) {
+        case 'Q':
+          query(m.body.substr(0, m.body.find('\0')));
+          if (must_close()) throw Fatal{"57P01", kTerminating, ""};
+          send_ready(socket_, session_);
+          break;
+        case 'X':
+          return;
+        case 'P':
+        case 'B':
+        case 'E':
+        case 'D':
+        case 'C':
+        case 'H':
+          extended(m.type);
+          break;
+        case 'S':
+          skipping_to_sync_ = false;
+          send_ready(socket_, session_);
+          break;
+        case 'F':
+          send_error(socket_, refused("function call messages are not supported by tidepool"));
+          send_ready(socket_, session_);
+          break;
+        case 'd':
+        case 'c':
+        case 'f':
+          break;  // CopyData / CopyDone / CopyFail outside COPY: ignored, as PostgreSQL does
+        default:
+          throw Fatal{"08P01", "invalid frontend message type " + std::to_string(int(m.type)), ""};
+      }
+    }
+  }
+
+  static constexpr const char* kTerminating = "terminating connection due to administrator command";
+
+ private:
+  static ErrorFields refused(std::string message, std::string hint = {}) {
+    ErrorFields f;
+    f.code = "0A000";
+    f.message = std::move(message);
+    f.hint = std::move(hint);
+    return f;
+  }
+
+  bool must_close() const {
+    return server_.stopping() || session_.activity().terminate_requested.load();
+  }
+
+  // Parse/Bind/Execute...: the first gets the error, the rest up to Sync are
+  // skipped (as after any error in that protocol), and Sync gets ReadyForQuery.
+  void extended(char type) {
+    if (type == 'H') {
+      socket_.flush();
+      return;
+    }
+    if (skipping_to_sync_) return;
+    send_error(socket_, refused("extended query protocol is not supported by tidepool",
+                                "Use the simple query protocol (e.g. pgbench -M simple)."));
+    socket_.flush();
+    skipping_to_sync_ = true;
+  }
+
+  // Runs each statement of a Query string; an error skips the rest.
+  void query(const std::string& text) {
+    std::vector<QueryPart> parts = split_query(text);
+    if (parts.empty()) socket_.send(Message('I').finish());  // EmptyQueryResponse
+    for (const QueryPart& part : parts) {
+      if (must_close()) return;
+      if (names_pg_catalog(part.text)) {
+        send_error(socket_,
+                   refused("psql's catalog queries (\\d, \\dt, \\l ...) are not supported by "
+                           "tidepool's server: tidepool has no pg_catalog",
+                           "Use \\d in `tidepool sql -D DIR` to describe tables."));
+        return;
+      }
+      if (!statement(part)) return;
+    }
+  }
+
+  // One statement; false when it failed.
+  bool statement(const QueryPart& part) {
+    ResultSet r;
+    try {
+      slot_.busy = true;
+      r = session_.execute(part.text);
+      slot_.busy = false;
+    } catch (...) {
+      slot_.busy = false;
+      if (must_close()) return false;  // the cancel was the server's: FATAL follows
+      ErrorFields f = error_fields(std::current_exception());
+      if (f.position > 0) f.position += int(part.offset);
+      send_error(socket_, f);
+      return false;
+    }
+    for (const std::string& n : r.notices) {
+      ErrorFields f;
+      f.severity = "NOTICE";
+      f.code = "00000";
+      f.message = n;
+      socket_.send(error_message('N', f));
+    }
+    send_result(socket_, r);
+    return true;
+  }
+
+  Server& server_;
+  ConnectionSlot& slot_;
+  Socket& socket_;
+  Session& session_;
+  bool skipping_to_sync_ = false;
+};
+
+// From the startup packet to the end of the session.
+void serve(Server& server, ConnectionSlot& slot, Socket& socket) {
+  Startup startup;
+  if (!read_startup(socket, server, startup)) return;
+  if (server.stopping()) throw Fatal{"57P03", "the database system is shutting down", ""};
+  if (!server.claim_backend(slot)) throw Fatal{"53300", "sorry, too many clients already", ""};
+  Session session(server.database_ptr());
+  try {
+    auto app = startup.params.find("application_name");
+    server.database().sessions().set_client(
+        session.activity(), app == startup.params.end() ? "" : app->second, slot.client_addr);
+    apply_startup_settings(session, startup);
+  } catch (const Error& e) {
+    throw Fatal{e.sqlstate().empty() ? "22023" : e.sqlstate(), e.what(), e.hint()};
+  }
+  int32_t secret = send_startup_reply(socket, session, startup);
+  server.publish_backend_key(slot, session.activity().pid, secret);
+  send_ready(socket, session);
+  QueryLoop(server, slot, socket, session).run();
+}
+
+}  // namespace
+
+void run_connection(Server& server, ConnectionSlot& slot) {
+  Socket socket(slot.fd, server.stop_fd());
+  try {
+    serve(server, slot, socket);
+  } catch (const Fatal& f) {
+    send_fatal(socket, f.code, f.message, f.hint);
+  } catch (const ProtocolViolation& e) {
+    send_fatal(socket, "08P01", e.what());
+  } catch (const ConnectionClosed&) {
+    if (server.stopping()) send_fatal(socket, "57P01", QueryLoop::kTerminating);
+  } catch (...) {
+    ErrorFields f = error_fields(std::current_exception());
+    send_fatal(socket, f.code, f.message);
+  }
+  ::shutdown(slot.fd, SHUT_RDWR);
+  server.release_backend(slot);
+  slot.done = true;
+}
+
+}  // namespace tp::server

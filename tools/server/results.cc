@@ -1,0 +1,128 @@
+#include "tools/server/results.h"
+
+#include <cctype>
+#include <new>
+
+#include "engine/core/error.h"
+#include "engine/sql/parser.h"
+
+namespace tp::server {
+
+WireType wire_type(ValueType t) {
+  switch (t) {
+    case ValueType::kBool:
+      return {16, 1};
+    case ValueType::kInt4:
+      return {23, 4};
+    case ValueType::kInt8:
+      return {20, 8};
+    case ValueType::kNumeric:
+      return {1700, -1};
+    case ValueType::kFloat8:
+      return {701, 8};
+    case ValueType::kNull:
+    case ValueType::kText:
+      break;
+  }
+  return {25, -1};
+}
+
+void send_result(Socket& socket, const ResultSet& r) {
+  if (r.returns_rows) {
+    auto type_of = [&](size_t col) {
+      return col < r.column_types.size() ? r.column_types[col] : ValueType::kText;
+    };
+    Message desc('T');
+    desc.int16(int16_t(r.columns.size()));
+    for (size_t c = 0; c < r.columns.size(); ++c) {
+      WireType w = wire_type(type_of(c));
+      desc.str(r.columns[c]).int32(0).int16(0).int32(w.oid).int16(w.length).int32(-1).int16(0);
+    }
+    socket.send(desc.finish());
+    for (const auto& row : r.rows) {
+      Message data('D');
+      data.int16(int16_t(row.size()));
+      for (size_t c = 0; c < row.size(); ++c) {
+        if (row[c].empty() && type_of(c) != ValueType::kText) {
+          data.int32(-1);
+        } else {
+          data.int32(int32_t(row[c].size())).bytes(row[c]);
+        }
+      }
+      socket.send(data.finish());
+    }
+  }
+  socket.send(Message('C').str(r.tag).finish());
+}
+
+ErrorFields error_fields(const std::exception_ptr& error) {
+  ErrorFields f;
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error& e) {
+    f.message = e.what();
+    f.detail = e.detail();
+    f.hint = e.hint();
+    f.position = e.position();
+    if (!e.sqlstate().empty()) f.code = e.sqlstate();
+  } catch (const std::bad_alloc&) {
+    f.code = "53200";
+    f.message = "out of memory";
+  } catch (const std::exception& e) {
+    f.message = e.what();
+  } catch (...) {
+    f.message = "unknown error";
+  }
+  return f;
+}
+
+namespace {
+
+// True when `s` holds only white space and comments.
+bool only_comments(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    if (std::isspace(static_cast<unsigned char>(s[i]))) {
+      ++i;
+    } else if (s.substr(i, 2) == "--") {
+      size_t end = s.find('\n', i);
+      i = end == std::string_view::npos ? s.size() : end + 1;
+    } else if (s.substr(i, 2) == "/*") {
+      size_t end = s.find("*/", i + 2);
+      if (end == std::string_view::npos) return false;  // the parser reports it
+      i = end + 2;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<QueryPart> split_query(std::string_view query) {
+  std::vector<QueryPart> parts;
+  size_t cursor = 0;
+  for (std::string& s : sql::split_statements(query)) {
+    size_t at = query.find(s, cursor);
+    if (at == std::string_view::npos) at = cursor;  // split_statements keeps the text as is
+    cursor = at + s.size();
+    if (only_comments(s)) continue;
+    parts.push_back({std::move(s), at});
+  }
+  return parts;
+}
+
+bool names_pg_catalog(std::string_view statement) {
+  static constexpr std::string_view kName = "pg_catalog.";
+  for (size_t i = 0; i + kName.size() <= statement.size(); ++i) {
+    size_t k = 0;
+    while (k < kName.size() &&
+           std::tolower(static_cast<unsigned char>(statement[i + k])) == kName[k])
+      ++k;
+    if (k == kName.size()) return true;
+  }
+  return false;
+}
+
+}  // namespace tp::server

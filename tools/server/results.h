@@ -1,0 +1,44 @@
+// What a statement's outcome looks like on the wire: a ResultSet as
+// RowDescription + DataRow... + CommandComplete, an exception as the fields of
+// an ErrorResponse, and a Query string cut into its statements.
+#pragma once
+
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/session/session.h"
+#include "tools/server/wire.h"
+
+namespace tp::server {
+
+// PostgreSQL's type OID and length (typlen; -1 = variable) of a column.
+struct WireType {
+  int32_t oid = 25;  // text
+  int16_t length = -1;
+};
+WireType wire_type(ValueType t);
+
+// Appends the statement's rows (if it returns any) and its CommandComplete.
+// A cell is NULL when it is empty in a column that is not text (numbers and
+// booleans never print as an empty string; see ResultSet).
+void send_result(Socket& socket, const ResultSet& r);
+
+// The ErrorResponse fields of whatever a statement threw: tp::Error with its
+// SQLSTATE (XX000 when it has none), std::bad_alloc as out_of_memory (53200).
+ErrorFields error_fields(const std::exception_ptr& error);
+
+// One statement of a Query string and where it starts in it (for positions).
+struct QueryPart {
+  std::string text;
+  size_t offset = 0;  // characters before it in the Query string
+};
+// The statements of `query` (sql::split_statements), leaving out those that
+// hold nothing but comments; empty for an empty query (EmptyQueryResponse).
+std::vector<QueryPart> split_query(std::string_view query);
+
+// True for psql's catalog queries (\d, \dt, \l ...), which name pg_catalog.
+bool names_pg_catalog(std::string_view statement);
+
+}  // namespace tp::server

@@ -1,0 +1,137 @@
+#include "tools/server/serve_command.h"
+
+#include <signal.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "engine/core/error.h"
+#include "engine/session/database.h"
+#include "tools/server/server.h"
+
+namespace tp::server {
+namespace {
+
+const char* kUsage =
+    "Usage: tidepool serve [-D DIR] [--port N] [--listen ADDR]... [--max-connections N]\n"
+    "                      [--set NAME=VALUE]...\n"
+    "Serves the data directory DIR to PostgreSQL clients (psql, pgbench -M simple,\n"
+    "psycopg2) with PostgreSQL's protocol 3.0, simple query flow.\n"
+    "  -D, --data DIR         data directory (default $TIDEPOOL_DATA or ./tidepool-data)\n"
+    "  -p, --port N           TCP port (default 5433)\n"
+    "      --listen ADDR      address to listen on (repeatable; default 127.0.0.1 and ::1).\n"
+    "                         There are no passwords: anyone who reaches the port can read\n"
+    "                         and change every table. Give a non-loopback address only on a\n"
+    "                         network you trust.\n"
+    "      --max-connections N  clients at once (default 32); more are refused\n"
+    "      --set NAME=VALUE   a setting's starting value (repeatable), as in tidepool.conf\n"
+    "SIGTERM or SIGINT (Ctrl-C) stops it: running statements are cancelled, clients are\n"
+    "told, the data directory is closed and unlocked.\n";
+
+Server* g_server = nullptr;  // for the signal handler; set while run() runs
+
+// Only the stop pipe's write(): async-signal-safe, and the accept loop does the rest.
+void on_stop_signal(int) {
+  if (g_server) g_server->stop();
+}
+
+struct ServeArgs {
+  DatabaseOptions db;
+  ServerOptions server;
+  int exit_code = -1;  // >= 0: exit at once with it
+};
+
+int parse_int(const std::string& text, const char* option, int min, int max, int& exit_code) {
+  char* end = nullptr;
+  long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < min || v > max) {
+    std::fprintf(stderr, "tidepool serve: invalid value for %s: \"%s\" (%d..%d)\n", option,
+                 text.c_str(), min, max);
+    exit_code = 2;
+  }
+  return int(v);
+}
+
+ServeArgs parse_args(const std::vector<std::string>& args) {
+  ServeArgs r;
+  const char* env = std::getenv("TIDEPOOL_DATA");
+  r.db.data_dir = env && *env ? env : "./tidepool-data";
+  for (size_t i = 0; i < args.size() && r.exit_code < 0; ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* opt) -> std::string {
+      if (i + 1 < args.size()) return args[++i];
+      std::fprintf(stderr, "tidepool serve: option %s needs a value\n%s", opt, kUsage);
+      r.exit_code = 2;
+      return "";
+    };
+    if (a == "-D" || a == "--data")
+      r.db.data_dir = value("-D");
+    else if (a == "-p" || a == "--port")
+      r.server.port = parse_int(value("--port"), "--port", 1, 65535, r.exit_code);
+    else if (a == "--listen")
+      r.server.listen.push_back(value("--listen"));
+    else if (a == "--max-connections")
+      r.server.max_connections =
+          parse_int(value("--max-connections"), "--max-connections", 1, 10000, r.exit_code);
+    else if (a == "--set")
+      r.db.settings.push_back(value("--set"));
+    else if (a.rfind("--set=", 0) == 0)
+      r.db.settings.push_back(a.substr(6));
+    else if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      r.exit_code = 0;
+    } else {
+      std::fprintf(stderr, "tidepool serve: unknown option \"%s\"\n%s", a.c_str(), kUsage);
+      r.exit_code = 2;
+    }
+  }
+  return r;
+}
+
+void install_stop_handlers() {
+  struct sigaction sa = {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);  // a vanished client is a failed send, not the end of the server
+}
+
+void print_listening(const Server& server) {
+  std::string where;
+  for (const std::string& a : server.addresses()) where += (where.empty() ? "" : ", ") + a;
+  std::fprintf(stderr, "tidepool: listening on %s (trust authentication: no passwords; %s)\n",
+               where.c_str(),
+               server.loopback_only() ? "loopback only"
+                                      : "WARNING: not loopback only, anyone who reaches this "
+                                        "port can read and change every table");
+}
+
+}  // namespace
+
+int run_serve_command(const std::vector<std::string>& args) {
+  ServeArgs a = parse_args(args);
+  if (a.exit_code >= 0) return a.exit_code;
+  install_stop_handlers();
+  try {
+    std::shared_ptr<Database> db = Database::open(a.db);
+    {
+      Server server(db, a.server);
+      g_server = &server;
+      print_listening(server);
+      server.run();
+      g_server = nullptr;
+    }
+    std::fprintf(stderr, "tidepool: server stopped\n");
+  } catch (const Error& e) {
+    g_server = nullptr;
+    std::fprintf(stderr, "tidepool serve: %s\n", e.what());
+    if (!e.hint().empty()) std::fprintf(stderr, "HINT:  %s\n", e.hint().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tp::server

@@ -1,0 +1,146 @@
+#include "tools/server/wire.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+namespace tp::server {
+
+Message::Message(char type) {
+  buf_.push_back(type);
+  buf_.append(4, '\0');  // the length, patched by finish()
+}
+
+Message& Message::int8(uint8_t v) {
+  buf_.push_back(char(v));
+  return *this;
+}
+
+Message& Message::int16(int16_t v) {
+  auto u = uint16_t(v);
+  buf_.push_back(char(u >> 8));
+  buf_.push_back(char(u & 0xff));
+  return *this;
+}
+
+Message& Message::int32(int32_t v) {
+  auto u = uint32_t(v);
+  for (int shift = 24; shift >= 0; shift -= 8) buf_.push_back(char((u >> shift) & 0xff));
+  return *this;
+}
+
+Message& Message::str(std::string_view s) {
+  buf_.append(s);
+  buf_.push_back('\0');
+  return *this;
+}
+
+Message& Message::bytes(std::string_view s) {
+  buf_.append(s);
+  return *this;
+}
+
+const std::string& Message::finish() {
+  auto len = uint32_t(buf_.size() - 1);
+  for (int i = 0; i < 4; ++i) buf_[1 + i] = char((len >> (24 - 8 * i)) & 0xff);
+  return buf_;
+}
+
+std::string error_message(char type, const ErrorFields& f) {
+  Message m(type);
+  m.int8('S').str(f.severity);
+  m.int8('V').str(f.severity);
+  m.int8('C').str(f.code);
+  m.int8('M').str(f.message);
+  if (!f.detail.empty()) m.int8('D').str(f.detail);
+  if (!f.hint.empty()) m.int8('H').str(f.hint);
+  if (f.position > 0) m.int8('P').str(std::to_string(f.position));
+  m.int8(0);
+  return m.finish();
+}
+
+int32_t read_int32(const char* p) {
+  auto b = [&](int i) { return uint32_t(uint8_t(p[i])); };
+  return int32_t(b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3));
+}
+
+std::string BodyReader::cstring() {
+  size_t end = body_.find('\0', pos_);
+  if (end == std::string_view::npos) throw ProtocolViolation("invalid string in message");
+  std::string s(body_.substr(pos_, end - pos_));
+  pos_ = end + 1;
+  return s;
+}
+
+void Socket::send(const std::string& bytes) {
+  out_.append(bytes);
+  if (out_.size() >= 64 * 1024) flush();
+}
+
+void Socket::flush() {
+  size_t done = 0;
+  while (done < out_.size()) {
+    ssize_t n = ::send(fd_, out_.data() + done, out_.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      out_.clear();
+      throw ConnectionClosed("could not send data to client");
+    }
+    done += size_t(n);
+  }
+  out_.clear();
+}
+
+void Socket::read_exact(char* out, size_t n, int timeout_ms) {
+  using Clock = std::chrono::steady_clock;
+  auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  size_t got = 0;
+  while (got < n) {
+    pollfd fds[2] = {{fd_, POLLIN, 0}, {stop_fd_, POLLIN, 0}};
+    int wait = -1;
+    if (timeout_ms >= 0) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      if (left.count() <= 0) throw ConnectionClosed("timeout waiting for the client");
+      wait = int(left.count());
+    }
+    int r = ::poll(fds, stop_fd_ >= 0 ? 2 : 1, wait);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw ConnectionClosed("poll failed");
+    if (stop_fd_ >= 0 && (fds[1].revents & POLLIN)) throw ConnectionClosed("server stopping");
+    if (fds[0].revents == 0) continue;
+    ssize_t k = ::recv(fd_, out + got, n - got, 0);
+    if (k < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (k <= 0) throw ConnectionClosed("client closed the connection");
+    got += size_t(k);
+  }
+}
+
+std::string Socket::read_startup_packet(int timeout_ms) {
+  char len_bytes[4];
+  read_exact(len_bytes, 4, timeout_ms);
+  int32_t len = read_int32(len_bytes);
+  // PostgreSQL's limits: at least the version code, at most 10000 bytes.
+  if (len < 8 || len > 10000) throw ProtocolViolation("invalid length of startup packet");
+  std::string body(size_t(len - 4), '\0');
+  read_exact(body.data(), body.size(), timeout_ms);
+  return body;
+}
+
+ClientMessage Socket::read_message() {
+  char head[5];
+  read_exact(head, 5, -1);
+  int32_t len = read_int32(head + 1);
+  if (len < 4 || uint32_t(len) > kMaxMessageBytes)
+    throw ProtocolViolation("invalid message length");
+  ClientMessage m;
+  m.type = head[0];
+  m.body.assign(size_t(len - 4), '\0');
+  if (!m.body.empty()) read_exact(m.body.data(), m.body.size(), -1);
+  return m;
+}
+
+}  // namespace tp::server
