@@ -32,7 +32,7 @@ def run(binary):
             cur.execute("EXPLAIN SELECT sum(b) FROM big WHERE a > 0")
             plan = "\n".join(r[0] for r in cur.fetchall())
             check("Index Scan using big_a_idx" in plan, "the query is an index scan:\n" + plan)
-            timer = threading.Timer(1.0, conn.cancel)
+            timer = threading.Timer(0.5, conn.cancel)
             start = time.monotonic()
             timer.start()
             try:
