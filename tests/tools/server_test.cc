@@ -311,5 +311,41 @@ TEST_F(SmallServerTest, TooManyClientsAreRefusedAndTheServerGoesOn) {
   EXPECT_EQ(b->query("SELECT 2").status, 'I');
 }
 
+TEST_F(SmallServerTest, ABurstOfClientsAllHearWhy) {
+  std::vector<std::unique_ptr<PgWireClient>> clients;
+  for (int i = 0; i < 12; ++i) {
+    clients.push_back(std::make_unique<PgWireClient>(port()));
+    clients.back()->send_raw(
+        testing::startup_packet(196608, testing::startup_params({{"user", "u"}})));
+  }
+  int accepted = 0, refused = 0;
+  for (auto& c : clients) {
+    testing::PgMessage m = c->read_message();
+    if (m.type == 'R') ++accepted;
+    if (m.type == 'E' && testing::parse_error_fields(m.body).code == "53300") ++refused;
+  }
+  EXPECT_EQ(accepted, 2);
+  EXPECT_EQ(refused, 10);
+}
+
+TEST_F(ServerTest, NoticesAndStartupOptions) {
+  PgWireClient c(port());
+  ASSERT_TRUE(c.start({{"options", "-c work_mem=8MB --enable-seqscan=off"}}));
+  PgReply r = c.query("SHOW work_mem; SHOW enable_seqscan; RESET work_mem; SHOW work_mem");
+  ASSERT_FALSE(r.error) << r.error->message;
+  EXPECT_EQ(r.results.at(0).rows.at(0).at(0), "8MB");
+  EXPECT_EQ(r.results.at(1).rows.at(0).at(0), "off");
+  EXPECT_EQ(r.results.at(3).rows.at(0).at(0), "8MB");  // the startup value is RESET's
+  r = c.query("CREATE TABLE t (a int); CREATE TABLE IF NOT EXISTS t (a int)");
+  ASSERT_FALSE(r.error) << r.error->message;
+  ASSERT_EQ(r.notices.size(), 1u);
+  EXPECT_EQ(r.notices[0].severity, "NOTICE");
+  EXPECT_EQ(r.notices[0].code, "00000");
+  EXPECT_EQ(r.notices[0].message, "relation \"t\" already exists, skipping");
+  PgWireClient refused(port());
+  EXPECT_FALSE(refused.start({{"options", "-c shared_buffers=1GB"}}));
+  EXPECT_EQ(refused.error().code, "55P02");
+}
+
 }  // namespace
 }  // namespace tp

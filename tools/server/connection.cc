@@ -99,7 +99,11 @@ void apply_startup_settings(Session& session, const Startup& startup) {
     while (words >> w) {
       if (w == "-c") continue;
       if (w.rfind("-c", 0) == 0) w = w.substr(2);
-      if (w.rfind("--", 0) == 0) w = w.substr(2);
+      if (w.rfind("--", 0) == 0) {  // --enable-seqscan=off: dashes in the name are underscores
+        w = w.substr(2);
+        for (size_t i = 0; i < w.size() && w[i] != '='; ++i)
+          if (w[i] == '-') w[i] = '_';
+      }
       assignments.push_back(w);
     }
   }

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -18,10 +19,13 @@
 namespace tp::server {
 namespace {
 
-// Connection threads beyond max_connections that may still be reading a
-// startup packet (to answer "too many clients" or a CancelRequest); more are
-// closed at once.
-constexpr size_t kExtraThreads = 16;
+// Connection threads beyond max_connections that may be reading a startup
+// packet (to answer "too many clients" or a CancelRequest): at least 64, so a
+// burst of twice max_connections clients all hear why they are refused; more
+// are closed at once.
+size_t extra_threads(int max_connections) {
+  return std::max<size_t>(64, size_t(max_connections));
+}
 
 // How often the accept loop looks at the sockets of running statements for a
 // client that hung up.
@@ -197,7 +201,8 @@ void Server::accept_one(int listen_fd) {
   int fd = ::accept4(listen_fd, reinterpret_cast<sockaddr*>(&peer), &len, SOCK_CLOEXEC);
   if (fd < 0) return;  // the client went away already, or out of descriptors: try later
   std::lock_guard lock(mutex_);
-  if (connections_.size() >= size_t(options_.max_connections) + kExtraThreads) {
+  if (connections_.size() >=
+      size_t(options_.max_connections) + extra_threads(options_.max_connections)) {
     ::close(fd);
     return;
   }
