@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 SKIP = 77  # ctest SKIP_RETURN_CODE of every client test
@@ -44,6 +45,16 @@ def check(cond, why):
     print("ok: " + why)
 
 
+def die_with_parent():
+    """In the server's child process: SIGKILL when the test process dies (ctest's
+    timeout, a crash), so no server outlives its test."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
 def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -76,13 +87,15 @@ class Server:
     (accepting connections) on entry, stopped (SIGTERM, then SIGKILL after a
     bounded wait) on exit, whatever happened in between."""
 
-    def __init__(self, binary, data_dir, args=(), ready_timeout=60):
+    def __init__(self, binary, data_dir, args=(), ready_timeout=60, lifetime=200):
         self.binary = binary
         self.data_dir = data_dir
         self.args = list(args)
         self.ready_timeout = ready_timeout
+        self.lifetime = lifetime
         self.port = free_port()
         self.proc = None
+        self.expired = False
         self.log_path = data_dir.rstrip("/") + ".server.log"
 
     def __enter__(self):
@@ -90,9 +103,27 @@ class Server:
         cmd = [self.binary, "serve", "-D", self.data_dir, "--port", str(self.port),
                "--listen", "127.0.0.1", *self.args]
         print("starting: " + " ".join(cmd))
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
-        self.wait_ready()
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
+                                     preexec_fn=die_with_parent)
+        # A client call blocked on a server that hangs returns once the server is
+        # killed: the watchdog bounds every wait of the test at `lifetime` seconds.
+        self.watchdog = threading.Timer(self.lifetime, self.expire)
+        self.watchdog.daemon = True
+        self.watchdog.start()
+        try:
+            self.wait_ready()
+        except BaseException:
+            self.watchdog.cancel()
+            self.stop()
+            raise
         return self
+
+    def expire(self):
+        print("FAIL: the server ran longer than %d s: killing it" % self.lifetime)
+        self.expired = True
+        proc = self.proc
+        if proc is not None:
+            proc.kill()
 
     def wait_ready(self):
         deadline = time.monotonic() + self.ready_timeout
@@ -133,7 +164,10 @@ class Server:
             return f.read()
 
     def __exit__(self, *exc):
+        self.watchdog.cancel()
         code = self.stop()
+        if self.expired:
+            fail("the test outlived its server's %d s" % self.lifetime)
         if exc[0] is None and code != 0:
             fail("tidepool serve did not stop cleanly on SIGTERM (exit %r):\n%s" %
                  (code, open(self.log_path).read()))
