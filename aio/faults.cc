@@ -2,10 +2,12 @@
 // empty (the common case outside tests).
 #include "aio/faults.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "aio/file.h"
@@ -25,6 +27,14 @@ std::vector<Rule> rules;
 std::atomic<int> rule_count{0};
 std::atomic<uint64_t> hits{0};
 int next_id = 1;
+// set_transfer_delay: relnumber in the high 32 bits, microseconds in the low 32; 0 = off.
+std::atomic<uint64_t> transfer_delay{0};
+
+void delay_transfer(IoHandle& h) {
+  const uint64_t d = transfer_delay.load(std::memory_order_relaxed);
+  if (d != 0 && uint32_t(d >> 32) == HandleOps::file(h)->relnumber())
+    std::this_thread::sleep_for(std::chrono::microseconds(d & 0xffffffffu));
+}
 
 // Rules lock held.
 void fire(std::vector<Rule>::iterator it) {
@@ -112,7 +122,13 @@ uint64_t fault_hits() {
   return hits.load(std::memory_order_relaxed);
 }
 
+void set_transfer_delay(uint32_t relnumber, std::chrono::microseconds delay) {
+  const auto us = uint64_t(std::clamp<int64_t>(delay.count(), 0, UINT32_MAX));
+  transfer_delay.store(us == 0 ? 0 : uint64_t(relnumber) << 32 | us, std::memory_order_relaxed);
+}
+
 int64_t apply_transfer_faults(IoHandle& h, uint32_t done, int64_t moved) noexcept {
+  delay_transfer(h);
   if (rule_count.load(std::memory_order_relaxed) == 0) return moved;
   const uint32_t relnumber = HandleOps::file(h)->relnumber();
   const IoOp op = HandleOps::op(h);

@@ -8,6 +8,7 @@
 // offset gets the fault. Costs one relaxed atomic load per transfer when no rule is set.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 
 #include "aio/aio.h"
@@ -57,6 +58,13 @@ int inject_fault(const FaultRule& rule);
 void clear_faults();
 // Times any rule fired since the last clear_faults().
 uint64_t fault_hits();
+
+// Slows every transfer of relation `relnumber` (each preadv/pwritev of sync, worker and
+// the io_uring reaper fallback, each io_uring completion) by `delay`, on the thread that
+// saw it, before the I/O completes; its outcome is unchanged. Tests use it to make I/Os
+// last long enough to be seen in flight (pg_aios) and waited for (wait events). A zero
+// delay turns it off; one relation at a time. Costs one relaxed load per transfer.
+void set_transfer_delay(uint32_t relnumber, std::chrono::microseconds delay);
 
 // RAII helper for tests: clears every rule on scope exit.
 struct ScopedFaults {

@@ -6,6 +6,7 @@
 
 #include "aio/file.h"
 #include "aio/internal.h"
+#include "engine/core/wait_event.h"
 
 namespace tp::aio {
 
@@ -105,6 +106,9 @@ int64_t execute_io_now(IoHandle& h, uint32_t skip_bytes) {
   const int nblocks = HandleOps::nblocks(h);
   const int fd = HandleOps::fd(h);
   const bool is_read = HandleOps::op(h) == IoOp::kRead;
+  // The thread blocks in the system call: a session's thread (sync, or an I/O the
+  // worker method runs inline) shows it in pg_stat_activity; I/O workers have no slot.
+  WaitEventScope waiting(is_read ? WaitEvent::kDataFileRead : WaitEvent::kDataFileWrite);
   uint32_t done = skip_bytes;
   iovec rest[kMaxBlocksPerIo];
   while (done < total) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "aio/method.h"
 #include "aio/stats.h"
 #include "engine/core/error.h"
+#include "engine/core/wait_event.h"
 
 namespace tp::aio {
 
@@ -348,6 +350,17 @@ void IoSystemCore::reclaim_completed(ThreadSlot& slot) {
   }
 }
 
+namespace {
+
+// pg_stat_activity's name for a wait: our own read or write, or an I/O another thread
+// started (a second reader of the same buffer).
+WaitEvent wait_event_for(bool own, IoOp op) {
+  if (!own) return WaitEvent::kAioIoCompletion;
+  return op == IoOp::kWrite ? WaitEvent::kDataFileWrite : WaitEvent::kDataFileRead;
+}
+
+}  // namespace
+
 void IoSystemCore::wait(IoWaitRef ref, ThreadSlot* caller) {
   if (!ref.valid()) return;
   // The batch rule, honoured here: never block with I/O of our own still staged.
@@ -356,6 +369,7 @@ void IoSystemCore::wait(IoWaitRef ref, ThreadSlot* caller) {
   bool blocked = false;
   std::chrono::steady_clock::time_point started;
   uint64_t shape = 0;
+  std::optional<WaitEventScope> waiting;  // published only once the I/O is found unfinished
   for (;;) {
     uint64_t word = HandleOps::load_word(h);
     if (word_generation(word) != ref.generation) break;  // finished and recycled
@@ -373,6 +387,7 @@ void IoSystemCore::wait(IoWaitRef ref, ThreadSlot* caller) {
       blocked = true;
       started = std::chrono::steady_clock::now();
       shape = HandleOps::shown_shape(h).load(std::memory_order_relaxed);
+      waiting.emplace(wait_event_for(HandleOps::owner(h) == caller, IoOp(shape & 0xff)));
     }
     // An I/O flagged synchronous runs inline in its issuer and never reaches the method:
     // nothing to claim (sync) or reap (io_uring), so sleep until the issuer completes it.

@@ -413,6 +413,14 @@ bool BufferPool::is_cached(const aio::IoFile& file, BlockNumber block) {
   return valid;
 }
 
+std::vector<BufferPool::BufferInfo> BufferPool::snapshot() const {
+  std::shared_lock layout(layout_mutex_);
+  std::vector<BufferInfo> buffers;
+  buffers.reserve(size_t(nbuffers_));
+  for (int32_t b = 0; b < nbuffers_; ++b) buffers.push_back(inspect(b));
+  return buffers;
+}
+
 BufferPool::BufferInfo BufferPool::inspect(int32_t buffer) const {
   BufferDesc& d = descs_[size_t(buffer)];
   uint32_t w = d.lock_header();

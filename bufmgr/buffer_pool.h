@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -193,6 +194,9 @@ class BufferPool {
   // True if the pool holds `block` of `file` valid (no pin taken; for tests).
   bool is_cached(const aio::IoFile& file, BlockNumber block);
 
+  // One buffer as its header shows it: lifecycle state (kFree: no tag; kReading: a read
+  // in flight; kDirty), refcount (pinning threads plus one per read in flight), usage
+  // count and tag (meaningful unless kFree).
   struct BufferInfo {
     BufferState state;
     uint32_t refcount;
@@ -200,6 +204,11 @@ class BufferPool {
     BufferTag tag;
   };
   BufferInfo inspect(int32_t buffer) const;
+  // Every buffer, in buffer order (pg_buffercache). Callable from any thread while
+  // others use the pool: each header is read under its own header lock (held for a
+  // copy, as pins and I/O completions hold it), so each row is consistent, but rows
+  // are taken one after the other, not at one instant. Excludes only resize's swap.
+  std::vector<BufferInfo> snapshot() const;
 
   // -- for guards, strategies and read streams -------------------------------------
 
@@ -261,6 +270,9 @@ class BufferPool {
   void finish_flush_batch(std::vector<PendingWrite>& batch);
   void abandon_flush_batch(std::vector<PendingWrite>& batch);
 
+  // Held shared by snapshot() and exclusively by resize while it swaps the parts, so a
+  // reader on another thread never sees the descriptors freed under it.
+  mutable std::shared_mutex layout_mutex_;
   aio::IoSystem* io_;  // changes only in switch_io
   int nbuffers_ = 0;
   int max_pins_ = 0;

@@ -20,6 +20,7 @@
 #include "bufmgr/strategy.h"
 #include "engine/core/error.h"
 #include "engine/core/page.h"
+#include "engine/core/wait_event.h"
 
 namespace tp::bufmgr {
 
@@ -316,7 +317,10 @@ void BufferPool::wait_io_done(BufferDesc& d) {
       io_->wait(ref);
     } else {
       uint32_t cur = d.load_state();
-      if (cur & kFlagIoInProgress) d.state.wait(cur, std::memory_order_acquire);
+      if (cur & kFlagIoInProgress) {
+        WaitEventScope waiting(WaitEvent::kAioIoCompletion);  // another thread's zero-fill
+        d.state.wait(cur, std::memory_order_acquire);
+      }
     }
   }
 }

@@ -21,6 +21,7 @@
 
 #include "bufmgr/buffer_pool.h"
 #include "engine/core/error.h"
+#include "engine/core/wait_event.h"
 
 namespace tp::bufmgr {
 
@@ -174,6 +175,7 @@ void BufferPool::resize(int shared_buffers, int max_pins_per_thread) {
   // old pool stays exactly as it was.
   Parts next = allocate(shared_buffers, max_pins_per_thread);
   flush_all();
+  std::unique_lock layout(layout_mutex_);  // snapshot() must not see the swap halfway
   tear_down();
   install(std::move(next));
 }
@@ -199,6 +201,8 @@ void back_off(int attempt) {
   } else if (attempt < 1024) {
     std::this_thread::yield();
   } else {
+    // A pin that outlasts the spins: the thread really waits (pg_stat_activity shows it).
+    WaitEventScope waiting(WaitEvent::kBufferPin);
     std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
 }

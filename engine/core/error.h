@@ -31,6 +31,7 @@ inline constexpr const char* kNotNullViolation = "23502";
 inline constexpr const char* kUniqueViolation = "23505";
 // Class 25: invalid transaction state.
 inline constexpr const char* kActiveSqlTransaction = "25001";
+inline constexpr const char* kInFailedSqlTransaction = "25P02";
 inline constexpr const char* kReadOnlySqlTransaction = "25006";
 // Class 2B: dependent objects still exist.
 inline constexpr const char* kDependentObjectsStillExist = "2BP01";

@@ -5,26 +5,25 @@
 //   Database  data directory (its lock, catalog, statement journal), Storage
 //             (I/O system, buffer pool, open relation files), the database-wide
 //             settings (shared_buffers, io_method, io_workers, io_direct) and the
-//             statement lock
+//             locks every statement takes
 //   Session   its own settings, random() state, cancel flag and notices
 //
-// The statement lock: every statement of every session runs holding it, one
-// statement at a time in the whole Database. That is what makes the shared
-// state safe to use from many threads today: the catalog (replaced by each
-// commit), the journal, Storage::file()'s map of open files (filled on first
-// use) and the pool's rebuild on SET shared_buffers are not safe for
-// concurrent use, and the statements that only read still reach the first and
-// the third. Letting read-only statements run side by side (a shared lock)
-// waits for those to be made thread-safe; until then a plain mutex says it.
+// Statements of many sessions run side by side under the Database's locks
+// (engine/session/table_locks.h): readers of a table share it, a writer holds
+// its tables and the one writer lock (one journal, one commit at a time), and
+// SET of a database-wide setting holds the whole database. What readers reach
+// while a writer commits is safe for that: they plan and run from a catalog
+// snapshot (DataDir::catalog_snapshot), Storage's map of open files has a
+// mutex, and the pool is shared by design.
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "engine/session/session_registry.h"
 #include "engine/session/settings.h"
+#include "engine/session/table_locks.h"
 #include "engine/storage/datadir.h"
 #include "engine/storage/storage.h"
 #include "scans/gather.h"
@@ -52,8 +51,8 @@ class Database {
 
   const DatabaseOptions& options() const { return options_; }
   // Every setting's starting value (conf file / --set) and the one value of
-  // each database-wide setting. Sessions read and change it under the
-  // statement lock.
+  // each database-wide setting. Sessions read it under the database lock in
+  // share mode and change it holding that lock exclusively.
   Settings& settings() { return settings_; }
   DataDir& data_dir() { return *dir_; }
   Storage& storage() { return *storage_; }
@@ -65,8 +64,8 @@ class Database {
   // Every live session (pg_stat_activity, pg_cancel_backend).
   SessionRegistry& sessions() { return sessions_; }
 
-  // Held by a session for the whole of each statement.
-  std::mutex& statement_lock() { return statement_lock_; }
+  // The locks every statement takes (engine/session/table_locks.h).
+  LockManager& locks() { return locks_; }
 
  private:
   explicit Database(const DatabaseOptions& options);
@@ -78,7 +77,7 @@ class Database {
   Settings settings_;
   std::unique_ptr<DataDir> dir_;
   std::unique_ptr<Storage> storage_;
-  std::mutex statement_lock_;
+  LockManager locks_;
   scans::ParallelWorkerSlots worker_slots_;
   SessionRegistry sessions_;
 };

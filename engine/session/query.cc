@@ -6,6 +6,7 @@
 #include "engine/plan/planner.h"
 #include "engine/session/analyze.h"
 #include "engine/session/explain.h"
+#include "engine/session/system_views.h"
 
 namespace tp {
 namespace {
@@ -70,7 +71,7 @@ ResultSet query_explain(Session& session, const sql::Explain& explain) {
   if (!select || !select->from || select->from->is_function)
     throw Error("EXPLAIN takes SELECT ... FROM a table")
         .with_sqlstate(sqlstate::kFeatureNotSupported);
-  if (select->from->name == "pg_aios" || select->from->name == "pg_stat_io")
+  if (is_system_view(select->from->name))
     throw Error("EXPLAIN of a system view is not supported")
         .with_sqlstate(sqlstate::kFeatureNotSupported);
   if (explain.options.verbose)

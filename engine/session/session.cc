@@ -2,12 +2,15 @@
 
 #include <unistd.h>
 
+#include <set>
+
 #include "engine/core/error.h"
 #include "engine/core/interrupts.h"
 #include "engine/core/stack_depth.h"
 #include "engine/core/wait_event.h"
 #include "engine/session/layer_settings.h"
 #include "engine/session/query.h"
+#include "engine/session/system_views.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/index_build.h"
 
@@ -15,9 +18,10 @@ namespace tp {
 
 Session::Session(std::shared_ptr<Database> database) : db_(std::move(database)) {
   {
-    // The Database's settings change under the statement lock (SET of a
-    // database-wide setting in another session): copy them under it too.
-    std::lock_guard lock(db_->statement_lock());
+    // The Database's settings change under its exclusive lock (SET of a
+    // database-wide setting in another session): copy them under a share one.
+    StatementLocks locks(db_->locks(), 0);
+    locks.take({{LockObject::database(), LockMode::kShare}});
     settings_ = std::make_unique<Settings>(db_->settings());
   }
   random_.seed_with(uint64_t(settings_->get_int("random_seed")));
@@ -41,6 +45,27 @@ Session::~Session() {
   db_->sessions().remove(*activity_);
 }
 
+// What a statement works from while it holds its locks: a read, a catalog
+// snapshot taken now that its tables are locked (a later commit of another
+// table leaves it as it is); a write, the live catalog it alone may change.
+class Session::StatementScope {
+ public:
+  StatementScope(Session& session, const StatementLocks& locks) : session_(session) {
+    session.locks_ = &locks;
+    if (!locks.holds(LockObject::writer(), LockMode::kExclusive))
+      session.catalog_snapshot_ = session.data_dir().catalog_snapshot();
+  }
+  ~StatementScope() {
+    session_.locks_ = nullptr;
+    session_.catalog_snapshot_.reset();
+  }
+  StatementScope(const StatementScope&) = delete;
+  StatementScope& operator=(const StatementScope&) = delete;
+
+ private:
+  Session& session_;
+};
+
 namespace {
 
 // Publishes the statement in pg_stat_activity and points this thread's wait
@@ -55,7 +80,8 @@ class ActivityScope {
   ~ActivityScope() {
     wait_event_slot() = saved_slot_;
     session_.activity().wait_event.store(0, std::memory_order_relaxed);
-    session_.database()->sessions().statement_ended(session_.activity(), false);
+    session_.database()->sessions().statement_ended(session_.activity(),
+                                                    session_.in_transaction_block());
   }
   ActivityScope(const ActivityScope&) = delete;
   ActivityScope& operator=(const ActivityScope&) = delete;
@@ -77,13 +103,18 @@ ResultSet Session::execute(std::string_view text) {
   // the last statement to start sets it.
   set_max_stack_depth_kb(settings_->get_int("max_stack_depth"));
   std::vector<std::string> parse_notices;  // identifier truncation
-  sql::Statement st = sql::parse_statement(text, &parse_notices);
-  // The system views read only state that is safe to read at any time, so one
-  // session can watch another's statement while it runs.
-  std::unique_lock lock(db_->statement_lock(), std::defer_lock);
-  if (needs_statement_lock(st)) lock.lock();
-  cancel_requested().store(false);  // a Ctrl-C between statements cancels nothing
-  ResultSet r = run(st);
+  ResultSet r;
+  try {
+    sql::Statement st = sql::parse_statement(text, &parse_notices);
+    cancel_requested().store(false);  // a Ctrl-C between statements cancels nothing
+    check_transaction_block(st);
+    StatementLocks locks = take_locks(st);
+    StatementScope scope(*this, locks);
+    r = run(st);
+  } catch (...) {
+    if (in_block_) block_failed_ = true;  // PostgreSQL's aborted block
+    throw;
+  }
   r.notices.insert(r.notices.begin(), parse_notices.begin(), parse_notices.end());
   return r;
 }
@@ -114,6 +145,8 @@ ResultSet Session::run(sql::Statement& st) {
           return drop_index(s);
         else if constexpr (std::is_same_v<T, sql::AlterTable>)
           return alter_table(s);
+        else if constexpr (std::is_same_v<T, sql::TransactionStmt>)
+          return transaction(s);
         else if constexpr (std::is_same_v<T, sql::Analyze>)
           return query_analyze(*this, s);
         else
@@ -127,8 +160,22 @@ ResultSet Session::atomically(const std::function<ResultSet()>& body) {
     return body();
   } catch (...) {
     // Cached pages of this statement's files may be newer than what restore()
-    // puts back: drop them all before the files are rewound.
-    storage().forget_all();
+    // puts back: drop them before the files are rewound. Those are the files
+    // of the tables it holds exclusively and the files it created (no
+    // committed relation names them); other sessions' pages stay.
+    TP_ASSERT(locks_ != nullptr && locks_->holds(LockObject::writer(), LockMode::kExclusive));
+    std::set<uint32_t> mine;
+    const Catalog& committed = data_dir().catalog();
+    for (const std::string& name : locks_->exclusive_tables())
+      if (const RelationEntry* t = committed.find(name)) {
+        mine.insert(t->relnumber);
+        for (const RelationEntry* idx : committed.indexes_of(t->oid)) mine.insert(idx->relnumber);
+      }
+    std::set<uint32_t> known;
+    for (const RelationEntry& r : committed.relations) known.insert(r.relnumber);
+    storage().forget_if([&](uint32_t relnumber) {
+      return mine.count(relnumber) != 0 || known.count(relnumber) == 0;
+    });
     data_dir().restore();
     throw;
   }
@@ -157,7 +204,7 @@ RowSourceContext Session::row_source_context() {
 
 ResultSet Session::select(const sql::Select& s) {
   if (s.from && !s.from->is_function) {
-    if (s.from->name == "pg_aios" || s.from->name == "pg_stat_io") return system_view(s);
+    if (is_system_view(s.from->name)) return system_view(s);
     return query_select(*this, s);
   }
   ResultSet r;
@@ -165,6 +212,7 @@ ResultSet Session::select(const sql::Select& s) {
   r.columns = row_source_columns(s);
   RowSourceContext ctx = row_source_context();
   bool first = true;
+  warnings_.clear();
   produce_rows(s, ctx, [&](const std::vector<Value>& row) {
     if (first) {
       for (const Value& v : row) {
@@ -181,6 +229,8 @@ ResultSet Session::select(const sql::Select& s) {
     r.right_aligned.assign(r.columns.size(), false);
     r.column_types.assign(r.columns.size(), ValueType::kText);
   }
+  r.warnings = std::move(warnings_);
+  warnings_.clear();
   r.tag = "SELECT " + std::to_string(r.rows.size());
   return r;
 }

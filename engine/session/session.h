@@ -2,10 +2,12 @@
 // own settings, random() state and cancel flag, and the statements it runs.
 // The shell (tools/) and the tests drive tidepool through this class only.
 //
-// Each statement holds the Database's statement lock from start to end, so the
-// statements of all sessions of one Database run one after the other and each
-// sees what the ones before it committed. A Session itself is used by one
-// thread at a time; only cancel() may be called from another thread.
+// Each statement takes the Database's locks it needs before it starts and
+// holds them to its end (engine/session/table_locks.h): reads of a table run
+// side by side, a write has its tables (and the journal) to itself, and every
+// statement sees what was committed when it got its locks. A Session itself is
+// used by one thread at a time; only cancel() may be called from another
+// thread.
 #pragma once
 
 #include <atomic>
@@ -37,8 +39,9 @@ struct ResultSet {
   // kText (numbers and booleans never print empty; the server sends NULL).
   std::vector<std::vector<std::string>> rows;
   bool returns_rows = false;
-  std::string tag;                   // "CREATE TABLE", "INSERT 0 1000", "SET", ...
-  std::vector<std::string> notices;  // printed as NOTICE:  ...
+  std::string tag;                    // "CREATE TABLE", "INSERT 0 1000", "SET", ...
+  std::vector<std::string> notices;   // printed as NOTICE:  ...
+  std::vector<std::string> warnings;  // printed as WARNING:  ...
 };
 
 // A session with a Database of its own (the shell, `tidepool check`, most tests).
@@ -59,19 +62,21 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  // Parses and runs one statement under the Database's statement lock. A
-  // failed statement throws tp::Error and leaves data and catalog as they were
-  // before it.
+  // Parses and runs one statement under the Database's locks. A failed
+  // statement throws tp::Error and leaves data and catalog as they were before
+  // it.
   ResultSet execute(std::string_view sql);
 
-  // Cancels this session's statement that is running or waiting for the
-  // statement lock (it fails with "canceling statement due to user request" at
-  // its next check); a cancel while the session is idle does nothing. Callable
-  // from any thread; other sessions' statements go on.
+  // Cancels this session's statement that is running or waiting for a lock (it fails with
+  // "canceling statement due to user request" at its next check); a cancel while the session is
+  // idle does nothing. Callable from any thread; other sessions' statements go on.
   void cancel() { cancel_.store(true); }
 
   // True between BEGIN and COMMIT / ROLLBACK (ReadyForQuery's status 'T').
   bool in_transaction_block() const { return in_block_; }
+  // ReadyForQuery's status: 'I' idle, 'T' in a block, 'E' in a failed block
+  // (every statement but COMMIT / ROLLBACK is refused until it ends).
+  char transaction_status() const { return !in_block_ ? 'I' : block_failed_ ? 'E' : 'T'; }
 
   // This session's row of pg_stat_activity (its pid, the server's client
   // details, pg_terminate_backend's flag).
@@ -84,7 +89,12 @@ class Session {
   const std::shared_ptr<Database>& database() const { return db_; }
   DataDir& data_dir() { return db_->data_dir(); }
   Storage& storage() { return db_->storage(); }
-  const Catalog& catalog() const { return db_->data_dir().catalog(); }
+  // The catalog this session's statement works from: the snapshot a read took
+  // when it got its locks; for a write (it holds the writer lock) and between
+  // statements, the committed one.
+  const Catalog& catalog() const {
+    return catalog_snapshot_ ? *catalog_snapshot_ : db_->data_dir().catalog();
+  }
 
   // Height of a B-tree index as PostgreSQL counts it: the root's level (0 when
   // the root is a leaf; 2 for 10 M int4 keys).
@@ -95,8 +105,20 @@ class Session {
  private:
   ResultSet run(sql::Statement& st);
   // False for the statements that read only what is safe to read while other
-  // statements run (the system views): they run without the statement lock.
+  // statements run (the system views): they take the database lock in watch
+  // mode only (engine/session/table_locks.h).
   static bool needs_statement_lock(const sql::Statement& st);
+  // statement_locks.cc: the locks `st` takes, and what makes it a write.
+  StatementLocks take_locks(const sql::Statement& st);
+  // The command tag of a statement that writes ("INSERT", ...); nullptr for reads.
+  static const char* write_tag(const sql::Statement& st);
+  bool sets_database_setting(const sql::Statement& st) const;
+  class StatementScope;  // session.cc
+  // transaction_block.cc
+  ResultSet transaction(const sql::TransactionStmt& t);
+  void check_transaction_block(const sql::Statement& st);
+  void remember_setting_for_rollback(const std::string& name);
+  void end_block(bool undo_settings);
   ResultSet create_table(const sql::CreateTable& ct);
   ResultSet drop_table(const sql::DropTable& dt);
   ResultSet alter_table(const sql::AlterTable& at);
@@ -127,6 +149,14 @@ class Session {
   Random random_;
   std::atomic<bool> cancel_{false};
   bool in_block_ = false;
+  // Warnings of the running statement's functions (pg_cancel_backend's unknown pid).
+  std::vector<std::string> warnings_;
+  bool block_failed_ = false;
+  // Session settings as they were before the block's first SET of each: put
+  // back by ROLLBACK, as PostgreSQL undoes SET with its transaction.
+  std::vector<std::pair<std::string, std::string>> block_settings_;
+  std::shared_ptr<const Catalog> catalog_snapshot_;  // during a read statement
+  const StatementLocks* locks_ = nullptr;            // during a statement
   SessionEntry* activity_ = nullptr;  // registered in the constructor, removed in the destructor
 };
 

@@ -1,83 +1,96 @@
-// What a session offers beyond tables: the system views pg_aios (I/Os in
-// flight now) and pg_stat_io (cumulative I/O counters per method and context),
-// in the spirit of PostgreSQL's views of the same names, and the functions with
-// effects beyond their row (setseed, tp_verify, pg_stat_reset_shared, the
-// relation-size functions).
+// What a session offers beyond tables: SELECT over the system views
+// (system_views.h: pg_stat_activity, pg_aios, pg_stat_io, pg_buffercache),
+// which statements take only the watch lock, and the functions with
+// effects beyond their row (pg_cancel_backend, pg_terminate_backend,
+// pg_backend_pid, setseed, tp_verify, pg_stat_reset_shared, the relation-size
+// functions).
 #include <cmath>
-#include <cstdio>
+#include <cstdint>
 #include <cstring>
 
 #include "aio/stats.h"
 #include "engine/core/error.h"
 #include "engine/session/session.h"
 #include "engine/session/session_names.h"
+#include "engine/session/system_views.h"
 #include "engine/storage/index_verify.h"
 
 namespace tp {
 namespace {
 
-void add_pg_aios(ResultSet& r, Storage& storage, const Catalog& catalog) {
-  r.columns = {"handle",   "generation",  "state",  "operation",
-               "relation", "first_block", "blocks", "owner_thread"};
-  r.right_aligned = {true, true, false, false, false, true, true, true};
-  r.column_types = {ValueType::kInt4, ValueType::kInt8, ValueType::kText, ValueType::kText,
-                    ValueType::kText, ValueType::kInt8, ValueType::kInt4, ValueType::kInt8};
-  for (const aio::IoInFlightRow& io : storage.io().in_flight()) {
-    std::string rel = std::to_string(io.relnumber);
-    for (const auto& e : catalog.relations)
-      if (e.relnumber == io.relnumber) rel = e.name;
-    r.rows.push_back({std::to_string(io.handle_index), std::to_string(io.generation),
-                      aio::io_state_name(io.state), aio::io_op_name(io.op), rel,
-                      std::to_string(io.first_block), std::to_string(io.nblocks),
-                      std::to_string(io.owner_thread)});
-  }
+// Functions that read or change only what is safe from any thread at any time
+// (the registry, this session's own state): a SELECT calling no others over a
+// system view, or without FROM, takes only the database lock in watch mode.
+bool is_lock_free_function(const std::string& name) {
+  return name == "pg_cancel_backend" || name == "pg_terminate_backend" ||
+         name == "pg_backend_pid" || name == "random" || name == "abs" || name == "pg_size_pretty";
 }
 
-void add_pg_stat_io(ResultSet& r) {
-  r.columns = {"method",      "context",     "reads",  "read_blocks",
-               "read_bytes",  "avg_read_kb", "writes", "write_blocks",
-               "write_bytes", "fadvises",    "waits",  "wait_time_ms"};
-  r.right_aligned = {false, false, true, true, true, true, true, true, true, true, true, true};
-  r.column_types.assign(r.columns.size(), ValueType::kInt8);
-  r.column_types[0] = r.column_types[1] = ValueType::kText;
-  r.column_types[5] = r.column_types[11] = ValueType::kNumeric;
-  char buf[32];
-  for (const aio::IoStatsRow& row : aio::io_stats_snapshot()) {
-    std::snprintf(buf, sizeof buf, "%.1f", row.avg_read_size_bytes() / 1024.0);
-    std::string avg = buf;
-    std::snprintf(buf, sizeof buf, "%.3f", double(row.wait_time_us) / 1000.0);
-    r.rows.push_back({aio::io_method_name(row.method), aio::io_context_name(row.context),
-                      std::to_string(row.reads), std::to_string(row.read_blocks),
-                      std::to_string(row.read_bytes), avg, std::to_string(row.writes),
-                      std::to_string(row.write_blocks), std::to_string(row.write_bytes),
-                      std::to_string(row.prefetch_advices), std::to_string(row.waits), buf});
-  }
+bool calls_only_lock_free_functions(const sql::Expr& e) {
+  if (e.kind == sql::ExprKind::kFuncCall && !is_lock_free_function(e.name)) return false;
+  for (const auto& a : e.args)
+    if (!calls_only_lock_free_functions(*a)) return false;
+  return true;
+}
+
+// pg_cancel_backend / pg_terminate_backend: PostgreSQL's answer for a pid that is
+// no session is false and a warning, not an error.
+Value signal_backend(const sql::Expr& e, const std::vector<Value>& args, SessionRegistry& sessions,
+                     std::vector<std::string>& warnings) {
+  bool integer =
+      args.size() == 1 && (args[0].type == ValueType::kInt4 || args[0].type == ValueType::kInt8);
+  if (args.size() == 1 && args[0].type == ValueType::kNull) return {};
+  if (!integer)
+    throw Error("function " + e.name + "(" +
+                    (args.empty() ? std::string() : value_type_name(args[0].type)) +
+                    (args.size() > 1 ? ", ..." : "") + ") does not exist",
+                "", e.name + " takes one integer: the pid of a row of pg_stat_activity.")
+        .at_position(e.position);
+  int64_t pid = args[0].i;
+  bool in_range = pid > 0 && pid <= INT32_MAX;
+  bool done = in_range && (e.name == "pg_cancel_backend" ? sessions.cancel(int(pid))
+                                                         : sessions.terminate(int(pid)));
+  if (!done)
+    warnings.push_back("PID " + std::to_string(pid) + " is not a PostgreSQL backend process");
+  return Value::boolean(done);
 }
 
 }  // namespace
 
 bool Session::needs_statement_lock(const sql::Statement& st) {
   const auto* s = std::get_if<sql::Select>(&st);
-  if (s == nullptr || !s->from || s->from->is_function) return true;
-  return !(s->from->name == "pg_aios" || s->from->name == "pg_stat_io");
+  if (s == nullptr || !s->values.empty()) return true;
+  if (s->from && (s->from->is_function || !is_system_view(s->from->name))) return true;
+  for (const auto& t : s->targets)
+    if (!calls_only_lock_free_functions(*t.expr)) return true;
+  if (s->where && !calls_only_lock_free_functions(*s->where)) return true;
+  for (const auto& o : s->order_by)
+    if (!calls_only_lock_free_functions(*o.expr)) return true;
+  return false;
 }
 
 ResultSet Session::system_view(const sql::Select& s) {
-  bool star = s.targets.size() == 1 && s.targets[0].expr->kind == sql::ExprKind::kStar;
-  if (!star || s.where || !s.order_by.empty())
-    throw Error("system views take SELECT * FROM " + s.from->name + " only")
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  ResultSet r;
-  r.returns_rows = true;
-  if (s.from->name == "pg_aios")
-    add_pg_aios(r, storage(), *data_dir().catalog_snapshot());
-  else
-    add_pg_stat_io(r);
-  r.tag = "SELECT " + std::to_string(r.rows.size());
+  ViewRows view = read_system_view(s.from->name, *db_);
+  EvalContext ec;
+  ec.random = &random_;
+  ec.session_function = [this](const sql::Expr& e, const std::vector<Value>& args) {
+    return session_function(e, args);
+  };
+  warnings_.clear();
+  ResultSet r = select_from_view(s, view, ec);
+  r.warnings = std::move(warnings_);
+  warnings_.clear();
   return r;
 }
 
 Value Session::session_function(const sql::Expr& e, const std::vector<Value>& args) {
+  if (e.name == "pg_cancel_backend" || e.name == "pg_terminate_backend")
+    return signal_backend(e, args, db_->sessions(), warnings_);
+  if (e.name == "pg_backend_pid") {
+    if (!args.empty())
+      throw Error("function pg_backend_pid takes no arguments").at_position(e.position);
+    return Value::int4(activity_->pid);
+  }
   if (e.name == "setseed") {
     if (args.size() != 1 || !args[0].is_numeric_type())
       throw Error("function setseed takes one double precision argument")

@@ -202,6 +202,17 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Memory a TID bitmap may use before its pages turn lossy; the planner costs sorts and "
        "bitmaps with it.",
        "Resource Usage / Memory"},
+      {"lock_timeout",
+       SettingType::kInt,
+       SettingUnit::kMs,
+       0,
+       2147483647,
+       "0",
+       {},
+       "Longest a statement waits for a table lock (or the database's, or the writer's) "
+       "before it fails with \"canceling statement due to lock timeout\"; 0 waits as long "
+       "as it takes.",
+       "Client Connection Defaults / Statement Behavior"},
       {"max_stack_depth",
        SettingType::kInt,
        SettingUnit::kKb,

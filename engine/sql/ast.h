@@ -172,11 +172,17 @@ struct Analyze {
   bool vacuum = false;
 };
 
+// BEGIN / START TRANSACTION, COMMIT / END, ROLLBACK / ABORT. tidepool has no
+// multi-statement transactions: a block may hold reads only (engine/session).
+struct TransactionStmt {
+  enum class Kind { kBegin, kCommit, kRollback } kind = Kind::kBegin;
+};
+
 struct Explain;
 
-using Statement =
-    std::variant<CreateTable, DropTable, Truncate, Insert, Select, SetStmt, ShowStmt, ResetStmt,
-                 CreateIndex, DropIndex, Analyze, AlterTable, std::unique_ptr<Explain>>;
+using Statement = std::variant<CreateTable, DropTable, Truncate, Insert, Select, SetStmt, ShowStmt,
+                               ResetStmt, CreateIndex, DropIndex, Analyze, AlterTable,
+                               TransactionStmt, std::unique_ptr<Explain>>;
 
 struct Explain {
   ExplainOptions options;

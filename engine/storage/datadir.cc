@@ -292,18 +292,28 @@ void DataDir::commit(Catalog next) {
   next.version = catalog_->version + 1;
   write_file_atomically(path_ + "/catalog", next.serialize());
   publish(std::move(next));
-  // Relations the commit dropped take their damage with them.
-  std::erase_if(damaged_, [&](const auto& d) {
-    for (const RelationEntry& r : catalog_->relations)
-      if (r.relnumber == d.first) return false;
-    return true;
-  });
+  {
+    // Relations the commit dropped take their damage with them.
+    std::lock_guard lock(publish_mutex_);
+    std::erase_if(damaged_, [&](const auto& d) {
+      for (const RelationEntry& r : catalog_->relations)
+        if (r.relnumber == d.first) return false;
+      return true;
+    });
+  }
   close_journal();
 }
 
-const std::string* DataDir::damage(uint32_t relnumber) const {
+std::optional<std::string> DataDir::damage(uint32_t relnumber) const {
+  std::lock_guard lock(publish_mutex_);
   auto it = damaged_.find(relnumber);
-  return it == damaged_.end() ? nullptr : &it->second;
+  if (it == damaged_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::map<uint32_t, std::string> DataDir::damaged() const {
+  std::lock_guard lock(publish_mutex_);
+  return damaged_;
 }
 
 void DataDir::close_journal() {

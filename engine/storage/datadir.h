@@ -26,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -78,9 +79,9 @@ class DataDir {
   // What is wrong with the file of relation `relnumber` as the last restore()
   // found it (missing, shorter than the catalog says), or nullptr when it is
   // sound. A damaged relation cannot be read or written; it can be dropped.
-  const std::string* damage(uint32_t relnumber) const;
+  std::optional<std::string> damage(uint32_t relnumber) const;
   // Every damaged relation: relnumber -> the problem.
-  const std::map<uint32_t, std::string>& damaged() const { return damaged_; }
+  std::map<uint32_t, std::string> damaged() const;
 
   // --- statement journal ---
   // Records the before-image of committed block `block` of file `relnumber`
@@ -107,7 +108,9 @@ class DataDir {
   std::string path_;
   int lock_fd_ = -1;
   int journal_fd_ = -1;
-  mutable std::mutex publish_mutex_;  // guards the pointer catalog_, not the Catalog it points to
+  // Guards the pointer catalog_ (not the Catalog it points to) and damaged_:
+  // readers of other sessions look at both while the writer replaces them.
+  mutable std::mutex publish_mutex_;
   std::shared_ptr<const Catalog> catalog_;  // never null after the constructor
   std::unordered_set<uint64_t> journaled_;
   std::map<uint32_t, std::string> damaged_;

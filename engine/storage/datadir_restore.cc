@@ -144,19 +144,19 @@ void DataDir::reconcile_base_directory() {
     if (::unlink(full.c_str()) != 0) fail("remove leftover file", full);
   }
   // 2. Every relation's file at its committed size, or the relation marked damaged.
-  damaged_.clear();
+  std::map<uint32_t, std::string> damaged;
   for (const RelationEntry& r : catalog_->relations) {
     std::string full = relation_path(r.relnumber);
     std::string shown = "base/" + std::to_string(r.relnumber);
     struct stat st;
     if (stat(full.c_str(), &st) != 0) {
       const int err = errno;
-      damaged_[r.relnumber] = "could not open relation \"" + r.name + "\": file " + shown +
-                              (err == ENOENT ? " is missing" : ": " + std::string(strerror(err)));
+      damaged[r.relnumber] = "could not open relation \"" + r.name + "\": file " + shown +
+                             (err == ENOENT ? " is missing" : ": " + std::string(strerror(err)));
       continue;
     }
     if (!S_ISREG(st.st_mode)) {
-      damaged_[r.relnumber] =
+      damaged[r.relnumber] =
           "could not open relation \"" + r.name + "\": file " + shown + " is not a regular file";
       continue;
     }
@@ -165,11 +165,15 @@ void DataDir::reconcile_base_directory() {
       if (truncate(full.c_str(), want) != 0) fail("truncate", full);
       fs::fsync_path(full, false);
     } else if (st.st_size < want) {
-      damaged_[r.relnumber] = "relation \"" + r.name + "\" has " +
-                              std::to_string(st.st_size / kBlockSize) +
-                              " blocks on disk but the catalog says " + std::to_string(r.pages) +
-                              " (file " + shown + ")";
+      damaged[r.relnumber] = "relation \"" + r.name + "\" has " +
+                             std::to_string(st.st_size / kBlockSize) +
+                             " blocks on disk but the catalog says " + std::to_string(r.pages) +
+                             " (file " + shown + ")";
     }
+  }
+  {
+    std::lock_guard lock(publish_mutex_);
+    damaged_ = std::move(damaged);
   }
   fs::fsync_path(base, true);
 }

@@ -1,5 +1,8 @@
 #include "engine/storage/storage.h"
 
+#include <optional>
+#include <vector>
+
 #include "engine/core/error.h"
 
 namespace tp {
@@ -33,6 +36,7 @@ void Storage::set_io_config(const aio::IoConfig& wanted) {
   // fails, the pool stays on the old method.
   auto next_io = std::make_unique<aio::IoSystem>(wanted);
   pool_->switch_io(*next_io);
+  std::lock_guard lock(files_mutex_);  // no statement runs (the database lock), but say so
   files_.clear();  // direct/buffered fds are chosen per I/O; reopening keeps it simple
   io_ = std::move(next_io);
 }
@@ -43,9 +47,10 @@ void Storage::set_shared_buffers(int buffers) {
 }
 
 aio::IoFile& Storage::file(const RelationEntry& rel) {
+  std::lock_guard lock(files_mutex_);
   auto it = files_.find(rel.relnumber);
   if (it != files_.end()) return *it->second;
-  if (const std::string* why = dir_.damage(rel.relnumber))
+  if (std::optional<std::string> why = dir_.damage(rel.relnumber))
     throw Error(*why, "",
                 "DROP " + std::string(rel.is_table() ? "TABLE" : "INDEX") +
                     " removes the damaged relation (or restore its file from a backup); "
@@ -57,19 +62,32 @@ aio::IoFile& Storage::file(const RelationEntry& rel) {
 aio::IoFile& Storage::create_file(const RelationEntry& rel) {
   forget(rel.relnumber);
   auto f = aio::IoFile::create(dir_.relation_path(rel.relnumber), rel.name, rel.relnumber);
+  std::lock_guard lock(files_mutex_);
   return *files_.emplace(rel.relnumber, std::move(f)).first->second;
 }
 
 void Storage::forget(uint32_t relnumber) {
-  auto it = files_.find(relnumber);
-  if (it == files_.end()) return;
-  pool_->drop_relation(*it->second);
-  files_.erase(it);
+  forget_if([relnumber](uint32_t r) { return r == relnumber; });
 }
 
-void Storage::forget_all() {
-  for (auto& [relnumber, f] : files_) pool_->drop_relation(*f);
-  files_.clear();
+void Storage::forget_if(const std::function<bool(uint32_t relnumber)>& which) {
+  // Taken out of the map first, so that no other statement opens the same
+  // IoFile while its pages are dropped (none should: the caller holds these
+  // relations exclusively). The pool drops pages without the map's mutex: it
+  // may wait for another thread's I/O on them.
+  std::vector<std::unique_ptr<aio::IoFile>> going;
+  {
+    std::lock_guard lock(files_mutex_);
+    for (auto it = files_.begin(); it != files_.end();) {
+      if (which(it->first)) {
+        going.push_back(std::move(it->second));
+        it = files_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& f : going) pool_->drop_relation(*f);
 }
 
 void Storage::flush(const RelationEntry& rel) {

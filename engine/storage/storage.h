@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "aio/aio.h"
@@ -44,9 +46,10 @@ class Storage {
   // Drops the relation's pages from the pool (dirty or not) and closes its
   // file: before DROP / TRUNCATE unlink it, or after a failed statement.
   void forget(uint32_t relnumber);
-  // Drops every cached page and closes every file (statement rollback: the
-  // files are about to be put back by DataDir::restore).
-  void forget_all();
+  // Drops the cached pages and closes the files of every open relation whose
+  // relnumber `which` accepts (a failed statement's own files, before
+  // DataDir::restore puts them back). Others' pages stay.
+  void forget_if(const std::function<bool(uint32_t relnumber)>& which);
   // Writes the relation's dirty pages and fsyncs its file.
   void flush(const RelationEntry& rel);
   // Writes all dirty pages and empties the pool (cold runs).
@@ -63,6 +66,10 @@ class Storage {
   DataDir& dir_;
   std::unique_ptr<aio::IoSystem> io_;
   std::unique_ptr<bufmgr::BufferPool> pool_;
+  // Statements of many sessions open files at once; the map is guarded, the
+  // files are not (an IoFile is safe to share, and only a statement holding
+  // its table exclusively closes one: forget, create_file).
+  std::mutex files_mutex_;
   std::map<uint32_t, std::unique_ptr<aio::IoFile>> files_;
 };
 

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <future>
 #include <ostream>
 #include <thread>
@@ -14,6 +16,7 @@
 #include "aio/faults.h"
 #include "aio/file.h"
 #include "engine/core/error.h"
+#include "engine/core/wait_event.h"
 #include "tests/aio/aio_test_util.h"
 
 namespace tp::aio {
@@ -291,6 +294,62 @@ TEST_P(AioFaultTest, NestedResubmissionInsideABusySubmissionEnds) {
   for (int i = 0; i < 3; ++i)
     EXPECT_TRUE(is_pattern_block(buf.block(size_t(i)), BlockNumber(10 + i)));
   EXPECT_TRUE(is_pattern_block(buf.block(3), 30));
+}
+
+// Watches `slot` from another thread until `done`; returns the last non-zero wait seen.
+class WaitWatcher {
+ public:
+  explicit WaitWatcher(std::atomic<uint32_t>& slot)
+      : thread_([this, &slot] {
+          while (!done_.load())
+            if (uint32_t w = slot.load()) seen_.store(w);
+        }) {}
+  WaitEvent stop() {
+    done_ = true;
+    thread_.join();
+    return WaitEvent(seen_.load());
+  }
+
+ private:
+  std::atomic<bool> done_{false};
+  std::atomic<uint32_t> seen_{0};
+  std::thread thread_;
+};
+
+// A delayed read (set_transfer_delay) is published as the waiting thread's wait event:
+// DataFileRead for its own read (waited for, or run inline by sync), AioIoCompletion for
+// another thread waiting on the same I/O; the slot is clear again once the wait is over.
+TEST_P(AioFaultTest, SlowReadsArePublishedAsWaitEvents) {
+  AlignedBuffer buf(1);
+  set_transfer_delay(file_->relnumber(), std::chrono::milliseconds(30));
+  std::atomic<uint32_t> mine{0};
+  std::atomic<uint32_t>* saved = wait_event_slot();
+  wait_event_slot() = &mine;
+  WaitWatcher watch_mine(mine);
+  IoResult own = read_blocks(0, 1, buf.data());
+  EXPECT_EQ(watch_mine.stop(), WaitEvent::kDataFileRead);
+  EXPECT_EQ(mine.load(), 0u);
+  wait_event_slot() = saved;
+  EXPECT_TRUE(own.ok());
+
+  if (GetParam().method != IoMethodKind::kSync) {  // sync reads at submission: nothing to wait for
+    std::atomic<uint32_t> theirs{0};
+    IoResult result;
+    IoHandle* h = io_->acquire(&result);
+    IoWaitRef ref = h->wait_ref();
+    io_->start_read(h, *file_, 1, buf.data(), 1);
+    WaitWatcher watch_theirs(theirs);
+    std::thread other([&] {
+      wait_event_slot() = &theirs;
+      io_->wait(ref);
+      wait_event_slot() = nullptr;
+    });
+    other.join();
+    EXPECT_EQ(watch_theirs.stop(), WaitEvent::kAioIoCompletion);
+    io_->wait(ref);
+    EXPECT_TRUE(result.ok());
+  }
+  set_transfer_delay(file_->relnumber(), std::chrono::microseconds(0));
 }
 
 INSTANTIATE_TEST_SUITE_P(

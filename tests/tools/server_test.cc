@@ -10,6 +10,7 @@
 #include "engine/session/database.h"
 #include "tests/support/pg_wire_client.h"
 #include "tests/support/test_util.h"
+#include "tools/server/serve_command.h"
 #include "tools/server/server.h"
 
 namespace tp {
@@ -163,12 +164,27 @@ TEST_F(ServerTest, ErrorHasSqlstateAndPositionAndSkipsTheRest) {
   EXPECT_EQ(r.error->position, 25);  // in the whole Query string, as PostgreSQL counts
   ASSERT_EQ(r.results.size(), 1u);   // SELECT 2 did not run
   EXPECT_EQ(r.status, 'I');
+  r = c->query("SELECT 'é'; SELEC 1");  // positions count characters, as PostgreSQL's
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->position, 13);
   r = c->query("SELEC 1");
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->code, "42601");
   r = c->query("SET client_encoding = 'LATIN1'");
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->code, "22023");
+  ASSERT_FALSE(c->query("CREATE TABLE u (a int PRIMARY KEY); INSERT INTO u VALUES (1)").error);
+  const std::pair<const char*, const char*> coded[] = {{"INSERT INTO u VALUES (1)", "23505"},
+                                                       {"SELECT b FROM u", "42703"},
+                                                       {"SELECT 1 / 0", "22012"},
+                                                       {"SELECT 2147483647 + 1", "22003"},
+                                                       {"SET nonsense = 1", "42704"},
+                                                       {"CREATE TABLE u (a int)", "42P07"}};
+  for (const auto& [sql, code] : coded) {
+    r = c->query(sql);
+    ASSERT_TRUE(r.error) << sql;
+    EXPECT_EQ(r.error->code, code) << sql << ": " << r.error->message;
+  }
   // Still usable.
   EXPECT_EQ(c->query("SELECT 3").results.at(0).rows.at(0).at(0), "3");
 }
@@ -217,6 +233,22 @@ TEST_F(ServerTest, ExtendedProtocolIsRefusedThenUsable) {
   EXPECT_EQ(c->query("SELECT 5").results.at(0).rows.at(0).at(0), "5");
 }
 
+TEST_F(ServerTest, FunctionCallRefusedAndUnknownMessageIsFatal) {
+  auto c = connect();
+  c->send_message('F', std::string(10, '\0'));
+  PgReply r = c->read_reply();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "0A000");
+  EXPECT_EQ(r.status, 'I');
+  c->send_message('d', "copy data outside COPY is ignored");
+  EXPECT_EQ(c->query("SELECT 1").status, 'I');
+  c->send_message('?', "");
+  EXPECT_TRUE(c->closed_by_server());
+  EXPECT_EQ(c->error().severity, "FATAL");
+  EXPECT_EQ(c->error().code, "08P01");
+  EXPECT_EQ(connect()->query("SELECT 1").status, 'I');  // the server goes on
+}
+
 TEST_F(ServerTest, TerminateClosesCleanly) {
   auto c = connect();
   c->send_message('X', "");
@@ -233,12 +265,42 @@ TEST_F(ServerTest, CancelRequestCancelsTheRunningStatement) {
   c->send_message('Q', std::string(kLongStatement) + '\0');
   // A cancel that arrives before the statement starts cancels nothing: send
   // them until the reply comes.
-  while (!c->readable(50)) testing::send_cancel_request(port(), c->pid, c->key);
+  for (int i = 0; i < 400 && !c->readable(50); ++i)  // at most 20 s
+    testing::send_cancel_request(port(), c->pid, c->key);
   PgReply r = c->read_reply();
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->code, "57014");
   EXPECT_EQ(r.error->message, "canceling statement due to user request");
   EXPECT_EQ(c->query("SELECT 9").results.at(0).rows.at(0).at(0), "9");
+}
+
+TEST_F(ServerTest, ReadyForQueryShowsTheTransactionBlock) {
+  auto c = connect();
+  EXPECT_EQ(c->query("BEGIN").status, 'T');
+  PgReply r = c->query("SELECT 1");
+  EXPECT_EQ(r.status, 'T');
+  r = c->query("COMMIT");
+  EXPECT_EQ(r.results.at(0).tag, "COMMIT");
+  EXPECT_EQ(r.status, 'I');
+  EXPECT_EQ(c->query("BEGIN; SELECT * FROM missing").status, 'E');  // a failed block
+  r = c->query("ROLLBACK");
+  EXPECT_EQ(r.results.at(0).tag, "ROLLBACK");
+  EXPECT_EQ(r.status, 'I');
+}
+
+TEST_F(ServerTest, ASecondClientConnectsAndWatchesWhileAStatementRuns) {
+  auto busy = connect();
+  busy->send_message('Q', std::string(kLongStatement) + '\0');
+  auto watcher = connect();  // a session starts while the other's statement runs
+  PgReply r = watcher->query("SELECT * FROM pg_stat_io");
+  EXPECT_FALSE(r.error);
+  EXPECT_EQ(r.status, 'I');
+  testing::send_cancel_request(port(), busy->pid, busy->key);
+  for (int i = 0; i < 400 && !busy->readable(50); ++i)  // at most 20 s
+    testing::send_cancel_request(port(), busy->pid, busy->key);
+  r = busy->read_reply();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "57014");
 }
 
 TEST_F(ServerTest, CancelRequestWithWrongKeyDoesNothing) {
@@ -262,8 +324,9 @@ TEST_F(ServerTest, ClientVanishingMidQueryLeavesServerUp) {
     auto c = connect();
     c->send_message('Q', std::string(kLongStatement) + '\0');
   }  // closed while the statement runs: the server cancels it
-  while (server_->connection_count() > 0)
+  for (int i = 0; i < 1000 && server_->connection_count() > 0; ++i)  // at most 20 s
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(server_->connection_count(), 0u);  // the statement was cancelled, the thread ended
   auto d = connect();
   EXPECT_EQ(d->query("SELECT 1").results.at(0).rows.at(0).at(0), "1");
 }
@@ -284,6 +347,18 @@ TEST_F(ServerTest, StopTellsClientsAndReleasesTheDirectory) {
   DatabaseOptions o;
   o.data_dir = dir_.data();
   EXPECT_NO_THROW(Database::open(o));  // closed and unlocked
+}
+
+TEST(ServeCommand, ExitCodes) {
+  EXPECT_EQ(server::run_serve_command({"--help"}), 0);
+  EXPECT_EQ(server::run_serve_command({"--port", "http"}), 2);
+  EXPECT_EQ(server::run_serve_command({"--max-connections"}), 2);
+  EXPECT_EQ(server::run_serve_command({"--bogus"}), 2);
+}
+
+TEST_F(ServerTest, ServeRefusesADirectoryInUse) {
+  // The fixture's Database holds the directory: a second open fails before any listening.
+  EXPECT_EQ(server::run_serve_command({"-D", dir_.data(), "--port", "65000"}), 1);
 }
 
 class SmallServerTest : public ServerTest {

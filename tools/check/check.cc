@@ -88,7 +88,7 @@ class Checker {
 
   // Reports the file's damage (missing, short) if DataDir found any.
   bool file_is_sound(const RelationEntry& r) {
-    const std::string* why = s_.data_dir().damage(r.relnumber);
+    std::optional<std::string> why = s_.data_dir().damage(r.relnumber);
     if (!why) return true;
     out_ << *why << "\n";
     ++problems_;

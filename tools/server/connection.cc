@@ -49,7 +49,7 @@ void send_error(Socket& socket, ErrorFields f) {
 }
 
 void send_ready(Socket& socket, Session& session) {
-  socket.send(Message('Z').int8(session.in_transaction_block() ? 'T' : 'I').finish());
+  socket.send(Message('Z').int8(uint8_t(session.transaction_status())).finish());
   socket.flush();
 }
 
@@ -232,6 +232,7 @@ class QueryLoop {
 
   // Runs each statement of a Query string; an error skips the rest.
   void query(const std::string& text) {
+    query_ = text;
     std::vector<QueryPart> parts = split_query(text);
     if (parts.empty()) socket_.send(Message('I').finish());  // EmptyQueryResponse
     for (const QueryPart& part : parts) {
@@ -258,7 +259,7 @@ class QueryLoop {
       slot_.busy = false;
       if (must_close()) return false;  // the cancel was the server's: FATAL follows
       ErrorFields f = error_fields(std::current_exception());
-      if (f.position > 0) f.position += int(part.offset);
+      if (f.position > 0) f.position = character_position(query_, part.offset + f.position);
       send_error(socket_, f);
       return false;
     }
@@ -278,6 +279,7 @@ class QueryLoop {
   Socket& socket_;
   Session& session_;
   bool skipping_to_sync_ = false;
+  std::string_view query_;  // the Query string being run
 };
 
 // From the startup packet to the end of the session.

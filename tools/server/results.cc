@@ -113,6 +113,13 @@ std::vector<QueryPart> split_query(std::string_view query) {
   return parts;
 }
 
+int character_position(std::string_view query, size_t byte_position) {
+  int chars = 0;
+  for (size_t i = 0; i + 1 < byte_position && i < query.size(); ++i)
+    chars += (static_cast<unsigned char>(query[i]) & 0xC0) != 0x80;  // not a continuation byte
+  return chars + 1;
+}
+
 bool names_pg_catalog(std::string_view statement) {
   static constexpr std::string_view kName = "pg_catalog.";
   for (size_t i = 0; i + kName.size() <= statement.size(); ++i) {

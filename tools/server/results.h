@@ -38,6 +38,10 @@ struct QueryPart {
 // hold nothing but comments; empty for an empty query (EmptyQueryResponse).
 std::vector<QueryPart> split_query(std::string_view query);
 
+// PostgreSQL's error position (1-based, in characters) of the 1-based byte
+// position `byte_position` of the UTF-8 text `query`.
+int character_position(std::string_view query, size_t byte_position);
+
 // True for psql's catalog queries (\d, \dt, \l ...), which name pg_catalog.
 bool names_pg_catalog(std::string_view statement);
 

@@ -2,6 +2,8 @@
 
 #include <signal.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -30,11 +32,13 @@ const char* kUsage =
     "SIGTERM or SIGINT (Ctrl-C) stops it: running statements are cancelled, clients are\n"
     "told, the data directory is closed and unlocked.\n";
 
-Server* g_server = nullptr;  // for the signal handler; set while run() runs
+std::atomic<Server*> g_server{nullptr};  // for the signal handler; set while the server lives
+volatile std::sig_atomic_t g_stop_requested = 0;  // a signal before the server existed
 
 // Only the stop pipe's write(): async-signal-safe, and the accept loop does the rest.
 void on_stop_signal(int) {
-  if (g_server) g_server->stop();
+  g_stop_requested = 1;
+  if (Server* s = g_server.load()) s->stop();
 }
 
 struct ServeArgs {
@@ -120,6 +124,7 @@ int run_serve_command(const std::vector<std::string>& args) {
     {
       Server server(db, a.server);
       g_server = &server;
+      if (g_stop_requested) server.stop();  // Ctrl-C while the directory opened
       print_listening(server);
       server.run();
       g_server = nullptr;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 
 #include "engine/core/error.h"
 #include "tools/server/connection.h"
@@ -212,8 +213,13 @@ void Server::accept_one(int listen_fd) {
   slot->fd = fd;
   slot->client_addr = address_text(reinterpret_cast<sockaddr*>(&peer));
   ConnectionSlot* s = slot.get();
+  try {
+    s->thread = std::thread([this, s] { run_connection(*this, *s); });
+  } catch (const std::system_error&) {
+    ::close(fd);  // no thread to be had: this client is refused, the server goes on
+    return;
+  }
   connections_.push_back(std::move(slot));
-  s->thread = std::thread([this, s] { run_connection(*this, *s); });
 }
 
 // A client that hangs up while its statement runs would otherwise keep the

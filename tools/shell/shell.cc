@@ -143,6 +143,7 @@ class Shell {
     try {
       ResultSet r = session_.execute(text);
       for (const auto& n : r.notices) std::fprintf(stderr, "NOTICE:  %s\n", n.c_str());
+      for (const auto& w : r.warnings) std::fprintf(stderr, "WARNING:  %s\n", w.c_str());
       std::fputs(format_result(r, print_).c_str(), stdout);
       timing(start);
       std::fflush(stdout);

@@ -95,6 +95,27 @@ TEST(Settings, ParallelQuerySettingsAsPostgres) {
   EXPECT_EQ(s.show("min_parallel_table_scan_size"), "8MB");
 }
 
+TEST(Settings, TextSettingsClientsSend) {
+  Settings s;
+  EXPECT_EQ(s.show("application_name"), "");
+  s.set("application_name", "my app");
+  EXPECT_EQ(s.show("application_name"), "my app");
+  s.set("client_encoding", "utf-8");  // any case and punctuation, shown as written
+  EXPECT_EQ(s.show("client_encoding"), "UTF8");
+  s.set("DateStyle", "iso");  // one word of the choice is enough
+  EXPECT_EQ(s.show("datestyle"), "ISO, MDY");
+  EXPECT_EQ(
+      error_of([&] { s.set("client_encoding", "LATIN1"); }),
+      "invalid value for parameter \"client_encoding\": \"LATIN1\" | Available values: UTF8.");
+  try {
+    s.set("datestyle", "German");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.sqlstate(), "22023");
+  }
+  EXPECT_EQ(s.show("datestyle"), "ISO, MDY");
+}
+
 TEST(Settings, UnknownNameIsNamed) {
   Settings s;
   EXPECT_EQ(error_of([&] { s.set("no_such_thing", "1"); }),

@@ -1,0 +1,87 @@
+// BEGIN / COMMIT / ROLLBACK. tidepool has no multi-statement transactions:
+// every write commits on its own. A block is accepted because clients open one
+// around reads (drivers outside autocommit mode, scripts), and it behaves as
+// PostgreSQL's does where that is honest: reads run in it; a write is refused
+// (never run and then "rolled back" in appearance only); after an error every
+// statement but COMMIT / ROLLBACK is refused until the block ends; SET inside
+// it is undone by ROLLBACK.
+#include "engine/core/error.h"
+#include "engine/session/session.h"
+
+namespace tp {
+
+void Session::check_transaction_block(const sql::Statement& st) {
+  if (!in_block_ || std::holds_alternative<sql::TransactionStmt>(st)) return;
+  if (block_failed_)
+    throw Error("current transaction is aborted, commands ignored until end of transaction block")
+        .with_sqlstate("25P02");
+  const char* hint =
+      "tidepool has no multi-statement transactions: each write commits on its own. End the "
+      "block with COMMIT or ROLLBACK, then run it.";
+  if (const char* tag = write_tag(st))
+    throw Error(std::string(tag) + " cannot run inside a transaction block", "", hint)
+        .with_sqlstate("25001");
+  if (sets_database_setting(st)) {
+    const auto* set = std::get_if<sql::SetStmt>(&st);
+    const std::string what =
+        set ? "SET " + set->name : "RESET " + std::get<sql::ResetStmt>(st).name;
+    throw Error(what + " cannot run inside a transaction block", "",
+                "It changes the buffer pool or the I/O system for every session at once, which "
+                "ROLLBACK could not undo.")
+        .with_sqlstate("25001");
+  }
+  std::string name;
+  if (const auto* set = std::get_if<sql::SetStmt>(&st)) name = set->name;
+  if (const auto* reset = std::get_if<sql::ResetStmt>(&st)) name = reset->name;
+  if (name == "all") {
+    for (const SettingDef& d : Settings::definitions())
+      if (d.scope == SettingScope::kSession) remember_setting_for_rollback(d.name);
+  } else if (!name.empty()) {
+    for (const SettingDef& d : Settings::definitions())
+      if (d.name == name) remember_setting_for_rollback(d.name);
+  }
+}
+
+void Session::remember_setting_for_rollback(const std::string& name) {
+  for (const auto& [n, value] : block_settings_)
+    if (n == name) return;  // the value before the block's first SET is the one to keep
+  block_settings_.emplace_back(name, settings_->show(name));
+}
+
+void Session::end_block(bool undo_settings) {
+  if (undo_settings) {
+    // Newest first does not matter: each name is remembered once.
+    for (const auto& [name, value] : block_settings_) settings_->set(name, value);
+  }
+  block_settings_.clear();
+  in_block_ = false;
+  block_failed_ = false;
+}
+
+ResultSet Session::transaction(const sql::TransactionStmt& t) {
+  using Kind = sql::TransactionStmt::Kind;
+  ResultSet r;
+  switch (t.kind) {
+    case Kind::kBegin:
+      r.tag = "BEGIN";
+      if (in_block_)
+        r.warnings.push_back("there is already a transaction in progress");
+      else
+        in_block_ = true;
+      break;
+    case Kind::kCommit:
+      // COMMIT of a failed block rolls it back, and says so in its tag.
+      r.tag = block_failed_ ? "ROLLBACK" : "COMMIT";
+      if (!in_block_) r.warnings.push_back("there is no transaction in progress");
+      end_block(block_failed_);
+      break;
+    case Kind::kRollback:
+      r.tag = "ROLLBACK";
+      if (!in_block_) r.warnings.push_back("there is no transaction in progress");
+      end_block(true);
+      break;
+  }
+  return r;
+}
+
+}  // namespace tp
