@@ -45,7 +45,8 @@ Value signal_backend(const sql::Expr& e, const std::vector<Value>& args, Session
                     (args.empty() ? std::string() : value_type_name(args[0].type)) +
                     (args.size() > 1 ? ", ..." : "") + ") does not exist",
                 "", e.name + " takes one integer: the pid of a row of pg_stat_activity.")
-        .at_position(e.position);
+        .at_position(e.position)
+        .with_sqlstate(sqlstate::kUndefinedFunction);
   int64_t pid = args[0].i;
   bool in_range = pid > 0 && pid <= INT32_MAX;
   bool done = in_range && (e.name == "pg_cancel_backend" ? sessions.cancel(int(pid))
@@ -88,7 +89,9 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
     return signal_backend(e, args, db_->sessions(), warnings_);
   if (e.name == "pg_backend_pid") {
     if (!args.empty())
-      throw Error("function pg_backend_pid takes no arguments").at_position(e.position);
+      throw Error("function pg_backend_pid takes no arguments")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kUndefinedFunction);
     return Value::int4(activity_->pid);
   }
   if (e.name == "setseed") {

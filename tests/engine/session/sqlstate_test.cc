@@ -103,6 +103,9 @@ TEST(Sqlstate, EachFamilyOfErrorsCarriesPostgresCode) {
       {"ALTER TABLE t SET (nosuch = 5)", "22023"},
       {"VACUUM t", "0A000"},
       {"SELECT tp_verify('t')", "42809"},
+      // The system views.
+      {"SELECT nosuch FROM pg_stat_activity", "42703"},
+      {"SELECT pg_backend_pid(1)", "42883"},
   };
   for (const Failing& c : cases) {
     auto [code, message] = failure_of(s, c.sql);
@@ -110,6 +113,19 @@ TEST(Sqlstate, EachFamilyOfErrorsCarriesPostgresCode) {
   }
   // None of them changed the table.
   EXPECT_EQ(testing::scalar(s, "SELECT count(*) FROM t"), "2");
+}
+
+// A write inside BEGIN is refused (25001), and the block is then aborted (25P02)
+// until ROLLBACK, as PostgreSQL's.
+TEST(Sqlstate, TransactionBlockStates) {
+  TempDir tmp;
+  Session s(testing::options_for(tmp.data()));
+  s.execute("CREATE TABLE t (a int)");
+  s.execute("BEGIN");
+  EXPECT_EQ(failure_of(s, "INSERT INTO t VALUES (1)").first, "25001");
+  EXPECT_EQ(failure_of(s, "SELECT count(*) FROM t").first, "25P02");
+  s.execute("ROLLBACK");
+  EXPECT_EQ(testing::scalar(s, "SELECT count(*) FROM t"), "0");
 }
 
 TEST(Sqlstate, QueryCanceledIs57014) {
