@@ -127,6 +127,8 @@ struct IoResult {
 // blocks: "blocks 17..20". kInvalidPage: "invalid page in block 41 of relation \"t\"".
 // Precondition: status is not kOk.
 std::string describe_io_failure(const IoResult& result, std::string_view relation_name);
+// The SQLSTATE of a failed I/O: disk full, I/O error, data corrupted (invalid page).
+const char* io_failure_sqlstate(const IoResult& result);
 // Throws tp::Error(describe_io_failure(result, file.name())) unless result.ok().
 void check_io_result(const IoResult& result, const IoFile& file);
 [[noreturn]] void raise_io_error(const IoResult& result, const IoFile& file);

@@ -32,7 +32,8 @@ using AlignedBytes = std::unique_ptr<std::byte, AlignedDeleter>;
 
 AlignedBytes aligned_bytes(size_t size) {
   auto* p = static_cast<std::byte*>(std::aligned_alloc(kDirectIoAlignment, size));
-  if (p == nullptr) throw Error("device probe: out of memory");
+  if (p == nullptr)
+    throw Error("device probe: out of memory").with_sqlstate(sqlstate::kOutOfMemory);
   std::memset(p, 0, size);
   return AlignedBytes(p);
 }
@@ -77,9 +78,11 @@ struct Slot {
 // figures would measure memory, so it is an error.
 void drop_page_cache(IoFile& file) {
   if (::fdatasync(file.buffered_fd()) != 0)
-    throw Error(std::string("device probe: fdatasync failed: ") + std::strerror(errno));
+    throw Error(std::string("device probe: fdatasync failed: ") + std::strerror(errno))
+        .with_sqlstate(sqlstate::for_errno(errno));
   if (int rc = ::posix_fadvise(file.buffered_fd(), 0, 0, POSIX_FADV_DONTNEED); rc != 0)
-    throw Error(std::string("device probe: could not drop the page cache: ") + std::strerror(rc));
+    throw Error(std::string("device probe: could not drop the page cache: ") + std::strerror(rc))
+        .with_sqlstate(sqlstate::for_errno(rc));
 }
 
 // One measurement: `depth` slots, each a read in flight, replaced oldest first.
@@ -234,8 +237,11 @@ std::string format_device_probe_row(const DeviceProbeRow& r) {
 }
 
 std::string prepare_device_probe_file(const DeviceProbeConfig& config) {
-  if (config.directory.empty()) throw Error("device probe: no directory given");
-  if (config.file_size_mb == 0) throw Error("device probe: file size must be at least 1 MB");
+  if (config.directory.empty())
+    throw Error("device probe: no directory given").with_sqlstate(sqlstate::kInvalidParameterValue);
+  if (config.file_size_mb == 0)
+    throw Error("device probe: file size must be at least 1 MB")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
   const std::string path = config.directory + "/tidepool_device_probe.dat";
   const uint64_t bytes = config.file_size_mb << 20;
   auto file = IoFile::open(path, "device_probe", 0, /*create_if_missing=*/true);
@@ -261,14 +267,16 @@ std::string prepare_device_probe_file(const DeviceProbeConfig& config) {
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0)
         throw Error("device probe: could not write \"" + path +
-                    "\": " + std::strerror(n < 0 ? errno : ENOSPC));
+                    "\": " + std::strerror(n < 0 ? errno : ENOSPC))
+            .with_sqlstate(sqlstate::for_errno(n < 0 ? errno : ENOSPC));
       done += size_t(n);
     }
   }
   // The stamp goes last: a file cut short by an interrupted run is rebuilt next time.
   uint64_t stamp = kStamp;
   if (::pwrite(file->buffered_fd(), &stamp, sizeof stamp, 8) != ssize_t(sizeof stamp))
-    throw Error("device probe: could not write \"" + path + "\": " + std::strerror(errno));
+    throw Error("device probe: could not write \"" + path + "\": " + std::strerror(errno))
+        .with_sqlstate(sqlstate::for_errno(errno));
   file->fsync();
   return path;
 }

@@ -100,9 +100,11 @@ bool transfer_fault_point(const FaultRule& rule, uint32_t block_offset, FaultPoi
 
 int inject_fault(const FaultRule& rule) {
   if (!applies_to(rule, rule.op))
-    throw Error(std::string("fault kind does not apply to ") + io_op_name(rule.op) + "s");
+    throw Error(std::string("fault kind does not apply to ") + io_op_name(rule.op) + "s")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
   if (rule.kind == FaultKind::kAgain && !rule.once)
-    throw Error("an EAGAIN fault must fire once: the retry would meet it again forever");
+    throw Error("an EAGAIN fault must fire once: the retry would meet it again forever")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
   std::lock_guard lock(rules_mutex);
   rules.push_back({next_id, rule});
   rule_count.store(int(rules.size()), std::memory_order_relaxed);

@@ -24,7 +24,8 @@ std::string quoted(const std::string& s) {
 
 [[noreturn]] void fail_path(const char* what, const std::string& path, int err) {
   throw Error(std::string("could not ") + what + " file " + quoted(path) + ": " +
-              std::strerror(err));
+              std::strerror(err))
+      .with_sqlstate(sqlstate::for_errno(err));
 }
 
 }  // namespace
@@ -70,7 +71,8 @@ IoFile::~IoFile() {
 
 void IoFile::fail(const char* what, int err) const {
   throw Error(std::string("could not ") + what + " file " + quoted(path_) + " of relation " +
-              quoted(name_) + ": " + std::strerror(err));
+              quoted(name_) + ": " + std::strerror(err))
+      .with_sqlstate(sqlstate::for_errno(err));
 }
 
 int IoFile::direct_fd() {
@@ -85,7 +87,8 @@ int IoFile::direct_fd() {
     if (err == EINVAL)
       throw Error("could not open file " + quoted(path_) + " of relation " + quoted(name_) +
                       " for direct I/O: the file system does not support O_DIRECT",
-                  {}, "Use a file system such as ext4 or xfs, or set io_direct off.");
+                  {}, "Use a file system such as ext4 or xfs, or set io_direct off.")
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     fail("open (O_DIRECT)", err);
   }
   direct_fd_.store(fd, std::memory_order_release);

@@ -147,7 +147,8 @@ ThreadSlot& IoSystemCore::my_slot() {
   }
   if (tl_table.count >= kMaxBindingsPerThread)
     throw Error("a thread may use at most " + std::to_string(kMaxBindingsPerThread) +
-                " I/O systems at once");
+                " I/O systems at once")
+        .with_sqlstate(sqlstate::kProgramLimitExceeded);
   (void)&tl_exit_hook;  // constructs the hook, so its destructor runs at thread exit
   ThreadSlot* slot = nullptr;
   {
@@ -158,7 +159,8 @@ ThreadSlot& IoSystemCore::my_slot() {
     } else {
       if (all_slots.size() >= size_t(kMaxThreadSlots))
         throw Error("too many threads use asynchronous I/O at once (at most " +
-                    std::to_string(kMaxThreadSlots) + ")");
+                    std::to_string(kMaxThreadSlots) + ")")
+            .with_sqlstate(sqlstate::kInsufficientResources);
       auto fresh = std::make_unique<ThreadSlot>();
       fresh->slot_index = uint32_t(all_slots.size());
       fresh->handle_count = config.handles_per_thread;
@@ -428,11 +430,13 @@ void IoSystemCore::wait_all(ThreadSlot& slot) {
 
 IoSystem::IoSystem(const IoConfig& config) : config_(config) {
   if (config.handles_per_thread < 1 || config.handles_per_thread > kHandlesPerThread)
-    throw Error("handles_per_thread must be between 1 and " + std::to_string(kHandlesPerThread));
+    throw Error("handles_per_thread must be between 1 and " + std::to_string(kHandlesPerThread))
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
   if (config.method == IoMethodKind::kWorker &&
       (config.io_workers < 1 || config.io_workers > kMaxIoWorkers))
     throw Error("invalid value for parameter \"io_workers\": " + std::to_string(config.io_workers),
-                "io_workers must be between 1 and " + std::to_string(kMaxIoWorkers) + ".");
+                "io_workers must be between 1 and " + std::to_string(kMaxIoWorkers) + ".")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
   core_ = std::make_unique<IoSystemCore>(config, next_system_id.fetch_add(1));
   switch (config.method) {
     case IoMethodKind::kSync:

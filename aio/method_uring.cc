@@ -72,7 +72,11 @@ void raise_uring_setup_error(int err) {
       hint = "Use io_method=worker.";
       break;
   }
-  throw Error("could not set up io_uring: " + why, {}, hint);
+  // A kernel without io_uring cannot have it; otherwise a limit (locked memory,
+  // open files) ran out.
+  throw Error("could not set up io_uring: " + why, {}, hint)
+      .with_sqlstate(err == ENOSYS ? sqlstate::kFeatureNotSupported
+                                   : sqlstate::kInsufficientResources);
 }
 
 namespace {

@@ -25,7 +25,8 @@ IoMethodKind parse_io_method(std::string_view name) {
   for (IoMethodKind m : {IoMethodKind::kSync, IoMethodKind::kWorker, IoMethodKind::kIoUring})
     if (name == io_method_name(m)) return m;
   throw Error("invalid value for parameter \"io_method\": \"" + std::string(name) + "\"", {},
-              "Available values: sync, worker, io_uring.");
+              "Available values: sync, worker, io_uring.")
+      .with_sqlstate(sqlstate::kInvalidParameterValue);
 }
 
 const char* io_context_name(IoContext context) {
@@ -84,6 +85,22 @@ std::string describe_io_failure(const IoResult& result, std::string_view relatio
   return text;
 }
 
+const char* io_failure_sqlstate(const IoResult& result) {
+  switch (result.status) {
+    case IoStatus::kInvalidPage:
+      return sqlstate::kDataCorrupted;
+    case IoStatus::kError:
+      return sqlstate::for_errno(result.error_number);
+    case IoStatus::kPartial:
+      // A short write is a full disk; a short read, a file cut short.
+      return result.op == IoOp::kWrite ? sqlstate::kDiskFull : sqlstate::kDataCorrupted;
+    case IoStatus::kUnknown:
+    case IoStatus::kOk:
+      break;
+  }
+  return sqlstate::kInternalError;
+}
+
 void raise_io_error(const IoResult& result, const IoFile& file) {
   // A write that stops short or fails with ENOSPC: most likely a full disk (PostgreSQL's
   // hint for both).
@@ -91,7 +108,8 @@ void raise_io_error(const IoResult& result, const IoFile& file) {
                    (result.status == IoStatus::kPartial ||
                     (result.status == IoStatus::kError && result.error_number == ENOSPC));
   throw Error(describe_io_failure(result, file.name()), {},
-              disk_full ? "Check free disk space." : "");
+              disk_full ? "Check free disk space." : "")
+      .with_sqlstate(io_failure_sqlstate(result));
 }
 
 void check_io_result(const IoResult& result, const IoFile& file) {

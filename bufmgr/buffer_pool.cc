@@ -26,7 +26,8 @@ void BufferPool::check_pin_budget(uint32_t more) {
     throw Error("too many buffers pinned by one thread",
                 "this thread pins " + std::to_string(pins.distinct()) + " buffers and asked for " +
                     std::to_string(more) + " more; the limit is " + std::to_string(max_pins_),
-                "raise max_pins_per_thread or shared_buffers");
+                "raise max_pins_per_thread or shared_buffers")
+        .with_sqlstate(sqlstate::kInsufficientResources);
 }
 
 uint32_t BufferPool::pin_shared(BufferDesc& d, bool ring) {
@@ -207,7 +208,8 @@ void BufferPool::mark_dirty(int32_t buffer) {
 std::vector<WriteGuard> BufferPool::extend(aio::IoFile& file, int count, BufferStrategy* strategy) {
   if (count < 1)
     throw Error("cannot extend relation \"" + file.name() + "\" by " + std::to_string(count) +
-                " blocks");
+                " blocks")
+        .with_sqlstate(sqlstate::kProgramLimitExceeded);
   check_pin_budget(uint32_t(count));
   BlockNumber first;
   {
@@ -215,7 +217,8 @@ std::vector<WriteGuard> BufferPool::extend(aio::IoFile& file, int count, BufferS
     first = file.size_blocks();
     if (uint64_t(first) + uint64_t(count) >= kInvalidBlock)
       throw Error("cannot extend relation \"" + file.name() + "\" beyond " +
-                  std::to_string(kInvalidBlock - 1) + " blocks");
+                  std::to_string(kInvalidBlock - 1) + " blocks")
+          .with_sqlstate(sqlstate::kProgramLimitExceeded);
     file.extend_zeros(first + BlockNumber(count));
   }
   IoContext context = strategy ? strategy->context() : IoContext::kNormal;
@@ -229,7 +232,8 @@ std::vector<WriteGuard> BufferPool::extend(aio::IoFile& file, int count, BufferS
     if (!page_is_new(pages.back().page()))
       throw Error("unexpected data beyond EOF in block " + std::to_string(first + BlockNumber(i)) +
                       " of relation \"" + file.name() + "\"",
-                  {}, "call drop_relation after truncating a relation's file");
+                  {}, "call drop_relation after truncating a relation's file")
+          .with_sqlstate(sqlstate::kDataCorrupted);
     my_pins().add(context, Counter::kExtend);
   }
   return pages;
@@ -332,6 +336,7 @@ void BufferPool::finish_flush_batch(std::vector<PendingWrite>& batch) {
   if (batch.empty()) return;
   io_->submit_staged();
   std::string failure;
+  const char* failure_code = sqlstate::kIoError;
   for (PendingWrite& w : batch) {
     io_->wait(w.ref);
     BufferDesc& d = desc(w.buffer);
@@ -342,12 +347,13 @@ void BufferPool::finish_flush_batch(std::vector<PendingWrite>& batch) {
       thread_buffer_usage().shared_written += 1;
     } else if (failure.empty()) {
       failure = aio::describe_io_failure(w.result, d.file->name());
+      failure_code = aio::io_failure_sqlstate(w.result);
     }
     d.content.unlock();
     unpin(w.buffer);
   }
   batch.clear();
-  if (!failure.empty()) throw Error(failure);
+  if (!failure.empty()) throw Error(failure).with_sqlstate(failure_code);
 }
 
 // After an error: releases what the batch still holds (writes already started complete

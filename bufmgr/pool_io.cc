@@ -293,7 +293,8 @@ bool BufferPool::wait_read_buffers(ReadBuffersOp& op) {
         throw Error("invalid page in block " +
                         std::to_string(op.first_block + BlockNumber(op.nblocks_done + good)) +
                         " of relation \"" + op.file->name() + "\"",
-                    "the page checksum or header does not match its contents");
+                    "the page checksum or header does not match its contents")
+            .with_sqlstate(sqlstate::kDataCorrupted);
       if (result.status == aio::IoStatus::kError ||
           (result.status == aio::IoStatus::kPartial && complete == 0))
         raise_block_error(result, *op.file);

@@ -44,11 +44,13 @@ constexpr int kMaxBuffers = 1 << 22;  // 32 GB; the refcount field holds 2^18 pi
 
 void validate_config(int shared_buffers, int max_pins) {
   if (shared_buffers < 16 || shared_buffers > kMaxBuffers)
-    throw Error("invalid value for shared_buffers: " + std::to_string(shared_buffers),
-                "shared_buffers must be between 16 and " + std::to_string(kMaxBuffers) +
-                    " buffers of 8 kB");
+    throw Error(
+        "invalid value for shared_buffers: " + std::to_string(shared_buffers),
+        "shared_buffers must be between 16 and " + std::to_string(kMaxBuffers) + " buffers of 8 kB")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
   if (max_pins < 0)
-    throw Error("invalid value for max_pins_per_thread: " + std::to_string(max_pins));
+    throw Error("invalid value for max_pins_per_thread: " + std::to_string(max_pins))
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
 }
 
 uint64_t machine_memory_bytes() {
@@ -91,7 +93,8 @@ void check_fits_in_memory(int shared_buffers) {
               "The buffer pool needs " + megabytes(needed) + "; the machine has " +
                   megabytes(machine) + " of physical memory and this process already uses " +
                   megabytes(in_use) + ".",
-              "Set shared_buffers to at most " + std::to_string(most_mb) + "MB.");
+              "Set shared_buffers to at most " + std::to_string(most_mb) + "MB.")
+      .with_sqlstate(sqlstate::kOutOfMemory);
 }
 
 }  // namespace
@@ -123,7 +126,8 @@ BufferPool::Parts BufferPool::allocate(int shared_buffers, int max_pins) {
     throw Error("could not allocate the buffer pool for " + shared_buffers_text(shared_buffers),
                 "out of memory: the machine has " + megabytes(machine_memory_bytes()) +
                     " of physical memory",
-                "Set shared_buffers lower.");
+                "Set shared_buffers lower.")
+        .with_sqlstate(sqlstate::kOutOfMemory);
   }
   return p;
 }
@@ -165,7 +169,8 @@ void BufferPool::tear_down() {
 void BufferPool::resize(int shared_buffers, int max_pins_per_thread) {
   for (int b = 0; b < nbuffers_; ++b)
     if (refcount_of(descs_[size_t(b)].load_state()) != 0)
-      throw Error("cannot resize the buffer pool while buffers are pinned");
+      throw Error("cannot resize the buffer pool while buffers are pinned")
+          .with_sqlstate(sqlstate::kObjectInUse);
   // The new pool first: if it cannot be had, or a dirty page cannot be written, the
   // old pool stays exactly as it was.
   Parts next = allocate(shared_buffers, max_pins_per_thread);
@@ -178,7 +183,8 @@ void BufferPool::resize(int shared_buffers, int max_pins_per_thread) {
 void BufferPool::switch_io(aio::IoSystem& io) {
   for (int b = 0; b < nbuffers_; ++b)
     if (refcount_of(descs_[size_t(b)].load_state()) != 0)
-      throw Error("cannot change the I/O method while buffers are pinned");
+      throw Error("cannot change the I/O method while buffers are pinned")
+          .with_sqlstate(sqlstate::kObjectInUse);
   evict_all();
   io_ = &io;
 }
@@ -252,7 +258,8 @@ void BufferPool::invalidate_buffer(BufferDesc& d, const BufferTag& tag, bool kee
     } else if (my_pins().count(d.id) != 0) {
       throw Error("cannot invalidate block " + std::to_string(tag.block) + " of relation \"" +
                       d.file->name() + "\": this thread still pins it",
-                  {}, "release every page of the relation first");
+                  {}, "release every page of the relation first")
+          .with_sqlstate(sqlstate::kObjectInUse);
     } else if (w & kFlagIoInProgress) {
       wait_io_done(d);
     } else {
@@ -276,7 +283,8 @@ void BufferPool::drop_relation(aio::IoFile& file) {
 void BufferPool::evict_all() {
   if (uint32_t mine = my_pins().distinct(); mine > 0)
     throw Error("cannot evict the buffer pool: " + std::to_string(mine) + " buffers are pinned",
-                "this thread still pins them");
+                "this thread still pins them")
+        .with_sqlstate(sqlstate::kObjectInUse);
   flush_all();
   for (int b = 0; b < nbuffers_; ++b) {
     BufferDesc& d = descs_[size_t(b)];

@@ -13,7 +13,8 @@ int checked(int value, int lo, int hi, const char* name) {
     throw Error(
         std::string("invalid value for parameter \"") + name + "\": " + std::to_string(value),
         std::string(name) + " must be between " + std::to_string(lo) + " and " +
-            std::to_string(hi) + ".");
+            std::to_string(hi) + ".")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
   return value;
 }
 

@@ -24,7 +24,8 @@ BufferDesc& ClockSweep::victim(BufferDesc* descs) {
         if (++skips > 2 * uint64_t(nbuffers_))
           throw Error("no unpinned buffers available",
                       "all " + std::to_string(nbuffers_) + " buffers of the pool are pinned",
-                      "raise shared_buffers or pin fewer pages at once");
+                      "raise shared_buffers or pin fewer pages at once")
+              .with_sqlstate(sqlstate::kInsufficientResources);
         break;
       }
       if (usage_of(old) > 0) {

@@ -158,7 +158,8 @@ const RowBatch* IndexScanNode::do_next() {
     const char* page = current_page_.page();
     if (tid.offset > page_max_offset(page))
       throw Error("index \"" + params_.index.name + "\" points past the end of block " +
-                  std::to_string(tid.block) + " of relation \"" + params_.relation + "\"");
+                  std::to_string(tid.block) + " of relation \"" + params_.relation + "\"")
+          .with_sqlstate(sqlstate::kIndexCorrupted);
     const ItemId* id = page_item_id(page, tid.offset);
     if (id->state != uint32_t(ItemState::kNormal)) continue;
     const char* tuple = page + id->off;

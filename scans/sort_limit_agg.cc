@@ -69,7 +69,8 @@ const RowBatch* SortNode::do_next() {
         throw Error("sort of " + std::to_string(rows_.size() / std::max<uint32_t>(width_, 1)) +
                         "+ rows needs more than " + std::to_string(max_bytes_ >> 20) +
                         " MB, the in-memory sort limit",
-                    "", "Add a LIMIT or a WHERE clause that keeps fewer rows.");
+                    "", "Add a LIMIT or a WHERE clause that keeps fewer rows.")
+            .with_sqlstate(sqlstate::kProgramLimitExceeded);
       if (bound_ > 0 && width_ > 0 && rows_.size() / width_ >= size_t(bound_) * 2 &&
           rows_.size() / width_ >= 1024)
         keep_best(width_);

@@ -91,7 +91,8 @@ BTree BTree::create(PageStore& store, IndexDef def) {
 BTree BTree::open(PageStore& store, IndexDef def) {
   BTree tree(store, std::move(def));
   if (store.nblocks() == 0)
-    throw Error("index \"" + tree.def_.name + "\" has no metapage (its relation is empty)");
+    throw Error("index \"" + tree.def_.name + "\" has no metapage (its relation is empty)")
+        .with_sqlstate(sqlstate::kIndexCorrupted);
   PageGuard guard = store.read(kMetaBlock, PageLock::kShared);
   const BtMeta* meta = bt_meta(guard.data());
   if (page_is_new(guard.data()) || meta->magic != kBtMagic)
@@ -104,14 +105,16 @@ BTree BTree::open(PageStore& store, IndexDef def) {
     same = meta->types[i] == uint8_t(tree.layout_.types[size_t(i)]);
   if (!same)
     throw Error("index \"" + tree.def_.name +
-                "\" was built with different key columns or uniqueness than its definition");
+                "\" was built with different key columns or uniqueness than its definition")
+        .with_sqlstate(sqlstate::kIndexCorrupted);
   return tree;
 }
 
 void BTree::corrupt(BlockNumber block, const std::string& what) const {
   throw Error(
       "index \"" + def_.name + "\" contains a corrupted page at block " + std::to_string(block),
-      what, "Please REINDEX it.");
+      what, "Please REINDEX it.")
+      .with_sqlstate(sqlstate::kIndexCorrupted);
 }
 
 void BTree::throw_duplicate(const KeyValues& key) const {
@@ -120,7 +123,7 @@ void BTree::throw_duplicate(const KeyValues& key) const {
     columns += (i > 0 ? ", " : "") + def_.columns[i].name;
   throw Error("duplicate key value violates unique constraint \"" + def_.name + "\"",
               "Key (" + columns + ")=" + format_key(key) + " already exists.")
-      .with_sqlstate("23505");
+      .with_sqlstate(sqlstate::kUniqueViolation);
 }
 
 MetaInfo BTree::meta(ScanCounters* counters) const {
@@ -266,7 +269,8 @@ void BTree::insert(const KeyValues& key, Tid tid) {
   if (off <= page_max_offset(leaf.data()) &&
       compare(layout_, probe, tuple_at(leaf.data(), off)) == 0)
     throw Error("index \"" + def_.name + "\" already contains key " + format_key(key) +
-                " with TID " + format_tid(tid));
+                " with TID " + format_tid(tid))
+        .with_sqlstate(sqlstate::kIndexCorrupted);
   insert_into_page(std::move(leaf), off, tuple, size, stack);
 }
 

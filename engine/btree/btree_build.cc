@@ -334,7 +334,8 @@ BuildStats BTreeBuilder::write(const BuildProgressFn& progress, const BuildInter
         for (size_t c = 0; c < def_.columns.size(); ++c)
           columns += (c > 0 ? ", " : "") + def_.columns[c].name;
         throw Error("could not create unique index \"" + def_.name + "\"",
-                    "Key (" + columns + ")=" + format_key(key) + " is duplicated.");
+                    "Key (" + columns + ")=" + format_key(key) + " is duplicated.")
+            .with_sqlstate(sqlstate::kUniqueViolation);
       }
       previous = key;
     }

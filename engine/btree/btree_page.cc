@@ -46,7 +46,8 @@ TupleLayout TupleLayout::from(const IndexDef& def) {
   if (def.columns.empty() || def.columns.size() > size_t(kMaxKeyColumns))
     throw Error("index \"" + def.name + "\" must have between 1 and " +
                 std::to_string(kMaxKeyColumns) + " key columns, not " +
-                std::to_string(def.columns.size()));
+                std::to_string(def.columns.size()))
+        .with_sqlstate(sqlstate::kTooManyColumns);
   TupleLayout layout;
   layout.ncols = int(def.columns.size());
   uint32_t end = kTupleHeaderSize;
@@ -55,7 +56,8 @@ TupleLayout TupleLayout::from(const IndexDef& def) {
     KeyType type = def.columns[size_t(i)].type;
     if (type != KeyType::kInt4 && type != KeyType::kInt8)
       throw Error("index \"" + def.name + "\" column \"" + def.columns[size_t(i)].name +
-                  "\" has an unsupported key type (only int4 and int8 are)");
+                  "\" has an unsupported key type (only int4 and int8 are)")
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     uint32_t width = type == KeyType::kInt4 ? 4 : 8;  // alignment equals width
     end = (end + width - 1) & ~(width - 1);
     layout.types[size_t(i)] = type;
@@ -75,7 +77,8 @@ void check_key_range(const IndexDef& def, const KeyValues& key) {
     if (key[i] < std::numeric_limits<int32_t>::min() ||
         key[i] > std::numeric_limits<int32_t>::max())
       throw Error("value " + std::to_string(key[i]) + " is out of range for int4 column \"" +
-                  def.columns[size_t(i)].name + "\" of index \"" + def.name + "\"");
+                  def.columns[size_t(i)].name + "\" of index \"" + def.name + "\"")
+          .with_sqlstate(sqlstate::kNumericValueOutOfRange);
   }
 }
 

@@ -147,7 +147,8 @@ PageGuard IndexScan::read_left_leaf() {
       throw Error("index \"" + tree_->def().name + "\" contains a corrupted page at block " +
                       std::to_string(came_from_),
                   "Its left link does not lead to a page that links back to it.",
-                  "Please REINDEX it.");
+                  "Please REINDEX it.")
+          .with_sqlstate(sqlstate::kIndexCorrupted);
     guard.release();
     guard = read_next_leaf();
   }
@@ -160,7 +161,8 @@ PageGuard IndexScan::read_next_leaf() {
   if (++leaves_walked_ > tree_->store().nblocks())
     throw Error("index \"" + tree_->def().name + "\" contains a corrupted page at block " +
                     std::to_string(next_block_),
-                "Its leaf right links form a cycle.", "Please REINDEX it.");
+                "Its leaf right links form a cycle.", "Please REINDEX it.")
+        .with_sqlstate(sqlstate::kIndexCorrupted);
   return tree_->read_node(next_block_, 0, PageLock::kShared, &counters_);
 }
 

@@ -21,7 +21,8 @@ BlockNumber MemPageStore::append_frame(bool loaded, bool latch) {
   BlockNumber block = nblocks_.load(std::memory_order_relaxed);
   if (block / kFramesPerChunk >= kMaxChunks)
     throw Error("cannot extend relation \"" + name_ + "\" beyond " + std::to_string(block) +
-                " blocks");
+                " blocks")
+        .with_sqlstate(sqlstate::kProgramLimitExceeded);
   std::atomic<Frame*>& slot = chunks_[block / kFramesPerChunk];
   if (slot.load(std::memory_order_relaxed) == nullptr)
     slot.store(new Frame[kFramesPerChunk], std::memory_order_release);
@@ -43,7 +44,8 @@ BlockNumber MemPageStore::append_frame(bool loaded, bool latch) {
 PageGuard MemPageStore::read(BlockNumber block, PageLock lock) {
   if (block >= nblocks())
     throw Error("could not read block " + std::to_string(block) + " in relation \"" + name_ +
-                "\": it has only " + std::to_string(nblocks()) + " blocks");
+                "\": it has only " + std::to_string(nblocks()) + " blocks")
+        .with_sqlstate(sqlstate::kDataCorrupted);
   reads_.fetch_add(1, std::memory_order_relaxed);
   Frame& f = frame(block);
   if (lock == PageLock::kExclusive)

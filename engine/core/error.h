@@ -4,12 +4,100 @@
 // Broken invariants are not Errors: they abort (see TP_ASSERT).
 #pragma once
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 namespace tp {
+
+// PostgreSQL's SQLSTATE codes (its appendix "PostgreSQL Error Codes") for the
+// errors tidepool raises, named as PostgreSQL's condition names. Throw sites use
+// these names, never literals: `throw Error(...).with_sqlstate(sqlstate::kUndefinedTable)`.
+namespace sqlstate {
+// Class 0A: feature not supported.
+inline constexpr const char* kFeatureNotSupported = "0A000";
+// Class 22: data exception.
+inline constexpr const char* kDataException = "22000";
+inline constexpr const char* kNumericValueOutOfRange = "22003";
+inline constexpr const char* kDivisionByZero = "22012";
+inline constexpr const char* kCharacterNotInRepertoire = "22021";
+inline constexpr const char* kInvalidParameterValue = "22023";
+inline constexpr const char* kInvalidRowCountInLimitClause = "2201W";
+inline constexpr const char* kInvalidTextRepresentation = "22P02";
+// Class 23: integrity constraint violation.
+inline constexpr const char* kNotNullViolation = "23502";
+inline constexpr const char* kUniqueViolation = "23505";
+// Class 25: invalid transaction state.
+inline constexpr const char* kActiveSqlTransaction = "25001";
+inline constexpr const char* kInFailedSqlTransaction = "25P02";
+inline constexpr const char* kReadOnlySqlTransaction = "25006";
+// Class 2B: dependent objects still exist.
+inline constexpr const char* kDependentObjectsStillExist = "2BP01";
+// Class 42: syntax error or access rule violation.
+inline constexpr const char* kInsufficientPrivilege = "42501";
+inline constexpr const char* kSyntaxError = "42601";
+inline constexpr const char* kDuplicateColumn = "42701";
+inline constexpr const char* kUndefinedColumn = "42703";
+inline constexpr const char* kUndefinedObject = "42704";
+inline constexpr const char* kDuplicateObject = "42710";
+inline constexpr const char* kGroupingError = "42803";
+inline constexpr const char* kDatatypeMismatch = "42804";
+inline constexpr const char* kWrongObjectType = "42809";
+inline constexpr const char* kCannotCoerce = "42846";
+inline constexpr const char* kUndefinedFunction = "42883";
+inline constexpr const char* kUndefinedTable = "42P01";
+inline constexpr const char* kDuplicateTable = "42P07";
+inline constexpr const char* kInvalidColumnReference = "42P10";
+inline constexpr const char* kInvalidTableDefinition = "42P16";
+// Class 53: insufficient resources.
+inline constexpr const char* kInsufficientResources = "53000";
+inline constexpr const char* kDiskFull = "53100";
+inline constexpr const char* kOutOfMemory = "53200";
+inline constexpr const char* kTooManyConnections = "53300";
+// Class 54: program limit exceeded.
+inline constexpr const char* kProgramLimitExceeded = "54000";
+inline constexpr const char* kStatementTooComplex = "54001";
+inline constexpr const char* kTooManyColumns = "54011";
+// Class 55: object not in prerequisite state.
+inline constexpr const char* kObjectNotInPrerequisiteState = "55000";
+inline constexpr const char* kObjectInUse = "55006";
+inline constexpr const char* kLockNotAvailable = "55P03";
+// Class 57: operator intervention.
+inline constexpr const char* kQueryCanceled = "57014";
+inline constexpr const char* kAdminShutdown = "57P01";
+// Class 58: system error (errors external to tidepool).
+inline constexpr const char* kIoError = "58030";
+inline constexpr const char* kUndefinedFile = "58P01";
+// Class 08: connection exception.
+inline constexpr const char* kProtocolViolation = "08P01";
+// Class F0: configuration file error.
+inline constexpr const char* kConfigFileError = "F0000";
+// Class XX: internal error.
+inline constexpr const char* kInternalError = "XX000";
+inline constexpr const char* kDataCorrupted = "XX001";
+inline constexpr const char* kIndexCorrupted = "XX002";
+
+// The code of a failed system call, as PostgreSQL's errcode_for_file_access:
+// a full disk, a missing file, no permission, anything else an I/O error.
+inline const char* for_errno(int err) {
+  switch (err) {
+    case ENOSPC:
+    case EDQUOT:
+      return kDiskFull;
+    case ENOENT:
+      return kUndefinedFile;
+    case EACCES:
+    case EPERM:
+      return kInsufficientPrivilege;
+    case ENOMEM:
+      return kOutOfMemory;
+    default:
+      return kIoError;
+  }
+}
+}  // namespace sqlstate
 
 class Error : public std::runtime_error {
  public:

@@ -47,7 +47,9 @@ class StatementCancelScope {
 // and goes on (tidepool check, one relation after another) stops for this one.
 class QueryCanceled : public Error {
  public:
-  QueryCanceled() : Error("canceling statement due to user request") { with_sqlstate("57014"); }
+  QueryCanceled() : Error("canceling statement due to user request") {
+    with_sqlstate(sqlstate::kQueryCanceled);
+  }
 };
 
 // Throws QueryCanceled (once per request) when a cancel is pending, for this

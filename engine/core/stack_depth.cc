@@ -48,7 +48,8 @@ const ThreadStack& thread_stack() {
   throw Error("stack depth limit exceeded", "",
               "Increase the configuration parameter \"max_stack_depth\" (currently " +
                   std::to_string(max_stack_depth_kb()) +
-                  "kB), after ensuring the platform's stack depth limit is adequate.");
+                  "kB), after ensuring the platform's stack depth limit is adequate.")
+      .with_sqlstate(sqlstate::kStatementTooComplex);
 }
 
 void check_stack_depth() {
@@ -78,7 +79,8 @@ void set_max_stack_depth_kb(int64_t kb) {
   if (platform >= 0 && kb > platform)
     throw Error("\"max_stack_depth\" must not exceed " + std::to_string(platform) + "kB.", "",
                 "Increase the platform's stack depth limit via \"ulimit -s\" or local "
-                "equivalent.");
+                "equivalent.")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
   g_limit_kb.store(kb, std::memory_order_relaxed);
 }
 

@@ -88,7 +88,7 @@ std::string format_aggregate(const OutputAggregate& agg, const scans::AggState& 
       if (agg.input == ColumnType::kInt4) {
         if (st.sum > std::numeric_limits<int64_t>::max() ||
             st.sum < std::numeric_limits<int64_t>::min())
-          throw Error("bigint out of range");
+          throw Error("bigint out of range").with_sqlstate(sqlstate::kNumericValueOutOfRange);
         return std::to_string(int64_t(st.sum));
       }
       __int128 v = st.sum;

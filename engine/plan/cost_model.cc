@@ -55,7 +55,8 @@ std::string fmt_setting(double v) {
 void check_setting(bool ok, const char* name, const std::string& value, const char* range) {
   if (!ok)
     throw Error(std::string(value) + " is outside the valid range for parameter \"" + name +
-                "\" (" + range + ")");
+                "\" (" + range + ")")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
 }
 
 }  // namespace

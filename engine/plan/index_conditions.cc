@@ -61,7 +61,8 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
     if (backward) std::reverse(values.begin(), values.end());
     if (sets.size() * values.size() > kMaxConditionSets)
       throw Error("IN lists in the index conditions combine into more than " +
-                  std::to_string(kMaxConditionSets) + " index scans");
+                  std::to_string(kMaxConditionSets) + " index scans")
+          .with_sqlstate(sqlstate::kProgramLimitExceeded);
     scans::ConditionSets next;
     for (const auto& set : sets)
       for (int64_t v : values) {

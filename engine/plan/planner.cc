@@ -30,10 +30,11 @@ const RelationEntry& find_table(PlanContext& ctx, const sql::Select& s) {
   if (!found)
     throw Error("relation " + quoted(s.from->name) + " does not exist")
         .at_position(s.from->position)
-        .with_sqlstate("42P01");
+        .with_sqlstate(sqlstate::kUndefinedTable);
   if (!found->is_table())
     throw Error("cannot read index " + quoted(found->name) + " as a table")
-        .at_position(s.from->position);
+        .at_position(s.from->position)
+        .with_sqlstate(sqlstate::kWrongObjectType);
   return *found;
 }
 
@@ -59,14 +60,19 @@ std::pair<scans::AggKind, int> bind_aggregate(const RelationEntry& rel, const sq
     throw Error("function " + e.name +
                 "() is not available in a query over a table: the "
                 "select list takes columns and count, sum, min, max, avg")
-        .at_position(e.position);
+        .at_position(e.position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   if (e.star_arg) {
     if (*kind != scans::AggKind::kCount)
-      throw Error(e.name + "(*) is not an aggregate; only count(*) is").at_position(e.position);
+      throw Error(e.name + "(*) is not an aggregate; only count(*) is")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kWrongObjectType);
     return {scans::AggKind::kCountStar, -1};
   }
   if (e.args.size() != 1 || e.args[0]->kind != sql::ExprKind::kColumnRef)
-    throw Error(e.name + "() takes one column here").at_position(e.position);
+    throw Error(e.name + "() takes one column here")
+        .at_position(e.position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   return {*kind, bind_column(rel, *e.args[0])};
 }
 
@@ -90,7 +96,8 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
       throw Error(
           "the select list takes *, columns and aggregates (count, sum, min, max, avg); "
           "expressions are not supported")
-          .at_position(e.position);
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     }
     if (!b.first_plain) b.first_plain = &e;
   }
@@ -99,7 +106,8 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
         "column \"" + rel.name + "." +
         (b.first_plain->kind == sql::ExprKind::kStar ? rel.columns[0].name : b.first_plain->name) +
         "\" must appear in the GROUP BY clause or be used in an aggregate function")
-        .at_position(b.first_plain->position);
+        .at_position(b.first_plain->position)
+        .with_sqlstate(sqlstate::kGroupingError);
   return b;
 }
 
@@ -114,7 +122,8 @@ int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const 
     int64_t k = e.ival;
     if (k < 1 || k > int64_t(targets.columns.size()))
       throw Error("ORDER BY position " + std::to_string(k) + " is not in select list")
-          .at_position(e.position);
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kInvalidColumnReference);
     return targets.columns[size_t(k - 1)];
   }
   if (e.kind == sql::ExprKind::kColumnRef) {
@@ -122,7 +131,9 @@ int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const 
       if (targets.names[i] == e.name) return targets.columns[i];
     return bind_column(rel, e);
   }
-  throw Error("ORDER BY takes columns (by name or position)").at_position(e.position);
+  throw Error("ORDER BY takes columns (by name or position)")
+      .at_position(e.position)
+      .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
 BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
@@ -131,7 +142,8 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
   for (const sql::OrderItem& o : s.order_by) {
     if (!targets.aggs.empty())
       throw Error("ORDER BY is not supported with aggregates (the result is one row)")
-          .at_position(o.expr->position);
+          .at_position(o.expr->position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     int col = bind_order_key(rel, targets, *o.expr);
     order.keys.push_back({col, o.descending});
     order.text += (order.text.empty() ? "" : ", ") +

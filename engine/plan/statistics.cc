@@ -476,7 +476,8 @@ TableStats analyze_table(int column_count, BlockNumber total_blocks,
   if (options.statistics_target < 1 || options.statistics_target > 10000) {
     throw Error(
         std::to_string(options.statistics_target) +
-        " is outside the valid range for parameter \"default_statistics_target\" (1 .. 10000)");
+        " is outside the valid range for parameter \"default_statistics_target\" (1 .. 10000)")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
   }
   TP_ASSERT(column_count >= 0);
   const int target_rows = 300 * options.statistics_target;
@@ -487,7 +488,8 @@ TableStats analyze_table(int column_count, BlockNumber total_blocks,
       if (static_cast<int>(rows[i].size()) != column_count) {
         throw Error("ANALYZE: block " + std::to_string(b) + " returned a row with " +
                     std::to_string(rows[i].size()) + " columns, expected " +
-                    std::to_string(column_count));
+                    std::to_string(column_count))
+            .with_sqlstate(sqlstate::kDataCorrupted);
       }
     }
   };

@@ -33,7 +33,7 @@ class Binder {
       if (rel_.columns[c].name == e.name) return int(c);
     throw Error("column " + quoted(e.name) + " does not exist")
         .at_position(e.position)
-        .with_sqlstate("42703");
+        .with_sqlstate(sqlstate::kUndefinedColumn);
   }
 
   // A constant of the WHERE clause: an integer (`value`), NULL, a fraction
@@ -50,7 +50,8 @@ class Binder {
       throw Error(
           "WHERE compares a column with a constant only; this compares two expressions "
           "over columns")
-          .at_position(e.position);
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     EvalContext ctx;
     Value v = evaluate(e, ctx);
     Constant c;
@@ -74,7 +75,9 @@ class Binder {
         c.value = cast_value(v, "bigint").i;
         break;
       case ValueType::kBool:
-        throw Error("operator does not exist: integer = boolean").at_position(e.position);
+        throw Error("operator does not exist: integer = boolean")
+            .at_position(e.position)
+            .with_sqlstate(sqlstate::kUndefinedFunction);
     }
     return c;
   }
@@ -127,14 +130,17 @@ class Binder {
         throw Error(
             "WHERE takes comparisons of a column with a constant (=, <>, <, <=, >, >=), "
             "BETWEEN, IN, AND, OR and NOT")
-            .at_position(e.position);
+            .at_position(e.position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
     }
   }
 
  private:
   int column_arg(const sql::Expr& parent, const sql::Expr& e) const {
     if (e.kind != sql::ExprKind::kColumnRef)
-      throw Error("WHERE compares a column with a constant only").at_position(parent.position);
+      throw Error("WHERE compares a column with a constant only")
+          .at_position(parent.position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     return column(e);
   }
 
@@ -146,7 +152,10 @@ class Binder {
     bool found = false;
     for (auto& [name, o] : ops)
       if (e.name == name) op = o, found = true;
-    if (!found) throw Error("operator " + e.name + " is not supported").at_position(e.position);
+    if (!found)
+      throw Error("operator " + e.name + " is not supported")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     const sql::Expr* col = e.args[0].get();
     const sql::Expr* cst = e.args[1].get();
     if (col->kind != sql::ExprKind::kColumnRef) {
@@ -154,7 +163,9 @@ class Binder {
       op = commute(op);
     }
     if (col->kind != sql::ExprKind::kColumnRef)
-      throw Error("WHERE compares a column with a constant only").at_position(e.position);
+      throw Error("WHERE compares a column with a constant only")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     int c = column(*col);
     Constant k = constant(*cst);
     if (k.is_null) return Clause::cmp(c, op, std::optional<int64_t>{});

@@ -17,8 +17,12 @@ ResultSet run_analyze(Session& session, const sql::Analyze& a) {
   }
   for (const std::string& name : a.tables) {
     const RelationEntry* r = cat.find(name);
-    if (!r) throw Error("relation \"" + name + "\" does not exist");
-    if (!r->is_table()) throw Error("\"" + name + "\" is an index; ANALYZE takes tables");
+    if (!r)
+      throw Error("relation \"" + name + "\" does not exist")
+          .with_sqlstate(sqlstate::kUndefinedTable);
+    if (!r->is_table())
+      throw Error("\"" + name + "\" is an index; ANALYZE takes tables")
+          .with_sqlstate(sqlstate::kWrongObjectType);
     oids.push_back(r->oid);
   }
   Catalog next = cat;

@@ -29,7 +29,8 @@ struct Database::DirectoryClaim {
     if (!g_open_directories.insert(key).second)
       throw Error("data directory \"" + path + "\" is already open in this process", "",
                   "Open its Database once and hand it to every Session "
-                  "(Session(std::shared_ptr<Database>)).");
+                  "(Session(std::shared_ptr<Database>)).")
+          .with_sqlstate(sqlstate::kObjectInUse);
   }
   ~DirectoryClaim() {
     std::lock_guard lock(g_open_mutex);

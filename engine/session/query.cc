@@ -69,9 +69,14 @@ ResultSet query_select(Session& session, const sql::Select& s) {
 ResultSet query_explain(Session& session, const sql::Explain& explain) {
   const auto* select = std::get_if<sql::Select>(&explain.statement);
   if (!select || !select->from || select->from->is_function)
-    throw Error("EXPLAIN takes SELECT ... FROM a table");
-  if (is_system_view(select->from->name)) throw Error("EXPLAIN of a system view is not supported");
-  if (explain.options.verbose) throw Error("EXPLAIN option VERBOSE is not supported");
+    throw Error("EXPLAIN takes SELECT ... FROM a table")
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  if (is_system_view(select->from->name))
+    throw Error("EXPLAIN of a system view is not supported")
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  if (explain.options.verbose)
+    throw Error("EXPLAIN option VERBOSE is not supported")
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   Clock::time_point start = Clock::now();
   PlanContext ctx = session.plan_context();
   PlannedQuery q = plan_select(ctx, *select);

@@ -32,7 +32,8 @@ struct Series {
 Series make_series(const std::vector<Value>& args, int position) {
   if (args.size() < 2 || args.size() > 3)
     throw Error("function generate_series takes two or three integer arguments")
-        .at_position(position);
+        .at_position(position)
+        .with_sqlstate(sqlstate::kUndefinedFunction);
   Series s;
   bool any8 = false;
   for (const Value& v : args) {
@@ -40,7 +41,8 @@ Series make_series(const std::vector<Value>& args, int position) {
       throw Error(std::string("function generate_series(") + value_type_name(v.type) +
                       ", ...) does not exist",
                   "", "generate_series takes integer arguments.")
-          .at_position(position);
+          .at_position(position)
+          .with_sqlstate(sqlstate::kUndefinedFunction);
     any8 |= v.type == ValueType::kInt8;
   }
   s.type = any8 ? ValueType::kInt8 : ValueType::kInt4;
@@ -48,7 +50,10 @@ Series make_series(const std::vector<Value>& args, int position) {
   s.stop = args[1].i;
   if (args.size() == 3) {
     s.step = args[2].i;
-    if (s.step == 0) throw Error("step size cannot equal zero").at_position(position);
+    if (s.step == 0)
+      throw Error("step size cannot equal zero")
+          .at_position(position)
+          .with_sqlstate(sqlstate::kInvalidParameterValue);
   }
   return s;
 }
@@ -56,8 +61,8 @@ Series make_series(const std::vector<Value>& args, int position) {
 // Rows are numbered (and shuffled) with 32-bit indexes.
 void refuse_too_many(uint64_t rows) {
   if (rows > UINT32_MAX)
-    throw Error("generate_series of " + std::to_string(rows) +
-                " rows is too large to load at once");
+    throw Error("generate_series of " + std::to_string(rows) + " rows is too large to load at once")
+        .with_sqlstate(sqlstate::kProgramLimitExceeded);
 }
 
 void find_series_calls(const Expr& e, std::vector<const Expr*>& out) {
@@ -89,7 +94,9 @@ void expand_targets(const std::vector<const Expr*>& targets, RowSourceContext& c
     auto it = current.find(&e);
     if (it != current.end()) return it->second;
     if (ctx.session_function) return ctx.session_function(e, args);
-    throw Error("function " + e.name + "() does not exist").at_position(e.position);
+    throw Error("function " + e.name + "() does not exist")
+        .at_position(e.position)
+        .with_sqlstate(sqlstate::kUndefinedFunction);
   };
   uint64_t rows = calls.empty() ? 1 : 0;
   for (const Expr* c : calls) {
@@ -102,7 +109,8 @@ void expand_targets(const std::vector<const Expr*>& targets, RowSourceContext& c
   for (auto& [c, s] : series)
     if (s.count() != rows)
       throw Error("generate_series calls in one row have different lengths", "",
-                  "tidepool columns hold no NULLs, so every series must have the same length.");
+                  "tidepool columns hold no NULLs, so every series must have the same length.")
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
   if (count_only) {
     *count_only = rows;
     return;
@@ -161,7 +169,9 @@ void run_values(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
 // SELECT without FROM.
 void run_targets(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
                  uint64_t* count_only) {
-  if (s.where || !s.order_by.empty()) throw Error("WHERE and ORDER BY need a FROM clause here");
+  if (s.where || !s.order_by.empty())
+    throw Error("WHERE and ORDER BY need a FROM clause here")
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   std::vector<const Expr*> targets;
   for (auto& t : s.targets) targets.push_back(t.expr.get());
   uint64_t limit = s.limit.value_or(UINT64_MAX);
@@ -174,10 +184,12 @@ std::string series_column(const sql::FromItem& f) {
   if (f.name != "generate_series")
     throw Error("function " + f.name + "() is not a row source", "",
                 "FROM takes a table or generate_series(start, stop [, step]).")
-        .at_position(f.position);
+        .at_position(f.position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   if (f.column_aliases.size() > 1)
     throw Error("too many column aliases specified for function generate_series")
-        .at_position(f.position);
+        .at_position(f.position)
+        .with_sqlstate(sqlstate::kSyntaxError);
   return !f.column_aliases.empty() ? f.column_aliases[0]
          : !f.alias.empty()        ? f.alias
                                    : "generate_series";
@@ -191,7 +203,8 @@ struct SeriesOrder {
 SeriesOrder series_order(const sql::Select& s, const Series& series, const std::string& col) {
   SeriesOrder o;
   if (s.order_by.size() > 1)
-    throw Error("ORDER BY over generate_series takes one key: random() or the series column");
+    throw Error("ORDER BY over generate_series takes one key: random() or the series column")
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   if (s.order_by.empty()) return o;
   const Expr& key = *s.order_by[0].expr;
   if (is_random_call(key)) {
@@ -200,7 +213,8 @@ SeriesOrder series_order(const sql::Select& s, const Series& series, const std::
     o.reverse = s.order_by[0].descending ? series.step > 0 : series.step < 0;
   } else {
     throw Error("ORDER BY over generate_series takes random() or the series column \"" + col + "\"")
-        .at_position(key.position);
+        .at_position(key.position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   }
   return o;
 }
@@ -219,7 +233,8 @@ bool passes_where(const sql::Select& s, EvalContext& ec) {
   Value ok = evaluate(*s.where, ec);
   if (ok.type != ValueType::kBool && ok.type != ValueType::kNull)
     throw Error(std::string("argument of WHERE must be type boolean, not type ") +
-                value_type_name(ok.type));
+                value_type_name(ok.type))
+        .with_sqlstate(sqlstate::kDatatypeMismatch);
   return ok.type != ValueType::kNull && ok.i;
 }
 
@@ -247,7 +262,9 @@ void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
   Value current;
   ec.column = [&](const Expr& e) -> Value {
     if (e.name == col || e.name == f.alias) return current;
-    throw Error("column \"" + e.name + "\" does not exist").at_position(e.position);
+    throw Error("column \"" + e.name + "\" does not exist")
+        .at_position(e.position)
+        .with_sqlstate(sqlstate::kUndefinedColumn);
   };
   std::vector<const Expr*> targets;
   for (auto& t : s.targets) targets.push_back(t.expr.get());

@@ -45,7 +45,8 @@ Value signal_backend(const sql::Expr& e, const std::vector<Value>& args, Session
                     (args.empty() ? std::string() : value_type_name(args[0].type)) +
                     (args.size() > 1 ? ", ..." : "") + ") does not exist",
                 "", e.name + " takes one integer: the pid of a row of pg_stat_activity.")
-        .at_position(e.position);
+        .at_position(e.position)
+        .with_sqlstate(sqlstate::kUndefinedFunction);
   int64_t pid = args[0].i;
   bool in_range = pid > 0 && pid <= INT32_MAX;
   bool done = in_range && (e.name == "pg_cancel_backend" ? sessions.cancel(int(pid))
@@ -88,19 +89,24 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
     return signal_backend(e, args, db_->sessions(), warnings_);
   if (e.name == "pg_backend_pid") {
     if (!args.empty())
-      throw Error("function pg_backend_pid takes no arguments").at_position(e.position);
+      throw Error("function pg_backend_pid takes no arguments")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kUndefinedFunction);
     return Value::int4(activity_->pid);
   }
   if (e.name == "setseed") {
     if (args.size() != 1 || !args[0].is_numeric_type())
-      throw Error("function setseed takes one double precision argument").at_position(e.position);
+      throw Error("function setseed takes one double precision argument")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kUndefinedFunction);
     double seed = args[0].type == ValueType::kInt4 || args[0].type == ValueType::kInt8
                       ? double(args[0].i)
                       : args[0].d;
     if (seed < -1 || seed > 1 || std::isnan(seed))
       throw Error("setseed parameter " + Value::float8(seed).to_string() +
                   " is out of allowed range [-1,1]")
-          .at_position(e.position);
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kNumericValueOutOfRange);
     uint64_t bits;
     std::memcpy(&bits, &seed, sizeof bits);
     random_.seed_with(bits);
@@ -108,14 +114,18 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
   }
   if (e.name == "tp_verify") {
     if (args.size() != 1 || args[0].type != ValueType::kText)
-      throw Error("function tp_verify takes one index name").at_position(e.position);
+      throw Error("function tp_verify takes one index name")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kUndefinedFunction);
     const RelationEntry* idx = catalog().find(args[0].s);
     if (!idx) throw relation_missing(args[0].s, e.args[0]->position);
     if (idx->kind != RelKind::kIndex)
-      throw Error("\"" + idx->name + "\" is not an index").at_position(e.args[0]->position);
+      throw Error("\"" + idx->name + "\" is not an index")
+          .at_position(e.args[0]->position)
+          .with_sqlstate(sqlstate::kWrongObjectType);
     const RelationEntry* table = catalog().find_oid(idx->table_oid);
     btree::VerifyReport report = verify_index(storage(), *table, *idx);
-    if (!report.ok) throw Error(report.message);
+    if (!report.ok) throw Error(report.message).with_sqlstate(sqlstate::kIndexCorrupted);
     return Value::text("index \"" + idx->name +
                        "\" is valid: " + std::to_string(report.pages_checked) + " pages, " +
                        std::to_string(report.leaf_items_checked) + " entries checked");
@@ -123,14 +133,17 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
   if (e.name == "pg_stat_reset_shared") {
     if (args.size() != 1 || args[0].type != ValueType::kText || args[0].s != "io")
       throw Error("pg_stat_reset_shared takes 'io' (the only shared statistics tidepool keeps)")
-          .at_position(e.position);
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kInvalidParameterValue);
     aio::io_stats_reset();
     return Value::text("");
   }
   if (e.name == "pg_relation_size" || e.name == "pg_table_size" ||
       e.name == "pg_total_relation_size") {
     if (args.size() != 1 || args[0].type != ValueType::kText)
-      throw Error("function " + e.name + " takes one relation name").at_position(e.position);
+      throw Error("function " + e.name + " takes one relation name")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kUndefinedFunction);
     const RelationEntry* rel = catalog().find(args[0].s);
     if (!rel) throw relation_missing(args[0].s, e.args[0]->position);
     uint64_t pages = rel->pages;
@@ -138,7 +151,9 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
       for (const RelationEntry* idx : catalog().indexes_of(rel->oid)) pages += idx->pages;
     return Value::int8(int64_t(pages * kBlockSize));
   }
-  throw Error("function " + e.name + "() does not exist").at_position(e.position);
+  throw Error("function " + e.name + "() does not exist")
+      .at_position(e.position)
+      .with_sqlstate(sqlstate::kUndefinedFunction);
 }
 
 }  // namespace tp

@@ -22,19 +22,25 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
     }
     throw Error("relation " + quoted(ct.name) + " already exists")
         .at_position(ct.name_position)
-        .with_sqlstate("42P07");
+        .with_sqlstate(sqlstate::kDuplicateTable);
   }
-  if (ct.columns.empty()) throw Error("a table needs at least one column");
+  if (ct.columns.empty())
+    throw Error("a table needs at least one column")
+        .with_sqlstate(sqlstate::kInvalidTableDefinition);
   // PostgreSQL's MaxHeapAttributeNumber; the statistics format holds no more.
-  if (ct.columns.size() > 1600) throw Error("tables can have at most 1600 columns");
+  if (ct.columns.size() > 1600)
+    throw Error("tables can have at most 1600 columns").with_sqlstate(sqlstate::kTooManyColumns);
   std::set<std::string> seen;
   for (const auto& c : ct.columns)
     if (!seen.insert(c.name).second)
-      throw Error("column " + quoted(c.name) + " specified more than once").at_position(c.position);
+      throw Error("column " + quoted(c.name) + " specified more than once")
+          .at_position(c.position)
+          .with_sqlstate(sqlstate::kDuplicateColumn);
   for (const auto& k : ct.primary_key)
     if (!seen.count(k))
       throw Error("column " + quoted(k) + " named in key does not exist")
-          .at_position(ct.primary_key_position);
+          .at_position(ct.primary_key_position)
+          .with_sqlstate(sqlstate::kUndefinedColumn);
   return atomically([&] {
     Catalog next = data_dir().catalog();
     RelationEntry rel;
@@ -72,12 +78,14 @@ ResultSet Session::drop_table(const sql::DropTable& dt) {
     RelationEntry* rel = next.find(name);
     if (!rel || !rel->is_table()) {
       if (rel)
-        throw Error(quoted(name) + " is not a table", "", "Use DROP INDEX to remove an index.");
+        throw Error(quoted(name) + " is not a table", "", "Use DROP INDEX to remove an index.")
+            .with_sqlstate(sqlstate::kWrongObjectType);
       if (dt.if_exists) {
         r.notices.push_back("table " + quoted(name) + " does not exist, skipping");
         continue;
       }
-      throw Error("table " + quoted(name) + " does not exist");
+      throw Error("table " + quoted(name) + " does not exist")
+          .with_sqlstate(sqlstate::kUndefinedTable);
     }
     // Collect oids first: remove() shifts the entries behind the removed one,
     // so pointers from indexes_of() name the wrong relation after the first.
@@ -120,10 +128,12 @@ ResultSet Session::alter_table(const sql::AlterTable& at) {
   } else {
     sql::TableOptions o = sql::table_options(at.options);
     if (!rel->is_table() && o.parallel_workers)
-      throw Error("unrecognized parameter \"parallel_workers\"");
+      throw Error("unrecognized parameter \"parallel_workers\"")
+          .with_sqlstate(sqlstate::kInvalidParameterValue);
     if (!rel->is_table())
       throw Error("cannot change the options of index " + quoted(at.name), "",
-                  "tidepool builds every B-tree with leaves 90% full.");
+                  "tidepool builds every B-tree with leaves 90% full.")
+          .with_sqlstate(sqlstate::kWrongObjectType);
     if (o.fillfactor) rel->fillfactor = *o.fillfactor;
     if (o.parallel_workers) rel->parallel_workers = *o.parallel_workers;
   }
@@ -139,7 +149,8 @@ ResultSet Session::truncate(const sql::Truncate& t) {
   for (const auto& name : t.names) {
     RelationEntry* rel = next.find(name);
     if (!rel) throw relation_missing(name);
-    if (!rel->is_table()) throw Error(quoted(name) + " is not a table");
+    if (!rel->is_table())
+      throw Error(quoted(name) + " is not a table").with_sqlstate(sqlstate::kWrongObjectType);
   }
   return atomically([&] {
     // Like PostgreSQL: new, empty files under new relnumbers; the old ones go at commit.
@@ -190,7 +201,8 @@ RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::strin
 ResultSet Session::create_index(const sql::CreateIndex& ci) {
   const RelationEntry* table = data_dir().catalog().find(ci.table);
   if (!table) throw relation_missing(ci.table);
-  if (!table->is_table()) throw Error("\"" + ci.table + "\" is not a table");
+  if (!table->is_table())
+    throw Error("\"" + ci.table + "\" is not a table").with_sqlstate(sqlstate::kWrongObjectType);
   if (!ci.name.empty() && data_dir().catalog().find(ci.name)) {
     if (ci.if_not_exists) {
       ResultSet r;
@@ -198,19 +210,23 @@ ResultSet Session::create_index(const sql::CreateIndex& ci) {
       r.tag = "CREATE INDEX";
       return r;
     }
-    throw Error("relation \"" + ci.name + "\" already exists").with_sqlstate("42P07");
+    throw Error("relation \"" + ci.name + "\" already exists")
+        .with_sqlstate(sqlstate::kDuplicateTable);
   }
   std::vector<int> columns;
   for (const auto& name : ci.columns) {
     int pos = -1;
     for (size_t c = 0; c < table->columns.size(); ++c)
       if (table->columns[c].name == name) pos = int(c);
-    if (pos < 0) throw Error("column \"" + name + "\" does not exist");
+    if (pos < 0)
+      throw Error("column \"" + name + "\" does not exist")
+          .with_sqlstate(sqlstate::kUndefinedColumn);
     columns.push_back(pos);
   }
   if (columns.size() > size_t(btree::kMaxKeyColumns))
     throw Error("cannot use more than " + std::to_string(btree::kMaxKeyColumns) +
-                " columns in an index");
+                " columns in an index")
+        .with_sqlstate(sqlstate::kTooManyColumns);
   return atomically([&] {
     Catalog next = data_dir().catalog();
     add_index(next, *next.find_oid(table->oid), ci.name, columns, ci.unique, false);
@@ -231,17 +247,20 @@ ResultSet Session::drop_index(const sql::DropIndex& di) {
     RelationEntry* idx = next.find(name);
     if (!idx || idx->kind != RelKind::kIndex) {
       if (idx)
-        throw Error("\"" + name + "\" is not an index", "", "Use DROP TABLE to remove a table.");
+        throw Error("\"" + name + "\" is not an index", "", "Use DROP TABLE to remove a table.")
+            .with_sqlstate(sqlstate::kWrongObjectType);
       if (di.if_exists) {
         r.notices.push_back("index \"" + name + "\" does not exist, skipping");
         continue;
       }
-      throw Error("index \"" + name + "\" does not exist");
+      throw Error("index \"" + name + "\" does not exist")
+          .with_sqlstate(sqlstate::kUndefinedObject);
     }
     if (idx->primary)
       throw Error("cannot drop index " + name + " because constraint " + name + " on table " +
                       next.find_oid(idx->table_oid)->name + " requires it",
-                  "", "Drop the table instead.");
+                  "", "Drop the table instead.")
+          .with_sqlstate(sqlstate::kDependentObjectsStillExist);
     files.push_back(idx->relnumber);
     next.remove(idx->oid);
   }

@@ -53,22 +53,27 @@ std::vector<int> source_positions(const sql::Insert& ins, const RelationEntry& t
       ins.source.values.empty() ? ins.source.targets.size() : ins.source.values.front().size();
   if (ins.columns.empty()) {
     if (source_width > table.columns.size())
-      throw Error("INSERT has more expressions than target columns");
+      throw Error("INSERT has more expressions than target columns")
+          .with_sqlstate(sqlstate::kSyntaxError);
     for (size_t i = 0; i < source_width; ++i) target[i] = int(i);
   } else {
     if (source_width > ins.columns.size())
-      throw Error("INSERT has more expressions than target columns");
+      throw Error("INSERT has more expressions than target columns")
+          .with_sqlstate(sqlstate::kSyntaxError);
     if (source_width < ins.columns.size())
-      throw Error("INSERT has more target columns than expressions");
+      throw Error("INSERT has more target columns than expressions")
+          .with_sqlstate(sqlstate::kSyntaxError);
     for (size_t i = 0; i < ins.columns.size(); ++i) {
       int pos = -1;
       for (size_t c = 0; c < table.columns.size(); ++c)
         if (table.columns[c].name == ins.columns[i]) pos = int(c);
       if (pos < 0)
         throw Error("column " + quoted(ins.columns[i]) + " of relation " + quoted(table.name) +
-                    " does not exist");
+                    " does not exist")
+            .with_sqlstate(sqlstate::kUndefinedColumn);
       if (target[size_t(pos)] >= 0)
-        throw Error("column " + quoted(ins.columns[i]) + " specified more than once");
+        throw Error("column " + quoted(ins.columns[i]) + " specified more than once")
+            .with_sqlstate(sqlstate::kDuplicateColumn);
       target[size_t(pos)] = int(i);
     }
   }
@@ -76,7 +81,8 @@ std::vector<int> source_positions(const sql::Insert& ins, const RelationEntry& t
     if (target[c] < 0)
       throw Error("null value in column " + quoted(table.columns[c].name) + " of relation " +
                       quoted(table.name) + " violates not-null constraint",
-                  "", "tidepool columns hold no NULLs: give every column a value.");
+                  "", "tidepool columns hold no NULLs: give every column a value.")
+          .with_sqlstate(sqlstate::kNotNullViolation);
   return target;
 }
 
@@ -86,12 +92,14 @@ ResultSet Session::insert(const sql::Insert& ins) {
   const RelationEntry* found = catalog().find(ins.table);
   if (!found) throw relation_missing(ins.table, ins.table_position);
   if (!found->is_table())
-    throw Error("cannot insert into " + quoted(ins.table) + ": it is an index");
+    throw Error("cannot insert into " + quoted(ins.table) + ": it is an index")
+        .with_sqlstate(sqlstate::kWrongObjectType);
   if (ins.source.from && !ins.source.from->is_function)
     throw Error(
         "INSERT ... SELECT reads generate_series(...) or VALUES; reading another table "
         "is not supported")
-        .at_position(ins.source.from->position);
+        .at_position(ins.source.from->position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   const RelationEntry table = *found;
   const std::vector<int> target = source_positions(ins, table);
 

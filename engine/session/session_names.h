@@ -15,7 +15,7 @@ inline std::string quoted(const std::string& name) {
 inline Error relation_missing(const std::string& name, int position = 0) {
   return Error("relation " + quoted(name) + " does not exist")
       .at_position(position)
-      .with_sqlstate("42P01");
+      .with_sqlstate(sqlstate::kUndefinedTable);
 }
 
 }  // namespace tp

@@ -52,7 +52,7 @@ std::string format_with_unit(const SettingDef& d, double v) {
 
 Error invalid_value(const SettingDef& d, const std::string& text, const std::string& hint) {
   return Error("invalid value for parameter \"" + d.name + "\": \"" + text + "\"", "", hint)
-      .with_sqlstate("22023");
+      .with_sqlstate(sqlstate::kInvalidParameterValue);
 }
 
 // The words of a kText value or choice: lower case, split at commas and
@@ -141,7 +141,8 @@ double parse_number(const SettingDef& d, const std::string& text) {
                                 ? format_with_unit(d, number)
                                 : format_number(number)) +
                 " is outside the valid range for parameter \"" + d.name + "\" (" +
-                format_with_unit(d, d.min) + " .. " + format_with_unit(d, d.max) + ")");
+                format_with_unit(d, d.min) + " .. " + format_with_unit(d, d.max) + ")")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
   }
   return number;
 }
@@ -193,7 +194,7 @@ const SettingDef& Settings::def(std::string_view name) const {
   for (const SettingDef& d : definitions())
     if (d.name == name) return d;
   throw Error("unrecognized configuration parameter \"" + std::string(name) + "\"")
-      .with_sqlstate("42704");
+      .with_sqlstate(sqlstate::kUndefinedObject);
 }
 
 Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const {
@@ -208,7 +209,7 @@ Settings::Value Settings::parse(const SettingDef& d, std::string_view raw) const
         v.number = 0;
       } else {
         throw Error("parameter \"" + d.name + "\" requires a Boolean value", "", "Use on or off.")
-            .with_sqlstate("22023");
+            .with_sqlstate(sqlstate::kInvalidParameterValue);
       }
       return v;
     }
@@ -264,7 +265,7 @@ const Settings::Value& Settings::value(std::string_view name) const {
   auto it = o.values_.find(name);
   if (it == o.values_.end())
     throw Error("unrecognized configuration parameter \"" + std::string(name) + "\"")
-        .with_sqlstate("42704");
+        .with_sqlstate(sqlstate::kUndefinedObject);
   return it->second;
 }
 
@@ -309,7 +310,8 @@ void Settings::reset(std::string_view name) {
 void Settings::set_from_assignment(std::string_view a) {
   size_t eq = a.find('=');
   if (eq == std::string_view::npos)
-    throw Error("invalid setting \"" + std::string(a) + "\"", "", "Write it as name=value.");
+    throw Error("invalid setting \"" + std::string(a) + "\"", "", "Write it as name=value.")
+        .with_sqlstate(sqlstate::kSyntaxError);
   set(trim(a.substr(0, eq)), trim(a.substr(eq + 1)), false);
 }
 
@@ -333,7 +335,8 @@ void Settings::load_conf_file(const std::string& path) {
       set(name, val, false);
     } catch (const Error& e) {
       throw Error(std::string(e.what()) + " (in " + path + " line " + std::to_string(lineno) + ")",
-                  e.detail(), e.hint());
+                  e.detail(), e.hint())
+          .with_sqlstate(e.sqlstate());
     }
   }
 }

@@ -198,7 +198,8 @@ Projection project(const sql::Select& s, const ViewRows& view,
       throw Error("aggregates over system views are not supported", "",
                   "Select columns with WHERE, ORDER BY and LIMIT, e.g. SELECT pid, state FROM "
                   "pg_stat_activity WHERE state = 'active'.")
-          .at_position(t.expr->position);
+          .at_position(t.expr->position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     bool plain = t.expr->kind == sql::ExprKind::kColumnRef;
     p.names.push_back(t.alias.empty() ? sql::default_column_name(*t.expr) : t.alias);
     p.exprs.push_back(plain ? nullptr : t.expr.get());
@@ -214,7 +215,8 @@ Value order_key(const sql::Expr& key, const Projection& p, const std::vector<Val
   if (key.kind == sql::ExprKind::kIntConst) {
     if (key.ival < 1 || size_t(key.ival) > out.size())
       throw Error("ORDER BY position " + std::to_string(key.ival) + " is not in select list")
-          .at_position(key.position);
+          .at_position(key.position)
+          .with_sqlstate(sqlstate::kInvalidColumnReference);
     return out[size_t(key.ival - 1)];
   }
   if (key.kind == sql::ExprKind::kColumnRef &&
@@ -244,7 +246,9 @@ ResultSet select_from_view(const sql::Select& s, const ViewRows& view, EvalConte
   auto column_of = [&](const sql::Expr& e) -> int {
     auto it = std::find(view.columns.begin(), view.columns.end(), e.name);
     if (it == view.columns.end())
-      throw Error("column \"" + e.name + "\" does not exist").at_position(e.position);
+      throw Error("column \"" + e.name + "\" does not exist")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kUndefinedColumn);
     return int(it - view.columns.begin());
   };
   EvalContext ec = functions;
@@ -258,7 +262,8 @@ ResultSet select_from_view(const sql::Select& s, const ViewRows& view, EvalConte
       Value ok = evaluate(*s.where, ec);
       if (ok.type != ValueType::kBool && ok.type != ValueType::kNull)
         throw Error(std::string("argument of WHERE must be type boolean, not type ") +
-                    value_type_name(ok.type));
+                    value_type_name(ok.type))
+            .with_sqlstate(sqlstate::kDatatypeMismatch);
       if (ok.type == ValueType::kNull || !ok.i) continue;
     }
     OutRow out;

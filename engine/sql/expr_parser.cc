@@ -27,9 +27,13 @@ ExprPtr ExprParser::numeric_constant(const Token& t) {
     if (first != std::string_view::npos &&
         (x.size() - first > 4 || std::stoi(std::string(x.substr(first))) > 1000))
       throw Error("invalid input syntax for type numeric: \"" + t.text + "\"")
-          .at_position(t.position);
+          .at_position(t.position)
+          .with_sqlstate(sqlstate::kInvalidTextRepresentation);
   }
-  if (int_digits > 131072) throw Error("value overflows numeric format").at_position(t.position);
+  if (int_digits > 131072)
+    throw Error("value overflows numeric format")
+        .at_position(t.position)
+        .with_sqlstate(sqlstate::kNumericValueOutOfRange);
   auto c = std::make_unique<Expr>(ExprKind::kNumConst, t.position);
   c->dval = std::strtod(t.text.c_str(), nullptr);
   c->sval = t.text;
@@ -102,7 +106,9 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
     e->negated = negated;
     e->args.push_back(std::move(left));
     if (is_word("symmetric"))
-      throw Error("BETWEEN SYMMETRIC is not supported").at_position(peek().position);
+      throw Error("BETWEEN SYMMETRIC is not supported")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     e->args.push_back(additive());
     expect_word("and");
     e->args.push_back(additive());
@@ -222,7 +228,9 @@ ExprPtr ExprParser::cast_rest(ExprPtr e) {
     if (type == "float" || type == "real" || type == "float4") type = "float8";
     if (type != "int" && type != "bigint" && type != "float8" && type != "numeric" &&
         type != "text" && type != "regclass")
-      throw Error("type \"" + type + "\" does not exist").at_position(t.position);
+      throw Error("type \"" + type + "\" does not exist")
+          .at_position(t.position)
+          .with_sqlstate(sqlstate::kUndefinedObject);
     c->name = type;
     c->args.push_back(std::move(e));
     e = sealed(std::move(c));
@@ -292,7 +300,9 @@ ExprPtr ExprParser::primary_leaf() {
           e->star_arg = true;
         } else if (!is_punct(")")) {
           if (accept_word("distinct"))
-            throw Error("DISTINCT in aggregates is not supported").at_position(t.position);
+            throw Error("DISTINCT in aggregates is not supported")
+                .at_position(t.position)
+                .with_sqlstate(sqlstate::kFeatureNotSupported);
           do e->args.push_back(expr());
           while (accept_punct(","));
         }

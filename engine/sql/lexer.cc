@@ -108,7 +108,8 @@ void verify_utf8(std::string_view text) {
         std::snprintf(hex, sizeof hex, "%s0x%02x", j ? " " : "", p[i + j]);
         bytes += hex;
       }
-      throw Error("invalid byte sequence for encoding \"UTF8\": " + bytes);
+      throw Error("invalid byte sequence for encoding \"UTF8\": " + bytes)
+          .with_sqlstate(sqlstate::kCharacterNotInRepertoire);
     }
     i += len;
   }
@@ -147,7 +148,8 @@ class Scanner {
   Error junk_after_number(size_t start) const {
     return Error("trailing junk after numeric literal at or near \"" +
                  std::string(s_.substr(start, i_ + 1 - start)) + "\"")
-        .at_position(pos(start));
+        .at_position(pos(start))
+        .with_sqlstate(sqlstate::kSyntaxError);
   }
 
   bool skip_space_or_comment() {
@@ -160,7 +162,8 @@ class Scanner {
       size_t end = block_comment_end(s_, i_);
       if (end == std::string_view::npos)
         throw Error("unterminated /* comment at or near \"" + std::string(s_.substr(i_)) + "\"")
-            .at_position(pos(i_));
+            .at_position(pos(i_))
+            .with_sqlstate(sqlstate::kSyntaxError);
       i_ = end;
     } else {
       return false;
@@ -185,7 +188,8 @@ class Scanner {
       if (i_ >= s_.size())
         throw Error(std::string("unterminated ") + what + " at or near \"" +
                     std::string(s_.substr(start)) + "\"")
-            .at_position(pos(start));
+            .at_position(pos(start))
+            .with_sqlstate(sqlstate::kSyntaxError);
       if (s_[i_] == quote) {
         if (peek(1) != quote) break;
         ++i_;
@@ -199,7 +203,10 @@ class Scanner {
   void read_quoted_identifier() {
     size_t start = i_;
     std::string word = read_quoted('"', "quoted identifier");
-    if (word.empty()) throw Error("zero-length delimited identifier").at_position(pos(start));
+    if (word.empty())
+      throw Error("zero-length delimited identifier")
+          .at_position(pos(start))
+          .with_sqlstate(sqlstate::kSyntaxError);
     out_.push_back({TokenKind::kIdentifier, truncate_identifier(word, notices_), pos(start), true});
   }
 
@@ -262,7 +269,7 @@ class Scanner {
     } else {
       throw Error("syntax error at or near \"" + std::string(1, c) + "\"")
           .at_position(pos(i_))
-          .with_sqlstate("42601");
+          .with_sqlstate(sqlstate::kSyntaxError);
     }
   }
 

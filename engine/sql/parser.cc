@@ -63,7 +63,8 @@ class Parser : public ExprParser {
       a.vacuum = true;
       if (!accept_word("analyze") && !accept_word("analyse"))
         throw Error("VACUUM without ANALYZE is not supported: tidepool tables have no dead tuples",
-                    "", "Use VACUUM ANALYZE or ANALYZE.");
+                    "", "Use VACUUM ANALYZE or ANALYZE.")
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
       table_list(a.tables);
       return a;
     }
@@ -88,7 +89,7 @@ class Parser : public ExprParser {
       if (is_word("to"))
         throw Error("savepoints are not supported by tidepool", "",
                     "tidepool has no multi-statement transactions: a block holds reads only.")
-            .with_sqlstate("0A000");
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
     } else {
       return std::nullopt;
     }
@@ -111,7 +112,7 @@ class Parser : public ExprParser {
           throw Error("tidepool supports only the READ COMMITTED isolation level", "",
                       "Each statement reads what was committed when it started; there are no "
                       "transaction snapshots.")
-              .with_sqlstate("0A000")
+              .with_sqlstate(sqlstate::kFeatureNotSupported)
               .at_position(pos);
         } else {
           syntax_error();
@@ -155,7 +156,8 @@ class Parser : public ExprParser {
         expect_punct("(");
         if (!ct.primary_key.empty())
           throw Error("multiple primary keys for table \"" + ct.name + "\" are not allowed")
-              .at_position(ct.primary_key_position);
+              .at_position(ct.primary_key_position)
+              .with_sqlstate(sqlstate::kInvalidTableDefinition);
         do ct.primary_key.push_back(identifier());
         while (accept_punct(","));
         expect_punct(")");
@@ -172,7 +174,8 @@ class Parser : public ExprParser {
           expect_word("key");
           if (!ct.primary_key.empty())
             throw Error("multiple primary keys for table \"" + ct.name + "\" are not allowed")
-                .at_position(pos);
+                .at_position(pos)
+                .with_sqlstate(sqlstate::kInvalidTableDefinition);
           col.primary_key = true;
           ct.primary_key = {col.name};
           ct.primary_key_position = pos;
@@ -228,7 +231,8 @@ class Parser : public ExprParser {
       at.reset = true;
     } else if (!accept_word("set")) {
       throw Error("ALTER TABLE supports SET (...) and RESET (...) of storage options only")
-          .at_position(peek().position);
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     }
     at.options = option_list();
     return at;
@@ -241,7 +245,8 @@ class Parser : public ExprParser {
     if (w == "bigint" || w == "int8") return "bigint";
     throw Error("type \"" + w + "\" is not supported", "",
                 "tidepool columns are int (int4) or bigint (int8).")
-        .at_position(t.position);
+        .at_position(t.position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   }
 
   Statement create_index(bool unique) {
@@ -261,7 +266,8 @@ class Parser : public ExprParser {
       if (am != "btree")
         throw Error("access method \"" + am + "\" is not supported", "",
                     "tidepool indexes are B-trees.")
-            .at_position(t.position);
+            .at_position(t.position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
     }
     expect_punct("(");
     do ci.columns.push_back(identifier());
@@ -318,7 +324,9 @@ class Parser : public ExprParser {
         while (accept_punct(","));
         expect_punct(")");
         if (!s.values.empty() && row.size() != s.values.front().size())
-          throw Error("VALUES lists must all be the same length").at_position(peek().position);
+          throw Error("VALUES lists must all be the same length")
+              .at_position(peek().position)
+              .with_sqlstate(sqlstate::kSyntaxError);
         s.values.push_back(std::move(row));
       } while (accept_punct(","));
       return s;
@@ -355,7 +363,10 @@ class Parser : public ExprParser {
       if (accept_word("all")) return s;
       int pos = peek().position;
       int64_t n = integer_literal();
-      if (n < 0) throw Error("LIMIT must not be negative").at_position(pos);
+      if (n < 0)
+        throw Error("LIMIT must not be negative")
+            .at_position(pos)
+            .with_sqlstate(sqlstate::kInvalidRowCountInLimitClause);
       s.limit = n;
     }
     return s;
@@ -382,7 +393,9 @@ class Parser : public ExprParser {
       }
     }
     if (is_punct(",") || is_word("join"))
-      throw Error("joins are not supported: a query reads one table").at_position(peek().position);
+      throw Error("joins are not supported: a query reads one table")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     return f;
   }
 
@@ -435,7 +448,8 @@ class Parser : public ExprParser {
               e->options.json = true;
             else if (val != "text")
               throw Error("unrecognized value for EXPLAIN option \"format\": \"" + val + "\"")
-                  .at_position(v.position);
+                  .at_position(v.position)
+                  .with_sqlstate(sqlstate::kInvalidParameterValue);
             continue;
           }
           if (val == "on" || val == "true")
@@ -443,7 +457,9 @@ class Parser : public ExprParser {
           else if (val == "off" || val == "false")
             on = false;
           else
-            throw Error(opt + " requires a Boolean value").at_position(v.position);
+            throw Error(opt + " requires a Boolean value")
+                .at_position(v.position)
+                .with_sqlstate(sqlstate::kSyntaxError);
         } else if (peek().kind == TokenKind::kInteger) {
           on = next().text != "0";
         }
@@ -460,7 +476,9 @@ class Parser : public ExprParser {
         else if (opt == "format")
           syntax_error();
         else
-          throw Error("unrecognized EXPLAIN option \"" + opt + "\"").at_position(t.position);
+          throw Error("unrecognized EXPLAIN option \"" + opt + "\"")
+              .at_position(t.position)
+              .with_sqlstate(sqlstate::kSyntaxError);
       } while (accept_punct(","));
       expect_punct(")");
     } else {

@@ -46,21 +46,27 @@ TableOptions table_options(const std::vector<RelOption>& options) {
     const IntOption* def = nullptr;
     for (const IntOption& d : kOptions)
       if (o.name == d.name) def = &d;
-    if (!def) throw Error("unrecognized parameter \"" + o.name + "\"").at_position(o.position);
+    if (!def)
+      throw Error("unrecognized parameter \"" + o.name + "\"")
+          .at_position(o.position)
+          .with_sqlstate(sqlstate::kInvalidParameterValue);
     for (size_t j = 0; j < i; ++j)
       if (options[j].name == o.name)
         throw Error("parameter \"" + o.name + "\" specified more than once")
-            .at_position(o.position);
+            .at_position(o.position)
+            .with_sqlstate(sqlstate::kInvalidParameterValue);
     const std::string text = o.value.value_or("true");
     std::optional<double> v = parse_number(text);
     if (!v || *v < -2147483648.0 || *v > 2147483647.0)
       throw Error("invalid value for integer option \"" + o.name + "\": " + text)
-          .at_position(o.position);
+          .at_position(o.position)
+          .with_sqlstate(sqlstate::kInvalidParameterValue);
     if (*v < def->min || *v > def->max)
       throw Error("value " + text + " out of bounds for option \"" + o.name + "\"",
                   "Valid values are between \"" + std::to_string(def->min) + "\" and \"" +
                       std::to_string(def->max) + "\".")
-          .at_position(o.position);
+          .at_position(o.position)
+          .with_sqlstate(sqlstate::kInvalidParameterValue);
     (o.name == "fillfactor" ? out.fillfactor : out.parallel_workers) = int(*v);
   }
   return out;
@@ -69,7 +75,9 @@ TableOptions table_options(const std::vector<RelOption>& options) {
 void check_reset_options(const std::vector<RelOption>& options) {
   for (const RelOption& o : options)
     if (o.value)
-      throw Error("RESET must not include values for parameters").at_position(o.position);
+      throw Error("RESET must not include values for parameters")
+          .at_position(o.position)
+          .with_sqlstate(sqlstate::kInvalidParameterValue);
 }
 
 }  // namespace tp::sql

@@ -50,7 +50,9 @@ class TokenCursor {
   [[noreturn]] void syntax_error() const {
     const Token& t = peek();
     if (t.kind == TokenKind::kEnd)
-      throw Error("syntax error at end of input").at_position(t.position).with_sqlstate("42601");
+      throw Error("syntax error at end of input")
+          .at_position(t.position)
+          .with_sqlstate(sqlstate::kSyntaxError);
     std::string shown = t.kind == TokenKind::kString ? "'" + t.text + "'" : t.text;
     if (t.kind == TokenKind::kIdentifier) {
       // Show the word as typed, like PostgreSQL.
@@ -64,7 +66,7 @@ class TokenCursor {
     }
     throw Error("syntax error at or near \"" + shown + "\"")
         .at_position(t.position)
-        .with_sqlstate("42601");
+        .with_sqlstate(sqlstate::kSyntaxError);
   }
 
   bool is_word(const char* w, size_t ahead = 0) const {
@@ -117,7 +119,9 @@ class TokenCursor {
     }
     if (neg) v = -v;
     if (v > std::numeric_limits<int64_t>::max() || v < std::numeric_limits<int64_t>::min())
-      throw Error("bigint out of range").at_position(t.position);
+      throw Error("bigint out of range")
+          .at_position(t.position)
+          .with_sqlstate(sqlstate::kNumericValueOutOfRange);
     next();
     return int64_t(v);
   }

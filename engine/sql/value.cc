@@ -17,11 +17,12 @@ constexpr int64_t kInt4Max = std::numeric_limits<int32_t>::max();
 
 Value integer_result(ValueType t, __int128 v) {
   if (t == ValueType::kInt4) {
-    if (v < kInt4Min || v > kInt4Max) throw Error("integer out of range").with_sqlstate("22003");
+    if (v < kInt4Min || v > kInt4Max)
+      throw Error("integer out of range").with_sqlstate(sqlstate::kNumericValueOutOfRange);
     return Value::int4(int64_t(v));
   }
   if (v < std::numeric_limits<int64_t>::min() || v > std::numeric_limits<int64_t>::max())
-    throw Error("bigint out of range").with_sqlstate("22003");
+    throw Error("bigint out of range").with_sqlstate(sqlstate::kNumericValueOutOfRange);
   return Value::int8(int64_t(v));
 }
 
@@ -100,7 +101,8 @@ Value fraction_to_integer(const Value& v, ValueType t) {
     return integer_result(t, decimal_to_integer(parse_decimal(v.s)));
   double r = v.type == ValueType::kNumeric ? std::round(v.d) : std::rint(v.d);
   // 2^63 is exactly representable; every double below it converts without overflow.
-  if (!(r >= -0x1p63 && r < 0x1p63)) throw Error(range_error);
+  if (!(r >= -0x1p63 && r < 0x1p63))
+    throw Error(range_error).with_sqlstate(sqlstate::kNumericValueOutOfRange);
   return integer_result(t, __int128(r));
 }
 
@@ -119,7 +121,8 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b) {
   if (a.type == ValueType::kNull || b.type == ValueType::kNull) return {};
   if (!a.is_numeric_type() || !b.is_numeric_type())
     throw Error(std::string("operator does not exist: ") + value_type_name(a.type) + " " + op +
-                " " + value_type_name(b.type));
+                " " + value_type_name(b.type))
+        .with_sqlstate(sqlstate::kUndefinedFunction);
   if (is_integer(a.type) && is_integer(b.type)) {
     ValueType t = (a.type == ValueType::kInt8 || b.type == ValueType::kInt8) ? ValueType::kInt8
                                                                              : ValueType::kInt4;
@@ -127,7 +130,7 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b) {
     if (op == "+") return integer_result(t, x + y);
     if (op == "-") return integer_result(t, x - y);
     if (op == "*") return integer_result(t, x * y);
-    if (y == 0) throw Error("division by zero").with_sqlstate("22012");
+    if (y == 0) throw Error("division by zero").with_sqlstate(sqlstate::kDivisionByZero);
     if (op == "/") return integer_result(t, x / y);
     return integer_result(t, x % y);
   }
@@ -142,10 +145,11 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b) {
   else if (op == "*")
     r = x * y;
   else {
-    if (y == 0) throw Error("division by zero").with_sqlstate("22012");
+    if (y == 0) throw Error("division by zero").with_sqlstate(sqlstate::kDivisionByZero);
     r = op == "/" ? x / y : std::fmod(x, y);
   }
-  if (t == ValueType::kFloat8 && std::isinf(r)) throw Error("value out of range: overflow");
+  if (t == ValueType::kFloat8 && std::isinf(r))
+    throw Error("value out of range: overflow").with_sqlstate(sqlstate::kNumericValueOutOfRange);
   return t == ValueType::kFloat8 ? Value::float8(r) : Value::numeric(r);
 }
 
@@ -154,7 +158,8 @@ int compare_values(const Value& a, const Value& b) {
   if (!a.is_numeric_type() || !b.is_numeric_type()) {
     if (a.type == ValueType::kBool && b.type == ValueType::kBool) return int(a.i) - int(b.i);
     throw Error(std::string("operator does not exist: ") + value_type_name(a.type) + " = " +
-                value_type_name(b.type));
+                value_type_name(b.type))
+        .with_sqlstate(sqlstate::kUndefinedFunction);
   }
   if (is_integer(a.type) && is_integer(b.type)) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
   double x = as_double(a), y = as_double(b);
@@ -165,7 +170,8 @@ bool truth(const Value& v, const char* where) {
   if (v.type == ValueType::kNull) return false;
   if (v.type != ValueType::kBool)
     throw Error(std::string("argument of ") + where + " must be type boolean, not type " +
-                value_type_name(v.type));
+                value_type_name(v.type))
+        .with_sqlstate(sqlstate::kDatatypeMismatch);
   return v.i != 0;
 }
 
@@ -184,11 +190,14 @@ int64_t parse_integer_text(const std::string& text, ValueType t) {
   size_t last = i;
   while (i < n && blank(text[i])) ++i;
   if (first == last || i != n)
-    throw Error(std::string("invalid input syntax for type ") + type + ": \"" + text + "\"");
+    throw Error(std::string("invalid input syntax for type ") + type + ": \"" + text + "\"")
+        .with_sqlstate(sqlstate::kInvalidTextRepresentation);
   if (negative) v = -v;
   int64_t lo = t == ValueType::kInt4 ? kInt4Min : std::numeric_limits<int64_t>::min();
   int64_t hi = t == ValueType::kInt4 ? kInt4Max : std::numeric_limits<int64_t>::max();
-  if (v < lo || v > hi) throw Error("value \"" + text + "\" is out of range for type " + type);
+  if (v < lo || v > hi)
+    throw Error("value \"" + text + "\" is out of range for type " + type)
+        .with_sqlstate(sqlstate::kNumericValueOutOfRange);
   return int64_t(v);
 }
 
@@ -319,10 +328,12 @@ Value cast_value(const Value& v, const std::string& type) {
       if (end == v.s.c_str() || *end != '\0')
         throw Error("invalid input syntax for type " +
                     std::string(type == "float8" ? "double precision" : "numeric") + ": \"" + v.s +
-                    "\"");
+                    "\"")
+            .with_sqlstate(sqlstate::kInvalidTextRepresentation);
     } else if (v.type == ValueType::kBool) {
       throw Error(std::string("cannot cast type boolean to ") +
-                  (type == "float8" ? "double precision" : "numeric"));
+                  (type == "float8" ? "double precision" : "numeric"))
+          .with_sqlstate(sqlstate::kCannotCoerce);
     } else {
       d = as_double(v);
     }
@@ -330,14 +341,16 @@ Value cast_value(const Value& v, const std::string& type) {
   }
   if (type == "text" || type == "regclass")
     return Value::text(v.type == ValueType::kText ? v.s : v.to_string());
-  throw Error("cannot cast type " + std::string(value_type_name(v.type)) + " to " + type);
+  throw Error("cannot cast type " + std::string(value_type_name(v.type)) + " to " + type)
+      .with_sqlstate(sqlstate::kCannotCoerce);
 }
 
 int64_t value_to_column(const Value& v, ColumnType t, const std::string& column) {
   switch (v.type) {
     case ValueType::kNull:
       throw Error("null value in column \"" + column + "\" violates not-null constraint", "",
-                  "tidepool columns hold no NULLs.");
+                  "tidepool columns hold no NULLs.")
+          .with_sqlstate(sqlstate::kNotNullViolation);
     case ValueType::kInt4:
     case ValueType::kInt8:
       return integer_result(t == ColumnType::kInt4 ? ValueType::kInt4 : ValueType::kInt8, v.i).i;
@@ -350,7 +363,8 @@ int64_t value_to_column(const Value& v, ColumnType t, const std::string& column)
       break;
   }
   throw Error("column \"" + column + "\" is of type " + column_type_name(t) +
-              " but expression is of type " + value_type_name(v.type));
+              " but expression is of type " + value_type_name(v.type))
+      .with_sqlstate(sqlstate::kDatatypeMismatch);
 }
 
 namespace {
@@ -375,20 +389,25 @@ Value evaluate_function(const sql::Expr& e, EvalContext& ctx) {
     if (!e.args.empty())
       throw Error("function random(" + std::string(e.args.size() == 1 ? "integer" : "...") +
                   ") does not exist")
-          .at_position(e.position);
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kUndefinedFunction);
     return Value::float8(ctx.random->next_double());
   }
   std::vector<Value> args;
   for (auto& a : e.args) args.push_back(evaluate(*a, ctx));
   if (e.name == "pg_size_pretty") {
     if (args.size() != 1 || !is_integer(args[0].type))
-      throw Error("function pg_size_pretty takes one bigint argument").at_position(e.position);
+      throw Error("function pg_size_pretty takes one bigint argument")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kUndefinedFunction);
     return Value::text(size_pretty(args[0].i));
   }
   if (e.name == "abs" && args.size() == 1 && is_integer(args[0].type))
     return integer_result(args[0].type, args[0].i < 0 ? -__int128(args[0].i) : args[0].i);
   if (ctx.session_function) return ctx.session_function(e, args);
-  throw Error("function " + e.name + "() does not exist").at_position(e.position);
+  throw Error("function " + e.name + "() does not exist")
+      .at_position(e.position)
+      .with_sqlstate(sqlstate::kUndefinedFunction);
 }
 
 }  // namespace
@@ -414,10 +433,12 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
       if (!ctx.column)
         throw Error("column \"" + e.name + "\" does not exist")
             .at_position(e.position)
-            .with_sqlstate("42703");
+            .with_sqlstate(sqlstate::kUndefinedColumn);
       return ctx.column(e);
     case ExprKind::kStar:
-      throw Error("SELECT * with no tables specified is not valid").at_position(e.position);
+      throw Error("SELECT * with no tables specified is not valid")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kSyntaxError);
     case ExprKind::kUnary: {
       Value v = evaluate(*e.args[0], ctx);
       if (e.name == "+") return v;
@@ -457,7 +478,7 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
     case ExprKind::kFuncCall:
       return evaluate_function(e, ctx);
   }
-  throw Error("unsupported expression");
+  throw Error("unsupported expression").with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
 std::string size_pretty(int64_t size) {

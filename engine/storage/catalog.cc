@@ -154,7 +154,8 @@ void validate_relation(const Catalog& cat, size_t index, const std::string& orig
 Error damaged(const std::string& origin, const std::string& why) {
   return Error("catalog file \"" + origin + "\" is damaged: " + why, "",
                "The data directory cannot be opened until the catalog is repaired or restored "
-               "from a backup.");
+               "from a backup.")
+      .with_sqlstate(sqlstate::kDataCorrupted);
 }
 
 std::string utf8_problem(std::string_view s) {

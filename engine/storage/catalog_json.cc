@@ -169,7 +169,8 @@ std::string to_json(const Catalog& cat) {
   auto check_name = [](const std::string& name, const std::string& what) {
     if (std::string why = utf8_problem(name); !why.empty())
       throw Error("cannot write the catalog: " + what + " \"" + printable(name) +
-                  "\" is not valid UTF-8 (" + why + ")");
+                  "\" is not valid UTF-8 (" + why + ")")
+          .with_sqlstate(sqlstate::kCharacterNotInRepertoire);
   };
   Json root;
   root["format"] = kFormatName;
@@ -209,7 +210,8 @@ std::string to_json(const Catalog& cat) {
     return root.dump(1) + "\n";
   } catch (const nlohmann::json::exception& e) {
     // Only invalid UTF-8 can fail here (in the statistics text, say).
-    throw Error(std::string("cannot write the catalog: ") + e.what());
+    throw Error(std::string("cannot write the catalog: ") + e.what())
+        .with_sqlstate(sqlstate::kCharacterNotInRepertoire);
   }
 }
 

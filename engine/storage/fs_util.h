@@ -15,7 +15,8 @@
 namespace tp::fs {
 
 [[noreturn]] inline void fail(const std::string& what, const std::string& path, int err = errno) {
-  throw Error("could not " + what + " \"" + path + "\": " + std::strerror(err));
+  throw Error("could not " + what + " \"" + path + "\": " + std::strerror(err))
+      .with_sqlstate(sqlstate::for_errno(err));
 }
 
 inline void write_all(int fd, const void* data, size_t len, off_t offset, const std::string& path) {

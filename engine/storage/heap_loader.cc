@@ -21,7 +21,8 @@ HeapLoader::HeapLoader(DataDir& dir, Storage& storage, const RelationEntry& tabl
   constexpr uint32_t kMaxTuple = kBlockSize - maxalign(kPageHeaderSize + kItemIdSize);
   if (layout_.tuple_size() > kMaxTuple)
     throw Error("row is too big: size " + std::to_string(layout_.tuple_size()) + ", maximum size " +
-                std::to_string(kMaxTuple));
+                std::to_string(kMaxTuple))
+        .with_sqlstate(sqlstate::kProgramLimitExceeded);
   // Runs of up to 128 blocks (1 MB), as many in flight as the pin budget allows
   // (at most 4), keeping one run's worth of pins for the run being filled.
   int budget = pool_.max_pins_per_thread() - 2;

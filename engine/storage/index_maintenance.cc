@@ -74,7 +74,7 @@ std::vector<uint32_t> IndexMaintainer::finish() {
         if (at == std::string::npos) throw;
         throw Error("duplicate key value violates unique constraint \"" + t->def.name + "\"",
                     detail.substr(0, at) + " already exists.")
-            .with_sqlstate("23505");
+            .with_sqlstate(sqlstate::kUniqueViolation);
       }
       garbage.push_back(t->old_relnumber);
     }

@@ -27,7 +27,8 @@ uint64_t PoolPageStore::take_slot() {
 btree::PageGuard PoolPageStore::read(BlockNumber block, btree::PageLock lock) {
   if (block >= file_.size_blocks())
     throw Error("could not read block " + std::to_string(block) + " of relation \"" + file_.name() +
-                "\": it has only " + std::to_string(file_.size_blocks()) + " blocks");
+                "\": it has only " + std::to_string(file_.size_blocks()) + " blocks")
+        .with_sqlstate(sqlstate::kDataCorrupted);
   bufmgr::PinGuard pin = pool_.read_buffer(file_, block);
   uint64_t slot = take_slot();
   Slot& s = slots_[slot];

@@ -53,7 +53,8 @@ class TextReader {
     if (cur_ >> extra) fail("unexpected \"" + extra + "\"");
   }
   [[noreturn]] void fail(const std::string& why) const {
-    throw Error("invalid statistics text at line " + std::to_string(line_no_) + ": " + why);
+    throw Error("invalid statistics text at line " + std::to_string(line_no_) + ": " + why)
+        .with_sqlstate(sqlstate::kDataCorrupted);
   }
 
  private:
