@@ -52,7 +52,7 @@ void LockManager::acquire(const LockObject& object, LockMode mode, int64_t timeo
               "canceling statement due to lock timeout",
               "waited " + std::to_string(timeout_ms) + " ms for the " + describe(object) + " lock",
               "Another session's statement holds it; lock_timeout bounds the wait.")
-              .with_sqlstate("55P03");
+              .with_sqlstate(sqlstate::kLockNotAvailable);
       }
     } catch (...) {
       --waiters;

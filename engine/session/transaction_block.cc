@@ -14,13 +14,13 @@ void Session::check_transaction_block(const sql::Statement& st) {
   if (!in_block_ || std::holds_alternative<sql::TransactionStmt>(st)) return;
   if (block_failed_)
     throw Error("current transaction is aborted, commands ignored until end of transaction block")
-        .with_sqlstate("25P02");
+        .with_sqlstate(sqlstate::kInFailedSqlTransaction);
   const char* hint =
       "tidepool has no multi-statement transactions: each write commits on its own. End the "
       "block with COMMIT or ROLLBACK, then run it.";
   if (const char* tag = write_tag(st))
     throw Error(std::string(tag) + " cannot run inside a transaction block", "", hint)
-        .with_sqlstate("25001");
+        .with_sqlstate(sqlstate::kActiveSqlTransaction);
   if (sets_database_setting(st)) {
     const auto* set = std::get_if<sql::SetStmt>(&st);
     const std::string what =
@@ -28,7 +28,7 @@ void Session::check_transaction_block(const sql::Statement& st) {
     throw Error(what + " cannot run inside a transaction block", "",
                 "It changes the buffer pool or the I/O system for every session at once, which "
                 "ROLLBACK could not undo.")
-        .with_sqlstate("25001");
+        .with_sqlstate(sqlstate::kActiveSqlTransaction);
   }
   std::string name;
   if (const auto* set = std::get_if<sql::SetStmt>(&st)) name = set->name;

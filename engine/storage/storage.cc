@@ -54,7 +54,8 @@ aio::IoFile& Storage::file(const RelationEntry& rel) {
     throw Error(*why, "",
                 "DROP " + std::string(rel.is_table() ? "TABLE" : "INDEX") +
                     " removes the damaged relation (or restore its file from a backup); "
-                    "`tidepool check` lists every damaged relation.");
+                    "`tidepool check` lists every damaged relation.")
+        .with_sqlstate(sqlstate::kDataCorrupted);
   auto f = aio::IoFile::open(dir_.relation_path(rel.relnumber), rel.name, rel.relnumber);
   return *files_.emplace(rel.relnumber, std::move(f)).first->second;
 }

@@ -206,7 +206,7 @@ class QueryLoop {
  private:
   static ErrorFields refused(std::string message, std::string hint = {}) {
     ErrorFields f;
-    f.code = "0A000";
+    f.code = sqlstate::kFeatureNotSupported;
     f.message = std::move(message);
     f.hint = std::move(hint);
     return f;
