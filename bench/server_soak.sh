@@ -17,16 +17,7 @@ pgbench=${PGBENCH:-/usr/lib/postgresql/15/bin/pgbench}
 [ -x "$pgbench" ] || { echo "pgbench is missing: tools/install-deps" >&2; exit 1; }
 work=$(mktemp -d)
 dir="$work/data"
-server_pid=""
-stop_server() {
-  if [ -n "$server_pid" ]; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    for _ in $(seq 1 300); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=""
-  fi
-}
+. "$root/bench/server_lib.sh"
 trap 'stop_server; rm -rf "$work"' EXIT
 
 rows=200000
@@ -38,17 +29,10 @@ printf '\\set lo random(1, %d)\nSELECT count(*) FROM t WHERE a BETWEEN :lo AND :
   "$rows" >"$work/range.sql"
 printf '\\set v random(1, 1000000000)\nINSERT INTO s VALUES (:v, :client_id);\n' >"$work/insert.sql"
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # A small pool, so that the lookups and range counts also read and evict while INSERTs dirty pages.
-"$bin" serve -D "$dir" --port "$port" --listen 127.0.0.1 --set shared_buffers=8MB >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 600); do
-  python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-  sleep 0.1
-done
+start_server --set shared_buffers=8MB
 
-seconds=$((minutes * 60))
+seconds=${SOAK_SECONDS:-$((minutes * 60))}  # SOAK_SECONDS: a short trial run
 echo "soak: $clients clients, $seconds s, lookups:range:insert = 6:2:2, shared_buffers 8MB"
 out=$(timeout $((seconds + 300)) "$pgbench" -n -M simple -c "$clients" -j 2 -T "$seconds" \
   -f "$work/lookup.sql@6" -f "$work/range.sql@2" -f "$work/insert.sql@2" \

@@ -87,25 +87,32 @@ class ScanLoop {
   std::atomic<int> scans_{0};
 };
 
+// Runs `query` in session b until it returns a row (or kGiveUpAfter passes)
+// while a's thread scans big cold again and again; returns that row (empty
+// if none came).
+std::vector<std::string> first_row_during_cold_scans(Database& db, Session& a, Session& b,
+                                                     const std::string& query) {
+  std::atomic<bool> stop{false};
+  std::vector<std::string> seen;
+  ScanLoop scan(db, a, stop);
+  auto deadline = Clock::now() + kGiveUpAfter;
+  while (seen.empty() && Clock::now() < deadline) {
+    ResultSet r = b.execute(query);
+    if (!r.rows.empty()) seen = r.rows[0];
+    std::this_thread::sleep_for(1ms);
+  }
+  stop = true;
+  EXPECT_EQ(scan.join(), "");
+  return seen;
+}
+
 TEST(CrossSession, PgAiosShowsAnotherSessionsReadsInFlight) {
   TempDir tmp;
   auto db = open_db(tmp);
   Session a(db), b(db);
   SlowTable big(a, 10ms);
-  std::atomic<bool> stop{false};
-  std::vector<std::string> seen;
-  {
-    ScanLoop scan(*db, a, stop);
-    auto deadline = Clock::now() + kGiveUpAfter;
-    while (seen.empty() && Clock::now() < deadline) {
-      ResultSet r = b.execute(
-          "SELECT relation, operation, state, blocks FROM pg_aios WHERE relation = 'big'");
-      if (!r.rows.empty()) seen = r.rows[0];
-      std::this_thread::sleep_for(1ms);
-    }
-    stop = true;
-    EXPECT_EQ(scan.join(), "");
-  }
+  std::vector<std::string> seen = first_row_during_cold_scans(
+      *db, a, b, "SELECT relation, operation, state, blocks FROM pg_aios WHERE relation = 'big'");
   ASSERT_FALSE(seen.empty()) << "pg_aios never showed the other session's reads";
   EXPECT_EQ(seen[0], "big");
   EXPECT_EQ(seen[1], "read");
@@ -119,21 +126,10 @@ TEST(CrossSession, PgBuffercacheShowsAnotherSessionsReadsInProgress) {
   auto db = open_db(tmp);
   Session a(db), b(db);
   SlowTable big(a, 10ms);
-  std::atomic<bool> stop{false};
-  std::vector<std::string> seen;
-  {
-    ScanLoop scan(*db, a, stop);
-    auto deadline = Clock::now() + kGiveUpAfter;
-    while (seen.empty() && Clock::now() < deadline) {
-      ResultSet r = b.execute(
-          "SELECT relation, relblocknumber, isdirty, pinning_backends FROM pg_buffercache "
-          "WHERE io_in_progress");
-      if (!r.rows.empty()) seen = r.rows[0];
-      std::this_thread::sleep_for(1ms);
-    }
-    stop = true;
-    EXPECT_EQ(scan.join(), "");
-  }
+  std::vector<std::string> seen = first_row_during_cold_scans(
+      *db, a, b,
+      "SELECT relation, relblocknumber, isdirty, pinning_backends FROM pg_buffercache "
+      "WHERE io_in_progress");
   ASSERT_FALSE(seen.empty()) << "pg_buffercache never showed a read in progress";
   EXPECT_EQ(seen[0], "big");
   EXPECT_EQ(seen[2], "f");
