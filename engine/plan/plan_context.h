@@ -27,6 +27,8 @@ struct PlannerSettings {
   bool enable_sort = true;
   bool enable_gathermerge = true;
   IndexPrefetch index_prefetch = IndexPrefetch::kOff;
+  // Leaf pages of index scans and bitmap index scans read ahead through a read stream.
+  bool index_leaf_readahead = true;
   bufmgr::ReadStreamConfig stream;  // every scan's read stream
   // Parallel query (PostgreSQL's settings of the same names).
   int max_parallel_workers_per_gather = 2;     // 0: no parallel plans

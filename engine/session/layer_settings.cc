@@ -44,6 +44,7 @@ PlannerSettings planner_settings(const Settings& s) {
   p.index_prefetch = prefetch == "off"  ? IndexPrefetch::kOff
                      : prefetch == "on" ? IndexPrefetch::kOn
                                         : IndexPrefetch::kImmediate;
+  p.index_leaf_readahead = s.get_bool("index_leaf_readahead");
   p.stream = stream_config(s);
   p.max_parallel_workers_per_gather = int(s.get_int("max_parallel_workers_per_gather"));
   p.max_parallel_workers = int(s.get_int("max_parallel_workers"));

@@ -273,6 +273,17 @@ const std::vector<SettingDef>& Settings::definitions() {
        "batches (PostgreSQL patch 4351's idea): on starts it after the scan switched heap "
        "blocks 4 times, immediate at once; off reads them one at a time as PostgreSQL does.",
        "Query Tuning / Planner Method Configuration"},
+      {"index_leaf_readahead",
+       SettingType::kBool,
+       SettingUnit::kNone,
+       0,
+       1,
+       "on",
+       {},
+       "Index scans and bitmap index scans that will read many leaf pages read them ahead "
+       "through a read stream fed from the parent level's downlinks (tidepool's own; off "
+       "reads one leaf at a time, as PostgreSQL does).",
+       "Query Tuning / Planner Method Configuration"},
       {"enable_sort",
        SettingType::kBool,
        SettingUnit::kNone,
