@@ -8,10 +8,11 @@
 namespace tp::scans {
 
 BitmapIndexScanNode::BitmapIndexScanNode(IndexHandle index, ConditionSets condition_sets,
-                                         std::string index_cond_text)
+                                         std::string index_cond_text, bool leaf_readahead)
     : index_(std::move(index)),
       condition_sets_(std::move(condition_sets)),
-      index_cond_text_(std::move(index_cond_text)) {}
+      index_cond_text_(std::move(index_cond_text)),
+      leaf_readahead_(leaf_readahead) {}
 
 std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
   auto start = std::chrono::steady_clock::now();
@@ -20,12 +21,14 @@ std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
   auto bitmap = std::make_unique<TidBitmap>(budget_bytes);
   btree::IndexBatch batch;
   for (const auto& conditions : condition_sets_) {
-    btree::IndexScan scan(*index_.tree, conditions);
+    btree::IndexScan scan(*index_.tree, conditions, btree::ScanDirection::kForward,
+                          leaf_readahead_);
     while (scan.next_batch(batch)) {
       check_for_interrupts();  // a leaf page at a time
       bitmap->add_tids(batch.tids);
       instr.rows += batch.size();
     }
+    add_readahead(readahead_, scan.leaf_readahead_stats());
   }
   instr.buffers += bufmgr::thread_buffer_usage() - before;
   if (instr.timing) {
@@ -37,8 +40,9 @@ std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
   return bitmap;
 }
 
-void BitmapIndexScanNode::explain_details(std::vector<std::string>& lines, bool) const {
+void BitmapIndexScanNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
   if (!index_cond_text_.empty()) lines.push_back("Index Cond: " + index_cond_text_);
+  if (analyze && readahead_.streams > 0) lines.push_back(leaf_readahead_line(readahead_));
 }
 
 BitmapCombineNode::BitmapCombineNode(bool is_and, std::vector<std::unique_ptr<BitmapNode>> children)

@@ -33,7 +33,9 @@ class BitmapNode : public ExecNode {
 
 class BitmapIndexScanNode final : public BitmapNode {
  public:
-  BitmapIndexScanNode(IndexHandle index, ConditionSets condition_sets, std::string index_cond_text);
+  // `leaf_readahead`: index_leaf_readahead (see IndexScanParams).
+  BitmapIndexScanNode(IndexHandle index, ConditionSets condition_sets, std::string index_cond_text,
+                      bool leaf_readahead = false);
   std::unique_ptr<TidBitmap> build(int64_t budget_bytes) override;
   std::string explain_name() const override { return "Bitmap Index Scan"; }
   std::string explain_target() const override { return " on " + index_.name; }
@@ -43,6 +45,8 @@ class BitmapIndexScanNode final : public BitmapNode {
   IndexHandle index_;
   ConditionSets condition_sets_;
   std::string index_cond_text_;
+  bool leaf_readahead_;
+  btree::LeafReadaheadStats readahead_;  // all loops
 };
 
 // BitmapOr (union) / BitmapAnd (intersection) of child bitmaps.

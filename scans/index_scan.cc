@@ -12,6 +12,26 @@ constexpr uint32_t kIndexBatchRows = 256;
 
 }  // namespace
 
+void add_readahead(btree::LeafReadaheadStats& into, const btree::LeafReadaheadStats& more) {
+  into.streams += more.streams;
+  into.mismatches += more.mismatches;
+  into.io.blocks_returned += more.io.blocks_returned;
+  into.io.ios += more.io.ios;
+  into.io.io_blocks += more.io.io_blocks;
+  into.io.waits += more.io.waits;
+  into.io.distance_sum += more.io.distance_sum;
+}
+
+std::string leaf_readahead_line(const btree::LeafReadaheadStats& stats) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "Leaf Read-ahead: ios=%llu blocks=%llu waits=%llu distance avg=%.1f",
+                (unsigned long long)stats.io.ios, (unsigned long long)stats.io.io_blocks,
+                (unsigned long long)stats.io.waits, stats.io.avg_distance());
+  std::string line = buf;
+  if (stats.mismatches > 0) line += ", dropped=" + std::to_string(stats.mismatches);
+  return line;
+}
+
 IndexScanNode::IndexScanNode(bufmgr::BufferPool& pool, aio::IoFile& heap, IndexScanParams params)
     : pool_(pool), heap_(heap), params_(std::move(params)) {}
 
@@ -40,8 +60,9 @@ void IndexScanNode::do_open() {
   index_done_ = false;
   TP_ASSERT(!params_.condition_sets.empty());
   condition_set_ = 0;
+  if (scan_) add_readahead(readahead_, scan_->leaf_readahead_stats());
   scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, params_.condition_sets[0],
-                                             params_.direction);
+                                             params_.direction, params_.leaf_readahead);
   batch_.reset(uint32_t(params_.output.size()), kIndexBatchRows);
 }
 
@@ -194,6 +215,11 @@ void IndexScanNode::explain_details(std::vector<std::string>& lines, bool analyz
     lines.push_back("Filter: " + params_.filter_text);
     if (analyze && instr.rows_filtered > 0)
       lines.push_back(rows_removed_line("Filter", instr.rows_filtered, instr.loops));
+  }
+  if (analyze) {
+    btree::LeafReadaheadStats ra = readahead_;
+    if (scan_) add_readahead(ra, scan_->leaf_readahead_stats());
+    if (ra.streams > 0) lines.push_back(leaf_readahead_line(ra));
   }
   if (analyze && params_.index_only) {
     char buf[64];

@@ -56,11 +56,21 @@ struct IndexScanParams {
   // Heap-block switches before the prefetch stream starts (index_prefetch = on:
   // kPrefetchStartSwitches; immediate: 0).
   int prefetch_start_switches = kPrefetchStartSwitches;
+  // index_leaf_readahead: the B-tree scan reads its leaves through a stream once it has
+  // walked a few (engine/btree/leaf_readahead.h).
+  bool leaf_readahead = false;
   std::vector<OutputColumn> output;
   CompiledQual filter;  // quals the index cannot check
   std::string index_cond_text;
   std::string filter_text;
 };
+
+// Sums a B-tree scan's leaf read-ahead into `into` (a node's loops and rescans).
+void add_readahead(btree::LeafReadaheadStats& into, const btree::LeafReadaheadStats& more);
+// EXPLAIN ANALYZE's line for leaf read-ahead that ran, e.g.
+// "Leaf Read-ahead: ios=12 blocks=180 waits=3 distance avg=41.2" (", dropped=1" after a
+// streamed block was not the leaf the scan expected).
+std::string leaf_readahead_line(const btree::LeafReadaheadStats& stats);
 
 class IndexScanNode final : public ExecNode {
  public:
@@ -89,6 +99,7 @@ class IndexScanNode final : public ExecNode {
   aio::IoFile& heap_;
   IndexScanParams params_;
   std::unique_ptr<btree::IndexScan> scan_;
+  btree::LeafReadaheadStats readahead_;  // of the B-tree scans of earlier loops
   size_t condition_set_ = 0;
   std::deque<btree::IndexBatch> ring_;
   std::vector<btree::IndexBatch> spare_;

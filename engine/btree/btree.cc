@@ -156,6 +156,12 @@ PageGuard BTree::read_node(BlockNumber block, uint32_t level, PageLock lock,
   if (block == kMetaBlock || block >= store_->nblocks())
     corrupt(block, "a link points to block " + std::to_string(block) + ", outside the tree");
   PageGuard guard = store_->read(block, lock);
+  check_node(guard, level, counters);
+  return guard;
+}
+
+void BTree::check_node(const PageGuard& guard, uint32_t level, ScanCounters* counters) const {
+  const BlockNumber block = guard.block();
   if (counters) {
     ++counters->index_pages_read;
     if (level == 0) ++counters->leaf_pages_read;
@@ -169,7 +175,6 @@ PageGuard BTree::read_node(BlockNumber block, uint32_t level, PageLock lock,
       (special->flags & kBtMeta) != 0)
     corrupt(block, "expected a page at level " + std::to_string(level) + ", found level " +
                        std::to_string(special->level));
-  return guard;
 }
 
 OffsetNumber BTree::leaf_search(const char* page, const Probe& probe) const {
@@ -199,7 +204,8 @@ OffsetNumber BTree::internal_search(const char* page, const Probe& probe) const 
 }
 
 PageGuard BTree::descend(const Probe& probe, PageLock leaf_lock, DescentStack* stack,
-                         ScanCounters* counters) const {
+                         ScanCounters* counters, BlockNumber* parent) const {
+  if (parent) *parent = kInvalidBlock;
   // An insert needs the path from the true root to find parents when it
   // splits, so it reads the metapage; readers may start at a stale root.
   MetaInfo root = stack != nullptr ? meta(counters) : start_root(counters);
@@ -225,6 +231,7 @@ PageGuard BTree::descend(const Probe& probe, PageLock leaf_lock, DescentStack* s
       corrupt(guard.block(), "internal page has no downlinks");
     OffsetNumber off = internal_search(guard.data(), probe);
     if (stack) stack->push({guard.block(), off});
+    if (parent && level == 1) *parent = guard.block();
     block = tuple_at(guard.data(), off).downlink();
     --level;
   }

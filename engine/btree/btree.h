@@ -93,8 +93,10 @@ class BTree {
   // `leaf_lock` (internal pages are latched shared, one at a time). Returns
   // an empty guard for an empty index. With a `stack` it starts from the
   // metapage's root and records the full path; without, from the remembered root.
+  // `parent` (if given) receives the level-1 page whose downlink led to the leaf
+  // (kInvalidBlock when the root is the leaf): leaf read-ahead starts from it.
   PageGuard descend(const Probe& probe, PageLock leaf_lock, DescentStack* stack,
-                    ScanCounters* counters) const;
+                    ScanCounters* counters, BlockNumber* parent = nullptr) const;
 
   // First offset on a leaf whose item is >= probe (max offset + 1 if none).
   OffsetNumber leaf_search(const char* page, const Probe& probe) const;
@@ -105,6 +107,8 @@ class BTree {
   // page that is not (a corrupt link must not send a reader astray).
   PageGuard read_node(BlockNumber block, uint32_t level, PageLock lock,
                       ScanCounters* counters) const;
+  // The checks and counting of read_node for a page read some other way (a stream).
+  void check_node(const PageGuard& guard, uint32_t level, ScanCounters* counters) const;
 
  private:
   BTree(PageStore& store, IndexDef def);

@@ -32,10 +32,12 @@ bool is_equality(const ColumnCondition& c) {
 }  // namespace
 
 IndexScan::IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
-                     ScanDirection direction)
-    : tree_(&tree), direction_(direction) {
+                     ScanDirection direction, bool leaf_readahead)
+    : tree_(&tree), direction_(direction), leaf_readahead_(leaf_readahead) {
   rescan(std::move(conditions));
 }
+
+IndexScan::~IndexScan() { leaf_stream_.reset(); }
 
 void IndexScan::set_state(ScanState next) {
   bool legal = next == ScanState::kInitial ||
@@ -58,6 +60,9 @@ void IndexScan::rescan(std::vector<ColumnCondition> conditions) {
     merged.upper = tighter(merged.upper, c.upper, false);
   }
   derive_bounds();
+  drop_leaf_stream(false);
+  stream_refused_ = false;
+  descent_parent_ = kInvalidBlock;
   next_block_ = kInvalidBlock;
   came_from_ = kInvalidBlock;
   leaves_walked_ = 0;
@@ -140,7 +145,9 @@ bool IndexScan::read_page_backward(const char* page, int off, IndexBatch& batch)
 PageGuard IndexScan::read_left_leaf() {
   PageGuard guard = read_next_leaf();
   // If the left neighbour split since came_from_ was read, its right half now
-  // sits in between: walk right to the page that links to came_from_.
+  // sits in between: walk right to the page that links to came_from_. The
+  // stream's order no longer holds there (it goes on leftwards): drop it.
+  if (bt_special(guard.data())->next != came_from_ && leaf_stream_) drop_leaf_stream(true);
   while (bt_special(guard.data())->next != came_from_) {
     next_block_ = bt_special(guard.data())->next;
     if (next_block_ == kInvalidBlock)
@@ -163,7 +170,69 @@ PageGuard IndexScan::read_next_leaf() {
                     std::to_string(next_block_),
                 "Its leaf right links form a cycle.", "Please REINDEX it.")
         .with_sqlstate(sqlstate::kIndexCorrupted);
+  // Read-ahead starts only after kLeafStreamStartSteps steps: a scan that ends within a
+  // leaf or two (a point lookup, LIMIT 1, a narrow range) never pays for a parent read
+  // or a stream, and one that got this far is likely to walk many more.
+  if (!leaf_stream_ && leaf_readahead_ && !stream_refused_ &&
+      leaves_walked_ > kLeafStreamStartSteps && descent_parent_ != kInvalidBlock)
+    start_leaf_stream();
+  if (leaf_stream_) {
+    PageGuard guard = take_streamed_leaf();
+    if (guard.valid()) return guard;
+  }
   return tree_->read_node(next_block_, 0, PageLock::kShared, &counters_);
+}
+
+void IndexScan::start_leaf_stream() {
+  std::optional<Probe> stop = upper_;
+  if (direction_ == ScanDirection::kBackward)
+    stop = lower_.key.n > 0 ? std::optional<Probe>(lower_) : std::nullopt;
+  leaf_source_ = std::make_unique<LeafSource>(*tree_, direction_, descent_parent_, next_block_,
+                                              stop, &counters_);
+  leaf_stream_ = tree_->store().open_stream([src = leaf_source_.get()] { return src->next(); });
+  ++readahead_.streams;
+}
+
+PageGuard IndexScan::take_streamed_leaf() {
+  PageGuard guard = leaf_stream_->next();
+  // The stream is a prediction from a copy of the parent: the leaf the right (left)
+  // link names is the truth. Anything else (a split put a new leaf in between, the
+  // source gave up) ends read-ahead for this scan; the caller reads the leaf itself.
+  if (!guard.valid() || guard.block() != next_block_) {
+    if (guard.valid()) ++readahead_.mismatches;
+    guard.release();
+    drop_leaf_stream(true);
+    return guard;
+  }
+  tree_->check_node(guard, 0, &counters_);
+  return guard;
+}
+
+void IndexScan::drop_leaf_stream(bool mismatch) {
+  if (leaf_stream_) {
+    StreamCounters c = leaf_stream_->counters();
+    readahead_.io.blocks_returned += c.blocks_returned;
+    readahead_.io.ios += c.ios;
+    readahead_.io.io_blocks += c.io_blocks;
+    readahead_.io.waits += c.waits;
+    readahead_.io.distance_sum += c.distance_sum;
+  }
+  leaf_stream_.reset();
+  leaf_source_.reset();
+  if (mismatch) stream_refused_ = true;
+}
+
+LeafReadaheadStats IndexScan::leaf_readahead_stats() const {
+  LeafReadaheadStats s = readahead_;
+  if (leaf_stream_) {
+    StreamCounters c = leaf_stream_->counters();
+    s.io.blocks_returned += c.blocks_returned;
+    s.io.ios += c.ios;
+    s.io.io_blocks += c.io_blocks;
+    s.io.waits += c.waits;
+    s.io.distance_sum += c.distance_sum;
+  }
+  return s;
 }
 
 bool IndexScan::next_batch(IndexBatch& batch) {
@@ -175,7 +244,7 @@ bool IndexScan::next_batch(IndexBatch& batch) {
   PageGuard guard;
   OffsetNumber off;
   if (state_ == ScanState::kInitial) {
-    guard = tree_->descend(lower_, PageLock::kShared, nullptr, &counters_);
+    guard = tree_->descend(lower_, PageLock::kShared, nullptr, &counters_, &descent_parent_);
     if (!guard.valid()) {
       set_state(ScanState::kDone);
       return false;
@@ -213,7 +282,7 @@ bool IndexScan::next_batch_backward(IndexBatch& batch) {
   if (state_ == ScanState::kInitial) {
     // Without an upper bound, start after every item: at the rightmost leaf.
     Probe start = upper_ ? *upper_ : Probe{KeyValues{}, Tid{}, false, /*after=*/true};
-    guard = tree_->descend(start, PageLock::kShared, nullptr, &counters_);
+    guard = tree_->descend(start, PageLock::kShared, nullptr, &counters_, &descent_parent_);
     if (!guard.valid()) {
       set_state(ScanState::kDone);
       return false;

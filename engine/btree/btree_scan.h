@@ -15,10 +15,12 @@
 // columns (minor BETWEEN 800 AND 900 on (major, minor)) filter the items.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "engine/btree/btree.h"
+#include "engine/btree/leaf_readahead.h"
 
 namespace tp::btree {
 
@@ -61,8 +63,6 @@ struct IndexBatch {
   }
 };
 
-enum class ScanDirection : uint8_t { kForward, kBackward };
-
 // Lifecycle of a scan: Initial -(first next_batch)-> Reading -(bound or end)-> Done.
 // rescan() moves any state back to Initial.
 enum class ScanState : uint8_t {
@@ -72,12 +72,29 @@ enum class ScanState : uint8_t {
 };
 const char* scan_state_name(ScanState state);
 
+// Sibling steps a scan takes on its own before it starts leaf read-ahead (see
+// IndexScan::read_next_leaf): a point lookup, a LIMIT 1 or a range within a couple of
+// leaves never opens a stream or reads a parent page.
+inline constexpr BlockNumber kLeafStreamStartSteps = 2;
+
+// What leaf read-ahead did over a scan's life (all rescans), for EXPLAIN ANALYZE.
+struct LeafReadaheadStats {
+  uint64_t streams = 0;     // streams started
+  uint64_t mismatches = 0;  // streams dropped because a streamed block was not the next leaf
+  StreamCounters io;        // summed over the streams
+};
+
 class IndexScan {
  public:
   // Throws tp::Error for a condition on a column the index does not have.
   // A backward scan returns the same items in descending order.
+  // `leaf_readahead`: read leaves through a stream once the scan has taken
+  // kLeafStreamStartSteps sibling steps (the setting index_leaf_readahead).
   IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
-            ScanDirection direction = ScanDirection::kForward);
+            ScanDirection direction = ScanDirection::kForward, bool leaf_readahead = false);
+  ~IndexScan();
+  IndexScan(const IndexScan&) = delete;
+  IndexScan& operator=(const IndexScan&) = delete;
 
   // Replaces `batch` with the matches of the next leaf page that has any
   // (in scan order). Returns false (batch empty) when the scan is over.
@@ -90,6 +107,8 @@ class IndexScan {
 
   ScanState state() const { return state_; }
   const ScanCounters& counters() const { return counters_; }
+  // Leaf read-ahead so far; streams == 0 if it never started.
+  LeafReadaheadStats leaf_readahead_stats() const;
   // True when no bound limits the start: the scan reads the whole leaf level
   // from the left (until an upper bound stops it).
   bool full_index_scan() const { return lower_.key.n == 0; }
@@ -108,6 +127,11 @@ class IndexScan {
   // it since, found by walking right until the right link is came_from_).
   PageGuard read_left_leaf();
   bool next_batch_backward(IndexBatch& batch);
+  // Leaf read-ahead: opens the stream at next_block_, or takes the streamed page.
+  void start_leaf_stream();
+  PageGuard take_streamed_leaf();
+  // Ends the stream (keeping its counters); `mismatch`: for the rest of this scan.
+  void drop_leaf_stream(bool mismatch);
 
   const BTree* tree_;
   std::vector<ColumnCondition> conditions_;  // merged: at most one per column
@@ -119,6 +143,13 @@ class IndexScan {
   BlockNumber came_from_ = kInvalidBlock;   // backward: the leaf read last
   BlockNumber leaves_walked_ = 0;           // sibling steps since the last rescan
   ScanCounters counters_;
+  // Leaf read-ahead (engine/btree/README.md, "Leaf read-ahead").
+  bool leaf_readahead_;
+  bool stream_refused_ = false;             // a mismatch: no new stream until rescan
+  BlockNumber descent_parent_ = kInvalidBlock;  // level-1 page of the last descent
+  std::unique_ptr<LeafSource> leaf_source_;
+  std::unique_ptr<BlockStream> leaf_stream_;  // declared after its source: dies first
+  LeafReadaheadStats readahead_;              // of the streams already dropped
 };
 
 }  // namespace tp::btree

@@ -2,6 +2,41 @@
 
 namespace tp::btree {
 
+namespace {
+
+// Reads each block when asked: memory has nothing to gain from reading ahead.
+class OnDemandStream final : public BlockStream {
+ public:
+  OnDemandStream(MemPageStore& store, BlockSource source, std::atomic<uint64_t>& stream_reads)
+      : store_(store), source_(std::move(source)), stream_reads_(stream_reads) {}
+  PageGuard next() override {
+    if (ended_) return {};
+    BlockNumber block = source_();
+    if (block == kInvalidBlock) {
+      ended_ = true;
+      return {};
+    }
+    PageGuard guard = store_.read(block, PageLock::kShared);
+    ++counters_.blocks_returned;
+    stream_reads_.fetch_add(1, std::memory_order_relaxed);
+    return guard;
+  }
+  StreamCounters counters() const override { return counters_; }
+
+ private:
+  MemPageStore& store_;
+  BlockSource source_;
+  std::atomic<uint64_t>& stream_reads_;
+  StreamCounters counters_;
+  bool ended_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<BlockStream> MemPageStore::open_stream(BlockSource source) {
+  return std::make_unique<OnDemandStream>(*this, std::move(source), stream_reads_);
+}
+
 MemPageStore::MemPageStore(std::string relation_name)
     : name_(std::move(relation_name)), chunks_(new std::atomic<Frame*>[kMaxChunks]) {
   for (uint32_t i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr, std::memory_order_relaxed);

@@ -24,6 +24,8 @@ class MemPageStore : public PageStore {
   PageGuard read(BlockNumber block, PageLock lock) override;
   PageGuard extend() override;
   BlockNumber nblocks() const override { return nblocks_.load(std::memory_order_acquire); }
+  // Memory needs no read-ahead: the stream reads each block when next() asks for it.
+  std::unique_ptr<BlockStream> open_stream(BlockSource source) override;
   const std::string& relation_name() const override { return name_; }
 
   // Test hook: the bytes of `block` without latching (corruption tests).
@@ -31,6 +33,8 @@ class MemPageStore : public PageStore {
 
   // Number of read() calls so far: tests assert page-visit counts with it.
   uint64_t reads() const { return reads_.load(std::memory_order_relaxed); }
+  // Number of blocks handed out by streams (open_stream) so far; also counted in reads().
+  uint64_t stream_reads() const { return stream_reads_.load(std::memory_order_relaxed); }
 
  protected:
   struct Frame {
@@ -59,6 +63,7 @@ class MemPageStore : public PageStore {
   std::mutex extend_mutex_;
   std::mutex load_mutex_;
   std::atomic<uint64_t> reads_{0};
+  std::atomic<uint64_t> stream_reads_{0};
 };
 
 }  // namespace tp::btree

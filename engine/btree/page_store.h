@@ -14,6 +14,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 
 #include "engine/core/error.h"
@@ -84,6 +86,35 @@ class PageGuard {
   bool dirty_ = false;
 };
 
+// What a BlockStream did, for EXPLAIN's "Leaf Read-ahead" line. A store that reads
+// nothing ahead reports only blocks_returned.
+struct StreamCounters {
+  uint64_t blocks_returned = 0;
+  uint64_t ios = 0;           // reads started (each may cover several consecutive blocks)
+  uint64_t io_blocks = 0;     // blocks those reads covered
+  uint64_t waits = 0;         // times the consumer waited for a read
+  uint64_t distance_sum = 0;  // look-ahead distance at each returned block
+  double avg_distance() const {
+    return blocks_returned ? double(distance_sum) / double(blocks_returned) : 0.0;
+  }
+};
+
+// Yields the blocks a BlockStream is to read, in order; kInvalidBlock ends the stream.
+// It may read pages of the same store (shared) while it decides.
+using BlockSource = std::function<BlockNumber()>;
+
+// Pages of a store in the order a BlockSource yields them, read ahead by the store
+// (a buffer pool's read stream) or simply when asked (MemPageStore). Belongs to one
+// thread; the source must outlive it.
+class BlockStream {
+ public:
+  virtual ~BlockStream() = default;
+  // The next block the source yielded, latched shared; an empty guard once the source
+  // ended. Throws tp::Error as PageStore::read does.
+  virtual PageGuard next() = 0;
+  virtual StreamCounters counters() const = 0;
+};
+
 // A relation's pages. Implementations: MemPageStore (tests, benchmarks) and
 // engine/storage's PoolPageStore (the buffer pool).
 class PageStore {
@@ -98,6 +129,10 @@ class PageStore {
   virtual PageGuard extend() = 0;
 
   virtual BlockNumber nblocks() const = 0;
+
+  // Opens a stream over the blocks `source` yields (see BlockStream). Guards from the
+  // stream follow the same rules as read()'s.
+  virtual std::unique_ptr<BlockStream> open_stream(BlockSource source) = 0;
 
   // The relation's name, for error messages.
   virtual const std::string& relation_name() const = 0;

@@ -42,6 +42,7 @@ scans::IndexHandle open_index(PlanContext& ctx, const RelationEntry& table,
   auto h = std::make_shared<OpenIndex>();
   Storage& st = ctx.storage;
   h->store = std::make_unique<PoolPageStore>(st.pool(), st.file(index), nullptr, 0);
+  h->store->set_stream_config(ctx.settings.stream);  // leaf read-ahead's streams
   h->tree.emplace(btree::BTree::open(*h->store, index_def(table, index)));
   scans::IndexHandle handle;
   handle.name = sql::quote_identifier(index.name);  // as EXPLAIN prints it

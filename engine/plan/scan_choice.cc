@@ -289,6 +289,7 @@ class ScanChooser {
       ip.prefetch = settings_.index_prefetch != IndexPrefetch::kOff;
       ip.prefetch_start_switches =
           settings_.index_prefetch == IndexPrefetch::kImmediate ? 0 : scans::kPrefetchStartSwitches;
+      ip.leaf_readahead = settings_.index_leaf_readahead;
       ip.output = output_;
       ip.filter = scans::compile_qual(qp, layout_);
       ip.index_cond_text = clauses_text(ic, rel_);
@@ -493,7 +494,7 @@ class ScanChooser {
     auto node = std::make_unique<scans::BitmapIndexScanNode>(
         open_index(ctx_, rel_, *ch.index->entry),
         condition_sets(ch.index_clauses, ch.index->entry->key_columns, false),
-        clauses_text(ch.index_clauses, rel_));
+        clauses_text(ch.index_clauses, rel_), settings_.index_leaf_readahead);
     PathCost e = explain_bitmap_node(cs_, ch.node, rs_.tuples);
     node->estimate = {e.startup, e.total, e.rows, 0};
     return node;

@@ -1,6 +1,80 @@
 #include "engine/storage/pool_page_store.h"
 
+#include <algorithm>
+
 namespace tp {
+
+namespace {
+
+// Leaf streams keep at most this many buffers pinned: enough for 8 combined reads of
+// 16 blocks in flight, and little enough to leave the thread's pin budget to the heap
+// stream of the same index scan (index_prefetch), which needs it more.
+constexpr int kMaxStreamPins = 128;
+
+}  // namespace
+
+// A read stream handing out its pages through the store's guard slots.
+class PoolBlockStream final : public btree::BlockStream {
+ public:
+  PoolBlockStream(PoolPageStore& store, btree::BlockSource source)
+      : store_(store),
+        source_(std::move(source)),
+        stream_(store.pool_, store.file_, config(store), [this](void*) {
+          ++store_.in_stream_source_;
+          BlockNumber b;
+          try {
+            b = source_();
+          } catch (...) {
+            --store_.in_stream_source_;
+            throw;
+          }
+          --store_.in_stream_source_;
+          return b;
+        }) {}
+
+  btree::PageGuard next() override {
+    bufmgr::PinGuard pin = stream_.next_buffer();
+    if (!pin) return {};
+    return store_.hold_shared(std::move(pin).lock_shared());
+  }
+
+  btree::StreamCounters counters() const override {
+    const bufmgr::ReadStreamStats& s = stream_.stats();
+    btree::StreamCounters c;
+    c.blocks_returned = s.buffers_returned;
+    c.ios = s.ios;
+    c.io_blocks = s.io_blocks;
+    c.waits = s.waits;
+    c.distance_sum = s.distance_sum;
+    return c;
+  }
+
+ private:
+  static bufmgr::ReadStreamConfig config(const PoolPageStore& store) {
+    bufmgr::ReadStreamConfig c = store.stream_config_;
+    c.strategy = nullptr;  // index pages are worth keeping: no ring
+    c.per_buffer_data_size = 0;
+    c.sequential = false;
+    c.max_pinned = c.max_pinned > 0 ? std::min(c.max_pinned, kMaxStreamPins) : kMaxStreamPins;
+    return c;
+  }
+
+  PoolPageStore& store_;
+  btree::BlockSource source_;
+  bufmgr::ReadStream stream_;  // after source_: its callback calls it
+};
+
+std::unique_ptr<btree::BlockStream> PoolPageStore::open_stream(btree::BlockSource source) {
+  return std::make_unique<PoolBlockStream>(*this, std::move(source));
+}
+
+btree::PageGuard PoolPageStore::hold_shared(bufmgr::ReadGuard page) {
+  BlockNumber block = page.block();
+  uint64_t slot = take_slot();
+  Slot& s = slots_[slot];
+  s.shared = std::move(page);
+  return make_guard(block, const_cast<char*>(s.shared.page()), btree::PageLock::kShared, slot);
+}
 
 PoolPageStore::PoolPageStore(bufmgr::BufferPool& pool, aio::IoFile& file, DataDir* journal,
                              BlockNumber committed_blocks)
@@ -29,6 +103,10 @@ btree::PageGuard PoolPageStore::read(BlockNumber block, btree::PageLock lock) {
     throw Error("could not read block " + std::to_string(block) + " of relation \"" + file_.name() +
                 "\": it has only " + std::to_string(file_.size_blocks()) + " blocks")
         .with_sqlstate(sqlstate::kDataCorrupted);
+  // A stream's source reads parent pages while the stream may have reads staged but not
+  // submitted; a writer holding that page could be waiting for one of them, which only
+  // this thread can submit. So submit them before taking the content lock.
+  if (in_stream_source_ > 0) pool_.io().submit_staged();
   bufmgr::PinGuard pin = pool_.read_buffer(file_, block);
   uint64_t slot = take_slot();
   Slot& s = slots_[slot];

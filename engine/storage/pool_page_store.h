@@ -20,6 +20,7 @@
 
 #include "aio/file.h"
 #include "bufmgr/buffer_pool.h"
+#include "bufmgr/read_stream.h"
 #include "engine/btree/page_store.h"
 #include "engine/storage/datadir.h"
 
@@ -37,6 +38,12 @@ class PoolPageStore final : public btree::PageStore {
   btree::PageGuard extend() override;
   BlockNumber nblocks() const override { return file_.size_blocks(); }
   const std::string& relation_name() const override { return file_.name(); }
+  // A read stream (bufmgr/read_stream.h) over the source's blocks, with the stream
+  // settings given by set_stream_config.
+  std::unique_ptr<btree::BlockStream> open_stream(btree::BlockSource source) override;
+
+  // The settings of the streams open_stream makes (the session's: eic, io_combine_limit).
+  void set_stream_config(const bufmgr::ReadStreamConfig& config) { stream_config_ = config; }
 
  protected:
   void on_mark_dirty(BlockNumber block, uint64_t slot) override;
@@ -48,7 +55,10 @@ class PoolPageStore final : public btree::PageStore {
     bufmgr::ReadGuard shared;
     bufmgr::WriteGuard exclusive;
   };
+  friend class PoolBlockStream;
   uint64_t take_slot();
+  // Wraps a shared-locked page of a stream in a guard, as read() does.
+  btree::PageGuard hold_shared(bufmgr::ReadGuard page);
 
   bufmgr::BufferPool& pool_;
   aio::IoFile& file_;
@@ -56,6 +66,10 @@ class PoolPageStore final : public btree::PageStore {
   BlockNumber committed_blocks_;
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_slots_;
+  bufmgr::ReadStreamConfig stream_config_;
+  // Set while a stream's source runs: a page read then first submits the reads the
+  // stream has staged (see read()).
+  int in_stream_source_ = 0;
 };
 
 }  // namespace tp
