@@ -220,10 +220,25 @@ int analyze_mcv_list(const std::vector<int>& mcv_counts, int num_mcv, float stad
 
 }  // namespace
 
+namespace {
+
+uint32_t block_sampler_seed(uint64_t seed) { return low32(seed ^ 0x5deece66dull); }
+
+}  // namespace
+
+std::vector<BlockNumber> sample_blocks(BlockNumber total_blocks, int target_rows, uint64_t seed) {
+  TP_ASSERT(target_rows > 0);
+  BlockSampler blocks(total_blocks, target_rows, block_sampler_seed(seed));
+  std::vector<BlockNumber> out;
+  out.reserve(std::min<size_t>(total_blocks, size_t(target_rows)));
+  while (blocks.has_more()) out.push_back(blocks.next());
+  return out;
+}
+
 RowSample acquire_sample_rows(BlockNumber total_blocks, int target_rows, uint64_t seed,
                               const BlockRowsFn& rows_of_block) {
   TP_ASSERT(target_rows > 0);
-  BlockSampler blocks(total_blocks, target_rows, low32(seed ^ 0x5deece66dull));
+  BlockSampler blocks(total_blocks, target_rows, block_sampler_seed(seed));
   Reservoir reservoir(target_rows, high32(seed * 0x9E3779B97F4A7C15ull) ^ low32(seed));
   std::vector<PositionedRow> sample;
   sample.reserve(static_cast<size_t>(std::min<double>(target_rows, 1e6)));
@@ -471,16 +486,20 @@ ColumnStats compute_column_stats(std::span<const StatsValue> values, double tota
   return st;
 }
 
-TableStats analyze_table(int column_count, BlockNumber total_blocks,
-                         const BlockRowsFn& rows_of_block, const AnalyzeOptions& options) {
+int analyze_target_rows(const AnalyzeOptions& options) {
   if (options.statistics_target < 1 || options.statistics_target > 10000) {
     throw Error(
         std::to_string(options.statistics_target) +
         " is outside the valid range for parameter \"default_statistics_target\" (1 .. 10000)")
         .with_sqlstate(sqlstate::kInvalidParameterValue);
   }
+  return 300 * options.statistics_target;
+}
+
+TableStats analyze_table(int column_count, BlockNumber total_blocks,
+                         const BlockRowsFn& rows_of_block, const AnalyzeOptions& options) {
+  const int target_rows = analyze_target_rows(options);
   TP_ASSERT(column_count >= 0);
-  const int target_rows = 300 * options.statistics_target;
   BlockRowsFn checked = [&](BlockNumber b, std::vector<StatsRow>& rows) {
     const size_t before = rows.size();
     rows_of_block(b, rows);

@@ -51,6 +51,16 @@ struct RowSample {
 RowSample acquire_sample_rows(BlockNumber total_blocks, int target_rows, uint64_t seed,
                               const BlockRowsFn& rows_of_block);
 
+// The blocks acquire_sample_rows hands to rows_of_block for the same arguments, in the
+// same (ascending) order: its first stage alone, so a caller can read them through a read
+// stream before the rows are drawn. The block sampler has its own random generator, so
+// computing the list first changes no draw of the row reservoir.
+std::vector<BlockNumber> sample_blocks(BlockNumber total_blocks, int target_rows, uint64_t seed);
+
+// Rows ANALYZE samples: 300 * statistics_target. Throws tp::Error if the target is
+// outside 1 .. 10000.
+int analyze_target_rows(const AnalyzeOptions& options);
+
 // compute_scalar_stats for one column. `values` are the sample's values of the
 // column in physical order; `total_rows` the table's estimated row count.
 ColumnStats compute_column_stats(std::span<const StatsValue> values, double total_rows,
