@@ -24,7 +24,8 @@ void add_readahead(btree::LeafReadaheadStats& into, const btree::LeafReadaheadSt
 
 std::string leaf_readahead_line(const btree::LeafReadaheadStats& stats) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "Leaf Read-ahead: ios=%llu blocks=%llu waits=%llu distance avg=%.1f",
+  std::snprintf(buf, sizeof buf,
+                "Leaf Read-ahead: ios=%llu blocks=%llu waits=%llu distance avg=%.1f",
                 (unsigned long long)stats.io.ios, (unsigned long long)stats.io.io_blocks,
                 (unsigned long long)stats.io.waits, stats.io.avg_distance());
   std::string line = buf;

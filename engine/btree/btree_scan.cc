@@ -37,7 +37,9 @@ IndexScan::IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
   rescan(std::move(conditions));
 }
 
-IndexScan::~IndexScan() { leaf_stream_.reset(); }
+IndexScan::~IndexScan() {
+  leaf_stream_.reset();
+}
 
 void IndexScan::set_state(ScanState next) {
   bool legal = next == ScanState::kInitial ||

@@ -145,7 +145,7 @@ class IndexScan {
   ScanCounters counters_;
   // Leaf read-ahead (engine/btree/README.md, "Leaf read-ahead").
   bool leaf_readahead_;
-  bool stream_refused_ = false;             // a mismatch: no new stream until rescan
+  bool stream_refused_ = false;                 // a mismatch: no new stream until rescan
   BlockNumber descent_parent_ = kInvalidBlock;  // level-1 page of the last descent
   std::unique_ptr<LeafSource> leaf_source_;
   std::unique_ptr<BlockStream> leaf_stream_;  // declared after its source: dies first

@@ -63,7 +63,8 @@ void LeafSource::load(BlockNumber block) {
       downlinks_.push_back(pivot.downlink());
     }
     // Every key right of this parent is >= its high key.
-    if (!bt_rightmost(page) && stop_ && compare(layout, *stop_, tuple_at(page, kHighKeyOffset)) <= 0)
+    if (!bt_rightmost(page) && stop_ &&
+        compare(layout, *stop_, tuple_at(page, kHighKeyOffset)) <= 0)
       past_bound_ = true;
     sibling_ = special->next;
   } else {

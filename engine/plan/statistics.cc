@@ -222,7 +222,9 @@ int analyze_mcv_list(const std::vector<int>& mcv_counts, int num_mcv, float stad
 
 namespace {
 
-uint32_t block_sampler_seed(uint64_t seed) { return low32(seed ^ 0x5deece66dull); }
+uint32_t block_sampler_seed(uint64_t seed) {
+  return low32(seed ^ 0x5deece66dull);
+}
 
 }  // namespace
 

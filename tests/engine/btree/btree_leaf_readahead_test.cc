@@ -126,8 +126,9 @@ TEST_F(LeafReadaheadTest, StreamStopsAtTheUpperBound) {
 
 TEST_F(LeafReadaheadTest, ShortScansNeverStartAStream) {
   // A point lookup and a range within two leaves: no stream, no parent read.
-  for (auto c : {std::vector<ColumnCondition>{ColumnCondition::eq(0, 300), ColumnCondition::eq(1, 5)},
-                 std::vector<ColumnCondition>{ColumnCondition::between(0, 300, 302)}}) {
+  for (auto c :
+       {std::vector<ColumnCondition>{ColumnCondition::eq(0, 300), ColumnCondition::eq(1, 5)},
+        std::vector<ColumnCondition>{ColumnCondition::between(0, 300, 302)}}) {
     const uint64_t before_off = store_.reads();
     ScanResult off = run(*tree_, c, ScanDirection::kForward, false);
     const uint64_t reads_off = store_.reads() - before_off;
