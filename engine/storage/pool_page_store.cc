@@ -35,6 +35,10 @@ class PoolBlockStream final : public btree::BlockStream {
   btree::PageGuard next() override {
     bufmgr::PinGuard pin = stream_.next_buffer();
     if (!pin) return {};
+    // Inside another stream's batch (index prefetch loads leaves from its heap stream's
+    // callback) this stream's reads stay staged; a writer holding this leaf could be
+    // waiting for one of them (its right sibling), so submit them before locking it.
+    if (store_.pool_.io().staged_count() > 0) store_.pool_.io().submit_staged();
     return store_.hold_shared(std::move(pin).lock_shared());
   }
 
