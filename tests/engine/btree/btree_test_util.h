@@ -58,8 +58,9 @@ struct ModelHeap {
 // Runs a scan to the end; checks batch shape on the way.
 inline std::vector<Entry> scan_all(const BTree& tree, std::vector<ColumnCondition> conditions,
                                    ScanCounters* counters = nullptr, size_t* batches = nullptr,
-                                   ScanDirection direction = ScanDirection::kForward) {
-  IndexScan scan(tree, std::move(conditions), direction);
+                                   ScanDirection direction = ScanDirection::kForward,
+                                   bool leaf_readahead = false) {
+  IndexScan scan(tree, std::move(conditions), direction, leaf_readahead);
   IndexBatch batch;
   std::vector<Entry> out;
   size_t n = 0;
