@@ -88,7 +88,9 @@ double estimate_from_csv(const std::string& out_dir) {
   if (rows.size() < 2) return NAN;
   std::map<std::string, size_t> col;
   for (size_t i = 0; i < rows[0].size(); ++i) col[rows[0][i]] = i;
-  if (!col.count("ratio") || !col.count("index_prefetch") || !col.count("eic")) return NAN;
+  // The per-read ratio rpc quotes as its estimate (the article's ratio in older CSVs).
+  const std::string ratio = col.count("ratio_per_read") ? "ratio_per_read" : "ratio";
+  if (!col.count(ratio) || !col.count("index_prefetch") || !col.count("eic")) return NAN;
   std::vector<double> ratios;
   std::string first_eic;
   for (size_t r = 1; r < rows.size(); ++r) {
@@ -97,8 +99,8 @@ double estimate_from_csv(const std::string& out_dir) {
     if (first_eic.empty()) first_eic = f[col["eic"]];  // the default eic runs come first
     if (f[col["eic"]] != first_eic || f[col["index_prefetch"]] != "off") continue;
     char* end = nullptr;
-    double v = std::strtod(f[col["ratio"]].c_str(), &end);
-    if (end != f[col["ratio"]].c_str() && std::isfinite(v)) ratios.push_back(v);
+    double v = std::strtod(f[col[ratio]].c_str(), &end);
+    if (end != f[col[ratio]].c_str() && std::isfinite(v)) ratios.push_back(v);
   }
   return ratios.empty() ? NAN : median(ratios);
 }
