@@ -32,7 +32,7 @@ class Rpc : public Experiment {
     progress.step("table t: " + grouped(rows_) +
                   " rows, fillfactor 10, shuffled; index on a; ANALYZE");
     lab.ensure_table(rpc_table(rows_));
-    fit_ = fit_pool(lab, "t");
+    fit_ = fit_pool(lab, "t", lab.options().min_pool_blocks);
   }
 
   // Per eic: the cold seq scans (they do not depend on index_prefetch, so they serve
@@ -188,7 +188,16 @@ std::string Rpc::report(Lab&, Context& ctx, const Outcome& outcome) {
 
 Outcome run_rpc(Lab& lab, Context& ctx) {
   Rpc experiment(lab.options());
-  return run_experiment(experiment, lab, ctx);
+  Outcome outcome = run_experiment(experiment, lab, ctx);
+  if (!lab.options().rpc_sweep || outcome.status == OutcomeStatus::kStopped) return outcome;
+  lab.reset_settings();
+  Outcome sweep = run_rpc_sweep(lab, ctx);
+  outcome.runs += sweep.runs;
+  if (sweep.status != OutcomeStatus::kComplete) {
+    outcome.status = sweep.status;
+    outcome.error = "rpc --sweep: " + sweep.error;
+  }
+  return outcome;
 }
 
 }  // namespace tp::experiments

@@ -15,7 +15,7 @@ std::string megabytes(uint64_t blocks) {
 
 }  // namespace
 
-PoolFit fit_pool(Lab& lab, const std::string& table) {
+PoolFit fit_pool(Lab& lab, const std::string& table, int64_t floor_blocks) {
   PoolFit fit;
   const RelationEntry* rel = lab.session().catalog().find(table);
   if (!rel) throw Error("rpc: table \"" + table + "\" is missing after its set-up");
@@ -27,7 +27,7 @@ PoolFit fit_pool(Lab& lab, const std::string& table) {
   // A quarter of the table, but not so small that the pin budget (a sixteenth of the
   // pool) throttles the prefetching runs.
   const int64_t target =
-      std::max<int64_t>(lab.options().min_pool_blocks, int64_t(fit.table_pages / 4));
+      std::max<int64_t>(std::max<int64_t>(16, floor_blocks), int64_t(fit.table_pages / 4));
   if (target >= fit.pool_blocks) return fit;
   lab.sql("SET shared_buffers = " + std::to_string(target));
   fit.pool_blocks = lab.session().settings().get_int("shared_buffers");

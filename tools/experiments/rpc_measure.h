@@ -32,9 +32,9 @@ struct PoolFit {
 };
 
 // Lowers shared_buffers to a quarter of `table`'s pages (not below
-// options().min_pool_blocks, not above its current value) unless the user chose
+// floor_blocks, not above its current value) unless the user chose
 // shared_buffers with --set. RESET ALL (Lab::reset_settings) restores it.
-PoolFit fit_pool(Lab& lab, const std::string& table);
+PoolFit fit_pool(Lab& lab, const std::string& table, int64_t floor_blocks);
 // One sentence on the pool: its size, the table's, and what the experiment did.
 std::string pool_sentence(const PoolFit& fit);
 // The warning a section prints when the table is not 4x the pool (empty otherwise).

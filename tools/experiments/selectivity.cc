@@ -262,7 +262,8 @@ std::string Selectivity::crossovers() const {
   const double cx_cost4 = crossover(x_pct_, cost4_.at("index"), cost4_.at("seq"));
   const double cx_time = crossover(x_pct_, ms_[1], ms_[0]);
   std::ostringstream md;
-  md << markdown_table({"crossover", "this machine", "published"},
+  md << "<!-- excerpt -->\n"
+     << markdown_table({"crossover", "this machine", "published"},
                        {{"index = seq, cost at random_page_cost 4", pct(cx_cost4), "2.2%"},
                         {"index = seq, cost at the measured estimate",
                          pct(crossover(x_pct_, cost_est_.at("index"), cost_est_.at("seq"))),
@@ -273,7 +274,7 @@ std::string Selectivity::crossovers() const {
                          pct(crossover(x_pct_, cost4_.at("bitmap"), cost4_.at("seq"))), "-"},
                         {"bitmap = seq, time", pct(crossover(x_pct_, ms_[3], ms_[0])), "-"}},
                        {false, true, true})
-     << "\n";
+     << "<!-- /excerpt -->\n\n";
   if (!std::isnan(cx_cost4) && !std::isnan(cx_time))
     md << "At random_page_cost 4 the planner switches from index to seq scan at " << pct(cx_cost4)
        << " while the timings cross at " << pct(cx_time)
