@@ -157,11 +157,11 @@ int run_chosen(const std::vector<const ExperimentDef*>& chosen, const LabOptions
 int run_excerpt_command(const std::vector<std::string>& args) {
   std::string out = "results", readme = "README.md";
   for (size_t i = 1; i < args.size(); ++i) {
-    if ((args[i] == "--out" || args[i] == "--readme") && i + 1 < args.size())
-      (args[i] == "--out" ? out : readme) = args[++i];
-    else
-      throw Error("excerpt: unknown option \"" + args[i] +
-                  "\" (it takes --out DIR, --readme FILE)");
+    const std::string& option = args[i];
+    if ((option != "--out" && option != "--readme") || i + 1 == args.size())
+      throw Error("excerpt: unknown option \"" + option + "\" (it takes --out DIR, --readme FILE)");
+    (option == "--out" ? out : readme) = args[i + 1];
+    ++i;
   }
   write_readme_excerpt(out + "/REPORT.md", readme);
   std::printf("%s: excerpt of %s/REPORT.md written\n", readme.c_str(), out.c_str());
