@@ -156,12 +156,11 @@ int run_chosen(const std::vector<const ExperimentDef*>& chosen, const LabOptions
 // `tidepool experiment excerpt [--out DIR] [--readme FILE]`.
 int run_excerpt_command(const std::vector<std::string>& args) {
   std::string out = "results", readme = "README.md";
-  for (size_t i = 1; i < args.size(); ++i) {
+  for (size_t i = 1; i < args.size(); i += 2) {
     const std::string& option = args[i];
     if ((option != "--out" && option != "--readme") || i + 1 == args.size())
       throw Error("excerpt: unknown option \"" + option + "\" (it takes --out DIR, --readme FILE)");
     (option == "--out" ? out : readme) = args[i + 1];
-    ++i;
   }
   write_readme_excerpt(out + "/REPORT.md", readme);
   std::printf("%s: excerpt of %s/REPORT.md written\n", readme.c_str(), out.c_str());
