@@ -142,9 +142,9 @@ std::string write_report(const LabOptions& options, const Context& ctx) {
     << "Generated " << date << " by `tidepool experiment`. Machine: device " << ctx.env.device
     << ", kernel " << ctx.env.kernel << ", " << ctx.env.cpu << ", tidepool commit "
     << ctx.env.commit << ". Scale: " << grouped(options.rows) << " rows, repeat " << options.repeat
-    << " (runs longer than " << fixed(options.max_repeat_seconds, 0)
-    << " s run once: each table's runs column or CSV says how many); medians are reported, spreads "
-       "(max - min) are in the tables "
+    << " (a measurement whose first run took longer than " << fixed(options.max_repeat_seconds, 0)
+    << " s runs once: rpc's tables show the runs, every CSV row its repeat number); medians "
+       "are reported, spreads (max - min) are in the tables "
        "and every run is in the CSVs.\n\n";
   r << "Each section puts the article's published figures beside this machine's, which are "
        "measured on its own disk in the same run: compare shapes and ratios, not absolute "
