@@ -31,6 +31,7 @@ const IoConfig kConfigs[] = {{"sync buffered (fadvise)", "sync", "off"},
                              {"io_uring direct", "io_uring", "on"},
                              {"worker direct", "worker", "on"}};
 constexpr size_t kNumConfigs = std::size(kConfigs);
+const char* const kConfigColours[] = {"#0072b2", "#d55e00", "#009e73"};
 
 struct Variant {
   std::string name;
@@ -299,6 +300,7 @@ std::string Eic::charts(const std::string& out_dir) const {
         const std::string what =
             mbps ? kVariants[v].name : std::string("leaf read-ahead ") + kLeafModes[l];
         Series s(kConfigs[c].name + ", " + what, mbps ? v == 1 : l == 0);
+        s.colour = kConfigColours[c];  // one colour per configuration, dashed for its pair
         for (size_t e = 0; e < kNumEics; ++e)
           s.points.emplace_back(double(e), med(l, c, v, e, mbps ? heap_mb_per_s : whole_ms));
         chart.series.push_back(s);
