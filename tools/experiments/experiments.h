@@ -52,7 +52,9 @@ struct DeviceFigures {
 struct Context {
   Environment env;
   DeviceFigures device;
-  double rpc_estimate = NAN;  // measured random_page_cost (rpc, eic default, prefetch off)
+  // Measured random_page_cost: rpc's per-read ratio at the default eic, prefetch off (it holds
+  // at every scale, unlike the article's per-row ratio on a table the pool holds much of).
+  double rpc_estimate = NAN;
 };
 
 Outcome run_device(Lab& lab, Context& ctx);
