@@ -16,6 +16,8 @@ namespace {
 const char* kUsage =
     "Usage: tidepool experiment NAME [options]\n"
     "NAME: device | rpc | selectivity | eic | iomethod | index-prefetch | all\n"
+    "      excerpt: write OUT/REPORT.md's excerpt into the README (--readme FILE,\n"
+    "               default README.md) between its marker lines; runs nothing\n"
     "Options:\n"
     "  --rows N              rows of the article tables (default 1000000)\n"
     "  --table-mb N          size of the iomethod table in MB (default 2048)\n"
@@ -27,6 +29,8 @@ const char* kUsage =
     "  --max-repeat-seconds S  do not repeat a measurement whose first run took\n"
     "                        longer than S seconds (default 20; 0 = always repeat)\n"
     "  --set NAME=VALUE      a setting the session starts with (repeatable)\n"
+    "  --sweep               rpc: also estimate random_page_cost over several tables\n"
+    "                        (sizes from --rows, fillfactors 10-100), prefetch off and on\n"
     "  --fresh               rebuild the tables even if they are reusable\n"
     "  --drop-caches         also drop the whole OS page cache before cold buffered runs (root)\n"
     "  --device-seconds S    device experiment: seconds per measurement (default 0.3)\n"
@@ -84,6 +88,8 @@ void parse_option(const std::vector<std::string>& args, size_t& i, LabOptions& o
     } catch (const Error& e) {
       throw Error("--set " + options.settings.back() + ": " + e.what(), e.detail(), e.hint());
     }
+  } else if (a == "--sweep") {
+    options.rpc_sweep = true;
   } else if (a == "--fresh") {
     options.fresh = true;
   } else if (a == "--drop-caches") {
@@ -147,6 +153,20 @@ int run_chosen(const std::vector<const ExperimentDef*>& chosen, const LabOptions
   return exit_status;
 }
 
+// `tidepool experiment excerpt [--out DIR] [--readme FILE]`.
+int run_excerpt_command(const std::vector<std::string>& args) {
+  std::string out = "results", readme = "README.md";
+  for (size_t i = 1; i < args.size(); i += 2) {
+    const std::string& option = args[i];
+    if ((option != "--out" && option != "--readme") || i + 1 == args.size())
+      throw Error("excerpt: unknown option \"" + option + "\" (it takes --out DIR, --readme FILE)");
+    (option == "--out" ? out : readme) = args[i + 1];
+  }
+  write_readme_excerpt(out + "/REPORT.md", readme);
+  std::printf("%s: excerpt of %s/REPORT.md written\n", readme.c_str(), out.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int run_experiment_command(const std::vector<std::string>& args) {
@@ -158,6 +178,7 @@ int run_experiment_command(const std::vector<std::string>& args) {
   options.device_seconds = 0.3;
   const std::string name = args[0];
   try {
+    if (name == "excerpt") return run_excerpt_command(args);
     for (size_t i = 1; i < args.size(); ++i) parse_option(args, i, options);
     std::vector<const ExperimentDef*> chosen;
     for (const ExperimentDef& def : experiment_defs())

@@ -3,7 +3,8 @@
 // of the rows, most pages) and a sparse variant (`minor BETWEEN 800 AND 802`,
 // pages skipped), cold, at effective_io_concurrency 0..256, for buffered I/O
 // with io_method sync (fadvise ahead, as PostgreSQL <= 17) and direct I/O with
-// io_uring and with worker.
+// io_uring and with worker; each with index_leaf_readahead off (PostgreSQL's
+// behaviour: the bitmap index scans read their leaf pages one at a time) and on.
 #include <sstream>
 
 #include "engine/core/error.h"
@@ -30,6 +31,7 @@ const IoConfig kConfigs[] = {{"sync buffered (fadvise)", "sync", "off"},
                              {"io_uring direct", "io_uring", "on"},
                              {"worker direct", "worker", "on"}};
 constexpr size_t kNumConfigs = std::size(kConfigs);
+const char* const kConfigColours[] = {"#0072b2", "#d55e00", "#009e73"};
 
 struct Variant {
   std::string name;
@@ -40,6 +42,10 @@ const std::string kBase =
     "SELECT * FROM test WHERE major BETWEEN 10 AND 100 OR minor BETWEEN 800 AND ";
 const Variant kVariants[] = {{"dense", kBase + "900"}, {"sparse", kBase + "802"}};
 constexpr size_t kNumVariants = std::size(kVariants);
+
+// index_leaf_readahead: off first (PostgreSQL's behaviour), then on (tidepool's default).
+const char* const kLeafModes[] = {"off", "on"};
+constexpr size_t kNumLeafModes = std::size(kLeafModes);
 
 // The Bitmap Heap Scan's own share: its figures minus those of the BitmapOr below it. With
 // direct I/O the index leaf pages are read one at a time (no readahead, as in PostgreSQL), and
@@ -60,6 +66,13 @@ HeapPart heap_part(const Timed& t) {
   h.read = top.shared_read - bitmap.shared_read;
   if (h.ms > 0) h.mb_s = double(h.read) * 8192 / 1e6 / (h.ms / 1000);
   return h;
+}
+
+// The Bitmap Heap Scan's read stream: the most reads it had in flight and its limit.
+NodeActuals heap_stream(const Timed& t) {
+  NodeActuals top;
+  parse_node_actuals(t.result, 0, &top);
+  return top;
 }
 
 double mb_per_s(const Timed& t) {
@@ -83,11 +96,14 @@ class Eic : public Experiment {
   explicit Eic(const LabOptions& opt)
       : Experiment("eic"),
         rows_(opt.rows),
-        runs_(kNumConfigs, std::vector<std::vector<std::vector<Timed>>>(
-                               kNumVariants, std::vector<std::vector<Timed>>(kNumEics))) {}
+        runs_(kNumLeafModes,
+              std::vector<std::vector<std::vector<std::vector<Timed>>>>(
+                  kNumConfigs, std::vector<std::vector<std::vector<Timed>>>(
+                                   kNumVariants, std::vector<std::vector<Timed>>(kNumEics)))) {}
 
   int steps(const Lab& lab) const override {
-    return int(kNumConfigs * kNumVariants * kNumEics * size_t(std::max(1, lab.options().repeat)) +
+    return int(kNumLeafModes * kNumConfigs * kNumVariants * kNumEics *
+                   size_t(std::max(1, lab.options().repeat)) +
                1);
   }
 
@@ -106,40 +122,49 @@ class Eic : public Experiment {
   }
 
   void measure(Lab& lab, Context&, Progress& progress, Recorder& record) override {
-    for (size_t c = 0; c < kNumConfigs; ++c) {
-      const IoConfig& io = kConfigs[c];
-      lab.sql("SET io_method = " + io.method);
-      lab.sql("SET io_direct = " + io.direct);
-      // A forced bitmap heap scan (PostgreSQL 15 plans the OR query as an index-only scan
-      // otherwise).
-      for (const char* off : {"enable_seqscan", "enable_indexscan", "enable_indexonlyscan"})
-        lab.sql(std::string("SET ") + off + " = off");
-      for (size_t v = 0; v < kNumVariants; ++v)
-        for (size_t e = 0; e < kNumEics; ++e) {
-          const std::string eic = std::to_string(kEics[e]);
-          lab.sql("SET effective_io_concurrency = " + eic);
-          const std::string label = io.name + " " + kVariants[v].name + " eic=" + eic;
-          runs_[c][v][e] = repeated(lab, progress, label, [&] {
-            lab.make_cold({"test", "test_pkey", "minor_idx"});
-            return explain_analyze(lab, kVariants[v].sql, {"Bitmap Heap Scan", {}},
-                                   "eic: " + label);
-          });
-          for (size_t i = 0; i < runs_[c][v][e].size(); ++i)
-            record.add(row(runs_[c][v][e][i], io, kVariants[v], kEics[e], i));
-        }
-      lab.reset_settings();
-    }
+    for (size_t c = 0; c < kNumConfigs; ++c)
+      for (size_t l = 0; l < kNumLeafModes; ++l) {
+        const IoConfig& io = kConfigs[c];
+        lab.sql("SET io_method = " + io.method);
+        lab.sql("SET io_direct = " + io.direct);
+        lab.sql(std::string("SET index_leaf_readahead = ") + kLeafModes[l]);
+        // A forced bitmap heap scan (PostgreSQL 15 plans the OR query as an index-only scan
+        // otherwise).
+        for (const char* off : {"enable_seqscan", "enable_indexscan", "enable_indexonlyscan"})
+          lab.sql(std::string("SET ") + off + " = off");
+        for (size_t v = 0; v < kNumVariants; ++v)
+          for (size_t e = 0; e < kNumEics; ++e) measure_point(lab, progress, record, l, c, v, e);
+        lab.reset_settings();
+      }
   }
 
   std::string report(Lab& lab, Context& ctx, const Outcome& outcome) override;
 
  private:
-  Record row(const Timed& t, const IoConfig& io, const Variant& v, int eic, size_t i) const {
+  void measure_point(Lab& lab, Progress& progress, Recorder& record, size_t l, size_t c, size_t v,
+                     size_t e) {
+    const std::string eic = std::to_string(kEics[e]);
+    lab.sql("SET effective_io_concurrency = " + eic);
+    const std::string label = kConfigs[c].name + " leaf read-ahead " + kLeafModes[l] + " " +
+                              kVariants[v].name + " eic=" + eic;
+    std::vector<Timed>& runs = runs_[l][c][v][e];
+    runs = repeated(lab, progress, label, [&] {
+      lab.make_cold({"test", "test_pkey", "minor_idx"});
+      return explain_analyze(lab, kVariants[v].sql, {"Bitmap Heap Scan", {}}, "eic: " + label);
+    });
+    for (size_t i = 0; i < runs.size(); ++i) record.add(row(runs[i], l, c, v, e, i));
+  }
+
+  Record row(const Timed& t, size_t l, size_t c, size_t v, size_t e, size_t i) const {
     HeapPart heap = heap_part(t);
+    NodeActuals stream = heap_stream(t);
     return {{"rows", std::to_string(rows_)},
-            {"config", io.name},
-            {"variant", v.name},
-            {"eic", std::to_string(eic)},
+            {"config", kConfigs[c].name},
+            {"leaf_readahead", kLeafModes[l]},
+            {"variant", kVariants[v].name},
+            {"eic", std::to_string(kEics[e])},
+            {"prefetch_limit", std::to_string(stream.prefetch_limit)},
+            {"prefetch_in_flight_max", std::to_string(stream.prefetch_in_flight_max)},
             {"repeat", std::to_string(i)},
             {"ms", fixed(t.execution_ms, 3)},
             {"shared_hit", std::to_string(t.shared_hit)},
@@ -151,21 +176,27 @@ class Eic : public Experiment {
   }
 
   // The median over one point's runs of a figure of each run.
-  double med(size_t c, size_t v, size_t e, Figure figure) const {
+  double med(size_t l, size_t c, size_t v, size_t e, Figure figure) const {
     std::vector<double> x;
-    for (const Timed& t : runs_[c][v][e]) x.push_back(figure(t));
+    for (const Timed& t : runs_[l][c][v][e]) x.push_back(figure(t));
     return x.empty() ? NAN : median(x);
   }
-  std::string table(Figure ms, Figure mbs, bool published) const;
-  std::string speedups(Figure ms) const;
+  // The gain from eic 1 to eic 256: time at 1 / time at 256.
+  double speedup(size_t l, size_t c, size_t v, Figure ms) const {
+    return med(l, c, v, 1, ms) / med(l, c, v, kNumEics - 1, ms);
+  }
+  std::string table(size_t l, Figure ms, Figure mbs, bool published) const;
+  std::string headline() const;
+  std::string limits() const;
   std::string charts(const std::string& out_dir) const;
 
   const uint64_t rows_;
-  std::vector<std::vector<std::vector<std::vector<Timed>>>> runs_;  // [config][variant][eic]
+  // [leaf read-ahead][config][variant][eic]
+  std::vector<std::vector<std::vector<std::vector<std::vector<Timed>>>>> runs_;
 };
 
-// One table: per eic, each config's dense and sparse medians (ms and MB/s).
-std::string Eic::table(Figure ms, Figure mbs, bool published) const {
+// One table of one leaf read-ahead mode: per eic, each config's dense and sparse medians.
+std::string Eic::table(size_t l, Figure ms, Figure mbs, bool published) const {
   std::vector<std::string> header = {"eic"};
   for (const auto& io : kConfigs)
     for (const auto& v : kVariants) {
@@ -178,8 +209,8 @@ std::string Eic::table(Figure ms, Figure mbs, bool published) const {
     std::vector<std::string> row = {std::to_string(kEics[e])};
     for (size_t c = 0; c < kNumConfigs; ++c)
       for (size_t v = 0; v < kNumVariants; ++v) {
-        row.push_back(fixed(med(c, v, e, ms), 1));
-        row.push_back(fixed(med(c, v, e, mbs), 0));
+        row.push_back(fixed(med(l, c, v, e, ms), 1));
+        row.push_back(fixed(med(l, c, v, e, mbs), 0));
       }
     if (published) {
       std::string pub = "-";
@@ -192,36 +223,89 @@ std::string Eic::table(Figure ms, Figure mbs, bool published) const {
   return markdown_table(header, rows, std::vector<bool>(header.size(), true));
 }
 
-// The article's shape: the gain from eic 1 to eic 256 (dense).
-std::string Eic::speedups(Figure ms) const {
-  std::string out;
+// The article's shape, the gain from eic 1 to eic 256, for every config, leaf read-ahead
+// mode and variant: the whole query's (what the article timed) and the heap share's.
+std::string Eic::headline() const {
+  std::vector<std::vector<std::string>> rows;
   for (size_t c = 0; c < kNumConfigs; ++c)
-    out += std::string(c ? ", " : ": ") + kConfigs[c].name + " " +
-           fixed(med(c, 0, 1, ms) / med(c, 0, kNumEics - 1, ms), 2) + "x";
-  return out;
+    for (size_t l = 0; l < kNumLeafModes; ++l) {
+      std::vector<std::string> row = {kConfigs[c].name, kLeafModes[l]};
+      for (size_t v = 0; v < kNumVariants; ++v)
+        for (Figure f : {whole_ms, heap_ms}) row.push_back(fixed(speedup(l, c, v, f), 2) + "x");
+      rows.push_back(row);
+    }
+  return "Speed-up from eic 1 to eic 256 (time at 1 / time at 256; published, whole query, "
+         "dense: " +
+         fixed(46.3 / 19.2, 2) + "x):\n\n" +
+         markdown_table({"config", "index_leaf_readahead", "dense: whole query",
+                         "dense: heap share", "sparse: whole query", "sparse: heap share"},
+                        rows, {false, false, true, true, true, true}) +
+         "\n";
+}
+
+// Where the Bitmap Heap Scan's stream ran with fewer reads in flight allowed than eic asked
+// for (the Prefetch line's "of L", the CSV's prefetch_limit).
+std::string Eic::limits() const {
+  std::string out;
+  for (size_t c = 0; c < kNumConfigs; ++c) {
+    std::string capped;
+    int64_t limit = -1;
+    for (size_t e = 0; e < kNumEics; ++e) {
+      int64_t most = -1;
+      for (size_t l = 0; l < kNumLeafModes; ++l)
+        for (size_t v = 0; v < kNumVariants; ++v)
+          for (const Timed& t : runs_[l][c][v][e])
+            most = std::max(most, heap_stream(t).prefetch_limit);
+      if (kEics[e] > 0 && most >= 0 && most < kEics[e]) {
+        capped += (capped.empty() ? "" : ", ") + std::to_string(kEics[e]);
+        limit = most;
+      }
+    }
+    if (!capped.empty())
+      out += "- " + kConfigs[c].name + ": at eic " + capped + " the stream allowed at most " +
+             std::to_string(limit) +
+             " reads in flight (clamped below eic: the thread's I/O handles or its pin budget); "
+             "those points measure that limit, "
+             "not the eic asked for.\n";
+  }
+  if (out.empty())
+    return "The Bitmap Heap Scan's stream allowed as many reads in flight as eic asked for at "
+           "every point (or printed no limit: the CSV's prefetch_limit is -1 then).\n\n";
+  return "Reads in flight limited below eic (the Prefetch line's \"of L\", the CSV's "
+         "prefetch_limit):\n\n" +
+         out + "\n";
 }
 
 std::string Eic::charts(const std::string& out_dir) const {
   std::vector<std::string> labels;
   for (int e : kEics) labels.push_back(std::to_string(e));
   std::string md;
+  const size_t on = kNumLeafModes - 1;
   for (bool mbps : {false, true}) {
     Chart chart;
     chart.title = mbps ? "Bitmap heap scan: heap pages' throughput vs effective_io_concurrency"
-                       : "Bitmap heap scan time vs effective_io_concurrency";
+                       : "Bitmap heap scan time (dense) vs effective_io_concurrency";
     chart.xlabel = "effective_io_concurrency";
-    chart.ylabel = mbps ? "heap read throughput (MB/s, heap share of the scan)"
-                        : "execution time (ms, log scale)";
+    chart.ylabel = mbps ? "heap read throughput (MB/s, heap share, leaf read-ahead on)"
+                        : "execution time (ms, log scale, whole query)";
     chart.log_y = !mbps;
     chart.xtic_labels = labels;
     chart.key_position = "below";
-    for (size_t c = 0; c < kNumConfigs; ++c)
-      for (size_t v = 0; v < kNumVariants; ++v) {
-        Series s(kConfigs[c].name + ", " + kVariants[v].name, v == 1);
+    for (size_t c = 0; c < kNumConfigs; ++c) {
+      // Time: the dense query with leaf read-ahead off (dashed) and on; throughput: the heap
+      // share (which leaf read-ahead does not read) dense and sparse (dashed).
+      for (size_t k = 0; k < 2; ++k) {
+        const size_t l = mbps ? on : k;  // time: leaf read-ahead off (dashed), on
+        const size_t v = mbps ? k : 0;   // throughput: dense, sparse (dashed)
+        const std::string what =
+            mbps ? kVariants[v].name : std::string("leaf read-ahead ") + kLeafModes[l];
+        Series s(kConfigs[c].name + ", " + what, mbps ? v == 1 : l == 0);
+        s.colour = kConfigColours[c];  // one colour per configuration, dashed for its pair
         for (size_t e = 0; e < kNumEics; ++e)
-          s.points.emplace_back(double(e), med(c, v, e, mbps ? heap_mb_per_s : whole_ms));
+          s.points.emplace_back(double(e), med(l, c, v, e, mbps ? heap_mb_per_s : whole_ms));
         chart.series.push_back(s);
       }
+    }
     md += chart_markdown(chart, out_dir, mbps ? "eic_mbps.png" : "eic_time.png", chart.title);
   }
   return md;
@@ -235,18 +319,23 @@ std::string Eic::report(Lab& lab, Context& ctx, const Outcome& outcome) {
      << grouped(rows_) << " rows `(g, random()*1000)`. Dense: `" << kVariants[0].sql
      << "`; sparse: `... minor BETWEEN "
         "800 AND 802`. Forced bitmap heap scan, cold, times in ms (medians), MB/s = pages read "
-        "* 8 kB / time.\n\n";
+        "* 8 kB / time. Every point runs with index_leaf_readahead off (as PostgreSQL: the "
+        "bitmap index scans read their leaf pages one at a time) and on.\n\n";
   if (outcome.runs > 0) {
-    md << "Whole query:\n\n" << table(whole_ms, mb_per_s, true) << "\n";
+    md << "<!-- excerpt -->\n" << headline() << "<!-- /excerpt -->\n\n";
+    md << limits();
+    for (size_t l = 0; l < kNumLeafModes; ++l)
+      md << "Whole query, index_leaf_readahead = " << kLeafModes[l] << ":\n\n"
+         << table(l, whole_ms, mb_per_s, true) << "\n";
     md << "The Bitmap Heap Scan's own share (its time and pages minus those of the bitmap index "
-          "scans below it). With direct I/O the index leaf pages are read one at a time, as in "
-          "PostgreSQL, and at this shape (an index of (major, minor) scanned whole for the minor "
-          "condition) they take most of the query; this share is where "
-          "effective_io_concurrency acts:\n\n"
-       << table(heap_ms, heap_mb_per_s, false) << "\n";
-    md << "Speed-up from eic 1 to eic 256 (dense): published " << fixed(46.3 / 19.2, 2)
-       << "x. Whole query" << speedups(whole_ms) << "; heap share" << speedups(heap_ms);
-    md << ".\n\n" << device_sentence(ctx.device) << "\n\n";
+          "scans below it). Without leaf read-ahead, under direct I/O the index leaf pages are "
+          "read one at a time, and at this shape (an index of (major, minor) scanned whole for "
+          "the minor condition) they take most of the query; this share is where "
+          "effective_io_concurrency acts:\n\n";
+    for (size_t l = 0; l < kNumLeafModes; ++l)
+      md << "Heap share, index_leaf_readahead = " << kLeafModes[l] << ":\n\n"
+         << table(l, heap_ms, heap_mb_per_s, false) << "\n";
+    md << device_sentence(ctx.device) << "\n\n";
     md << charts(lab.options().out_dir);
   }
   md << "Published (SSD, PostgreSQL <= 17, buffered with fadvise): eic 1 46.3 s (~170 MB/s), 4 "

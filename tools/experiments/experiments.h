@@ -52,11 +52,14 @@ struct DeviceFigures {
 struct Context {
   Environment env;
   DeviceFigures device;
-  double rpc_estimate = NAN;  // measured random_page_cost (rpc, eic default, prefetch off)
+  // Measured random_page_cost: rpc's per-read ratio at the default eic, prefetch off (it holds
+  // at every scale, unlike the article's per-row ratio on a table the pool holds much of).
+  double rpc_estimate = NAN;
 };
 
 Outcome run_device(Lab& lab, Context& ctx);
-Outcome run_rpc(Lab& lab, Context& ctx);
+Outcome run_rpc(Lab& lab, Context& ctx);  // and run_rpc_sweep with --sweep
+Outcome run_rpc_sweep(Lab& lab, Context& ctx);
 Outcome run_selectivity(Lab& lab, Context& ctx);
 Outcome run_eic(Lab& lab, Context& ctx);
 Outcome run_iomethod(Lab& lab, Context& ctx);
@@ -72,7 +75,8 @@ const std::vector<ExperimentDef>& experiment_defs();
 
 // The rpc article's table (fillfactor 10, shuffled, index <name>_a_idx on a): "t"
 // for rpc and selectivity; index-prefetch builds its own at --prefetch-rows.
-TableSpec rpc_table(uint64_t rows, const std::string& name = "t");
+// rpc --sweep builds others at other fillfactors.
+TableSpec rpc_table(uint64_t rows, const std::string& name = "t", int fillfactor = 10);
 // Loads DeviceFigures from <out>/device.csv when this invocation did not measure them.
 void load_device_figures(const std::string& out_dir, DeviceFigures* figures);
 // One sentence quoting the device, for the sections ("device: 1650 MB/s sequential, ...").
@@ -80,6 +84,17 @@ std::string device_sentence(const DeviceFigures& d);
 
 // Rebuilds <out>/REPORT.md from the sections present in <out>.
 std::string write_report(const LabOptions& options, const Context& ctx);
+
+// The README's excerpt of REPORT.md (excerpt.cc): REPORT.md's "Generated ..." line and, per
+// section, its title and the blocks it marked <!-- excerpt --> ... <!-- /excerpt -->.
+inline constexpr const char* kReadmeExcerptBegin =
+    "<!-- BEGIN report excerpt: written by `tidepool experiment excerpt`, do not edit -->";
+inline constexpr const char* kReadmeExcerptEnd = "<!-- END report excerpt -->";
+std::string report_excerpt(const std::string& report_markdown);
+// The readme with what lies between its two marker lines replaced by the excerpt.
+std::string replace_excerpt(const std::string& readme, const std::string& excerpt);
+// Reads REPORT.md, rewrites the excerpt in the README file in place.
+void write_readme_excerpt(const std::string& report_path, const std::string& readme_path);
 
 // `tidepool experiment ...`: parses the arguments, runs, returns the exit status.
 int run_experiment_command(const std::vector<std::string>& args);

@@ -30,6 +30,19 @@ std::string with_article(const std::string& node) {
   return (vowel ? "an " : "a ") + node;
 }
 
+// "Prefetch: distance avg=.. max=.., ..., in flight max=M of L ...": M and L.
+void parse_prefetch_limit(const std::string& line, NodeActuals* out) {
+  if (line.find("Prefetch:") == std::string::npos) return;
+  size_t p = line.find("in flight max=");
+  if (p == std::string::npos) return;
+  char* end = nullptr;
+  const char* start = line.c_str() + p + std::strlen("in flight max=");
+  long long in_flight = std::strtoll(start, &end, 10);
+  if (end == start || std::strncmp(end, " of ", 4) != 0) return;
+  out->prefetch_in_flight_max = in_flight;
+  out->prefetch_limit = std::strtoll(end + 4, nullptr, 10);
+}
+
 }  // namespace
 
 Timed explain_analyze(Lab& lab, const std::string& query, const PlanCheck& check,
@@ -134,10 +147,11 @@ bool parse_node_actuals(const ResultSet& explain, size_t node, NodeActuals* out)
       if (explain.rows[j].empty()) continue;
       const std::string& detail = explain.rows[j][0];
       if (detail.find("->  ") != std::string::npos) break;
-      if (detail.find("Buffers: shared") == std::string::npos) continue;
-      out->shared_hit = buffers_field(detail, "hit=");
-      out->shared_read = buffers_field(detail, "read=");
-      break;
+      if (detail.find("Buffers: shared") != std::string::npos) {
+        out->shared_hit = buffers_field(detail, "hit=");
+        out->shared_read = buffers_field(detail, "read=");
+      }
+      parse_prefetch_limit(detail, out);
     }
     return true;
   }

@@ -53,6 +53,11 @@ struct NodeActuals {
   double total_ms = 0;
   uint64_t shared_hit = 0;
   uint64_t shared_read = 0;
+  // Its read stream's "Prefetch: ... in flight max=M of L" line: the most reads it had in
+  // flight and the limit it ran with (effective_io_concurrency clamped to what the thread's
+  // I/O handles allow; JSON's "Prefetch I/Os Limit"). -1 when the node printed no such line.
+  int64_t prefetch_in_flight_max = -1;
+  int64_t prefetch_limit = -1;
 };
 // Node 0 is the top node, node 1 the first "->" below it, and so on in print order.
 bool parse_node_actuals(const ResultSet& explain, size_t node, NodeActuals* out);

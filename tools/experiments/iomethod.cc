@@ -229,8 +229,9 @@ std::string IoMethod::report(Lab& lab, Context& ctx, const Outcome& outcome) {
         "flight. At the counts where that is 3 it is the `worker` runs. cmp is David Rowley's "
         "column: buffered time / direct time.\n\n";
   if (outcome.runs > 0) {
-    md << grid_table(results_) << "\n"
-       << shape_comparison(results_)
+    md << "<!-- excerpt -->\n"
+       << grid_table(results_) << "\n"
+       << shape_comparison(results_) << "<!-- /excerpt -->\n\n"
        << chart_markdown(grid_chart(results_), lab.options().out_dir, "iomethod.png",
                          "cold scan by parallel workers")
        << "The io_workers sweep (0 parallel workers; the earlier version of this experiment):\n\n"

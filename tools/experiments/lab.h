@@ -29,6 +29,12 @@ struct LabOptions {
   // Rows of the index-prefetch table: its nine cold full index scans at 1 M rows
   // would take ten minutes here, more than the default run's budget.
   uint64_t prefetch_rows = 200'000;
+  // rpc: the smallest pool the experiment lowers shared_buffers to, in 8 kB blocks, so that
+  // its table is 4x the pool (the pin budget, a sixteenth of the pool, must not throttle
+  // prefetching: 1024 blocks = 8 MB, 64 pins). Tests lower it.
+  int64_t min_pool_blocks = 1024;
+  // rpc --sweep: also estimate random_page_cost over several tables (rpc_sweep.cc).
+  bool rpc_sweep = false;
   std::string data_dir;  // default: <out_dir>/data
   std::string out_dir = "results";
   int repeat = 3;  // each measurement this many times (medians reported)

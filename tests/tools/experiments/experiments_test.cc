@@ -71,11 +71,26 @@ TEST(Experiments, RpcMeasuresExactSeqPagesAndAFiniteRatio) {
   for (const char* c : {"eic", "index_prefetch", "seq_pages", "seq_ms", "seq_page_us",
                         "random_page_us", "ratio", "io_method", "effective_io_concurrency"})
     EXPECT_TRUE(csv.has(c)) << c;
-  EXPECT_EQ(own_columns(csv),
-            (std::vector<std::string>{"rows", "eic", "index_prefetch", "repeat", "seq_pages",
-                                      "seq_pages_read", "seq_ms", "index_rows", "index_ms",
-                                      "index_shared_hit", "index_shared_read", "seq_page_us",
-                                      "random_page_us", "ratio"}));
+  EXPECT_EQ(own_columns(csv), (std::vector<std::string>{"rows",
+                                                        "eic",
+                                                        "index_prefetch",
+                                                        "repeat",
+                                                        "seq_pages",
+                                                        "seq_pages_read",
+                                                        "seq_ms",
+                                                        "index_rows",
+                                                        "index_ms",
+                                                        "index_shared_hit",
+                                                        "index_shared_read",
+                                                        "seq_page_us",
+                                                        "random_page_us",
+                                                        "ratio",
+                                                        "random_read_us",
+                                                        "ratio_per_read",
+                                                        "table_pages",
+                                                        "pool_blocks",
+                                                        "pool_shrunk",
+                                                        "undercount"}));
   expect_environment(csv);
   // eic 16 and 0, index_prefetch off and on: one row each.
   ASSERT_EQ(csv.rows.size(), 4u);
@@ -94,8 +109,23 @@ TEST(Experiments, RpcMeasuresExactSeqPagesAndAFiniteRatio) {
     EXPECT_EQ(r.at("index_rows"), std::to_string(kRows));
     EXPECT_GT(num(r, "index_ms"), 0);
     EXPECT_TRUE(std::isfinite(num(r, "ratio")) && num(r, "ratio") > 0);
+    // Per read: index time / the pages the index scan read.
+    EXPECT_NEAR(num(r, "random_read_us"), num(r, "index_ms") * 1000 / num(r, "index_shared_read"),
+                1e-3);
+    EXPECT_NEAR(num(r, "ratio_per_read"), num(r, "random_read_us") / num(r, "seq_page_us"), 1e-2);
+    // 910 pages cannot be 4x a pool of at least 1024 buffers: the pool goes down to that floor
+    // and the section warns.
+    EXPECT_EQ(r.at("table_pages"), std::to_string(kRpcPages));
+    EXPECT_EQ(r.at("pool_blocks"), "1024");
+    EXPECT_EQ(r.at("pool_shrunk"), "1");
+    EXPECT_EQ(r.at("undercount"), "1");
   }
   EXPECT_TRUE(std::isfinite(ctx.rpc_estimate));
+  const std::string md = slurp(lab.options().out_dir + "/rpc.md");
+  EXPECT_NE(md.find("Warning: the article's method undercounts here."), std::string::npos);
+  EXPECT_NE(md.find("the table is 0.9x the pool"), std::string::npos);
+  EXPECT_NE(md.find("but not below 8.0 MB"), std::string::npos);
+  expect_no_bare_ratio_below_one(md);
 }
 
 TEST(Experiments, SelectivityRunsEveryPlanAtEveryFraction) {
@@ -133,10 +163,31 @@ TEST(Experiments, EicRunsEveryConcurrency) {
                         "heap_read", "heap_mb_per_s"})
     EXPECT_TRUE(csv.has(c)) << c;
   EXPECT_EQ(own_columns(csv),
-            (std::vector<std::string>{"rows", "config", "variant", "eic", "repeat", "ms",
+            (std::vector<std::string>{"rows", "config", "leaf_readahead", "variant", "eic",
+                                      "prefetch_limit", "prefetch_in_flight_max", "repeat", "ms",
                                       "shared_hit", "shared_read", "mb_per_s", "heap_ms",
                                       "heap_read", "heap_mb_per_s"}));
-  EXPECT_EQ(csv.rows.size(), 3u * 2u * 10u);
+  EXPECT_EQ(csv.rows.size(), 3u * 2u * 2u * 10u);  // configs x leaf read-ahead x variants x eics
+  std::map<std::string, int> by_leaf;
+  for (const auto& r : csv.rows) {
+    ++by_leaf[r.at("leaf_readahead")];
+    EXPECT_EQ(r.at("leaf_readahead"), r.at("index_leaf_readahead"));  // what was SET
+    // The limit the Bitmap Heap Scan's stream ran with, from its Prefetch line.
+    if (r.at("config") == "io_uring direct" && num(r, "eic") > 0) {
+      EXPECT_GE(num(r, "prefetch_limit"), 1) << r.at("eic");
+      EXPECT_LE(num(r, "prefetch_limit"), num(r, "eic"));
+      EXPECT_LE(num(r, "prefetch_in_flight_max"), num(r, "prefetch_limit"));
+    }
+  }
+  EXPECT_EQ(by_leaf, (std::map<std::string, int>{{"off", 60}, {"on", 60}}));
+  const std::string md = slurp(lab.options().out_dir + "/eic.md");
+  for (const char* label : {"| config | index_leaf_readahead | dense: whole query | dense: heap "
+                            "share | sparse: whole query | sparse: heap share |",
+                            "| io_uring direct | on |", "| worker direct | off |",
+                            "Whole query, index_leaf_readahead = off",
+                            "Heap share, "
+                            "index_leaf_readahead = on"})
+    EXPECT_NE(md.find(label), std::string::npos) << label;
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/eic_time.png"));
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/eic_mbps.png"));
   for (const auto& r : csv.rows) {
@@ -161,15 +212,16 @@ TEST(Experiments, IndexPrefetchRunsEveryDistanceAndLimit) {
     EXPECT_TRUE(csv.has(c)) << c;
   // The full part's columns come first; "limit" is first seen in the LIMIT part's rows.
   EXPECT_EQ(own_columns(csv),
-            (std::vector<std::string>{"part", "rows", "index_prefetch", "eic", "repeat", "ms",
-                                      "shared_hit", "shared_read"}));
+            (std::vector<std::string>{"part", "rows", "leaf_readahead", "index_prefetch", "eic",
+                                      "repeat", "ms", "shared_hit", "shared_read"}));
   EXPECT_EQ(csv.header.back(), "limit");
   std::map<std::string, int> full_by_method;
   size_t limit = 0;
   for (const auto& r : csv.rows) {
     EXPECT_GT(num(r, "ms"), 0);
     if (r.at("part") == "full") {
-      ++full_by_method[r.at("io_method")];
+      ++full_by_method[r.at("io_method") + " " + r.at("leaf_readahead")];
+      EXPECT_EQ(r.at("leaf_readahead"), r.at("index_leaf_readahead"));
       EXPECT_GT(num(r, "shared_read"), 0);  // cold
     } else {
       ++limit;
@@ -177,8 +229,10 @@ TEST(Experiments, IndexPrefetchRunsEveryDistanceAndLimit) {
       EXPECT_GE(num(r, "shared_read"), 1);  // the heap is cold before each query
     }
   }
-  // Per method: off, then on at 8 distances.
-  EXPECT_EQ(full_by_method, (std::map<std::string, int>{{"io_uring", 9}, {"worker", 9}}));
+  // Per method and leaf read-ahead: off, then on at 8 distances.
+  EXPECT_EQ(full_by_method,
+            (std::map<std::string, int>{
+                {"io_uring off", 9}, {"io_uring on", 9}, {"worker off", 9}, {"worker on", 9}}));
   EXPECT_EQ(limit, 3u * 6u * 5u);  // modes x limits x queries
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/index_prefetch.png"));
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/index_prefetch_limit.png"));
@@ -395,9 +449,9 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   EXPECT_EQ(report.find("Not measured: "), std::string::npos);
   for (const char* status_line : {"Status: **complete**, 4 runs in `rpc.csv`.",
                                   "Status: **complete**, 45 runs in `selectivity.csv`.",
-                                  "Status: **complete**, 60 runs in `eic.csv`.",
+                                  "Status: **complete**, 120 runs in `eic.csv`.",
                                   "Status: **complete**, 56 runs in `iomethod.csv`.",
-                                  "Status: **complete**, 108 runs in `index-prefetch.csv`."})
+                                  "Status: **complete**, 126 runs in `index-prefetch.csv`."})
     EXPECT_NE(report.find(status_line), std::string::npos) << status_line;
   // The device's run count depends on the I/O methods this machine can start.
   EXPECT_NE(report.find("Status: **complete**"), std::string::npos);

@@ -86,4 +86,54 @@ inline std::vector<std::string> own_columns(const Csv& csv) {
   return std::vector<std::string>(csv.header.begin(), env);
 }
 
+// The cells of every Markdown table in `md` whose column header names a ratio ("ratio",
+// "per read", "article's"). A ratio below 1 must never stand bare: it carries a "*" and the
+// section explains it ("\* Below 1: ...").
+inline void expect_no_bare_ratio_below_one(const std::string& md) {
+  std::istringstream in(md);
+  std::string line;
+  std::vector<size_t> ratio_columns;
+  bool header = true;
+  auto cells = [](const std::string& row) {
+    std::vector<std::string> out;
+    std::stringstream ss(row.substr(1));
+    std::string cell;
+    while (std::getline(ss, cell, '|')) {
+      while (!cell.empty() && cell.front() == ' ') cell.erase(0, 1);
+      while (!cell.empty() && cell.back() == ' ') cell.pop_back();
+      out.push_back(cell);
+    }
+    return out;
+  };
+  size_t checked = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] != '|') {
+      header = true;
+      continue;
+    }
+    std::vector<std::string> row = cells(line);
+    if (header) {
+      ratio_columns.clear();
+      for (size_t i = 0; i < row.size(); ++i)
+        if (row[i].find("ratio") != std::string::npos || row[i].find("per read") == 0 ||
+            row[i].find("article's") == 0)
+          if (row[i].find("spread") == std::string::npos && row[i].find("_us") == std::string::npos)
+            ratio_columns.push_back(i);
+      header = false;
+      continue;
+    }
+    if (line.find("---") != std::string::npos) continue;
+    for (size_t c : ratio_columns) {
+      if (c >= row.size() || row[c] == "-") continue;
+      ++checked;
+      const double v = std::strtod(row[c].c_str(), nullptr);
+      if (v < 1) {
+        EXPECT_EQ(row[c].back(), '*') << "bare ratio below 1: " << line;
+        EXPECT_NE(md.find("\\* Below 1"), std::string::npos) << "no explanation for: " << line;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0u) << "no ratio column found in:\n" << md;
+}
+
 }  // namespace tp::experiments::test
