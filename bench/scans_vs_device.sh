@@ -119,8 +119,8 @@ for ((r = 1; r <= rounds; r++)); do
   for run in $index_runs; do
     split_run "$run"
     read -r ps pr <<<"$(probe_rates "$run_method" "$run_workers")"
-    add "probe_seq_$run_method" "$ps"
-    add "probe_rand_$run_method" "$pr"
+    add "probe_seq_$run" "$ps"
+    add "probe_rand_$run" "$pr"
     echo "round $r device_probe $run: seq 128kB d16 $ps MB/s, rand 8kB d$eic $pr IOPS"
   done
 done
@@ -140,16 +140,20 @@ echo
 echo "summary: medians of $rounds rounds [range]; ratios are medians of the per-round ratios"
 printf 'device  fio seq 128kB d16 %.0f MB/s [%s]; fio rand 8kB d%d %.0f IOPS [%s]\n' \
   "$(med fio_seq)" "$(rng fio_seq)" "$eic" "$(med fio_rand)" "$(rng fio_rand)"
+# The seq runs are set against the device_probe run of the same method (its io_workers
+# as in INDEX_RUNS).
+probe_run() { for p in $index_runs; do [ "${p%%:*}" = "$1" ] && { echo "$p"; return; }; done; }
 for run in $seq_runs; do
   split_run "$run"
+  p=$(probe_run "$run_method")
   printf 'seq   %-10s %6.0f MB/s [%s] = %3.0f%% of fio seq  (device_probe %s seq %.0f MB/s: %3.0f%%)\n' \
     "$run" "$(med "seq_$run")" "$(rng "seq_$run")" "$(ratio_med "seq_$run" fio_seq)" \
-    "$run_method" "$(med "probe_seq_$run_method")" "$(ratio_med "seq_$run" "probe_seq_$run_method")"
+    "$p" "$(med "probe_seq_$p")" "$(ratio_med "seq_$run" "probe_seq_$p")"
 done
 for run in $index_runs; do
   split_run "$run"
   printf 'index %-10s %6.0f reads/s [%s] = %3.0f%% of fio rand d%d  (device_probe %s rand d%d %.0f IOPS: %3.0f%%)\n' \
     "$run" "$(med "index_$run")" "$(rng "index_$run")" "$(ratio_med "index_$run" fio_rand)" "$eic" \
-    "$run" "$eic" "$(med "probe_rand_$run_method")" "$(ratio_med "index_$run" "probe_rand_$run_method")"
+    "$run" "$eic" "$(med "probe_rand_$run")" "$(ratio_med "index_$run" "probe_rand_$run")"
 done
 [ "${KEEP:-0}" = 1 ] || rm -rf "$dir"
