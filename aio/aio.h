@@ -33,6 +33,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,9 +49,11 @@ class IoFile;
 class IoSystemCore;
 struct ThreadSlot;
 
-// Limits. PostgreSQL uses the same figures (io_max_concurrency 64, io_max_combine_limit
-// 128 blocks, PGAIO_SUBMIT_BATCH_SIZE 32, io worker queue 64, MAX_IO_WORKERS 32).
-inline constexpr int kHandlesPerThread = 64;
+// Limits. PostgreSQL uses the same figures (io_max_concurrency 64 by default and at most
+// 1024, io_max_combine_limit 128 blocks, PGAIO_SUBMIT_BATCH_SIZE 32, io worker queue 64,
+// MAX_IO_WORKERS 32).
+inline constexpr int kHandlesPerThread = 64;  // the default
+inline constexpr int kMaxHandlesPerThread = 1024;
 inline constexpr int kMaxBlocksPerIo = 128;  // 1 MB
 inline constexpr int kMaxBatchSize = 32;
 inline constexpr int kWorkerQueueSize = 64;
@@ -78,7 +81,9 @@ struct IoConfig {
   IoMethodKind method = IoMethodKind::kWorker;
   int io_workers = 3;      // worker method only: 1..32
   bool io_direct = false;  // O_DIRECT for every data file I/O (buffers must be 4096-aligned)
-  int handles_per_thread = kHandlesPerThread;  // 1..64
+  // I/O handles per thread (PostgreSQL's io_max_concurrency): 1..1024. A thread never
+  // has more I/Os staged or in flight than this.
+  int handles_per_thread = kHandlesPerThread;
 };
 
 // Handle lifecycle. Each value says who moves the handle on from it.
@@ -345,6 +350,10 @@ class IoSystem {
   // Handles of this thread that are idle now (O(1); finished I/Os not yet reclaimed are
   // not counted).
   int idle_count() const;
+
+  // Tests: holds the lock a submission takes (the worker method's queue lock) until the
+  // guard goes, so a test can submit against a busy lock; empty for other methods.
+  std::unique_lock<std::mutex> lock_queue_for_testing();
 
  private:
   IoConfig config_;

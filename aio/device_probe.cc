@@ -6,7 +6,9 @@
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <algorithm>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -293,8 +295,13 @@ std::vector<DeviceProbeRow> run_device_probe(
     for (bool direct : config.direct_modes) {
       std::unique_ptr<IoSystem> io;
       try {
-        io = std::make_unique<IoSystem>(
-            IoConfig{.method = method, .io_workers = config.io_workers, .io_direct = direct});
+        // Enough handles for the deepest measurement (64 at least, the default).
+        int handles = std::max(kHandlesPerThread, config.sequential_depth);
+        for (int d : config.random_depths) handles = std::max(handles, d);
+        io = std::make_unique<IoSystem>(IoConfig{.method = method,
+                                                 .io_workers = config.io_workers,
+                                                 .io_direct = direct,
+                                                 .handles_per_thread = handles});
       } catch (const Error& e) {
         if (on_note) on_note(std::string(io_method_name(method)) + " skipped: " + e.what());
         break;

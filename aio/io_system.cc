@@ -36,9 +36,9 @@ class IoSystemCore {
   void release_slot(ThreadSlot& slot);
 
   IoHandle& handle_at(uint32_t index) {
-    ThreadSlot* slot = slot_by_index[index / kHandlesPerThread].load(std::memory_order_acquire);
-    TP_ASSERT(slot != nullptr && int(index % kHandlesPerThread) < slot->handle_count);
-    return slot->handles[index % kHandlesPerThread];
+    ThreadSlot* slot = slot_by_index[index / kMaxHandlesPerThread].load(std::memory_order_acquire);
+    TP_ASSERT(slot != nullptr && int(index % kMaxHandlesPerThread) < slot->handle_count);
+    return slot->handles[index % kMaxHandlesPerThread];
   }
 
   IoHandle* acquire(IoResult* result, bool may_wait);
@@ -164,12 +164,12 @@ ThreadSlot& IoSystemCore::my_slot() {
       auto fresh = std::make_unique<ThreadSlot>();
       fresh->slot_index = uint32_t(all_slots.size());
       fresh->handle_count = config.handles_per_thread;
-      fresh->handles = std::make_unique<IoHandle[]>(kHandlesPerThread);
-      for (int i = 0; i < kHandlesPerThread; ++i) {
+      fresh->handles = std::make_unique<IoHandle[]>(size_t(fresh->handle_count));
+      for (int i = 0; i < fresh->handle_count; ++i) {
         IoHandle& h = fresh->handles[i];
-        HandleOps::index(h) = fresh->slot_index * kHandlesPerThread + uint32_t(i);
+        HandleOps::index(h) = fresh->slot_index * kMaxHandlesPerThread + uint32_t(i);
         HandleOps::owner(h) = fresh.get();
-        if (i < fresh->handle_count) fresh->idle.push_back(h);
+        fresh->idle.push_back(h);
       }
       slot = fresh.get();
       slot_by_index[slot->slot_index].store(slot, std::memory_order_release);
@@ -429,8 +429,11 @@ void IoSystemCore::wait_all(ThreadSlot& slot) {
 // IoSystem: the public face.
 
 IoSystem::IoSystem(const IoConfig& config) : config_(config) {
-  if (config.handles_per_thread < 1 || config.handles_per_thread > kHandlesPerThread)
-    throw Error("handles_per_thread must be between 1 and " + std::to_string(kHandlesPerThread))
+  if (config.handles_per_thread < 1 || config.handles_per_thread > kMaxHandlesPerThread)
+    throw Error(
+        "invalid value for parameter \"io_max_concurrency\": " +
+            std::to_string(config.handles_per_thread),
+        "io_max_concurrency must be between 1 and " + std::to_string(kMaxHandlesPerThread) + ".")
         .with_sqlstate(sqlstate::kInvalidParameterValue);
   if (config.method == IoMethodKind::kWorker &&
       (config.io_workers < 1 || config.io_workers > kMaxIoWorkers))
@@ -443,7 +446,7 @@ IoSystem::IoSystem(const IoConfig& config) : config_(config) {
       core_->method = make_sync_method();
       break;
     case IoMethodKind::kWorker:
-      core_->method = make_worker_method(config.io_workers);
+      core_->method = make_worker_method(config.io_workers, config.handles_per_thread);
       break;
     case IoMethodKind::kIoUring:
       core_->method = make_uring_method(config.handles_per_thread);
@@ -549,6 +552,9 @@ int IoSystem::in_flight_count() const {
 }
 int IoSystem::idle_count() const {
   return int(core_->my_slot().idle.size());
+}
+std::unique_lock<std::mutex> IoSystem::lock_queue_for_testing() {
+  return core_->method->lock_queue_for_testing();
 }
 int IoSystem::available_handles() {
   ThreadSlot& slot = core_->my_slot();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <span>
 
 #include "aio/internal.h"
@@ -36,6 +37,10 @@ class IoMethod {
   }
   // Non-blocking variant of wait_one: reap what is ready, never sleep.
   virtual void check_one(IoHandle& /*h*/, uint64_t /*generation*/, ThreadSlot* /*caller*/) {}
+
+  // Tests: the lock a submission takes, held by the caller until the guard goes (worker:
+  // the queue lock); an empty guard for methods without one.
+  virtual std::unique_lock<std::mutex> lock_queue_for_testing() { return {}; }
 };
 
 std::unique_ptr<IoMethod> make_sync_method();
@@ -44,7 +49,8 @@ std::unique_ptr<IoMethod> make_sync_method();
 // generation the handle is in while SUBMITTED can be claimed, so a stale claimer (its I/O
 // finished and the handle was recycled) can never hand a newer I/O to a second executor.
 bool sync_claim_execution(IoHandle& h, uint64_t generation);
-std::unique_ptr<IoMethod> make_worker_method(int io_workers);
+// The queue holds at least `queue_size` handles (and at least PostgreSQL's 64).
+std::unique_ptr<IoMethod> make_worker_method(int io_workers, int queue_size);
 // Throws tp::Error with advice if io_uring cannot be used here.
 std::unique_ptr<IoMethod> make_uring_method(int entries);
 // The advice for an io_uring setup errno (EPERM, ENOMEM, ENOSYS, ...), thrown as tp::Error.

@@ -20,8 +20,8 @@ struct IoStatsRow {
   uint64_t read_bytes = 0;
   uint64_t write_bytes = 0;
   uint64_t prefetch_advices = 0;  // posix_fadvise(WILLNEED) issued by the sync method
-  // I/Os the worker method ran in the submitting thread because its queue was full or
-  // its lock busy: many of these mean the workers are the bottleneck.
+  // I/Os the worker method ran in the submitting thread because its queue was full:
+  // many of these mean the workers are the bottleneck.
   uint64_t submitted_inline = 0;
   uint64_t waits = 0;         // waits that found the I/O not yet complete
   uint64_t wait_time_us = 0;  // time spent in those waits

@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
     }
     if (config.directory.empty()) usage("--dir is required");
     for (int d : config.random_depths)
-      if (d < 1 || d > tp::aio::kHandlesPerThread) usage("depths must be 1..64");
+      if (d < 1 || d > tp::aio::kMaxHandlesPerThread) usage("depths must be 1..1024");
     std::printf("# device_probe: file %llu MB in %s, %.1f s per measurement\n",
                 static_cast<unsigned long long>(config.file_size_mb), config.directory.c_str(),
                 config.seconds_per_run);

@@ -40,6 +40,7 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
   // handles for (aio's acquire blocks when a thread has none available); each read
   // also checks that a handle is available (start_pending_read).
   stats_.max_ios = uint64_t(max_ios_);
+  stats_.effective_io_concurrency = uint64_t(config.effective_io_concurrency);
   // Pins: enough for every read in flight plus one being built, within what this thread
   // may still pin and what the ring can recycle. The budget is checked again before
   // every read (pin_limit), as other streams of this thread may have pinned meanwhile.

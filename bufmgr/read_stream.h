@@ -74,9 +74,11 @@ struct ReadStreamStats {
   uint64_t distance_max = 0;
   uint64_t fast_path_returns = 0;  // buffers returned by the all-cached fast path
   // Reads the stream may keep in flight: effective_io_concurrency clamped to the I/O
-  // handles a thread has (aio's handles_per_thread), at least 1.
+  // handles a thread has (aio's handles_per_thread, the io_max_concurrency setting), at
+  // least 1. Below effective_io_concurrency means the handles clamped it.
   uint64_t max_ios = 0;
-  uint64_t ios_in_flight_max = 0;  // most reads it actually had in flight at once
+  uint64_t effective_io_concurrency = 0;  // what the stream was asked for (0..1000)
+  uint64_t ios_in_flight_max = 0;         // most reads it actually had in flight at once
 
   // Sums another stream's figures (a parallel scan's participants): counts add,
   // maxima take the larger.
@@ -89,10 +91,13 @@ struct ReadStreamStats {
     distance_max = std::max(distance_max, o.distance_max);
     fast_path_returns += o.fast_path_returns;
     max_ios = std::max(max_ios, o.max_ios);
+    effective_io_concurrency = std::max(effective_io_concurrency, o.effective_io_concurrency);
     ios_in_flight_max = std::max(ios_in_flight_max, o.ios_in_flight_max);
     return *this;
   }
 
+  // True if the thread's I/O handles held max_ios below effective_io_concurrency.
+  bool ios_clamped() const { return max_ios < effective_io_concurrency; }
   double blocks_per_io() const { return ios ? double(io_blocks) / double(ios) : 0.0; }
   double avg_distance() const {
     return buffers_returned ? double(distance_sum) / double(buffers_returned) : 0.0;

@@ -54,7 +54,7 @@ Database::Database(const DatabaseOptions& options)
   for (const std::string& s : options.settings) settings_.set_from_assignment(s);
   storage_ = std::make_unique<Storage>(*dir_, storage_config(settings_));
   // The database-wide settings: SET in any session rebuilds the shared part.
-  for (const char* name : {"io_method", "io_workers", "io_direct"})
+  for (const char* name : {"io_method", "io_workers", "io_direct", "io_max_concurrency"})
     settings_.on_apply(
         name, [this](const std::string&) { storage_->set_io_config(io_config(settings_)); });
   settings_.on_apply("shared_buffers", [this](const std::string&) {

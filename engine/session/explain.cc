@@ -61,7 +61,12 @@ std::string prefetch_text(const bufmgr::ReadStreamStats& st) {
                 st.avg_distance(), (unsigned long long)st.distance_max, (unsigned long long)st.ios,
                 st.blocks_per_io() * 8.0, (unsigned long long)st.waits,
                 (unsigned long long)st.ios_in_flight_max, (unsigned long long)st.max_ios);
-  return buf;
+  std::string text = buf;
+  // The thread's I/O handles (io_max_concurrency) cap the reads in flight: say so.
+  if (st.ios_clamped())
+    text += fmt(" (effective_io_concurrency=%.0f clamped by io_max_concurrency)",
+                double(st.effective_io_concurrency));
+  return text;
 }
 
 // The node's read stream figures, summed over a parallel scan's participants.
@@ -187,6 +192,7 @@ void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std:
       fields.push_back(fmt("\"Prefetch Waits\": %.0f", double(st->waits)));
       fields.push_back(fmt("\"Prefetch I/Os In Flight Max\": %.0f", double(st->ios_in_flight_max)));
       fields.push_back(fmt("\"Prefetch I/Os Limit\": %.0f", double(st->max_ios)));
+      fields.push_back(fmt("\"Prefetch I/Os Asked\": %.0f", double(st->effective_io_concurrency)));
     }
     if (o.buffers) {
       const bufmgr::BufferUsage& b = n.instr.buffers;

@@ -7,6 +7,7 @@ aio::IoConfig io_config(const Settings& s) {
   c.method = aio::parse_io_method(s.get_enum("io_method"));
   c.io_workers = int(s.get_int("io_workers"));
   c.io_direct = s.get_bool("io_direct");
+  c.handles_per_thread = int(s.get_int("io_max_concurrency"));
   return c;
 }
 

@@ -83,20 +83,21 @@ ViewRows pg_aios(Database& db) {
 
 ViewRows pg_stat_io() {
   ViewRows v;
-  v.columns = {"method",      "context",     "reads",  "read_blocks",
-               "read_bytes",  "avg_read_kb", "writes", "write_blocks",
-               "write_bytes", "fadvises",    "waits",  "wait_time_ms"};
+  v.columns = {"method",      "context",      "reads",           "read_blocks", "read_bytes",
+               "avg_read_kb", "writes",       "write_blocks",    "write_bytes", "fadvises",
+               "waits",       "wait_time_ms", "submitted_inline"};
   v.types = {ValueType::kText, ValueType::kText,    ValueType::kInt8, ValueType::kInt8,
              ValueType::kInt8, ValueType::kNumeric, ValueType::kInt8, ValueType::kInt8,
-             ValueType::kInt8, ValueType::kInt8,    ValueType::kInt8, ValueType::kNumeric};
+             ValueType::kInt8, ValueType::kInt8,    ValueType::kInt8, ValueType::kNumeric,
+             ValueType::kInt8};
   auto n = [](uint64_t x) { return Value::int8(int64_t(x)); };
   for (const aio::IoStatsRow& row : aio::io_stats_snapshot())
-    v.rows.push_back({Value::text(aio::io_method_name(row.method)),
-                      Value::text(aio::io_context_name(row.context)), n(row.reads),
-                      n(row.read_blocks), n(row.read_bytes),
-                      fixed(row.avg_read_size_bytes() / 1024.0, "%.1f"), n(row.writes),
-                      n(row.write_blocks), n(row.write_bytes), n(row.prefetch_advices),
-                      n(row.waits), fixed(double(row.wait_time_us) / 1000.0, "%.3f")});
+    v.rows.push_back(
+        {Value::text(aio::io_method_name(row.method)),
+         Value::text(aio::io_context_name(row.context)), n(row.reads), n(row.read_blocks),
+         n(row.read_bytes), fixed(row.avg_read_size_bytes() / 1024.0, "%.1f"), n(row.writes),
+         n(row.write_blocks), n(row.write_bytes), n(row.prefetch_advices), n(row.waits),
+         fixed(double(row.wait_time_us) / 1000.0, "%.3f"), n(row.submitted_inline)});
   return v;
 }
 

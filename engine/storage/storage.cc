@@ -28,7 +28,7 @@ Storage::~Storage() {
 void Storage::set_io_config(const aio::IoConfig& wanted) {
   const aio::IoConfig& have = io_->config();
   if (wanted.method == have.method && wanted.io_workers == have.io_workers &&
-      wanted.io_direct == have.io_direct)
+      wanted.io_direct == have.io_direct && wanted.handles_per_thread == have.handles_per_thread)
     return;
   // Start the new method first: if it cannot start (io_uring refused), nothing changed.
   // The pool keeps its buffers and moves over (switch_io writes dirty pages and empties

@@ -3,11 +3,14 @@
 // completion: thread A waits for, and under sync or io_uring completes, an I/O thread B
 // started), many waiters on the same deferred reads, and io_uring under heavy contention
 // with short completions (ASan build: ThreadSanitizer cannot see the ring's ordering).
-// Every I/O carries a completion callback counting its completions: each must be 1.
+// The worker method's queue: a submitter waits for a busy queue lock and runs only
+// what overflows the queue. Every I/O carries a completion callback counting its completions: each
+// must be 1.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <ostream>
@@ -18,6 +21,7 @@
 #include "aio/aio.h"
 #include "aio/faults.h"
 #include "aio/file.h"
+#include "aio/stats.h"
 #include "engine/core/error.h"
 #include "tests/aio/aio_test_util.h"
 
@@ -352,6 +356,100 @@ TEST(AioUringContention, EveryIoCompletesOnceWithTheRightBytes) {
     EXPECT_GT(fault_hits(), 0u);
     EXPECT_TRUE(io->in_flight().empty());
   }
+}
+
+// The worker method's submission, as PostgreSQL 18's: a busy queue lock makes the
+// submitter wait for it (briefly), never run the batch itself; only what does not fit in
+// the queue runs in the submitter.
+class AioWorkerQueue : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    write_pattern_file(dir_.file("t"), kReadOnlyBlocks);
+    file_ = IoFile::open(dir_.file("t"), "t");
+  }
+  static uint64_t inline_count() {
+    return io_stats_for(IoMethodKind::kWorker, IoContext::kNormal).submitted_inline;
+  }
+  // Submits `n` one-block reads from `first` on the calling thread in batches, waits for
+  // them, and counts reads with wrong bytes or results into `bad`.
+  void read_blocks(IoSystem& io, BlockNumber first, int n, std::atomic<int>& bad,
+                   std::atomic<bool>* submitted = nullptr) {
+    AlignedBuffer buf(static_cast<size_t>(n));
+    std::vector<IoResult> results(static_cast<size_t>(n));
+    std::vector<IoWaitRef> refs;
+    io.enter_batch();
+    for (int i = 0; i < n; ++i) {
+      IoHandle* h = io.acquire(&results[size_t(i)]);
+      refs.push_back(h->wait_ref());
+      io.start_read(h, *file_, first + BlockNumber(i), buf.block(size_t(i)), 1);
+    }
+    io.exit_batch();
+    if (submitted) submitted->store(true);
+    for (IoWaitRef ref : refs) io.wait(ref);
+    for (int i = 0; i < n; ++i)
+      bad += !results[size_t(i)].ok() ||
+             !is_pattern_block(buf.block(size_t(i)), first + BlockNumber(i));
+  }
+
+  ScratchDir dir_;
+  std::unique_ptr<IoFile> file_;
+};
+
+TEST_F(AioWorkerQueue, ABatchMeetingABusyQueueLockWaitsForItInsteadOfRunningInline) {
+  IoSystem io({.method = IoMethodKind::kWorker, .io_workers = 2});
+  const uint64_t inline_before = inline_count();
+  std::atomic<int> bad{0};
+  std::atomic<bool> submitted{false};
+  std::unique_lock<std::mutex> queue_lock = io.lock_queue_for_testing();
+  ASSERT_TRUE(queue_lock.owns_lock());
+  std::thread submitter([&] { read_blocks(io, 10, 8, bad, &submitted); });
+  // Wait until the batch is handed to the method (all 8 SUBMITTED) or, had the submitter
+  // run it itself, until the submission returned; then give it time to try the lock.
+  for (;;) {
+    int in_method = 0;
+    for (const IoInFlightRow& row : io.in_flight()) in_method += row.state == IoState::kSubmitted;
+    if (in_method == 8 || submitted.load()) break;
+    std::this_thread::yield();
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(submitted.load()) << "the submitter went on while the queue lock was held";
+  queue_lock.unlock();
+  submitter.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(inline_count() - inline_before, 0u) << "a batch ran in its submitter";
+}
+
+TEST_F(AioWorkerQueue, OnlyWhatDoesNotFitInTheQueueRunsInTheSubmitter) {
+  // One slow worker (each transfer delayed) and two threads submitting 64 reads each
+  // against a queue of 64 while the lock is held: once the lock is free, the first
+  // submissions fill the queue and only the overflow runs in the submitters.
+  IoSystem io({.method = IoMethodKind::kWorker, .io_workers = 1});
+  ScopedFaults faults;
+  set_transfer_delay(file_->relnumber(), std::chrono::milliseconds(5));
+  const uint64_t inline_before = inline_count();
+  std::atomic<int> bad{0};
+  std::atomic<int> submitted{0};
+  std::unique_lock<std::mutex> queue_lock = io.lock_queue_for_testing();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t)
+    threads.emplace_back([&, t] {
+      std::atomic<bool> done{false};
+      read_blocks(io, BlockNumber(t * 64), 64, bad, &done);
+      ++submitted;
+    });
+  for (;;) {
+    int in_method = 0;
+    for (const IoInFlightRow& row : io.in_flight()) in_method += row.state == IoState::kSubmitted;
+    if (in_method >= 64) break;  // at least one thread's first batch waits for the lock
+    std::this_thread::yield();
+  }
+  queue_lock.unlock();
+  for (auto& t : threads) t.join();
+  set_transfer_delay(file_->relnumber(), std::chrono::milliseconds(0));
+  EXPECT_EQ(bad.load(), 0);
+  const uint64_t ran_inline = inline_count() - inline_before;
+  EXPECT_GT(ran_inline, 0u) << "128 reads cannot all fit a queue of 64";
+  EXPECT_LE(ran_inline, 64u) << "more ran in the submitters than overflowed the queue";
 }
 
 }  // namespace

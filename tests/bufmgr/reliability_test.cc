@@ -210,7 +210,39 @@ TEST_P(Reliability, ReadsInFlightAreClampedToTheThreadsIoHandles) {
   EXPECT_LE(most_in_flight, kHandles);
   EXPECT_EQ(stream.stats().max_ios, uint64_t(kHandles));
   EXPECT_LE(stream.stats().ios_in_flight_max, uint64_t(kHandles));
+  EXPECT_EQ(stream.stats().effective_io_concurrency, 256u);
+  EXPECT_TRUE(stream.stats().ios_clamped());
   EXPECT_EQ(stream.stats().ios, 300u);
+}
+
+// With more handles per thread (io_max_concurrency 256), effective_io_concurrency 256 is
+// not clamped: the stream really keeps more than the old cap of 64 reads in flight.
+TEST_P(Reliability, ReadsInFlightGoPast64WhenTheThreadHasTheHandles) {
+  constexpr int kHandles = 256;
+  pool_.reset();
+  io_.reset();
+  // Direct I/O, so reads take the device's time and the consumer waits for them (which
+  // is what makes the distance grow); page-cache reads can finish before anyone waits.
+  io_ = std::make_unique<aio::IoSystem>(
+      aio::IoConfig{.method = GetParam(), .io_direct = true, .handles_per_thread = kHandles});
+  BufferPool& pool = make_pool(2048, 2048);
+  aio::IoFile& t = make_relation("t", 1200);
+  Script script;
+  for (BlockNumber i = 0; i < 1200; ++i) script.blocks.push_back(i * 7 % 1200);
+  ReadStream stream(pool, t, {.effective_io_concurrency = 256, .io_combine_limit = 1},
+                    script.callback());
+  EXPECT_EQ(stream.max_ios(), kHandles);
+  size_t n = 0;
+  while (PinGuard buf = stream.next_buffer()) {
+    EXPECT_EQ(buf.block(), script.blocks[n]);
+    EXPECT_TRUE(page_is(std::move(buf).lock_shared().page(), t.relnumber(), script.blocks[n], 1));
+    ++n;
+  }
+  EXPECT_EQ(n, 1200u);
+  EXPECT_EQ(stream.stats().max_ios, uint64_t(kHandles));
+  EXPECT_FALSE(stream.stats().ios_clamped());
+  EXPECT_GT(stream.stats().ios_in_flight_max, 64u);
+  EXPECT_LE(stream.stats().ios_in_flight_max, uint64_t(kHandles));
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, Reliability, TP_ALL_IO_METHODS);

@@ -253,14 +253,26 @@ TEST_F(Plans, PrefetchStreamReadsAheadOnAColdScan) {
   EXPECT_GT(figure(plan, "max="), 1u) << plan;
   EXPECT_NE(plan.find(" of 8"), std::string::npos) << plan;
   EXPECT_EQ(scalar(*s_, "SELECT count(*) FROM t WHERE a < 5000"), "4999");
-  // Above the thread's 64 I/O handles the stream is clamped, and says so.
+  // Above the thread's 64 I/O handles (io_max_concurrency) the stream is clamped, and
+  // the Prefetch line says so.
   s_->execute("SET effective_io_concurrency = 256");
   s_->storage().evict_all();
   plan = plan_text(*s_,
                    "EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) SELECT count(*) FROM t WHERE a < 5000");
-  EXPECT_NE(plan.find(" of 64"), std::string::npos) << plan;
+  EXPECT_NE(plan.find(" of 64 (effective_io_concurrency=256 clamped by io_max_concurrency)"),
+            std::string::npos)
+      << plan;
   EXPECT_LE(figure(plan, "in flight max="), 64u) << plan;
   EXPECT_EQ(scalar(*s_, "SELECT count(*) FROM t WHERE a < 5000"), "4999");
+  // io_max_concurrency (PostgreSQL's name) lifts it: no clamp, no note.
+  s_->execute("SET io_max_concurrency = 256");
+  s_->storage().evict_all();
+  plan = plan_text(*s_,
+                   "EXPLAIN (ANALYZE, BUFFERS, TIMING OFF) SELECT count(*) FROM t WHERE a < 5000");
+  EXPECT_NE(plan.find(" of 256"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("clamped"), std::string::npos) << plan;
+  EXPECT_EQ(scalar(*s_, "SELECT count(*) FROM t WHERE a < 5000"), "4999");
+  s_->execute("RESET io_max_concurrency");
 }
 
 // Two selective conditions on columns with indexes of their own: as PostgreSQL's

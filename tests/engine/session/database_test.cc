@@ -119,8 +119,8 @@ TEST(TwoSessions, SettingScopesAreDeclaredInTheDefinitions) {
   std::vector<std::string> database_wide;
   for (const SettingDef& d : Settings::definitions())
     if (d.scope == SettingScope::kDatabase) database_wide.push_back(d.name);
-  EXPECT_EQ(database_wide,
-            (std::vector<std::string>{"shared_buffers", "io_method", "io_workers", "io_direct"}));
+  EXPECT_EQ(database_wide, (std::vector<std::string>{"shared_buffers", "io_method", "io_workers",
+                                                     "io_direct", "io_max_concurrency"}));
 }
 
 TEST(Database, SecondOpenInOneProcessIsRefused) {
