@@ -109,6 +109,9 @@ class Eic : public Experiment {
 
   void set_up(Lab& lab, Context&, Progress& progress) override {
     lab.reset_settings();
+    // eic 128 and 256 must really keep that many reads in flight: a thread has
+    // io_max_concurrency I/O handles (64 by default, PostgreSQL's), which would clamp them.
+    lab.default_setting("io_max_concurrency", "256");
     progress.step("table test: " + grouped(rows_) + " rows (major PRIMARY KEY, minor_idx)");
     lab.ensure_table(
         TableSpec{"test",

@@ -59,6 +59,8 @@ class IndexPrefetch : public Experiment {
     on_runs_.assign(configs_.size(), std::vector<std::vector<Timed>>(kNumEics));
     lab.reset_settings();
     lab.default_setting("io_direct", "on");  // as the rpc article
+    // Its largest distance (eic 128) must not be clamped by the thread's I/O handles.
+    lab.default_setting("io_max_concurrency", "128");
     progress.step("table " + table_ + ": " + grouped(rows_) + " rows like the rpc table");
     lab.ensure_table(rpc_table(rows_, table_));
   }

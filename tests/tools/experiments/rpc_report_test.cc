@@ -20,6 +20,9 @@ TEST(RpcReport, ShrinksThePoolToAQuarterOfTheTable) {
   opt.min_pool_blocks = 64;
   Lab lab(opt);
   Context ctx = context_for(lab);
+  ctx.device.known = true;  // a device this run measured: the seq scan is quoted against it
+  ctx.device.seq_direct_mb_s = 1e9;
+  ctx.device.random_direct_us_d1 = 50;
   Outcome o = run_rpc(lab, ctx);
   ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
   Csv csv = load(lab.options().out_dir + "/rpc.csv");
@@ -38,6 +41,13 @@ TEST(RpcReport, ShrinksThePoolToAQuarterOfTheTable) {
   EXPECT_NE(md.find("the experiment lowered shared_buffers from 128.0 MB"), std::string::npos);
   EXPECT_NE(md.find("the table is 4.0x the pool"), std::string::npos);  // 455 / 113
   EXPECT_EQ(md.find("Warning"), std::string::npos);
+  // The seq scan against the device, with the experiment's io_workers (the worker method's
+  // device depth): 0% of an impossibly fast device.
+  EXPECT_NE(md.find("% of the raw device's sequential direct rate measured in this run "
+                    "(1000000000 MB/s); io_method = worker, io_workers = 8 (the experiment's "
+                    "default"),
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("| ratio (article's) | ratio per read |"), std::string::npos);
   expect_no_bare_ratio_below_one(md);
   lab.reset_settings();
