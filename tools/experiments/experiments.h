@@ -46,6 +46,9 @@ struct DeviceFigures {
   // 16, 32 or 64 (NaN when not measured).
   double random_direct_iops(const std::string& method, int depth) const;
   double random_direct_iops_deep(const std::string& method) const;
+  // The same at the measured depth nearest `depth` (by ratio), which it stores in
+  // *measured_depth (NaN, and 0, when the method has no random direct figures).
+  double random_direct_iops_near(const std::string& method, int depth, int* measured_depth) const;
 };
 
 // State shared by the experiments of one invocation.

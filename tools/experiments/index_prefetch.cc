@@ -191,13 +191,21 @@ std::string IndexPrefetch::full_table(const Context& ctx) const {
       if (std::isnan(best) || ms < best) best = ms, best_eic = kEics[e];
     }
     if (std::isnan(best)) continue;
-    // What the disk allows this method: its deepest random-read rate over its depth-1 rate.
-    double allows = ctx.device.random_direct_iops_deep(config.method) /
-                    ctx.device.random_direct_iops(config.method, 1);
+    // What the disk allows this method at the same depth: its random-read rate at the depth
+    // measured nearest the best eic over its depth-1 rate.
+    int depth = 0;
+    const double allows = ctx.device.random_direct_iops_near(config.method, best_eic, &depth) /
+                          ctx.device.random_direct_iops(config.method, 1);
     speedups << "- " << config.name() << ": best prefetching speed-up " << fixed(off_ms / best, 1)
-             << "x at eic " << best_eic << "; the raw device, read with " << config.method
-             << " (direct), does " << fixed(allows, 1)
-             << "x more random reads at depth 16-64 than at depth 1.\n";
+             << "x at eic " << best_eic;
+    if (std::isnan(allows)) {
+      speedups << " (the raw device was not measured with " << config.method << ").\n";
+      continue;
+    }
+    speedups << "; the raw device, read with " << config.method << " (direct), does "
+             << fixed(allows, 1) << "x more random reads at depth " << depth
+             << " than at depth 1: the scan reached " << fixed(100.0 * (off_ms / best) / allows, 0)
+             << "% of that.\n";
   }
   if (rows.empty()) return "";
   return markdown_table(

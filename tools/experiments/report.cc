@@ -1,4 +1,6 @@
 // The experiment registry, the figures experiments share, and REPORT.md.
+#include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -59,6 +61,26 @@ double DeviceFigures::random_direct_iops_deep(const std::string& method) const {
   for (int depth : {16, 32, 64}) {
     double x = random_direct_iops(method, depth);
     if (!std::isnan(x) && (std::isnan(best) || x > best)) best = x;
+  }
+  return best;
+}
+
+double DeviceFigures::random_direct_iops_near(const std::string& method, int depth,
+                                              int* measured_depth) const {
+  const std::string prefix = method + "/1/random/";
+  double best = NAN;
+  double best_distance = 0;
+  *measured_depth = 0;
+  for (const auto& [key, value] : medians) {
+    if (key.rfind(prefix, 0) != 0 || !key.ends_with("/iops")) continue;
+    const int d = std::atoi(key.c_str() + prefix.size());
+    if (d <= 0) continue;
+    const double distance = std::abs(std::log(double(d) / double(depth)));
+    if (std::isnan(best) || distance < best_distance) {
+      best = value;
+      best_distance = distance;
+      *measured_depth = d;
+    }
   }
   return best;
 }

@@ -205,6 +205,11 @@ TEST(Experiments, IndexPrefetchRunsEveryDistanceAndLimit) {
   TempDir dir;
   Lab lab(tiny(dir.path()));
   Context ctx = context_for(lab);
+  // A device measured with worker only: 4x the reads at depth 16 (and at 64) than at 1.
+  ctx.device.known = true;
+  ctx.device.medians = {{"worker/1/random/1/iops", 1000.0},
+                        {"worker/1/random/16/iops", 4000.0},
+                        {"worker/1/random/64/iops", 4000.0}};
   Outcome o = run_index_prefetch(lab, ctx);
   ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
   Csv csv = load(lab.options().out_dir + "/index-prefetch.csv");
@@ -236,6 +241,20 @@ TEST(Experiments, IndexPrefetchRunsEveryDistanceAndLimit) {
   EXPECT_EQ(limit, 3u * 6u * 5u);  // modes x limits x queries
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/index_prefetch.png"));
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/index_prefetch_limit.png"));
+  // Each configuration's best speed-up against what the device gives at the nearest depth.
+  const std::string md = slurp(lab.options().out_dir + "/index-prefetch.md");
+  for (const char* leaf : {"off", "on"}) {
+    EXPECT_NE(md.find(std::string("- worker, leaf read-ahead ") + leaf), std::string::npos);
+    EXPECT_NE(md.find(std::string("- io_uring, leaf read-ahead ") + leaf), std::string::npos);
+  }
+  // (Which depth depends on the best eic of this tiny, noisy run: 1, 16 or 64.)
+  EXPECT_NE(md.find("the raw device, read with worker (direct), does "), std::string::npos) << md;
+  EXPECT_TRUE(md.find("x more random reads at depth 16 than at depth 1") != std::string::npos ||
+              md.find("x more random reads at depth 64 than at depth 1") != std::string::npos ||
+              md.find("1.0x more random reads at depth 1 than at depth 1") != std::string::npos)
+      << md;
+  EXPECT_NE(md.find("% of that."), std::string::npos);
+  EXPECT_NE(md.find("(the raw device was not measured with io_uring)"), std::string::npos);
 }
 
 TEST(Experiments, TablesAreReusedUnlessFresh) {
