@@ -211,14 +211,7 @@ PageGuard IndexScan::take_streamed_leaf() {
 }
 
 void IndexScan::drop_leaf_stream(bool mismatch) {
-  if (leaf_stream_) {
-    StreamCounters c = leaf_stream_->counters();
-    readahead_.io.blocks_returned += c.blocks_returned;
-    readahead_.io.ios += c.ios;
-    readahead_.io.io_blocks += c.io_blocks;
-    readahead_.io.waits += c.waits;
-    readahead_.io.distance_sum += c.distance_sum;
-  }
+  if (leaf_stream_) readahead_.io += leaf_stream_->counters();
   leaf_stream_.reset();
   leaf_source_.reset();
   if (mismatch) stream_refused_ = true;
@@ -226,14 +219,7 @@ void IndexScan::drop_leaf_stream(bool mismatch) {
 
 LeafReadaheadStats IndexScan::leaf_readahead_stats() const {
   LeafReadaheadStats s = readahead_;
-  if (leaf_stream_) {
-    StreamCounters c = leaf_stream_->counters();
-    s.io.blocks_returned += c.blocks_returned;
-    s.io.ios += c.ios;
-    s.io.io_blocks += c.io_blocks;
-    s.io.waits += c.waits;
-    s.io.distance_sum += c.distance_sum;
-  }
+  if (leaf_stream_) s.io += leaf_stream_->counters();
   return s;
 }
 

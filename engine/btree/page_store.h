@@ -94,6 +94,14 @@ struct StreamCounters {
   uint64_t io_blocks = 0;     // blocks those reads covered
   uint64_t waits = 0;         // times the consumer waited for a read
   uint64_t distance_sum = 0;  // look-ahead distance at each returned block
+  StreamCounters& operator+=(const StreamCounters& o) {
+    blocks_returned += o.blocks_returned;
+    ios += o.ios;
+    io_blocks += o.io_blocks;
+    waits += o.waits;
+    distance_sum += o.distance_sum;
+    return *this;
+  }
   double avg_distance() const {
     return blocks_returned ? double(distance_sum) / double(blocks_returned) : 0.0;
   }

@@ -156,6 +156,8 @@ TEST(Experiments, EicRunsEveryConcurrency) {
   TempDir dir;
   Lab lab(tiny(dir.path()));
   Context ctx = context_for(lab);
+  ctx.device.known = true;  // the dense query's rate is quoted against it
+  ctx.device.seq_direct_mb_s = 1e9;
   Outcome o = run_eic(lab, ctx);
   ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
   Csv csv = load(lab.options().out_dir + "/eic.csv");
@@ -177,10 +179,19 @@ TEST(Experiments, EicRunsEveryConcurrency) {
       EXPECT_GE(num(r, "prefetch_limit"), 1) << r.at("eic");
       EXPECT_LE(num(r, "prefetch_limit"), num(r, "eic"));
       EXPECT_LE(num(r, "prefetch_in_flight_max"), num(r, "prefetch_limit"));
+      // Every configuration runs with the handles for eic 256 (io_max_concurrency 256):
+      // no point is clamped by them.
+      EXPECT_EQ(r.at("io_max_concurrency"), "256");
+      EXPECT_EQ(num(r, "prefetch_limit"), num(r, "eic")) << r.at("eic");
     }
   }
   EXPECT_EQ(by_leaf, (std::map<std::string, int>{{"off", 60}, {"on", 60}}));
   const std::string md = slurp(lab.options().out_dir + "/eic.md");
+  EXPECT_NE(md.find("Against the raw device's sequential direct rate of this run (1000000000 MB/s"),
+            std::string::npos);
+  EXPECT_NE(md.find("- io_uring direct, leaf read-ahead on: the dense query read "),
+            std::string::npos);
+  EXPECT_NE(md.find(" MB/s at eic 256 (0%)."), std::string::npos);
   for (const char* label : {"| config | index_leaf_readahead | dense: whole query | dense: heap "
                             "share | sparse: whole query | sparse: heap share |",
                             "| io_uring direct | on |", "| worker direct | off |",

@@ -44,8 +44,8 @@ TEST(RpcReport, ShrinksThePoolToAQuarterOfTheTable) {
   // The seq scan against the device, with the experiment's io_workers (the worker method's
   // device depth): 0% of an impossibly fast device.
   EXPECT_NE(md.find("% of the raw device's sequential direct rate measured in this run "
-                    "(1000000000 MB/s); io_method = worker, io_workers = 8 (the experiment's "
-                    "default"),
+                    "(1000000000 MB/s); io_method = worker, io_workers = 16 (the worker "
+                    "method keeps"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("| ratio (article's) | ratio per read |"), std::string::npos);
