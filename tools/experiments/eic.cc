@@ -269,7 +269,7 @@ std::string Eic::device_reach(const DeviceFigures& device) const {
          << fixed(100.0 * at256 / device.seq_direct_mb_s, 0) << "%).\n";
     }
   if (md.str().empty()) return "";
-  return "Against the raw device's sequential direct rate of this run (" +
+  return "Against the raw device's sequential direct rate in the device section (" +
          fixed(device.seq_direct_mb_s, 0) +
          " MB/s; the dense query reads nearly every heap page in block order, and with "
          "io_combine_limit's 128 kB reads even eic 1 keeps a large read in flight, so the "

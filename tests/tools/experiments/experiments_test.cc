@@ -187,7 +187,8 @@ TEST(Experiments, EicRunsEveryConcurrency) {
   }
   EXPECT_EQ(by_leaf, (std::map<std::string, int>{{"off", 60}, {"on", 60}}));
   const std::string md = slurp(lab.options().out_dir + "/eic.md");
-  EXPECT_NE(md.find("Against the raw device's sequential direct rate of this run (1000000000 MB/s"),
+  EXPECT_NE(md.find("Against the raw device's sequential direct rate in the device section "
+                    "(1000000000 MB/s"),
             std::string::npos);
   EXPECT_NE(md.find("- io_uring direct, leaf read-ahead on: the dense query read "),
             std::string::npos);
