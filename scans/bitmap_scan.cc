@@ -28,7 +28,7 @@ std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
       bitmap->add_tids(batch.tids);
       instr.rows += batch.size();
     }
-    add_readahead(readahead_, scan.leaf_readahead_stats());
+    readahead_ += scan.leaf_readahead_stats();
   }
   instr.buffers += bufmgr::thread_buffer_usage() - before;
   if (instr.timing) {

@@ -12,16 +12,6 @@ constexpr uint32_t kIndexBatchRows = 256;
 
 }  // namespace
 
-void add_readahead(btree::LeafReadaheadStats& into, const btree::LeafReadaheadStats& more) {
-  into.streams += more.streams;
-  into.mismatches += more.mismatches;
-  into.io.blocks_returned += more.io.blocks_returned;
-  into.io.ios += more.io.ios;
-  into.io.io_blocks += more.io.io_blocks;
-  into.io.waits += more.io.waits;
-  into.io.distance_sum += more.io.distance_sum;
-}
-
 std::string leaf_readahead_line(const btree::LeafReadaheadStats& stats) {
   char buf[160];
   std::snprintf(buf, sizeof buf,
@@ -61,7 +51,7 @@ void IndexScanNode::do_open() {
   index_done_ = false;
   TP_ASSERT(!params_.condition_sets.empty());
   condition_set_ = 0;
-  if (scan_) add_readahead(readahead_, scan_->leaf_readahead_stats());
+  if (scan_) readahead_ += scan_->leaf_readahead_stats();
   scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, params_.condition_sets[0],
                                              params_.direction, params_.leaf_readahead);
   batch_.reset(uint32_t(params_.output.size()), kIndexBatchRows);
@@ -219,7 +209,7 @@ void IndexScanNode::explain_details(std::vector<std::string>& lines, bool analyz
   }
   if (analyze) {
     btree::LeafReadaheadStats ra = readahead_;
-    if (scan_) add_readahead(ra, scan_->leaf_readahead_stats());
+    if (scan_) ra += scan_->leaf_readahead_stats();
     if (ra.streams > 0) lines.push_back(leaf_readahead_line(ra));
   }
   if (analyze && params_.index_only) {

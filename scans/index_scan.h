@@ -65,8 +65,6 @@ struct IndexScanParams {
   std::string filter_text;
 };
 
-// Sums a B-tree scan's leaf read-ahead into `into` (a node's loops and rescans).
-void add_readahead(btree::LeafReadaheadStats& into, const btree::LeafReadaheadStats& more);
 // EXPLAIN ANALYZE's line for leaf read-ahead that ran, e.g.
 // "Leaf Read-ahead: ios=12 blocks=180 waits=3 distance avg=41.2" (", dropped=1" after a
 // streamed block was not the leaf the scan expected).

@@ -82,6 +82,12 @@ struct LeafReadaheadStats {
   uint64_t streams = 0;     // streams started
   uint64_t mismatches = 0;  // streams dropped because a streamed block was not the next leaf
   StreamCounters io;        // summed over the streams
+  LeafReadaheadStats& operator+=(const LeafReadaheadStats& o) {
+    streams += o.streams;
+    mismatches += o.mismatches;
+    io += o.io;
+    return *this;
+  }
 };
 
 class IndexScan {
