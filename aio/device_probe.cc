@@ -6,7 +6,6 @@
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <algorithm>
 
 #include <algorithm>
 #include <chrono>
@@ -65,6 +64,10 @@ struct Measure {
   bool sequential;
   int depth;
   int nblocks;
+  // A file of any contents read once, start to end, timed from the first read issued
+  // (no warm-up: a scan of the same file has none either); otherwise the probe file,
+  // whose blocks are checked, for a fixed time after a warm-up.
+  bool whole_file_once = false;
 };
 
 struct Slot {
@@ -127,7 +130,7 @@ class ProbeRun {
     ++ios_;
     latency_us_sum_ += std::chrono::duration<double, std::micro>(now - s.started).count();
     bool ok = s.result.ok();
-    for (int b = 0; ok && b < m_.nblocks; ++b)
+    for (int b = 0; ok && !m_.whole_file_once && b < m_.nblocks; ++b)
       ok = block_holds(s.buffer.get() + size_t(b) * kBlockSize, s.first + BlockNumber(b));
     failed_ += ok ? 0 : 1;
   }
@@ -170,6 +173,7 @@ DeviceProbeRow ProbeRun::run(double seconds) {
   measure_start_ = t0;
   const auto warmup = std::chrono::duration<double>(std::min(0.3, seconds / 10));
   const auto run = std::chrono::duration<double>(seconds);
+  if (m_.whole_file_once) start_measuring(t0);
   {
     IoBatch batch(io_);
     for (Slot& s : slots_) issue(s);
@@ -178,7 +182,7 @@ DeviceProbeRow ProbeRun::run(double seconds) {
     Slot& s = slots_[next];
     const bool was_measuring = measuring_;
     Clock::time_point now = complete(s);
-    if (was_measuring && now - measure_start_ >= run) break;
+    if (was_measuring && !m_.whole_file_once && now - measure_start_ >= run) break;
     if (!measuring_ && now - t0 >= warmup) start_measuring(now);
     if (m_.sequential && issued_ >= positions_) {
       // The whole file is issued: measure the reads still in flight (from this one's
@@ -224,6 +228,28 @@ DeviceProbeRow measure(IoSystem& io, IoFile& file, const Measure& m, double seco
 }
 
 }  // namespace
+
+DeviceProbeRow probe_file_sequential(const std::string& path, IoMethodKind method, bool direct,
+                                     int depth, int blocks, int io_workers) {
+  if (depth < 1 || blocks < 1)
+    throw Error("device probe: depth and blocks per read must be at least 1")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
+  auto file = IoFile::open(path, "device_probe");
+  if (file->size_blocks() == 0)
+    throw Error("device probe: \"" + path + "\" is empty")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
+  // A small file gets smaller or fewer reads, as a scan's stream of it would.
+  blocks = int(std::min<BlockNumber>(BlockNumber(blocks), file->size_blocks()));
+  depth = int(std::min<BlockNumber>(BlockNumber(depth), file->size_blocks() / BlockNumber(blocks)));
+  IoSystem io(IoConfig{.method = method,
+                       .io_workers = io_workers,
+                       .io_direct = direct,
+                       .handles_per_thread = std::max(kHandlesPerThread, depth)});
+  const Measure m{method, direct, true, depth, blocks, /*whole_file_once=*/true};
+  DeviceProbeRow row = ProbeRun(io, *file, m, 1).run(0);
+  row.kernel = kernel_release();
+  return row;
+}
 
 std::string format_device_probe_row(const DeviceProbeRow& r) {
   char line[512];

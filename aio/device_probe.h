@@ -60,4 +60,14 @@ std::vector<DeviceProbeRow> run_device_probe(
     const DeviceProbeConfig& config, const std::function<void(const DeviceProbeRow&)>& on_row = {},
     const std::function<void(const std::string&)>& on_note = {});
 
+// Reads the existing file at `path` once, start to end, with `blocks`-block reads and
+// `depth` of them in flight (a seq scan's stream at the defaults is 16 and 16), through
+// an IoSystem of its own: the device reading the very file a scan reads, so the two can
+// be set side by side in one run whatever caches sit below the guest. Reads only; checks
+// no contents (a failed read counts in failed_ios). A file too small for `depth` reads of
+// `blocks` blocks gets fewer or smaller ones (the row says which). Call from a thread with
+// no other IoSystem in use. Throws tp::Error if the file cannot be opened or is empty.
+DeviceProbeRow probe_file_sequential(const std::string& path, IoMethodKind method, bool direct,
+                                     int depth, int blocks, int io_workers);
+
 }  // namespace tp::aio

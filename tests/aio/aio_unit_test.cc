@@ -2,6 +2,9 @@
 // machine's guard, the sync method's advice, io_uring setup advice.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <vector>
 
 #include "aio/aio.h"
 #include "aio/device_probe.h"
@@ -219,6 +222,37 @@ TEST(DeviceProbe, MeasuresEveryCombinationAndChecksTheBytes) {
   // The stamped file is reused by the next run rather than rewritten.
   std::string path = prepare_device_probe_file(config);
   IoFile::unlink_path(path);
+}
+
+// Any file, read once start to end in a seq scan's shape: every block read once, the reads
+// and their depth fitted to a file too small for what was asked.
+TEST(DeviceProbe, ReadsAnExistingFileOnceWholeFittingSmallFiles) {
+  ScratchDir dir;
+  const std::string path = dir.file("heap");
+  {
+    auto f = IoFile::create(path, "heap", 1);
+    std::vector<std::byte> page(kBlockSize, std::byte{7});
+    for (int b = 0; b < 100; ++b)
+      ASSERT_EQ(::pwrite(f->buffered_fd(), page.data(), kBlockSize, off_t(b) * kBlockSize),
+                ssize_t(kBlockSize));
+  }
+  for (IoMethodKind method : {IoMethodKind::kSync, IoMethodKind::kWorker}) {
+    DeviceProbeRow row = probe_file_sequential(path, method, /*direct=*/true, 16, 16, 3);
+    EXPECT_EQ(row.ios, 6u) << format_device_probe_row(row);  // 96 of the 100 blocks
+    EXPECT_EQ(row.depth, 6);                                 // only 6 reads fit
+    EXPECT_EQ(row.block_size_bytes, 16u * kBlockSize);
+    EXPECT_EQ(row.failed_ios, 0u);
+    EXPECT_GT(row.mb_per_s, 0);
+    EXPECT_EQ(row.pattern, "seq");
+  }
+  DeviceProbeRow one = probe_file_sequential(path, IoMethodKind::kSync, false, 4, 1, 3);
+  EXPECT_EQ(one.ios, 100u);  // 8 kB reads: every block
+  EXPECT_EQ(one.depth, 4);
+  const std::string empty = dir.file("empty");
+  IoFile::create(empty, "empty", 2);
+  EXPECT_THROW(probe_file_sequential(empty, IoMethodKind::kSync, true, 16, 16, 3), Error);
+  EXPECT_THROW(probe_file_sequential(dir.file("missing"), IoMethodKind::kSync, true, 16, 16, 3),
+               Error);
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 // pages skipped), cold, at effective_io_concurrency 0..256, for buffered I/O
 // with io_method sync (fadvise ahead, as PostgreSQL <= 17) and direct I/O with
 // io_uring and with worker; each with index_leaf_readahead off (PostgreSQL's
-// behaviour: the bitmap index scans read their leaf pages one at a time) and on.
+// behaviour: the bitmap index scans read their leaf pages one at a time) and on; each
+// with reads of consecutive pages combined (io_combine_limit) and with 8 kB reads
+// (io_combine_limit = 1, PostgreSQL 15's shape, which the article measured).
 #include <sstream>
 
 #include "engine/core/error.h"
@@ -25,12 +27,25 @@ struct IoConfig {
   std::string name;
   std::string method;
   std::string direct;
+  std::string combine;  // io_combine_limit to SET ("": the session's)
 };
 
-const IoConfig kConfigs[] = {{"sync buffered (fadvise)", "sync", "off"},
-                             {"io_uring direct", "io_uring", "on"},
-                             {"worker direct", "worker", "on"}};
+// Two groups of three. Combined reads: a run of consecutive heap pages is one read of up
+// to io_combine_limit pages, so at eic 1 the dense query already keeps a large read in
+// flight. 8 kB reads: every page its own read, as PostgreSQL 15 (the article's) reads
+// them, so eic 1 keeps one 8 kB read in flight and the depth is what eic buys.
+const IoConfig kConfigs[] = {{"sync buffered (fadvise)", "sync", "off", ""},
+                             {"io_uring direct", "io_uring", "on", ""},
+                             {"worker direct", "worker", "on", ""},
+                             {"sync buffered (fadvise), 8 kB reads", "sync", "off", "1"},
+                             {"io_uring direct, 8 kB reads", "io_uring", "on", "1"},
+                             {"worker direct, 8 kB reads", "worker", "on", "1"}};
 constexpr size_t kNumConfigs = std::size(kConfigs);
+constexpr size_t kPerGroup = 3;
+const char* const kGroups[] = {"reads combined (io_combine_limit)",
+                               "8 kB reads (io_combine_limit = 1, PostgreSQL 15's shape)"};
+constexpr size_t kNumGroups = std::size(kGroups);
+static_assert(kNumConfigs == kNumGroups * kPerGroup);
 const char* const kConfigColours[] = {"#0072b2", "#d55e00", "#009e73"};
 
 struct Variant {
@@ -132,6 +147,7 @@ class Eic : public Experiment {
         lab.sql("SET io_method = " + io.method);
         lab.sql("SET io_direct = " + io.direct);
         lab.sql(std::string("SET index_leaf_readahead = ") + kLeafModes[l]);
+        if (!io.combine.empty()) lab.sql("SET io_combine_limit = " + io.combine);
         // A forced bitmap heap scan (PostgreSQL 15 plans the OR query as an index-only scan
         // otherwise).
         for (const char* off : {"enable_seqscan", "enable_indexscan", "enable_indexonlyscan"})
@@ -189,7 +205,7 @@ class Eic : public Experiment {
   double speedup(size_t l, size_t c, size_t v, Figure ms) const {
     return med(l, c, v, 1, ms) / med(l, c, v, kNumEics - 1, ms);
   }
-  std::string table(size_t l, Figure ms, Figure mbs, bool published) const;
+  std::string table(size_t l, size_t g, Figure ms, Figure mbs, bool published) const;
   std::string headline() const;
   std::string device_reach(const DeviceFigures& device) const;
   std::string limits() const;
@@ -200,19 +216,20 @@ class Eic : public Experiment {
   std::vector<std::vector<std::vector<std::vector<std::vector<Timed>>>>> runs_;
 };
 
-// One table of one leaf read-ahead mode: per eic, each config's dense and sparse medians.
-std::string Eic::table(size_t l, Figure ms, Figure mbs, bool published) const {
+// One table of one leaf read-ahead mode and group: per eic, each config's dense and sparse
+// medians.
+std::string Eic::table(size_t l, size_t g, Figure ms, Figure mbs, bool published) const {
   std::vector<std::string> header = {"eic"};
-  for (const auto& io : kConfigs)
+  for (size_t c = g * kPerGroup; c < (g + 1) * kPerGroup; ++c)
     for (const auto& v : kVariants) {
-      header.push_back(io.name + " " + v.name + " ms");
+      header.push_back(kConfigs[c].name + " " + v.name + " ms");
       header.push_back("MB/s");
     }
   if (published) header.push_back("published s");
   std::vector<std::vector<std::string>> rows;
   for (size_t e = 0; e < kNumEics; ++e) {
     std::vector<std::string> row = {std::to_string(kEics[e])};
-    for (size_t c = 0; c < kNumConfigs; ++c)
+    for (size_t c = g * kPerGroup; c < (g + 1) * kPerGroup; ++c)
       for (size_t v = 0; v < kNumVariants; ++v) {
         row.push_back(fixed(med(l, c, v, e, ms), 1));
         row.push_back(fixed(med(l, c, v, e, mbs), 0));
@@ -271,9 +288,10 @@ std::string Eic::device_reach(const DeviceFigures& device) const {
   if (md.str().empty()) return "";
   return "Against the raw device's sequential direct rate in the device section (" +
          fixed(device.seq_direct_mb_s, 0) +
-         " MB/s; the dense query reads nearly every heap page in block order, and with "
-         "io_combine_limit's 128 kB reads even eic 1 keeps a large read in flight, so the "
-         "speed-up is bounded by how close eic 1 already is to the device):\n\n" +
+         " MB/s; the dense query reads nearly every heap page in block order: with combined "
+         "reads even eic 1 keeps a large read in flight, so their speed-up is bounded by how "
+         "close eic 1 already is to the device; with 8 kB reads eic 1 keeps one page in "
+         "flight, as PostgreSQL 15 did):\n\n" +
          md.str() + "\n";
 }
 
@@ -315,33 +333,38 @@ std::string Eic::charts(const std::string& out_dir) const {
   for (int e : kEics) labels.push_back(std::to_string(e));
   std::string md;
   const size_t on = kNumLeafModes - 1;
-  for (bool mbps : {false, true}) {
-    Chart chart;
-    chart.title = mbps ? "Bitmap heap scan: heap pages' throughput vs effective_io_concurrency"
-                       : "Bitmap heap scan time (dense) vs effective_io_concurrency";
-    chart.xlabel = "effective_io_concurrency";
-    chart.ylabel = mbps ? "heap read throughput (MB/s, heap share, leaf read-ahead on)"
-                        : "execution time (ms, log scale, whole query)";
-    chart.log_y = !mbps;
-    chart.xtic_labels = labels;
-    chart.key_position = "below";
-    for (size_t c = 0; c < kNumConfigs; ++c) {
-      // Time: the dense query with leaf read-ahead off (dashed) and on; throughput: the heap
-      // share (which leaf read-ahead does not read) dense and sparse (dashed).
-      for (size_t k = 0; k < 2; ++k) {
-        const size_t l = mbps ? on : k;  // time: leaf read-ahead off (dashed), on
-        const size_t v = mbps ? k : 0;   // throughput: dense, sparse (dashed)
-        const std::string what =
-            mbps ? kVariants[v].name : std::string("leaf read-ahead ") + kLeafModes[l];
-        Series s(kConfigs[c].name + ", " + what, mbps ? v == 1 : l == 0);
-        s.colour = kConfigColours[c];  // one colour per configuration, dashed for its pair
-        for (size_t e = 0; e < kNumEics; ++e)
-          s.points.emplace_back(double(e), med(l, c, v, e, mbps ? heap_mb_per_s : whole_ms));
-        chart.series.push_back(s);
+  for (size_t g = 0; g < kNumGroups; ++g)
+    for (bool mbps : {false, true}) {
+      Chart chart;
+      chart.title = std::string(mbps ? "Bitmap heap scan: heap pages' throughput"
+                                     : "Bitmap heap scan time (dense)") +
+                    " vs effective_io_concurrency, " + kGroups[g];
+      chart.xlabel = "effective_io_concurrency";
+      chart.ylabel = mbps ? "heap read throughput (MB/s, heap share, leaf read-ahead on)"
+                          : "execution time (ms, log scale, whole query)";
+      chart.log_y = !mbps;
+      chart.xtic_labels = labels;
+      chart.key_position = "below";
+      for (size_t c = g * kPerGroup; c < (g + 1) * kPerGroup; ++c) {
+        // Time: the dense query with leaf read-ahead off (dashed) and on; throughput: the heap
+        // share (which leaf read-ahead does not read) dense and sparse (dashed).
+        for (size_t k = 0; k < 2; ++k) {
+          const size_t l = mbps ? on : k;  // time: leaf read-ahead off (dashed), on
+          const size_t v = mbps ? k : 0;   // throughput: dense, sparse (dashed)
+          const std::string what =
+              mbps ? kVariants[v].name : std::string("leaf read-ahead ") + kLeafModes[l];
+          Series s(kConfigs[c].name + ", " + what, mbps ? v == 1 : l == 0);
+          s.colour =
+              kConfigColours[c % kPerGroup];  // one colour per configuration, dashed for its pair
+          for (size_t e = 0; e < kNumEics; ++e)
+            s.points.emplace_back(double(e), med(l, c, v, e, mbps ? heap_mb_per_s : whole_ms));
+          chart.series.push_back(s);
+        }
       }
+      const std::string file =
+          std::string(mbps ? "eic_mbps" : "eic_time") + (g == 0 ? "" : "_8k") + ".png";
+      md += chart_markdown(chart, out_dir, file, chart.title);
     }
-    md += chart_markdown(chart, out_dir, mbps ? "eic_mbps.png" : "eic_time.png", chart.title);
-  }
   return md;
 }
 
@@ -358,17 +381,21 @@ std::string Eic::report(Lab& lab, Context& ctx, const Outcome& outcome) {
   if (outcome.runs > 0) {
     md << "<!-- excerpt -->\n" << headline() << device_reach(ctx.device) << "<!-- /excerpt -->\n\n";
     md << limits();
-    for (size_t l = 0; l < kNumLeafModes; ++l)
-      md << "Whole query, index_leaf_readahead = " << kLeafModes[l] << ":\n\n"
-         << table(l, whole_ms, mb_per_s, true) << "\n";
+    for (size_t g = 0; g < kNumGroups; ++g)
+      for (size_t l = 0; l < kNumLeafModes; ++l)
+        md << "Whole query, index_leaf_readahead = " << kLeafModes[l] << ", " << kGroups[g]
+           << ":\n\n"
+           << table(l, g, whole_ms, mb_per_s, true) << "\n";
     md << "The Bitmap Heap Scan's own share (its time and pages minus those of the bitmap index "
           "scans below it). Without leaf read-ahead, under direct I/O the index leaf pages are "
           "read one at a time, and at this shape (an index of (major, minor) scanned whole for "
           "the minor condition) they take most of the query; this share is where "
           "effective_io_concurrency acts:\n\n";
-    for (size_t l = 0; l < kNumLeafModes; ++l)
-      md << "Heap share, index_leaf_readahead = " << kLeafModes[l] << ":\n\n"
-         << table(l, heap_ms, heap_mb_per_s, false) << "\n";
+    for (size_t g = 0; g < kNumGroups; ++g)
+      for (size_t l = 0; l < kNumLeafModes; ++l)
+        md << "Heap share, index_leaf_readahead = " << kLeafModes[l] << ", " << kGroups[g]
+           << ":\n\n"
+           << table(l, g, heap_ms, heap_mb_per_s, false) << "\n";
     md << device_sentence(ctx.device) << "\n\n";
     md << charts(lab.options().out_dir);
   }

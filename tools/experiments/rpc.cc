@@ -8,10 +8,14 @@
 
 #include "engine/core/error.h"
 #include "tools/experiments/rpc_measure.h"
+#include "tools/experiments/seq_vs_device.h"
 
 namespace tp::experiments {
 
 namespace {
+
+// The methods whose seq scan is set against the device reading the table's file.
+const std::vector<std::string> kSeqVsDeviceMethods = {"worker", "io_uring"};
 
 class Rpc : public Experiment {
  public:
@@ -19,7 +23,7 @@ class Rpc : public Experiment {
 
   int steps(const Lab& lab) const override {
     const int k = std::max(1, lab.options().repeat);
-    return 2 * k + 4 * k + 1;
+    return 2 * k + 4 * k + 1 + 2 * int(kSeqVsDeviceMethods.size()) * k;
   }
 
   void set_up(Lab& lab, Context&, Progress& progress) override {
@@ -44,7 +48,14 @@ class Rpc : public Experiment {
   // Per eic: the cold seq scans (they do not depend on index_prefetch, so they serve
   // both of its rows), then the cold full index scans with prefetch off and on. A stop
   // or a failure writes the rows of the runs already measured before it ends the step.
-  void measure(Lab& lab, Context&, Progress& progress, Recorder& record) override {
+  void measure(Lab& lab, Context& ctx, Progress& progress, Recorder& record) override {
+    // First the seq scan against the device reading the same file (its own CSV: its rows
+    // have other columns than the ratio rows).
+    CsvFile csv(lab.options().out_dir + "/rpc-seq-vs-device.csv");
+    Outcome counted("rpc-seq-vs-device");
+    Recorder rounds(csv, lab, ctx, counted);
+    seq_vs_device_ = measure_seq_vs_device(lab, progress, rounds, "t", rows_, kSeqVsDeviceMethods,
+                                           std::max(1, lab.options().repeat));
     try {
       for (size_t c = 0; c < results_.size(); c += 2) {
         const std::string& eic = results_[c].eic;
@@ -80,13 +91,12 @@ class Rpc : public Experiment {
 
   std::vector<std::string> summary_row(const RpcRuns& r, bool* below_one) const;
   std::string table(bool* below_one) const;
-  std::string seq_against_device(const DeviceFigures& device, const std::string& method,
-                                 const std::string& workers) const;
 
   const uint64_t rows_;
   std::string eic_default_;
   PoolFit fit_;
   std::vector<RpcRuns> results_;  // eic default, then 0; each prefetch off, then on
+  std::vector<SeqVsDevice> seq_vs_device_;
 };
 
 double median_or_nan(const std::vector<double>& x) {
@@ -134,32 +144,7 @@ std::string Rpc::table(bool* below_one) const {
          "\n";
 }
 
-// The issue the per-page seq figure hides: a seq scan held back by the I/O method makes
-// random pages look cheaper. Quote its rate against the device's of this run.
-std::string Rpc::seq_against_device(const DeviceFigures& device, const std::string& method,
-                                    const std::string& workers) const {
-  if (!device.known || std::isnan(device.seq_direct_mb_s)) return "";
-  // The default eic's runs: at eic 0 the stream reads synchronously, one read at a time.
-  std::vector<double> seq_us;
-  for (const RpcRuns& r : results_)
-    if (r.eic == eic_default_ && !r.prefetch)
-      for (const Timed& t : r.seq) seq_us.push_back(seq_read_us(t));
-  if (seq_us.empty()) return "";
-  const double mb_s = 8192.0 / median(seq_us);
-  return "<!-- excerpt -->\nCold seq scan at eic " + eic_default_ + ": " + fixed(mb_s, 0) +
-         " MB/s (median), " + fixed(100.0 * mb_s / device.seq_direct_mb_s, 0) +
-         "% of the raw device's sequential direct rate in the device section (" +
-         fixed(device.seq_direct_mb_s, 0) +
-         " MB/s: 128 kB reads at depth 16 over its 2 GB file; bench/scans_vs_device.sh sets "
-         "the scan against reads of the table's own file in the same round); io_method = " +
-         method +
-         (method == "worker" ? ", io_workers = " + workers +
-                                   " (the worker method keeps that many reads at the device)"
-                             : "") +
-         ".\n<!-- /excerpt -->\n\n";
-}
-
-std::string Rpc::report(Lab& lab, Context& ctx, const Outcome& outcome) {
+std::string Rpc::report(Lab&, Context& ctx, const Outcome& outcome) {
   // The eic-default, prefetch-off per-read ratio is the estimate later experiments use: it
   // divides by the reads the index scan really did, so it holds at every scale.
   double article = NAN;
@@ -191,8 +176,8 @@ std::string Rpc::report(Lab& lab, Context& ctx, const Outcome& outcome) {
         "392,976 ms (39.3 us/row, 40.6 us/read); ratio 25.2 (25-35 on local SSDs); with "
         "effective_io_concurrency 0 the ratio drops to about 10.\n\n";
   md << device_sentence(ctx.device) << "\n\n";
-  md << seq_against_device(ctx.device, lab.session().settings().show("io_method"),
-                           lab.session().settings().show("io_workers"));
+  if (const std::string vs = seq_vs_device_report(seq_vs_device_); !vs.empty())
+    md << "<!-- excerpt -->\n" << vs << "<!-- /excerpt -->\n\n";
   if (ctx.device.known && !std::isnan(ctx.device.seq_direct_mb_s))
     md << "From the raw device alone the ratio would be about "
        << fixed(ctx.device.random_direct_us_d1 / (8192.0 / ctx.device.seq_direct_mb_s), 0)

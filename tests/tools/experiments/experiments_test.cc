@@ -121,11 +121,32 @@ TEST(Experiments, RpcMeasuresExactSeqPagesAndAFiniteRatio) {
     EXPECT_EQ(r.at("undercount"), "1");
   }
   EXPECT_TRUE(std::isfinite(ctx.rpc_estimate));
+  for (const auto& r : csv.rows)  // back to the session's after the seq-vs-device rounds
+    EXPECT_EQ(r.at("io_method"), "worker");
   const std::string md = slurp(lab.options().out_dir + "/rpc.md");
   EXPECT_NE(md.find("Warning: the article's method undercounts here."), std::string::npos);
   EXPECT_NE(md.find("the table is 0.9x the pool"), std::string::npos);
   EXPECT_NE(md.find("but not below 8.0 MB"), std::string::npos);
   expect_no_bare_ratio_below_one(md);
+
+  // The seq scan against the device reading the table's own file, per method, one round each
+  // (--repeat 1): the scan read every page, the device the whole file in 16-block reads.
+  Csv vs = load(lab.options().out_dir + "/rpc-seq-vs-device.csv");
+  ASSERT_EQ(vs.rows.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const auto& r = vs.rows[i];
+    EXPECT_EQ(r.at("io_method"), i == 0 ? "worker" : "io_uring");
+    EXPECT_EQ(r.at("scan_pages_read"), std::to_string(kRpcPages));
+    EXPECT_EQ(r.at("device_reads"), std::to_string(kRpcPages / 16));
+    EXPECT_EQ(r.at("device_read_bytes"), "131072");
+    EXPECT_EQ(r.at("device_depth"), "16");
+    EXPECT_NEAR(num(r, "scan_over_device"), num(r, "scan_mb_per_s") / num(r, "device_mb_per_s"),
+                1e-2);
+  }
+  for (const char* text : {"| io_method | rounds | seq scan MB/s | device MB/s (same file) |",
+                           "| worker (io_workers 16) | 1 |", "| io_uring | 1 |",
+                           "The seq scan ran at "})
+    EXPECT_NE(md.find(text), std::string::npos) << text;
 }
 
 TEST(Experiments, SelectivityRunsEveryPlanAtEveryFraction) {
@@ -169,10 +190,14 @@ TEST(Experiments, EicRunsEveryConcurrency) {
                                       "prefetch_limit", "prefetch_in_flight_max", "repeat", "ms",
                                       "shared_hit", "shared_read", "mb_per_s", "heap_ms",
                                       "heap_read", "heap_mb_per_s"}));
-  EXPECT_EQ(csv.rows.size(), 3u * 2u * 2u * 10u);  // configs x leaf read-ahead x variants x eics
-  std::map<std::string, int> by_leaf;
+  EXPECT_EQ(csv.rows.size(), 6u * 2u * 2u * 10u);  // configs x leaf read-ahead x variants x eics
+  std::map<std::string, int> by_leaf, by_combine;
   for (const auto& r : csv.rows) {
     ++by_leaf[r.at("leaf_readahead")];
+    // The 8 kB-read configurations run with io_combine_limit 1, the others at the default.
+    const bool small = r.at("config").find(", 8 kB reads") != std::string::npos;
+    EXPECT_EQ(r.at("io_combine_limit"), small ? "8kB" : "128kB") << r.at("config");
+    ++by_combine[r.at("io_combine_limit")];
     EXPECT_EQ(r.at("leaf_readahead"), r.at("index_leaf_readahead"));  // what was SET
     // The limit the Bitmap Heap Scan's stream ran with, from its Prefetch line.
     if (r.at("config") == "io_uring direct" && num(r, "eic") > 0) {
@@ -185,7 +210,8 @@ TEST(Experiments, EicRunsEveryConcurrency) {
       EXPECT_EQ(num(r, "prefetch_limit"), num(r, "eic")) << r.at("eic");
     }
   }
-  EXPECT_EQ(by_leaf, (std::map<std::string, int>{{"off", 60}, {"on", 60}}));
+  EXPECT_EQ(by_leaf, (std::map<std::string, int>{{"off", 120}, {"on", 120}}));
+  EXPECT_EQ(by_combine, (std::map<std::string, int>{{"128kB", 120}, {"8kB", 120}}));
   const std::string md = slurp(lab.options().out_dir + "/eic.md");
   EXPECT_NE(md.find("Against the raw device's sequential direct rate in the device section "
                     "(1000000000 MB/s"),
@@ -196,12 +222,15 @@ TEST(Experiments, EicRunsEveryConcurrency) {
   for (const char* label : {"| config | index_leaf_readahead | dense: whole query | dense: heap "
                             "share | sparse: whole query | sparse: heap share |",
                             "| io_uring direct | on |", "| worker direct | off |",
-                            "Whole query, index_leaf_readahead = off",
-                            "Heap share, "
-                            "index_leaf_readahead = on"})
+                            "| io_uring direct, 8 kB reads | on |",
+                            "| sync buffered (fadvise), 8 kB reads | off |",
+                            "Whole query, index_leaf_readahead = off, reads combined",
+                            "Whole query, index_leaf_readahead = on, 8 kB reads",
+                            "Heap share, index_leaf_readahead = on, 8 kB reads "
+                            "(io_combine_limit = 1, PostgreSQL 15's shape):"})
     EXPECT_NE(md.find(label), std::string::npos) << label;
-  EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/eic_time.png"));
-  EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/eic_mbps.png"));
+  for (const char* png : {"eic_time.png", "eic_mbps.png", "eic_time_8k.png", "eic_mbps_8k.png"})
+    EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/" + png)) << png;
   for (const auto& r : csv.rows) {
     EXPECT_GT(num(r, "ms"), 0);
     EXPECT_GT(num(r, "shared_read"), 0);  // cold
@@ -480,7 +509,7 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   EXPECT_EQ(report.find("Not measured: "), std::string::npos);
   for (const char* status_line : {"Status: **complete**, 4 runs in `rpc.csv`.",
                                   "Status: **complete**, 45 runs in `selectivity.csv`.",
-                                  "Status: **complete**, 120 runs in `eic.csv`.",
+                                  "Status: **complete**, 240 runs in `eic.csv`.",
                                   "Status: **complete**, 56 runs in `iomethod.csv`.",
                                   "Status: **complete**, 126 runs in `index-prefetch.csv`."})
     EXPECT_NE(report.find(status_line), std::string::npos) << status_line;
