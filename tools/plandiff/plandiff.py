@@ -1,0 +1,248 @@
+#!/usr/bin/python3
+"""tidepool's planner against PostgreSQL 15, query by query.
+
+Builds the same small tables in a scratch PostgreSQL 15 cluster and in a scratch
+tidepool data directory (each at most 30,000 rows, so ANALYZE samples them whole and
+both systems hold the same statistics), generates queries from a seeded grammar of
+single-table SELECTs, and runs `EXPLAIN` of each in both. A query matches when both
+plans have the same shape (node types, scan directions, relations and indexes, in the
+same tree) and the top nodes' total costs are within 0.5%. Prints a summary by cause
+and writes every mismatch, both plans side by side, to OUT/mismatches.txt.
+
+    tools/plandiff/plandiff.py [--queries 1000] [--seed 1] [--out plandiff-out]
+
+Needs postgresql-15 and python3-psycopg2 (tools/install-deps) and a Release build
+(build/rel/bin/tidepool, or --tidepool BIN). Both servers listen on loopback or a
+Unix socket in the scratch directory only, and both are stopped at the end.
+"""
+import argparse
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import psycopg2
+
+from grammar import QueryGenerator, TABLES, setup_statements
+
+PG_BIN = "/usr/lib/postgresql/15/bin"
+COST_TOLERANCE = 0.005
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def as_postgres(cmd):
+    """initdb and postgres refuse to run as root: run them as the postgres user then."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--"] + cmd
+    return cmd
+
+
+class PgServer:
+    """A scratch PostgreSQL 15 cluster on a Unix socket in `root`, defaults except what
+    keeps its plans comparable: no autovacuum (it would set the visibility map, which
+    tidepool does not have), no JIT."""
+
+    def __init__(self, root, pg_bin):
+        self.dir = os.path.join(root, "pg")
+        self.pg_bin = pg_bin
+        self.port = free_port()
+
+    def __enter__(self):
+        os.makedirs(self.dir)
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres", "postgres")
+            os.chmod(os.path.dirname(self.dir), 0o755)
+        subprocess.run(as_postgres([os.path.join(self.pg_bin, "initdb"), "-D", self.dir + "/data",
+                                    "-A", "trust", "-U", "postgres", "--no-sync"]),
+                       check=True, capture_output=True)
+        opts = ("-c listen_addresses='' -c unix_socket_directories=%s -p %d -c autovacuum=off "
+                "-c jit=off -c fsync=off" % (self.dir, self.port))
+        subprocess.run(as_postgres([os.path.join(self.pg_bin, "pg_ctl"), "-D", self.dir + "/data",
+                                    "-o", opts, "-l", self.dir + "/log", "-w", "start"]),
+                       check=True, capture_output=True)
+        return self
+
+    def connect(self):
+        return psycopg2.connect(host=self.dir, port=self.port, user="postgres", dbname="postgres")
+
+    def __exit__(self, *exc):
+        subprocess.run(as_postgres([os.path.join(self.pg_bin, "pg_ctl"), "-D", self.dir + "/data",
+                                    "-m", "immediate", "-w", "stop"]), capture_output=True)
+
+
+class TidepoolServer:
+    """`tidepool serve` on a scratch data directory, loopback only."""
+
+    def __init__(self, root, binary):
+        self.data = os.path.join(root, "tidepool")
+        self.binary = binary
+        self.port = free_port()
+
+    def __enter__(self):
+        self.log = open(self.data + ".log", "w")
+        self.proc = subprocess.Popen([self.binary, "serve", "-D", self.data, "--port",
+                                      str(self.port), "--listen", "127.0.0.1"],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                sys.exit("tidepool serve exited %d; see %s.log" % (self.proc.returncode, self.data))
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        self.proc.kill()
+        sys.exit("tidepool serve did not accept connections within 60 s")
+
+    def connect(self):
+        return psycopg2.connect(host="127.0.0.1", port=self.port, user="tidepool",
+                                dbname="tidepool", connect_timeout=10)
+
+    def __exit__(self, *exc):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+def run_setup(conn, statements):
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        for sql in statements:
+            cur.execute(sql)
+
+
+NODE_RE = re.compile(r"^(\s*)(?:->  )?(.*?)  \(cost=([0-9.]+)\.\.([0-9.]+) rows=(\d+) width=(\d+)\)")
+
+
+def explain(conn, sql):
+    """The plan's lines, or the error's first line as ("error", message)."""
+    try:
+        with conn.cursor() as cur:
+            cur.execute("EXPLAIN " + sql)
+            return [r[0] for r in cur.fetchall()], None
+    except psycopg2.Error as e:
+        return None, (e.pgerror or str(e)).strip().splitlines()[0]
+
+
+def shape(lines):
+    """The plan's nodes: (depth, header without costs and aliases), and the top node's
+    startup and total cost and rows."""
+    nodes, top = [], None
+    for line in lines:
+        m = NODE_RE.match(line)
+        if not m:
+            continue
+        indent, header = len(m.group(1)), m.group(2)
+        # "Seq Scan on t1 t" and "Seq Scan on t1" are one shape: drop an alias.
+        header = re.sub(r" on (\S+) \1$", r" on \1", header)
+        nodes.append((indent, header))
+        if top is None:
+            top = (float(m.group(3)), float(m.group(4)), int(m.group(5)))
+    return nodes, top
+
+
+def compare(pg_lines, tp_lines):
+    """None if the plans match, else the cause."""
+    pg_nodes, pg_top = shape(pg_lines)
+    tp_nodes, tp_top = shape(tp_lines)
+    if [h for _, h in pg_nodes] != [h for _, h in tp_nodes] or \
+            [d for d, _ in pg_nodes] != [d for d, _ in tp_nodes]:
+        return "plan shape"
+    pg_cost, tp_cost = pg_top[1], tp_top[1]
+    if abs(pg_cost - tp_cost) > COST_TOLERANCE * max(abs(pg_cost), 1e-9):
+        return "top cost"
+    return None
+
+
+def node_kinds(lines):
+    return " / ".join(re.sub(r" (on|using) .*", "", h) for _, h in shape(lines)[0])
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    root_dir = os.path.dirname(os.path.dirname(here))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--queries", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default="plandiff-out")
+    ap.add_argument("--tidepool", default=os.path.join(root_dir, "build/rel/bin/tidepool"))
+    ap.add_argument("--pg-bin", default=PG_BIN)
+    ap.add_argument("--show", type=int, default=3, help="mismatches printed per cause")
+    args = ap.parse_args()
+    if not os.access(args.tidepool, os.X_OK):
+        sys.exit("no tidepool binary at %s: build first (cmake --build build/rel)" % args.tidepool)
+    if not os.access(os.path.join(args.pg_bin, "postgres"), os.X_OK):
+        sys.exit("no PostgreSQL 15 at %s: tools/install-deps installs it" % args.pg_bin)
+    os.makedirs(args.out, exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix="plandiff-")
+    try:
+        with PgServer(scratch, args.pg_bin) as pg, TidepoolServer(scratch, args.tidepool) as tp:
+            pg_conn, tp_conn = pg.connect(), tp.connect()
+            run_setup(pg_conn, setup_statements())
+            run_setup(tp_conn, setup_statements())
+            version = pg_conn.server_version
+            gen = QueryGenerator(random.Random(args.seed))
+            queries = [gen.query() for _ in range(args.queries)]
+            results = []
+            for q in queries:
+                pg_plan, pg_err = explain(pg_conn, q)
+                tp_plan, tp_err = explain(tp_conn, q)
+                if pg_err:
+                    cause = "PostgreSQL refused"
+                elif tp_err:
+                    cause = "tidepool refused"
+                else:
+                    cause = compare(pg_plan, tp_plan)
+                results.append((q, cause, pg_plan or [pg_err], tp_plan or [tp_err]))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    report(results, args, version)
+
+
+def report(results, args, version):
+    matched = sum(1 for r in results if r[1] is None)
+    by_cause = {}
+    for q, cause, pg, tp in results:
+        if cause is None:
+            continue
+        if cause == "tidepool refused":
+            key = (cause, re.sub(r"\d+", "N", tp[0])[:100])
+        elif cause == "plan shape":
+            key = (cause, node_kinds(pg) + "  vs  " + node_kinds(tp))
+        else:
+            key = (cause, node_kinds(pg))
+        by_cause.setdefault(key, []).append((q, pg, tp))
+    total = len(results)
+    print("plandiff: %d queries (seed %d), PostgreSQL %d: %d match (%.1f%%)" %
+          (total, args.seed, version, matched, 100.0 * matched / max(total, 1)))
+    for (cause, detail), items in sorted(by_cause.items(), key=lambda kv: -len(kv[1])):
+        print("%5d  %-18s %s" % (len(items), cause, detail))
+    with open(os.path.join(args.out, "mismatches.txt"), "w") as f:
+        for (cause, detail), items in sorted(by_cause.items(), key=lambda kv: -len(kv[1])):
+            f.write("=== %d x %s: %s\n" % (len(items), cause, detail))
+            for q, pg, tp in items[:max(args.show, 1) * 5]:
+                f.write("\n%s;\n-- PostgreSQL 15:\n%s\n-- tidepool:\n%s\n" %
+                        (q, "\n".join(pg), "\n".join(tp)))
+            f.write("\n")
+    with open(os.path.join(args.out, "summary.txt"), "w") as f:
+        f.write("%d %d\n" % (total, matched))
+    print("mismatches: %s" % os.path.join(args.out, "mismatches.txt"))
+
+
+if __name__ == "__main__":
+    main()
