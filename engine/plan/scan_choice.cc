@@ -20,19 +20,20 @@ namespace tp {
 namespace {
 
 // PostgreSQL's estimate_rel_size for a heap: the file's current pages, and
-// tuples from the density ANALYZE / VACUUM saw, or from the row width before
-// either ran (with the 10-page floor for never-analyzed tables).
+// tuples from the density ANALYZE, VACUUM or an index build saw (pg_class's
+// reltuples / relpages), or from the row width before any of them ran or after
+// a TRUNCATE (reltuples -1), with the 10-page floor then.
 struct SizeEstimate {
   double pages = 0;
   double tuples = 0;
 };
 SizeEstimate estimate_rel_size(const RelationEntry& rel, const TableStats* stats) {
   double curpages = double(rel.pages);
-  bool analyzed = stats != nullptr;
-  if (curpages < 10 && !analyzed) curpages = 10;
+  const bool counted = stats != nullptr && stats->reltuples >= 0;
+  if (curpages < 10 && !counted) curpages = 10;
   if (curpages == 0) return {0, 0};
   double density;
-  if (analyzed && stats->relpages > 0) {
+  if (counted && stats->relpages > 0) {
     density = stats->reltuples / stats->relpages;
   } else {
     int32_t data_width = 0;

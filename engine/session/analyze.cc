@@ -122,9 +122,15 @@ std::vector<std::string> describe_stats(const RelationEntry& rel) {
   if (rel.stats.empty()) return out;
   TableStats st = stats_from_catalog(rel.stats);
   char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "Statistics: reltuples=%.0f relpages=%.0f (sampled %.0f rows in %.0f pages)",
-                st.reltuples, st.relpages, st.sample_rows, st.sampled_blocks);
+  // Counts alone come from an index build on a table never analyzed.
+  if (st.columns.empty())
+    std::snprintf(buf, sizeof buf,
+                  "Statistics: reltuples=%.0f relpages=%.0f (from CREATE INDEX; not analyzed)",
+                  st.reltuples, st.relpages);
+  else
+    std::snprintf(buf, sizeof buf,
+                  "Statistics: reltuples=%.0f relpages=%.0f (sampled %.0f rows in %.0f pages)",
+                  st.reltuples, st.relpages, st.sample_rows, st.sampled_blocks);
   out.push_back(buf);
   for (size_t c = 0; c < st.columns.size() && c < rel.columns.size(); ++c) {
     const ColumnStats& s = st.columns[c];

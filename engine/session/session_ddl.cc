@@ -9,8 +9,25 @@
 #include "engine/session/session_names.h"
 #include "engine/sql/reloptions.h"
 #include "engine/storage/index_build.h"
+#include "engine/storage/table_stats.h"
 
 namespace tp {
+
+namespace {
+
+// What PostgreSQL's index build writes into the table's pg_class row (index_update_stats):
+// the live rows it scanned and the table's pages, so a never-analyzed table is estimated
+// from them from then on. An empty table that never had counts keeps none (PostgreSQL's
+// "reltuples -1" hack: a PRIMARY KEY of CREATE TABLE must not make the table look vacuumed).
+void record_table_counts(RelationEntry& table) {
+  TableStats st = table.stats.empty() ? TableStats{} : stats_from_catalog(table.stats);
+  if (table.rows == 0 && (table.stats.empty() || st.reltuples < 0)) return;
+  st.reltuples = double(table.rows);
+  st.relpages = double(table.pages);
+  table.stats = stats_to_catalog(st);
+}
+
+}  // namespace
 
 ResultSet Session::create_table(const sql::CreateTable& ct) {
   if (data_dir().catalog().find(ct.name)) {
@@ -159,6 +176,14 @@ ResultSet Session::truncate(const sql::Truncate& t) {
       std::vector<RelationEntry*> rels{rel};
       for (auto& r : next.relations)
         if (r.kind == RelKind::kIndex && r.table_oid == rel->oid) rels.push_back(&r);
+      // PostgreSQL keeps the columns' statistics but forgets the counts (reltuples -1):
+      // the empty table is estimated as never vacuumed until ANALYZE or an index build.
+      if (!rel->stats.empty()) {
+        TableStats st = stats_from_catalog(rel->stats);
+        st.reltuples = -1;
+        st.relpages = 0;
+        rel->stats = stats_to_catalog(st);
+      }
       for (RelationEntry* r : rels) {
         old_files.push_back(r->relnumber);
         r->relnumber = next.allocate_oid();
@@ -195,6 +220,7 @@ RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::strin
   storage().flush(idx);
   idx.pages = stats.pages;
   next.relations.push_back(idx);
+  record_table_counts(*next.find_oid(table.oid));
   return next.relations.back();
 }
 
