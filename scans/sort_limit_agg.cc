@@ -108,34 +108,42 @@ void SortNode::explain_details(std::vector<std::string>& lines, bool analyze) co
 
 // ---------------------------------------------------------------- Limit
 
-LimitNode::LimitNode(std::unique_ptr<ExecNode> child, int64_t count)
-    : child_(std::move(child)), count_(count) {}
+LimitNode::LimitNode(std::unique_ptr<ExecNode> child, int64_t count, int64_t offset)
+    : child_(std::move(child)), count_(count), offset_(offset) {}
 
 void LimitNode::do_open() {
+  skipped_ = 0;
   returned_ = 0;
-  if (count_ > 0) child_->open();
+  if (count_ != 0) child_->open();
 }
 
 const RowBatch* LimitNode::do_next() {
-  if (returned_ >= count_) {
+  if (count_ >= 0 && returned_ >= count_) {
     // The parent has every row it wants: a Gather below stops its workers now
     // (PostgreSQL's Limit shuts its subplan down at the end of its window).
-    child_->shutdown();
+    if (count_ > 0) child_->shutdown();
     return nullptr;
   }
-  child_->row_limit_hint = uint64_t(count_ - returned_);
-  const RowBatch* b = child_->next();
-  if (!b) return nullptr;
-  if (returned_ + int64_t(b->count) <= count_) {
-    returned_ += b->count;
-    return b;
+  for (;;) {
+    if (count_ >= 0) {
+      const int64_t wanted = offset_ - skipped_ + count_ - returned_;
+      child_->row_limit_hint = wanted < 0 ? UINT64_MAX : uint64_t(wanted);
+    }
+    const RowBatch* b = child_->next();
+    if (!b) return nullptr;
+    // Rows of this batch still to skip, then the ones the window takes.
+    const uint32_t skip = uint32_t(std::min<int64_t>(offset_ - skipped_, b->count));
+    skipped_ += skip;
+    uint32_t keep = b->count - skip;
+    if (count_ >= 0) keep = uint32_t(std::min<int64_t>(keep, count_ - returned_));
+    if (keep == 0) continue;
+    returned_ += keep;
+    if (skip == 0 && keep == b->count) return b;
+    batch_.reset(b->width, keep);
+    std::copy_n(b->row(skip), size_t(keep) * b->width, batch_.values.begin());
+    batch_.count = keep;
+    return &batch_;
   }
-  uint32_t keep = uint32_t(count_ - returned_);
-  batch_.reset(b->width, keep);
-  std::copy_n(b->values.begin(), size_t(keep) * b->width, batch_.values.begin());
-  batch_.count = keep;
-  returned_ = count_;
-  return &batch_;
 }
 
 // ---------------------------------------------------------------- Aggregate
@@ -159,6 +167,7 @@ std::string AggregateNode::explain_name() const {
 void AggregateNode::do_open() {
   child_->open();
   states_.assign(aggs_.size(), AggState{});
+  distinct_values_.assign(aggs_.size(), {});
   done_ = false;
 }
 
@@ -218,6 +227,9 @@ const RowBatch* AggregateNode::do_next() {
       const AggSpec& spec = aggs_[a];
       if (mode_ == AggMode::kFinalize) {
         for (uint32_t r = 0; r < b->count; ++r) combine(st, b->row(r) + kPartialSlots * a);
+      } else if (spec.distinct) {
+        std::vector<int64_t>& vals = distinct_values_[a];
+        for (uint32_t r = 0; r < b->count; ++r) vals.push_back(b->row(r)[spec.slot]);
       } else if (spec.kind == AggKind::kCountStar || spec.kind == AggKind::kCount) {
         st.count += b->count;  // columns hold no NULLs
       } else {
@@ -226,6 +238,14 @@ const RowBatch* AggregateNode::do_next() {
     }
   }
   done_ = true;
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    std::vector<int64_t>& vals = distinct_values_[a];
+    if (!aggs_[a].distinct || vals.empty()) continue;
+    std::sort(vals.begin(), vals.end());
+    vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
+    accumulate(states_[a], vals.data(), 1, uint32_t(vals.size()));
+    std::vector<int64_t>().swap(vals);
+  }
   if (mode_ == AggMode::kPartial) {
     batch_.reset(uint32_t(kPartialSlots * aggs_.size()), 1);
     for (size_t a = 0; a < aggs_.size(); ++a)

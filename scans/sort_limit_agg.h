@@ -52,10 +52,11 @@ class SortNode final : public ExecNode {
   RowBatch batch_;
 };
 
-// Limit: the first `count` rows of its child; stops pulling once it has them.
+// Limit: skips the first `offset` rows of its child, then returns the next `count`
+// (count < 0: all the rest); stops pulling once it has them.
 class LimitNode final : public ExecNode {
  public:
-  LimitNode(std::unique_ptr<ExecNode> child, int64_t count);
+  LimitNode(std::unique_ptr<ExecNode> child, int64_t count, int64_t offset = 0);
 
   std::string explain_name() const override { return "Limit"; }
   void explain_details(std::vector<std::string>&, bool) const override {}
@@ -68,6 +69,8 @@ class LimitNode final : public ExecNode {
  private:
   std::unique_ptr<ExecNode> child_;
   int64_t count_;
+  int64_t offset_;
+  int64_t skipped_ = 0;
   int64_t returned_ = 0;
   RowBatch batch_;
 };
@@ -76,7 +79,8 @@ enum class AggKind : uint8_t { kCountStar, kCount, kSum, kMin, kMax, kAvg };
 
 struct AggSpec {
   AggKind kind = AggKind::kCountStar;
-  uint32_t slot = 0;  // input slot (unused for count(*))
+  uint32_t slot = 0;      // input slot (unused for count(*))
+  bool distinct = false;  // over the distinct input values (count(DISTINCT a)); kSimple only
 };
 
 // One aggregate's state and result. sum is 128-bit: sum(int8) is numeric in
@@ -120,6 +124,9 @@ class AggregateNode final : public ExecNode {
   std::vector<AggSpec> aggs_;
   AggMode mode_;
   std::vector<AggState> states_;
+  // A DISTINCT aggregate's input values, deduplicated when the input ends (empty for
+  // the others): PostgreSQL sorts them too.
+  std::vector<std::vector<int64_t>> distinct_values_;
   bool done_ = false;
   RowBatch batch_;
 };

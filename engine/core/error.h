@@ -25,6 +25,7 @@ inline constexpr const char* kDivisionByZero = "22012";
 inline constexpr const char* kCharacterNotInRepertoire = "22021";
 inline constexpr const char* kInvalidParameterValue = "22023";
 inline constexpr const char* kInvalidRowCountInLimitClause = "2201W";
+inline constexpr const char* kInvalidRowCountInResultOffsetClause = "2201X";
 inline constexpr const char* kInvalidTextRepresentation = "22P02";
 // Class 23: integrity constraint violation.
 inline constexpr const char* kNotNullViolation = "23502";

@@ -35,7 +35,7 @@ AggFunctions functions_of(const AggCall& c) {
 }
 
 bool same_call(const AggCall& a, const AggCall& b) {
-  return a.kind == b.kind && a.column == b.column;
+  return a.kind == b.kind && a.column == b.column && a.distinct == b.distinct;
 }
 
 // The calls left once identical ones are merged (PostgreSQL's find_compatible_agg).
@@ -62,8 +62,8 @@ AggClauseCosts agg_clause_costs(const CostSettings& cs, const std::vector<AggCal
     std::pair<std::string, int> key{f.transfn, c.column};
     bool shared = false;
     for (const auto& t : transitions) shared = shared || t == key;
-    if (shared) continue;
-    transitions.push_back(key);
+    if (shared && !c.distinct) continue;
+    if (!c.distinct) transitions.push_back(key);
     costs.trans.per_tuple += cs.cpu_operator_cost;  // transfn, or combinefn when finalizing
     if (split == AggSplit::kFinalDeserial && f.internal)
       costs.trans.per_tuple += cs.cpu_operator_cost;  // deserialfn

@@ -29,6 +29,7 @@ struct AggCall {
   scans::AggKind kind = scans::AggKind::kCountStar;
   int column = -1;
   ColumnType input = ColumnType::kInt8;
+  bool distinct = false;  // count(DISTINCT a): merged only with its twin, never shares a state
 };
 
 // PostgreSQL's AggSplit for the three modes tidepool plans.

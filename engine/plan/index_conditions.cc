@@ -1,6 +1,7 @@
 #include "engine/plan/index_conditions.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "engine/core/error.h"
 #include "engine/plan/btree_qual_summary.h"
@@ -28,17 +29,30 @@ btree::ColumnCondition condition_on(int pos, CmpOp op, int64_t v) {
 }
 
 constexpr size_t kMaxConditionSets = 100000;
+constexpr int64_t kIntMax = std::numeric_limits<int64_t>::max();
 
 }  // namespace
 
 bool usable_index_clause(const Clause& c, const std::vector<int>& key_columns) {
   bool ok = (c.kind == Clause::Kind::kCompare && c.value && c.op != CmpOp::kNe) ||
             (c.kind == Clause::Kind::kIn && !c.negated &&
-             std::all_of(c.list.begin(), c.list.end(), [](const StatsValue& v) { return v; }));
+             std::all_of(c.list.begin(), c.list.end(), [](const StatsValue& v) { return v; })) ||
+            c.kind == Clause::Kind::kIsNull;  // B-trees search for NULLs (amsearchnulls)
   if (!ok) return false;
   for (int k : key_columns)
     if (is_btree_indexable(c, k)) return true;
   return false;
+}
+
+std::vector<Clause> in_key_order(std::vector<Clause> clauses, const std::vector<int>& key_columns) {
+  auto key_of = [&](const Clause& c) {
+    for (size_t k = 0; k < key_columns.size(); ++k)
+      if (is_btree_indexable(c, key_columns[k])) return k;
+    return key_columns.size();
+  };
+  std::stable_sort(clauses.begin(), clauses.end(),
+                   [&](const Clause& a, const Clause& b) { return key_of(a) < key_of(b); });
+  return clauses;
 }
 
 scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
@@ -50,6 +64,16 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
   };
   scans::ConditionSets sets(1);
   for (const Clause& c : clauses) {
+    if (c.kind == Clause::Kind::kIsNull) {
+      // tidepool's columns hold no NULLs: IS NOT NULL keeps every entry, IS NULL none
+      // (a range that is empty in either direction).
+      if (!c.negated)
+        for (auto& set : sets) {
+          set.push_back(btree::ColumnCondition::ge(pos_of(c.column), kIntMax));
+          set.push_back(btree::ColumnCondition::lt(pos_of(c.column), kIntMax));
+        }
+      continue;
+    }
     if (c.kind == Clause::Kind::kCompare) {
       for (auto& set : sets) set.push_back(condition_on(pos_of(c.column), c.op, *c.value));
       continue;

@@ -11,9 +11,13 @@
 namespace tp {
 
 // A clause the B-tree scan can apply on one of `key_columns`: a comparison other than <>
-// with a constant, or an IN list without NULLs (one scan per element, PostgreSQL's
-// `= ANY` index qual).
+// with a constant, an IN list without NULLs (one scan per element, PostgreSQL's
+// `= ANY` index qual), or IS [NOT] NULL.
 bool usable_index_clause(const Clause& clause, const std::vector<int>& key_columns);
+
+// Index clauses in the order of the index columns they apply to (clause order within
+// one column), as PostgreSQL lists them in an Index Cond.
+std::vector<Clause> in_key_order(std::vector<Clause> clauses, const std::vector<int>& key_columns);
 
 // The B-tree condition sets for usable index clauses: one set, or one per combination of
 // IN-list elements (ascending; descending for a backward scan). Throws tp::Error when

@@ -1,6 +1,7 @@
 #include "engine/plan/planner.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "engine/core/error.h"
@@ -26,9 +27,13 @@ int output_width(OutputType t) {
 }
 
 const RelationEntry& find_table(PlanContext& ctx, const sql::Select& s) {
-  const RelationEntry* found = ctx.catalog.find(s.from->name);
+  // Tables live in schema public; pg_catalog holds only the system views.
+  const RelationEntry* found =
+      s.from->schema == "pg_catalog" ? nullptr : ctx.catalog.find(s.from->name);
   if (!found)
-    throw Error("relation " + quoted(s.from->name) + " does not exist")
+    throw Error("relation " +
+                quoted((s.from->schema.empty() ? "" : s.from->schema + ".") + s.from->name) +
+                " does not exist")
         .at_position(s.from->position)
         .with_sqlstate(sqlstate::kUndefinedTable);
   if (!found->is_table())
@@ -38,16 +43,23 @@ const RelationEntry& find_table(PlanContext& ctx, const sql::Select& s) {
   return *found;
 }
 
+// An aggregate call of the select list.
+struct BoundAgg {
+  scans::AggKind kind = scans::AggKind::kCountStar;
+  int column = -1;        // the table column it reads (-1: count(*))
+  bool distinct = false;  // over distinct values: count(DISTINCT a)
+};
+
 // The select list: either all plain columns or all aggregates (no GROUP BY).
 struct BoundTargets {
-  std::vector<int> columns;                          // plain: table column per output column
-  std::vector<std::pair<scans::AggKind, int>> aggs;  // aggregate, table column (-1: count(*))
-  std::vector<std::string> names;                    // output column names
+  std::vector<int> columns;        // plain: table column per output column
+  std::vector<BoundAgg> aggs;      // aggregates
+  std::vector<std::string> names;  // output column names
   const sql::Expr* first_plain = nullptr;
 };
 
 // An aggregate call of the select list: its kind and the table column it reads.
-std::pair<scans::AggKind, int> bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
+BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
   static const std::pair<const char*, scans::AggKind> kinds[] = {{"count", scans::AggKind::kCount},
                                                                  {"sum", scans::AggKind::kSum},
                                                                  {"min", scans::AggKind::kMin},
@@ -67,13 +79,21 @@ std::pair<scans::AggKind, int> bind_aggregate(const RelationEntry& rel, const sq
       throw Error(e.name + "(*) is not an aggregate; only count(*) is")
           .at_position(e.position)
           .with_sqlstate(sqlstate::kWrongObjectType);
-    return {scans::AggKind::kCountStar, -1};
+    return {scans::AggKind::kCountStar, -1, false};
   }
+  // count(1): a constant that is never NULL counts every row, as count(*) does (and
+  // costs the same in PostgreSQL: the constant argument is free).
+  if (*kind == scans::AggKind::kCount && e.args.size() == 1 && !e.distinct &&
+      (e.args[0]->kind == sql::ExprKind::kIntConst || e.args[0]->kind == sql::ExprKind::kNumConst ||
+       e.args[0]->kind == sql::ExprKind::kStrConst || e.args[0]->kind == sql::ExprKind::kBoolConst))
+    return {scans::AggKind::kCountStar, -1, false};
   if (e.args.size() != 1 || e.args[0]->kind != sql::ExprKind::kColumnRef)
-    throw Error(e.name + "() takes one column here")
+    throw Error(e.name + "() takes one column (or count(*), count(1)) here")
         .at_position(e.position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
-  return {*kind, bind_column(rel, *e.args[0])};
+  // min and max over distinct values are min and max (PostgreSQL ignores DISTINCT there).
+  bool distinct = e.distinct && *kind != scans::AggKind::kMin && *kind != scans::AggKind::kMax;
+  return {*kind, bind_column(rel, *e.args[0]), distinct};
 }
 
 BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
@@ -115,6 +135,9 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
 struct BoundOrder {
   std::vector<std::pair<int, bool>> keys;  // table column, descending
   std::string text;                        // "Sort Key: a, b DESC"
+  // A key asks for NULLS FIRST ascending or NULLS LAST descending: no B-tree scan
+  // (NULLS LAST forward, NULLS FIRST backward) gives that order, so only a Sort does.
+  bool index_order_impossible = false;
 };
 
 int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const sql::Expr& e) {
@@ -146,9 +169,12 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
           .with_sqlstate(sqlstate::kFeatureNotSupported);
     int col = bind_order_key(rel, targets, *o.expr);
     order.keys.push_back({col, o.descending});
+    const bool odd_nulls = o.nulls_first && *o.nulls_first != o.descending;
+    order.index_order_impossible = order.index_order_impossible || odd_nulls;
     order.text += (order.text.empty() ? "" : ", ") +
                   sql::quote_identifier(rel.columns[size_t(col)].name) +
-                  (o.descending ? " DESC" : "");
+                  (o.descending ? " DESC" : "") +
+                  (odd_nulls ? (*o.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
   }
   return order;
 }
@@ -173,8 +199,8 @@ ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
   ScanSlots slots;
   for (int c : targets.columns) slots.output_slots.push_back(slots.slot_of(c));
   for (auto& [c, desc] : order.keys) slots.sort_keys.push_back({slots.slot_of(c), desc});
-  for (auto& [kind, c] : targets.aggs)
-    slots.agg_specs.push_back({kind, c >= 0 ? slots.slot_of(c) : 0});
+  for (const BoundAgg& a : targets.aggs)
+    slots.agg_specs.push_back({a.kind, a.column >= 0 ? slots.slot_of(a.column) : 0, a.distinct});
   return slots;
 }
 
@@ -206,10 +232,12 @@ void add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
   const CostSettings& cs = ctx.settings.costs;
   std::vector<AggCall> calls;
   int width = 0;
-  for (auto& [kind, c] : targets.aggs) {
-    ColumnType in = c >= 0 ? rel.columns[size_t(c)].type : ColumnType::kInt8;
-    calls.push_back({kind, c, in});
-    OutputAggregate oa = output_aggregate(kind, in);
+  bool any_distinct = false;
+  for (const BoundAgg& b : targets.aggs) {
+    ColumnType in = b.column >= 0 ? rel.columns[size_t(b.column)].type : ColumnType::kInt8;
+    calls.push_back({b.kind, b.column, in, b.distinct});
+    any_distinct = any_distinct || b.distinct;
+    OutputAggregate oa = output_aggregate(b.kind, in);
     width += output_width(oa.type);
     q.aggregates.push_back(oa);
     q.output_types.push_back(oa.type);
@@ -217,7 +245,8 @@ void add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
   PathCost agg = cost_plain_agg(cs, top.path, agg_clause_costs(cs, calls, AggSplit::kSimple));
   std::unique_ptr<scans::ExecNode> input = std::move(top.node);
   scans::AggMode mode = scans::AggMode::kSimple;
-  if (scan.partial) {
+  // An aggregate over distinct values has no partial form (PostgreSQL's neither).
+  if (scan.partial && !any_distinct) {
     PartialAgg partial = partial_aggregate(cs, *scan.partial, calls, specs);
     GatherPath gather = gather_partial_agg(cs, *scan.partial, partial);
     PathCost final_agg =
@@ -239,21 +268,33 @@ void add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
   top = {std::move(a), agg};
 }
 
+// The rows a LIMIT and OFFSET let through at most (PostgreSQL's limit_tuples: count +
+// offset, when there is a count), or nullopt.
+std::optional<int64_t> limit_tuples(const sql::Select& s) {
+  if (!s.limit) return std::nullopt;
+  const int64_t count = std::max<int64_t>(*s.limit, 1);  // LIMIT 0 is planned as 1 row
+  const int64_t offset = s.offset.value_or(0);
+  return offset > std::numeric_limits<int64_t>::max() - count ? std::numeric_limits<int64_t>::max()
+                                                              : count + offset;
+}
+
 void add_sort(const PlannerSettings& settings, std::vector<scans::SortKey> keys,
               const std::string& key_text, const sql::Select& s, int width, PlanTop& top) {
-  double limit_tuples = s.limit ? double(*s.limit) : -1;
-  PathCost sorted = cost_sort(settings.costs, top.path, top.path.rows, width, 0, limit_tuples);
+  const std::optional<int64_t> bound = limit_tuples(s);
+  PathCost sorted =
+      cost_sort(settings.costs, top.path, top.path.rows, width, 0, bound ? double(*bound) : -1);
   sorted = disabled_if(!settings.enable_sort, sorted);
   auto sort = std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys), key_text,
-                                                s.limit ? *s.limit : 0, kSortMemoryLimitBytes);
+                                                bound.value_or(0), kSortMemoryLimitBytes);
   sort->estimate = {sorted.startup, sorted.total, sorted.rows, width};
   top = {std::move(sort), sorted};
 }
 
-void add_limit(int64_t count, PlanTop& top) {
-  PathCost limited = cost_limit(top.path, 0, double(count));
+// Limit: OFFSET rows skipped, then at most `count` (nullopt: all the rest).
+void add_limit(std::optional<int64_t> count, int64_t offset, PlanTop& top) {
+  PathCost limited = cost_limit(top.path, double(offset), count ? double(*count) : -1);
   int width = top.node->estimate.width;
-  auto limit = std::make_unique<scans::LimitNode>(std::move(top.node), count);
+  auto limit = std::make_unique<scans::LimitNode>(std::move(top.node), count.value_or(-1), offset);
   limit->estimate = {limited.startup, limited.total, limited.rows, width};
   top = {std::move(limit), limited};
 }
@@ -262,6 +303,10 @@ void add_limit(int64_t count, PlanTop& top) {
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   const RelationEntry& rel = find_table(ctx, s);
+  if (s.distinct)
+    throw Error("SELECT DISTINCT is not supported")
+        .at_position(s.targets.empty() ? 1 : s.targets[0].expr->position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   const CostSettings& cs = ctx.settings.costs;
   BoundTargets targets = bind_targets(rel, s);
   BoundOrder order = bind_order_by(rel, s, targets);
@@ -275,9 +320,10 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   sq.clauses = restrictions(cs, rel, s);
   sq.scan_columns = slots.columns;
   sq.order = order.keys;
+  sq.order_by_sort_only = order.index_order_impossible;
   sq.aggregate = !targets.aggs.empty();
-  sq.limit = s.limit;
-  sq.sort = {slots.sort_keys, order.text, s.limit ? *s.limit : 0, kSortMemoryLimitBytes};
+  sq.limit = limit_tuples(s);
+  sq.sort = {slots.sort_keys, order.text, sq.limit.value_or(0), kSortMemoryLimitBytes};
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};
 
@@ -290,7 +336,8 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   }
   if (!slots.sort_keys.empty() && !scan.ordered)
     add_sort(ctx.settings, std::move(slots.sort_keys), order.text, s, scan.width, top);
-  if (s.limit) add_limit(*s.limit, top);
+  // PostgreSQL plans no Limit for OFFSET 0 without a count (limit_needed).
+  if (s.limit || s.offset.value_or(0) > 0) add_limit(s.limit, s.offset.value_or(0), top);
   q.root = std::move(top.node);
   return q;
 }

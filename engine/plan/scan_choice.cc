@@ -104,6 +104,12 @@ class ScanChooser {
                                               .key_columns = int(idx->key_columns.size()),
                                               .unique = idx->unique}});
     }
+    // PostgreSQL's relation index list runs newest first (get_relation_info builds it
+    // with lcons over ascending OIDs), and where two paths cost the same the one built
+    // first stays: so ties go to the index created last, here too.
+    std::stable_sort(indexes_.begin(), indexes_.end(), [](const IndexInfo& a, const IndexInfo& b) {
+      return a.entry->oid > b.entry->oid;
+    });
   }
 
   ChosenScan choose() {
@@ -265,7 +271,7 @@ class ScanChooser {
     for (const Clause& c : q_.clauses) (usable_index_clause(c, keys) ? ic : qp).push_back(c);
     // The order the index gives: ORDER BY a prefix of its keys, one direction.
     const auto& order = q_.order;
-    bool gives_order = !order.empty() && order.size() <= keys.size();
+    bool gives_order = !order.empty() && order.size() <= keys.size() && !q_.order_by_sort_only;
     for (size_t i = 0; gives_order && i < order.size(); ++i)
       gives_order = order[i].first == keys[i] && order[i].second == order[0].second;
     // IN lists run one B-tree scan per element, which keeps key order only in
@@ -293,7 +299,7 @@ class ScanChooser {
       ip.leaf_readahead = settings_.index_leaf_readahead;
       ip.output = output_;
       ip.filter = scans::compile_qual(qp, layout_);
-      ip.index_cond_text = clauses_text(ic, rel_);
+      ip.index_cond_text = clauses_text(in_key_order(ic, entry->key_columns), rel_);
       ip.filter_text = clauses_text(qp, rel_);
       return std::make_unique<scans::IndexScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
                                                     std::move(ip));
@@ -495,7 +501,8 @@ class ScanChooser {
     auto node = std::make_unique<scans::BitmapIndexScanNode>(
         open_index(ctx_, rel_, *ch.index->entry),
         condition_sets(ch.index_clauses, ch.index->entry->key_columns, false),
-        clauses_text(ch.index_clauses, rel_), settings_.index_leaf_readahead);
+        clauses_text(in_key_order(ch.index_clauses, ch.index->entry->key_columns), rel_),
+        settings_.index_leaf_readahead);
     PathCost e = explain_bitmap_node(cs_, ch.node, rs_.tuples);
     node->estimate = {e.startup, e.total, e.rows, 0};
     return node;

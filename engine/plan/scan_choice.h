@@ -34,6 +34,7 @@ struct ScanQuery {
   std::vector<Clause> clauses;              // restriction clauses, cheapest first
   std::vector<int> scan_columns;            // the table columns the nodes above read, by slot
   std::vector<std::pair<int, bool>> order;  // the wanted order: table column, descending
+  bool order_by_sort_only = false;          // no index gives it (NULLS FIRST ascending, ...)
   bool aggregate = false;                   // an Aggregate reads the scan (one result row)
   std::optional<int64_t> limit;
   // How a participant of a Gather Merge sorts (keys over the scan's slots), for an

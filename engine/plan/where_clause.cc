@@ -100,6 +100,7 @@ class Binder {
       case K::kCompare:
         return compare(e);
       case K::kBetween: {
+        if (e.symmetric) return between_symmetric(e);
         int col = column_arg(e, *e.args[0]);
         Constant lo = constant(*e.args[1]), hi = constant(*e.args[2]);
         if (lo.is_null || hi.is_null) return Clause::boolean(e.negated && false);
@@ -126,6 +127,12 @@ class Binder {
       }
       case K::kNullConst:
         return Clause::boolean(false);
+      case K::kIsNull:
+        if (!has_column_ref(*e.args[0])) {
+          EvalContext ctx;
+          return Clause::boolean(truth_of(evaluate(e, ctx)));
+        }
+        return Clause::is_null(column_arg(e, *e.args[0]), e.negated);
       default:
         throw Error(
             "WHERE takes comparisons of a column with a constant (=, <>, <, <=, >, >=), "
@@ -142,6 +149,24 @@ class Binder {
           .at_position(parent.position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
     return column(e);
+  }
+
+  static bool truth_of(const Value& v) { return v.type == ValueType::kBool && v.i != 0; }
+
+  // `a BETWEEN SYMMETRIC x AND y` is PostgreSQL's `(a >= x AND a <= y) OR (a >= y AND
+  // a <= x)` (its parser writes it so); NOT BETWEEN SYMMETRIC the negation,
+  // `(a < x OR a > y) AND (a < y OR a > x)`.
+  Clause between_symmetric(const sql::Expr& e) const {
+    int col = column_arg(e, *e.args[0]);
+    Constant x = constant(*e.args[1]), y = constant(*e.args[2]);
+    auto arm = [&](const Constant& lo, const Constant& hi) {
+      if (e.negated)
+        return Clause::or_of(
+            {compare_with(col, CmpOp::kLt, lo), compare_with(col, CmpOp::kGt, hi)});
+      return Clause::and_of({compare_with(col, CmpOp::kGe, lo), compare_with(col, CmpOp::kLe, hi)});
+    };
+    if (e.negated) return Clause::and_of({arm(x, y), arm(y, x)});
+    return Clause::or_of({arm(x, y), arm(y, x)});
   }
 
   Clause compare(const sql::Expr& e) const {
@@ -166,8 +191,11 @@ class Binder {
       throw Error("WHERE compares a column with a constant only")
           .at_position(e.position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
-    int c = column(*col);
-    Constant k = constant(*cst);
+    return compare_with(column(*col), op, constant(*cst));
+  }
+
+  // `column op constant`, the constant already evaluated.
+  static Clause compare_with(int c, CmpOp op, const Constant& k) {
     if (k.is_null) return Clause::cmp(c, op, std::optional<int64_t>{});
     if (k.beyond) {
       // Every row is below a constant past bigint's top (above one past its bottom).

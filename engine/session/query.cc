@@ -79,7 +79,7 @@ ResultSet query_explain(Session& session, const sql::Explain& explain) {
   if (!select || !select->from || select->from->is_function)
     throw Error("EXPLAIN takes SELECT ... FROM a table")
         .with_sqlstate(sqlstate::kFeatureNotSupported);
-  if (is_system_view(select->from->name))
+  if (is_system_view(*select->from))
     throw Error("EXPLAIN of a system view is not supported")
         .with_sqlstate(sqlstate::kFeatureNotSupported);
   if (explain.options.verbose)

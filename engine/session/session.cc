@@ -206,9 +206,13 @@ RowSourceContext Session::row_source_context() {
 
 ResultSet Session::select(const sql::Select& s) {
   if (s.from && !s.from->is_function) {
-    if (is_system_view(s.from->name)) return system_view(s);
+    if (is_system_view(*s.from)) return system_view(s);
     return query_select(*this, s);
   }
+  if (s.distinct || s.offset)
+    throw Error(std::string(s.distinct ? "SELECT DISTINCT" : "OFFSET") +
+                " is supported in queries over a table only")
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   ResultSet r;
   r.returns_rows = true;
   r.columns = row_source_columns(s);

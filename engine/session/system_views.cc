@@ -275,6 +275,12 @@ ResultSet select_from_view(const sql::Select& s, const ViewRows& view, EvalConte
     rows.push_back(std::move(out));
   }
   sort_rows(s, rows);
+  if (s.distinct)
+    throw Error("SELECT DISTINCT over a system view is not supported")
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  if (s.offset)
+    rows.erase(rows.begin(),
+               rows.begin() + std::min<ptrdiff_t>(ptrdiff_t(rows.size()), ptrdiff_t(*s.offset)));
   if (s.limit && uint64_t(*s.limit) < rows.size()) rows.resize(size_t(*s.limit));
 
   ResultSet result;

@@ -35,6 +35,11 @@ struct ViewRows {
 };
 
 bool is_system_view(std::string_view name);
+// A FROM item naming a system view: an unqualified or pg_catalog-qualified view name
+// (public.pg_aios names a table, as in PostgreSQL).
+inline bool is_system_view(const sql::FromItem& from) {
+  return !from.is_function && from.schema != "public" && is_system_view(from.name);
+}
 
 // Reads view `name` (is_system_view) now. Thread-safe.
 ViewRows read_system_view(std::string_view name, Database& db);

@@ -29,6 +29,7 @@ enum class ExprKind {
   kBetween,    // args[0] BETWEEN args[1] AND args[2]; negated for NOT BETWEEN
   kInList,     // args[0] IN (args[1..]); negated for NOT IN
   kCast,       // args[0]::type_name
+  kIsNull,     // args[0] IS NULL; negated for IS NOT NULL
 };
 
 struct Expr;
@@ -44,6 +45,8 @@ struct Expr {
   std::vector<ExprPtr> args;
   bool negated = false;
   bool star_arg = false;
+  bool symmetric = false;  // kBetween: BETWEEN SYMMETRIC (the bounds in either order)
+  bool distinct = false;   // kFuncCall: an aggregate over distinct values (count(DISTINCT a))
   // Height of the tree below and including this node (1 for a leaf). The parser
   // bounds it (engine/core/stack_depth.h), so every recursive walk of a tree is bounded.
   int height = 1;
@@ -102,6 +105,7 @@ struct Target {
 struct FromItem {
   bool is_function = false;  // generate_series(...) rather than a table
   std::string name;          // table or function name
+  std::string schema;        // "public" or "pg_catalog" when the name was qualified
   int position = 0;
   std::vector<ExprPtr> func_args;
   std::string alias;                        // s in generate_series(...) s(i)
@@ -111,14 +115,18 @@ struct FromItem {
 struct OrderItem {
   ExprPtr expr;
   bool descending = false;
+  // NULLS FIRST / LAST as written; nullopt: the default (NULLS FIRST exactly when DESC).
+  std::optional<bool> nulls_first;
 };
 
 struct Select {
+  bool distinct = false;  // SELECT DISTINCT
   std::vector<Target> targets;
   std::optional<FromItem> from;
   ExprPtr where;
   std::vector<OrderItem> order_by;
-  std::optional<int64_t> limit;
+  std::optional<int64_t> limit;   // LIMIT n or FETCH FIRST n ROWS ONLY
+  std::optional<int64_t> offset;  // OFFSET n [ROWS]
   // VALUES (...), (...) as a row source (INSERT ... VALUES); targets unused then.
   std::vector<std::vector<ExprPtr>> values;
 };

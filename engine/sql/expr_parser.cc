@@ -1,6 +1,7 @@
 #include "engine/sql/expr_parser.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
@@ -105,10 +106,11 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
     auto e = std::make_unique<Expr>(ExprKind::kBetween, left->position);
     e->negated = negated;
     e->args.push_back(std::move(left));
-    if (is_word("symmetric"))
-      throw Error("BETWEEN SYMMETRIC is not supported")
-          .at_position(peek().position)
-          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    if (accept_word("symmetric")) {
+      e->symmetric = true;
+    } else {
+      accept_word("asymmetric");
+    }
     e->args.push_back(additive());
     expect_word("and");
     e->args.push_back(additive());
@@ -125,6 +127,7 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
     return sealed(std::move(e));
   }
   if (negated) syntax_error();
+  if (is_word("is") || is_word("isnull") || is_word("notnull")) return null_test(std::move(left));
   for (const char* op : {"=", "<>", "!=", "<=", ">=", "<", ">"}) {
     if (is_op(op)) {
       int pos = next().position;
@@ -136,6 +139,35 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
     }
   }
   return left;
+}
+
+// `left IS [NOT] NULL`, and PostgreSQL's `left ISNULL` / `left NOTNULL`. The other IS
+// tests (TRUE, FALSE, UNKNOWN, DISTINCT FROM) are refused by name.
+ExprPtr ExprParser::null_test(ExprPtr left) {
+  auto e = std::make_unique<Expr>(ExprKind::kIsNull, left->position);
+  if (accept_word("isnull")) {
+  } else if (accept_word("notnull")) {
+    e->negated = true;
+  } else {
+    expect_word("is");
+    e->negated = accept_word("not");
+    if (!accept_word("null")) {
+      const Token& t = peek();
+      if (t.kind == TokenKind::kIdentifier && !t.quoted)
+        for (const char* w : {"true", "false", "unknown", "distinct", "json", "normalized"})
+          if (t.text == w) {
+            std::string what = std::string(w) == "distinct" ? "DISTINCT FROM" : t.text;
+            for (char& c : what) c = char(std::toupper(static_cast<unsigned char>(c)));
+            throw Error(std::string("IS ") + (e->negated ? "NOT " : "") + what +
+                        " is not supported")
+                .at_position(t.position)
+                .with_sqlstate(sqlstate::kFeatureNotSupported);
+          }
+      syntax_error();
+    }
+  }
+  e->args.push_back(std::move(left));
+  return sealed(std::move(e));
 }
 
 ExprPtr ExprParser::additive() {
@@ -299,10 +331,11 @@ ExprPtr ExprParser::primary_leaf() {
           next();
           e->star_arg = true;
         } else if (!is_punct(")")) {
-          if (accept_word("distinct"))
-            throw Error("DISTINCT in aggregates is not supported")
-                .at_position(t.position)
-                .with_sqlstate(sqlstate::kFeatureNotSupported);
+          if (accept_word("distinct")) {
+            e->distinct = true;
+          } else {
+            accept_word("all");
+          }
           do e->args.push_back(expr());
           while (accept_punct(","));
         }
@@ -310,7 +343,9 @@ ExprPtr ExprParser::primary_leaf() {
         return sealed(std::move(e));
       }
       std::string name = identifier();
-      if (accept_punct(".")) name = identifier();  // t.a -> a (one table per query)
+      // t.a -> a (one table per query); public.t.a -> a.
+      if (accept_punct(".")) name = identifier();
+      if (accept_punct(".")) name = identifier();
       auto e = std::make_unique<Expr>(ExprKind::kColumnRef, t.position);
       e->name = name;
       return e;

@@ -32,6 +32,7 @@ class ExprParser : public TokenCursor {
   [[gnu::noinline]] ExprPtr negation();
   ExprPtr comparison();
   [[gnu::noinline]] ExprPtr comparison_rest(ExprPtr left);
+  [[gnu::noinline]] ExprPtr null_test(ExprPtr left);
   ExprPtr additive();
   [[gnu::noinline]] ExprPtr additive_rest(ExprPtr left);
   ExprPtr multiplicative();

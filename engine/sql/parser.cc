@@ -34,7 +34,7 @@ class Parser : public ExprParser {
     if (accept_word("truncate")) {
       accept_word("table");
       Truncate t;
-      do t.names.push_back(identifier());
+      do t.names.push_back(relation_name());
       while (accept_punct(","));
       return t;
     }
@@ -129,7 +129,7 @@ class Parser : public ExprParser {
 
   void table_list(std::vector<std::string>& out) {
     if (peek().kind != TokenKind::kIdentifier) return;
-    do out.push_back(identifier());
+    do out.push_back(relation_name());
     while (accept_punct(","));
   }
 
@@ -146,7 +146,7 @@ class Parser : public ExprParser {
       ct.if_not_exists = true;
     }
     ct.name_position = peek().position;
-    ct.name = identifier();
+    ct.name = relation_name();
     expect_punct("(");
     do {
       if (is_word("primary")) {
@@ -226,7 +226,7 @@ class Parser : public ExprParser {
       at.if_exists = true;
     }
     at.name_position = peek().position;
-    at.name = identifier();
+    at.name = relation_name();
     if (accept_word("reset")) {
       at.reset = true;
     } else if (!accept_word("set")) {
@@ -259,7 +259,7 @@ class Parser : public ExprParser {
     }
     if (!is_word("on")) ci.name = identifier();
     expect_word("on");
-    ci.table = identifier();
+    ci.table = relation_name();
     if (accept_word("using")) {
       const Token& t = peek();
       std::string am = identifier();
@@ -290,7 +290,7 @@ class Parser : public ExprParser {
       if_exists = true;
     }
     std::vector<std::string> names;
-    do names.push_back(identifier());
+    do names.push_back(relation_name());
     while (accept_punct(","));
     if (index) return DropIndex{std::move(names), if_exists};
     return DropTable{std::move(names), if_exists};
@@ -301,7 +301,7 @@ class Parser : public ExprParser {
     expect_word("into");
     Insert ins;
     ins.table_position = peek().position;
-    ins.table = identifier();
+    ins.table = relation_name();
     if (accept_punct("(")) {
       do ins.columns.push_back(identifier());
       while (accept_punct(","));
@@ -332,6 +332,16 @@ class Parser : public ExprParser {
       return s;
     }
     expect_word("select");
+    if (is_word("distinct")) {
+      next();
+      if (is_word("on"))
+        throw Error("SELECT DISTINCT ON is not supported")
+            .at_position(peek().position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
+      s.distinct = true;
+    } else {
+      accept_word("all");
+    }
     do {
       Target t;
       t.expr = expr();
@@ -356,26 +366,68 @@ class Parser : public ExprParser {
         } else {
           accept_word("asc");
         }
+        if (accept_word("nulls")) {
+          if (accept_word("first")) {
+            o.nulls_first = true;
+          } else {
+            expect_word("last");
+            o.nulls_first = false;
+          }
+        }
         s.order_by.push_back(std::move(o));
       } while (accept_punct(","));
     }
-    if (accept_word("limit")) {
-      if (accept_word("all")) return s;
-      int pos = peek().position;
-      int64_t n = integer_literal();
-      if (n < 0)
-        throw Error("LIMIT must not be negative")
-            .at_position(pos)
-            .with_sqlstate(sqlstate::kInvalidRowCountInLimitClause);
-      s.limit = n;
-    }
+    limit_clauses(s);
     return s;
+  }
+
+  // LIMIT {n | ALL}, OFFSET n [ROW | ROWS] and FETCH {FIRST | NEXT} [n] {ROW | ROWS} ONLY,
+  // in PostgreSQL's orders: LIMIT and OFFSET either way round, FETCH after OFFSET.
+  void limit_clauses(Select& s) {
+    bool limit_seen = false;
+    for (;;) {
+      if (!limit_seen && is_word("limit")) {
+        next();
+        limit_seen = true;
+        if (accept_word("all")) continue;
+        s.limit = row_count("LIMIT");
+      } else if (!s.offset && is_word("offset")) {
+        next();
+        s.offset = row_count("OFFSET");
+        if (!accept_word("rows")) accept_word("row");
+      } else if (!limit_seen && is_word("fetch")) {
+        next();
+        limit_seen = true;
+        if (!accept_word("first")) expect_word("next");
+        s.limit = peek().kind == TokenKind::kInteger || is_op("-") ? row_count("FETCH FIRST") : 1;
+        if (!accept_word("rows")) expect_word("row");
+        if (is_word("with"))
+          throw Error("FETCH FIRST ... WITH TIES is not supported")
+              .at_position(peek().position)
+              .with_sqlstate(sqlstate::kFeatureNotSupported);
+        expect_word("only");
+      } else {
+        return;
+      }
+    }
+  }
+
+  int64_t row_count(const char* clause) {
+    int pos = peek().position;
+    int64_t n = integer_literal();
+    if (n < 0)
+      throw Error(std::string(clause) + " must not be negative")
+          .at_position(pos)
+          .with_sqlstate(std::string(clause) == "OFFSET"
+                             ? sqlstate::kInvalidRowCountInResultOffsetClause
+                             : sqlstate::kInvalidRowCountInLimitClause);
+    return n;
   }
 
   FromItem from_item() {
     FromItem f;
     f.position = peek().position;
-    f.name = identifier();
+    f.name = relation_name(&f.schema);
     if (accept_punct("(")) {
       f.is_function = true;
       if (!is_punct(")")) {
@@ -491,87 +543,10 @@ class Parser : public ExprParser {
   }
 };
 
-bool has_code(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    if (std::isspace(static_cast<unsigned char>(s[i]))) {
-      ++i;
-    } else if (s.substr(i, 2) == "--") {
-      size_t e = s.find('\n', i);
-      i = e == std::string_view::npos ? s.size() : e;
-    } else if (s.substr(i, 2) == "/*") {
-      size_t e = block_comment_end(s, i);
-      i = e == std::string_view::npos ? s.size() : e;
-    } else {
-      return true;
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 Statement parse_statement(std::string_view text, std::vector<std::string>* notices) {
   return Parser(text, notices).parse();
-}
-
-std::vector<std::string> split_statements(std::string_view s, bool* complete) {
-  std::vector<std::string> out;
-  std::string cur;
-  size_t i = 0;
-  auto flush = [&] {
-    bool blank = true;
-    for (char c : cur)
-      if (!std::isspace(static_cast<unsigned char>(c))) blank = false;
-    if (!blank) out.push_back(cur);
-    cur.clear();
-  };
-  while (i < s.size()) {
-    char c = s[i];
-    if (c == '\'' || c == '"') {
-      size_t j = i + 1;
-      while (j < s.size()) {
-        if (s[j] == c) {
-          if (j + 1 < s.size() && s[j + 1] == c) {
-            j += 2;
-            continue;
-          }
-          break;
-        }
-        ++j;
-      }
-      size_t end = std::min(j + 1, s.size());
-      cur.append(s.substr(i, end - i));
-      i = end;
-      continue;
-    }
-    if (c == '-' && i + 1 < s.size() && s[i + 1] == '-') {
-      size_t end = s.find('\n', i);
-      if (end == std::string_view::npos) end = s.size();
-      cur.append(s.substr(i, end - i));
-      i = end;
-      continue;
-    }
-    if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
-      size_t end = block_comment_end(s, i);
-      if (end == std::string_view::npos) end = s.size();
-      cur.append(s.substr(i, end - i));
-      i = end;
-      continue;
-    }
-    if (c == ';') {
-      flush();
-      ++i;
-      continue;
-    }
-    cur += c;
-    ++i;
-  }
-  // What follows the last ';' counts only if it holds more than blanks and comments.
-  bool pending = has_code(cur);
-  if (complete) *complete = !pending;
-  if (pending) out.push_back(cur);
-  return out;
 }
 
 std::string default_column_name(const Expr& e) {

@@ -19,9 +19,10 @@ namespace tp::sql {
 // swallowing keywords (SELECT 1 FROM ...).
 inline bool is_reserved(const std::string& w) {
   static const char* kWords[] = {
-      "select",  "from", "where", "order", "by",     "limit",   "and", "or",   "not",   "as",
-      "between", "in",   "asc",   "desc",  "values", "with",    "on",  "into", "table", "create",
-      "insert",  "null", "true",  "false", "is",     "primary", "key", "group"};
+      "select", "from",     "where",  "order", "by",   "limit",  "and",       "or",      "not",
+      "as",     "between",  "in",     "asc",   "desc", "values", "with",      "on",      "into",
+      "table",  "create",   "insert", "null",  "true", "false",  "is",        "primary", "key",
+      "group",  "distinct", "offset", "fetch", "all",  "only",   "symmetric", "isnull",  "notnull"};
   for (const char* k : kWords)
     if (w == k) return true;
   return false;
@@ -105,6 +106,23 @@ class TokenCursor {
     const Token& t = peek();
     if (t.kind != TokenKind::kIdentifier || (!t.quoted && is_reserved(t.text))) syntax_error();
     return next().text;
+  }
+
+  // A relation's name, perhaps schema-qualified. tidepool's tables live in schema
+  // "public" and its system views in "pg_catalog" (`schema` says which was written, ""
+  // for neither); any other qualification names nothing that exists, as in PostgreSQL.
+  std::string relation_name(std::string* schema = nullptr) {
+    const Token& t = peek();
+    std::string name = identifier();
+    if (!accept_punct(".")) return name;
+    std::string rel = identifier();
+    if (name == "public" || (schema && name == "pg_catalog")) {
+      if (schema) *schema = name;
+      return rel;
+    }
+    throw Error("relation \"" + name + "." + rel + "\" does not exist")
+        .at_position(t.position)
+        .with_sqlstate(sqlstate::kUndefinedTable);
   }
 
   // An integer constant where PostgreSQL wants a bigint (LIMIT, WITH options).

@@ -464,6 +464,7 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
       Value v = evaluate(*e.args[0], ctx), lo = evaluate(*e.args[1], ctx),
             hi = evaluate(*e.args[2], ctx);
       bool in = compare_values(v, lo) >= 0 && compare_values(v, hi) <= 0;
+      if (e.symmetric) in = in || (compare_values(v, hi) >= 0 && compare_values(v, lo) <= 0);
       return Value::boolean(in != e.negated);
     }
     case ExprKind::kInList: {
@@ -475,6 +476,8 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
     }
     case ExprKind::kCast:
       return cast_value(evaluate(*e.args[0], ctx), e.name);
+    case ExprKind::kIsNull:
+      return Value::boolean((evaluate(*e.args[0], ctx).type == ValueType::kNull) != e.negated);
     case ExprKind::kFuncCall:
       return evaluate_function(e, ctx);
   }

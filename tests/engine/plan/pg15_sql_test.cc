@@ -1,0 +1,210 @@
+// The SQL added for planner fidelity, end to end against PostgreSQL 15.18: q1 is built
+// and analyzed as pg15/q1_setup.sql builds it (20,000 rows, sampled whole, so both
+// systems hold the same statistics), and each statement of pg15/q1_explain.sql must
+// print exactly the plan PostgreSQL printed into pg15/q1_explain.out (read here as
+// psql wrote it). The results of the same SQL are checked against a reference
+// computed from the rows' definition.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_util.h"
+
+namespace tp {
+namespace {
+
+using testing::TempDir;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The statements of a psql script, one per `;`, comment lines dropped.
+std::vector<std::string> statements(const std::string& script) {
+  std::vector<std::string> out;
+  std::string cur, line;
+  std::istringstream in(script);
+  while (std::getline(in, line)) {
+    if (line.rfind("--", 0) == 0) continue;
+    cur += (cur.empty() ? "" : " ") + line;
+    if (!cur.empty() && cur.back() == ';') {
+      out.push_back(cur.substr(0, cur.size() - 1));
+      cur.clear();
+    }
+  }
+  return out;
+}
+
+// psql's aligned output of one-column results: a header, dashes, rows indented by one
+// space, "(N rows)". Each result as its lines.
+std::vector<std::vector<std::string>> psql_results(const std::string& out) {
+  std::vector<std::vector<std::string>> results;
+  std::istringstream in(out);
+  std::string line;
+  bool in_rows = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("---", 0) == 0) {
+      results.emplace_back();
+      in_rows = true;
+    } else if (in_rows && line.rfind("(", 0) == 0) {
+      in_rows = false;
+    } else if (in_rows) {
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      results.back().push_back(line.substr(1));
+    }
+  }
+  return results;
+}
+
+class Pg15Sql : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    tmp_ = new TempDir;
+    s_ = new Session(testing::options_for(tmp_->data()));
+    for (const std::string& sql :
+         statements(read_file(std::string(TP_PG15_FIXTURES) + "/q1_setup.sql")))
+      if (sql.rfind("drop table if exists", 0) != 0) s_->execute(sql);
+  }
+  static void TearDownTestSuite() {
+    delete s_;
+    delete tmp_;
+  }
+
+  static std::vector<std::string> lines(const std::string& sql) {
+    std::vector<std::string> out;
+    for (const auto& row : s_->execute(sql).rows) out.push_back(row[0]);
+    return out;
+  }
+
+  static TempDir* tmp_;
+  static Session* s_;
+};
+TempDir* Pg15Sql::tmp_ = nullptr;
+Session* Pg15Sql::s_ = nullptr;
+
+TEST_F(Pg15Sql, EveryPlanIsPostgres) {
+  const std::string dir = TP_PG15_FIXTURES;
+  std::vector<std::string> queries = statements(read_file(dir + "/q1_explain.sql"));
+  std::vector<std::vector<std::string>> plans = psql_results(read_file(dir + "/q1_explain.out"));
+  ASSERT_EQ(queries.size(), plans.size());
+  ASSERT_GE(queries.size(), 19u);
+  for (size_t i = 0; i < queries.size(); ++i) EXPECT_EQ(lines(queries[i]), plans[i]) << queries[i];
+}
+
+// q1's rows, from q1_setup.sql's definition, as the reference.
+struct Row {
+  int64_t a, b, c, d;
+};
+std::vector<Row> reference_rows() {
+  std::vector<Row> rows;
+  for (int64_t i = 1; i <= 20000; ++i) rows.push_back({i, i % 100, (i * 7919) % 20000, i / 50});
+  return rows;
+}
+
+std::vector<std::string> column(Session& s, const std::string& sql) {
+  std::vector<std::string> out;
+  for (const auto& row : s.execute(sql).rows) out.push_back(row[0]);
+  return out;
+}
+
+TEST_F(Pg15Sql, NullTestsOnColumnsWithoutNulls) {
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE a IS NULL"), "0");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE a IS NOT NULL"), "20000");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE d ISNULL OR c = 3"), "1");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE c < 100 AND d NOTNULL"), "100");
+  // The index scans PostgreSQL plans for them return the same rows.
+  EXPECT_TRUE(column(*s_, "SELECT a FROM q1 WHERE a IS NULL ORDER BY a DESC").empty());
+  EXPECT_TRUE(column(*s_, "SELECT a FROM q1 WHERE a IS NULL ORDER BY a").empty());
+  EXPECT_EQ(column(*s_, "SELECT a FROM q1 WHERE a IS NOT NULL AND a < 4 ORDER BY a"),
+            (std::vector<std::string>{"1", "2", "3"}));
+  EXPECT_EQ(testing::scalar(*s_, "SELECT NULL IS NULL"), "t");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT 1 IS NULL"), "f");
+}
+
+TEST_F(Pg15Sql, BetweenSymmetricTakesTheBoundsInEitherOrder) {
+  for (const char* sql : {"SELECT a FROM q1 WHERE a BETWEEN SYMMETRIC 20 AND 17 ORDER BY a",
+                          "SELECT a FROM q1 WHERE a BETWEEN SYMMETRIC 17 AND 20 ORDER BY a",
+                          "SELECT a FROM q1 WHERE a BETWEEN 17 AND 20 ORDER BY a"})
+    EXPECT_EQ(column(*s_, sql), (std::vector<std::string>{"17", "18", "19", "20"})) << sql;
+  EXPECT_TRUE(column(*s_, "SELECT a FROM q1 WHERE a BETWEEN 20 AND 17").empty());
+  int64_t outside = 0;
+  for (const Row& r : reference_rows()) outside += r.b < 5 || r.b > 10;
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE b NOT BETWEEN SYMMETRIC 10 AND 5"),
+            std::to_string(outside));
+}
+
+TEST_F(Pg15Sql, OffsetAndFetchFirstCutTheOrderedRows) {
+  EXPECT_EQ(column(*s_, "SELECT a FROM q1 ORDER BY a LIMIT 3 OFFSET 10"),
+            (std::vector<std::string>{"11", "12", "13"}));
+  EXPECT_EQ(column(*s_, "SELECT a FROM q1 ORDER BY a OFFSET 10 LIMIT 3"),
+            (std::vector<std::string>{"11", "12", "13"}));
+  EXPECT_EQ(column(*s_, "SELECT a FROM q1 ORDER BY a DESC OFFSET 2 ROWS FETCH NEXT 2 ROWS ONLY"),
+            (std::vector<std::string>{"19998", "19997"}));
+  EXPECT_EQ(column(*s_, "SELECT a FROM q1 ORDER BY a FETCH FIRST ROW ONLY"),
+            (std::vector<std::string>{"1"}));
+  EXPECT_EQ(column(*s_, "SELECT a FROM q1 ORDER BY a OFFSET 19998"),
+            (std::vector<std::string>{"19999", "20000"}));
+  EXPECT_TRUE(column(*s_, "SELECT a FROM q1 OFFSET 20000").empty());
+  EXPECT_TRUE(column(*s_, "SELECT a FROM q1 ORDER BY a LIMIT 0 OFFSET 5").empty());
+  // A sorted (bounded) scan and a seq scan with OFFSET beyond a batch.
+  EXPECT_EQ(column(*s_, "SELECT c FROM q1 ORDER BY c LIMIT 2 OFFSET 5000"),
+            (std::vector<std::string>{"5000", "5001"}));
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE b = 7"), "200");
+  EXPECT_EQ(column(*s_, "SELECT a FROM q1 WHERE b = 7 OFFSET 198").size(), 2u);
+  // Over a system view too.
+  EXPECT_TRUE(column(*s_, "SELECT * FROM pg_stat_io OFFSET 100000").empty());
+}
+
+TEST_F(Pg15Sql, CountOneAndDistinctAggregates) {
+  std::set<int64_t> bs, ds, cs;
+  int64_t sum_distinct_c = 0;
+  for (const Row& r : reference_rows()) {
+    bs.insert(r.b);
+    ds.insert(r.d);
+    if (r.b < 3 && cs.insert(r.c).second) sum_distinct_c += r.c;
+  }
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(1) FROM q1 WHERE a > 19990"), "10");
+  ResultSet r = s_->execute("SELECT count(DISTINCT b), count(DISTINCT d), count(d) FROM q1");
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0], (std::vector<std::string>{std::to_string(bs.size()),
+                                                 std::to_string(ds.size()), "20000"}));
+  EXPECT_EQ(testing::scalar(*s_, "SELECT sum(DISTINCT c) FROM q1 WHERE b < 3"),
+            std::to_string(sum_distinct_c));
+  EXPECT_EQ(testing::scalar(*s_, "SELECT max(DISTINCT a) FROM q1"), "20000");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(DISTINCT b) FROM q1 WHERE a < 0"), "0");
+}
+
+TEST_F(Pg15Sql, QualifiedNamesAndRefusalsNameTheConstruct) {
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM public.q1"), "20000");
+  EXPECT_EQ(testing::error_of(*s_, "SELECT * FROM foo.q1"), "relation \"foo.q1\" does not exist");
+  EXPECT_EQ(testing::error_of(*s_, "SELECT * FROM pg_catalog.q1"),
+            "relation \"pg_catalog.q1\" does not exist");
+  EXPECT_EQ(testing::error_of(*s_, "SELECT * FROM public.pg_stat_io"),
+            "relation \"public.pg_stat_io\" does not exist");
+  EXPECT_EQ(testing::error_of(*s_, "SELECT DISTINCT b FROM q1"),
+            "SELECT DISTINCT is not supported");
+  EXPECT_EQ(testing::error_of(*s_, "SELECT DISTINCT ON (b) b FROM q1"),
+            "SELECT DISTINCT ON is not supported");
+  EXPECT_EQ(testing::error_of(*s_, "SELECT * FROM q1 WHERE a IS TRUE"), "IS TRUE is not supported");
+  EXPECT_EQ(testing::error_of(*s_, "SELECT * FROM q1 WHERE a IS NOT DISTINCT FROM 3"),
+            "IS NOT DISTINCT FROM is not supported");
+  EXPECT_EQ(testing::error_of(*s_, "SELECT * FROM q1 ORDER BY a FETCH FIRST 3 ROWS WITH TIES"),
+            "FETCH FIRST ... WITH TIES is not supported");
+  EXPECT_EQ(testing::error_of(*s_, "SELECT * FROM q1 OFFSET -1"), "OFFSET must not be negative");
+  EXPECT_EQ(testing::error_of(*s_, "SELECT * FROM q1 LIMIT 5 FETCH FIRST 3 ROWS ONLY"),
+            "syntax error at or near \"FETCH\"");
+  EXPECT_EQ(testing::error_of(*s_, "SELECT 1 OFFSET 1"),
+            "OFFSET is supported in queries over a table only");
+}
+
+}  // namespace
+}  // namespace tp
