@@ -92,6 +92,9 @@ class ExecNode {
   // The read stream this node reads through, for the Prefetch line; null if none.
   virtual const bufmgr::ReadStreamStats* stream_stats() const { return nullptr; }
   virtual std::vector<const ExecNode*> children() const { return {}; }
+  // What EXPLAIN prints above child i when it is no plain input ("InitPlan 1 (returns
+  // $0)"); "" for an input.
+  virtual std::string child_label(size_t) const { return ""; }
   // Releases what the node holds beyond its rows (PostgreSQL's ExecShutdownNode):
   // a Gather ends its workers. Called once the rows are no longer needed, before
   // EXPLAIN prints the figures. The default passes it to the children.

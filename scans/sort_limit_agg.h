@@ -102,9 +102,18 @@ struct AggState {
 enum class AggMode : uint8_t { kSimple, kPartial, kFinalize };
 inline constexpr uint32_t kPartialSlots = 5;
 
+// A node whose one row is aggregate results, which the engine formats by each
+// aggregate's SQL type: an Aggregate, or the Result over min/max InitPlans.
+class AggregateResults {
+ public:
+  virtual ~AggregateResults() = default;
+  // Valid after next() returned the row.
+  virtual const std::vector<AggState>& results() const = 0;
+};
+
 // Aggregate (plain, one output row): count(*), count, sum, min, max, avg over
 // all input rows. The engine formats results() by each aggregate's SQL type.
-class AggregateNode final : public ExecNode {
+class AggregateNode final : public ExecNode, public AggregateResults {
  public:
   AggregateNode(std::unique_ptr<ExecNode> child, std::vector<AggSpec> aggs,
                 AggMode mode = AggMode::kSimple);
@@ -112,8 +121,7 @@ class AggregateNode final : public ExecNode {
   std::string explain_name() const override;
   void explain_details(std::vector<std::string>&, bool) const override {}
   std::vector<const ExecNode*> children() const override { return {child_.get()}; }
-  // Valid after next() returned the row.
-  const std::vector<AggState>& results() const { return states_; }
+  const std::vector<AggState>& results() const override { return states_; }
 
  protected:
   void do_open() override;

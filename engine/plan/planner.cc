@@ -6,6 +6,7 @@
 
 #include "engine/core/error.h"
 #include "engine/plan/agg_cost.h"
+#include "engine/plan/minmax_agg.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/parallel_paths.h"
 #include "engine/plan/scan_choice.h"
@@ -159,15 +160,33 @@ int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const 
       .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
+// The columns WHERE fixes to one value (`col = const` among the restriction clauses):
+// PostgreSQL's equivalence classes with a constant, which make a sort key on them
+// redundant (build_index_pathkeys, make_pathkeys_for_sortclauses).
+std::vector<int> constant_columns(const std::vector<Clause>& clauses) {
+  std::vector<int> cols;
+  for (const Clause& c : clauses)
+    if (c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && c.value &&
+        std::find(cols.begin(), cols.end(), c.column) == cols.end())
+      cols.push_back(c.column);
+  return cols;
+}
+
+// ORDER BY as PostgreSQL's pathkeys: a key on a column WHERE fixes, or on one already
+// sorted by, is dropped (ORDER BY b, c WHERE b = 4 sorts by c; ORDER BY b WHERE b = 4
+// needs no sort at all).
 BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
-                         const BoundTargets& targets) {
+                         const BoundTargets& targets, const std::vector<int>& fixed) {
   BoundOrder order;
+  std::vector<int> seen = fixed;
   for (const sql::OrderItem& o : s.order_by) {
     if (!targets.aggs.empty())
       throw Error("ORDER BY is not supported with aggregates (the result is one row)")
           .at_position(o.expr->position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
     int col = bind_order_key(rel, targets, *o.expr);
+    if (std::find(seen.begin(), seen.end(), col) != seen.end()) continue;
+    seen.push_back(col);
     order.keys.push_back({col, o.descending});
     const bool odd_nulls = o.nulls_first && *o.nulls_first != o.descending;
     order.index_order_impossible = order.index_order_impossible || odd_nulls;
@@ -226,7 +245,8 @@ struct PlanTop {
 // -> Gather -> Partial Aggregate -> Parallel Seq Scan: add_path keeps the Finalize
 // path beside a parallel-safe plain one only when that is not fuzzily as cheap, and the
 // cheaper one wins.
-void add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTargets& targets,
+// Returns whether the plan is parallel-safe (a plain Aggregate over a serial scan).
+bool add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTargets& targets,
                    std::vector<scans::AggSpec> specs, const ChosenScan& scan, PlanTop& top,
                    PlannedQuery& q) {
   const CostSettings& cs = ctx.settings.costs;
@@ -266,6 +286,25 @@ void add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
   q.aggregate = a.get();
   a->estimate = {agg.startup, agg.total, agg.rows, width};
   top = {std::move(a), agg};
+  return mode == scans::AggMode::kSimple && scan.parallel_safe;
+}
+
+// min() and max() only: PostgreSQL's InitPlans over index scans, when add_path would keep
+// them over the plain Aggregate in `top`.
+void consider_minmax(PlanContext& ctx, const ScanQuery& sq, const BoundTargets& targets,
+                     bool plain_parallel_safe, PlanTop& top, PlannedQuery& q) {
+  std::vector<MinMaxCall> calls;
+  int width = 0;
+  for (size_t i = 0; i < targets.aggs.size(); ++i) {
+    const BoundAgg& a = targets.aggs[i];
+    if (a.kind != scans::AggKind::kMin && a.kind != scans::AggKind::kMax) return;
+    calls.push_back({a.kind == scans::AggKind::kMax, a.column});
+    width += output_width(q.aggregates[i].type);
+  }
+  std::optional<MinMaxPlan> mm = plan_minmax_aggregates(ctx, sq, calls, width);
+  if (!mm || !minmax_plan_wins(mm->cost, top.path, plain_parallel_safe)) return;
+  q.aggregate = mm->node.get();
+  top = {std::move(mm->node), mm->cost};
 }
 
 // The rows a LIMIT and OFFSET let through at most (PostgreSQL's limit_tuples: count +
@@ -309,15 +348,16 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
         .with_sqlstate(sqlstate::kFeatureNotSupported);
   const CostSettings& cs = ctx.settings.costs;
   BoundTargets targets = bind_targets(rel, s);
-  BoundOrder order = bind_order_by(rel, s, targets);
+  ScanQuery sq;
+  sq.rel = &rel;
+  sq.clauses = restrictions(cs, rel, s);
+  sq.constant_columns = constant_columns(sq.clauses);
+  BoundOrder order = bind_order_by(rel, s, targets, sq.constant_columns);
   ScanSlots slots = assign_slots(targets, order);
   PlannedQuery q;
   q.column_names = targets.names;
   q.output_slots = slots.output_slots;
 
-  ScanQuery sq;
-  sq.rel = &rel;
-  sq.clauses = restrictions(cs, rel, s);
   sq.scan_columns = slots.columns;
   sq.order = order.keys;
   sq.order_by_sort_only = order.index_order_impossible;
@@ -328,7 +368,8 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   PlanTop top{std::move(scan.node), scan.path};
 
   if (!targets.aggs.empty()) {
-    add_aggregate(ctx, rel, targets, std::move(slots.agg_specs), scan, top, q);
+    bool safe = add_aggregate(ctx, rel, targets, std::move(slots.agg_specs), scan, top, q);
+    consider_minmax(ctx, sq, targets, safe, top, q);
   } else {
     for (int c : targets.columns)
       q.output_types.push_back(

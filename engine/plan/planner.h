@@ -29,7 +29,7 @@ struct PlannedQuery {
   std::vector<uint32_t> output_slots;
   std::vector<OutputType> output_types;
   // Aggregate select list: root is `aggregate`, one output column per entry.
-  scans::AggregateNode* aggregate = nullptr;
+  const scans::AggregateResults* aggregate = nullptr;
   std::vector<OutputAggregate> aggregates;
 };
 

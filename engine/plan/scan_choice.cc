@@ -7,6 +7,7 @@
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/index_open.h"
 #include "engine/plan/parallel_cost.h"
+#include "engine/plan/rel_size.h"
 #include "engine/plan/statistics.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
@@ -18,32 +19,6 @@
 
 namespace tp {
 namespace {
-
-// PostgreSQL's estimate_rel_size for a heap: the file's current pages, and
-// tuples from the density ANALYZE, VACUUM or an index build saw (pg_class's
-// reltuples / relpages), or from the row width before any of them ran or after
-// a TRUNCATE (reltuples -1), with the 10-page floor then.
-struct SizeEstimate {
-  double pages = 0;
-  double tuples = 0;
-};
-SizeEstimate estimate_rel_size(const RelationEntry& rel, const TableStats* stats) {
-  double curpages = double(rel.pages);
-  const bool counted = stats != nullptr && stats->reltuples >= 0;
-  if (curpages < 10 && !counted) curpages = 10;
-  if (curpages == 0) return {0, 0};
-  double density;
-  if (counted && stats->relpages > 0) {
-    density = stats->reltuples / stats->relpages;
-  } else {
-    int32_t data_width = 0;
-    for (const Column& c : rel.columns) data_width += int32_t(column_type_size(c.type));
-    int32_t tuple_width =
-        data_width + int32_t(maxalign(kHeapTupleHeaderSize)) + int32_t(kItemIdSize);
-    density = double((int32_t(kBlockSize) - int32_t(kPageHeaderSize)) / tuple_width);
-  }
-  return {curpages, std::rint(density * curpages)};
-}
 
 using ScanBuilder = std::function<std::unique_ptr<scans::ExecNode>()>;
 
@@ -116,11 +91,13 @@ class ScanChooser {
     consider_seq_scan();
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
     consider_bitmap_heap_scan();
-    std::optional<PartialScan> partial =
-        partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
+    std::optional<PartialScan> partial;
+    if (!q_.presorted_only)
+      partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
     if (partial) consider_gather(*partial);
     if (partial) consider_gather_merge(*partial);
     ChosenScan chosen;
+    if (!best_build_) return chosen;  // presorted_only, and no index gives the order
     chosen.node = best_build_();
     chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
     chosen.path = best_;
@@ -145,6 +122,7 @@ class ScanChooser {
 
   // Keeps the path if it is the cheapest so far once the nodes above it are counted.
   void consider(PathCost p, bool ordered, ScanBuilder build) {
+    if (q_.presorted_only && !ordered) return;
     PathCost f = finished(p, ordered);
     serial_paths_.push_back({p, f, ordered});
     if (best_build_ && !(f.total < best_total_)) return;
@@ -265,29 +243,59 @@ class ScanChooser {
     });
   }
 
+  // Whether a scan of index `keys` returns rows in the wanted order: the query's sort
+  // keys are a prefix of the index's, once the columns WHERE fixes are left out of both
+  // (PostgreSQL's redundant pathkeys), all in one direction (or all reversed: a backward
+  // scan). `backward` says which.
+  bool index_gives_order(const std::vector<int>& keys, bool& backward) const {
+    const auto& order = q_.order;
+    if (order.empty() || q_.order_by_sort_only) return false;
+    std::vector<int> index_keys;
+    for (int k : keys)
+      if (std::find(q_.constant_columns.begin(), q_.constant_columns.end(), k) ==
+          q_.constant_columns.end())
+        index_keys.push_back(k);
+    if (order.size() > index_keys.size()) return false;
+    for (size_t i = 0; i < order.size(); ++i)
+      if (order[i].first != index_keys[i] || order[i].second != order[0].second) return false;
+    backward = order[0].second;
+    return true;
+  }
+
+  // The index paths PostgreSQL's build_index_paths makes for one index: the scan with
+  // every usable clause; but an IN list on a column after the first loses the index's
+  // order (one B-tree scan per element), so then first a scan without those IN lists
+  // (they become filters) that keeps it, and then the one with them, unordered.
   void consider_index_scan(const IndexInfo& ix) {
     const std::vector<int>& keys = ix.entry->key_columns;
-    std::vector<Clause> ic, qp;
-    for (const Clause& c : q_.clauses) (usable_index_clause(c, keys) ? ic : qp).push_back(c);
-    // The order the index gives: ORDER BY a prefix of its keys, one direction.
-    const auto& order = q_.order;
-    bool gives_order = !order.empty() && order.size() <= keys.size() && !q_.order_by_sort_only;
-    for (size_t i = 0; gives_order && i < order.size(); ++i)
-      gives_order = order[i].first == keys[i] && order[i].second == order[0].second;
-    // IN lists run one B-tree scan per element, which keeps key order only in
-    // some shapes; tidepool does not rely on it (a Sort is added instead).
-    for (const Clause& c : ic) gives_order = gives_order && c.kind != Clause::Kind::kIn;
+    std::vector<Clause> ic, qp, ic_all, qp_all;
+    bool lower_in = false;
+    for (const Clause& c : q_.clauses) {
+      const bool usable = usable_index_clause(c, keys);
+      const bool lower = usable && c.kind == Clause::Kind::kIn && !is_btree_indexable(c, keys[0]);
+      lower_in = lower_in || lower;
+      (usable && !lower ? ic : qp).push_back(c);
+      (usable ? ic_all : qp_all).push_back(c);
+    }
+    consider_index_path(ix, ic, qp, true);
+    if (lower_in) consider_index_path(ix, ic_all, qp_all, false);
+  }
+
+  void consider_index_path(const IndexInfo& ix, const std::vector<Clause>& ic,
+                           const std::vector<Clause>& qp, bool may_order) {
+    const std::vector<int>& keys = ix.entry->key_columns;
+    bool backward = false;
+    bool gives_order = may_order && index_gives_order(keys, backward);
     // As PostgreSQL, an index holding every column the query reads gives an index-only
     // path, even with no clause or order to offer (a full index scan).
     const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
     if (ic.empty() && !gives_order && !index_only) return;
-    bool backward = gives_order && order[0].second;
     BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
     IndexScanCost isc = cost_index_scan(cs_, rs_, ix.info, bq, qual_cost(cs_, qp));
     PathCost p = disabled_if(!settings_.enable_indexscan, isc.path);
     consider(p, gives_order, [this, entry = ix.entry, ic, qp, backward, index_only] {
       scans::IndexScanParams ip;
-      ip.relation = sql::quote_identifier(rel_.name);
+      ip.relation = sql::quote_identifier(rel_.name) + (q_.alias.empty() ? "" : " " + q_.alias);
       ip.index_only = index_only;
       ip.index = open_index(ctx_, rel_, *entry);
       ip.condition_sets = condition_sets(ic, entry->key_columns, backward);

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -35,7 +36,13 @@ struct ScanQuery {
   std::vector<int> scan_columns;            // the table columns the nodes above read, by slot
   std::vector<std::pair<int, bool>> order;  // the wanted order: table column, descending
   bool order_by_sort_only = false;          // no index gives it (NULLS FIRST ascending, ...)
-  bool aggregate = false;                   // an Aggregate reads the scan (one result row)
+  std::vector<int> constant_columns;        // fixed by `col = const`: no key in any order
+  // Only paths that give `order` themselves (no Sort): a min/max InitPlan's subquery,
+  // which PostgreSQL answers from presorted paths only. choose_scan's node is null when
+  // there is none.
+  bool presorted_only = false;
+  std::string alias;       // EXPLAIN's alias after the relation name ("t1_1"), if any
+  bool aggregate = false;  // an Aggregate reads the scan (one result row)
   std::optional<int64_t> limit;
   // How a participant of a Gather Merge sorts (keys over the scan's slots), for an
   // ORDER BY: the Sort the planner would add above the scan, per participant.

@@ -110,7 +110,17 @@ void text_node(const scans::ExecNode& n, const ExplainRun& run, int indent,
   runtime_details(n, run, details);
   for (const std::string& d : details)
     out.push_back(std::string(size_t(detail_indent) * 2, ' ') + d);
-  for (const scans::ExecNode* c : n.children()) text_node(*c, run, detail_indent, out);
+  auto kids = n.children();
+  for (size_t i = 0; i < kids.size(); ++i) {
+    // An InitPlan: its label at the parent's detail indent, the plan one level in.
+    std::string label = n.child_label(i);
+    if (label.empty()) {
+      text_node(*kids[i], run, detail_indent, out);
+      continue;
+    }
+    out.push_back(std::string(size_t(detail_indent) * 2, ' ') + label);
+    text_node(*kids[i], run, detail_indent + 1, out);
+  }
 }
 
 std::string json_escape(const std::string& s) {
@@ -155,15 +165,31 @@ void node_type_fields(const std::string& name, std::vector<std::string>& fields)
   fields.push_back(std::string("\"Parallel Aware\": ") + (parallel ? "true" : "false"));
 }
 
-void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std::string& out) {
+void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std::string& out,
+               const std::string& label = "") {
   const sql::ExplainOptions& o = *run.options;
   std::string pad(size_t(indent), ' ');
   std::vector<std::string> fields;
   node_type_fields(n.explain_name(), fields);
+  if (!label.empty()) {
+    fields.insert(fields.begin() + 1, {"\"Parent Relationship\": \"InitPlan\"",
+                                       "\"Subplan Name\": \"" + json_escape(label) + "\""});
+  }
   std::string target = n.explain_target();
   if (target.rfind(" on ", 0) == 0) {
-    fields.push_back("\"Relation Name\": \"" + json_escape(target.substr(4)) + "\"");
-    fields.push_back("\"Alias\": \"" + json_escape(target.substr(4)) + "\"");
+    // " on t1" or, for a second reference to one table, " on t1 t1_1" (name, alias).
+    std::string name = target.substr(4), alias = name;
+    bool quoted = false;
+    for (size_t i = 0; i < name.size(); ++i) {
+      if (name[i] == '"') quoted = !quoted;  // a quoted name may hold blanks
+      if (name[i] == ' ' && !quoted) {
+        alias = name.substr(i + 1);
+        name.resize(i);
+        break;
+      }
+    }
+    fields.push_back("\"Relation Name\": \"" + json_escape(name) + "\"");
+    fields.push_back("\"Alias\": \"" + json_escape(alias) + "\"");
   }
   if (o.costs) {
     fields.push_back(fmt("\"Startup Cost\": %.2f", n.estimate.startup_cost));
@@ -214,7 +240,7 @@ void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std:
   if (!kids.empty()) {
     out += pad + "  \"Plans\": [\n";
     for (size_t i = 0; i < kids.size(); ++i) {
-      json_node(*kids[i], run, indent + 4, out);
+      json_node(*kids[i], run, indent + 4, out, n.child_label(i));
       out += i + 1 == kids.size() ? "\n" : ",\n";
     }
     out += pad + "  ]\n";

@@ -8,3 +8,10 @@ insert into q1 select i, i % 100, (i * 7919) % 20000, i / 50 from generate_serie
 create index q1_a on q1 (a);
 create index q1_cd on q1 (c, d);
 analyze q1;
+-- q2: sort orders from equality (a = const makes a redundant in an index (a, c)'s
+-- order) and IN lists (ordered on an index's first column only).
+drop table if exists q2;
+create table q2 (a int, b int primary key, c int);
+insert into q2 select i % 10, i, (i * 37) % 997 from generate_series(1, 5000) s(i);
+create index q2_ac on q2 (a, c);
+analyze q2;

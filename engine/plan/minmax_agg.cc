@@ -1,0 +1,77 @@
+#include "engine/plan/minmax_agg.h"
+
+#include <algorithm>
+#include <string>
+
+#include "engine/plan/parallel_cost.h"
+#include "engine/plan/selectivity.h"
+#include "engine/sql/identifier.h"
+#include "scans/sort_limit_agg.h"
+
+namespace tp {
+
+std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQuery& query,
+                                                 const std::vector<MinMaxCall>& calls, int width) {
+  const CostSettings& cs = ctx.settings.costs;
+  std::vector<MinMaxCall> distinct;
+  std::vector<size_t> outputs;
+  for (const MinMaxCall& c : calls) {
+    auto same = [&](const MinMaxCall& d) { return d.max == c.max && d.column == c.column; };
+    auto it = std::find_if(distinct.begin(), distinct.end(), same);
+    outputs.push_back(size_t(it - distinct.begin()));
+    if (it == distinct.end()) distinct.push_back(c);
+  }
+  std::vector<scans::InitPlanResultNode::InitPlan> plans;
+  double initplan_cost = 0;
+  for (size_t k = 0; k < distinct.size(); ++k) {
+    const MinMaxCall& c = distinct[k];
+    ScanQuery sub;
+    sub.rel = query.rel;
+    // The subquery's WHERE: the query's, then `col IS NOT NULL`, in evaluation-cost
+    // order as the query's own restrictions (a null test costs nothing: it leads).
+    sub.clauses = query.clauses;
+    sub.clauses.push_back(Clause::is_null(c.column, /*negated=*/true));
+    std::stable_sort(sub.clauses.begin(), sub.clauses.end(), [&](const Clause& a, const Clause& b) {
+      return qual_cost(cs, std::span(&a, 1)).per_tuple < qual_cost(cs, std::span(&b, 1)).per_tuple;
+    });
+    sub.constant_columns = query.constant_columns;
+    sub.scan_columns = {c.column};
+    sub.order = {{c.column, c.max}};
+    sub.limit = 1;
+    sub.presorted_only = true;
+    // Each InitPlan reads the table anew: EXPLAIN names the later ones t_1, t_2, ...
+    if (k > 0) sub.alias = sql::quote_identifier(query.rel->name + "_" + std::to_string(k));
+    ChosenScan scan = choose_scan(ctx, sub);
+    if (!scan.node) return std::nullopt;
+    // The cost of fetching its first row (PostgreSQL's pathcost, the Limit's total).
+    PathCost first = cost_limit(scan.path, 0, 1);
+    auto limit = std::make_unique<scans::LimitNode>(std::move(scan.node), 1);
+    limit->estimate = {first.startup, first.total, first.rows, scan.width};
+    initplan_cost += first.total;
+    plans.push_back({std::move(limit)});
+  }
+  MinMaxPlan out;
+  out.cost = {initplan_cost, initplan_cost + cs.cpu_tuple_cost, 1};
+  out.node = std::make_unique<scans::InitPlanResultNode>(std::move(plans), std::move(outputs));
+  out.node->estimate = {out.cost.startup, out.cost.total, 1, width};
+  return out;
+}
+
+bool minmax_plan_wins(const PathCost& minmax, const PathCost& plain, bool plain_parallel_safe) {
+  // The min/max path is added first; the plain Aggregate comes second (add_path's new
+  // path) and is kept when fuzzily cheaper, or on a fuzzy tie when parallel-safe.
+  switch (compare_path_costs_fuzzily(plain, minmax, /*consider_startup=*/false)) {
+    case FuzzyCompare::kNewBetter:
+      return false;
+    case FuzzyCompare::kOldBetter:
+      return true;
+    case FuzzyCompare::kEqual:
+      if (plain_parallel_safe) return false;
+      return !(plain.total < minmax.total);
+    case FuzzyCompare::kDifferent:
+      return !(plain.total < minmax.total);
+  }
+  return true;
+}
+
+}  // namespace tp

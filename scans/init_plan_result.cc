@@ -1,0 +1,44 @@
+#include "scans/init_plan_result.h"
+
+namespace tp::scans {
+
+InitPlanResultNode::InitPlanResultNode(std::vector<InitPlan> init_plans,
+                                       std::vector<size_t> outputs)
+    : init_plans_(std::move(init_plans)), outputs_(std::move(outputs)) {}
+
+std::vector<const ExecNode*> InitPlanResultNode::children() const {
+  std::vector<const ExecNode*> out;
+  for (const InitPlan& p : init_plans_) out.push_back(p.plan.get());
+  return out;
+}
+
+std::string InitPlanResultNode::child_label(size_t i) const {
+  return "InitPlan " + std::to_string(i + 1) + " (returns $" + std::to_string(i) + ")";
+}
+
+void InitPlanResultNode::do_open() {
+  results_.assign(outputs_.size(), AggState{});
+  done_ = false;
+}
+
+const RowBatch* InitPlanResultNode::do_next() {
+  if (done_) return nullptr;
+  done_ = true;
+  std::vector<AggState> values(init_plans_.size());
+  for (size_t i = 0; i < init_plans_.size(); ++i) {
+    ExecNode& plan = *init_plans_[i].plan;
+    plan.open();
+    if (const RowBatch* b = plan.next(); b != nullptr && b->count > 0) {
+      values[i].count = 1;
+      values[i].sum = b->row(0)[0];
+      values[i].min = values[i].max = b->row(0)[0];
+    }
+    plan.shutdown();
+  }
+  for (size_t o = 0; o < outputs_.size(); ++o) results_[o] = values[outputs_[o]];
+  batch_.reset(0, 1);
+  batch_.count = 1;
+  return &batch_;
+}
+
+}  // namespace tp::scans
