@@ -120,8 +120,12 @@ Clause flatten(Clause::Kind kind, std::vector<Clause> parts) {
 
 Clause normalize_impl(const Clause& e, bool negated) {
   switch (e.kind) {
-    case Clause::Kind::kCompare:
-      return Clause::cmp(e.column, negated ? negate(e.op) : e.op, e.value);
+    case Clause::Kind::kCompare: {
+      Clause c = Clause::cmp(e.column, negated ? negate(e.op) : e.op, e.value);
+      c.numeric = e.numeric;
+      if (c.numeric && negated) c.numeric->op = negate(c.numeric->op);
+      return c;
+    }
     case Clause::Kind::kBetween: {
       // a BETWEEN x AND y  ==  a >= x AND a <= y;  NOT BETWEEN  ==  a < x OR a > y.
       const bool neg = e.negated != negated;
@@ -132,8 +136,12 @@ Clause normalize_impl(const Clause& e, bool negated) {
       return Clause::or_of(
           {Clause::cmp(e.column, CmpOp::kLt, e.lo), Clause::cmp(e.column, CmpOp::kGt, e.hi)});
     }
-    case Clause::Kind::kIn:
-      return Clause::in(e.column, e.list, e.negated != negated);
+    case Clause::Kind::kIn: {
+      Clause c = Clause::in(e.column, e.list, e.negated != negated);
+      c.numeric = e.numeric;
+      if (c.numeric && negated) c.numeric->op = negate(c.numeric->op);
+      return c;
+    }
     case Clause::Kind::kIsNull:
       return Clause::is_null(e.column, e.negated != negated);
     case Clause::Kind::kBool:

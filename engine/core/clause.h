@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace tp {
@@ -43,6 +44,19 @@ inline bool cmp_holds(CmpOp op, int64_t a, int64_t b) {
   return false;
 }
 
+// A comparison PostgreSQL makes in numeric: an integer column against a numeric
+// constant (`a < 2.5`, `a IN (1, 2.5)`, `b < 9223372036854775808`) is
+// `(a)::numeric < 2.5` there. The Clause holding it evaluates as the integer clause it
+// is equivalent to (`a <= 2`; `a = 2.5` is an empty IN list), but is planned as
+// PostgreSQL plans it: no index, no statistics (the default selectivities), the cast
+// and the comparison per row.
+struct NumericCompare {
+  CmpOp op = CmpOp::kEq;  // as written: = / <> for an IN list (= ANY, <> ALL)
+  bool array = false;     // an IN list
+  size_t elements = 1;    // the list's elements, fractions included
+  std::string text;       // the constant as EXPLAIN prints it ("2.5", "'{1,2.5}'::numeric[]")
+};
+
 struct Clause {
   enum class Kind : uint8_t {
     kCompare,  // column op value (value nullopt = NULL constant)
@@ -62,6 +76,7 @@ struct Clause {
   int64_t lo = 0, hi = 0;
   std::vector<std::optional<int64_t>> list;  // kIn
   std::vector<Clause> args;                  // kAnd / kOr / kNot
+  std::optional<NumericCompare> numeric;     // kCompare / kIn: compared in numeric
 
   static Clause cmp(int column, CmpOp op, std::optional<int64_t> value);
   static Clause between(int column, int64_t lo, int64_t hi, bool negated = false);

@@ -8,7 +8,8 @@
 namespace tp {
 
 bool is_btree_indexable(const Clause& clause, int column) {
-  if (clause.column != column) return false;
+  // A numeric comparison is on the expression (col)::numeric, which no index holds.
+  if (clause.column != column || clause.numeric) return false;
   switch (clause.kind) {
     case Clause::Kind::kCompare:
       return clause.op != CmpOp::kNe && clause.value.has_value();

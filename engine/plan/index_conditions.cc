@@ -34,10 +34,11 @@ constexpr int64_t kIntMax = std::numeric_limits<int64_t>::max();
 }  // namespace
 
 bool usable_index_clause(const Clause& c, const std::vector<int>& key_columns) {
-  bool ok = (c.kind == Clause::Kind::kCompare && c.value && c.op != CmpOp::kNe) ||
-            (c.kind == Clause::Kind::kIn && !c.negated &&
-             std::all_of(c.list.begin(), c.list.end(), [](const StatsValue& v) { return v; })) ||
-            c.kind == Clause::Kind::kIsNull;  // B-trees search for NULLs (amsearchnulls)
+  bool ok = !c.numeric &&
+            ((c.kind == Clause::Kind::kCompare && c.value && c.op != CmpOp::kNe) ||
+             (c.kind == Clause::Kind::kIn && !c.negated &&
+              std::all_of(c.list.begin(), c.list.end(), [](const StatsValue& v) { return v; })) ||
+             c.kind == Clause::Kind::kIsNull);  // B-trees search for NULLs (amsearchnulls)
   if (!ok) return false;
   for (int k : key_columns)
     if (is_btree_indexable(c, k)) return true;

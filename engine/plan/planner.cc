@@ -166,7 +166,7 @@ int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const 
 std::vector<int> constant_columns(const std::vector<Clause>& clauses) {
   std::vector<int> cols;
   for (const Clause& c : clauses)
-    if (c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && c.value &&
+    if (c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && c.value && !c.numeric &&
         std::find(cols.begin(), cols.end(), c.column) == cols.end())
       cols.push_back(c.column);
   return cols;

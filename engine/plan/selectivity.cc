@@ -136,6 +136,7 @@ double ineq_histogram_selectivity(const RelationStatsView& rel, int column, cons
 // One entry of clauselist_selectivity's range-pair list.
 struct RangePair {
   int column;
+  bool numeric;  // on (column)::numeric, another expression than the column
   bool have_lo = false, have_hi = false;
   double lo = 0, hi = 0;
 };
@@ -264,7 +265,37 @@ double null_test_selectivity(const RelationStatsView& rel, int column, bool is_n
   return clamp_probability(selec);
 }
 
+// A comparison of (col)::numeric, an expression without statistics: selfuncs.c's
+// defaults. `=` is 1 / ndistinct (the table's rows if under 200, else 200), `<>` its
+// complement, an inequality DEFAULT_INEQ_SEL; an array sums its elements' `=` (or
+// subtracts their `<>` complements) while that stays a probability, as scalararraysel.
+double numeric_selectivity(const RelationStatsView& rel, const Clause& clause) {
+  const NumericCompare& n = *clause.numeric;
+  const double nd = rel.tuples > 0 && rel.tuples < kDefaultNumDistinct ? clamp_row_est(rel.tuples)
+                                                                       : kDefaultNumDistinct;
+  const double eq = 1.0 / nd;
+  if (!n.array) {
+    if (n.op == CmpOp::kEq) return eq;
+    if (n.op == CmpOp::kNe) return 1.0 - eq;
+    return kDefaultIneqSel;
+  }
+  const bool any = n.op == CmpOp::kEq;
+  double s1 = any ? 0.0 : 1.0, disjoint = s1;
+  for (size_t i = 0; i < n.elements; ++i) {
+    const double s2 = any ? eq : 1.0 - eq;
+    if (any) {
+      s1 = s1 + s2 - s1 * s2;
+      disjoint += s2;
+    } else {
+      s1 = s1 * s2;
+      disjoint += s2 - 1.0;
+    }
+  }
+  return disjoint >= 0.0 && disjoint <= 1.0 ? disjoint : s1;
+}
+
 double clause_selectivity(const RelationStatsView& rel, const Clause& clause) {
+  if (clause.numeric) return numeric_selectivity(rel, clause);
   switch (clause.kind) {
     case Clause::Kind::kCompare:
       if (clause.op == CmpOp::kEq || clause.op == CmpOp::kNe) {
@@ -321,13 +352,18 @@ double clauselist_selectivity(const RelationStatsView& rel, std::span<const Clau
   std::vector<RangePair> pairs;
   for (const Clause& clause : clauses) {
     const double s2 = clause_selectivity(rel, clause);
-    if (clause.kind == Clause::Kind::kCompare && is_range_op(clause.op)) {
+    const bool numeric = clause.numeric.has_value();
+    const CmpOp op = numeric ? clause.numeric->op : clause.op;
+    const bool comparison =
+        numeric ? !clause.numeric->array : clause.kind == Clause::Kind::kCompare;
+    if (comparison && is_range_op(op)) {
       // "x < c" and "x <= c" bound from above, "x > c" and "x >= c" from below.
-      const bool is_lobound = clause.op == CmpOp::kGt || clause.op == CmpOp::kGe;
-      auto it = std::find_if(pairs.begin(), pairs.end(),
-                             [&](const RangePair& p) { return p.column == clause.column; });
+      const bool is_lobound = op == CmpOp::kGt || op == CmpOp::kGe;
+      auto it = std::find_if(pairs.begin(), pairs.end(), [&](const RangePair& p) {
+        return p.column == clause.column && p.numeric == numeric;
+      });
       if (it == pairs.end()) {
-        RangePair p{clause.column};
+        RangePair p{clause.column, numeric};
         (is_lobound ? p.have_lo : p.have_hi) = true;
         (is_lobound ? p.lo : p.hi) = s2;
         pairs.insert(pairs.begin(), p);
@@ -370,6 +406,19 @@ namespace {
 
 void add_qual_cost(const CostSettings& cs, const Clause& e, QualCost* qc) {
   constexpr size_t kMinHashedInList = 9;  // MIN_ARRAY_SIZE_FOR_HASHED_SAOP
+  if (e.numeric) {
+    qc->per_tuple += cs.cpu_operator_cost;  // the cast (col)::numeric, once a row
+    const double n = static_cast<double>(e.numeric->elements);
+    if (!e.numeric->array) {
+      qc->per_tuple += cs.cpu_operator_cost;
+    } else if (e.numeric->elements >= kMinHashedInList) {
+      qc->startup += n * cs.cpu_operator_cost;
+      qc->per_tuple += cs.cpu_operator_cost + cs.cpu_operator_cost;
+    } else {
+      qc->per_tuple += cs.cpu_operator_cost * n * 0.5;
+    }
+    return;
+  }
   switch (e.kind) {
     case Clause::Kind::kCompare:
       qc->per_tuple += cs.cpu_operator_cost;

@@ -1,6 +1,7 @@
 #include "engine/plan/where_clause.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -44,6 +45,8 @@ class Binder {
     bool fractional = false;
     int beyond = 0;
     int64_t value = 0;
+    bool numeric = false;  // a numeric literal: PostgreSQL compares in numeric
+    std::string text;      // a numeric's digits as written ("2.5", "-4.5")
   };
   Constant constant(const sql::Expr& e) const {
     if (has_column_ref(e))
@@ -68,6 +71,10 @@ class Binder {
         IntegerBound b = integer_bound(v);
         c.value = b.floor;
         c.fractional = b.fractional;
+        if (v.type == ValueType::kNumeric) {
+          c.numeric = true;
+          c.text = !v.s.empty() ? v.s : v.to_string();
+        }
         c.beyond = b.beyond;
         break;
       }
@@ -104,6 +111,14 @@ class Binder {
         int col = column_arg(e, *e.args[0]);
         Constant lo = constant(*e.args[1]), hi = constant(*e.args[2]);
         if (lo.is_null || hi.is_null) return Clause::boolean(e.negated && false);
+        // PostgreSQL's a >= x AND a <= y, each side in numeric where its bound is.
+        if (lo.numeric || hi.numeric) {
+          if (e.negated)
+            return Clause::or_of(
+                {compare_with(col, CmpOp::kLt, lo), compare_with(col, CmpOp::kGt, hi)});
+          return Clause::and_of(
+              {compare_with(col, CmpOp::kGe, lo), compare_with(col, CmpOp::kLe, hi)});
+        }
         // No row lies above a bound past bigint's top or below one past its bottom.
         if (lo.beyond > 0 || hi.beyond < 0) return Clause::boolean(e.negated);
         int64_t l = lo.beyond < 0   ? std::numeric_limits<int64_t>::min()
@@ -114,14 +129,22 @@ class Binder {
       }
       case K::kInList: {
         int col = column_arg(e, *e.args[0]);
-        std::vector<std::optional<int64_t>> list;
+        std::vector<Constant> consts;
+        bool numeric = false;
         for (size_t i = 1; i < e.args.size(); ++i) {
-          Constant c = constant(*e.args[i]);
+          consts.push_back(constant(*e.args[i]));
+          numeric = numeric || consts.back().numeric;
+        }
+        // PostgreSQL's parser turns a one-element IN into a plain comparison.
+        if (consts.size() == 1)
+          return compare_with(col, e.negated ? CmpOp::kNe : CmpOp::kEq, consts[0]);
+        std::vector<std::optional<int64_t>> list;
+        for (const Constant& c : consts) {
           if (c.fractional || c.beyond) continue;  // never equal to an integer
           list.push_back(c.is_null ? std::optional<int64_t>{} : std::optional<int64_t>{c.value});
         }
+        if (numeric) return numeric_in(col, consts, std::move(list), e.negated);
         if (list.empty()) return Clause::boolean(e.negated);
-        // PostgreSQL's parser turns a one-element IN into a plain comparison.
         if (list.size() == 1) return Clause::cmp(col, e.negated ? CmpOp::kNe : CmpOp::kEq, list[0]);
         return Clause::in(col, std::move(list), e.negated);
       }
@@ -196,6 +219,42 @@ class Binder {
 
   // `column op constant`, the constant already evaluated.
   static Clause compare_with(int c, CmpOp op, const Constant& k) {
+    if (!k.numeric || k.is_null) return integer_compare(c, op, k);
+    // The integer clause it equals, marked as PostgreSQL's numeric comparison; a
+    // constant result (a = 2.5) is an IN list, empty or negated, so that it stays a
+    // comparison of the column for the planner.
+    Clause e = integer_compare(c, op, k);
+    if (e.kind == Clause::Kind::kBool) e = Clause::in(c, {}, e.value.value_or(0) != 0);
+    NumericCompare n;
+    n.op = op;
+    // PostgreSQL's get_const_expr: a numeric prints bare only where it reads back as
+    // one (a leading digit and a point or exponent), else quoted and cast.
+    const bool bare = !k.text.empty() && std::isdigit(static_cast<unsigned char>(k.text[0])) &&
+                      k.text.find_first_of(".eE") != std::string::npos;
+    n.text = bare ? k.text : "'" + k.text + "'::numeric";
+    e.numeric = n;
+    return e;
+  }
+
+  // `column IN (...)` with a numeric element: PostgreSQL's `(a)::numeric = ANY (...)`.
+  static Clause numeric_in(int c, const std::vector<Constant>& consts,
+                           std::vector<std::optional<int64_t>> integers, bool negated) {
+    Clause e = Clause::in(c, std::move(integers), negated);
+    NumericCompare n;
+    n.op = negated ? CmpOp::kNe : CmpOp::kEq;
+    n.array = true;
+    n.elements = consts.size();
+    std::string items;
+    for (const Constant& k : consts)
+      items += (items.empty() ? "" : ",") + (k.is_null   ? std::string("NULL")
+                                             : k.numeric ? k.text
+                                                         : std::to_string(k.value));
+    n.text = "'{" + items + "}'::numeric[]";
+    e.numeric = n;
+    return e;
+  }
+
+  static Clause integer_compare(int c, CmpOp op, const Constant& k) {
     if (k.is_null) return Clause::cmp(c, op, std::optional<int64_t>{});
     if (k.beyond) {
       // Every row is below a constant past bigint's top (above one past its bottom).
@@ -239,6 +298,13 @@ std::string deparse(const Clause& e, const RelationEntry& rel) {
   using K = Clause::Kind;
   auto col = [&](int c) { return sql::quote_identifier(rel.columns[size_t(c)].name); };
   check_stack_depth();
+  if (e.numeric) {
+    const NumericCompare& n = *e.numeric;
+    if (n.array)
+      return "((" + col(e.column) + ")::numeric" + (n.op == CmpOp::kEq ? " = ANY (" : " <> ALL (") +
+             n.text + "))";
+    return "((" + col(e.column) + ")::numeric " + cmp_op_name(n.op) + " " + n.text + ")";
+  }
   switch (e.kind) {
     case K::kCompare:
       return "(" + col(e.column) + " " + cmp_op_name(e.op) + " " + const_text(e.value) + ")";
