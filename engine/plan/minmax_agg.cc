@@ -11,7 +11,8 @@
 namespace tp {
 
 std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQuery& query,
-                                                 const std::vector<MinMaxCall>& calls, int width) {
+                                                 const std::vector<MinMaxCall>& calls, int width,
+                                                 double output_cost) {
   const CostSettings& cs = ctx.settings.costs;
   std::vector<MinMaxCall> distinct;
   std::vector<size_t> outputs;
@@ -51,7 +52,7 @@ std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQue
     plans.push_back({std::move(limit)});
   }
   MinMaxPlan out;
-  out.cost = {initplan_cost, initplan_cost + cs.cpu_tuple_cost, 1};
+  out.cost = {initplan_cost, initplan_cost + output_cost + cs.cpu_tuple_cost, 1};
   out.node = std::make_unique<scans::InitPlanResultNode>(std::move(plans), std::move(outputs));
   out.node->estimate = {out.cost.startup, out.cost.total, 1, width};
   return out;

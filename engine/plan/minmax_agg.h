@@ -31,9 +31,11 @@ struct MinMaxPlan {
 
 // The Result over InitPlans for `calls` (one InitPlan per distinct call, in the order
 // they first appear), with `query`'s table and restriction clauses; nullopt when some
-// call has no index to answer it. `width` is the Result's output width.
+// call has no index to answer it. `width` is the Result's output width, `output_cost`
+// what computing its columns costs (arithmetic over the aggregates).
 std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQuery& query,
-                                                 const std::vector<MinMaxCall>& calls, int width);
+                                                 const std::vector<MinMaxCall>& calls, int width,
+                                                 double output_cost = 0);
 
 // Whether the planner keeps the min/max plan over the plain aggregate (`plain`,
 // parallel-safe or not), as add_path weighs the two in the grouped relation.

@@ -5,7 +5,9 @@
 #include <optional>
 
 #include "engine/core/error.h"
+#include "engine/core/stack_depth.h"
 #include "engine/plan/agg_cost.h"
+#include "engine/plan/aggregate_expr.h"
 #include "engine/plan/minmax_agg.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/parallel_paths.h"
@@ -57,6 +59,10 @@ struct BoundTargets {
   std::vector<BoundAgg> aggs;      // aggregates
   std::vector<std::string> names;  // output column names
   const sql::Expr* first_plain = nullptr;
+  // Aggregate select list: each output column as an expression over `aggs` (a plain
+  // aggregate is a leaf); `arithmetic` when some column is more than a leaf.
+  std::vector<AggregateExpr> outputs;
+  bool arithmetic = false;
 };
 
 // An aggregate call of the select list: its kind and the table column it reads.
@@ -97,6 +103,66 @@ BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
   return {*kind, bind_column(rel, *e.args[0]), distinct};
 }
 
+bool contains_aggregate(const sql::Expr& e) {
+  if (e.kind == sql::ExprKind::kFuncCall) return true;
+  for (const auto& a : e.args)
+    if (contains_aggregate(*a)) return true;
+  return false;
+}
+
+// Integer arithmetic over aggregates and integer constants (engine/plan/aggregate_expr.h);
+// its aggregates join `b.aggs`.
+AggregateExpr bind_aggregate_expr(const RelationEntry& rel, const sql::Expr& e, BoundTargets& b,
+                                  bool in_arithmetic) {
+  check_stack_depth();
+  AggregateExpr x;
+  auto refuse = [&](const std::string& what) {
+    return Error(what + " in an expression over aggregates is not supported")
+        .at_position(e.position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  };
+  switch (e.kind) {
+    case sql::ExprKind::kFuncCall: {
+      x.kind = AggregateExpr::Kind::kAggregate;
+      x.aggregate = b.aggs.size();
+      b.aggs.push_back(bind_aggregate(rel, e));
+      const BoundAgg& a = b.aggs.back();
+      ColumnType in = a.column >= 0 ? rel.columns[size_t(a.column)].type : ColumnType::kInt8;
+      x.type = output_aggregate(a.kind, in).type;
+      if (in_arithmetic && x.type == OutputType::kNumeric)
+        throw refuse(e.name + "() (a numeric result)");
+      return x;
+    }
+    case sql::ExprKind::kIntConst:
+      x.value = e.ival;
+      x.type = e.ival == int64_t(int32_t(e.ival)) ? OutputType::kInt4 : OutputType::kInt8;
+      return x;
+    case sql::ExprKind::kUnary:
+      if (e.name == "+") return bind_aggregate_expr(rel, *e.args[0], b, true);
+      x.kind = AggregateExpr::Kind::kNegate;
+      x.args.push_back(bind_aggregate_expr(rel, *e.args[0], b, true));
+      x.type = x.args[0].type;
+      return x;
+    case sql::ExprKind::kBinary:
+      x.kind = AggregateExpr::Kind::kBinary;
+      x.op = e.name[0];
+      for (const auto& a : e.args) x.args.push_back(bind_aggregate_expr(rel, *a, b, true));
+      x.type = x.args[0].type == OutputType::kInt8 || x.args[1].type == OutputType::kInt8
+                   ? OutputType::kInt8
+                   : OutputType::kInt4;
+      return x;
+    case sql::ExprKind::kColumnRef:
+      throw Error("column \"" + rel.name + "." + e.name +
+                  "\" must appear in the GROUP BY clause or be used in an aggregate function")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kGroupingError);
+    case sql::ExprKind::kNumConst:
+      throw refuse("a numeric constant");
+    default:
+      throw refuse("this operation");
+  }
+}
+
 BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
   BoundTargets b;
   for (const sql::Target& t : s.targets) {
@@ -110,8 +176,13 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
       b.columns.push_back(bind_column(rel, e));
       b.names.push_back(t.alias.empty() ? e.name : t.alias);
     } else if (e.kind == sql::ExprKind::kFuncCall) {
-      b.aggs.push_back(bind_aggregate(rel, e));
+      b.outputs.push_back(bind_aggregate_expr(rel, e, b, false));
       b.names.push_back(t.alias.empty() ? e.name : t.alias);
+      continue;
+    } else if (contains_aggregate(e)) {
+      b.outputs.push_back(bind_aggregate_expr(rel, e, b, true));
+      b.names.push_back(t.alias.empty() ? "?column?" : t.alias);
+      b.arithmetic = true;
       continue;
     } else {
       throw Error(
@@ -289,19 +360,37 @@ bool add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
   return mode == scans::AggMode::kSimple && scan.parallel_safe;
 }
 
+// Output columns computed from the aggregates (`max(a) + 1`): their operators once per
+// result row on the Aggregate's cost (PostgreSQL's target list cost), their types and
+// widths.
+void add_output_arithmetic(const CostSettings& cs, const BoundTargets& targets, PlanTop& top,
+                           PlannedQuery& q) {
+  int ops = 0, width = 0;
+  q.output_types.clear();
+  for (const AggregateExpr& e : targets.outputs) {
+    ops += operator_count(e);
+    width += output_width(e.type);
+    q.output_types.push_back(e.type);
+  }
+  q.output_exprs = targets.outputs;
+  top.path.total += ops * cs.cpu_operator_cost * top.path.rows;
+  top.node->estimate.total_cost = top.path.total;
+  top.node->estimate.width = width;
+}
+
 // min() and max() only: PostgreSQL's InitPlans over index scans, when add_path would keep
 // them over the plain Aggregate in `top`.
 void consider_minmax(PlanContext& ctx, const ScanQuery& sq, const BoundTargets& targets,
                      bool plain_parallel_safe, PlanTop& top, PlannedQuery& q) {
   std::vector<MinMaxCall> calls;
-  int width = 0;
-  for (size_t i = 0; i < targets.aggs.size(); ++i) {
-    const BoundAgg& a = targets.aggs[i];
+  for (const BoundAgg& a : targets.aggs) {
     if (a.kind != scans::AggKind::kMin && a.kind != scans::AggKind::kMax) return;
     calls.push_back({a.kind == scans::AggKind::kMax, a.column});
-    width += output_width(q.aggregates[i].type);
   }
-  std::optional<MinMaxPlan> mm = plan_minmax_aggregates(ctx, sq, calls, width);
+  int ops = 0;
+  for (const AggregateExpr& e : targets.outputs) ops += operator_count(e);
+  std::optional<MinMaxPlan> mm = plan_minmax_aggregates(ctx, sq, calls, top.node->estimate.width,
+                                                        ops * ctx.settings.costs.cpu_operator_cost);
   if (!mm || !minmax_plan_wins(mm->cost, top.path, plain_parallel_safe)) return;
   q.aggregate = mm->node.get();
   top = {std::move(mm->node), mm->cost};
@@ -369,6 +458,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
 
   if (!targets.aggs.empty()) {
     bool safe = add_aggregate(ctx, rel, targets, std::move(slots.agg_specs), scan, top, q);
+    if (targets.arithmetic) add_output_arithmetic(ctx.settings.costs, targets, top, q);
     consider_minmax(ctx, sq, targets, safe, top, q);
   } else {
     for (int c : targets.columns)

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/plan/aggregate_expr.h"
 #include "engine/plan/aggregate_text.h"
 #include "engine/plan/cost_model.h"
 #include "engine/plan/plan_context.h"
@@ -31,6 +32,9 @@ struct PlannedQuery {
   // Aggregate select list: root is `aggregate`, one output column per entry.
   const scans::AggregateResults* aggregate = nullptr;
   std::vector<OutputAggregate> aggregates;
+  // Non-empty when some output column is arithmetic over the aggregates: one
+  // expression per output column (engine/plan/aggregate_expr.h).
+  std::vector<AggregateExpr> output_exprs;
 };
 
 // Plans `select` (FROM a table). Throws tp::Error for anything the user wrote

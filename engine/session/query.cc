@@ -26,8 +26,19 @@ void run_plan(PlannedQuery& q, Emit&& emit) {
     if (q.aggregate) {
       row.clear();
       const auto& results = q.aggregate->results();
-      for (size_t i = 0; i < q.aggregates.size(); ++i)
-        row.push_back(format_aggregate(q.aggregates[i], results[i]));
+      if (q.output_exprs.empty()) {
+        for (size_t i = 0; i < q.aggregates.size(); ++i)
+          row.push_back(format_aggregate(q.aggregates[i], results[i]));
+      } else {
+        for (const AggregateExpr& e : q.output_exprs) {
+          if (e.kind == AggregateExpr::Kind::kAggregate) {
+            row.push_back(format_aggregate(q.aggregates[e.aggregate], results[e.aggregate]));
+            continue;
+          }
+          std::optional<int64_t> v = evaluate_aggregate_expr(e, q.aggregates, results);
+          row.push_back(v ? std::to_string(*v) : "");  // "" is NULL, as format_aggregate's
+        }
+      }
       emit(row);
       continue;
     }

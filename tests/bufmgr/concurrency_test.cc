@@ -6,6 +6,7 @@
 // as in the other concurrency tests (the kernel's ring orders the issuer before the
 // reaper where TSan cannot see it); the ASan build runs it and asserts the outcomes.
 #include <atomic>
+#include <chrono>
 #include <random>
 #include <thread>
 
@@ -41,6 +42,11 @@ class Concurrent : public PoolTest {
     void start(BufferPool& pool, aio::IoFile& file, int count) {
       for (int id = 0; id < count; ++id)
         threads.emplace_back([this, &pool, &file, id] { run(pool, file, id); });
+      // The work under test must overlap the scans: on a loaded machine the threads may
+      // otherwise not have run yet when a short test body is already done.
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (pages.load() == 0 && bad.load() == 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::yield();
     }
     void finish() {
       stop = true;

@@ -50,3 +50,7 @@ explain select * from q2 where c in (3.5);
 explain select * from q1 where a = 5.0;
 explain select * from q1 where a in (1, 2, 3, 4, 5, 6, 7, 8, 9.5, 10);
 explain select count(*) from q1 where b < 9223372036854775808;
+explain select max(a) + 1 from q1;
+explain select max(a) + 1 from q1 where b = 3;
+explain select count(*) * 2, min(a) - 1 from q1;
+explain select max(b) + 1 from q1;
