@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "engine/plan/btree_qual_summary.h"
+#include "engine/plan/incremental_sort.h"
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/index_open.h"
 #include "engine/plan/parallel_cost.h"
@@ -14,6 +15,7 @@
 #include "engine/storage/index_build.h"
 #include "engine/storage/table_stats.h"
 #include "scans/bitmap_scan.h"
+#include "scans/incremental_sort.h"
 #include "scans/index_scan.h"
 #include "scans/seq_scan.h"
 
@@ -243,23 +245,11 @@ class ScanChooser {
     });
   }
 
-  // Whether a scan of index `keys` returns rows in the wanted order: the query's sort
-  // keys are a prefix of the index's, once the columns WHERE fixes are left out of both
-  // (PostgreSQL's redundant pathkeys), all in one direction (or all reversed: a backward
-  // scan). `backward` says which.
-  bool index_gives_order(const std::vector<int>& keys, bool& backward) const {
-    const auto& order = q_.order;
-    if (order.empty() || q_.order_by_sort_only) return false;
-    std::vector<int> index_keys;
-    for (int k : keys)
-      if (std::find(q_.constant_columns.begin(), q_.constant_columns.end(), k) ==
-          q_.constant_columns.end())
-        index_keys.push_back(k);
-    if (order.size() > index_keys.size()) return false;
-    for (size_t i = 0; i < order.size(); ++i)
-      if (order[i].first != index_keys[i] || order[i].second != order[0].second) return false;
-    backward = order[0].second;
-    return true;
+  // Whether a scan of index `keys` returns rows in the wanted order (`backward` says
+  // which way), or how many leading sort keys it gives (engine/plan/incremental_sort.h).
+  size_t index_order(const std::vector<int>& keys, bool& backward) const {
+    if (q_.order.empty() || q_.order_by_sort_only) return 0;
+    return index_order_prefix(keys, q_.order, q_.constant_columns, backward);
   }
 
   // The index paths PostgreSQL's build_index_paths makes for one index: the scan with
@@ -285,15 +275,16 @@ class ScanChooser {
                            const std::vector<Clause>& qp, bool may_order) {
     const std::vector<int>& keys = ix.entry->key_columns;
     bool backward = false;
-    bool gives_order = may_order && index_gives_order(keys, backward);
+    const size_t presorted = may_order ? index_order(keys, backward) : 0;
+    const bool gives_order = presorted > 0 && presorted == q_.order.size();
     // As PostgreSQL, an index holding every column the query reads gives an index-only
     // path, even with no clause or order to offer (a full index scan).
     const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
-    if (ic.empty() && !gives_order && !index_only) return;
+    if (ic.empty() && presorted == 0 && !index_only) return;
     BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
     IndexScanCost isc = cost_index_scan(cs_, rs_, ix.info, bq, qual_cost(cs_, qp));
     PathCost p = disabled_if(!settings_.enable_indexscan, isc.path);
-    consider(p, gives_order, [this, entry = ix.entry, ic, qp, backward, index_only] {
+    ScanBuilder build = [this, entry = ix.entry, ic, qp, backward, index_only] {
       scans::IndexScanParams ip;
       ip.relation = sql::quote_identifier(rel_.name) + (q_.alias.empty() ? "" : " " + q_.alias);
       ip.index_only = index_only;
@@ -311,7 +302,38 @@ class ScanChooser {
       ip.filter_text = clauses_text(qp, rel_);
       return std::make_unique<scans::IndexScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
                                                     std::move(ip));
-    });
+    };
+    consider(p, gives_order, build);
+    if (presorted > 0 && !gives_order) consider_incremental_sort(p, presorted, build);
+  }
+
+  // PostgreSQL's Incremental Sort over a path ordered by the first `presorted` keys:
+  // one of the ordered relation's paths beside the full Sort.
+  void consider_incremental_sort(const PathCost& input, size_t presorted, ScanBuilder build) {
+    std::vector<int> columns;
+    std::string presorted_text;
+    for (size_t i = 0; i < presorted; ++i) {
+      columns.push_back(q_.order[i].first);
+      presorted_text +=
+          (i ? ", " : "") + sql::quote_identifier(rel_.columns[size_t(q_.order[i].first)].name);
+    }
+    const double groups = estimate_num_groups(view_, columns, input.rows, rs_.rows);
+    const double limit_rows = q_.limit ? double(*q_.limit) : -1;
+    const PathCost inc = cost_incremental_sort(cs_, input, groups, width_, limit_rows);
+    const PathCost f = q_.limit ? cost_limit(inc, 0, limit_rows) : inc;
+    serial_paths_.push_back({inc, f, true});
+    if (best_build_ && !(f.total < best_total_)) return;
+    best_total_ = f.total;
+    best_ = inc;
+    best_ordered_ = true;
+    best_parallel_safe_ = true;
+    best_build_ = [this, input, presorted, presorted_text, build = std::move(build)] {
+      std::unique_ptr<scans::ExecNode> scan = build();
+      scan->estimate = {input.startup, input.total, input.rows, width_};
+      return std::make_unique<scans::IncrementalSortNode>(std::move(scan), q_.sort.keys, presorted,
+                                                          q_.sort.key_text, presorted_text,
+                                                          q_.sort.max_bytes);
+    };
   }
 
   // Whether `keys` hold every column the query reads: the output's and the clauses'.
@@ -320,23 +342,10 @@ class ScanChooser {
     for (int c : q_.scan_columns)
       if (!has(c)) return false;
     std::vector<int> used;
-    for (const Clause& c : q_.clauses) add_columns(c, used);
+    for (const Clause& c : q_.clauses) clause_columns(c, used);
     return std::all_of(used.begin(), used.end(), has);
   }
 
-  static void add_columns(const Clause& e, std::vector<int>& out) {
-    switch (e.kind) {
-      case Clause::Kind::kCompare:
-      case Clause::Kind::kBetween:
-      case Clause::Kind::kIn:
-      case Clause::Kind::kIsNull:
-        out.push_back(e.column);
-        break;
-      default:
-        break;
-    }
-    for (const Clause& a : e.args) add_columns(a, out);
-  }
 
   // One bitmap heap scan, over the bitmap PostgreSQL's choose_bitmap_and picks from the
   // candidates: a bitmap index scan per index that applies some clauses, and a BitmapOr

@@ -294,6 +294,20 @@ std::string const_text(const std::optional<int64_t>& v) {
 
 }  // namespace
 
+void clause_columns(const Clause& e, std::vector<int>& out) {
+  switch (e.kind) {
+    case Clause::Kind::kCompare:
+    case Clause::Kind::kBetween:
+    case Clause::Kind::kIn:
+    case Clause::Kind::kIsNull:
+      out.push_back(e.column);
+      break;
+    default:
+      break;
+  }
+  for (const Clause& a : e.args) clause_columns(a, out);
+}
+
 std::string deparse(const Clause& e, const RelationEntry& rel) {
   using K = Clause::Kind;
   auto col = [&](int c) { return sql::quote_identifier(rel.columns[size_t(c)].name); };

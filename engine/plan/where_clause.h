@@ -21,6 +21,9 @@ int bind_column(const RelationEntry& rel, const sql::Expr& column_ref);
 // operator, a function call, ...).
 Clause bind_where(const RelationEntry& rel, const sql::Expr& where);
 
+// Appends the table columns `clause` reads (repeats included).
+void clause_columns(const Clause& clause, std::vector<int>& out);
+
 // A clause as PostgreSQL's deparser prints it; clauses_text ANDs a list ("" for none).
 std::string deparse(const Clause& clause, const RelationEntry& rel);
 std::string clauses_text(const std::vector<Clause>& clauses, const RelationEntry& rel);
