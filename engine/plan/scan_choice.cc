@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "engine/plan/bitmap_or.h"
 #include "engine/plan/btree_qual_summary.h"
 #include "engine/plan/incremental_sort.h"
 #include "engine/plan/index_conditions.h"
@@ -23,27 +24,6 @@ namespace tp {
 namespace {
 
 using ScanBuilder = std::function<std::unique_ptr<scans::ExecNode>()>;
-
-struct IndexInfo {
-  const RelationEntry* entry;
-  BtreeIndexInfo info;
-};
-
-// A bitmap index scan on one index for the clauses of one AND arm.
-struct BitmapChoice {
-  BitmapPath node;
-  const IndexInfo* index = nullptr;
-  std::vector<Clause> index_clauses;
-};
-
-// A candidate for the bitmap heap scan's bitmap: one index's bitmap scan, or a BitmapOr of
-// index scans for one OR clause; clause_ids are the restriction clauses it applies.
-struct BitmapCandidate {
-  BitmapPath node;
-  std::vector<BitmapChoice> arms;  // the index scan; or the BitmapOr's arms
-  bool is_or = false;
-  std::vector<size_t> clause_ids;  // indexes into ScanQuery::clauses, ascending
-};
 
 class ScanChooser {
  public:
@@ -346,7 +326,6 @@ class ScanChooser {
     return std::all_of(used.begin(), used.end(), has);
   }
 
-
   // One bitmap heap scan, over the bitmap PostgreSQL's choose_bitmap_and picks from the
   // candidates: a bitmap index scan per index that applies some clauses, and a BitmapOr
   // per OR clause whose every arm an index covers. Candidates applying the same clauses
@@ -367,7 +346,10 @@ class ScanChooser {
       add_candidate(candidates, std::move(c));
     }
     for (size_t oi = 0; oi < q_.clauses.size(); ++oi) {
-      std::optional<BitmapCandidate> c = bitmap_or_for(oi);
+      std::optional<BitmapCandidate> c = bitmap_or_candidate(
+          q_.clauses, oi, indexes_, cs_, [this](const IndexInfo& ix, std::vector<Clause> ic) {
+            return bitmap_on(ix, std::move(ic));
+          });
       if (c) add_candidate(candidates, std::move(*c));
     }
     if (candidates.empty()) return;
@@ -411,6 +393,11 @@ class ScanChooser {
       std::vector<Clause> recheck;
       for (const BitmapCandidate& c : chosen) {
         members.push_back(make_bitmap_tree(c));
+        if (c.recheck) {
+          recheck.push_back(*c.recheck);
+          for (size_t id : c.implied_ids) rechecked[id] = true;
+          continue;
+        }
         for (size_t id : c.clause_ids) {
           rechecked[id] = true;
           recheck.push_back(q_.clauses[id]);
@@ -442,27 +429,6 @@ class ScanChooser {
     candidates.push_back(std::move(c));
   }
 
-  // A BitmapOr for OR clause `oi` when an index covers each of its arms completely.
-  std::optional<BitmapCandidate> bitmap_or_for(size_t oi) const {
-    const Clause& orc = q_.clauses[oi];
-    if (orc.kind != Clause::Kind::kOr) return std::nullopt;
-    BitmapCandidate c;
-    c.is_or = true;
-    c.clause_ids = {oi};
-    for (const Clause& arm : orc.args) {
-      std::vector<Clause> parts =
-          arm.kind == Clause::Kind::kAnd ? arm.args : std::vector<Clause>{arm};
-      std::optional<BitmapChoice> ch = bitmap_for(parts);
-      if (!ch || ch->index_clauses.size() != parts.size()) return std::nullopt;
-      c.arms.push_back(*ch);
-    }
-    if (c.arms.size() < 2) return std::nullopt;
-    std::vector<BitmapPath> kids;
-    for (const BitmapChoice& a : c.arms) kids.push_back(a.node);
-    c.node = BitmapPath::or_of(kids);
-    return c;
-  }
-
   // The bitmap of a group of candidates: the one, or their BitmapAnd.
   static BitmapPath group_node(const std::vector<BitmapCandidate>& candidates,
                                const std::vector<size_t>& group) {
@@ -492,26 +458,6 @@ class ScanChooser {
     BitmapPath bn =
         BitmapPath::index_scan(cost_btree_index(cs_, rs_, ix.info, bq), rs_.rows, ix.info.pages);
     return BitmapChoice{bn, &ix, std::move(index_clauses)};
-  }
-
-  // The cheapest index's bitmap scan for `arm` (the clauses of one AND arm); none if no
-  // index can apply any of them.
-  std::optional<BitmapChoice> bitmap_for(const std::vector<Clause>& arm) const {
-    std::optional<BitmapChoice> best;
-    double best_cost = 0;
-    for (const IndexInfo& ix : indexes_) {
-      std::vector<Clause> ic;
-      for (const Clause& c : arm)
-        if (usable_index_clause(c, ix.entry->key_columns)) ic.push_back(c);
-      if (ic.empty()) continue;
-      BitmapChoice ch = bitmap_on(ix, std::move(ic));
-      double cost = cost_bitmap_tree_node(cs_, ch.node).cost;
-      if (!best || cost < best_cost) {
-        best = std::move(ch);
-        best_cost = cost;
-      }
-    }
-    return best;
   }
 
   std::unique_ptr<scans::BitmapIndexScanNode> make_bitmap_index(const BitmapChoice& ch) const {

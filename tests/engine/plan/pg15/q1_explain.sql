@@ -61,3 +61,8 @@ explain select a, b from q1 where a < 1000 order by a, c;
 explain select * from q2 where a = 3 order by c, b limit 5;
 explain select * from q2 order by b, a limit 3;
 explain select * from q2 order by a, c desc limit 3;
+explain select * from q1 where (a < 10 and b = 3) or (c between 100 and 120 and b < 5);
+explain select * from q1 where (a between 5 and 10 or a between 100 and 110) and a < 108;
+explain select * from q1 where (a < 50 and b <> 3) or c = 17;
+explain select * from q1 where ((a < 50 and b <> 3) or c = 17) and a > 20;
+explain select * from q2 where (a = 3 and b > 100) or (a = 4 and c < 10);
