@@ -232,16 +232,15 @@ double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
   return clamp_probability(selec);
 }
 
-double in_list_selectivity(const RelationStatsView& rel, int column,
-                           std::span<const StatsValue> list, bool negated) {
-  // "= ANY": elements are assumed distinct, so their probabilities add; "<>
-  // ALL" multiplies. Both fall back to independent events if the disjoint
-  // estimate leaves [0, 1].
-  const bool use_or = !negated;
+// scalararraysel's combination of an array's element selectivities: "= ANY" (use_or)
+// assumes distinct elements, so their probabilities add; "<> ALL" multiplies; both fall
+// back to independent events when the disjoint estimate leaves [0, 1].
+template <typename ElementSelectivity>
+double array_selectivity(bool use_or, size_t n, ElementSelectivity element) {
   double s1 = use_or ? 0.0 : 1.0;
   double s1disjoint = s1;
-  for (const StatsValue& v : list) {
-    const double s2 = eq_selectivity(rel, column, v, negated);
+  for (size_t i = 0; i < n; ++i) {
+    const double s2 = element(i);
     if (use_or) {
       s1 = s1 + s2 - s1 * s2;
       s1disjoint += s2;
@@ -250,8 +249,14 @@ double in_list_selectivity(const RelationStatsView& rel, int column,
       s1disjoint += s2 - 1.0;
     }
   }
-  if (s1disjoint >= 0.0 && s1disjoint <= 1.0) s1 = s1disjoint;
-  return clamp_probability(s1);
+  return s1disjoint >= 0.0 && s1disjoint <= 1.0 ? s1disjoint : s1;
+}
+
+double in_list_selectivity(const RelationStatsView& rel, int column,
+                           std::span<const StatsValue> list, bool negated) {
+  return clamp_probability(array_selectivity(!negated, list.size(), [&](size_t i) {
+    return eq_selectivity(rel, column, list[i], negated);
+  }));
 }
 
 double null_test_selectivity(const RelationStatsView& rel, int column, bool is_not_null) {
@@ -280,18 +285,8 @@ double numeric_selectivity(const RelationStatsView& rel, const Clause& clause) {
     return kDefaultIneqSel;
   }
   const bool any = n.op == CmpOp::kEq;
-  double s1 = any ? 0.0 : 1.0, disjoint = s1;
-  for (size_t i = 0; i < n.elements; ++i) {
-    const double s2 = any ? eq : 1.0 - eq;
-    if (any) {
-      s1 = s1 + s2 - s1 * s2;
-      disjoint += s2;
-    } else {
-      s1 = s1 * s2;
-      disjoint += s2 - 1.0;
-    }
-  }
-  return disjoint >= 0.0 && disjoint <= 1.0 ? disjoint : s1;
+  return clamp_probability(
+      array_selectivity(any, n.elements, [&](size_t) { return any ? eq : 1.0 - eq; }));
 }
 
 double clause_selectivity(const RelationStatsView& rel, const Clause& clause) {
