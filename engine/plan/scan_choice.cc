@@ -387,35 +387,41 @@ class ScanChooser {
     BitmapPath bitmap = group_node(candidates, best_group);
     PathCost p = disabled_if(!settings_.enable_bitmapscan,
                              cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path);
-    consider(p, false, [this, chosen, bitmap, p] {
-      std::vector<std::unique_ptr<scans::BitmapNode>> members;
-      std::vector<bool> rechecked(q_.clauses.size(), false);
-      std::vector<Clause> recheck;
-      for (const BitmapCandidate& c : chosen) {
-        members.push_back(make_bitmap_tree(c));
-        if (c.recheck) {
-          recheck.push_back(*c.recheck);
-          for (size_t id : c.implied_ids) rechecked[id] = true;
-          continue;
-        }
-        for (size_t id : c.clause_ids) {
-          rechecked[id] = true;
-          recheck.push_back(q_.clauses[id]);
-        }
+    consider(p, false, [this, chosen, bitmap, p] { return build_bitmap_heap(chosen, bitmap, p); });
+  }
+
+  // The Bitmap Heap Scan over the chosen candidates (their BitmapAnd when several): the
+  // clauses they apply are rechecked, the others filter.
+  std::unique_ptr<scans::ExecNode> build_bitmap_heap(const std::vector<BitmapCandidate>& chosen,
+                                                     const BitmapPath& bitmap,
+                                                     const PathCost& p) const {
+    std::vector<std::unique_ptr<scans::BitmapNode>> members;
+    std::vector<bool> rechecked(q_.clauses.size(), false);
+    std::vector<Clause> recheck;
+    for (const BitmapCandidate& c : chosen) {
+      members.push_back(make_bitmap_tree(c));
+      if (c.recheck) {
+        recheck.push_back(*c.recheck);
+        for (size_t id : c.implied_ids) rechecked[id] = true;
+        continue;
       }
-      std::vector<Clause> filter;
-      for (size_t i = 0; i < q_.clauses.size(); ++i)
-        if (!rechecked[i]) filter.push_back(q_.clauses[i]);
-      std::unique_ptr<scans::BitmapNode> tree;
-      if (members.size() == 1) {
-        tree = std::move(members[0]);
-      } else {
-        tree = std::make_unique<scans::BitmapCombineNode>(true, std::move(members));
-        PathCost e = explain_bitmap_node(cs_, bitmap, rs_.tuples);
-        tree->estimate = {e.startup, e.total, e.rows, 0};
+      for (size_t id : c.clause_ids) {
+        rechecked[id] = true;
+        recheck.push_back(q_.clauses[id]);
       }
-      return make_bitmap_heap(std::move(tree), recheck, filter, p);
-    });
+    }
+    std::vector<Clause> filter;
+    for (size_t i = 0; i < q_.clauses.size(); ++i)
+      if (!rechecked[i]) filter.push_back(q_.clauses[i]);
+    std::unique_ptr<scans::BitmapNode> tree;
+    if (members.size() == 1) {
+      tree = std::move(members[0]);
+    } else {
+      tree = std::make_unique<scans::BitmapCombineNode>(true, std::move(members));
+      PathCost e = explain_bitmap_node(cs_, bitmap, rs_.tuples);
+      tree->estimate = {e.startup, e.total, e.rows, 0};
+    }
+    return make_bitmap_heap(std::move(tree), recheck, filter, p);
   }
 
   // Adds a candidate unless one applying the same clauses has a cheaper bitmap.

@@ -98,7 +98,8 @@ ExprPtr ExprParser::comparison() {
 // its strings and temporaries would otherwise sit in each of those frames.
 ExprPtr ExprParser::comparison_rest(ExprPtr left) {
   bool negated = false;
-  if (is_word("not") && (is_word("between", 1) || is_word("in", 1))) {
+  if (is_word("not") && (is_word("between", 1) || is_word("in", 1) || is_word("like", 1) ||
+                         is_word("ilike", 1) || is_word("similar", 1))) {
     next();
     negated = true;
   }
@@ -121,24 +122,101 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
     e->negated = negated;
     e->args.push_back(std::move(left));
     expect_punct("(");
+    refuse_subquery();
     do e->args.push_back(expr());
     while (accept_punct(","));
     expect_punct(")");
     return sealed(std::move(e));
   }
+  if (is_word("like") || is_word("ilike") || is_word("similar") ||
+      (negated && (is_word("like") || is_word("ilike") || is_word("similar"))))
+    throw Error("LIKE, ILIKE and SIMILAR TO are not supported (tidepool columns are integers)")
+        .at_position(peek().position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   if (negated) syntax_error();
   if (is_word("is") || is_word("isnull") || is_word("notnull")) return null_test(std::move(left));
   for (const char* op : {"=", "<>", "!=", "<=", ">=", "<", ">"}) {
     if (is_op(op)) {
       int pos = next().position;
+      const std::string name = std::string(op) == "!=" ? "<>" : op;
+      if ((is_word("any") || is_word("some") || is_word("all")) && is_punct_at("(", 1))
+        return array_comparison(std::move(left), name, pos);
       auto e = std::make_unique<Expr>(ExprKind::kCompare, pos);
-      e->name = std::string(op) == "!=" ? "<>" : op;
+      e->name = name;
       e->args.push_back(std::move(left));
       e->args.push_back(additive());
       return sealed(std::move(e));
     }
   }
   return left;
+}
+
+// `left = ANY (array)` and `left <> ALL (array)` over an array constant ('{1,2}',
+// '{1,2}'::int[] or ARRAY[1, 2]): PostgreSQL's form of IN and NOT IN, read as those.
+// Other operators with ANY / ALL, and subqueries, are refused by name.
+ExprPtr ExprParser::array_comparison(ExprPtr left, const std::string& op, int pos) {
+  const Token& quantifier = next();
+  const bool all = quantifier.text == "all";
+  expect_punct("(");
+  if (!((op == "=" && !all) || (op == "<>" && all)))
+    throw Error(op + " " + (all ? "ALL" : "ANY") + " (...) is not supported; = ANY and <> ALL are")
+        .at_position(pos)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  refuse_subquery();
+  auto e = std::make_unique<Expr>(ExprKind::kInList, left->position);
+  e->negated = all;
+  e->args.push_back(std::move(left));
+  if (accept_word("array")) {
+    expect_punct("[");
+    if (!is_punct("]")) {
+      do e->args.push_back(expr());
+      while (accept_punct(","));
+    }
+    expect_punct("]");
+  } else {
+    const Token& t = peek();
+    if (t.kind != TokenKind::kString) syntax_error();
+    next();
+    std::string body = t.text;
+    if (body.size() < 2 || body.front() != '{' || body.back() != '}')
+      throw Error("malformed array literal: \"" + t.text + "\"")
+          .at_position(t.position)
+          .with_sqlstate(sqlstate::kInvalidTextRepresentation);
+    body = body.substr(1, body.size() - 2);
+    size_t start = 0;
+    while (!body.empty() && start <= body.size()) {
+      size_t comma = body.find(',', start);
+      std::string item =
+          body.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      while (!item.empty() && item.front() == ' ') item.erase(0, 1);
+      while (!item.empty() && item.back() == ' ') item.pop_back();
+      ExprParser element(item, nullptr);
+      ExprPtr v = element.expr();
+      if (element.peek().kind != TokenKind::kEnd ||
+          (v->kind != ExprKind::kIntConst && v->kind != ExprKind::kNumConst &&
+           v->kind != ExprKind::kNullConst))
+        throw Error("invalid input syntax for type integer: \"" + item + "\"")
+            .at_position(t.position)
+            .with_sqlstate(sqlstate::kInvalidTextRepresentation);
+      v->position = t.position;
+      e->args.push_back(std::move(v));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    // An optional cast of the literal: ::int[], ::integer[], ::bigint[], ::numeric[].
+    if (accept_op("::")) {
+      identifier();
+      expect_punct("[");
+      expect_punct("]");
+    }
+  }
+  expect_punct(")");
+  if (e->args.size() == 1) {  // an empty array: = ANY is never true, <> ALL always
+    auto b = std::make_unique<Expr>(ExprKind::kBoolConst, pos);
+    b->ival = all;
+    return b;
+  }
+  return sealed(std::move(e));
 }
 
 // `left IS [NOT] NULL`, and PostgreSQL's `left ISNULL` / `left NOTNULL`. The other IS
@@ -270,12 +348,52 @@ ExprPtr ExprParser::cast_rest(ExprPtr e) {
   return e;
 }
 
+void ExprParser::refuse_subquery() const {
+  if (is_word("select") || is_word("values") || is_word("with"))
+    throw Error("subqueries are not supported")
+        .at_position(peek().position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+}
+
 ExprPtr ExprParser::primary() {
   if (!is_punct("(")) return primary_leaf();
   next();
+  refuse_subquery();
   ExprPtr e = expr();
   expect_punct(")");
   return e;
+}
+
+// `name(args)` at the cursor, its name token `t` already peeked: count(*), DISTINCT or
+// ALL before the arguments; FILTER, OVER and WITHIN GROUP after them are refused by name.
+ExprPtr ExprParser::function_call(const Token& t) {
+  next();
+  next();
+  auto e = std::make_unique<Expr>(ExprKind::kFuncCall, t.position);
+  e->name = t.text;
+  if (is_op("*")) {
+    next();
+    e->star_arg = true;
+  } else if (!is_punct(")")) {
+    if (accept_word("distinct")) {
+      e->distinct = true;
+    } else {
+      accept_word("all");
+    }
+    do e->args.push_back(expr());
+    while (accept_punct(","));
+  }
+  expect_punct(")");
+  for (const auto& [word, what] :
+       {std::pair<const char*, const char*>{"filter", "aggregate FILTER"},
+        {"over", "window functions"},
+        {"within", "WITHIN GROUP"}})
+    if (is_word(word))
+      throw Error(std::string(what) + " " + (std::string(word) == "over" ? "are" : "is") +
+                  " not supported")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+  return sealed(std::move(e));
 }
 
 // Everything but parentheses; its own frame keeps primary() small (see comparison_rest).
@@ -323,24 +441,7 @@ ExprPtr ExprParser::primary_leaf() {
       }
       if (peek(1).kind == TokenKind::kPunct && peek(1).text == "(" &&
           !(t.quoted == false && is_reserved(t.text))) {
-        next();
-        next();
-        auto e = std::make_unique<Expr>(ExprKind::kFuncCall, t.position);
-        e->name = t.text;
-        if (is_op("*")) {
-          next();
-          e->star_arg = true;
-        } else if (!is_punct(")")) {
-          if (accept_word("distinct")) {
-            e->distinct = true;
-          } else {
-            accept_word("all");
-          }
-          do e->args.push_back(expr());
-          while (accept_punct(","));
-        }
-        expect_punct(")");
-        return sealed(std::move(e));
+        return function_call(t);
       }
       std::string name = identifier();
       // t.a -> a (one table per query); public.t.a -> a.

@@ -33,6 +33,7 @@ class ExprParser : public TokenCursor {
   ExprPtr comparison();
   [[gnu::noinline]] ExprPtr comparison_rest(ExprPtr left);
   [[gnu::noinline]] ExprPtr null_test(ExprPtr left);
+  [[gnu::noinline]] ExprPtr array_comparison(ExprPtr left, const std::string& op, int pos);
   ExprPtr additive();
   [[gnu::noinline]] ExprPtr additive_rest(ExprPtr left);
   ExprPtr multiplicative();
@@ -42,7 +43,9 @@ class ExprParser : public TokenCursor {
   ExprPtr cast();
   [[gnu::noinline]] ExprPtr cast_rest(ExprPtr e);
   ExprPtr primary();
+  void refuse_subquery() const;
   [[gnu::noinline]] ExprPtr primary_leaf();
+  [[gnu::noinline]] ExprPtr function_call(const Token& name);
 
   int max_depth_;
   int depth_ = 0;  // expression nesting of the current recursion

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 
@@ -356,6 +357,7 @@ class Parser : public ExprParser {
     } while (accept_punct(","));
     if (accept_word("from")) s.from = from_item();
     if (accept_word("where")) s.where = expr();
+    refuse_clauses({{"group", "GROUP BY"}, {"having", "HAVING"}, {"window", "WINDOW"}});
     if (accept_word("order")) {
       expect_word("by");
       do {
@@ -366,6 +368,10 @@ class Parser : public ExprParser {
         } else {
           accept_word("asc");
         }
+        if (is_word("using"))
+          throw Error("ORDER BY ... USING is not supported")
+              .at_position(peek().position)
+              .with_sqlstate(sqlstate::kFeatureNotSupported);
         if (accept_word("nulls")) {
           if (accept_word("first")) {
             o.nulls_first = true;
@@ -378,7 +384,20 @@ class Parser : public ExprParser {
       } while (accept_punct(","));
     }
     limit_clauses(s);
+    refuse_clauses({{"for", "SELECT ... FOR UPDATE / FOR SHARE"},
+                    {"union", "UNION"},
+                    {"intersect", "INTERSECT"},
+                    {"except", "EXCEPT"}});
     return s;
+  }
+
+  // A clause PostgreSQL has and tidepool does not: refused by name where it starts.
+  void refuse_clauses(std::initializer_list<std::pair<const char*, const char*>> clauses) {
+    for (const auto& [word, name] : clauses)
+      if (is_word(word))
+        throw Error(std::string(name) + " is not supported")
+            .at_position(peek().position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
   }
 
   // LIMIT {n | ALL}, OFFSET n [ROW | ROWS] and FETCH {FIRST | NEXT} [n] {ROW | ROWS} ONLY,
@@ -426,7 +445,12 @@ class Parser : public ExprParser {
 
   FromItem from_item() {
     FromItem f;
+    accept_word("only");  // no table has children: ONLY t is t
     f.position = peek().position;
+    if (is_punct("("))
+      throw Error("subqueries in FROM are not supported")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     f.name = relation_name(&f.schema);
     if (accept_punct("(")) {
       f.is_function = true;
@@ -444,7 +468,9 @@ class Parser : public ExprParser {
         expect_punct(")");
       }
     }
-    if (is_punct(",") || is_word("join"))
+    refuse_clauses({{"tablesample", "TABLESAMPLE"}});
+    if (is_punct(",") || is_word("join") || is_word("natural") || is_word("cross") ||
+        is_word("left") || is_word("right") || is_word("inner") || is_word("full"))
       throw Error("joins are not supported: a query reads one table")
           .at_position(peek().position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);

@@ -19,10 +19,13 @@ namespace tp::sql {
 // swallowing keywords (SELECT 1 FROM ...).
 inline bool is_reserved(const std::string& w) {
   static const char* kWords[] = {
-      "select", "from",     "where",  "order", "by",   "limit",  "and",       "or",      "not",
-      "as",     "between",  "in",     "asc",   "desc", "values", "with",      "on",      "into",
-      "table",  "create",   "insert", "null",  "true", "false",  "is",        "primary", "key",
-      "group",  "distinct", "offset", "fetch", "all",  "only",   "symmetric", "isnull",  "notnull"};
+      "select", "from",      "where",   "order",   "by",       "limit",  "and",         "or",
+      "not",    "as",        "between", "in",      "asc",      "desc",   "values",      "with",
+      "on",     "into",      "table",   "create",  "insert",   "null",   "true",        "false",
+      "is",     "primary",   "key",     "group",   "distinct", "offset", "fetch",       "all",
+      "only",   "symmetric", "isnull",  "notnull", "having",   "window", "tablesample", "like",
+      "ilike",  "similar",   "for",     "using",   "natural",  "cross",  "left",        "right",
+      "inner",  "full",      "join",    "any",     "some",     "union",  "intersect",   "except"};
   for (const char* k : kWords)
     if (w == k) return true;
   return false;
@@ -81,6 +84,9 @@ class TokenCursor {
   }
   void expect_word(const char* w) {
     if (!accept_word(w)) syntax_error();
+  }
+  bool is_punct_at(const char* p, size_t ahead) const {
+    return peek(ahead).kind == TokenKind::kPunct && peek(ahead).text == p;
   }
   bool is_punct(const char* p) const {
     return peek().kind == TokenKind::kPunct && peek().text == p;

@@ -350,6 +350,41 @@ TEST_F(Pg15Sql, QualifiedNamesAndRefusalsNameTheConstruct) {
             "syntax error at or near \"FETCH\"");
   EXPECT_EQ(testing::error_of(*s_, "SELECT 1 OFFSET 1"),
             "OFFSET is supported in queries over a table only");
+  // What PostgreSQL accepts and tidepool does not build is refused by name.
+  const std::pair<const char*, const char*> refused[] = {
+      {"SELECT b, count(*) FROM q1 GROUP BY b", "GROUP BY is not supported"},
+      {"SELECT * FROM q1 HAVING count(*) > 1", "HAVING is not supported"},
+      {"SELECT * FROM q1 ORDER BY a USING <", "ORDER BY ... USING is not supported"},
+      {"SELECT * FROM q1 WHERE a IN (SELECT 1)", "subqueries are not supported"},
+      {"SELECT (SELECT 1) FROM q1", "subqueries are not supported"},
+      {"SELECT * FROM (SELECT 1) s", "subqueries in FROM are not supported"},
+      {"SELECT sum(a) FILTER (WHERE b = 1) FROM q1", "aggregate FILTER is not supported"},
+      {"SELECT count(*) OVER () FROM q1", "window functions are not supported"},
+      {"SELECT * FROM q1 FOR UPDATE", "SELECT ... FOR UPDATE / FOR SHARE is not supported"},
+      {"SELECT * FROM q1 TABLESAMPLE SYSTEM (10)", "TABLESAMPLE is not supported"},
+      {"SELECT * FROM q1 UNION SELECT * FROM q1", "UNION is not supported"},
+      {"SELECT * FROM q1 WHERE a NOT LIKE '1%'",
+       "LIKE, ILIKE and SIMILAR TO are not supported (tidepool columns are integers)"},
+      {"SELECT * FROM q1 WHERE a < ANY ('{1,2}')",
+       "< ANY (...) is not supported; = ANY and <> ALL are"},
+      {"SELECT * FROM q1 WHERE a = ANY ('{1,x}')", "invalid input syntax for type integer: \"x\""},
+      {"SELECT * FROM q1 LEFT JOIN q2 ON true", "joins are not supported: a query reads one table"},
+  };
+  for (const auto& [sql, error] : refused) EXPECT_EQ(testing::error_of(*s_, sql), error) << sql;
+}
+
+// PostgreSQL's = ANY (array) and <> ALL (array) are IN and NOT IN.
+TEST_F(Pg15Sql, ArrayComparisonsAreInLists) {
+  EXPECT_EQ(lines("EXPLAIN SELECT * FROM q1 WHERE a = ANY ('{1,2}')"),
+            lines("EXPLAIN SELECT * FROM q1 WHERE a IN (1, 2)"));
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE a = ANY ('{1,2,2,5}'::int[])"),
+            "3");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE a = ANY (ARRAY[7, 8])"), "2");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE a <> ALL ('{1,2,3}') AND a < 6"),
+            "2");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE a = ANY ('{}')"), "0");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE a = ANY ('{2.5, 3}')"), "1");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM ONLY q1"), "20000");
 }
 
 }  // namespace
