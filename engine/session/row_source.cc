@@ -286,6 +286,11 @@ void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
 
 void run_source(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
                 uint64_t* count_only) {
+  // Only the planner's queries over tables have these; here they would be ignored.
+  if (s.distinct || s.offset)
+    throw Error(std::string(s.distinct ? "SELECT DISTINCT" : "OFFSET") +
+                " is supported in queries over a table only")
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   if (!s.values.empty()) return run_values(s, ctx, emit, count_only);
   if (!s.from) return run_targets(s, ctx, emit, count_only);
   if (!s.from->is_function)

@@ -209,10 +209,6 @@ ResultSet Session::select(const sql::Select& s) {
     if (is_system_view(*s.from)) return system_view(s);
     return query_select(*this, s);
   }
-  if (s.distinct || s.offset)
-    throw Error(std::string(s.distinct ? "SELECT DISTINCT" : "OFFSET") +
-                " is supported in queries over a table only")
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
   ResultSet r;
   r.returns_rows = true;
   r.columns = row_source_columns(s);

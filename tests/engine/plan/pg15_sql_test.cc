@@ -350,6 +350,15 @@ TEST_F(Pg15Sql, QualifiedNamesAndRefusalsNameTheConstruct) {
             "syntax error at or near \"FETCH\"");
   EXPECT_EQ(testing::error_of(*s_, "SELECT 1 OFFSET 1"),
             "OFFSET is supported in queries over a table only");
+  EXPECT_EQ(testing::error_of(*s_,
+                              "INSERT INTO q2 SELECT DISTINCT i, i, i FROM "
+                              "generate_series(1, 3) s(i)"),
+            "SELECT DISTINCT is supported in queries over a table only");
+  EXPECT_EQ(testing::error_of(*s_,
+                              "INSERT INTO q2 SELECT i, i + 100000, i FROM "
+                              "generate_series(1, 3) s(i) OFFSET 1"),
+            "OFFSET is supported in queries over a table only");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q2"), "5000");
   // What PostgreSQL accepts and tidepool does not build is refused by name.
   const std::pair<const char*, const char*> refused[] = {
       {"SELECT b, count(*) FROM q1 GROUP BY b", "GROUP BY is not supported"},
