@@ -143,9 +143,9 @@ TEST(Experiments, RpcMeasuresExactSeqPagesAndAFiniteRatio) {
     EXPECT_NEAR(num(r, "scan_over_device"), num(r, "scan_mb_per_s") / num(r, "device_mb_per_s"),
                 1e-2);
   }
-  for (const char* text : {"| io_method | rounds | seq scan MB/s | device MB/s (same file) |",
-                           "| worker (io_workers 16) | 1 |", "| io_uring | 1 |",
-                           "The seq scan ran at "})
+  for (const char* text :
+       {"| io_method | rounds | seq scan MB/s | device MB/s (same file) |",
+        "| worker (io_workers 16) | 1 |", "| io_uring | 1 |", "The seq scan ran at "})
     EXPECT_NE(md.find(text), std::string::npos) << text;
 }
 
@@ -219,15 +219,15 @@ TEST(Experiments, EicRunsEveryConcurrency) {
   EXPECT_NE(md.find("- io_uring direct, leaf read-ahead on: the dense query read "),
             std::string::npos);
   EXPECT_NE(md.find(" MB/s at eic 256 (0%)."), std::string::npos);
-  for (const char* label : {"| config | index_leaf_readahead | dense: whole query | dense: heap "
-                            "share | sparse: whole query | sparse: heap share |",
-                            "| io_uring direct | on |", "| worker direct | off |",
-                            "| io_uring direct, 8 kB reads | on |",
-                            "| sync buffered (fadvise), 8 kB reads | off |",
-                            "Whole query, index_leaf_readahead = off, reads combined",
-                            "Whole query, index_leaf_readahead = on, 8 kB reads",
-                            "Heap share, index_leaf_readahead = on, 8 kB reads "
-                            "(io_combine_limit = 1, PostgreSQL 15's shape):"})
+  for (const char* label :
+       {"| config | index_leaf_readahead | dense: whole query | dense: heap "
+        "share | sparse: whole query | sparse: heap share |",
+        "| io_uring direct | on |", "| worker direct | off |",
+        "| io_uring direct, 8 kB reads | on |", "| sync buffered (fadvise), 8 kB reads | off |",
+        "Whole query, index_leaf_readahead = off, reads combined",
+        "Whole query, index_leaf_readahead = on, 8 kB reads",
+        "Heap share, index_leaf_readahead = on, 8 kB reads "
+        "(io_combine_limit = 1, PostgreSQL 15's shape):"})
     EXPECT_NE(md.find(label), std::string::npos) << label;
   for (const char* png : {"eic_time.png", "eic_mbps.png", "eic_time_8k.png", "eic_mbps_8k.png"})
     EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/" + png)) << png;
