@@ -28,11 +28,7 @@ bool IncrementalSortNode::same_group(const int64_t* a, const int64_t* b) const {
 }
 
 bool IncrementalSortNode::less(const int64_t* a, const int64_t* b) const {
-  for (size_t k = presorted_; k < keys_.size(); ++k) {
-    const int64_t x = a[keys_[k].slot], y = b[keys_[k].slot];
-    if (x != y) return keys_[k].descending ? x > y : x < y;
-  }
-  return false;
+  return rows_less(keys_, presorted_, a, b);
 }
 
 void IncrementalSortNode::do_open() {

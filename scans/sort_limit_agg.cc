@@ -9,7 +9,8 @@ namespace tp::scans {
 
 namespace {
 constexpr uint32_t kOutputBatchRows = 1024;
-}
+constexpr uint64_t kMaxDistinctBytes = uint64_t(2) << 30;
+}  // namespace
 
 // ---------------------------------------------------------------- Sort
 
@@ -22,11 +23,7 @@ SortNode::SortNode(std::unique_ptr<ExecNode> child, std::vector<SortKey> keys, s
       max_bytes_(max_bytes) {}
 
 bool SortNode::less(const int64_t* a, const int64_t* b) const {
-  for (const SortKey& k : keys_) {
-    int64_t x = a[k.slot], y = b[k.slot];
-    if (x != y) return k.descending ? x > y : x < y;
-  }
-  return false;
+  return rows_less(keys_, 0, a, b);
 }
 
 void SortNode::do_open() {
@@ -230,6 +227,13 @@ const RowBatch* AggregateNode::do_next() {
       } else if (spec.distinct) {
         std::vector<int64_t>& vals = distinct_values_[a];
         for (uint32_t r = 0; r < b->count; ++r) vals.push_back(b->row(r)[spec.slot]);
+        // The same bound as the in-memory Sort's (scans/README.md).
+        if (vals.size() * sizeof(int64_t) > kMaxDistinctBytes)
+          throw Error("a DISTINCT aggregate over " + std::to_string(vals.size()) +
+                          "+ rows needs more than " + std::to_string(kMaxDistinctBytes >> 20) +
+                          " MB, the in-memory limit",
+                      "", "Add a WHERE clause that keeps fewer rows.")
+              .with_sqlstate(sqlstate::kProgramLimitExceeded);
       } else if (spec.kind == AggKind::kCountStar || spec.kind == AggKind::kCount) {
         st.count += b->count;  // columns hold no NULLs
       } else {

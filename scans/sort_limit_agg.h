@@ -16,6 +16,17 @@ struct SortKey {
   bool descending = false;
 };
 
+// Whether row `a` sorts before row `b` by keys[from..] (Sort compares by all keys,
+// Incremental Sort by those after its presorted ones).
+inline bool rows_less(const std::vector<SortKey>& keys, size_t from, const int64_t* a,
+                      const int64_t* b) {
+  for (size_t k = from; k < keys.size(); ++k) {
+    const int64_t x = a[keys[k].slot], y = b[keys[k].slot];
+    if (x != y) return keys[k].descending ? x > y : x < y;
+  }
+  return false;
+}
+
 // Sort: reads every row of its child, then returns them ordered by the keys
 // (ties keep input order). With a bound (a LIMIT above), only the best
 // `bound` rows are kept, PostgreSQL's top-N heapsort. Throws tp::Error when

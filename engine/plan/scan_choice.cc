@@ -105,11 +105,17 @@ class ScanChooser {
   // Keeps the path if it is the cheapest so far once the nodes above it are counted.
   void consider(PathCost p, bool ordered, ScanBuilder build) {
     if (q_.presorted_only && !ordered) return;
-    PathCost f = finished(p, ordered);
-    serial_paths_.push_back({p, f, ordered});
-    if (best_build_ && !(f.total < best_total_)) return;
-    best_total_ = f.total;
-    best_ = p;
+    keep_if_cheapest(p, finished(p, ordered), ordered, std::move(build));
+  }
+
+  // A serial path `raw`, `finished` with the nodes above it: remembered among the serial
+  // paths, and the best so far if no earlier one is as cheap.
+  void keep_if_cheapest(const PathCost& raw, const PathCost& finished, bool ordered,
+                        ScanBuilder build) {
+    serial_paths_.push_back({raw, finished, ordered});
+    if (best_build_ && !(finished.total < best_total_)) return;
+    best_total_ = finished.total;
+    best_ = raw;
     best_ordered_ = ordered;
     best_parallel_safe_ = true;
     best_build_ = std::move(build);
@@ -301,19 +307,14 @@ class ScanChooser {
     const double limit_rows = q_.limit ? double(*q_.limit) : -1;
     const PathCost inc = cost_incremental_sort(cs_, input, groups, width_, limit_rows);
     const PathCost f = q_.limit ? cost_limit(inc, 0, limit_rows) : inc;
-    serial_paths_.push_back({inc, f, true});
-    if (best_build_ && !(f.total < best_total_)) return;
-    best_total_ = f.total;
-    best_ = inc;
-    best_ordered_ = true;
-    best_parallel_safe_ = true;
-    best_build_ = [this, input, presorted, presorted_text, build = std::move(build)] {
-      std::unique_ptr<scans::ExecNode> scan = build();
-      scan->estimate = {input.startup, input.total, input.rows, width_};
-      return std::make_unique<scans::IncrementalSortNode>(std::move(scan), q_.sort.keys, presorted,
-                                                          q_.sort.key_text, presorted_text,
-                                                          q_.sort.max_bytes);
-    };
+    keep_if_cheapest(
+        inc, f, true, [this, input, presorted, presorted_text, build = std::move(build)] {
+          std::unique_ptr<scans::ExecNode> scan = build();
+          scan->estimate = {input.startup, input.total, input.rows, width_};
+          return std::make_unique<scans::IncrementalSortNode>(std::move(scan), q_.sort.keys,
+                                                              presorted, q_.sort.key_text,
+                                                              presorted_text, q_.sort.max_bytes);
+        });
   }
 
   // Whether `keys` hold every column the query reads: the output's and the clauses'.
