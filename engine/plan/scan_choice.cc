@@ -9,6 +9,7 @@
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/index_open.h"
 #include "engine/plan/parallel_cost.h"
+#include "scans/one_time_false.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/statistics.h"
 #include "engine/plan/where_clause.h"
@@ -46,7 +47,9 @@ class ScanChooser {
       view_.columns.push_back(v);
     }
     rs_ = RelSize{.pages = size.pages, .tuples = size.tuples, .rows = 0};
-    rs_.rows = clamp_row_est(clauselist_selectivity(view_, q.clauses) * size.tuples);
+    // A false restriction has selectivity 0, as a constant FALSE has in PostgreSQL.
+    const double selectivity = q.one_time_false ? 0.0 : clauselist_selectivity(view_, q.clauses);
+    rs_.rows = clamp_row_est(selectivity * size.tuples);
     for (int c : q.scan_columns) {
       output_.push_back(
           {layout_.offset(size_t(c)), rel_.columns[size_t(c)].type == ColumnType::kInt8});
@@ -74,7 +77,7 @@ class ScanChooser {
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
     consider_bitmap_heap_scan();
     std::optional<PartialScan> partial;
-    if (!q_.presorted_only)
+    if (!q_.presorted_only && !q_.one_time_false)
       partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
     if (partial) consider_gather(*partial);
     if (partial) consider_gather_merge(*partial);
@@ -82,6 +85,10 @@ class ScanChooser {
     if (!best_build_) return chosen;  // presorted_only, and no index gives the order
     chosen.node = best_build_();
     chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
+    if (q_.one_time_false) {
+      chosen.node = std::make_unique<scans::OneTimeFalseNode>(std::move(chosen.node));
+      chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
+    }
     chosen.path = best_;
     chosen.ordered = best_ordered_;
     chosen.parallel_safe = best_parallel_safe_;
@@ -406,10 +413,11 @@ class ScanChooser {
         for (size_t id : c.implied_ids) rechecked[id] = true;
         continue;
       }
-      for (size_t id : c.clause_ids) {
-        rechecked[id] = true;
-        recheck.push_back(q_.clauses[id]);
-      }
+      // The index conditions in key order, as PostgreSQL's bitmapqualorig lists them.
+      for (size_t id : c.clause_ids) rechecked[id] = true;
+      const BitmapChoice& scan = c.arms.front();
+      for (Clause& k : in_key_order(scan.index_clauses, scan.index->entry->key_columns))
+        recheck.push_back(std::move(k));
     }
     std::vector<Clause> filter;
     for (size_t i = 0; i < q_.clauses.size(); ++i)
