@@ -9,7 +9,6 @@
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/index_open.h"
 #include "engine/plan/parallel_cost.h"
-#include "scans/one_time_false.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/statistics.h"
 #include "engine/plan/where_clause.h"
@@ -19,6 +18,7 @@
 #include "scans/bitmap_scan.h"
 #include "scans/incremental_sort.h"
 #include "scans/index_scan.h"
+#include "scans/one_time_false.h"
 #include "scans/seq_scan.h"
 
 namespace tp {
@@ -111,7 +111,7 @@ class ScanChooser {
 
   // Keeps the path if it is the cheapest so far once the nodes above it are counted.
   void consider(PathCost p, bool ordered, ScanBuilder build) {
-    if (q_.presorted_only && !ordered) return;
+    if (q_.presorted_only && !ordered && !q_.order.empty()) return;
     keep_if_cheapest(p, finished(p, ordered), ordered, std::move(build));
   }
 
@@ -219,9 +219,14 @@ class ScanChooser {
     best_build_ = [this, partial, g] { return build_gather_merge(ctx_, partial, g, q_.sort); };
   }
 
+  // The relation as EXPLAIN names it: "t1", or "t1 t1_1" under an alias.
+  std::string relation_text() const {
+    return sql::quote_identifier(rel_.name) + (q_.alias.empty() ? "" : " " + q_.alias);
+  }
+
   scans::SeqScanParams seq_scan_params() const {
     scans::SeqScanParams params;
-    params.relation = sql::quote_identifier(rel_.name);
+    params.relation = relation_text();
     params.nblocks = BlockNumber(rel_.pages);
     params.stream = settings_.stream;
     params.output = output_;
@@ -241,8 +246,9 @@ class ScanChooser {
   // Whether a scan of index `keys` returns rows in the wanted order (`backward` says
   // which way), or how many leading sort keys it gives (engine/plan/incremental_sort.h).
   size_t index_order(const std::vector<int>& keys, bool& backward) const {
-    if (q_.order.empty() || q_.order_by_sort_only) return 0;
-    return index_order_prefix(keys, q_.order, q_.constant_columns, backward);
+    if (q_.order.empty()) return 0;
+    return std::min(index_order_prefix(keys, q_.order, q_.constant_columns, backward),
+                    q_.index_orderable_keys);
   }
 
   // The index paths PostgreSQL's build_index_paths makes for one index: the scan with
@@ -279,7 +285,7 @@ class ScanChooser {
     PathCost p = disabled_if(!settings_.enable_indexscan, isc.path);
     ScanBuilder build = [this, entry = ix.entry, ic, qp, backward, index_only] {
       scans::IndexScanParams ip;
-      ip.relation = sql::quote_identifier(rel_.name) + (q_.alias.empty() ? "" : " " + q_.alias);
+      ip.relation = relation_text();
       ip.index_only = index_only;
       ip.index = open_index(ctx_, rel_, *entry);
       ip.condition_sets = condition_sets(ic, entry->key_columns, backward);
@@ -491,7 +497,7 @@ class ScanChooser {
                                                     const std::vector<Clause>& filter,
                                                     const PathCost& p) const {
     scans::BitmapHeapScanParams bp;
-    bp.relation = sql::quote_identifier(rel_.name);
+    bp.relation = relation_text();
     bp.work_mem_bytes = cs_.work_mem_kb * 1024;
     bp.stream = settings_.stream;
     bp.output = output_;
