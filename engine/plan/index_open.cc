@@ -51,4 +51,18 @@ scans::IndexHandle open_index(PlanContext& ctx, const RelationEntry& table,
   return handle;
 }
 
+void answer_from_index(scans::IndexScanParams& params, Storage& storage, const RelationEntry& table,
+                       const RelationEntry& index) {
+  std::shared_ptr<const VisibilityMap> map = storage.visibility_map(table);
+  const BlockNumber pages = BlockNumber(table.pages);
+  // A page past the committed ones (none should be set) is never taken on trust.
+  if (map->end_of_set_bits() > 0)
+    params.all_visible = [map, pages](BlockNumber b) { return b < pages && map->all_visible(b); };
+  HeapTupleLayout layout(table.columns);
+  params.tuple_size = layout.tuple_size();
+  for (int c : index.key_columns)
+    params.key_slots.push_back(
+        {layout.offset(size_t(c)), layout.type(size_t(c)) == ColumnType::kInt8});
+}
+
 }  // namespace tp

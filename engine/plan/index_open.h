@@ -21,4 +21,10 @@ void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
 scans::IndexHandle open_index(PlanContext& ctx, const RelationEntry& table,
                               const RelationEntry& index);
 
+// An Index Only Scan of `index` answers the entries on all-visible heap pages from
+// the index: the table's visibility map as it is now, and where each key column
+// sits in a heap tuple.
+void answer_from_index(scans::IndexScanParams& params, Storage& storage, const RelationEntry& table,
+                       const RelationEntry& index);
+
 }  // namespace tp
