@@ -132,4 +132,26 @@ void write_visibility_map(const std::string& path, const VisibilityMap& map) {
   write_file_atomically(path, map.serialize());
 }
 
+std::vector<std::string> verify_visibility_map(const std::string& path, BlockNumber table_pages) {
+  std::vector<std::string> problems;
+  VisibilityMap map;
+  try {
+    map = read_visibility_map(path);
+  } catch (const Error& e) {
+    problems.push_back(e.what());
+    return problems;
+  }
+  const std::string file = "visibility map base/" + path.substr(path.find_last_of('/') + 1);
+  if (map.end_of_set_bits() > table_pages)
+    problems.push_back(file + " marks block " + std::to_string(map.end_of_set_bits() - 1) +
+                       ", past the table's " + std::to_string(table_pages) + " blocks");
+  for (BlockNumber b = 0; b < map.covered(); ++b)
+    if (map.bits(b) == kVmAllFrozen) {
+      problems.push_back(file + " marks block " + std::to_string(b) +
+                         " all-frozen but not all-visible");
+      break;
+    }
+  return problems;
+}
+
 }  // namespace tp

@@ -62,4 +62,10 @@ VisibilityMap read_visibility_map(const std::string& path);
 // Replaces the map at `path` durably and atomically; an empty map removes it.
 void write_visibility_map(const std::string& path, const VisibilityMap& map);
 
+// `tidepool check`'s look at a table's map: the problems (none: sound) of the file
+// at `path` for a table of `table_pages` committed blocks: a file that does not
+// parse, a bit set for a block past the table's end, all-frozen without
+// all-visible.
+std::vector<std::string> verify_visibility_map(const std::string& path, BlockNumber table_pages);
+
 }  // namespace tp

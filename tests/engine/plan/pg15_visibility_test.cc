@@ -80,7 +80,7 @@ TEST(Pg15Visibility, EveryStatementIsPostgres) {
     ++explains;
   }
   EXPECT_EQ(next, results.size());
-  EXPECT_EQ(explains, 27u);
+  EXPECT_EQ(explains, 28u);
   EXPECT_EQ(counts, 4u);
 }
 

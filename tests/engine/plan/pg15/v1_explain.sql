@@ -9,6 +9,9 @@ explain select c from v1 where b < 50 and c < 100;
 explain select a from v1 order by a limit 10;
 explain select max(a) from v1;
 explain select count(*) from v1;
+-- A Bitmap Heap Scan for count(*): PostgreSQL 15 reads every heap page all the same
+-- (the scan returns a physical target list, so can_skip_fetch is false).
+explain select count(*) from v1 where b = 5 or b = 7;
 -- The effective_io_concurrency article's query after its VACUUM ANALYZE: a Seq Scan by
 -- default, a Bitmap Heap Scan with enable_seqscan off (the BitmapOr reads minor_idx
 -- whole), an Index Only Scan of minor_idx only with bitmap scans off as well.
