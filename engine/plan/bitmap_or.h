@@ -41,15 +41,19 @@ struct BitmapCandidate {
 
 // Makes the bitmap index scan of one index for the given index clauses.
 using BitmapOn = std::function<BitmapChoice(const IndexInfo&, std::vector<Clause>)>;
+// What a bitmap heap scan over a bitmap would cost (PostgreSQL's bitmap_scan_cost_est).
+using BitmapHeapCost = std::function<double(const BitmapPath&)>;
 
 // The BitmapOr for restriction clause `oi` of `clauses` (nullopt if it is no OR, or some
-// arm has no index): each arm (an AND, or one clause) on the cheapest index that applies
-// some of the arm's clauses, together with whatever other restriction clauses that index
-// applies. The heap scan rechecks the OR of the arms' index conditions; the OR clause
-// stays a filter unless every arm's conditions hold all of the arm.
+// arm has no index): each arm (an AND, or one clause) on the index that applies some of
+// the arm's clauses, together with whatever other restriction clauses that index
+// applies, whose bitmap makes the cheapest heap scan (choose_bitmap_and's measure; on a
+// tie the cheaper index scan). The heap scan rechecks the OR of the arms' index conditions; the OR
+// clause stays a filter unless every arm's conditions hold all of the arm.
 std::optional<BitmapCandidate> bitmap_or_candidate(const std::vector<Clause>& clauses, size_t oi,
                                                    const std::vector<IndexInfo>& indexes,
                                                    const CostSettings& cs,
-                                                   const BitmapOn& bitmap_on);
+                                                   const BitmapOn& bitmap_on,
+                                                   const BitmapHeapCost& heap_cost);
 
 }  // namespace tp

@@ -44,6 +44,7 @@ EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses) {
     }
     ec->differs = ec->differs || !same_constant(ec->first, c);
   }
+  out.class_start = out.clauses.size();
   for (EquivalenceClass& e : classes) {
     out.contradiction = out.contradiction || e.differs;
     out.clauses.push_back(std::move(e.first));

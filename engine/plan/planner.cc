@@ -12,6 +12,7 @@
 #include "engine/plan/minmax_agg.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/parallel_paths.h"
+#include "engine/plan/prepqual.h"
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
@@ -298,19 +299,19 @@ ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
   return slots;
 }
 
-// WHERE: PostgreSQL's restriction clauses, equalities after the rest as its
-// equivalence classes give them back, then ordered by evaluation cost as its
-// order_qual_clauses does. `contradiction`: two constants for one column.
-std::vector<Clause> restrictions(const CostSettings& cs, const RelationEntry& rel,
-                                 const sql::Select& s, bool& contradiction) {
+// WHERE: PostgreSQL's restriction clauses (its baserestrictinfo), equalities after the
+// rest as its equivalence classes give them back, from `class_start` on. Index
+// conditions keep this order within a column; a Filter is sorted by evaluation cost
+// (order_qual_clauses). `contradiction`: two constants for one column.
+std::vector<Clause> restrictions(const RelationEntry& rel, const sql::Select& s,
+                                 bool& contradiction, size_t& class_start) {
   std::vector<Clause> clauses;
-  if (s.where) clauses = restriction_clauses(bind_where(rel, *s.where));
+  if (s.where)
+    clauses = restriction_clauses(find_duplicate_ors(normalize(bind_where(rel, *s.where))));
   EquivalenceResult classes = apply_equivalence_classes(std::move(clauses));
   clauses = std::move(classes.clauses);
   contradiction = classes.contradiction;
-  std::stable_sort(clauses.begin(), clauses.end(), [&](const Clause& a, const Clause& b) {
-    return qual_cost(cs, std::span(&a, 1)).per_tuple < qual_cost(cs, std::span(&b, 1)).per_tuple;
-  });
+  class_start = classes.class_start;
   return clauses;
 }
 
@@ -443,11 +444,10 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     throw Error("SELECT DISTINCT is not supported")
         .at_position(s.targets.empty() ? 1 : s.targets[0].expr->position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
-  const CostSettings& cs = ctx.settings.costs;
   BoundTargets targets = bind_targets(rel, s);
   ScanQuery sq;
   sq.rel = &rel;
-  sq.clauses = restrictions(cs, rel, s, sq.one_time_false);
+  sq.clauses = restrictions(rel, s, sq.one_time_false, sq.class_start);
   sq.constant_columns = constant_columns(sq.clauses);
   BoundOrder order = bind_order_by(rel, s, targets, sq.constant_columns);
   ScanSlots slots = assign_slots(targets, order);

@@ -10,6 +10,7 @@
 #include "engine/plan/index_open.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/rel_size.h"
+#include "engine/plan/serial_paths.h"
 #include "engine/plan/statistics.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
@@ -76,6 +77,7 @@ class ScanChooser {
     consider_seq_scan();
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
     consider_bitmap_heap_scan();
+    choose_serial();
     std::optional<PartialScan> partial;
     if (!q_.presorted_only && !q_.one_time_false)
       partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
@@ -109,23 +111,41 @@ class ScanChooser {
     return f;
   }
 
-  // Keeps the path if it is the cheapest so far once the nodes above it are counted.
-  void consider(PathCost p, bool ordered, ScanBuilder build) {
+  // Records a serial path of the table that gives the first `keys` ORDER BY keys.
+  void consider(PathCost p, size_t keys, ScanBuilder build) {
+    const bool ordered = !q_.order.empty() && keys == q_.order.size();
     if (q_.presorted_only && !ordered && !q_.order.empty()) return;
-    keep_if_cheapest(p, finished(p, ordered), ordered, std::move(build));
+    serial_paths_.push_back({p, finished(p, ordered), ordered});
+    table_paths_.push_back({p, keys});
+    builders_.push_back(std::move(build));
   }
 
-  // A serial path `raw`, `finished` with the nodes above it: remembered among the serial
-  // paths, and the best so far if no earlier one is as cheap.
-  void keep_if_cheapest(const PathCost& raw, const PathCost& finished, bool ordered,
-                        ScanBuilder build) {
-    serial_paths_.push_back({raw, finished, ordered});
-    if (best_build_ && !(finished.total < best_total_)) return;
-    best_total_ = finished.total;
-    best_ = raw;
-    best_ordered_ = ordered;
+  // The serial plan PostgreSQL ends with (serial_paths.h): the table's path as it is,
+  // under the Sort the planner adds above it, or under an Incremental Sort.
+  void choose_serial() {
+    SerialQuery sq;
+    sq.order_keys = q_.order.size();
+    sq.aggregate = q_.aggregate;
+    const double limit_rows = q_.limit ? double(*q_.limit) : -1;
+    if (q_.limit && !q_.aggregate) sq.limit_rows = limit_rows;
+    sq.sort = [&](const PathCost& p) { return cost_sort(cs_, p, p.rows, width_, 0, limit_rows); };
+    sq.incremental_sort = [&](const PathCost& p, size_t keys) {
+      return incremental_sort_cost(p, keys);
+    };
+    std::optional<SerialChoice> c = choose_serial_path(table_paths_, sq);
+    if (!c) return;
+    const TablePath& base = table_paths_[c->path];
+    best_total_ = c->finished.total;
     best_parallel_safe_ = true;
-    best_build_ = std::move(build);
+    best_ = base.cost;
+    best_ordered_ =
+        c->kind == SerialChoice::Kind::kAsIs && !q_.order.empty() && base.keys == q_.order.size();
+    best_build_ = builders_[c->path];
+    if (c->kind == SerialChoice::Kind::kIncrementalSort) {
+      best_ = c->top;
+      best_ordered_ = true;
+      best_build_ = incremental_sort_builder(base.cost, base.keys, builders_[c->path]);
+    }
   }
 
   // Gather over the partial scan: PostgreSQL adds it beside the serial paths (and
@@ -230,14 +250,15 @@ class ScanChooser {
     params.nblocks = BlockNumber(rel_.pages);
     params.stream = settings_.stream;
     params.output = output_;
-    params.qual = scans::compile_qual(q_.clauses, layout_);
-    params.filter_text = clauses_text(q_.clauses, rel_);
+    const std::vector<Clause> filter = order_qual_clauses(cs_, q_.clauses);
+    params.qual = scans::compile_qual(filter, layout_);
+    params.filter_text = clauses_text(filter, rel_);
     return params;
   }
 
   void consider_seq_scan() {
     PathCost p = disabled_if(!settings_.enable_seqscan, cost_seq_scan(cs_, rs_, all_quals_));
-    consider(p, false, [this] {
+    consider(p, 0, [this] {
       return std::make_unique<scans::SeqScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
                                                   seq_scan_params());
     });
@@ -266,8 +287,8 @@ class ScanChooser {
       (usable && !lower ? ic : qp).push_back(c);
       (usable ? ic_all : qp_all).push_back(c);
     }
-    consider_index_path(ix, ic, qp, true);
-    if (lower_in) consider_index_path(ix, ic_all, qp_all, false);
+    consider_index_path(ix, ic, order_qual_clauses(cs_, qp), true);
+    if (lower_in) consider_index_path(ix, ic_all, order_qual_clauses(cs_, qp_all), false);
   }
 
   void consider_index_path(const IndexInfo& ix, const std::vector<Clause>& ic,
@@ -275,7 +296,6 @@ class ScanChooser {
     const std::vector<int>& keys = ix.entry->key_columns;
     bool backward = false;
     const size_t presorted = may_order ? index_order(keys, backward) : 0;
-    const bool gives_order = presorted > 0 && presorted == q_.order.size();
     // As PostgreSQL, an index holding every column the query reads gives an index-only
     // path, even with no clause or order to offer (a full index scan).
     const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
@@ -302,32 +322,32 @@ class ScanChooser {
       return std::make_unique<scans::IndexScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
                                                     std::move(ip));
     };
-    consider(p, gives_order, build);
-    if (presorted > 0 && !gives_order) consider_incremental_sort(p, presorted, build);
+    consider(p, presorted, build);
   }
 
   // PostgreSQL's Incremental Sort over a path ordered by the first `presorted` keys:
-  // one of the ordered relation's paths beside the full Sort.
-  void consider_incremental_sort(const PathCost& input, size_t presorted, ScanBuilder build) {
+  // its cost, with the LIMIT's bound, and the node over the path's scan.
+  PathCost incremental_sort_cost(const PathCost& input, size_t presorted) const {
     std::vector<int> columns;
-    std::string presorted_text;
-    for (size_t i = 0; i < presorted; ++i) {
-      columns.push_back(q_.order[i].first);
-      presorted_text +=
-          (i ? ", " : "") + sql::quote_identifier(rel_.columns[size_t(q_.order[i].first)].name);
-    }
+    for (size_t i = 0; i < presorted; ++i) columns.push_back(q_.order[i].first);
     const double groups = estimate_num_groups(view_, columns, input.rows, rs_.rows);
     const double limit_rows = q_.limit ? double(*q_.limit) : -1;
-    const PathCost inc = cost_incremental_sort(cs_, input, groups, width_, limit_rows);
-    const PathCost f = q_.limit ? cost_limit(inc, 0, limit_rows) : inc;
-    keep_if_cheapest(
-        inc, f, true, [this, input, presorted, presorted_text, build = std::move(build)] {
-          std::unique_ptr<scans::ExecNode> scan = build();
-          scan->estimate = {input.startup, input.total, input.rows, width_};
-          return std::make_unique<scans::IncrementalSortNode>(std::move(scan), q_.sort.keys,
-                                                              presorted, q_.sort.key_text,
-                                                              presorted_text, q_.sort.max_bytes);
-        });
+    return cost_incremental_sort(cs_, input, groups, width_, limit_rows);
+  }
+
+  ScanBuilder incremental_sort_builder(const PathCost& input, size_t presorted,
+                                       ScanBuilder build) const {
+    std::string presorted_text;
+    for (size_t i = 0; i < presorted; ++i)
+      presorted_text +=
+          (i ? ", " : "") + sql::quote_identifier(rel_.columns[size_t(q_.order[i].first)].name);
+    return [this, input, presorted, presorted_text, build = std::move(build)] {
+      std::unique_ptr<scans::ExecNode> scan = build();
+      scan->estimate = {input.startup, input.total, input.rows, width_};
+      return std::make_unique<scans::IncrementalSortNode>(std::move(scan), q_.sort.keys, presorted,
+                                                          q_.sort.key_text, presorted_text,
+                                                          q_.sort.max_bytes);
+    };
   }
 
   // Whether `keys` hold every column the query reads: the output's and the clauses'.
@@ -361,9 +381,11 @@ class ScanChooser {
     }
     for (size_t oi = 0; oi < q_.clauses.size(); ++oi) {
       std::optional<BitmapCandidate> c = bitmap_or_candidate(
-          q_.clauses, oi, indexes_, cs_, [this](const IndexInfo& ix, std::vector<Clause> ic) {
+          q_.clauses, oi, indexes_, cs_,
+          [this](const IndexInfo& ix, std::vector<Clause> ic) {
             return bitmap_on(ix, std::move(ic));
-          });
+          },
+          [this](const BitmapPath& b) { return heap_cost(b); });
       if (c) add_candidate(candidates, std::move(*c));
     }
     if (candidates.empty()) return;
@@ -401,7 +423,7 @@ class ScanChooser {
     BitmapPath bitmap = group_node(candidates, best_group);
     PathCost p = disabled_if(!settings_.enable_bitmapscan,
                              cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path);
-    consider(p, false, [this, chosen, bitmap, p] { return build_bitmap_heap(chosen, bitmap, p); });
+    consider(p, 0, [this, chosen, bitmap, p] { return build_bitmap_heap(chosen, bitmap, p); });
   }
 
   // The Bitmap Heap Scan over the chosen candidates (their BitmapAnd when several): the
@@ -428,6 +450,7 @@ class ScanChooser {
     std::vector<Clause> filter;
     for (size_t i = 0; i < q_.clauses.size(); ++i)
       if (!rechecked[i]) filter.push_back(q_.clauses[i]);
+    filter = order_qual_clauses(cs_, std::move(filter));
     std::unique_ptr<scans::BitmapNode> tree;
     if (members.size() == 1) {
       tree = std::move(members[0]);
@@ -533,6 +556,9 @@ class ScanChooser {
     bool ordered = false;
   };
   std::vector<SerialPath> serial_paths_;
+  // The same paths as choose_serial_path weighs them, and their builders.
+  std::vector<TablePath> table_paths_;
+  std::vector<ScanBuilder> builders_;
   // The Gather, when add_path keeps it among the table's paths.
   std::optional<PathCost> gather_kept_;
   // RelPath ids of consider_gather_merge.

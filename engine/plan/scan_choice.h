@@ -32,7 +32,10 @@ namespace tp {
 
 struct ScanQuery {
   const RelationEntry* rel = nullptr;
-  std::vector<Clause> clauses;              // restriction clauses, cheapest first
+  // Restriction clauses in PostgreSQL's baserestrictinfo order: the equalities its
+  // equivalence classes give back come last, from `class_start` on.
+  std::vector<Clause> clauses;
+  size_t class_start = 0;
   std::vector<int> scan_columns;            // the table columns the nodes above read, by slot
   std::vector<std::pair<int, bool>> order;  // the wanted order: table column, descending
   // How many leading keys of `order` an index may give: those before the first key
