@@ -369,15 +369,19 @@ class ScanChooser {
   void consider_bitmap_heap_scan() {
     std::vector<BitmapCandidate> candidates;
     for (const IndexInfo& ix : indexes_) {
-      BitmapCandidate c;
-      for (size_t i = 0; i < q_.clauses.size(); ++i)
-        if (usable_index_clause(q_.clauses[i], ix.entry->key_columns)) c.clause_ids.push_back(i);
-      if (c.clause_ids.empty()) continue;
-      std::vector<Clause> ic;
-      for (size_t i : c.clause_ids) ic.push_back(q_.clauses[i]);
-      c.arms.push_back(bitmap_on(ix, std::move(ic)));
-      c.node = c.arms[0].node;
-      add_candidate(candidates, std::move(c));
+      const std::vector<int>& keys = ix.entry->key_columns;
+      std::vector<size_t> all, upper;  // upper: without IN lists on later key columns
+      for (size_t i = 0; i < q_.clauses.size(); ++i) {
+        const Clause& c = q_.clauses[i];
+        if (!usable_index_clause(c, keys)) continue;
+        all.push_back(i);
+        if (c.kind != Clause::Kind::kIn || is_btree_indexable(c, keys[0])) upper.push_back(i);
+      }
+      // PostgreSQL's index paths, both bitmap candidates: the one that keeps the
+      // index's order (no IN list on a later column), then the one with every clause.
+      if (!upper.empty() && upper.size() < all.size())
+        add_candidate(candidates, index_candidate(ix, upper));
+      if (!all.empty()) add_candidate(candidates, index_candidate(ix, all));
     }
     for (size_t oi = 0; oi < q_.clauses.size(); ++oi) {
       std::optional<BitmapCandidate> c = bitmap_or_candidate(
@@ -460,6 +464,17 @@ class ScanChooser {
       tree->estimate = {e.startup, e.total, e.rows, 0};
     }
     return make_bitmap_heap(std::move(tree), recheck, filter, p);
+  }
+
+  // The bitmap index scan of one index applying the restriction clauses `ids`.
+  BitmapCandidate index_candidate(const IndexInfo& ix, const std::vector<size_t>& ids) const {
+    BitmapCandidate c;
+    c.clause_ids = ids;
+    std::vector<Clause> ic;
+    for (size_t i : ids) ic.push_back(q_.clauses[i]);
+    c.arms.push_back(bitmap_on(ix, std::move(ic)));
+    c.node = c.arms[0].node;
+    return c;
   }
 
   // Adds a candidate unless one applying the same clauses has a cheaper bitmap.
