@@ -5,9 +5,11 @@
 #include <optional>
 
 #include "engine/core/error.h"
+#include "engine/core/heap_tuple.h"
 #include "engine/core/stack_depth.h"
 #include "engine/plan/agg_cost.h"
 #include "engine/plan/aggregate_expr.h"
+#include "engine/plan/distinct.h"
 #include "engine/plan/minmax_agg.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/parallel_paths.h"
@@ -207,6 +209,7 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
 struct BoundOrder {
   std::vector<std::pair<int, bool>> keys;  // table column, descending
   std::string text;                        // "Sort Key: a, b DESC"
+  std::vector<int> written;                // every ORDER BY column, once (fixed ones too)
   // A key asks for NULLS FIRST ascending or NULLS LAST descending: no B-tree scan
   // (NULLS LAST forward, NULLS FIRST backward) gives that order, so only a Sort does.
   bool index_order_impossible = false;
@@ -256,6 +259,13 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
           .at_position(o.expr->position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
     int col = bind_order_key(rel, targets, *o.expr);
+    if (s.distinct &&
+        std::find(targets.columns.begin(), targets.columns.end(), col) == targets.columns.end())
+      throw Error("for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+          .at_position(o.expr->position)
+          .with_sqlstate(sqlstate::kInvalidColumnReference);
+    if (std::find(order.written.begin(), order.written.end(), col) == order.written.end())
+      order.written.push_back(col);
     if (std::find(seen.begin(), seen.end(), col) != seen.end()) continue;
     seen.push_back(col);
     order.keys.push_back({col, o.descending});
@@ -267,6 +277,38 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
                   (odd_nulls ? (*o.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
   }
   return order;
+}
+
+// SELECT DISTINCT's clause as PostgreSQL's parser orders it (ORDER BY's columns first,
+// then the rest of the select list, each entry once) and its pathkeys (ORDER BY's keys,
+// then the other columns ascending; fixed and repeated columns dropped).
+struct BoundDistinct {
+  std::vector<std::pair<int, bool>> keys;  // table column, descending
+  std::string key_text;
+  std::vector<int> group;  // the clause: a column per select-list entry
+  std::string group_text;
+};
+
+BoundDistinct bind_distinct(const RelationEntry& rel, const BoundTargets& targets,
+                            const BoundOrder& order, const std::vector<int>& fixed) {
+  BoundDistinct d{order.keys, order.text, order.written, ""};
+  std::vector<int> seen = fixed, unclaimed = order.written;
+  for (const auto& [c, desc] : order.keys) seen.push_back(c);
+  auto name = [&](int c) { return sql::quote_identifier(rel.columns[size_t(c)].name); };
+  for (int c : targets.columns) {
+    // An ORDER BY column stands for the first select-list entry that is that column.
+    auto claimed = std::find(unclaimed.begin(), unclaimed.end(), c);
+    if (claimed != unclaimed.end())
+      unclaimed.erase(claimed);
+    else
+      d.group.push_back(c);
+    if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+    seen.push_back(c);
+    d.keys.push_back({c, false});
+    d.key_text += (d.key_text.empty() ? "" : ", ") + name(c);
+  }
+  for (int c : d.group) d.group_text += (d.group_text.empty() ? "" : ", ") + name(c);
+  return d;
 }
 
 // The scan's output: the columns the nodes above read, each once, and where each
@@ -427,16 +469,68 @@ void add_limit(std::optional<int64_t> count, int64_t offset, PlanTop& top) {
   top = {std::move(limit), limited};
 }
 
+OutputType column_output_type(const RelationEntry& rel, int c) {
+  return rel.columns[size_t(c)].type == ColumnType::kInt8 ? OutputType::kInt8 : OutputType::kInt4;
+}
+
+// What create_distinct_paths weighs, from the bound query (num_groups and the width
+// are the scan chooser's).
+DistinctQuery distinct_query(const PlannerSettings& settings, const RelationEntry& rel,
+                             const sql::Select& s, const BoundTargets& targets,
+                             const BoundOrder& order, const BoundDistinct& d) {
+  DistinctQuery dq;
+  dq.unique_columns = d.keys.size();
+  dq.group_columns = d.group.size();
+  dq.has_order_by = !s.order_by.empty();
+  dq.order_keys = order.keys.size();
+  if (s.limit) dq.limit_count = double(*s.limit);
+  dq.offset = double(s.offset.value_or(0));
+  const std::optional<int64_t> bound = limit_tuples(s);
+  dq.limit_tuples = bound ? double(*bound) : -1;
+  dq.enable_sort = settings.enable_sort;
+  dq.enable_hashagg = settings.enable_hashagg;
+  // The select list's width, a repeated column counted each time as PostgreSQL's
+  // target list counts it.
+  for (int c : targets.columns) dq.width += int(column_type_size(rel.columns[size_t(c)].type));
+  return dq;
+}
+
+// The distinct plan the scan chooser picked, over its scan. A Result goes above a Unique
+// directly over a scan under ORDER BY where PostgreSQL's scan would return its physical
+// row (every table column, or an index-only scan's keys) rather than the select list.
+void add_distinct(const sql::Select& s, const BoundTargets& targets, const BoundOrder& order,
+                  const BoundDistinct& d, ScanSlots& slots, ChosenScan scan, int sq_width,
+                  PlanTop& top) {
+  DistinctNodeSpec spec;
+  for (const auto& [c, desc] : d.keys) spec.keys.push_back({slots.slot_of(c), desc});
+  spec.key_text = d.key_text;
+  for (int c : d.group) spec.group_slots.push_back(slots.slot_of(c));
+  spec.group_text = d.group_text;
+  spec.order_keys = slots.sort_keys;
+  spec.order_text = order.text;
+  spec.order_bound = limit_tuples(s).value_or(0);
+  std::vector<int> cols = targets.columns;
+  std::sort(cols.begin(), cols.end());
+  const bool repeated = std::adjacent_find(cols.begin(), cols.end()) != cols.end();
+  spec.result = !s.order_by.empty() && !repeated && scan.physical_columns != targets.columns;
+  spec.width = sq_width;
+  top.node->estimate.width = sq_width;
+  spec.max_bytes = kSortMemoryLimitBytes;
+  const DistinctChoice& c = *scan.distinct;
+  top.path = c.order_sort ? *c.order_sort : c.distinct;
+  top.node = build_distinct(std::move(top.node), c, spec);
+}
+
 }  // namespace
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   const RelationEntry& rel = find_table(ctx, s);
-  if (s.distinct)
-    throw Error("SELECT DISTINCT is not supported")
-        .at_position(s.targets.empty() ? 1 : s.targets[0].expr->position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
   const CostSettings& cs = ctx.settings.costs;
   BoundTargets targets = bind_targets(rel, s);
+  if (s.distinct && !targets.aggs.empty())
+    throw Error("SELECT DISTINCT over aggregates is not supported")
+        .at_position(s.targets[0].expr->position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   ScanQuery sq;
   sq.rel = &rel;
   sq.clauses = restrictions(cs, rel, s);
@@ -453,17 +547,29 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   sq.aggregate = !targets.aggs.empty();
   sq.limit = limit_tuples(s);
   sq.sort = {slots.sort_keys, order.text, sq.limit.value_or(0), kSortMemoryLimitBytes};
+  std::optional<BoundDistinct> distinct;
+  if (s.distinct) {
+    distinct = bind_distinct(rel, targets, order, sq.constant_columns);
+    sq.order = distinct->keys;
+    sq.distinct_columns = distinct->group;
+    sq.distinct = distinct_query(ctx.settings, rel, s, targets, order, *distinct);
+  }
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};
+  if (scan.distinct) {
+    add_distinct(s, targets, order, *distinct, slots, std::move(scan), sq.distinct->width, top);
+    for (int c : targets.columns) q.output_types.push_back(column_output_type(rel, c));
+    if (s.limit || s.offset.value_or(0) > 0) add_limit(s.limit, s.offset.value_or(0), top);
+    q.root = std::move(top.node);
+    return q;
+  }
 
   if (!targets.aggs.empty()) {
     bool safe = add_aggregate(ctx, rel, targets, std::move(slots.agg_specs), scan, top, q);
     if (targets.arithmetic) add_output_arithmetic(ctx.settings.costs, targets, top, q);
     consider_minmax(ctx, sq, targets, safe, top, q);
   } else {
-    for (int c : targets.columns)
-      q.output_types.push_back(
-          rel.columns[size_t(c)].type == ColumnType::kInt8 ? OutputType::kInt8 : OutputType::kInt4);
+    for (int c : targets.columns) q.output_types.push_back(column_output_type(rel, c));
   }
   if (!slots.sort_keys.empty() && !scan.ordered)
     add_sort(ctx.settings, std::move(slots.sort_keys), order.text, s, scan.width, top);

@@ -73,6 +73,7 @@ class ScanChooser {
     consider_seq_scan();
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
     consider_bitmap_heap_scan();
+    if (q_.distinct) return choose_distinct_input();
     std::optional<PartialScan> partial;
     if (!q_.presorted_only)
       partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
@@ -103,9 +104,43 @@ class ScanChooser {
   }
 
   // Keeps the path if it is the cheapest so far once the nodes above it are counted.
-  void consider(PathCost p, bool ordered, ScanBuilder build) {
+  // `physical`: an index-only scan's key columns (empty: the table's columns).
+  void consider(PathCost p, bool ordered, ScanBuilder build, std::vector<int> physical = {}) {
     if (q_.presorted_only && !ordered) return;
+    // With every DISTINCT column fixed by WHERE there are no keys: any order will do.
+    if (q_.distinct)
+      distinct_inputs_.push_back({{p, ordered || q_.order.empty()}, build, std::move(physical)});
     keep_if_cheapest(p, finished(p, ordered), ordered, std::move(build));
+  }
+
+  // SELECT DISTINCT: the plan PostgreSQL's upper relations would pick over the serial
+  // paths, and its input built. (No partial paths: PostgreSQL 15's parallel DISTINCT
+  // needs a table of min_parallel_table_scan_size, and tidepool does not build it.)
+  ChosenScan choose_distinct_input() {
+    DistinctQuery dq = *q_.distinct;
+    dq.num_groups = estimate_num_groups(view_, q_.distinct_columns, rs_.rows, rs_.rows);
+    if (dq.width == 0) dq.width = width_;
+    std::vector<DistinctInput> inputs;
+    for (const DistinctPathInput& d : distinct_inputs_) inputs.push_back(d.input);
+    bool cheapest_ordered = false;
+    const RelPath cheapest = cheapest_total(cheapest_ordered);
+    size_t cheapest_at = 0;
+    while (inputs[cheapest_at].cost.total != cheapest.cost.total ||
+           inputs[cheapest_at].cost.startup != cheapest.cost.startup)
+      ++cheapest_at;
+    ChosenScan chosen;
+    chosen.distinct = choose_distinct(cs_, dq, inputs, cheapest_at);
+    const DistinctPathInput& in = distinct_inputs_[chosen.distinct->input];
+    chosen.node = in.build();
+    chosen.node->estimate = {in.input.cost.startup, in.input.cost.total, in.input.cost.rows,
+                             dq.width};
+    chosen.path = in.input.cost;
+    chosen.ordered = in.input.ordered;
+    chosen.width = width_;
+    chosen.physical_columns = in.physical;
+    if (chosen.physical_columns.empty())
+      for (size_t c = 0; c < rel_.columns.size(); ++c) chosen.physical_columns.push_back(int(c));
+    return chosen;
   }
 
   // A serial path `raw`, `finished` with the nodes above it: remembered among the serial
@@ -289,8 +324,10 @@ class ScanChooser {
       return std::make_unique<scans::IndexScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
                                                     std::move(ip));
     };
-    consider(p, gives_order, build);
-    if (presorted > 0 && !gives_order) consider_incremental_sort(p, presorted, build);
+    consider(p, gives_order, build, index_only ? keys : std::vector<int>{});
+    // PostgreSQL 15 sorts DISTINCT's input fully (16 added the Incremental Sort there).
+    if (presorted > 0 && !gives_order && !q_.distinct)
+      consider_incremental_sort(p, presorted, build);
   }
 
   // PostgreSQL's Incremental Sort over a path ordered by the first `presorted` keys:
@@ -519,6 +556,13 @@ class ScanChooser {
     bool ordered = false;
   };
   std::vector<SerialPath> serial_paths_;
+  // SELECT DISTINCT: every serial path considered, with its builder.
+  struct DistinctPathInput {
+    DistinctInput input;
+    ScanBuilder build;
+    std::vector<int> physical;
+  };
+  std::vector<DistinctPathInput> distinct_inputs_;
   // The Gather, when add_path keeps it among the table's paths.
   std::optional<PathCost> gather_kept_;
   // RelPath ids of consider_gather_merge.
