@@ -9,6 +9,9 @@
 //   Result          returns its child's rows as they are: PostgreSQL's projection of a
 //                   scan's physical row to the select list; tidepool's scans already
 //                   return only the select list, so there is nothing to compute.
+//   OneRowNode      a Sort, Unique or HashAggregate over the one row of a plain Aggregate
+//                   (SELECT DISTINCT count(*) ...): each returns that row unchanged, so
+//                   this node passes it on under the name and details EXPLAIN shows.
 #pragma once
 
 #include <cstdint>
@@ -99,6 +102,27 @@ class ResultNode final : public ExecNode {
 
  private:
   std::unique_ptr<ExecNode> child_;
+};
+
+class OneRowNode final : public ExecNode {
+ public:
+  OneRowNode(std::unique_ptr<ExecNode> child, std::string name, std::string detail)
+      : child_(std::move(child)), name_(std::move(name)), detail_(std::move(detail)) {}
+
+  std::string explain_name() const override { return name_; }
+  void explain_details(std::vector<std::string>& lines, bool) const override {
+    if (!detail_.empty()) lines.push_back(detail_);
+  }
+  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
+
+ protected:
+  void do_open() override { child_->open(); }
+  const RowBatch* do_next() override { return child_->next(); }
+
+ private:
+  std::unique_ptr<ExecNode> child_;
+  std::string name_;
+  std::string detail_;
 };
 
 }  // namespace tp::scans

@@ -475,20 +475,25 @@ OutputType column_output_type(const RelationEntry& rel, int c) {
 
 // What create_distinct_paths weighs, from the bound query (num_groups and the width
 // are the scan chooser's).
-DistinctQuery distinct_query(const PlannerSettings& settings, const RelationEntry& rel,
-                             const sql::Select& s, const BoundTargets& targets,
-                             const BoundOrder& order, const BoundDistinct& d) {
+DistinctQuery distinct_limits(const PlannerSettings& settings, const sql::Select& s) {
   DistinctQuery dq;
-  dq.unique_columns = d.keys.size();
-  dq.group_columns = d.group.size();
-  dq.has_order_by = !s.order_by.empty();
-  dq.order_keys = order.keys.size();
   if (s.limit) dq.limit_count = double(*s.limit);
   dq.offset = double(s.offset.value_or(0));
   const std::optional<int64_t> bound = limit_tuples(s);
   dq.limit_tuples = bound ? double(*bound) : -1;
   dq.enable_sort = settings.enable_sort;
   dq.enable_hashagg = settings.enable_hashagg;
+  return dq;
+}
+
+DistinctQuery distinct_query(const PlannerSettings& settings, const RelationEntry& rel,
+                             const sql::Select& s, const BoundTargets& targets,
+                             const BoundOrder& order, const BoundDistinct& d) {
+  DistinctQuery dq = distinct_limits(settings, s);
+  dq.unique_columns = d.keys.size();
+  dq.group_columns = d.group.size();
+  dq.has_order_by = !s.order_by.empty();
+  dq.order_keys = order.keys.size();
   // The select list's width, a repeated column counted each time as PostgreSQL's
   // target list counts it.
   for (int c : targets.columns) dq.width += int(column_type_size(rel.columns[size_t(c)].type));
@@ -521,16 +526,40 @@ void add_distinct(const sql::Select& s, const BoundTargets& targets, const Bound
   top.node = build_distinct(std::move(top.node), c, spec);
 }
 
+// SELECT DISTINCT over the one row of a plain Aggregate: PostgreSQL's Unique over a Sort
+// (or HashAggregate) of the output expressions, which return that row as it is.
+void add_distinct_over_aggregate(const PlannerSettings& settings, const sql::Select& s,
+                                 PlanTop& top) {
+  if (!dynamic_cast<const scans::AggregateNode*>(top.node.get()))
+    throw Error("SELECT DISTINCT over min() and max() answered from an index is not supported")
+        .at_position(s.targets[0].expr->position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  DistinctQuery dq = distinct_limits(settings, s);
+  DistinctNodeSpec spec;
+  std::vector<std::string> keys;
+  for (const sql::Target& t : s.targets) {
+    const std::string key = "(" + deparse_aggregate_expr(*t.expr) + ")";
+    spec.group_text += (spec.group_text.empty() ? "" : ", ") + key;
+    // Equal expressions are one sort key (one equivalence class).
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+    keys.push_back(key);
+    spec.key_text += (spec.key_text.empty() ? "" : ", ") + key;
+  }
+  dq.unique_columns = keys.size();
+  dq.group_columns = s.targets.size();
+  dq.width = spec.width = top.node->estimate.width;
+  spec.one_row = true;
+  const DistinctChoice c = choose_distinct(settings.costs, dq, {{top.path, false}}, 0);
+  top.node = build_distinct(std::move(top.node), c, spec);
+  top.path = c.distinct;
+}
+
 }  // namespace
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   const RelationEntry& rel = find_table(ctx, s);
   const CostSettings& cs = ctx.settings.costs;
   BoundTargets targets = bind_targets(rel, s);
-  if (s.distinct && !targets.aggs.empty())
-    throw Error("SELECT DISTINCT over aggregates is not supported")
-        .at_position(s.targets[0].expr->position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
   ScanQuery sq;
   sq.rel = &rel;
   sq.clauses = restrictions(cs, rel, s);
@@ -548,7 +577,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   sq.limit = limit_tuples(s);
   sq.sort = {slots.sort_keys, order.text, sq.limit.value_or(0), kSortMemoryLimitBytes};
   std::optional<BoundDistinct> distinct;
-  if (s.distinct) {
+  if (s.distinct && targets.aggs.empty()) {
     distinct = bind_distinct(rel, targets, order, sq.constant_columns);
     sq.order = distinct->keys;
     sq.distinct_columns = distinct->group;
@@ -568,6 +597,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     bool safe = add_aggregate(ctx, rel, targets, std::move(slots.agg_specs), scan, top, q);
     if (targets.arithmetic) add_output_arithmetic(ctx.settings.costs, targets, top, q);
     consider_minmax(ctx, sq, targets, safe, top, q);
+    if (s.distinct) add_distinct_over_aggregate(ctx.settings, s, top);
   } else {
     for (int c : targets.columns) q.output_types.push_back(column_output_type(rel, c));
   }

@@ -151,6 +151,9 @@ void node_type_fields(const std::string& name, std::vector<std::string>& fields)
     type = type.substr(9);
     parallel = true;
   }
+  // SELECT DISTINCT's "HashAggregate" is an "Aggregate" of strategy "Hashed".
+  const bool hashed = type == "HashAggregate";
+  if (hashed) type = "Aggregate";
   for (const char* mode : {"Partial", "Finalize"})
     if (type == std::string(mode) + " Aggregate") {
       type = "Aggregate";
@@ -158,7 +161,7 @@ void node_type_fields(const std::string& name, std::vector<std::string>& fields)
     }
   fields.push_back("\"Node Type\": \"" + type + "\"");
   if (type == "Aggregate") {
-    fields.push_back("\"Strategy\": \"Plain\"");
+    fields.push_back(std::string("\"Strategy\": \"") + (hashed ? "Hashed" : "Plain") + "\"");
     fields.push_back("\"Partial Mode\": \"" + (partial_mode.empty() ? "Simple" : partial_mode) +
                      "\"");
   }

@@ -261,12 +261,38 @@ TEST_F(Pg15Distinct, RefusalsNameTheConstruct) {
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
   }
+  // PostgreSQL moves the min/max InitPlans up to a HashAggregate there; not built.
   try {
-    s_->execute("SELECT DISTINCT count(*) FROM d1");
+    s_->execute("SELECT DISTINCT max(a) FROM d1");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "SELECT DISTINCT over aggregates is not supported");
+    EXPECT_STREQ(e.what(),
+                 "SELECT DISTINCT over min() and max() answered from an index is not supported");
   }
+}
+
+// Over a plain Aggregate the result is its one row, whatever the plan above it.
+TEST_F(Pg15Distinct, DistinctOverAggregatesIsTheAggregatesRow) {
+  int64_t sum_b = 0, max_c = 0;
+  for (const Row& r : reference_rows()) {
+    if (r.a < 100) sum_b += r.b;
+    max_c = std::max(max_c, r.c);
+  }
+  EXPECT_EQ(rows("SELECT DISTINCT count(*), sum(b) FROM d1 WHERE a < 100"),
+            (std::vector<std::string>{"99|" + std::to_string(sum_b)}));
+  EXPECT_EQ(rows("SELECT DISTINCT max(c) + 1, count(*) * 2, -count(c), count(DISTINCT b) FROM d1"),
+            (std::vector<std::string>{std::to_string(max_c + 1) + "|40000|-20000|100"}));
+  EXPECT_EQ(rows("SELECT DISTINCT count(*), count(*) FROM d1"),
+            (std::vector<std::string>{"20000|20000"}));
+  EXPECT_EQ(rows("SELECT DISTINCT count(*) FROM d1 LIMIT 0"), std::vector<std::string>{});
+  EXPECT_EQ(rows("SELECT DISTINCT count(*) FROM d1 OFFSET 1"), std::vector<std::string>{});
+  s_->execute("SET enable_sort = off");  // the HashAggregate then
+  EXPECT_EQ(rows("SELECT DISTINCT avg(b) FROM d1 WHERE a <= 4"),
+            (std::vector<std::string>{"2.5000000000000000"}));
+  std::vector<std::string> plan = rows("EXPLAIN SELECT DISTINCT avg(b) FROM d1 WHERE a <= 4");
+  ASSERT_GE(plan.size(), 2u);
+  EXPECT_EQ(plan[0].rfind("HashAggregate", 0), 0u) << plan[0];
+  EXPECT_EQ(plan[1], "  Group Key: (avg(b))");
 }
 
 }  // namespace
