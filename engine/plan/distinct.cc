@@ -4,9 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "engine/core/stack_depth.h"
 #include "engine/plan/parallel_cost.h"
-#include "engine/sql/identifier.h"
 #include "scans/distinct.h"
 
 namespace tp {
@@ -202,34 +200,6 @@ DistinctChoice choose_distinct(const CostSettings& cs, const DistinctQuery& q,
     add_path(final_rel, p, startup);
   }
   return shapes[size_t(cheapest_total(final_rel).id)];
-}
-
-std::string deparse_aggregate_expr(const sql::Expr& e) {
-  check_stack_depth();
-  switch (e.kind) {
-    case sql::ExprKind::kFuncCall: {
-      std::string args = e.star_arg ? "*" : e.distinct ? "DISTINCT " : "";
-      for (size_t i = 0; i < e.args.size(); ++i)
-        args += (i ? ", " : "") + deparse_aggregate_expr(*e.args[i]);
-      return e.name + "(" + args + ")";
-    }
-    case sql::ExprKind::kColumnRef:
-      return sql::quote_identifier(e.name);
-    case sql::ExprKind::kIntConst:
-      return std::to_string(e.ival);
-    case sql::ExprKind::kNumConst:
-      return e.sval;
-    case sql::ExprKind::kStrConst:
-      return "'" + e.sval + "'::text";
-    case sql::ExprKind::kUnary:
-      if (e.name == "+") return deparse_aggregate_expr(*e.args[0]);
-      return "(" + e.name + " " + deparse_aggregate_expr(*e.args[0]) + ")";
-    case sql::ExprKind::kBinary:
-      return "(" + deparse_aggregate_expr(*e.args[0]) + " " + e.name + " " +
-             deparse_aggregate_expr(*e.args[1]) + ")";
-    default:
-      return "?";
-  }
 }
 
 std::unique_ptr<scans::ExecNode> build_distinct(std::unique_ptr<scans::ExecNode> scan,

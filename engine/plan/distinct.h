@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "engine/plan/cost_model.h"
-#include "engine/sql/ast.h"
 #include "scans/exec_node.h"
 #include "scans/sort_limit_agg.h"
 
@@ -91,10 +90,6 @@ struct DistinctNodeSpec {
   // Over the one row of a plain Aggregate: the nodes pass it on (scans::OneRowNode).
   bool one_row = false;
 };
-
-// A select-list expression over aggregates as PostgreSQL deparses it in a Sort or Group
-// Key: "count(*)", "count(DISTINCT b)", "(max(c) + 1)", "(- count(1))".
-std::string deparse_aggregate_expr(const sql::Expr& e);
 
 // `scan` (the chosen input, its estimate set) under the nodes of `choice`: Sort ->
 // Unique, Unique, or HashAggregate [-> Sort], each with its EXPLAIN estimate.

@@ -10,6 +10,7 @@
 #include "engine/plan/agg_cost.h"
 #include "engine/plan/aggregate_expr.h"
 #include "engine/plan/distinct.h"
+#include "engine/plan/distinct_clause.h"
 #include "engine/plan/minmax_agg.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/parallel_paths.h"
@@ -279,38 +280,6 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
   return order;
 }
 
-// SELECT DISTINCT's clause as PostgreSQL's parser orders it (ORDER BY's columns first,
-// then the rest of the select list, each entry once) and its pathkeys (ORDER BY's keys,
-// then the other columns ascending; fixed and repeated columns dropped).
-struct BoundDistinct {
-  std::vector<std::pair<int, bool>> keys;  // table column, descending
-  std::string key_text;
-  std::vector<int> group;  // the clause: a column per select-list entry
-  std::string group_text;
-};
-
-BoundDistinct bind_distinct(const RelationEntry& rel, const BoundTargets& targets,
-                            const BoundOrder& order, const std::vector<int>& fixed) {
-  BoundDistinct d{order.keys, order.text, order.written, ""};
-  std::vector<int> seen = fixed, unclaimed = order.written;
-  for (const auto& [c, desc] : order.keys) seen.push_back(c);
-  auto name = [&](int c) { return sql::quote_identifier(rel.columns[size_t(c)].name); };
-  for (int c : targets.columns) {
-    // An ORDER BY column stands for the first select-list entry that is that column.
-    auto claimed = std::find(unclaimed.begin(), unclaimed.end(), c);
-    if (claimed != unclaimed.end())
-      unclaimed.erase(claimed);
-    else
-      d.group.push_back(c);
-    if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
-    seen.push_back(c);
-    d.keys.push_back({c, false});
-    d.key_text += (d.key_text.empty() ? "" : ", ") + name(c);
-  }
-  for (int c : d.group) d.group_text += (d.group_text.empty() ? "" : ", ") + name(c);
-  return d;
-}
-
 // The scan's output: the columns the nodes above read, each once, and where each
 // output column, sort key and aggregate input finds its column in the scan's rows.
 struct ScanSlots {
@@ -473,23 +442,10 @@ OutputType column_output_type(const RelationEntry& rel, int c) {
   return rel.columns[size_t(c)].type == ColumnType::kInt8 ? OutputType::kInt8 : OutputType::kInt4;
 }
 
-// What create_distinct_paths weighs, from the bound query (num_groups and the width
-// are the scan chooser's).
-DistinctQuery distinct_limits(const PlannerSettings& settings, const sql::Select& s) {
-  DistinctQuery dq;
-  if (s.limit) dq.limit_count = double(*s.limit);
-  dq.offset = double(s.offset.value_or(0));
-  const std::optional<int64_t> bound = limit_tuples(s);
-  dq.limit_tuples = bound ? double(*bound) : -1;
-  dq.enable_sort = settings.enable_sort;
-  dq.enable_hashagg = settings.enable_hashagg;
-  return dq;
-}
-
 DistinctQuery distinct_query(const PlannerSettings& settings, const RelationEntry& rel,
                              const sql::Select& s, const BoundTargets& targets,
-                             const BoundOrder& order, const BoundDistinct& d) {
-  DistinctQuery dq = distinct_limits(settings, s);
+                             const BoundOrder& order, const DistinctClause& d) {
+  DistinctQuery dq = distinct_limits(settings, s, limit_tuples(s));
   dq.unique_columns = d.keys.size();
   dq.group_columns = d.group.size();
   dq.has_order_by = !s.order_by.empty();
@@ -504,7 +460,7 @@ DistinctQuery distinct_query(const PlannerSettings& settings, const RelationEntr
 // directly over a scan under ORDER BY where PostgreSQL's scan would return its physical
 // row (every table column, or an index-only scan's keys) rather than the select list.
 void add_distinct(const sql::Select& s, const BoundTargets& targets, const BoundOrder& order,
-                  const BoundDistinct& d, ScanSlots& slots, ChosenScan scan, int sq_width,
+                  const DistinctClause& d, ScanSlots& slots, ChosenScan scan, int sq_width,
                   PlanTop& top) {
   DistinctNodeSpec spec;
   for (const auto& [c, desc] : d.keys) spec.keys.push_back({slots.slot_of(c), desc});
@@ -524,34 +480,6 @@ void add_distinct(const sql::Select& s, const BoundTargets& targets, const Bound
   const DistinctChoice& c = *scan.distinct;
   top.path = c.order_sort ? *c.order_sort : c.distinct;
   top.node = build_distinct(std::move(top.node), c, spec);
-}
-
-// SELECT DISTINCT over the one row of a plain Aggregate: PostgreSQL's Unique over a Sort
-// (or HashAggregate) of the output expressions, which return that row as it is.
-void add_distinct_over_aggregate(const PlannerSettings& settings, const sql::Select& s,
-                                 PlanTop& top) {
-  if (!dynamic_cast<const scans::AggregateNode*>(top.node.get()))
-    throw Error("SELECT DISTINCT over min() and max() answered from an index is not supported")
-        .at_position(s.targets[0].expr->position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  DistinctQuery dq = distinct_limits(settings, s);
-  DistinctNodeSpec spec;
-  std::vector<std::string> keys;
-  for (const sql::Target& t : s.targets) {
-    const std::string key = "(" + deparse_aggregate_expr(*t.expr) + ")";
-    spec.group_text += (spec.group_text.empty() ? "" : ", ") + key;
-    // Equal expressions are one sort key (one equivalence class).
-    if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
-    keys.push_back(key);
-    spec.key_text += (spec.key_text.empty() ? "" : ", ") + key;
-  }
-  dq.unique_columns = keys.size();
-  dq.group_columns = s.targets.size();
-  dq.width = spec.width = top.node->estimate.width;
-  spec.one_row = true;
-  const DistinctChoice c = choose_distinct(settings.costs, dq, {{top.path, false}}, 0);
-  top.node = build_distinct(std::move(top.node), c, spec);
-  top.path = c.distinct;
 }
 
 }  // namespace
@@ -576,9 +504,10 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   sq.aggregate = !targets.aggs.empty();
   sq.limit = limit_tuples(s);
   sq.sort = {slots.sort_keys, order.text, sq.limit.value_or(0), kSortMemoryLimitBytes};
-  std::optional<BoundDistinct> distinct;
+  std::optional<DistinctClause> distinct;
   if (s.distinct && targets.aggs.empty()) {
-    distinct = bind_distinct(rel, targets, order, sq.constant_columns);
+    distinct = bind_distinct_clause(rel, targets.columns, order.keys, order.text, order.written,
+                                    sq.constant_columns);
     sq.order = distinct->keys;
     sq.distinct_columns = distinct->group;
     sq.distinct = distinct_query(ctx.settings, rel, s, targets, order, *distinct);
@@ -597,7 +526,9 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     bool safe = add_aggregate(ctx, rel, targets, std::move(slots.agg_specs), scan, top, q);
     if (targets.arithmetic) add_output_arithmetic(ctx.settings.costs, targets, top, q);
     consider_minmax(ctx, sq, targets, safe, top, q);
-    if (s.distinct) add_distinct_over_aggregate(ctx.settings, s, top);
+    if (s.distinct)
+      top.node =
+          distinct_over_aggregate(ctx.settings, s, limit_tuples(s), std::move(top.node), top.path);
   } else {
     for (int c : targets.columns) q.output_types.push_back(column_output_type(rel, c));
   }
