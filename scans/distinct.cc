@@ -18,13 +18,24 @@ UniqueNode::UniqueNode(std::unique_ptr<ExecNode> child, std::vector<uint32_t> ke
 void UniqueNode::do_open() {
   child_->open();
   previous_.clear();
+  pending_ = nullptr;
+  pending_at_ = 0;
 }
 
 const RowBatch* UniqueNode::do_next() {
-  while (const RowBatch* b = child_->next()) {
+  for (;;) {
+    if (!pending_ || pending_at_ >= pending_->count) {
+      pending_ = child_->next();
+      pending_at_ = 0;
+      if (!pending_) return nullptr;
+    }
+    const RowBatch* b = pending_;
     batch_.reset(b->width, b->count);
-    for (uint32_t r = 0; r < b->count; ++r) {
-      const int64_t* row = b->row(r);
+    // No more rows than a Limit above wants: the rest of the child's batch waits for the
+    // next call (it stays valid until the child's next()).
+    const uint64_t wanted = std::max<uint64_t>(row_limit_hint, 1);
+    while (pending_at_ < b->count && batch_.count < wanted) {
+      const int64_t* row = b->row(pending_at_++);
       bool same = !previous_.empty();
       for (size_t k = 0; same && k < keys_.size(); ++k) same = row[keys_[k]] == previous_[k];
       if (same) continue;
@@ -34,7 +45,6 @@ const RowBatch* UniqueNode::do_next() {
     }
     if (batch_.count > 0) return &batch_;
   }
-  return nullptr;
 }
 
 // ---------------------------------------------------------------- HashAggregate
@@ -105,7 +115,9 @@ const RowBatch* HashAggregateNode::do_next() {
   if (!filled_) read_input();
   const size_t groups = width_ ? rows_.size() / width_ : 0;
   if (emitted_ >= groups) return nullptr;
-  const uint32_t n = uint32_t(std::min<size_t>(kOutputBatchRows, groups - emitted_));
+  const uint32_t n =
+      uint32_t(std::min<uint64_t>({uint64_t(kOutputBatchRows), uint64_t(groups - emitted_),
+                                   std::max<uint64_t>(row_limit_hint, 1)}));
   batch_.reset(width_, n);
   std::copy_n(stored(uint32_t(emitted_)), size_t(n) * width_, batch_.row(0));
   batch_.count = n;

@@ -41,7 +41,9 @@ class UniqueNode final : public ExecNode {
  private:
   std::unique_ptr<ExecNode> child_;
   std::vector<uint32_t> keys_;
-  std::vector<int64_t> previous_;  // the last row returned (empty before the first)
+  std::vector<int64_t> previous_;      // the last row returned (empty before the first)
+  const RowBatch* pending_ = nullptr;  // the child's batch being read, from pending_at_
+  uint32_t pending_at_ = 0;
   RowBatch batch_;
 };
 
@@ -98,7 +100,10 @@ class ResultNode final : public ExecNode {
 
  protected:
   void do_open() override { child_->open(); }
-  const RowBatch* do_next() override { return child_->next(); }
+  const RowBatch* do_next() override {
+    child_->row_limit_hint = row_limit_hint;
+    return child_->next();
+  }
 
  private:
   std::unique_ptr<ExecNode> child_;

@@ -38,18 +38,24 @@ int choose_num_partitions(double groups, double entry_size, double hash_mem) {
   return 1 << ceil_log2(int(partitions));
 }
 
-// A path of an upper relation as add_path weighs it. All of a DISTINCT query's upper
-// paths return the same rows and are parallel-safe, so only costs and order count;
-// `keys` is how many leading DISTINCT keys the path is ordered by (every order here is
-// a prefix of them, so the longer is the better).
+// A path of an upper relation as add_path weighs it. `keys` is how many leading DISTINCT
+// keys the path is ordered by (every order here is a prefix of them, so the longer is
+// the better).
 struct UpperPath {
   PathCost cost;
   size_t keys = 0;
+  bool parallel_safe = true;
   int id = 0;
 };
 
-// pathnode.c's add_path over paths that differ only in costs and order. `kept` stays in
-// PostgreSQL's order: by total cost, a new path after those as cheap.
+// Whether `a` is as good as `b` on rows, parallel safety and order (what add_path asks
+// beside the costs before one path may drop another).
+bool no_worse(const UpperPath& a, const UpperPath& b) {
+  return a.keys >= b.keys && a.cost.rows <= b.cost.rows && a.parallel_safe >= b.parallel_safe;
+}
+
+// pathnode.c's add_path over paths without parameters. `kept` stays in PostgreSQL's
+// order: by total cost, a new path after those as cheap.
 void add_path(std::vector<UpperPath>& kept, const UpperPath& p, bool consider_startup) {
   bool accept = true;
   size_t insert_at = 0;
@@ -57,20 +63,25 @@ void add_path(std::vector<UpperPath>& kept, const UpperPath& p, bool consider_st
     const UpperPath& old = kept[i];
     const FuzzyCompare c = compare_path_costs_fuzzily(p.cost, old.cost, consider_startup);
     bool remove_old = false;
-    if (c == FuzzyCompare::kEqual) {
-      if (p.keys > old.keys)
-        remove_old = true;
-      else if (p.keys < old.keys)
-        accept = false;
+    if (c == FuzzyCompare::kEqual && p.keys != old.keys) {
+      remove_old = p.keys > old.keys && no_worse(p, old);
+      accept = !(p.keys < old.keys && no_worse(old, p));
+    } else if (c == FuzzyCompare::kEqual) {
+      // The same order: the parallel-safe path, then the fewer rows, then the cheaper.
+      const bool better = p.parallel_safe != old.parallel_safe ? p.parallel_safe
+                          : p.cost.rows != old.cost.rows       ? p.cost.rows < old.cost.rows
+                                                               : false;
+      if (p.parallel_safe != old.parallel_safe || p.cost.rows != old.cost.rows)
+        (better ? remove_old : accept) = better;
       else if (compare_path_costs_fuzzily(p.cost, old.cost, consider_startup, 1.0000000001) ==
                FuzzyCompare::kNewBetter)
         remove_old = true;
       else
         accept = false;
     } else if (c == FuzzyCompare::kNewBetter) {
-      remove_old = p.keys >= old.keys;
+      remove_old = no_worse(p, old);
     } else if (c == FuzzyCompare::kOldBetter) {
-      accept = p.keys > old.keys;
+      accept = !no_worse(old, p);
     }
     if (remove_old) {
       kept.erase(kept.begin() + ptrdiff_t(i));
@@ -136,55 +147,73 @@ PathCost cost_hash_distinct(const CostSettings& cs, const PathCost& input, size_
   return p;
 }
 
-DistinctChoice choose_distinct(const CostSettings& cs, const DistinctQuery& q,
-                               const std::vector<DistinctInput>& inputs, size_t cheapest) {
+namespace {
+
+// The distinct relation as create_final_distinct_paths fills it from one input
+// relation: `shapes` holds each path's plan, `paths` what add_path kept.
+struct DistinctRel {
+  std::vector<DistinctChoice> shapes;
+  std::vector<UpperPath> paths;
+};
+
+void add_final_distinct_paths(const CostSettings& cs, const DistinctQuery& q, size_t rel_index,
+                              const DistinctInputRel& rel, DistinctRel& out) {
   // upper relations consider startup costs when the query has a LIMIT (tuple_fraction > 0)
   const bool startup = q.limit_count.has_value();
-  std::vector<DistinctChoice> shapes;
-  std::vector<UpperPath> distinct_rel;
-  auto add = [&](DistinctChoice c, size_t keys) {
-    shapes.push_back(c);
-    add_path(distinct_rel, {c.distinct, keys, int(shapes.size() - 1)}, startup);
+  auto add = [&](DistinctChoice c, size_t keys, bool safe) {
+    c.rel = rel_index;
+    out.shapes.push_back(c);
+    add_path(out.paths, {c.distinct, keys, safe, int(out.shapes.size() - 1)}, startup);
+  };
+  const std::vector<DistinctInput>& inputs = rel.inputs;
+  auto unique_over = [&](size_t input, DistinctKind kind, const PathCost& sorted) {
+    DistinctChoice c;
+    c.input = input;
+    c.kind = kind;
+    c.sort = sorted;
+    c.distinct = cost_unique(cs, sorted, q.unique_columns, rel.num_groups);
+    add(c, q.unique_columns, inputs[input].parallel_safe);
   };
   // The input relation's paths run cheapest first.
   std::vector<size_t> by_cost(inputs.size());
   for (size_t i = 0; i < by_cost.size(); ++i) by_cost[i] = i;
   std::stable_sort(by_cost.begin(), by_cost.end(),
                    [&](size_t a, size_t b) { return inputs[a].cost.total < inputs[b].cost.total; });
-  auto unique_over = [&](size_t input, DistinctKind kind, const PathCost& sorted) {
-    DistinctChoice c;
-    c.input = input;
-    c.kind = kind;
-    c.sort = sorted;
-    c.distinct = cost_unique(cs, sorted, q.unique_columns, q.num_groups);
-    add(c, q.unique_columns);
-  };
   for (size_t i : by_cost)
     if (inputs[i].ordered) unique_over(i, DistinctKind::kUnique, inputs[i].cost);
-  const DistinctInput& in = inputs[cheapest];
+  const DistinctInput& in = inputs[rel.cheapest];
   if (in.ordered)
-    unique_over(cheapest, DistinctKind::kUnique, in.cost);
+    unique_over(rel.cheapest, DistinctKind::kUnique, in.cost);
   else
-    unique_over(cheapest, DistinctKind::kSortUnique,
+    unique_over(rel.cheapest, DistinctKind::kSortUnique,
                 disabled_if(!q.enable_sort, cost_sort(cs, in.cost, in.cost.rows, q.width, 0, -1)));
   if (q.enable_hashagg) {
     DistinctChoice h;
-    h.input = cheapest;
+    h.input = rel.cheapest;
     h.kind = DistinctKind::kHashAggregate;
-    h.distinct = cost_hash_distinct(cs, in.cost, q.group_columns, q.num_groups, q.width,
+    h.distinct = cost_hash_distinct(cs, in.cost, q.group_columns, rel.num_groups, q.width,
                                     &h.planned_partitions);
-    add(h, 0);
+    add(h, 0, in.parallel_safe);
   }
+}
+
+}  // namespace
+
+DistinctChoice choose_distinct(const CostSettings& cs, const DistinctQuery& q,
+                               const std::vector<DistinctInputRel>& rels) {
+  const bool startup = q.limit_count.has_value();
+  DistinctRel distinct;
+  for (size_t r = 0; r < rels.size(); ++r) add_final_distinct_paths(cs, q, r, rels[r], distinct);
   // create_ordered_paths: a path in ORDER BY's order as it is (every Unique), else only
   // the cheapest one, under a Sort bounded by the LIMIT.
-  std::vector<UpperPath> ordered_rel = distinct_rel;
+  std::vector<UpperPath> ordered_rel = distinct.paths;
   if (q.has_order_by && q.order_keys) {
     ordered_rel.clear();
-    const int cheapest_id = cheapest_total(distinct_rel).id;
-    for (UpperPath p : distinct_rel) {
+    const int cheapest_id = cheapest_total(distinct.paths).id;
+    for (UpperPath p : distinct.paths) {
       if (p.keys == 0 && p.id != cheapest_id) continue;
       if (p.keys == 0) {
-        DistinctChoice& c = shapes[size_t(p.id)];
+        DistinctChoice& c = distinct.shapes[size_t(p.id)];
         c.order_sort = disabled_if(
             !q.enable_sort, cost_sort(cs, c.distinct, c.distinct.rows, q.width, 0, q.limit_tuples));
         p.cost = *c.order_sort;
@@ -199,7 +228,7 @@ DistinctChoice choose_distinct(const CostSettings& cs, const DistinctQuery& q,
       p.cost = cost_limit(p.cost, q.offset, q.limit_count.value_or(-1));
     add_path(final_rel, p, startup);
   }
-  return shapes[size_t(cheapest_total(final_rel).id)];
+  return distinct.shapes[size_t(cheapest_total(final_rel).id)];
 }
 
 std::unique_ptr<scans::ExecNode> build_distinct(std::unique_ptr<scans::ExecNode> scan,

@@ -40,17 +40,28 @@ struct DistinctQuery {
   bool enable_hashagg = true;
 };
 
-// One input path (a scan): its cost and whether it returns rows in the DISTINCT keys'
-// order.
+// One input path (a scan, a Gather): its cost, whether it returns rows in the DISTINCT
+// keys' order, and whether it is parallel-safe (a Gather is not).
 struct DistinctInput {
   PathCost cost;
   bool ordered = false;
+  bool parallel_safe = true;
+};
+
+// A relation the distinct paths are made over: the table's paths, or (PostgreSQL 15's
+// partial distinct relation) the Gather over each participant's HashAggregate. Its
+// DISTINCT groups are estimated from its cheapest path's rows.
+struct DistinctInputRel {
+  std::vector<DistinctInput> inputs;
+  size_t cheapest = 0;  // set_cheapest's pick
+  double num_groups = 1;
 };
 
 enum class DistinctKind { kUnique, kSortUnique, kHashAggregate };
 
 struct DistinctChoice {
-  size_t input = 0;  // the scan under the chosen plan
+  size_t rel = 0;    // the input relation
+  size_t input = 0;  // the path of that relation under the chosen plan
   DistinctKind kind = DistinctKind::kUnique;
   PathCost sort;      // kSortUnique: the Sort under the Unique
   PathCost distinct;  // the Unique or HashAggregate
@@ -70,10 +81,11 @@ PathCost cost_unique(const CostSettings& cs, const PathCost& input, size_t colum
 PathCost cost_hash_distinct(const CostSettings& cs, const PathCost& input, size_t group_columns,
                             double num_groups, int input_width, int* partitions = nullptr);
 
-// The plan PostgreSQL would pick among `inputs` (non-empty, in the order the scan
-// chooser made them; `cheapest` is the one set_cheapest would pick).
+// The plan PostgreSQL would pick over `rels` (each with at least one path, in the order
+// PostgreSQL adds their distinct paths). q.num_groups is not read: each relation has its
+// own.
 DistinctChoice choose_distinct(const CostSettings& cs, const DistinctQuery& q,
-                               const std::vector<DistinctInput>& inputs, size_t cheapest);
+                               const std::vector<DistinctInputRel>& rels);
 
 // What the nodes of a distinct plan take, over the scan's slots.
 struct DistinctNodeSpec {

@@ -97,7 +97,7 @@ std::unique_ptr<scans::ExecNode> distinct_over_aggregate(const PlannerSettings& 
   dq.group_columns = s.targets.size();
   dq.width = spec.width = aggregate->estimate.width;
   spec.one_row = true;
-  const DistinctChoice c = choose_distinct(settings.costs, dq, {{path, false}}, 0);
+  const DistinctChoice c = choose_distinct(settings.costs, dq, {{{{path, false}}, 0, 1}});
   path = c.distinct;
   return build_distinct(std::move(aggregate), c, spec);
 }

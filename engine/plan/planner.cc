@@ -473,7 +473,8 @@ void add_distinct(const sql::Select& s, const BoundTargets& targets, const Bound
   std::vector<int> cols = targets.columns;
   std::sort(cols.begin(), cols.end());
   const bool repeated = std::adjacent_find(cols.begin(), cols.end()) != cols.end();
-  spec.result = !s.order_by.empty() && !repeated && scan.physical_columns != targets.columns;
+  spec.result = !s.order_by.empty() && !repeated && !scan.physical_columns.empty() &&
+                scan.physical_columns != targets.columns;
   spec.width = sq_width;
   top.node->estimate.width = sq_width;
   spec.max_bytes = kSortMemoryLimitBytes;
@@ -511,6 +512,12 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     sq.order = distinct->keys;
     sq.distinct_columns = distinct->group;
     sq.distinct = distinct_query(ctx.settings, rel, s, targets, order, *distinct);
+    // A Gather Merge below sorts each participant's share in the DISTINCT order, with no
+    // bound (the Unique above needs every row); a HashAggregate there groups it.
+    sq.sort = {{}, distinct->key_text, 0, kSortMemoryLimitBytes};
+    for (const auto& [c, desc] : distinct->keys) sq.sort.keys.push_back({slots.slot_of(c), desc});
+    for (int c : distinct->group) sq.distinct_group_slots.push_back(slots.slot_of(c));
+    sq.distinct_group_text = distinct->group_text;
   }
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};

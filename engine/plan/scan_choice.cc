@@ -5,6 +5,7 @@
 
 #include "engine/plan/bitmap_or.h"
 #include "engine/plan/btree_qual_summary.h"
+#include "engine/plan/distinct_paths.h"
 #include "engine/plan/incremental_sort.h"
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/index_open.h"
@@ -73,7 +74,12 @@ class ScanChooser {
     consider_seq_scan();
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
     consider_bitmap_heap_scan();
-    if (q_.distinct) return choose_distinct_input();
+    if (q_.distinct) {
+      std::optional<PartialScan> partial =
+          partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
+      return choose_distinct_scan(ctx_, q_, view_, rs_, width_, std::move(distinct_inputs_),
+                                  partial);
+    }
     std::optional<PartialScan> partial;
     if (!q_.presorted_only)
       partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
@@ -108,39 +114,12 @@ class ScanChooser {
   void consider(PathCost p, bool ordered, ScanBuilder build, std::vector<int> physical = {}) {
     if (q_.presorted_only && !ordered) return;
     // With every DISTINCT column fixed by WHERE there are no keys: any order will do.
-    if (q_.distinct)
+    if (q_.distinct) {
+      if (physical.empty())
+        for (size_t c = 0; c < rel_.columns.size(); ++c) physical.push_back(int(c));
       distinct_inputs_.push_back({{p, ordered || q_.order.empty()}, build, std::move(physical)});
+    }
     keep_if_cheapest(p, finished(p, ordered), ordered, std::move(build));
-  }
-
-  // SELECT DISTINCT: the plan PostgreSQL's upper relations would pick over the serial
-  // paths, and its input built. (No partial paths: PostgreSQL 15's parallel DISTINCT
-  // needs a table of min_parallel_table_scan_size, and tidepool does not build it.)
-  ChosenScan choose_distinct_input() {
-    DistinctQuery dq = *q_.distinct;
-    dq.num_groups = estimate_num_groups(view_, q_.distinct_columns, rs_.rows, rs_.rows);
-    if (dq.width == 0) dq.width = width_;
-    std::vector<DistinctInput> inputs;
-    for (const DistinctPathInput& d : distinct_inputs_) inputs.push_back(d.input);
-    bool cheapest_ordered = false;
-    const RelPath cheapest = cheapest_total(cheapest_ordered);
-    size_t cheapest_at = 0;
-    while (inputs[cheapest_at].cost.total != cheapest.cost.total ||
-           inputs[cheapest_at].cost.startup != cheapest.cost.startup)
-      ++cheapest_at;
-    ChosenScan chosen;
-    chosen.distinct = choose_distinct(cs_, dq, inputs, cheapest_at);
-    const DistinctPathInput& in = distinct_inputs_[chosen.distinct->input];
-    chosen.node = in.build();
-    chosen.node->estimate = {in.input.cost.startup, in.input.cost.total, in.input.cost.rows,
-                             dq.width};
-    chosen.path = in.input.cost;
-    chosen.ordered = in.input.ordered;
-    chosen.width = width_;
-    chosen.physical_columns = in.physical;
-    if (chosen.physical_columns.empty())
-      for (size_t c = 0; c < rel_.columns.size(); ++c) chosen.physical_columns.push_back(int(c));
-    return chosen;
   }
 
   // A serial path `raw`, `finished` with the nodes above it: remembered among the serial
@@ -557,12 +536,7 @@ class ScanChooser {
   };
   std::vector<SerialPath> serial_paths_;
   // SELECT DISTINCT: every serial path considered, with its builder.
-  struct DistinctPathInput {
-    DistinctInput input;
-    ScanBuilder build;
-    std::vector<int> physical;
-  };
-  std::vector<DistinctPathInput> distinct_inputs_;
+  std::vector<DistinctScanPath> distinct_inputs_;
   // The Gather, when add_path keeps it among the table's paths.
   std::optional<PathCost> gather_kept_;
   // RelPath ids of consider_gather_merge.

@@ -51,9 +51,11 @@ struct ScanQuery {
   // SELECT DISTINCT (`order` then holds the DISTINCT keys): what create_distinct_paths
   // needs, its num_groups and width filled in here from `distinct_columns` (the DISTINCT
   // clause); choose_scan then returns the input of the distinct plan PostgreSQL would
-  // pick (engine/plan/distinct.h), among serial paths only.
+  // pick (engine/plan/distinct.h, engine/plan/distinct_paths.h).
   std::optional<DistinctQuery> distinct;
   std::vector<int> distinct_columns;
+  std::vector<uint32_t> distinct_group_slots;  // over the scan's slots, for a HashAggregate
+  std::string distinct_group_text;             // its Group Key
 };
 
 struct ChosenScan {
@@ -67,7 +69,8 @@ struct ChosenScan {
   // over it when that was cheapest (engine/plan/parallel_paths.h).
   std::optional<PartialScan> partial;
   // SELECT DISTINCT: the plan above `node`, and the columns PostgreSQL's scan would
-  // return as its physical row (an index-only scan's keys, else the table's columns).
+  // return as its physical row (an index-only scan's keys, else the table's columns;
+  // empty when the node returns exactly the select list, as a Gather does).
   std::optional<DistinctChoice> distinct;
   std::vector<int> physical_columns;
 };

@@ -1,5 +1,6 @@
 // SELECT DISTINCT's executor nodes over rows given here: Unique keeps the first row of
-// each run of equal keys (and only the first row when it has no keys), HashAggregate
+// each run of equal keys (and only the first row when it has no keys; a Limit's hint
+// caps its batches without losing rows), HashAggregate
 // returns each distinct group once whatever the input order, and refuses with an error
 // naming its limit once the hash set would outgrow it.
 #include <gmock/gmock.h>
@@ -64,6 +65,15 @@ TEST(DistinctNodes, UniqueKeepsTheFirstRowOfEachRunAcrossBatches) {
   for (int64_t k = 0; k < 50; ++k) EXPECT_EQ(out[size_t(k)], (std::vector<int64_t>{k, 0}));
   // Reopened, it starts over.
   EXPECT_EQ(drain(unique).size(), 50u);
+  // A Limit's hint caps each batch; the rest of the child's batch is kept for the next.
+  unique.row_limit_hint = 2;
+  unique.open();
+  size_t total = 0;
+  while (const scans::RowBatch* b = unique.next()) {
+    EXPECT_LE(b->count, 2u);
+    for (uint32_t i = 0; i < b->count; ++i) EXPECT_EQ(b->row(i)[0], int64_t(total++));
+  }
+  EXPECT_EQ(total, 50u);
 }
 
 TEST(DistinctNodes, UniqueWithoutKeysReturnsOneRow) {
