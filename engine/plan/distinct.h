@@ -8,7 +8,8 @@
 // then, for an ORDER BY, each Unique as it is (its keys start with ORDER BY's) and a Sort
 // bounded by the LIMIT over the distinct relation's cheapest path; then the Limit. Each
 // step keeps its paths as add_path does (fuzzily dominated ones are dropped), and the
-// final relation's cheapest total wins.
+// final relation's cheapest total wins. The input relations (the table's paths, the
+// partial distinct relation) are engine/plan/distinct_paths.h's.
 //
 //   DistinctChoice c = choose_distinct(query, inputs);   // which input, which shape
 #pragma once
@@ -29,8 +30,7 @@ namespace tp {
 struct DistinctQuery {
   size_t unique_columns = 0;          // DISTINCT pathkeys (columns WHERE fixes left out)
   size_t group_columns = 0;           // the DISTINCT clause: every select-list entry
-  double num_groups = 1;              // estimate_num_groups over the DISTINCT clause
-  int width = 0;                      // the input rows' width
+  int width = 0;                      // the input rows' width (0: the scan's)
   bool has_order_by = false;          // an ORDER BY was written (it may have no keys left)
   size_t order_keys = 0;              // ORDER BY keys left once the fixed columns are dropped
   std::optional<double> limit_count;  // LIMIT's count, as written
@@ -82,8 +82,7 @@ PathCost cost_hash_distinct(const CostSettings& cs, const PathCost& input, size_
                             double num_groups, int input_width, int* partitions = nullptr);
 
 // The plan PostgreSQL would pick over `rels` (each with at least one path, in the order
-// PostgreSQL adds their distinct paths). q.num_groups is not read: each relation has its
-// own.
+// PostgreSQL adds their distinct paths).
 DistinctChoice choose_distinct(const CostSettings& cs, const DistinctQuery& q,
                                const std::vector<DistinctInputRel>& rels);
 

@@ -109,11 +109,12 @@ class ScanChooser {
     return f;
   }
 
-  // Keeps the path if it is the cheapest so far once the nodes above it are counted.
-  // `physical`: an index-only scan's key columns (empty: the table's columns).
+  // Keeps the path if it is the cheapest so far once the nodes above it are counted;
+  // for SELECT DISTINCT, among the input paths too. `physical`: an index-only scan's
+  // key columns (empty: the table's columns). With every DISTINCT column fixed by WHERE
+  // there are no keys, and any path is in their order.
   void consider(PathCost p, bool ordered, ScanBuilder build, std::vector<int> physical = {}) {
     if (q_.presorted_only && !ordered) return;
-    // With every DISTINCT column fixed by WHERE there are no keys: any order will do.
     if (q_.distinct) {
       if (physical.empty())
         for (size_t c = 0; c < rel_.columns.size(); ++c) physical.push_back(int(c));

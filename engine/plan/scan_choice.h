@@ -48,10 +48,11 @@ struct ScanQuery {
   // How a participant of a Gather Merge sorts (keys over the scan's slots), for an
   // ORDER BY: the Sort the planner would add above the scan, per participant.
   SortSpec sort;
-  // SELECT DISTINCT (`order` then holds the DISTINCT keys): what create_distinct_paths
-  // needs, its num_groups and width filled in here from `distinct_columns` (the DISTINCT
-  // clause); choose_scan then returns the input of the distinct plan PostgreSQL would
-  // pick (engine/plan/distinct.h, engine/plan/distinct_paths.h).
+  // SELECT DISTINCT (`order` then holds the DISTINCT keys, `sort` the Sort a Gather
+  // Merge's participants would do in that order): what create_distinct_paths needs; the
+  // groups are estimated here over `distinct_columns` (the DISTINCT clause); choose_scan
+  // then returns the input of the distinct plan PostgreSQL would pick
+  // (engine/plan/distinct.h, engine/plan/distinct_paths.h).
   std::optional<DistinctQuery> distinct;
   std::vector<int> distinct_columns;
   std::vector<uint32_t> distinct_group_slots;  // over the scan's slots, for a HashAggregate
