@@ -193,6 +193,7 @@ void add_final_distinct_paths(const CostSettings& cs, const DistinctQuery& q, si
     h.kind = DistinctKind::kHashAggregate;
     h.distinct = cost_hash_distinct(cs, in.cost, q.group_columns, rel.num_groups, q.width,
                                     &h.planned_partitions);
+    h.distinct.total += q.hash_output_cost * rel.num_groups;
     add(h, 0, in.parallel_safe);
   }
 }

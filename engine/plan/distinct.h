@@ -38,6 +38,9 @@ struct DistinctQuery {
   double limit_tuples = -1;  // LIMIT + OFFSET (LIMIT 0 counted as 1); -1: no LIMIT
   bool enable_sort = true;
   bool enable_hashagg = true;
+  // What a HashAggregate pays per group to compute its output (create_agg_path adds its
+  // target's cost): the operators of a select list over aggregates (`sum(b) + 1`).
+  double hash_output_cost = 0;
 };
 
 // One input path (a scan, a Gather): its cost, whether it returns rows in the DISTINCT

@@ -73,6 +73,21 @@ std::string deparse_aggregate_expr(const sql::Expr& e) {
   }
 }
 
+namespace {
+
+// The operators of a select-list expression over aggregates (arithmetic, negation).
+int operator_count(const sql::Expr& e) {
+  check_stack_depth();
+  if (e.kind == sql::ExprKind::kFuncCall) return 0;
+  const bool op =
+      e.kind == sql::ExprKind::kBinary || (e.kind == sql::ExprKind::kUnary && e.name != "+");
+  int n = op ? 1 : 0;
+  for (const auto& a : e.args) n += operator_count(*a);
+  return n;
+}
+
+}  // namespace
+
 std::unique_ptr<scans::ExecNode> distinct_over_aggregate(const PlannerSettings& settings,
                                                          const sql::Select& s,
                                                          std::optional<int64_t> limit_tuples,
@@ -86,8 +101,11 @@ std::unique_ptr<scans::ExecNode> distinct_over_aggregate(const PlannerSettings& 
   DistinctNodeSpec spec;
   std::vector<std::string> keys;
   for (const sql::Target& t : s.targets) {
-    const std::string key = "(" + deparse_aggregate_expr(*t.expr) + ")";
-    spec.group_text += (spec.group_text.empty() ? "" : ", ") + key;
+    // A Sort Key names the Aggregate's output column, which PostgreSQL parenthesizes; a
+    // Group Key prints the expression itself.
+    const std::string expr = deparse_aggregate_expr(*t.expr), key = "(" + expr + ")";
+    spec.group_text += (spec.group_text.empty() ? "" : ", ") + expr;
+    dq.hash_output_cost += settings.costs.cpu_operator_cost * operator_count(*t.expr);
     // Equal expressions are one sort key (one equivalence class).
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
     keys.push_back(key);

@@ -61,3 +61,7 @@ set enable_sort = off;
 explain select distinct * from d1;
 reset enable_sort;
 reset work_mem;
+set enable_sort = off;
+explain select distinct avg(b) from d1 where a <= 4;
+explain select distinct count(*), sum(b) + 1 from d1 where a <= 4;
+reset enable_sort;
