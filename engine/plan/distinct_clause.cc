@@ -45,13 +45,16 @@ DistinctQuery distinct_limits(const PlannerSettings& settings, const sql::Select
   return dq;
 }
 
-std::string deparse_aggregate_expr(const sql::Expr& e) {
+std::string deparse_aggregate_expr(const sql::Expr& e, const std::vector<size_t>* params,
+                                   size_t* next) {
   check_stack_depth();
   switch (e.kind) {
     case sql::ExprKind::kFuncCall: {
+      const size_t k = next ? (*next)++ : 0;
+      if (params) return "$" + std::to_string((*params)[k]);
       std::string args = e.star_arg ? "*" : e.distinct ? "DISTINCT " : "";
       for (size_t i = 0; i < e.args.size(); ++i)
-        args += (i ? ", " : "") + deparse_aggregate_expr(*e.args[i]);
+        args += (i ? ", " : "") + deparse_aggregate_expr(*e.args[i], params, next);
       return e.name + "(" + args + ")";
     }
     case sql::ExprKind::kColumnRef:
@@ -63,11 +66,11 @@ std::string deparse_aggregate_expr(const sql::Expr& e) {
     case sql::ExprKind::kStrConst:
       return "'" + e.sval + "'::text";
     case sql::ExprKind::kUnary:
-      if (e.name == "+") return deparse_aggregate_expr(*e.args[0]);
-      return "(" + e.name + " " + deparse_aggregate_expr(*e.args[0]) + ")";
+      if (e.name == "+") return deparse_aggregate_expr(*e.args[0], params, next);
+      return "(" + e.name + " " + deparse_aggregate_expr(*e.args[0], params, next) + ")";
     case sql::ExprKind::kBinary:
-      return "(" + deparse_aggregate_expr(*e.args[0]) + " " + e.name + " " +
-             deparse_aggregate_expr(*e.args[1]) + ")";
+      return "(" + deparse_aggregate_expr(*e.args[0], params, next) + " " + e.name + " " +
+             deparse_aggregate_expr(*e.args[1], params, next) + ")";
     default:
       return "?";
   }
@@ -92,18 +95,20 @@ std::unique_ptr<scans::ExecNode> distinct_over_aggregate(const PlannerSettings& 
                                                          const sql::Select& s,
                                                          std::optional<int64_t> limit_tuples,
                                                          std::unique_ptr<scans::ExecNode> aggregate,
-                                                         PathCost& path) {
-  if (!dynamic_cast<const scans::AggregateNode*>(aggregate.get()))
-    throw Error("SELECT DISTINCT over min() and max() answered from an index is not supported")
-        .at_position(s.targets[0].expr->position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
+                                                         PathCost& path,
+                                                         scans::InitPlanResultNode*& init_plans) {
+  init_plans = dynamic_cast<scans::InitPlanResultNode*>(aggregate.get());
+  // The InitPlans' values are PostgreSQL's Params $n.
+  const std::vector<size_t>* params = init_plans ? &init_plans->outputs() : nullptr;
+  size_t next = 0;
   DistinctQuery dq = distinct_limits(settings, s, limit_tuples);
   DistinctNodeSpec spec;
   std::vector<std::string> keys;
   for (const sql::Target& t : s.targets) {
     // A Sort Key names the Aggregate's output column, which PostgreSQL parenthesizes; a
     // Group Key prints the expression itself.
-    const std::string expr = deparse_aggregate_expr(*t.expr), key = "(" + expr + ")";
+    const std::string expr = deparse_aggregate_expr(*t.expr, params, &next);
+    const std::string key = "(" + expr + ")";
     spec.group_text += (spec.group_text.empty() ? "" : ", ") + expr;
     dq.hash_output_cost += settings.costs.cpu_operator_cost * operator_count(*t.expr);
     // Equal expressions are one sort key (one equivalence class).

@@ -20,6 +20,7 @@
 #include "engine/sql/ast.h"
 #include "engine/storage/catalog.h"
 #include "scans/exec_node.h"
+#include "scans/init_plan_result.h"
 
 namespace tp {
 
@@ -45,17 +46,22 @@ DistinctQuery distinct_limits(const PlannerSettings& settings, const sql::Select
                               std::optional<int64_t> limit_tuples);
 
 // A select-list expression over aggregates as PostgreSQL deparses it in a Sort or Group
-// Key: "count(*)", "count(DISTINCT b)", "(max(c) + 1)", "(- count(1))".
-std::string deparse_aggregate_expr(const sql::Expr& e);
+// Key: "count(*)", "count(DISTINCT b)", "(max(c) + 1)", "(- count(1))"; with `params`
+// (the min/max InitPlans), aggregate number k is "$" + params[k], k counting the
+// aggregates in the select list's order from `*next`.
+std::string deparse_aggregate_expr(const sql::Expr& e, const std::vector<size_t>* params = nullptr,
+                                   size_t* next = nullptr);
 
-// SELECT DISTINCT over the one row of a plain Aggregate (`aggregate`, costing `path`):
-// PostgreSQL's Unique over a Sort (or HashAggregate) of the output expressions, each
-// returning that row as it is; `path` becomes the new top's. Throws tp::Error naming
-// the construct when `aggregate` is the min/max InitPlans' Result.
+// SELECT DISTINCT over the one row of a plain Aggregate or of the min/max InitPlans'
+// Result (`aggregate`, costing `path`): PostgreSQL's Unique over a Sort (or
+// HashAggregate) of the output expressions, each returning that row as it is; `path`
+// becomes the new top's. `init_plans` is set to that Result, if it is one: PostgreSQL
+// shows its InitPlans at the plan's top (ExecNode::shown_init_plans).
 std::unique_ptr<scans::ExecNode> distinct_over_aggregate(const PlannerSettings& settings,
                                                          const sql::Select& s,
                                                          std::optional<int64_t> limit_tuples,
                                                          std::unique_ptr<scans::ExecNode> aggregate,
-                                                         PathCost& path);
+                                                         PathCost& path,
+                                                         scans::InitPlanResultNode*& init_plans);
 
 }  // namespace tp

@@ -529,13 +529,14 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     return q;
   }
 
+  scans::InitPlanResultNode* init_plans = nullptr;  // min/max InitPlans below a DISTINCT
   if (!targets.aggs.empty()) {
     bool safe = add_aggregate(ctx, rel, targets, std::move(slots.agg_specs), scan, top, q);
     if (targets.arithmetic) add_output_arithmetic(ctx.settings.costs, targets, top, q);
     consider_minmax(ctx, sq, targets, safe, top, q);
     if (s.distinct)
-      top.node =
-          distinct_over_aggregate(ctx.settings, s, limit_tuples(s), std::move(top.node), top.path);
+      top.node = distinct_over_aggregate(ctx.settings, s, limit_tuples(s), std::move(top.node),
+                                         top.path, init_plans);
   } else {
     for (int c : targets.columns) q.output_types.push_back(column_output_type(rel, c));
   }
@@ -544,6 +545,8 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   // PostgreSQL plans no Limit for OFFSET 0 without a count (limit_needed).
   if (s.limit || s.offset.value_or(0) > 0) add_limit(s.limit, s.offset.value_or(0), top);
   q.root = std::move(top.node);
+  // PostgreSQL attaches the InitPlans to the plan's top node.
+  if (init_plans) q.root->shown_init_plans = init_plans->hand_over_init_plans();
   return q;
 }
 

@@ -65,3 +65,8 @@ set enable_sort = off;
 explain select distinct avg(b) from d1 where a <= 4;
 explain select distinct count(*), sum(b) + 1 from d1 where a <= 4;
 reset enable_sort;
+explain select distinct max(a) from d1;
+explain select distinct max(a) from d1 where c = 3;
+explain select distinct min(a), max(a) + 1 from d1 where d = 30;
+explain select distinct max(a) from d1 where c = 3 limit 1;
+explain select distinct min(a), min(a), max(a) from d1 where a > 100 offset 0;
