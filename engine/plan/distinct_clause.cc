@@ -68,9 +68,12 @@ std::string deparse_aggregate_expr(const sql::Expr& e, const std::vector<size_t>
     case sql::ExprKind::kUnary:
       if (e.name == "+") return deparse_aggregate_expr(*e.args[0], params, next);
       return "(" + e.name + " " + deparse_aggregate_expr(*e.args[0], params, next) + ")";
-    case sql::ExprKind::kBinary:
-      return "(" + deparse_aggregate_expr(*e.args[0], params, next) + " " + e.name + " " +
-             deparse_aggregate_expr(*e.args[1], params, next) + ")";
+    case sql::ExprKind::kBinary: {
+      // In order: `next` counts the aggregates left to right.
+      const std::string left = deparse_aggregate_expr(*e.args[0], params, next);
+      const std::string right = deparse_aggregate_expr(*e.args[1], params, next);
+      return "(" + left + " " + e.name + " " + right + ")";
+    }
     default:
       return "?";
   }

@@ -70,3 +70,4 @@ explain select distinct max(a) from d1 where c = 3;
 explain select distinct min(a), max(a) + 1 from d1 where d = 30;
 explain select distinct max(a) from d1 where c = 3 limit 1;
 explain select distinct min(a), min(a), max(a) from d1 where a > 100 offset 0;
+explain select distinct max(a) * 2 - min(a), max(a) + 1 from d1 where d = 30;
