@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/btree/btree_dedup.h"
+
 namespace tp::btree {
 
 namespace {
@@ -84,7 +86,8 @@ BTree BTree::create(PageStore& store, IndexDef def) {
   PageGuard meta = store.extend();
   TP_ASSERT(meta.block() == kMetaBlock);
   meta.mark_dirty();
-  bt_meta_init(meta.data_for_write(), tree.layout_, tree.def_.unique);
+  bt_meta_init(meta.data_for_write(), tree.layout_, tree.def_.unique, tree.def_.deduplicate);
+  tree.deduplicate_ = bt_meta(meta.data())->deduplicate != 0;
   return tree;
 }
 
@@ -107,6 +110,7 @@ BTree BTree::open(PageStore& store, IndexDef def) {
     throw Error("index \"" + tree.def_.name +
                 "\" was built with different key columns or uniqueness than its definition")
         .with_sqlstate(sqlstate::kIndexCorrupted);
+  tree.deduplicate_ = meta->deduplicate != 0;
   return tree;
 }
 
@@ -257,7 +261,7 @@ std::optional<Tid> BTree::lookup(const KeyValues& key, ScanCounters* counters) c
   for (int i = 0; i < layout_.ncols; ++i)
     if (item.value(layout_, i) != key[i]) return std::nullopt;
   if (counters) ++counters->items_returned;
-  return item.tid();
+  return item.heap_tid();
 }
 
 void BTree::insert(const KeyValues& key, Tid tid) {
@@ -273,12 +277,42 @@ void BTree::insert(const KeyValues& key, Tid tid) {
   PageGuard leaf = descend(probe, PageLock::kExclusive, &stack, nullptr);
   if (!leaf.valid()) leaf = create_root_leaf();
   OffsetNumber off = leaf_search(leaf.data(), probe);
-  if (off <= page_max_offset(leaf.data()) &&
-      compare(layout_, probe, tuple_at(leaf.data(), off)) == 0)
+  if (holds(leaf.data(), off, probe))
     throw Error("index \"" + def_.name + "\" already contains key " + format_key(key) +
                 " with TID " + format_tid(tid))
         .with_sqlstate(sqlstate::kIndexCorrupted);
+  // A full page is deduplicated before it is split (PostgreSQL's
+  // _bt_delete_or_dedup_one_page); offsets change, so search again.
+  if (deduplicate_ && page_free_space(leaf.data()) < maxalign(size)) {
+    alignas(8) char deduplicated[kBlockSize];
+    if (dedup_leaf_page(layout_, leaf.data(), key, maxalign(size), deduplicated)) {
+      leaf.mark_dirty();
+      std::memcpy(leaf.data_for_write(), deduplicated, kBlockSize);
+      off = leaf_search(leaf.data(), probe);
+    }
+  }
+  // The TID falls inside a posting list's range: the list takes it and gives
+  // up its largest TID, which is inserted right after it instead.
+  if (off <= page_max_offset(leaf.data()) &&
+      compare(layout_, probe, tuple_at(leaf.data(), off)) == 0) {
+    TupleView posting = tuple_at(leaf.data(), off);
+    TP_ASSERT(posting.is_posting());
+    alignas(8) char replacement[kMaxPostingSize];
+    size = swap_posting(layout_, posting, tid, replacement, tuple);
+    const uint32_t at = page_item_id(leaf.data(), off)->off;
+    const uint16_t posting_size = posting.size();
+    leaf.mark_dirty();
+    std::memcpy(leaf.data_for_write() + at, replacement, posting_size);
+    off = OffsetNumber(off + 1);
+  }
   insert_into_page(std::move(leaf), off, tuple, size, stack);
+}
+
+bool BTree::holds(const char* page, OffsetNumber off, const Probe& probe) const {
+  if (off > page_max_offset(page)) return false;
+  TupleView item = tuple_at(page, off);
+  if (compare(layout_, probe, item) != 0) return false;
+  return !item.is_posting() || posting_contains(item, probe.tid);
 }
 
 bool BTree::remove(const KeyValues& key, Tid tid) {
@@ -289,11 +323,18 @@ bool BTree::remove(const KeyValues& key, Tid tid) {
   PageGuard leaf = descend(probe, PageLock::kExclusive, nullptr, nullptr);
   if (!leaf.valid()) return false;
   OffsetNumber off = leaf_search(leaf.data(), probe);
-  if (off > page_max_offset(leaf.data()) ||
-      compare(layout_, probe, tuple_at(leaf.data(), off)) != 0)
-    return false;
+  if (!holds(leaf.data(), off, probe)) return false;
+  TupleView item = tuple_at(leaf.data(), off);
+  alignas(8) char rest[kMaxPostingSize];
+  const uint16_t rest_size = item.is_posting() ? posting_without(layout_, item, tid, rest) : 0;
   leaf.mark_dirty();
-  page_delete_item(leaf.data_for_write(), off);
+  char* page = leaf.data_for_write();
+  page_delete_item(page, off);
+  // A posting list loses one TID: the shorter tuple goes back in its place.
+  if (rest_size > 0) {
+    bool ok = page_insert_item_at(page, off, rest, rest_size);
+    TP_ASSERT(ok);
+  }
   return true;
 }
 

@@ -68,6 +68,8 @@ class BTree {
   static BTree open(PageStore& store, IndexDef def);
 
   const IndexDef& def() const { return def_; }
+  // Whether inserts deduplicate full leaf pages (the metapage's flag).
+  bool deduplicates() const { return deduplicate_; }
   const TupleLayout& layout() const { return layout_; }
   PageStore& store() const { return *store_; }
   // Reads the metapage (always; counts one page).
@@ -121,6 +123,8 @@ class BTree {
   void remember_root(MetaInfo root) const;
   [[noreturn]] void corrupt(BlockNumber block, const std::string& what) const;
   void throw_duplicate(const KeyValues& key) const;
+  // Whether the leaf item at `off` holds the probe's exact (key, TID).
+  bool holds(const char* page, OffsetNumber off, const Probe& probe) const;
 
   // Puts `tuple` at `offset` of the exclusively held page, splitting it (and
   // its ancestors, from `stack`) when it does not fit.
@@ -136,6 +140,7 @@ class BTree {
   PageStore* store_;
   IndexDef def_;
   TupleLayout layout_;
+  bool deduplicate_ = false;
   // root level << 32 | root block; kNoRootCached until known. Accessed through
   // std::atomic_ref so readers on other threads see a writer's new root.
   static constexpr uint64_t kNoRootCached = ~uint64_t(0);

@@ -122,8 +122,9 @@ class LevelWriter {
  public:
   LevelWriter(PageStore& store, const TupleLayout& layout) : store_(store), layout_(layout) {}
 
-  // Adds a tuple to `level`, closing its page first if it is full.
-  void add(uint32_t level, const char* tuple, uint16_t size) {
+  // Adds a tuple to `level`, closing its page first if it is full. `trunc_extra`:
+  // the bytes a posting list loses when it becomes a high key (its TID array).
+  void add(uint32_t level, const char* tuple, uint16_t size, uint32_t trunc_extra = 0) {
     if (level == levels_.size()) open_level(level);
     Level& s = levels_[level];
     const bool leaf = level == 0;
@@ -131,8 +132,13 @@ class LevelWriter {
     const uint32_t aligned = maxalign(size);
     const uint32_t close_below =
         kBlockSize * (100 - (leaf ? kLeafBuildFillfactor : kInternalBuildFillfactor)) / 100;
+    // The soft limit counts the last item as the high key it would become, which
+    // is smaller when it is a posting list (PostgreSQL's btps_lastextra).
+    const uint32_t last_extra = s.last_extra;
+    s.last_extra = trunc_extra;
     // A leaf keeps room to grow its high key by a heap TID when it is closed.
-    if (free < aligned + (leaf ? 8 : 0) || (free < close_below && s.last_off > kFirstKey))
+    if (free < aligned + (leaf ? 8 : 0) ||
+        (free + last_extra < close_below && s.last_off > kFirstKey))
       close_page(level);
     Level& t = levels_[level];
     t.last_off = OffsetNumber(t.last_off + 1);
@@ -179,6 +185,7 @@ class LevelWriter {
   struct Level {
     PageGuard page;
     OffsetNumber last_off = 1;  // the high key slot
+    uint32_t last_extra = 0;    // trunc_extra of the item added last
     std::string low_key;        // pivot bytes; empty = minus infinity (leftmost)
   };
 
@@ -214,7 +221,7 @@ class LevelWriter {
     TP_ASSERT(s.last_off > kFirstKey);
 
     TupleView last = tuple_at(old_page, s.last_off);
-    alignas(8) char moved[kMaxTupleSize];
+    alignas(8) char moved[kMaxPostingSize];
     uint16_t moved_size = last.size();
     std::memcpy(moved, last.p, moved_size);
     OffsetNumber added;
@@ -265,6 +272,50 @@ class LevelWriter {
   std::deque<Level> levels_;  // deque: references stay valid when a level is added
   BlockNumber pages_written_ = 0;
   BlockNumber leaf_pages_ = 0;
+};
+
+// The run of equal keys a deduplicating build is collecting (nbtsort.c's
+// pending posting list): written as one posting list once the key changes or
+// the list would outgrow kBuildMaxPostingSize; a run of one stays a plain item.
+class PendingPosting {
+ public:
+  PendingPosting(const TupleLayout& layout, bool deduplicate)
+      : layout_(layout), deduplicate_(deduplicate) {}
+
+  void start(const KeyValues& key, Tid tid) {
+    key_ = key;
+    tids_.assign(1, tid);
+  }
+
+  // Adds (key, tid) to the pending run if it extends it; false if it does not.
+  bool absorb(const KeyValues& key, Tid tid) {
+    if (tids_.empty()) {
+      start(key, tid);
+      return true;
+    }
+    if (!deduplicate_ || !(key == key_)) return false;
+    if (posting_size(layout_, int(tids_.size()) + 1) > kBuildMaxPostingSize) return false;
+    tids_.push_back(tid);
+    return true;
+  }
+
+  void flush(LevelWriter& writer) {
+    if (tids_.empty()) return;
+    alignas(8) char tuple[kMaxPostingSize];
+    if (tids_.size() == 1) {
+      writer.add(0, tuple, make_leaf_tuple(layout_, key_, tids_[0], tuple));
+    } else {
+      uint16_t size = make_posting(layout_, key_, tids_.data(), int(tids_.size()), tuple);
+      writer.add(0, tuple, size, size - TupleView{tuple}.posting_offset());
+    }
+    tids_.clear();
+  }
+
+ private:
+  const TupleLayout& layout_;
+  const bool deduplicate_;
+  KeyValues key_;
+  std::vector<Tid> tids_;
 };
 
 }  // namespace
@@ -346,20 +397,23 @@ BuildStats BTreeBuilder::write(const BuildProgressFn& progress, const BuildInter
   TP_ASSERT(meta.block() == kMetaBlock);
   meta.mark_dirty();
   LevelWriter writer(*store_, layout_);
+  PendingPosting pending(layout_, def_.deduplicate && !def_.unique);
   const uint64_t step = std::max<uint64_t>(1, total / 100);
-  alignas(8) char tuple[kMaxTupleSize];
   for (size_t i = 0; i < total; ++i) {
     entries_->get(i, key, tid);
-    uint16_t size = make_leaf_tuple(layout_, key, tid, tuple);
-    writer.add(0, tuple, size);
+    if (!pending.absorb(key, tid)) {
+      pending.flush(writer);
+      pending.start(key, tid);
+    }
     if (interrupt && (i + 1) % kInterruptInterval == 0) interrupt(BuildProgress::Phase::kLoading);
     if (progress && (i + 1) % step == 0)
       progress({BuildProgress::Phase::kLoading, i + 1, total, writer.pages_written()});
   }
+  pending.flush(writer);
   MetaInfo root = total > 0 ? writer.finish() : MetaInfo{};
 
   char* page = meta.data_for_write();
-  bt_meta_init(page, layout_, def_.unique);
+  bt_meta_init(page, layout_, def_.unique, def_.deduplicate);
   bt_meta(page)->root = bt_meta(page)->fast_root = root.root;
   bt_meta(page)->level = bt_meta(page)->fast_level = root.level;
   meta.release();

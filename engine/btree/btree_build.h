@@ -9,7 +9,9 @@
 // (leaf fillfactor 90), an internal page below 30% (fillfactor 70); at least
 // two items per page; the last item of a closed page moves to the next page
 // and becomes (suffix-truncated) the closed page's high key. So page counts
-// match PostgreSQL's: 2,745 pages for 1 M distinct int4 keys.
+// match PostgreSQL's: 2,745 pages for 1 M distinct int4 keys. A non-unique
+// index with deduplication on merges each run of equal keys into posting lists
+// first (PostgreSQL 13+), so an index over a duplicate-heavy column is smaller.
 #pragma once
 
 #include <functional>
@@ -45,6 +47,10 @@ struct BuildStats {
 // which a page is closed: BLCKSZ * (100 - fillfactor) / 100.
 inline constexpr uint32_t kLeafBuildFillfactor = 90;
 inline constexpr uint32_t kInternalBuildFillfactor = 70;
+// A deduplicating build caps its posting lists at the space a leaf page keeps
+// free at fillfactor 90, less a line pointer (PostgreSQL's nbtsort.c): many
+// duplicates then still fill pages about 90% full.
+inline constexpr uint32_t kBuildMaxPostingSize = (kBlockSize * 10 / 100) / 8 * 8 - 4;
 
 class SortBuffer;
 

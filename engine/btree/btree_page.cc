@@ -92,7 +92,7 @@ void bt_page_init(char* page, uint32_t level, uint16_t flags) {
   special->cycle_id = 0;
 }
 
-void bt_meta_init(char* page, const TupleLayout& layout, bool unique) {
+void bt_meta_init(char* page, const TupleLayout& layout, bool unique, bool deduplicate) {
   bt_page_init(page, 0, kBtMeta);
   BtMeta* meta = bt_meta(page);
   std::memset(meta, 0, sizeof(BtMeta));
@@ -105,6 +105,7 @@ void bt_meta_init(char* page, const TupleLayout& layout, bool unique) {
   meta->ncols = uint32_t(layout.ncols);
   for (int i = 0; i < layout.ncols; ++i) meta->types[i] = uint8_t(layout.types[size_t(i)]);
   meta->unique = unique ? 1 : 0;
+  meta->deduplicate = deduplicate && !unique ? 1 : 0;
   // Like PostgreSQL, pd_lower covers the metadata so it is not mistaken for a hole.
   page_header(page)->lower = uint16_t(kPageHeaderSize + sizeof(BtMeta));
 }
@@ -129,6 +130,20 @@ uint16_t make_leaf_tuple(const TupleLayout& layout, const KeyValues& key, Tid ti
   return size;
 }
 
+uint16_t make_posting(const TupleLayout& layout, const KeyValues& key, const Tid* tids, int n,
+                      char* out) {
+  TP_ASSERT(key.n == layout.ncols && n >= 2 && n <= int(kPostingCountMask));
+  const uint32_t array = maxalign(layout.leaf_size());
+  const uint32_t size = posting_size(layout, n);
+  TP_ASSERT(size <= kBtMaxItemSize);
+  std::memset(out, 0, size);
+  store_tid(out, Tid{array, uint16_t(uint16_t(n) | kPosting)});
+  store_u16(out + 6, uint16_t(size) | kInfoAltTid);
+  for (int i = 0; i < layout.ncols; ++i) store_value(layout, i, key[i], out);
+  for (int i = 0; i < n; ++i) store_tid(out + array + uint32_t(i) * kHeapTidSize, tids[i]);
+  return uint16_t(size);
+}
+
 uint16_t make_pivot(const TupleLayout& layout, const KeyValues& key, int natts, const Tid* heap_tid,
                     BlockNumber downlink, char* out) {
   TP_ASSERT(natts >= 0 && natts <= layout.ncols && natts <= key.n);
@@ -151,7 +166,7 @@ uint16_t make_separator(const TupleLayout& layout, TupleView lastleft, TupleView
   for (int i = 0; i < layout.ncols; ++i)
     if (lastleft.value(layout, i) != right[i])
       return make_pivot(layout, right, i + 1, nullptr, kInvalidBlock, out);
-  Tid tid = firstright.tid();
+  Tid tid = firstright.heap_tid();
   return make_pivot(layout, right, layout.ncols, &tid, kInvalidBlock, out);
 }
 
@@ -194,10 +209,12 @@ int compare(const TupleLayout& layout, const Probe& probe, TupleView tuple) {
     return tuple_has_tid ? -1 : 0;
   }
   if (!tuple_has_tid) return 1;
-  return cmp_tid(probe.tid, tuple.heap_tid());
+  int c = cmp_tid(probe.tid, tuple.heap_tid());
+  if (c <= 0 || !tuple.is_posting()) return c;
+  return cmp_tid(probe.tid, tuple.max_heap_tid()) > 0 ? 1 : 0;
 }
 
-int compare_tuples(const TupleLayout& layout, TupleView a, TupleView b) {
+static int compare_tuples_by(const TupleLayout& layout, TupleView a, TupleView b, bool a_last) {
   int na = a.natts(layout), nb = b.natts(layout);
   int common = std::min(na, nb);
   for (int i = 0; i < common; ++i) {
@@ -208,7 +225,15 @@ int compare_tuples(const TupleLayout& layout, TupleView a, TupleView b) {
   if (na < layout.ncols) return 0;
   bool ta = a.has_heap_tid(), tb = b.has_heap_tid();
   if (!ta || !tb) return ta == tb ? 0 : (ta ? 1 : -1);
-  return cmp_tid(a.heap_tid(), b.heap_tid());
+  return cmp_tid(a_last ? a.max_heap_tid() : a.heap_tid(), b.heap_tid());
+}
+
+int compare_tuples(const TupleLayout& layout, TupleView a, TupleView b) {
+  return compare_tuples_by(layout, a, b, false);
+}
+
+int compare_tuples_last(const TupleLayout& layout, TupleView a, TupleView b) {
+  return compare_tuples_by(layout, a, b, true);
 }
 
 int compare_keys(const TupleLayout& layout, TupleView a, TupleView b) {

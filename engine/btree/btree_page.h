@@ -30,6 +30,10 @@ struct IndexDef {
   std::string name;                // for messages: index "t_a_idx"
   std::vector<KeyColumn> columns;  // 1..kMaxKeyColumns key columns
   bool unique = false;
+  // PostgreSQL's deduplicate_items (on by default): store runs of equal keys as
+  // posting lists. Read when the index is created or built; afterwards the
+  // metapage says whether it deduplicates (never for a unique index).
+  bool deduplicate = true;
 };
 
 // Key column values, int4 widened to int64. Fixed capacity: no allocation.
@@ -127,6 +131,10 @@ struct BtMeta {
   uint32_t ncols;
   uint8_t types[kMaxKeyColumns];
   uint32_t unique;
+  // 1 when inserts and builds deduplicate (PostgreSQL keeps the reloption in its
+  // catalog and btm_allequalimage here). Zero in metapages written before
+  // deduplication existed, so those indexes go on without it.
+  uint32_t deduplicate;
 };
 
 inline BtMeta* bt_meta(char* page) {
@@ -135,7 +143,7 @@ inline BtMeta* bt_meta(char* page) {
 inline const BtMeta* bt_meta(const char* page) {
   return reinterpret_cast<const BtMeta*>(page + kPageHeaderSize);
 }
-void bt_meta_init(char* page, const TupleLayout& layout, bool unique);
+void bt_meta_init(char* page, const TupleLayout& layout, bool unique, bool deduplicate);
 
 // ---- Index tuples -----------------------------------------------------------
 //
@@ -156,8 +164,16 @@ inline constexpr uint16_t kInfoSizeMask = 0x1FFF;
 inline constexpr uint16_t kInfoAltTid = 0x2000;
 inline constexpr uint16_t kPivotNattsMask = 0x0FFF;
 inline constexpr uint16_t kPivotHeapTid = 0x1000;
-// Largest tuple we ever build: header + 8 int8 columns + heap TID, aligned.
+inline constexpr uint16_t kPosting = 0x2000;  // PostgreSQL's BT_IS_POSTING
+inline constexpr uint16_t kPostingCountMask = 0x0FFF;
+inline constexpr uint32_t kHeapTidSize = 6;
+// Largest pivot or plain leaf item: header + 8 int8 columns + heap TID, aligned.
 inline constexpr uint32_t kMaxTupleSize = kTupleHeaderSize + 8 * kMaxKeyColumns + 8;
+// PostgreSQL's BTMaxItemSize for 8 kB pages: a third of a page, less a heap TID.
+inline constexpr uint32_t kBtMaxItemSize = 2704;
+// Largest posting list a deduplication pass forms (half of kBtMaxItemSize, as
+// PostgreSQL's); a sorted build stops at kBuildMaxPostingSize.
+inline constexpr uint32_t kMaxPostingSize = kBtMaxItemSize / 2;
 
 inline uint16_t load_u16(const char* p) {
   uint16_t v;
@@ -182,16 +198,32 @@ struct TupleView {
   const char* p;
 
   uint16_t size() const { return load_u16(p + 6) & kInfoSizeMask; }
-  bool is_pivot() const { return (load_u16(p + 6) & kInfoAltTid) != 0; }
-  // Leaf items: the heap TID.
+  bool alt_tid() const { return (load_u16(p + 6) & kInfoAltTid) != 0; }
+  bool is_pivot() const { return alt_tid() && (load_u16(p + 4) & kPosting) == 0; }
+  bool is_posting() const { return alt_tid() && (load_u16(p + 4) & kPosting) != 0; }
+  // Plain leaf items: the heap TID (posting lists: heap_tid(), posting_tid()).
   Tid tid() const { return load_tid(p); }
+  // Posting lists: the number of heap TIDs and where their array starts.
+  int posting_count() const { return load_u16(p + 4) & kPostingCountMask; }
+  uint32_t posting_offset() const { return load_u16(p + 2); }
+  Tid posting_tid(int i) const {
+    return load_tid(p + posting_offset() + uint32_t(i) * kHeapTidSize);
+  }
+  // Heap TIDs a leaf item stands for: 1, or a posting list's count.
+  int heap_tid_count() const { return is_posting() ? posting_count() : 1; }
   // Internal items: the child block.
   BlockNumber downlink() const { return load_tid(p).block; }
   int natts(const TupleLayout& layout) const {
     return is_pivot() ? (load_u16(p + 4) & kPivotNattsMask) : layout.ncols;
   }
   bool has_heap_tid() const { return !is_pivot() || (load_u16(p + 4) & kPivotHeapTid) != 0; }
-  Tid heap_tid() const { return is_pivot() ? load_tid(p + size() - 6) : load_tid(p); }
+  // The item's (first) heap TID; a posting list's smallest.
+  Tid heap_tid() const {
+    if (is_posting()) return posting_tid(0);
+    return is_pivot() ? load_tid(p + size() - 6) : load_tid(p);
+  }
+  // A posting list's largest heap TID; heap_tid() for any other tuple.
+  Tid max_heap_tid() const { return is_posting() ? posting_tid(posting_count() - 1) : heap_tid(); }
   int64_t value(const TupleLayout& layout, int col) const {
     const char* at = p + layout.offsets[size_t(col)];
     if (layout.types[size_t(col)] == KeyType::kInt4) {
@@ -212,6 +244,13 @@ inline TupleView tuple_at(const char* page, OffsetNumber off) {
 
 // Builders write into `out` (at least kMaxTupleSize bytes) and return the size.
 uint16_t make_leaf_tuple(const TupleLayout& layout, const KeyValues& key, Tid tid, char* out);
+// A posting list of `key` with `n` (>= 2, ascending) heap TIDs; `out` holds at
+// least posting_size(layout, n) bytes.
+uint16_t make_posting(const TupleLayout& layout, const KeyValues& key, const Tid* tids, int n,
+                      char* out);
+inline uint32_t posting_size(const TupleLayout& layout, int n) {
+  return maxalign(maxalign(layout.leaf_size()) + uint32_t(n) * kHeapTidSize);
+}
 // A pivot keeping the first `natts` columns of `key`, optionally with a heap TID.
 uint16_t make_pivot(const TupleLayout& layout, const KeyValues& key, int natts, const Tid* heap_tid,
                     BlockNumber downlink, char* out);
@@ -235,11 +274,15 @@ struct Probe {
 };
 
 // <0, 0, >0 as probe is before, at, after the tuple. A pivot's truncated
-// columns and missing heap TID are minus infinity.
+// columns and missing heap TID are minus infinity. A probe with a heap TID is
+// "at" a posting list of its key when the TID lies within the list's range.
 int compare(const TupleLayout& layout, const Probe& probe, TupleView tuple);
 
-// Orders two tuples (leaf items or pivots) the same way. Used by the verifier.
+// Orders two tuples (leaf items or pivots) the same way, by their first heap
+// TIDs. Used by the verifier.
 int compare_tuples(const TupleLayout& layout, TupleView a, TupleView b);
+// The same with a's largest heap TID: < 0 when all of a lies before b.
+int compare_tuples_last(const TupleLayout& layout, TupleView a, TupleView b);
 
 // Compares only key column values (leaf items): equal keys, any TIDs -> 0.
 int compare_keys(const TupleLayout& layout, TupleView a, TupleView b);

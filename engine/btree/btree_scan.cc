@@ -29,6 +29,18 @@ bool is_equality(const ColumnCondition& c) {
          c.lower->value == c.upper->value;
 }
 
+// Copies a leaf item's entries into the batch: one, or a posting list's TIDs in
+// scan order, each with the key.
+void append_item(const TupleLayout& layout, TupleView item, ScanDirection direction,
+                 IndexBatch& batch) {
+  const int n = item.heap_tid_count();
+  for (int k = 0; k < n; ++k) {
+    const int at = direction == ScanDirection::kForward ? k : n - 1 - k;
+    batch.tids.push_back(item.is_posting() ? item.posting_tid(at) : item.tid());
+    for (int i = 0; i < layout.ncols; ++i) batch.keys.push_back(item.value(layout, i));
+  }
+}
+
 }  // namespace
 
 IndexScan::IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
@@ -118,8 +130,7 @@ bool IndexScan::read_page(const char* page, OffsetNumber off, IndexBatch& batch)
     TupleView item = tuple_at(page, off);
     if (upper_ && compare(layout, *upper_, item) <= 0) return true;
     if (!passes_filters(item)) continue;
-    batch.tids.push_back(item.tid());
-    for (int i = 0; i < layout.ncols; ++i) batch.keys.push_back(item.value(layout, i));
+    append_item(layout, item, ScanDirection::kForward, batch);
   }
   if (bt_rightmost(page)) return true;
   // Every item right of the high key is >= it: if the high key is already
@@ -135,8 +146,7 @@ bool IndexScan::read_page_backward(const char* page, int off, IndexBatch& batch)
     TupleView item = tuple_at(page, OffsetNumber(off));
     if (compare(layout, lower_, item) > 0) return true;  // below the lower bound
     if (!passes_filters(item)) continue;
-    batch.tids.push_back(item.tid());
-    for (int i = 0; i < layout.ncols; ++i) batch.keys.push_back(item.value(layout, i));
+    append_item(layout, item, ScanDirection::kBackward, batch);
   }
   const BtSpecial* special = bt_special(page);
   if (special->prev == kInvalidBlock) return true;

@@ -101,6 +101,11 @@ class Verifier {
       same = meta->types[i] == uint8_t(layout_.types[size_t(i)]);
     if (!same)
       fail(kMetaBlock, 0, "the metapage's key columns or uniqueness differ from the definition");
+    if (meta->deduplicate > 1 || (meta->deduplicate != 0 && meta->unique != 0))
+      fail(kMetaBlock, 0,
+           "the metapage's deduplication flag " + std::to_string(meta->deduplicate) +
+               " is impossible for " + (meta->unique != 0 ? "a unique" : "an") + " index");
+    deduplicate_ = meta->deduplicate != 0;
     root_ = meta->root;
     root_level_ = meta->level;
     if (meta->fast_root != meta->root || meta->fast_level != meta->level)
@@ -160,6 +165,10 @@ class Verifier {
         fail(block, off,
              pivot_expected ? "expected a pivot tuple, found a leaf item"
                             : "expected a leaf item, found a pivot tuple");
+      if (t.is_posting()) {
+        check_posting_layout(block, off, t);
+        continue;
+      }
       if (!t.is_pivot()) {
         if (t.size() != layout_.leaf_size()) fail(block, off, "the leaf item has the wrong size");
         continue;
@@ -171,6 +180,27 @@ class Verifier {
       uint32_t size =
           heap_tid ? maxalign(layout_.ends[size_t(natts)]) + 8 : layout_.ends[size_t(natts)];
       if (t.size() != size) fail(block, off, "the pivot tuple has the wrong size");
+    }
+  }
+
+  // A posting list's header, size and TIDs (ascending, valid), so scans can read it.
+  void check_posting_layout(BlockNumber block, OffsetNumber off, TupleView t) {
+    if (!deduplicate_) fail(block, off, "a posting list in an index that does not deduplicate");
+    const int n = t.posting_count();
+    if (n < 2) fail(block, off, "the posting list holds " + std::to_string(n) + " TIDs");
+    if (t.posting_offset() != maxalign(layout_.leaf_size()) ||
+        t.size() != posting_size(layout_, n) || t.size() > kMaxPostingSize)
+      fail(block, off,
+           "the posting list of " + std::to_string(n) + " TIDs has the wrong size " +
+               std::to_string(t.size()) + " or TID offset " + std::to_string(t.posting_offset()));
+    for (int i = 0; i < n; ++i) {
+      Tid tid = t.posting_tid(i);
+      if (!tid.valid())
+        fail(block, off, "posting list TID " + std::to_string(i + 1) + " is invalid");
+      if (i > 0 && !(t.posting_tid(i - 1) < tid))
+        fail(block, off,
+             "posting list TID " + format_tid(tid) + " is not after the previous TID " +
+                 format_tid(t.posting_tid(i - 1)));
     }
   }
 
@@ -211,19 +241,20 @@ class Verifier {
         if (t.natts(layout_) != 0 || t.has_heap_tid())
           fail(block, off, "the first downlink of an internal page is not minus infinity");
       } else {
-        if (previous && compare_tuples(layout_, *previous, t) >= 0) {
+        if (previous && compare_tuples_last(layout_, *previous, t) >= 0) {
           bool same_key = level == 0 && compare_keys(layout_, *previous, t) == 0;
           fail(block, off,
                same_key
-                   ? "key " + describe(t) + " TID " + format_tid(t.tid()) +
-                         " is not after the previous item's TID " + format_tid(previous->tid())
+                   ? "key " + describe(t) + " TID " + format_tid(t.heap_tid()) +
+                         " is not after the previous item's TID " +
+                         format_tid(previous->max_heap_tid())
                    : "key " + describe(t) + " is less than previous key " + describe(*previous));
         }
         if (!previous && !e.low.empty() && compare_tuples(layout_, t, TupleView{e.low.data()}) < 0)
           fail(block, off,
                "key " + describe(t) + " is less than the parent's separator " +
                    describe(TupleView{e.low.data()}) + " for this page");
-        if (high_key && compare_tuples(layout_, t, *high_key) >= 0)
+        if (high_key && compare_tuples_last(layout_, t, *high_key) >= 0)
           fail(block, off,
                "key " + describe(t) + " is not less than the page's high key " +
                    describe(*high_key));
@@ -250,21 +281,25 @@ class Verifier {
     }
   }
 
+  // Counts a leaf item's entries (a posting list's TIDs) and checks each against the heap.
   void check_leaf_item(BlockNumber block, OffsetNumber off, TupleView t) {
-    ++report_.leaf_items_checked;
+    const int n = t.heap_tid_count();
+    report_.leaf_items_checked += uint64_t(n);
     KeyValues key = t.key(layout_);
     if (def_.unique && have_previous_key_ && key == previous_key_)
       fail(block, off, "duplicate key " + format_key(key) + " in a unique index");
     previous_key_ = key;
     have_previous_key_ = true;
     if (!heap_) return;
-    Tid tid = t.tid();
-    std::optional<KeyValues> row = heap_(tid);
-    if (!row) fail(block, off, "TID " + format_tid(tid) + " points to no live heap tuple");
-    if (!(*row == key))
-      fail(block, off,
-           "key " + format_key(key) + " does not match heap tuple " + format_tid(tid) +
-               ", whose indexed columns are " + format_key(*row));
+    for (int i = 0; i < n; ++i) {
+      Tid tid = t.is_posting() ? t.posting_tid(i) : t.tid();
+      std::optional<KeyValues> row = heap_(tid);
+      if (!row) fail(block, off, "TID " + format_tid(tid) + " points to no live heap tuple");
+      if (!(*row == key))
+        fail(block, off,
+             "key " + format_key(key) + " does not match heap tuple " + format_tid(tid) +
+                 ", whose indexed columns are " + format_key(*row));
+    }
   }
 
   PageStore& store_;
@@ -276,6 +311,7 @@ class Verifier {
   std::vector<bool> visited_;
   BlockNumber root_ = kInvalidBlock;
   uint32_t root_level_ = 0;
+  bool deduplicate_ = false;
   KeyValues previous_key_;
   bool have_previous_key_ = false;
 };

@@ -3,6 +3,7 @@
 #include "engine/plan/incremental_sort.h"
 #include "engine/plan/parallel_cost.h"
 #include "scans/distinct.h"
+#include "scans/one_time_false.h"
 
 namespace tp {
 namespace {
@@ -117,6 +118,12 @@ ChosenScan choose_distinct_scan(PlanContext& ctx, const ScanQuery& q, const Rela
   chosen.node = in.build();
   chosen.node->estimate = {in.input.cost.startup, in.input.cost.total, in.input.cost.rows,
                            dq.width};
+  // Restrictions proven false: PostgreSQL's gating Result over the scan.
+  if (q.one_time_false) {
+    chosen.node = std::make_unique<scans::OneTimeFalseNode>(std::move(chosen.node));
+    chosen.node->estimate = {in.input.cost.startup, in.input.cost.total, in.input.cost.rows,
+                             dq.width};
+  }
   chosen.path = in.input.cost;
   chosen.ordered = in.input.ordered;
   chosen.parallel_safe = in.input.parallel_safe;

@@ -36,6 +36,7 @@ std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQue
       return qual_cost(cs, std::span(&a, 1)).per_tuple < qual_cost(cs, std::span(&b, 1)).per_tuple;
     });
     sub.constant_columns = query.constant_columns;
+    sub.one_time_false = query.one_time_false;
     sub.scan_columns = {c.column};
     sub.order = {{c.column, c.max}};
     sub.limit = 1;

@@ -11,6 +11,7 @@
 #include "engine/plan/aggregate_expr.h"
 #include "engine/plan/distinct.h"
 #include "engine/plan/distinct_clause.h"
+#include "engine/plan/equivalence.h"
 #include "engine/plan/minmax_agg.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/parallel_paths.h"
@@ -305,12 +306,16 @@ ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
   return slots;
 }
 
-// WHERE: PostgreSQL's restriction clauses, ordered by evaluation cost as its
-// order_qual_clauses does.
+// WHERE: PostgreSQL's restriction clauses, equalities after the rest as its
+// equivalence classes give them back, then ordered by evaluation cost as its
+// order_qual_clauses does. `contradiction`: two constants for one column.
 std::vector<Clause> restrictions(const CostSettings& cs, const RelationEntry& rel,
-                                 const sql::Select& s) {
+                                 const sql::Select& s, bool& contradiction) {
   std::vector<Clause> clauses;
   if (s.where) clauses = restriction_clauses(bind_where(rel, *s.where));
+  EquivalenceResult classes = apply_equivalence_classes(std::move(clauses));
+  clauses = std::move(classes.clauses);
+  contradiction = classes.contradiction;
   std::stable_sort(clauses.begin(), clauses.end(), [&](const Clause& a, const Clause& b) {
     return qual_cost(cs, std::span(&a, 1)).per_tuple < qual_cost(cs, std::span(&b, 1)).per_tuple;
   });
@@ -491,7 +496,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   BoundTargets targets = bind_targets(rel, s);
   ScanQuery sq;
   sq.rel = &rel;
-  sq.clauses = restrictions(cs, rel, s);
+  sq.clauses = restrictions(cs, rel, s, sq.one_time_false);
   sq.constant_columns = constant_columns(sq.clauses);
   BoundOrder order = bind_order_by(rel, s, targets, sq.constant_columns);
   ScanSlots slots = assign_slots(targets, order);

@@ -19,6 +19,7 @@
 #include "scans/bitmap_scan.h"
 #include "scans/incremental_sort.h"
 #include "scans/index_scan.h"
+#include "scans/one_time_false.h"
 #include "scans/seq_scan.h"
 
 namespace tp {
@@ -47,7 +48,9 @@ class ScanChooser {
       view_.columns.push_back(v);
     }
     rs_ = RelSize{.pages = size.pages, .tuples = size.tuples, .rows = 0};
-    rs_.rows = clamp_row_est(clauselist_selectivity(view_, q.clauses) * size.tuples);
+    // A false restriction has selectivity 0, as a constant FALSE has in PostgreSQL.
+    const double selectivity = q.one_time_false ? 0.0 : clauselist_selectivity(view_, q.clauses);
+    rs_.rows = clamp_row_est(selectivity * size.tuples);
     for (int c : q.scan_columns) {
       output_.push_back(
           {layout_.offset(size_t(c)), rel_.columns[size_t(c)].type == ColumnType::kInt8});
@@ -75,13 +78,14 @@ class ScanChooser {
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
     consider_bitmap_heap_scan();
     if (q_.distinct) {
-      std::optional<PartialScan> partial =
-          partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
+      std::optional<PartialScan> partial;
+      if (!q_.one_time_false)
+        partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
       return choose_distinct_scan(ctx_, q_, view_, rs_, width_, std::move(distinct_inputs_),
                                   partial);
     }
     std::optional<PartialScan> partial;
-    if (!q_.presorted_only)
+    if (!q_.presorted_only && !q_.one_time_false)
       partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
     if (partial) consider_gather(*partial);
     if (partial) consider_gather_merge(*partial);
@@ -89,6 +93,10 @@ class ScanChooser {
     if (!best_build_) return chosen;  // presorted_only, and no index gives the order
     chosen.node = best_build_();
     chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
+    if (q_.one_time_false) {
+      chosen.node = std::make_unique<scans::OneTimeFalseNode>(std::move(chosen.node));
+      chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
+    }
     chosen.path = best_;
     chosen.ordered = best_ordered_;
     chosen.parallel_safe = best_parallel_safe_;
@@ -423,10 +431,11 @@ class ScanChooser {
         for (size_t id : c.implied_ids) rechecked[id] = true;
         continue;
       }
-      for (size_t id : c.clause_ids) {
-        rechecked[id] = true;
-        recheck.push_back(q_.clauses[id]);
-      }
+      // The index conditions in key order, as PostgreSQL's bitmapqualorig lists them.
+      for (size_t id : c.clause_ids) rechecked[id] = true;
+      const BitmapChoice& scan = c.arms.front();
+      for (Clause& k : in_key_order(scan.index_clauses, scan.index->entry->key_columns))
+        recheck.push_back(std::move(k));
     }
     std::vector<Clause> filter;
     for (size_t i = 0; i < q_.clauses.size(); ++i)

@@ -44,6 +44,10 @@ struct ScanQuery {
   bool presorted_only = false;
   std::string alias;       // EXPLAIN's alias after the relation name ("t1_1"), if any
   bool aggregate = false;  // an Aggregate reads the scan (one result row)
+  // The restrictions are false (engine/plan/equivalence.h): one row is estimated, no
+  // parallel path is made, and the scan sits under a Result whose One-Time Filter
+  // is false, so it never runs.
+  bool one_time_false = false;
   std::optional<int64_t> limit;
   // How a participant of a Gather Merge sorts (keys over the scan's slots), for an
   // ORDER BY: the Sort the planner would add above the scan, per participant.

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -133,7 +134,8 @@ class Session {
   ResultSet drop_index(const sql::DropIndex& di);
   // Creates and builds an index of `table` into `next` (not committed).
   RelationEntry& add_index(Catalog& next, RelationEntry table, std::string name,
-                           const std::vector<int>& columns, bool unique, bool primary);
+                           const std::vector<int>& columns, bool unique, bool primary,
+                           std::optional<bool> deduplicate_items = std::nullopt);
   ResultSet set(const sql::SetStmt& s);
   ResultSet show(const sql::ShowStmt& s);
   ResultSet reset(const sql::ResetStmt& s);

@@ -142,15 +142,14 @@ ResultSet Session::alter_table(const sql::AlterTable& at) {
       if (o.name == "parallel_workers") rel->parallel_workers = -1;
       if (o.name == "fillfactor") rel->fillfactor = 100;
     }
+  } else if (!rel->is_table()) {
+    sql::index_options(at.options);  // an unknown or misspelt option is named first
+    throw Error("cannot change the options of index " + quoted(at.name), "",
+                "An index's deduplicate_items is fixed when it is built: drop it and create it "
+                "again WITH (deduplicate_items = ...).")
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   } else {
     sql::TableOptions o = sql::table_options(at.options);
-    if (!rel->is_table() && o.parallel_workers)
-      throw Error("unrecognized parameter \"parallel_workers\"")
-          .with_sqlstate(sqlstate::kInvalidParameterValue);
-    if (!rel->is_table())
-      throw Error("cannot change the options of index " + quoted(at.name), "",
-                  "tidepool builds every B-tree with leaves 90% full.")
-          .with_sqlstate(sqlstate::kWrongObjectType);
     if (o.fillfactor) rel->fillfactor = *o.fillfactor;
     if (o.parallel_workers) rel->parallel_workers = *o.parallel_workers;
   }
@@ -203,7 +202,8 @@ ResultSet Session::truncate(const sql::Truncate& t) {
 }
 
 RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::string name,
-                                  const std::vector<int>& columns, bool unique, bool primary) {
+                                  const std::vector<int>& columns, bool unique, bool primary,
+                                  std::optional<bool> deduplicate_items) {
   RelationEntry idx;
   idx.oid = next.allocate_oid();
   idx.relnumber = idx.oid;
@@ -213,6 +213,7 @@ RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::strin
   idx.key_columns = columns;
   idx.unique = unique || primary;
   idx.primary = primary;
+  idx.deduplicate_items = deduplicate_items;
   idx.rows = table.rows;
   storage().create_file(idx);
   btree::BuildStats stats =
@@ -255,7 +256,8 @@ ResultSet Session::create_index(const sql::CreateIndex& ci) {
         .with_sqlstate(sqlstate::kTooManyColumns);
   return atomically([&] {
     Catalog next = data_dir().catalog();
-    add_index(next, *next.find_oid(table->oid), ci.name, columns, ci.unique, false);
+    add_index(next, *next.find_oid(table->oid), ci.name, columns, ci.unique, false,
+              ci.deduplicate_items);
     data_dir().sync_base_directory();
     data_dir().commit(std::move(next));
     ResultSet r;

@@ -159,6 +159,7 @@ struct CreateIndex {
   std::vector<std::string> columns;
   bool unique = false;
   bool if_not_exists = false;
+  std::optional<bool> deduplicate_items;  // WITH (deduplicate_items = ...)
 };
 
 struct DropIndex {

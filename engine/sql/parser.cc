@@ -274,6 +274,7 @@ class Parser : public ExprParser {
     do ci.columns.push_back(identifier());
     while (accept_punct(","));
     expect_punct(")");
+    if (accept_word("with")) ci.deduplicate_items = index_options(option_list()).deduplicate_items;
     return ci;
   }
 

@@ -22,6 +22,14 @@ struct TableOptions {
 // PostgreSQL's) and returns their values. Errors name the option and position.
 TableOptions table_options(const std::vector<RelOption>& options);
 
+// A B-tree index's storage options, as `CREATE INDEX ... WITH (...)` writes
+// them: deduplicate_items (a boolean, PostgreSQL's spellings). fillfactor is
+// refused by name: tidepool's B-trees keep PostgreSQL's default fill.
+struct IndexOptions {
+  std::optional<bool> deduplicate_items;
+};
+IndexOptions index_options(const std::vector<RelOption>& options);
+
 // The option names a RESET list may name: unknown ones are ignored, as
 // PostgreSQL does; a value is an error ("RESET must not include values").
 void check_reset_options(const std::vector<RelOption>& options);

@@ -38,6 +38,10 @@ struct RelationEntry {
   std::vector<int> key_columns;  // positions in the table's columns
   bool unique = false;
   bool primary = false;
+  // The deduplicate_items storage option as given in CREATE INDEX ... WITH;
+  // unset means on (PostgreSQL's default). Whether an index's file really
+  // deduplicates is its metapage's flag (never for a unique index).
+  std::optional<bool> deduplicate_items;
   // ANALYZE results, in the text form engine/stats defines; empty = never analyzed.
   std::string stats;
 

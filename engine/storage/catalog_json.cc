@@ -13,7 +13,8 @@
 //      "parallel_workers": 8},                        (optional: only when set)
 //     {"oid": 16385, "name": "t_a_idx", "kind": "index", "relnumber": 16385,
 //      "fillfactor": 100, "pages": 2745, "rows": 1000000,
-//      "table_oid": 16384, "key_columns": [0], "unique": false, "primary": false}
+//      "table_oid": 16384, "key_columns": [0], "unique": false, "primary": false,
+//      "deduplicate_items": false}                      (optional: only when set)
 //    ]
 //   }
 //
@@ -135,6 +136,8 @@ RelationEntry read_relation(const Json& j, size_t index, const std::string& orig
     }
     r.unique = f.boolean("unique");
     r.primary = f.boolean("primary");
+    // Absent when the option was not given (and in catalogs written before it existed).
+    if (f.optional("deduplicate_items")) r.deduplicate_items = f.boolean("deduplicate_items");
   }
   f.finish();
   return r;
@@ -202,6 +205,7 @@ std::string to_json(const Catalog& cat) {
       j["key_columns"] = r.key_columns;
       j["unique"] = r.unique;
       j["primary"] = r.primary;
+      if (r.deduplicate_items) j["deduplicate_items"] = *r.deduplicate_items;
     }
     rels.push_back(std::move(j));
   }

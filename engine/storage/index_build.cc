@@ -14,6 +14,7 @@ btree::IndexDef index_def(const RelationEntry& table, const RelationEntry& index
   btree::IndexDef def;
   def.name = index.name;
   def.unique = index.unique;
+  def.deduplicate = index.deduplicate_items.value_or(true);
   for (int c : index.key_columns) {
     const Column& col = table.columns[size_t(c)];
     def.columns.push_back(

@@ -155,7 +155,12 @@ TEST_F(GatherMergeTest, ALimitStopsTheWorkersAndEachSortKeepsItsTopN) {
             uint64_t(heap().size_blocks()));
   std::vector<std::string> lines;
   sort.explain_details(lines, true);
-  EXPECT_THAT(lines[1], HasSubstr("top-N heapsort"));
+  // The leader's own Sort: a top-N heap once it reads a block (hundreds of rows),
+  // or nothing at all when the workers took every block first (a loaded machine).
+  if (lines[1].find("quicksort") != std::string::npos)
+    EXPECT_THAT(lines[1], HasSubstr("Memory: 0kB"));
+  else
+    EXPECT_THAT(lines[1], HasSubstr("top-N heapsort"));
   EXPECT_LE(pinned(), uint64_t(pool().my_pin_count()));
 }
 

@@ -268,11 +268,17 @@ class Shell {
       std::string cols;
       for (int k : i->key_columns)
         cols += (cols.empty() ? "" : ", ") + sql::quote_identifier(rel.columns[size_t(k)].name);
-      std::printf("    \"%s\"%s btree (%s), %llu pages, height %d\n", i->name.c_str(),
+      // PostgreSQL's \d prints a storage option only when it was given.
+      std::string with;
+      if (i->deduplicate_items)
+        with = std::string(" WITH (deduplicate_items='") + (*i->deduplicate_items ? "on" : "off") +
+               "')";
+      std::printf("    \"%s\"%s btree (%s)%s, %llu pages, height %d\n", i->name.c_str(),
                   i->primary  ? " PRIMARY KEY,"
                   : i->unique ? " UNIQUE,"
                               : "",
-                  cols.c_str(), (unsigned long long)i->pages, session_.index_height(*i));
+                  cols.c_str(), with.c_str(), (unsigned long long)i->pages,
+                  session_.index_height(*i));
     }
   }
 

@@ -134,7 +134,8 @@ TEST(BtreeLayout, DeleteItemClosesBothGaps) {
 TEST(BtreeLayout, MetapageAndSpecialSpace) {
   TupleLayout layout = TupleLayout::from(index_def("i", {KeyType::kInt8, KeyType::kInt4}));
   alignas(8) char page[kBlockSize];
-  bt_meta_init(page, layout, true);
+  bt_meta_init(page, layout, /*unique=*/true, /*deduplicate=*/true);
+  EXPECT_EQ(bt_meta(page)->deduplicate, 0u);  // a unique index never deduplicates
   EXPECT_EQ(bt_meta(page)->magic, 0x053162u);
   EXPECT_EQ(bt_meta(page)->version, 4u);
   EXPECT_EQ(bt_meta(page)->root, kInvalidBlock);

@@ -7,12 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/engine/plan/pg15_script.h"
 #include "tests/support/test_util.h"
 
 namespace tp {
@@ -20,58 +19,16 @@ namespace {
 
 using testing::TempDir;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << path;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// The statements of a psql script, one per `;`, comment lines dropped.
-std::vector<std::string> statements(const std::string& script) {
-  std::vector<std::string> out;
-  std::string cur, line;
-  std::istringstream in(script);
-  while (std::getline(in, line)) {
-    if (line.rfind("--", 0) == 0) continue;
-    cur += (cur.empty() ? "" : " ") + line;
-    if (!cur.empty() && cur.back() == ';') {
-      out.push_back(cur.substr(0, cur.size() - 1));
-      cur.clear();
-    }
-  }
-  return out;
-}
-
-// psql's aligned output of one-column results: a header, dashes, rows indented by one
-// space, "(N rows)". Each result as its lines.
-std::vector<std::vector<std::string>> psql_results(const std::string& out) {
-  std::vector<std::vector<std::string>> results;
-  std::istringstream in(out);
-  std::string line;
-  bool in_rows = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("---", 0) == 0) {
-      results.emplace_back();
-      in_rows = true;
-    } else if (in_rows && line.rfind("(", 0) == 0) {
-      in_rows = false;
-    } else if (in_rows) {
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      results.back().push_back(line.substr(1));
-    }
-  }
-  return results;
-}
+using testing::psql_results;
+using testing::read_fixture;
+using testing::script_statements;
 
 class Pg15Sql : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     tmp_ = new TempDir;
     s_ = new Session(testing::options_for(tmp_->data()));
-    for (const std::string& sql :
-         statements(read_file(std::string(TP_PG15_FIXTURES) + "/q1_setup.sql")))
+    for (const std::string& sql : script_statements(read_fixture("q1_setup.sql")))
       if (sql.rfind("drop table if exists", 0) != 0) s_->execute(sql);
   }
   static void TearDownTestSuite() {
@@ -92,9 +49,8 @@ TempDir* Pg15Sql::tmp_ = nullptr;
 Session* Pg15Sql::s_ = nullptr;
 
 TEST_F(Pg15Sql, EveryPlanIsPostgres) {
-  const std::string dir = TP_PG15_FIXTURES;
-  std::vector<std::string> queries = statements(read_file(dir + "/q1_explain.sql"));
-  std::vector<std::vector<std::string>> plans = psql_results(read_file(dir + "/q1_explain.out"));
+  std::vector<std::string> queries = script_statements(read_fixture("q1_explain.sql"));
+  std::vector<std::vector<std::string>> plans = psql_results(read_fixture("q1_explain.out"));
   ASSERT_EQ(queries.size(), plans.size());
   ASSERT_GE(queries.size(), 66u);
   for (size_t i = 0; i < queries.size(); ++i) EXPECT_EQ(lines(queries[i]), plans[i]) << queries[i];

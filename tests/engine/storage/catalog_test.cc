@@ -144,6 +144,26 @@ TEST(Catalog, ParallelWorkersIsOptional) {
       << parse_error(bad);
 }
 
+// An index's deduplicate_items is written only when given; absent reads as unset.
+TEST(Catalog, DeduplicateItemsIsOptional) {
+  Catalog c = sample_catalog();
+  RelationEntry* index = nullptr;
+  for (RelationEntry& r : c.relations)
+    if (!r.is_table()) index = &r;
+  ASSERT_NE(index, nullptr);
+  std::string unset = c.serialize();
+  EXPECT_EQ(unset.find("deduplicate_items"), std::string::npos) << unset;
+  EXPECT_FALSE(Catalog::parse(unset, "x").find(index->name)->deduplicate_items.has_value());
+  index->deduplicate_items = false;
+  std::string set = c.serialize();
+  EXPECT_NE(set.find("\"deduplicate_items\": false"), std::string::npos) << set;
+  EXPECT_EQ(Catalog::parse(set, "x").find(index->name)->deduplicate_items,
+            std::optional<bool>(false));
+  std::string bad = set;
+  bad.replace(bad.find("\"deduplicate_items\": false"), 26, "\"deduplicate_items\": 3");
+  EXPECT_NE(parse_error(bad).find("deduplicate_items"), std::string::npos) << parse_error(bad);
+}
+
 TEST(Catalog, SessionWithQuotedNamesSurvivesReopen) {
   TempDir tmp;
   {

@@ -4,6 +4,7 @@
 -- print nothing.
 explain select distinct b from p1;
 explain select distinct b from p1 order by b limit 5;
+explain select distinct b from p1 where b = 1 and b = 2;
 set parallel_setup_cost = 10;
 explain select distinct b from p1;
 explain select distinct a from p1 where b < 10;

@@ -1,0 +1,26 @@
+-- The index sizes deduplication gives, then plans whose costs follow them.
+select pg_relation_size('b1_b') / 8192 as pages;
+select pg_relation_size('b1_c') / 8192 as pages;
+select pg_relation_size('b1_bc') / 8192 as pages;
+select pg_relation_size('b1_a') / 8192 as pages;
+select pg_relation_size('b2_b') / 8192 as pages;
+select pg_relation_size('b2_c') / 8192 as pages;
+explain select * from b1 where b = 3;
+explain select * from b1 where c = 7;
+explain select * from b1 where c between 3 and 5;
+explain select * from b1 where c < 2 order by c;
+explain select count(*) from b1 where b < 2;
+explain select * from b1 where b = 3 and c = 5;
+explain select * from b1 where b = 3 and c between 2 and 4;
+explain select * from b1 order by b limit 10;
+explain select * from b1 order by c desc limit 20;
+explain select b from b1 where b = 3;
+explain select c from b1 where c > 25 order by c;
+explain select * from b1 where b in (1, 2, 3);
+explain select * from b1 where b = 3 or c = 4;
+explain select min(b), max(c) from b1;
+explain select * from b2 where b = 3;
+explain select * from b2 where c = 7;
+explain select * from b2 where c between 3 and 5;
+explain select * from b2 order by b limit 10;
+explain select b from b2 where b = 3;
