@@ -70,9 +70,11 @@ std::optional<BitmapCandidate> bitmap_or_candidate(const std::vector<Clause>& cl
     if (!ch) return std::nullopt;
     covered = covered && own == parts.size();
     std::vector<size_t> kept;
-    for (size_t k : used_others)
+    for (size_t k : used_others) {
       if (std::find(in_every_arm.begin(), in_every_arm.end(), other_ids[k]) != in_every_arm.end())
         kept.push_back(other_ids[k]);
+      c.clause_ids.push_back(other_ids[k]);
+    }
     in_every_arm = kept;
     std::vector<Clause> conds = in_key_order(ch->index_clauses, ch->index->entry->key_columns);
     arm_rechecks.push_back(conds.size() == 1 ? conds[0] : Clause::and_of(conds));
@@ -82,6 +84,11 @@ std::optional<BitmapCandidate> bitmap_or_candidate(const std::vector<Clause>& cl
   std::vector<BitmapPath> kids;
   for (const BitmapChoice& a : c.arms) kids.push_back(a.node);
   c.node = BitmapPath::or_of(kids);
+  // choose_bitmap_and counts as used every restriction an arm's index conditions
+  // take (classify_index_clause_usage flattens the arms), so a BitmapOr sharing one
+  // with another candidate is never ANDed with it.
+  std::sort(c.clause_ids.begin(), c.clause_ids.end());
+  c.clause_ids.erase(std::unique(c.clause_ids.begin(), c.clause_ids.end()), c.clause_ids.end());
   c.recheck = Clause::or_of(std::move(arm_rechecks));
   c.implied_ids = in_every_arm;
   if (covered) c.implied_ids.push_back(oi);

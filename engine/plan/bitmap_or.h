@@ -26,7 +26,8 @@ struct BitmapChoice {
 };
 
 // A candidate for the bitmap heap scan's bitmap: one index's bitmap scan, or a BitmapOr of
-// index scans for one OR clause; clause_ids are the restriction clauses it applies.
+// index scans for one OR clause; clause_ids are the restriction clauses it applies (a
+// BitmapOr: its OR clause and every other restriction some arm's index conditions take).
 struct BitmapCandidate {
   BitmapPath node;
   std::vector<BitmapChoice> arms;  // the index scan; or the BitmapOr's arms

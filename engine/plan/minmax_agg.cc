@@ -38,7 +38,11 @@ std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQue
     sub.constant_columns = query.constant_columns;
     sub.one_time_false = query.one_time_false;
     sub.scan_columns = {c.column};
-    sub.order = {{c.column, c.max}};
+    // ORDER BY a column WHERE fixes to one value is no order at all (its pathkey is
+    // redundant): every path qualifies, the cheapest for one row wins.
+    const bool fixed = std::find(query.constant_columns.begin(), query.constant_columns.end(),
+                                 c.column) != query.constant_columns.end();
+    if (!fixed) sub.order = {{c.column, c.max}};
     sub.limit = 1;
     sub.presorted_only = true;
     // Each InitPlan reads the table anew: EXPLAIN names the later ones t_1, t_2, ...

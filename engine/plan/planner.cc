@@ -212,9 +212,11 @@ struct BoundOrder {
   std::vector<std::pair<int, bool>> keys;  // table column, descending
   std::string text;                        // "Sort Key: a, b DESC"
   std::vector<int> written;                // every ORDER BY column, once (fixed ones too)
-  // A key asks for NULLS FIRST ascending or NULLS LAST descending: no B-tree scan
-  // (NULLS LAST forward, NULLS FIRST backward) gives that order, so only a Sort does.
-  bool index_order_impossible = false;
+  // The leading keys an index scan could give: those before the first that asks for
+  // NULLS FIRST ascending or NULLS LAST descending, which no B-tree scan (NULLS LAST
+  // forward, NULLS FIRST backward) returns; a Sort (or an Incremental Sort over the
+  // keys before it) does.
+  size_t index_orderable_keys = SIZE_MAX;
 };
 
 int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const sql::Expr& e) {
@@ -272,7 +274,8 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
     seen.push_back(col);
     order.keys.push_back({col, o.descending});
     const bool odd_nulls = o.nulls_first && *o.nulls_first != o.descending;
-    order.index_order_impossible = order.index_order_impossible || odd_nulls;
+    if (odd_nulls && order.index_orderable_keys == SIZE_MAX)
+      order.index_orderable_keys = order.keys.size() - 1;
     order.text += (order.text.empty() ? "" : ", ") +
                   sql::quote_identifier(rel.columns[size_t(col)].name) +
                   (o.descending ? " DESC" : "") +
@@ -506,7 +509,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
 
   sq.scan_columns = slots.columns;
   sq.order = order.keys;
-  sq.order_by_sort_only = order.index_order_impossible;
+  sq.index_orderable_keys = order.index_orderable_keys;
   sq.aggregate = !targets.aggs.empty();
   sq.limit = limit_tuples(s);
   sq.sort = {slots.sort_keys, order.text, sq.limit.value_or(0), kSortMemoryLimitBytes};

@@ -122,7 +122,7 @@ class ScanChooser {
   // key columns (empty: the table's columns). With every DISTINCT column fixed by WHERE
   // there are no keys, and any path is in their order.
   void consider(PathCost p, bool ordered, ScanBuilder build, std::vector<int> physical = {}) {
-    if (q_.presorted_only && !ordered) return;
+    if (q_.presorted_only && !ordered && !q_.order.empty()) return;
     if (q_.distinct) {
       if (physical.empty())
         for (size_t c = 0; c < rel_.columns.size(); ++c) physical.push_back(int(c));
@@ -235,9 +235,14 @@ class ScanChooser {
     best_build_ = [this, partial, g] { return build_gather_merge(ctx_, partial, g, q_.sort); };
   }
 
+  // The relation as EXPLAIN names it: "t1", or "t1 t1_1" under an alias.
+  std::string relation_text() const {
+    return sql::quote_identifier(rel_.name) + (q_.alias.empty() ? "" : " " + q_.alias);
+  }
+
   scans::SeqScanParams seq_scan_params() const {
     scans::SeqScanParams params;
-    params.relation = sql::quote_identifier(rel_.name);
+    params.relation = relation_text();
     params.nblocks = BlockNumber(rel_.pages);
     params.stream = settings_.stream;
     params.output = output_;
@@ -257,8 +262,12 @@ class ScanChooser {
   // Whether a scan of index `keys` returns rows in the wanted order (`backward` says
   // which way), or how many leading sort keys it gives (engine/plan/incremental_sort.h).
   size_t index_order(const std::vector<int>& keys, bool& backward) const {
-    if (q_.order.empty() || q_.order_by_sort_only) return 0;
-    return index_order_prefix(keys, q_.order, q_.constant_columns, backward);
+    if (q_.order.empty()) return 0;
+    const size_t n = std::min(index_order_prefix(keys, q_.order, q_.constant_columns, backward),
+                              q_.index_orderable_keys);
+    // No key usable from the index: it is scanned forward, as any unordered index scan.
+    if (n == 0) backward = false;
+    return n;
   }
 
   // The index paths PostgreSQL's build_index_paths makes for one index: the scan with
@@ -295,7 +304,7 @@ class ScanChooser {
     PathCost p = disabled_if(!settings_.enable_indexscan, isc.path);
     ScanBuilder build = [this, entry = ix.entry, ic, qp, backward, index_only] {
       scans::IndexScanParams ip;
-      ip.relation = sql::quote_identifier(rel_.name) + (q_.alias.empty() ? "" : " " + q_.alias);
+      ip.relation = relation_text();
       ip.index_only = index_only;
       ip.index = open_index(ctx_, rel_, *entry);
       ip.condition_sets = condition_sets(ic, entry->key_columns, backward);
@@ -509,7 +518,7 @@ class ScanChooser {
                                                     const std::vector<Clause>& filter,
                                                     const PathCost& p) const {
     scans::BitmapHeapScanParams bp;
-    bp.relation = sql::quote_identifier(rel_.name);
+    bp.relation = relation_text();
     bp.work_mem_bytes = cs_.work_mem_kb * 1024;
     bp.stream = settings_.stream;
     bp.output = output_;

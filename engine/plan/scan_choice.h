@@ -36,8 +36,10 @@ struct ScanQuery {
   std::vector<Clause> clauses;              // restriction clauses, cheapest first
   std::vector<int> scan_columns;            // the table columns the nodes above read, by slot
   std::vector<std::pair<int, bool>> order;  // the wanted order: table column, descending
-  bool order_by_sort_only = false;          // no index gives it (NULLS FIRST ascending, ...)
-  std::vector<int> constant_columns;        // fixed by `col = const`: no key in any order
+  // How many leading keys of `order` an index may give: those before the first key
+  // with NULLS FIRST ascending or NULLS LAST descending.
+  size_t index_orderable_keys = SIZE_MAX;
+  std::vector<int> constant_columns;  // fixed by `col = const`: no key in any order
   // Only paths that give `order` themselves (no Sort): a min/max InitPlan's subquery,
   // which PostgreSQL answers from presorted paths only. choose_scan's node is null when
   // there is none.

@@ -73,3 +73,4 @@ explain select distinct min(a), min(a), max(a) from d1 where a > 100 offset 0;
 explain select distinct max(a) * 2 - min(a), max(a) + 1 from d1 where d = 30;
 explain select distinct b from d1 where a = 1 and a = 2;
 explain select distinct b, c from d1 where b = 1 and b = 2 order by c limit 3;
+explain select distinct a, d from d1 where a < 1000 order by a desc nulls last, d desc nulls last;

@@ -14,3 +14,13 @@ explain select * from e1 where d = 3 and not (d <> 4);
 explain select * from e1 where b = 5 and b = 5 and c > 100;
 explain select * from e1 where (a = 1 or a = 2) and b = 3;
 explain select * from e1 where b = 3 and c between 10 and 5000 order by c;
+-- A BitmapOr whose arms take a restriction another bitmap scan applies is not ANDed
+-- with that scan (choose_bitmap_and's clause usage counts every arm's conditions).
+explain select count(*) from e1 where (c < 100 or c > 19900) and b = 2;
+explain select count(*) from e1 where (c < 100 or c > 19900) and b = 2 and c < 19950;
+-- A key with NULLS LAST descending ends what an index can give: Incremental Sort.
+explain select * from e1 where b < 3 order by b, c desc nulls last limit 5;
+explain select * from e1 order by a, d desc nulls last limit 3;
+-- min/max of a column WHERE fixes: any path is presorted.
+explain select max(a) from e1 where a = 77;
+explain select min(b), max(b) from e1 where b = 4;
