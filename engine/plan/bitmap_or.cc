@@ -108,4 +108,70 @@ std::optional<BitmapCandidate> bitmap_or_candidate(const std::vector<Clause>& cl
   return c;
 }
 
+void add_bitmap_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c,
+                          const CostSettings& cs) {
+  for (BitmapCandidate& other : candidates) {
+    if (other.clause_ids != c.clause_ids) continue;
+    if (cost_bitmap_tree_node(cs, c.node).cost < cost_bitmap_tree_node(cs, other.node).cost)
+      other = std::move(c);
+    return;
+  }
+  candidates.push_back(std::move(c));
+}
+
+namespace {
+
+// The bitmap of a group of candidates: the one, or their BitmapAnd.
+BitmapPath group_node(const std::vector<BitmapCandidate>& candidates,
+                      const std::vector<size_t>& group) {
+  if (group.size() == 1) return candidates[group[0]].node;
+  std::vector<BitmapPath> kids;
+  for (size_t i : group) kids.push_back(candidates[i].node);
+  return BitmapPath::and_of(kids);
+}
+
+bool shares_a_clause(const BitmapCandidate& c, const std::vector<size_t>& used) {
+  return std::any_of(c.clause_ids.begin(), c.clause_ids.end(), [&](size_t id) {
+    return std::find(used.begin(), used.end(), id) != used.end();
+  });
+}
+
+}  // namespace
+
+std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> candidates,
+                                               const CostSettings& cs,
+                                               const BitmapHeapCost& heap_cost,
+                                               BitmapPath& bitmap) {
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](const BitmapCandidate& a, const BitmapCandidate& b) {
+                     BitmapTreeCost ca = cost_bitmap_tree_node(cs, a.node);
+                     BitmapTreeCost cb = cost_bitmap_tree_node(cs, b.node);
+                     if (ca.cost != cb.cost) return ca.cost < cb.cost;
+                     return ca.selectivity < cb.selectivity;
+                   });
+  std::vector<size_t> best_group;
+  double best_cost = 0;
+  for (size_t lead = 0; lead < candidates.size(); ++lead) {
+    std::vector<size_t> group = {lead};
+    std::vector<size_t> used = candidates[lead].clause_ids;
+    double cost = heap_cost(group_node(candidates, group));
+    for (size_t j = lead + 1; j < candidates.size(); ++j) {
+      if (shares_a_clause(candidates[j], used)) continue;
+      group.push_back(j);
+      double with = heap_cost(group_node(candidates, group));
+      if (with < cost) {
+        cost = with;
+        used.insert(used.end(), candidates[j].clause_ids.begin(), candidates[j].clause_ids.end());
+      } else {
+        group.pop_back();
+      }
+    }
+    if (lead == 0 || cost < best_cost) best_group = group, best_cost = cost;
+  }
+  bitmap = group_node(candidates, best_group);
+  std::vector<BitmapCandidate> chosen;
+  for (size_t i : best_group) chosen.push_back(candidates[i]);
+  return chosen;
+}
+
 }  // namespace tp

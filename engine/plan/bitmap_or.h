@@ -1,6 +1,7 @@
-// The candidates of a bitmap heap scan's bitmap, and the BitmapOr for an OR clause as
-// PostgreSQL 15's generate_bitmap_or_paths / build_paths_for_OR build it
-// (engine/plan/scan_choice.cc weighs them with choose_bitmap_and).
+// The candidates of a bitmap heap scan's bitmap, the BitmapOr for an OR clause as
+// PostgreSQL 15's generate_bitmap_or_paths / build_paths_for_OR build it, and
+// choose_bitmap_and, which picks the bitmap among them (engine/plan/scan_choice.cc
+// makes the candidates of each index and builds the chosen scan).
 #pragma once
 
 #include <functional>
@@ -55,5 +56,18 @@ std::optional<BitmapCandidate> bitmap_or_candidate(const std::vector<Clause>& cl
                                                    const CostSettings& cs,
                                                    const BitmapOn& bitmap_on,
                                                    const BitmapHeapCost& heap_cost);
+
+// Adds a candidate unless one applying the same clauses has a cheaper bitmap (a
+// cheaper one replaces it), as choose_bitmap_and weeds out paths of equal clause sets.
+void add_bitmap_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c,
+                          const CostSettings& cs);
+
+// PostgreSQL's choose_bitmap_and: the candidates sorted by bitmap cost (ties:
+// selectivity), each in turn leads a group that ANDs every later candidate sharing no
+// clause with it when the heap scan's cost drops; the cheapest group wins. Returns its
+// candidates and, in `bitmap`, their bitmap (the one, or their BitmapAnd).
+std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> candidates,
+                                               const CostSettings& cs,
+                                               const BitmapHeapCost& heap_cost, BitmapPath& bitmap);
 
 }  // namespace tp

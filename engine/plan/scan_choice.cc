@@ -5,6 +5,7 @@
 
 #include "engine/plan/bitmap_or.h"
 #include "engine/plan/btree_qual_summary.h"
+#include "engine/plan/distinct_paths.h"
 #include "engine/plan/incremental_sort.h"
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/index_open.h"
@@ -77,6 +78,13 @@ class ScanChooser {
     consider_seq_scan();
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
     consider_bitmap_heap_scan();
+    if (q_.distinct) {
+      std::optional<PartialScan> partial;
+      if (!q_.one_time_false)
+        partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
+      return choose_distinct_scan(ctx_, q_, view_, rs_, width_, std::move(distinct_inputs_),
+                                  partial);
+    }
     choose_serial();
     std::optional<PartialScan> partial;
     if (!q_.presorted_only && !q_.one_time_false)
@@ -111,10 +119,18 @@ class ScanChooser {
     return f;
   }
 
-  // Records a serial path of the table that gives the first `keys` ORDER BY keys.
-  void consider(PathCost p, size_t keys, ScanBuilder build) {
+  // Records a serial path of the table that gives the first `keys` ORDER BY keys; for
+  // SELECT DISTINCT, among the input paths too. `physical`: an index-only scan's key
+  // columns (empty: the table's columns). With every DISTINCT column fixed by WHERE
+  // there are no keys, and any path is in their order.
+  void consider(PathCost p, size_t keys, ScanBuilder build, std::vector<int> physical = {}) {
     const bool ordered = !q_.order.empty() && keys == q_.order.size();
     if (q_.presorted_only && !ordered && !q_.order.empty()) return;
+    if (q_.distinct) {
+      if (physical.empty())
+        for (size_t c = 0; c < rel_.columns.size(); ++c) physical.push_back(int(c));
+      distinct_inputs_.push_back({{p, ordered || q_.order.empty()}, build, std::move(physical)});
+    }
     serial_paths_.push_back({p, finished(p, ordered), ordered});
     table_paths_.push_back({p, keys});
     builders_.push_back(std::move(build));
@@ -268,8 +284,11 @@ class ScanChooser {
   // which way), or how many leading sort keys it gives (engine/plan/incremental_sort.h).
   size_t index_order(const std::vector<int>& keys, bool& backward) const {
     if (q_.order.empty()) return 0;
-    return std::min(index_order_prefix(keys, q_.order, q_.constant_columns, backward),
-                    q_.index_orderable_keys);
+    const size_t n = std::min(index_order_prefix(keys, q_.order, q_.constant_columns, backward),
+                              q_.index_orderable_keys);
+    // No key usable from the index: it is scanned forward, as any unordered index scan.
+    if (n == 0) backward = false;
+    return n;
   }
 
   // The index paths PostgreSQL's build_index_paths makes for one index: the scan with
@@ -322,7 +341,7 @@ class ScanChooser {
       return std::make_unique<scans::IndexScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
                                                     std::move(ip));
     };
-    consider(p, presorted, build);
+    consider(p, presorted, build, index_only ? keys : std::vector<int>{});
   }
 
   // PostgreSQL's Incremental Sort over a path ordered by the first `presorted` keys:
@@ -393,38 +412,9 @@ class ScanChooser {
       if (c) add_candidate(candidates, std::move(*c));
     }
     if (candidates.empty()) return;
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [&](const BitmapCandidate& a, const BitmapCandidate& b) {
-                       BitmapTreeCost ca = cost_bitmap_tree_node(cs_, a.node);
-                       BitmapTreeCost cb = cost_bitmap_tree_node(cs_, b.node);
-                       if (ca.cost != cb.cost) return ca.cost < cb.cost;
-                       return ca.selectivity < cb.selectivity;
-                     });
-    std::vector<size_t> best_group;
-    double best_cost = 0;
-    for (size_t lead = 0; lead < candidates.size(); ++lead) {
-      std::vector<size_t> group = {lead};
-      std::vector<size_t> used = candidates[lead].clause_ids;
-      double cost = heap_cost(group_node(candidates, group));
-      for (size_t j = lead + 1; j < candidates.size(); ++j) {
-        bool shares = false;
-        for (size_t id : candidates[j].clause_ids)
-          shares |= std::find(used.begin(), used.end(), id) != used.end();
-        if (shares) continue;
-        group.push_back(j);
-        double with = heap_cost(group_node(candidates, group));
-        if (with < cost) {
-          cost = with;
-          used.insert(used.end(), candidates[j].clause_ids.begin(), candidates[j].clause_ids.end());
-        } else {
-          group.pop_back();
-        }
-      }
-      if (lead == 0 || cost < best_cost) best_group = group, best_cost = cost;
-    }
-    std::vector<BitmapCandidate> chosen;
-    for (size_t i : best_group) chosen.push_back(candidates[i]);
-    BitmapPath bitmap = group_node(candidates, best_group);
+    BitmapPath bitmap;
+    std::vector<BitmapCandidate> chosen = choose_bitmap_and(
+        std::move(candidates), cs_, [this](const BitmapPath& b) { return heap_cost(b); }, bitmap);
     PathCost p = disabled_if(!settings_.enable_bitmapscan,
                              cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path);
     consider(p, 0, [this, chosen, bitmap, p] { return build_bitmap_heap(chosen, bitmap, p); });
@@ -477,24 +467,8 @@ class ScanChooser {
     return c;
   }
 
-  // Adds a candidate unless one applying the same clauses has a cheaper bitmap.
   void add_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c) const {
-    for (BitmapCandidate& other : candidates) {
-      if (other.clause_ids != c.clause_ids) continue;
-      if (cost_bitmap_tree_node(cs_, c.node).cost < cost_bitmap_tree_node(cs_, other.node).cost)
-        other = std::move(c);
-      return;
-    }
-    candidates.push_back(std::move(c));
-  }
-
-  // The bitmap of a group of candidates: the one, or their BitmapAnd.
-  static BitmapPath group_node(const std::vector<BitmapCandidate>& candidates,
-                               const std::vector<size_t>& group) {
-    if (group.size() == 1) return candidates[group[0]].node;
-    std::vector<BitmapPath> kids;
-    for (size_t i : group) kids.push_back(candidates[i].node);
-    return BitmapPath::and_of(kids);
+    add_bitmap_candidate(candidates, std::move(c), cs_);
   }
 
   double heap_cost(const BitmapPath& bitmap) const {
@@ -574,6 +548,8 @@ class ScanChooser {
   // The same paths as choose_serial_path weighs them, and their builders.
   std::vector<TablePath> table_paths_;
   std::vector<ScanBuilder> builders_;
+  // SELECT DISTINCT: every serial path considered, with its builder.
+  std::vector<DistinctScanPath> distinct_inputs_;
   // The Gather, when add_path keeps it among the table's paths.
   std::optional<PathCost> gather_kept_;
   // RelPath ids of consider_gather_merge.
