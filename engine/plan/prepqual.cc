@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/core/stack_depth.h"
+
 namespace tp {
 
 namespace {
@@ -89,6 +91,7 @@ bool same_clause(const Clause& a, const Clause& b) {
 }
 
 Clause find_duplicate_ors(const Clause& where) {
+  check_stack_depth();  // the parser bounds the tree's height; this bounds the frames
   if (where.kind == Clause::Kind::kAnd) {
     std::vector<Clause> parts;
     for (const Clause& a : where.args) parts.push_back(find_duplicate_ors(a));
