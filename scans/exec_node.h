@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bufmgr/buffer_usage.h"
@@ -104,6 +105,10 @@ class ExecNode {
 
   PlanEstimate estimate;
   NodeInstrumentation instr;
+  // InitPlans that PostgreSQL attaches to this node (the plan's top) though a node below
+  // runs them (SELECT DISTINCT over min/max InitPlans): EXPLAIN prints them, with their
+  // labels, before this node's children.
+  std::vector<std::pair<std::string, const ExecNode*>> shown_init_plans;
   // Set by a Limit above: the parent needs at most this many more rows, so a
   // scan returns no bigger batch (and reads no page) beyond them.
   uint64_t row_limit_hint = UINT64_MAX;

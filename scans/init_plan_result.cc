@@ -8,7 +8,16 @@ InitPlanResultNode::InitPlanResultNode(std::vector<InitPlan> init_plans,
 
 std::vector<const ExecNode*> InitPlanResultNode::children() const {
   std::vector<const ExecNode*> out;
+  if (handed_over_) return out;
   for (const InitPlan& p : init_plans_) out.push_back(p.plan.get());
+  return out;
+}
+
+std::vector<std::pair<std::string, const ExecNode*>> InitPlanResultNode::hand_over_init_plans() {
+  std::vector<std::pair<std::string, const ExecNode*>> out;
+  for (size_t i = 0; i < init_plans_.size(); ++i)
+    out.emplace_back(child_label(i), init_plans_[i].plan.get());
+  handed_over_ = true;
   return out;
 }
 

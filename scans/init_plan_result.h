@@ -30,6 +30,11 @@ class InitPlanResultNode final : public ExecNode, public AggregateResults {
   void explain_details(std::vector<std::string>&, bool) const override {}
   std::vector<const ExecNode*> children() const override;
   std::string child_label(size_t i) const override;
+  // For the plan's top to show (ExecNode::shown_init_plans): the InitPlans with their
+  // labels; this node then shows none itself (it still runs them).
+  std::vector<std::pair<std::string, const ExecNode*>> hand_over_init_plans();
+  // Which InitPlan ($n) each aggregate of the select list reads.
+  const std::vector<size_t>& outputs() const { return outputs_; }
   // Output column i as an aggregate's state: count 1 and min = max = the value, or
   // count 0 (NULL) when its InitPlan returned no row.
   const std::vector<AggState>& results() const override { return results_; }
@@ -41,6 +46,7 @@ class InitPlanResultNode final : public ExecNode, public AggregateResults {
  private:
   std::vector<InitPlan> init_plans_;
   std::vector<size_t> outputs_;
+  bool handed_over_ = false;
   std::vector<AggState> results_;
   bool done_ = false;
   RowBatch batch_;

@@ -7,17 +7,18 @@
 namespace tp {
 namespace {
 
-// The cheapest index's bitmap scan for `arm` (the clauses of one AND arm) among the
-// indexes that apply at least one of them, each applying as well the `others` it can;
-// `own` is how many of the arm's clauses it applies, `used_others` which of `others`.
-// None if no index applies any arm clause.
+// The bitmap scan for `arm` (the clauses of one AND arm) among the indexes that apply
+// at least one of them, each applying as well the `others` it can, whose heap scan
+// costs least (ties: the cheaper index scan); `own` is how many of the arm's clauses it
+// applies, `used_others` which of `others`. None if no index applies any arm clause.
 std::optional<BitmapChoice> bitmap_for(const std::vector<Clause>& arm,
                                        const std::vector<Clause>& others,
                                        const std::vector<IndexInfo>& indexes,
                                        const CostSettings& cs, const BitmapOn& bitmap_on,
-                                       size_t& own, std::vector<size_t>& used_others) {
+                                       const BitmapHeapCost& heap_cost, size_t& own,
+                                       std::vector<size_t>& used_others) {
   std::optional<BitmapChoice> best;
-  double best_cost = 0;
+  double best_heap = 0, best_cost = 0;
   for (const IndexInfo& ix : indexes) {
     std::vector<Clause> ic;
     for (const Clause& c : arm)
@@ -31,9 +32,11 @@ std::optional<BitmapChoice> bitmap_for(const std::vector<Clause>& arm,
         used.push_back(k);
       }
     BitmapChoice ch = bitmap_on(ix, std::move(ic));
-    double cost = cost_bitmap_tree_node(cs, ch.node).cost;
-    if (!best || cost < best_cost) {
+    const double cost = cost_bitmap_tree_node(cs, ch.node).cost;
+    const double heap = heap_cost(ch.node);
+    if (!best || heap < best_heap || (heap == best_heap && cost < best_cost)) {
       best = std::move(ch);
+      best_heap = heap;
       best_cost = cost;
       own = n_own;
       used_others = std::move(used);
@@ -42,12 +45,21 @@ std::optional<BitmapChoice> bitmap_for(const std::vector<Clause>& arm,
   return best;
 }
 
+// PostgreSQL's predicate proof reads an IN list of up to 100 constants as an OR of
+// equalities, and then cannot prove it from an OR of arms that each hold it (each arm
+// would have to imply one of its equalities): such a list stays in the Filter.
+bool proof_sees_an_or(const Clause& c) {
+  constexpr size_t kMaxSaopArraySize = 100;  // predtest.c's MAX_SAOP_ARRAY_SIZE
+  return c.kind == Clause::Kind::kIn && !c.negated && c.list.size() <= kMaxSaopArraySize;
+}
+
 }  // namespace
 
 std::optional<BitmapCandidate> bitmap_or_candidate(const std::vector<Clause>& clauses, size_t oi,
                                                    const std::vector<IndexInfo>& indexes,
                                                    const CostSettings& cs,
-                                                   const BitmapOn& bitmap_on) {
+                                                   const BitmapOn& bitmap_on,
+                                                   const BitmapHeapCost& heap_cost) {
   const Clause& orc = clauses[oi];
   if (orc.kind != Clause::Kind::kOr) return std::nullopt;
   BitmapCandidate c;
@@ -66,12 +78,13 @@ std::optional<BitmapCandidate> bitmap_or_candidate(const std::vector<Clause>& cl
     size_t own = 0;
     std::vector<size_t> used_others;
     std::optional<BitmapChoice> ch =
-        bitmap_for(parts, others, indexes, cs, bitmap_on, own, used_others);
+        bitmap_for(parts, others, indexes, cs, bitmap_on, heap_cost, own, used_others);
     if (!ch) return std::nullopt;
     covered = covered && own == parts.size();
     std::vector<size_t> kept;
     for (size_t k : used_others) {
-      if (std::find(in_every_arm.begin(), in_every_arm.end(), other_ids[k]) != in_every_arm.end())
+      if (std::find(in_every_arm.begin(), in_every_arm.end(), other_ids[k]) != in_every_arm.end() &&
+          !proof_sees_an_or(others[k]))
         kept.push_back(other_ids[k]);
       c.clause_ids.push_back(other_ids[k]);
     }
@@ -93,6 +106,72 @@ std::optional<BitmapCandidate> bitmap_or_candidate(const std::vector<Clause>& cl
   c.implied_ids = in_every_arm;
   if (covered) c.implied_ids.push_back(oi);
   return c;
+}
+
+void add_bitmap_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c,
+                          const CostSettings& cs) {
+  for (BitmapCandidate& other : candidates) {
+    if (other.clause_ids != c.clause_ids) continue;
+    if (cost_bitmap_tree_node(cs, c.node).cost < cost_bitmap_tree_node(cs, other.node).cost)
+      other = std::move(c);
+    return;
+  }
+  candidates.push_back(std::move(c));
+}
+
+namespace {
+
+// The bitmap of a group of candidates: the one, or their BitmapAnd.
+BitmapPath group_node(const std::vector<BitmapCandidate>& candidates,
+                      const std::vector<size_t>& group) {
+  if (group.size() == 1) return candidates[group[0]].node;
+  std::vector<BitmapPath> kids;
+  for (size_t i : group) kids.push_back(candidates[i].node);
+  return BitmapPath::and_of(kids);
+}
+
+bool shares_a_clause(const BitmapCandidate& c, const std::vector<size_t>& used) {
+  return std::any_of(c.clause_ids.begin(), c.clause_ids.end(), [&](size_t id) {
+    return std::find(used.begin(), used.end(), id) != used.end();
+  });
+}
+
+}  // namespace
+
+std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> candidates,
+                                               const CostSettings& cs,
+                                               const BitmapHeapCost& heap_cost,
+                                               BitmapPath& bitmap) {
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](const BitmapCandidate& a, const BitmapCandidate& b) {
+                     BitmapTreeCost ca = cost_bitmap_tree_node(cs, a.node);
+                     BitmapTreeCost cb = cost_bitmap_tree_node(cs, b.node);
+                     if (ca.cost != cb.cost) return ca.cost < cb.cost;
+                     return ca.selectivity < cb.selectivity;
+                   });
+  std::vector<size_t> best_group;
+  double best_cost = 0;
+  for (size_t lead = 0; lead < candidates.size(); ++lead) {
+    std::vector<size_t> group = {lead};
+    std::vector<size_t> used = candidates[lead].clause_ids;
+    double cost = heap_cost(group_node(candidates, group));
+    for (size_t j = lead + 1; j < candidates.size(); ++j) {
+      if (shares_a_clause(candidates[j], used)) continue;
+      group.push_back(j);
+      double with = heap_cost(group_node(candidates, group));
+      if (with < cost) {
+        cost = with;
+        used.insert(used.end(), candidates[j].clause_ids.begin(), candidates[j].clause_ids.end());
+      } else {
+        group.pop_back();
+      }
+    }
+    if (lead == 0 || cost < best_cost) best_group = group, best_cost = cost;
+  }
+  bitmap = group_node(candidates, best_group);
+  std::vector<BitmapCandidate> chosen;
+  for (size_t i : best_group) chosen.push_back(candidates[i]);
+  return chosen;
 }
 
 }  // namespace tp

@@ -1,6 +1,7 @@
-// The candidates of a bitmap heap scan's bitmap, and the BitmapOr for an OR clause as
-// PostgreSQL 15's generate_bitmap_or_paths / build_paths_for_OR build it
-// (engine/plan/scan_choice.cc weighs them with choose_bitmap_and).
+// The candidates of a bitmap heap scan's bitmap, the BitmapOr for an OR clause as
+// PostgreSQL 15's generate_bitmap_or_paths / build_paths_for_OR build it, and
+// choose_bitmap_and, which picks the bitmap among them (engine/plan/scan_choice.cc
+// makes the candidates of each index and builds the chosen scan).
 #pragma once
 
 #include <functional>
@@ -41,15 +42,32 @@ struct BitmapCandidate {
 
 // Makes the bitmap index scan of one index for the given index clauses.
 using BitmapOn = std::function<BitmapChoice(const IndexInfo&, std::vector<Clause>)>;
+// What a bitmap heap scan over a bitmap would cost (PostgreSQL's bitmap_scan_cost_est).
+using BitmapHeapCost = std::function<double(const BitmapPath&)>;
 
 // The BitmapOr for restriction clause `oi` of `clauses` (nullopt if it is no OR, or some
-// arm has no index): each arm (an AND, or one clause) on the cheapest index that applies
-// some of the arm's clauses, together with whatever other restriction clauses that index
-// applies. The heap scan rechecks the OR of the arms' index conditions; the OR clause
-// stays a filter unless every arm's conditions hold all of the arm.
+// arm has no index): each arm (an AND, or one clause) on the index that applies some of
+// the arm's clauses, together with whatever other restriction clauses that index
+// applies, whose bitmap makes the cheapest heap scan (choose_bitmap_and's measure; on a
+// tie the cheaper index scan). The heap scan rechecks the OR of the arms' index conditions; the OR
+// clause stays a filter unless every arm's conditions hold all of the arm.
 std::optional<BitmapCandidate> bitmap_or_candidate(const std::vector<Clause>& clauses, size_t oi,
                                                    const std::vector<IndexInfo>& indexes,
                                                    const CostSettings& cs,
-                                                   const BitmapOn& bitmap_on);
+                                                   const BitmapOn& bitmap_on,
+                                                   const BitmapHeapCost& heap_cost);
+
+// Adds a candidate unless one applying the same clauses has a cheaper bitmap (a
+// cheaper one replaces it), as choose_bitmap_and weeds out paths of equal clause sets.
+void add_bitmap_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c,
+                          const CostSettings& cs);
+
+// PostgreSQL's choose_bitmap_and: the candidates sorted by bitmap cost (ties:
+// selectivity), each in turn leads a group that ANDs every later candidate sharing no
+// clause with it when the heap scan's cost drops; the cheapest group wins. Returns its
+// candidates and, in `bitmap`, their bitmap (the one, or their BitmapAnd).
+std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> candidates,
+                                               const CostSettings& cs,
+                                               const BitmapHeapCost& heap_cost, BitmapPath& bitmap);
 
 }  // namespace tp

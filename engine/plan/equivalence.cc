@@ -7,17 +7,23 @@ namespace {
 // A class member of `column = constant`: an integer comparison, or a numeric one
 // (`(a)::numeric = 2.5`), whose class is separate (another operator family).
 bool is_class_source(const Clause& c) {
+  // `(a)::numeric = 2.5` is held as the (empty) IN list it equals for the integer column.
+  if (c.numeric) return c.numeric->op == CmpOp::kEq && !c.numeric->array;
   return c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && !c.negated &&
-         c.value.has_value() && (!c.numeric || !c.numeric->array);
+         c.value.has_value();
 }
 
 bool same_class(const Clause& a, const Clause& b) {
   return a.column == b.column && a.numeric.has_value() == b.numeric.has_value();
 }
 
+// Numeric constants that are whole numbers (`a = 3.0`) are held as the integer they
+// equal; the others as an empty IN list, which no row passes, so whichever of them a
+// class keeps, the result is the same: their text tells them apart.
 bool same_constant(const Clause& a, const Clause& b) {
-  if (a.numeric) return a.numeric->text == b.numeric->text;
-  return *a.value == *b.value;
+  if (a.kind != b.kind) return false;
+  if (a.kind == Clause::Kind::kCompare) return a.value == b.value;
+  return a.numeric->text == b.numeric->text;
 }
 
 struct EquivalenceClass {
@@ -44,6 +50,7 @@ EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses) {
     }
     ec->differs = ec->differs || !same_constant(ec->first, c);
   }
+  out.class_start = out.clauses.size();
   for (EquivalenceClass& e : classes) {
     out.contradiction = out.contradiction || e.differs;
     out.clauses.push_back(std::move(e.first));

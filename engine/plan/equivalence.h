@@ -13,6 +13,7 @@
 // false` above the scan, and an estimate of one row.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "engine/core/clause.h"
@@ -22,6 +23,7 @@ namespace tp {
 struct EquivalenceResult {
   std::vector<Clause> clauses;  // the restrictions in PostgreSQL's order
   bool contradiction = false;   // two different constants in one class
+  size_t class_start = 0;       // where the classes' equalities begin in `clauses`
 };
 
 EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "engine/plan/parallel_cost.h"
+#include "engine/plan/prepqual.h"
 #include "engine/plan/selectivity.h"
 #include "engine/sql/identifier.h"
 #include "scans/sort_limit_agg.h"
@@ -28,13 +29,16 @@ std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQue
     const MinMaxCall& c = distinct[k];
     ScanQuery sub;
     sub.rel = query.rel;
-    // The subquery's WHERE: the query's, then `col IS NOT NULL`, in evaluation-cost
-    // order as the query's own restrictions (a null test costs nothing: it leads).
+    // The subquery's WHERE: `col IS NOT NULL` put in front of the query's (planagg.c
+    // lcons it), unless the query has it already.
     sub.clauses = query.clauses;
-    sub.clauses.push_back(Clause::is_null(c.column, /*negated=*/true));
-    std::stable_sort(sub.clauses.begin(), sub.clauses.end(), [&](const Clause& a, const Clause& b) {
-      return qual_cost(cs, std::span(&a, 1)).per_tuple < qual_cost(cs, std::span(&b, 1)).per_tuple;
-    });
+    sub.class_start = query.class_start;
+    const Clause not_null = Clause::is_null(c.column, /*negated=*/true);
+    if (std::none_of(sub.clauses.begin(), sub.clauses.end(),
+                     [&](const Clause& q) { return same_clause(q, not_null); })) {
+      sub.clauses.insert(sub.clauses.begin(), not_null);
+      ++sub.class_start;
+    }
     sub.constant_columns = query.constant_columns;
     sub.one_time_false = query.one_time_false;
     sub.scan_columns = {c.column};

@@ -84,34 +84,58 @@ FuzzyCompare compare_path_costs_fuzzily(const PathCost& p1, const PathCost& p2,
 }
 
 void add_same_order_path(std::vector<RelPath>& kept, const RelPath& p, bool consider_startup) {
-  // pathnode.c add_path with equal pathkeys and no parameterization.
+  // The paths of one order carry equal keys (the default), so add_path's pathkeys
+  // comparison never decides.
+  add_path(kept, p, consider_startup);
+}
+
+namespace {
+
+// add_path's COSTS_EQUAL case: the verdict between two fuzzily equal paths.
+void settle_fuzzy_tie(const RelPath& p, const RelPath& old, bool consider_startup, bool& remove_old,
+                      bool& accept) {
+  if (p.keys != old.keys) {
+    const bool more = p.keys > old.keys;
+    if (more && p.cost.rows <= old.cost.rows && p.parallel_safe >= old.parallel_safe)
+      remove_old = true;
+    if (!more && p.cost.rows >= old.cost.rows && p.parallel_safe <= old.parallel_safe)
+      accept = false;
+  } else if (p.parallel_safe != old.parallel_safe) {
+    if (p.parallel_safe)
+      remove_old = true;
+    else
+      accept = false;
+  } else if (p.cost.rows < old.cost.rows) {
+    remove_old = true;
+  } else if (p.cost.rows > old.cost.rows) {
+    accept = false;
+  } else if (compare_path_costs_fuzzily(p.cost, old.cost, consider_startup, 1.0000000001) ==
+             FuzzyCompare::kNewBetter) {
+    remove_old = true;
+  } else {
+    accept = false;
+  }
+}
+
+}  // namespace
+
+void add_path(std::vector<RelPath>& kept, const RelPath& p, bool consider_startup) {
+  // pathnode.c add_path, no parameterization.
   bool accept = true;
   for (auto it = kept.begin(); it != kept.end();) {
     const RelPath& old = *it;
     bool remove_old = false;
     switch (compare_path_costs_fuzzily(p.cost, old.cost, consider_startup)) {
       case FuzzyCompare::kEqual:
-        if (p.parallel_safe != old.parallel_safe) {
-          if (p.parallel_safe)
-            remove_old = true;
-          else
-            accept = false;
-        } else if (p.cost.rows < old.cost.rows) {
-          remove_old = true;
-        } else if (p.cost.rows > old.cost.rows) {
-          accept = false;
-        } else if (compare_path_costs_fuzzily(p.cost, old.cost, consider_startup, 1.0000000001) ==
-                   FuzzyCompare::kNewBetter) {
-          remove_old = true;
-        } else {
-          accept = false;
-        }
+        settle_fuzzy_tie(p, old, consider_startup, remove_old, accept);
         break;
       case FuzzyCompare::kNewBetter:
-        remove_old = p.cost.rows <= old.cost.rows && p.parallel_safe >= old.parallel_safe;
+        remove_old = p.keys >= old.keys && p.cost.rows <= old.cost.rows &&
+                     p.parallel_safe >= old.parallel_safe;
         break;
       case FuzzyCompare::kOldBetter:
-        accept = !(p.cost.rows >= old.cost.rows && p.parallel_safe <= old.parallel_safe);
+        accept = !(p.keys <= old.keys && p.cost.rows >= old.cost.rows &&
+                   p.parallel_safe <= old.parallel_safe);
         break;
       case FuzzyCompare::kDifferent:
         break;

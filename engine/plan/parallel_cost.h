@@ -71,6 +71,10 @@ struct RelPath {
   PathCost cost;
   bool parallel_safe = true;
   int id = 0;  // the caller's name for it
+  // Its useful pathkeys: how many leading keys of the query's ORDER BY it gives (a
+  // path giving more is better on pathkeys; the keys of all paths are prefixes of the
+  // one order, so they never differ otherwise).
+  int keys = 0;
 };
 
 // add_path for paths with the same pathkeys (as the paths of an ORDER BY's
@@ -79,6 +83,12 @@ struct RelPath {
 // fewer rows and is no more parallel-safe; on a fuzzy tie the parallel-safe one,
 // then the one with fewer rows, then the (barely) cheaper one is kept.
 void add_same_order_path(std::vector<RelPath>& kept, const RelPath& p, bool consider_startup);
+
+// pathnode.c's add_path for unparameterized paths whose pathkeys are prefixes of one
+// order (`keys`): as add_same_order_path, except that a path with fewer keys never
+// dominates one with more, and on a fuzzy cost tie the one with more keys wins
+// (returning no more rows and being no less parallel-safe).
+void add_path(std::vector<RelPath>& kept, const RelPath& p, bool consider_startup);
 
 // Whether add_path keeps a new parallel-unsafe path (a Gather, a Finalize
 // Aggregate over one) beside a parallel-safe `old_path` that returns as many

@@ -94,6 +94,16 @@ std::unique_ptr<scans::ExecNode> build_gather(PlanContext& ctx, const PartialSca
   return node;
 }
 
+std::unique_ptr<scans::ExecNode> build_gather_over(PlanContext& ctx, const PartialScan& scan,
+                                                   const GatherPath& gather, ParticipantTop top) {
+  scans::ParticipantBuilder build = [scan, top](scans::ParallelBlocks& blocks) {
+    return top(participant_scan(scan, blocks));
+  };
+  auto node = std::make_unique<scans::GatherNode>(std::move(build), gather_params(ctx, scan));
+  node->estimate = {gather.path.startup, gather.path.total, gather.path.rows, gather.width};
+  return node;
+}
+
 GatherMergePath gather_merge_sorted(const PlannerSettings& s, const PartialScan& scan,
                                     double limit_tuples, double rows) {
   GatherMergePath g;

@@ -10,7 +10,9 @@
 //
 // For an ORDER BY, `Gather Merge -> Sort -> Parallel Seq Scan` (allpaths.c
 // generate_useful_gather_paths, planner.c create_ordered_paths): each participant
-// sorts its share, the leader merges the sorted streams.
+// sorts its share, the leader merges the sorted streams. For SELECT DISTINCT,
+// `build_gather_over` puts each participant's HashAggregate (engine/plan/distinct_paths.h)
+// over its Parallel Seq Scan.
 //
 // Not built (PostgreSQL may pick them where tidepool cannot): Parallel Index /
 // Index Only / Bitmap Heap Scans, Incremental Sort.
@@ -20,6 +22,7 @@
 //   std::unique_ptr<scans::ExecNode> node = build_gather(ctx, *partial, g, nullptr);
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,6 +87,13 @@ GatherPath gather_partial_agg(const CostSettings& cs, const PartialScan& scan,
 // Partial Aggregate when `agg` is given. Its estimate is `gather`'s.
 std::unique_ptr<scans::ExecNode> build_gather(PlanContext& ctx, const PartialScan& scan,
                                               const GatherPath& gather, const PartialAgg* agg);
+
+// The Gather node over each participant's `top(Parallel Seq Scan)` (SELECT DISTINCT's
+// HashAggregate per participant). Its estimate is `gather`'s.
+using ParticipantTop =
+    std::function<std::unique_ptr<scans::ExecNode>(std::unique_ptr<scans::ExecNode>)>;
+std::unique_ptr<scans::ExecNode> build_gather_over(PlanContext& ctx, const PartialScan& scan,
+                                                   const GatherPath& gather, ParticipantTop top);
 
 // Gather Merge over the partial scan sorted in each participant: the Sort costed
 // with `limit_tuples` (-1: none), the Gather Merge with `rows` (the relation's rows

@@ -25,6 +25,7 @@ struct PlannerSettings {
   bool enable_indexonlyscan = true;
   bool enable_bitmapscan = true;
   bool enable_sort = true;
+  bool enable_hashagg = true;
   bool enable_gathermerge = true;
   IndexPrefetch index_prefetch = IndexPrefetch::kOff;
   // Leaf pages of index scans and bitmap index scans read ahead through a read stream.

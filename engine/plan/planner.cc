@@ -5,13 +5,17 @@
 #include <optional>
 
 #include "engine/core/error.h"
+#include "engine/core/heap_tuple.h"
 #include "engine/core/stack_depth.h"
 #include "engine/plan/agg_cost.h"
 #include "engine/plan/aggregate_expr.h"
+#include "engine/plan/distinct.h"
+#include "engine/plan/distinct_clause.h"
 #include "engine/plan/equivalence.h"
 #include "engine/plan/minmax_agg.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/parallel_paths.h"
+#include "engine/plan/prepqual.h"
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
@@ -208,6 +212,7 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
 struct BoundOrder {
   std::vector<std::pair<int, bool>> keys;  // table column, descending
   std::string text;                        // "Sort Key: a, b DESC"
+  std::vector<int> written;                // every ORDER BY column, once (fixed ones too)
   // The leading keys an index scan could give: those before the first that asks for
   // NULLS FIRST ascending or NULLS LAST descending, which no B-tree scan (NULLS LAST
   // forward, NULLS FIRST backward) returns; a Sort (or an Incremental Sort over the
@@ -259,6 +264,13 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
           .at_position(o.expr->position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
     int col = bind_order_key(rel, targets, *o.expr);
+    if (s.distinct &&
+        std::find(targets.columns.begin(), targets.columns.end(), col) == targets.columns.end())
+      throw Error("for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+          .at_position(o.expr->position)
+          .with_sqlstate(sqlstate::kInvalidColumnReference);
+    if (std::find(order.written.begin(), order.written.end(), col) == order.written.end())
+      order.written.push_back(col);
     if (std::find(seen.begin(), seen.end(), col) != seen.end()) continue;
     seen.push_back(col);
     order.keys.push_back({col, o.descending});
@@ -298,19 +310,19 @@ ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
   return slots;
 }
 
-// WHERE: PostgreSQL's restriction clauses, equalities after the rest as its
-// equivalence classes give them back, then ordered by evaluation cost as its
-// order_qual_clauses does. `contradiction`: two constants for one column.
-std::vector<Clause> restrictions(const CostSettings& cs, const RelationEntry& rel,
-                                 const sql::Select& s, bool& contradiction) {
+// WHERE: PostgreSQL's restriction clauses (its baserestrictinfo), equalities after the
+// rest as its equivalence classes give them back, from `class_start` on. Index
+// conditions keep this order within a column; a Filter is sorted by evaluation cost
+// (order_qual_clauses). `contradiction`: two constants for one column.
+std::vector<Clause> restrictions(const RelationEntry& rel, const sql::Select& s,
+                                 bool& contradiction, size_t& class_start) {
   std::vector<Clause> clauses;
-  if (s.where) clauses = restriction_clauses(bind_where(rel, *s.where));
+  if (s.where)
+    clauses = restriction_clauses(find_duplicate_ors(normalize(bind_where(rel, *s.where))));
   EquivalenceResult classes = apply_equivalence_classes(std::move(clauses));
   clauses = std::move(classes.clauses);
   contradiction = classes.contradiction;
-  std::stable_sort(clauses.begin(), clauses.end(), [&](const Clause& a, const Clause& b) {
-    return qual_cost(cs, std::span(&a, 1)).per_tuple < qual_cost(cs, std::span(&b, 1)).per_tuple;
-  });
+  class_start = classes.class_start;
   return clauses;
 }
 
@@ -435,19 +447,59 @@ void add_limit(std::optional<int64_t> count, int64_t offset, PlanTop& top) {
   top = {std::move(limit), limited};
 }
 
+OutputType column_output_type(const RelationEntry& rel, int c) {
+  return rel.columns[size_t(c)].type == ColumnType::kInt8 ? OutputType::kInt8 : OutputType::kInt4;
+}
+
+DistinctQuery distinct_query(const PlannerSettings& settings, const RelationEntry& rel,
+                             const sql::Select& s, const BoundTargets& targets,
+                             const BoundOrder& order, const DistinctClause& d) {
+  DistinctQuery dq = distinct_limits(settings, s, limit_tuples(s));
+  dq.unique_columns = d.keys.size();
+  dq.group_columns = d.group.size();
+  dq.has_order_by = !s.order_by.empty();
+  dq.order_keys = order.keys.size();
+  // The select list's width, a repeated column counted each time as PostgreSQL's
+  // target list counts it.
+  for (int c : targets.columns) dq.width += int(column_type_size(rel.columns[size_t(c)].type));
+  return dq;
+}
+
+// The distinct plan the scan chooser picked, over its scan. A Result goes above a Unique
+// directly over a scan under ORDER BY where PostgreSQL's scan would return its physical
+// row (every table column, or an index-only scan's keys) rather than the select list.
+void add_distinct(const sql::Select& s, const BoundTargets& targets, const BoundOrder& order,
+                  const DistinctClause& d, ScanSlots& slots, ChosenScan scan, int sq_width,
+                  PlanTop& top) {
+  DistinctNodeSpec spec;
+  for (const auto& [c, desc] : d.keys) spec.keys.push_back({slots.slot_of(c), desc});
+  spec.key_text = d.key_text;
+  for (int c : d.group) spec.group_slots.push_back(slots.slot_of(c));
+  spec.group_text = d.group_text;
+  spec.order_keys = slots.sort_keys;
+  spec.order_text = order.text;
+  spec.order_bound = limit_tuples(s).value_or(0);
+  std::vector<int> cols = targets.columns;
+  std::sort(cols.begin(), cols.end());
+  const bool repeated = std::adjacent_find(cols.begin(), cols.end()) != cols.end();
+  spec.result = !s.order_by.empty() && !repeated && !scan.physical_columns.empty() &&
+                scan.physical_columns != targets.columns;
+  spec.width = sq_width;
+  top.node->estimate.width = sq_width;
+  spec.max_bytes = kSortMemoryLimitBytes;
+  const DistinctChoice& c = *scan.distinct;
+  top.path = c.order_sort ? *c.order_sort : c.distinct;
+  top.node = build_distinct(std::move(top.node), c, spec);
+}
+
 }  // namespace
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   const RelationEntry& rel = find_table(ctx, s);
-  if (s.distinct)
-    throw Error("SELECT DISTINCT is not supported")
-        .at_position(s.targets.empty() ? 1 : s.targets[0].expr->position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  const CostSettings& cs = ctx.settings.costs;
   BoundTargets targets = bind_targets(rel, s);
   ScanQuery sq;
   sq.rel = &rel;
-  sq.clauses = restrictions(cs, rel, s, sq.one_time_false);
+  sq.clauses = restrictions(rel, s, sq.one_time_false, sq.class_start);
   sq.constant_columns = constant_columns(sq.clauses);
   BoundOrder order = bind_order_by(rel, s, targets, sq.constant_columns);
   ScanSlots slots = assign_slots(targets, order);
@@ -461,23 +513,48 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   sq.aggregate = !targets.aggs.empty();
   sq.limit = limit_tuples(s);
   sq.sort = {slots.sort_keys, order.text, sq.limit.value_or(0), kSortMemoryLimitBytes};
+  std::optional<DistinctClause> distinct;
+  if (s.distinct && targets.aggs.empty()) {
+    distinct = bind_distinct_clause(rel, targets.columns, order.keys, order.text, order.written,
+                                    sq.constant_columns);
+    sq.order = distinct->keys;
+    sq.distinct_columns = distinct->group;
+    sq.distinct = distinct_query(ctx.settings, rel, s, targets, order, *distinct);
+    // A Gather Merge below sorts each participant's share in the DISTINCT order, with no
+    // bound (the Unique above needs every row); a HashAggregate there groups it.
+    sq.sort = {{}, distinct->key_text, 0, kSortMemoryLimitBytes};
+    for (const auto& [c, desc] : distinct->keys) sq.sort.keys.push_back({slots.slot_of(c), desc});
+    for (int c : distinct->group) sq.distinct_group_slots.push_back(slots.slot_of(c));
+    sq.distinct_group_text = distinct->group_text;
+  }
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};
+  if (scan.distinct) {
+    add_distinct(s, targets, order, *distinct, slots, std::move(scan), sq.distinct->width, top);
+    for (int c : targets.columns) q.output_types.push_back(column_output_type(rel, c));
+    if (s.limit || s.offset.value_or(0) > 0) add_limit(s.limit, s.offset.value_or(0), top);
+    q.root = std::move(top.node);
+    return q;
+  }
 
+  scans::InitPlanResultNode* init_plans = nullptr;  // min/max InitPlans below a DISTINCT
   if (!targets.aggs.empty()) {
     bool safe = add_aggregate(ctx, rel, targets, std::move(slots.agg_specs), scan, top, q);
     if (targets.arithmetic) add_output_arithmetic(ctx.settings.costs, targets, top, q);
     consider_minmax(ctx, sq, targets, safe, top, q);
+    if (s.distinct)
+      top.node = distinct_over_aggregate(ctx.settings, s, limit_tuples(s), std::move(top.node),
+                                         top.path, init_plans);
   } else {
-    for (int c : targets.columns)
-      q.output_types.push_back(
-          rel.columns[size_t(c)].type == ColumnType::kInt8 ? OutputType::kInt8 : OutputType::kInt4);
+    for (int c : targets.columns) q.output_types.push_back(column_output_type(rel, c));
   }
   if (!slots.sort_keys.empty() && !scan.ordered)
     add_sort(ctx.settings, std::move(slots.sort_keys), order.text, s, scan.width, top);
   // PostgreSQL plans no Limit for OFFSET 0 without a count (limit_needed).
   if (s.limit || s.offset.value_or(0) > 0) add_limit(s.limit, s.offset.value_or(0), top);
   q.root = std::move(top.node);
+  // PostgreSQL attaches the InitPlans to the plan's top node.
+  if (init_plans) q.root->shown_init_plans = init_plans->hand_over_init_plans();
   return q;
 }
 

@@ -5,11 +5,13 @@
 
 #include "engine/plan/bitmap_or.h"
 #include "engine/plan/btree_qual_summary.h"
+#include "engine/plan/distinct_paths.h"
 #include "engine/plan/incremental_sort.h"
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/index_open.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/rel_size.h"
+#include "engine/plan/serial_paths.h"
 #include "engine/plan/statistics.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
@@ -77,6 +79,14 @@ class ScanChooser {
     consider_seq_scan();
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
     consider_bitmap_heap_scan();
+    if (q_.distinct) {
+      std::optional<PartialScan> partial;
+      if (!q_.one_time_false)
+        partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
+      return choose_distinct_scan(ctx_, q_, view_, rs_, width_, std::move(distinct_inputs_),
+                                  partial);
+    }
+    choose_serial();
     std::optional<PartialScan> partial;
     if (!q_.presorted_only && !q_.one_time_false)
       partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
@@ -110,23 +120,49 @@ class ScanChooser {
     return f;
   }
 
-  // Keeps the path if it is the cheapest so far once the nodes above it are counted.
-  void consider(PathCost p, bool ordered, ScanBuilder build) {
+  // Records a serial path of the table that gives the first `keys` ORDER BY keys; for
+  // SELECT DISTINCT, among the input paths too. `physical`: an index-only scan's key
+  // columns (empty: the table's columns). With every DISTINCT column fixed by WHERE
+  // there are no keys, and any path is in their order.
+  void consider(PathCost p, size_t keys, ScanBuilder build, std::vector<int> physical = {}) {
+    const bool ordered = !q_.order.empty() && keys == q_.order.size();
     if (q_.presorted_only && !ordered && !q_.order.empty()) return;
-    keep_if_cheapest(p, finished(p, ordered), ordered, std::move(build));
+    if (q_.distinct) {
+      if (physical.empty())
+        for (size_t c = 0; c < rel_.columns.size(); ++c) physical.push_back(int(c));
+      distinct_inputs_.push_back({{p, ordered || q_.order.empty()}, build, std::move(physical)});
+    }
+    serial_paths_.push_back({p, finished(p, ordered), ordered});
+    table_paths_.push_back({p, keys});
+    builders_.push_back(std::move(build));
   }
 
-  // A serial path `raw`, `finished` with the nodes above it: remembered among the serial
-  // paths, and the best so far if no earlier one is as cheap.
-  void keep_if_cheapest(const PathCost& raw, const PathCost& finished, bool ordered,
-                        ScanBuilder build) {
-    serial_paths_.push_back({raw, finished, ordered});
-    if (best_build_ && !(finished.total < best_total_)) return;
-    best_total_ = finished.total;
-    best_ = raw;
-    best_ordered_ = ordered;
+  // The serial plan PostgreSQL ends with (serial_paths.h): the table's path as it is,
+  // under the Sort the planner adds above it, or under an Incremental Sort.
+  void choose_serial() {
+    SerialQuery sq;
+    sq.order_keys = q_.order.size();
+    sq.aggregate = q_.aggregate;
+    const double limit_rows = q_.limit ? double(*q_.limit) : -1;
+    if (q_.limit && !q_.aggregate) sq.limit_rows = limit_rows;
+    sq.sort = [&](const PathCost& p) { return cost_sort(cs_, p, p.rows, width_, 0, limit_rows); };
+    sq.incremental_sort = [&](const PathCost& p, size_t keys) {
+      return incremental_sort_cost(p, keys);
+    };
+    std::optional<SerialChoice> c = choose_serial_path(table_paths_, sq);
+    if (!c) return;
+    const TablePath& base = table_paths_[c->path];
+    best_total_ = c->finished.total;
     best_parallel_safe_ = true;
-    best_build_ = std::move(build);
+    best_ = base.cost;
+    best_ordered_ =
+        c->kind == SerialChoice::Kind::kAsIs && !q_.order.empty() && base.keys == q_.order.size();
+    best_build_ = builders_[c->path];
+    if (c->kind == SerialChoice::Kind::kIncrementalSort) {
+      best_ = c->top;
+      best_ordered_ = true;
+      best_build_ = incremental_sort_builder(base.cost, base.keys, builders_[c->path]);
+    }
   }
 
   // Gather over the partial scan: PostgreSQL adds it beside the serial paths (and
@@ -231,14 +267,15 @@ class ScanChooser {
     params.nblocks = BlockNumber(rel_.pages);
     params.stream = settings_.stream;
     params.output = output_;
-    params.qual = scans::compile_qual(q_.clauses, layout_);
-    params.filter_text = clauses_text(q_.clauses, rel_);
+    const std::vector<Clause> filter = order_qual_clauses(cs_, q_.clauses);
+    params.qual = scans::compile_qual(filter, layout_);
+    params.filter_text = clauses_text(filter, rel_);
     return params;
   }
 
   void consider_seq_scan() {
     PathCost p = disabled_if(!settings_.enable_seqscan, cost_seq_scan(cs_, rs_, all_quals_));
-    consider(p, false, [this] {
+    consider(p, 0, [this] {
       return std::make_unique<scans::SeqScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
                                                   seq_scan_params());
     });
@@ -248,8 +285,11 @@ class ScanChooser {
   // which way), or how many leading sort keys it gives (engine/plan/incremental_sort.h).
   size_t index_order(const std::vector<int>& keys, bool& backward) const {
     if (q_.order.empty()) return 0;
-    return std::min(index_order_prefix(keys, q_.order, q_.constant_columns, backward),
-                    q_.index_orderable_keys);
+    const size_t n = std::min(index_order_prefix(keys, q_.order, q_.constant_columns, backward),
+                              q_.index_orderable_keys);
+    // No key usable from the index: it is scanned forward, as any unordered index scan.
+    if (n == 0) backward = false;
+    return n;
   }
 
   // The index paths PostgreSQL's build_index_paths makes for one index: the scan with
@@ -267,8 +307,8 @@ class ScanChooser {
       (usable && !lower ? ic : qp).push_back(c);
       (usable ? ic_all : qp_all).push_back(c);
     }
-    consider_index_path(ix, ic, qp, true);
-    if (lower_in) consider_index_path(ix, ic_all, qp_all, false);
+    consider_index_path(ix, ic, order_qual_clauses(cs_, qp), true);
+    if (lower_in) consider_index_path(ix, ic_all, order_qual_clauses(cs_, qp_all), false);
   }
 
   void consider_index_path(const IndexInfo& ix, const std::vector<Clause>& ic,
@@ -276,7 +316,6 @@ class ScanChooser {
     const std::vector<int>& keys = ix.entry->key_columns;
     bool backward = false;
     const size_t presorted = may_order ? index_order(keys, backward) : 0;
-    const bool gives_order = presorted > 0 && presorted == q_.order.size();
     // As PostgreSQL, an index holding every column the query reads gives an index-only
     // path, even with no clause or order to offer (a full index scan).
     const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
@@ -304,32 +343,32 @@ class ScanChooser {
       return std::make_unique<scans::IndexScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
                                                     std::move(ip));
     };
-    consider(p, gives_order, build);
-    if (presorted > 0 && !gives_order) consider_incremental_sort(p, presorted, build);
+    consider(p, presorted, build, index_only ? keys : std::vector<int>{});
   }
 
   // PostgreSQL's Incremental Sort over a path ordered by the first `presorted` keys:
-  // one of the ordered relation's paths beside the full Sort.
-  void consider_incremental_sort(const PathCost& input, size_t presorted, ScanBuilder build) {
+  // its cost, with the LIMIT's bound, and the node over the path's scan.
+  PathCost incremental_sort_cost(const PathCost& input, size_t presorted) const {
     std::vector<int> columns;
-    std::string presorted_text;
-    for (size_t i = 0; i < presorted; ++i) {
-      columns.push_back(q_.order[i].first);
-      presorted_text +=
-          (i ? ", " : "") + sql::quote_identifier(rel_.columns[size_t(q_.order[i].first)].name);
-    }
+    for (size_t i = 0; i < presorted; ++i) columns.push_back(q_.order[i].first);
     const double groups = estimate_num_groups(view_, columns, input.rows, rs_.rows);
     const double limit_rows = q_.limit ? double(*q_.limit) : -1;
-    const PathCost inc = cost_incremental_sort(cs_, input, groups, width_, limit_rows);
-    const PathCost f = q_.limit ? cost_limit(inc, 0, limit_rows) : inc;
-    keep_if_cheapest(
-        inc, f, true, [this, input, presorted, presorted_text, build = std::move(build)] {
-          std::unique_ptr<scans::ExecNode> scan = build();
-          scan->estimate = {input.startup, input.total, input.rows, width_};
-          return std::make_unique<scans::IncrementalSortNode>(std::move(scan), q_.sort.keys,
-                                                              presorted, q_.sort.key_text,
-                                                              presorted_text, q_.sort.max_bytes);
-        });
+    return cost_incremental_sort(cs_, input, groups, width_, limit_rows);
+  }
+
+  ScanBuilder incremental_sort_builder(const PathCost& input, size_t presorted,
+                                       ScanBuilder build) const {
+    std::string presorted_text;
+    for (size_t i = 0; i < presorted; ++i)
+      presorted_text +=
+          (i ? ", " : "") + sql::quote_identifier(rel_.columns[size_t(q_.order[i].first)].name);
+    return [this, input, presorted, presorted_text, build = std::move(build)] {
+      std::unique_ptr<scans::ExecNode> scan = build();
+      scan->estimate = {input.startup, input.total, input.rows, width_};
+      return std::make_unique<scans::IncrementalSortNode>(std::move(scan), q_.sort.keys, presorted,
+                                                          q_.sort.key_text, presorted_text,
+                                                          q_.sort.max_bytes);
+    };
   }
 
   // Whether `keys` hold every column the query reads: the output's and the clauses'.
@@ -351,59 +390,36 @@ class ScanChooser {
   void consider_bitmap_heap_scan() {
     std::vector<BitmapCandidate> candidates;
     for (const IndexInfo& ix : indexes_) {
-      BitmapCandidate c;
-      for (size_t i = 0; i < q_.clauses.size(); ++i)
-        if (usable_index_clause(q_.clauses[i], ix.entry->key_columns)) c.clause_ids.push_back(i);
-      if (c.clause_ids.empty()) continue;
-      std::vector<Clause> ic;
-      for (size_t i : c.clause_ids) ic.push_back(q_.clauses[i]);
-      c.arms.push_back(bitmap_on(ix, std::move(ic)));
-      c.node = c.arms[0].node;
-      add_candidate(candidates, std::move(c));
+      const std::vector<int>& keys = ix.entry->key_columns;
+      std::vector<size_t> all, upper;  // upper: without IN lists on later key columns
+      for (size_t i = 0; i < q_.clauses.size(); ++i) {
+        const Clause& c = q_.clauses[i];
+        if (!usable_index_clause(c, keys)) continue;
+        all.push_back(i);
+        if (c.kind != Clause::Kind::kIn || is_btree_indexable(c, keys[0])) upper.push_back(i);
+      }
+      // PostgreSQL's index paths, both bitmap candidates: the one that keeps the
+      // index's order (no IN list on a later column), then the one with every clause.
+      if (!upper.empty() && upper.size() < all.size())
+        add_candidate(candidates, index_candidate(ix, upper));
+      if (!all.empty()) add_candidate(candidates, index_candidate(ix, all));
     }
     for (size_t oi = 0; oi < q_.clauses.size(); ++oi) {
       std::optional<BitmapCandidate> c = bitmap_or_candidate(
-          q_.clauses, oi, indexes_, cs_, [this](const IndexInfo& ix, std::vector<Clause> ic) {
+          q_.clauses, oi, indexes_, cs_,
+          [this](const IndexInfo& ix, std::vector<Clause> ic) {
             return bitmap_on(ix, std::move(ic));
-          });
+          },
+          [this](const BitmapPath& b) { return heap_cost(b); });
       if (c) add_candidate(candidates, std::move(*c));
     }
     if (candidates.empty()) return;
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [&](const BitmapCandidate& a, const BitmapCandidate& b) {
-                       BitmapTreeCost ca = cost_bitmap_tree_node(cs_, a.node);
-                       BitmapTreeCost cb = cost_bitmap_tree_node(cs_, b.node);
-                       if (ca.cost != cb.cost) return ca.cost < cb.cost;
-                       return ca.selectivity < cb.selectivity;
-                     });
-    std::vector<size_t> best_group;
-    double best_cost = 0;
-    for (size_t lead = 0; lead < candidates.size(); ++lead) {
-      std::vector<size_t> group = {lead};
-      std::vector<size_t> used = candidates[lead].clause_ids;
-      double cost = heap_cost(group_node(candidates, group));
-      for (size_t j = lead + 1; j < candidates.size(); ++j) {
-        bool shares = false;
-        for (size_t id : candidates[j].clause_ids)
-          shares |= std::find(used.begin(), used.end(), id) != used.end();
-        if (shares) continue;
-        group.push_back(j);
-        double with = heap_cost(group_node(candidates, group));
-        if (with < cost) {
-          cost = with;
-          used.insert(used.end(), candidates[j].clause_ids.begin(), candidates[j].clause_ids.end());
-        } else {
-          group.pop_back();
-        }
-      }
-      if (lead == 0 || cost < best_cost) best_group = group, best_cost = cost;
-    }
-    std::vector<BitmapCandidate> chosen;
-    for (size_t i : best_group) chosen.push_back(candidates[i]);
-    BitmapPath bitmap = group_node(candidates, best_group);
+    BitmapPath bitmap;
+    std::vector<BitmapCandidate> chosen = choose_bitmap_and(
+        std::move(candidates), cs_, [this](const BitmapPath& b) { return heap_cost(b); }, bitmap);
     PathCost p = disabled_if(!settings_.enable_bitmapscan,
                              cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path);
-    consider(p, false, [this, chosen, bitmap, p] { return build_bitmap_heap(chosen, bitmap, p); });
+    consider(p, 0, [this, chosen, bitmap, p] { return build_bitmap_heap(chosen, bitmap, p); });
   }
 
   // The Bitmap Heap Scan over the chosen candidates (their BitmapAnd when several): the
@@ -430,6 +446,7 @@ class ScanChooser {
     std::vector<Clause> filter;
     for (size_t i = 0; i < q_.clauses.size(); ++i)
       if (!rechecked[i]) filter.push_back(q_.clauses[i]);
+    filter = order_qual_clauses(cs_, std::move(filter));
     std::unique_ptr<scans::BitmapNode> tree;
     if (members.size() == 1) {
       tree = std::move(members[0]);
@@ -441,24 +458,19 @@ class ScanChooser {
     return make_bitmap_heap(std::move(tree), recheck, filter, p);
   }
 
-  // Adds a candidate unless one applying the same clauses has a cheaper bitmap.
-  void add_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c) const {
-    for (BitmapCandidate& other : candidates) {
-      if (other.clause_ids != c.clause_ids) continue;
-      if (cost_bitmap_tree_node(cs_, c.node).cost < cost_bitmap_tree_node(cs_, other.node).cost)
-        other = std::move(c);
-      return;
-    }
-    candidates.push_back(std::move(c));
+  // The bitmap index scan of one index applying the restriction clauses `ids`.
+  BitmapCandidate index_candidate(const IndexInfo& ix, const std::vector<size_t>& ids) const {
+    BitmapCandidate c;
+    c.clause_ids = ids;
+    std::vector<Clause> ic;
+    for (size_t i : ids) ic.push_back(q_.clauses[i]);
+    c.arms.push_back(bitmap_on(ix, std::move(ic)));
+    c.node = c.arms[0].node;
+    return c;
   }
 
-  // The bitmap of a group of candidates: the one, or their BitmapAnd.
-  static BitmapPath group_node(const std::vector<BitmapCandidate>& candidates,
-                               const std::vector<size_t>& group) {
-    if (group.size() == 1) return candidates[group[0]].node;
-    std::vector<BitmapPath> kids;
-    for (size_t i : group) kids.push_back(candidates[i].node);
-    return BitmapPath::and_of(kids);
+  void add_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c) const {
+    add_bitmap_candidate(candidates, std::move(c), cs_);
   }
 
   double heap_cost(const BitmapPath& bitmap) const {
@@ -535,6 +547,11 @@ class ScanChooser {
     bool ordered = false;
   };
   std::vector<SerialPath> serial_paths_;
+  // The same paths as choose_serial_path weighs them, and their builders.
+  std::vector<TablePath> table_paths_;
+  std::vector<ScanBuilder> builders_;
+  // SELECT DISTINCT: every serial path considered, with its builder.
+  std::vector<DistinctScanPath> distinct_inputs_;
   // The Gather, when add_path keeps it among the table's paths.
   std::optional<PathCost> gather_kept_;
   // RelPath ids of consider_gather_merge.

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/plan/cost_model.h"
+#include "engine/plan/distinct.h"
 #include "engine/plan/parallel_paths.h"
 #include "engine/plan/plan_context.h"
 #include "engine/plan/selectivity.h"
@@ -32,7 +33,10 @@ namespace tp {
 
 struct ScanQuery {
   const RelationEntry* rel = nullptr;
-  std::vector<Clause> clauses;              // restriction clauses, cheapest first
+  // Restriction clauses in PostgreSQL's baserestrictinfo order: the equalities its
+  // equivalence classes give back come last, from `class_start` on.
+  std::vector<Clause> clauses;
+  size_t class_start = 0;
   std::vector<int> scan_columns;            // the table columns the nodes above read, by slot
   std::vector<std::pair<int, bool>> order;  // the wanted order: table column, descending
   // How many leading keys of `order` an index may give: those before the first key
@@ -53,6 +57,15 @@ struct ScanQuery {
   // How a participant of a Gather Merge sorts (keys over the scan's slots), for an
   // ORDER BY: the Sort the planner would add above the scan, per participant.
   SortSpec sort;
+  // SELECT DISTINCT (`order` then holds the DISTINCT keys, `sort` the Sort a Gather
+  // Merge's participants would do in that order): what create_distinct_paths needs; the
+  // groups are estimated here over `distinct_columns` (the DISTINCT clause); choose_scan
+  // then returns the input of the distinct plan PostgreSQL would pick
+  // (engine/plan/distinct.h, engine/plan/distinct_paths.h).
+  std::optional<DistinctQuery> distinct;
+  std::vector<int> distinct_columns;
+  std::vector<uint32_t> distinct_group_slots;  // over the scan's slots, for a HashAggregate
+  std::string distinct_group_text;             // its Group Key
 };
 
 struct ChosenScan {
@@ -65,6 +78,11 @@ struct ChosenScan {
   // for an aggregate's Finalize / Partial plan; `node` may already be the Gather
   // over it when that was cheapest (engine/plan/parallel_paths.h).
   std::optional<PartialScan> partial;
+  // SELECT DISTINCT: the plan above `node`, and the columns PostgreSQL's scan would
+  // return as its physical row (an index-only scan's keys, else the table's columns;
+  // empty when the node returns exactly the select list, as a Gather does).
+  std::optional<DistinctChoice> distinct;
+  std::vector<int> physical_columns;
 };
 
 ChosenScan choose_scan(PlanContext& ctx, const ScanQuery& query);

@@ -452,4 +452,11 @@ QualCost qual_cost(const CostSettings& cs, std::span<const Clause> clauses) {
   return qc;
 }
 
+std::vector<Clause> order_qual_clauses(const CostSettings& cs, std::vector<Clause> clauses) {
+  std::stable_sort(clauses.begin(), clauses.end(), [&](const Clause& a, const Clause& b) {
+    return qual_cost(cs, std::span(&a, 1)).per_tuple < qual_cost(cs, std::span(&b, 1)).per_tuple;
+  });
+  return clauses;
+}
+
 }  // namespace tp

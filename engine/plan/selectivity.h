@@ -71,5 +71,7 @@ double null_test_selectivity(const RelationStatsView& rel, int column, bool is_n
 // elements on, one hash and one comparison per tuple plus hashing the list at
 // startup. AND / OR / NOT and IS NULL are free.
 QualCost qual_cost(const CostSettings& cs, std::span<const Clause> clauses);
+// PostgreSQL's order_qual_clauses: a scan's Filter cheapest first (stable on ties).
+std::vector<Clause> order_qual_clauses(const CostSettings& cs, std::vector<Clause> clauses);
 
 }  // namespace tp

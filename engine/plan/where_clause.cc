@@ -326,7 +326,9 @@ std::string deparse(const Clause& e, const RelationEntry& rel) {
       return deparse(normalize(e), rel);
     case K::kIn: {
       std::string items;
-      bool int4 = true;
+      // The array takes the column's type when that is bigint, as PostgreSQL's
+      // common type of the column and the elements.
+      bool int4 = rel.columns[size_t(e.column)].type != ColumnType::kInt8;
       for (const std::optional<int64_t>& v : e.list) {
         items += (items.empty() ? "" : ",") + (v ? std::to_string(*v) : std::string("NULL"));
         if (v &&

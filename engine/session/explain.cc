@@ -93,6 +93,16 @@ void runtime_details(const scans::ExecNode& n, const ExplainRun& run,
   }
 }
 
+// The node's children as EXPLAIN shows them, each with its label ("" for an input):
+// InitPlans shown here though a node below runs them first, then its own.
+std::vector<std::pair<std::string, const scans::ExecNode*>> labelled_children(
+    const scans::ExecNode& n) {
+  std::vector<std::pair<std::string, const scans::ExecNode*>> out = n.shown_init_plans;
+  const std::vector<const scans::ExecNode*> kids = n.children();
+  for (size_t i = 0; i < kids.size(); ++i) out.emplace_back(n.child_label(i), kids[i]);
+  return out;
+}
+
 void text_node(const scans::ExecNode& n, const ExplainRun& run, int indent,
                std::vector<std::string>& out) {
   const sql::ExplainOptions& o = *run.options;
@@ -110,16 +120,16 @@ void text_node(const scans::ExecNode& n, const ExplainRun& run, int indent,
   runtime_details(n, run, details);
   for (const std::string& d : details)
     out.push_back(std::string(size_t(detail_indent) * 2, ' ') + d);
-  auto kids = n.children();
+  const std::vector<std::pair<std::string, const scans::ExecNode*>> kids = labelled_children(n);
   for (size_t i = 0; i < kids.size(); ++i) {
     // An InitPlan: its label at the parent's detail indent, the plan one level in.
-    std::string label = n.child_label(i);
+    const std::string& label = kids[i].first;
     if (label.empty()) {
-      text_node(*kids[i], run, detail_indent, out);
+      text_node(*kids[i].second, run, detail_indent, out);
       continue;
     }
     out.push_back(std::string(size_t(detail_indent) * 2, ' ') + label);
-    text_node(*kids[i], run, detail_indent + 1, out);
+    text_node(*kids[i].second, run, detail_indent + 1, out);
   }
 }
 
@@ -151,6 +161,9 @@ void node_type_fields(const std::string& name, std::vector<std::string>& fields)
     type = type.substr(9);
     parallel = true;
   }
+  // SELECT DISTINCT's "HashAggregate" is an "Aggregate" of strategy "Hashed".
+  const bool hashed = type == "HashAggregate";
+  if (hashed) type = "Aggregate";
   for (const char* mode : {"Partial", "Finalize"})
     if (type == std::string(mode) + " Aggregate") {
       type = "Aggregate";
@@ -158,11 +171,38 @@ void node_type_fields(const std::string& name, std::vector<std::string>& fields)
     }
   fields.push_back("\"Node Type\": \"" + type + "\"");
   if (type == "Aggregate") {
-    fields.push_back("\"Strategy\": \"Plain\"");
+    fields.push_back(std::string("\"Strategy\": \"") + (hashed ? "Hashed" : "Plain") + "\"");
     fields.push_back("\"Partial Mode\": \"" + (partial_mode.empty() ? "Simple" : partial_mode) +
                      "\"");
   }
   fields.push_back(std::string("\"Parallel Aware\": ") + (parallel ? "true" : "false"));
+}
+
+// EXPLAIN ANALYZE's read stream and buffer figures as JSON fields.
+void json_runtime_fields(const scans::ExecNode& n, const ExplainRun& run,
+                         std::vector<std::string>& fields) {
+  const sql::ExplainOptions& o = *run.options;
+  if (o.analyze && n.instr.loops > 0) {
+    if (std::optional<bufmgr::ReadStreamStats> st = all_streams(n)) {
+      fields.push_back(fmt("\"Prefetch Distance Avg\": %.1f", st->avg_distance()));
+      fields.push_back(fmt("\"Prefetch Distance Max\": %.0f", double(st->distance_max)));
+      fields.push_back(fmt("\"Prefetch I/Os\": %.0f", double(st->ios)));
+      fields.push_back(fmt("\"Prefetch Avg Size kB\": %.1f", st->blocks_per_io() * 8.0));
+      fields.push_back(fmt("\"Prefetch Waits\": %.0f", double(st->waits)));
+      fields.push_back(fmt("\"Prefetch I/Os In Flight Max\": %.0f", double(st->ios_in_flight_max)));
+      fields.push_back(fmt("\"Prefetch I/Os Limit\": %.0f", double(st->max_ios)));
+      fields.push_back(fmt("\"Prefetch I/Os Asked\": %.0f", double(st->effective_io_concurrency)));
+    }
+    if (o.buffers) {
+      const bufmgr::BufferUsage& b = n.instr.buffers;
+      fields.push_back(fmt("\"Shared Hit Blocks\": %.0f", double(b.shared_hit)));
+      fields.push_back(fmt("\"Shared Read Blocks\": %.0f", double(b.shared_read)));
+      fields.push_back(fmt("\"Shared Dirtied Blocks\": %.0f", double(b.shared_dirtied)));
+      fields.push_back(fmt("\"Shared Written Blocks\": %.0f", double(b.shared_written)));
+      if (run.track_io_timing)
+        fields.push_back(fmt("\"I/O Read Time\": %.3f", double(b.io_read_time_us) / 1000.0));
+    }
+  }
 }
 
 void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std::string& out,
@@ -209,38 +249,18 @@ void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std:
   std::vector<std::string> details;
   n.explain_details(details, o.analyze && n.instr.loops > 0);
   for (const std::string& d : details) fields.push_back(json_detail(d));
-  if (o.analyze && n.instr.loops > 0) {
-    if (std::optional<bufmgr::ReadStreamStats> st = all_streams(n)) {
-      fields.push_back(fmt("\"Prefetch Distance Avg\": %.1f", st->avg_distance()));
-      fields.push_back(fmt("\"Prefetch Distance Max\": %.0f", double(st->distance_max)));
-      fields.push_back(fmt("\"Prefetch I/Os\": %.0f", double(st->ios)));
-      fields.push_back(fmt("\"Prefetch Avg Size kB\": %.1f", st->blocks_per_io() * 8.0));
-      fields.push_back(fmt("\"Prefetch Waits\": %.0f", double(st->waits)));
-      fields.push_back(fmt("\"Prefetch I/Os In Flight Max\": %.0f", double(st->ios_in_flight_max)));
-      fields.push_back(fmt("\"Prefetch I/Os Limit\": %.0f", double(st->max_ios)));
-      fields.push_back(fmt("\"Prefetch I/Os Asked\": %.0f", double(st->effective_io_concurrency)));
-    }
-    if (o.buffers) {
-      const bufmgr::BufferUsage& b = n.instr.buffers;
-      fields.push_back(fmt("\"Shared Hit Blocks\": %.0f", double(b.shared_hit)));
-      fields.push_back(fmt("\"Shared Read Blocks\": %.0f", double(b.shared_read)));
-      fields.push_back(fmt("\"Shared Dirtied Blocks\": %.0f", double(b.shared_dirtied)));
-      fields.push_back(fmt("\"Shared Written Blocks\": %.0f", double(b.shared_written)));
-      if (run.track_io_timing)
-        fields.push_back(fmt("\"I/O Read Time\": %.3f", double(b.io_read_time_us) / 1000.0));
-    }
-  }
+  json_runtime_fields(n, run, fields);
   out += pad + "{\n";
+  const std::vector<std::pair<std::string, const scans::ExecNode*>> kids = labelled_children(n);
   for (size_t i = 0; i < fields.size(); ++i) {
     out += pad + "  " + fields[i];
-    bool last = i + 1 == fields.size() && n.children().empty();
+    bool last = i + 1 == fields.size() && kids.empty();
     out += last ? "\n" : ",\n";
   }
-  auto kids = n.children();
   if (!kids.empty()) {
     out += pad + "  \"Plans\": [\n";
     for (size_t i = 0; i < kids.size(); ++i) {
-      json_node(*kids[i], run, indent + 4, out, n.child_label(i));
+      json_node(*kids[i].second, run, indent + 4, out, kids[i].first);
       out += i + 1 == kids.size() ? "\n" : ",\n";
     }
     out += pad + "  ]\n";

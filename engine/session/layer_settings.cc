@@ -40,6 +40,7 @@ PlannerSettings planner_settings(const Settings& s) {
   p.enable_indexonlyscan = s.get_bool("enable_indexonlyscan");
   p.enable_bitmapscan = s.get_bool("enable_bitmapscan");
   p.enable_sort = s.get_bool("enable_sort");
+  p.enable_hashagg = s.get_bool("enable_hashagg");
   p.enable_gathermerge = s.get_bool("enable_gathermerge");
   const std::string& prefetch = s.get_enum("index_prefetch");
   p.index_prefetch = prefetch == "off"  ? IndexPrefetch::kOff

@@ -305,6 +305,16 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Enables the planner's use of explicit sort steps (off adds the disable cost; a sort "
        "is still used when nothing else gives the order).",
        "Query Tuning / Planner Method Configuration"},
+      {"enable_hashagg",
+       SettingType::kBool,
+       SettingUnit::kNone,
+       0,
+       1,
+       "on",
+       {},
+       "Enables the planner's use of hashed aggregation, for SELECT DISTINCT here (off: "
+       "DISTINCT is always sorted, as PostgreSQL does when it can sort).",
+       "Query Tuning / Planner Method Configuration"},
       {"enable_gathermerge",
        SettingType::kBool,
        SettingUnit::kNone,

@@ -292,8 +292,6 @@ TEST_F(Pg15Sql, QualifiedNamesAndRefusalsNameTheConstruct) {
             "relation \"pg_catalog.q1\" does not exist");
   EXPECT_EQ(testing::error_of(*s_, "SELECT * FROM public.pg_stat_io"),
             "relation \"public.pg_stat_io\" does not exist");
-  EXPECT_EQ(testing::error_of(*s_, "SELECT DISTINCT b FROM q1"),
-            "SELECT DISTINCT is not supported");
   EXPECT_EQ(testing::error_of(*s_, "SELECT DISTINCT ON (b) b FROM q1"),
             "SELECT DISTINCT ON is not supported");
   EXPECT_EQ(testing::error_of(*s_, "SELECT * FROM q1 WHERE a IS TRUE"), "IS TRUE is not supported");

@@ -24,3 +24,11 @@ explain select * from e1 order by a, d desc nulls last limit 3;
 -- min/max of a column WHERE fixes: any path is presorted.
 explain select max(a) from e1 where a = 77;
 explain select min(b), max(b) from e1 where b = 4;
+-- Each OR arm takes the index whose bitmap makes the cheapest heap scan
+-- (choose_bitmap_and), not the cheapest index scan: here (z, x) with z's IN list.
+explain select * from e2 where (x < 29 or x <= 712) and z in (0, 1, 5) and x > 811 order by z;
+explain select count(*) from e2 where (x < 5 or x > 990) and z = 3;
+-- Numeric constants against an integer column form their own class.
+explain select * from e1 where d in (6.5) and c < 100 and d = 2.5;
+explain select * from e1 where d = 3.0 and d = 3.00;
+explain select * from e2 where y in (30292, 80542) and x < 5;

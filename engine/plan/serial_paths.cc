@@ -1,0 +1,69 @@
+#include "engine/plan/serial_paths.h"
+
+#include <algorithm>
+
+#include "engine/plan/parallel_cost.h"
+
+namespace tp {
+
+namespace {
+
+// set_cheapest's cheapest total path: total cost, then startup; on a full tie the
+// earlier (PostgreSQL's pathlist keeps equal totals in the order they came).
+const RelPath& cheapest_total(const std::vector<RelPath>& paths) {
+  const RelPath* best = &paths.front();
+  for (const RelPath& p : paths)
+    if (p.cost.total < best->cost.total ||
+        (p.cost.total == best->cost.total && p.cost.startup < best->cost.startup))
+      best = &p;
+  return *best;
+}
+
+}  // namespace
+
+std::optional<SerialChoice> choose_serial_path(const std::vector<TablePath>& paths,
+                                               const SerialQuery& q) {
+  // A LIMIT makes the relations weigh startup cost (rel->consider_startup); an
+  // Aggregate reads every row.
+  const bool startup = q.limit_rows.has_value() && !q.aggregate;
+  std::vector<RelPath> rel;
+  for (size_t i = 0; i < paths.size(); ++i)
+    add_path(rel, {paths[i].cost, true, int(i), int(paths[i].keys)}, startup);
+  if (rel.empty()) return std::nullopt;
+  // The pathlist runs cheapest total first, which is the order create_ordered_paths
+  // offers its paths in.
+  std::stable_sort(rel.begin(), rel.end(),
+                   [](const RelPath& a, const RelPath& b) { return a.cost.total < b.cost.total; });
+  const RelPath& cheapest = cheapest_total(rel);
+  using Kind = SerialChoice::Kind;
+  if (q.aggregate || (q.order_keys == 0 && !q.limit_rows)) {
+    const PathCost& c = paths[size_t(cheapest.id)].cost;
+    return SerialChoice{size_t(cheapest.id), Kind::kAsIs, c, c};
+  }
+  std::vector<SerialChoice> tops;
+  std::vector<RelPath> upper;
+  auto offer = [&](size_t path, Kind kind, const PathCost& top) {
+    tops.push_back({path, kind, top, top});
+    add_same_order_path(upper, {top, true, int(tops.size() - 1)}, startup);
+  };
+  for (const RelPath& r : rel) {
+    const TablePath& t = paths[size_t(r.id)];
+    if (q.order_keys == 0 || t.keys == q.order_keys) {
+      offer(size_t(r.id), Kind::kAsIs, t.cost);
+      continue;
+    }
+    if (&r == &cheapest) offer(size_t(r.id), Kind::kSort, q.sort(t.cost));
+    if (t.keys > 0) offer(size_t(r.id), Kind::kIncrementalSort, q.incremental_sort(t.cost, t.keys));
+  }
+  std::vector<RelPath> final_rel;
+  for (RelPath p : upper) {
+    if (q.limit_rows) p.cost = cost_limit(p.cost, 0, *q.limit_rows);
+    add_same_order_path(final_rel, p, startup);
+  }
+  const RelPath& winner = cheapest_total(final_rel);
+  SerialChoice choice = tops[size_t(winner.id)];
+  choice.finished = winner.cost;
+  return choice;
+}
+
+}  // namespace tp

@@ -1,0 +1,47 @@
+// Which serial path of a table PostgreSQL's planner ends with, level by level as its
+// add_path keeps them (pathnode.c's fuzzy comparison: within 1% on total cost the
+// better startup wins): the table's paths (set_cheapest then takes the cheapest total),
+// for an ORDER BY the ordered relation (each path already in order, a Sort over the
+// cheapest, an Incremental Sort over each partly ordered one: create_ordered_paths),
+// and under a LIMIT the final relation; the cheapest total at the top wins.
+//
+//   std::optional<SerialChoice> c = choose_serial_path(paths, query);
+//   paths[c->path], under c->kind; c->finished.total: with the Sort and Limit
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "engine/plan/cost_model.h"
+
+namespace tp {
+
+// A serial path of the table: its cost and how many leading ORDER BY keys it gives.
+struct TablePath {
+  PathCost cost;
+  size_t keys = 0;
+};
+
+struct SerialQuery {
+  size_t order_keys = 0;   // ORDER BY keys (0: none)
+  bool aggregate = false;  // an Aggregate reads the path: the cheapest total, nothing above
+  std::optional<double> limit_rows;
+  std::function<PathCost(const PathCost&)> sort;  // the Sort over a path, with the LIMIT bound
+  std::function<PathCost(const PathCost&, size_t)> incremental_sort;  // over `keys` presorted
+};
+
+struct SerialChoice {
+  enum class Kind { kAsIs, kSort, kIncrementalSort };
+  size_t path = 0;  // into the paths
+  Kind kind = Kind::kAsIs;
+  PathCost top;       // the path, or the (Incremental) Sort over it
+  PathCost finished;  // with the Limit
+};
+
+// None when there is no path.
+std::optional<SerialChoice> choose_serial_path(const std::vector<TablePath>& paths,
+                                               const SerialQuery& q);
+
+}  // namespace tp

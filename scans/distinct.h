@@ -1,0 +1,133 @@
+// The nodes of SELECT DISTINCT (PostgreSQL's nodeUnique.c, nodeAgg.c's hashed strategy
+// without aggregates, and the projection Result its planner leaves above a Unique).
+//
+//   Unique          (sorted input) returns a row when its key slots differ from the
+//                   previous row's: one pass, nothing held but that row.
+//   HashAggregate   reads every input row into a hash set of its key slots, then returns
+//                   each distinct row once (in no particular order). Throws tp::Error
+//                   when the set would hold more than `max_bytes` (scans/README.md).
+//   Result          returns its child's rows as they are: PostgreSQL's projection of a
+//                   scan's physical row to the select list; tidepool's scans already
+//                   return only the select list, so there is nothing to compute.
+//   OneRowNode      a Sort, Unique or HashAggregate over the one row of a plain Aggregate
+//                   (SELECT DISTINCT count(*) ...): each returns that row unchanged, so
+//                   this node passes it on under the name and details EXPLAIN shows.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "scans/exec_node.h"
+
+namespace tp::scans {
+
+class UniqueNode final : public ExecNode {
+ public:
+  // `keys` may be empty: then every row equals the first (the DISTINCT columns are all
+  // fixed by WHERE), and only the first is returned.
+  UniqueNode(std::unique_ptr<ExecNode> child, std::vector<uint32_t> keys);
+
+  std::string explain_name() const override { return "Unique"; }
+  void explain_details(std::vector<std::string>&, bool) const override {}
+  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
+
+ protected:
+  void do_open() override;
+  const RowBatch* do_next() override;
+
+ private:
+  std::unique_ptr<ExecNode> child_;
+  std::vector<uint32_t> keys_;
+  std::vector<int64_t> previous_;      // the last row returned (empty before the first)
+  const RowBatch* pending_ = nullptr;  // the child's batch being read, from pending_at_
+  uint32_t pending_at_ = 0;
+  RowBatch batch_;
+};
+
+class HashAggregateNode final : public ExecNode {
+ public:
+  // `keys`: the slots that make a group; `group_text` is EXPLAIN's "Group Key: b, c";
+  // `planned_partitions` what the planner expected to spill into (0: none).
+  HashAggregateNode(std::unique_ptr<ExecNode> child, std::vector<uint32_t> keys,
+                    std::string group_text, int planned_partitions, uint64_t max_bytes);
+
+  std::string explain_name() const override { return "HashAggregate"; }
+  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
+  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
+
+ protected:
+  void do_open() override;
+  const RowBatch* do_next() override;
+
+ private:
+  // Hashes and compares stored rows (indexes into rows_) by the key slots.
+  struct RowHash {
+    const HashAggregateNode* node;
+    size_t operator()(uint32_t row) const;
+  };
+  struct RowEqual {
+    const HashAggregateNode* node;
+    bool operator()(uint32_t a, uint32_t b) const;
+  };
+  const int64_t* stored(uint32_t row) const { return rows_.data() + size_t(row) * width_; }
+  uint64_t memory_bytes() const;
+  void read_input();
+
+  std::unique_ptr<ExecNode> child_;
+  std::vector<uint32_t> keys_;
+  std::string group_text_;
+  int planned_partitions_;
+  uint64_t max_bytes_;
+  std::vector<int64_t> rows_;  // one row per group, row-major; the last may be a candidate
+  uint32_t width_ = 0;
+  std::unordered_set<uint32_t, RowHash, RowEqual> groups_;
+  size_t emitted_ = 0;
+  bool filled_ = false;
+  uint64_t peak_bytes_ = 0;
+  RowBatch batch_;
+};
+
+class ResultNode final : public ExecNode {
+ public:
+  explicit ResultNode(std::unique_ptr<ExecNode> child) : child_(std::move(child)) {}
+
+  std::string explain_name() const override { return "Result"; }
+  void explain_details(std::vector<std::string>&, bool) const override {}
+  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
+
+ protected:
+  void do_open() override { child_->open(); }
+  const RowBatch* do_next() override {
+    child_->row_limit_hint = row_limit_hint;
+    return child_->next();
+  }
+
+ private:
+  std::unique_ptr<ExecNode> child_;
+};
+
+class OneRowNode final : public ExecNode {
+ public:
+  OneRowNode(std::unique_ptr<ExecNode> child, std::string name, std::string detail)
+      : child_(std::move(child)), name_(std::move(name)), detail_(std::move(detail)) {}
+
+  std::string explain_name() const override { return name_; }
+  void explain_details(std::vector<std::string>& lines, bool) const override {
+    if (!detail_.empty()) lines.push_back(detail_);
+  }
+  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
+
+ protected:
+  void do_open() override { child_->open(); }
+  const RowBatch* do_next() override { return child_->next(); }
+
+ private:
+  std::unique_ptr<ExecNode> child_;
+  std::string name_;
+  std::string detail_;
+};
+
+}  // namespace tp::scans
