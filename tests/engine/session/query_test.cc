@@ -148,7 +148,7 @@ TEST_F(Query, ExplainGoldenAfterAnalyze) {
       "  ->  Sort  (cost=24.00..24.07 rows=30 width=12)\n"
       "        Sort Key: b DESC\n"
       "        ->  Seq Scan on t  (cost=0.00..23.50 rows=30 width=12)\n"
-      "              Filter: (((a >= 1) AND (a <= 10)) OR (b = ANY ('{1,-2}'::integer[])))\n");
+      "              Filter: (((a >= 1) AND (a <= 10)) OR (b = ANY ('{1,-2}'::bigint[])))\n");
   EXPECT_EQ(plan_text(*s_, "EXPLAIN (COSTS OFF) SELECT * FROM t WHERE a > -3 AND b <> 7"),
             "Seq Scan on t\n"
             "  Filter: ((a > '-3'::integer) AND (b <> 7))\n");
