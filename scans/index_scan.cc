@@ -1,6 +1,7 @@
 #include "scans/index_scan.h"
 
 #include <cstdio>
+#include <cstring>
 
 #include "engine/core/error.h"
 
@@ -108,6 +109,8 @@ BlockNumber IndexScanNode::next_prefetch_block() {
       continue;
     }
     BlockNumber block = b.tids[ahead_item_++].block;
+    // An all-visible page is not read at all (the consumer skips it too).
+    if (params_.all_visible && params_.all_visible(block)) continue;
     if (block != last_yielded_) {
       last_yielded_ = block;
       return block;
@@ -148,6 +151,31 @@ void IndexScanNode::switch_to(BlockNumber block) {
     start_stream();
 }
 
+bool IndexScanNode::skips_heap(BlockNumber block) {
+  if (!params_.all_visible) return false;
+  if (block != vm_block_) {
+    vm_block_ = block;
+    vm_skip_ = params_.all_visible(block);
+  }
+  return vm_skip_;
+}
+
+const char* IndexScanNode::tuple_from_index(const btree::IndexBatch& batch, size_t item) {
+  if (index_tuple_.size() < params_.tuple_size) index_tuple_.assign(params_.tuple_size, 0);
+  const int64_t* keys = batch.keys.data() + item * size_t(batch.ncols);
+  for (size_t k = 0; k < params_.key_slots.size(); ++k) {
+    const OutputColumn& slot = params_.key_slots[k];
+    const int64_t v = keys[k];
+    if (slot.is_int8) {
+      std::memcpy(index_tuple_.data() + slot.offset, &v, 8);
+    } else {
+      const int32_t v4 = int32_t(v);
+      std::memcpy(index_tuple_.data() + slot.offset, &v4, 4);
+    }
+  }
+  return index_tuple_.data();
+}
+
 const RowBatch* IndexScanNode::do_next() {
   const uint32_t width = uint32_t(params_.output.size());
   const bool has_filter = !params_.filter.empty();
@@ -164,17 +192,22 @@ const RowBatch* IndexScanNode::do_next() {
       continue;
     }
     Tid tid = ring_.front().tids[item_];
-    if (tid.block != current_block_) switch_to(tid.block);
-    ++item_;
-    ++heap_fetches_;
-    const char* page = current_page_.page();
-    if (tid.offset > page_max_offset(page))
-      throw Error("index \"" + params_.index.name + "\" points past the end of block " +
-                  std::to_string(tid.block) + " of relation \"" + params_.relation + "\"")
-          .with_sqlstate(sqlstate::kIndexCorrupted);
-    const ItemId* id = page_item_id(page, tid.offset);
-    if (id->state != uint32_t(ItemState::kNormal)) continue;
-    const char* tuple = page + id->off;
+    const char* tuple;
+    if (skips_heap(tid.block)) {
+      tuple = tuple_from_index(ring_.front(), item_++);
+    } else {
+      if (tid.block != current_block_) switch_to(tid.block);
+      ++item_;
+      ++heap_fetches_;
+      const char* page = current_page_.page();
+      if (tid.offset > page_max_offset(page))
+        throw Error("index \"" + params_.index.name + "\" points past the end of block " +
+                    std::to_string(tid.block) + " of relation \"" + params_.relation + "\"")
+            .with_sqlstate(sqlstate::kIndexCorrupted);
+      const ItemId* id = page_item_id(page, tid.offset);
+      if (id->state != uint32_t(ItemState::kNormal)) continue;
+      tuple = page + id->off;
+    }
     if (has_filter && !params_.filter.evaluate(tuple)) {
       ++instr.rows_filtered;
       continue;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,10 +49,16 @@ struct IndexScanParams {
   ConditionSets condition_sets;  // at least one
   btree::ScanDirection direction = btree::ScanDirection::kForward;
   bufmgr::ReadStreamConfig stream;
-  // Index Only Scan: the index holds every column the query needs. tidepool keeps no
-  // visibility map, so, as PostgreSQL before the first VACUUM, every row is still fetched
-  // from the heap ("Heap Fetches"); the plan and its EXPLAIN are PostgreSQL's.
+  // Index Only Scan: the index holds every column the query needs. An entry whose heap
+  // page the visibility map marks all-visible (`all_visible`, unset: none, as before
+  // the first VACUUM) is answered from the index: its keys fill a tuple-shaped buffer
+  // (`key_slots`: where each key column sits in a heap tuple of `tuple_size` bytes)
+  // that the output and the filter read as they would the heap tuple. Every other
+  // entry is fetched from the heap ("Heap Fetches" counts them).
   bool index_only = false;
+  std::function<bool(BlockNumber)> all_visible;
+  std::vector<OutputColumn> key_slots;
+  uint32_t tuple_size = 0;
   bool prefetch = false;
   // Heap-block switches before the prefetch stream starts (index_prefetch = on:
   // kPrefetchStartSwitches; immediate: 0).
@@ -92,6 +99,10 @@ class IndexScanNode final : public ExecNode {
   void start_stream(bool include_current = false);
   BlockNumber next_prefetch_block();
   void switch_to(BlockNumber block);
+  // Index Only Scan: whether the entries on `block` are answered from the index.
+  bool skips_heap(BlockNumber block);
+  // The current entry's keys laid out as a heap tuple (in index_tuple_).
+  const char* tuple_from_index(const btree::IndexBatch& batch, size_t item);
 
   bufmgr::BufferPool& pool_;
   aio::IoFile& heap_;
@@ -108,7 +119,10 @@ class IndexScanNode final : public ExecNode {
   size_t ahead_item_ = 0;
   BlockNumber last_yielded_ = kInvalidBlock;
   int block_switches_ = 0;
-  uint64_t heap_fetches_ = 0;  // index entries whose heap tuple was read (all loops)
+  uint64_t heap_fetches_ = 0;             // index entries whose heap tuple was read (all loops)
+  BlockNumber vm_block_ = kInvalidBlock;  // the last block skips_heap looked up
+  bool vm_skip_ = false;
+  std::vector<char> index_tuple_;
   BlockNumber current_block_ = kInvalidBlock;
   bufmgr::ReadGuard current_page_;
   std::unique_ptr<bufmgr::ReadStream> stream_;

@@ -204,7 +204,7 @@ IndexCost cost_btree_index(const CostSettings& cs, const RelSize& rel, const Btr
 
 IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
                               const BtreeIndexInfo& index, const BtreeQuals& quals,
-                              const QualCost& qpquals, double loop_count) {
+                              const QualCost& qpquals, double loop_count, bool index_only) {
   IndexScanCost out;
   out.index = cost_btree_index(cs, rel, index, quals, loop_count);
   const IndexCost& ic = out.index;
@@ -214,20 +214,24 @@ IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
 
   const double tuples_fetched = clamp_row_est(ic.selectivity * rel.tuples);
   const double total_pages = total_pages_of(rel);
+  // cost_index: an index-only scan visits only the pages that are not all-visible.
+  auto not_all_visible = [&](double pages) {
+    return index_only ? std::ceil(pages * (1.0 - rel.allvisfrac)) : pages;
+  };
   double max_io_cost, min_io_cost;
   if (loop_count > 1) {
     double pages_fetched =
         index_pages_fetched(cs, tuples_fetched * loop_count, rel.pages, index.pages, total_pages);
-    max_io_cost = (pages_fetched * cs.random_page_cost) / loop_count;
+    max_io_cost = (not_all_visible(pages_fetched) * cs.random_page_cost) / loop_count;
     pages_fetched = std::ceil(ic.selectivity * rel.pages);
     pages_fetched =
         index_pages_fetched(cs, pages_fetched * loop_count, rel.pages, index.pages, total_pages);
-    min_io_cost = (pages_fetched * cs.random_page_cost) / loop_count;
+    min_io_cost = (not_all_visible(pages_fetched) * cs.random_page_cost) / loop_count;
   } else {
     double pages_fetched =
         index_pages_fetched(cs, tuples_fetched, rel.pages, index.pages, total_pages);
-    max_io_cost = pages_fetched * cs.random_page_cost;
-    pages_fetched = std::ceil(ic.selectivity * rel.pages);
+    max_io_cost = not_all_visible(pages_fetched) * cs.random_page_cost;
+    pages_fetched = not_all_visible(std::ceil(ic.selectivity * rel.pages));
     if (pages_fetched > 0) {
       min_io_cost = cs.random_page_cost;
       if (pages_fetched > 1) min_io_cost += (pages_fetched - 1) * cs.seq_page_cost;

@@ -59,6 +59,9 @@ struct RelSize {
   // Pages of all base tables in the query (root->total_table_pages); 0 means
   // "this table only". Feeds the effective_cache_size pro-rating.
   double total_table_pages = 0;
+  // Fraction of the pages the visibility map marks all-visible (PostgreSQL's
+  // allvisfrac, from relallvisible): heap fetches an index-only scan saves.
+  double allvisfrac = 0;
 };
 
 // PostgreSQL's clamp_row_est: at least 1, rounded to an integer (rint), NaN
@@ -125,10 +128,12 @@ struct IndexScanCost {
 // cost_index for a plain index scan: the index's cost plus heap I/O
 // interpolated by correlation^2 between max_IO and min_IO, plus
 // (cpu_tuple_cost + qpquals) per fetched tuple. `qpquals` are the quals that
-// are not index quals.
+// are not index quals. An index-only scan fetches only the heap pages that are
+// not all-visible: pages_fetched * (1 - allvisfrac), rounded up.
 IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
                               const BtreeIndexInfo& index, const BtreeQuals& quals,
-                              const QualCost& qpquals, double loop_count = 1);
+                              const QualCost& qpquals, double loop_count = 1,
+                              bool index_only = false);
 
 // The cost model's view of a bitmap tree (PostgreSQL's bitmapqual paths): an index
 // scan, or BitmapAnd/BitmapOr of paths. The executor's nodes are scans/bitmap_scan.h.

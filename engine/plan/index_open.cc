@@ -51,4 +51,22 @@ scans::IndexHandle open_index(PlanContext& ctx, const RelationEntry& table,
   return handle;
 }
 
+std::function<bool(BlockNumber)> all_visible_pages(Storage& storage, const RelationEntry& table) {
+  std::shared_ptr<const VisibilityMap> map = storage.visibility_map(table);
+  const BlockNumber pages = BlockNumber(table.pages);
+  if (map->end_of_set_bits() == 0) return {};
+  // A page past the committed ones (none should be set) is never taken on trust.
+  return [map, pages](BlockNumber b) { return b < pages && map->all_visible(b); };
+}
+
+void answer_from_index(scans::IndexScanParams& params, Storage& storage, const RelationEntry& table,
+                       const RelationEntry& index) {
+  params.all_visible = all_visible_pages(storage, table);
+  HeapTupleLayout layout(table.columns);
+  params.tuple_size = layout.tuple_size();
+  for (int c : index.key_columns)
+    params.key_slots.push_back(
+        {layout.offset(size_t(c)), layout.type(size_t(c)) == ColumnType::kInt8});
+}
+
 }  // namespace tp

@@ -3,6 +3,8 @@
 // leading column (describe_from_indexes).
 #pragma once
 
+#include <functional>
+
 #include "engine/plan/plan_context.h"
 #include "engine/plan/selectivity.h"
 #include "engine/storage/catalog.h"
@@ -20,5 +22,15 @@ void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
 // `index` of `table` opened over the session's pool, for the scans of one query.
 scans::IndexHandle open_index(PlanContext& ctx, const RelationEntry& table,
                               const RelationEntry& index);
+
+// Whether a heap page of `table` is all-visible, from its visibility map as it is
+// now; empty when the map marks no page.
+std::function<bool(BlockNumber)> all_visible_pages(Storage& storage, const RelationEntry& table);
+
+// An Index Only Scan of `index` answers the entries on all-visible heap pages from
+// the index: the table's visibility map as it is now, and where each key column
+// sits in a heap tuple.
+void answer_from_index(scans::IndexScanParams& params, Storage& storage, const RelationEntry& table,
+                       const RelationEntry& index);
 
 }  // namespace tp

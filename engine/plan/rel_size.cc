@@ -22,7 +22,11 @@ SizeEstimate estimate_rel_size(const RelationEntry& rel, const TableStats* stats
         data_width + int32_t(maxalign(kHeapTupleHeaderSize)) + int32_t(kItemIdSize);
     density = double((int32_t(kBlockSize) - int32_t(kPageHeaderSize)) / tuple_width);
   }
-  return {curpages, std::rint(density * curpages)};
+  const double relallvisible = double(rel.all_visible);
+  const double allvisfrac = relallvisible == 0          ? 0
+                            : relallvisible >= curpages ? 1
+                                                        : relallvisible / curpages;
+  return {curpages, std::rint(density * curpages), allvisfrac};
 }
 
 }  // namespace tp

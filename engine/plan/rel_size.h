@@ -14,6 +14,10 @@ namespace tp {
 struct SizeEstimate {
   double pages = 0;
   double tuples = 0;
+  // PostgreSQL's allvisfrac: relallvisible over the current pages, 0 when
+  // relallvisible is 0 and 1 when it reaches them (a stale count after an
+  // INSERT added pages gives less).
+  double allvisfrac = 0;
 };
 SizeEstimate estimate_rel_size(const RelationEntry& rel, const TableStats* stats);
 

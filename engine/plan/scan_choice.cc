@@ -49,6 +49,7 @@ class ScanChooser {
       view_.columns.push_back(v);
     }
     rs_ = RelSize{.pages = size.pages, .tuples = size.tuples, .rows = 0};
+    rs_.allvisfrac = size.allvisfrac;
     // A false restriction has selectivity 0, as a constant FALSE has in PostgreSQL.
     const double selectivity = q.one_time_false ? 0.0 : clauselist_selectivity(view_, q.clauses);
     rs_.rows = clamp_row_est(selectivity * size.tuples);
@@ -320,12 +321,13 @@ class ScanChooser {
     const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
     if (ic.empty() && presorted == 0 && !index_only) return;
     BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
-    IndexScanCost isc = cost_index_scan(cs_, rs_, ix.info, bq, qual_cost(cs_, qp));
+    IndexScanCost isc = cost_index_scan(cs_, rs_, ix.info, bq, qual_cost(cs_, qp), 1, index_only);
     PathCost p = disabled_if(!settings_.enable_indexscan, isc.path);
     ScanBuilder build = [this, entry = ix.entry, ic, qp, backward, index_only] {
       scans::IndexScanParams ip;
       ip.relation = relation_text();
       ip.index_only = index_only;
+      if (index_only) answer_from_index(ip, ctx_.storage, rel_, *entry);
       ip.index = open_index(ctx_, rel_, *entry);
       ip.condition_sets = condition_sets(ic, entry->key_columns, backward);
       ip.direction = backward ? btree::ScanDirection::kBackward : btree::ScanDirection::kForward;

@@ -6,7 +6,9 @@
 #include "bufmgr/read_stream.h"
 #include "bufmgr/strategy.h"
 #include "engine/core/error.h"
+#include "engine/core/interrupts.h"
 #include "engine/session/layer_settings.h"
+#include "engine/session/vacuum.h"
 #include "engine/storage/cancel_points.h"
 
 namespace tp {
@@ -79,10 +81,8 @@ TableStats analyze_relation(Session& session, const RelationEntry& rel,
       options);
 }
 
-}  // namespace
-
-ResultSet run_analyze(Session& session, const sql::Analyze& a) {
-  const Catalog& cat = session.catalog();
+// The tables a statement names (every table for none), as oids.
+std::vector<uint32_t> statement_tables(const Catalog& cat, const sql::Analyze& a) {
   std::vector<uint32_t> oids;
   if (a.tables.empty()) {
     for (const RelationEntry& r : cat.relations)
@@ -94,23 +94,51 @@ ResultSet run_analyze(Session& session, const sql::Analyze& a) {
       throw Error("relation \"" + name + "\" does not exist")
           .with_sqlstate(sqlstate::kUndefinedTable);
     if (!r->is_table())
-      throw Error("\"" + name + "\" is an index; ANALYZE takes tables")
+      throw Error("\"" + name + "\" is an index; " + (a.vacuum ? "VACUUM" : "ANALYZE") +
+                  " takes tables")
           .with_sqlstate(sqlstate::kWrongObjectType);
     oids.push_back(r->oid);
   }
+  return oids;
+}
+
+}  // namespace
+
+ResultSet run_analyze(Session& session, const sql::Analyze& a) {
+  const bool analyze = !a.vacuum || vacuum_analyzes(a.options);
+  const Catalog& cat = session.catalog();
+  const std::vector<uint32_t> oids = statement_tables(cat, a);
   Catalog next = cat;
   AnalyzeOptions options;
   options.statistics_target = int(session.settings().get_int("default_statistics_target"));
   options.seed = uint64_t(session.settings().get_int("random_seed"));
+  std::vector<std::pair<RelationEntry, VisibilityMap>> maps;
   for (uint32_t oid : oids) {
     RelationEntry* rel = next.find_oid(oid);
-    TableStats st = analyze_relation(session, *rel, options);
+    session.storage().file(*rel);  // a damaged table is refused before anything changes
+    TableStats st = rel->stats.empty() ? TableStats{} : stats_from_catalog(rel->stats);
     if (a.vacuum) {
-      st.reltuples = double(rel->rows);
-      st.relpages = double(rel->pages);
+      maps.emplace_back(*rel, vacuum_relation(session, *rel, st));
+      rel->all_visible = rel->pages;
+    } else {
+      rel->all_visible = session.storage().visibility_map(*rel)->count_all_visible();
+    }
+    if (analyze) {
+      st = analyze_relation(session, *rel, options);
+      // VACUUM ANALYZE records the exact live row count (tidepool's choice: PostgreSQL
+      // keeps ANALYZE's estimate, the same for a table sampled whole).
+      if (a.vacuum) {
+        st.reltuples = double(rel->rows);
+        st.relpages = double(rel->pages);
+      }
     }
     rel->stats = stats_to_catalog(st);
   }
+  // The maps are written last, after every table's work (a cancel before here
+  // leaves them as they were); once written their bits are true whether or
+  // not the commit follows.
+  check_for_interrupts();
+  for (const auto& [rel, map] : maps) session.storage().write_visibility_map(rel, map);
   session.data_dir().commit(std::move(next));
   ResultSet r;
   r.tag = a.vacuum ? "VACUUM" : "ANALYZE";
@@ -122,15 +150,19 @@ std::vector<std::string> describe_stats(const RelationEntry& rel) {
   if (rel.stats.empty()) return out;
   TableStats st = stats_from_catalog(rel.stats);
   char buf[256];
-  // Counts alone come from an index build on a table never analyzed.
+  // pg_class's relallvisible, shown once VACUUM (or a count after it) set it.
+  const std::string visible =
+      rel.all_visible > 0 ? " relallvisible=" + std::to_string(rel.all_visible) : "";
+  // Counts alone come from VACUUM or an index build on a table never analyzed.
   if (st.columns.empty())
     std::snprintf(buf, sizeof buf,
-                  "Statistics: reltuples=%.0f relpages=%.0f (from CREATE INDEX; not analyzed)",
-                  st.reltuples, st.relpages);
+                  "Statistics: reltuples=%.0f relpages=%.0f%s (from VACUUM or CREATE INDEX; not "
+                  "analyzed)",
+                  st.reltuples, st.relpages, visible.c_str());
   else
     std::snprintf(buf, sizeof buf,
-                  "Statistics: reltuples=%.0f relpages=%.0f (sampled %.0f rows in %.0f pages)",
-                  st.reltuples, st.relpages, st.sample_rows, st.sampled_blocks);
+                  "Statistics: reltuples=%.0f relpages=%.0f%s (sampled %.0f rows in %.0f pages)",
+                  st.reltuples, st.relpages, visible.c_str(), st.sample_rows, st.sampled_blocks);
   out.push_back(buf);
   for (size_t c = 0; c < st.columns.size() && c < rel.columns.size(); ++c) {
     const ColumnStats& s = st.columns[c];

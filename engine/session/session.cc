@@ -191,6 +191,7 @@ void Session::commit_and_remove(Catalog next, const std::vector<uint32_t>& garba
   for (uint32_t f : garbage) {
     storage().forget(f);
     ::unlink(data_dir().relation_path(f).c_str());
+    ::unlink(data_dir().vm_path(f).c_str());  // a table's visibility map, if it has one
   }
 }
 

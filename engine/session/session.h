@@ -144,6 +144,8 @@ class Session {
   ResultSet atomically(const std::function<ResultSet()>& body);
 
   void commit_and_remove(Catalog next, const std::vector<uint32_t>& garbage);
+  // Clears the visibility map bits of `table`'s committed pages from `first_block` on.
+  void clear_visibility(const RelationEntry& table, BlockNumber first_block);
   Value session_function(const sql::Expr& e, const std::vector<Value>& args);
   // The row-producing context of generate_series / VALUES with this session's
   // random() and functions.

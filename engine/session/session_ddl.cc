@@ -19,12 +19,14 @@ namespace {
 // the live rows it scanned and the table's pages, so a never-analyzed table is estimated
 // from them from then on. An empty table that never had counts keeps none (PostgreSQL's
 // "reltuples -1" hack: a PRIMARY KEY of CREATE TABLE must not make the table look vacuumed).
-void record_table_counts(RelationEntry& table) {
+// relallvisible comes from the visibility map's count, as PostgreSQL's does.
+void record_table_counts(RelationEntry& table, BlockNumber all_visible) {
   TableStats st = table.stats.empty() ? TableStats{} : stats_from_catalog(table.stats);
   if (table.rows == 0 && (table.stats.empty() || st.reltuples < 0)) return;
   st.reltuples = double(table.rows);
   st.relpages = double(table.pages);
   table.stats = stats_to_catalog(st);
+  table.all_visible = all_visible;
 }
 
 }  // namespace
@@ -183,6 +185,7 @@ ResultSet Session::truncate(const sql::Truncate& t) {
         st.relpages = 0;
         rel->stats = stats_to_catalog(st);
       }
+      rel->all_visible = 0;  // the new file has no visibility map
       for (RelationEntry* r : rels) {
         old_files.push_back(r->relnumber);
         r->relnumber = next.allocate_oid();
@@ -221,7 +224,8 @@ RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::strin
   storage().flush(idx);
   idx.pages = stats.pages;
   next.relations.push_back(idx);
-  record_table_counts(*next.find_oid(table.oid));
+  record_table_counts(*next.find_oid(table.oid),
+                      storage().visibility_map(table)->count_all_visible());
   return next.relations.back();
 }
 

@@ -1,6 +1,7 @@
 // Session's INSERT: rows from VALUES or generate_series(...) appended to a
 // table through the bulk loader, its indexes maintained alongside, committed in
 // one step.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -88,6 +89,20 @@ std::vector<int> source_positions(const sql::Insert& ins, const RelationEntry& t
 
 }  // namespace
 
+// PostgreSQL's heap_insert clears the all-visible bit of the page it puts a tuple on
+// (a new page starts clear). Here only the table's committed last page can have one,
+// and the bit is cleared just before the commit: the INSERT holds the table
+// exclusively, so no scan sees its tuples before then, and an INSERT that fails
+// earlier leaves the map as it was. Once written, a clear bit is never wrong.
+void Session::clear_visibility(const RelationEntry& table, BlockNumber first_block) {
+  if (first_block >= table.pages) return;
+  std::shared_ptr<const VisibilityMap> map = storage().visibility_map(table);
+  VisibilityMap next = *map;
+  if (!next.clear(first_block, BlockNumber(table.pages))) return;
+  check_for_interrupts();
+  storage().write_visibility_map(table, next);
+}
+
 ResultSet Session::insert(const sql::Insert& ins) {
   const RelationEntry* found = catalog().find(ins.table);
   if (!found) throw relation_missing(ins.table, ins.table_position);
@@ -116,15 +131,19 @@ ResultSet Session::insert(const sql::Insert& ins) {
       progress.update(rows, total, loader.bytes_written());
     };
     std::vector<int64_t> values(table.columns.size());
+    BlockNumber first_block = kInvalidBlock;  // the lowest page a row went to
     produce_rows(ins.source, ctx, [&](const std::vector<Value>& row) {
       for (size_t c = 0; c < values.size(); ++c)
         values[c] =
             value_to_column(row[size_t(target[c])], table.columns[c].type, table.columns[c].name);
-      indexes.add(values.data(), loader.add(values.data()));
+      const Tid tid = loader.add(values.data());
+      first_block = std::min(first_block, tid.block);
+      indexes.add(values.data(), tid);
     });
     check_for_interrupts();
     uint64_t pages = loader.finish();
     std::vector<uint32_t> garbage = indexes.finish();
+    clear_visibility(table, first_block);
     RelationEntry* rel = next.find_oid(table.oid);
     rel->pages = pages;
     rel->rows += loader.rows_added();

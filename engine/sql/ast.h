@@ -179,6 +179,9 @@ struct ExplainOptions {
 struct Analyze {
   std::vector<std::string> tables;  // empty: every table
   bool vacuum = false;
+  // VACUUM's options, parenthesised or the old keywords (FULL FREEZE VERBOSE
+  // ANALYZE), as written; engine/session/vacuum.cc accepts ANALYZE alone.
+  std::vector<std::string> options;
 };
 
 // BEGIN / START TRANSACTION, COMMIT / END, ROLLBACK / ABORT. tidepool has no

@@ -59,13 +59,16 @@ class Parser : public ExprParser {
       table_list(a.tables);
       return a;
     }
-    if (accept_word("vacuum")) {
+    if (accept_word("vacuum")) {  // options as written: the session knows which it has
       Analyze a;
       a.vacuum = true;
-      if (!accept_word("analyze") && !accept_word("analyse"))
-        throw Error("VACUUM without ANALYZE is not supported: tidepool tables have no dead tuples",
-                    "", "Use VACUUM ANALYZE or ANALYZE.")
-            .with_sqlstate(sqlstate::kFeatureNotSupported);
+      if (accept_punct("(")) {
+        do a.options.push_back(peek().kind == TokenKind::kIdentifier ? next().text : identifier());
+        while (accept_punct(","));
+        expect_punct(")");
+      }
+      for (const char* w : {"full", "freeze", "verbose", "analyze", "analyse"})
+        if (accept_word(w)) a.options.push_back(w);
       table_list(a.tables);
       return a;
     }

@@ -111,6 +111,9 @@ void validate_relation(const Catalog& cat, size_t index, const std::string& orig
       (!r.is_table() && r.parallel_workers != -1))
     throw bad("parallel_workers " + std::to_string(r.parallel_workers) +
               " is outside 0..1024 or set on an index");
+  if (r.all_visible > uint64_t(kInvalidBlock) || (!r.is_table() && r.all_visible != 0))
+    throw bad("relallvisible " + std::to_string(r.all_visible) +
+              " exceeds the largest file or is set on an index");
   if (r.pages > uint64_t(kInvalidBlock))
     throw bad("pages " + std::to_string(r.pages) + " exceeds the largest file (" +
               std::to_string(kInvalidBlock) + " blocks)");

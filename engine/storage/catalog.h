@@ -33,6 +33,10 @@ struct RelationEntry {
   int parallel_workers = -1;
   uint64_t pages = 0;  // committed size of the file in 8 kB blocks
   uint64_t rows = 0;   // exact live row count (tables) or index entries (indexes)
+  // Tables: PostgreSQL's pg_class.relallvisible, the pages the visibility map
+  // marked all-visible when VACUUM, ANALYZE or CREATE INDEX last counted them
+  // (stale after an INSERT, as PostgreSQL's). Absent in older catalogs: 0.
+  uint64_t all_visible = 0;
   // Indexes only.
   uint32_t table_oid = 0;
   std::vector<int> key_columns;  // positions in the table's columns

@@ -10,7 +10,8 @@
 //     {"oid": 16384, "name": "t", "kind": "table", "relnumber": 16384,
 //      "fillfactor": 10, "pages": 45455, "rows": 1000000,
 //      "columns": [{"name": "a", "type": "int4"}, ...], "stats": "...",
-//      "parallel_workers": 8},                        (optional: only when set)
+//      "parallel_workers": 8,                         (optional: only when set)
+//      "relallvisible": 45455},                       (optional: only when not 0)
 //     {"oid": 16385, "name": "t_a_idx", "kind": "index", "relnumber": 16385,
 //      "fillfactor": 100, "pages": 2745, "rows": 1000000,
 //      "table_oid": 16384, "key_columns": [0], "unique": false, "primary": false,
@@ -127,6 +128,8 @@ RelationEntry read_relation(const Json& j, size_t index, const std::string& orig
     // Absent in catalogs written before the option existed: unset.
     if (f.optional("parallel_workers"))
       r.parallel_workers = int(f.unsigned_int("parallel_workers", 0, 1024));
+    // Absent in catalogs written before the visibility map existed, and when 0.
+    if (f.optional("relallvisible")) r.all_visible = f.unsigned_int("relallvisible", 0, kU32);
   } else {
     r.table_oid = uint32_t(f.unsigned_int("table_oid", 1, kU32));
     for (const Json& k : f.array("key_columns")) {
@@ -200,6 +203,7 @@ std::string to_json(const Catalog& cat) {
       j["columns"] = std::move(cols);
       if (!r.stats.empty()) j["stats"] = r.stats;
       if (r.parallel_workers >= 0) j["parallel_workers"] = r.parallel_workers;
+      if (r.all_visible > 0) j["relallvisible"] = r.all_visible;
     } else {
       j["table_oid"] = r.table_oid;
       j["key_columns"] = r.key_columns;

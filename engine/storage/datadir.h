@@ -5,6 +5,7 @@
 //   DIR/tidepool.conf    optional settings, "name = value" lines
 //   DIR/catalog          the committed catalog (engine/storage/catalog.h)
 //   DIR/base/<relnumber> one file per table or index, 8 kB pages
+//   DIR/base/<relnumber>_vm a table's visibility map, when VACUUM marked a page
 //   DIR/statement.undo   before-images of pages an unfinished statement changed
 //
 // Recognition comes before anything is touched (engine/storage/README.md "Data
@@ -56,6 +57,8 @@ class DataDir {
 
   const std::string& path() const { return path_; }
   std::string relation_path(uint32_t relnumber) const;
+  // The table's visibility map, base/<relnumber>_vm (engine/storage/visibility_map.h).
+  std::string vm_path(uint32_t relnumber) const { return relation_path(relnumber) + "_vm"; }
   std::string conf_path() const { return path_ + "/tidepool.conf"; }
 
   // The committed catalog, for the one statement that may commit (it holds

@@ -29,6 +29,15 @@ bool is_relation_file_name(const std::string& name, uint32_t* relnumber) {
          name == std::to_string(*relnumber);
 }
 
+// A visibility map file: "<relnumber>_vm", or "<relnumber>_vm.new" (a replacement a
+// crash interrupted before its rename, always garbage). Sets *relnumber, *pending.
+bool is_vm_file_name(const std::string& name, uint32_t* relnumber, bool* pending) {
+  *pending = name.size() > 7 && name.ends_with("_vm.new");
+  const size_t suffix = *pending ? 7 : 3;
+  if (name.size() <= suffix || (!*pending && !name.ends_with("_vm"))) return false;
+  return is_relation_file_name(name.substr(0, name.size() - suffix), relnumber);
+}
+
 }  // namespace
 
 void DataDir::restore() {
@@ -133,11 +142,17 @@ void DataDir::reconcile_base_directory() {
   closedir(dir);
   // 1. Leftovers of statements that never committed (or of a DROP whose unlink
   //    a crash interrupted): regular files with relation-file names.
+  //    A table's map goes with its table (DROP, TRUNCATE), and an unfinished
+  //    replacement of a map is dropped (the map it would have replaced stays).
   for (const std::string& name : names) {
     uint32_t num = 0;
-    if (!is_relation_file_name(name, &num)) continue;
+    bool vm_pending = false;
+    const bool vm = is_vm_file_name(name, &num, &vm_pending);
+    if (!vm && !is_relation_file_name(name, &num)) continue;
     bool known = false;
-    for (const RelationEntry& r : catalog_->relations) known = known || r.relnumber == num;
+    for (const RelationEntry& r : catalog_->relations)
+      known = known || (r.relnumber == num && (!vm || r.is_table()));
+    known = known && !vm_pending;
     std::string full = base + "/" + name;
     struct stat st;
     if (known || lstat(full.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;

@@ -87,8 +87,27 @@ void Storage::forget_if(const std::function<bool(uint32_t relnumber)>& which) {
         ++it;
       }
     }
+    std::erase_if(maps_, [&](const auto& entry) { return which(entry.first); });
   }
   for (auto& f : going) pool_->drop_relation(*f);
+}
+
+std::shared_ptr<const VisibilityMap> Storage::visibility_map(const RelationEntry& table) {
+  std::lock_guard lock(files_mutex_);
+  auto it = maps_.find(table.relnumber);
+  if (it != maps_.end()) return it->second;
+  auto map =
+      std::make_shared<const VisibilityMap>(read_visibility_map(dir_.vm_path(table.relnumber)));
+  maps_[table.relnumber] = map;
+  return map;
+}
+
+void Storage::write_visibility_map(const RelationEntry& table, const VisibilityMap& map) {
+  // The caller holds the table exclusively or is its one writer (VACUUM): no other
+  // statement changes the map meanwhile; scans keep the copy they started with.
+  tp::write_visibility_map(dir_.vm_path(table.relnumber), map);
+  std::lock_guard lock(files_mutex_);
+  maps_[table.relnumber] = std::make_shared<const VisibilityMap>(map);
 }
 
 void Storage::flush(const RelationEntry& rel) {

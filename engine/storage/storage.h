@@ -18,6 +18,7 @@
 #include "bufmgr/read_stream.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/datadir.h"
+#include "engine/storage/visibility_map.h"
 
 namespace tp {
 
@@ -50,6 +51,12 @@ class Storage {
   // relnumber `which` accepts (a failed statement's own files, before
   // DataDir::restore puts them back). Others' pages stay.
   void forget_if(const std::function<bool(uint32_t relnumber)>& which);
+  // The table's visibility map as its file holds it, read on first use and
+  // shared by every scan until the next write (a missing file is an empty
+  // map). Throws tp::Error naming the file when it is damaged.
+  std::shared_ptr<const VisibilityMap> visibility_map(const RelationEntry& table);
+  // Replaces the table's map file (durably, atomically) and the copy scans get.
+  void write_visibility_map(const RelationEntry& table, const VisibilityMap& map);
   // Writes the relation's dirty pages and fsyncs its file.
   void flush(const RelationEntry& rel);
   // Writes all dirty pages and empties the pool (cold runs).
@@ -71,6 +78,7 @@ class Storage {
   // its table exclusively closes one: forget, create_file).
   std::mutex files_mutex_;
   std::map<uint32_t, std::unique_ptr<aio::IoFile>> files_;
+  std::map<uint32_t, std::shared_ptr<const VisibilityMap>> maps_;  // guarded by files_mutex_
 };
 
 }  // namespace tp

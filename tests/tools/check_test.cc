@@ -11,6 +11,7 @@
 #include "engine/core/interrupts.h"
 #include "engine/core/page.h"
 #include "engine/storage/index_verify.h"
+#include "engine/storage/visibility_map.h"
 #include "tests/support/test_util.h"
 #include "tools/check/check.h"
 
@@ -86,6 +87,43 @@ TEST_F(Check, CorruptedHeapAndIndexBytesAreReportedByRelationAndBlock) {
   EXPECT_NE(r.out.find("2 problems found\n"), std::string::npos) << r.out;
   // check changes nothing: the same problems are there the second time.
   EXPECT_EQ(check().out, r.out);
+}
+
+// The visibility map of a vacuumed table: a page that fails its checksum, or a bit set
+// for a block the table does not have, is damage.
+TEST_F(Check, ADamagedVisibilityMapIsReported) {
+  std::string vm;
+  {
+    Session s(testing::options_for(tmp_.data()));
+    s.execute("VACUUM t");
+    vm = s.data_dir().vm_path(s.catalog().find("t")->relnumber);
+  }
+  EXPECT_EQ(check().code, 0);
+  edit_block(vm, 0, [](char* page) { page[1000] ^= 0x01; });
+  CheckRun r = check();
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("relation \"t\": visibility map \""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("_vm\" is damaged: page 0 fails its checksum\n"), std::string::npos)
+      << r.out;
+}
+
+TEST_F(Check, AVisibilityMapBitPastTheTableIsReported) {
+  std::string vm;
+  BlockNumber pages = 0;
+  {
+    Session s(testing::options_for(tmp_.data()));
+    pages = BlockNumber(s.catalog().find("t")->pages);
+    vm = s.data_dir().vm_path(s.catalog().find("t")->relnumber);
+  }
+  VisibilityMap m;
+  m.set_all_visible(pages + 3);
+  write_visibility_map(vm, m);
+  CheckRun r = check();
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("marks block " + std::to_string(pages + 2) + ", past the table's " +
+                       std::to_string(pages) + " blocks"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST_F(Check, LinePointerOutsideThePageIsReported) {

@@ -6,7 +6,9 @@
 //   3. heap pages: every line pointer inside the page's tuple space, every tuple
 //      of the table's width with a sane header; the live rows add up to the
 //      catalog's row count;
-//   4. indexes whose pages all passed 2: the B-tree verifier (tp_verify), with
+//   4. a table's visibility map (base/<relnumber>_vm): pages sound, no bit set
+//      past the table's end;
+//   5. indexes whose pages all passed 2: the B-tree verifier (tp_verify), with
 //      the heap cross-check when the table passed too.
 // Each problem is one line: `relation "t" block 3: ...`; a summary line ends.
 #include "tools/check/check.h"
@@ -29,6 +31,7 @@
 #include "engine/storage/index_build.h"
 #include "engine/storage/index_verify.h"
 #include "engine/storage/pool_page_store.h"
+#include "engine/storage/visibility_map.h"
 
 namespace tp {
 namespace {
@@ -197,6 +200,9 @@ class Checker {
       report(t, std::nullopt,
              "the pages hold " + std::to_string(live) + " rows but the catalog says " +
                  std::to_string(t.rows));
+    for (const std::string& why :
+         verify_visibility_map(s_.data_dir().vm_path(t.relnumber), BlockNumber(t.pages)))
+      report(t, std::nullopt, why);
     if (!sound) unsound_.insert(t.oid);
   }
 

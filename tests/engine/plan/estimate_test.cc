@@ -85,7 +85,8 @@ TEST(Estimate, CountsSurviveARestartAndShowInDescribe) {
             "Seq Scan on t  (cost=0.00..145.00 rows=10000 width=8)");
   const std::vector<std::string> lines = describe_stats(*s.catalog().find("t"));
   ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(lines[0], "Statistics: reltuples=10000 relpages=45 (from CREATE INDEX; not analyzed)");
+  EXPECT_EQ(lines[0],
+            "Statistics: reltuples=10000 relpages=45 (from VACUUM or CREATE INDEX; not analyzed)");
 }
 
 }  // namespace

@@ -140,15 +140,14 @@ TEST_F(Query, ExplainGoldenAfterAnalyze) {
             "Aggregate  (cost=18.75..18.76 rows=1 width=8)\n"
             "  ->  Seq Scan on t  (cost=0.00..18.50 rows=99 width=0)\n"
             "        Filter: (a < 100)\n");
-  EXPECT_EQ(
-      plan_text(*s_,
-                "EXPLAIN SELECT a FROM t WHERE a BETWEEN 1 AND 10 OR b IN (1, -2) "
-                "ORDER BY b DESC LIMIT 5"),
-      "Limit  (cost=24.00..24.01 rows=5 width=12)\n"
-      "  ->  Sort  (cost=24.00..24.07 rows=30 width=12)\n"
-      "        Sort Key: b DESC\n"
-      "        ->  Seq Scan on t  (cost=0.00..23.50 rows=30 width=12)\n"
-      "              Filter: (((a >= 1) AND (a <= 10)) OR (b = ANY ('{1,-2}'::integer[])))\n");
+  EXPECT_EQ(plan_text(*s_,
+                      "EXPLAIN SELECT a FROM t WHERE a BETWEEN 1 AND 10 OR b IN (1, -2) "
+                      "ORDER BY b DESC LIMIT 5"),
+            "Limit  (cost=24.00..24.01 rows=5 width=12)\n"
+            "  ->  Sort  (cost=24.00..24.07 rows=30 width=12)\n"
+            "        Sort Key: b DESC\n"
+            "        ->  Seq Scan on t  (cost=0.00..23.50 rows=30 width=12)\n"
+            "              Filter: (((a >= 1) AND (a <= 10)) OR (b = ANY ('{1,-2}'::bigint[])))\n");
   EXPECT_EQ(plan_text(*s_, "EXPLAIN (COSTS OFF) SELECT * FROM t WHERE a > -3 AND b <> 7"),
             "Seq Scan on t\n"
             "  Filter: ((a > '-3'::integer) AND (b <> 7))\n");

@@ -144,6 +144,24 @@ TEST(Catalog, ParallelWorkersIsOptional) {
       << parse_error(bad);
 }
 
+// A table's relallvisible (the visibility map's count) is written only when not 0; a
+// catalog without it (written before the map existed) reads as 0.
+TEST(Catalog, RelallvisibleIsOptional) {
+  Catalog c = sample_catalog();
+  std::string none = c.serialize();
+  EXPECT_EQ(none.find("relallvisible"), std::string::npos) << none;
+  EXPECT_EQ(Catalog::parse(none, "x").find("t")->all_visible, 0u);
+  c.relations[0].all_visible = 45000;
+  std::string set = c.serialize();
+  EXPECT_NE(set.find("\"relallvisible\": 45000"), std::string::npos) << set;
+  EXPECT_EQ(Catalog::parse(set, "x").find("t")->all_visible, 45000u);
+  // An index has no visibility map: the key is not one of an index's.
+  const std::string on_index =
+      edited("\"table_oid\": 16384", "\"relallvisible\": 3, \"table_oid\": 16384");
+  EXPECT_NE(parse_error(on_index).find("relallvisible"), std::string::npos)
+      << parse_error(on_index);
+}
+
 // An index's deduplicate_items is written only when given; absent reads as unset.
 TEST(Catalog, DeduplicateItemsIsOptional) {
   Catalog c = sample_catalog();
