@@ -18,26 +18,19 @@ namespace {
 class Pg15Dedup : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    tmp_ = new testing::TempDir;
-    s_ = new Session(testing::options_for(tmp_->data()));
-    for (const std::string& sql : testing::script_statements(testing::read_fixture("b1_setup.sql")))
-      if (sql.rfind("drop table if exists", 0) != 0) s_->execute(sql);
+    tables_ = new testing::FixtureTables({"b1_setup.sql"});
+    s_ = &tables_->session();
   }
   static void TearDownTestSuite() {
-    delete s_;
-    delete tmp_;
+    delete tables_;
+    s_ = nullptr;
   }
+  static std::vector<std::string> lines(const std::string& sql) { return tables_->lines(sql); }
 
-  static std::vector<std::string> lines(const std::string& sql) {
-    std::vector<std::string> out;
-    for (const auto& row : s_->execute(sql).rows) out.push_back(row[0]);
-    return out;
-  }
-
-  static testing::TempDir* tmp_;
+  static testing::FixtureTables* tables_;
   static Session* s_;
 };
-testing::TempDir* Pg15Dedup::tmp_ = nullptr;
+testing::FixtureTables* Pg15Dedup::tables_ = nullptr;
 Session* Pg15Dedup::s_ = nullptr;
 
 // psql right-aligns a number under its header; the padding is not part of the value.

@@ -8,76 +8,26 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/engine/plan/pg15_script.h"
 #include "tests/support/test_util.h"
 
 namespace tp {
 namespace {
 
-using testing::TempDir;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << path;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// The statements of a psql script, one per `;`, comment lines dropped.
-std::vector<std::string> statements(const std::string& script) {
-  std::vector<std::string> out;
-  std::string cur, line;
-  std::istringstream in(script);
-  while (std::getline(in, line)) {
-    if (line.rfind("--", 0) == 0) continue;
-    cur += (cur.empty() ? "" : " ") + line;
-    if (!cur.empty() && cur.back() == ';') {
-      out.push_back(cur.substr(0, cur.size() - 1));
-      cur.clear();
-    }
-  }
-  return out;
-}
-
-// psql's aligned output of one-column results, each result as its lines.
-std::vector<std::vector<std::string>> psql_results(const std::string& out) {
-  std::vector<std::vector<std::string>> results;
-  std::istringstream in(out);
-  std::string line;
-  bool in_rows = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("---", 0) == 0) {
-      results.emplace_back();
-      in_rows = true;
-    } else if (in_rows && line.rfind("(", 0) == 0) {
-      in_rows = false;
-    } else if (in_rows) {
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      results.back().push_back(line.substr(1));
-    }
-  }
-  return results;
-}
-
 class Pg15Distinct : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    tmp_ = new TempDir;
-    s_ = new Session(testing::options_for(tmp_->data()));
-    for (const char* setup : {"/d1_setup.sql", "/p1_setup.sql"})
-      for (const std::string& sql : statements(read_file(std::string(TP_PG15_FIXTURES) + setup)))
-        if (sql.rfind("drop table if exists", 0) != 0) s_->execute(sql);
+    tables_ = new testing::FixtureTables({"d1_setup.sql", "p1_setup.sql"});
+    s_ = &tables_->session();
   }
   static void TearDownTestSuite() {
-    delete s_;
-    delete tmp_;
+    delete tables_;
+    s_ = nullptr;
   }
   void TearDown() override {
     for (const char* name : {"enable_hashagg", "enable_sort", "work_mem"})
@@ -100,38 +50,14 @@ class Pg15Distinct : public ::testing::Test {
     return out;
   }
 
-  static TempDir* tmp_;
+  static testing::FixtureTables* tables_;
   static Session* s_;
 };
-TempDir* Pg15Distinct::tmp_ = nullptr;
+testing::FixtureTables* Pg15Distinct::tables_ = nullptr;
 Session* Pg15Distinct::s_ = nullptr;
 
-// Runs `script`'s statements in order: each EXPLAIN must print the next plan of `out`
-// (SET, RESET and ALTER TABLE print nothing). Returns how many plans were compared.
-size_t compare_plans(Session& s, const std::string& script, const std::string& out) {
-  std::vector<std::vector<std::string>> plans = psql_results(read_file(out));
-  size_t plan = 0;
-  for (const std::string& q : statements(read_file(script))) {
-    if (q.rfind("explain", 0) != 0) {
-      s.execute(q);
-      continue;
-    }
-    if (plan >= plans.size()) {
-      ADD_FAILURE() << "no plan in " << out << " for " << q;
-      break;
-    }
-    std::vector<std::string> got;
-    for (const auto& row : s.execute(q).rows) got.push_back(row[0]);
-    EXPECT_EQ(got, plans[plan]) << q;
-    ++plan;
-  }
-  EXPECT_EQ(plan, plans.size());
-  return plan;
-}
-
 TEST_F(Pg15Distinct, EveryPlanIsPostgres) {
-  const std::string dir = TP_PG15_FIXTURES;
-  EXPECT_GE(compare_plans(*s_, dir + "/d1_explain.sql", dir + "/d1_explain.out"), 50u);
+  EXPECT_GE(testing::compare_plans(*s_, "d1_explain.sql", "d1_explain.out"), 50u);
 }
 
 // p1 (1,667 pages, one worker) has a partial path: at the defaults the plans stay
@@ -139,8 +65,7 @@ TEST_F(Pg15Distinct, EveryPlanIsPostgres) {
 // HashAggregate per participant under a Gather), a Gather Merge sorting in the DISTINCT
 // order, or the plain Gather under the final distinct.
 TEST_F(Pg15Distinct, EveryParallelPlanIsPostgres) {
-  const std::string dir = TP_PG15_FIXTURES;
-  EXPECT_GE(compare_plans(*s_, dir + "/dp_explain.sql", dir + "/dp_explain.out"), 18u);
+  EXPECT_GE(testing::compare_plans(*s_, "dp_explain.sql", "dp_explain.out"), 18u);
 }
 
 // d1's rows, from d1_setup.sql's definition.

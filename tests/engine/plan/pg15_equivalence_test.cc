@@ -20,26 +20,19 @@ namespace {
 class Pg15Equivalence : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    tmp_ = new testing::TempDir;
-    s_ = new Session(testing::options_for(tmp_->data()));
-    for (const std::string& sql : testing::script_statements(testing::read_fixture("e1_setup.sql")))
-      if (sql.rfind("drop table if exists", 0) != 0) s_->execute(sql);
+    tables_ = new testing::FixtureTables({"e1_setup.sql"});
+    s_ = &tables_->session();
   }
   static void TearDownTestSuite() {
-    delete s_;
-    delete tmp_;
+    delete tables_;
+    s_ = nullptr;
   }
+  static std::vector<std::string> lines(const std::string& sql) { return tables_->lines(sql); }
 
-  static std::vector<std::string> lines(const std::string& sql) {
-    std::vector<std::string> out;
-    for (const auto& row : s_->execute(sql).rows) out.push_back(row[0]);
-    return out;
-  }
-
-  static testing::TempDir* tmp_;
+  static testing::FixtureTables* tables_;
   static Session* s_;
 };
-testing::TempDir* Pg15Equivalence::tmp_ = nullptr;
+testing::FixtureTables* Pg15Equivalence::tables_ = nullptr;
 Session* Pg15Equivalence::s_ = nullptr;
 
 TEST_F(Pg15Equivalence, EveryPlanIsPostgres) {

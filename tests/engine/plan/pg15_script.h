@@ -6,9 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <initializer_list>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "engine/session/session.h"
+#include "tests/support/test_util.h"
 
 namespace tp::testing {
 
@@ -57,5 +62,54 @@ inline std::vector<std::vector<std::string>> psql_results(const std::string& out
   }
   return results;
 }
+
+// Runs the fixture `script`'s statements in order: each EXPLAIN must print the next
+// plan of the captured `out` (SET, RESET and ALTER TABLE print nothing). Returns how
+// many plans were compared.
+inline size_t compare_plans(Session& s, const std::string& script, const std::string& out) {
+  std::vector<std::vector<std::string>> plans = psql_results(read_fixture(out));
+  size_t plan = 0;
+  for (const std::string& q : script_statements(read_fixture(script))) {
+    if (q.rfind("explain", 0) != 0) {
+      s.execute(q);
+      continue;
+    }
+    if (plan >= plans.size()) {
+      ADD_FAILURE() << "no plan in " << out << " for " << q;
+      break;
+    }
+    std::vector<std::string> got;
+    for (const auto& row : s.execute(q).rows) got.push_back(row[0]);
+    EXPECT_EQ(got, plans[plan]) << q;
+    ++plan;
+  }
+  EXPECT_EQ(plan, plans.size());
+  return plan;
+}
+
+// A session over a scratch data directory holding the tables the fixtures' setup
+// scripts build (their `drop table if exists` lines skipped): what each test suite
+// compares against PostgreSQL's captured output.
+class FixtureTables {
+ public:
+  explicit FixtureTables(std::initializer_list<const char*> setup_scripts)
+      : session_(std::make_unique<Session>(options_for(dir_.data()))) {
+    for (const char* script : setup_scripts)
+      for (const std::string& sql : script_statements(read_fixture(script)))
+        if (sql.rfind("drop table if exists", 0) != 0) session_->execute(sql);
+  }
+
+  Session& session() { return *session_; }
+  // The first column of each row: an EXPLAIN's lines.
+  std::vector<std::string> lines(const std::string& sql) {
+    std::vector<std::string> out;
+    for (const auto& row : session_->execute(sql).rows) out.push_back(row[0]);
+    return out;
+  }
+
+ private:
+  TempDir dir_;  // outlives the session
+  std::unique_ptr<Session> session_;
+};
 
 }  // namespace tp::testing

@@ -17,8 +17,6 @@
 namespace tp {
 namespace {
 
-using testing::TempDir;
-
 using testing::psql_results;
 using testing::read_fixture;
 using testing::script_statements;
@@ -26,26 +24,19 @@ using testing::script_statements;
 class Pg15Sql : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    tmp_ = new TempDir;
-    s_ = new Session(testing::options_for(tmp_->data()));
-    for (const std::string& sql : script_statements(read_fixture("q1_setup.sql")))
-      if (sql.rfind("drop table if exists", 0) != 0) s_->execute(sql);
+    tables_ = new testing::FixtureTables({"q1_setup.sql"});
+    s_ = &tables_->session();
   }
   static void TearDownTestSuite() {
-    delete s_;
-    delete tmp_;
+    delete tables_;
+    s_ = nullptr;
   }
+  static std::vector<std::string> lines(const std::string& sql) { return tables_->lines(sql); }
 
-  static std::vector<std::string> lines(const std::string& sql) {
-    std::vector<std::string> out;
-    for (const auto& row : s_->execute(sql).rows) out.push_back(row[0]);
-    return out;
-  }
-
-  static TempDir* tmp_;
+  static testing::FixtureTables* tables_;
   static Session* s_;
 };
-TempDir* Pg15Sql::tmp_ = nullptr;
+testing::FixtureTables* Pg15Sql::tables_ = nullptr;
 Session* Pg15Sql::s_ = nullptr;
 
 TEST_F(Pg15Sql, EveryPlanIsPostgres) {
