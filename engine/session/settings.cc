@@ -8,6 +8,8 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/plan/device_curve.h"
+#include "engine/session/settings_defs_model.h"
 
 namespace tp {
 namespace {
@@ -170,6 +172,7 @@ Settings::Settings() {
   // value beyond the platform's stack rlimit.
   on_apply("max_stack_depth",
            [this](const std::string&) { set_max_stack_depth_kb(get_int("max_stack_depth")); });
+  check_device_curves();
 }
 
 Settings::Settings(Settings& database) : database_(&database) {
@@ -180,6 +183,7 @@ Settings::Settings(Settings& database) : database_(&database) {
   }
   on_apply("max_stack_depth",
            [this](const std::string&) { set_max_stack_depth_kb(get_int("max_stack_depth")); });
+  check_device_curves();
 }
 
 Settings& Settings::owner(const SettingDef& d) {
@@ -358,6 +362,16 @@ bool Settings::get_bool(std::string_view name) const {
 const std::string& Settings::get_enum(std::string_view name) const {
   return value(name).text;
 }
+void Settings::check_device_curves() {
+  // A curve the prefetch-aware model cannot read is refused when it is set, not when a
+  // later statement is planned.
+  for (const char* method : {"sync", "worker", "io_uring"})
+    for (bool direct : {true, false}) {
+      const std::string name = device_curve_setting(method, direct);
+      on_apply(name, [this](const std::string& n) { parse_device_curve(get_text(n), n); });
+    }
+}
+
 void Settings::on_apply(std::string_view name, ApplyHook hook) {
   Settings& o = owner(def(name));
   o.hooks_[std::string(name)].push_back(std::move(hook));

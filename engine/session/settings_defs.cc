@@ -3,13 +3,24 @@
 // configure what a Database's sessions share (the buffer pool and the I/O
 // system) are SettingScope::kDatabase; the rest are per session.
 #include "engine/session/settings.h"
+#include "engine/session/settings_defs_model.h"
 
 namespace tp {
+
+namespace {
+
+std::vector<SettingDef> with_cost_model_settings(std::vector<SettingDef> defs) {
+  std::vector<SettingDef> model = cost_model_setting_defs();
+  defs.insert(defs.end(), model.begin(), model.end());
+  return defs;
+}
+
+}  // namespace
 
 // A data table, one entry per setting: long by nature, one step.
 // NOLINTNEXTLINE(readability-function-size)
 const std::vector<SettingDef>& Settings::definitions() {
-  static const std::vector<SettingDef> defs = {
+  static const std::vector<SettingDef> defs = with_cost_model_settings({
       // Resource usage
       {"shared_buffers",
        SettingType::kInt,
@@ -385,7 +396,7 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Display format for date and time values (tidepool has none; ISO, MDY is accepted "
        "for clients that set it).",
        "Client Connection Defaults / Locale and Formatting"},
-  };
+  });
   return defs;
 }
 
