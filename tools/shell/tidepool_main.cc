@@ -1,6 +1,7 @@
 // The tidepool command: `tidepool sql ...` (the SQL shell), `tidepool serve
 // ...` (PostgreSQL's wire protocol, tools/server/), `tidepool check
-// ...` (verify a data directory) and `tidepool experiment ...` (the articles'
+// ...` (verify a data directory), `tidepool calibrate ...` (measure this machine for the
+// cost model, tools/calibrate/) and `tidepool experiment ...` (the articles'
 // experiments, tools/experiments/).
 #include <cstdio>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/calibrate/calibrate.h"
 #include "tools/check/check.h"
 
 #include "tools/experiments/experiments.h"
@@ -23,10 +25,12 @@ const char* kUsage =
     "  tidepool serve [-D DIR] [--port 5433] [--listen ADDR] [--max-connections N]\n"
     "                 [--set NAME=VALUE]...  serve DIR to psql and other PostgreSQL clients\n"
     "  tidepool check [-D DIR]        verify every relation of a data directory\n"
+    "  tidepool calibrate [-D DIR] [--seconds S] [--file-mb N] [--methods L] [--dry-run]\n"
+    "                 measure the device and CPU costs, write them to DIR/tidepool.conf\n"
     "  tidepool experiment NAME [--rows N] [--data DIR] [--out DIR] [--repeat K] [--set N=V]...\n"
     "  tidepool help\n"
-    "Run `tidepool sql --help`, `tidepool serve --help`, `tidepool check --help` or\n"
-    "`tidepool experiment --help` for their options.\n";
+    "Run `tidepool sql --help`, `tidepool serve --help`, `tidepool check --help`,\n"
+    "`tidepool calibrate --help` or `tidepool experiment --help` for their options.\n";
 
 }  // namespace
 
@@ -41,6 +45,8 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "sql") == 0) return tp::run_sql_shell(rest);
   if (std::strcmp(argv[1], "serve") == 0) return tp::server::run_serve_command(rest);
   if (std::strcmp(argv[1], "check") == 0) return tp::run_check_command(rest, std::cout, std::cerr);
+  if (std::strcmp(argv[1], "calibrate") == 0)
+    return tp::calibrate::run_calibrate_command(rest, std::cout, std::cerr);
   if (std::strcmp(argv[1], "experiment") == 0) return tp::experiments::run_experiment_command(rest);
   std::fprintf(stderr, "tidepool: unknown command \"%s\"\n%s", argv[1], kUsage);
   return 2;

@@ -1,0 +1,279 @@
+// The CPU step. The figures come from the engine itself, so they hold what a scan really
+// does per page and per tuple: cached queries over two scratch tables of the same shape
+// at two densities are two equations in the per-page and per-tuple costs; quals and a
+// full index scan add the per-operator and per-index-entry costs on top. The checksum
+// and the page cache's pread are timed directly.
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <set>
+
+#include "engine/core/error.h"
+#include "engine/core/page.h"
+#include "engine/session/session.h"
+#include "tools/calibrate/calibrate.h"
+
+namespace tp::calibrate {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kSparse = "calibrate_sparse";
+constexpr const char* kDense = "calibrate_dense";
+constexpr const char* kDenseIndex = "calibrate_dense_a_idx";
+// Below this a figure is noise around zero; the model wants a positive cost.
+constexpr double kFloorUs = 0.0005;
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double elapsed_ms(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// A figure below the floor is clamped, and the note says what was measured.
+double clamped(const char* name, double us, CpuFigures* f) {
+  if (us >= kFloorUs) return us;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s measured %.4g us, clamped to %.4g", name, us, kFloorUs);
+  f->notes.emplace_back(buf);
+  return kFloorUs;
+}
+
+// The scratch directory's Database: new, or a killed run's leftover holding nothing but
+// calibrate's tables (anything else is someone's data: refused, not dropped).
+std::shared_ptr<Database> open_scratch(const std::string& dir) {
+  DatabaseOptions options;
+  options.data_dir = dir;
+  // The tables must sit in the pool whole, and a seq scan of a table over a quarter of
+  // the pool would read through a ring instead; one process, no parallel workers.
+  options.settings = {"shared_buffers=256MB", "max_parallel_workers_per_gather=0",
+                      "io_method=sync"};
+  auto db = Database::open(options);
+  const std::set<std::string> ours = {kSparse, kDense, kDenseIndex};
+  for (const RelationEntry& r : db->data_dir().catalog().relations)
+    if (!ours.count(r.name))
+      throw Error("\"" + dir + "\" holds relation \"" + r.name +
+                      "\", which tidepool calibrate did not create",
+                  "", "Move that directory out of the way; calibrate uses it as scratch space.");
+  return db;
+}
+
+void load_tables(Session& s, const Options& o) {
+  for (const char* t : {kSparse, kDense}) s.execute(std::string("DROP TABLE IF EXISTS ") + t);
+  s.execute(std::string("CREATE TABLE ") + kSparse + " (a int, b int) WITH (fillfactor=10)");
+  s.execute(std::string("INSERT INTO ") + kSparse + " SELECT g, g FROM generate_series(1, " +
+            std::to_string(o.sparse_rows) + ") g");
+  s.execute(std::string("CREATE TABLE ") + kDense + " (a int, b int)");
+  // Shuffled, as the experiments' rpc table: the index scan's heap fetches land on
+  // pages in no order, each one a page visit.
+  s.execute(std::string("INSERT INTO ") + kDense + " SELECT g, g FROM generate_series(1, " +
+            std::to_string(o.dense_rows) + ") g ORDER BY random()");
+  s.execute(std::string("CREATE INDEX ") + kDenseIndex + " ON " + kDense + " (a)");
+  for (const char* t : {kSparse, kDense}) s.execute(std::string("VACUUM (ANALYZE) ") + t);
+}
+
+const RelationEntry& relation(Session& s, const char* name) {
+  for (const RelationEntry& r : s.catalog().relations)
+    if (r.name == name) return r;
+  throw Error(std::string("calibrate: scratch relation ") + name + " is missing");
+}
+
+// The number after `key` in `line` ("hit=" in "Buffers: shared hit=12 read=3"), or 0.
+uint64_t field(const std::string& line, const char* key) {
+  size_t at = line.find(key);
+  return at == std::string::npos ? 0 : std::strtoull(line.c_str() + at + std::strlen(key), nullptr, 10);
+}
+
+class QueryTimer {
+ public:
+  QueryTimer(Session& s, int repeats, CpuFigures* f) : s_(s), repeats_(repeats), f_(f) {
+    baseline_ms_ = raw_ms("SELECT 1");
+  }
+  // Median ms of `sql` once warm, less a trivial statement's (parse, plan, result).
+  double ms(const std::string& sql) { return std::max(0.0, raw_ms(sql) - baseline_ms_); }
+  // Pages the plan visits in the pool; a page read from storage makes a note (the
+  // figures would hold I/O).
+  uint64_t hits(const std::string& sql) {
+    ResultSet r = s_.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql);
+    for (const auto& row : r.rows) {
+      if (row.empty() || row[0].find("Buffers: shared") == std::string::npos) continue;
+      if (uint64_t read = field(row[0], "read=")) {
+        f_->notes.push_back(std::to_string(read) + " pages not cached during: " + sql);
+      }
+      return field(row[0], "hit=");
+    }
+    return 0;
+  }
+
+ private:
+  double raw_ms(const std::string& sql) {
+    s_.execute(sql);  // warm: pages in the pool, hint bits set
+    std::vector<double> t;
+    for (int k = 0; k < repeats_; ++k) {
+      Clock::time_point t0 = Clock::now();
+      s_.execute(sql);
+      t.push_back(elapsed_ms(t0));
+    }
+    return median(t);
+  }
+  Session& s_;
+  int repeats_;
+  CpuFigures* f_;
+  double baseline_ms_ = 0;
+};
+
+// count(*) charges one operator per row (the aggregate's transition) on top of the tuple,
+// as PostgreSQL's cost model does; the index cond one more per entry.
+void solve_scans(Session& s, const Options& o, CpuFigures* f) {
+  for (const char* off : {"enable_indexscan", "enable_bitmapscan", "enable_indexonlyscan"})
+    s.execute(std::string("SET ") + off + " = off");
+  QueryTimer timer(s, o.cpu_repeats, f);
+  const std::string count = "SELECT count(*) FROM ";
+  f->sparse_ms = timer.ms(count + kSparse);
+  f->dense_ms = timer.ms(count + kDense);
+  f->qual1_ms = timer.ms(count + kDense + " WHERE a > 0");
+  f->qual2_ms = timer.ms(count + kDense + " WHERE a > 0 AND b > 0");
+  timer.hits(count + kSparse);
+  timer.hits(count + kDense);
+  const RelationEntry& sparse = relation(s, kSparse);
+  const RelationEntry& dense = relation(s, kDense);
+  f->sparse_pages = sparse.pages, f->sparse_rows = sparse.rows;
+  f->dense_pages = dense.pages, f->dense_rows = dense.rows;
+  const double p1 = double(sparse.pages), r1 = double(sparse.rows);
+  const double p2 = double(dense.pages), r2 = double(dense.rows);
+  const double t1 = f->sparse_ms * 1000, t2 = f->dense_ms * 1000;
+  const double op = (f->qual2_ms - f->dense_ms) * 1000 / (2 * r2);
+  // t = pages * page_hit + rows * (tuple + op), at the two densities.
+  const double det = p1 * r2 - p2 * r1;
+  const double page = (t1 * r2 - t2 * r1) / det;
+  const double per_row = (p1 * t2 - p2 * t1) / det;
+  f->cpu_operator_us = clamped("cpu_operator_us", op, f);
+  f->page_hit_us = clamped("page_hit_us", page, f);
+  f->cpu_tuple_us = clamped("cpu_tuple_us", per_row - f->cpu_operator_us, f);
+
+  s.execute("SET enable_seqscan = off");
+  s.execute("SET enable_indexscan = on");
+  const std::string index_sql = count + kDense + " WHERE a > 0";
+  f->index_ms = timer.ms(index_sql);
+  f->index_hits = timer.hits(index_sql);
+  // t = hits * page_hit + entries * (index tuple + index cond + heap tuple + aggregate).
+  const double per_entry = (f->index_ms * 1000 - double(f->index_hits) * f->page_hit_us) / r2;
+  f->cpu_index_tuple_us = clamped(
+      "cpu_index_tuple_us", per_entry - f->cpu_tuple_us - 2 * f->cpu_operator_us, f);
+}
+
+// µs to verify one page read from storage (checksum and header, as the pool does), over
+// pages beyond the CPU caches as freshly read pages are.
+double checksum_us(int repeats) {
+  constexpr size_t kPages = 2048;  // 16 MB
+  std::vector<char> pages(kPages * kBlockSize);
+  std::mt19937 rng(7);
+  for (size_t i = 0; i < kPages; ++i) {
+    char* p = pages.data() + i * kBlockSize;
+    page_init(p, 0);
+    char item[32];
+    for (;;) {
+      for (char& c : item) c = char(rng());
+      if (page_add_item(p, item, sizeof item) == 0) break;
+    }
+    page_set_checksum(p, BlockNumber(i));
+  }
+  std::vector<double> t;
+  size_t ok = 0;
+  for (int k = 0; k < repeats; ++k) {
+    Clock::time_point t0 = Clock::now();
+    for (size_t i = 0; i < kPages; ++i)
+      ok += page_verify(pages.data() + i * kBlockSize, BlockNumber(i)) ? 1 : 0;
+    t.push_back(elapsed_ms(t0) * 1000 / double(kPages));
+  }
+  if (ok != kPages * size_t(repeats)) throw Error("calibrate: a checksummed page failed to verify");
+  return median(t);
+}
+
+// µs per 8 kB pread served from the kernel's page cache: a region of the probe file is
+// read once to bring it in, then read at random places.
+double os_cache_us(const std::string& file, int repeats) {
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error("calibrate: could not open \"" + file + "\": " + std::strerror(errno));
+  constexpr size_t kRegionPages = 8192;  // 64 MB
+  std::vector<char> buf(1 << 20);
+  size_t region = 0;
+  for (; region < kRegionPages * kBlockSize; region += buf.size())
+    if (::pread(fd, buf.data(), buf.size(), off_t(region)) != ssize_t(buf.size())) break;
+  const size_t pages = region / kBlockSize;
+  std::mt19937_64 rng(11);
+  std::vector<double> t;
+  for (int k = 0; k < repeats && pages > 0; ++k) {
+    constexpr int kReads = 10000;
+    Clock::time_point t0 = Clock::now();
+    for (int i = 0; i < kReads; ++i)
+      if (::pread(fd, buf.data(), kBlockSize, off_t(rng() % pages) * kBlockSize) != kBlockSize)
+        break;
+    t.push_back(elapsed_ms(t0) * 1000 / kReads);
+  }
+  ::close(fd);
+  if (t.empty()) throw Error("calibrate: \"" + file + "\" is too short to time cached reads");
+  return median(t);
+}
+
+}  // namespace
+
+CpuFigures measure_cpu(const std::string& scratch_dir, const std::string& probe_file,
+                       const Options& options,
+                       const std::function<void(const std::string&)>& say) {
+  CpuFigures f;
+  {
+    say("cpu: loading scratch tables in " + scratch_dir);
+    auto db = open_scratch(scratch_dir);
+    Session s(db);
+    load_tables(s, options);
+    say("cpu: timing cached scans");
+    solve_scans(s, options, &f);
+  }
+  say("cpu: timing page checksums and cached preads");
+  f.page_read_cpu_us = clamped("page_read_cpu_us", checksum_us(options.cpu_repeats), &f);
+  f.os_cache_page_us = clamped("os_cache_page_us", os_cache_us(probe_file, options.cpu_repeats), &f);
+  return f;
+}
+
+bool remove_scratch_dir(const std::string& dir) {
+  const std::set<std::string> top = {kDataDirMarker,   "TIDEPOOL_DATADIR.new", "catalog",
+                                     "catalog.new",    "tidepool.pid",         "statement.undo"};
+  auto ours_in_base = [](const std::string& n) {
+    std::string stem = n;
+    for (const char* suffix : {"_vm.new", "_vm"})
+      if (stem.ends_with(suffix)) {
+        stem.resize(stem.size() - std::strlen(suffix));
+        break;
+      }
+    return !stem.empty() && stem.find_first_not_of("0123456789") == std::string::npos;
+  };
+  auto remove_from = [](const std::string& path, const auto& ours) {
+    DIR* d = ::opendir(path.c_str());
+    if (d == nullptr) return;
+    std::vector<std::string> names;
+    while (dirent* e = ::readdir(d)) names.emplace_back(e->d_name);
+    ::closedir(d);
+    for (const std::string& n : names)
+      if (ours(n)) ::unlink((path + "/" + n).c_str());
+  };
+  remove_from(dir + "/base", ours_in_base);
+  ::rmdir((dir + "/base").c_str());
+  remove_from(dir, [&](const std::string& n) { return top.count(n) > 0; });
+  return ::rmdir(dir.c_str()) == 0 || errno == ENOENT;
+}
+
+}  // namespace tp::calibrate
