@@ -36,7 +36,8 @@ CommandRun run(std::vector<std::string> args) {
 
 // The fast arguments: one method, two depths, 20 ms per measurement, a 64 MB file.
 std::vector<std::string> tiny(const std::string& dir) {
-  return {"-D", dir, "--seconds", "0.02", "--file-mb", "64", "--methods", "sync", "--depths", "1,4"};
+  return {"-D", dir,         "--seconds", "0.02",     "--file-mb",
+          "64", "--methods", "sync",      "--depths", "1,4"};
 }
 
 std::string read(const std::string& path) {
@@ -97,7 +98,8 @@ TEST(CalibrateConf, BlockKeepsUserLinesAndReplacesItselfOnTheNextRun) {
   const std::string user = "# my settings\nshared_buffers = 64MB\ncpu_tuple_us = 9\n";
   std::string once = splice_calibrate_block(user, calibrate_block(fake(0.04, 5)));
   EXPECT_EQ(once.rfind(user, 0), 0u) << once;  // the user's lines first, as written
-  std::string twice = splice_calibrate_block(once + "work_mem = 8MB\n", calibrate_block(fake(0.05, 6)));
+  std::string twice =
+      splice_calibrate_block(once + "work_mem = 8MB\n", calibrate_block(fake(0.05, 6)));
   EXPECT_EQ(count(twice, kBlockBegin), 1u) << twice;
   EXPECT_EQ(count(twice, kBlockEnd), 1u);
   EXPECT_NE(twice.find(user), std::string::npos);
@@ -149,7 +151,8 @@ TEST(Calibrate, DryRunPrintsTheBlockAndWritesNothing) {
   { DataDir init(tmp.data()); }
   write(tmp.data() + "/tidepool.conf", "work_mem = 8MB\n");
   std::set<std::string> before = listing(tmp.data());
-  before.erase(tmp.data() + "/tidepool.pid " + std::to_string(fs::file_size(tmp.data() + "/tidepool.pid")));
+  before.erase(tmp.data() + "/tidepool.pid " +
+               std::to_string(fs::file_size(tmp.data() + "/tidepool.pid")));
   std::vector<std::string> args = tiny(tmp.data());
   args.push_back("--dry-run");
   args.push_back("--quiet");
@@ -159,7 +162,8 @@ TEST(Calibrate, DryRunPrintsTheBlockAndWritesNothing) {
   EXPECT_NE(r.out.find("device_sync_direct = '"), std::string::npos);
   EXPECT_EQ(read(tmp.data() + "/tidepool.conf"), "work_mem = 8MB\n");
   std::set<std::string> after = listing(tmp.data());
-  after.erase(tmp.data() + "/tidepool.pid " + std::to_string(fs::file_size(tmp.data() + "/tidepool.pid")));
+  after.erase(tmp.data() + "/tidepool.pid " +
+              std::to_string(fs::file_size(tmp.data() + "/tidepool.pid")));
   EXPECT_EQ(after, before);  // no probe file, no scratch directory, no conf.new
 }
 
@@ -173,7 +177,8 @@ TEST(Calibrate, TinyRealRunWritesEverySettingWithSaneFigures) {
   EXPECT_TRUE(fs::exists(tmp.data() + "/tidepool_device_probe.dat"));  // kept for the next run
   EXPECT_NE(first.out.find("wrote 8 settings"), std::string::npos) << first.out;
 
-  write(tmp.data() + "/tidepool.conf", "# mine\nwork_mem = 8MB\n" + read(tmp.data() + "/tidepool.conf"));
+  write(tmp.data() + "/tidepool.conf",
+        "# mine\nwork_mem = 8MB\n" + read(tmp.data() + "/tidepool.conf"));
   CommandRun second = run(tiny(tmp.data()));
   ASSERT_EQ(second.code, 0) << second.err;
   const std::string conf = read(tmp.data() + "/tidepool.conf");

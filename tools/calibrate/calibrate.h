@@ -77,8 +77,10 @@ struct CpuFigures {
   double os_cache_page_us = 0;
   // What they were solved from, for the report and the block's comments.
   uint64_t sparse_pages = 0, sparse_rows = 0, dense_pages = 0, dense_rows = 0;
-  double sparse_ms = 0, dense_ms = 0, qual1_ms = 0, qual2_ms = 0, index_ms = 0;
-  uint64_t index_hits = 0;
+  double sparse_ms = 0, dense_ms = 0, qual1_ms = 0, qual2_ms = 0;
+  double index_sparse_ms = 0, index_ms = 0;  // full index scans, sparse and dense
+  uint64_t index_sparse_hits = 0, index_hits = 0;
+  double index_fetch_us = 0;       // an index scan's heap page visit (solved with the index tuple)
   std::vector<std::string> notes;  // clamped figures, pages not cached
 };
 

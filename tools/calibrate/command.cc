@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iomanip>
@@ -39,7 +39,7 @@ const char* kUsage =
     "writes the prefetch-aware cost model's settings into DIR/tidepool.conf between\n"
     "\"# BEGIN tidepool calibrate\" and \"# END tidepool calibrate\" (the user's lines are\n"
     "kept). DIR (default $TIDEPOOL_DATA, else ./tidepool-data) is a data directory, or\n"
-    "new or empty (then initialised); it must not be in use. About 35 s at the defaults.\n"
+    "new or empty (then initialised); it must not be in use. About 20 s at the defaults.\n"
     "  --seconds S    each device measurement (default 0.3)\n"
     "  --file-mb N    the probe file's size (default: the existing one's, else 1024)\n"
     "  --methods L    I/O methods to measure (default sync,worker,io_uring)\n"
@@ -123,7 +123,7 @@ std::string read_text(const std::string& path) {
 
 // The probe file's size in MB if one is there (a whole number of MB), else 0.
 uint64_t existing_probe_mb(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
   uint64_t size = uint64_t(st.st_size);
   return size % (1 << 20) == 0 ? size >> 20 : 0;

@@ -47,12 +47,16 @@ void device_lines(const Calibration& c, std::ostringstream& out) {
 }
 
 void cpu_lines(const CpuFigures& f, std::ostringstream& out) {
-  out << "# CPU, medians over cached scratch tables: count(*) of " << f.sparse_pages << " pages / "
-      << f.sparse_rows << " rows (fillfactor 10) in " << num(f.sparse_ms) << " ms and of "
-      << f.dense_pages << " pages / " << f.dense_rows << " rows (fillfactor 100) in "
-      << num(f.dense_ms) << " ms;\n# one qual " << num(f.qual1_ms) << " ms, two "
-      << num(f.qual2_ms) << " ms; full index scan " << num(f.index_ms) << " ms ("
-      << f.index_hits << " page hits); checksum of an 8 kB page; pread of a cached 8 kB.\n";
+  out << "# CPU, medians over cached scratch tables; count(b) by seq scan of " << f.sparse_pages
+      << " pages / " << f.sparse_rows << " rows (fillfactor 10): " << num(f.sparse_ms)
+      << " ms,\n# of " << f.dense_pages << " pages / " << f.dense_rows
+      << " rows (fillfactor 100): " << num(f.dense_ms) << " ms; WHERE a > 0: " << num(f.qual1_ms)
+      << " ms, AND b > 0: " << num(f.qual2_ms)
+      << " ms;\n# full index scans: " << num(f.index_sparse_ms) << " ms (" << f.index_sparse_hits
+      << " page hits, in index order), " << num(f.index_ms) << " ms (" << f.index_hits
+      << " page hits, shuffled),\n# " << num(f.index_fetch_us)
+      << " us per heap page an index scan visits; page_verify of an 8 kB page; pread of a\n"
+         "# cached 8 kB block.\n";
   out << "cpu_tuple_us = '" << num(f.cpu_tuple_us) << "'\n";
   out << "cpu_index_tuple_us = '" << num(f.cpu_index_tuple_us) << "'\n";
   out << "cpu_operator_us = '" << num(f.cpu_operator_us) << "'\n";
@@ -66,13 +70,20 @@ void postgres_lines(const Calibration& c, std::ostringstream& out) {
   const DeviceResult* ref = nullptr;
   for (const DeviceResult& d : c.devices)
     if (d.method == c.io_method && d.direct == c.io_direct) ref = &d;
-  if (ref == nullptr && !c.devices.empty()) ref = &c.devices.front();
+  std::string why = "DIR's";
+  if (ref == nullptr && !c.devices.empty()) {
+    ref = &c.devices.front();
+    why = std::string("not DIR's io_method = ") + c.io_method +
+          ", io_direct = " + (c.io_direct ? "on" : "off") + ", which was not measured:";
+  }
   if (ref == nullptr) return;
   const double seq = ref->curve.seq_us;
-  out << "# What these imply for PostgreSQL's constants with io_method = " << ref->method
-      << ", io_direct = " << (ref->direct ? "on" : "off") << " (seq_page_cost = 1 = "
-      << num(seq) << " us).\n# Comments only: cost_model = pg15 keeps PostgreSQL's own.\n";
-  out << "#   random_page_cost = " << num(ref->curve.random_us.front().second / seq, "%.3g") << "\n";
+  out << "# What these imply for PostgreSQL's constants, with " << why
+      << " io_method = " << ref->method << ", io_direct = " << (ref->direct ? "on" : "off")
+      << "\n# (seq_page_cost = 1 = " << num(seq)
+      << " us). Comments only: cost_model = pg15 keeps PostgreSQL's own.\n";
+  out << "#   random_page_cost = " << num(ref->curve.random_us.front().second / seq, "%.3g")
+      << "\n";
   out << "#   cpu_tuple_cost = " << num(c.cpu.cpu_tuple_us / seq, "%.3g") << "\n";
   out << "#   cpu_index_tuple_cost = " << num(c.cpu.cpu_index_tuple_us / seq, "%.3g") << "\n";
   out << "#   cpu_operator_cost = " << num(c.cpu.cpu_operator_us / seq, "%.3g") << "\n";

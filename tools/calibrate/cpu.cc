@@ -28,6 +28,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kSparse = "calibrate_sparse";
 constexpr const char* kDense = "calibrate_dense";
+constexpr const char* kSparseIndex = "calibrate_sparse_a_idx";
 constexpr const char* kDenseIndex = "calibrate_dense_a_idx";
 // Below this a figure is noise around zero; the model wants a positive cost.
 constexpr double kFloorUs = 0.0005;
@@ -62,7 +63,7 @@ std::shared_ptr<Database> open_scratch(const std::string& dir) {
   options.settings = {"shared_buffers=256MB", "max_parallel_workers_per_gather=0",
                       "io_method=sync"};
   auto db = Database::open(options);
-  const std::set<std::string> ours = {kSparse, kDense, kDenseIndex};
+  const std::set<std::string> ours = {kSparse, kDense, kSparseIndex, kDenseIndex};
   for (const RelationEntry& r : db->data_dir().catalog().relations)
     if (!ours.count(r.name))
       throw Error("\"" + dir + "\" holds relation \"" + r.name +
@@ -78,9 +79,10 @@ void load_tables(Session& s, const Options& o) {
             std::to_string(o.sparse_rows) + ") g");
   s.execute(std::string("CREATE TABLE ") + kDense + " (a int, b int)");
   // Shuffled, as the experiments' rpc table: the index scan's heap fetches land on
-  // pages in no order, each one a page visit.
+  // pages in no order, each one a page visit (the sparse table is in index order).
   s.execute(std::string("INSERT INTO ") + kDense + " SELECT g, g FROM generate_series(1, " +
             std::to_string(o.dense_rows) + ") g ORDER BY random()");
+  s.execute(std::string("CREATE INDEX ") + kSparseIndex + " ON " + kSparse + " (a)");
   s.execute(std::string("CREATE INDEX ") + kDenseIndex + " ON " + kDense + " (a)");
   for (const char* t : {kSparse, kDense}) s.execute(std::string("VACUUM (ANALYZE) ") + t);
 }
@@ -94,7 +96,8 @@ const RelationEntry& relation(Session& s, const char* name) {
 // The number after `key` in `line` ("hit=" in "Buffers: shared hit=12 read=3"), or 0.
 uint64_t field(const std::string& line, const char* key) {
   size_t at = line.find(key);
-  return at == std::string::npos ? 0 : std::strtoull(line.c_str() + at + std::strlen(key), nullptr, 10);
+  return at == std::string::npos ? 0
+                                 : std::strtoull(line.c_str() + at + std::strlen(key), nullptr, 10);
 }
 
 class QueryTimer {
@@ -135,13 +138,12 @@ class QueryTimer {
   double baseline_ms_ = 0;
 };
 
-// count(*) charges one operator per row (the aggregate's transition) on top of the tuple,
-// as PostgreSQL's cost model does; the index cond one more per entry.
-void solve_scans(Session& s, const Options& o, CpuFigures* f) {
+// The scans count a column, so that each row is read from its page as a real query's
+// is (count(*) alone needs no column and skips that); count's own work is per batch.
+void solve_seq(Session& s, QueryTimer& timer, CpuFigures* f) {
   for (const char* off : {"enable_indexscan", "enable_bitmapscan", "enable_indexonlyscan"})
     s.execute(std::string("SET ") + off + " = off");
-  QueryTimer timer(s, o.cpu_repeats, f);
-  const std::string count = "SELECT count(*) FROM ";
+  const std::string count = "SELECT count(b) FROM ";
   f->sparse_ms = timer.ms(count + kSparse);
   f->dense_ms = timer.ms(count + kDense);
   f->qual1_ms = timer.ms(count + kDense + " WHERE a > 0");
@@ -152,27 +154,40 @@ void solve_scans(Session& s, const Options& o, CpuFigures* f) {
   const RelationEntry& dense = relation(s, kDense);
   f->sparse_pages = sparse.pages, f->sparse_rows = sparse.rows;
   f->dense_pages = dense.pages, f->dense_rows = dense.rows;
+  // The second qual's operator: both columns are read already for the first and count.
+  const double op = (f->qual2_ms - f->qual1_ms) * 1000 / double(dense.rows);
+  // t = pages * page_hit + rows * tuple, at the two densities.
   const double p1 = double(sparse.pages), r1 = double(sparse.rows);
   const double p2 = double(dense.pages), r2 = double(dense.rows);
   const double t1 = f->sparse_ms * 1000, t2 = f->dense_ms * 1000;
-  const double op = (f->qual2_ms - f->dense_ms) * 1000 / (2 * r2);
-  // t = pages * page_hit + rows * (tuple + op), at the two densities.
   const double det = p1 * r2 - p2 * r1;
-  const double page = (t1 * r2 - t2 * r1) / det;
-  const double per_row = (p1 * t2 - p2 * t1) / det;
   f->cpu_operator_us = clamped("cpu_operator_us", op, f);
-  f->page_hit_us = clamped("page_hit_us", page, f);
-  f->cpu_tuple_us = clamped("cpu_tuple_us", per_row - f->cpu_operator_us, f);
+  f->page_hit_us = clamped("page_hit_us", (t1 * r2 - t2 * r1) / det, f);
+  f->cpu_tuple_us = clamped("cpu_tuple_us", (p1 * t2 - p2 * t1) / det, f);
+}
 
+// Full index scans of both tables: the sparse one is in index order (one page visit per
+// heap page), the dense one shuffled (one per entry), so t = hits * fetch + entries *
+// per_entry at two ratios of hits to entries gives both; the index tuple is what is
+// left of per_entry after the heap tuple and the index cond's operator.
+void solve_index(Session& s, QueryTimer& timer, CpuFigures* f) {
   s.execute("SET enable_seqscan = off");
   s.execute("SET enable_indexscan = on");
-  const std::string index_sql = count + kDense + " WHERE a > 0";
-  f->index_ms = timer.ms(index_sql);
-  f->index_hits = timer.hits(index_sql);
-  // t = hits * page_hit + entries * (index tuple + index cond + heap tuple + aggregate).
-  const double per_entry = (f->index_ms * 1000 - double(f->index_hits) * f->page_hit_us) / r2;
-  f->cpu_index_tuple_us = clamped(
-      "cpu_index_tuple_us", per_entry - f->cpu_tuple_us - 2 * f->cpu_operator_us, f);
+  const std::string count = "SELECT count(b) FROM ";
+  const std::string sparse_sql = count + kSparse + " WHERE a > 0";
+  const std::string dense_sql = count + kDense + " WHERE a > 0";
+  f->index_sparse_ms = timer.ms(sparse_sql);
+  f->index_ms = timer.ms(dense_sql);
+  f->index_sparse_hits = timer.hits(sparse_sql);
+  f->index_hits = timer.hits(dense_sql);
+  const double h1 = double(f->index_sparse_hits), r1 = double(f->sparse_rows);
+  const double h2 = double(f->index_hits), r2 = double(f->dense_rows);
+  const double t1 = f->index_sparse_ms * 1000, t2 = f->index_ms * 1000;
+  const double det = h1 * r2 - h2 * r1;
+  f->index_fetch_us = (t1 * r2 - t2 * r1) / det;
+  const double per_entry = (h1 * t2 - h2 * t1) / det;
+  f->cpu_index_tuple_us =
+      clamped("cpu_index_tuple_us", per_entry - f->cpu_tuple_us - f->cpu_operator_us, f);
 }
 
 // µs to verify one page read from storage (checksum and header, as the pool does), over
@@ -232,8 +247,7 @@ double os_cache_us(const std::string& file, int repeats) {
 }  // namespace
 
 CpuFigures measure_cpu(const std::string& scratch_dir, const std::string& probe_file,
-                       const Options& options,
-                       const std::function<void(const std::string&)>& say) {
+                       const Options& options, const std::function<void(const std::string&)>& say) {
   CpuFigures f;
   {
     say("cpu: loading scratch tables in " + scratch_dir);
@@ -241,17 +255,20 @@ CpuFigures measure_cpu(const std::string& scratch_dir, const std::string& probe_
     Session s(db);
     load_tables(s, options);
     say("cpu: timing cached scans");
-    solve_scans(s, options, &f);
+    QueryTimer timer(s, options.cpu_repeats, &f);
+    solve_seq(s, timer, &f);
+    solve_index(s, timer, &f);
   }
   say("cpu: timing page checksums and cached preads");
   f.page_read_cpu_us = clamped("page_read_cpu_us", checksum_us(options.cpu_repeats), &f);
-  f.os_cache_page_us = clamped("os_cache_page_us", os_cache_us(probe_file, options.cpu_repeats), &f);
+  f.os_cache_page_us =
+      clamped("os_cache_page_us", os_cache_us(probe_file, options.cpu_repeats), &f);
   return f;
 }
 
 bool remove_scratch_dir(const std::string& dir) {
-  const std::set<std::string> top = {kDataDirMarker,   "TIDEPOOL_DATADIR.new", "catalog",
-                                     "catalog.new",    "tidepool.pid",         "statement.undo"};
+  const std::set<std::string> top = {kDataDirMarker, "TIDEPOOL_DATADIR.new", "catalog",
+                                     "catalog.new",  "tidepool.pid",         "statement.undo"};
   auto ours_in_base = [](const std::string& n) {
     std::string stem = n;
     for (const char* suffix : {"_vm.new", "_vm"})
