@@ -34,8 +34,9 @@ struct Options {
   std::vector<aio::IoMethodKind> methods = {aio::IoMethodKind::kSync, aio::IoMethodKind::kWorker,
                                             aio::IoMethodKind::kIoUring};
   std::vector<int> depths = {1, 2, 4, 8, 16, 32, 64};
-  int io_workers = 3;   // the worker method's threads (DIR's conf value when it sets one)
-  int cpu_repeats = 7;  // each timed query, median taken
+  int io_workers = 3;    // the worker method's threads (DIR's conf value when it sets one)
+  int cpu_repeats = 15;  // rounds of each trial's timed queries, the fastest kept
+  int cpu_trials = 5;    // trials of the cached scans, spread over seconds; medians kept
   // Rows of the two scratch tables: sparse at fillfactor 10, dense at 100.
   uint64_t sparse_rows = 60000;
   uint64_t dense_rows = 300000;
@@ -81,6 +82,7 @@ struct CpuFigures {
   double index_sparse_ms = 0, index_ms = 0;  // full index scans, sparse and dense
   uint64_t index_sparse_hits = 0, index_hits = 0;
   double index_fetch_us = 0;       // an index scan's heap page visit (solved with the index tuple)
+  int trials = 0;                  // how many trials the figures are the medians of
   std::vector<std::string> notes;  // clamped figures, pages not cached
 };
 

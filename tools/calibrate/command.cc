@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "engine/core/error.h"
@@ -32,18 +33,19 @@ namespace {
 const char* kUsage =
     "Usage: tidepool calibrate [-D DIR] [--seconds S] [--file-mb N]\n"
     "                          [--methods sync,worker,io_uring] [--depths 1,2,4,8,16,32,64]\n"
-    "                          [--dry-run] [--quiet]\n"
+    "                          [--cpu-trials 5] [--dry-run] [--quiet]\n"
     "Measures this machine's device through the aio layer (sequential 128 kB reads, random\n"
     "8 kB reads by queue depth, per I/O method, direct and buffered) and the engine's CPU\n"
     "costs (per tuple, index entry, operator, page hit, page checksum, cached pread), and\n"
     "writes the prefetch-aware cost model's settings into DIR/tidepool.conf between\n"
     "\"# BEGIN tidepool calibrate\" and \"# END tidepool calibrate\" (the user's lines are\n"
     "kept). DIR (default $TIDEPOOL_DATA, else ./tidepool-data) is a data directory, or\n"
-    "new or empty (then initialised); it must not be in use. About 20 s at the defaults.\n"
+    "new or empty (then initialised); it must not be in use. About 30 s at the defaults.\n"
     "  --seconds S    each device measurement (default 0.3)\n"
     "  --file-mb N    the probe file's size (default: the existing one's, else 1024)\n"
     "  --methods L    I/O methods to measure (default sync,worker,io_uring)\n"
     "  --depths L     random-read queue depths, 1 first (default 1,2,4,8,16,32,64)\n"
+    "  --cpu-trials K trials of the cached scans, medians kept (default 5)\n"
     "  --dry-run      print the block instead of writing tidepool.conf\n"
     "  --quiet        no progress lines on stderr, and only the last line of the report\n";
 
@@ -84,6 +86,9 @@ std::string parse_args(const std::vector<std::string>& args, Options* o) {
         o->methods.clear();
         for (const std::string& m : split_list(v)) o->methods.push_back(aio::parse_io_method(m));
         if (o->methods.empty()) return "--methods: name at least one method";
+      } else if (a == "--cpu-trials") {
+        o->cpu_trials = std::stoi(v);
+        if (o->cpu_trials < 1 || o->cpu_trials > 100) return "--cpu-trials: 1..100";
       } else if (a == "--depths") {
         o->depths.clear();
         for (const std::string& d : split_list(v)) o->depths.push_back(std::stoi(d));
@@ -192,6 +197,29 @@ void print_report(const Calibration& c, const Options& o, std::ostream& out) {
   for (const std::string& n : f.notes) out << "note: " << n << "\n";
 }
 
+struct ProbeFileGuard {
+  std::string path;
+  bool remove;
+  ~ProbeFileGuard() {
+    if (remove) ::unlink(path.c_str());
+  }
+};
+
+// DIR claimed as every command claims a data directory; one another process holds gets
+// calibrate's reason on top of DataDir's message.
+std::unique_ptr<DataDir> claim(const std::string& path) {
+  try {
+    return std::make_unique<DataDir>(path);
+  } catch (const Error& e) {
+    if (std::string(e.what()).find("in use by another tidepool process") == std::string::npos)
+      throw;
+    throw Error(e.what(), e.detail(),
+                "Stop it first: calibrate's reads would compete with its I/O, and it reads "
+                "tidepool.conf only when it starts.")
+        .with_sqlstate(e.sqlstate());
+  }
+}
+
 // Steps 3-5 with DIR claimed. Returns the last line of the report.
 std::string calibrate(const DataDir& dir, Options& o, std::ostream& out, std::ostream& err) {
   auto say = [&](const std::string& line) {
@@ -206,6 +234,9 @@ std::string calibrate(const DataDir& dir, Options& o, std::ostream& out, std::os
   if (o.file_size_mb == 0) o.file_size_mb = had_probe_mb >= 64 ? had_probe_mb : 1024;
   c.file_size_mb = o.file_size_mb;
   c.seconds_per_run = o.seconds_per_run;
+  // A dry run leaves no probe file it made (even when it stops early); one that was there
+  // stays for the next run.
+  ProbeFileGuard guard{probe, o.dry_run && had_probe_mb == 0};
   say("device: " + std::to_string(o.file_size_mb) + " MB probe file " + probe);
   c.devices = measure_device(o, &c.notes, say);
   const std::string scratch = dir.path() + "/" + kScratchName;
@@ -218,7 +249,6 @@ std::string calibrate(const DataDir& dir, Options& o, std::ostream& out, std::os
   if (!remove_scratch_dir(scratch))
     c.notes.push_back(scratch + " kept: it holds files tidepool did not create");
   // A dry run leaves no probe file it made; one that was there stays for the next run.
-  if (o.dry_run && had_probe_mb == 0) ::unlink(probe.c_str());
   const std::string block = calibrate_block(c);
   const std::vector<std::string> names = check_block(block);
   if (!o.quiet) print_report(c, o, out);
@@ -255,8 +285,8 @@ int run_calibrate_command(const std::vector<std::string>& args, std::ostream& ou
   try {
     // Held to the end: a server or shell on DIR would compete with the probe's reads,
     // and would not see the new settings before its next start anyway.
-    DataDir dir(o.data_dir);
-    std::string last = calibrate(dir, o, out, err);
+    std::unique_ptr<DataDir> dir = claim(o.data_dir);
+    std::string last = calibrate(*dir, o, out, err);
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out << last << "; took " << std::fixed << std::setprecision(1) << s << " s\n";
   } catch (const Error& e) {

@@ -47,11 +47,12 @@ void device_lines(const Calibration& c, std::ostringstream& out) {
 }
 
 void cpu_lines(const CpuFigures& f, std::ostringstream& out) {
-  out << "# CPU, medians over cached scratch tables; count(b) by seq scan of " << f.sparse_pages
-      << " pages / " << f.sparse_rows << " rows (fillfactor 10): " << num(f.sparse_ms)
-      << " ms,\n# of " << f.dense_pages << " pages / " << f.dense_rows
-      << " rows (fillfactor 100): " << num(f.dense_ms) << " ms; WHERE a > 0: " << num(f.qual1_ms)
-      << " ms, AND b > 0: " << num(f.qual2_ms)
+  out << "# CPU, medians of " << f.trials
+      << " trials over cached scratch tables (each the fastest of its rounds);\n"
+      << "# count(b) by seq scan of " << f.sparse_pages << " pages / " << f.sparse_rows
+      << " rows (fillfactor 10): " << num(f.sparse_ms) << " ms,\n# of " << f.dense_pages
+      << " pages / " << f.dense_rows << " rows (fillfactor 100): " << num(f.dense_ms)
+      << " ms; WHERE a > 0: " << num(f.qual1_ms) << " ms, AND b > 0: " << num(f.qual2_ms)
       << " ms;\n# full index scans: " << num(f.index_sparse_ms) << " ms (" << f.index_sparse_hits
       << " page hits, in index order), " << num(f.index_ms) << " ms (" << f.index_hits
       << " page hits, shuffled),\n# " << num(f.index_fetch_us)
@@ -70,16 +71,16 @@ void postgres_lines(const Calibration& c, std::ostringstream& out) {
   const DeviceResult* ref = nullptr;
   for (const DeviceResult& d : c.devices)
     if (d.method == c.io_method && d.direct == c.io_direct) ref = &d;
-  std::string why = "DIR's";
+  std::string unmeasured;
   if (ref == nullptr && !c.devices.empty()) {
     ref = &c.devices.front();
-    why = std::string("not DIR's io_method = ") + c.io_method +
-          ", io_direct = " + (c.io_direct ? "on" : "off") + ", which was not measured:";
+    unmeasured = std::string("; DIR's io_method = ") + c.io_method +
+                 ", io_direct = " + (c.io_direct ? "on" : "off") + " was not measured";
   }
   if (ref == nullptr) return;
   const double seq = ref->curve.seq_us;
-  out << "# What these imply for PostgreSQL's constants, with " << why
-      << " io_method = " << ref->method << ", io_direct = " << (ref->direct ? "on" : "off")
+  out << "# What these imply for PostgreSQL's constants, with io_method = " << ref->method
+      << ", io_direct = " << (ref->direct ? "on" : "off") << unmeasured
       << "\n# (seq_page_cost = 1 = " << num(seq)
       << " us). Comments only: cost_model = pg15 keeps PostgreSQL's own.\n";
   out << "#   random_page_cost = " << num(ref->curve.random_us.front().second / seq, "%.3g")

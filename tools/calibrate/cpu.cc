@@ -16,6 +16,7 @@
 #include <set>
 
 #include "engine/core/error.h"
+#include "engine/core/interrupts.h"
 #include "engine/core/page.h"
 #include "engine/session/session.h"
 #include "tools/calibrate/calibrate.h"
@@ -102,11 +103,29 @@ uint64_t field(const std::string& line, const char* key) {
 
 class QueryTimer {
  public:
-  QueryTimer(Session& s, int repeats, CpuFigures* f) : s_(s), repeats_(repeats), f_(f) {
-    baseline_ms_ = raw_ms("SELECT 1");
+  QueryTimer(Session& s, int repeats, CpuFigures* f) : s_(s), repeats_(repeats), f_(f) {}
+  // Each query's median ms once warm, less a trivial statement's (parse, plan, result).
+  // The queries take turns, round after round, so that a neighbour's burst of CPU (other
+  // processes on these cores) falls on all of them alike rather than on one, and the
+  // differences the figures are solved from keep their sign.
+  std::vector<double> ms(std::vector<std::string> sqls) {
+    sqls.insert(sqls.begin(), "SELECT 1");
+    for (const std::string& sql : sqls) s_.execute(sql);  // warm: pages in the pool
+    std::vector<std::vector<double>> t(sqls.size());
+    for (int k = 0; k < repeats_; ++k)
+      for (size_t q = 0; q < sqls.size(); ++q) {
+        Clock::time_point t0 = Clock::now();
+        s_.execute(sqls[q]);
+        t[q].push_back(elapsed_ms(t0));
+      }
+    std::vector<double> out;
+    auto fastest = [](const std::vector<double>& v) {
+      return *std::min_element(v.begin(), v.end());
+    };
+    const double baseline = fastest(t[0]);
+    for (size_t q = 1; q < sqls.size(); ++q) out.push_back(std::max(0.0, fastest(t[q]) - baseline));
+    return out;
   }
-  // Median ms of `sql` once warm, less a trivial statement's (parse, plan, result).
-  double ms(const std::string& sql) { return std::max(0.0, raw_ms(sql) - baseline_ms_); }
   // Pages the plan visits in the pool; a page read from storage makes a note (the
   // figures would hold I/O).
   uint64_t hits(const std::string& sql) {
@@ -122,20 +141,9 @@ class QueryTimer {
   }
 
  private:
-  double raw_ms(const std::string& sql) {
-    s_.execute(sql);  // warm: pages in the pool, hint bits set
-    std::vector<double> t;
-    for (int k = 0; k < repeats_; ++k) {
-      Clock::time_point t0 = Clock::now();
-      s_.execute(sql);
-      t.push_back(elapsed_ms(t0));
-    }
-    return median(t);
-  }
   Session& s_;
   int repeats_;
   CpuFigures* f_;
-  double baseline_ms_ = 0;
 };
 
 // The scans count a column, so that each row is read from its page as a real query's
@@ -144,10 +152,10 @@ void solve_seq(Session& s, QueryTimer& timer, CpuFigures* f) {
   for (const char* off : {"enable_indexscan", "enable_bitmapscan", "enable_indexonlyscan"})
     s.execute(std::string("SET ") + off + " = off");
   const std::string count = "SELECT count(b) FROM ";
-  f->sparse_ms = timer.ms(count + kSparse);
-  f->dense_ms = timer.ms(count + kDense);
-  f->qual1_ms = timer.ms(count + kDense + " WHERE a > 0");
-  f->qual2_ms = timer.ms(count + kDense + " WHERE a > 0 AND b > 0");
+  std::vector<double> t =
+      timer.ms({count + kSparse, count + kDense, count + kDense + " WHERE a > 0",
+                count + kDense + " WHERE a > 0 AND b > 0"});
+  f->sparse_ms = t[0], f->dense_ms = t[1], f->qual1_ms = t[2], f->qual2_ms = t[3];
   timer.hits(count + kSparse);
   timer.hits(count + kDense);
   const RelationEntry& sparse = relation(s, kSparse);
@@ -161,33 +169,34 @@ void solve_seq(Session& s, QueryTimer& timer, CpuFigures* f) {
   const double p2 = double(dense.pages), r2 = double(dense.rows);
   const double t1 = f->sparse_ms * 1000, t2 = f->dense_ms * 1000;
   const double det = p1 * r2 - p2 * r1;
-  f->cpu_operator_us = clamped("cpu_operator_us", op, f);
-  f->page_hit_us = clamped("page_hit_us", (t1 * r2 - t2 * r1) / det, f);
-  f->cpu_tuple_us = clamped("cpu_tuple_us", (p1 * t2 - p2 * t1) / det, f);
+  f->cpu_operator_us = op;
+  f->page_hit_us = (t1 * r2 - t2 * r1) / det;
+  f->cpu_tuple_us = (p1 * t2 - p2 * t1) / det;
 }
 
-// Full index scans of both tables: the sparse one is in index order (one page visit per
-// heap page), the dense one shuffled (one per entry), so t = hits * fetch + entries *
-// per_entry at two ratios of hits to entries gives both; the index tuple is what is
-// left of per_entry after the heap tuple and the index cond's operator.
+// Full index scans of both tables. The sparse table is in index order, so its scan
+// visits each heap page once for 22 entries, and is mostly per-entry work: t = hits *
+// page_hit + entries * (index tuple + heap tuple + the index cond's operator). The
+// shuffled one visits a page per entry; what it takes beyond the per-entry work is an
+// index scan's random page visit (CPU caches missed), a comment in the block.
 void solve_index(Session& s, QueryTimer& timer, CpuFigures* f) {
   s.execute("SET enable_seqscan = off");
   s.execute("SET enable_indexscan = on");
   const std::string count = "SELECT count(b) FROM ";
   const std::string sparse_sql = count + kSparse + " WHERE a > 0";
   const std::string dense_sql = count + kDense + " WHERE a > 0";
-  f->index_sparse_ms = timer.ms(sparse_sql);
-  f->index_ms = timer.ms(dense_sql);
+  std::vector<double> t = timer.ms({sparse_sql, dense_sql});
+  f->index_sparse_ms = t[0], f->index_ms = t[1];
   f->index_sparse_hits = timer.hits(sparse_sql);
   f->index_hits = timer.hits(dense_sql);
-  const double h1 = double(f->index_sparse_hits), r1 = double(f->sparse_rows);
-  const double h2 = double(f->index_hits), r2 = double(f->dense_rows);
-  const double t1 = f->index_sparse_ms * 1000, t2 = f->index_ms * 1000;
-  const double det = h1 * r2 - h2 * r1;
-  f->index_fetch_us = (t1 * r2 - t2 * r1) / det;
-  const double per_entry = (h1 * t2 - h2 * t1) / det;
-  f->cpu_index_tuple_us =
-      clamped("cpu_index_tuple_us", per_entry - f->cpu_tuple_us - f->cpu_operator_us, f);
+  const double others = f->cpu_tuple_us + f->cpu_operator_us;
+  const double per_entry =
+      (f->index_sparse_ms * 1000 - double(f->index_sparse_hits) * f->page_hit_us) /
+      double(f->sparse_rows);
+  f->cpu_index_tuple_us = per_entry - others;
+  f->index_fetch_us =
+      (f->index_ms * 1000 - double(f->dense_rows) * (f->cpu_index_tuple_us + others)) /
+      double(std::max<uint64_t>(1, f->index_hits));
 }
 
 // µs to verify one page read from storage (checksum and header, as the pool does), over
@@ -244,6 +253,26 @@ double os_cache_us(const std::string& file, int repeats) {
   return median(t);
 }
 
+// Every timing and figure of `f`: the median over the trials (the counts are the same
+// in each).
+void keep_medians(const std::vector<CpuFigures>& trials, CpuFigures* f) {
+  static constexpr double CpuFigures::*kFields[] = {
+      &CpuFigures::cpu_tuple_us, &CpuFigures::cpu_index_tuple_us, &CpuFigures::cpu_operator_us,
+      &CpuFigures::page_hit_us,  &CpuFigures::sparse_ms,          &CpuFigures::dense_ms,
+      &CpuFigures::qual1_ms,     &CpuFigures::qual2_ms,           &CpuFigures::index_sparse_ms,
+      &CpuFigures::index_ms,     &CpuFigures::index_fetch_us};
+  const CpuFigures& first = trials.front();
+  f->sparse_pages = first.sparse_pages, f->sparse_rows = first.sparse_rows;
+  f->dense_pages = first.dense_pages, f->dense_rows = first.dense_rows;
+  f->index_sparse_hits = first.index_sparse_hits, f->index_hits = first.index_hits;
+  for (auto field : kFields) {
+    std::vector<double> v;
+    for (const CpuFigures& t : trials) v.push_back(t.*field);
+    f->*field = median(v);
+  }
+  f->trials = int(trials.size());
+}
+
 }  // namespace
 
 CpuFigures measure_cpu(const std::string& scratch_dir, const std::string& probe_file,
@@ -256,9 +285,18 @@ CpuFigures measure_cpu(const std::string& scratch_dir, const std::string& probe_
     load_tables(s, options);
     say("cpu: timing cached scans");
     QueryTimer timer(s, options.cpu_repeats, &f);
-    solve_seq(s, timer, &f);
-    solve_index(s, timer, &f);
+    std::vector<CpuFigures> trials(size_t(std::max(1, options.cpu_trials)));
+    for (CpuFigures& t : trials) {
+      check_for_interrupts();
+      solve_seq(s, timer, &t);
+      solve_index(s, timer, &t);
+    }
+    keep_medians(trials, &f);
   }
+  f.cpu_operator_us = clamped("cpu_operator_us", f.cpu_operator_us, &f);
+  f.page_hit_us = clamped("page_hit_us", f.page_hit_us, &f);
+  f.cpu_tuple_us = clamped("cpu_tuple_us", f.cpu_tuple_us, &f);
+  f.cpu_index_tuple_us = clamped("cpu_index_tuple_us", f.cpu_index_tuple_us, &f);
   say("cpu: timing page checksums and cached preads");
   f.page_read_cpu_us = clamped("page_read_cpu_us", checksum_us(options.cpu_repeats), &f);
   f.os_cache_page_us =

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "engine/core/error.h"
+#include "engine/core/interrupts.h"
 #include "tools/calibrate/calibrate.h"
 
 namespace tp::calibrate {
@@ -76,6 +77,7 @@ std::vector<DeviceResult> measure_device(const Options& options, std::vector<std
   std::vector<aio::DeviceProbeRow> rows = aio::run_device_probe(
       config,
       [&](const aio::DeviceProbeRow& r) {
+        check_for_interrupts();  // Ctrl-C stops between two measurements
         say(r.method + (r.direct ? " direct " : " buffered ") + r.pattern + " depth " +
             std::to_string(r.depth) + ": " + std::to_string(int64_t(r.mb_per_s)) + " MB/s, " +
             std::to_string(int64_t(r.iops)) + " IOPS");
