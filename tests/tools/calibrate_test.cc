@@ -147,6 +147,24 @@ TEST(Calibrate, RefusesADirectoryThatIsNotADataDirectoryUntouched) {
   EXPECT_EQ(listing(tmp.data()), before);
 }
 
+// A scratch directory someone else's data sits in is refused and kept as it was.
+TEST(Calibrate, RefusesAndKeepsAScratchDirectoryHoldingOtherData) {
+  TempDir tmp;
+  const std::string scratch = tmp.data() + "/" + kScratchName;
+  { DataDir init(tmp.data()); }
+  {
+    Session s(tp::testing::options_for(scratch));
+    s.execute("CREATE TABLE mine (a int)");
+    s.execute("INSERT INTO mine VALUES (1), (2)");
+  }
+  CommandRun r = run(tiny(tmp.data()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("which tidepool calibrate did not create"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(tmp.data() + "/tidepool.conf"));
+  Session s(tp::testing::options_for(scratch));
+  EXPECT_EQ(tp::testing::scalar(s, "SELECT count(*) FROM mine"), "2");
+}
+
 TEST(Calibrate, DryRunPrintsTheBlockAndWritesNothing) {
   TempDir tmp;
   { DataDir init(tmp.data()); }

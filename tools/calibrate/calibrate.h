@@ -88,10 +88,13 @@ struct CpuFigures {
 
 // Opens a scratch Database at `scratch_dir` (created, or a leftover of a killed run
 // holding only calibrate's tables), loads the two tables, times the cached queries, and
-// times checksums and preads of the cached `probe_file`. Does not remove the scratch
-// directory (remove_scratch_dir does). Call with no other IoSystem in use on this thread.
+// times checksums and preads of the cached `probe_file`. Sets *claimed once the scratch
+// directory is known to be calibrate's (created, or holding only its tables): only then
+// may the caller remove it, even after an error. Call with no other IoSystem in use on
+// this thread.
 CpuFigures measure_cpu(const std::string& scratch_dir, const std::string& probe_file,
-                       const Options& options, const std::function<void(const std::string&)>& say);
+                       const Options& options, const std::function<void(const std::string&)>& say,
+                       bool* claimed);
 // Removes what a tidepool data directory holds (marker, catalog, pid file, journal,
 // base/<relnumber>[_vm]) and then the directory; anything else stays, and so does the
 // directory, which the return value says (false).

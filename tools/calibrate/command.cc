@@ -197,6 +197,15 @@ void print_report(const Calibration& c, const Options& o, std::ostream& out) {
   for (const std::string& n : f.notes) out << "note: " << n << "\n";
 }
 
+// Atomically, keeping the permissions of the file it replaces (write_file_atomically
+// creates 0600).
+void write_conf(const std::string& path, const std::string& text) {
+  struct stat st {};
+  const bool existed = ::stat(path.c_str(), &st) == 0;
+  write_file_atomically(path, text);
+  if (existed) ::chmod(path.c_str(), st.st_mode & 07777);
+}
+
 struct ProbeFileGuard {
   std::string path;
   bool remove;
@@ -240,10 +249,11 @@ std::string calibrate(const DataDir& dir, Options& o, std::ostream& out, std::os
   say("device: " + std::to_string(o.file_size_mb) + " MB probe file " + probe);
   c.devices = measure_device(o, &c.notes, say);
   const std::string scratch = dir.path() + "/" + kScratchName;
+  bool claimed = false;  // a scratch directory that is not calibrate's is never removed
   try {
-    c.cpu = measure_cpu(scratch, probe, o, say);
+    c.cpu = measure_cpu(scratch, probe, o, say, &claimed);
   } catch (...) {
-    remove_scratch_dir(scratch);
+    if (claimed) remove_scratch_dir(scratch);
     throw;
   }
   if (!remove_scratch_dir(scratch))
@@ -258,7 +268,7 @@ std::string calibrate(const DataDir& dir, Options& o, std::ostream& out, std::os
   }
   const std::string conf = read_text(dir.conf_path());
   const std::string next = splice_calibrate_block(conf, block);
-  write_file_atomically(dir.conf_path(), next);
+  write_conf(dir.conf_path(), next);
   for (const std::string& n : settings_overridden_after_block(next, names))
     out << "note: a later line of tidepool.conf overrides " << n << "\n";
   return "wrote " + std::to_string(names.size()) + " settings to " + dir.conf_path() +

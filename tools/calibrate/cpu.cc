@@ -276,11 +276,13 @@ void keep_medians(const std::vector<CpuFigures>& trials, CpuFigures* f) {
 }  // namespace
 
 CpuFigures measure_cpu(const std::string& scratch_dir, const std::string& probe_file,
-                       const Options& options, const std::function<void(const std::string&)>& say) {
+                       const Options& options, const std::function<void(const std::string&)>& say,
+                       bool* claimed) {
   CpuFigures f;
   {
     say("cpu: loading scratch tables in " + scratch_dir);
     auto db = open_scratch(scratch_dir);
+    *claimed = true;
     Session s(db);
     load_tables(s, options);
     say("cpu: timing cached scans");
