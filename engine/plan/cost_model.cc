@@ -115,13 +115,42 @@ double index_pages_fetched(const CostSettings& cs, double tuples_fetched, double
   return pages_fetched;
 }
 
+// An index scan's index pages: random_page_cost each, or (prefetch-aware) read ahead
+// through the leaf stream when there are several.
+static double index_pages_cost(const CostSettings& cs, double pages, const BtreeIndexInfo& index) {
+  const PrefetchModel& m = cs.prefetch;
+  if (!m.enabled) return pages * cs.random_page_cost;
+  return random_pages_cost(m, pages, pages > 2 ? m.leaf_depth : 1, index.cache);
+}
+
+// An index scan's heap I/O when every fetch lands on another page (PostgreSQL's max_IO).
+static double heap_fetches_cost(const CostSettings& cs, double pages, const RelSize& rel) {
+  if (!cs.prefetch.enabled) return pages * cs.random_page_cost;
+  return index_heap_pages_cost(cs.prefetch, pages, rel.cache);
+}
+
+// ... and when the heap is in index order (min_IO): one random fetch, then each page in
+// turn.
+static double heap_in_order_cost(const CostSettings& cs, double pages, const RelSize& rel) {
+  if (pages <= 0) return 0;
+  const PrefetchModel& m = cs.prefetch;
+  if (!m.enabled) return cs.random_page_cost + (pages - 1) * cs.seq_page_cost;
+  return index_heap_pages_cost(m, 1, rel.cache) + in_order_pages_cost(m, pages - 1, rel.cache);
+}
+
 static double total_pages_of(const RelSize& rel) {
   return rel.total_table_pages > 0 ? rel.total_table_pages : rel.pages;
 }
 
+double seq_scan_disk_cost(const CostSettings& cs, const RelSize& rel) {
+  const PrefetchModel& m = cs.prefetch;
+  if (m.enabled) return sequential_pages_cost(m, rel.pages, m.seq_depth, rel.cache);
+  return cs.seq_page_cost * rel.pages;
+}
+
 PathCost cost_seq_scan(const CostSettings& cs, const RelSize& rel, const QualCost& quals) {
   const double startup_cost = quals.startup;
-  const double disk_run_cost = cs.seq_page_cost * rel.pages;
+  const double disk_run_cost = seq_scan_disk_cost(cs, rel);
   const double cpu_per_tuple = cs.cpu_tuple_cost + quals.per_tuple;
   const double cpu_run_cost = cpu_per_tuple * rel.tuples;
   return {startup_cost, startup_cost + cpu_run_cost + disk_run_cost, rel.rows};
@@ -164,9 +193,9 @@ IndexCost cost_btree_index(const CostSettings& cs, const RelSize& rel, const Btr
     double pages_fetched = num_index_pages * num_scans;
     pages_fetched =
         index_pages_fetched(cs, pages_fetched, index.pages, index.pages, total_pages_of(rel));
-    index_total_cost = (pages_fetched * cs.random_page_cost) / num_outer_scans;
+    index_total_cost = index_pages_cost(cs, pages_fetched, index) / num_outer_scans;
   } else {
-    index_total_cost = num_index_pages * cs.random_page_cost;
+    index_total_cost = index_pages_cost(cs, num_index_pages, index);
   }
 
   const double qual_arg_cost = 0;  // operands are constants: nothing to evaluate at start
@@ -222,22 +251,17 @@ IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
   if (loop_count > 1) {
     double pages_fetched =
         index_pages_fetched(cs, tuples_fetched * loop_count, rel.pages, index.pages, total_pages);
-    max_io_cost = (not_all_visible(pages_fetched) * cs.random_page_cost) / loop_count;
+    max_io_cost = heap_fetches_cost(cs, not_all_visible(pages_fetched), rel) / loop_count;
     pages_fetched = std::ceil(ic.selectivity * rel.pages);
     pages_fetched =
         index_pages_fetched(cs, pages_fetched * loop_count, rel.pages, index.pages, total_pages);
-    min_io_cost = (not_all_visible(pages_fetched) * cs.random_page_cost) / loop_count;
+    min_io_cost = heap_fetches_cost(cs, not_all_visible(pages_fetched), rel) / loop_count;
   } else {
     double pages_fetched =
         index_pages_fetched(cs, tuples_fetched, rel.pages, index.pages, total_pages);
-    max_io_cost = not_all_visible(pages_fetched) * cs.random_page_cost;
-    pages_fetched = not_all_visible(std::ceil(ic.selectivity * rel.pages));
-    if (pages_fetched > 0) {
-      min_io_cost = cs.random_page_cost;
-      if (pages_fetched > 1) min_io_cost += (pages_fetched - 1) * cs.seq_page_cost;
-    } else {
-      min_io_cost = 0;
-    }
+    max_io_cost = heap_fetches_cost(cs, not_all_visible(pages_fetched), rel);
+    min_io_cost =
+        heap_in_order_cost(cs, not_all_visible(std::ceil(ic.selectivity * rel.pages)), rel);
   }
   const double csquared = ic.correlation * ic.correlation;
   run_cost += max_io_cost + csquared * (min_io_cost - max_io_cost);
@@ -401,7 +425,12 @@ BitmapHeapScanCost cost_bitmap_heap_scan(const CostSettings& cs, const RelSize& 
   // Few pages cost random_page_cost each; reading nearly all of them costs
   // seq_page_cost each; PostgreSQL interpolates with a square root.
   double cost_per_page;
-  if (pages_fetched >= 2.0) {
+  if (cs.prefetch.enabled) {
+    cost_per_page =
+        pages_fetched > 0
+            ? bitmap_pages_cost(cs.prefetch, pages_fetched, T, rel.cache) / pages_fetched
+            : 0;
+  } else if (pages_fetched >= 2.0) {
     cost_per_page = cs.random_page_cost -
                     (cs.random_page_cost - cs.seq_page_cost) * std::sqrt(pages_fetched / T);
   } else {

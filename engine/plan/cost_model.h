@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/plan/prefetch_cost.h"
+
 namespace tp {
 
 // Every planner setting the formulas read, with PostgreSQL's defaults.
@@ -32,6 +34,9 @@ struct CostSettings {
   int64_t work_mem_kb = 4096;                  // 4 MB
   double parallel_setup_cost = 1000;           // a Gather's start-up (workers, queues)
   double parallel_tuple_cost = 0.1;            // per row passed from a worker to the leader
+  // cost_model = prefetch_aware (disabled: PostgreSQL 15's formulas, exactly). When
+  // enabled the cpu_* constants above hold the measured microseconds in its unit.
+  PrefetchModel prefetch;
 
   // Throws tp::Error naming the first setting out of PostgreSQL's range
   // (costs >= 0, effective_cache_size >= 1, work_mem >= 64 kB).
@@ -62,6 +67,8 @@ struct RelSize {
   // Fraction of the pages the visibility map marks all-visible (PostgreSQL's
   // allvisfrac, from relallvisible): heap fetches an index-only scan saves.
   double allvisfrac = 0;
+  // Where its pages are now (read by the prefetch-aware model only).
+  CacheState cache{};
 };
 
 // PostgreSQL's clamp_row_est: at least 1, rounded to an integer (rint), NaN
@@ -73,6 +80,10 @@ double clamp_row_est(double rows);
 // (index_pages_fetched in costsize.c).
 double index_pages_fetched(const CostSettings& cs, double tuples_fetched, double table_pages,
                            double index_pages, double total_table_pages);
+
+// A sequential scan's page reads: seq_page_cost each, or (prefetch-aware) at the
+// stream's depth with the relation's cached pages as hits.
+double seq_scan_disk_cost(const CostSettings& cs, const RelSize& rel);
 
 // Sequential scan: every page at seq_page_cost, every tuple at cpu_tuple_cost
 // plus the quals.
@@ -86,6 +97,7 @@ struct BtreeIndexInfo {
   int key_columns = 1;
   bool unique = false;
   bool descending = false;  // leading column sorted DESC: correlation sign flips
+  CacheState cache{};       // where its pages are now (prefetch-aware model only)
 };
 
 // Index clauses summarised as btcostestimate needs them (engine/plan/btree_qual_summary.h

@@ -38,7 +38,7 @@ double parallel_divisor(int workers, bool leader_participation) {
 PathCost cost_parallel_seq_scan(const CostSettings& cs, const RelSize& rel, const QualCost& quals,
                                 double divisor) {
   const double startup_cost = quals.startup;
-  const double disk_run_cost = cs.seq_page_cost * rel.pages;
+  const double disk_run_cost = seq_scan_disk_cost(cs, rel);
   const double cpu_per_tuple = cs.cpu_tuple_cost + quals.per_tuple;
   const double cpu_run_cost = cpu_per_tuple * rel.tuples / divisor;
   return {startup_cost, startup_cost + cpu_run_cost + disk_run_cost,

@@ -5,6 +5,7 @@
 
 #include "engine/plan/bitmap_or.h"
 #include "engine/plan/btree_qual_summary.h"
+#include "engine/plan/cache_state.h"
 #include "engine/plan/distinct_paths.h"
 #include "engine/plan/incremental_sort.h"
 #include "engine/plan/index_conditions.h"
@@ -50,6 +51,9 @@ class ScanChooser {
     }
     rs_ = RelSize{.pages = size.pages, .tuples = size.tuples, .rows = 0};
     rs_.allvisfrac = size.allvisfrac;
+    const bool cached = cs_.prefetch.enabled;  // only the prefetch-aware model reads it
+    if (cached)
+      rs_.cache = relation_cache_state(ctx.storage, rel_, size.pages, cs_.prefetch.buffered);
     // A false restriction has selectivity 0, as a constant FALSE has in PostgreSQL.
     const double selectivity = q.one_time_false ? 0.0 : clauselist_selectivity(view_, q.clauses);
     rs_.rows = clamp_row_est(selectivity * size.tuples);
@@ -66,6 +70,9 @@ class ScanChooser {
                                               .tree_height = index_height(ctx.storage, rel_, *idx),
                                               .key_columns = int(idx->key_columns.size()),
                                               .unique = idx->unique}});
+      if (cached)
+        indexes_.back().info.cache =
+            relation_cache_state(ctx.storage, *idx, double(idx->pages), cs_.prefetch.buffered);
     }
     // PostgreSQL's relation index list runs newest first (get_relation_info builds it
     // with lcons over ascending OIDs), and where two paths cost the same the one built

@@ -278,6 +278,8 @@ std::vector<std::string> explain_lines(const scans::ExecNode& root, const Explai
     std::string node;
     json_node(root, run, 4, node);
     s += node.substr(4);  // the opening brace follows "Plan": directly
+    if (!run.cost_model.empty())
+      s += ",\n    \"Cost Model\": \"" + json_escape(run.cost_model) + "\"";
     if (o.analyze) {
       s += ",\n" + fmt("    \"Planning Time\": %.3f", run.planning_ms);
       s += ",\n" + fmt("    \"Execution Time\": %.3f", run.execution_ms);
@@ -287,6 +289,7 @@ std::vector<std::string> explain_lines(const scans::ExecNode& root, const Explai
     return out;
   }
   text_node(root, run, 0, out);
+  if (!run.cost_model.empty()) out.push_back("Cost Model: " + run.cost_model);
   if (o.analyze) {
     out.push_back(fmt("Planning Time: %.3f ms", run.planning_ms));
     out.push_back(fmt("Execution Time: %.3f ms", run.execution_ms));

@@ -25,6 +25,9 @@ struct ExplainRun {
   bool track_io_timing = false;
   double planning_ms = 0;
   double execution_ms = 0;  // ANALYZE only
+  // The "Cost Model:" line's text; empty for PostgreSQL 15's model, whose output stays
+  // PostgreSQL's.
+  std::string cost_model;
 };
 
 // The lines of EXPLAIN's output (one row each in text format; one row in JSON).

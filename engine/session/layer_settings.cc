@@ -1,5 +1,11 @@
 #include "engine/session/layer_settings.h"
 
+#include <algorithm>
+
+#include "engine/plan/device_curve.h"
+#include "engine/session/settings_defs_model.h"
+#include "scans/index_scan.h"
+
 namespace tp {
 
 aio::IoConfig io_config(const Settings& s) {
@@ -21,6 +27,39 @@ bufmgr::ReadStreamConfig stream_config(const Settings& s) {
   c.io_combine_limit = int(s.get_int("io_combine_limit"));
   return c;
 }
+
+namespace {
+
+// cost_model = prefetch_aware: the device curve of the session's I/O method and mode,
+// the look-ahead each scan kind will have, and the CPU constants in the model's unit.
+void prefetch_aware_costs(const Settings& s, const PlannerSettings& p, CostSettings& cs) {
+  PrefetchModel& m = cs.prefetch;
+  m.enabled = true;
+  const bool direct = s.get_bool("io_direct");
+  const std::string curve = device_curve_setting(s.get_enum("io_method"), direct);
+  m.device = parse_device_curve(s.get_text(curve), curve);
+  m.device_setting = curve;
+  m.buffered = !direct;
+  m.page_hit_us = s.get_real("page_hit_us");
+  m.page_read_cpu_us = s.get_real("page_read_cpu_us");
+  m.os_cache_page_us = s.get_real("os_cache_page_us");
+  // A stream keeps effective_io_concurrency reads in flight, no more than the thread's
+  // I/O handles; effective_io_concurrency = 0 reads one at a time.
+  const int eic = p.stream.effective_io_concurrency;
+  const double depth = eic == 0 ? 1 : std::min<int64_t>(eic, s.get_int("io_max_concurrency"));
+  m.seq_depth = m.bitmap_depth = depth;
+  m.index_depth = p.index_prefetch == IndexPrefetch::kOff ? 1 : depth;
+  m.index_start_pages = p.index_prefetch == IndexPrefetch::kOn ? scans::kPrefetchStartSwitches : 0;
+  m.leaf_depth = p.index_leaf_readahead ? depth : 1;
+  m.io_combine_limit = p.stream.io_combine_limit;
+  cs.seq_page_cost = 1;
+  cs.random_page_cost = m.units(m.device.random_read_us(1));
+  cs.cpu_tuple_cost = m.units(s.get_real("cpu_tuple_us"));
+  cs.cpu_index_tuple_cost = m.units(s.get_real("cpu_index_tuple_us"));
+  cs.cpu_operator_cost = m.units(s.get_real("cpu_operator_us"));
+}
+
+}  // namespace
 
 PlannerSettings planner_settings(const Settings& s) {
   PlannerSettings p;
@@ -52,6 +91,7 @@ PlannerSettings planner_settings(const Settings& s) {
   p.max_parallel_workers = int(s.get_int("max_parallel_workers"));
   p.min_parallel_table_scan_size = double(s.get_int("min_parallel_table_scan_size"));
   p.parallel_leader_participation = s.get_bool("parallel_leader_participation");
+  if (s.get_enum("cost_model") == "prefetch_aware") prefetch_aware_costs(s, p, cs);
   return p;
 }
 

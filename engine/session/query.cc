@@ -102,6 +102,8 @@ ResultSet query_explain(Session& session, const sql::Explain& explain) {
   ExplainRun run;
   run.options = &explain.options;
   run.track_io_timing = session.settings().get_bool("track_io_timing");
+  if (ctx.settings.costs.prefetch.enabled)
+    run.cost_model = describe_cost_model(ctx.settings.costs.prefetch);
   run.planning_ms = ms_since(start);
   if (explain.options.analyze) {
     set_timing(*q.root, explain.options.timing);

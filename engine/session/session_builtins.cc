@@ -2,14 +2,16 @@
 // (system_views.h: pg_stat_activity, pg_aios, pg_stat_io, pg_buffercache),
 // which statements take only the watch lock, and the functions with
 // effects beyond their row (pg_cancel_backend, pg_terminate_backend,
-// pg_backend_pid, setseed, tp_verify, pg_stat_reset_shared, the relation-size
-// functions).
+// pg_backend_pid, setseed, tp_verify, pg_stat_reset_shared, pg_prewarm, the
+// relation-size functions).
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
 #include "aio/stats.h"
 #include "engine/core/error.h"
+#include "engine/session/layer_settings.h"
+#include "engine/session/prewarm.h"
 #include "engine/session/session.h"
 #include "engine/session/session_names.h"
 #include "engine/session/system_views.h"
@@ -138,6 +140,8 @@ Value Session::session_function(const sql::Expr& e, const std::vector<Value>& ar
     aio::io_stats_reset();
     return Value::text("");
   }
+  if (e.name == "pg_prewarm")
+    return prewarm_relation(catalog(), storage(), stream_config(*settings_), e, args);
   if (e.name == "pg_relation_size" || e.name == "pg_table_size" ||
       e.name == "pg_total_relation_size") {
     if (args.size() != 1 || args[0].type != ValueType::kText)

@@ -69,8 +69,10 @@ StatementLocks Session::take_locks(const sql::Statement& st) {
   if (const auto* e = std::get_if<std::unique_ptr<sql::Explain>>(&st)) inner = &(*e)->statement;
   const bool writes = write_tag(st) != nullptr;
   const auto* select = std::get_if<sql::Select>(inner);
-  // tp_verify reads an index page by page: no statement may change it meanwhile.
-  const bool verifies = select && select_calls(*select, "tp_verify");
+  // tp_verify reads an index page by page, pg_prewarm a relation's blocks: no statement
+  // may change (or drop) it meanwhile.
+  const bool verifies =
+      select && (select_calls(*select, "tp_verify") || select_calls(*select, "pg_prewarm"));
   std::vector<LockRequest> first{{LockObject::database(), sets_database_setting(st)
                                                               ? LockMode::kExclusive
                                                               : LockMode::kShare}};

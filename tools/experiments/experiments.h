@@ -64,6 +64,7 @@ Outcome run_device(Lab& lab, Context& ctx);
 Outcome run_rpc(Lab& lab, Context& ctx);  // and run_rpc_sweep with --sweep
 Outcome run_rpc_sweep(Lab& lab, Context& ctx);
 Outcome run_selectivity(Lab& lab, Context& ctx);
+Outcome run_cached(Lab& lab, Context& ctx);  // selectivity's sweep, 0% / 50% / 100% in the pool
 Outcome run_eic(Lab& lab, Context& ctx);
 Outcome run_iomethod(Lab& lab, Context& ctx);
 Outcome run_index_prefetch(Lab& lab, Context& ctx);

@@ -29,7 +29,11 @@ const std::vector<ExperimentDef>& experiment_defs() {
       {"device", run_device, "the raw device through the aio layer (no pool)"},
       {"rpc", run_rpc, "the random_page_cost article: seq vs index page times, their ratio"},
       {"selectivity", run_selectivity,
-       "seq, index and bitmap scans against selectivity: cost, time, crossovers, regret"},
+       "seq, index and bitmap scans against selectivity: cost, time, crossovers, and each cost "
+       "model's regret with prefetching off and on, cold and cached"},
+      {"cached", run_cached,
+       "the selectivity sweep with none, half and all of the table in the pool: each cost "
+       "model's regret"},
       {"eic", run_eic, "the effective_io_concurrency article: bitmap heap scan vs eic"},
       {"iomethod", run_iomethod,
        "the AIO article: cold scan by parallel workers and io_method, buffered and direct"},

@@ -3,13 +3,17 @@
 // planner's cost of each plan at random_page_cost 4 and at the measured
 // estimate; crossovers of index vs seq and bitmap vs seq (cost and time); the
 // plan the planner picks and its regret (its time / the fastest plan's time).
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "engine/session/settings.h"
+#include "engine/session/settings_defs_model.h"
 #include "tools/experiments/experiment.h"
 #include "tools/experiments/plot.h"
+#include "tools/experiments/selectivity_regret.h"
 
 namespace tp::experiments {
 
@@ -18,7 +22,7 @@ namespace {
 const double kFractionsPct[] = {0.01, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10};
 
 struct PlanDef {
-  std::string name;  // "seq", "index", "index+prefetch", "bitmap", "bitmap eic=0"
+  std::string name;  // "seq", "index", "index+prefetch", "bitmap", "bitmap eic=0", "seq eic=0"
   std::string kind;  // "seq", "index", "bitmap": which cost it has
   std::string node;  // the top plan node it must produce
   std::vector<std::pair<std::string, std::string>> sets;
@@ -43,6 +47,9 @@ const std::vector<PlanDef>& plan_defs() {
     auto bitmap0 = forcing("bitmap");
     bitmap0.push_back({"effective_io_concurrency", "0"});
     d.push_back({"bitmap eic=0", "bitmap", "Bitmap Heap Scan", bitmap0});
+    auto seq0 = forcing("seq");
+    seq0.push_back({"effective_io_concurrency", "0"});
+    d.push_back({"seq eic=0", "seq", "Seq Scan", seq0});
     return d;
   }();
   return defs;
@@ -112,59 +119,89 @@ uint64_t rows_at(double fraction_pct, uint64_t n) {
   return std::max<uint64_t>(1, uint64_t(std::llround(fraction_pct / 100 * double(n))));
 }
 
+size_t plan_index(const std::string& name) {
+  for (size_t p = 0; p < plan_defs().size(); ++p)
+    if (plan_defs()[p].name == name) return p;
+  throw Error("selectivity: no plan named " + name);
+}
+
+// One sweep: `selectivity` (prefetch off and on, cold and all cached) or `cached` (prefetch
+// on; none, half and all of the table in the pool).
 class Selectivity : public Experiment {
  public:
-  explicit Selectivity(const LabOptions& opt)
-      : Experiment("selectivity"),
+  Selectivity(const LabOptions& opt, std::string name, std::vector<SweepWorld> worlds)
+      : Experiment(std::move(name)),
         rows_(opt.rows),
-        runs_(kNumFractions, std::vector<std::vector<Timed>>(plan_defs().size())),
-        chosen4_(kNumFractions),
-        chosen_est_(kNumFractions),
+        worlds_(std::move(worlds)),
         x_pct_(kFractionsPct, kFractionsPct + kNumFractions) {
+    for (const SweepWorld& w : worlds_)
+      if (std::find(levels_.begin(), levels_.end(), w.cached) == levels_.end())
+        levels_.push_back(w.cached);
+    runs_.assign(levels_.size(),
+                 std::vector<std::vector<std::vector<Timed>>>(
+                     kNumFractions, std::vector<std::vector<Timed>>(plan_defs().size())));
     for (const char* kind : kKinds) {
       cost4_[kind].assign(kNumFractions, NAN);
       cost_est_[kind].assign(kNumFractions, NAN);
+      cost_pa_[kind].assign(kNumFractions, NAN);
     }
   }
 
   int steps(const Lab& lab) const override {
-    return int(kNumFractions * plan_defs().size() * size_t(std::max(1, lab.options().repeat)) + 1);
+    size_t plans = 0;
+    for (double level : levels_) plans += plans_at(level).size();
+    return int(kNumFractions * plans * size_t(std::max(1, lab.options().repeat)) + 1);
   }
 
   // The rpc table, and the random_page_cost rpc measured (from this invocation, from
-  // rpc.csv, else by running rpc now).
+  // rpc.csv, else by running rpc now); a pool that holds the whole table and its index.
   void set_up(Lab& lab, Context& ctx, Progress& progress) override {
     lab.reset_settings();
     lab.default_setting("io_direct", "on");  // as the rpc article
     progress.step("table t (shared with rpc)");
     lab.ensure_table(rpc_table(rows_));
     if (std::isnan(ctx.rpc_estimate)) ctx.rpc_estimate = estimate_from_csv(lab.options().out_dir);
-    if (!std::isnan(ctx.rpc_estimate)) return;
-    if (lab.options().progress)
-      std::fprintf(stderr, "[selectivity] no measured random_page_cost yet: running rpc first\n");
-    Outcome rpc = run_rpc(lab, ctx);
+    if (std::isnan(ctx.rpc_estimate)) {
+      if (lab.options().progress)
+        std::fprintf(stderr, "[%s] no measured random_page_cost yet: running rpc first\n",
+                     name().c_str());
+      Outcome rpc = run_rpc(lab, ctx);
+      if (std::isnan(ctx.rpc_estimate))
+        throw Error(name() + " needs the measured random_page_cost and rpc did not produce it: " +
+                    rpc.error);
+    }
     lab.reset_settings();
     lab.default_setting("io_direct", "on");
-    if (std::isnan(ctx.rpc_estimate))
-      throw Error("selectivity needs the measured random_page_cost and rpc did not produce it: " +
-                  rpc.error);
+    heap_pages_ = std::stoull(lab.sql("SELECT pg_relation_size('t')").rows.at(0).at(0)) / 8192;
+    const uint64_t all_bytes =
+        std::stoull(lab.sql("SELECT pg_total_relation_size('t')").rows.at(0).at(0));
+    // Cold runs then read each page once, and "all cached" really is all of it.
+    const uint64_t pool_mb = std::max<uint64_t>(128, all_bytes * 11 / 10 / (1 << 20) + 16);
+    lab.sql("SET shared_buffers = '" + std::to_string(pool_mb) + "MB'");
+    models_ = cost_model_choices(ctx.rpc_estimate);
+    picks_.assign(worlds_.size(),
+                  std::vector<std::vector<Pick>>(models_.size(), std::vector<Pick>(kNumFractions)));
   }
 
   void measure(Lab& lab, Context& ctx, Progress& progress, Recorder& record) override {
     const std::string est = fixed(ctx.rpc_estimate, 2);
-    for (size_t f = 0; f < kNumFractions; ++f) {
-      const uint64_t k = rows_at(kFractionsPct[f], rows_);
-      costs(lab, f, k, est);
-      for (size_t p = 0; p < plan_defs().size(); ++p) {
-        const PlanDef& plan = plan_defs()[p];
-        apply_settings(lab, plan.sets);
-        runs_[f][p] = repeated(lab, progress, pct(kFractionsPct[f]) + " " + plan.name, [&] {
-          lab.make_cold({"t", "t_a_idx"});
-          return explain_analyze(lab, query(k), {plan.node, k}, "selectivity: " + plan.name);
-        });
-        for (size_t i = 0; i < runs_[f][p].size(); ++i)
-          record.add(row(runs_[f][p][i], f, k, plan, i, est));
-        undo_settings(lab, plan.sets);
+    for (size_t li = 0; li < levels_.size(); ++li) {
+      const double level = levels_[li];
+      for (size_t f = 0; f < kNumFractions; ++f) {
+        const uint64_t k = rows_at(kFractionsPct[f], rows_);
+        if (level == 0) costs(lab, f, k, est);
+        choose(lab, level, f, k);
+        for (size_t p : plans_at(level)) {
+          const PlanDef& plan = plan_defs()[p];
+          apply_settings(lab, plan.sets);
+          runs_[li][f][p] = repeated(lab, progress, label(level, f, plan), [&] {
+            prepare_cache(lab, level);
+            return explain_analyze(lab, query(k), {plan.node, k}, name() + ": " + plan.name);
+          });
+          for (size_t i = 0; i < runs_[li][f][p].size(); ++i)
+            record.add(row(runs_[li][f][p][i], level, f, k, plan, i, est));
+          undo_settings(lab, plan.sets);
+        }
       }
     }
   }
@@ -172,90 +209,144 @@ class Selectivity : public Experiment {
   std::string report(Lab& lab, Context& ctx, const Outcome& outcome) override;
 
  private:
-  // The cost of each plan and the planner's choice, at random_page_cost 4 and at the estimate.
+  std::string label(double level, size_t f, const PlanDef& plan) const {
+    return pct(kFractionsPct[f]) + " " + plan.name +
+           (level > 0 ? " (" + fixed(level * 100, 0) + "% cached)" : "");
+  }
+  // The plans some world at this cache level runs, in plan_defs order.
+  std::vector<size_t> plans_at(double level) const {
+    std::vector<size_t> out;
+    for (size_t p = 0; p < plan_defs().size(); ++p)
+      for (const SweepWorld& w : worlds_) {
+        const std::vector<std::string> plans = w.plans();
+        if (w.cached == level && std::count(plans.begin(), plans.end(), plan_defs()[p].name) &&
+            std::find(out.begin(), out.end(), p) == out.end())
+          out.push_back(p);
+      }
+    return out;
+  }
+  // The pool emptied, then the index and the first `level` of the heap read into it.
+  void prepare_cache(Lab& lab, double level) {
+    lab.make_cold({"t", "t_a_idx"});
+    if (level <= 0) return;
+    const uint64_t blocks =
+        std::min<uint64_t>(heap_pages_, uint64_t(std::ceil(level * double(heap_pages_))));
+    lab.sql("SELECT pg_prewarm('t_a_idx')");
+    if (blocks > 0)
+      lab.sql("SELECT pg_prewarm('t', 'buffer', 'main', 0, " + std::to_string(blocks - 1) + ")");
+  }
+  // What each model picks in each world at this cache level, planned in that state.
+  void choose(Lab& lab, double level, size_t f, uint64_t k) {
+    for (size_t w = 0; w < worlds_.size(); ++w) {
+      if (worlds_[w].cached != level) continue;
+      prepare_cache(lab, level);
+      apply_settings(lab, worlds_[w].settings());
+      for (size_t m = 0; m < models_.size(); ++m) {
+        apply_settings(lab, models_[m].settings);
+        picks_[w][m][f].node = explain_plan(lab, query(k), name()).node;
+        undo_settings(lab, models_[m].settings);
+      }
+      undo_settings(lab, worlds_[w].settings());
+    }
+  }
+  // The cost of each plan at random_page_cost 4, at the estimate, and prefetch-aware
+  // (prefetch on, cold pool).
   void costs(Lab& lab, size_t f, uint64_t k, const std::string& est) {
-    for (const std::string& rpc : {std::string("4"), est}) {
-      lab.sql("SET random_page_cost = " + rpc);
+    prepare_cache(lab, 0);
+    const std::vector<std::pair<std::map<std::string, std::vector<double>>*, SettingList>> runs = {
+        {&cost4_, {{"random_page_cost", "4"}}},
+        {&cost_est_, {{"random_page_cost", est}}},
+        {&cost_pa_, {{"cost_model", "prefetch_aware"}, {"index_prefetch", "on"}}}};
+    for (const auto& [into, sets] : runs) {
+      apply_settings(lab, sets);
       for (const char* kind : kKinds) {
         apply_settings(lab, forcing(kind));
-        PlanChoice forced = explain_plan(lab, query(k), "selectivity");
+        (*into)[kind][f] = explain_plan(lab, query(k), name()).total_cost;
         undo_settings(lab, forcing(kind));
-        (rpc == "4" ? cost4_ : cost_est_)[kind][f] = forced.total_cost;
       }
-      (rpc == "4" ? chosen4_ : chosen_est_)[f] = explain_plan(lab, query(k), "selectivity").node;
+      undo_settings(lab, sets);
     }
-    lab.sql("RESET random_page_cost");
   }
 
-  Record row(const Timed& t, size_t f, uint64_t k, const PlanDef& plan, size_t i,
+  Record row(const Timed& t, double level, size_t f, uint64_t k, const PlanDef& plan, size_t i,
              const std::string& est) const {
     return {{"rows", std::to_string(rows_)},
             {"fraction_pct", fixed(kFractionsPct[f], 2)},
             {"k", std::to_string(k)},
             {"plan", plan.name},
+            {"cached_pct", fixed(level * 100, 0)},
             {"repeat", std::to_string(i)},
             {"ms", fixed(t.execution_ms, 3)},
             {"shared_hit", std::to_string(t.shared_hit)},
             {"shared_read", std::to_string(t.shared_read)},
             {"cost_rpc4", fixed(cost4_.at(plan.kind)[f], 2)},
             {"cost_measured", fixed(cost_est_.at(plan.kind)[f], 2)},
-            {"rpc_estimate", est},
-            {"chosen_rpc4", chosen4_[f]},
-            {"chosen_measured", chosen_est_[f]}};
+            {"cost_prefetch_aware", fixed(cost_pa_.at(plan.kind)[f], 2)},
+            {"rpc_estimate", est}};
   }
 
-  // The median time of each plan at each fraction (NaN where not measured).
-  void compute_medians() {
-    ms_.assign(plan_defs().size(), std::vector<double>(kNumFractions, NAN));
-    for (size_t f = 0; f < kNumFractions; ++f)
-      for (size_t p = 0; p < plan_defs().size(); ++p)
-        ms_[p][f] = median_of(runs_[f][p], &Timed::execution_ms);
+  size_t level_index(double level) const {
+    return size_t(std::find(levels_.begin(), levels_.end(), level) - levels_.begin());
   }
-  // The time of the plan whose top node is `node` (its first variant: default settings).
-  double time_of_node(const std::string& node, size_t f) const {
-    for (size_t p = 0; p < plan_defs().size(); ++p)
-      if (plan_defs()[p].node == node) return ms_[p][f];
-    return NAN;
+  double ms_at(double level, size_t p, size_t f) const {
+    return median_of(runs_[level_index(level)][f][p], &Timed::execution_ms);
   }
-  double fastest(size_t f) const {
-    double best = NAN;
-    for (size_t p = 0; p < plan_defs().size(); ++p)
-      if (!std::isnan(ms_[p][f]) && (std::isnan(best) || ms_[p][f] < best)) best = ms_[p][f];
-    return best;
-  }
-  std::string times_table() const;
+  // Each pick's time against its world's fastest plan; the CSV of picks.
+  void compute_picks(const std::string& out_dir);
   std::string crossovers() const;
   std::string charts(const std::string& out_dir, const Context& ctx) const;
+  std::string model_settings(Lab& lab) const;
 
   const uint64_t rows_;
-  std::vector<std::vector<std::vector<Timed>>> runs_;            // [fraction][plan] -> runs
-  std::map<std::string, std::vector<double>> cost4_, cost_est_;  // [kind][fraction]
-  std::vector<std::string> chosen4_, chosen_est_;                // [fraction]
+  const std::vector<SweepWorld> worlds_;
+  std::vector<double> levels_;  // the worlds' cache levels, first seen first
+  std::vector<CostModelChoice> models_;
+  uint64_t heap_pages_ = 0;
+  std::vector<std::vector<std::vector<std::vector<Timed>>>> runs_;  // [level][fraction][plan]
+  std::map<std::string, std::vector<double>> cost4_, cost_est_, cost_pa_;  // [kind][fraction]
+  PickTable picks_;                                                        // [world][model][f]
   const std::vector<double> x_pct_;
-  std::vector<std::vector<double>> ms_;  // [plan][fraction], by compute_medians
+  std::vector<std::vector<double>> ms_;  // [plan][fraction], cold, by compute_picks
 };
 
-std::string Selectivity::times_table() const {
-  std::vector<std::vector<std::string>> table;
-  for (size_t f = 0; f < kNumFractions; ++f) {
-    if (std::isnan(ms_[0][f]) && chosen4_[f].empty()) continue;
-    std::vector<std::string> row = {pct(kFractionsPct[f])};
-    for (size_t p = 0; p < plan_defs().size(); ++p) row.push_back(fixed(ms_[p][f], 1));
-    for (const char* kind : kKinds) row.push_back(fixed(cost4_.at(kind)[f], 0));
-    row.push_back(chosen4_[f]);
-    row.push_back(fixed(time_of_node(chosen4_[f], f) / fastest(f), 2));
-    row.push_back(chosen_est_[f]);
-    row.push_back(fixed(time_of_node(chosen_est_[f], f) / fastest(f), 2));
-    table.push_back(row);
+void Selectivity::compute_picks(const std::string& out_dir) {
+  ms_.assign(plan_defs().size(), std::vector<double>(kNumFractions, NAN));
+  if (level_index(0) < levels_.size())
+    for (size_t p = 0; p < plan_defs().size(); ++p)
+      for (size_t f = 0; f < kNumFractions; ++f) ms_[p][f] = ms_at(0, p, f);
+  CsvFile csv(out_dir + "/" + name() + "-picks.csv");
+  for (size_t w = 0; w < worlds_.size(); ++w) {
+    for (size_t f = 0; f < kNumFractions; ++f) {
+      std::string fastest_plan;
+      double fastest = NAN;
+      for (const std::string& plan : worlds_[w].plans()) {
+        const double ms = ms_at(worlds_[w].cached, plan_index(plan), f);
+        if (!std::isnan(ms) && (std::isnan(fastest) || ms < fastest)) {
+          fastest = ms;
+          fastest_plan = plan;
+        }
+      }
+      for (size_t m = 0; m < models_.size(); ++m) {
+        Pick& pick = picks_[w][m][f];
+        pick.fastest_ms = fastest;
+        pick.fastest_plan = fastest_plan;
+        pick.ms = NAN;
+        for (const std::string& plan : worlds_[w].plans())
+          if (plan_defs()[plan_index(plan)].node == pick.node)
+            pick.ms = ms_at(worlds_[w].cached, plan_index(plan), f);
+        if (pick.node.empty()) continue;
+        csv.add({{"fraction_pct", fixed(kFractionsPct[f], 2)},
+                 {"prefetch", worlds_[w].prefetch ? "on" : "off"},
+                 {"cached_pct", fixed(worlds_[w].cached * 100, 0)},
+                 {"model", models_[m].name},
+                 {"chosen", pick.node},
+                 {"chosen_ms", fixed(pick.ms, 3)},
+                 {"fastest_plan", fastest_plan},
+                 {"fastest_ms", fixed(fastest, 3)},
+                 {"regret", fixed(pick.regret(), 3)}});
+      }
+    }
   }
-  if (table.empty()) return "";
-  return markdown_table(
-             {"selectivity", "seq ms", "index ms", "index+prefetch ms", "bitmap ms",
-              "bitmap eic=0 ms", "cost seq", "cost index", "cost bitmap", "chosen (rpc 4)",
-              "regret", "chosen (measured)", "regret"},
-             table,
-             {true, true, true, true, true, true, true, true, true, false, true, false, true}) +
-         "\n";
 }
 
 std::string Selectivity::crossovers() const {
@@ -304,8 +395,12 @@ std::string Selectivity::charts(const std::string& out_dir, const Context& ctx) 
       s4.points.emplace_back(x_pct_[f], cost4_.at(kind)[f]);
       se.points.emplace_back(x_pct_[f], cost_est_.at(kind)[f]);
     }
+    Series pa(std::string(kind) + " (prefetch_aware, prefetch on)");
+    for (size_t f = 0; f < kNumFractions; ++f)
+      pa.points.emplace_back(x_pct_[f], cost_pa_.at(kind)[f]);
     cost.series.push_back(s4);
     cost.series.push_back(se);
+    cost.series.push_back(pa);
   }
   if (!std::isnan(cx_cost4)) cost.marks.push_back({cx_cost4, "index = seq at 4: " + pct(cx_cost4)});
   if (!std::isnan(cx_cost_est))
@@ -319,7 +414,7 @@ std::string Selectivity::charts(const std::string& out_dir, const Context& ctx) 
   time.xtics = x_pct_;
   time.key_position = "below";
   for (size_t p = 0; p < plan_defs().size(); ++p) {
-    Series s(plan_defs()[p].name, p == 2 || p == 4);
+    Series s(plan_defs()[p].name, p == 2 || p == 4 || p == 5);
     for (size_t f = 0; f < kNumFractions; ++f) s.points.emplace_back(x_pct_[f], ms_[p][f]);
     time.series.push_back(s);
   }
@@ -330,25 +425,76 @@ std::string Selectivity::charts(const std::string& out_dir, const Context& ctx) 
          chart_markdown(time, out_dir, "selectivity_time.png", "time against selectivity");
 }
 
-std::string Selectivity::report(Lab& lab, Context& ctx, const Outcome& outcome) {
-  compute_medians();
+std::string Selectivity::model_settings(Lab& lab) const {
+  Settings& s = lab.session().settings();
+  const std::string curve = device_curve_setting(s.get_enum("io_method"), s.get_bool("io_direct"));
+  const bool calibrated = s.show(curve) != s.def(curve).default_value;
   std::ostringstream md;
-  md << "## selectivity: seq vs index vs bitmap scans\n\n" << section_status(outcome);
+  md << "The prefetch-aware model priced with `" << curve << " = '" << s.show(curve) << "'`, "
+     << "cpu_tuple_us " << s.show("cpu_tuple_us") << ", cpu_operator_us "
+     << s.show("cpu_operator_us") << ", page_hit_us " << s.show("page_hit_us")
+     << ", page_read_cpu_us " << s.show("page_read_cpu_us")
+     << (calibrated ? " (from this data directory's tidepool.conf: `tidepool calibrate`)"
+                    : " (the built-in figures: run `tidepool calibrate -D DATA` first for this "
+                      "machine's own)")
+     << ".\n\n";
+  return md.str();
+}
+
+std::string Selectivity::report(Lab& lab, Context& ctx, const Outcome& outcome) {
+  compute_picks(lab.options().out_dir);
+  std::ostringstream md;
+  md << "## " << name() << ": "
+     << (name() == "cached" ? "the sweep with none, half and all of the table in the pool"
+                            : "seq vs index vs bitmap scans, and the regret of three cost models")
+     << "\n\n"
+     << section_status(outcome);
   md << "`SELECT * FROM t WHERE a BETWEEN 1 AND K` on the rpc table (" << grouped(rows_)
-     << " rows), each plan forced with enable_* settings and run cold as `EXPLAIN (ANALYZE, "
-        "BUFFERS)`; times in ms (medians). Costs from `EXPLAIN` at random_page_cost 4 and at "
-        "the measured estimate "
-     << fixed(ctx.rpc_estimate, 1)
-     << "; regret = the chosen plan's time / the fastest plan's time.\n\n";
-  md << times_table() << crossovers();
-  if (outcome.runs > 0 || !chosen4_[0].empty()) md << charts(lab.options().out_dir, ctx);
+     << " rows), each plan forced with enable_* settings and run as `EXPLAIN (ANALYZE, BUFFERS)` "
+        "with the pool emptied and then (cached worlds) the index and a share of the heap read "
+        "into it with pg_prewarm; times in ms (medians). Each cost model plans the query in the "
+        "same state; regret = the picked plan's time / the fastest forced plan's time in that "
+        "world. Models: PostgreSQL 15's at random_page_cost 4 and at the measured estimate "
+     << fixed(ctx.rpc_estimate, 1) << ", and the prefetch-aware model. Every pick is in `" << name()
+     << "-picks.csv`.\n\n";
+  if (!models_.empty()) {
+    md << "<!-- excerpt -->\n"
+       << worst_regret_table(worlds_, models_, x_pct_, picks_) << "<!-- /excerpt -->\n\n";
+    md << model_settings(lab);
+    std::map<std::string, std::vector<std::vector<double>>> plan_ms;
+    for (const SweepWorld& w : worlds_) {
+      auto& rows = plan_ms[w.name()];
+      for (const std::string& plan : w.plans()) {
+        rows.emplace_back();
+        for (size_t f = 0; f < kNumFractions; ++f)
+          rows.back().push_back(ms_at(w.cached, plan_index(plan), f));
+      }
+    }
+    md << regret_tables(worlds_, models_, x_pct_, picks_, plan_ms);
+  }
+  if (name() == "selectivity") {
+    md << crossovers();
+    if (outcome.runs > 0) md << charts(lab.options().out_dir, ctx);
+  }
   return md.str();
 }
 
 }  // namespace
 
 Outcome run_selectivity(Lab& lab, Context& ctx) {
-  Selectivity experiment(lab.options());
+  Selectivity experiment(lab.options(), "selectivity",
+                         {{.prefetch = false, .cached = 0},
+                          {.prefetch = true, .cached = 0},
+                          {.prefetch = false, .cached = 1},
+                          {.prefetch = true, .cached = 1}});
+  return run_experiment(experiment, lab, ctx);
+}
+
+Outcome run_cached(Lab& lab, Context& ctx) {
+  Selectivity experiment(lab.options(), "cached",
+                         {{.prefetch = true, .cached = 0},
+                          {.prefetch = true, .cached = 0.5},
+                          {.prefetch = true, .cached = 1}});
   return run_experiment(experiment, lab, ctx);
 }
 

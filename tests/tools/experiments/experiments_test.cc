@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "engine/core/error.h"
@@ -156,21 +157,62 @@ TEST(Experiments, SelectivityRunsEveryPlanAtEveryFraction) {
   Outcome o = run_selectivity(lab, ctx);
   ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
   Csv csv = load(lab.options().out_dir + "/selectivity.csv");
-  for (const char* c : {"fraction_pct", "k", "plan", "ms", "cost_rpc4", "cost_measured",
-                        "chosen_rpc4", "chosen_measured"})
-    EXPECT_TRUE(csv.has(c)) << c;
   EXPECT_EQ(own_columns(csv),
-            (std::vector<std::string>{"rows", "fraction_pct", "k", "plan", "repeat", "ms",
-                                      "shared_hit", "shared_read", "cost_rpc4", "cost_measured",
-                                      "rpc_estimate", "chosen_rpc4", "chosen_measured"}));
-  EXPECT_EQ(csv.rows.size(), 9u * 5u);
+            (std::vector<std::string>{"rows", "fraction_pct", "k", "plan", "cached_pct", "repeat",
+                                      "ms", "shared_hit", "shared_read", "cost_rpc4",
+                                      "cost_measured", "cost_prefetch_aware", "rpc_estimate"}));
+  // Six plans at nine fractions, cold and all cached.
+  EXPECT_EQ(csv.rows.size(), 9u * 6u * 2u);
   for (const auto& r : csv.rows) {
     EXPECT_GT(num(r, "ms"), 0);
     EXPECT_GT(num(r, "cost_rpc4"), 0);
+    EXPECT_GT(num(r, "cost_prefetch_aware"), 0);
+    // A cached run reads nothing: the pool holds the table and its index.
+    if (r.at("cached_pct") == "100") {
+      EXPECT_EQ(num(r, "shared_read"), 0) << r.at("plan");
+    }
   }
   EXPECT_EQ(csv.rows[0].at("k"), "2");  // 0.01% of 20,000
+  // Each model's pick in each of the four worlds at each fraction, never faster than
+  // the fastest forced plan of its world.
+  Csv picks = load(lab.options().out_dir + "/selectivity-picks.csv");
+  EXPECT_EQ(picks.rows.size(), 9u * 4u * 3u);
+  std::set<std::string> models;
+  for (const auto& r : picks.rows) {
+    models.insert(r.at("model"));
+    EXPECT_GE(num(r, "regret"), 0.9995) << r.at("model") << " " << r.at("fraction_pct");
+  }
+  EXPECT_EQ(models.size(), 3u);
+  EXPECT_TRUE(models.count("prefetch_aware"));
+  const std::string md = slurp(lab.options().out_dir + "/selectivity.md");
+  for (const char* text :
+       {"| cost model | worst regret, prefetch off, cold |", "| prefetch_aware | ",
+        "**prefetch on, all cached**", "The prefetch-aware model priced with `device_"})
+    EXPECT_NE(md.find(text), std::string::npos) << text;
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/selectivity_cost.png"));
   EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/selectivity_time.png"));
+}
+
+TEST(Experiments, CachedSweepsNoneHalfAndAllOfTheTableInThePool) {
+  TempDir dir;
+  Lab lab(tiny(dir.path()));
+  Context ctx = context_for(lab);
+  Outcome o = run_cached(lab, ctx);
+  ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
+  Csv csv = load(lab.options().out_dir + "/cached.csv");
+  EXPECT_EQ(csv.rows.size(), 9u * 3u * 3u);
+  std::map<std::string, std::pair<double, double>> hit_read;  // cached_pct -> seq's hit, read
+  for (const auto& r : csv.rows)
+    if (r.at("plan") == "seq" && r.at("fraction_pct") == "10.00")
+      hit_read[r.at("cached_pct")] = {num(r, "shared_hit"), num(r, "shared_read")};
+  ASSERT_EQ(hit_read.size(), 3u);
+  EXPECT_EQ(hit_read["0"].first, 0);
+  EXPECT_EQ(hit_read["100"].second, 0);
+  // Half the heap in the pool: half the seq scan's pages are hits.
+  const auto [hit, read] = hit_read["50"];
+  EXPECT_NEAR(hit / (hit + read), 0.5, 0.01);
+  const std::string md = slurp(lab.options().out_dir + "/cached.md");
+  EXPECT_NE(md.find("worst regret, prefetch on, 50% cached"), std::string::npos);
 }
 
 TEST(Experiments, EicRunsEveryConcurrency) {
@@ -502,13 +544,14 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
                                        "parallel_tuple_cost=0"});
   EXPECT_EQ(status, 0);
   std::string report = slurp(out + "/REPORT.md");
-  for (const char* section :
-       {"## device", "## rpc", "## selectivity", "## eic", "## iomethod", "## index-prefetch"})
+  for (const char* section : {"## device", "## rpc", "## selectivity", "## cached", "## eic",
+                              "## iomethod", "## index-prefetch"})
     EXPECT_NE(report.find(section), std::string::npos) << section;
   EXPECT_NE(report.find("![random reads by depth](device.png)"), std::string::npos);
   EXPECT_EQ(report.find("Not measured: "), std::string::npos);
   for (const char* status_line : {"Status: **complete**, 4 runs in `rpc.csv`.",
-                                  "Status: **complete**, 45 runs in `selectivity.csv`.",
+                                  "Status: **complete**, 108 runs in `selectivity.csv`.",
+                                  "Status: **complete**, 81 runs in `cached.csv`.",
                                   "Status: **complete**, 240 runs in `eic.csv`.",
                                   "Status: **complete**, 56 runs in `iomethod.csv`.",
                                   "Status: **complete**, 126 runs in `index-prefetch.csv`."})
@@ -519,7 +562,7 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   for (size_t at = report.find("Status: **complete**"); at != std::string::npos;
        at = report.find("Status: **complete**", at + 1))
     ++complete;
-  EXPECT_EQ(complete, 6u);
+  EXPECT_EQ(complete, 7u);
 }
 
 // An experiment that records two rows and then fails: the skeleton keeps the rows,

@@ -1,0 +1,68 @@
+#include "engine/plan/prefetch_cost.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace tp {
+
+namespace {
+
+// Microseconds for `pages` page visits when a page read from the device takes
+// `device_us_per_page` (the reads' time spread over their pages).
+double visits_us(const PrefetchModel& m, double pages, const CacheState& cache,
+                 double device_us_per_page) {
+  const double miss = pages * (1.0 - cache.pool);
+  const double from_os = miss * cache.os;
+  return pages * m.page_hit_us + miss * m.page_read_cpu_us + from_os * m.os_cache_page_us +
+         (miss - from_os) * device_us_per_page;
+}
+
+}  // namespace
+
+std::string describe_cost_model(const PrefetchModel& m) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "; reads in flight: seq %g, bitmap %g, index %g; 1.0 = %.3g us",
+                m.seq_depth, m.bitmap_depth, m.index_depth, m.unit_us());
+  return "prefetch_aware (" + m.device_setting + " = '" + format_device_curve(m.device) + "'" +
+         buf + ")";
+}
+
+double sequential_pages_cost(const PrefetchModel& m, double pages, double depth,
+                             const CacheState& cache) {
+  if (pages <= 0) return 0;
+  const double n = std::max(1.0, std::min(m.io_combine_limit, pages));
+  const double per_page_us =
+      depth >= 2 ? m.device.seq_us : m.device.read_us(n, 1) / n;  // each read waits alone
+  return m.units(visits_us(m, pages, cache, per_page_us));
+}
+
+double random_pages_cost(const PrefetchModel& m, double pages, double depth,
+                         const CacheState& cache) {
+  if (pages <= 0) return 0;
+  return m.units(visits_us(m, pages, cache, m.device.random_read_us(depth)));
+}
+
+double bitmap_pages_cost(const PrefetchModel& m, double pages, double table_pages,
+                         const CacheState& cache) {
+  if (pages <= 0) return 0;
+  const double density = std::clamp(pages / std::max(1.0, table_pages), 0.0, 1.0);
+  const double reads = std::max({1.0, pages * (1.0 - density), pages / m.io_combine_limit});
+  const double device_us =
+      reads * m.device.random_read_us(m.bitmap_depth) + (pages - reads) * m.device.seq_us;
+  return m.units(visits_us(m, pages, cache, device_us / pages));
+}
+
+double index_heap_pages_cost(const PrefetchModel& m, double pages, const CacheState& cache) {
+  const double first = std::min(pages, m.index_start_pages);
+  return random_pages_cost(m, first, 1, cache) +
+         random_pages_cost(m, pages - first, m.index_depth, cache);
+}
+
+double in_order_pages_cost(const PrefetchModel& m, double pages, const CacheState& cache) {
+  if (m.index_depth >= 2) return sequential_pages_cost(m, pages, m.index_depth, cache);
+  if (m.buffered) return sequential_pages_cost(m, pages, 2, cache);
+  return random_pages_cost(m, pages, 1, cache);
+}
+
+}  // namespace tp
