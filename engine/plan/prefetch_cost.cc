@@ -8,13 +8,13 @@ namespace tp {
 
 namespace {
 
-// Microseconds for `pages` page visits when a page read from the device takes
-// `device_us_per_page` (the reads' time spread over their pages).
-double visits_us(const PrefetchModel& m, double pages, const CacheState& cache,
+// Microseconds for `pages` page visits costing `hit_us` each in the pool, when a page
+// read from the device takes `device_us_per_page` (the reads' time spread over them).
+double visits_us(const PrefetchModel& m, double pages, double hit_us, const CacheState& cache,
                  double device_us_per_page) {
   const double miss = pages * (1.0 - cache.pool);
   const double from_os = miss * cache.os;
-  return pages * m.page_hit_us + miss * m.page_read_cpu_us + from_os * m.os_cache_page_us +
+  return pages * hit_us + miss * m.page_read_cpu_us + from_os * m.os_cache_page_us +
          (miss - from_os) * device_us_per_page;
 }
 
@@ -34,13 +34,13 @@ double sequential_pages_cost(const PrefetchModel& m, double pages, double depth,
   const double n = std::max(1.0, std::min(m.io_combine_limit, pages));
   const double per_page_us =
       depth >= 2 ? m.device.seq_us : m.device.read_us(n, 1) / n;  // each read waits alone
-  return m.units(visits_us(m, pages, cache, per_page_us));
+  return m.units(visits_us(m, pages, m.page_hit_us, cache, per_page_us));
 }
 
 double random_pages_cost(const PrefetchModel& m, double pages, double depth,
                          const CacheState& cache) {
   if (pages <= 0) return 0;
-  return m.units(visits_us(m, pages, cache, m.device.random_read_us(depth)));
+  return m.units(visits_us(m, pages, m.random_page_hit_us, cache, m.device.random_read_us(depth)));
 }
 
 double bitmap_pages_cost(const PrefetchModel& m, double pages, double table_pages,
@@ -50,7 +50,7 @@ double bitmap_pages_cost(const PrefetchModel& m, double pages, double table_page
   const double reads = std::max({1.0, pages * (1.0 - density), pages / m.io_combine_limit});
   const double device_us =
       reads * m.device.random_read_us(m.bitmap_depth) + (pages - reads) * m.device.seq_us;
-  return m.units(visits_us(m, pages, cache, device_us / pages));
+  return m.units(visits_us(m, pages, m.random_page_hit_us, cache, device_us / pages));
 }
 
 double index_heap_pages_cost(const PrefetchModel& m, double pages, const CacheState& cache) {

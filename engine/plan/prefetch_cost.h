@@ -3,7 +3,8 @@
 // known. PostgreSQL 15 charges seq_page_cost or random_page_cost per page whatever the
 // scan's prefetching and whatever is cached; here each page fetch is priced as time:
 //
-//   - a page the pool holds costs page_hit_us (lookup, pin, lock);
+//   - a page the pool holds costs page_hit_us (lookup, pin, lock) when visited in block
+//     order, random_page_hit_us out of it (CPU caches missed);
 //   - a page it does not hold adds page_read_cpu_us and either os_cache_page_us (a
 //     buffered read the kernel's cache answers) or the device: one read of n blocks
 //     with d reads in flight takes random_read_us(d) + (n - 1) * seq_us (the curve of
@@ -26,11 +27,12 @@
 namespace tp {
 
 struct PrefetchModel {
-  bool enabled = false;        // cost_model = prefetch_aware
-  DeviceCurve device;          // the session's io_method and io_direct
-  std::string device_setting;  // the setting it came from (device_io_uring_direct, ...)
-  bool buffered = false;       // io_direct = off: the kernel's page cache sits in front
-  double page_hit_us = 0.15;
+  bool enabled = false;             // cost_model = prefetch_aware
+  DeviceCurve device;               // the session's io_method and io_direct
+  std::string device_setting;       // the setting it came from (device_io_uring_direct, ...)
+  bool buffered = false;            // io_direct = off: the kernel's page cache sits in front
+  double page_hit_us = 0.15;        // a page visited in block order (seq scan)
+  double random_page_hit_us = 1.2;  // out of block order (index heap fetch, bitmap page)
   double page_read_cpu_us = 0.5;
   double os_cache_page_us = 2;
   // Reads in flight each scan kind will have (>= 1).

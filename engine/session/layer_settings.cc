@@ -41,6 +41,7 @@ void prefetch_aware_costs(const Settings& s, const PlannerSettings& p, CostSetti
   m.device_setting = curve;
   m.buffered = !direct;
   m.page_hit_us = s.get_real("page_hit_us");
+  m.random_page_hit_us = s.get_real("random_page_hit_us");
   m.page_read_cpu_us = s.get_real("page_read_cpu_us");
   m.os_cache_page_us = s.get_real("os_cache_page_us");
   // A stream keeps effective_io_concurrency reads in flight, no more than the thread's

@@ -67,6 +67,9 @@ std::vector<SettingDef> cost_model_setting_defs() {
       micros("cpu_operator_us", "0.01", "per operator or function a qual evaluates"),
       micros("page_hit_us", "0.15",
              "per page a scan visits in the buffer pool (lookup, pin, lock, page header)"),
+      micros("random_page_hit_us", "1.2",
+             "per page visited in the pool out of block order (an index scan's heap fetch, a "
+             "bitmap heap scan's page): the CPU caches missed"),
       micros("page_read_cpu_us", "0.5",
              "per page read from storage on top of the I/O (checksum, completion, mapping)"),
       micros("os_cache_page_us", "2",

@@ -218,7 +218,7 @@ TEST(Calibrate, TinyRealRunWritesEverySettingWithSaneFigures) {
     EXPECT_GE(c.random_us[0].second, c.seq_us) << s.get_text(name);
   }
   for (const char* name : {"cpu_tuple_us", "cpu_index_tuple_us", "cpu_operator_us", "page_hit_us",
-                           "page_read_cpu_us", "os_cache_page_us"}) {
+                           "random_page_hit_us", "page_read_cpu_us", "os_cache_page_us"}) {
     EXPECT_NE(conf.find(std::string("\n") + name + " = '"), std::string::npos) << name;
     EXPECT_GT(s.get_real(name), 0) << name;
     EXPECT_LT(s.get_real(name), 100) << name;

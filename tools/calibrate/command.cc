@@ -191,6 +191,7 @@ void print_report(const Calibration& c, const Options& o, std::ostream& out) {
   out << "cpu_index_tuple_us  " << f.cpu_index_tuple_us << "\n";
   out << "cpu_operator_us     " << f.cpu_operator_us << "\n";
   out << "page_hit_us         " << f.page_hit_us << "\n";
+  out << "random_page_hit_us  " << f.index_fetch_us << "\n";
   out << "page_read_cpu_us    " << f.page_read_cpu_us << "\n";
   out << "os_cache_page_us    " << f.os_cache_page_us << "\n";
   for (const std::string& n : c.notes) out << "note: " << n << "\n";

@@ -18,6 +18,7 @@ PrefetchModel model(double depth) {
   m.enabled = true;
   m.device = parse_device_curve("seq=5 d1=100 d16=20", "device_test");
   m.page_hit_us = 0.1;
+  m.random_page_hit_us = 0.3;
   m.page_read_cpu_us = 0.5;
   m.os_cache_page_us = 2;
   m.seq_depth = m.bitmap_depth = m.index_depth = m.leaf_depth = depth;
@@ -71,19 +72,19 @@ TEST(PrefetchCost, SequentialPagesAreBandwidthBoundWithReadsInFlight) {
 }
 
 TEST(PrefetchCost, RandomPagesPayTheCurveAtTheirDepth) {
-  EXPECT_DOUBLE_EQ(random_pages_cost(model(1), 10, 1, {}), 10 * 100.6 / 5);
-  EXPECT_DOUBLE_EQ(random_pages_cost(model(16), 10, 16, {}), 10 * 20.6 / 5);
+  EXPECT_DOUBLE_EQ(random_pages_cost(model(1), 10, 1, {}), 10 * 100.8 / 5);
+  EXPECT_DOUBLE_EQ(random_pages_cost(model(16), 10, 16, {}), 10 * 20.8 / 5);
   // All cached: only the visits.
-  EXPECT_DOUBLE_EQ(random_pages_cost(model(16), 10, 16, {.pool = 1}), 10 * 0.1 / 5);
+  EXPECT_DOUBLE_EQ(random_pages_cost(model(16), 10, 16, {.pool = 1}), 10 * 0.3 / 5);
 }
 
 TEST(PrefetchCost, BitmapPagesCombineWhereTheyAreDense) {
   // 100 of 10,000 pages: 99 reads (a page starts one unless the page before is in the
-  // bitmap), 99 * 20 + 1 * 5 µs of I/O, plus 100 * 0.6 µs of visits.
-  EXPECT_DOUBLE_EQ(bitmap_pages_cost(model(16), 100, 10000, {}), (99 * 20 + 5 + 60) / 5.0);
+  // bitmap), 99 * 20 + 1 * 5 µs of I/O, plus 100 * (0.3 + 0.5) µs of visits out of block order.
+  EXPECT_DOUBLE_EQ(bitmap_pages_cost(model(16), 100, 10000, {}), (99 * 20 + 5 + 80) / 5.0);
   // Every page: reads of 16 blocks, 625 of them.
   EXPECT_DOUBLE_EQ(bitmap_pages_cost(model(16), 10000, 10000, {}),
-                   (625 * 20 + 9375 * 5 + 6000) / 5.0);
+                   (625 * 20 + 9375 * 5 + 8000) / 5.0);
   // One read at a time costs more: the depth-1 figure per read.
   EXPECT_GT(bitmap_pages_cost(model(1), 100, 10000, {}),
             bitmap_pages_cost(model(16), 100, 10000, {}));
@@ -93,12 +94,12 @@ TEST(PrefetchCost, IndexScansPrefetchOnlyAfterTheirStart) {
   PrefetchModel m = model(16);
   m.index_start_pages = 4;
   // Four pages alone, 96 with 16 in flight.
-  EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 100, {}), (4 * 100.6 + 96 * 20.6) / 5);
-  EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 3, {}), 3 * 100.6 / 5);
+  EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 100, {}), (4 * 100.8 + 96 * 20.8) / 5);
+  EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 3, {}), 3 * 100.8 / 5);
   // In block order without prefetching: direct I/O pays each read's latency, buffered
   // I/O has the kernel's read-ahead.
   PrefetchModel alone = model(1);
-  EXPECT_DOUBLE_EQ(in_order_pages_cost(alone, 10, {}), 10 * 100.6 / 5);
+  EXPECT_DOUBLE_EQ(in_order_pages_cost(alone, 10, {}), 10 * 100.8 / 5);
   alone.buffered = true;
   EXPECT_DOUBLE_EQ(in_order_pages_cost(alone, 10, {}), 10 * 5.6 / 5);
 }
