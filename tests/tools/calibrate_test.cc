@@ -194,7 +194,7 @@ TEST(Calibrate, TinyRealRunWritesEverySettingWithSaneFigures) {
   EXPECT_TRUE(fs::exists(tmp.data() + "/" + kDataDirMarker));
   EXPECT_FALSE(fs::exists(tmp.data() + "/" + kScratchName));
   EXPECT_TRUE(fs::exists(tmp.data() + "/tidepool_device_probe.dat"));  // kept for the next run
-  EXPECT_NE(first.out.find("wrote 8 settings"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("wrote 9 settings"), std::string::npos) << first.out;
 
   write(tmp.data() + "/tidepool.conf",
         "# mine\nwork_mem = 8MB\n" + read(tmp.data() + "/tidepool.conf"));
