@@ -123,10 +123,12 @@ static double index_pages_cost(const CostSettings& cs, double pages, const Btree
   return random_pages_cost(m, pages, pages > 2 ? m.leaf_depth : 1, index.cache);
 }
 
-// An index scan's heap I/O when every fetch lands on another page (PostgreSQL's max_IO).
-static double heap_fetches_cost(const CostSettings& cs, double pages, const RelSize& rel) {
+// An index scan's heap I/O when every fetch lands on another page (PostgreSQL's max_IO):
+// `pages` read for `visits` heap tuples.
+static double heap_fetches_cost(const CostSettings& cs, double pages, double visits,
+                                const RelSize& rel) {
   if (!cs.prefetch.enabled) return pages * cs.random_page_cost;
-  return index_heap_pages_cost(cs.prefetch, pages, rel.cache);
+  return index_heap_pages_cost(cs.prefetch, pages, visits, rel.cache);
 }
 
 // ... and when the heap is in index order (min_IO): one random fetch, then each page in
@@ -135,7 +137,7 @@ static double heap_in_order_cost(const CostSettings& cs, double pages, const Rel
   if (pages <= 0) return 0;
   const PrefetchModel& m = cs.prefetch;
   if (!m.enabled) return cs.random_page_cost + (pages - 1) * cs.seq_page_cost;
-  return index_heap_pages_cost(m, 1, rel.cache) + in_order_pages_cost(m, pages - 1, rel.cache);
+  return index_heap_pages_cost(m, 1, 1, rel.cache) + in_order_pages_cost(m, pages - 1, rel.cache);
 }
 
 static double total_pages_of(const RelSize& rel) {
@@ -251,15 +253,19 @@ IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
   if (loop_count > 1) {
     double pages_fetched =
         index_pages_fetched(cs, tuples_fetched * loop_count, rel.pages, index.pages, total_pages);
-    max_io_cost = heap_fetches_cost(cs, not_all_visible(pages_fetched), rel) / loop_count;
+    const double visits = not_all_visible(tuples_fetched * loop_count);
+    max_io_cost = heap_fetches_cost(cs, not_all_visible(pages_fetched), visits, rel) / loop_count;
     pages_fetched = std::ceil(ic.selectivity * rel.pages);
     pages_fetched =
         index_pages_fetched(cs, pages_fetched * loop_count, rel.pages, index.pages, total_pages);
-    min_io_cost = heap_fetches_cost(cs, not_all_visible(pages_fetched), rel) / loop_count;
+    min_io_cost =
+        heap_fetches_cost(cs, not_all_visible(pages_fetched), not_all_visible(pages_fetched), rel) /
+        loop_count;
   } else {
     double pages_fetched =
         index_pages_fetched(cs, tuples_fetched, rel.pages, index.pages, total_pages);
-    max_io_cost = heap_fetches_cost(cs, not_all_visible(pages_fetched), rel);
+    max_io_cost =
+        heap_fetches_cost(cs, not_all_visible(pages_fetched), not_all_visible(tuples_fetched), rel);
     min_io_cost =
         heap_in_order_cost(cs, not_all_visible(std::ceil(ic.selectivity * rel.pages)), rel);
   }

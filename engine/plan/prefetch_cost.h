@@ -33,11 +33,13 @@ struct PrefetchModel {
   bool buffered = false;            // io_direct = off: the kernel's page cache sits in front
   double page_hit_us = 0.15;        // a page visited in block order (seq scan)
   double random_page_hit_us = 1.2;  // out of block order (index heap fetch, bitmap page)
+  double stream_block_us = 0.3;     // a block handed out by a prefetching read stream
   double page_read_cpu_us = 0.5;
   double os_cache_page_us = 2;
   // Reads in flight each scan kind will have (>= 1).
   double seq_depth = 1;
   double bitmap_depth = 1;
+  bool index_prefetch = false;   // index scans read their heap pages through a stream
   double index_depth = 1;        // heap pages of an index scan (1 without index_prefetch)
   double leaf_depth = 1;         // index leaf pages (index_leaf_readahead)
   double index_start_pages = 0;  // heap pages an index scan reads before prefetching starts
@@ -71,9 +73,12 @@ double random_pages_cost(const PrefetchModel& m, double pages, double depth,
 // bitmap (pages * (1 - density) reads, io_combine_limit blocks at most each).
 double bitmap_pages_cost(const PrefetchModel& m, double pages, double table_pages,
                          const CacheState& cache);
-// An index scan's heap pages: the first index_start_pages at depth 1, the rest at
-// index_depth.
-double index_heap_pages_cost(const PrefetchModel& m, double pages, const CacheState& cache);
+// An index scan's heap pages: `pages` fetched (Mackert-Lohman's count: the reads when
+// nothing is cached) over `visits` page visits (one per heap tuple when the heap is not
+// in index order); the first index_start_pages at depth 1, the rest at index_depth;
+// each visit after the stream started also pays stream_block_us.
+double index_heap_pages_cost(const PrefetchModel& m, double pages, double visits,
+                             const CacheState& cache);
 // An index scan's heap pages when they come in block order (a perfectly correlated
 // index): the stream combines them into sequential reads when it prefetches; without it
 // each is an 8 kB read of its own, which the kernel's read-ahead turns into a sequential

@@ -42,6 +42,7 @@ void prefetch_aware_costs(const Settings& s, const PlannerSettings& p, CostSetti
   m.buffered = !direct;
   m.page_hit_us = s.get_real("page_hit_us");
   m.random_page_hit_us = s.get_real("random_page_hit_us");
+  m.stream_block_us = s.get_real("stream_block_us");
   m.page_read_cpu_us = s.get_real("page_read_cpu_us");
   m.os_cache_page_us = s.get_real("os_cache_page_us");
   // A stream keeps effective_io_concurrency reads in flight, no more than the thread's
@@ -49,7 +50,8 @@ void prefetch_aware_costs(const Settings& s, const PlannerSettings& p, CostSetti
   const int eic = p.stream.effective_io_concurrency;
   const double depth = eic == 0 ? 1 : std::min<int64_t>(eic, s.get_int("io_max_concurrency"));
   m.seq_depth = m.bitmap_depth = depth;
-  m.index_depth = p.index_prefetch == IndexPrefetch::kOff ? 1 : depth;
+  m.index_prefetch = p.index_prefetch != IndexPrefetch::kOff;
+  m.index_depth = m.index_prefetch ? depth : 1;
   m.index_start_pages = p.index_prefetch == IndexPrefetch::kOn ? scans::kPrefetchStartSwitches : 0;
   m.leaf_depth = p.index_leaf_readahead ? depth : 1;
   m.io_combine_limit = p.stream.io_combine_limit;

@@ -70,6 +70,9 @@ std::vector<SettingDef> cost_model_setting_defs() {
       micros("random_page_hit_us", "1.2",
              "per page visited in the pool out of block order (an index scan's heap fetch, a "
              "bitmap heap scan's page): the CPU caches missed"),
+      micros("stream_block_us", "0.3",
+             "per block a prefetching read stream hands out beyond a plain read (its callback "
+             "and queue; what index_prefetch costs on cached pages)"),
       micros("page_read_cpu_us", "0.5",
              "per page read from storage on top of the I/O (checksum, completion, mapping)"),
       micros("os_cache_page_us", "2",

@@ -38,8 +38,9 @@ struct Options {
   int cpu_repeats = 15;  // rounds of each trial's timed queries, the fastest kept
   int cpu_trials = 5;    // trials of the cached scans, spread over seconds; medians kept
   // Rows of the two scratch tables: sparse at fillfactor 10, dense at 100.
-  uint64_t sparse_rows = 60000;
+  uint64_t sparse_rows = 300000;  // fillfactor 10: 13,637 pages, beyond the CPU caches
   uint64_t dense_rows = 300000;
+  uint64_t scattered_rows = 300000;  // shuffled, fillfactor 10: an index scan's random visits
   bool dry_run = false;
   bool quiet = false;
 };
@@ -82,6 +83,8 @@ struct CpuFigures {
   double index_sparse_ms = 0, index_ms = 0;  // full index scans, sparse and dense
   uint64_t index_sparse_hits = 0, index_hits = 0;
   double index_fetch_us = 0;       // an index scan's heap page visit (solved with the index tuple)
+  double prefetch_index_ms = 0;    // the scattered index scan with index_prefetch = immediate
+  double stream_block_us = 0;      // what the stream adds per heap visit
   int trials = 0;                  // how many trials the figures are the medians of
   std::vector<std::string> notes;  // clamped figures, pages not cached
 };

@@ -33,7 +33,7 @@ namespace {
 const char* kUsage =
     "Usage: tidepool calibrate [-D DIR] [--seconds S] [--file-mb N]\n"
     "                          [--methods sync,worker,io_uring] [--depths 1,2,4,8,16,32,64]\n"
-    "                          [--cpu-trials 5] [--dry-run] [--quiet]\n"
+    "                          [--cpu-trials 5] [--scratch-rows 300000] [--dry-run] [--quiet]\n"
     "Measures this machine's device through the aio layer (sequential 128 kB reads, random\n"
     "8 kB reads by queue depth, per I/O method, direct and buffered) and the engine's CPU\n"
     "costs (per tuple, index entry, operator, page hit, page checksum, cached pread), and\n"
@@ -46,6 +46,8 @@ const char* kUsage =
     "  --methods L    I/O methods to measure (default sync,worker,io_uring)\n"
     "  --depths L     random-read queue depths, 1 first (default 1,2,4,8,16,32,64)\n"
     "  --cpu-trials K trials of the cached scans, medians kept (default 5)\n"
+    "  --scratch-rows N  rows of the fillfactor-10 scratch tables (default 300000, beyond\n"
+    "                 the CPU caches as real tables are)\n"
     "  --dry-run      print the block instead of writing tidepool.conf\n"
     "  --quiet        no progress lines on stderr, and only the last line of the report\n";
 
@@ -86,6 +88,10 @@ std::string parse_args(const std::vector<std::string>& args, Options* o) {
         o->methods.clear();
         for (const std::string& m : split_list(v)) o->methods.push_back(aio::parse_io_method(m));
         if (o->methods.empty()) return "--methods: name at least one method";
+      } else if (a == "--scratch-rows") {
+        o->sparse_rows = o->scattered_rows = std::stoull(v);
+        if (o->sparse_rows < 1000 || o->sparse_rows > 10000000)
+          return "--scratch-rows: 1000..10000000";
       } else if (a == "--cpu-trials") {
         o->cpu_trials = std::stoi(v);
         if (o->cpu_trials < 1 || o->cpu_trials > 100) return "--cpu-trials: 1..100";
@@ -192,6 +198,7 @@ void print_report(const Calibration& c, const Options& o, std::ostream& out) {
   out << "cpu_operator_us     " << f.cpu_operator_us << "\n";
   out << "page_hit_us         " << f.page_hit_us << "\n";
   out << "random_page_hit_us  " << f.index_fetch_us << "\n";
+  out << "stream_block_us     " << f.stream_block_us << "\n";
   out << "page_read_cpu_us    " << f.page_read_cpu_us << "\n";
   out << "os_cache_page_us    " << f.os_cache_page_us << "\n";
   for (const std::string& n : c.notes) out << "note: " << n << "\n";

@@ -55,7 +55,8 @@ void cpu_lines(const CpuFigures& f, std::ostringstream& out) {
       << " ms; WHERE a > 0: " << num(f.qual1_ms) << " ms, AND b > 0: " << num(f.qual2_ms)
       << " ms;\n# full index scans: " << num(f.index_sparse_ms) << " ms (" << f.index_sparse_hits
       << " page hits, in index order), " << num(f.index_ms) << " ms (" << f.index_hits
-      << " page hits, shuffled, fillfactor 10, beyond the CPU caches),\n# " << num(f.index_fetch_us)
+      << " page hits, shuffled, fillfactor 10, beyond the CPU caches), " << num(f.prefetch_index_ms)
+      << " ms the latter with index_prefetch = immediate,\n# " << num(f.index_fetch_us)
       << " us per heap page an index scan visits; page_verify of an 8 kB page; pread of a\n"
          "# cached 8 kB block.\n";
   out << "cpu_tuple_us = '" << num(f.cpu_tuple_us) << "'\n";
@@ -63,6 +64,7 @@ void cpu_lines(const CpuFigures& f, std::ostringstream& out) {
   out << "cpu_operator_us = '" << num(f.cpu_operator_us) << "'\n";
   out << "page_hit_us = '" << num(f.page_hit_us) << "'\n";
   out << "random_page_hit_us = '" << num(f.index_fetch_us) << "'\n";
+  out << "stream_block_us = '" << num(f.stream_block_us) << "'\n";
   out << "page_read_cpu_us = '" << num(f.page_read_cpu_us) << "'\n";
   out << "os_cache_page_us = '" << num(f.os_cache_page_us) << "'\n";
 }

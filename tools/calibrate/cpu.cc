@@ -35,7 +35,6 @@ constexpr const char* kDenseIndex = "calibrate_dense_a_idx";
 // heap fetches over it are the random page visits random_page_hit_us prices.
 constexpr const char* kScattered = "calibrate_scattered";
 constexpr const char* kScatteredIndex = "calibrate_scattered_a_idx";
-constexpr uint64_t kScatteredRows = 300000;  // fillfactor 10: 13,637 pages, 112 MB
 // Below this a figure is noise around zero; the model wants a positive cost.
 constexpr double kFloorUs = 0.0005;
 
@@ -66,7 +65,7 @@ std::shared_ptr<Database> open_scratch(const std::string& dir) {
   options.data_dir = dir;
   // The tables must sit in the pool whole, and a seq scan of a table over a quarter of
   // the pool would read through a ring instead; one process, no parallel workers.
-  options.settings = {"shared_buffers=256MB", "max_parallel_workers_per_gather=0",
+  options.settings = {"shared_buffers=512MB", "max_parallel_workers_per_gather=0",
                       "io_method=sync"};
   auto db = Database::open(options);
   const std::set<std::string> ours = {kSparse,      kDense,      kScattered,
@@ -94,7 +93,7 @@ void load_tables(Session& s, const Options& o) {
   s.execute(std::string("CREATE INDEX ") + kDenseIndex + " ON " + kDense + " (a)");
   s.execute(std::string("CREATE TABLE ") + kScattered + " (a int, b int) WITH (fillfactor=10)");
   s.execute(std::string("INSERT INTO ") + kScattered + " SELECT g, g FROM generate_series(1, " +
-            std::to_string(kScatteredRows) + ") g ORDER BY random()");
+            std::to_string(o.scattered_rows) + ") g ORDER BY random()");
   s.execute(std::string("CREATE INDEX ") + kScatteredIndex + " ON " + kScattered + " (a)");
   for (const char* t : {kSparse, kDense, kScattered})
     s.execute(std::string("VACUUM (ANALYZE) ") + t);
@@ -206,9 +205,16 @@ void solve_index(Session& s, QueryTimer& timer, QueryTimer& slow_timer, CpuFigur
       (f->index_sparse_ms * 1000 - double(f->index_sparse_hits) * f->page_hit_us) /
       double(f->sparse_rows);
   f->cpu_index_tuple_us = per_entry - others;
-  f->index_fetch_us =
-      (f->index_ms * 1000 - double(kScatteredRows) * (f->cpu_index_tuple_us + others)) /
-      double(std::max<uint64_t>(1, f->index_hits));
+  f->index_fetch_us = (f->index_ms * 1000 -
+                       double(relation(s, kScattered).rows) * (f->cpu_index_tuple_us + others)) /
+                      double(std::max<uint64_t>(1, f->index_hits));
+  // The same scan through a read stream from its first TID: what prefetching costs per
+  // heap visit when every page is cached.
+  s.execute("SET index_prefetch = immediate");
+  f->prefetch_index_ms = slow_timer.ms({scattered_sql})[0];
+  s.execute("RESET index_prefetch");
+  f->stream_block_us =
+      (f->prefetch_index_ms - f->index_ms) * 1000 / double(std::max<uint64_t>(1, f->index_hits));
 }
 
 // µs to verify one page read from storage (checksum and header, as the pool does), over
@@ -269,10 +275,11 @@ double os_cache_us(const std::string& file, int repeats) {
 // in each).
 void keep_medians(const std::vector<CpuFigures>& trials, CpuFigures* f) {
   static constexpr double CpuFigures::*kFields[] = {
-      &CpuFigures::cpu_tuple_us, &CpuFigures::cpu_index_tuple_us, &CpuFigures::cpu_operator_us,
-      &CpuFigures::page_hit_us,  &CpuFigures::sparse_ms,          &CpuFigures::dense_ms,
-      &CpuFigures::qual1_ms,     &CpuFigures::qual2_ms,           &CpuFigures::index_sparse_ms,
-      &CpuFigures::index_ms,     &CpuFigures::index_fetch_us};
+      &CpuFigures::cpu_tuple_us,   &CpuFigures::cpu_index_tuple_us, &CpuFigures::cpu_operator_us,
+      &CpuFigures::page_hit_us,    &CpuFigures::sparse_ms,          &CpuFigures::dense_ms,
+      &CpuFigures::qual1_ms,       &CpuFigures::qual2_ms,           &CpuFigures::index_sparse_ms,
+      &CpuFigures::index_ms,       &CpuFigures::index_fetch_us,     &CpuFigures::prefetch_index_ms,
+      &CpuFigures::stream_block_us};
   const CpuFigures& first = trials.front();
   f->sparse_pages = first.sparse_pages, f->sparse_rows = first.sparse_rows;
   f->dense_pages = first.dense_pages, f->dense_rows = first.dense_rows;
@@ -314,6 +321,7 @@ CpuFigures measure_cpu(const std::string& scratch_dir, const std::string& probe_
   f.cpu_tuple_us = clamped("cpu_tuple_us", f.cpu_tuple_us, &f);
   f.cpu_index_tuple_us = clamped("cpu_index_tuple_us", f.cpu_index_tuple_us, &f);
   f.index_fetch_us = clamped("random_page_hit_us", f.index_fetch_us, &f);
+  f.stream_block_us = clamped("stream_block_us", f.stream_block_us, &f);
   say("cpu: timing page checksums and cached preads");
   f.page_read_cpu_us = clamped("page_read_cpu_us", checksum_us(options.cpu_repeats), &f);
   f.os_cache_page_us =

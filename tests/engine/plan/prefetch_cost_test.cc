@@ -19,6 +19,7 @@ PrefetchModel model(double depth) {
   m.device = parse_device_curve("seq=5 d1=100 d16=20", "device_test");
   m.page_hit_us = 0.1;
   m.random_page_hit_us = 0.3;
+  m.stream_block_us = 0.2;
   m.page_read_cpu_us = 0.5;
   m.os_cache_page_us = 2;
   m.seq_depth = m.bitmap_depth = m.index_depth = m.leaf_depth = depth;
@@ -80,11 +81,12 @@ TEST(PrefetchCost, RandomPagesPayTheCurveAtTheirDepth) {
 
 TEST(PrefetchCost, BitmapPagesCombineWhereTheyAreDense) {
   // 100 of 10,000 pages: 99 reads (a page starts one unless the page before is in the
-  // bitmap), 99 * 20 + 1 * 5 µs of I/O, plus 100 * (0.3 + 0.5) µs of visits out of block order.
-  EXPECT_DOUBLE_EQ(bitmap_pages_cost(model(16), 100, 10000, {}), (99 * 20 + 5 + 80) / 5.0);
+  // bitmap), 99 * 20 + 1 * 5 µs of I/O, plus 100 * (0.3 + 0.2 + 0.5) µs: each page visited out of
+  // block order, handed out by the stream and read.
+  EXPECT_DOUBLE_EQ(bitmap_pages_cost(model(16), 100, 10000, {}), (99 * 20 + 5 + 100) / 5.0);
   // Every page: reads of 16 blocks, 625 of them.
   EXPECT_DOUBLE_EQ(bitmap_pages_cost(model(16), 10000, 10000, {}),
-                   (625 * 20 + 9375 * 5 + 8000) / 5.0);
+                   (625 * 20 + 9375 * 5 + 10000) / 5.0);
   // One read at a time costs more: the depth-1 figure per read.
   EXPECT_GT(bitmap_pages_cost(model(1), 100, 10000, {}),
             bitmap_pages_cost(model(16), 100, 10000, {}));
@@ -92,12 +94,22 @@ TEST(PrefetchCost, BitmapPagesCombineWhereTheyAreDense) {
 
 TEST(PrefetchCost, IndexScansPrefetchOnlyAfterTheirStart) {
   PrefetchModel m = model(16);
+  m.index_prefetch = true;
   m.index_start_pages = 4;
-  // Four pages alone, 96 with 16 in flight.
-  EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 100, {}), (4 * 100.8 + 96 * 20.8) / 5);
-  EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 3, {}), 3 * 100.8 / 5);
-  // In block order without prefetching: direct I/O pays each read's latency, buffered
-  // I/O has the kernel's read-ahead.
+  // 100 pages read: four alone, 96 with 16 in flight; 0.5 µs of CPU each read; a visit
+  // each (0.3 µs), 96 of them through the stream (0.2 µs).
+  EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 100, 100, {}),
+                   (4 * 100 + 96 * 20 + 100 * 0.5 + 100 * 0.3 + 96 * 0.2) / 5);
+  // 250 heap tuples on those 100 pages, the heap not in index order: a visit per tuple.
+  EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 100, 250, {}),
+                   (4 * 100 + 96 * 20 + 100 * 0.5 + 250 * 0.3 + 246 * 0.2) / 5);
+  EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 3, 3, {}), 3 * 100.8 / 5);
+  // All cached: the visits only.
+  EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 100, 250, {.pool = 1}), (250 * 0.3 + 246 * 0.2) / 5);
+  // In block order with prefetching: combined reads, each page through the stream.
+  EXPECT_DOUBLE_EQ(in_order_pages_cost(m, 10, {}), (10 * 5.6 + 10 * 0.2) / 5);
+  // Without: direct I/O pays each read's latency, buffered I/O has the kernel's
+  // read-ahead.
   PrefetchModel alone = model(1);
   EXPECT_DOUBLE_EQ(in_order_pages_cost(alone, 10, {}), 10 * 100.8 / 5);
   alone.buffered = true;
