@@ -67,6 +67,7 @@ Outcome run_selectivity(Lab& lab, Context& ctx);
 Outcome run_eic(Lab& lab, Context& ctx);
 Outcome run_iomethod(Lab& lab, Context& ctx);
 Outcome run_index_prefetch(Lab& lab, Context& ctx);
+Outcome run_policies(Lab& lab, Context& ctx);
 
 struct ExperimentDef {
   const char* name;
