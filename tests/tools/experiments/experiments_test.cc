@@ -502,8 +502,8 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
                                        "parallel_tuple_cost=0"});
   EXPECT_EQ(status, 0);
   std::string report = slurp(out + "/REPORT.md");
-  for (const char* section :
-       {"## device", "## rpc", "## selectivity", "## eic", "## iomethod", "## index-prefetch"})
+  for (const char* section : {"## device", "## rpc", "## selectivity", "## eic", "## iomethod",
+                              "## index-prefetch", "## policies"})
     EXPECT_NE(report.find(section), std::string::npos) << section;
   EXPECT_NE(report.find("![random reads by depth](device.png)"), std::string::npos);
   EXPECT_EQ(report.find("Not measured: "), std::string::npos);
@@ -519,7 +519,7 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   for (size_t at = report.find("Status: **complete**"); at != std::string::npos;
        at = report.find("Status: **complete**", at + 1))
     ++complete;
-  EXPECT_EQ(complete, 6u);
+  EXPECT_EQ(complete, 7u);
 }
 
 // An experiment that records two rows and then fails: the skeleton keeps the rows,
