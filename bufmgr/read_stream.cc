@@ -54,8 +54,7 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
   // One extra slot: the per-buffer data of the buffer returned last stays valid.
   queue_size_ = max_pinned_ + 1;
   buffers_.assign(size_t(queue_size_), kInvalidBuffer);
-  slot_op_.assign(size_t(queue_size_), -1);
-  slot_read_.assign(size_t(queue_size_), 0);
+  slot_op_.assign(size_t(queue_size_), kNoRead);
   per_buffer_data_.assign(size_t(queue_size_) * per_buffer_size_, 0);
   ops_.resize(size_t(max_ios_));
   if (config.policy && std::string_view(config.policy->name) != kDefaultPrefetchPolicy) {
@@ -92,8 +91,7 @@ void ReadStream::release_all() noexcept {
     int q = queue_at(i);
     pool_.unpin(buffers_[size_t(q)]);
     buffers_[size_t(q)] = kInvalidBuffer;
-    slot_op_[size_t(q)] = -1;
-    slot_read_[size_t(q)] = 0;  // still counted in stats_.wasted_reads: never returned
+    slot_op_[size_t(q)] = kNoRead;  // a read one stays in stats_.wasted_reads: never returned
   }
   if (forwarded_ != kInvalidBuffer) pool_.unpin(std::exchange(forwarded_, kInvalidBuffer));
   pinned_ = 0;
@@ -148,8 +146,7 @@ bool ReadStream::start_pending_read() {
   for (int i = 0; i < n; ++i) {
     int q = queue_at(pinned_ + i);
     buffers_[size_t(q)] = op.buffers[i];
-    slot_op_[size_t(q)] = -1;
-    slot_read_[size_t(q)] = need_wait ? 1 : 0;
+    slot_op_[size_t(q)] = need_wait ? kRead : kNoRead;
   }
   if (op.forwarded) forwarded_ = op.buffers[n];
   pinned_ += n;
@@ -242,9 +239,8 @@ PinGuard ReadStream::next_buffer(void** per_buffer_data) {
   // buffer and nothing else is going on; replace it with the next block in place.
   if (pinned_ == 1 && ios_in_progress_ == 0 && pending_len_ == 0 && distance_ == 1 &&
       forwarded_ == kInvalidBuffer && unget_ == kInvalidBlock && per_buffer_size_ == 0 &&
-      !at_end_ && !paused_ && slot_op_[size_t(oldest_)] < 0) {
+      !at_end_ && !paused_ && slot_op_[size_t(oldest_)] == kNoRead) {
     int32_t b = buffers_[size_t(oldest_)];
-    returned(oldest_);
     oldest_ = (oldest_ + 1) % queue_size_;
     pinned_ = 0;
     stats_.buffers_returned += 1;
@@ -270,14 +266,14 @@ PinGuard ReadStream::next_buffer(void** per_buffer_data) {
       waited = pool_.wait_read_buffers(op);
     } catch (...) {
       // The op's buffers are not valid: drop everything and end the stream.
-      slot_op_[size_t(q)] = -1;
+      slot_op_[size_t(q)] = kRead;
       ops_head_ = (ops_head_ + 1) % max_ios_;
       --ios_in_progress_;
       release_all();
       at_end_ = true;
       throw;
     }
-    slot_op_[size_t(q)] = -1;
+    slot_op_[size_t(q)] = kRead;
     ops_head_ = (ops_head_ + 1) % max_ios_;
     --ios_in_progress_;
     if (waited) stats_.waits += 1;

@@ -182,12 +182,15 @@ class ReadStream {
     return clamped(custom_ ? custom_->on_read_consumed(distance_, waited)
                            : builtin_.on_read_consumed(distance_, waited));
   }
+  // slot_op_ besides a read op's index: the slot's buffer needed no read by this
+  // stream, or this stream read it (counted in stats_.wasted_reads until returned). The
+  // fast path takes only kNoRead slots, so it never has to look at the count.
+  static constexpr int16_t kNoRead = -1;
+  static constexpr int16_t kRead = -2;
   // The buffer at queue slot q goes to the consumer: it is no longer read ahead.
   void returned(int q) {
-    if (slot_read_[size_t(q)]) {
-      slot_read_[size_t(q)] = 0;
-      --stats_.wasted_reads;
-    }
+    if (slot_op_[size_t(q)] == kRead) --stats_.wasted_reads;
+    slot_op_[size_t(q)] = kNoRead;
   }
 
   BufferPool& pool_;
@@ -207,7 +210,6 @@ class ReadStream {
   // (index into ops_) when a read covering it starts there.
   std::vector<int32_t> buffers_;
   std::vector<int16_t> slot_op_;
-  std::vector<uint8_t> slot_read_;  // 1: the slot's buffer was read by this stream
   std::vector<unsigned char> per_buffer_data_;
   int oldest_ = 0;
   int pinned_ = 0;
