@@ -258,6 +258,8 @@ class Policies : public Experiment {
     const double gap = second - ms(b);
     const double noise =
         std::max(spread(values_of_ms(runs_[w][b])), spread(values_of_ms(runs_[w][s])));
+    if (runs_[w][b].size() < 2 || runs_[w][s].size() < 2)
+      return fixed(100.0 * gap / second, 1) + "% (one run)";
     return fixed(100.0 * gap / second, 1) + "%" + (gap < noise ? " (noise)" : "");
   }
   std::string best_table() const;
@@ -342,7 +344,8 @@ std::string Policies::report(Lab&, Context& ctx, const Outcome& outcome) {
     md << "<!-- excerpt -->\n"
        << best
        << "\n*by*: how much faster the best was than the runner-up; *(noise)*: by less than "
-          "either one's max - min over its runs, so the order of the two is not settled.\n"
+          "either one's max - min over its runs, so the order of the two is not settled; "
+          "*(one run)*: no spread to tell.\n"
           "<!-- /excerpt -->\n\n";
   md << "Policies: ";
   for (const bufmgr::PrefetchPolicyDef& d : bufmgr::prefetch_policies())
