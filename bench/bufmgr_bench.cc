@@ -1,6 +1,8 @@
 // Buffer pool micro-benchmarks (Google Benchmark; build with -DCMAKE_BUILD_TYPE=Release).
 //
 //   BM_HitPath                 read_buffer of a cached block + unpin (mapping lookup, pin)
+//   BM_CachedStream/<policy>   a read stream over 1024 cached blocks (the fast path);
+//                              0 = the default prefetch policy, 1 = pg18
 //   BM_SeqScan/<method>        cold O_DIRECT seq scan of the bench table through the pool
 //                              and a read stream (bulk-read ring, eic 16, 128 kB reads)
 //   BM_RawSeq/<method>         the same bytes read by aio alone: 128 kB reads at depth 16
@@ -105,6 +107,27 @@ void BM_HitPath(benchmark::State& state) {
   pool.drop_relation(*file);
 }
 BENCHMARK(BM_HitPath);
+
+// A read stream over 1024 cached blocks: the all-cached fast path (one pin swapped for
+// the next block per call). Arg 0: the default policy, called without the vtable; 1:
+// pg18, a policy behind the vtable (its hooks are not called on this path either way).
+void BM_CachedStream(benchmark::State& state) {
+  aio::IoSystem io({.method = aio::IoMethodKind::kSync});
+  BufferPool pool(io, {.shared_buffers = 16384});
+  auto file = aio::IoFile::open(table_path(), "bench", kRelnumber);
+  for (BlockNumber b = 0; b < 1024; ++b) pool.read_buffer(*file, b);
+  ReadStreamConfig config;
+  if (state.range(0) == 1) config.policy = find_prefetch_policy("pg18");
+  for (auto _ : state) {
+    BlockNumber next = 0;
+    ReadStream stream(pool, *file, config,
+                      [&](void*) { return next < 1024 ? next++ : kInvalidBlock; });
+    while (PinGuard pin = stream.next_buffer()) benchmark::DoNotOptimize(pin.buffer());
+  }
+  state.SetItemsProcessed(state.iterations() * 1024);
+  pool.drop_relation(*file);
+}
+BENCHMARK(BM_CachedStream)->Arg(0)->Arg(1);
 
 // A sequential scan of the bench table through the pool as the seq scan node reads it
 // (a ring, 128 kB reads, 16 in flight); returns how many pages did not hold their block.

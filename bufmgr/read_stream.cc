@@ -54,10 +54,23 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
   // One extra slot: the per-buffer data of the buffer returned last stays valid.
   queue_size_ = max_pinned_ + 1;
   buffers_.assign(size_t(queue_size_), kInvalidBuffer);
-  slot_op_.assign(size_t(queue_size_), -1);
+  slot_op_.assign(size_t(queue_size_), kNoRead);
   per_buffer_data_.assign(size_t(queue_size_) * per_buffer_size_, 0);
   ops_.resize(size_t(max_ios_));
+  if (config.policy && std::string_view(config.policy->name) != kDefaultPrefetchPolicy) {
+    custom_ = config.policy->make(config.policy_settings);
+    stats_.policy = config.policy->name;
+  }
+  distance_ = start_distance();
   ++pool.my_pins().open_streams;
+}
+
+int ReadStream::start_distance() {
+  const PrefetchLimits limits{.max_pinned = max_pinned_,
+                              .max_ios = max_ios_,
+                              .io_combine_limit = io_combine_limit_,
+                              .synchronous = synchronous_};
+  return clamped(custom_ ? custom_->initial_distance(limits) : builtin_.initial_distance(limits));
 }
 
 ReadStream::~ReadStream() {
@@ -78,7 +91,7 @@ void ReadStream::release_all() noexcept {
     int q = queue_at(i);
     pool_.unpin(buffers_[size_t(q)]);
     buffers_[size_t(q)] = kInvalidBuffer;
-    slot_op_[size_t(q)] = -1;
+    slot_op_[size_t(q)] = kNoRead;  // a read one stays in stats_.wasted_reads: never returned
   }
   if (forwarded_ != kInvalidBuffer) pool_.unpin(std::exchange(forwarded_, kInvalidBuffer));
   pinned_ = 0;
@@ -91,8 +104,7 @@ void ReadStream::reset() {
   release_all();
   at_end_ = false;
   paused_ = false;
-  distance_ = 1;
-  holdoff_ = 0;
+  distance_ = start_distance();
 }
 
 int ReadStream::pins_allowed() {
@@ -134,7 +146,7 @@ bool ReadStream::start_pending_read() {
   for (int i = 0; i < n; ++i) {
     int q = queue_at(pinned_ + i);
     buffers_[size_t(q)] = op.buffers[i];
-    slot_op_[size_t(q)] = -1;
+    slot_op_[size_t(q)] = need_wait ? kRead : kNoRead;
   }
   if (op.forwarded) forwarded_ = op.buffers[n];
   pinned_ += n;
@@ -143,23 +155,21 @@ bool ReadStream::start_pending_read() {
   if (need_wait) {
     stats_.ios += 1;
     stats_.io_blocks += uint64_t(n);
+    stats_.wasted_reads += uint64_t(n);  // until the consumer takes them
+    distance_ = after_read_started(n);
     if (synchronous_) {
       // effective_io_concurrency = 0: the read completes before we look further.
-      if (pool_.wait_read_buffers(op)) {
-        stats_.waits += 1;
-        distance_ = std::min(distance_ * 2, max_pinned_);
-      }
-      holdoff_ = max_pinned_;
+      const bool waited = pool_.wait_read_buffers(op);
+      if (waited) stats_.waits += 1;
+      distance_ = after_read_consumed(waited);
     } else {
       slot_op_[size_t(first_slot)] = int16_t(op_index);
       ++ios_in_progress_;
       stats_.ios_in_flight_max =
           std::max<uint64_t>(stats_.ios_in_flight_max, uint64_t(ios_in_progress_));
     }
-  } else if (holdoff_ > 0) {
-    --holdoff_;
-  } else if (distance_ > 1) {
-    --distance_;
+  } else {
+    distance_ = after_hit();
   }
   return true;
 }
@@ -229,7 +239,7 @@ PinGuard ReadStream::next_buffer(void** per_buffer_data) {
   // buffer and nothing else is going on; replace it with the next block in place.
   if (pinned_ == 1 && ios_in_progress_ == 0 && pending_len_ == 0 && distance_ == 1 &&
       forwarded_ == kInvalidBuffer && unget_ == kInvalidBlock && per_buffer_size_ == 0 &&
-      !at_end_ && !paused_ && slot_op_[size_t(oldest_)] < 0) {
+      !at_end_ && !paused_ && slot_op_[size_t(oldest_)] == kNoRead) {
     int32_t b = buffers_[size_t(oldest_)];
     oldest_ = (oldest_ + 1) % queue_size_;
     pinned_ = 0;
@@ -256,24 +266,22 @@ PinGuard ReadStream::next_buffer(void** per_buffer_data) {
       waited = pool_.wait_read_buffers(op);
     } catch (...) {
       // The op's buffers are not valid: drop everything and end the stream.
-      slot_op_[size_t(q)] = -1;
+      slot_op_[size_t(q)] = kRead;
       ops_head_ = (ops_head_ + 1) % max_ios_;
       --ios_in_progress_;
       release_all();
       at_end_ = true;
       throw;
     }
-    slot_op_[size_t(q)] = -1;
+    slot_op_[size_t(q)] = kRead;
     ops_head_ = (ops_head_ + 1) % max_ios_;
     --ios_in_progress_;
-    if (waited) {
-      stats_.waits += 1;
-      distance_ = std::min(distance_ * 2, max_pinned_);
-    }
-    holdoff_ = max_pinned_;
+    if (waited) stats_.waits += 1;
+    distance_ = after_read_consumed(waited);
   }
   int32_t b = buffers_[size_t(q)];
   buffers_[size_t(q)] = kInvalidBuffer;
+  returned(q);
   oldest_ = (oldest_ + 1) % queue_size_;
   --pinned_;
   stats_.buffers_returned += 1;

@@ -16,7 +16,9 @@
 //     ...
 //   }
 //
-// Distance (how far ahead it reads), in buffers:
+// Distance (how far ahead it reads), in buffers, is the prefetch policy's decision
+// (bufmgr/prefetch_policy.h, ReadStreamConfig::policy); the stream clamps it to
+// [1, max_pinned()]. The default policy, `tidepool`:
 //   - starts at 1, so a fully cached scan pins one buffer at a time (the fast path);
 //   - doubles, up to max_pinned(), each time the consumer had to wait for a read (a
 //     read run synchronously counts as a wait);
@@ -38,6 +40,7 @@
 #include <vector>
 
 #include "bufmgr/buffer_pool.h"
+#include "bufmgr/prefetch_policy.h"
 
 namespace tp::bufmgr {
 
@@ -63,6 +66,10 @@ struct ReadStreamConfig {
   // Most buffers the stream pins at once (0: no limit of its own beyond the thread's
   // pin budget and the ring). A parallel scan's participant takes its share of the pool.
   int max_pinned = 0;
+  // How far ahead to read (bufmgr/prefetch_policy.h); null: the default, `tidepool`.
+  // A registry entry: it outlives every stream.
+  const PrefetchPolicyDef* policy = nullptr;
+  PolicySettings policy_settings = {};
 };
 
 struct ReadStreamStats {
@@ -79,6 +86,11 @@ struct ReadStreamStats {
   uint64_t max_ios = 0;
   uint64_t effective_io_concurrency = 0;  // what the stream was asked for (0..1000)
   uint64_t ios_in_flight_max = 0;         // most reads it actually had in flight at once
+  // Blocks the stream read that the consumer has not taken: while it runs, reads ahead
+  // of the consumer; once it is reset or destroyed (a LIMIT stopped early), reads
+  // wasted.
+  uint64_t wasted_reads = 0;
+  const char* policy = nullptr;  // the prefetch policy's name; null for the default
 
   // Sums another stream's figures (a parallel scan's participants): counts add,
   // maxima take the larger.
@@ -93,6 +105,8 @@ struct ReadStreamStats {
     max_ios = std::max(max_ios, o.max_ios);
     effective_io_concurrency = std::max(effective_io_concurrency, o.effective_io_concurrency);
     ios_in_flight_max = std::max(ios_in_flight_max, o.ios_in_flight_max);
+    wasted_reads += o.wasted_reads;
+    if (!policy) policy = o.policy;
     return *this;
   }
 
@@ -129,7 +143,8 @@ class ReadStream {
   // Lets the stream call the callback again.
   void resume() { paused_ = false; }
   // Drops everything read ahead (waiting for reads in flight), forgets end of stream
-  // and pause, and starts again at distance 1 with the next callback answer.
+  // and pause, and starts again at the prefetch policy's initial distance with the next
+  // callback answer.
   void reset();
 
   const ReadStreamStats& stats() const { return stats_; }
@@ -153,6 +168,30 @@ class ReadStream {
   }
   int queue_at(int offset) const { return (oldest_ + offset) % queue_size_; }
   void release_all() noexcept;
+  // The policy's hooks, clamped to [1, max_pinned_]. The default policy is called
+  // directly (no vtable) on the per-block paths.
+  int clamped(int distance) const { return std::clamp(distance, 1, max_pinned_); }
+  int start_distance();
+  int after_hit() {
+    return clamped(custom_ ? custom_->on_hit(distance_) : builtin_.on_hit(distance_));
+  }
+  int after_read_started(int nblocks) {
+    return custom_ ? clamped(custom_->on_read_started(distance_, nblocks)) : distance_;
+  }
+  int after_read_consumed(bool waited) {
+    return clamped(custom_ ? custom_->on_read_consumed(distance_, waited)
+                           : builtin_.on_read_consumed(distance_, waited));
+  }
+  // slot_op_ besides a read op's index: the slot's buffer needed no read by this
+  // stream, or this stream read it (counted in stats_.wasted_reads until returned). The
+  // fast path takes only kNoRead slots, so it never has to look at the count.
+  static constexpr int16_t kNoRead = -1;
+  static constexpr int16_t kRead = -2;
+  // The buffer at queue slot q goes to the consumer: it is no longer read ahead.
+  void returned(int q) {
+    if (slot_op_[size_t(q)] == kRead) --stats_.wasted_reads;
+    slot_op_[size_t(q)] = kNoRead;
+  }
 
   BufferPool& pool_;
   aio::IoFile& file_;
@@ -187,7 +226,8 @@ class ReadStream {
   BlockNumber unget_ = kInvalidBlock;   // a block taken from the callback but not used yet
 
   int distance_ = 1;
-  int holdoff_ = 0;
+  TidepoolPolicy builtin_;
+  std::unique_ptr<PrefetchPolicy> custom_;  // a policy other than the default
   bool at_end_ = false;
   bool paused_ = false;
   ReadStreamStats stats_;

@@ -25,7 +25,12 @@ std::string leaf_readahead_line(const btree::LeafReadaheadStats& stats) {
 }
 
 IndexScanNode::IndexScanNode(bufmgr::BufferPool& pool, aio::IoFile& heap, IndexScanParams params)
-    : pool_(pool), heap_(heap), params_(std::move(params)) {}
+    : pool_(pool), heap_(heap), params_(std::move(params)) {
+  const bufmgr::PrefetchPolicyDef* def =
+      params_.stream.policy ? params_.stream.policy
+                            : bufmgr::find_prefetch_policy(bufmgr::kDefaultPrefetchPolicy);
+  if (params_.prefetch) start_policy_ = def->make(params_.stream.policy_settings);
+}
 
 IndexScanNode::~IndexScanNode() {
   stream_.reset();  // before the ring its callback reads
@@ -49,6 +54,7 @@ void IndexScanNode::do_open() {
   item_ = 0;
   ahead_batch_ = ahead_item_ = 0;
   block_switches_ = 0;
+  heap_reads_ = 0;
   index_done_ = false;
   TP_ASSERT(!params_.condition_sets.empty());
   condition_set_ = 0;
@@ -129,10 +135,17 @@ void IndexScanNode::start_stream(bool include_current) {
   used_stream_ = true;
 }
 
+bool IndexScanNode::stream_wanted() const {
+  if (stream_ || !params_.prefetch) return false;
+  return params_.prefetch_start_switches == 0 ||
+         start_policy_->should_start(
+             {.block_switches = block_switches_, .heap_reads = heap_reads_});
+}
+
 void IndexScanNode::switch_to(BlockNumber block) {
-  // index_prefetch = immediate: the stream starts before the first heap read.
-  if (!stream_ && params_.prefetch && params_.prefetch_start_switches == 0)
-    start_stream(/*include_current=*/true);
+  // index_prefetch = immediate (or a policy that starts at once): the stream starts
+  // before the first heap read.
+  if (stream_wanted()) start_stream(/*include_current=*/true);
   current_page_ = bufmgr::ReadGuard();
   bufmgr::PinGuard pin;
   if (stream_) {
@@ -143,12 +156,14 @@ void IndexScanNode::switch_to(BlockNumber block) {
     }
     TP_ASSERT(pin && pin.block() == block);
   } else {
+    const uint64_t reads_before = bufmgr::thread_buffer_usage().shared_read;
     pin = pool_.read_buffer(heap_, block);
+    if (bufmgr::thread_buffer_usage().shared_read != reads_before) ++heap_reads_;
   }
   current_page_ = std::move(pin).lock_shared();
   current_block_ = block;
-  if (!stream_ && params_.prefetch && ++block_switches_ >= params_.prefetch_start_switches)
-    start_stream();
+  ++block_switches_;
+  if (stream_wanted()) start_stream();
 }
 
 bool IndexScanNode::skips_heap(BlockNumber block) {

@@ -6,9 +6,10 @@
 // a ring (at most kMaxIndexBatches); a read stream's callback walks ahead
 // through the ring yielding heap blocks (skipping a block equal to the one
 // before), loads further leaf batches as it goes, and pauses when the ring is
-// full; the consumer resumes it when it retires a batch. The stream starts
-// only after the scan switched heap blocks kPrefetchStartSwitches times, so a
-// LIMIT 1 lookup reads exactly what it would without prefetch.
+// full; the consumer resumes it when it retires a batch. When the stream starts
+// is the prefetch policy's decision (bufmgr/prefetch_policy.h, should_start): the
+// default starts it after the scan switched heap blocks kPrefetchStartSwitches
+// times, so a LIMIT 1 lookup reads exactly what it would without prefetch.
 // scans/README.md draws the ring.
 #pragma once
 
@@ -29,7 +30,7 @@
 namespace tp::scans {
 
 inline constexpr size_t kMaxIndexBatches = 64;
-inline constexpr int kPrefetchStartSwitches = 4;
+inline constexpr int kPrefetchStartSwitches = bufmgr::kDefaultStartSwitches;
 
 // An open index: the tree plus whatever keeps its page store alive.
 struct IndexHandle {
@@ -60,8 +61,9 @@ struct IndexScanParams {
   std::vector<OutputColumn> key_slots;
   uint32_t tuple_size = 0;
   bool prefetch = false;
-  // Heap-block switches before the prefetch stream starts (index_prefetch = on:
-  // kPrefetchStartSwitches; immediate: 0).
+  // 0: the prefetch stream starts before the first heap read (index_prefetch =
+  // immediate); otherwise the prefetch policy (stream.policy) decides when
+  // (index_prefetch = on; the default policy after kPrefetchStartSwitches switches).
   int prefetch_start_switches = kPrefetchStartSwitches;
   // index_leaf_readahead: the B-tree scan reads its leaves through a stream once it has
   // walked a few (engine/btree/leaf_readahead.h).
@@ -99,6 +101,8 @@ class IndexScanNode final : public ExecNode {
   void start_stream(bool include_current = false);
   BlockNumber next_prefetch_block();
   void switch_to(BlockNumber block);
+  // index_prefetch is on and the stream should start now (immediate, or the policy).
+  bool stream_wanted() const;
   // Index Only Scan: whether the entries on `block` are answered from the index.
   bool skips_heap(BlockNumber block);
   // The current entry's keys laid out as a heap tuple (in index_tuple_).
@@ -119,6 +123,8 @@ class IndexScanNode final : public ExecNode {
   size_t ahead_item_ = 0;
   BlockNumber last_yielded_ = kInvalidBlock;
   int block_switches_ = 0;
+  int heap_reads_ = 0;  // heap blocks read (not found in the pool) before the stream
+  std::unique_ptr<bufmgr::PrefetchPolicy> start_policy_;  // asks should_start
   uint64_t heap_fetches_ = 0;             // index entries whose heap tuple was read (all loops)
   BlockNumber vm_block_ = kInvalidBlock;  // the last block skips_heap looked up
   bool vm_skip_ = false;

@@ -66,6 +66,9 @@ std::string prefetch_text(const bufmgr::ReadStreamStats& st) {
   if (st.ios_clamped())
     text += fmt(" (effective_io_concurrency=%.0f clamped by io_max_concurrency)",
                 double(st.effective_io_concurrency));
+  // Only beyond the defaults, so the default output stays as it was.
+  if (st.wasted_reads) text += fmt(", wasted=%.0f", double(st.wasted_reads));
+  if (st.policy) text += std::string(", policy=") + st.policy;
   return text;
 }
 
@@ -192,6 +195,9 @@ void json_runtime_fields(const scans::ExecNode& n, const ExplainRun& run,
       fields.push_back(fmt("\"Prefetch I/Os In Flight Max\": %.0f", double(st->ios_in_flight_max)));
       fields.push_back(fmt("\"Prefetch I/Os Limit\": %.0f", double(st->max_ios)));
       fields.push_back(fmt("\"Prefetch I/Os Asked\": %.0f", double(st->effective_io_concurrency)));
+      if (st->wasted_reads)
+        fields.push_back(fmt("\"Prefetch Wasted Reads\": %.0f", double(st->wasted_reads)));
+      if (st->policy) fields.push_back(std::string("\"Prefetch Policy\": \"") + st->policy + "\"");
     }
     if (o.buffers) {
       const bufmgr::BufferUsage& b = n.instr.buffers;

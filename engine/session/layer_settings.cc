@@ -25,6 +25,8 @@ bufmgr::ReadStreamConfig stream_config(const Settings& s) {
   bufmgr::ReadStreamConfig c;
   c.effective_io_concurrency = int(s.get_int("effective_io_concurrency"));
   c.io_combine_limit = int(s.get_int("io_combine_limit"));
+  c.policy = bufmgr::find_prefetch_policy(s.get_enum("prefetch_policy"));
+  c.policy_settings.fixed_distance = int(s.get_int("prefetch_fixed_distance"));
   return c;
 }
 

@@ -5,6 +5,8 @@
 #include "engine/session/settings.h"
 #include "engine/session/settings_defs_model.h"
 
+#include "bufmgr/prefetch_policy.h"
+
 namespace tp {
 
 namespace {
@@ -305,6 +307,23 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Index scans and bitmap index scans that will read many leaf pages read them ahead "
        "through a read stream fed from the parent level's downlinks (tidepool's own; off "
        "reads one leaf at a time, as PostgreSQL does).",
+       "Query Tuning / Planner Method Configuration"},
+      {"prefetch_policy", SettingType::kEnum, SettingUnit::kNone, 0, 0,
+       bufmgr::kDefaultPrefetchPolicy, bufmgr::prefetch_policy_names(),
+       "How read streams decide how far to read ahead and when an index scan starts its "
+       "stream (bufmgr/prefetch_policy.h): tidepool grows on waits with a hold-off, pg18 is "
+       "PostgreSQL 18's heuristic, fixed keeps prefetch_fixed_distance, delayed_start is "
+       "patch 4351's start rule, cache_aware sizes the distance from recent misses.",
+       "Query Tuning / Planner Method Configuration"},
+      {"prefetch_fixed_distance",
+       SettingType::kInt,
+       SettingUnit::kNone,
+       0,
+       32768,
+       "0",
+       {},
+       "The distance, in buffers, of prefetch_policy = fixed (0: as far as the stream may "
+       "pin).",
        "Query Tuning / Planner Method Configuration"},
       {"enable_sort",
        SettingType::kBool,

@@ -68,6 +68,7 @@ Outcome run_cached(Lab& lab, Context& ctx);  // selectivity's sweep, 0% / 50% / 
 Outcome run_eic(Lab& lab, Context& ctx);
 Outcome run_iomethod(Lab& lab, Context& ctx);
 Outcome run_index_prefetch(Lab& lab, Context& ctx);
+Outcome run_policies(Lab& lab, Context& ctx);
 
 struct ExperimentDef {
   const char* name;

@@ -39,6 +39,8 @@ const std::vector<ExperimentDef>& experiment_defs() {
        "the AIO article: cold scan by parallel workers and io_method, buffered and direct"},
       {"index-prefetch", run_index_prefetch,
        "PostgreSQL patch 4351: index scan prefetch by distance, LIMIT n queries per second"},
+      {"policies", run_policies,
+       "every prefetch policy on the same workloads: time, reads, waits, wasted reads"},
   };
   return defs;
 }

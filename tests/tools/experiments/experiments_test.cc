@@ -545,7 +545,7 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   EXPECT_EQ(status, 0);
   std::string report = slurp(out + "/REPORT.md");
   for (const char* section : {"## device", "## rpc", "## selectivity", "## cached", "## eic",
-                              "## iomethod", "## index-prefetch"})
+                              "## iomethod", "## index-prefetch", "## policies"})
     EXPECT_NE(report.find(section), std::string::npos) << section;
   EXPECT_NE(report.find("![random reads by depth](device.png)"), std::string::npos);
   EXPECT_EQ(report.find("Not measured: "), std::string::npos);
@@ -562,7 +562,7 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   for (size_t at = report.find("Status: **complete**"); at != std::string::npos;
        at = report.find("Status: **complete**", at + 1))
     ++complete;
-  EXPECT_EQ(complete, 7u);
+  EXPECT_EQ(complete, 8u);
 }
 
 // An experiment that records two rows and then fails: the skeleton keeps the rows,

@@ -1,0 +1,127 @@
+// PrefetchPolicy: the decisions a read stream makes about reading ahead, behind one
+// small interface, so that a prefetching idea is one class in one file.
+//
+// The stream owns the mechanics (pins, the pin budget, combining, reads in flight,
+// pause); the policy owns the numbers: the look-ahead distance in buffers at the
+// start, after each read is started, after each hit, after each read is consumed,
+// and, for index scans, when the stream starts at all. Every hook returns the new
+// distance; the stream clamps it to [1, max_pinned], so a policy never needs to.
+//
+//   class MyPolicy final : public PrefetchPolicy {
+//    public:
+//     const char* name() const override { return "mine"; }
+//     int on_read_consumed(int distance, bool waited) override {
+//       return waited ? distance + 8 : distance;
+//     }
+//   };
+//
+// A policy instance belongs to one stream (and its thread); hooks are called on the
+// stream's own path, once per block or read, so they must not allocate or block.
+// The registry (bufmgr/policies/registry.cc) maps names to factories; the session's
+// `prefetch_policy` setting picks one. bufmgr/README.md, "Try your own prefetch idea",
+// walks through adding one.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tp::bufmgr {
+
+// What the stream allows, known when it starts (and again at each reset).
+struct PrefetchLimits {
+  int max_pinned = 1;         // the distance is clamped to [1, max_pinned]
+  int max_ios = 1;            // reads in flight at most (eic clamped to the thread's handles)
+  int io_combine_limit = 16;  // most blocks per read
+  bool synchronous = false;   // effective_io_concurrency 0: each read completes at once
+};
+
+// What an index scan knows when it asks whether to start its stream.
+struct IndexStartInfo {
+  int block_switches = 0;  // heap blocks it moved to so far (reads and hits)
+  int heap_reads = 0;      // of those, blocks it had to read from the file
+};
+
+// Settings a policy may read (the session's values).
+struct PolicySettings {
+  int fixed_distance = 0;  // prefetch_fixed_distance: 0 = max_pinned
+};
+
+// Patch 4351's INDEX_PREFETCH_BLKSWITCH_THRESHOLD: a LIMIT 1 lookup that touches a few
+// heap blocks reads exactly what it would without a stream.
+inline constexpr int kDefaultStartSwitches = 4;
+
+class PrefetchPolicy {
+ public:
+  virtual ~PrefetchPolicy() = default;
+  virtual const char* name() const = 0;
+
+  // The distance a new (or reset) stream starts at. Also the place to remember the
+  // limits and to forget what an earlier run of the stream taught the policy.
+  virtual int initial_distance(const PrefetchLimits& limits) {
+    limits_ = limits;
+    return 1;
+  }
+  // A read of `nblocks` blocks was started (the blocks were not in the pool).
+  virtual int on_read_started(int distance, int /*nblocks*/) { return distance; }
+  // A block was found in the pool: no read.
+  virtual int on_hit(int distance) = 0;
+  // The consumer reached the first buffer of a read; `waited`: it had to block for it
+  // (a read run synchronously counts as a wait).
+  virtual int on_read_consumed(int distance, bool waited) = 0;
+  // Index scans (index_prefetch = on): start the stream now? Asked before the first
+  // heap block and after each switch until it answers true.
+  virtual bool should_start(const IndexStartInfo& info) const {
+    return info.block_switches >= kDefaultStartSwitches;
+  }
+
+ protected:
+  PrefetchLimits limits_;
+};
+
+// The built-in heuristic (the default, `tidepool`): distance 1 at the start, doubled
+// each time the consumer had to wait for a read, then held for max_pinned hits after
+// a read is consumed before each further hit lowers it by one. Final and defined here
+// so the stream's all-cached fast path calls it directly, not through the vtable.
+class TidepoolPolicy final : public PrefetchPolicy {
+ public:
+  const char* name() const override { return "tidepool"; }
+  int initial_distance(const PrefetchLimits& limits) override {
+    limits_ = limits;
+    holdoff_ = 0;
+    return 1;
+  }
+  int on_hit(int distance) override {
+    if (holdoff_ > 0) {
+      --holdoff_;
+      return distance;
+    }
+    return distance - 1;
+  }
+  int on_read_consumed(int distance, bool waited) override {
+    holdoff_ = limits_.max_pinned;
+    return waited ? distance * 2 : distance;
+  }
+
+ private:
+  int holdoff_ = 0;
+};
+
+struct PrefetchPolicyDef {
+  const char* name;
+  const char* summary;  // one line, for SHOW's description and the experiment's report
+  std::unique_ptr<PrefetchPolicy> (*make)(const PolicySettings& settings);
+};
+
+// The default policy's name ("tidepool").
+inline constexpr const char* kDefaultPrefetchPolicy = "tidepool";
+
+// Every registered policy, the default first.
+const std::vector<PrefetchPolicyDef>& prefetch_policies();
+// The policy called `name` (exact, lower case), or null.
+const PrefetchPolicyDef* find_prefetch_policy(std::string_view name);
+std::vector<std::string> prefetch_policy_names();
+
+}  // namespace tp::bufmgr

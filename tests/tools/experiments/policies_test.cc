@@ -1,0 +1,58 @@
+// The `policies` experiment at a tiny scale: every registered policy (the README's
+// walkthrough policy, example_linear, among them) runs every workload, each row has
+// the documented columns, and the report names the fastest policy of each workload.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "bufmgr/prefetch_policy.h"
+#include "tests/tools/experiments/experiments_test_util.h"
+#include "tools/experiments/experiments.h"
+
+namespace tp::experiments {
+namespace {
+
+using namespace test;  // NOLINT(google-build-using-namespace): the tests' helpers
+
+TEST(Experiments, PoliciesRunsEveryPolicyOnEveryWorkloadAndNamesTheBest) {
+  TempDir dir;
+  Lab lab(tiny(dir.path(), 5000));
+  Context ctx = context_for(lab);
+  Outcome o = run_policies(lab, ctx);
+  ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
+  Csv csv = load(lab.options().out_dir + "/policies.csv");
+  EXPECT_EQ(own_columns(csv),
+            (std::vector<std::string>{"workload", "policy", "rows", "repeat", "ms", "shared_read",
+                                      "ios", "waits", "wasted"}));
+  std::map<std::string, std::map<std::string, int>> runs;  // [policy][workload]
+  for (const auto& r : csv.rows) {
+    ++runs[r.at("policy")][r.at("workload")];
+    EXPECT_GT(num(r, "ms"), 0);
+    EXPECT_GE(num(r, "shared_read"), 1) << "every run is cold";
+    EXPECT_EQ(r.at("prefetch_policy"), r.at("policy")) << "the session's setting";
+  }
+  const std::vector<std::string> names = bufmgr::prefetch_policy_names();
+  ASSERT_GE(names.size(), 6u);
+  EXPECT_EQ(runs.size(), names.size());
+  for (const std::string& p : names) EXPECT_EQ(runs[p].size(), 9u) << p;
+  EXPECT_TRUE(runs.count("example_linear")) << "the walkthrough's policy runs";
+  const std::string md = slurp(lab.options().out_dir + "/policies.md");
+  EXPECT_NE(md.find("Status: **complete**, " + std::to_string(9 * names.size()) +
+                    " runs in `policies.csv`."),
+            std::string::npos);
+  for (const char* w :
+       {"shuffled full index scan", "shuffled, table 4x the pool", "correlated full index scan",
+        "half cached (every other page)", "LIMIT 10", "LIMIT 100", "LIMIT 1000",
+        "bitmap heap scan (2%)", "parallel seq scan, 2 streams"}) {
+    const size_t row = md.find("| " + std::string(w) + " |");
+    ASSERT_NE(row, std::string::npos) << w << "\n" << md;
+    const std::string line = md.substr(row, md.find('\n', row) - row);
+    EXPECT_NE(line.find("| **"), std::string::npos) << "the best policy is named: " << line;
+  }
+}
+
+}  // namespace
+}  // namespace tp::experiments
