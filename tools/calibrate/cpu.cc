@@ -65,7 +65,7 @@ std::shared_ptr<Database> open_scratch(const std::string& dir) {
   options.data_dir = dir;
   // The tables must sit in the pool whole, and a seq scan of a table over a quarter of
   // the pool would read through a ring instead; one process, no parallel workers.
-  options.settings = {"shared_buffers=512MB", "max_parallel_workers_per_gather=0",
+  options.settings = {"shared_buffers=768MB", "max_parallel_workers_per_gather=0",
                       "io_method=sync"};
   auto db = Database::open(options);
   const std::set<std::string> ours = {kSparse,      kDense,      kScattered,
