@@ -70,14 +70,15 @@ DeviceCurve parse_device_curve(std::string_view text, std::string_view setting) 
     if (eq == std::string::npos) bad_curve(setting, text, "\"" + word + "\" has no '='");
     const std::string key = word.substr(0, eq);
     const double v = positive_number(setting, text, word, word.substr(eq + 1));
-    if (key == "seq") {
-      c.seq_us = v;
+    if (key == "seq" || key == "s1") {
+      (key == "seq" ? c.seq_us : c.seq1_us) = v;
       continue;
     }
     char* end = nullptr;
     const long depth = key.size() > 1 && key[0] == 'd' ? std::strtol(key.c_str() + 1, &end, 10) : 0;
     if (depth < 1 || depth > 1024 || *end != '\0')
-      bad_curve(setting, text, "unknown key \"" + key + "\" (seq, or dN for a depth N of 1..1024)");
+      bad_curve(setting, text,
+                "unknown key \"" + key + "\" (seq, s1, or dN for a depth N of 1..1024)");
     for (const auto& [d, us] : c.random_us)
       if (d == depth) bad_curve(setting, text, "depth " + std::to_string(depth) + " given twice");
     c.random_us.emplace_back(int(depth), v);
@@ -91,6 +92,7 @@ DeviceCurve parse_device_curve(std::string_view text, std::string_view setting) 
 
 std::string format_device_curve(const DeviceCurve& curve) {
   std::string s = "seq=" + short_number(curve.seq_us);
+  if (curve.seq1_us > 0) s += " s1=" + short_number(curve.seq1_us);
   for (const auto& [d, us] : curve.random_us)
     s += " d" + std::to_string(d) + "=" + short_number(us);
   return s;

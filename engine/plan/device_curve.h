@@ -6,8 +6,9 @@
 //   device_io_uring_direct = 'seq=6.5 d1=123 d4=37.5 d16=25.4 d32=23.4 d64=21'
 //
 // seq: µs per page while a large sequential read runs (128 kB reads, 16 in flight), the
-// device's transfer time per page. dN: µs per random 8 kB read with N reads in flight,
-// i.e. 1e6 / IOPS at depth N (at depth 1 this is the read's latency).
+// device's transfer time per page. s1 (optional): µs per page of 128 kB sequential reads
+// made one at a time (effective_io_concurrency = 0). dN: µs per random 8 kB read with N reads in
+// flight, i.e. 1e6 / IOPS at depth N (at depth 1 this is the read's latency).
 #pragma once
 
 #include <string>
@@ -19,6 +20,7 @@ namespace tp {
 
 struct DeviceCurve {
   double seq_us = 0;
+  double seq1_us = 0;                             // one sequential read at a time; 0: not measured
   std::vector<std::pair<int, double>> random_us;  // (depth, µs per read), depths ascending
 
   // µs per random 8 kB read with `depth` reads in flight: interpolated on log(depth)
@@ -30,6 +32,13 @@ struct DeviceCurve {
   // random read's time for the first page, transfer time for the rest.
   double read_us(double blocks, double depth) const {
     return random_read_us(depth) + (blocks - 1) * seq_us;
+  }
+  // µs per page of a sequential scan's `blocks`-block reads with `depth` in flight:
+  // bandwidth-bound from two on; with one, s1 when measured, else each read's latency
+  // plus its transfer.
+  double sequential_us(double blocks, double depth) const {
+    if (depth >= 2) return seq_us;
+    return seq1_us > 0 ? seq1_us : read_us(blocks, 1) / blocks;
   }
 };
 

@@ -32,8 +32,7 @@ double sequential_pages_cost(const PrefetchModel& m, double pages, double depth,
                              const CacheState& cache) {
   if (pages <= 0) return 0;
   const double n = std::max(1.0, std::min(m.io_combine_limit, pages));
-  const double per_page_us =
-      depth >= 2 ? m.device.seq_us : m.device.read_us(n, 1) / n;  // each read waits alone
+  const double per_page_us = m.device.sequential_us(n, depth);
   return m.units(pages * m.page_hit_us + miss_us(m, pages, cache, per_page_us));
 }
 

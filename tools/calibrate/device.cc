@@ -43,7 +43,9 @@ std::vector<DeviceResult> device_results(const std::vector<aio::DeviceProbeRow>&
                        std::to_string(row.ios) + " reads, left out");
       continue;
     }
-    if (row.pattern == "seq") {
+    if (row.pattern == "seq" && row.depth == 1) {
+      r.curve.seq1_us = seq_us_per_page(row.mb_per_s);
+    } else if (row.pattern == "seq") {
       r.seq_mb_per_s = row.mb_per_s;
       r.curve.seq_us = seq_us_per_page(row.mb_per_s);
     } else {
@@ -74,18 +76,22 @@ std::vector<DeviceResult> measure_device(const Options& options, std::vector<std
   config.random_depths = options.depths;
   config.io_workers = options.io_workers;
   config.repeats = 1;
-  std::vector<aio::DeviceProbeRow> rows = aio::run_device_probe(
-      config,
-      [&](const aio::DeviceProbeRow& r) {
-        check_for_interrupts();  // Ctrl-C stops between two measurements
-        say(r.method + (r.direct ? " direct " : " buffered ") + r.pattern + " depth " +
-            std::to_string(r.depth) + ": " + std::to_string(int64_t(r.mb_per_s)) + " MB/s, " +
-            std::to_string(int64_t(r.iops)) + " IOPS");
-      },
-      [&](const std::string& note) {
-        notes->push_back(note);
-        say(note);
-      });
+  auto on_row = [&](const aio::DeviceProbeRow& r) {
+    check_for_interrupts();  // Ctrl-C stops between two measurements
+    say(r.method + (r.direct ? " direct " : " buffered ") + r.pattern + " depth " +
+        std::to_string(r.depth) + ": " + std::to_string(int64_t(r.mb_per_s)) + " MB/s, " +
+        std::to_string(int64_t(r.iops)) + " IOPS");
+  };
+  auto on_note = [&](const std::string& note) {
+    notes->push_back(note);
+    say(note);
+  };
+  std::vector<aio::DeviceProbeRow> rows = aio::run_device_probe(config, on_row, on_note);
+  // The same sequential reads one at a time (effective_io_concurrency = 0's seq scan):
+  // the curve's s1.
+  config.sequential_depth = 1;
+  config.random_depths.clear();
+  for (aio::DeviceProbeRow& r : aio::run_device_probe(config, on_row, {})) rows.push_back(r);
   return device_results(rows, notes);
 }
 

@@ -48,6 +48,15 @@ TEST(DeviceCurve, ADeeperQueueNeverCostsMoreThanAShallowerOne) {
   EXPECT_DOUBLE_EQ(c.random_read_us(8), 30);  // between 50 at d4 and 10 at d16
 }
 
+TEST(DeviceCurve, OneSequentialReadAtATimeUsesS1WhenMeasured) {
+  DeviceCurve c = parse_device_curve("seq=5 d1=100 s1=7", "x");
+  EXPECT_EQ(format_device_curve(c), "seq=5 s1=7 d1=100");
+  EXPECT_DOUBLE_EQ(c.sequential_us(16, 1), 7);
+  EXPECT_DOUBLE_EQ(c.sequential_us(16, 16), 5);
+  c.seq1_us = 0;  // not measured: each read's latency, then its transfer
+  EXPECT_DOUBLE_EQ(c.sequential_us(16, 1), (100 + 15 * 5) / 16.0);
+}
+
 TEST(DeviceCurve, RefusesWhatItCannotRead) {
   for (const char* bad : {"", "seq=5", "d1=10", "seq=5 d1=x", "seq=5 d1=-1", "seq=5 d1=3 d1=4",
                           "seq=5 d1=3 q2=1", "seq=5 d1=3 d0=1", "seq 5 d1=3"}) {
