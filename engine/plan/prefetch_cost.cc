@@ -50,9 +50,7 @@ double bitmap_pages_cost(const PrefetchModel& m, double pages, double table_page
   const double reads = std::max({1.0, pages * (1.0 - density), pages / m.io_combine_limit});
   const double device_us =
       reads * m.device.random_read_us(m.bitmap_depth) + (pages - reads) * m.device.seq_us;
-  // Every page comes through the stream, out of block order for the CPU caches.
-  return m.units(pages * (m.random_page_hit_us + m.stream_block_us) +
-                 miss_us(m, pages, cache, device_us / pages));
+  return m.units(pages * m.bitmap_page_us + miss_us(m, pages, cache, device_us / pages));
 }
 
 double index_heap_pages_cost(const PrefetchModel& m, double pages, double visits,

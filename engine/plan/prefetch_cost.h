@@ -34,6 +34,7 @@ struct PrefetchModel {
   double page_hit_us = 0.15;        // a page visited in block order (seq scan)
   double random_page_hit_us = 1.2;  // out of block order (index heap fetch, bitmap page)
   double stream_block_us = 0.3;     // a block handed out by a prefetching read stream
+  double bitmap_page_us = 0.8;      // a bitmap heap scan's page: TID bitmap, stream, visit
   double page_read_cpu_us = 0.5;
   double os_cache_page_us = 2;
   // Reads in flight each scan kind will have (>= 1).

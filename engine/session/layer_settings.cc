@@ -45,6 +45,7 @@ void prefetch_aware_costs(const Settings& s, const PlannerSettings& p, CostSetti
   m.page_hit_us = s.get_real("page_hit_us");
   m.random_page_hit_us = s.get_real("random_page_hit_us");
   m.stream_block_us = s.get_real("stream_block_us");
+  m.bitmap_page_us = s.get_real("bitmap_page_us");
   m.page_read_cpu_us = s.get_real("page_read_cpu_us");
   m.os_cache_page_us = s.get_real("os_cache_page_us");
   // A stream keeps effective_io_concurrency reads in flight, no more than the thread's

@@ -73,6 +73,9 @@ std::vector<SettingDef> cost_model_setting_defs() {
       micros("stream_block_us", "0.3",
              "per block a prefetching read stream hands out beyond a plain read (its callback "
              "and queue; what index_prefetch costs on cached pages)"),
+      micros("bitmap_page_us", "0.8",
+             "per heap page a bitmap heap scan visits in the pool (the TID bitmap's iteration, "
+             "the stream, the page's visit)"),
       micros("page_read_cpu_us", "0.5",
              "per page read from storage on top of the I/O (checksum, completion, mapping)"),
       micros("os_cache_page_us", "2",

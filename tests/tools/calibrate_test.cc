@@ -194,7 +194,7 @@ TEST(Calibrate, TinyRealRunWritesEverySettingWithSaneFigures) {
   EXPECT_TRUE(fs::exists(tmp.data() + "/" + kDataDirMarker));
   EXPECT_FALSE(fs::exists(tmp.data() + "/" + kScratchName));
   EXPECT_TRUE(fs::exists(tmp.data() + "/tidepool_device_probe.dat"));  // kept for the next run
-  EXPECT_NE(first.out.find("wrote 10 settings"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("wrote 11 settings"), std::string::npos) << first.out;
 
   write(tmp.data() + "/tidepool.conf",
         "# mine\nwork_mem = 8MB\n" + read(tmp.data() + "/tidepool.conf"));
@@ -217,9 +217,9 @@ TEST(Calibrate, TinyRealRunWritesEverySettingWithSaneFigures) {
     // One random read costs at least one page's transfer time.
     EXPECT_GE(c.random_us[0].second, c.seq_us) << s.get_text(name);
   }
-  for (const char* name :
-       {"cpu_tuple_us", "cpu_index_tuple_us", "cpu_operator_us", "page_hit_us",
-        "random_page_hit_us", "stream_block_us", "page_read_cpu_us", "os_cache_page_us"}) {
+  for (const char* name : {"cpu_tuple_us", "cpu_index_tuple_us", "cpu_operator_us", "page_hit_us",
+                           "random_page_hit_us", "stream_block_us", "bitmap_page_us",
+                           "page_read_cpu_us", "os_cache_page_us"}) {
     EXPECT_NE(conf.find(std::string("\n") + name + " = '"), std::string::npos) << name;
     EXPECT_GT(s.get_real(name), 0) << name;
     EXPECT_LT(s.get_real(name), 100) << name;

@@ -87,6 +87,9 @@ struct CpuFigures {
   double index_fetch_us = 0;       // an index scan's heap page visit (solved with the index tuple)
   double prefetch_index_ms = 0;    // the scattered index scan with index_prefetch = immediate
   double stream_block_us = 0;      // what the stream adds per heap visit
+  double bitmap_ms = 0;            // the same tenth as a bitmap heap scan
+  uint64_t bitmap_pages = 0;       // its heap pages
+  double bitmap_page_us = 0;       // per heap page beyond the entries' work
   int trials = 0;                  // how many trials the figures are the medians of
   std::vector<std::string> notes;  // clamped figures, pages not cached
 };

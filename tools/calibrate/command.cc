@@ -199,6 +199,7 @@ void print_report(const Calibration& c, const Options& o, std::ostream& out) {
   out << "page_hit_us         " << f.page_hit_us << "\n";
   out << "random_page_hit_us  " << f.index_fetch_us << "\n";
   out << "stream_block_us     " << f.stream_block_us << "\n";
+  out << "bitmap_page_us      " << f.bitmap_page_us << "\n";
   out << "page_read_cpu_us    " << f.page_read_cpu_us << "\n";
   out << "os_cache_page_us    " << f.os_cache_page_us << "\n";
   for (const std::string& n : c.notes) out << "note: " << n << "\n";

@@ -53,10 +53,12 @@ void cpu_lines(const CpuFigures& f, std::ostringstream& out) {
       << " rows (fillfactor 10): " << num(f.sparse_ms) << " ms,\n# of " << f.dense_pages
       << " pages / " << f.dense_rows << " rows (fillfactor 100): " << num(f.dense_ms)
       << " ms; WHERE a > 0: " << num(f.qual1_ms) << " ms, AND b > 0: " << num(f.qual2_ms)
-      << " ms;\n# full index scans: " << num(f.index_sparse_ms) << " ms (" << f.index_sparse_hits
-      << " page hits, in index order), " << num(f.index_ms) << " ms (" << f.index_hits
-      << " page hits, shuffled, fillfactor 10, beyond the CPU caches), " << num(f.prefetch_index_ms)
-      << " ms the latter with index_prefetch = immediate,\n# " << num(f.index_fetch_us)
+      << " ms;\n# index scans: all of the in-order table " << num(f.index_sparse_ms) << " ms ("
+      << f.index_sparse_hits << " page hits), a tenth of the shuffled one beyond the CPU caches "
+      << num(f.index_ms) << " ms (" << f.index_hits << " page hits), " << num(f.prefetch_index_ms)
+      << " ms with index_prefetch = immediate, " << num(f.bitmap_ms)
+      << " ms as a bitmap heap scan (" << f.bitmap_pages << " heap pages);\n# "
+      << num(f.index_fetch_us)
       << " us per heap page an index scan visits; page_verify of an 8 kB page; pread of a\n"
          "# cached 8 kB block.\n";
   out << "cpu_tuple_us = '" << num(f.cpu_tuple_us) << "'\n";
@@ -65,6 +67,7 @@ void cpu_lines(const CpuFigures& f, std::ostringstream& out) {
   out << "page_hit_us = '" << num(f.page_hit_us) << "'\n";
   out << "random_page_hit_us = '" << num(f.index_fetch_us) << "'\n";
   out << "stream_block_us = '" << num(f.stream_block_us) << "'\n";
+  out << "bitmap_page_us = '" << num(f.bitmap_page_us) << "'\n";
   out << "page_read_cpu_us = '" << num(f.page_read_cpu_us) << "'\n";
   out << "os_cache_page_us = '" << num(f.os_cache_page_us) << "'\n";
 }

@@ -137,6 +137,13 @@ class QueryTimer {
     for (size_t q = 1; q < sqls.size(); ++q) out.push_back(std::max(0.0, fastest(t[q]) - baseline));
     return out;
   }
+  // A Bitmap Heap Scan's "Heap Blocks: exact=N" (0 when it prints none).
+  uint64_t heap_blocks(const std::string& sql) {
+    for (const auto& row : s_.execute("EXPLAIN (ANALYZE) " + sql).rows)
+      if (!row.empty() && row[0].find("Heap Blocks:") != std::string::npos)
+        return field(row[0], "exact=");
+    return 0;
+  }
   // Pages the plan visits in the pool; a page read from storage makes a note (the
   // figures would hold I/O).
   uint64_t hits(const std::string& sql) {
@@ -195,7 +202,11 @@ void solve_index(Session& s, QueryTimer& timer, QueryTimer& slow_timer, CpuFigur
   s.execute("SET enable_indexscan = on");
   const std::string count = "SELECT count(b) FROM ";
   const std::string sparse_sql = count + kSparse + " WHERE a > 0";
-  const std::string scattered_sql = count + kScattered + " WHERE a > 0";
+  // A tenth of the scattered table: each heap page visited about twice, as the
+  // selectivity sweep's index scans do (a full scan revisits each page 22 times and finds
+  // more of it in the CPU caches).
+  const uint64_t tenth = std::max<uint64_t>(1, relation(s, kScattered).rows / 10);
+  const std::string scattered_sql = count + kScattered + " WHERE a <= " + std::to_string(tenth);
   f->index_sparse_ms = timer.ms({sparse_sql})[0];
   f->index_ms = slow_timer.ms({scattered_sql})[0];
   f->index_sparse_hits = timer.hits(sparse_sql);
@@ -205,9 +216,9 @@ void solve_index(Session& s, QueryTimer& timer, QueryTimer& slow_timer, CpuFigur
       (f->index_sparse_ms * 1000 - double(f->index_sparse_hits) * f->page_hit_us) /
       double(f->sparse_rows);
   f->cpu_index_tuple_us = per_entry - others;
-  f->index_fetch_us = (f->index_ms * 1000 -
-                       double(relation(s, kScattered).rows) * (f->cpu_index_tuple_us + others)) /
-                      double(std::max<uint64_t>(1, f->index_hits));
+  const double entries_us = double(tenth) * (std::max(0.0, f->cpu_index_tuple_us) + others);
+  f->index_fetch_us =
+      (f->index_ms * 1000 - entries_us) / double(std::max<uint64_t>(1, f->index_hits));
   // The same scan through a read stream from its first TID: what prefetching costs per
   // heap visit when every page is cached.
   s.execute("SET index_prefetch = immediate");
@@ -215,6 +226,15 @@ void solve_index(Session& s, QueryTimer& timer, QueryTimer& slow_timer, CpuFigur
   s.execute("RESET index_prefetch");
   f->stream_block_us =
       (f->prefetch_index_ms - f->index_ms) * 1000 / double(std::max<uint64_t>(1, f->index_hits));
+  // And as a bitmap heap scan: per heap page, the TID bitmap's iteration, the stream and
+  // the page's visit, beyond the entries' work.
+  s.execute("SET enable_indexscan = off");
+  s.execute("SET enable_bitmapscan = on");
+  f->bitmap_ms = slow_timer.ms({scattered_sql})[0];
+  f->bitmap_pages = timer.heap_blocks(scattered_sql);
+  f->bitmap_page_us =
+      (f->bitmap_ms * 1000 - entries_us) / double(std::max<uint64_t>(1, f->bitmap_pages));
+  s.execute("SET enable_bitmapscan = off");
 }
 
 // µs to verify one page read from storage (checksum and header, as the pool does), over
@@ -275,15 +295,16 @@ double os_cache_us(const std::string& file, int repeats) {
 // in each).
 void keep_medians(const std::vector<CpuFigures>& trials, CpuFigures* f) {
   static constexpr double CpuFigures::*kFields[] = {
-      &CpuFigures::cpu_tuple_us,   &CpuFigures::cpu_index_tuple_us, &CpuFigures::cpu_operator_us,
-      &CpuFigures::page_hit_us,    &CpuFigures::sparse_ms,          &CpuFigures::dense_ms,
-      &CpuFigures::qual1_ms,       &CpuFigures::qual2_ms,           &CpuFigures::index_sparse_ms,
-      &CpuFigures::index_ms,       &CpuFigures::index_fetch_us,     &CpuFigures::prefetch_index_ms,
-      &CpuFigures::stream_block_us};
+      &CpuFigures::cpu_tuple_us,    &CpuFigures::cpu_index_tuple_us, &CpuFigures::cpu_operator_us,
+      &CpuFigures::page_hit_us,     &CpuFigures::sparse_ms,          &CpuFigures::dense_ms,
+      &CpuFigures::qual1_ms,        &CpuFigures::qual2_ms,           &CpuFigures::index_sparse_ms,
+      &CpuFigures::index_ms,        &CpuFigures::index_fetch_us,     &CpuFigures::prefetch_index_ms,
+      &CpuFigures::stream_block_us, &CpuFigures::bitmap_ms,          &CpuFigures::bitmap_page_us};
   const CpuFigures& first = trials.front();
   f->sparse_pages = first.sparse_pages, f->sparse_rows = first.sparse_rows;
   f->dense_pages = first.dense_pages, f->dense_rows = first.dense_rows;
   f->index_sparse_hits = first.index_sparse_hits, f->index_hits = first.index_hits;
+  f->bitmap_pages = first.bitmap_pages;
   for (auto field : kFields) {
     std::vector<double> v;
     for (const CpuFigures& t : trials) v.push_back(t.*field);
@@ -322,6 +343,7 @@ CpuFigures measure_cpu(const std::string& scratch_dir, const std::string& probe_
   f.cpu_index_tuple_us = clamped("cpu_index_tuple_us", f.cpu_index_tuple_us, &f);
   f.index_fetch_us = clamped("random_page_hit_us", f.index_fetch_us, &f);
   f.stream_block_us = clamped("stream_block_us", f.stream_block_us, &f);
+  f.bitmap_page_us = clamped("bitmap_page_us", f.bitmap_page_us, &f);
   say("cpu: timing page checksums and cached preads");
   f.page_read_cpu_us = clamped("page_read_cpu_us", checksum_us(options.cpu_repeats), &f);
   f.os_cache_page_us =

@@ -20,6 +20,7 @@ PrefetchModel model(double depth) {
   m.page_hit_us = 0.1;
   m.random_page_hit_us = 0.3;
   m.stream_block_us = 0.2;
+  m.bitmap_page_us = 0.4;
   m.page_read_cpu_us = 0.5;
   m.os_cache_page_us = 2;
   m.seq_depth = m.bitmap_depth = m.index_depth = m.leaf_depth = depth;
@@ -90,12 +91,12 @@ TEST(PrefetchCost, RandomPagesPayTheCurveAtTheirDepth) {
 
 TEST(PrefetchCost, BitmapPagesCombineWhereTheyAreDense) {
   // 100 of 10,000 pages: 99 reads (a page starts one unless the page before is in the
-  // bitmap), 99 * 20 + 1 * 5 µs of I/O, plus 100 * (0.3 + 0.2 + 0.5) µs: each page visited out of
-  // block order, handed out by the stream and read.
-  EXPECT_DOUBLE_EQ(bitmap_pages_cost(model(16), 100, 10000, {}), (99 * 20 + 5 + 100) / 5.0);
+  // bitmap), 99 * 20 + 1 * 5 µs of I/O, plus 100 * (0.4 + 0.5) µs: each page the bitmap
+  // heap scan visits, and reads.
+  EXPECT_DOUBLE_EQ(bitmap_pages_cost(model(16), 100, 10000, {}), (99 * 20 + 5 + 90) / 5.0);
   // Every page: reads of 16 blocks, 625 of them.
   EXPECT_DOUBLE_EQ(bitmap_pages_cost(model(16), 10000, 10000, {}),
-                   (625 * 20 + 9375 * 5 + 10000) / 5.0);
+                   (625 * 20 + 9375 * 5 + 9000) / 5.0);
   // One read at a time costs more: the depth-1 figure per read.
   EXPECT_GT(bitmap_pages_cost(model(1), 100, 10000, {}),
             bitmap_pages_cost(model(16), 100, 10000, {}));
