@@ -4,6 +4,7 @@
 // untouched; and a tiny real run writes every setting with sane figures.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -216,7 +217,20 @@ TEST(Calibrate, TinyRealRunWritesEverySettingWithSaneFigures) {
     EXPECT_EQ(c.random_us[0].first, 1);
     // One random read costs at least one page's transfer time.
     EXPECT_GE(c.random_us[0].second, c.seq_us) << s.get_text(name);
+    // s1 and d1 are the engine's cold scans, whose comment line comes just before.
+    const size_t setting_at = conf.find("\n" + name + " = '");
+    const size_t engine_at = conf.rfind("#   through the engine", setting_at);
+    ASSERT_NE(engine_at, std::string::npos) << conf;
+    const std::string engine = conf.substr(engine_at, setting_at - engine_at);
+    EXPECT_NE(engine.find("index scan of 2000 rows"), std::string::npos) << engine;
+    const size_t d1_at = engine.find(", d1 ");
+    ASSERT_NE(d1_at, std::string::npos) << engine;
+    const double d1 = std::strtod(engine.c_str() + d1_at + 5, nullptr);
+    EXPECT_NEAR(c.random_us[0].second, d1, d1 * 0.01) << engine << s.get_text(name);
+    EXPECT_GT(c.seq1_us, 0) << s.get_text(name);
   }
+  EXPECT_NE(second.out.find("one read at a time through the engine"), std::string::npos)
+      << second.out;
   for (const char* name : {"cpu_tuple_us", "cpu_index_tuple_us", "cpu_operator_us", "page_hit_us",
                            "random_page_hit_us", "stream_block_us", "bitmap_page_us",
                            "page_read_cpu_us", "os_cache_page_us"}) {

@@ -6,11 +6,14 @@
 //   device.cc     the device probe's rows -> one DeviceCurve per method and mode
 //   cpu.cc        a scratch Database inside DIR: cached scans solved for per-page,
 //                 per-tuple, per-operator and per-index-entry costs; checksums; preads
+//   engine_reads.cc  cold scans of its scattered table at effective_io_concurrency 0:
+//                 each curve's s1 and d1 as the engine's scans achieve them
 //   conf_block.cc the marker block's text, and splicing it into the user's conf
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -18,6 +21,7 @@
 #include "aio/aio.h"
 #include "aio/device_probe.h"
 #include "engine/plan/device_curve.h"
+#include "engine/session/database.h"
 #include "engine/session/settings_defs_model.h"
 
 namespace tp::calibrate {
@@ -26,6 +30,10 @@ inline constexpr const char* kBlockBegin = "# BEGIN tidepool calibrate";
 inline constexpr const char* kBlockEnd = "# END tidepool calibrate";
 // Inside DIR, created and removed by the CPU step; a killed run leaves it for the next.
 inline constexpr const char* kScratchName = "calibrate_scratch";
+// The scratch table that is shuffled, fillfactor 10 and larger than the CPU caches (the
+// experiments' tables are), and its index on a.
+inline constexpr const char* kScatteredTable = "calibrate_scattered";
+inline constexpr const char* kScatteredIndexName = "calibrate_scattered_a_idx";
 
 struct Options {
   std::string data_dir;
@@ -47,6 +55,16 @@ struct Options {
   bool quiet = false;
 };
 
+// One (method, mode)'s reads one at a time through the engine (engine_reads.cc).
+struct EngineReads {
+  double seq_ms = 0;  // cold seq scan, effective_io_concurrency 0
+  uint64_t seq_reads = 0, seq_rows = 0;
+  double index_ms = 0;  // cold index scan without prefetching
+  uint64_t index_reads = 0, index_rows = 0;
+  double s1_us = 0, d1_us = 0;              // solved; 0: not measured
+  double probe_s1_us = 0, probe_d1_us = 0;  // what the probe measured, which they replace
+};
+
 // One (method, mode): its curve and the figures it came from.
 struct DeviceResult {
   std::string method;
@@ -59,6 +77,7 @@ struct DeviceResult {
     double latency_us = 0;
   };
   std::vector<Random> random;
+  EngineReads engine;
 };
 
 // The curves of every (method, mode) the probe measured, in its order. A row that read
@@ -81,6 +100,7 @@ struct CpuFigures {
   double os_cache_page_us = 0;
   // What they were solved from, for the report and the block's comments.
   uint64_t sparse_pages = 0, sparse_rows = 0, dense_pages = 0, dense_rows = 0;
+  uint64_t scattered_rows = 0;
   double sparse_ms = 0, dense_ms = 0, qual1_ms = 0, qual2_ms = 0;
   double index_sparse_ms = 0, index_ms = 0;  // full index scans, sparse and dense
   uint64_t index_sparse_hits = 0, index_hits = 0;
@@ -103,6 +123,17 @@ struct CpuFigures {
 CpuFigures measure_cpu(const std::string& scratch_dir, const std::string& probe_file,
                        const Options& options, const std::function<void(const std::string&)>& say,
                        bool* claimed);
+// The scratch directory's Database: new, or a killed run's leftover holding nothing but
+// calibrate's tables (anything else is someone's data: refused with an error).
+std::shared_ptr<Database> open_scratch(const std::string& scratch_dir);
+// Cold scans of the scratch directory's scattered table (measure_cpu loaded it) at
+// effective_io_concurrency 0 under each device's method and mode: its curve's s1 and d1
+// become what the engine's seq scan and index scan without prefetching take per read, the
+// CPU figures `cpu` taken out; the probe's figures stay in DeviceResult::engine. A
+// figure a cache must have answered is a note, and the probe's is kept.
+void measure_engine_reads(const std::string& scratch_dir, const CpuFigures& cpu,
+                          std::vector<DeviceResult>* devices, std::vector<std::string>* notes,
+                          const std::function<void(const std::string&)>& say);
 // Removes what a tidepool data directory holds (marker, catalog, pid file, journal,
 // base/<relnumber>[_vm]) and then the directory; anything else stays, and so does the
 // directory, which the return value says (false).

@@ -191,6 +191,19 @@ void print_report(const Calibration& c, const Options& o, std::ostream& out) {
     }
     out << "\n";
   }
+  out << "\none read at a time through the engine (cold scans at effective_io_concurrency 0;\n"
+         "they replace the probe's figures in the curves)\n"
+      << std::left << std::setw(18) << "" << std::right << std::setw(10) << "s1 probe"
+      << std::setw(10) << "s1 scan" << std::setw(10) << "d1 probe" << std::setw(10) << "d1 scan"
+      << "\n";
+  for (const DeviceResult& d : c.devices) {
+    const EngineReads& e = d.engine;
+    if (e.s1_us <= 0 && e.d1_us <= 0) continue;
+    out << std::left << std::setw(18) << (d.method + (d.direct ? " direct" : " buffered"))
+        << std::right << std::setprecision(2) << std::setw(10) << e.probe_s1_us << std::setw(10)
+        << e.s1_us << std::setprecision(1) << std::setw(10) << e.probe_d1_us << std::setw(10)
+        << e.d1_us << "\n";
+  }
   const CpuFigures& f = c.cpu;
   out << "\n" << std::setprecision(4) << std::defaultfloat;
   out << "cpu_tuple_us        " << f.cpu_tuple_us << "\n";
@@ -261,6 +274,7 @@ std::string calibrate(const DataDir& dir, Options& o, std::ostream& out, std::os
   bool claimed = false;  // a scratch directory that is not calibrate's is never removed
   try {
     c.cpu = measure_cpu(scratch, probe, o, say, &claimed);
+    measure_engine_reads(scratch, c.cpu, &c.devices, &c.notes, say);
   } catch (...) {
     if (claimed) remove_scratch_dir(scratch);
     throw;

@@ -33,7 +33,8 @@ bool starts_with_marker(const std::string& line, const char* marker) {
 
 void device_lines(const Calibration& c, std::ostringstream& out) {
   out << "# Device through the aio layer. seq: 128 kB reads, 16 in flight, us per 8 kB page =\n"
-         "# 8192 / MB/s. dN: random 8 kB reads with N in flight, us = 1e6 / IOPS.\n";
+         "# 8192 / MB/s. dN: random 8 kB reads with N in flight, us = 1e6 / IOPS. s1 and d1,\n"
+         "# one read at a time, are what the engine's own scans take per read.\n";
   for (const DeviceResult& d : c.devices) {
     out << "#   " << d.method << (d.direct ? " direct" : " buffered") << ": seq "
         << num(d.seq_mb_per_s, "%.0f") << " MB/s; IOPS";
@@ -41,6 +42,13 @@ void device_lines(const Calibration& c, std::ostringstream& out) {
       out << " d" << r.depth << " " << num(r.iops, "%.0f");
     if (!d.random.empty()) out << "; d1 latency " << num(d.random.front().latency_us) << " us";
     out << "\n";
+    const EngineReads& e = d.engine;
+    if (e.s1_us > 0 || e.d1_us > 0)
+      out << "#   through the engine, cold, effective_io_concurrency 0: seq scan " << e.seq_reads
+          << " reads " << num(e.seq_ms) << " ms, s1 " << num(e.s1_us) << " us (probe "
+          << num(e.probe_s1_us) << "); index scan of " << e.index_rows << " rows, " << e.index_reads
+          << " reads " << num(e.index_ms) << " ms, d1 " << num(e.d1_us) << " us (probe "
+          << num(e.probe_d1_us) << ")\n";
     out << device_curve_setting(d.method, d.direct) << " = '" << format_device_curve(d.curve)
         << "'\n";
   }

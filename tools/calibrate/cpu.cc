@@ -31,10 +31,10 @@ constexpr const char* kSparse = "calibrate_sparse";
 constexpr const char* kDense = "calibrate_dense";
 constexpr const char* kSparseIndex = "calibrate_sparse_a_idx";
 constexpr const char* kDenseIndex = "calibrate_dense_a_idx";
-// Shuffled and larger than the CPU caches (the experiments' tables are): an index scan's
-// heap fetches over it are the random page visits random_page_hit_us prices.
-constexpr const char* kScattered = "calibrate_scattered";
-constexpr const char* kScatteredIndex = "calibrate_scattered_a_idx";
+// An index scan's heap fetches over the scattered table are the random page visits
+// random_page_hit_us prices.
+constexpr const char* kScattered = kScatteredTable;
+constexpr const char* kScatteredIndex = kScatteredIndexName;
 // Below this a figure is noise around zero; the model wants a positive cost.
 constexpr double kFloorUs = 0.0005;
 
@@ -58,8 +58,8 @@ double clamped(const char* name, double us, CpuFigures* f) {
   return kFloorUs;
 }
 
-// The scratch directory's Database: new, or a killed run's leftover holding nothing but
-// calibrate's tables (anything else is someone's data: refused, not dropped).
+}  // namespace
+
 std::shared_ptr<Database> open_scratch(const std::string& dir) {
   DatabaseOptions options;
   options.data_dir = dir;
@@ -77,6 +77,8 @@ std::shared_ptr<Database> open_scratch(const std::string& dir) {
                   "", "Move that directory out of the way; calibrate uses it as scratch space.");
   return db;
 }
+
+namespace {
 
 void load_tables(Session& s, const Options& o) {
   for (const char* t : {kSparse, kDense, kScattered})
@@ -205,7 +207,8 @@ void solve_index(Session& s, QueryTimer& timer, QueryTimer& slow_timer, CpuFigur
   // A tenth of the scattered table: each heap page visited about twice, as the
   // selectivity sweep's index scans do (a full scan revisits each page 22 times and finds
   // more of it in the CPU caches).
-  const uint64_t tenth = std::max<uint64_t>(1, relation(s, kScattered).rows / 10);
+  f->scattered_rows = relation(s, kScattered).rows;
+  const uint64_t tenth = std::max<uint64_t>(1, f->scattered_rows / 10);
   const std::string scattered_sql = count + kScattered + " WHERE a <= " + std::to_string(tenth);
   f->index_sparse_ms = timer.ms({sparse_sql})[0];
   f->index_ms = slow_timer.ms({scattered_sql})[0];
@@ -304,7 +307,7 @@ void keep_medians(const std::vector<CpuFigures>& trials, CpuFigures* f) {
   f->sparse_pages = first.sparse_pages, f->sparse_rows = first.sparse_rows;
   f->dense_pages = first.dense_pages, f->dense_rows = first.dense_rows;
   f->index_sparse_hits = first.index_sparse_hits, f->index_hits = first.index_hits;
-  f->bitmap_pages = first.bitmap_pages;
+  f->bitmap_pages = first.bitmap_pages, f->scattered_rows = first.scattered_rows;
   for (auto field : kFields) {
     std::vector<double> v;
     for (const CpuFigures& t : trials) v.push_back(t.*field);
