@@ -42,6 +42,7 @@
 #include <boost/intrusive/list_hook.hpp>
 
 #include "engine/core/block.h"
+#include "engine/core/io_trace.h"
 
 namespace tp::aio {
 
@@ -229,6 +230,9 @@ class IoHandle {
 
   // Owner only.
   IoResult* issuer_result_ = nullptr;
+  // The statement's trace record (engine/core/io_trace.h), or nullptr: set when staged,
+  // written by whichever thread moves the handle, cleared when it is idle again.
+  IoTraceRecord* trace_ = nullptr;
 
   // Written by the completing thread before COMPLETED_SHARED; read by the owner after.
   IoResult result_;

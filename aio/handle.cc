@@ -57,7 +57,49 @@ bool transition_is_legal(IoState from, IoState to) {
   return false;
 }
 
+// The trace's timestamp for the step into `to`.
+void stamp(IoTraceRecord& t, IoHandle& h, IoState to) {
+  switch (to) {
+    case IoState::kSubmitted:
+      t.submitted = trace_clock_ns();
+      break;
+    case IoState::kCompletedIo: {
+      const IoResult& r = HandleOps::result(h);
+      t.io_done = trace_clock_ns();
+      t.completer_tid = current_tid();
+      t.status = uint8_t(r.status);
+      t.bytes_done = r.bytes_done;
+      break;
+    }
+    case IoState::kCompletedShared:
+      t.callback_done = trace_clock_ns();
+      break;
+    case IoState::kCompletedLocal:
+      t.reaped = trace_clock_ns();
+      break;
+    case IoState::kIdle:
+      HandleOps::trace(h) = nullptr;  // the next I/O of this handle has its own record
+      break;
+    default:
+      break;
+  }
+}
+
 }  // namespace
+
+void trace_staged(IoHandle& h, IoTrace& trace, IoMethodKind method) noexcept {
+  IoTraceRecord* t = trace.new_io();
+  HandleOps::trace(h) = t;
+  if (t == nullptr) return;  // full: counted as dropped
+  t->relnumber = HandleOps::file(h)->relnumber();
+  t->first_block = HandleOps::first_block(h);
+  t->nblocks = uint16_t(HandleOps::nblocks(h));
+  t->write = HandleOps::op(h) == IoOp::kWrite;
+  t->direct = HandleOps::direct(h);
+  t->method = uint8_t(method);
+  t->issuer_tid = current_tid();
+  t->staged = trace_clock_ns();
+}
 
 void HandleOps::set_state(IoHandle& h, IoState to) {
   // Only one thread moves a handle at any time (the owner, or the single thread that
@@ -70,6 +112,9 @@ void HandleOps::set_state(IoHandle& h, IoState to) {
                  io_state_name(from), io_state_name(to), h.index_);
     TP_ASSERT(!"legal I/O handle state transition");
   }
+  // A traced I/O's step is stamped before the state is published: past
+  // COMPLETED_SHARED the completing thread must not touch the handle.
+  if (IoTraceRecord* t = h.trace_) stamp(*t, h, to);
   uint64_t generation = word_generation(word) + (to == IoState::kIdle ? 1 : 0);
   h.word_.store(make_word(generation, to), std::memory_order_release);
   h.word_.notify_all();
@@ -109,6 +154,15 @@ int64_t execute_io_now(IoHandle& h, uint32_t skip_bytes) {
   // The thread blocks in the system call: a session's thread (sync, or an I/O the
   // worker method runs inline) shows it in pg_stat_activity; I/O workers have no slot.
   WaitEventScope waiting(is_read ? WaitEvent::kDataFileRead : WaitEvent::kDataFileWrite);
+  IoTraceRecord* traced = HandleOps::trace(h);
+  if (traced != nullptr)
+    traced->exec_begin = trace_clock_ns(), traced->executor_tid = current_tid();
+  struct StampEnd {
+    IoTraceRecord* t;
+    ~StampEnd() {
+      if (t != nullptr) t->exec_end = trace_clock_ns();
+    }
+  } stamp_end{traced};
   uint32_t done = skip_bytes;
   iovec rest[kMaxBlocksPerIo];
   while (done < total) {

@@ -82,6 +82,7 @@ struct HandleOps {
   static iovec* iov(IoHandle& h) { return h.iov_; }
   static iovec* work_iov(IoHandle& h) { return h.work_iov_; }
   static IoResult*& issuer_result(IoHandle& h) { return h.issuer_result_; }
+  static IoTraceRecord*& trace(IoHandle& h) { return h.trace_; }
   static IoResult& result(IoHandle& h) { return h.result_; }
   static std::atomic<uint64_t>& claimed_generation(IoHandle& h) { return h.claimed_generation_; }
   static uint32_t& progress_bytes(IoHandle& h) { return h.progress_bytes_; }
@@ -104,6 +105,10 @@ int64_t execute_io_now(IoHandle& h, uint32_t skip_bytes = 0);
 // shared callback, -> COMPLETED_SHARED (waking waiters). If `completer` is the handle's owner slot,
 // reclaims at once. Never throws.
 void complete_io(IoHandle& h, int64_t raw, ThreadSlot* completer) noexcept;
+
+// A traced statement's I/O being staged (the caller's thread has a trace): gives `h` a
+// record of the trace, with what it reads or writes and how. Owner only.
+void trace_staged(IoHandle& h, IoTrace& trace, IoMethodKind method) noexcept;
 
 // Owner phase: COMPLETED_SHARED -> COMPLETED_LOCAL -> IDLE. Fills the issuer's result,
 // unlinks from the in-flight list, pushes the handle on the idle list. Owner thread only.

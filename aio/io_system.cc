@@ -293,6 +293,7 @@ void IoSystemCore::start(IoHandle& h, IoOp op, IoFile& file, BlockNumber first_b
                                   std::memory_order_release);
   HandleOps::set_state(h, IoState::kDefined);
   slot.handed_out = nullptr;
+  if (IoTrace* trace = current_io_trace()) trace_staged(h, *trace, config.method);
   HandleOps::set_state(h, IoState::kStaged);
   slot.staged[slot.staged_count++] = &h;
   if (!slot.in_batch || slot.staged_count >= kMaxBatchSize ||

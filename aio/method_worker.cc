@@ -91,6 +91,7 @@ class WorkerMethod final : public IoMethod {
   }
 
   void worker_main(int id) {
+    set_trace_thread_name("io worker " + std::to_string(id));  // its track in I/O traces
     const uint64_t my_bit = uint64_t{1} << id;
     std::unique_lock lock(mutex_);
     for (;;) {

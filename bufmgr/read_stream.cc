@@ -36,6 +36,7 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
       use_batching_(config.use_batching && config.effective_io_concurrency > 0),
       per_buffer_size_(config.per_buffer_data_size) {
   TP_ASSERT(callback_ != nullptr);
+  label_ = config.label;
   // Reads in flight: at most what the setting asks and what this thread has I/O
   // handles for (aio's acquire blocks when a thread has none available); each read
   // also checks that a handle is available (start_pending_read).
@@ -171,7 +172,18 @@ bool ReadStream::start_pending_read() {
   } else {
     distance_ = after_hit();
   }
+  trace_counters();
   return true;
+}
+
+void ReadStream::record_counters(IoTrace& trace) {
+  traced_distance_ = distance_;
+  traced_pinned_ = pinned_;
+  trace.counter(TraceCounter::kStreamDistance, distance_, label_);
+  trace.counter(TraceCounter::kStreamPinned, pinned_, label_);
+  const BufferUsage& used = thread_buffer_usage();
+  trace.counter(TraceCounter::kBufferHits, int64_t(used.shared_hit));
+  trace.counter(TraceCounter::kBufferReads, int64_t(used.shared_read));
 }
 
 void ReadStream::look_ahead() {
@@ -278,6 +290,7 @@ PinGuard ReadStream::next_buffer(void** per_buffer_data) {
     --ios_in_progress_;
     if (waited) stats_.waits += 1;
     distance_ = after_read_consumed(waited);
+    trace_counters();
   }
   int32_t b = buffers_[size_t(q)];
   buffers_[size_t(q)] = kInvalidBuffer;

@@ -35,12 +35,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <vector>
 
 #include "bufmgr/buffer_pool.h"
 #include "bufmgr/prefetch_policy.h"
+#include "engine/core/io_trace.h"
 
 namespace tp::bufmgr {
 
@@ -70,6 +72,9 @@ struct ReadStreamConfig {
   // A registry entry: it outlives every stream.
   const PrefetchPolicyDef* policy = nullptr;
   PolicySettings policy_settings = {};
+  // What the stream reads, for an I/O trace's counter tracks ("index heap", "index
+  // leaves"): a string literal.
+  const char* label = "stream";
 };
 
 struct ReadStreamStats {
@@ -168,6 +173,18 @@ class ReadStream {
   }
   int queue_at(int offset) const { return (oldest_ + offset) % queue_size_; }
   void release_all() noexcept;
+  // A traced statement (engine/core/io_trace.h) gets the distance, the pins and the
+  // thread's hits and reads whenever the distance changed since the last sample, or the
+  // pins by an eighth of it: a few samples per distance's worth of buffers, and none
+  // while a cached scan stays at one buffer.
+  void trace_counters() {
+    IoTrace* t = current_io_trace();
+    if (t == nullptr) return;
+    const int step = std::max(1, distance_ / 8);
+    if (distance_ != traced_distance_ || std::abs(pinned_ - traced_pinned_) >= step)
+      record_counters(*t);
+  }
+  void record_counters(IoTrace& trace);
   // The policy's hooks, clamped to [1, max_pinned_]. The default policy is called
   // directly (no vtable) on the per-block paths.
   int clamped(int distance) const { return std::clamp(distance, 1, max_pinned_); }
@@ -226,6 +243,8 @@ class ReadStream {
   BlockNumber unget_ = kInvalidBlock;   // a block taken from the callback but not used yet
 
   int distance_ = 1;
+  int traced_distance_ = -1, traced_pinned_ = -1;  // the trace's last samples
+  const char* label_ = nullptr;                    // ReadStreamConfig::label
   TidepoolPolicy builtin_;
   std::unique_ptr<PrefetchPolicy> custom_;  // a policy other than the default
   bool at_end_ = false;

@@ -94,6 +94,7 @@ void BitmapHeapScanNode::do_open() {
   bufmgr::ReadStreamConfig config = params_.stream;
   config.per_buffer_data_size = sizeof(PageData);
   config.sequential = false;
+  config.label = "bitmap heap";
   stream_ = std::make_unique<bufmgr::ReadStream>(pool_, heap_, config, [this](void* data) {
     TbmPage page;
     if (!iter_->next(&page)) return kInvalidBlock;

@@ -9,6 +9,7 @@ HeapScan::HeapScan(bufmgr::BufferPool& pool, aio::IoFile& file, BlockNumber nblo
                                                config.io_combine_limit);
   config.strategy = ring_.get();
   config.sequential = true;
+  config.label = "heap scan";
   stream_ = std::make_unique<bufmgr::ReadStream>(
       pool, file, config, [this](void*) { return next_ < nblocks_ ? next_++ : kInvalidBlock; });
 }

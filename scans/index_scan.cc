@@ -130,6 +130,7 @@ void IndexScanNode::start_stream(bool include_current) {
   last_yielded_ = current_block_;
   bufmgr::ReadStreamConfig config = params_.stream;
   config.sequential = false;
+  config.label = "index heap";
   stream_ = std::make_unique<bufmgr::ReadStream>(pool_, heap_, config,
                                                  [this](void*) { return next_prefetch_block(); });
   used_stream_ = true;

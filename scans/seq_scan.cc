@@ -23,6 +23,7 @@ void SeqScanNode::do_open() {
   bufmgr::ReadStreamConfig config = params_.stream;
   config.strategy = ring_.get();
   config.sequential = true;
+  config.label = "seq scan";
   next_block_ = 0;
   if (params_.parallel) {
     // As PostgreSQL caps a backend's pins at its share of the pool: the participants'

@@ -6,6 +6,7 @@
 
 #include "bufmgr/buffer_usage.h"
 #include "engine/core/interrupts.h"
+#include "engine/core/io_trace.h"
 
 namespace tp::scans {
 
@@ -88,7 +89,12 @@ void WorkerGroup::start() {
         workers_.push_back(std::move(w));
       }
       try {
-        wp->thread = std::thread([this, wp, cancel] { run_worker(*wp, cancel); });
+        // A traced statement's workers record into the leader's trace.
+        wp->thread = std::thread([this, wp, cancel, trace = current_io_trace(), i] {
+          IoTraceScope tracing(trace);
+          if (trace != nullptr) set_trace_thread_name("parallel worker " + std::to_string(i));
+          run_worker(*wp, cancel);
+        });
       } catch (const std::system_error&) {
         // No thread: run with the workers that did start, as PostgreSQL does when
         // it cannot register a background worker.

@@ -286,6 +286,15 @@ std::vector<std::string> explain_lines(const scans::ExecNode& root, const Explai
     s += node.substr(4);  // the opening brace follows "Plan": directly
     if (!run.cost_model.empty())
       s += ",\n    \"Cost Model\": \"" + json_escape(run.cost_model) + "\"";
+    if (!run.io_trace.empty()) s += ",\n    \"I/O Trace\": \"" + json_escape(run.io_trace) + "\"";
+    if (o.buffers && !buffers_text(run.planning_buffers).empty()) {
+      const bufmgr::BufferUsage& b = run.planning_buffers;
+      s += ",\n    \"Planning\": {\n" +
+           fmt("      \"Shared Hit Blocks\": %.0f,\n", double(b.shared_hit)) +
+           fmt("      \"Shared Read Blocks\": %.0f,\n", double(b.shared_read)) +
+           fmt("      \"Shared Dirtied Blocks\": %.0f,\n", double(b.shared_dirtied)) +
+           fmt("      \"Shared Written Blocks\": %.0f\n    }", double(b.shared_written));
+    }
     if (o.analyze) {
       s += ",\n" + fmt("    \"Planning Time\": %.3f", run.planning_ms);
       s += ",\n" + fmt("    \"Execution Time\": %.3f", run.execution_ms);
@@ -296,6 +305,11 @@ std::vector<std::string> explain_lines(const scans::ExecNode& root, const Explai
   }
   text_node(root, run, 0, out);
   if (!run.cost_model.empty()) out.push_back("Cost Model: " + run.cost_model);
+  if (!run.io_trace.empty()) out.push_back(run.io_trace);
+  if (std::string planning = buffers_text(run.planning_buffers); o.buffers && !planning.empty()) {
+    out.push_back("Planning:");
+    out.push_back("  " + planning);
+  }
   if (o.analyze) {
     out.push_back(fmt("Planning Time: %.3f ms", run.planning_ms));
     out.push_back(fmt("Execution Time: %.3f ms", run.execution_ms));

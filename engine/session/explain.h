@@ -28,6 +28,12 @@ struct ExplainRun {
   // The "Cost Model:" line's text; empty for PostgreSQL 15's model, whose output stays
   // PostgreSQL's.
   std::string cost_model;
+  // The "I/O Trace:" line's text when the statement is traced (io_trace), else empty.
+  std::string io_trace;
+  // What planning itself read (a B-tree's metapage and root for its height, the index
+  // pages an actual-range probe visits): PostgreSQL's "Planning:" buffers, shown with
+  // BUFFERS when there are any.
+  bufmgr::BufferUsage planning_buffers;
 };
 
 // The lines of EXPLAIN's output (one row each in text format; one row in JSON).

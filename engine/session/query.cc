@@ -7,6 +7,7 @@
 #include "engine/session/analyze.h"
 #include "engine/session/explain.h"
 #include "engine/session/system_views.h"
+#include "engine/session/trace_file.h"
 
 namespace tp {
 namespace {
@@ -97,9 +98,11 @@ ResultSet query_explain(Session& session, const sql::Explain& explain) {
     throw Error("EXPLAIN option VERBOSE is not supported")
         .with_sqlstate(sqlstate::kFeatureNotSupported);
   Clock::time_point start = Clock::now();
+  const bufmgr::BufferUsage before_planning = bufmgr::thread_buffer_usage();
   PlanContext ctx = session.plan_context();
   PlannedQuery q = plan_select(ctx, *select);
   ExplainRun run;
+  run.planning_buffers = bufmgr::thread_buffer_usage() - before_planning;
   run.options = &explain.options;
   run.track_io_timing = session.settings().get_bool("track_io_timing");
   if (ctx.settings.costs.prefetch.enabled)
@@ -110,6 +113,8 @@ ResultSet query_explain(Session& session, const sql::Explain& explain) {
     Clock::time_point exec = Clock::now();
     drain_plan(q);
     run.execution_ms = ms_since(exec);
+    if (IoTrace* trace = current_io_trace())
+      run.io_trace = trace_summary_line(*trace, session.settings().get_text("io_trace"));
   }
   ResultSet r;
   r.returns_rows = true;

@@ -11,6 +11,7 @@
 #include "engine/session/layer_settings.h"
 #include "engine/session/query.h"
 #include "engine/session/system_views.h"
+#include "engine/session/trace_file.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/index_build.h"
 
@@ -91,7 +92,43 @@ class ActivityScope {
   std::atomic<uint32_t>* saved_slot_;
 };
 
+// SET, SHOW, RESET and transaction control do no I/O worth a trace; SET io_trace itself
+// would otherwise write one.
+bool traceable(const sql::Statement& st) {
+  return !std::holds_alternative<sql::SetStmt>(st) && !std::holds_alternative<sql::ShowStmt>(st) &&
+         !std::holds_alternative<sql::ResetStmt>(st) &&
+         !std::holds_alternative<sql::TransactionStmt>(st);
+}
+
 }  // namespace
+
+std::unique_ptr<IoTrace> Session::start_trace(const sql::Statement& st) {
+  if (settings_->get_text("io_trace").empty() || !traceable(st)) return nullptr;
+  const size_t max = size_t(settings_->get_int("io_trace_max_events"));
+  return std::make_unique<IoTrace>(max, max);
+}
+
+void Session::finish_trace(const IoTrace& trace, std::string_view text, ResultSet* r) {
+  // Every I/O of the statement finished and reclaimed: no thread writes the records any
+  // more, and no handle points into them once `trace` goes.
+  storage().io().wait_all();
+  TraceFileInfo info;
+  info.statement = std::string(text);
+  info.query_tid = trace_thread_id();
+  const Catalog& catalog = db_->data_dir().catalog();
+  info.relation_name = [&](uint32_t relnumber) {
+    for (const RelationEntry& rel : catalog.relations)
+      if (rel.relnumber == relnumber) return rel.name;
+    return std::string();
+  };
+  const std::string path = settings_->get_text("io_trace");
+  try {
+    write_trace_file(path, trace_json(trace, info));
+  } catch (const Error& e) {
+    // The statement's work stands; only its trace is lost.
+    if (r != nullptr) r->warnings.push_back(e.what());
+  }
+}
 
 ResultSet Session::execute(std::string_view text) {
   // A cancel that arrived while this session was idle cancels nothing; one
@@ -106,17 +143,28 @@ ResultSet Session::execute(std::string_view text) {
   set_max_stack_depth_kb(settings_->get_int("max_stack_depth"));
   std::vector<std::string> parse_notices;  // identifier truncation
   ResultSet r;
+  std::unique_ptr<IoTrace> trace;  // io_trace set: this statement's
   try {
     sql::Statement st = sql::parse_statement(text, &parse_notices);
     cancel_requested().store(false);  // a Ctrl-C between statements cancels nothing
     check_transaction_block(st);
+    trace = start_trace(st);
+    std::optional<IoTraceScope> tracing;
+    if (trace) tracing.emplace(trace.get());
     StatementLocks locks = take_locks(st);
     StatementScope scope(*this, locks);
     r = run(st);
   } catch (...) {
     if (in_block_) block_failed_ = true;  // PostgreSQL's aborted block
+    if (trace) {
+      try {
+        finish_trace(*trace, text, nullptr);  // what led to the error, if it can
+      } catch (...) {
+      }
+    }
     throw;
   }
+  if (trace) finish_trace(*trace, text, &r);
   r.notices.insert(r.notices.begin(), parse_notices.begin(), parse_notices.end());
   return r;
 }

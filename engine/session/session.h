@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/core/io_trace.h"
 #include "engine/plan/plan_context.h"
 #include "engine/session/database.h"
 #include "engine/session/row_source.h"
@@ -108,6 +109,11 @@ class Session {
 
  private:
   ResultSet run(sql::Statement& st);
+  // io_trace: a trace for `st` when the setting names a file (and `st` does I/O), else
+  // nullptr; finish_trace waits for the statement's I/O and writes the file (a failure
+  // to write is a warning on `r`, when there is one).
+  std::unique_ptr<IoTrace> start_trace(const sql::Statement& st);
+  void finish_trace(const IoTrace& trace, std::string_view text, ResultSet* r);
   // False for the statements that read only what is safe to read while other
   // statements run (the system views): they take the database lock in watch
   // mode only (engine/session/table_locks.h).

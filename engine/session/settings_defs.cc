@@ -325,6 +325,28 @@ const std::vector<SettingDef>& Settings::definitions() {
        "The distance, in buffers, of prefetch_policy = fixed (0: as far as the stream may "
        "pin).",
        "Query Tuning / Planner Method Configuration"},
+      {"io_trace",
+       SettingType::kText,
+       SettingUnit::kNone,
+       0,
+       0,
+       "",
+       {},
+       "A file each statement of this session writes its I/O trace to (Chrome trace-event "
+       "JSON, for Perfetto or chrome://tracing; each statement replaces the last one's "
+       "trace, and a file that is not a tidepool trace is never overwritten). Empty: off.",
+       "Reporting and Logging / What to Log"},
+      {"io_trace_max_events",
+       SettingType::kInt,
+       SettingUnit::kNone,
+       1000,
+       100000000,
+       "1000000",
+       {},
+       "The most I/Os, and the most other events (waits, counter samples), one traced "
+       "statement keeps; later ones are counted as dropped (EXPLAIN and the file say how "
+       "many).",
+       "Reporting and Logging / What to Log"},
       {"enable_sort",
        SettingType::kBool,
        SettingUnit::kNone,

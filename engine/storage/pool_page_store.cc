@@ -59,6 +59,7 @@ class PoolBlockStream final : public btree::BlockStream {
     c.strategy = nullptr;  // index pages are worth keeping: no ring
     c.per_buffer_data_size = 0;
     c.sequential = false;
+    c.label = "index leaves";
     c.max_pinned = c.max_pinned > 0 ? std::min(c.max_pinned, kMaxStreamPins) : kMaxStreamPins;
     return c;
   }

@@ -146,7 +146,8 @@ bool parse_node_actuals(const ResultSet& explain, size_t node, NodeActuals* out)
     for (size_t j = i + 1; j < explain.rows.size(); ++j) {
       if (explain.rows[j].empty()) continue;
       const std::string& detail = explain.rows[j][0];
-      if (detail.find("->  ") != std::string::npos) break;
+      // The next node, or the lines after the tree ("Planning:", "Execution Time:").
+      if (detail.find("->  ") != std::string::npos || detail.rfind(' ', 0) != 0) break;
       if (detail.find("Buffers: shared") != std::string::npos) {
         out->shared_hit = buffers_field(detail, "hit=");
         out->shared_read = buffers_field(detail, "read=");
