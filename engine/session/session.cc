@@ -123,7 +123,7 @@ void Session::finish_trace(const IoTrace& trace, std::string_view text, ResultSe
   };
   const std::string path = settings_->get_text("io_trace");
   try {
-    write_trace_file(path, trace_json(trace, info));
+    write_trace_file(path, trace_json(trace, info), data_dir().path());
   } catch (const Error& e) {
     // The statement's work stands; only its trace is lost.
     if (r != nullptr) r->warnings.push_back(e.what());

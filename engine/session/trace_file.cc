@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
@@ -205,13 +207,33 @@ class Writer {
   throw Error("could not " + what + " I/O trace file \"" + path + "\": " + std::strerror(err));
 }
 
+// The directory `path` would be created in, resolved (symlinks, "..").
+std::string resolved_parent(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const std::string parent = slash == std::string::npos ? "."
+                             : slash == 0               ? "/"
+                                                        : path.substr(0, slash);
+  char buf[PATH_MAX];
+  return ::realpath(parent.c_str(), buf) ? std::string(buf) : parent;
+}
+
+bool inside(const std::string& dir, const std::string& root) {
+  return dir == root || (dir.size() > root.size() && dir.compare(0, root.size(), root) == 0 &&
+                         (root.back() == '/' || dir[root.size()] == '/'));
+}
+
 }  // namespace
 
 std::string trace_json(const IoTrace& trace, const TraceFileInfo& info) {
   return Writer(trace, info).json();
 }
 
-void write_trace_file(const std::string& path, const std::string& json) {
+void write_trace_file(const std::string& path, const std::string& json,
+                      const std::string& data_dir) {
+  char root[PATH_MAX];
+  if (::realpath(data_dir.c_str(), root) && inside(resolved_parent(path), root))
+    throw Error("will not write I/O trace \"" + path + "\" inside the data directory", "",
+                "Choose a file outside it for io_trace.");
   if (int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
     const std::string marker = kTraceFileMarker;
     std::string head(marker.size(), '\0');

@@ -46,7 +46,10 @@ inline constexpr const char* kTraceFileMarker = "{\"otherData\": {\"tidepool_io_
 // Writes `json` to `path` atomically (a temporary file beside it, renamed over it).
 // Throws tp::Error naming the path when it cannot, or when a file is there already that
 // does not begin with kTraceFileMarker: a trace never replaces a file it did not write.
-void write_trace_file(const std::string& path, const std::string& json);
+// `data_dir`: a trace is never written inside the data directory either (it is sacred:
+// only tidepool's own files live there).
+void write_trace_file(const std::string& path, const std::string& json,
+                      const std::string& data_dir);
 
 // EXPLAIN's line: "I/O Trace: 4420 I/Os, 9100 events, 0 dropped -> trace.json".
 std::string trace_summary_line(const IoTrace& trace, const std::string& path);

@@ -193,6 +193,15 @@ TEST_F(IoTraceTest, AFileTidepoolDidNotWriteIsNeverOverwritten) {
     EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
 }
 
+TEST_F(IoTraceTest, NoTraceIsWrittenInsideTheDataDirectory) {
+  const std::string inside = tmp_.data() + "/base/../trace.json";
+  s().execute("SET io_trace = '" + inside + "'");
+  ResultSet r = s().execute("SELECT count(b) FROM t WHERE a < 100");
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("inside the data directory"), std::string::npos) << r.warnings[0];
+  EXPECT_FALSE(std::filesystem::exists(tmp_.data() + "/trace.json"));
+}
+
 TEST_F(IoTraceTest, PastItsCapacityATraceCountsWhatItDropped) {
   s().execute("SET io_method = sync");
   s().execute("SET index_prefetch = off");
