@@ -115,17 +115,18 @@ void Session::finish_trace(const IoTrace& trace, std::string_view text, ResultSe
   TraceFileInfo info;
   info.statement = std::string(text);
   info.query_tid = trace_thread_id();
-  const Catalog& catalog = db_->data_dir().catalog();
+  // A snapshot: another session may commit while the file is written.
+  const std::shared_ptr<const Catalog> catalog = db_->data_dir().catalog_snapshot();
   info.relation_name = [&](uint32_t relnumber) {
-    for (const RelationEntry& rel : catalog.relations)
+    for (const RelationEntry& rel : catalog->relations)
       if (rel.relnumber == relnumber) return rel.name;
     return std::string();
   };
   const std::string path = settings_->get_text("io_trace");
   try {
     write_trace_file(path, trace_json(trace, info), data_dir().path());
-  } catch (const Error& e) {
-    // The statement's work stands; only its trace is lost.
+  } catch (const std::exception& e) {
+    // The statement's work stands (it may have committed); only its trace is lost.
     if (r != nullptr) r->warnings.push_back(e.what());
   }
 }

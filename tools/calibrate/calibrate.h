@@ -123,6 +123,9 @@ struct CpuFigures {
 CpuFigures measure_cpu(const std::string& scratch_dir, const std::string& probe_file,
                        const Options& options, const std::function<void(const std::string&)>& say,
                        bool* claimed);
+// The number after `key` in an EXPLAIN line ("hit=" in "Buffers: shared hit=12 read=3"),
+// or 0.
+uint64_t explain_field(const std::string& line, const char* key);
 // The scratch directory's Database: new, or a killed run's leftover holding nothing but
 // calibrate's tables (anything else is someone's data: refused with an error).
 std::shared_ptr<Database> open_scratch(const std::string& scratch_dir);

@@ -78,6 +78,12 @@ std::shared_ptr<Database> open_scratch(const std::string& dir) {
   return db;
 }
 
+uint64_t explain_field(const std::string& line, const char* key) {
+  size_t at = line.find(key);
+  return at == std::string::npos ? 0
+                                 : std::strtoull(line.c_str() + at + std::strlen(key), nullptr, 10);
+}
+
 namespace {
 
 void load_tables(Session& s, const Options& o) {
@@ -105,13 +111,6 @@ const RelationEntry& relation(Session& s, const char* name) {
   for (const RelationEntry& r : s.catalog().relations)
     if (r.name == name) return r;
   throw Error(std::string("calibrate: scratch relation ") + name + " is missing");
-}
-
-// The number after `key` in `line` ("hit=" in "Buffers: shared hit=12 read=3"), or 0.
-uint64_t field(const std::string& line, const char* key) {
-  size_t at = line.find(key);
-  return at == std::string::npos ? 0
-                                 : std::strtoull(line.c_str() + at + std::strlen(key), nullptr, 10);
 }
 
 class QueryTimer {
@@ -143,7 +142,7 @@ class QueryTimer {
   uint64_t heap_blocks(const std::string& sql) {
     for (const auto& row : s_.execute("EXPLAIN (ANALYZE) " + sql).rows)
       if (!row.empty() && row[0].find("Heap Blocks:") != std::string::npos)
-        return field(row[0], "exact=");
+        return explain_field(row[0], "exact=");
     return 0;
   }
   // Pages the plan visits in the pool; a page read from storage makes a note (the
@@ -152,10 +151,10 @@ class QueryTimer {
     ResultSet r = s_.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql);
     for (const auto& row : r.rows) {
       if (row.empty() || row[0].find("Buffers: shared") == std::string::npos) continue;
-      if (uint64_t read = field(row[0], "read=")) {
+      if (uint64_t read = explain_field(row[0], "read=")) {
         f_->notes.push_back(std::to_string(read) + " pages not cached during: " + sql);
       }
-      return field(row[0], "hit=");
+      return explain_field(row[0], "hit=");
     }
     return 0;
   }

@@ -36,12 +36,6 @@ struct ColdRun {
   uint64_t reads = 0;
 };
 
-uint64_t number_after(const std::string& line, const char* key) {
-  size_t at = line.find(key);
-  return at == std::string::npos ? 0
-                                 : std::strtoull(line.c_str() + at + std::strlen(key), nullptr, 10);
-}
-
 // The pool emptied and, for buffered I/O, the table and its index dropped from the
 // kernel's page cache, as the experiments' cold runs do.
 void make_cold(Session& s, bool direct) {
@@ -71,7 +65,7 @@ ColdRun cold_run(Session& s, bool direct, const std::string& sql) {
     const std::string& line = row[0];
     // The top node's line comes first and counts its children's reads too.
     if (!buffers_seen && line.find("Buffers: shared") != std::string::npos) {
-      run.reads = number_after(line, "read=");
+      run.reads = explain_field(line, "read=");
       buffers_seen = true;
     }
     if (size_t at = line.find("Execution Time: "); at != std::string::npos)

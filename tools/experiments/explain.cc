@@ -8,14 +8,13 @@
 
 namespace tp::experiments {
 
-namespace {
-
-// The number after `key` ("hit=", "read=") on a "Buffers: shared ..." line; 0 if absent.
-uint64_t buffers_field(const std::string& line, const char* key) {
+uint64_t explain_field(const std::string& line, const char* key) {
   size_t k = line.find(key);
   return k == std::string::npos ? 0
                                 : std::strtoull(line.c_str() + k + std::strlen(key), nullptr, 10);
 }
+
+namespace {
 
 std::string first_column_text(const ResultSet& r) {
   std::string text;
@@ -83,8 +82,8 @@ bool parse_top_buffers(const ResultSet& explain, uint64_t* hit, uint64_t* read) 
   if (p == std::string::npos) return false;
   size_t eol = text.find('\n', p);
   std::string line = text.substr(p, eol == std::string::npos ? std::string::npos : eol - p);
-  *hit = buffers_field(line, "hit=");
-  *read = buffers_field(line, "read=");
+  *hit = explain_field(line, "hit=");
+  *read = explain_field(line, "read=");
   return true;
 }
 
@@ -149,8 +148,8 @@ bool parse_node_actuals(const ResultSet& explain, size_t node, NodeActuals* out)
       // The next node, or the lines after the tree ("Planning:", "Execution Time:").
       if (detail.find("->  ") != std::string::npos || detail.rfind(' ', 0) != 0) break;
       if (detail.find("Buffers: shared") != std::string::npos) {
-        out->shared_hit = buffers_field(detail, "hit=");
-        out->shared_read = buffers_field(detail, "read=");
+        out->shared_hit = explain_field(detail, "hit=");
+        out->shared_read = explain_field(detail, "read=");
       }
       parse_prefetch_limit(detail, out);
     }

@@ -35,6 +35,9 @@ struct PlanChoice {
 PlanChoice explain_plan(Lab& lab, const std::string& query, const std::string& what);
 
 // Parsers of EXPLAIN (ANALYZE, BUFFERS) text. Each returns false when absent.
+// The number after `key` on an EXPLAIN line ("hit=" on "Buffers: shared hit=12 read=3",
+// "ios=" on a Prefetch line); 0 if absent.
+uint64_t explain_field(const std::string& line, const char* key);
 bool parse_execution_time_ms(const ResultSet& explain, double* ms);
 bool parse_top_buffers(const ResultSet& explain, uint64_t* hit, uint64_t* read);
 // The "actual ... rows=N" of the top node.

@@ -25,20 +25,14 @@ struct StreamFigures {
   uint64_t wasted = 0;
 };
 
-uint64_t field_after(const std::string& line, const char* key) {
-  size_t k = line.find(key);
-  return k == std::string::npos ? 0
-                                : std::strtoull(line.c_str() + k + std::strlen(key), nullptr, 10);
-}
-
 // Every "Prefetch:" line of an EXPLAIN ANALYZE (one per node that read through a stream).
 StreamFigures parse_stream_figures(const ResultSet& explain) {
   StreamFigures f;
   for (const auto& row : explain.rows) {
     if (row.empty() || row[0].find("Prefetch: ") == std::string::npos) continue;
-    f.ios += field_after(row[0], "I/Os=");
-    f.waits += field_after(row[0], "waits=");
-    f.wasted += field_after(row[0], "wasted=");
+    f.ios += explain_field(row[0], "I/Os=");
+    f.waits += explain_field(row[0], "waits=");
+    f.wasted += explain_field(row[0], "wasted=");
   }
   return f;
 }
