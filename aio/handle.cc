@@ -234,8 +234,7 @@ void reclaim_io(IoHandle& h) noexcept {
 }
 
 pid_t current_tid() {
-  thread_local pid_t tid = ::gettid();
-  return tid;
+  return trace_thread_id();  // one cached gettid per thread, shared with the I/O trace
 }
 
 }  // namespace tp::aio
