@@ -101,6 +101,7 @@ class IndexScanNode final : public ExecNode {
   void start_stream(bool include_current = false);
   BlockNumber next_prefetch_block();
   void switch_to(BlockNumber block);
+  void trace_unstreamed(IoTrace& trace) const;
   // index_prefetch is on and the stream should start now (immediate, or the policy).
   bool stream_wanted() const;
   // Index Only Scan: whether the entries on `block` are answered from the index.

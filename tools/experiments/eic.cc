@@ -12,6 +12,7 @@
 #include "engine/core/error.h"
 #include "tools/experiments/experiment.h"
 #include "tools/experiments/plot.h"
+#include "tools/experiments/traced.h"
 
 namespace tp::experiments {
 
@@ -119,7 +120,7 @@ class Eic : public Experiment {
   int steps(const Lab& lab) const override {
     return int(kNumLeafModes * kNumConfigs * kNumVariants * kNumEics *
                    size_t(std::max(1, lab.options().repeat)) +
-               1);
+               1 + 2);
   }
 
   void set_up(Lab& lab, Context&, Progress& progress) override {
@@ -156,6 +157,21 @@ class Eic : public Experiment {
           for (size_t e = 0; e < kNumEics; ++e) measure_point(lab, progress, record, l, c, v, e);
         lab.reset_settings();
       }
+    // The article's contrast in time: its shape (8 kB reads), one read in flight or 64.
+    for (const char* eic : {"1", "64"}) {
+      progress.step(std::string("traced dense bitmap heap scan, eic=") + eic);
+      traced_.run(lab, std::string("eic ") + eic, {"test", "test_pkey", "minor_idx"},
+                  kVariants[0].sql,
+                  {{"io_max_concurrency", "256"},
+                   {"io_method", "io_uring"},
+                   {"io_direct", "on"},
+                   {"io_combine_limit", "1"},
+                   {"index_leaf_readahead", "on"},
+                   {"enable_seqscan", "off"},
+                   {"enable_indexscan", "off"},
+                   {"enable_indexonlyscan", "off"},
+                   {"effective_io_concurrency", eic}});
+    }
   }
 
   std::string report(Lab& lab, Context& ctx, const Outcome& outcome) override;
@@ -214,6 +230,9 @@ class Eic : public Experiment {
   const uint64_t rows_;
   // [leaf read-ahead][config][variant][eic]
   std::vector<std::vector<std::vector<std::vector<std::vector<Timed>>>>> runs_;
+  TracedContrast traced_{"eic",
+                         "the dense bitmap heap scan, io_uring direct, 8 kB reads "
+                         "(io_combine_limit 1), index_leaf_readahead on, eic 1 and 64"};
 };
 
 // One table of one leaf read-ahead mode and group: per eic, each config's dense and sparse
@@ -402,6 +421,7 @@ std::string Eic::report(Lab& lab, Context& ctx, const Outcome& outcome) {
     md << device_sentence(ctx.device) << "\n\n";
     md << charts(lab.options().out_dir);
   }
+  md << traced_.markdown(lab.options().out_dir);
   md << "Published (SSD, PostgreSQL <= 17, buffered with fadvise): eic 1 46.3 s (~170 MB/s), 4 "
         "29.1 s, 8 23.2 s, 16 22.1 s, 32 20.7 s, 64 20.0 s, 128 19.3 s, 256 19.2 s (~494 "
         "MB/s).\n\n";

@@ -14,6 +14,7 @@
 #include "engine/core/error.h"
 #include "tools/experiments/experiment.h"
 #include "tools/experiments/iomethod.h"
+#include "tools/experiments/traced.h"
 
 namespace tp::experiments {
 
@@ -57,7 +58,7 @@ class IoMethod : public Experiment {
     size_t points = 2 * kSweepIoWorkers.size();
     for (int w : results_.workers) points += 2 * (scaled_is_default(w) ? 3 : 4);
     return int(1 + 2 * probe_.methods.size() * size_t(probe_.repeats) + results_.workers.size() +
-               points * size_t(std::max(1, lab.options().repeat)));
+               points * size_t(std::max(1, lab.options().repeat)) + 6);
   }
 
   void set_up(Lab& lab, Context&, Progress& progress) override {
@@ -101,6 +102,7 @@ class IoMethod : public Experiment {
         results_.sweep[i][size_t(d)].launched = 0;
         measure_point(lab, p, results_.sweep[i][size_t(d)], progress, record);
       }
+    trace_methods(lab, progress);
     lab.sql("ALTER TABLE iom RESET (parallel_workers)");
     lab.reset_settings();
   }
@@ -176,6 +178,23 @@ class IoMethod : public Experiment {
     }
   }
 
+  // The three methods in time, direct I/O (nothing between the pool and the device):
+  // serial, and with the grid's largest worker count up to 4.
+  void trace_methods(Lab& lab, Progress& progress) {
+    int parallel = 0;
+    for (int w : results_.workers)
+      if (w <= 4) parallel = std::max(parallel, w);
+    for (int i = 0; i < (parallel > 0 ? 2 : 1); ++i) {
+      const int w = i == 0 ? 0 : parallel;
+      for (const char* method : {"sync", "worker", "io_uring"}) {
+        const std::string side = std::string(method) + ", " + std::to_string(w) + " workers";
+        progress.step("traced cold scan, " + side);
+        configure(lab, Point{"trace", method, method, kDefaultIoWorkers, 1, w});
+        traced_[i].run(lab, side, {"iom"}, kQuery, {});
+      }
+    }
+  }
+
   Timed cold_scan(Lab& lab) const {
     lab.make_cold({"iom"});
     Timed t = lab.timed(kQuery);
@@ -210,6 +229,11 @@ class IoMethod : public Experiment {
   const uint64_t pages_, rows_, table_mb_;
   aio::DeviceProbeConfig probe_;
   IoMethodResults results_;
+  TracedContrast traced_[2] = {
+      {"iomethod",
+       "the cold scan under sync, worker (3 I/O workers) and io_uring, direct I/O, "
+       "no parallel workers"},
+      {"iomethod-parallel", "the same with parallel workers (the grid's largest count up to 4)"}};
 };
 
 std::string IoMethod::report(Lab& lab, Context& ctx, const Outcome& outcome) {
@@ -237,6 +261,7 @@ std::string IoMethod::report(Lab& lab, Context& ctx, const Outcome& outcome) {
        << "The io_workers sweep (0 parallel workers; the earlier version of this experiment):\n\n"
        << sweep_table(results_) << "\n";
   }
+  for (const TracedContrast& c : traced_) md << c.markdown(lab.options().out_dir);
   md << "Published (ClickBench Q2, `SELECT SUM(AdvEngineID), COUNT(*), AVG(ResolutionWidth) "
         "FROM hits`, 64 GB table), seconds by parallel workers:\n\n"
      << published_tables() << "\n";

@@ -6,19 +6,14 @@
 #include <fstream>
 
 #include "engine/core/error.h"
+#include "tools/trace/gnuplot.h"
 
 namespace tp::experiments {
 
 namespace {
 
-// gnuplot strings are double-quoted; escape what would end them.
 std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
+  return trace::gnuplot_quoted(s);
 }
 
 // Colour-blind-safe palette (Okabe-Ito), one colour per series in order.
@@ -129,22 +124,6 @@ void write_plot(std::ostream& g, const Chart& chart, const std::string& dat) {
   g << "\n";
 }
 
-void run_gnuplot(const Chart& chart, const std::string& gp) {
-  const std::string command = "gnuplot " + std::string("'") + gp + "' 2>&1";
-  FILE* p = ::popen(command.c_str(), "r");
-  if (!p) throw Error("chart \"" + chart.title + "\": could not run gnuplot");
-  std::string output;
-  char buf[256];
-  while (std::fgets(buf, sizeof buf, p)) output += buf;
-  int status = ::pclose(p);
-  if (status != 0) {
-    if (status == 127 * 256 || output.find("not found") != std::string::npos)
-      throw Error("chart \"" + chart.title + "\": gnuplot is not installed", "",
-                  "install the gnuplot-nox package (tools/install-deps does)");
-    throw Error("chart \"" + chart.title + "\": gnuplot failed: " + output);
-  }
-}
-
 }  // namespace
 
 void render_chart(const Chart& chart, const std::string& png_path) {
@@ -158,7 +137,7 @@ void render_chart(const Chart& chart, const std::string& png_path) {
   write_plot(g, chart, dat);
   g.close();
   if (!g) throw Error("chart \"" + chart.title + "\": could not write \"" + gp + "\"");
-  run_gnuplot(chart, gp);
+  trace::run_gnuplot(gp, "chart \"" + chart.title + "\"");
 }
 
 }  // namespace tp::experiments

@@ -9,6 +9,7 @@
 #include "engine/core/error.h"
 #include "tools/experiments/rpc_measure.h"
 #include "tools/experiments/seq_vs_device.h"
+#include "tools/experiments/traced.h"
 
 namespace tp::experiments {
 
@@ -23,7 +24,7 @@ class Rpc : public Experiment {
 
   int steps(const Lab& lab) const override {
     const int k = std::max(1, lab.options().repeat);
-    return 2 * k + 4 * k + 1 + 2 * int(kSeqVsDeviceMethods.size()) * k;
+    return 2 * k + 4 * k + 1 + 2 * int(kSeqVsDeviceMethods.size()) * k + 2;
   }
 
   void set_up(Lab& lab, Context&, Progress& progress) override {
@@ -76,6 +77,7 @@ class Rpc : public Experiment {
       for (RpcRuns& r : results_) write_rows(r, record);
       throw;
     }
+    trace_prefetch(lab, progress);
   }
 
   std::string report(Lab& lab, Context& ctx, const Outcome& outcome) override;
@@ -89,6 +91,21 @@ class Rpc : public Experiment {
     for (size_t i = 0; i < runs; ++i) record.add(rpc_record(r, i, rows_, fit_));
   }
 
+  // The article's contrast in time: the first rows of the cold index scan, prefetch off
+  // and on (the whole scan would make a trace of a million I/Os).
+  void trace_prefetch(Lab& lab, Progress& progress) {
+    const uint64_t k = std::min<uint64_t>(rows_, 20000);
+    const std::string sql = "SELECT * FROM t WHERE a <= " + std::to_string(k) + " ORDER BY a";
+    for (const char* prefetch : {"off", "on"}) {
+      progress.step(std::string("traced cold index scan, index_prefetch=") + prefetch);
+      traced_.run(lab, std::string("index_prefetch ") + prefetch, {"t"}, sql,
+                  {{"index_prefetch", prefetch},
+                   {"effective_io_concurrency", eic_default_},
+                   {"enable_seqscan", "off"},
+                   {"enable_bitmapscan", "off"}});
+    }
+  }
+
   std::vector<std::string> summary_row(const RpcRuns& r, bool* below_one) const;
   std::string table(bool* below_one) const;
 
@@ -97,6 +114,9 @@ class Rpc : public Experiment {
   PoolFit fit_;
   std::vector<RpcRuns> results_;  // eic default, then 0; each prefetch off, then on
   std::vector<SeqVsDevice> seq_vs_device_;
+  TracedContrast traced_{"rpc-prefetch",
+                         "the cold index scan's first rows (`SELECT * FROM t WHERE a <= 20000 "
+                         "ORDER BY a`, or all rows below that), index_prefetch off and on"};
 };
 
 double median_or_nan(const std::vector<double>& x) {
@@ -144,7 +164,7 @@ std::string Rpc::table(bool* below_one) const {
          "\n";
 }
 
-std::string Rpc::report(Lab&, Context& ctx, const Outcome& outcome) {
+std::string Rpc::report(Lab& lab, Context& ctx, const Outcome& outcome) {
   // The eic-default, prefetch-off per-read ratio is the estimate later experiments use: it
   // divides by the reads the index scan really did, so it holds at every scale.
   double article = NAN;
@@ -201,6 +221,7 @@ std::string Rpc::report(Lab&, Context& ctx, const Outcome& outcome) {
        << "\n<!-- /excerpt -->\n\n";
     if (low && !below_one) md << ratio_footnote(fit_);
   }
+  md << traced_.markdown(lab.options().out_dir);
   return md.str();
 }
 

@@ -2,7 +2,8 @@
 // ...` (PostgreSQL's wire protocol, tools/server/), `tidepool check
 // ...` (verify a data directory), `tidepool calibrate ...` (measure this machine for the
 // cost model, tools/calibrate/) and `tidepool experiment ...` (the articles'
-// experiments, tools/experiments/).
+// experiments, tools/experiments/) and `tidepool trace ...` (an I/O trace
+// summarised or drawn, tools/trace/).
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -15,6 +16,7 @@
 #include "tools/experiments/experiments.h"
 #include "tools/server/serve_command.h"
 #include "tools/shell/shell.h"
+#include "tools/trace/trace_command.h"
 
 namespace {
 
@@ -28,9 +30,12 @@ const char* kUsage =
     "  tidepool calibrate [-D DIR] [--seconds S] [--file-mb N] [--methods L] [--dry-run]\n"
     "                 measure the device and CPU costs, write them to DIR/tidepool.conf\n"
     "  tidepool experiment NAME [--rows N] [--data DIR] [--out DIR] [--repeat K] [--set N=V]...\n"
+    "  tidepool trace summary FILE    what an io_trace file shows, in text\n"
+    "  tidepool trace plot FILE... [--out PNG]   its timeline picture (gnuplot)\n"
     "  tidepool help\n"
     "Run `tidepool sql --help`, `tidepool serve --help`, `tidepool check --help`,\n"
-    "`tidepool calibrate --help` or `tidepool experiment --help` for their options.\n";
+    "`tidepool calibrate --help`, `tidepool experiment --help` or `tidepool trace --help`\n"
+    "for their options.\n";
 
 }  // namespace
 
@@ -48,6 +53,8 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "calibrate") == 0)
     return tp::calibrate::run_calibrate_command(rest, std::cout, std::cerr);
   if (std::strcmp(argv[1], "experiment") == 0) return tp::experiments::run_experiment_command(rest);
+  if (std::strcmp(argv[1], "trace") == 0)
+    return tp::trace::run_trace_command(rest, std::cout, std::cerr);
   std::fprintf(stderr, "tidepool: unknown command \"%s\"\n%s", argv[1], kUsage);
   return 2;
 }

@@ -129,6 +129,17 @@ TEST(Experiments, RpcMeasuresExactSeqPagesAndAFiniteRatio) {
   EXPECT_NE(md.find("the table is 0.9x the pool"), std::string::npos);
   EXPECT_NE(md.find("but not below 8.0 MB"), std::string::npos);
   expect_no_bare_ratio_below_one(md);
+  // The traced contrast: both sides ran, their traces kept for Perfetto, one picture.
+  EXPECT_NE(md.find("#### Traced: the cold index scan's first rows"), std::string::npos);
+  EXPECT_NE(md.find("![the cold index scan's first rows"), std::string::npos) << md;
+  for (const char* side : {"off", "on"}) {
+    const std::string file = std::string("traces/rpc-prefetch-index_prefetch-") + side + ".json";
+    EXPECT_NE(md.find(std::string("| index_prefetch ") + side + " | "), std::string::npos);
+    EXPECT_NE(md.find("`" + file + "`"), std::string::npos) << md;
+    EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/" + file)) << file;
+  }
+  EXPECT_EQ(md.find("failed:"), std::string::npos) << md;
+  EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/rpc-prefetch-trace.png"));
 
   // The seq scan against the device reading the table's own file, per method, one round each
   // (--repeat 1): the scan read every page, the device the whole file in 16-block reads.
@@ -271,7 +282,11 @@ TEST(Experiments, EicRunsEveryConcurrency) {
         "Heap share, index_leaf_readahead = on, 8 kB reads "
         "(io_combine_limit = 1, PostgreSQL 15's shape):"})
     EXPECT_NE(md.find(label), std::string::npos) << label;
-  for (const char* png : {"eic_time.png", "eic_mbps.png", "eic_time_8k.png", "eic_mbps_8k.png"})
+  for (const char* side : {"| eic 1 | ", "| eic 64 | ", "`traces/eic-eic-64.json`"})
+    EXPECT_NE(md.find(side), std::string::npos) << side;
+  EXPECT_EQ(md.find("failed:"), std::string::npos) << md;
+  for (const char* png :
+       {"eic_time.png", "eic_mbps.png", "eic_time_8k.png", "eic_mbps_8k.png", "eic-trace.png"})
     EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/" + png)) << png;
   for (const auto& r : csv.rows) {
     EXPECT_GT(num(r, "ms"), 0);

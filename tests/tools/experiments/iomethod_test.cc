@@ -273,6 +273,15 @@ TEST(IoMethodExperiment, RunsEveryMethodAtEveryWorkerCount) {
   EXPECT_NE(md.find("| io_uring | cmp |"), std::string::npos);
   EXPECT_NE(md.find("Speed-up from 0 to 4 parallel workers"), std::string::npos);
   EXPECT_EQ(md.find(" launched) |"), std::string::npos);  // every worker launched
+  // The traced contrasts: each method serial and with the grid's 4 workers, one picture each.
+  for (const char* side :
+       {"| sync, 0 workers | ", "| worker, 0 workers | ", "| io_uring, 0 workers | ",
+        "| sync, 4 workers | ", "| worker, 4 workers | ", "| io_uring, 4 workers | "})
+    EXPECT_NE(md.find(side), std::string::npos) << side;
+  EXPECT_EQ(md.find("failed:"), std::string::npos) << md;
+  for (const char* png : {"iomethod-trace.png", "iomethod-parallel-trace.png",
+                          "traces/iomethod-parallel-worker-4-workers.json"})
+    EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/" + png)) << png;
   // The forced worker count is the table's reloption only while the experiment runs.
   ResultSet plan = lab.sql("EXPLAIN SELECT count(*) FROM iom");
   int planned = 0, launched = 0;
