@@ -13,6 +13,7 @@
 #include "tools/check/check.h"
 
 #include "tools/experiments/experiments.h"
+#include "tools/labs/labs.h"
 #include "tools/server/serve_command.h"
 #include "tools/shell/shell.h"
 
@@ -28,6 +29,7 @@ const char* kUsage =
     "  tidepool calibrate [-D DIR] [--seconds S] [--file-mb N] [--methods L] [--dry-run]\n"
     "                 measure the device and CPU costs, write them to DIR/tidepool.conf\n"
     "  tidepool experiment NAME [--rows N] [--data DIR] [--out DIR] [--repeat K] [--set N=V]...\n"
+    "  tidepool lab NAME|list [--rows N] [--data DIR] [--out DIR]  guided exercises\n"
     "  tidepool help\n"
     "Run `tidepool sql --help`, `tidepool serve --help`, `tidepool check --help`,\n"
     "`tidepool calibrate --help` or `tidepool experiment --help` for their options.\n";
@@ -48,6 +50,8 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "calibrate") == 0)
     return tp::calibrate::run_calibrate_command(rest, std::cout, std::cerr);
   if (std::strcmp(argv[1], "experiment") == 0) return tp::experiments::run_experiment_command(rest);
+  if (std::strcmp(argv[1], "lab") == 0)
+    return tp::labs::run_lab_command(rest, std::cout, std::cerr);
   std::fprintf(stderr, "tidepool: unknown command \"%s\"\n%s", argv[1], kUsage);
   return 2;
 }
