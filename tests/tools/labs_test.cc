@@ -1,7 +1,16 @@
 // Every lab of `tidepool lab` end to end at a small scale (10,000 rows, into a temporary
 // directory): the output has the steps, the questions and the code references, and the
 // figures each lab tells the student to look at say what the lab says they say.
+#include <errno.h>
 #include <gtest/gtest.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <iostream>
 
 #include <filesystem>
 #include <fstream>
@@ -239,6 +248,43 @@ TEST(Labs, PrefetchLimitShowsStreamsAndWastedReads) {
   EXPECT_LE(got["LIMIT 10/off"].read, 20);
   EXPECT_GT(got["LIMIT 10/immediate"].ios, got["LIMIT 10/off"].read);
   EXPECT_GT(got["LIMIT 10/immediate"].wasted, 0);
+}
+
+// Makes io_uring_setup fail with ENOSYS in this process, as on a kernel without io_uring.
+void forbid_io_uring() {
+  struct sock_filter filter[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
+  struct sock_fprog program = {sizeof filter / sizeof filter[0], filter};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+    _exit(3);
+}
+
+// Without io_uring both labs that use it say so and finish (in a child process: the
+// filter cannot be lifted).
+TEST(Labs, WithoutIoUringTheLabsSaySoAndGoOn) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  TempDir dir;
+  auto run_without_uring = [&](const std::string& name) {
+    forbid_io_uring();
+    LabArgs args;
+    args.rows = 2000;
+    args.out_dir = dir.path() + "/out-" + name;
+    args.data_dir = dir.path() + "/data-" + name;
+    std::ostringstream out;
+    for (const LabDef& d : lab_defs())
+      if (d.name == name) run_lab(d, args, out);
+    std::cerr << out.str();
+    _exit(out.str().find("\nQuestions\n") != std::string::npos ? 0 : 1);
+  };
+  EXPECT_EXIT(run_without_uring("io-methods"), ::testing::ExitedWithCode(0),
+              "io_method = io_uring is not available on this machine: .*could not set up "
+              "io_uring");
+  EXPECT_EXIT(run_without_uring("eic"), ::testing::ExitedWithCode(0),
+              "io_uring is not available here .*the lab goes on with io_method = worker");
 }
 
 }  // namespace

@@ -32,6 +32,7 @@ std::string choose_method(Guide& g) {
     return "io_uring";
   } catch (const Error& e) {
     g.note(std::string("io_uring is not available here (") + e.what() +
+           (e.hint().empty() ? "" : " " + e.hint()) +
            "); the lab goes on with io_method = worker and 16 I/O workers.");
     g.set({"SET io_method = worker", "SET io_workers = 16"});
     return "worker";

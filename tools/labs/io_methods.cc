@@ -39,7 +39,7 @@ Run scan_with(Guide& g, const std::string& method) {
     g.set({"SET io_method = " + method});
   } catch (const Error& e) {
     g.note(std::string("io_method = ") + method + " is not available on this machine: " + e.what() +
-           ". The lab goes on without it.");
+           (e.hint().empty() ? "" : " (" + e.hint() + ")") + ". The lab goes on without it.");
     run.threads = "not available here";
     return run;
   }
@@ -80,9 +80,9 @@ void summary(Guide& g, const std::vector<Run>& runs) {
       "Open the traces side by side: tidepool trace summary FILE, tidepool trace plot FILE "
       "--out FILE.png, or ui.perfetto.dev.");
   g.look_at(
-      "the Execution Times (close on a fast device for a plain seq scan: the stream "
-      "keeps reads in flight under each method), and in each trace the track that holds "
-      "the read slices.");
+      "in each trace the track that holds the read slices, and the Execution Times: "
+      "what each method costs per read (a system call on the query thread, a hand-off "
+      "to a worker and back, a ring submission) on this device.");
 }
 
 void run(Guide& g) {
