@@ -46,6 +46,11 @@ void Guide::set(const std::vector<std::string>& statements) {
 
 void Guide::cold(const std::vector<std::string>& relations) {
   lab_.make_cold(relations);
+  if (lab_.session().settings().get_bool("io_direct")) {
+    out_ << "(cold run: the lab emptied the buffer pool; with io_direct = on reads bypass the "
+            "OS page cache)\n";
+    return;
+  }
   out_ << "(cold run: the lab emptied the buffer pool and dropped";
   for (size_t i = 0; i < relations.size(); ++i) out_ << (i ? ", " : " ") << relations[i];
   out_ << " from the OS page cache)\n";
