@@ -14,6 +14,7 @@
 #include "tools/check/check.h"
 
 #include "tools/experiments/experiments.h"
+#include "tools/labs/labs.h"
 #include "tools/server/serve_command.h"
 #include "tools/shell/shell.h"
 #include "tools/trace/trace_command.h"
@@ -32,10 +33,11 @@ const char* kUsage =
     "  tidepool experiment NAME [--rows N] [--data DIR] [--out DIR] [--repeat K] [--set N=V]...\n"
     "  tidepool trace summary FILE    what an io_trace file shows, in text\n"
     "  tidepool trace plot FILE... [--out PNG]   its timeline picture (gnuplot)\n"
+    "  tidepool lab NAME|list [--rows N] [--data DIR] [--out DIR]  guided exercises\n"
     "  tidepool help\n"
     "Run `tidepool sql --help`, `tidepool serve --help`, `tidepool check --help`,\n"
-    "`tidepool calibrate --help`, `tidepool experiment --help` or `tidepool trace --help`\n"
-    "for their options.\n";
+    "`tidepool calibrate --help`, `tidepool experiment --help`, `tidepool lab --help` or\n"
+    "`tidepool trace --help` for their options.\n";
 
 }  // namespace
 
@@ -55,6 +57,8 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "experiment") == 0) return tp::experiments::run_experiment_command(rest);
   if (std::strcmp(argv[1], "trace") == 0)
     return tp::trace::run_trace_command(rest, std::cout, std::cerr);
+  if (std::strcmp(argv[1], "lab") == 0)
+    return tp::labs::run_lab_command(rest, std::cout, std::cerr);
   std::fprintf(stderr, "tidepool: unknown command \"%s\"\n%s", argv[1], kUsage);
   return 2;
 }
