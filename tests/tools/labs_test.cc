@@ -186,8 +186,14 @@ TEST(Labs, ReadStreamsCombineReadsAndWriteATrace) {
   nlohmann::json j = nlohmann::json::parse(in);
   EXPECT_GT(j.at("otherData").at("ios").get<int>(), 0);
   EXPECT_NE(o.text.find("tidepool trace summary " + trace), std::string::npos);
-  EXPECT_NE(o.text.find("tidepool trace plot " + trace + " --out " + trace + ".png"),
-            std::string::npos);
+  // The summary, inline: the combined reads and the seq scan stream's distance.
+  const std::string traced = step_text(o.text, 4);
+  EXPECT_NE(traced.find("I/Os by size and method"), std::string::npos) << traced;
+  EXPECT_NE(traced.find("128 kB"), std::string::npos) << traced;
+  EXPECT_NE(traced.find("look-ahead distance, seq scan"), std::string::npos) << traced;
+  EXPECT_NE(traced.find("Picture: " + o.out_dir + "/read-streams.png"), std::string::npos)
+      << traced;
+  EXPECT_TRUE(std::filesystem::exists(o.out_dir + "/read-streams.png"));
 }
 
 TEST(Labs, EicRaisesTheReadsInFlight) {
@@ -219,6 +225,7 @@ TEST(Labs, IoMethodsTraceWhichThreadRanTheSystemCalls) {
   if (uring) {
     EXPECT_NE(o.text.find("none (the kernel ran them)"), std::string::npos) << o.text;
   }
+  EXPECT_TRUE(std::filesystem::exists(o.out_dir + "/io-methods.png")) << o.text;
 }
 
 TEST(Labs, PrefetchLimitShowsStreamsAndWastedReads) {

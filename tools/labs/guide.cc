@@ -3,13 +3,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
 #include "engine/core/error.h"
 #include "tools/labs/labs.h"
 #include "tools/shell/psql_format.h"
+#include "tools/trace/trace_data.h"
+#include "tools/trace/trace_plot.h"
 
 namespace tp::labs {
 
@@ -101,27 +102,30 @@ double number_after(const std::string& line, const std::string& key) {
 }
 
 std::vector<std::pair<std::string, int>> trace_syscalls_by_thread(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("I/O trace \"" + path + "\" was not written");
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.str());
-  } catch (const std::exception& e) {
-    throw Error("I/O trace \"" + path + "\" does not parse: " + e.what());
-  }
-  std::map<long long, std::string> names;
-  std::map<long long, int> calls;
-  for (const nlohmann::json& e : j.at("traceEvents")) {
-    if (e.value("ph", "") == "M" && e.value("name", "") == "thread_name")
-      names[e.at("tid").get<long long>()] = e.at("args").at("name").get<std::string>();
-    if (e.value("cat", "") == "io.syscall") ++calls[e.at("tid").get<long long>()];
-  }
+  const trace::TraceData t = trace::load_trace(path);
+  std::map<int64_t, int> calls;
+  for (const trace::TraceSlice& s : t.slices)
+    if (s.kind == trace::SliceKind::kSyscall) ++calls[s.tid];
   std::vector<std::pair<std::string, int>> out;
-  for (const auto& [tid, n] : calls)
-    out.emplace_back(names.count(tid) ? names[tid] : "thread " + std::to_string(tid), n);
+  for (const auto& [tid, n] : calls) out.emplace_back(t.thread_name(tid), n);
   return out;
+}
+
+void Guide::picture(const std::vector<std::string>& traces, const std::vector<std::string>& titles,
+                    const std::string& png) {
+  try {
+    std::vector<trace::TraceData> data;
+    for (const std::string& path : traces) data.push_back(trace::load_trace(path));
+    std::vector<trace::PlotPanel> panels;
+    for (size_t i = 0; i < data.size(); ++i)
+      panels.push_back({&data[i], i < titles.size() ? titles[i] : std::string()});
+    trace::plot_traces(panels, png);
+    note("Picture: " + png +
+         " (tidepool trace plot drew it; open the .json files at "
+         "ui.perfetto.dev to zoom in)");
+  } catch (const Error& e) {
+    note(std::string("No picture: ") + e.what());
+  }
 }
 
 }  // namespace tp::labs

@@ -76,9 +76,14 @@ void summary(Guide& g, const std::vector<Run>& runs) {
       << std::string(12 - std::string(ms).size(), ' ') << "system calls: " << r.threads << "\n";
   }
   g.note(t.str());
-  g.note(
-      "Open the traces side by side: tidepool trace summary FILE, tidepool trace plot FILE "
-      "--out FILE.png, or ui.perfetto.dev.");
+  std::vector<std::string> files, titles;
+  for (const Run& r : runs)
+    if (r.ms > 0) {
+      files.push_back(g.out_dir() + "/io-methods-" + r.method + ".json");
+      titles.push_back("io_method = " + r.method);
+    }
+  g.picture(files, titles, g.out_dir() + "/io-methods.png");
+  g.note("Each trace in text: tidepool trace summary FILE.");
   g.look_at(
       "in each trace the track that holds the read slices, and the Execution Times: "
       "what each method costs per read (a system call on the query thread, a hand-off "

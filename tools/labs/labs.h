@@ -58,6 +58,10 @@ class Guide {
     int by_usage[6] = {0, 0, 0, 0, 0, 0};  // usage counts 0..5 (5 is the cap)
   };
   BufferCounts buffer_counts(const std::string& relation);
+  // Draws the traces one above the other into `png` (tidepool trace plot) and says where;
+  // when gnuplot cannot, says why and goes on.
+  void picture(const std::vector<std::string>& traces, const std::vector<std::string>& titles,
+               const std::string& png);
 
  private:
   experiments::Lab& lab_;
@@ -72,8 +76,8 @@ std::string explain_line(const ResultSet& explain, const std::string& what);
 double number_after(const std::string& line, const std::string& key);
 
 // How many system-call slices of an I/O trace ran on each thread track ("query",
-// "io worker 1", ...), from the file's JSON; empty when it holds none. Throws tp::Error
-// when the file is missing or does not parse.
+// "io worker 1", ...) (tools/trace/trace_data.h reads the file); empty when it holds
+// none. Throws tp::Error when the file is missing or does not parse.
 std::vector<std::pair<std::string, int>> trace_syscalls_by_thread(const std::string& path);
 
 struct CodeRef {

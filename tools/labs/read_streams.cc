@@ -5,6 +5,8 @@
 #include <ostream>
 
 #include "tools/labs/labs.h"
+#include "tools/trace/trace_data.h"
+#include "tools/trace/trace_summary.h"
 
 namespace tp::labs {
 
@@ -56,13 +58,18 @@ void traced(Guide& g) {
   g.look_at("the \"I/O Trace:\" line: how many I/Os the file holds and where it went.");
   int calls = 0;
   for (const auto& [thread, n] : trace_syscalls_by_thread(path)) calls += n;
-  g.note("The trace parses: " + num(uint64_t(calls)) + " system-call slices. Look at it with:");
-  g.note("  tidepool trace summary " + path);
-  g.note("  tidepool trace plot " + path + " --out " + path + ".png");
-  g.note("  (if your build has no `tidepool trace` yet: open the file at ui.perfetto.dev)");
+  g.note("The trace parses: " + num(uint64_t(calls)) +
+         " system-call slices. What it holds, by "
+         "`tidepool trace summary " +
+         path + "`:");
+  g.note(trace::trace_summary(trace::load_trace(path)));
   g.look_at(
-      "each read's slice from staged to reaped, and the stream's look-ahead distance "
-      "counter climbing at the start of the scan.");
+      "\"I/Os by size and method\" (the 128 kB reads), the latency of one such read, and "
+      "\"look-ahead distance, seq scan\": how far ahead the stream kept reading.");
+  g.picture({path}, {"cold seq scan, io_combine_limit 16"}, g.out_dir() + "/read-streams.png");
+  g.look_at(
+      "in the picture, the look-ahead distance climbing at the start of the scan, and the "
+      "I/Os in flight under it.");
 }
 
 void run(Guide& g) {
