@@ -27,6 +27,7 @@
 //   tp::aio::check_io_result(ret, file);          // throws tp::Error on failure
 #pragma once
 
+#include <sys/types.h>
 #include <sys/uio.h>
 
 #include <atomic>
@@ -336,6 +337,8 @@ class IoSystem {
 
   // -- introspection --
   std::vector<IoInFlightRow> in_flight() const;
+  // The method's own threads (I/O workers; none for sync and io_uring), by kernel id.
+  std::vector<pid_t> method_threads() const;
 
   // -- capacity (owner thread) --
   // A thread has handles_per_thread() handles, so at most that many of its I/Os can be

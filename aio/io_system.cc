@@ -554,6 +554,9 @@ int IoSystem::in_flight_count() const {
 int IoSystem::idle_count() const {
   return int(core_->my_slot().idle.size());
 }
+std::vector<pid_t> IoSystem::method_threads() const {
+  return core_->method->own_threads();
+}
 std::unique_lock<std::mutex> IoSystem::lock_queue_for_testing() {
   return core_->method->lock_queue_for_testing();
 }

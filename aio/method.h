@@ -3,9 +3,12 @@
 // a method only gets SUBMITTED handles to execute and reports them through complete_io().
 #pragma once
 
+#include <sys/types.h>
+
 #include <memory>
 #include <mutex>
 #include <span>
+#include <vector>
 
 #include "aio/internal.h"
 
@@ -41,6 +44,10 @@ class IoMethod {
   // Tests: the lock a submission takes, held by the caller until the guard goes (worker:
   // the queue lock); an empty guard for methods without one.
   virtual std::unique_lock<std::mutex> lock_queue_for_testing() { return {}; }
+
+  // The method's own threads (the I/O workers) that have started, for the tracks of an
+  // I/O trace: a worker that ran nothing during a statement still gets its lane.
+  virtual std::vector<pid_t> own_threads() const { return {}; }
 };
 
 std::unique_ptr<IoMethod> make_sync_method();

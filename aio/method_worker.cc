@@ -58,6 +58,11 @@ class WorkerMethod final : public IoMethod {
 
   IoMethodKind kind() const override { return IoMethodKind::kWorker; }
 
+  std::vector<pid_t> own_threads() const override {
+    std::lock_guard lock(mutex_);
+    return tids_;
+  }
+
   void submit(ThreadSlot& slot, std::span<IoHandle* const> ios) override {
     size_t queued = 0;
     int wake = -1;
@@ -94,6 +99,7 @@ class WorkerMethod final : public IoMethod {
     set_trace_thread_name("io worker " + std::to_string(id));  // its track in I/O traces
     const uint64_t my_bit = uint64_t{1} << id;
     std::unique_lock lock(mutex_);
+    tids_.push_back(trace_thread_id());
     for (;;) {
       if (queue_count_ == 0) {
         if (stopping_) return;
@@ -121,7 +127,7 @@ class WorkerMethod final : public IoMethod {
     }
   }
 
-  std::mutex mutex_;              // guards the queue, idle_mask_ and stopping_
+  mutable std::mutex mutex_;      // guards the queue, idle_mask_, stopping_ and tids_
   std::vector<IoHandle*> queue_;  // a ring; its size is a power of two
   size_t queue_head_ = 0;
   size_t queue_count_ = 0;
@@ -129,6 +135,7 @@ class WorkerMethod final : public IoMethod {
   bool stopping_ = false;
   std::vector<std::unique_ptr<std::counting_semaphore<>>> wakeups_;
   std::vector<std::thread> threads_;
+  std::vector<pid_t> tids_;  // the workers' kernel ids, as they start
 };
 
 }  // namespace

@@ -115,6 +115,7 @@ void Session::finish_trace(const IoTrace& trace, std::string_view text, ResultSe
   TraceFileInfo info;
   info.statement = std::string(text);
   info.query_tid = trace_thread_id();
+  info.threads = storage().io().method_threads();
   // A snapshot: another session may commit while the file is written.
   const std::shared_ptr<const Catalog> catalog = db_->data_dir().catalog_snapshot();
   info.relation_name = [&](uint32_t relnumber) {

@@ -183,8 +183,10 @@ class Writer {
     return name.empty() ? "thread " + std::to_string(tid) : name;
   }
 
-  // Every thread an event names; the query thread first, I/O workers last.
+  // Every thread an event names, and each I/O worker; the query thread first, I/O
+  // workers last.
   void thread_names() {
+    seen_.insert(info_.threads.begin(), info_.threads.end());
     for (pid_t tid : seen_) {
       const std::string label = thread_label(tid);
       const int order = tid == info_.query_tid ? 0 : label.rfind("io worker", 0) == 0 ? 2 : 1;

@@ -2,7 +2,8 @@
 // Perfetto's UI (ui.perfetto.dev) and chrome://tracing open:
 //
 //   - one process, "tidepool"; a track per thread: the query thread, each parallel
-//     worker, each I/O worker (named by the threads themselves);
+//     worker, each I/O worker (named by the threads themselves; every I/O worker has
+//     its track, also one that ran nothing during the statement);
 //   - per I/O, an async slice from staged to reaped (the issuer took the result) named
 //     "read t 17..32", with a nested "in flight" slice from submission to the result;
 //     its arguments give the relation, blocks, bytes, method, direct or buffered, and
@@ -26,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "engine/core/io_trace.h"
 
@@ -34,6 +36,8 @@ namespace tp {
 struct TraceFileInfo {
   std::string statement;
   pid_t query_tid = 0;  // the session's thread: its track is named "query"
+  // Threads that get a track even when they recorded nothing (the I/O workers).
+  std::vector<pid_t> threads;
   // A relation's name from its file number ("" when it has none: its number is shown).
   std::function<std::string(uint32_t relnumber)> relation_name;
 };
