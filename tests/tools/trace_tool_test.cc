@@ -204,6 +204,13 @@ TEST(TraceSummaryMath, PercentilesAndInFlightTime) {
   EXPECT_DOUBLE_EQ(levels.at(1), 15);
   EXPECT_DOUBLE_EQ(levels.at(2), 5);
   EXPECT_DOUBLE_EQ(levels.at(0), 0);
+
+  // Lanes: the query first, I/O workers last and in numeric order.
+  t.ios.clear();
+  t.thread_names = {
+      {7, "io worker 10"}, {8, "io worker 2"}, {9, "query"}, {5, "parallel worker 0"}};
+  t.thread_order = {{7, 2}, {8, 2}, {9, 0}};
+  EXPECT_EQ(t.threads(), (std::vector<int64_t>{9, 5, 8, 7}));
 }
 
 }  // namespace

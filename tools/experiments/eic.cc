@@ -230,7 +230,7 @@ class Eic : public Experiment {
   const uint64_t rows_;
   // [leaf read-ahead][config][variant][eic]
   std::vector<std::vector<std::vector<std::vector<std::vector<Timed>>>>> runs_;
-  TracedContrast traced_{"eic",
+  TracedContrast traced_{"eic-dense",
                          "the dense bitmap heap scan, io_uring direct, 8 kB reads "
                          "(io_combine_limit 1), index_leaf_readahead on, eic 1 and 64"};
 };

@@ -1,6 +1,7 @@
 #include "tools/experiments/traced.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 
@@ -16,6 +17,13 @@ namespace {
 // Enough for the traced statements the experiments choose (tens of thousands of I/Os);
 // a bigger one is cut, and the report says how much was dropped.
 constexpr const char* kTraceEvents = "2000000";
+
+// An error message inside a Markdown table cell.
+std::string cell(std::string text) {
+  for (char& c : text)
+    if (c == '|' || c == '\n') c = ' ';
+  return text;
+}
 
 std::string fixed(double v, int digits) {
   char buf[64];
@@ -60,7 +68,9 @@ void TracedContrast::run(Lab& lab, const std::string& side,
     // An earlier run's file is replaced (tidepool wrote it); the engine refuses any other.
     lab.sql("SET io_trace = '" + out + "/" + s.file + "'");
     lab.make_cold(cold_relations);
-    s.ms = lab.timed(sql).wall_ms;
+    // EXPLAIN ANALYZE's Execution Time: the statement's wall time would include writing
+    // the trace file.
+    s.ms = lab.timed("EXPLAIN (ANALYZE, BUFFERS) " + sql).execution_ms;
   } catch (const Stopped&) {
     restore();
     throw;
@@ -81,7 +91,7 @@ std::string TracedContrast::markdown(const std::string& out_dir) const {
       "look-ahead (heap) | trace (Perfetto) |\n|---|---|---|---|---|---|---|---|\n";
   for (const Side& s : sides_) {
     if (!s.error.empty()) {
-      table += "| " + s.label + " | failed: " + s.error + " | | | | | | |\n";
+      table += "| " + s.label + " | failed: " + cell(s.error) + " | | | | | | |\n";
       continue;
     }
     try {
@@ -110,7 +120,7 @@ std::string TracedContrast::markdown(const std::string& out_dir) const {
       titles.push_back(s.label + ": " + fixed(s.ms, 1) + " ms");
       traces.push_back(std::move(t));
     } catch (const Error& e) {
-      table += "| " + s.label + " | trace unreadable: " + e.what() + " | | | | | | |\n";
+      table += "| " + s.label + " | trace unreadable: " + cell(e.what()) + " | | | | | | |\n";
     }
   }
   if (!traces.empty()) {

@@ -33,6 +33,7 @@ class TracedContrast {
 
   // The report's subsection: what was traced, the picture, and per side the time, I/Os,
   // mean depth in flight, p50 latency in flight, largest look-ahead distance and the file.
+  // The time is EXPLAIN ANALYZE's Execution Time (writing the trace is not in it).
   std::string markdown(const std::string& out_dir) const;
   bool empty() const { return sides_.empty(); }
 

@@ -1,9 +1,9 @@
 #include "tools/trace/trace_data.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "engine/core/error.h"
 
@@ -46,15 +46,15 @@ class Loader {
  public:
   explicit Loader(TraceData& data) : d_(data) {}
 
-  void header(const Json& root) {
-    auto other = root.find("otherData");
-    if (other == root.end() || !other->is_object() || !other->contains("tidepool_io_trace"))
+  // `other`: the file's otherData object.
+  void header(const Json& other) {
+    if (!other.is_object() || !other.contains("tidepool_io_trace"))
       bad(d_.path, "not a tidepool I/O trace (no otherData.tidepool_io_trace)");
-    d_.statement = text(*other, "statement");
-    d_.ios_kept = integer(*other, "ios");
-    d_.ios_dropped = integer(*other, "ios_dropped");
-    d_.events_kept = integer(*other, "events");
-    d_.events_dropped = integer(*other, "events_dropped");
+    d_.statement = text(other, "statement");
+    d_.ios_kept = integer(other, "ios");
+    d_.ios_dropped = integer(other, "ios_dropped");
+    d_.events_kept = integer(other, "events");
+    d_.events_dropped = integer(other, "events_dropped");
   }
 
   void event(const Json& e, size_t i) {
@@ -136,6 +136,29 @@ class Loader {
   std::map<int64_t, size_t> index_;  // async id -> position in d_.ios
 };
 
+// "io worker 2" before "io worker 10": runs of digits compare as numbers.
+bool natural_less(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t ei = i, ej = j;
+      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
+      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
+      const unsigned long long x = std::stoull(a.substr(i, ei - i));
+      const unsigned long long y = std::stoull(b.substr(j, ej - j));
+      if (x != y) return x < y;
+      i = ei;
+      j = ej;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
 }  // namespace
 
 double TraceData::end_us() const {
@@ -162,7 +185,7 @@ std::vector<int64_t> TraceData::threads() const {
   };
   std::stable_sort(tids.begin(), tids.end(), [&](int64_t a, int64_t b) {
     if (order(a) != order(b)) return order(a) < order(b);
-    return thread_name(a) < thread_name(b);
+    return natural_less(thread_name(a), thread_name(b));
   });
   return tids;
 }
@@ -176,22 +199,39 @@ std::string TraceData::thread_name(int64_t tid) const {
 TraceData load_trace(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) bad(path, "cannot be read (does it exist?)");
-  std::stringstream text_stream;
-  text_stream << in.rdbuf();
+  TraceData data;
+  data.path = path;
+  Loader loader(data);
+  // Events are handled as the parser finishes each one and then dropped: a trace of a
+  // million I/Os is a gigabyte of text, and its whole tree would not fit in memory.
+  // Depth 1 holds otherData and traceEvents, depth 2 the events.
+  size_t events = 0;
+  std::string key;  // the top-level key being parsed
+  bool header = false;
+  auto each = [&](int depth, Json::parse_event_t what, Json& parsed) {
+    using E = Json::parse_event_t;
+    if (depth == 1 && what == E::key) key = parsed.get<std::string>();
+    if (depth == 1 && what == E::object_end && key == "otherData") {
+      loader.header(parsed);  // tidepool writes it first
+      header = true;
+    }
+    if (depth == 2 && what == E::object_end && key == "traceEvents") {
+      if (!header) loader.header(Json::object());  // not ours: says so
+      loader.event(parsed, events++);
+      return false;
+    }
+    return true;
+  };
   Json root;
   try {
-    root = Json::parse(text_stream.str());
+    root = Json::parse(in, each);
   } catch (const Json::exception& e) {
     bad(path, std::string("is not valid JSON: ") + e.what());
   }
   if (!root.is_object()) bad(path, "is not a JSON object");
-  TraceData data;
-  data.path = path;
-  Loader loader(data);
-  loader.header(root);
-  auto events = root.find("traceEvents");
-  if (events == root.end() || !events->is_array()) bad(path, "has no traceEvents array");
-  for (size_t i = 0; i < events->size(); ++i) loader.event((*events)[i], i);
+  if (!header) loader.header(Json::object());
+  if (!root.contains("traceEvents") || !root["traceEvents"].is_array())
+    bad(path, "has no traceEvents array");
   // An I/O whose staging event was lost (or a file cut short) is not one we can report.
   std::erase_if(data.ios, [](const TraceIo& io) { return io.staged_us < 0; });
   return data;

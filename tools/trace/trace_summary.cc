@@ -153,13 +153,14 @@ void threads(const TraceData& t, std::string& out) {
                 "complete", "waiting", "rest", "waits by event (ms)");
   const double end = t.end_us();
   for (int64_t tid : t.threads()) {
-    std::vector<std::pair<double, double>> waits;
+    std::vector<std::pair<double, double>> waits, busy;  // busy: any slice of the thread
     std::map<std::string, double> by_event;
     double syscalls = 0, complete = 0, first = end, last = 0;
     for (const TraceSlice& s : t.slices) {
       if (s.tid != tid) continue;
       first = std::min(first, s.begin_us);
       last = std::max(last, s.begin_us + s.dur_us);
+      busy.emplace_back(s.begin_us, s.begin_us + s.dur_us);
       if (s.kind == SliceKind::kSyscall) syscalls += s.dur_us;
       if (s.kind == SliceKind::kComplete) complete += s.dur_us;
       if (s.kind == SliceKind::kWait) {
@@ -176,7 +177,9 @@ void threads(const TraceData& t, std::string& out) {
     const bool query = t.thread_name(tid) == "query";
     const double active = query ? end : std::max(0.0, last - first);
     const double waiting = covered(waits);
-    const double rest = std::max(0.0, active - waiting - syscalls - complete);
+    // A system call can run inside a wait (sync; worker when its queue is full): the rest
+    // is what no slice of the thread covers.
+    const double rest = std::max(0.0, active - covered(busy));
     std::string events;
     for (const auto& [name, us] : by_event)
       events += (events.empty() ? "" : ", ") + name + format(" %.1f", us / 1000);
@@ -185,8 +188,9 @@ void threads(const TraceData& t, std::string& out) {
                   events.c_str());
   }
   out +=
-      "  (rest: running the plan for query and parallel workers; idle, waiting for work, for I/O "
-      "workers)\n";
+      "  (a system call can run inside a wait: sync, or worker when its queue is full; rest is\n"
+      "   the time no slice covers: running the plan for query and parallel workers, idle for\n"
+      "   I/O workers)\n";
 }
 
 }  // namespace

@@ -282,11 +282,11 @@ TEST(Experiments, EicRunsEveryConcurrency) {
         "Heap share, index_leaf_readahead = on, 8 kB reads "
         "(io_combine_limit = 1, PostgreSQL 15's shape):"})
     EXPECT_NE(md.find(label), std::string::npos) << label;
-  for (const char* side : {"| eic 1 | ", "| eic 64 | ", "`traces/eic-eic-64.json`"})
+  for (const char* side : {"| eic 1 | ", "| eic 64 | ", "`traces/eic-dense-eic-64.json`"})
     EXPECT_NE(md.find(side), std::string::npos) << side;
   EXPECT_EQ(md.find("failed:"), std::string::npos) << md;
-  for (const char* png :
-       {"eic_time.png", "eic_mbps.png", "eic_time_8k.png", "eic_mbps_8k.png", "eic-trace.png"})
+  for (const char* png : {"eic_time.png", "eic_mbps.png", "eic_time_8k.png", "eic_mbps_8k.png",
+                          "eic-dense-trace.png"})
     EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/" + png)) << png;
   for (const auto& r : csv.rows) {
     EXPECT_GT(num(r, "ms"), 0);
