@@ -21,14 +21,6 @@ namespace {
 
 using testing::TempDir;
 
-long long number_after(const ResultSet& r, const std::string& key) {
-  for (const auto& row : r.rows) {
-    const size_t at = row.at(0).find(key);
-    if (at != std::string::npos) return std::stoll(row[0].substr(at + key.size()));
-  }
-  return -1;
-}
-
 int run(const std::vector<std::string>& args, std::string* out, std::string* err) {
   std::ostringstream o, e;
   const int rc = run_trace_command(args, o, e);
@@ -61,14 +53,7 @@ class TraceToolTest : public ::testing::Test {
     s_->storage().evict_all();
     ResultSet r = s_->execute("EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM t WHERE a >= 0");
     s_->execute("RESET io_trace");
-    long long planning = 0;
-    for (size_t i = 0; i + 1 < r.rows.size(); ++i)
-      if (r.rows[i].at(0) == "Planning:") {
-        const std::string& line = r.rows[i + 1].at(0);
-        const size_t at = line.find("read=");
-        if (at != std::string::npos) planning = std::stoll(line.substr(at + 5));
-      }
-    return number_after(r, "read=") + planning;
+    return testing::statement_reads(r);
   }
 
   std::string path(const std::string& name) const { return tmp_.path() + "/" + name; }

@@ -96,14 +96,8 @@ std::string TracedContrast::markdown(const std::string& out_dir) const {
     }
     try {
       trace::TraceData t = trace::load_trace(out_dir + "/" + s.file);
-      std::vector<double> flight;
-      int64_t blocks = 0;
-      for (const trace::TraceIo& io : t.ios) {
-        if (io.in_flight_known()) flight.push_back(io.done_us - io.submitted_us);
-        blocks += io.write ? 0 : io.blocks;
-      }
-      double weighted = 0, distance = 0, leaves = 0;
-      for (const auto& [level, us] : trace::in_flight_time(t)) weighted += level * us;
+      std::vector<double> flight = trace::in_flight_latencies(t);
+      double distance = 0, leaves = 0;
       // The data's streams; the B-tree leaves' read-ahead only when there is no other.
       for (const auto& [name, samples] : t.counters) {
         if (name.rfind("look-ahead distance", 0) != 0) continue;
@@ -111,12 +105,11 @@ std::string TracedContrast::markdown(const std::string& out_dir) const {
         for (const auto& [ts, v] : samples) best = std::max(best, v);
       }
       if (distance == 0) distance = leaves;
-      const double span = t.end_us();
       table += "| " + s.label + " | " + fixed(s.ms, 1) + " | " + std::to_string(t.ios.size()) +
                (t.ios_dropped ? " (+" + std::to_string(t.ios_dropped) + " dropped)" : "") + " | " +
-               std::to_string(blocks) + " | " + fixed(span > 0 ? weighted / span : 0, 2) + " | " +
-               fixed(trace::percentile(flight, 50), 0) + " | " + fixed(distance, 0) + " | `" +
-               s.file + "` |\n";
+               std::to_string(trace::blocks_read(t)) + " | " + fixed(trace::mean_in_flight(t), 2) +
+               " | " + fixed(trace::percentile(flight, 50), 0) + " | " + fixed(distance, 0) +
+               " | `" + s.file + "` |\n";
       titles.push_back(s.label + ": " + fixed(s.ms, 1) + " ms");
       traces.push_back(std::move(t));
     } catch (const Error& e) {

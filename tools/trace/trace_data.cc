@@ -170,6 +170,17 @@ double TraceData::end_us() const {
   return end;
 }
 
+std::vector<std::pair<double, int>> TraceData::in_flight_steps() const {
+  std::vector<std::pair<double, int>> steps;
+  for (const TraceIo& io : ios) {
+    if (!io.in_flight_known()) continue;
+    steps.emplace_back(io.submitted_us, +1);
+    steps.emplace_back(io.done_us, -1);
+  }
+  std::sort(steps.begin(), steps.end());
+  return steps;
+}
+
 std::vector<int64_t> TraceData::threads() const {
   std::vector<int64_t> tids;
   for (const auto& [tid, name] : thread_names) tids.push_back(tid);

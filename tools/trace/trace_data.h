@@ -49,6 +49,9 @@ struct TraceData {
 
   // The last timestamp any event reaches (the statement's traced span).
   double end_us() const;
+  // Every submission (+1) and result (-1) of the I/Os, in time order: the in-flight count
+  // is their running sum.
+  std::vector<std::pair<double, int>> in_flight_steps() const;
   // Threads in display order: sort index, then name.
   std::vector<int64_t> threads() const;
   std::string thread_name(int64_t tid) const;

@@ -57,16 +57,9 @@ std::string truncated(std::string s, size_t n) {
 
 // I/Os in flight as steps, from the I/Os themselves (every submission and result).
 std::string in_flight_rows(const TraceData& t) {
-  std::vector<std::pair<double, int>> steps;
-  for (const TraceIo& io : t.ios) {
-    if (!io.in_flight_known()) continue;
-    steps.emplace_back(io.submitted_us, +1);
-    steps.emplace_back(io.done_us, -1);
-  }
-  std::sort(steps.begin(), steps.end());
   std::string rows = "0 0\n";
   int level = 0;
-  for (const auto& [ts, d] : steps) {
+  for (const auto& [ts, d] : t.in_flight_steps()) {
     level += d;
     rows += num(ts / 1000) + " " + std::to_string(level) + "\n";
   }

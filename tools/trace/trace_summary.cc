@@ -58,11 +58,9 @@ void latency_line(const char* what, std::vector<double> us, std::string& out) {
 }
 
 void latencies(const TraceData& t, std::string& out) {
-  std::vector<double> flight, whole;
-  for (const TraceIo& io : t.ios) {
-    if (io.in_flight_known()) flight.push_back(io.done_us - io.submitted_us);
+  std::vector<double> whole;
+  for (const TraceIo& io : t.ios)
     if (io.reaped_us >= io.staged_us) whole.push_back(io.reaped_us - io.staged_us);
-  }
   out += "\nI/O latency (microseconds)\n";
   out += format("  %-28s  %8s  %9s  %9s  %9s  %9s  %9s\n", "", "I/Os", "p50", "p90", "p99", "max",
                 "mean");
@@ -72,7 +70,7 @@ void latencies(const TraceData& t, std::string& out) {
   for (const TraceSlice& s : t.slices)
     if (s.kind == SliceKind::kSyscall) calls.push_back(s.dur_us);
   latency_line("system call (sync, worker)", calls, out);
-  latency_line("in flight (submit -> result)", flight, out);
+  latency_line("in flight (submit -> result)", in_flight_latencies(t), out);
   latency_line("staged -> reaped", whole, out);
 }
 
@@ -93,15 +91,13 @@ int bucket_key(int level) {
 void in_flight_histogram(const TraceData& t, std::string& out) {
   const double span = t.end_us();
   std::map<int, std::pair<std::string, double>> buckets;
-  double weighted = 0;
   for (const auto& [level, us] : in_flight_time(t)) {
     auto& b = buckets[bucket_key(level)];
     b.first = bucket_name(level);
     b.second += us;
-    weighted += double(level) * us;
   }
   out += format("\nI/Os in flight (share of the %.1f ms traced; time-weighted mean %.2f)\n",
-                span / 1000, span > 0 ? weighted / span : 0.0);
+                span / 1000, mean_in_flight(t));
   for (const auto& [key, b] : buckets) {
     const double share = span > 0 ? b.second / span : 0;
     out += format("  %7s  %6.1f%%  %s\n", b.first.c_str(), 100 * share,
@@ -203,18 +199,11 @@ double percentile(std::vector<double>& values, double p) {
 }
 
 std::map<int, double> in_flight_time(const TraceData& t) {
-  std::vector<std::pair<double, int>> steps;
-  for (const TraceIo& io : t.ios) {
-    if (!io.in_flight_known()) continue;
-    steps.emplace_back(io.submitted_us, +1);
-    steps.emplace_back(io.done_us, -1);
-  }
-  std::sort(steps.begin(), steps.end());
   std::map<int, double> time;
   const double end = t.end_us();
   double at = 0;
   int level = 0;
-  for (const auto& [ts, d] : steps) {
+  for (const auto& [ts, d] : t.in_flight_steps()) {
     time[level] += ts - at;
     at = ts;
     level += d;
@@ -223,12 +212,31 @@ std::map<int, double> in_flight_time(const TraceData& t) {
   return time;
 }
 
-std::string trace_summary(const TraceData& t) {
-  std::string out = "I/O trace " + t.path + "\n";
-  if (!t.statement.empty()) out += "statement: " + t.statement + "\n";
+double mean_in_flight(const TraceData& t) {
+  const double span = t.end_us();
+  double weighted = 0;
+  for (const auto& [level, us] : in_flight_time(t)) weighted += double(level) * us;
+  return span > 0 ? weighted / span : 0;
+}
+
+std::vector<double> in_flight_latencies(const TraceData& t) {
+  std::vector<double> us;
+  for (const TraceIo& io : t.ios)
+    if (io.in_flight_known()) us.push_back(io.done_us - io.submitted_us);
+  return us;
+}
+
+int64_t blocks_read(const TraceData& t) {
   int64_t blocks = 0;
   for (const TraceIo& io : t.ios)
     if (!io.write) blocks += io.blocks;
+  return blocks;
+}
+
+std::string trace_summary(const TraceData& t) {
+  std::string out = "I/O trace " + t.path + "\n";
+  if (!t.statement.empty()) out += "statement: " + t.statement + "\n";
+  const int64_t blocks = blocks_read(t);
   out += format("%.1f ms traced, %zu I/Os (%lld blocks read), %lld I/Os and %lld events dropped\n",
                 t.end_us() / 1000, t.ios.size(), (long long)blocks, (long long)t.ios_dropped,
                 (long long)t.events_dropped);

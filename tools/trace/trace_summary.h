@@ -19,5 +19,12 @@ double percentile(std::vector<double>& values, double p);
 // The share of [0, end_us] that each in-flight level held, from the I/Os'
 // submission and result times: level -> microseconds.
 std::map<int, double> in_flight_time(const TraceData& trace);
+// The time-weighted mean of I/Os in flight over the traced span (the queue depth the
+// device was given).
+double mean_in_flight(const TraceData& trace);
+// Each I/O's time in flight (submission to result), microseconds.
+std::vector<double> in_flight_latencies(const TraceData& trace);
+// Blocks the trace's reads cover.
+int64_t blocks_read(const TraceData& trace);
 
 }  // namespace tp::trace

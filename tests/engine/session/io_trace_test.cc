@@ -18,6 +18,7 @@ namespace tp {
 namespace {
 
 using Json = nlohmann::json;
+using testing::statement_reads;
 using testing::TempDir;
 
 std::string read_file(const std::string& path) {
@@ -25,28 +26,6 @@ std::string read_file(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-// The number after `key` in the first line of `rows` holding it, or -1.
-long long number_after(const ResultSet& r, const std::string& key) {
-  for (const auto& row : r.rows) {
-    size_t at = row.at(0).find(key);
-    if (at != std::string::npos) return std::stoll(row[0].substr(at + key.size()));
-  }
-  return -1;
-}
-
-// Blocks the plan read plus those its planning read (EXPLAIN's "Planning:" Buffers line,
-// a B-tree's metapage and root): every block the statement read.
-long long statement_reads(const ResultSet& r) {
-  long long planning = 0;
-  for (size_t i = 0; i + 1 < r.rows.size(); ++i)
-    if (r.rows[i].at(0) == "Planning:") {
-      const std::string& line = r.rows[i + 1].at(0);
-      const size_t at = line.find("read=");
-      if (at != std::string::npos) planning = std::stoll(line.substr(at + 5));
-    }
-  return number_after(r, "read=") + planning;
 }
 
 std::string line_with(const ResultSet& r, const std::string& what) {
