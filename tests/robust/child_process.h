@@ -1,4 +1,4 @@
-// Starting the built `tidepool` binary (TIDEPOOL_BINARY, set by CMake) from a
+// Starting the built `tidepool` binary (tests/support/paths.h) from a
 // test, signalling it and collecting how it ended.
 #pragma once
 
@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/paths.h"
+
 extern char** environ;
 
 namespace tp::testing {
@@ -26,7 +28,7 @@ class ChildProcess {
   // Starts `tidepool ARGS...` with stdout and stderr going to files under `dir`.
   ChildProcess(const std::vector<std::string>& args, const std::string& dir)
       : out_path_(dir + "/child.out"), err_path_(dir + "/child.err") {
-    std::vector<std::string> argv_strings{TIDEPOOL_BINARY};
+    std::vector<std::string> argv_strings{tidepool_binary()};
     argv_strings.insert(argv_strings.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : argv_strings) argv.push_back(a.data());
@@ -40,7 +42,7 @@ class ChildProcess {
                                      0644);
     int rc = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    EXPECT_EQ(rc, 0) << "could not start " << TIDEPOOL_BINARY;
+    EXPECT_EQ(rc, 0) << "could not start " << argv_strings[0];
     if (rc != 0) pid_ = -1;
   }
   ~ChildProcess() {

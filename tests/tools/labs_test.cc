@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/paths.h"
 #include "tests/support/test_util.h"
 #include "tools/labs/labs.h"
 
@@ -87,7 +88,7 @@ TEST(Labs, EveryLabHasQuestionsAndCodeThatExists) {
     EXPECT_LE(d.questions.size(), 4u) << d.name;
     EXPECT_GE(d.code.size(), 2u) << d.name;
     for (const CodeRef& c : d.code)
-      EXPECT_TRUE(std::filesystem::exists(std::string(TIDEPOOL_SOURCE_DIR) + "/" + c.path))
+      EXPECT_TRUE(std::filesystem::exists(tp::testing::source_dir() + "/" + c.path))
           << d.name << ": " << c.path;
   }
 }

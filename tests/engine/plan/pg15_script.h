@@ -13,12 +13,13 @@
 #include <vector>
 
 #include "engine/session/session.h"
+#include "tests/support/paths.h"
 #include "tests/support/test_util.h"
 
 namespace tp::testing {
 
 inline std::string read_fixture(const std::string& name) {
-  const std::string path = std::string(TP_PG15_FIXTURES) + "/" + name;
+  const std::string path = source_dir() + "/tests/engine/plan/pg15/" + name;
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << path;
   std::stringstream ss;
