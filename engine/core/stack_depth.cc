@@ -68,10 +68,29 @@ int64_t max_stack_depth_kb() {
 }
 
 int64_t platform_stack_limit_kb() {
+  // The calling thread's own stack: under `ulimit -s unlimited` the rlimit bounds
+  // nothing, but a server's connection thread still has the stack it was made with.
+  const ThreadStack& ts = thread_stack();
+  int64_t kb = -1;
+  if (ts.size > 0) kb = ts.size / 1024 - kPlatformMarginKb;
   rlimit rl{};
-  if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return -1;
-  int64_t kb = int64_t(rl.rlim_cur / 1024) - kPlatformMarginKb;
-  return kb < 0 ? 0 : kb;
+  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    const int64_t by_rlimit = int64_t(rl.rlim_cur / 1024) - kPlatformMarginKb;
+    if (kb < 0 || by_rlimit < kb) kb = by_rlimit;
+  }
+  return kb < 0 && ts.size > 0 ? 0 : kb;
+}
+
+int64_t effective_stack_depth_kb() {
+  const int64_t limit = max_stack_depth_kb();
+  const int64_t platform = platform_stack_limit_kb();
+  return platform >= 0 && platform < limit ? platform : limit;
+}
+
+void apply_max_stack_depth_kb(int64_t kb) {
+  // Validated when it was set; a thread with a smaller stack than the one that set it
+  // is held to its own by check_stack_depth() and max_expression_depth().
+  g_limit_kb.store(kb, std::memory_order_relaxed);
 }
 
 void set_max_stack_depth_kb(int64_t kb) {
@@ -85,7 +104,9 @@ void set_max_stack_depth_kb(int64_t kb) {
 }
 
 int max_expression_depth() {
-  return int(max_stack_depth_kb() * 1024 / kStackBytesPerExpressionLevel);
+  // Bounded by this thread's stack too: the trees it builds are walked (and destroyed)
+  // by recursions that do not check, here and on threads with stacks of the same size.
+  return int(effective_stack_depth_kb() * 1024 / kStackBytesPerExpressionLevel);
 }
 
 }  // namespace tp

@@ -41,9 +41,18 @@ int64_t max_stack_depth_kb();
 // the platform's stack rlimit leaves (platform_stack_limit_kb()).
 void set_max_stack_depth_kb(int64_t kb);
 
-// The largest max_stack_depth the platform allows: the stack rlimit less
-// 512 kB, as PostgreSQL computes it; -1 when the rlimit is unlimited.
+// Sets the limit as a statement starts (a Session's value, checked when it was set),
+// without an error: check_stack_depth() and max_expression_depth() still hold each
+// thread to its own stack.
+void apply_max_stack_depth_kb(int64_t kb);
+
+// The largest max_stack_depth the platform allows: the stack rlimit or the calling
+// thread's own stack, whichever is smaller, less 512 kB (PostgreSQL's margin); -1 when
+// neither is known.
 int64_t platform_stack_limit_kb();
+
+// max_stack_depth_kb(), or less when the calling thread's stack is smaller.
+int64_t effective_stack_depth_kb();
 
 // Deepest expression tree the parser builds under the current limit.
 int max_expression_depth();

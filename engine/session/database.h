@@ -35,6 +35,9 @@ struct DatabaseOptions {
   std::vector<std::string> settings;  // "name=value" from --set, over tidepool.conf
   bool progress = false;              // progress line on stderr during loads
   bool create_if_missing = true;      // false: a missing or empty data_dir is an error
+  // Not empty (tidepool serve --trace-dir): io_trace takes a plain file name, written in
+  // this directory (engine/session/trace_file.h). Empty (tidepool sql): any path.
+  std::string trace_dir{};
 };
 
 class Database {

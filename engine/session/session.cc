@@ -30,6 +30,12 @@ Session::Session(std::shared_ptr<Database> database) : db_(std::move(database)) 
   settings_->on_apply("random_seed", [this](const std::string&) {
     random_.seed_with(uint64_t(settings_->get_int("random_seed")));
   });
+  // A client of the server names a file in the trace directory, never a path.
+  if (!db_->options().trace_dir.empty())
+    settings_->on_apply("io_trace", [this](const std::string&) {
+      const std::string name = settings_->get_text("io_trace");
+      if (!name.empty()) trace_file_path(name, db_->options().trace_dir);
+    });
   settings_->on_apply("application_name", [this](const std::string&) {
     db_->sessions().set_client(*activity_, settings_->get_text("application_name"),
                                activity_->client_addr);
@@ -123,8 +129,9 @@ void Session::finish_trace(const IoTrace& trace, std::string_view text, ResultSe
       if (rel.relnumber == relnumber) return rel.name;
     return std::string();
   };
-  const std::string path = settings_->get_text("io_trace");
   try {
+    const std::string path =
+        trace_file_path(settings_->get_text("io_trace"), db_->options().trace_dir);
     write_trace_file(path, trace_json(trace, info), data_dir().path());
   } catch (const std::exception& e) {
     // The statement's work stands (it may have committed); only its trace is lost.
@@ -142,7 +149,7 @@ ResultSet Session::execute(std::string_view text) {
   StatementCancelScope cancel_scope(cancel_);
   // The stack-depth limit is process-wide (as a backend's GUC is per process):
   // the last statement to start sets it.
-  set_max_stack_depth_kb(settings_->get_int("max_stack_depth"));
+  apply_max_stack_depth_kb(settings_->get_int("max_stack_depth"));
   std::vector<std::string> parse_notices;  // identifier truncation
   ResultSet r;
   std::unique_ptr<IoTrace> trace;  // io_trace set: this statement's

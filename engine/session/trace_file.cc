@@ -1,9 +1,11 @@
 #include "engine/session/trace_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -21,18 +23,49 @@ namespace tp {
 
 namespace {
 
+// The length of the well-formed UTF-8 sequence at s[i] (1-4), or 0 when it is not one
+// (a stray continuation byte, a truncated or overlong sequence, a surrogate, > U+10FFFF).
+size_t utf8_sequence(const std::string& s, size_t i) {
+  const auto b = [&](size_t k) { return k < s.size() ? (unsigned char)s[k] : 0u; };
+  const unsigned c = b(i);
+  const auto cont = [&](size_t k) { return (b(k) & 0xC0u) == 0x80u; };
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return cont(i + 1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    const unsigned c1 = b(i + 1);
+    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F)) return 0;
+    return cont(i + 1) && cont(i + 2) ? 3 : 0;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    const unsigned c1 = b(i + 1);
+    if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F)) return 0;
+    return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  }
+  return 0;
+}
+
+// A JSON string: quotes, backslashes and control characters escaped, and each byte that
+// is not well-formed UTF-8 (a statement may hold any) replaced by U+FFFD.
 std::string quoted(const std::string& s) {
   std::string r = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = (unsigned char)s[i];
+    const size_t n = utf8_sequence(s, i);
+    if (n == 0) {
+      r += "\\ufffd";
+      ++i;
+    } else if (c == '"' || c == '\\') {
       r += '\\';
       r += char(c);
-    } else if (c < 0x20) {
+      ++i;
+    } else if (c < 0x20 || c == 0x7f) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\u%04x", c);
       r += buf;
+      ++i;
     } else {
-      r += char(c);
+      r.append(s, i, n);
+      i += n;
     }
   }
   return r + "\"";
@@ -226,6 +259,17 @@ bool inside(const std::string& dir, const std::string& root) {
 
 }  // namespace
 
+std::string trace_file_path(const std::string& name, const std::string& trace_dir) {
+  if (trace_dir.empty()) return name;
+  if (name.empty() || name == "." || name == ".." || name.size() > 255 ||
+      name.find('/') != std::string::npos || name.find('\0') != std::string::npos)
+    throw Error("invalid value for parameter \"io_trace\": \"" + name + "\"",
+                "The server writes I/O traces only into its trace directory.",
+                "Give a plain file name, such as 'scan.json'.")
+        .with_sqlstate(sqlstate::kInvalidParameterValue);
+  return trace_dir + "/" + name;
+}
+
 std::string trace_json(const IoTrace& trace, const TraceFileInfo& info) {
   return Writer(trace, info).json();
 }
@@ -236,19 +280,32 @@ void write_trace_file(const std::string& path, const std::string& json,
   if (::realpath(data_dir.c_str(), root) && inside(resolved_parent(path), root))
     throw Error("will not write I/O trace \"" + path + "\" inside the data directory", "",
                 "Choose a file outside it for io_trace.");
-  if (int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+  // O_NONBLOCK: a FIFO opens at once (and is then refused) instead of waiting for a
+  // writer; O_NOFOLLOW: a symbolic link is refused, not followed.
+  if (int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK); fd >= 0) {
+    struct stat st {};
+    const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     const std::string marker = kTraceFileMarker;
     std::string head(marker.size(), '\0');
-    const ssize_t n = ::pread(fd, head.data(), head.size(), 0);
+    const ssize_t n = regular ? ::pread(fd, head.data(), head.size(), 0) : -1;
     ::close(fd);
+    if (!regular)
+      throw Error("will not overwrite \"" + path + "\": it is not a regular file", "",
+                  "Choose another file name for io_trace.");
     if (n != ssize_t(head.size()) || head != marker)
       throw Error("will not overwrite \"" + path + "\": it is not an I/O trace tidepool wrote", "",
                   "Choose another file name for io_trace, or move that file away.");
+  } else if (errno == ELOOP) {
+    throw Error("will not overwrite \"" + path + "\": it is a symbolic link", "",
+                "Choose another file name for io_trace.");
   } else if (errno != ENOENT) {
     fail("open", path, errno);
   }
-  const std::string tmp = path + ".tidepool-" + std::to_string(::getpid()) + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  // Unique among the sessions of this process too (O_EXCL would refuse a second one).
+  static std::atomic<uint64_t> serial{0};
+  const std::string tmp = path + ".tidepool-" + std::to_string(::getpid()) + "-" +
+                          std::to_string(serial.fetch_add(1)) + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) fail("create", tmp, errno);
   size_t done = 0;
   while (done < json.size()) {

@@ -47,9 +47,17 @@ struct TraceFileInfo {
 std::string trace_json(const IoTrace& trace, const TraceFileInfo& info);
 inline constexpr const char* kTraceFileMarker = "{\"otherData\": {\"tidepool_io_trace\": 1";
 
-// Writes `json` to `path` atomically (a temporary file beside it, renamed over it).
-// Throws tp::Error naming the path when it cannot, or when a file is there already that
-// does not begin with kTraceFileMarker: a trace never replaces a file it did not write.
+// Where the io_trace setting `name` writes. Empty `trace_dir` (tidepool sql): `name` is
+// a path as the local user gives it. Otherwise (tidepool serve --trace-dir) `name` must
+// be a plain file name, placed in `trace_dir`; anything else (a "/", ".", "..") is
+// PostgreSQL's invalid-value error, 22023: a client never names a path of the server's.
+std::string trace_file_path(const std::string& name, const std::string& trace_dir);
+
+// Writes `json` to `path` atomically (a temporary file beside it, created with O_EXCL,
+// O_NOFOLLOW and mode 0600, renamed over it). Throws tp::Error naming the path when it
+// cannot, when something other than a regular file is there (a symbolic link, a FIFO: it
+// is never opened for more than a look, never waited on), or when a file is there already
+// that does not begin with kTraceFileMarker: a trace never replaces a file it did not write.
 // `data_dir`: a trace is never written inside the data directory either (it is sacred:
 // only tidepool's own files live there).
 void write_trace_file(const std::string& path, const std::string& json,

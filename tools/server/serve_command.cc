@@ -1,12 +1,16 @@
 #include "tools/server/serve_command.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "engine/core/error.h"
@@ -18,7 +22,7 @@ namespace {
 
 const char* kUsage =
     "Usage: tidepool serve [-D DIR] [--port N] [--listen ADDR]... [--max-connections N]\n"
-    "                      [--set NAME=VALUE]...\n"
+    "                      [--trace-dir DIR] [--set NAME=VALUE]...\n"
     "Serves the data directory DIR to PostgreSQL clients (psql, pgbench -M simple,\n"
     "psycopg2) with PostgreSQL's protocol 3.0, simple query flow.\n"
     "  -D, --data DIR         data directory (default $TIDEPOOL_DATA or ./tidepool-data)\n"
@@ -30,6 +34,9 @@ const char* kUsage =
     "                         network you trust.\n"
     "      --max-connections N  clients at once (default 32); more are refused\n"
     "      --set NAME=VALUE   a setting's starting value (repeatable), as in tidepool.conf\n"
+    "      --trace-dir DIR    where clients' I/O traces go (SET io_trace = 'name.json' takes\n"
+    "                         a plain file name there; default: traces/ beside the data\n"
+    "                         directory, created with mode 0700)\n"
     "SIGTERM or SIGINT (Ctrl-C) stops it: running statements are cancelled, clients are\n"
     "told, the data directory is closed and unlocked.\n";
 
@@ -82,6 +89,8 @@ ServeArgs parse_args(const std::vector<std::string>& args) {
           parse_int(value("--max-connections"), "--max-connections", 1, 10000, r.exit_code);
     else if (a == "--set")
       r.db.settings.push_back(value("--set"));
+    else if (a == "--trace-dir")
+      r.db.trace_dir = value("--trace-dir");
     else if (a.rfind("--set=", 0) == 0)
       r.db.settings.push_back(a.substr(6));
     else if (a == "-h" || a == "--help") {
@@ -93,6 +102,38 @@ ServeArgs parse_args(const std::vector<std::string>& args) {
     }
   }
   return r;
+}
+
+// The trace directory: given, or traces/ beside the data directory; created 0700 when
+// missing. Never the data directory or inside it, never a symbolic link (a link planted
+// where the default goes would send clients' files elsewhere).
+std::string prepare_trace_dir(const std::string& given, const std::string& data_dir) {
+  namespace fs = std::filesystem;
+  fs::path dir = given;
+  if (dir.empty()) {
+    fs::path data = fs::absolute(data_dir).lexically_normal();
+    if (!data.has_filename()) data = data.parent_path();  // "data/"
+    dir = data.parent_path() / "traces";
+  }
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    throw Error("could not create trace directory \"" + dir.string() + "\": " +
+                std::strerror(errno));
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw Error("trace directory \"" + dir.string() + "\" is not a directory", "",
+                "Give --trace-dir a directory (not a symbolic link).");
+  std::error_code ec;
+  const fs::path real = fs::canonical(dir, ec);
+  fs::path data_real = fs::canonical(data_dir, ec);
+  if (ec) data_real = fs::absolute(data_dir).lexically_normal();  // not created yet
+  if (!data_real.has_filename()) data_real = data_real.parent_path();
+  if (!real.empty()) {
+    auto mismatch = std::mismatch(data_real.begin(), data_real.end(), real.begin(), real.end());
+    if (mismatch.first == data_real.end())
+      throw Error("trace directory \"" + dir.string() + "\" is inside the data directory", "",
+                  "Give --trace-dir a directory outside it.");
+  }
+  return real.empty() ? dir.string() : real.string();
 }
 
 void install_stop_handlers() {
@@ -121,6 +162,7 @@ int run_serve_command(const std::vector<std::string>& args) {
   if (a.exit_code >= 0) return a.exit_code;
   install_stop_handlers();
   try {
+    a.db.trace_dir = prepare_trace_dir(a.db.trace_dir, a.db.data_dir);
     std::shared_ptr<Database> db = Database::open(a.db);
     {
       Server server(db, a.server);

@@ -2,6 +2,10 @@
 // never a stack overflow (in the parser, the evaluator, the planner's walks or
 // the parse tree's destructor). Run under ASan, where frames are largest.
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <sys/resource.h>
+
+#include <functional>
 
 #include "engine/core/stack_depth.h"
 #include "tests/support/test_util.h"
@@ -146,6 +150,57 @@ TEST(StackDepth, CheckMeasuresTheStack) {
     reached = -1;
   }
   EXPECT_EQ(reached, -1);
+}
+
+// Runs `fn` on a thread whose stack is `bytes`, as a server's connection thread has
+// its own stack whatever `ulimit -s` says.
+void run_on_stack(size_t bytes, const std::function<void()>& fn) {
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, bytes), 0);
+  pthread_t thread;
+  auto body = [](void* arg) -> void* {
+    (*static_cast<const std::function<void()>*>(arg))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, body, const_cast<std::function<void()>*>(&fn)), 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+}
+
+// Issue #29: with `ulimit -s unlimited` a client could raise max_stack_depth far past
+// its thread's stack and overflow it. The thread's real stack caps the setting.
+TEST_F(DepthLimit, TheThreadsOwnStackCapsTheSettingUnderAnUnlimitedRlimit) {
+  rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_STACK, &saved), 0);
+  rlimit unlimited = saved;
+  unlimited.rlim_cur = saved.rlim_max;  // RLIM_INFINITY where the hard limit allows
+  setrlimit(RLIMIT_STACK, &unlimited);
+  // A smaller stack than the setting: the statement's own walks stay within it. (First:
+  // glibc may hand a later, smaller thread the cached stack of an earlier, larger one.)
+  run_on_stack(1u << 20, [&] {
+    EXPECT_EQ(platform_stack_limit_kb(), 512);
+    EXPECT_EQ(max_expression_depth(), 512 * 1024 / int(kStackBytesPerExpressionLevel));
+    EXPECT_EQ(testing::error_of(s_, "SELECT 1" + repeat(" + 1", 100000)),
+              "stack depth limit exceeded");
+    EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t"), "1");
+  });
+  run_on_stack(4u << 20, [&] {
+    EXPECT_EQ(platform_stack_limit_kb(), 4096 - 512);
+    EXPECT_EQ(testing::error_of(s_, "SET max_stack_depth = '1GB'"),
+              "\"max_stack_depth\" must not exceed 3584kB.");
+    EXPECT_EQ(max_stack_depth_kb(), 2048);  // unchanged
+    s_.execute("SET max_stack_depth = '3MB'");
+    EXPECT_EQ(max_expression_depth(), 3 * 512);
+    const std::string err = "stack depth limit exceeded";
+    EXPECT_EQ(testing::error_of(s_, "SELECT 1" + repeat(" + 1", 200000)), err);
+    EXPECT_EQ(testing::error_of(s_, "SELECT 1" + repeat("::int", 200000)), err);
+    EXPECT_EQ(testing::error_of(s_, "SELECT " + repeat("(", 100000) + "1" + repeat(")", 100000)),
+              err);
+    s_.execute("RESET max_stack_depth");
+  });
+  setrlimit(RLIMIT_STACK, &saved);
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t"), "1");
 }
 
 }  // namespace
