@@ -115,6 +115,16 @@ std::string prepare_trace_dir(const std::string& given, const std::string& data_
     if (!data.has_filename()) data = data.parent_path();  // "data/"
     dir = data.parent_path() / "traces";
   }
+  // Checked before anything is created: weakly_canonical resolves the part that exists.
+  std::error_code ec;
+  fs::path real = fs::weakly_canonical(fs::absolute(dir), ec).lexically_normal();
+  fs::path data_real = fs::weakly_canonical(fs::absolute(data_dir), ec).lexically_normal();
+  if (!real.has_filename()) real = real.parent_path();
+  if (!data_real.has_filename()) data_real = data_real.parent_path();
+  auto mismatch = std::mismatch(data_real.begin(), data_real.end(), real.begin(), real.end());
+  if (mismatch.first == data_real.end())
+    throw Error("trace directory \"" + dir.string() + "\" is inside the data directory", "",
+                "Give --trace-dir a directory outside it.");
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
     throw Error("could not create trace directory \"" + dir.string() + "\": " +
                 std::strerror(errno));
@@ -122,18 +132,7 @@ std::string prepare_trace_dir(const std::string& given, const std::string& data_
   if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw Error("trace directory \"" + dir.string() + "\" is not a directory", "",
                 "Give --trace-dir a directory (not a symbolic link).");
-  std::error_code ec;
-  const fs::path real = fs::canonical(dir, ec);
-  fs::path data_real = fs::canonical(data_dir, ec);
-  if (ec) data_real = fs::absolute(data_dir).lexically_normal();  // not created yet
-  if (!data_real.has_filename()) data_real = data_real.parent_path();
-  if (!real.empty()) {
-    auto mismatch = std::mismatch(data_real.begin(), data_real.end(), real.begin(), real.end());
-    if (mismatch.first == data_real.end())
-      throw Error("trace directory \"" + dir.string() + "\" is inside the data directory", "",
-                  "Give --trace-dir a directory outside it.");
-  }
-  return real.empty() ? dir.string() : real.string();
+  return real.string();
 }
 
 void install_stop_handlers() {
