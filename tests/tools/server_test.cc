@@ -3,6 +3,7 @@
 // cancels and the server's own stop.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <thread>
 
@@ -34,6 +35,7 @@ class ServerTest : public ::testing::Test {
     so.listen = {"127.0.0.1"};
     so.port = 0;
     so.max_connections = max_connections;
+    so.startup_timeout_ms = startup_timeout_ms_;
     server_ = std::make_unique<server::Server>(db_, so);
     thread_ = std::thread([this] { server_->run(); });
   }
@@ -51,6 +53,7 @@ class ServerTest : public ::testing::Test {
     return c;
   }
 
+  int startup_timeout_ms_ = 60000;
   testing::TempDir dir_;
   std::shared_ptr<Database> db_;
   std::unique_ptr<server::Server> server_;
@@ -87,6 +90,58 @@ TEST_F(ServerTest, SslAndGssRequestsAreAnsweredNo) {
   EXPECT_EQ(answer, "N");
   ASSERT_TRUE(c.start());
   EXPECT_EQ(c.query("SELECT 1").results.at(0).rows.at(0).at(0), "1");
+}
+
+// Issue 29: PostgreSQL answers one SSLRequest and one GSSENCRequest; a repeat is an
+// unknown protocol, so a client cannot restart the startup deadline for ever.
+TEST_F(ServerTest, ASecondSslRequestIsAnUnknownProtocol) {
+  PgWireClient c(port());
+  c.send_raw(testing::startup_packet(80877103));
+  std::string answer;
+  ASSERT_TRUE(c.read_exact(answer, 1));
+  EXPECT_EQ(answer, "N");
+  c.send_raw(testing::startup_packet(80877103));
+  EXPECT_TRUE(c.closed_by_server());
+  EXPECT_EQ(c.error().code, "08P01");
+  EXPECT_EQ(c.error().message, "unsupported frontend protocol 1234.5679: server supports 3.0 to 3.0");
+}
+
+TEST_F(ServerTest, AStartupPacketMustNameAUserInUtf8) {
+  PgWireClient no_user(port());
+  no_user.send_raw(testing::startup_packet(196608, testing::startup_params({{"database", "x"}})));
+  EXPECT_TRUE(no_user.closed_by_server());
+  EXPECT_EQ(no_user.error().severity, "FATAL");
+  EXPECT_EQ(no_user.error().code, "28000");
+  EXPECT_EQ(no_user.error().message, "no PostgreSQL user name specified in startup packet");
+  PgWireClient bad_name(port());
+  EXPECT_FALSE(bad_name.start({{"application_name", "caf\xe9"}}));
+  EXPECT_EQ(bad_name.error().code, "22021");
+  EXPECT_EQ(bad_name.error().message, "invalid byte sequence for encoding \"UTF8\": 0xe9");
+  auto good = connect();
+  EXPECT_EQ(good->query("SELECT 1").results.at(0).rows.at(0).at(0), "1");
+}
+
+class ShortStartupServerTest : public ServerTest {
+ protected:
+  void SetUp() override {
+    startup_timeout_ms_ = 1500;
+    start_server(32);
+  }
+};
+
+// One deadline for the whole startup exchange, however the client spreads it out.
+TEST_F(ShortStartupServerTest, TheStartupDeadlineCoversEveryPacket) {
+  PgWireClient c(port());
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string answer;
+  c.send_raw(testing::startup_packet(80877104));
+  ASSERT_TRUE(c.read_exact(answer, 1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  c.send_raw(testing::startup_packet(80877103));
+  ASSERT_TRUE(c.read_exact(answer, 1));
+  EXPECT_TRUE(c.closed_by_server());  // no startup packet before the first deadline
+  const auto took = std::chrono::steady_clock::now() - t0;
+  EXPECT_LT(took, std::chrono::milliseconds(2500));
 }
 
 TEST_F(ServerTest, UnknownProtocolVersionIsFatal) {

@@ -2,12 +2,14 @@
 
 #include <sys/socket.h>
 
+#include <chrono>
 #include <map>
 #include <random>
 #include <sstream>
 
 #include "engine/core/error.h"
 #include "engine/session/session.h"
+#include "engine/sql/lexer.h"
 #include "tools/server/results.h"
 #include "tools/server/wire.h"
 
@@ -54,17 +56,30 @@ void send_ready(Socket& socket, Session& session) {
 }
 
 // Reads startup packets until the real one: SSLRequest and GSSENCRequest get
-// 'N' (tidepool has no encryption) and the client goes on in the clear. False
-// for a CancelRequest, which ends the connection without a reply.
+// 'N' (tidepool has no encryption) and the client goes on in the clear, each at
+// most once, as PostgreSQL allows; a repeat is an unknown protocol. The whole
+// exchange has one deadline (PostgreSQL's authentication_timeout), so a client
+// cannot hold a connection slot by restarting it. False for a CancelRequest,
+// which ends the connection without a reply.
 bool read_startup(Socket& socket, Server& server, Startup& out) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::milliseconds(server.startup_timeout_ms());
+  bool ssl_done = false;
+  bool gss_done = false;
   for (;;) {
-    std::string body = socket.read_startup_packet(server.startup_timeout_ms());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) throw ConnectionClosed("timeout waiting for the startup packet");
+    std::string body = socket.read_startup_packet(int(left));
     int32_t code = read_int32(body.data());
     if (code == kCancelRequestCode) {
       if (body.size() >= 12) server.cancel_request(read_int32(&body[4]), read_int32(&body[8]));
       return false;
     }
-    if (code == kSslRequestCode || code == kGssEncRequestCode) {
+    bool& done = code == kSslRequestCode ? ssl_done : gss_done;
+    if ((code == kSslRequestCode || code == kGssEncRequestCode) && !done) {
+      done = true;
       socket.send("N");
       socket.flush();
       continue;
@@ -80,11 +95,19 @@ bool read_startup(Socket& socket, Server& server, Startup& out) {
       std::string name = r.cstring();
       if (name.empty()) break;
       std::string value = r.cstring();
+      try {
+        sql::verify_utf8(name);
+        sql::verify_utf8(value);
+      } catch (const Error& e) {
+        throw Fatal{e.sqlstate(), e.what(), ""};
+      }
       if (name.rfind("_pq_.", 0) == 0)
         out.protocol_options.push_back(name);
       else
         out.params[name] = value;
     }
+    if (out.params["user"].empty())
+      throw Fatal{"28000", "no PostgreSQL user name specified in startup packet", ""};
     return true;
   }
 }
