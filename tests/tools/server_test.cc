@@ -396,6 +396,28 @@ TEST_F(ServerTest, PgTerminateBackendFromAnotherClientEndsARunningStatement) {
 // The server checks the flag between statements, but a terminate that comes
 // just as a statement starts must still stop it: its cancel found the session
 // idle, so the statement starts cancelled.
+// Issue 29: a client that never reads its result used to hold its session in send() for
+// ever, deaf to pg_terminate_backend; now the wait for room checks about once a second.
+TEST_F(ServerTest, AClientThatReadsNothingIsEndedByPgTerminateBackend) {
+  auto victim = connect();
+  auto admin = connect();
+  victim->send_message('Q', std::string("SELECT i, i, i, i FROM generate_series(1, 400000) i") +
+                                '\0');
+  ASSERT_TRUE(victim->readable(60000));  // the result is on its way: the statement ran
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // socket buffers full
+  ASSERT_EQ(db_->sessions().snapshot().size(), 2u);
+  PgReply r = admin->query("SELECT pg_terminate_backend(" + std::to_string(victim->pid) + ")");
+  ASSERT_FALSE(r.error) << r.error->message;
+  EXPECT_EQ(r.results.at(0).rows.at(0).at(0), "t");
+  const auto t0 = std::chrono::steady_clock::now();
+  while (db_->sessions().snapshot().size() > 1 &&
+         std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10))
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(db_->sessions().snapshot().size(), 1u);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  EXPECT_EQ(admin->query("SELECT 1").status, 'I');
+}
+
 TEST_F(ServerTest, ATerminatedSessionsNextStatementIsCancelled) {
   Session s(db_);
   ASSERT_TRUE(db_->sessions().terminate(s.activity().pid));

@@ -318,6 +318,19 @@ void serve(Server& server, ConnectionSlot& slot, Socket& socket) {
   if (server.stopping()) throw Fatal{"57P03", "the database system is shutting down", ""};
   if (!server.claim_backend(slot)) throw Fatal{"53300", "sorry, too many clients already", ""};
   Session session(server.database_ptr());
+  // pg_terminate_backend ends a session even while it waits for a client that reads
+  // nothing; the check goes with the session (send_fatal may still send after it).
+  struct AbandonCheck {
+    Socket& socket;
+    Server& server;
+    ~AbandonCheck() {
+      Server* s = &server;
+      socket.set_abandon_check([s] { return s->stopping(); });
+    }
+  } abandon{socket, server};
+  socket.set_abandon_check([&server, &session] {
+    return server.stopping() || session.activity().terminate_requested.load();
+  });
   try {
     auto app = startup.params.find("application_name");
     server.database().sessions().set_client(
@@ -336,6 +349,7 @@ void serve(Server& server, ConnectionSlot& slot, Socket& socket) {
 
 void run_connection(Server& server, ConnectionSlot& slot) {
   Socket socket(slot.fd, server.stop_fd());
+  socket.set_abandon_check([&server] { return server.stopping(); });
   try {
     serve(server, slot, socket);
   } catch (const Fatal& f) {

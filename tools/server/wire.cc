@@ -82,15 +82,32 @@ void Socket::send(const std::string& bytes) {
 }
 
 void Socket::flush() {
+  using Clock = std::chrono::steady_clock;
   size_t done = 0;
+  Clock::time_point progress = Clock::now();
+  auto give_up = [&](const char* why) {
+    out_.clear();
+    throw ConnectionClosed(why);
+  };
   while (done < out_.size()) {
-    ssize_t n = ::send(fd_, out_.data() + done, out_.size() - done, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      out_.clear();
-      throw ConnectionClosed("could not send data to client");
+    ssize_t n = ::send(fd_, out_.data() + done, out_.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      done += size_t(n);
+      progress = Clock::now();
+      continue;
     }
-    done += size_t(n);
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) give_up("could not send data to client");
+    // The client's receive window is full: wait for room, a second at a time.
+    if (Clock::now() - progress > std::chrono::milliseconds(kSendStallMs))
+      give_up("could not send data to client: it read nothing for 60 s");
+    if (abandon_ && abandon_()) give_up("connection abandoned while sending");
+    pollfd fds[2] = {{fd_, POLLOUT, 0}, {stop_fd_, POLLIN, 0}};
+    int r = ::poll(fds, stop_fd_ >= 0 ? 2 : 1, 1000);
+    if (r < 0 && errno != EINTR) give_up("poll failed");
+    if (r > 0 && stop_fd_ >= 0 && (fds[1].revents & POLLIN)) give_up("server stopping");
+    if (r > 0 && (fds[0].revents & (POLLERR | POLLHUP)) != 0)
+      give_up("could not send data to client");
   }
   out_.clear();
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -78,6 +79,14 @@ class Socket {
  public:
   Socket(int fd, int stop_fd) : fd_(fd), stop_fd_(stop_fd) {}
 
+  // A client that reads nothing cannot hold its session for ever: a send that makes no
+  // progress for this long ends the connection (PostgreSQL leaves it to TCP keepalives;
+  // tidepool's sessions hold pins and locks while they send).
+  static constexpr int kSendStallMs = 60000;
+  // Asked about once a second while a send waits for the client: true ends the
+  // connection (pg_terminate_backend of this session, the server stopping).
+  void set_abandon_check(std::function<bool()> check) { abandon_ = std::move(check); }
+
   // Queues bytes; flush() sends them. Sends early when much is queued.
   void send(const std::string& bytes);
   void flush();
@@ -93,6 +102,7 @@ class Socket {
   int fd_;
   int stop_fd_;
   std::string out_;
+  std::function<bool()> abandon_;
 };
 
 // Big-endian int32 at `p`.
