@@ -1,6 +1,7 @@
 #include "engine/session/settings.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -119,7 +120,11 @@ double unit_factor(const SettingDef& d, const std::string& text, const std::stri
 double parse_number(const SettingDef& d, const std::string& text) {
   const char* begin = text.c_str();
   char* end = nullptr;
+  errno = 0;
   double number = std::strtod(begin, &end);
+  // Past a double's range either way (1e-400 as much as 1e400): PostgreSQL's parse_real
+  // refuses what strtod reports as ERANGE, with no hint.
+  if (end != begin && errno == ERANGE) throw invalid_value(d, text, "");
   if (end == begin || std::isnan(number) || std::isinf(number)) {
     std::string what = d.type == SettingType::kInt ? "an integer" : "a numeric";
     std::string units;

@@ -59,6 +59,21 @@ TEST(Settings, HugeIntegerValueIsRefusedNotOverflowed) {
   EXPECT_EQ(s.show("shared_buffers"), "128MB");
 }
 
+// Issue 29: a value strtod reports out of a double's range, tiny or huge, is refused
+// as PostgreSQL's parse_real and parse_int refuse it (no hint), not taken as 0 or inf.
+TEST(Settings, NumbersPastADoublesRangeAreRefused) {
+  Settings s;
+  for (const char* text : {"1e-400", "-1e-400", "1e400"}) {
+    EXPECT_EQ(error_of([&] { s.set("seq_page_cost", text); }),
+              std::string("invalid value for parameter \"seq_page_cost\": \"") + text + "\"");
+    EXPECT_EQ(error_of([&] { s.set("work_mem", text); }),
+              std::string("invalid value for parameter \"work_mem\": \"") + text + "\"");
+  }
+  EXPECT_EQ(s.show("seq_page_cost"), "1");
+  s.set("seq_page_cost", "1e-300");  // small but a double: PostgreSQL takes it too
+  EXPECT_EQ(error_of([&] { s.set("seq_page_cost", "1e-300"); }), "");
+}
+
 TEST(Settings, ParallelQuerySettingsAsPostgres) {
   Settings s;
   EXPECT_EQ(s.show("max_parallel_workers_per_gather"), "2");
