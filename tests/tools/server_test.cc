@@ -144,6 +144,24 @@ TEST_F(ShortStartupServerTest, TheStartupDeadlineCoversEveryPacket) {
   EXPECT_LT(took, std::chrono::milliseconds(2500));
 }
 
+// Issue 29: a Query is one string and its terminator, nothing more, nothing less.
+TEST_F(ServerTest, AQueryWithoutItsTerminatorOrWithBytesAfterItIsRefused) {
+  auto c = connect();
+  c->send_message('Q', "SELECT 1");  // no terminator
+  PgReply r = c->read_reply();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "08P01");
+  EXPECT_EQ(r.error->message, "invalid string in message");
+  EXPECT_TRUE(r.results.empty());
+  c->send_message('Q', std::string("SELECT 1\0SELECT 2\0", 18));
+  r = c->read_reply();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->message, "invalid message format");
+  EXPECT_TRUE(r.results.empty());
+  EXPECT_EQ(r.status, 'I');
+  EXPECT_EQ(c->query("SELECT 3").results.at(0).rows.at(0).at(0), "3");
+}
+
 TEST_F(ServerTest, UnknownProtocolVersionIsFatal) {
   PgWireClient c(port());
   c.send_raw(testing::startup_packet(2 << 16, testing::startup_params({{"user", "x"}})));

@@ -192,8 +192,16 @@ class QueryLoop {
       ClientMessage m = socket_.read_message();
       switch (m.type) {
         case 'Q':
-          query(m.body.substr(0, m.body.find('\0')));
-          if (must_close()) throw Fatal{"57P01", kTerminating, ""};
+          // Exactly one string and its terminator, as pq_getmsgstring and pq_getmsgend
+          // require: PostgreSQL's ERROR 08P01, then ReadyForQuery.
+          if (m.body.empty() || m.body.back() != '\0') {
+            send_error(socket_, protocol_error("invalid string in message"));
+          } else if (m.body.find('\0') + 1 != m.body.size()) {
+            send_error(socket_, protocol_error("invalid message format"));
+          } else {
+            query(m.body.substr(0, m.body.size() - 1));
+            if (must_close()) throw Fatal{"57P01", kTerminating, ""};
+          }
           send_ready(socket_, session_);
           break;
         case 'X':
@@ -232,6 +240,13 @@ class QueryLoop {
     f.code = sqlstate::kFeatureNotSupported;
     f.message = std::move(message);
     f.hint = std::move(hint);
+    return f;
+  }
+
+  static ErrorFields protocol_error(std::string message) {
+    ErrorFields f;
+    f.code = "08P01";
+    f.message = std::move(message);
     return f;
   }
 
