@@ -122,7 +122,7 @@ void expand_targets(const std::vector<const Expr*>& targets, RowSourceContext& c
     for (auto& [c, s] : series) current[c] = s.at(r);
     for (size_t i = 0; i < targets.size(); ++i) row[i] = evaluate(*targets[i], ec);
     emit(row);
-    if (ctx.tick && (r & 0xFFFF) == 0xFFFF) ctx.tick(r + 1, rows);
+    if (ctx.tick && (r + 1) % RowSourceContext::kTickRows == 0) ctx.tick(r + 1, rows);
   }
 }
 
@@ -274,7 +274,7 @@ void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
   uint64_t emitted = 0;
   for (uint64_t k = 0; k < n && emitted < limit; ++k) {
     // Before the WHERE test: a series that WHERE filters away is cancellable too.
-    if (ctx.tick && k != 0 && (k & 0xFFFF) == 0) ctx.tick(k, n);
+    if (ctx.tick && k != 0 && k % RowSourceContext::kTickRows == 0) ctx.tick(k, n);
     current = series.at(how.shuffle ? order[k] : how.reverse ? n - 1 - k : k);
     if (!passes_where(s, ec)) continue;
     for (size_t i = 0; i < targets.size(); ++i)
