@@ -64,6 +64,7 @@ inline constexpr const char* kTooManyColumns = "54011";
 // Class 55: object not in prerequisite state.
 inline constexpr const char* kObjectNotInPrerequisiteState = "55000";
 inline constexpr const char* kObjectInUse = "55006";
+inline constexpr const char* kCantChangeRuntimeParam = "55P02";
 inline constexpr const char* kLockNotAvailable = "55P03";
 // Class 57: operator intervention.
 inline constexpr const char* kQueryCanceled = "57014";

@@ -87,6 +87,14 @@ class Session {
   // details, pg_terminate_backend's flag).
   SessionEntry& activity() { return *activity_; }
 
+  // A server's clients: SET and RESET of a database-wide setting (shared_buffers,
+  // io_method...) fail with PostgreSQL's 55P02 "cannot be changed now" and `hint`,
+  // since one client would change them for every other. RESET ALL leaves them alone.
+  void refuse_database_settings(std::string hint) {
+    database_settings_refused_ = true;
+    database_settings_hint_ = std::move(hint);
+  }
+
   // Not locked: for the thread that uses this session, between statements.
   // Changing a database-wide setting here changes it for every session; SET
   // does that under the statement lock.
@@ -123,6 +131,7 @@ class Session {
   // The command tag of a statement that writes ("INSERT", ...); nullptr for reads.
   static const char* write_tag(const sql::Statement& st);
   bool sets_database_setting(const sql::Statement& st) const;
+  void check_setting_may_change(const std::string& name) const;  // session_settings.cc
   class StatementScope;  // session.cc
   // transaction_block.cc
   ResultSet transaction(const sql::TransactionStmt& t);
@@ -171,6 +180,8 @@ class Session {
   std::shared_ptr<const Catalog> catalog_snapshot_;  // during a read statement
   const StatementLocks* locks_ = nullptr;            // during a statement
   SessionEntry* activity_ = nullptr;  // registered in the constructor, removed in the destructor
+  bool database_settings_refused_ = false;
+  std::string database_settings_hint_;
 };
 
 }  // namespace tp

@@ -5,7 +5,15 @@
 
 namespace tp {
 
+void Session::check_setting_may_change(const std::string& name) const {
+  if (database_settings_refused_ && name != "all" &&
+      settings_->def(name).scope == SettingScope::kDatabase)
+    throw Error("parameter \"" + name + "\" cannot be changed now", "", database_settings_hint_)
+        .with_sqlstate(sqlstate::kCantChangeRuntimeParam);
+}
+
 ResultSet Session::set(const sql::SetStmt& s) {
+  check_setting_may_change(s.name);
   if (s.to_default) {
     settings_->reset(s.name);
   } else {
@@ -40,7 +48,13 @@ ResultSet Session::show(const sql::ShowStmt& s) {
 }
 
 ResultSet Session::reset(const sql::ResetStmt& s) {
-  settings_->reset(s.name);
+  check_setting_may_change(s.name);
+  if (s.name == "all" && database_settings_refused_) {
+    for (const SettingDef& d : Settings::definitions())
+      if (d.scope == SettingScope::kSession) settings_->reset(d.name);
+  } else {
+    settings_->reset(s.name);
+  }
   ResultSet r;
   r.tag = "RESET";
   return r;

@@ -2,15 +2,19 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 
 #include "engine/core/error.h"
 #include "engine/session/session.h"
 #include "engine/sql/lexer.h"
+#include "tools/server/password_file.h"
 #include "tools/server/results.h"
+#include "tools/server/scram.h"
 #include "tools/server/wire.h"
 
 namespace tp::server {
@@ -25,18 +29,22 @@ struct Startup {
 
 // A connection that must end with a FATAL message (the client is told why).
 struct Fatal {
+  Fatal(std::string c, std::string m, std::string h = {}, std::string d = {})
+      : code(std::move(c)), message(std::move(m)), hint(std::move(h)), detail(std::move(d)) {}
   std::string code;
   std::string message;
   std::string hint;
+  std::string detail;
 };
 
 void send_fatal(Socket& socket, const std::string& code, const std::string& message,
-                const std::string& hint = {}) {
+                const std::string& hint = {}, const std::string& detail = {}) {
   ErrorFields f;
   f.severity = "FATAL";
   f.code = code;
   f.message = message;
   f.hint = hint;
+  f.detail = detail;
   try {
     socket.send(error_message('E', f));
     socket.flush();
@@ -61,17 +69,20 @@ void send_ready(Socket& socket, Session& session) {
 // exchange has one deadline (PostgreSQL's authentication_timeout), so a client
 // cannot hold a connection slot by restarting it. False for a CancelRequest,
 // which ends the connection without a reply.
-bool read_startup(Socket& socket, Server& server, Startup& out) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point deadline =
-      Clock::now() + std::chrono::milliseconds(server.startup_timeout_ms());
+using Clock = std::chrono::steady_clock;
+
+int ms_left(Clock::time_point deadline) {
+  return int(std::max<int64_t>(
+      0, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count()));
+}
+
+bool read_startup(Socket& socket, Server& server, Clock::time_point deadline, Startup& out) {
   bool ssl_done = false;
   bool gss_done = false;
   for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    const int left = ms_left(deadline);
     if (left <= 0) throw ConnectionClosed("timeout waiting for the startup packet");
-    std::string body = socket.read_startup_packet(int(left));
+    std::string body = socket.read_startup_packet(left);
     int32_t code = read_int32(body.data());
     if (code == kCancelRequestCode) {
       if (body.size() >= 12) server.cancel_request(read_int32(&body[4]), read_int32(&body[8]));
@@ -109,6 +120,54 @@ bool read_startup(Socket& socket, Server& server, Startup& out) {
     if (out.params["user"].empty())
       throw Fatal{"28000", "no PostgreSQL user name specified in startup packet", ""};
     return true;
+  }
+}
+
+// A SASLInitialResponse or SASLResponse ('p') within the startup deadline.
+ClientMessage read_sasl_message(Socket& socket, Clock::time_point deadline) {
+  ClientMessage m = socket.read_message(ms_left(deadline));
+  if (m.type != 'p')
+    throw Fatal{"08P01", "expected SASL response, got message type " + std::to_string(int(m.type)),
+                "", ""};
+  return m;
+}
+
+// The client-first-message of a SASLInitialResponse: the mechanism's name, then
+// the data's int32 length and the data.
+std::string initial_sasl_data(const ClientMessage& m) {
+  BodyReader r(m.body);
+  if (r.cstring() != "SCRAM-SHA-256")
+    throw Fatal{"08P01", "client selected an invalid SASL authentication mechanism"};
+  const size_t at = m.body.find('\0') + 1;
+  if (m.body.size() < at + 4 || read_int32(&m.body[at]) != int32_t(m.body.size() - at - 4))
+    throw Fatal{"08P01", "invalid message format"};
+  return m.body.substr(at + 4);
+}
+
+// PostgreSQL's scram-sha-256 method when the server has a password file; trust
+// (nothing to do) without one. An unknown user goes through the same exchange
+// and fails at its end, as a wrong password does.
+void authenticate(Socket& socket, Server& server, const Startup& startup,
+                  Clock::time_point deadline) {
+  const PasswordFile* passwords = server.passwords();
+  if (passwords == nullptr) return;
+  const std::string& user = startup.params.at("user");
+  auto known = passwords->users.find(user);
+  ScramExchange scram(known == passwords->users.end() ? std::nullopt
+                                                      : std::optional(known->second),
+                      user, server.mock_secret());
+  socket.send(Message('R').int32(10).str("SCRAM-SHA-256").int8(0).finish());  // AuthenticationSASL
+  socket.flush();
+  try {
+    std::string server_first = scram.first(initial_sasl_data(read_sasl_message(socket, deadline)));
+    socket.send(Message('R').int32(11).bytes(server_first).finish());  // AuthenticationSASLContinue
+    socket.flush();
+    std::optional<std::string> server_final = scram.final(read_sasl_message(socket, deadline).body);
+    if (!server_final)
+      throw Fatal{"28P01", "password authentication failed for user \"" + user + "\""};
+    socket.send(Message('R').int32(12).bytes(*server_final).finish());  // AuthenticationSASLFinal
+  } catch (const ScramMalformed& e) {
+    throw Fatal{"08P01", "malformed SCRAM message", "", e.what()};
   }
 }
 
@@ -153,7 +212,7 @@ int32_t send_startup_reply(Socket& socket, Session& session, const Startup& star
     for (const std::string& o : startup.protocol_options) v.str(o);
     socket.send(v.finish());
   }
-  socket.send(Message('R').int32(0).finish());  // AuthenticationOk: trust
+  socket.send(Message('R').int32(0).finish());  // AuthenticationOk
   auto param = [&](const std::string& name) {
     auto it = startup.params.find(name);
     return it == startup.params.end() ? std::string() : it->second;
@@ -328,11 +387,21 @@ class QueryLoop {
 
 // From the startup packet to the end of the session.
 void serve(Server& server, ConnectionSlot& slot, Socket& socket) {
+  // One deadline for the whole exchange up to AuthenticationOk (PostgreSQL's
+  // authentication_timeout), so a client cannot hold a connection slot by restarting it.
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::milliseconds(server.startup_timeout_ms());
   Startup startup;
-  if (!read_startup(socket, server, startup)) return;
-  if (server.stopping()) throw Fatal{"57P03", "the database system is shutting down", ""};
-  if (!server.claim_backend(slot)) throw Fatal{"53300", "sorry, too many clients already", ""};
+  if (!read_startup(socket, server, deadline, startup)) return;
+  if (server.stopping()) throw Fatal{"57P03", "the database system is shutting down"};
+  authenticate(socket, server, startup, deadline);
+  if (!server.claim_backend(slot))
+    throw Fatal{"53300", "sorry, too many clients already"};
   Session session(server.database_ptr());
+  if (!server.allow_global_set())
+    session.refuse_database_settings(
+        "Database-wide settings are given to tidepool serve with --set, or by clients when it "
+        "runs with --allow-global-set.");
   // pg_terminate_backend ends a session even while it waits for a client that reads
   // nothing; the check goes with the session (send_fatal may still send after it).
   struct AbandonCheck {
@@ -368,7 +437,7 @@ void run_connection(Server& server, ConnectionSlot& slot) {
   try {
     serve(server, slot, socket);
   } catch (const Fatal& f) {
-    send_fatal(socket, f.code, f.message, f.hint);
+    send_fatal(socket, f.code, f.message, f.hint, f.detail);
   } catch (const ProtocolViolation& e) {
     send_fatal(socket, "08P01", e.what());
   } catch (const ConnectionClosed&) {

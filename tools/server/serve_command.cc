@@ -22,16 +22,23 @@ namespace {
 
 const char* kUsage =
     "Usage: tidepool serve [-D DIR] [--port N] [--listen ADDR]... [--max-connections N]\n"
-    "                      [--trace-dir DIR] [--set NAME=VALUE]...\n"
+    "                      [--password-file FILE] [--allow-global-set] [--trace-dir DIR]\n"
+    "                      [--set NAME=VALUE]...\n"
     "Serves the data directory DIR to PostgreSQL clients (psql, pgbench -M simple,\n"
     "psycopg2) with PostgreSQL's protocol 3.0, simple query flow.\n"
     "  -D, --data DIR         data directory (default $TIDEPOOL_DATA or ./tidepool-data)\n"
     "  -p, --port N           TCP port (default 5433; 0: any free port, named in the\n"
     "                         listening line)\n"
     "      --listen ADDR      address to listen on (repeatable; default 127.0.0.1 and ::1).\n"
-    "                         There are no passwords: anyone who reaches the port can read\n"
-    "                         and change every table. Give a non-loopback address only on a\n"
-    "                         network you trust.\n"
+    "                         Any other address needs --password-file. There is no TLS:\n"
+    "                         passwords are never sent (SCRAM), but the data is in the clear.\n"
+    "      --password-file FILE  users and SCRAM-SHA-256 verifiers (write it with `tidepool\n"
+    "                         passwd FILE USER`): every client logs in with a password.\n"
+    "                         Without it every client is accepted as the user it names\n"
+    "                         (trust), on loopback only\n"
+    "      --allow-global-set clients may SET database-wide settings (shared_buffers,\n"
+    "                         io_method, io_workers, io_direct, io_max_concurrency), which\n"
+    "                         change them for every session; without it: ERROR 55P02\n"
     "      --max-connections N  clients at once (default 32); more are refused\n"
     "      --set NAME=VALUE   a setting's starting value (repeatable), as in tidepool.conf\n"
     "      --trace-dir DIR    where clients' I/O traces go (SET io_trace = 'name.json' takes\n"
@@ -52,6 +59,7 @@ void on_stop_signal(int) {
 struct ServeArgs {
   DatabaseOptions db;
   ServerOptions server;
+  std::string password_file;
   int exit_code = -1;  // >= 0: exit at once with it
 };
 
@@ -89,6 +97,10 @@ ServeArgs parse_args(const std::vector<std::string>& args) {
           parse_int(value("--max-connections"), "--max-connections", 1, 10000, r.exit_code);
     else if (a == "--set")
       r.db.settings.push_back(value("--set"));
+    else if (a == "--password-file")
+      r.password_file = value("--password-file");
+    else if (a == "--allow-global-set")
+      r.server.allow_global_set = true;
     else if (a == "--trace-dir")
       r.db.trace_dir = value("--trace-dir");
     else if (a.rfind("--set=", 0) == 0)
@@ -145,13 +157,16 @@ void install_stop_handlers() {
 }
 
 void print_listening(const Server& server) {
+  for (const std::string& w : server.warnings())
+    std::fprintf(stderr, "tidepool: WARNING: %s\n", w.c_str());
   std::string where;
   for (const std::string& a : server.addresses()) where += (where.empty() ? "" : ", ") + a;
-  std::fprintf(stderr, "tidepool: listening on %s (trust authentication: no passwords; %s)\n",
-               where.c_str(),
-               server.loopback_only() ? "loopback only"
-                                      : "WARNING: not loopback only, anyone who reaches this "
-                                        "port can read and change every table");
+  std::string auth = server.passwords() != nullptr
+                         ? "scram-sha-256: " + std::to_string(server.passwords()->users.size()) +
+                               " users"
+                         : "trust authentication: no passwords";
+  std::fprintf(stderr, "tidepool: listening on %s (%s; %s)\n", where.c_str(), auth.c_str(),
+               server.loopback_only() ? "loopback only" : "not loopback only, no TLS");
 }
 
 }  // namespace
@@ -161,6 +176,8 @@ int run_serve_command(const std::vector<std::string>& args) {
   if (a.exit_code >= 0) return a.exit_code;
   install_stop_handlers();
   try {
+    if (!a.password_file.empty())
+      a.server.passwords = std::make_shared<const PasswordFile>(read_password_file(a.password_file));
     a.db.trace_dir = prepare_trace_dir(a.db.trace_dir, a.db.data_dir);
     std::shared_ptr<Database> db = Database::open(a.db);
     {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <random>
 #include <system_error>
 
 #include "engine/core/error.h"
@@ -49,6 +50,23 @@ bool is_loopback(const sockaddr* sa) {
   return false;
 }
 
+// An address that cannot be listened on, with the errno that said why.
+class ListenError : public Error {
+ public:
+  ListenError(std::string message, int err, std::string hint = {})
+      : Error(std::move(message), "", std::move(hint)), err_(err) {}
+  int err() const { return err_; }
+
+ private:
+  int err_;
+};
+
+// ::1 cannot even be named or bound on a machine without IPv6: nothing to warn about.
+bool machine_lacks_ipv6(const Error& e) {
+  const auto* l = dynamic_cast<const ListenError*>(&e);
+  return l != nullptr && (l->err() == EAFNOSUPPORT || l->err() == EADDRNOTAVAIL);
+}
+
 }  // namespace
 
 Server::Server(std::shared_ptr<Database> db, ServerOptions options)
@@ -56,17 +74,22 @@ Server::Server(std::shared_ptr<Database> db, ServerOptions options)
   if (::pipe2(stop_pipe_, O_CLOEXEC | O_NONBLOCK) != 0)
     throw Error(std::string("could not create the stop pipe: ") + std::strerror(errno));
   port_ = options_.port;
+  std::random_device random;
+  for (int i = 0; i < 8; ++i) mock_secret_ += std::to_string(random());
   try {
     if (options_.listen.empty()) {
       listen_on("127.0.0.1");
       try {
         listen_on("::1");
-      } catch (const Error&) {
-        // no IPv6 loopback on this machine: IPv4 alone
+      } catch (const Error& e) {
+        // IPv4 alone: said, unless the machine has no IPv6 at all
+        if (!machine_lacks_ipv6(e))
+          warnings_.push_back(std::string(e.what()) + "; serving IPv4 only");
       }
     } else {
       for (const std::string& a : options_.listen) listen_on(a);
     }
+
   } catch (...) {
     for (int fd : listen_fds_) ::close(fd);
     ::close(stop_pipe_[0]);
@@ -92,19 +115,29 @@ void Server::listen_on(const std::string& address) {
   std::string host = address == "*" ? "0.0.0.0" : address;
   std::string port = std::to_string(port_);
   if (int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0)
-    throw Error("could not resolve listen address \"" + address + "\": " + gai_strerror(rc));
+    throw ListenError("could not resolve listen address \"" + address + "\": " + gai_strerror(rc),
+                      EADDRNOTAVAIL);
   std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> guard(found, &freeaddrinfo);
   const addrinfo* ai = found;
+  // Checked before the socket exists: not one connection may reach a server without
+  // passwords from beyond this machine.
+  if (!is_loopback(ai->ai_addr) && !options_.passwords)
+    throw Error("refusing to listen beyond loopback without passwords", "",
+                "Give --password-file FILE (write it with tidepool passwd FILE USER), or "
+                "listen on 127.0.0.1 / ::1 only.");
   int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-  if (fd < 0) throw Error("could not create socket for \"" + address + "\": " + strerror(errno));
+  if (fd < 0)
+    throw ListenError("could not create socket for \"" + address + "\": " + strerror(errno),
+                      errno);
   int one = 1;
   ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   if (ai->ai_family == AF_INET6) ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
   if (::bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || ::listen(fd, 128) != 0) {
     int err = errno;
     ::close(fd);
-    throw Error("could not listen on " + address + " port " + port + ": " + std::strerror(err), "",
-                err == EADDRINUSE ? "Is another server running on that port? Use --port." : "");
+    throw ListenError(
+        "could not listen on " + address + " port " + port + ": " + std::strerror(err), err,
+        err == EADDRINUSE ? "Is another server running on that port? Use --port." : "");
   }
   sockaddr_storage bound = {};
   socklen_t len = sizeof bound;

@@ -19,16 +19,23 @@
 #include <vector>
 
 #include "engine/session/database.h"
+#include "tools/server/password_file.h"
 
 namespace tp::server {
 
 struct ServerOptions {
   // Addresses to listen on; empty: loopback (127.0.0.1, and ::1 when the
-  // machine has it). Anything else only when asked for (no passwords).
+  // machine has it). Anything else only with `passwords`.
   std::vector<std::string> listen;
+  // Users and their SCRAM-SHA-256 verifiers: every client logs in with a password.
+  // Null: trust (every client is the user it names), allowed on loopback only.
+  std::shared_ptr<const PasswordFile> passwords;
   int port = 5433;  // 0: a free port (tests; port() tells which)
   int max_connections = 32;
-  int startup_timeout_ms = 60000;  // for the startup packet (authentication_timeout)
+  // Clients may SET database-wide settings (shared_buffers, io_method...), which
+  // change them for every session; off: 55P02 "cannot be changed now".
+  bool allow_global_set = false;
+  int startup_timeout_ms = 60000;  // startup packet and password (authentication_timeout)
 };
 
 // One client connection, as the server and its thread share it.
@@ -56,6 +63,9 @@ class Server {
   // "127.0.0.1:5433", "[::1]:5433"
   std::vector<std::string> addresses() const;
   bool loopback_only() const { return loopback_only_; }
+  // Addresses asked for by default that could not be used (::1 taken): PostgreSQL's
+  // "could not bind IPv6 address" warning, printed by serve.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
   // Accepts connections until stop(); then stops accepting, cancels every
   // running statement, tells each client FATAL 57P01 and joins every thread.
@@ -72,6 +82,10 @@ class Server {
   const std::shared_ptr<Database>& database_ptr() const { return db_; }
   int stop_fd() const { return stop_pipe_[0]; }
   int startup_timeout_ms() const { return options_.startup_timeout_ms; }
+  const PasswordFile* passwords() const { return options_.passwords.get(); }
+  bool allow_global_set() const { return options_.allow_global_set; }
+  // Random per server: the made-up salt of an unknown user's exchange.
+  const std::string& mock_secret() const { return mock_secret_; }
   // Takes one of max_connections for `slot`; false when all are taken.
   bool claim_backend(ConnectionSlot& slot);
   void release_backend(ConnectionSlot& slot);
@@ -93,6 +107,8 @@ class Server {
   bool loopback_only_ = true;
   std::vector<int> listen_fds_;
   std::vector<std::string> addresses_;
+  std::vector<std::string> warnings_;
+  std::string mock_secret_;
   int stop_pipe_[2] = {-1, -1};
 
   mutable std::mutex mutex_;

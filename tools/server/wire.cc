@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -147,16 +148,43 @@ std::string Socket::read_startup_packet(int timeout_ms) {
   return body;
 }
 
-ClientMessage Socket::read_message() {
+uint32_t max_message_bytes(char type) {
+  switch (type) {
+    case 'Q':  // Query
+    case 'P':  // Parse
+    case 'B':  // Bind
+    case 'F':  // FunctionCall
+    case 'd':  // CopyData
+      return kMaxMessageBytes;
+    default:
+      return kMaxSmallMessageBytes;
+  }
+}
+
+ClientMessage Socket::read_message(int timeout_ms) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  auto left = [&] {
+    if (timeout_ms < 0) return -1;
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    return int(std::max<int64_t>(ms.count(), 0));
+  };
   char head[5];
-  read_exact(head, 5, -1);
+  read_exact(head, 5, timeout_ms);
   int32_t len = read_int32(head + 1);
-  if (len < 4 || uint32_t(len) > kMaxMessageBytes)
+  if (len < 4 || uint32_t(len) > max_message_bytes(head[0]))
     throw ProtocolViolation("invalid message length");
   ClientMessage m;
   m.type = head[0];
-  m.body.assign(size_t(len - 4), '\0');
-  if (!m.body.empty()) read_exact(m.body.data(), m.body.size(), -1);
+  // Grown as the bytes arrive: a length announced is not memory taken until the client
+  // sends that much.
+  const size_t want = size_t(len - 4);
+  while (m.body.size() < want) {
+    const size_t have = m.body.size();
+    const size_t chunk = std::min(want - have, kReadChunkBytes);
+    m.body.resize(have + chunk);
+    read_exact(m.body.data() + have, chunk, left());
+  }
   return m;
 }
 

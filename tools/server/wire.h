@@ -23,8 +23,16 @@ constexpr int32_t kSslRequestCode = 80877103;
 constexpr int32_t kGssEncRequestCode = 80877104;
 
 // Larger client messages end the connection (PostgreSQL's limit for a Query
-// is 1 GB; tidepool's statements are short).
+// is 1 GB; tidepool's statements are short). Messages that carry no statement or
+// data (Sync, Execute, Terminate...) are held to PostgreSQL's 10,000 bytes.
 constexpr uint32_t kMaxMessageBytes = 64u << 20;
+constexpr uint32_t kMaxSmallMessageBytes = 10000;
+// A message's body is read (and its buffer grown) this much at a time.
+constexpr size_t kReadChunkBytes = 64u << 10;
+
+// The largest message of `type` the server reads (PQ_LARGE_MESSAGE_LIMIT for Query,
+// Parse, Bind, FunctionCall and CopyData; PQ_SMALL_MESSAGE_LIMIT for the rest).
+uint32_t max_message_bytes(char type);
 
 // The client closed the connection, a read or write failed, or the server
 // stopped while waiting for the client: the connection ends without a reply.
@@ -93,8 +101,9 @@ class Socket {
 
   // The startup packet's body (after its int32 length), within `timeout_ms`.
   std::string read_startup_packet(int timeout_ms);
-  // The next message; throws ConnectionClosed on EOF or stop.
-  ClientMessage read_message();
+  // The next message; throws ConnectionClosed on EOF, stop or when `timeout_ms`
+  // (< 0: none) passes before all of it has arrived.
+  ClientMessage read_message(int timeout_ms = -1);
   // Exactly n bytes; timeout_ms < 0 waits as long as it takes.
   void read_exact(char* out, size_t n, int timeout_ms);
 

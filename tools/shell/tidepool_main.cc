@@ -15,6 +15,7 @@
 
 #include "tools/experiments/experiments.h"
 #include "tools/labs/labs.h"
+#include "tools/server/password_file.h"
 #include "tools/server/serve_command.h"
 #include "tools/shell/shell.h"
 #include "tools/trace/trace_command.h"
@@ -26,7 +27,9 @@ const char* kUsage =
     "Usage:\n"
     "  tidepool sql [-D DIR] [-c SQL | -f FILE] [-A] [-t] [--set NAME=VALUE]...\n"
     "  tidepool serve [-D DIR] [--port 5433] [--listen ADDR] [--max-connections N]\n"
-    "                 [--set NAME=VALUE]...  serve DIR to psql and other PostgreSQL clients\n"
+    "                 [--password-file FILE] [--set NAME=VALUE]...  serve DIR to psql and\n"
+    "                 other PostgreSQL clients\n"
+    "  tidepool passwd FILE USER [--delete]   set a user's password in a password file\n"
     "  tidepool check [-D DIR]        verify every relation of a data directory\n"
     "  tidepool calibrate [-D DIR] [--seconds S] [--file-mb N] [--methods L] [--dry-run]\n"
     "                 measure the device and CPU costs, write them to DIR/tidepool.conf\n"
@@ -51,6 +54,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> rest(argv + 2, argv + argc);
   if (std::strcmp(argv[1], "sql") == 0) return tp::run_sql_shell(rest);
   if (std::strcmp(argv[1], "serve") == 0) return tp::server::run_serve_command(rest);
+  if (std::strcmp(argv[1], "passwd") == 0)
+    return tp::server::run_passwd_command(rest, std::cin, std::cout, std::cerr);
   if (std::strcmp(argv[1], "check") == 0) return tp::run_check_command(rest, std::cout, std::cerr);
   if (std::strcmp(argv[1], "calibrate") == 0)
     return tp::calibrate::run_calibrate_command(rest, std::cout, std::cerr);
