@@ -318,6 +318,40 @@ TEST_F(AuthServerTest, AnotherMessageInPlaceOfThePasswordIsAProtocolViolation) {
   EXPECT_EQ(c.error().message, "expected SASL response, got message type 81");
 }
 
+// One client may not change what every session shares, unless the server allows it.
+TEST(ServerGlobalSettings, ASetOfADatabaseWideSettingIsRefusedUnlessAllowed) {
+  testing::TempDir dir;
+  DatabaseOptions o;
+  o.data_dir = dir.data();
+  o.settings = {"shared_buffers=2MB"};
+  auto db = Database::open(o);
+  for (bool allow : {false, true}) {
+    server::ServerOptions so;
+    so.listen = {"127.0.0.1"};
+    so.port = 0;
+    so.allow_global_set = allow;
+    server::Server s(db, so);
+    std::thread t([&s] { s.run(); });
+    PgWireClient c(s.port());
+    ASSERT_TRUE(c.start());
+    testing::PgReply r = c.query("SET shared_buffers = '4MB'");
+    if (allow) {
+      EXPECT_FALSE(r.error);
+      EXPECT_EQ(c.query("SHOW shared_buffers").results.at(0).rows.at(0).at(0), "4MB");
+    } else {
+      ASSERT_TRUE(r.error);
+      EXPECT_EQ(r.error->code, "55P02");
+      EXPECT_EQ(r.error->message, "parameter \"shared_buffers\" cannot be changed now");
+      EXPECT_EQ(c.query("RESET io_method").error.value_or(testing::PgError{}).code, "55P02");
+      EXPECT_FALSE(c.query("SET work_mem = '8MB'").error) << "per-session settings stay free";
+      EXPECT_FALSE(c.query("RESET ALL").error);
+      EXPECT_EQ(c.query("SHOW shared_buffers").results.at(0).rows.at(0).at(0), "2MB");
+    }
+    s.stop();
+    t.join();
+  }
+}
+
 // Refused before any socket is bound (tests listen on loopback only, so the accepted
 // case is not tried here).
 TEST(ServerListen, BeyondLoopbackOnlyWithPasswords) {
