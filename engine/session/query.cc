@@ -81,8 +81,16 @@ ResultSet query_select(Session& session, const sql::Select& s) {
     r.column_types.push_back(t == OutputType::kInt4   ? ValueType::kInt4
                              : t == OutputType::kInt8 ? ValueType::kInt8
                                                       : ValueType::kNumeric);
-  run_plan(q, [&](const std::vector<std::string>& row) { r.rows.push_back(row); });
-  r.tag = "SELECT " + std::to_string(r.rows.size());
+  if (RowSink* sink = session.row_sink()) {
+    session.begin_streaming(r);
+    run_plan(q, [&](const std::vector<std::string>& row) {
+      sink->row(row, nullptr);
+      ++r.streamed_rows;
+    });
+  } else {
+    run_plan(q, [&](const std::vector<std::string>& row) { r.rows.push_back(row); });
+  }
+  r.tag = "SELECT " + std::to_string(r.streamed ? r.streamed_rows : r.rows.size());
   return r;
 }
 

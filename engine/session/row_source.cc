@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "engine/core/error.h"
+#include "engine/session/row_source_aggregates.h"
 #include "engine/sql/parser.h"
 
 namespace tp {
@@ -175,6 +176,28 @@ void run_targets(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit
   std::vector<const Expr*> targets;
   for (auto& t : s.targets) targets.push_back(t.expr.get());
   uint64_t limit = s.limit.value_or(UINT64_MAX);
+  if (row_source_aggregates(targets, s.order_by, "")) {
+    // One input row, as FROM-less SELECT has.
+    std::vector<const Expr*> calls;
+    for (const Expr* t : targets) find_series_calls(*t, calls);
+    if (!calls.empty())
+      throw Error("aggregate function calls cannot contain set-returning function calls", "",
+                  "You might be able to move the set-returning function into a LATERAL FROM "
+                  "item.")
+          .at_position(calls[0]->position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    if (count_only) {
+      *count_only = std::min<uint64_t>(1, limit);
+      return;
+    }
+    EvalContext ec;
+    ec.random = ctx.random;
+    ec.session_function = ctx.session_function;
+    RowSourceAggregator agg(targets);
+    agg.add(ec);
+    if (limit > 0) emit(agg.result(ec));
+    return;
+  }
   expand_targets(targets, ctx, emit, count_only, limit);
   if (count_only) *count_only = std::min(*count_only, limit);
 }
@@ -250,15 +273,9 @@ void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
   for (auto& a : f.func_args) args.push_back(evaluate(*a, ec));
   Series series = make_series(args, f.position);
   uint64_t n = series.count();
-  SeriesOrder how = series_order(s, series, col);
   uint64_t limit = s.limit.value_or(UINT64_MAX);
-  if (count_only) {
-    *count_only = s.where ? 0 : std::min(n, limit);
-    return;
-  }
-  // Only a shuffle numbers every row up front; a scan in order stops at the LIMIT.
-  refuse_too_many(how.shuffle ? n : std::min(n, limit));
-
+  std::vector<const Expr*> targets;
+  for (auto& t : s.targets) targets.push_back(t.expr.get());
   Value current;
   ec.column = [&](const Expr& e) -> Value {
     if (e.name == col || e.name == f.alias) return current;
@@ -266,8 +283,28 @@ void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
         .at_position(e.position)
         .with_sqlstate(sqlstate::kUndefinedColumn);
   };
-  std::vector<const Expr*> targets;
-  for (auto& t : s.targets) targets.push_back(t.expr.get());
+  if (row_source_aggregates(targets, s.order_by, f.alias.empty() ? f.name : f.alias)) {
+    if (count_only) {
+      *count_only = std::min<uint64_t>(1, limit);
+      return;
+    }
+    RowSourceAggregator agg(targets);
+    for (uint64_t k = 0; k < n; ++k) {
+      if (ctx.tick && k != 0 && k % RowSourceContext::kTickRows == 0) ctx.tick(k, n);
+      current = series.at(k);
+      if (passes_where(s, ec)) agg.add(ec);
+    }
+    if (limit > 0) emit(agg.result(ec));
+    return;
+  }
+  SeriesOrder how = series_order(s, series, col);
+  if (count_only) {
+    *count_only = s.where ? 0 : std::min(n, limit);
+    return;
+  }
+  // Only a shuffle numbers every row up front; a scan in order stops at the LIMIT.
+  refuse_too_many(how.shuffle ? n : std::min(n, limit));
+
   std::vector<uint32_t> order;
   if (how.shuffle) order = shuffled_positions(n, *ctx.random);
   std::vector<Value> row(targets.size());

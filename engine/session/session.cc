@@ -139,7 +139,15 @@ void Session::finish_trace(const IoTrace& trace, std::string_view text, ResultSe
   }
 }
 
-ResultSet Session::execute(std::string_view text) {
+void Session::begin_streaming(ResultSet& header) {
+  header.streamed = true;
+  header.notices.insert(header.notices.begin(), pending_notices_.begin(), pending_notices_.end());
+  pending_notices_.clear();
+  row_sink_->begin(header);
+  header.notices.clear();
+}
+
+ResultSet Session::execute(std::string_view text, RowSink* sink) {
   // A cancel that arrived while this session was idle cancels nothing; one
   // that arrives from here on (even while waiting for the lock) cancels this.
   // A terminated session's statement is cancelled at once, however late the
@@ -150,11 +158,16 @@ ResultSet Session::execute(std::string_view text) {
   // The stack-depth limit is process-wide (as a backend's GUC is per process):
   // the last statement to start sets it.
   apply_max_stack_depth_kb(settings_->get_int("max_stack_depth"));
-  std::vector<std::string> parse_notices;  // identifier truncation
+  pending_notices_.clear();  // identifier truncation, from the parser
+  struct SinkScope {
+    Session& s;
+    SinkScope(Session& session, RowSink* sink) : s(session) { s.row_sink_ = sink; }
+    ~SinkScope() { s.row_sink_ = nullptr; }
+  } sink_scope(*this, sink);
   ResultSet r;
   std::unique_ptr<IoTrace> trace;  // io_trace set: this statement's
   try {
-    sql::Statement st = sql::parse_statement(text, &parse_notices);
+    sql::Statement st = sql::parse_statement(text, &pending_notices_);
     cancel_requested().store(false);  // a Ctrl-C between statements cancels nothing
     check_transaction_block(st);
     trace = start_trace(st);
@@ -174,7 +187,8 @@ ResultSet Session::execute(std::string_view text) {
     throw;
   }
   if (trace) finish_trace(*trace, text, &r);
-  r.notices.insert(r.notices.begin(), parse_notices.begin(), parse_notices.end());
+  r.notices.insert(r.notices.begin(), pending_notices_.begin(), pending_notices_.end());
+  pending_notices_.clear();
   return r;
 }
 
@@ -273,6 +287,9 @@ ResultSet Session::select(const sql::Select& s) {
   RowSourceContext ctx = row_source_context();
   bool first = true;
   warnings_.clear();
+  // The column types come from the first row (a row source's values carry them).
+  std::vector<std::string> out;
+  std::vector<bool> null;
   produce_rows(s, ctx, [&](const std::vector<Value>& row) {
     if (first) {
       for (const Value& v : row) {
@@ -280,23 +297,30 @@ ResultSet Session::select(const sql::Select& s) {
         r.column_types.push_back(v.type);
       }
       first = false;
+      if (row_sink_) begin_streaming(r);
     }
-    std::vector<std::string> out;
-    std::vector<bool> null;
+    out.clear();
+    null.clear();
     for (const Value& v : row) {
       out.push_back(v.to_string());
       null.push_back(v.type == ValueType::kNull);
     }
-    r.rows.push_back(std::move(out));
-    r.nulls.push_back(std::move(null));
+    if (row_sink_) {
+      row_sink_->row(out, &null);
+      ++r.streamed_rows;
+    } else {
+      r.rows.push_back(out);
+      r.nulls.push_back(null);
+    }
   });
   if (first) {
     r.right_aligned.assign(r.columns.size(), false);
     r.column_types.assign(r.columns.size(), ValueType::kText);
+    if (row_sink_) begin_streaming(r);
   }
   r.warnings = std::move(warnings_);
   warnings_.clear();
-  r.tag = "SELECT " + std::to_string(r.rows.size());
+  r.tag = "SELECT " + std::to_string(r.streamed ? r.streamed_rows : r.rows.size());
   return r;
 }
 

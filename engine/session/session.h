@@ -44,9 +44,26 @@ struct ResultSet {
   // per cell of `rows`, true for a NULL.
   std::vector<std::vector<bool>> nulls;
   bool returns_rows = false;
+  // The rows went to a RowSink (rows is empty): `streamed_rows` of them.
+  bool streamed = false;
+  uint64_t streamed_rows = 0;
   std::string tag;                    // "CREATE TABLE", "INSERT 0 1000", "SET", ...
   std::vector<std::string> notices;   // printed as NOTICE:  ...
   std::vector<std::string> warnings;  // printed as WARNING:  ...
+};
+
+// Where a statement's rows go as they are made, instead of ResultSet::rows: the
+// server sends each to its client at once, so a result takes memory for the rows
+// not yet sent, not for all of them. Called on the statement's thread, under its
+// locks; an exception thrown here ends the statement like any error.
+class RowSink {
+ public:
+  virtual ~RowSink() = default;
+  // Once, before the first row: `header` has columns, right_aligned,
+  // column_types, and the notices raised so far (sent before the rows).
+  virtual void begin(const ResultSet& header) = 0;
+  // One row; `nulls` is null or holds one flag per cell (true: NULL).
+  virtual void row(const std::vector<std::string>& cells, const std::vector<bool>* nulls) = 0;
 };
 
 // A session with a Database of its own (the shell, `tidepool check`, most tests).
@@ -70,7 +87,15 @@ class Session {
   // Parses and runs one statement under the Database's locks. A failed
   // statement throws tp::Error and leaves data and catalog as they were before
   // it.
-  ResultSet execute(std::string_view sql);
+  // With `sink`, a query's rows go there as they are made (RowSink); the rows of
+  // SHOW, EXPLAIN and the system views still come in the ResultSet.
+  ResultSet execute(std::string_view sql, RowSink* sink = nullptr);
+
+  // For the executors (query.cc): the running statement's sink, or null.
+  RowSink* row_sink() const { return row_sink_; }
+  // Marks `header` streamed and hands it, with the statement's notices so far, to
+  // the sink's begin().
+  void begin_streaming(ResultSet& header);
 
   // Cancels this session's statement that is running or waiting for a lock (it fails with
   // "canceling statement due to user request" at its next check); a cancel while the session is
@@ -180,6 +205,8 @@ class Session {
   std::shared_ptr<const Catalog> catalog_snapshot_;  // during a read statement
   const StatementLocks* locks_ = nullptr;            // during a statement
   SessionEntry* activity_ = nullptr;  // registered in the constructor, removed in the destructor
+  RowSink* row_sink_ = nullptr;                  // during execute()
+  std::vector<std::string> pending_notices_;  // the statement's parse notices, until sent
   bool database_settings_refused_ = false;
   std::string database_settings_hint_;
 };

@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "engine/core/error.h"
 #include "engine/session/database.h"
 #include "tests/support/pg_wire_client.h"
+#include "tests/support/test_server.h"
 #include "tests/support/test_util.h"
 #include "tools/server/password_file.h"
 #include "tools/server/scram.h"
@@ -230,24 +230,17 @@ std::string client_final(const std::string& password, const std::string& client_
 
 class AuthServerTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const std::string path = dir_.path() + "/passwords";
-    ASSERT_EQ(passwd({path, "alice"}, "pencil\n"), 0);
-    DatabaseOptions o;
-    o.data_dir = dir_.data();
-    db_ = Database::open(o);
+  static server::ServerOptions with_passwords(const testing::TempDir& dir) {
+    const std::string path = dir.path() + "/passwords";
+    EXPECT_EQ(passwd({path, "alice"}, "pencil\n"), 0);
     server::ServerOptions so;
-    so.listen = {"127.0.0.1"};
-    so.port = 0;
     so.startup_timeout_ms = 3000;
     so.passwords = std::make_shared<const server::PasswordFile>(server::read_password_file(path));
-    server_ = std::make_unique<server::Server>(db_, so);
-    thread_ = std::thread([this] { server_->run(); });
+    return so;
   }
-  void TearDown() override {
-    server_->stop();
-    thread_.join();
-  }
+
+  testing::TempDir dir_;
+  testing::TestServer server_{with_passwords(dir_)};
 
   // Logs in as `user` with `password`; returns the server's last message type
   // ('Z' ReadyForQuery when in, 'E' when refused) and records what it said.
@@ -276,22 +269,18 @@ class AuthServerTest : public ::testing::Test {
     }
   }
 
-  testing::TempDir dir_;
-  std::shared_ptr<Database> db_;
-  std::unique_ptr<server::Server> server_;
-  std::thread thread_;
   testing::PgError error_;
 };
 
 TEST_F(AuthServerTest, TheRightPasswordLogsIn) {
-  PgWireClient c(server_->port());
+  PgWireClient c(server_.port());
   ASSERT_EQ(login(c, "alice", "pencil"), 'Z') << error_.message;
   EXPECT_EQ(c.query("SELECT 1").results.at(0).rows.at(0).at(0), "1");
 }
 
 TEST_F(AuthServerTest, AWrongPasswordAndAnUnknownUserAreRefusedAlike) {
   for (const auto& [user, password] : {std::pair{"alice", "pencils"}, std::pair{"mallory", "x"}}) {
-    PgWireClient c(server_->port());
+    PgWireClient c(server_.port());
     EXPECT_EQ(login(c, user, password), 'E');
     EXPECT_EQ(error_.severity, "FATAL");
     EXPECT_EQ(error_.code, "28P01");
@@ -300,7 +289,7 @@ TEST_F(AuthServerTest, AWrongPasswordAndAnUnknownUserAreRefusedAlike) {
 }
 
 TEST_F(AuthServerTest, AClientThatSendsNoPasswordIsDroppedAtTheStartupDeadline) {
-  PgWireClient c(server_->port());
+  PgWireClient c(server_.port());
   c.send_raw(testing::startup_packet(196608, testing::startup_params({{"user", "alice"}})));
   EXPECT_EQ(c.read_message().type, 'R');
   auto start = std::chrono::steady_clock::now();
@@ -309,7 +298,7 @@ TEST_F(AuthServerTest, AClientThatSendsNoPasswordIsDroppedAtTheStartupDeadline) 
 }
 
 TEST_F(AuthServerTest, AnotherMessageInPlaceOfThePasswordIsAProtocolViolation) {
-  PgWireClient c(server_->port());
+  PgWireClient c(server_.port());
   c.send_raw(testing::startup_packet(196608, testing::startup_params({{"user", "alice"}})));
   EXPECT_EQ(c.read_message().type, 'R');
   c.send_message('Q', std::string("SELECT 1") + '\0');
@@ -320,18 +309,10 @@ TEST_F(AuthServerTest, AnotherMessageInPlaceOfThePasswordIsAProtocolViolation) {
 
 // One client may not change what every session shares, unless the server allows it.
 TEST(ServerGlobalSettings, ASetOfADatabaseWideSettingIsRefusedUnlessAllowed) {
-  testing::TempDir dir;
-  DatabaseOptions o;
-  o.data_dir = dir.data();
-  o.settings = {"shared_buffers=2MB"};
-  auto db = Database::open(o);
   for (bool allow : {false, true}) {
     server::ServerOptions so;
-    so.listen = {"127.0.0.1"};
-    so.port = 0;
     so.allow_global_set = allow;
-    server::Server s(db, so);
-    std::thread t([&s] { s.run(); });
+    testing::TestServer s(so);
     PgWireClient c(s.port());
     ASSERT_TRUE(c.start());
     testing::PgReply r = c.query("SET shared_buffers = '4MB'");
@@ -347,8 +328,6 @@ TEST(ServerGlobalSettings, ASetOfADatabaseWideSettingIsRefusedUnlessAllowed) {
       EXPECT_FALSE(c.query("RESET ALL").error);
       EXPECT_EQ(c.query("SHOW shared_buffers").results.at(0).rows.at(0).at(0), "2MB");
     }
-    s.stop();
-    t.join();
   }
 }
 

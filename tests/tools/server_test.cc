@@ -2,10 +2,8 @@
 // loopback socket: the startup handshake, the simple query flow, errors,
 // cancels and the server's own stop.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <fstream>
 #include <memory>
 #include <thread>
 
@@ -162,38 +160,6 @@ TEST_F(ServerTest, AQueryWithoutItsTerminatorOrWithBytesAfterItIsRefused) {
   EXPECT_TRUE(r.results.empty());
   EXPECT_EQ(r.status, 'I');
   EXPECT_EQ(c->query("SELECT 3").results.at(0).rows.at(0).at(0), "3");
-}
-
-// The server's resident memory in bytes (/proc/self/statm: the test and the server
-// share the process).
-size_t resident_bytes() {
-  std::ifstream statm("/proc/self/statm");
-  size_t pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return resident * size_t(::sysconf(_SC_PAGESIZE));
-}
-
-// Issue 29: a length announced is not memory taken. Eight clients that each announce a
-// 60 MB Query and send 10 bytes of it used to add 480 MB (the buffer was allocated and
-// zero-filled first); now each holds what it sent, in 64 kB steps.
-TEST_F(ServerTest, AnAnnouncedLengthTakesNoMemoryUntilTheBytesArrive) {
-  std::vector<std::unique_ptr<PgWireClient>> clients;
-  for (int i = 0; i < 8; ++i) clients.push_back(connect());
-  const size_t before = resident_bytes();
-  for (auto& c : clients) {
-    std::string head = "Q";
-    const uint32_t len = (60u << 20) + 4;
-    for (int shift = 24; shift >= 0; shift -= 8) head.push_back(char((len >> shift) & 0xff));
-    c->send_raw(head + "SELECT 1; ");
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the server reads them
-  EXPECT_LT(resident_bytes(), before + (64u << 20));
-  // A message that carries no statement is held to 10,000 bytes.
-  auto c = connect();
-  c->send_raw(std::string("S\x00\x00\x4e\x24", 5));  // Sync of 20,004 bytes
-  EXPECT_TRUE(c->closed_by_server());
-  EXPECT_EQ(c->error().code, "08P01");
-  EXPECT_EQ(c->error().message, "invalid message length");
 }
 
 TEST_F(ServerTest, UnknownProtocolVersionIsFatal) {

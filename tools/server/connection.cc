@@ -356,13 +356,36 @@ class QueryLoop {
     }
   }
 
+  // A query's rows go to the client as they are made: the socket sends whenever 64 kB
+  // are queued, so a session holds about that much of its result, whatever its size.
+  class StreamToClient : public RowSink {
+   public:
+    explicit StreamToClient(QueryLoop& loop) : loop_(loop) {}
+    void begin(const ResultSet& header) override {
+      types_.column_types = header.column_types;
+      loop_.notices(header.notices, "NOTICE", "00000");
+      send_row_description(loop_.socket_, header);
+    }
+    void row(const std::vector<std::string>& cells, const std::vector<bool>* nulls) override {
+      send_data_row(loop_.socket_, types_, cells, nulls);
+    }
+
+   private:
+    QueryLoop& loop_;
+    ResultSet types_;  // the columns' types, for NULLs without flags
+  };
+
   // One statement; false when it failed.
   bool statement(const QueryPart& part) {
     ResultSet r;
+    StreamToClient stream(*this);
     try {
       slot_.busy = true;
-      r = session_.execute(part.text);
+      r = session_.execute(part.text, &stream);
       slot_.busy = false;
+    } catch (const ConnectionClosed&) {
+      slot_.busy = false;
+      throw;  // the client went away (or stopped reading) while rows were sent
     } catch (...) {
       slot_.busy = false;
       if (must_close()) return false;  // the cancel was the server's: FATAL follows

@@ -27,34 +27,46 @@ WireType wire_type(ValueType t) {
   return {25, -1};
 }
 
+namespace {
+
+ValueType column_type(const ResultSet& r, size_t col) {
+  return col < r.column_types.size() ? r.column_types[col] : ValueType::kText;
+}
+
+}  // namespace
+
+void send_row_description(Socket& socket, const ResultSet& r) {
+  Message desc('T');
+  desc.int16(int16_t(r.columns.size()));
+  for (size_t c = 0; c < r.columns.size(); ++c) {
+    WireType w = wire_type(column_type(r, c));
+    desc.str(r.columns[c]).int32(0).int16(0).int32(w.oid).int16(w.length).int32(-1).int16(0);
+  }
+  socket.send(desc.finish());
+}
+
+void send_data_row(Socket& socket, const ResultSet& header, const std::vector<std::string>& row,
+                   const std::vector<bool>* nulls) {
+  Message data('D');
+  data.int16(int16_t(row.size()));
+  for (size_t c = 0; c < row.size(); ++c) {
+    bool null = nulls != nullptr && c < nulls->size()
+                    ? (*nulls)[c]
+                    : row[c].empty() && column_type(header, c) != ValueType::kText;
+    if (null) {
+      data.int32(-1);
+    } else {
+      data.int32(int32_t(row[c].size())).bytes(row[c]);
+    }
+  }
+  socket.send(data.finish());
+}
+
 void send_result(Socket& socket, const ResultSet& r) {
-  if (r.returns_rows) {
-    auto type_of = [&](size_t col) {
-      return col < r.column_types.size() ? r.column_types[col] : ValueType::kText;
-    };
-    Message desc('T');
-    desc.int16(int16_t(r.columns.size()));
-    for (size_t c = 0; c < r.columns.size(); ++c) {
-      WireType w = wire_type(type_of(c));
-      desc.str(r.columns[c]).int32(0).int16(0).int32(w.oid).int16(w.length).int32(-1).int16(0);
-    }
-    socket.send(desc.finish());
-    for (size_t i = 0; i < r.rows.size(); ++i) {
-      const auto& row = r.rows[i];
-      Message data('D');
-      data.int16(int16_t(row.size()));
-      for (size_t c = 0; c < row.size(); ++c) {
-        bool null = i < r.nulls.size() && c < r.nulls[i].size()
-                        ? r.nulls[i][c]
-                        : row[c].empty() && type_of(c) != ValueType::kText;
-        if (null) {
-          data.int32(-1);
-        } else {
-          data.int32(int32_t(row[c].size())).bytes(row[c]);
-        }
-      }
-      socket.send(data.finish());
-    }
+  if (r.returns_rows && !r.streamed) {
+    send_row_description(socket, r);
+    for (size_t i = 0; i < r.rows.size(); ++i)
+      send_data_row(socket, r, r.rows[i], i < r.nulls.size() ? &r.nulls[i] : nullptr);
   }
   socket.send(Message('C').str(r.tag).finish());
 }

@@ -20,10 +20,15 @@ struct WireType {
 };
 WireType wire_type(ValueType t);
 
-// Appends the statement's rows (if it returns any) and its CommandComplete.
-// A cell is NULL when ResultSet::nulls says so, or, without it, when it is
-// empty in a column that is not text (numbers never print empty).
+// Appends the statement's rows (if it returns any and they were not streamed)
+// and its CommandComplete.
 void send_result(Socket& socket, const ResultSet& r);
+// RowDescription of `r`'s columns.
+void send_row_description(Socket& socket, const ResultSet& r);
+// One DataRow. A cell is NULL when `nulls` says so, or, without it, when it is
+// empty in a column of `header` that is not text (numbers never print empty).
+void send_data_row(Socket& socket, const ResultSet& header, const std::vector<std::string>& row,
+                   const std::vector<bool>* nulls);
 
 // The ErrorResponse fields of whatever a statement threw: tp::Error with its
 // SQLSTATE (XX000 when it has none), std::bad_alloc as out_of_memory (53200).

@@ -74,6 +74,19 @@ TEST(Settings, NumbersPastADoublesRangeAreRefused) {
   EXPECT_EQ(error_of([&] { s.set("seq_page_cost", "1e-300"); }), "");
 }
 
+// Issue 29 asked for shared_buffers = '127kB' to be refused; PostgreSQL 15 takes it
+// (`postgres -c shared_buffers=127kB -C shared_buffers` prints 16: 127 kB rounds to the
+// nearest 8 kB block), and refuses 120kB (15 blocks, below its 16). tidepool does the same.
+TEST(Settings, MemoryRoundsToTheNearestBlockAsPostgresqlDoes) {
+  Settings s;
+  s.set("shared_buffers", "127kB");
+  EXPECT_EQ(s.show("shared_buffers"), "128kB");
+  s.set("shared_buffers", "135kB");
+  EXPECT_EQ(s.show("shared_buffers"), "136kB");
+  EXPECT_NE(error_of([&] { s.set("shared_buffers", "120kB"); }), "");
+  EXPECT_EQ(s.show("shared_buffers"), "136kB");
+}
+
 TEST(Settings, ParallelQuerySettingsAsPostgres) {
   Settings s;
   EXPECT_EQ(s.show("max_parallel_workers_per_gather"), "2");

@@ -1,0 +1,102 @@
+// Issue 29: what one client can make the server hold. A message's announced length
+// takes no memory until its bytes arrive; a query's rows go to the client as they
+// are made, so a result that is never read holds the socket's buffers, not the rows.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "tests/support/pg_wire_client.h"
+#include "tests/support/test_server.h"
+
+namespace tp {
+namespace {
+
+using testing::PgWireClient;
+using testing::resident_bytes;
+
+std::unique_ptr<PgWireClient> connect(const testing::TestServer& s) {
+  auto c = std::make_unique<PgWireClient>(s.port());
+  EXPECT_TRUE(c->start()) << c->error().message;
+  return c;
+}
+
+// Eight clients that each announce a 60 MB Query and send 10 bytes of it used to
+// add 480 MB (the buffer was allocated and zero-filled first); now each holds what
+// it sent, in 64 kB steps.
+TEST(ServerLimits, AnAnnouncedLengthTakesNoMemoryUntilTheBytesArrive) {
+  testing::TestServer server;
+  std::vector<std::unique_ptr<PgWireClient>> clients;
+  for (int i = 0; i < 8; ++i) clients.push_back(connect(server));
+  const size_t before = resident_bytes();
+  for (auto& c : clients) {
+    std::string head = "Q";
+    const uint32_t len = (60u << 20) + 4;
+    for (int shift = 24; shift >= 0; shift -= 8) head.push_back(char((len >> shift) & 0xff));
+    c->send_raw(head + "SELECT 1; ");
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the server reads them
+  EXPECT_LT(resident_bytes(), before + (64u << 20));
+  // A message that carries no statement is held to 10,000 bytes.
+  auto c = connect(server);
+  c->send_raw(std::string("S\x00\x00\x4e\x24", 5));  // Sync of 20,004 bytes
+  EXPECT_TRUE(c->closed_by_server());
+  EXPECT_EQ(c->error().code, "08P01");
+  EXPECT_EQ(c->error().message, "invalid message length");
+}
+
+// Three clients that ask for 3 M rows each and read none: materialised, that was
+// about 200 MB per client; streamed, each session holds what its socket holds.
+TEST(ServerLimits, AResultNobodyReadsTakesNoMemoryForItsRows) {
+  testing::TestServer server;
+  std::vector<std::unique_ptr<PgWireClient>> readers;
+  for (int i = 0; i < 3; ++i) readers.push_back(connect(server));
+  const size_t before = resident_bytes();
+  for (auto& c : readers)
+    c->send_message('Q', std::string("SELECT i, i * 2 AS j FROM generate_series(1, 3000000) i") + '\0');
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // each session fills its socket and waits
+  EXPECT_LT(resident_bytes(), before + (48u << 20));
+  // The whole result arrives when it is read, and the session goes on.
+  testing::PgReply r = readers[0]->read_reply();
+  ASSERT_EQ(r.results.size(), 1u);
+  EXPECT_EQ(r.results[0].tag, "SELECT 3000000");
+  ASSERT_EQ(r.results[0].rows.size(), 3000000u);
+  EXPECT_EQ(r.results[0].rows.back().at(1), "6000000");
+  EXPECT_EQ(readers[0]->query("SELECT 1").results.at(0).rows.at(0).at(0), "1");
+}
+
+// A table's rows stream the same way, with their types; an empty result still
+// describes its columns.
+TEST(ServerLimits, ATablesRowsStreamWithTheirTypes) {
+  testing::TestServer server;
+  auto c = connect(server);
+  ASSERT_FALSE(c->query("CREATE TABLE t (a int, b bigint)").error);
+  ASSERT_FALSE(c->query("INSERT INTO t SELECT i, i * 10 FROM generate_series(1, 50000) i").error);
+  testing::PgReply r = c->query("SELECT a, b FROM t WHERE a > 49990 ORDER BY a");
+  ASSERT_EQ(r.results.size(), 1u);
+  EXPECT_EQ(r.results[0].tag, "SELECT 10");
+  EXPECT_EQ(r.results[0].type_oids, (std::vector<int32_t>{23, 20}));
+  EXPECT_EQ(r.results[0].rows.at(9).at(1), "500000");
+  r = c->query("SELECT a FROM t WHERE a < 0");
+  EXPECT_EQ(r.results.at(0).tag, "SELECT 0");
+  EXPECT_EQ(r.results.at(0).columns, (std::vector<std::string>{"a"}));
+  r = c->query("SELECT i FROM generate_series(1, 0) i");
+  EXPECT_EQ(r.results.at(0).tag, "SELECT 0");
+  EXPECT_EQ(r.results.at(0).columns, (std::vector<std::string>{"i"}));
+}
+
+// An error after some rows were sent: PostgreSQL's order (the rows, then the
+// ErrorResponse), and the session is usable after it.
+TEST(ServerLimits, AnErrorAfterRowsWereSentEndsTheStatement) {
+  testing::TestServer server;
+  auto c = connect(server);
+  testing::PgReply r = c->query("SELECT 100 / (5000 - i) FROM generate_series(1, 10000) i");
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "22012");
+  EXPECT_EQ(r.status, 'I');
+  EXPECT_EQ(c->query("SELECT 2").results.at(0).rows.at(0).at(0), "2");
+}
+
+}  // namespace
+}  // namespace tp
