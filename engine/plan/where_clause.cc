@@ -129,6 +129,7 @@ class Binder {
       }
       case K::kInList: {
         int col = column_arg(e, *e.args[0]);
+        if (!e.int_items.empty()) return integer_in(col, e);
         std::vector<Constant> consts;
         bool numeric = false;
         for (size_t i = 1; i < e.args.size(); ++i) {
@@ -172,6 +173,15 @@ class Binder {
           .at_position(parent.position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
     return column(e);
+  }
+
+  // IN over plain integer literals (sql::Expr::int_items): the list as it is, no
+  // Constant per item.
+  static Clause integer_in(int col, const sql::Expr& e) {
+    const auto& items = e.int_items;
+    if (items.size() == 1) return Clause::cmp(col, e.negated ? CmpOp::kNe : CmpOp::kEq, items[0]);
+    std::vector<std::optional<int64_t>> list(items.begin(), items.end());
+    return Clause::in(col, std::move(list), e.negated);
   }
 
   static bool truth_of(const Value& v) { return v.type == ValueType::kBool && v.i != 0; }

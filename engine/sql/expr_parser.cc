@@ -123,8 +123,10 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
     e->args.push_back(std::move(left));
     expect_punct("(");
     refuse_subquery();
-    do e->args.push_back(expr());
-    while (accept_punct(","));
+    if (!integer_items(*e)) {
+      do e->args.push_back(expr());
+      while (accept_punct(","));
+    }
     expect_punct(")");
     return sealed(std::move(e));
   }
@@ -151,11 +153,41 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
   return left;
 }
 
+// An IN list of plain integer literals, read into e.int_items up to its ")": true.
+// At the first item that is anything else (a sign, an expression, NULL, a bigger
+// number), the integers read so far become ordinary constants in e.args and false
+// says the caller reads the rest as expressions.
+bool ExprParser::integer_items(Expr& e) {
+  std::vector<int> positions;
+  for (;;) {
+    const Token& t = peek();
+    const bool plain = t.kind == TokenKind::kInteger && (is_punct_at(",", 1) || is_punct_at(")", 1));
+    long long v = 0;
+    if (plain) {
+      errno = 0;
+      v = std::strtoll(t.text.c_str(), nullptr, 10);
+    }
+    if (!plain || errno == ERANGE) break;
+    e.int_items.push_back(v);
+    positions.push_back(t.position);
+    next();
+    if (is_punct(")")) return true;
+    next();  // the comma
+  }
+  for (size_t i = 0; i < e.int_items.size(); ++i) {
+    auto c = std::make_unique<Expr>(ExprKind::kIntConst, positions[i]);
+    c->ival = e.int_items[i];
+    e.args.push_back(std::move(c));
+  }
+  e.int_items.clear();
+  return false;
+}
+
 // `left = ANY (array)` and `left <> ALL (array)` over an array constant ('{1,2}',
 // '{1,2}'::int[] or ARRAY[1, 2]): PostgreSQL's form of IN and NOT IN, read as those.
 // Other operators with ANY / ALL, and subqueries, are refused by name.
 ExprPtr ExprParser::array_comparison(ExprPtr left, const std::string& op, int pos) {
-  const Token& quantifier = next();
+  Token quantifier = next();
   const bool all = quantifier.text == "all";
   expect_punct("(");
   if (!((op == "=" && !all) || (op == "<>" && all)))
@@ -174,7 +206,7 @@ ExprPtr ExprParser::array_comparison(ExprPtr left, const std::string& op, int po
     }
     expect_punct("]");
   } else {
-    const Token& t = peek();
+    Token t = peek();
     if (t.kind != TokenKind::kString) syntax_error();
     next();
     std::string body = t.text;
@@ -230,7 +262,7 @@ ExprPtr ExprParser::null_test(ExprPtr left) {
     expect_word("is");
     e->negated = accept_word("not");
     if (!accept_word("null")) {
-      const Token& t = peek();
+      Token t = peek();
       if (t.kind == TokenKind::kIdentifier && !t.quoted)
         for (const char* w : {"true", "false", "unknown", "distinct", "json", "normalized"})
           if (t.text == w) {
@@ -256,7 +288,7 @@ ExprPtr ExprParser::additive() {
 
 ExprPtr ExprParser::additive_rest(ExprPtr left) {
   while (is_op("+") || is_op("-")) {
-    const Token& t = next();
+    Token t = next();
     auto e = std::make_unique<Expr>(ExprKind::kBinary, t.position);
     e->name = t.text;
     e->args.push_back(std::move(left));
@@ -274,7 +306,7 @@ ExprPtr ExprParser::multiplicative() {
 
 ExprPtr ExprParser::multiplicative_rest(ExprPtr left) {
   while (is_op("*") || is_op("/") || is_op("%")) {
-    const Token& t = next();
+    Token t = next();
     auto e = std::make_unique<Expr>(ExprKind::kBinary, t.position);
     e->name = t.text;
     e->args.push_back(std::move(left));
@@ -290,7 +322,7 @@ ExprPtr ExprParser::unary() {
 }
 
 ExprPtr ExprParser::signed_operand() {
-  const Token& t = next();
+  Token t = next();
   Nest nest(*this);
   ExprPtr operand = unary();
   // Fold -literal so that -2147483648 is a valid int4 constant and
@@ -327,7 +359,7 @@ ExprPtr ExprParser::cast_rest(ExprPtr e) {
   while (is_op("::")) {
     int pos = next().position;
     auto c = std::make_unique<Expr>(ExprKind::kCast, pos);
-    const Token& t = peek();
+    Token t = peek();
     std::string type = identifier();
     if (type == "integer" || type == "int4") type = "int";
     if (type == "int8") type = "bigint";
@@ -398,7 +430,7 @@ ExprPtr ExprParser::function_call(const Token& t) {
 
 // Everything but parentheses; its own frame keeps primary() small (see comparison_rest).
 ExprPtr ExprParser::primary_leaf() {
-  const Token& t = peek();
+  Token t = peek();
   switch (t.kind) {
     case TokenKind::kInteger: {
       next();

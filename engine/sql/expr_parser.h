@@ -34,6 +34,7 @@ class ExprParser : public TokenCursor {
   [[gnu::noinline]] ExprPtr comparison_rest(ExprPtr left);
   [[gnu::noinline]] ExprPtr null_test(ExprPtr left);
   [[gnu::noinline]] ExprPtr array_comparison(ExprPtr left, const std::string& op, int pos);
+  bool integer_items(Expr& e);
   ExprPtr additive();
   [[gnu::noinline]] ExprPtr additive_rest(ExprPtr left);
   ExprPtr multiplicative();

@@ -115,15 +115,15 @@ void verify_utf8(std::string_view text) {
   }
 }
 
-namespace {
-
-// One pass over the statement text; each read_* consumes one token starting at i_.
-class Scanner {
+// One pass over the statement text, a token at a time; each read_* consumes one
+// token starting at i_ and puts it in out_.
+class Tokenizer::Scanner {
  public:
   Scanner(std::string_view s, std::vector<std::string>* notices) : s_(s), notices_(notices) {}
 
-  std::vector<Token> run() {
-    while (i_ < s_.size()) {
+  Token next() {
+    while (out_.empty()) {
+      if (i_ >= s_.size()) return {TokenKind::kEnd, "", int(s_.size()) + 1};
       if (skip_space_or_comment()) continue;
       char c = s_[i_];
       if (is_ident_start(c)) {
@@ -138,8 +138,9 @@ class Scanner {
         read_operator_or_punct();
       }
     }
-    out_.push_back({TokenKind::kEnd, "", int(s_.size()) + 1});
-    return std::move(out_);
+    Token t = std::move(out_.back());
+    out_.clear();
+    return t;
   }
 
  private:
@@ -276,14 +277,24 @@ class Scanner {
   std::string_view s_;
   std::vector<std::string>* notices_;
   size_t i_ = 0;
-  std::vector<Token> out_;
+  std::vector<Token> out_;  // the token just read (at most one)
 };
 
-}  // namespace
+Tokenizer::Tokenizer(std::string_view text, std::vector<std::string>* notices) {
+  verify_utf8(text);
+  scanner_ = std::make_unique<Scanner>(text, notices);
+}
+
+Tokenizer::~Tokenizer() = default;
+
+Token Tokenizer::next() { return scanner_->next(); }
 
 std::vector<Token> tokenize(std::string_view s, std::vector<std::string>* notices) {
-  verify_utf8(s);
-  return Scanner(s, notices).run();
+  Tokenizer tokens(s, notices);
+  std::vector<Token> out;
+  do out.push_back(tokens.next());
+  while (out.back().kind != TokenKind::kEnd);
+  return out;
 }
 
 }  // namespace tp::sql

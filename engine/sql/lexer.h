@@ -3,6 +3,7 @@
 // strings, operators and punctuation.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,24 @@ inline constexpr size_t kMaxIdentifierBytes = 63;
 // The longest prefix of `text` of at most `max_bytes` bytes that does not
 // split a UTF-8 character (PostgreSQL's pg_mbcliplen).
 std::string clip_utf8(std::string_view text, size_t max_bytes);
+
+// The tokens of `text` one at a time, for a parser that looks a few tokens ahead:
+// a long statement (a million-item IN list) never has all its tokens in memory.
+// The text is checked for valid UTF-8 first; other errors come when the scan
+// reaches them, as in PostgreSQL's scanner. `text` must outlive the Tokenizer.
+class Tokenizer {
+ public:
+  Tokenizer(std::string_view text, std::vector<std::string>* notices);
+  ~Tokenizer();
+  Tokenizer(const Tokenizer&) = delete;
+  Tokenizer& operator=(const Tokenizer&) = delete;
+  // The next token; kEnd at the end (and again on every call after it).
+  Token next();
+
+ private:
+  class Scanner;
+  std::unique_ptr<Scanner> scanner_;
+};
 
 // Splits `text` into tokens. Throws tp::Error (with position) on input that is
 // not valid UTF-8 (or holds a NUL), an unterminated string, comment or quoted

@@ -210,7 +210,7 @@ class Parser : public ExprParser {
       o.name = identifier();
       if (accept_op("=")) {
         std::string sign = accept_op("-") ? "-" : "";
-        const Token& v = peek();
+        Token v = peek();
         if (v.kind != TokenKind::kInteger && v.kind != TokenKind::kNumeric &&
             v.kind != TokenKind::kString && v.kind != TokenKind::kIdentifier)
           syntax_error();
@@ -243,7 +243,7 @@ class Parser : public ExprParser {
   }
 
   std::string type_name() {
-    const Token& t = peek();
+    Token t = peek();
     std::string w = identifier();
     if (w == "int" || w == "integer" || w == "int4") return "int";
     if (w == "bigint" || w == "int8") return "bigint";
@@ -265,7 +265,7 @@ class Parser : public ExprParser {
     expect_word("on");
     ci.table = relation_name();
     if (accept_word("using")) {
-      const Token& t = peek();
+      Token t = peek();
       std::string am = identifier();
       if (am != "btree")
         throw Error("access method \"" + am + "\" is not supported", "",
@@ -491,7 +491,7 @@ class Parser : public ExprParser {
       s.to_default = true;
       return s;
     }
-    const Token& t = peek();
+    Token t = peek();
     switch (t.kind) {
       case TokenKind::kString:
       case TokenKind::kIdentifier:
@@ -519,11 +519,11 @@ class Parser : public ExprParser {
     auto e = std::make_unique<Explain>();
     if (accept_punct("(")) {
       do {
-        const Token& t = peek();
+        Token t = peek();
         std::string opt = identifier();
         bool on = true;
         if (peek().kind == TokenKind::kIdentifier && !is_punct(",")) {
-          const Token& v = peek();
+          Token v = peek();
           std::string val = next().text;
           if (opt == "format") {
             if (val == "json")

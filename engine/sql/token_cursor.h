@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -31,28 +32,47 @@ inline bool is_reserved(const std::string& w) {
   return false;
 }
 
+// Tokens are read as the parser reaches them and dropped kKept tokens after it
+// has passed them, so a statement's tokens take memory for a few dozen, whatever
+// its length. A reference from peek() or next() stays valid while the cursor
+// moves fewer than kKept tokens on: a parser that must keep a token longer (across
+// a sub-expression) copies it.
 class TokenCursor {
  public:
   TokenCursor(std::string_view text, std::vector<std::string>* notices)
-      : text_(text), toks_(tokenize(text, notices)) {}
+      : tokens_(text, notices), text_(text) {}
+
+ private:
+  static constexpr size_t kKept = 16;
+  mutable Tokenizer tokens_;
+  mutable std::deque<Token> window_;  // tokens base_, base_ + 1, ...
+  mutable size_t base_ = 0;
+  size_t at_ = 0;  // the current token's number in the statement
+
+  // Token i of the statement (the end token for any i past it).
+  const Token& token_at(size_t i) const {
+    while (base_ + window_.size() <= i &&
+           (window_.empty() || window_.back().kind != TokenKind::kEnd))
+      window_.push_back(tokens_.next());
+    return window_[std::min(i - base_, window_.size() - 1)];
+  }
 
  protected:
   std::string_view text_;
-  std::vector<Token> toks_;
-  size_t at_ = 0;
 
-  const Token& peek(size_t ahead = 0) const {
-    size_t i = std::min(at_ + ahead, toks_.size() - 1);
-    return toks_[i];
-  }
+  const Token& peek(size_t ahead = 0) const { return token_at(at_ + ahead); }
   const Token& next() {
-    const Token& t = toks_[at_];
-    if (at_ + 1 < toks_.size()) ++at_;
+    const Token& t = token_at(at_);
+    if (t.kind != TokenKind::kEnd) ++at_;
+    while (at_ - base_ > kKept) {  // t, at at_ - 1, stays
+      window_.pop_front();
+      ++base_;
+    }
     return t;
   }
 
   [[noreturn]] void syntax_error() const {
-    const Token& t = peek();
+    Token t = peek();
     if (t.kind == TokenKind::kEnd)
       throw Error("syntax error at end of input")
           .at_position(t.position)
@@ -109,7 +129,7 @@ class TokenCursor {
   }
 
   std::string identifier() {
-    const Token& t = peek();
+    Token t = peek();
     if (t.kind != TokenKind::kIdentifier || (!t.quoted && is_reserved(t.text))) syntax_error();
     return next().text;
   }
@@ -118,7 +138,7 @@ class TokenCursor {
   // "public" and its system views in "pg_catalog" (`schema` says which was written, ""
   // for neither); any other qualification names nothing that exists, as in PostgreSQL.
   std::string relation_name(std::string* schema = nullptr) {
-    const Token& t = peek();
+    Token t = peek();
     std::string name = identifier();
     if (!accept_punct(".")) return name;
     std::string rel = identifier();
@@ -134,7 +154,7 @@ class TokenCursor {
   // An integer constant where PostgreSQL wants a bigint (LIMIT, WITH options).
   int64_t integer_literal() {
     bool neg = accept_op("-");
-    const Token& t = peek();
+    Token t = peek();
     if (t.kind != TokenKind::kInteger) syntax_error();
     __int128 v = 0;
     for (char c : t.text) {

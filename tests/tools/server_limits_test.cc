@@ -22,8 +22,8 @@ std::unique_ptr<PgWireClient> connect(const testing::TestServer& s) {
   return c;
 }
 
-// Eight clients that each announce a 60 MB Query and send 10 bytes of it used to
-// add 480 MB (the buffer was allocated and zero-filled first); now each holds what
+// Eight clients that each announce a 15 MB Query and send 10 bytes of it used to
+// add 120 MB (the buffer was allocated and zero-filled first); now each holds what
 // it sent, in 64 kB steps.
 TEST(ServerLimits, AnAnnouncedLengthTakesNoMemoryUntilTheBytesArrive) {
   testing::TestServer server;
@@ -32,13 +32,18 @@ TEST(ServerLimits, AnAnnouncedLengthTakesNoMemoryUntilTheBytesArrive) {
   const size_t before = resident_bytes();
   for (auto& c : clients) {
     std::string head = "Q";
-    const uint32_t len = (60u << 20) + 4;
+    const uint32_t len = (15u << 20) + 4;
     for (int shift = 24; shift >= 0; shift -= 8) head.push_back(char((len >> shift) & 0xff));
     c->send_raw(head + "SELECT 1; ");
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the server reads them
-  EXPECT_LT(resident_bytes(), before + (64u << 20));
-  // A message that carries no statement is held to 10,000 bytes.
+  EXPECT_LT(resident_bytes(), before + (40u << 20));
+  // A Query past 16 MB, and a message that carries no statement past 10,000 bytes,
+  // end the connection before anything is read.
+  auto big = connect(server);
+  big->send_raw(std::string("Q\x01\x00\x00\x05", 5));  // 16 MB + 1
+  EXPECT_TRUE(big->closed_by_server());
+  EXPECT_EQ(big->error().message, "invalid message length");
   auto c = connect(server);
   c->send_raw(std::string("S\x00\x00\x4e\x24", 5));  // Sync of 20,004 bytes
   EXPECT_TRUE(c->closed_by_server());
