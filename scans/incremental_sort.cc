@@ -78,7 +78,9 @@ bool IncrementalSortNode::fill_group() {
   if (n > 1 && presorted_ < keys_.size()) {
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
+    SortCancelCheck cancel;
     std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+      cancel.tick();
       return less(&group_[size_t(x) * width_], &group_[size_t(y) * width_]);
     });
     std::vector<int64_t> sorted(group_.size());

@@ -41,7 +41,9 @@ void SortNode::keep_best(uint32_t width) {
   std::vector<uint32_t> idx(n);
   std::iota(idx.begin(), idx.end(), 0u);
   // Stable: among equal keys the earlier input row wins, as in the full sort.
+  SortCancelCheck cancel;
   std::stable_sort(idx.begin(), idx.end(), [&](uint32_t x, uint32_t y) {
+    cancel.tick();
     return less(&rows_[size_t(x) * width], &rows_[size_t(y) * width]);
   });
   idx.resize(std::min<size_t>(n, size_t(bound_)));
@@ -75,7 +77,9 @@ const RowBatch* SortNode::do_next() {
     size_t n = width_ ? rows_.size() / width_ : 0;
     order_.resize(n);
     std::iota(order_.begin(), order_.end(), 0u);
+    SortCancelCheck cancel;
     std::stable_sort(order_.begin(), order_.end(), [&](uint32_t x, uint32_t y) {
+      cancel.tick();
       return less(&rows_[size_t(x) * width_], &rows_[size_t(y) * width_]);
     });
     if (bound_ > 0 && order_.size() > size_t(bound_)) {

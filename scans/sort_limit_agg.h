@@ -7,9 +7,23 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/interrupts.h"
 #include "scans/exec_node.h"
 
 namespace tp::scans {
+
+// Counts a sort's comparisons and checks for a cancel every 65,536 of them: a sort of
+// millions of rows compares for seconds after its last input batch (where the
+// executor's per-batch check is), so a cancel waits for at most a few milliseconds.
+class SortCancelCheck {
+ public:
+  void tick() {
+    if ((++comparisons_ & 0xffff) == 0) check_for_interrupts();
+  }
+
+ private:
+  uint32_t comparisons_ = 0;
+};
 
 struct SortKey {
   uint32_t slot = 0;  // position in the child's row

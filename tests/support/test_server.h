@@ -39,9 +39,13 @@ class TestServer {
     thread_ = std::thread([this] { server_->run(); });
   }
   ~TestServer() {
-    server_->stop();
-    thread_.join();
+    stop();
     server_.reset();
+  }
+  // Stops the server and waits for its accept loop (and every connection) to end.
+  void stop() {
+    server_->stop();
+    if (thread_.joinable()) thread_.join();
   }
   TestServer(const TestServer&) = delete;
   TestServer& operator=(const TestServer&) = delete;

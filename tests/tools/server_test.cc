@@ -145,7 +145,7 @@ TEST_F(ShortStartupServerTest, TheStartupDeadlineCoversEveryPacket) {
 }
 
 // Issue 29: a Query is one string and its terminator, nothing more, nothing less.
-TEST_F(ServerTest, AQueryWithoutItsTerminatorOrWithBytesAfterItIsRefused) {
+TEST_F(ServerTest, AMessageWithoutItsTerminatorOrWithBytesAfterItIsRefused) {
   auto c = connect();
   c->send_message('Q', "SELECT 1");  // no terminator
   PgReply r = c->read_reply();
@@ -160,6 +160,18 @@ TEST_F(ServerTest, AQueryWithoutItsTerminatorOrWithBytesAfterItIsRefused) {
   EXPECT_TRUE(r.results.empty());
   EXPECT_EQ(r.status, 'I');
   EXPECT_EQ(c->query("SELECT 3").results.at(0).rows.at(0).at(0), "3");
+  // Sync and Flush have no body (pq_getmsgend): bytes in them are 08P01 too.
+  c->send_message('S', "x");
+  r = c->read_reply();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->message, "invalid message format");
+  EXPECT_EQ(r.status, 'I');
+  c->send_message('H', "x");
+  c->send_message('S', "");
+  r = c->read_reply();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "08P01");
+  EXPECT_EQ(r.status, 'I');
 }
 
 TEST_F(ServerTest, UnknownProtocolVersionIsFatal) {

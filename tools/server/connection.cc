@@ -271,10 +271,12 @@ class QueryLoop {
         case 'D':
         case 'C':
         case 'H':
-          extended(m.type);
+          extended(m);
           break;
         case 'S':
           skipping_to_sync_ = false;
+          // Sync has no body (pq_getmsgend): bytes in it are PostgreSQL's 08P01.
+          if (!m.body.empty()) send_error(socket_, protocol_error("invalid message format"));
           send_ready(socket_, session_);
           break;
         case 'F':
@@ -315,8 +317,13 @@ class QueryLoop {
 
   // Parse/Bind/Execute...: the first gets the error, the rest up to Sync are
   // skipped (as after any error in that protocol), and Sync gets ReadyForQuery.
-  void extended(char type) {
-    if (type == 'H') {
+  void extended(const ClientMessage& m) {
+    if (m.type == 'H') {
+      // Flush has no body either; an error in the extended protocol skips to Sync.
+      if (!m.body.empty() && !skipping_to_sync_) {
+        send_error(socket_, protocol_error("invalid message format"));
+        skipping_to_sync_ = true;
+      }
       socket_.flush();
       return;
     }

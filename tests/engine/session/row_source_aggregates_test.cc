@@ -96,6 +96,16 @@ TEST_F(RowSourceAggregates, WhatPostgresqlRefusesIsRefusedAlike) {
   EXPECT_EQ(sqlstate_of("SELECT max(i) * 2 FROM generate_series(1, 3) i").substr(0, 5), "0A000");
 }
 
+// Issue 29 said PostgreSQL keeps avg(bigint)'s fraction here; PostgreSQL 15 itself
+// prints 3074457345618258603 (numeric division's scale: 16 significant digits, and the
+// quotient already has 19), for a table as for a series. tidepool matches it.
+TEST_F(RowSourceAggregates, AvgOfBigintsNearTheTopHasNoFractionAsInPostgresql) {
+  session_.execute("CREATE TABLE b (x bigint)");
+  session_.execute("INSERT INTO b VALUES (1), (2), (9223372036854775807)");
+  EXPECT_EQ(rows("SELECT avg(x) FROM b"), Rows{"3074457345618258603"});
+  EXPECT_EQ(rows("SELECT avg(x), sum(x) FROM b WHERE x < 3"), Rows{"1.5000000000000000|3"});
+}
+
 TEST_F(RowSourceAggregates, InsertTakesTheOneRow) {
   session_.execute("CREATE TABLE t (a bigint)");
   session_.execute("INSERT INTO t SELECT count(*) FROM generate_series(1, 0) i");
