@@ -35,6 +35,39 @@ enum class ExprKind {
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
+// A statement's parse makes at most this many expression nodes (about 150 bytes
+// each): a bound on its memory however its text is written (SELECT 1,1,1,... or a
+// VALUES list of millions of rows), refused with 54001 past it. IN lists of plain
+// integers take no nodes (Expr::int_items).
+inline constexpr uint64_t kMaxParsedNodes = 2'000'000;
+
+// Nodes the running parse may still make, or null outside a parse (the planner's
+// own nodes are not counted). Set by ParsedNodeBudget.
+inline uint64_t*& parsed_nodes_left() {
+  thread_local uint64_t* left = nullptr;
+  return left;
+}
+
+// For the length of one parse_statement call (which sets one when none is set; a
+// test may set a smaller one around it).
+class ParsedNodeBudget {
+ public:
+  explicit ParsedNodeBudget(uint64_t nodes = kMaxParsedNodes)
+      : left_(nodes), saved_(parsed_nodes_left()) {
+    parsed_nodes_left() = &left_;
+  }
+  ~ParsedNodeBudget() { parsed_nodes_left() = saved_; }
+  ParsedNodeBudget(const ParsedNodeBudget&) = delete;
+  ParsedNodeBudget& operator=(const ParsedNodeBudget&) = delete;
+
+ private:
+  uint64_t left_;
+  uint64_t* saved_;
+};
+
+// Throws 54001 when the parse has made all the nodes its budget allows.
+void count_parsed_node();
+
 struct Expr {
   ExprKind kind;
   int position = 0;  // 1-based offset in the statement text
@@ -54,7 +87,7 @@ struct Expr {
   // bounds it (engine/core/stack_depth.h), so every recursive walk of a tree is bounded.
   int height = 1;
 
-  Expr(ExprKind k, int pos) : kind(k), position(pos) {}
+  Expr(ExprKind k, int pos) : kind(k), position(pos) { count_parsed_node(); }
 };
 
 struct ColumnDef {

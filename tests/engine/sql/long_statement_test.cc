@@ -52,6 +52,28 @@ TEST(LongStatements, TheTokenizerGivesOneTokenAtATime) {
   EXPECT_EQ(empty.next().kind, sql::TokenKind::kEnd);
 }
 
+// Past its node budget a parse stops with 54001, whatever the statement's shape; an
+// integer IN list of any length takes no nodes.
+TEST(LongStatements, AParseStopsAtItsNodeBudget) {
+  sql::ParsedNodeBudget budget(50);
+  std::string targets = "SELECT 1";
+  for (int i = 0; i < 60; ++i) targets += ", 1";
+  try {
+    sql::parse_statement(targets);
+    FAIL() << "parsed past its budget";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.sqlstate(), "54001");
+    EXPECT_EQ(std::string(e.what()).rfind("statement is too complex: more than", 0), 0u);
+  }
+  std::string values = "INSERT INTO t VALUES (1)";
+  for (int i = 0; i < 60; ++i) values += ", (1)";
+  EXPECT_THROW(sql::parse_statement(values), Error);
+  std::string in = "SELECT a FROM t WHERE a IN (1";
+  for (int i = 0; i < 100000; ++i) in += ", " + std::to_string(i);
+  EXPECT_EQ(where_of(sql::parse_statement(in + ")")).int_items.size(), 100001u);
+  EXPECT_EQ(sql::kMaxParsedNodes, 2000000u);
+}
+
 class LongStatementSession : public ::testing::Test {
  protected:
   LongStatementSession() : s_(testing::options_for(tmp_.data())) {
