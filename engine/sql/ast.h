@@ -39,7 +39,7 @@ using ExprPtr = std::unique_ptr<Expr>;
 // each): a bound on its memory however its text is written (SELECT 1,1,1,... or a
 // VALUES list of millions of rows), refused with 54001 past it. IN lists of plain
 // integers take no nodes (Expr::int_items).
-inline constexpr uint64_t kMaxParsedNodes = 2'000'000;
+inline constexpr uint64_t kMaxParsedNodes = 1'000'000;
 
 // Nodes the running parse may still make, or null outside a parse (the planner's
 // own nodes are not counted). Set by ParsedNodeBudget.

@@ -14,6 +14,18 @@ namespace tp::sql {
 ExprParser::ExprParser(std::string_view text, std::vector<std::string>* notices)
     : TokenCursor(text, notices), max_depth_(max_expression_depth()) {}
 
+// Every node a parse makes is counted against its budget (ast.h).
+void count_parsed_node() {
+  uint64_t* left = parsed_nodes_left();
+  if (left == nullptr) return;
+  if (*left == 0)
+    throw Error("statement is too complex: more than " + std::to_string(kMaxParsedNodes) +
+                    " expressions",
+                "", "Split it into several statements, or make many rows with generate_series.")
+        .with_sqlstate(sqlstate::kStatementTooComplex);
+  --*left;
+}
+
 // A numeric literal (a fraction, an exponent, or an integer beyond bigint). The
 // text is kept for exact conversion and display; PostgreSQL's numeric input
 // refuses exponents beyond +-1000 and more than 131072 digits before the point.

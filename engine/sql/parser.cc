@@ -575,17 +575,6 @@ class Parser : public ExprParser {
 
 }  // namespace
 
-void count_parsed_node() {
-  uint64_t* left = parsed_nodes_left();
-  if (left == nullptr) return;
-  if (*left == 0)
-    throw Error("statement is too complex: more than " + std::to_string(kMaxParsedNodes) +
-                    " expressions",
-                "", "Split it into several statements, or make many rows with generate_series.")
-        .with_sqlstate(sqlstate::kStatementTooComplex);
-  --*left;
-}
-
 Statement parse_statement(std::string_view text, std::vector<std::string>* notices) {
   std::optional<ParsedNodeBudget> budget;
   if (parsed_nodes_left() == nullptr) budget.emplace();

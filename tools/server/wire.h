@@ -23,11 +23,9 @@ constexpr int32_t kSslRequestCode = 80877103;
 constexpr int32_t kGssEncRequestCode = 80877104;
 
 // Larger client messages end the connection (PostgreSQL's limit for a Query
-// is 1 GB). tidepool holds a statement at 16 MB: parsing takes up to about 45
-// bytes per byte of statement text (a VALUES list; an IN list of integers about
-// 20), so one session's statement stays well under a gigabyte. Messages that carry
-// no statement or data (Sync, Execute, Terminate...) are held to PostgreSQL's
-// 10,000 bytes.
+// is 1 GB). tidepool holds a statement at 16 MB (its parse is bounded apart, by
+// sql::kMaxParsedNodes). Messages that carry no statement or data (Sync, Execute,
+// Terminate...) are held to PostgreSQL's 10,000 bytes.
 constexpr uint32_t kMaxMessageBytes = 16u << 20;
 constexpr uint32_t kMaxSmallMessageBytes = 10000;
 // A message's body is read (and its buffer grown) this much at a time.
