@@ -98,8 +98,8 @@ RowSourceAggregator::RowSourceAggregator(std::vector<const Expr*> targets)
       typed_(targets_.size(), false) {
   for (size_t i = 0; i < targets_.size(); ++i)
     if (auto k = aggregate_kind(*targets_[i]))
-      kinds_[i] = output_aggregate(*k, *k == scans::AggKind::kCountStar ? ColumnType::kInt8
-                                                                       : ColumnType::kInt4);
+      kinds_[i] = output_aggregate(
+          *k, *k == scans::AggKind::kCountStar ? ColumnType::kInt8 : ColumnType::kInt4);
 }
 
 void RowSourceAggregator::add(EvalContext& ec) {
@@ -149,7 +149,7 @@ std::vector<Value> RowSourceAggregator::result(EvalContext& ec) const {
       row.push_back(Value{ValueType::kNumeric, 0, std::stod(text), text});
     } else {
       row.push_back(agg.type == OutputType::kInt4 ? Value::int4(std::stoll(text))
-                                                 : Value::int8(std::stoll(text)));
+                                                  : Value::int8(std::stoll(text)));
     }
   }
   return row;

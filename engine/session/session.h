@@ -157,7 +157,7 @@ class Session {
   static const char* write_tag(const sql::Statement& st);
   bool sets_database_setting(const sql::Statement& st) const;
   void check_setting_may_change(const std::string& name) const;  // session_settings.cc
-  class StatementScope;  // session.cc
+  class StatementScope;                                          // session.cc
   // transaction_block.cc
   ResultSet transaction(const sql::TransactionStmt& t);
   void check_transaction_block(const sql::Statement& st);
@@ -205,7 +205,7 @@ class Session {
   std::shared_ptr<const Catalog> catalog_snapshot_;  // during a read statement
   const StatementLocks* locks_ = nullptr;            // during a statement
   SessionEntry* activity_ = nullptr;  // registered in the constructor, removed in the destructor
-  RowSink* row_sink_ = nullptr;                  // during execute()
+  RowSink* row_sink_ = nullptr;       // during execute()
   std::vector<std::string> pending_notices_;  // the statement's parse notices, until sent
   bool database_settings_refused_ = false;
   std::string database_settings_hint_;

@@ -19,9 +19,9 @@ void count_parsed_node() {
   uint64_t* left = parsed_nodes_left();
   if (left == nullptr) return;
   if (*left == 0)
-    throw Error("statement is too complex: more than " + std::to_string(kMaxParsedNodes) +
-                    " expressions",
-                "", "Split it into several statements, or make many rows with generate_series.")
+    throw Error(
+        "statement is too complex: more than " + std::to_string(kMaxParsedNodes) + " expressions",
+        "", "Split it into several statements, or make many rows with generate_series.")
         .with_sqlstate(sqlstate::kStatementTooComplex);
   --*left;
 }
@@ -173,7 +173,8 @@ bool ExprParser::integer_items(Expr& e) {
   std::vector<int> positions;
   for (;;) {
     const Token& t = peek();
-    const bool plain = t.kind == TokenKind::kInteger && (is_punct_at(",", 1) || is_punct_at(")", 1));
+    const bool plain =
+        t.kind == TokenKind::kInteger && (is_punct_at(",", 1) || is_punct_at(")", 1));
     long long v = 0;
     if (plain) {
       errno = 0;

@@ -287,7 +287,9 @@ Tokenizer::Tokenizer(std::string_view text, std::vector<std::string>* notices) {
 
 Tokenizer::~Tokenizer() = default;
 
-Token Tokenizer::next() { return scanner_->next(); }
+Token Tokenizer::next() {
+  return scanner_->next();
+}
 
 std::vector<Token> tokenize(std::string_view s, std::vector<std::string>* notices) {
   Tokenizer tokens(s, notices);

@@ -474,8 +474,8 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
         found = compare_values(v, evaluate(*e.args[i], ctx)) == 0;
       for (size_t i = 0; i < e.int_items.size() && !found; ++i) {
         const int64_t x = e.int_items[i];
-        found = compare_values(v, x >= kInt4Min && x <= kInt4Max ? Value::int4(x)
-                                                                 : Value::int8(x)) == 0;
+        found = compare_values(
+                    v, x >= kInt4Min && x <= kInt4Max ? Value::int4(x) : Value::int8(x)) == 0;
       }
       return Value::boolean(found != e.negated);
     }

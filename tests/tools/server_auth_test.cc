@@ -105,7 +105,8 @@ TEST(Scram, MalformedMessagesAreRefusedWithPostgresqlsDetail) {
             "Unexpected SCRAM channel-binding attribute in client-final-message.");
   EXPECT_EQ(final_error("c=biws,r=other,p=AAAA"), "Nonce does not match.");
   EXPECT_EQ(final_error("c=biws," + nonce + ",p=AAAA"), "Malformed proof in client-final-message.");
-  EXPECT_EQ(final_error("c=biws," + nonce), "Expected attribute \"p\" but found \"end of message\".");
+  EXPECT_EQ(final_error("c=biws," + nonce),
+            "Expected attribute \"p\" but found \"end of message\".");
   EXPECT_EQ(final_error(std::string(kRfcClientFinal) + ",z=1"),
             "Garbage found at the end of client-final-message.");
 }
@@ -118,8 +119,8 @@ TEST(Scram, VerifiersRoundTripInPostgresqlsForm) {
   ASSERT_TRUE(back);
   EXPECT_EQ(back->stored_key, v.stored_key);
   EXPECT_EQ(back->server_key, v.server_key);
-  for (const char* bad : {"", "md5abc", "SCRAM-SHA-256$x:AAAA$AAAA:AAAA", "SCRAM-SHA-256$4096:AAAA$AAAA:AAAA",
-                          "SCRAM-SHA-256$4096:A$B:C"})
+  for (const char* bad : {"", "md5abc", "SCRAM-SHA-256$x:AAAA$AAAA:AAAA",
+                          "SCRAM-SHA-256$4096:AAAA$AAAA:AAAA", "SCRAM-SHA-256$4096:A$B:C"})
     EXPECT_FALSE(server::parse_scram_verifier(bad)) << bad;
   EXPECT_NE(server::make_scram_verifier("pencil").salt, server::make_scram_verifier("pencil").salt);
 }
@@ -133,7 +134,8 @@ TEST(Scram, Base64IsStrict) {
 }
 
 // `tidepool passwd` with its password on standard input.
-int passwd(const std::vector<std::string>& args, const std::string& input, std::string* err = nullptr) {
+int passwd(const std::vector<std::string>& args, const std::string& input,
+           std::string* err = nullptr) {
   std::istringstream in(input);
   std::ostringstream out, errs;
   int rc = server::run_passwd_command(args, in, out, errs);
@@ -284,7 +286,8 @@ TEST_F(AuthServerTest, AWrongPasswordAndAnUnknownUserAreRefusedAlike) {
     EXPECT_EQ(login(c, user, password), 'E');
     EXPECT_EQ(error_.severity, "FATAL");
     EXPECT_EQ(error_.code, "28P01");
-    EXPECT_EQ(error_.message, std::string("password authentication failed for user \"") + user + "\"");
+    EXPECT_EQ(error_.message,
+              std::string("password authentication failed for user \"") + user + "\"");
   }
 }
 

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <thread>
 
@@ -61,7 +61,8 @@ TEST(ServerLimits, AResultNobodyReadsTakesNoMemoryForItsRows) {
   for (int i = 0; i < 3; ++i) readers.push_back(connect(server));
   const size_t before = resident_bytes();
   for (auto& c : readers)
-    c->send_message('Q', std::string("SELECT i, i * 2 AS j FROM generate_series(1, 1000000) i") + '\0');
+    c->send_message('Q',
+                    std::string("SELECT i, i * 2 AS j FROM generate_series(1, 1000000) i") + '\0');
   std::this_thread::sleep_for(std::chrono::seconds(2));  // each session fills its socket and waits
   EXPECT_LT(resident_bytes(), before + (40u << 20));
   // The whole result arrives when it is read, and the session goes on.
@@ -115,8 +116,8 @@ TEST(ServerLimits, AStopUnderLoadEndsWithinSeconds) {
   std::vector<std::unique_ptr<PgWireClient>> clients;
   for (int i = 0; i < 4; ++i) {
     clients.push_back(connect(server));
-    clients.back()->send_message(
-        'Q', std::string("SELECT i FROM generate_series(1, 5000000) i") + '\0');
+    clients.back()->send_message('Q',
+                                 std::string("SELECT i FROM generate_series(1, 5000000) i") + '\0');
   }
   std::vector<std::thread> writers;
   std::atomic<int> inserts{0};

@@ -103,7 +103,8 @@ TEST_F(ServerTest, ASecondSslRequestIsAnUnknownProtocol) {
   c.send_raw(testing::startup_packet(80877103));
   EXPECT_TRUE(c.closed_by_server());
   EXPECT_EQ(c.error().code, "08P01");
-  EXPECT_EQ(c.error().message, "unsupported frontend protocol 1234.5679: server supports 3.0 to 3.0");
+  EXPECT_EQ(c.error().message,
+            "unsupported frontend protocol 1234.5679: server supports 3.0 to 3.0");
 }
 
 TEST_F(ServerTest, AStartupPacketMustNameAUserInUtf8) {
@@ -431,8 +432,8 @@ TEST_F(ServerTest, PgTerminateBackendFromAnotherClientEndsARunningStatement) {
 TEST_F(ServerTest, AClientThatReadsNothingIsEndedByPgTerminateBackend) {
   auto victim = connect();
   auto admin = connect();
-  victim->send_message('Q', std::string("SELECT i, i, i, i FROM generate_series(1, 400000) i") +
-                                '\0');
+  victim->send_message('Q',
+                       std::string("SELECT i, i, i, i FROM generate_series(1, 400000) i") + '\0');
   ASSERT_TRUE(victim->readable(60000));  // the result is on its way: the statement ran
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // socket buffers full
   ASSERT_EQ(db_->sessions().snapshot().size(), 2u);

@@ -63,12 +63,6 @@ void send_ready(Socket& socket, Session& session) {
   socket.flush();
 }
 
-// Reads startup packets until the real one: SSLRequest and GSSENCRequest get
-// 'N' (tidepool has no encryption) and the client goes on in the clear, each at
-// most once, as PostgreSQL allows; a repeat is an unknown protocol. The whole
-// exchange has one deadline (PostgreSQL's authentication_timeout), so a client
-// cannot hold a connection slot by restarting it. False for a CancelRequest,
-// which ends the connection without a reply.
 using Clock = std::chrono::steady_clock;
 
 int ms_left(Clock::time_point deadline) {
@@ -76,6 +70,12 @@ int ms_left(Clock::time_point deadline) {
       0, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count()));
 }
 
+// Reads startup packets until the real one: SSLRequest and GSSENCRequest get
+// 'N' (tidepool has no encryption) and the client goes on in the clear, each at
+// most once, as PostgreSQL allows; a repeat is an unknown protocol. The whole
+// exchange has one deadline (PostgreSQL's authentication_timeout), so a client
+// cannot hold a connection slot by restarting it. False for a CancelRequest,
+// which ends the connection without a reply.
 bool read_startup(Socket& socket, Server& server, Clock::time_point deadline, Startup& out) {
   bool ssl_done = false;
   bool gss_done = false;
@@ -127,8 +127,7 @@ bool read_startup(Socket& socket, Server& server, Clock::time_point deadline, St
 ClientMessage read_sasl_message(Socket& socket, Clock::time_point deadline) {
   ClientMessage m = socket.read_message(ms_left(deadline));
   if (m.type != 'p')
-    throw Fatal{"08P01", "expected SASL response, got message type " + std::to_string(int(m.type)),
-                "", ""};
+    throw Fatal{"08P01", "expected SASL response, got message type " + std::to_string(int(m.type))};
   return m;
 }
 
@@ -153,8 +152,7 @@ void authenticate(Socket& socket, Server& server, const Startup& startup,
   if (passwords == nullptr) return;
   const std::string& user = startup.params.at("user");
   auto known = passwords->users.find(user);
-  ScramExchange scram(known == passwords->users.end() ? std::nullopt
-                                                      : std::optional(known->second),
+  ScramExchange scram(known == passwords->users.end() ? std::nullopt : std::optional(known->second),
                       user, server.mock_secret());
   socket.send(Message('R').int32(10).str("SCRAM-SHA-256").int8(0).finish());  // AuthenticationSASL
   socket.flush();
@@ -425,8 +423,7 @@ void serve(Server& server, ConnectionSlot& slot, Socket& socket) {
   if (!read_startup(socket, server, deadline, startup)) return;
   if (server.stopping()) throw Fatal{"57P03", "the database system is shutting down"};
   authenticate(socket, server, startup, deadline);
-  if (!server.claim_backend(slot))
-    throw Fatal{"53300", "sorry, too many clients already"};
+  if (!server.claim_backend(slot)) throw Fatal{"53300", "sorry, too many clients already"};
   Session session(server.database_ptr());
   if (!server.allow_global_set())
     session.refuse_database_settings(

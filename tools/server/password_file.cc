@@ -162,8 +162,11 @@ int run_passwd_command(const std::vector<std::string>& args, std::istream& in, s
     if (remove && !found) throw Error("user \"" + user + "\" is not in \"" + path + "\"");
     if (!remove && !found) text += user + ":" + verifier + "\n";
     replace_file(path, text);
-    out << "tidepool passwd: " << (remove ? "removed " : found ? "changed " : "added ") << user
-        << " in " << path << "\n";
+    out << "tidepool passwd: "
+        << (remove  ? "removed "
+            : found ? "changed "
+                    : "added ")
+        << user << " in " << path << "\n";
   } catch (const Error& e) {
     err << "tidepool passwd: " << e.what() << "\n";
     if (!e.hint().empty()) err << "HINT:  " << e.hint() << "\n";

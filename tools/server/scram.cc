@@ -13,7 +13,7 @@
 namespace tp::server {
 namespace {
 
-constexpr size_t kKeyBytes = 32;         // SHA-256
+constexpr size_t kKeyBytes = 32;          // SHA-256
 constexpr size_t kServerNonceBytes = 18;  // PostgreSQL's SCRAM_RAW_NONCE_LEN
 
 std::string sha256(std::string_view data) {
@@ -26,8 +26,8 @@ std::string sha256(std::string_view data) {
 std::string hmac_sha256(std::string_view key, std::string_view data) {
   unsigned char out[kKeyBytes];
   unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), int(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
-       data.size(), out, &len);
+  HMAC(EVP_sha256(), key.data(), int(key.size()),
+       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &len);
   return std::string(reinterpret_cast<char*>(out), len);
 }
 
@@ -156,8 +156,8 @@ std::optional<ScramVerifier> parse_scram_verifier(std::string_view text) {
   if (colon2 == std::string_view::npos) return std::nullopt;
   ScramVerifier v;
   std::string_view iterations = text.substr(0, colon1);
-  auto [end, ec] = std::from_chars(iterations.data(), iterations.data() + iterations.size(),
-                                   v.iterations);
+  auto [end, ec] =
+      std::from_chars(iterations.data(), iterations.data() + iterations.size(), v.iterations);
   if (ec != std::errc() || end != iterations.data() + iterations.size() || v.iterations < 1)
     return std::nullopt;
   auto salt = base64_decode(text.substr(colon1 + 1, dollar - colon1 - 1));
@@ -177,7 +177,8 @@ ScramExchange::ScramExchange(std::optional<ScramVerifier> verifier, std::string_
     : verifier_(std::move(verifier)) {
   if (!verifier_) {
     // The same made-up salt for the same user every time, as a real one would be.
-    mock_.salt = sha256(std::string(user) + '\0' + std::string(mock_secret)).substr(0, kScramSaltBytes);
+    mock_.salt =
+        sha256(std::string(user) + '\0' + std::string(mock_secret)).substr(0, kScramSaltBytes);
     mock_.stored_key = random_bytes(kKeyBytes);
     mock_.server_key = random_bytes(kKeyBytes);
   }
@@ -189,8 +190,9 @@ std::string ScramExchange::first(std::string_view client_first) {
   if (client_first.empty()) throw ScramMalformed("Unexpected end of input.");
   char flag = client_first[0];
   if (flag == 'p')
-    throw ScramMalformed("The client selected SCRAM-SHA-256-PLUS, but the SCRAM message does "
-                         "not include channel binding data.");
+    throw ScramMalformed(
+        "The client selected SCRAM-SHA-256-PLUS, but the SCRAM message does "
+        "not include channel binding data.");
   if (flag != 'n' && flag != 'y')
     throw ScramMalformed("Unexpected channel-binding flag \"" + std::string(1, flag) + "\".");
   if (client_first.size() < 2 || client_first[1] != ',')
@@ -214,7 +216,8 @@ std::string ScramExchange::first(std::string_view client_first) {
   if (server_nonce_.empty()) server_nonce_ = base64_encode(random_bytes(kServerNonceBytes));
   nonce_ = std::string(client_nonce) + server_nonce_;
   const ScramVerifier& v = verifier_ ? *verifier_ : mock_;
-  server_first_ = "r=" + nonce_ + ",s=" + base64_encode(v.salt) + ",i=" + std::to_string(v.iterations);
+  server_first_ =
+      "r=" + nonce_ + ",s=" + base64_encode(v.salt) + ",i=" + std::to_string(v.iterations);
   return server_first_;
 }
 

@@ -32,8 +32,7 @@ struct ScramVerifier {
 // in Unicode NFKC form or hold unusual spaces and invisible characters.
 ScramVerifier make_scram_verifier(std::string_view password, int iterations = kScramIterations);
 // The verifier with a given salt (tests; the unknown user's mock exchange).
-ScramVerifier scram_verifier_with_salt(std::string_view password, std::string salt,
-                                       int iterations);
+ScramVerifier scram_verifier_with_salt(std::string_view password, std::string salt, int iterations);
 std::string format_scram_verifier(const ScramVerifier& v);
 // nullopt when `text` is not a SCRAM-SHA-256 verifier.
 std::optional<ScramVerifier> parse_scram_verifier(std::string_view text);
@@ -65,11 +64,11 @@ class ScramExchange {
  private:
   std::optional<ScramVerifier> verifier_;
   ScramVerifier mock_;
-  std::string gs2_header_;          // "n,," or "y,,"
-  std::string client_first_bare_;   // "n=...,r=..."
-  std::string server_first_;        // "r=...,s=...,i=..."
-  std::string nonce_;               // the client's nonce followed by the server's
-  std::string server_nonce_;        // empty: random
+  std::string gs2_header_;         // "n,," or "y,,"
+  std::string client_first_bare_;  // "n=...,r=..."
+  std::string server_first_;       // "r=...,s=...,i=..."
+  std::string nonce_;              // the client's nonce followed by the server's
+  std::string server_nonce_;       // empty: random
 };
 
 // base64 (RFC 4648, with padding) as SCRAM uses it.

@@ -138,8 +138,8 @@ std::string prepare_trace_dir(const std::string& given, const std::string& data_
     throw Error("trace directory \"" + dir.string() + "\" is inside the data directory", "",
                 "Give --trace-dir a directory outside it.");
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
-    throw Error("could not create trace directory \"" + dir.string() + "\": " +
-                std::strerror(errno));
+    throw Error("could not create trace directory \"" + dir.string() +
+                "\": " + std::strerror(errno));
   struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw Error("trace directory \"" + dir.string() + "\" is not a directory", "",
@@ -161,10 +161,10 @@ void print_listening(const Server& server) {
     std::fprintf(stderr, "tidepool: WARNING: %s\n", w.c_str());
   std::string where;
   for (const std::string& a : server.addresses()) where += (where.empty() ? "" : ", ") + a;
-  std::string auth = server.passwords() != nullptr
-                         ? "scram-sha-256: " + std::to_string(server.passwords()->users.size()) +
-                               " users"
-                         : "trust authentication: no passwords";
+  std::string auth =
+      server.passwords() != nullptr
+          ? "scram-sha-256: " + std::to_string(server.passwords()->users.size()) + " users"
+          : "trust authentication: no passwords";
   std::fprintf(stderr, "tidepool: listening on %s (%s; %s)\n", where.c_str(), auth.c_str(),
                server.loopback_only() ? "loopback only" : "not loopback only, no TLS");
 }
@@ -177,7 +177,8 @@ int run_serve_command(const std::vector<std::string>& args) {
   install_stop_handlers();
   try {
     if (!a.password_file.empty())
-      a.server.passwords = std::make_shared<const PasswordFile>(read_password_file(a.password_file));
+      a.server.passwords =
+          std::make_shared<const PasswordFile>(read_password_file(a.password_file));
     a.db.trace_dir = prepare_trace_dir(a.db.trace_dir, a.db.data_dir);
     std::shared_ptr<Database> db = Database::open(a.db);
     {

@@ -127,8 +127,7 @@ void Server::listen_on(const std::string& address) {
                 "listen on 127.0.0.1 / ::1 only.");
   int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
   if (fd < 0)
-    throw ListenError("could not create socket for \"" + address + "\": " + strerror(errno),
-                      errno);
+    throw ListenError("could not create socket for \"" + address + "\": " + strerror(errno), errno);
   int one = 1;
   ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   if (ai->ai_family == AF_INET6) ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);

@@ -98,7 +98,8 @@ void Socket::flush() {
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
-    if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) give_up("could not send data to client");
+    if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+      give_up("could not send data to client");
     // The client's receive window is full: wait for room, a second at a time.
     if (Clock::now() - progress > std::chrono::milliseconds(kSendStallMs))
       give_up("could not send data to client: it read nothing for 60 s");

@@ -22,8 +22,7 @@ class RowSourceAggregates : public ::testing::Test {
     std::vector<std::string> out;
     for (size_t i = 0; i < r.rows.size(); ++i) {
       std::string line;
-      for (size_t c = 0; c < r.rows[i].size(); ++c)
-        line += (c ? "|" : "") + r.rows[i][c];
+      for (size_t c = 0; c < r.rows[i].size(); ++c) line += (c ? "|" : "") + r.rows[i][c];
       out.push_back(line);
     }
     return out;
@@ -58,8 +57,7 @@ TEST_F(RowSourceAggregates, AnswerAsPostgresql15) {
   EXPECT_EQ(rows("SELECT count(*) FROM generate_series(1, 10) i WHERE i > 3"), Rows{"7"});
   EXPECT_EQ(rows("SELECT count(*), sum(5), avg(2)"), Rows{"1|5|2.0000000000000000"});
   EXPECT_EQ(rows("SELECT sum(i) FROM generate_series(1, 100000) i"), Rows{"5000050000"});
-  EXPECT_EQ(rows("SELECT avg(i) FROM generate_series(-5, 3) i"),
-            Rows{"-1.00000000000000000000"});
+  EXPECT_EQ(rows("SELECT avg(i) FROM generate_series(-5, 3) i"), Rows{"-1.00000000000000000000"});
   EXPECT_EQ(rows("SELECT avg(i), avg(i * 3) FROM generate_series(1, 7, 3) i"),
             Rows{"4.0000000000000000|12.0000000000000000"});
   EXPECT_EQ(rows("SELECT count(*) FROM generate_series(1, 10) i LIMIT 0"), Rows{});
@@ -68,8 +66,8 @@ TEST_F(RowSourceAggregates, AnswerAsPostgresql15) {
 }
 
 TEST_F(RowSourceAggregates, ResultTypesAreThoseOfTheExecutorsAggregates) {
-  ResultSet r = session_.execute(
-      "SELECT count(*), sum(i), avg(i), min(i) FROM generate_series(1, 3) i");
+  ResultSet r =
+      session_.execute("SELECT count(*), sum(i), avg(i), min(i) FROM generate_series(1, 3) i");
   EXPECT_EQ(r.column_types, (std::vector<ValueType>{ValueType::kInt8, ValueType::kInt8,
                                                     ValueType::kNumeric, ValueType::kInt4}));
   EXPECT_EQ(r.columns, (std::vector<std::string>{"count", "sum", "avg", "min"}));

@@ -30,9 +30,10 @@ TEST(LongStatements, AnIntegerInListIsKeptAsIntegersInOrder) {
 }
 
 TEST(LongStatements, AnyOtherItemMakesTheListOrdinaryExpressionsInOrder) {
-  for (const char* sql : {"SELECT a FROM t WHERE a IN (3, 1, -2)", "SELECT a FROM t WHERE a IN (3, 1, 2 + 0)",
-                          "SELECT a FROM t WHERE a IN (3, 1, NULL)",
-                          "SELECT a FROM t WHERE a IN (3, 1, 99999999999999999999)"}) {
+  for (const char* sql :
+       {"SELECT a FROM t WHERE a IN (3, 1, -2)", "SELECT a FROM t WHERE a IN (3, 1, 2 + 0)",
+        "SELECT a FROM t WHERE a IN (3, 1, NULL)",
+        "SELECT a FROM t WHERE a IN (3, 1, 99999999999999999999)"}) {
     sql::Statement st = sql::parse_statement(sql);
     const sql::Expr& in = where_of(st);
     EXPECT_TRUE(in.int_items.empty()) << sql;
