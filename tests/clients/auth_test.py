@@ -9,6 +9,7 @@ before it binds anything, so this test never listens there)."""
 import os
 import stat
 import subprocess
+import time
 
 import tpserver
 from tpserver import check, fail
@@ -33,6 +34,15 @@ def psql(server, user, password, sql="SELECT count(*) FROM t"):
                           env=env, capture_output=True, text=True, timeout=60)
 
 
+def refused_wrong_password(driver, connect, error, dsn):
+    try:
+        connect(dsn)
+        fail(driver + " logged in with a wrong password")
+    except error as e:
+        check("password authentication failed" in str(e),
+              driver + " with a wrong password: OperationalError")
+
+
 def run(binary):
     tpserver.need_program(PSQL)
     tpserver.need_psycopg2()
@@ -55,6 +65,10 @@ def run(binary):
               text.count("SCRAM-SHA-256$4096:") == 2, "it holds two verifiers and no password")
 
         with tpserver.Server(binary, tmp.data, args=["--password-file", pwfile]) as server:
+            # The socket accepts a moment before the line is printed: wait for it.
+            deadline = time.monotonic() + 10
+            while "listening on" not in server.log_text() and time.monotonic() < deadline:
+                time.sleep(0.05)
             check("scram-sha-256: 2 users" in server.log_text(),
                   "the listening line names the authentication")
             r = psql(server, "alice", "pencil")
@@ -79,12 +93,8 @@ def run(binary):
             cur.execute("SELECT sum(a) FROM t WHERE a <= %s", (10,))
             check(cur.fetchone()[0] == 55, "psycopg2 logs in with a password and queries")
             conn.close()
-            try:
-                psycopg2.connect(server.dsn(user="alice", password="wrong"))
-                fail("psycopg2 logged in with a wrong password")
-            except psycopg2.OperationalError as e:
-                check("password authentication failed" in str(e),
-                      "psycopg2 with a wrong password: OperationalError")
+            refused_wrong_password("psycopg2", psycopg2.connect, psycopg2.OperationalError,
+                                   server.dsn(user="alice", password="wrong"))
 
             with psycopg.connect(server.dsn(user="bob"), password="s3cret 'quoted' \u00e9",
                                  autocommit=True) as conn:
@@ -93,12 +103,8 @@ def run(binary):
                 cur = psycopg.ClientCursor(conn)
                 cur.execute("SELECT max(a) FROM t WHERE a < %s", (77,))
                 check(cur.fetchone()[0] == 76, "psycopg 3's client-side binding works")
-            try:
-                psycopg.connect(server.dsn(user="bob", password="nope"))
-                fail("psycopg 3 logged in with a wrong password")
-            except psycopg.OperationalError as e:
-                check("password authentication failed" in str(e),
-                      "psycopg 3 with a wrong password: OperationalError")
+            refused_wrong_password("psycopg 3", psycopg.connect, psycopg.OperationalError,
+                                   server.dsn(user="bob", password="nope"))
 
         r = subprocess.run([binary, "serve", "-D", tmp.data, "--port", "0", "--listen",
                             "0.0.0.0"], capture_output=True, text=True, timeout=60)
