@@ -309,8 +309,8 @@ ResultSet Session::select(const sql::Select& s) {
       row_sink_->row(out, &null);
       ++r.streamed_rows;
     } else {
-      r.rows.push_back(out);
-      r.nulls.push_back(null);
+      r.rows.push_back(std::move(out));  // cleared before its next use
+      r.nulls.push_back(std::move(null));
     }
   });
   if (first) {
