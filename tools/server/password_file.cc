@@ -1,6 +1,5 @@
 #include "tools/server/password_file.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
@@ -12,6 +11,7 @@
 #include <optional>
 
 #include "engine/core/error.h"
+#include "engine/storage/datadir.h"
 
 namespace tp::server {
 namespace {
@@ -55,31 +55,6 @@ std::string read_secret(std::istream& in, std::ostream& out, const std::string& 
   if (!got) throw Error("no password given on standard input");
   if (!line.empty() && line.back() == '\r') line.pop_back();
   return line;
-}
-
-// Writes `text` to `path` through a new file beside it and rename(), so a crash
-// leaves the old file or the new one, never half of one.
-void replace_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) throw Error("could not create \"" + tmp + "\": " + std::strerror(errno));
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw Error("could not write \"" + tmp + "\": " + std::strerror(err));
-    }
-    done += size_t(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    throw Error("could not write \"" + path + "\": " + std::strerror(err));
-  }
 }
 
 }  // namespace
@@ -161,7 +136,7 @@ int run_passwd_command(const std::vector<std::string>& args, std::istream& in, s
     }
     if (remove && !found) throw Error("user \"" + user + "\" is not in \"" + path + "\"");
     if (!remove && !found) text += user + ":" + verifier + "\n";
-    replace_file(path, text);
+    write_file_atomically(path, text);  // a crash leaves the old file or the new one
     out << "tidepool passwd: "
         << (remove  ? "removed "
             : found ? "changed "
