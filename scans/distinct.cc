@@ -101,6 +101,7 @@ void HashAggregateNode::read_input() {
       if (!groups_.insert(candidate).second) rows_.resize(size_t(candidate) * width_);
     }
     peak_bytes_ = std::max(peak_bytes_, memory_bytes());
+    memory_.set(memory_bytes());
     if (peak_bytes_ > max_bytes_)
       throw Error("HashAggregate of " + std::to_string(groups_.size()) +
                       "+ groups needs more than " + std::to_string(max_bytes_ >> 20) +

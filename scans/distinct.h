@@ -20,6 +20,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "engine/core/session_memory.h"
 #include "scans/exec_node.h"
 
 namespace tp::scans {
@@ -87,6 +88,7 @@ class HashAggregateNode final : public ExecNode {
   size_t emitted_ = 0;
   bool filled_ = false;
   uint64_t peak_bytes_ = 0;
+  TrackedMemory memory_{MemoryPart::kExecutor};  // memory_bytes(), for the session's figure
   RowBatch batch_;
 };
 

@@ -62,6 +62,7 @@ bool IncrementalSortNode::fill_group() {
       break;
     }
     group_.insert(group_.end(), row, row + width_);
+    memory_.set(group_.capacity() * sizeof(int64_t));  // an atomic only when it grows
     ++in_row_;
     const uint64_t bytes = group_.size() * sizeof(int64_t);
     if (bytes > max_bytes_)

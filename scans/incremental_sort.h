@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/session_memory.h"
 #include "scans/exec_node.h"
 #include "scans/sort_limit_agg.h"
 
@@ -41,10 +42,11 @@ class IncrementalSortNode final : public ExecNode {
   std::string presorted_text_;
   uint64_t max_bytes_;
   uint32_t width_ = 0;
-  std::vector<int64_t> group_;    // the current group's rows, sorted, row-major
-  std::vector<int64_t> pending_;  // the first row of the next group
-  size_t emitted_ = 0;            // rows of group_ returned
-  const RowBatch* in_ = nullptr;  // the child's batch being read, and its next row
+  std::vector<int64_t> group_;                   // the current group's rows, sorted, row-major
+  std::vector<int64_t> pending_;                 // the first row of the next group
+  TrackedMemory memory_{MemoryPart::kExecutor};  // group_, for the session's figure
+  size_t emitted_ = 0;                           // rows of group_ returned
+  const RowBatch* in_ = nullptr;                 // the child's batch being read, and its next row
   uint32_t in_row_ = 0;
   bool input_done_ = false;
   uint64_t groups_ = 0;

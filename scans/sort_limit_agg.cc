@@ -64,6 +64,7 @@ const RowBatch* SortNode::do_next() {
                    b->values.begin() + ptrdiff_t(size_t(b->count) * b->width));
       uint64_t bytes = rows_.size() * sizeof(int64_t);
       peak_bytes_ = std::max(peak_bytes_, bytes);
+      memory_.set(rows_.capacity() * sizeof(int64_t));
       if (bytes > max_bytes_)
         throw Error("sort of " + std::to_string(rows_.size() / std::max<uint32_t>(width_, 1)) +
                         "+ rows needs more than " + std::to_string(max_bytes_ >> 20) +
@@ -76,6 +77,7 @@ const RowBatch* SortNode::do_next() {
     }
     size_t n = width_ ? rows_.size() / width_ : 0;
     order_.resize(n);
+    memory_.set(rows_.capacity() * sizeof(int64_t) + order_.capacity() * sizeof(uint32_t));
     std::iota(order_.begin(), order_.end(), 0u);
     SortCancelCheck cancel;
     std::stable_sort(order_.begin(), order_.end(), [&](uint32_t x, uint32_t y) {
@@ -231,6 +233,9 @@ const RowBatch* AggregateNode::do_next() {
       } else if (spec.distinct) {
         std::vector<int64_t>& vals = distinct_values_[a];
         for (uint32_t r = 0; r < b->count; ++r) vals.push_back(b->row(r)[spec.slot]);
+        uint64_t held = 0;
+        for (const std::vector<int64_t>& v : distinct_values_) held += v.capacity();
+        memory_.set(held * sizeof(int64_t));
         // The same bound as the in-memory Sort's (scans/README.md).
         if (vals.size() * sizeof(int64_t) > kMaxDistinctBytes)
           throw Error("a DISTINCT aggregate over " + std::to_string(vals.size()) +

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/core/interrupts.h"
+#include "engine/core/session_memory.h"
 #include "scans/exec_node.h"
 
 namespace tp::scans {
@@ -74,6 +75,7 @@ class SortNode final : public ExecNode {
   bool sorted_ = false;
   bool used_bound_ = false;
   uint64_t peak_bytes_ = 0;
+  TrackedMemory memory_{MemoryPart::kExecutor};  // rows_ and order_, for the session's figure
   RowBatch batch_;
 };
 
@@ -160,6 +162,7 @@ class AggregateNode final : public ExecNode, public AggregateResults {
   // A DISTINCT aggregate's input values, deduplicated when the input ends (empty for
   // the others): PostgreSQL sorts them too.
   std::vector<std::vector<int64_t>> distinct_values_;
+  TrackedMemory memory_{MemoryPart::kExecutor};  // distinct_values_, for the session's figure
   bool done_ = false;
   RowBatch batch_;
 };

@@ -5,6 +5,8 @@
 #include <numeric>
 
 #include "engine/core/error.h"
+#include "engine/core/interrupts.h"
+#include "engine/core/session_memory.h"
 #include "engine/session/row_source_aggregates.h"
 #include "engine/sql/parser.h"
 
@@ -244,10 +246,24 @@ SeriesOrder series_order(const sql::Select& s, const Series& series, const std::
 
 // Row positions in output order: a seeded Fisher-Yates shuffle (the same seed gives
 // the same table), or empty for a scan in series order.
-std::vector<uint32_t> shuffled_positions(uint64_t n, Random& random) {
+// The in-memory limit of a Sort (scans/README.md), which ORDER BY random() over a
+// series stands in for.
+constexpr uint64_t kShuffleMemoryLimitBytes = uint64_t(2) << 30;
+
+std::vector<uint32_t> shuffled_positions(uint64_t n, Random& random, TrackedMemory& memory) {
+  if (n * sizeof(uint32_t) > kShuffleMemoryLimitBytes)
+    throw Error("sort of " + std::to_string(n) + " rows needs more than " +
+                    std::to_string(kShuffleMemoryLimitBytes >> 20) +
+                    " MB, the in-memory sort limit",
+                "", "Add a LIMIT or a WHERE clause that keeps fewer rows.")
+        .with_sqlstate(sqlstate::kProgramLimitExceeded);
   std::vector<uint32_t> order(n);
+  memory.set(order.capacity() * sizeof(uint32_t));
   std::iota(order.begin(), order.end(), 0u);
-  for (uint64_t i = n; i > 1; --i) std::swap(order[i - 1], order[random.below(i)]);
+  for (uint64_t i = n; i > 1; --i) {
+    if (i % 65536 == 0) check_for_interrupts();
+    std::swap(order[i - 1], order[random.below(i)]);
+  }
   return order;
 }
 
@@ -306,7 +322,8 @@ void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
   refuse_too_many(how.shuffle ? n : std::min(n, limit));
 
   std::vector<uint32_t> order;
-  if (how.shuffle) order = shuffled_positions(n, *ctx.random);
+  TrackedMemory order_memory(MemoryPart::kExecutor);
+  if (how.shuffle) order = shuffled_positions(n, *ctx.random, order_memory);
   std::vector<Value> row(targets.size());
   uint64_t emitted = 0;
   for (uint64_t k = 0; k < n && emitted < limit; ++k) {

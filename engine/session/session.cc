@@ -6,6 +6,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/interrupts.h"
+#include "engine/core/session_memory.h"
 #include "engine/core/stack_depth.h"
 #include "engine/core/wait_event.h"
 #include "engine/session/layer_settings.h"
@@ -76,12 +77,12 @@ class Session::StatementScope {
 namespace {
 
 // Publishes the statement in pg_stat_activity and points this thread's wait
-// slot at the session's entry while it runs.
+// slot and memory gauge at the session's entry while it runs.
 class ActivityScope {
  public:
   ActivityScope(Session& session, std::string_view text)
-      : session_(session), saved_slot_(wait_event_slot()) {
-    session.database()->sessions().statement_started(session.activity(), std::string(text));
+      : session_(session), saved_slot_(wait_event_slot()), memory_(session.activity().memory) {
+    session.database()->sessions().statement_started(session.activity(), text);
     wait_event_slot() = &session.activity().wait_event;
   }
   ~ActivityScope() {
@@ -96,6 +97,7 @@ class ActivityScope {
  private:
   Session& session_;
   std::atomic<uint32_t>* saved_slot_;
+  SessionMemoryScope memory_;
 };
 
 // SET, SHOW, RESET and transaction control do no I/O worth a trace; SET io_trace itself
@@ -166,8 +168,17 @@ ResultSet Session::execute(std::string_view text, RowSink* sink) {
   } sink_scope(*this, sink);
   ResultSet r;
   std::unique_ptr<IoTrace> trace;  // io_trace set: this statement's
+  // The statement's text and parse tree, in the session's memory figure.
+  TrackedMemory text_memory(MemoryPart::kStatement);
+  text_memory.set(text.size());
+  TrackedMemory parse_memory(MemoryPart::kStatement);
   try {
-    sql::Statement st = sql::parse_statement(text, &pending_notices_);
+    sql::Statement st = [&] {
+      sql::ParsedNodeBudget budget(sql::kMaxParsedNodes, &parse_memory);
+      sql::Statement parsed = sql::parse_statement(text, &pending_notices_);
+      budget.publish();
+      return parsed;
+    }();
     cancel_requested().store(false);  // a Ctrl-C between statements cancels nothing
     check_transaction_block(st);
     trace = start_trace(st);

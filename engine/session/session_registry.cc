@@ -32,9 +32,26 @@ void SessionRegistry::set_client(SessionEntry& entry, std::string application_na
   entry.client_addr = std::move(client_addr);
 }
 
-void SessionRegistry::statement_started(SessionEntry& entry, std::string query) {
+namespace {
+
+// PostgreSQL keeps the first track_activity_query_size - 1 bytes of a statement
+// (1023 by default), cut at a character boundary: pg_stat_activity never holds a
+// copy of a multi-megabyte statement.
+constexpr size_t kTrackedQueryBytes = 1023;
+
+std::string tracked_query(std::string_view query) {
+  if (query.size() <= kTrackedQueryBytes) return std::string(query);
+  size_t n = kTrackedQueryBytes;
+  while (n > 0 && (static_cast<unsigned char>(query[n]) & 0xC0) == 0x80) --n;
+  return std::string(query.substr(0, n));
+}
+
+}  // namespace
+
+void SessionRegistry::statement_started(SessionEntry& entry, std::string_view query) {
+  std::string tracked = tracked_query(query);
   std::lock_guard lock(mutex_);
-  entry.query = std::move(query);
+  entry.query = std::move(tracked);
   entry.state = "active";
   entry.query_start = std::chrono::system_clock::now();
 }
@@ -60,6 +77,10 @@ std::vector<SessionActivity> SessionRegistry::snapshot() const {
     auto wait = WaitEvent(e->wait_event.load(std::memory_order_relaxed));
     a.wait_event_type = wait_event_type_name(wait);
     a.wait_event = wait_event_name(wait);
+    for (int p = 0; p < int(MemoryPart::kCount); ++p)
+      a.memory_bytes[p] = e->memory.bytes(MemoryPart(p));
+    a.memory_total = e->memory.total();
+    a.memory_peak = e->memory.peak();
     rows.push_back(std::move(a));
   }
   return rows;

@@ -17,7 +17,10 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "engine/core/session_memory.h"
 
 namespace tp {
 
@@ -34,6 +37,10 @@ struct SessionActivity {
   std::string query;                                  // the running or last statement's text
   std::string wait_event_type;                        // "IO", "Lock" or empty
   std::string wait_event;                             // "DataFileRead", "relation", ...
+  // What the session holds that grows with its client's demands (SessionMemory).
+  int64_t memory_bytes[int(MemoryPart::kCount)] = {};
+  int64_t memory_total = 0;
+  int64_t memory_peak = 0;
 };
 
 // What the registry keeps of one live session.
@@ -51,6 +58,8 @@ struct SessionEntry {
   std::atomic<uint32_t> wait_event{0};
   // pg_terminate_backend: the server closes the connection after the statement.
   std::atomic<bool> terminate_requested{false};
+  // Updated by whoever holds the session's memory, without a lock.
+  SessionMemory memory;
 };
 
 class SessionRegistry {
@@ -64,7 +73,8 @@ class SessionRegistry {
 
   // Updates under the mutex (the session's own thread).
   void set_client(SessionEntry& entry, std::string application_name, std::string client_addr);
-  void statement_started(SessionEntry& entry, std::string query);
+  // The query as pg_stat_activity keeps it: its first 1,023 bytes.
+  void statement_started(SessionEntry& entry, std::string_view query);
   void statement_ended(SessionEntry& entry, bool in_transaction_block);
 
   std::vector<SessionActivity> snapshot() const;

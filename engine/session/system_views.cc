@@ -56,6 +56,23 @@ ViewRows pg_stat_activity(Database& db) {
   return v;
 }
 
+// What each live session holds that grows with its client's demands
+// (engine/core/session_memory.h): tidepool's own view, in bytes.
+ViewRows tidepool_session_memory(Database& db) {
+  ViewRows v;
+  v.columns = {"pid",         "state",     "messages_bytes", "statement_bytes", "executor_bytes",
+               "total_bytes", "peak_bytes"};
+  v.types = {ValueType::kInt4, ValueType::kText, ValueType::kInt8, ValueType::kInt8,
+             ValueType::kInt8, ValueType::kInt8, ValueType::kInt8};
+  for (const SessionActivity& a : db.sessions().snapshot())
+    v.rows.push_back({Value::int4(a.pid), Value::text(a.state),
+                      Value::int8(a.memory_bytes[int(MemoryPart::kMessages)]),
+                      Value::int8(a.memory_bytes[int(MemoryPart::kStatement)]),
+                      Value::int8(a.memory_bytes[int(MemoryPart::kExecutor)]),
+                      Value::int8(a.memory_total), Value::int8(a.memory_peak)});
+  return v;
+}
+
 ViewRows pg_aios(Database& db) {
   ViewRows v;
   v.columns = {"handle",   "generation",  "state",  "operation",
@@ -231,7 +248,7 @@ Value order_key(const sql::Expr& key, const Projection& p, const std::vector<Val
 
 bool is_system_view(std::string_view name) {
   return name == "pg_stat_activity" || name == "pg_aios" || name == "pg_stat_io" ||
-         name == "pg_buffercache";
+         name == "pg_buffercache" || name == "tidepool_session_memory";
 }
 
 ViewRows read_system_view(std::string_view name, Database& db) {
@@ -239,6 +256,7 @@ ViewRows read_system_view(std::string_view name, Database& db) {
   if (name == "pg_aios") return pg_aios(db);
   if (name == "pg_stat_io") return pg_stat_io();
   if (name == "pg_buffercache") return pg_buffercache(db);
+  if (name == "tidepool_session_memory") return tidepool_session_memory(db);
   throw Error("relation \"" + std::string(name) + "\" is not a system view");
 }
 

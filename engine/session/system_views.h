@@ -5,6 +5,9 @@
 //   pg_aios           I/Os in flight now, of every thread (IoSystem::in_flight)
 //   pg_stat_io        cumulative I/O counters of the whole process (aio::io_stats_snapshot)
 //   pg_buffercache    one row per buffer of the pool (BufferPool::snapshot)
+//   tidepool_session_memory
+//                     one row per live session: the memory it holds that grows
+//                     with its client's demands (SessionRegistry::snapshot)
 //
 // Reading a view touches only state that is safe to read from any thread at any
 // time (the registry under its mutex, atomics, each buffer header under its own

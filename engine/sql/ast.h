@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "engine/core/session_memory.h"
+
 namespace tp::sql {
 
 enum class ExprKind {
@@ -35,38 +37,61 @@ enum class ExprKind {
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
-// A statement's parse makes at most this many expression nodes (about 150 bytes
-// each): a bound on its memory however its text is written (SELECT 1,1,1,... or a
-// VALUES list of millions of rows), refused with 54001 past it. IN lists of plain
+// A statement's parse makes at most this many expression nodes (144 bytes
+// each, more with their names and lists): a bound on its memory however its text is written (SELECT
+// 1,1,1,... or a VALUES list of millions of rows), refused with 54001 past it. IN lists of plain
 // integers take no nodes (Expr::int_items).
 inline constexpr uint64_t kMaxParsedNodes = 1'000'000;
 
-// Nodes the running parse may still make, or null outside a parse (the planner's
-// own nodes are not counted). Set by ParsedNodeBudget.
-inline uint64_t*& parsed_nodes_left() {
-  thread_local uint64_t* left = nullptr;
-  return left;
-}
+// About what one parsed node takes (the 144-byte Expr, the allocator's header,
+// its place in its parent's list, a name past the string's inline 15 bytes):
+// the parse's share of its session's memory (engine/core/session_memory.h) is
+// counted at this much per node.
+inline constexpr uint64_t kParsedNodeBytes = 256;
 
-// For the length of one parse_statement call (which sets one when none is set; a
-// test may set a smaller one around it).
+// The running parse's node budget, set for the length of one parse_statement
+// call (which sets one when none is set; a test may set a smaller one around
+// it). With a TrackedMemory, it also publishes what the parse has made so far.
 class ParsedNodeBudget {
  public:
-  explicit ParsedNodeBudget(uint64_t nodes = kMaxParsedNodes)
-      : left_(nodes), saved_(parsed_nodes_left()) {
-    parsed_nodes_left() = &left_;
+  explicit ParsedNodeBudget(uint64_t nodes = kMaxParsedNodes, TrackedMemory* memory = nullptr)
+      : left_(nodes), memory_(memory), saved_(current()) {
+    current() = this;
   }
-  ~ParsedNodeBudget() { parsed_nodes_left() = saved_; }
+  ~ParsedNodeBudget() { current() = saved_; }
   ParsedNodeBudget(const ParsedNodeBudget&) = delete;
   ParsedNodeBudget& operator=(const ParsedNodeBudget&) = delete;
 
+  // The running parse's budget, or null outside a parse (the planner's own
+  // nodes are not counted).
+  static ParsedNodeBudget*& current() {
+    thread_local ParsedNodeBudget* budget = nullptr;
+    return budget;
+  }
+  // Throws 54001 when no node is left; publishes the memory every 4,096 nodes.
+  void take_node();
+  // An integer of an IN list (8 bytes, no node).
+  void take_int_item() {
+    if (++int_items_ % 4096 == 0) publish();
+  }
+  // The parse's memory so far: nodes and IN-list integers.
+  uint64_t bytes() const { return made_ * kParsedNodeBytes + int_items_ * sizeof(int64_t); }
+  void publish() {
+    if (memory_ != nullptr) memory_->set(bytes());
+  }
+
  private:
   uint64_t left_;
-  uint64_t* saved_;
+  uint64_t made_ = 0;
+  uint64_t int_items_ = 0;
+  TrackedMemory* memory_;
+  ParsedNodeBudget* saved_;
 };
 
-// Throws 54001 when the parse has made all the nodes its budget allows.
-void count_parsed_node();
+// Counts a node against the running parse's budget, if any.
+inline void count_parsed_node() {
+  if (ParsedNodeBudget* b = ParsedNodeBudget::current()) b->take_node();
+}
 
 struct Expr {
   ExprKind kind;

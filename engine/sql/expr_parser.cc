@@ -15,15 +15,14 @@ ExprParser::ExprParser(std::string_view text, std::vector<std::string>* notices)
     : TokenCursor(text, notices), max_depth_(max_expression_depth()) {}
 
 // Every node a parse makes is counted against its budget (ast.h).
-void count_parsed_node() {
-  uint64_t* left = parsed_nodes_left();
-  if (left == nullptr) return;
-  if (*left == 0)
+void ParsedNodeBudget::take_node() {
+  if (left_ == 0)
     throw Error(
         "statement is too complex: more than " + std::to_string(kMaxParsedNodes) + " expressions",
         "", "Split it into several statements, or make many rows with generate_series.")
         .with_sqlstate(sqlstate::kStatementTooComplex);
-  --*left;
+  --left_;
+  if (++made_ % 4096 == 0) publish();
 }
 
 // A numeric literal (a fraction, an exponent, or an integer beyond bigint). The
@@ -182,6 +181,7 @@ bool ExprParser::integer_items(Expr& e) {
     }
     if (!plain || errno == ERANGE) break;
     e.int_items.push_back(v);
+    if (ParsedNodeBudget* b = ParsedNodeBudget::current()) b->take_int_item();
     positions.push_back(t.position);
     next();
     if (is_punct(")")) return true;

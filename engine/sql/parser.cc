@@ -577,7 +577,7 @@ class Parser : public ExprParser {
 
 Statement parse_statement(std::string_view text, std::vector<std::string>* notices) {
   std::optional<ParsedNodeBudget> budget;
-  if (parsed_nodes_left() == nullptr) budget.emplace();
+  if (ParsedNodeBudget::current() == nullptr) budget.emplace();
   return Parser(text, notices).parse();
 }
 

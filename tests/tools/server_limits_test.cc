@@ -53,6 +53,37 @@ TEST(ServerLimits, AnAnnouncedLengthTakesNoMemoryUntilTheBytesArrive) {
   EXPECT_EQ(c->error().message, "invalid message length");
 }
 
+// tidepool_session_memory shows a message as its bytes arrive, the statement it
+// carries while it runs, and neither once the session is idle again; the peak stays.
+TEST(ServerLimits, ASessionsMemoryFigureFollowsItsMessages) {
+  testing::TestServer server;
+  auto sender = connect(server);
+  auto watcher = connect(server);
+  const std::string statement = "SELECT 1" + std::string(8u << 20, ' ');
+  std::string message = "Q";
+  const uint32_t len = uint32_t(statement.size() + 1 + 4);
+  for (int shift = 24; shift >= 0; shift -= 8) message.push_back(char((len >> shift) & 0xff));
+  message += statement + '\0';
+  const std::string where =
+      " FROM tidepool_session_memory WHERE pid = " + std::to_string(sender->pid);
+  auto figure = [&](const std::string& column) {
+    return std::stoll(
+        watcher->query("SELECT " + column + where).results.at(0).rows.at(0).at(0).value_or("-1"));
+  };
+  sender->send_raw(message.substr(0, 3u << 20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the server reads them
+  EXPECT_GE(figure("messages_bytes"), int64_t(3) << 20);
+  EXPECT_LT(figure("messages_bytes"), int64_t(7) << 20);
+  EXPECT_EQ(figure("statement_bytes"), 0);
+  sender->send_raw(message.substr(3u << 20));
+  testing::PgReply r = sender->read_reply();
+  ASSERT_EQ(r.results.size(), 1u);
+  EXPECT_EQ(r.results[0].rows.at(0).at(0), "1");
+  EXPECT_LT(figure("total_bytes"), int64_t(1) << 20);  // the reply queue only
+  // Message, a copy of its text and the statement's own count of it.
+  EXPECT_GE(figure("peak_bytes"), int64_t(16) << 20);
+}
+
 // Three clients that ask for 1 M rows each and read none: materialised, that was
 // about 70 MB per client; streamed, each session holds what its socket holds.
 TEST(ServerLimits, AResultNobodyReadsTakesNoMemoryForItsRows) {

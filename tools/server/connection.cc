@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "engine/core/session_memory.h"
 #include "engine/session/session.h"
 #include "engine/sql/lexer.h"
 #include "tools/server/password_file.h"
@@ -240,7 +241,12 @@ int32_t send_startup_reply(Socket& socket, Session& session, const Startup& star
 class QueryLoop {
  public:
   QueryLoop(Server& server, ConnectionSlot& slot, Socket& socket, Session& session)
-      : server_(server), slot_(slot), socket_(socket), session_(session) {}
+      : server_(server), slot_(slot), socket_(socket), session_(session) {
+    socket_.track_memory(&messages_memory_);
+  }
+  ~QueryLoop() { socket_.track_memory(nullptr); }
+  QueryLoop(const QueryLoop&) = delete;
+  QueryLoop& operator=(const QueryLoop&) = delete;
 
   // Returns when the client terminates or goes away; throws Fatal to end the
   // connection with a message.
@@ -259,7 +265,7 @@ class QueryLoop {
             query(m.body.substr(0, m.body.size() - 1));
             if (must_close()) throw Fatal{"57P01", kTerminating, ""};
           }
-          send_ready(socket_, session_);
+          ready(m);
           break;
         case 'X':
           return;
@@ -275,11 +281,11 @@ class QueryLoop {
           skipping_to_sync_ = false;
           // Sync has no body (pq_getmsgend): bytes in it are PostgreSQL's 08P01.
           if (!m.body.empty()) send_error(socket_, protocol_error("invalid message format"));
-          send_ready(socket_, session_);
+          ready(m);
           break;
         case 'F':
           send_error(socket_, refused("function call messages are not supported by tidepool"));
-          send_ready(socket_, session_);
+          ready(m);
           break;
         case 'd':
         case 'c':
@@ -307,6 +313,14 @@ class QueryLoop {
     f.code = "08P01";
     f.message = std::move(message);
     return f;
+  }
+
+  // ReadyForQuery, once the message is done with: the session's memory figure
+  // shows it gone before the client can ask.
+  void ready(ClientMessage& m) {
+    m.body = std::string();
+    messages_memory_.set(socket_.queued_capacity());
+    send_ready(socket_, session_);
   }
 
   bool must_close() const {
@@ -409,6 +423,8 @@ class QueryLoop {
   ConnectionSlot& slot_;
   Socket& socket_;
   Session& session_;
+  // The message being handled and the queued replies, in the session's memory figure.
+  TrackedMemory messages_memory_{MemoryPart::kMessages, &session_.activity().memory};
   bool skipping_to_sync_ = false;
   std::string_view query_;  // the Query string being run
 };

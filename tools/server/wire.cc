@@ -170,6 +170,7 @@ ClientMessage Socket::read_message(int timeout_ms) {
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     return int(std::max<int64_t>(ms.count(), 0));
   };
+  if (memory_ != nullptr) memory_->set(out_.capacity());  // the last message is gone
   char head[5];
   read_exact(head, 5, timeout_ms);
   int32_t len = read_int32(head + 1);
@@ -184,6 +185,7 @@ ClientMessage Socket::read_message(int timeout_ms) {
     const size_t have = m.body.size();
     const size_t chunk = std::min(want - have, kReadChunkBytes);
     m.body.resize(have + chunk);
+    if (memory_ != nullptr) memory_->set(m.body.capacity() + out_.capacity());
     read_exact(m.body.data() + have, chunk, left());
   }
   return m;

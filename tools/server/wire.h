@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/core/session_memory.h"
+
 namespace tp::server {
 
 // The startup packet's codes (in place of a protocol version).
@@ -99,6 +101,11 @@ class Socket {
   // Queues bytes; flush() sends them. Sends early when much is queued.
   void send(const std::string& bytes);
   void flush();
+  // What the reply queue holds allocated (it keeps its capacity between flushes).
+  size_t queued_capacity() const { return out_.capacity(); }
+  // While set, read_message() publishes the message it is receiving and the reply
+  // queue there as the body grows (a session's memory figure); null stops it.
+  void track_memory(TrackedMemory* memory) { memory_ = memory; }
 
   // The startup packet's body (after its int32 length), within `timeout_ms`.
   std::string read_startup_packet(int timeout_ms);
@@ -113,6 +120,7 @@ class Socket {
   int stop_fd_;
   std::string out_;
   std::function<bool()> abandon_;
+  TrackedMemory* memory_ = nullptr;
 };
 
 // Big-endian int32 at `p`.
