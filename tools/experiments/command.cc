@@ -2,10 +2,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <sstream>
 #include <string>
 
 #include "engine/core/error.h"
 #include "engine/session/settings.h"
+#include "tools/calibrate/calibrate.h"
 #include "tools/experiments/experiments.h"
 #include "tools/experiments/iomethod.h"
 
@@ -34,6 +37,10 @@ const char* kUsage =
     "                        (sizes from --rows, fillfactors 10-100), prefetch off and on\n"
     "  --fresh               rebuild the tables even if they are reusable\n"
     "  --drop-caches         also drop the whole OS page cache before cold buffered runs (root)\n"
+    "  --calibrate           run `tidepool calibrate` on the data directory first (all does)\n"
+    "  --no-calibrate        all: skip it, pricing with an earlier calibration when there is one\n"
+    "  --calibrate-option A  one more argument for tidepool calibrate (repeatable), e.g.\n"
+    "                        --calibrate-option --seconds --calibrate-option 1\n"
     "  --device-seconds S    device experiment: seconds per measurement (default 0.3)\n"
     "  --device-file-mb N    device experiment: probe file size (default 2048)\n"
     "  --quiet               no progress lines\n";
@@ -95,6 +102,12 @@ void parse_option(const std::vector<std::string>& args, size_t& i, LabOptions& o
     options.fresh = true;
   } else if (a == "--drop-caches") {
     options.drop_caches = true;
+  } else if (a == "--calibrate") {
+    options.calibrate = true;
+  } else if (a == "--no-calibrate") {
+    options.calibrate = false;
+  } else if (a == "--calibrate-option") {
+    options.calibrate_args.push_back(value());
   } else if (a == "--device-seconds") {
     options.device_seconds = parse_seconds(a, value());
     if (options.device_seconds <= 0) throw Error("--device-seconds must be positive");
@@ -128,9 +141,32 @@ Outcome run_one(const ExperimentDef& def, Lab& lab, Context& ctx) {
 }
 
 // Runs the chosen experiments until one is stopped; REPORT.md and the summary follow.
+// `tidepool calibrate -D DATA`, before any session opens DATA (it claims the directory).
+void calibrate_first(const Lab& lab, Context& ctx) {
+  const LabOptions& o = lab.options();
+  if (o.progress)
+    std::fprintf(stderr, "== calibrate: this machine's figures for the prefetch-aware model\n");
+  std::vector<std::string> args = {"-D", o.data_dir};
+  if (!o.progress) args.push_back("--quiet");
+  args.insert(args.end(), o.calibrate_args.begin(), o.calibrate_args.end());
+  std::ostringstream report;  // calibrate's full report: its last line is enough here
+  ctx.calibration_ran = true;
+  const int status = calibrate::run_calibrate_command(args, report, std::cerr);
+  if (status != 0) {
+    ctx.calibration_error = "tidepool calibrate failed (exit status " + std::to_string(status) +
+                            "; its message is in the run's output)";
+    return;
+  }
+  std::string last = report.str();
+  while (!last.empty() && last.back() == '\n') last.pop_back();
+  last = last.substr(last.rfind('\n') + 1);
+  if (o.progress) std::fprintf(stderr, "[calibrate] %s\n", last.c_str());
+}
+
 int run_chosen(const std::vector<const ExperimentDef*>& chosen, const LabOptions& options) {
   Lab lab(options);
   Context ctx;
+  if (options.calibrate && !Lab::stop_flag().load()) calibrate_first(lab, ctx);
   ctx.env = probe_environment(lab.options().data_dir);
   load_device_figures(lab.options().out_dir, &ctx.device);
   int exit_status = 0;
@@ -180,6 +216,7 @@ int run_experiment_command(const std::vector<std::string>& args) {
   const std::string name = args[0];
   try {
     if (name == "excerpt") return run_excerpt_command(args);
+    options.calibrate = name == "all";
     for (size_t i = 1; i < args.size(); ++i) parse_option(args, i, options);
     std::vector<const ExperimentDef*> chosen;
     for (const ExperimentDef& def : experiment_defs())

@@ -21,7 +21,25 @@ void write_section(const LabOptions& options, const std::string& name,
 
 }  // namespace
 
+void Recorder::add_load(Record& record) {
+  const CpuSample now = sample_cpu();
+  LoadInterval l = load_between(last_, now);
+  if (l.valid) {
+    last_ = now;
+    last_interval_ = l;
+    outcome_.load.add(l);
+  } else {
+    l = last_interval_;  // written with the row before, from the same runs
+  }
+  if (!l.valid) return;
+  record.emplace_back("load_avg_1m", fixed(l.load_avg_1m, 2));
+  record.emplace_back("other_cpu_pct", fixed(l.other_cpu_pct, 1));
+  record.emplace_back("steal_pct", fixed(l.steal_pct, 1));
+  record.emplace_back("machine_busy", l.busy() ? "1" : "0");
+}
+
 void Recorder::add(Record record) {
+  add_load(record);
   add_environment(record, ctx_.env);
   for (auto& [name, value] : lab_.all_settings()) record.emplace_back(name, value);
   csv_.add(record);
@@ -29,6 +47,7 @@ void Recorder::add(Record record) {
 }
 
 void Recorder::add_without_settings(Record record) {
+  add_load(record);
   add_environment(record, ctx_.env);
   csv_.add(record);
   ++outcome_.runs;
@@ -42,6 +61,7 @@ Outcome run_experiment(Experiment& experiment, Lab& lab, Context& ctx) {
   Progress progress(experiment.name(), experiment.steps(lab), options);
   try {
     experiment.set_up(lab, ctx, progress);
+    record.start_measuring();
     experiment.measure(lab, ctx, progress, record);
   } catch (const Stopped&) {
     outcome.status = OutcomeStatus::kStopped;
@@ -86,6 +106,7 @@ std::string section_status(const Outcome& o) {
   std::string s = "Status: **" + std::string(outcome_status_name(o.status)) + "**, " +
                   std::to_string(o.runs) + " runs in `" + o.name + ".csv`.";
   if (!o.error.empty()) s += "\n\n> Not measured: " + o.error;
+  if (o.load.runs() > 0) s += "\n\n" + o.load.sentence();
   return s + "\n\n";
 }
 

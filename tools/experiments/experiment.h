@@ -33,12 +33,23 @@ class Recorder {
   void add(Record record);
   // The record and the environment only (the device experiment has no session).
   void add_without_settings(Record record);
+  // Starts the first run's load interval (after the set-up step).
+  void start_measuring() {
+    last_ = sample_cpu();
+    last_interval_ = {};
+  }
 
  private:
+  // The machine's load since the last row (the run this row measured), into the record
+  // and the outcome's summary.
+  void add_load(Record& record);
+
   CsvFile& csv_;
   Lab& lab_;
   const Context& ctx_;
   Outcome& outcome_;
+  CpuSample last_ = sample_cpu();
+  LoadInterval last_interval_;
 };
 
 class Experiment {

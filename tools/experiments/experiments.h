@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tools/experiments/explain.h"
+#include "tools/experiments/headlines.h"
 #include "tools/experiments/lab.h"
 #include "tools/experiments/output.h"
 
@@ -27,6 +28,7 @@ struct Outcome {
   OutcomeStatus status = OutcomeStatus::kComplete;
   std::string error;  // why it is incomplete: the failing step and the engine's message
   int runs = 0;       // CSV rows written
+  LoadSummary load;   // how busy the machine was during those runs (machine_load.h)
 };
 
 // Figures of the raw device that other experiments quote (from the device
@@ -58,7 +60,17 @@ struct Context {
   // Measured random_page_cost: rpc's per-read ratio at the default eic, prefetch off (it holds
   // at every scale, unlike the article's per-row ratio on a table the pool holds much of).
   double rpc_estimate = NAN;
+  // What this invocation's calibration did (empty when it ran none): "" on success,
+  // else why it failed.
+  bool calibration_ran = false;
+  std::string calibration_error;
 };
+
+// The report's sentence on what priced the prefetch-aware model: the calibration in
+// DATA/tidepool.conf (its date), or the built-in figures.
+std::string calibration_sentence(const std::string& data_dir, const Context& ctx);
+// The date of the calibration in DATA/tidepool.conf, or "" when it holds none.
+std::string calibration_date(const std::string& data_dir);
 
 Outcome run_device(Lab& lab, Context& ctx);
 Outcome run_rpc(Lab& lab, Context& ctx);  // and run_rpc_sweep with --sweep

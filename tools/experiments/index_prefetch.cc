@@ -9,6 +9,7 @@
 #include "engine/core/error.h"
 #include "tools/experiments/experiment.h"
 #include "tools/experiments/plot.h"
+#include "tools/experiments/readme_claims.h"
 
 namespace tp::experiments {
 
@@ -158,6 +159,19 @@ class IndexPrefetch : public Experiment {
   }
 
   std::string full_table(const Context& ctx) const;
+  // Each configuration's best speed-up as a share of what the device gains from a deeper
+  // queue, against the README's bound.
+  std::vector<Headline> headlines(const Context& ctx) const;
+  // What configuration k gained, and what the raw device allows its method there.
+  struct Reach {
+    double off_ms = NAN, best_ms = NAN;
+    int best_eic = 0;
+    double allows = NAN;  // device IOPS at the depth nearest best_eic / at depth 1
+    int depth = 0;        // that depth
+    double speedup() const { return off_ms / best_ms; }
+    double share() const { return speedup() / allows; }
+  };
+  Reach reach(size_t k, const Context& ctx) const;
   std::string limit_table() const;
   std::string charts(const std::string& out_dir) const;
 
@@ -170,6 +184,44 @@ class IndexPrefetch : public Experiment {
   std::vector<std::vector<std::vector<Timed>>> on_runs_;  // [config][eic]
   std::vector<std::vector<double>> qps_;                  // [limit][mode]
 };
+
+IndexPrefetch::Reach IndexPrefetch::reach(size_t k, const Context& ctx) const {
+  Reach r;
+  r.off_ms = median_ms(off_runs_[k]);
+  for (size_t e = 0; e < kNumEics; ++e) {
+    const double ms = median_ms(on_runs_[k][e]);
+    if (!std::isnan(ms) && (std::isnan(r.best_ms) || ms < r.best_ms))
+      r.best_ms = ms, r.best_eic = kEics[e];
+  }
+  // What the disk allows this method at the same depth: its random-read rate at the depth
+  // measured nearest the best eic over its depth-1 rate.
+  const std::string& method = configs_[k].method;
+  if (!std::isnan(r.best_ms))
+    r.allows = ctx.device.random_direct_iops_near(method, r.best_eic, &r.depth) /
+               ctx.device.random_direct_iops(method, 1);
+  return r;
+}
+
+std::vector<Headline> IndexPrefetch::headlines(const Context& ctx) const {
+  std::vector<Headline> out;
+  for (size_t k = 0; k < configs_.size(); ++k) {
+    const Reach r = reach(k, ctx);
+    double readme_figure = NAN;
+    for (const readme::ConfigFigure& f : readme::kPrefetchShare)
+      if (configs_[k].name() == f.config) readme_figure = f.figure;
+    Headline h;
+    h.claim = "index prefetching's share of the device's queue-depth gain, " + configs_[k].name();
+    h.measured = !std::isnan(r.share());
+    h.this_run = readme::percent(r.share());
+    h.readme = readme::percent(readme_figure) + " (holds: at least " +
+               readme::percent(readme::kPrefetchShareMin) + ")";
+    h.holds = h.measured && r.share() >= readme::kPrefetchShareMin;
+    if (std::isnan(r.allows) && !std::isnan(r.best_ms))
+      h.reasons.push_back("the raw device was not measured with " + configs_[k].method);
+    out.push_back(h);
+  }
+  return out;
+}
 
 // Per configuration: prefetch off, then on at each distance, with the speed-up over off and
 // what the raw device allows its method.
@@ -191,11 +243,9 @@ std::string IndexPrefetch::full_table(const Context& ctx) const {
       if (std::isnan(best) || ms < best) best = ms, best_eic = kEics[e];
     }
     if (std::isnan(best)) continue;
-    // What the disk allows this method at the same depth: its random-read rate at the depth
-    // measured nearest the best eic over its depth-1 rate.
-    int depth = 0;
-    const double allows = ctx.device.random_direct_iops_near(config.method, best_eic, &depth) /
-                          ctx.device.random_direct_iops(config.method, 1);
+    const Reach r = reach(k, ctx);
+    const int depth = r.depth;
+    const double allows = r.allows;
     speedups << "- " << config.name() << ": best prefetching speed-up " << fixed(off_ms / best, 1)
              << "x at eic " << best_eic;
     if (std::isnan(allows)) {
@@ -280,6 +330,7 @@ std::string IndexPrefetch::charts(const std::string& out_dir) const {
 }
 
 std::string IndexPrefetch::report(Lab& lab, Context& ctx, const Outcome& outcome) {
+  write_headlines(lab.options().out_dir, name(), headlines(ctx), outcome.load);
   std::ostringstream md;
   md << "## index-prefetch: index scan prefetching (PostgreSQL patch 4351)\n\n"
      << section_status(outcome);

@@ -190,6 +190,24 @@ std::string published_tables() {
 }
 
 // NOLINTNEXTLINE(readability-function-size): one paragraph per comparison, in order
+double lowest_share_at_zero_workers(const IoMethodResults& r, std::string* which) {
+  const int c0 = r.column_of(0);
+  double lowest = NAN;
+  if (c0 < 0) return lowest;
+  for (IoSetup s : kSetups)
+    for (int d = 0; d < 2; ++d) {
+      double best = NAN;
+      for (size_t c = 0; c < r.workers.size(); ++c)
+        if (std::isnan(best) || r.median_s(s, d, c) < best) best = r.median_s(s, d, c);
+      const double share = best / r.median_s(s, d, size_t(c0));
+      if (!std::isnan(share) && (std::isnan(lowest) || share < lowest)) {
+        lowest = share;
+        *which = io_setup_label(s) + std::string(" ") + kModes[d];
+      }
+    }
+  return lowest;
+}
+
 std::string shape_comparison(const IoMethodResults& r) {
   std::ostringstream md;
   const int c0 = r.column_of(0), c4 = r.column_of(4);

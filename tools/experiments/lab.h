@@ -44,7 +44,11 @@ struct LabOptions {
   std::vector<std::string> settings;  // --set name=value, the session's starting values
   bool fresh = false;                 // rebuild tables even when reusable
   bool drop_caches = false;           // also write /proc/sys/vm/drop_caches (root only)
-  bool progress = true;               // progress lines on stderr
+  // Run `tidepool calibrate` on the data directory before the experiments (`all` does
+  // unless --no-calibrate), so the prefetch-aware model is priced for this machine.
+  bool calibrate = false;
+  std::vector<std::string> calibrate_args;  // --calibrate-option: more arguments for it
+  bool progress = true;                     // progress lines on stderr
   // Tests: a progress step whose label contains this acts as a Ctrl-C pressed at that
   // step (the experiment stops at its next statement), to check what a stop keeps.
   std::string stop_at_step;

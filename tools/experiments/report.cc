@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "engine/core/error.h"
+#include "tools/calibrate/calibrate.h"
 #include "tools/experiments/experiments.h"
 
 namespace tp::experiments {
@@ -161,6 +162,35 @@ std::vector<std::pair<std::string, std::string>> report_sections() {
 
 }  // namespace
 
+std::string calibration_date(const std::string& data_dir) {
+  std::ifstream in(data_dir + "/tidepool.conf");
+  const std::string begin = std::string(calibrate::kBlockBegin) + " (";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(begin, 0) != 0) continue;
+    std::string rest = line.substr(begin.size());
+    return rest.substr(0, rest.find_first_of(",)"));
+  }
+  return "";
+}
+
+std::string calibration_sentence(const std::string& data_dir, const Context& ctx) {
+  const std::string date = calibration_date(data_dir);
+  std::string s;
+  if (!date.empty())
+    s = "The prefetch-aware cost model was priced with this machine's figures: `tidepool "
+        "calibrate` of " +
+        date +
+        (ctx.calibration_ran && ctx.calibration_error.empty() ? " (run by this invocation)" : "") +
+        ", in the data directory's tidepool.conf (its curves are named in the selectivity "
+        "section).";
+  else
+    s = "**The prefetch-aware cost model was priced with the built-in figures** (the project "
+        "VM's), not this machine's: its regrets here say little. Run `tidepool experiment all` "
+        "without --no-calibrate, or `tidepool calibrate -D DATA` first.";
+  if (!ctx.calibration_error.empty()) s += " This invocation's " + ctx.calibration_error + ".";
+  return s;
+}
+
 std::string write_report(const LabOptions& options, const Context& ctx) {
   std::ostringstream r;
   std::time_t now = std::time(nullptr);
@@ -174,6 +204,10 @@ std::string write_report(const LabOptions& options, const Context& ctx) {
     << " s runs once: rpc's tables show the runs, every CSV row its repeat number); medians "
        "are reported, spreads (max - min) are in the tables "
        "and every run is in the CSVs.\n\n";
+  r << calibration_sentence(options.data_dir, ctx) << "\n\n";
+  std::vector<std::string> names;
+  for (const auto& section : report_sections()) names.push_back(section.first);
+  r << headline_check(options.out_dir, names);
   r << "Each section puts the article's published figures beside this machine's, which are "
        "measured on its own disk in the same run: compare shapes and ratios, not absolute "
        "times (the articles used other machines and, for rpc, 10 M rows).\n\n";

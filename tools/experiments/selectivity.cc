@@ -13,6 +13,7 @@
 #include "engine/session/settings_defs_model.h"
 #include "tools/experiments/experiment.h"
 #include "tools/experiments/plot.h"
+#include "tools/experiments/readme_claims.h"
 #include "tools/experiments/selectivity_regret.h"
 
 namespace tp::experiments {
@@ -307,6 +308,7 @@ class Selectivity : public Experiment {
   std::string crossovers() const;
   std::string charts(const std::string& out_dir, const Context& ctx) const;
   std::string model_settings(Lab& lab) const;
+  std::vector<Headline> headlines(Lab& lab) const;
 
   const uint64_t rows_;
   const std::vector<SweepWorld> worlds_;
@@ -452,8 +454,50 @@ std::string Selectivity::model_settings(Lab& lab) const {
   return md.str();
 }
 
+// Per world: the prefetch-aware model's worst regret within the README's bound, and
+// PostgreSQL 15's (random_page_cost 4) worse than it.
+std::vector<Headline> Selectivity::headlines(Lab& lab) const {
+  if (models_.empty()) return {};  // set up did not get that far
+  Settings& s = lab.session().settings();
+  const std::string curve = device_curve_setting(s.get_enum("io_method"), s.get_bool("io_direct"));
+  const bool calibrated = s.show(curve) != s.def(curve).default_value;
+  size_t pa = models_.size(), pg = models_.size();
+  for (size_t m = 0; m < models_.size(); ++m) {
+    if (models_[m].name == "prefetch_aware") pa = m;
+    if (models_[m].name == "pg15, rpc 4") pg = m;
+  }
+  std::vector<Headline> out;
+  if (pa == models_.size() || pg == models_.size()) return out;
+  for (size_t w = 0; w < worlds_.size(); ++w) {
+    const std::string world = worlds_[w].name();
+    double readme_pa = NAN, readme_pg = NAN;
+    for (const readme::RegretFigure& f : readme::kRegret)
+      if (world == f.world) readme_pa = f.prefetch_aware, readme_pg = f.pg15_rpc4;
+    const double worst_pa = worst_regret(picks_, w, pa), worst_pg = worst_regret(picks_, w, pg);
+    Headline a;
+    a.claim = "prefetch_aware's worst regret, " + world;
+    a.this_run = readme::times(worst_pa);
+    a.readme =
+        readme::times(readme_pa) + " (holds: at most " + readme::times(readme::kRegretBound) + ")";
+    a.measured = !std::isnan(worst_pa);
+    a.holds = a.measured && worst_pa <= readme::kRegretBound;
+    if (!calibrated) a.reasons.push_back("not calibrated: the model priced with built-in figures");
+    Headline b;
+    b.claim = "PostgreSQL 15's model (random_page_cost 4) regrets more, " + world;
+    b.this_run = readme::times(worst_pg) + " vs " + readme::times(worst_pa);
+    b.readme = readme::times(readme_pg) + " vs " + readme::times(readme_pa);
+    b.measured = a.measured && !std::isnan(worst_pg);
+    b.holds = b.measured && worst_pg > worst_pa;
+    b.reasons = a.reasons;
+    out.push_back(a);
+    out.push_back(b);
+  }
+  return out;
+}
+
 std::string Selectivity::report(Lab& lab, Context& ctx, const Outcome& outcome) {
   compute_picks(lab.options().out_dir);
+  write_headlines(lab.options().out_dir, name(), headlines(lab), outcome.load);
   std::ostringstream md;
   md << "## " << name() << ": "
      << (name() == "cached" ? "the sweep with none, half and all of the table in the pool"

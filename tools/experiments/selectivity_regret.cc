@@ -75,6 +75,15 @@ std::string worst_regret_table(const std::vector<SweepWorld>& worlds,
   return markdown_table(header, rows, right);
 }
 
+double worst_regret(const PickTable& picks, size_t world, size_t model) {
+  double worst = NAN;
+  for (const Pick& p : picks[world][model]) {
+    const double r = p.regret();
+    if (!std::isnan(r) && (std::isnan(worst) || r > worst)) worst = r;
+  }
+  return worst;
+}
+
 std::string regret_tables(const std::vector<SweepWorld>& worlds,
                           const std::vector<CostModelChoice>& models,
                           const std::vector<double>& fractions_pct, const PickTable& picks,

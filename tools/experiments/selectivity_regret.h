@@ -44,6 +44,9 @@ struct Pick {
 // picks[world][model][fraction]
 using PickTable = std::vector<std::vector<std::vector<Pick>>>;
 
+// A model's worst regret over the sweep of one world (NaN when nothing was picked).
+double worst_regret(const PickTable& picks, size_t world, size_t model);
+
 // One Markdown table per world (fraction, each plan's time, each model's pick and
 // regret) and the summary: each model's worst regret per world, where it happened.
 std::string regret_tables(const std::vector<SweepWorld>& worlds,

@@ -537,28 +537,42 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
             2);
   EXPECT_FALSE(std::filesystem::exists(bad));
   const std::string out = dir.path() + "/out";
-  int status = run_experiment_command({"all",
-                                       "--rows",
-                                       "1000",
-                                       "--repeat",
-                                       "1",
-                                       "--out",
-                                       out,
-                                       "--quiet",
-                                       "--device-seconds",
-                                       "0.02",
-                                       "--device-file-mb",
-                                       "8",
-                                       "--table-mb",
-                                       "1",
-                                       "--prefetch-rows",
-                                       "2000",
-                                       "--set",
-                                       "parallel_setup_cost=0",
-                                       "--set",
-                                       "parallel_tuple_cost=0"});
+  int status = run_experiment_command(
+      {"all", "--rows", "1000", "--repeat", "1", "--out", out, "--quiet", "--device-seconds",
+       "0.02", "--device-file-mb", "8", "--table-mb", "1", "--prefetch-rows", "2000", "--set",
+       "parallel_setup_cost=0", "--set", "parallel_tuple_cost=0",
+       // `all` calibrates first: here at a tiny size.
+       "--calibrate-option", "--seconds", "--calibrate-option", "0.02", "--calibrate-option",
+       "--methods", "--calibrate-option", "sync", "--calibrate-option", "--depths",
+       "--calibrate-option", "1,4", "--calibrate-option", "--cpu-trials", "--calibrate-option", "1",
+       "--calibrate-option", "--scratch-rows", "--calibrate-option", "20000"});
   EXPECT_EQ(status, 0);
   std::string report = slurp(out + "/REPORT.md");
+  // Calibrated by this invocation, said at the top; then the headline check with a line
+  // per claim (held or not: this scale is far too small to say).
+  EXPECT_NE(slurp(out + "/data/tidepool.conf").find("# BEGIN tidepool calibrate ("),
+            std::string::npos);
+  EXPECT_NE(report.find("priced with this machine's figures: `tidepool calibrate` of "),
+            std::string::npos);
+  EXPECT_NE(report.find("(run by this invocation)"), std::string::npos);
+  const size_t check = report.find("## Headline check");
+  ASSERT_NE(check, std::string::npos);
+  EXPECT_LT(check, report.find("## Contents"));
+  for (const char* claim :
+       {"| rpc | random_page_cost estimate per read",
+        "| selectivity | prefetch_aware's worst regret, prefetch off, cold",
+        "| cached | prefetch_aware's worst regret, prefetch on, 50% cached",
+        "| eic | eic 1 -> 256 speed-up, dense query, io_uring direct, 8 kB reads",
+        "| iomethod | a scan without parallel workers",
+        "| index-prefetch | index prefetching's share of the device's queue-depth gain, worker, "
+        "leaf read-ahead on"})
+    EXPECT_NE(report.find(claim), std::string::npos) << claim;
+  // Every section says how busy the machine was; every CSV row carries it.
+  EXPECT_NE(report.find("Machine load while it measured ("), std::string::npos);
+  const auto rows = read_csv(out + "/eic.csv");
+  ASSERT_GE(rows.size(), 2u);
+  for (const char* column : {"load_avg_1m", "other_cpu_pct", "steal_pct", "machine_busy"})
+    EXPECT_NE(std::find(rows[0].begin(), rows[0].end(), column), rows[0].end()) << column;
   for (const char* section : {"## device", "## rpc", "## selectivity", "## cached", "## eic",
                               "## iomethod", "## index-prefetch", "## policies"})
     EXPECT_NE(report.find(section), std::string::npos) << section;
