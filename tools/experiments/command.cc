@@ -140,7 +140,6 @@ Outcome run_one(const ExperimentDef& def, Lab& lab, Context& ctx) {
   return o;
 }
 
-// Runs the chosen experiments until one is stopped; REPORT.md and the summary follow.
 // `tidepool calibrate -D DATA`, before any session opens DATA (it claims the directory).
 void calibrate_first(const Lab& lab, Context& ctx) {
   const LabOptions& o = lab.options();
@@ -163,6 +162,7 @@ void calibrate_first(const Lab& lab, Context& ctx) {
   if (o.progress) std::fprintf(stderr, "[calibrate] %s\n", last.c_str());
 }
 
+// Runs the chosen experiments until one is stopped; REPORT.md and the summary follow.
 int run_chosen(const std::vector<const ExperimentDef*>& chosen, const LabOptions& options) {
   Lab lab(options);
   Context ctx;

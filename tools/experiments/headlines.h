@@ -31,8 +31,9 @@ void add_load_reasons(Headline& h, const LoadSummary& load);
 void write_headlines(const std::string& out_dir, const std::string& experiment,
                      const std::vector<Headline>& headlines, const LoadSummary& load);
 
-// The "Headline check" section from every experiment's file in `experiments` order
-// ("" when none has claims).
+// The headline check's sentence and table from every experiment's file, in
+// `experiments` order ("" when none has claims); REPORT.md puts it under its own
+// heading, marked for the README's excerpt.
 std::string headline_check(const std::string& out_dir, const std::vector<std::string>& experiments);
 
 }  // namespace tp::experiments

@@ -244,8 +244,8 @@ std::string IoMethod::report(Lab& lab, Context& ctx, const Outcome& outcome) {
     const double share = lowest_share_at_zero_workers(results_, &which);
     Headline h;
     h.claim =
-        "a scan without parallel workers reaches most of its best throughput (lowest "
-        "share over the configurations)";
+        "with worker or io_uring, a scan without parallel workers reaches most of its "
+        "best throughput (lowest share over those configurations)";
     h.measured = !std::isnan(share);
     h.this_run = readme::percent(share) + (h.measured ? " (" + which + ")" : "");
     h.readme = readme::percent(readme::kIomethodShare) + " (holds: at least " +

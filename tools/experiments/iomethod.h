@@ -84,7 +84,8 @@ std::string published_tables();
 // converge (cmp >= 95% from there on), the best time against the raw device.
 std::string shape_comparison(const IoMethodResults& r);
 // The lowest share of a configuration's best throughput that it reaches with 0 workers
-// (its fastest time / its time at 0), over every configuration and mode; the name of that
+// (its fastest time / its time at 0), over the asynchronous configurations (worker,
+// io_uring; not sync, which reads one block at a time per process) and both modes; the name of that
 // configuration in *which. NaN when 0 workers was not measured.
 double lowest_share_at_zero_workers(const IoMethodResults& r, std::string* which);
 // The io_workers sweep at 0 parallel workers (rows io_method, buffered and direct).

@@ -204,10 +204,15 @@ std::string write_report(const LabOptions& options, const Context& ctx) {
     << " s runs once: rpc's tables show the runs, every CSV row its repeat number); medians "
        "are reported, spreads (max - min) are in the tables "
        "and every run is in the CSVs.\n\n";
-  r << calibration_sentence(options.data_dir, ctx) << "\n\n";
   std::vector<std::string> names;
   for (const auto& section : report_sections()) names.push_back(section.first);
-  r << headline_check(options.out_dir, names);
+  const std::string check = headline_check(options.out_dir, names);
+  if (check.empty())
+    r << calibration_sentence(options.data_dir, ctx) << "\n\n";
+  else
+    r << "## Headline check\n\n<!-- excerpt -->\n"
+      << calibration_sentence(options.data_dir, ctx) << "\n\n"
+      << check << "<!-- /excerpt -->\n\n";
   r << "Each section puts the article's published figures beside this machine's, which are "
        "measured on its own disk in the same run: compare shapes and ratios, not absolute "
        "times (the articles used other machines and, for rpc, 10 M rows).\n\n";

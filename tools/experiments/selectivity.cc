@@ -472,7 +472,8 @@ std::vector<Headline> Selectivity::headlines(Lab& lab) const {
     const std::string world = worlds_[w].name();
     double readme_pa = NAN, readme_pg = NAN;
     for (const readme::RegretFigure& f : readme::kRegret)
-      if (world == f.world) readme_pa = f.prefetch_aware, readme_pg = f.pg15_rpc4;
+      if (name() == f.experiment && world == f.world)
+        readme_pa = f.prefetch_aware, readme_pg = f.pg15_rpc4;
     const double worst_pa = worst_regret(picks_, w, pa), worst_pg = worst_regret(picks_, w, pg);
     Headline a;
     a.claim = "prefetch_aware's worst regret, " + world;

@@ -558,12 +558,14 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   const size_t check = report.find("## Headline check");
   ASSERT_NE(check, std::string::npos);
   EXPECT_LT(check, report.find("## Contents"));
+  EXPECT_NE(report_excerpt(report).find("### Headline check\n\nThe prefetch-aware cost model"),
+            std::string::npos);  // the README shows it too
   for (const char* claim :
        {"| rpc | random_page_cost estimate per read",
         "| selectivity | prefetch_aware's worst regret, prefetch off, cold",
         "| cached | prefetch_aware's worst regret, prefetch on, 50% cached",
         "| eic | eic 1 -> 256 speed-up, dense query, io_uring direct, 8 kB reads",
-        "| iomethod | a scan without parallel workers",
+        "| iomethod | with worker or io_uring, a scan without parallel workers",
         "| index-prefetch | index prefetching's share of the device's queue-depth gain, worker, "
         "leaf read-ahead on"})
     EXPECT_NE(report.find(claim), std::string::npos) << claim;
