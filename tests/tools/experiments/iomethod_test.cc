@@ -117,6 +117,17 @@ TEST(IoMethodReport, ShapeComparisonIsComputedFromTheMediansAndThePublishedTable
             std::string::npos);
 }
 
+// The headline's figure: the lowest share of a configuration's best reached at 0 workers,
+// over worker and io_uring only (sync direct, 2.61 / 44 s = 6%, would be lower).
+TEST(IoMethodReport, LowestShareAtZeroWorkersLeavesSyncOut) {
+  IoMethodResults r = made_up({0, 1, 2, 4, 8, 16, 32});
+  std::string which;
+  // worker direct: 24 s at 0 workers, 10 / 33 + 2 s at 32.
+  EXPECT_NEAR(lowest_share_at_zero_workers(r, &which), (10.0 / 33 + 2) / 24, 1e-9);
+  EXPECT_EQ(which, "worker direct");
+  EXPECT_TRUE(std::isnan(lowest_share_at_zero_workers(made_up({1, 2}), &which)));
+}
+
 TEST(IoMethodReport, ShapeComparisonSaysWhatIsMissing) {
   IoMethodResults r = made_up({1, 2});
   std::string text = shape_comparison(r);
