@@ -31,24 +31,25 @@ void Recorder::add_load(Record& record) {
   } else {
     l = last_interval_;  // written with the row before, from the same runs
   }
-  if (!l.valid) return;
-  record.emplace_back("load_avg_1m", fixed(l.load_avg_1m, 2));
-  record.emplace_back("other_cpu_pct", fixed(l.other_cpu_pct, 1));
-  record.emplace_back("steal_pct", fixed(l.steal_pct, 1));
-  record.emplace_back("machine_busy", l.busy() ? "1" : "0");
+  // Always the same columns, after the environment's: empty when not sampled yet.
+  auto cell = [&](double v, int decimals) { return l.valid ? fixed(v, decimals) : ""; };
+  record.emplace_back("load_avg_1m", cell(l.load_avg_1m, 2));
+  record.emplace_back("other_cpu_pct", cell(l.other_cpu_pct, 1));
+  record.emplace_back("steal_pct", cell(l.steal_pct, 1));
+  record.emplace_back("machine_busy", l.valid ? (l.busy() ? "1" : "0") : "");
 }
 
 void Recorder::add(Record record) {
-  add_load(record);
   add_environment(record, ctx_.env);
+  add_load(record);
   for (auto& [name, value] : lab_.all_settings()) record.emplace_back(name, value);
   csv_.add(record);
   ++outcome_.runs;
 }
 
 void Recorder::add_without_settings(Record record) {
-  add_load(record);
   add_environment(record, ctx_.env);
+  add_load(record);
   csv_.add(record);
   ++outcome_.runs;
 }
