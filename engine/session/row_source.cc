@@ -244,12 +244,12 @@ SeriesOrder series_order(const sql::Select& s, const Series& series, const std::
   return o;
 }
 
-// Row positions in output order: a seeded Fisher-Yates shuffle (the same seed gives
-// the same table), or empty for a scan in series order.
 // The in-memory limit of a Sort (scans/README.md), which ORDER BY random() over a
 // series stands in for.
 constexpr uint64_t kShuffleMemoryLimitBytes = uint64_t(2) << 30;
 
+// Row positions in output order: a seeded Fisher-Yates shuffle (the same seed gives
+// the same table), or empty for a scan in series order.
 std::vector<uint32_t> shuffled_positions(uint64_t n, Random& random, TrackedMemory& memory) {
   if (n * sizeof(uint32_t) > kShuffleMemoryLimitBytes)
     throw Error("sort of " + std::to_string(n) + " rows needs more than " +
