@@ -1,7 +1,6 @@
 // The headline files (<out>/<name>.headlines.tsv) and the report's check table.
 #include "tools/experiments/headlines.h"
 
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 

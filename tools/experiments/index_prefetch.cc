@@ -239,28 +239,23 @@ std::string IndexPrefetch::full_table(const Context& ctx) const {
     const double off_ms = median_ms(off_runs_[k]);
     if (std::isnan(off_ms)) continue;
     rows.push_back({config.method, config.leaf, "off", "-", fixed(off_ms, 1), "1.00"});
-    double best = NAN;
-    int best_eic = 0;
     for (size_t e = 0; e < kNumEics; ++e) {
       double ms = median_ms(on_runs_[k][e]);
       if (std::isnan(ms)) continue;
       rows.push_back({config.method, config.leaf, "on", std::to_string(kEics[e]), fixed(ms, 1),
                       fixed(off_ms / ms, 2)});
-      if (std::isnan(best) || ms < best) best = ms, best_eic = kEics[e];
     }
-    if (std::isnan(best)) continue;
     const Reach r = reach(k, ctx);
-    const int depth = r.depth;
-    const double allows = r.allows;
-    speedups << "- " << config.name() << ": best prefetching speed-up " << fixed(off_ms / best, 1)
-             << "x at eic " << best_eic;
-    if (std::isnan(allows)) {
+    if (std::isnan(r.best_ms)) continue;
+    speedups << "- " << config.name() << ": best prefetching speed-up " << fixed(r.speedup(), 1)
+             << "x at eic " << r.best_eic;
+    if (std::isnan(r.allows)) {
       speedups << " (the raw device was not measured with " << config.method << ").\n";
       continue;
     }
     speedups << "; the raw device, read with " << config.method << " (direct), does "
-             << fixed(allows, 1) << "x more random reads at depth " << depth
-             << " than at depth 1: the scan reached " << fixed(100.0 * (off_ms / best) / allows, 0)
+             << fixed(r.allows, 1) << "x more random reads at depth " << r.depth
+             << " than at depth 1: the scan reached " << fixed(100.0 * r.share(), 0)
              << "% of that.\n";
   }
   if (rows.empty()) return "";

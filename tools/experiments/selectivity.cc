@@ -438,10 +438,25 @@ std::string Selectivity::charts(const std::string& out_dir, const Context& ctx) 
          chart_markdown(time, out_dir, "selectivity_time.png", "time against selectivity");
 }
 
+namespace {
+
+// The device curve the session's io_method and io_direct price with.
+std::string session_curve(Settings& s) {
+  return device_curve_setting(s.get_enum("io_method"), s.get_bool("io_direct"));
+}
+
+// Whether that curve is this machine's (tidepool.conf's calibration) or the built-in one.
+bool curve_calibrated(Settings& s) {
+  const std::string curve = session_curve(s);
+  return s.show(curve) != s.def(curve).default_value;
+}
+
+}  // namespace
+
 std::string Selectivity::model_settings(Lab& lab) const {
   Settings& s = lab.session().settings();
-  const std::string curve = device_curve_setting(s.get_enum("io_method"), s.get_bool("io_direct"));
-  const bool calibrated = s.show(curve) != s.def(curve).default_value;
+  const std::string curve = session_curve(s);
+  const bool calibrated = curve_calibrated(s);
   std::ostringstream md;
   md << "The prefetch-aware model priced with `" << curve << " = '" << s.show(curve) << "'`, "
      << "cpu_tuple_us " << s.show("cpu_tuple_us") << ", cpu_operator_us "
@@ -458,9 +473,7 @@ std::string Selectivity::model_settings(Lab& lab) const {
 // PostgreSQL 15's (random_page_cost 4) worse than it.
 std::vector<Headline> Selectivity::headlines(Lab& lab) const {
   if (models_.empty()) return {};  // set up did not get that far
-  Settings& s = lab.session().settings();
-  const std::string curve = device_curve_setting(s.get_enum("io_method"), s.get_bool("io_direct"));
-  const bool calibrated = s.show(curve) != s.def(curve).default_value;
+  const bool calibrated = curve_calibrated(lab.session().settings());
   size_t pa = models_.size(), pg = models_.size();
   for (size_t m = 0; m < models_.size(); ++m) {
     if (models_[m].name == "prefetch_aware") pa = m;

@@ -310,6 +310,10 @@ TEST(Experiments, IndexPrefetchRunsEveryDistanceAndLimit) {
                         {"worker/1/random/64/iops", 4000.0}};
   Outcome o = run_index_prefetch(lab, ctx);
   ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
+  // Its claims, one per configuration, in the headline file.
+  EXPECT_NE(slurp(lab.options().out_dir + "/index-prefetch.headlines.tsv")
+                .find("index prefetching's share of the device's queue-depth gain, worker"),
+            std::string::npos);
   Csv csv = load(lab.options().out_dir + "/index-prefetch.csv");
   for (const char* c : {"part", "index_prefetch", "eic", "ms", "limit", "shared_read", "io_method"})
     EXPECT_TRUE(csv.has(c)) << c;
