@@ -40,6 +40,13 @@ std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
   return bitmap;
 }
 
+std::unique_ptr<BitmapNode> BitmapIndexScanNode::clone() const {
+  auto n = std::make_unique<BitmapIndexScanNode>(index_, condition_sets_, index_cond_text_,
+                                                 leaf_readahead_);
+  n->estimate = estimate;
+  return n;
+}
+
 void BitmapIndexScanNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
   if (!index_cond_text_.empty()) lines.push_back("Index Cond: " + index_cond_text_);
   if (analyze && readahead_.streams > 0) lines.push_back(leaf_readahead_line(readahead_));
@@ -52,6 +59,14 @@ std::vector<const ExecNode*> BitmapCombineNode::children() const {
   std::vector<const ExecNode*> out;
   for (const auto& c : children_) out.push_back(c.get());
   return out;
+}
+
+std::unique_ptr<BitmapNode> BitmapCombineNode::clone() const {
+  std::vector<std::unique_ptr<BitmapNode>> children;
+  for (const auto& c : children_) children.push_back(c->clone());
+  auto n = std::make_unique<BitmapCombineNode>(is_and_, std::move(children));
+  n->estimate = estimate;
+  return n;
 }
 
 std::unique_ptr<TidBitmap> BitmapCombineNode::build(int64_t budget_bytes) {
@@ -76,6 +91,55 @@ std::unique_ptr<TidBitmap> BitmapCombineNode::build(int64_t budget_bytes) {
   return result;  // PostgreSQL reports 0 rows for BitmapAnd / BitmapOr
 }
 
+void SharedBitmap::reset(int participants) {
+  std::lock_guard lock(mutex_);
+  iter_.reset();
+  bitmap_.reset();
+  state_ = State::kEmpty;
+  participants_ = std::max(1, participants);
+}
+
+const TidBitmap* SharedBitmap::bitmap(const std::function<std::unique_ptr<TidBitmap>()>& build) {
+  {
+    std::unique_lock lock(mutex_);
+    // Whoever comes first builds it (PostgreSQL's BitmapShouldInitializeSharedState).
+    if (state_ == State::kEmpty) {
+      state_ = State::kBuilding;
+    } else {
+      built_.wait(lock, [&] { return state_ != State::kBuilding; });
+      return state_ == State::kReady ? bitmap_.get() : nullptr;
+    }
+  }
+  std::unique_ptr<TidBitmap> bitmap;
+  try {
+    bitmap = build();
+  } catch (...) {
+    {
+      std::lock_guard lock(mutex_);
+      state_ = State::kFailed;
+    }
+    built_.notify_all();
+    throw;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    bitmap_ = std::move(bitmap);
+    iter_ = std::make_unique<TidBitmapIterator>(bitmap_->begin_iterate());
+    state_ = State::kReady;
+  }
+  built_.notify_all();
+  return bitmap_.get();
+}
+
+bool SharedBitmap::next_page(TbmPage& page, OffsetNumber* offsets) {
+  std::lock_guard lock(mutex_);
+  if (!iter_ || !iter_->next(&page)) return false;
+  // The iterator's offsets change with its next page: copy them while it is ours.
+  std::copy(page.offsets.begin(), page.offsets.end(), offsets);
+  page.offsets = {offsets, page.offsets.size()};
+  return true;
+}
+
 BitmapHeapScanNode::BitmapHeapScanNode(bufmgr::BufferPool& pool, aio::IoFile& heap,
                                        std::unique_ptr<BitmapNode> child,
                                        BitmapHeapScanParams params)
@@ -89,12 +153,33 @@ void BitmapHeapScanNode::do_open() {
   stream_.reset();
   iter_.reset();
   child_->instr.timing = instr.timing;
-  bitmap_ = child_->build(params_.work_mem_bytes);
-  iter_ = std::make_unique<TidBitmapIterator>(bitmap_->begin_iterate());
   bufmgr::ReadStreamConfig config = params_.stream;
   config.per_buffer_data_size = sizeof(PageData);
   config.sequential = false;
   config.label = "bitmap heap";
+  batch_.reset(uint32_t(params_.output.size()), kMaxHeapTuplesPerPage);
+  if (params_.parallel) {
+    SharedBitmap& shared = *params_.parallel;
+    if (!shared.bitmap([&] { return child_->build(params_.work_mem_bytes); })) return;
+    // The participants' look-aheads together keep effective_io_concurrency reads in
+    // flight, and pin at most half the pool (as a parallel seq scan's).
+    const int n = shared.participants();
+    if (config.effective_io_concurrency > 0)
+      config.effective_io_concurrency = std::max(1, (config.effective_io_concurrency + n - 1) / n);
+    config.max_pinned = std::max(1, pool_.shared_buffers() / (2 * n));
+    stream_ = std::make_unique<bufmgr::ReadStream>(pool_, heap_, config, [this](void* data) {
+      auto* pd = static_cast<PageData*>(data);
+      TbmPage page;
+      if (!params_.parallel->next_page(page, pd->offsets)) return kInvalidBlock;
+      pd->lossy = page.lossy;
+      pd->recheck = page.recheck;
+      pd->count = uint16_t(page.offsets.size());
+      return page.block;
+    });
+    return;
+  }
+  bitmap_ = child_->build(params_.work_mem_bytes);
+  iter_ = std::make_unique<TidBitmapIterator>(bitmap_->begin_iterate());
   stream_ = std::make_unique<bufmgr::ReadStream>(pool_, heap_, config, [this](void* data) {
     TbmPage page;
     if (!iter_->next(&page)) return kInvalidBlock;
@@ -105,7 +190,6 @@ void BitmapHeapScanNode::do_open() {
     std::copy(page.offsets.begin(), page.offsets.end(), pd->offsets);
     return page.block;
   });
-  batch_.reset(uint32_t(params_.output.size()), kMaxHeapTuplesPerPage);
 }
 
 const RowBatch* BitmapHeapScanNode::do_next() {
@@ -125,7 +209,7 @@ const RowBatch* BitmapHeapScanNode::do_next() {
       if (id->state != uint32_t(ItemState::kNormal)) return;
       const char* tuple = page + id->off;
       if (recheck && !params_.recheck.evaluate(tuple)) {
-        ++rows_rechecked_out_;
+        ++instr.rows_rechecked_out;
         return;
       }
       if (!params_.filter.empty() && !params_.filter.evaluate(tuple)) {
@@ -137,10 +221,10 @@ const RowBatch* BitmapHeapScanNode::do_next() {
       ++n;
     };
     if (pd.lossy) {
-      ++lossy_pages_;
+      ++instr.lossy_pages;
       for (OffsetNumber o = 1; o <= max; ++o) visit(o, true);
     } else {
-      ++exact_pages_;
+      ++instr.exact_pages;
       for (uint16_t i = 0; i < pd.count; ++i) visit(pd.offsets[i], pd.recheck);
     }
     if (n > 0) {
@@ -159,8 +243,8 @@ const bufmgr::ReadStreamStats* BitmapHeapScanNode::stream_stats() const {
 
 void BitmapHeapScanNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
   lines.push_back("Recheck Cond: " + params_.recheck_text);
-  if (analyze && rows_rechecked_out_ > 0)
-    lines.push_back(rows_removed_line("Index Recheck", rows_rechecked_out_, instr.loops));
+  if (analyze && instr.rows_rechecked_out > 0)
+    lines.push_back(rows_removed_line("Index Recheck", instr.rows_rechecked_out, instr.loops));
   if (!params_.filter_text.empty()) {
     lines.push_back("Filter: " + params_.filter_text);
     if (analyze && instr.rows_filtered > 0)
@@ -168,9 +252,9 @@ void BitmapHeapScanNode::explain_details(std::vector<std::string>& lines, bool a
   }
   if (analyze) {
     std::string h = "Heap Blocks:";
-    if (exact_pages_) h += " exact=" + std::to_string(exact_pages_);
-    if (lossy_pages_) h += " lossy=" + std::to_string(lossy_pages_);
-    if (exact_pages_ || lossy_pages_) lines.push_back(h);
+    if (instr.exact_pages) h += " exact=" + std::to_string(instr.exact_pages);
+    if (instr.lossy_pages) h += " lossy=" + std::to_string(instr.lossy_pages);
+    if (instr.exact_pages || instr.lossy_pages) lines.push_back(h);
   }
 }
 

@@ -63,6 +63,10 @@ void NodeInstrumentation::add(const NodeInstrumentation& o) {
   startup_ms += o.startup_ms;
   total_ms += o.total_ms;
   rows_filtered += o.rows_filtered;
+  rows_rechecked_out += o.rows_rechecked_out;
+  heap_fetches += o.heap_fetches;
+  exact_pages += o.exact_pages;
+  lossy_pages += o.lossy_pages;
   buffers += o.buffers;
   worker_streams += o.worker_streams;
 }

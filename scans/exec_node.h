@@ -61,6 +61,13 @@ struct NodeInstrumentation {
   double startup_ms = 0;
   double total_ms = 0;          // time in open() and next() over all loops
   uint64_t rows_filtered = 0;   // rows a Filter removed
+  // Node-specific counts that a parallel node's participants add up, as
+  // PostgreSQL's ntuples2: rows an Index Recheck removed, an Index Only Scan's heap
+  // fetches, and a Bitmap Heap Scan's exact and lossy pages.
+  uint64_t rows_rechecked_out = 0;
+  uint64_t heap_fetches = 0;
+  uint64_t exact_pages = 0;
+  uint64_t lossy_pages = 0;
   bufmgr::BufferUsage buffers;  // inclusive of children, like PostgreSQL
   // Parallel workers' read streams (a Gather adds them); EXPLAIN adds them to the
   // node's own stream's figures.

@@ -39,6 +39,7 @@ IndexScanNode::~IndexScanNode() {
 
 std::string IndexScanNode::explain_name() const {
   std::string name = params_.index_only ? "Index Only Scan" : "Index Scan";
+  if (params_.parallel) name = "Parallel " + name;
   return params_.direction == btree::ScanDirection::kBackward ? name + " Backward" : name;
 }
 
@@ -61,7 +62,8 @@ void IndexScanNode::do_open() {
   condition_set_ = 0;
   if (scan_) readahead_ += scan_->leaf_readahead_stats();
   scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, params_.condition_sets[0],
-                                             params_.direction, params_.leaf_readahead);
+                                             params_.direction,
+                                             params_.leaf_readahead && !params_.parallel);
   batch_.reset(uint32_t(params_.output.size()), kIndexBatchRows);
 }
 
@@ -71,6 +73,15 @@ bool IndexScanNode::load_batch() {
   if (!spare_.empty()) {
     b = std::move(spare_.back());
     spare_.pop_back();
+  }
+  if (params_.parallel) {
+    if (!load_parallel_batch(b)) {
+      index_done_ = true;
+      spare_.push_back(std::move(b));
+      return false;
+    }
+    ring_.push_back(std::move(b));
+    return true;
   }
   while (!scan_->next_batch(b)) {
     if (++condition_set_ >= params_.condition_sets.size()) {
@@ -82,6 +93,26 @@ bool IndexScanNode::load_batch() {
   }
   ring_.push_back(std::move(b));
   return true;
+}
+
+bool IndexScanNode::load_parallel_batch(btree::IndexBatch& b) {
+  btree::ParallelLeafScan& shared = params_.parallel->leaves;
+  while (std::optional<btree::ParallelLeafScan::Seized> s = shared.seize()) {
+    if (s->primitive != condition_set_) {
+      condition_set_ = s->primitive;
+      scan_->rescan(params_.condition_sets[condition_set_]);
+    }
+    btree::LeafPosition next;
+    try {
+      next = scan_->read_one_page(s->position, b);
+    } catch (...) {
+      shared.abandon();  // nobody may wait for a position this participant will not give
+      throw;
+    }
+    shared.release(next);
+    if (!b.empty()) return true;
+  }
+  return false;
 }
 
 void IndexScanNode::retire_front_batch() {
@@ -227,7 +258,7 @@ const RowBatch* IndexScanNode::do_next() {
     } else {
       if (tid.block != current_block_) switch_to(tid.block);
       ++item_;
-      ++heap_fetches_;
+      ++instr.heap_fetches;
       const char* page = current_page_.page();
       if (tid.offset > page_max_offset(page))
         throw Error("index \"" + params_.index.name + "\" points past the end of block " +
@@ -277,7 +308,7 @@ void IndexScanNode::explain_details(std::vector<std::string>& lines, bool analyz
   if (analyze && params_.index_only) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "Heap Fetches: %.0f",
-                  double(heap_fetches_) / double(std::max<uint64_t>(1, instr.loops)));
+                  double(instr.heap_fetches) / double(std::max<uint64_t>(1, instr.loops)));
     lines.push_back(buf);
   }
 }

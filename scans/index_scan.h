@@ -23,7 +23,9 @@
 #include "bufmgr/buffer_pool.h"
 #include "bufmgr/read_stream.h"
 #include "engine/btree/btree_scan.h"
+#include "engine/btree/parallel_scan.h"
 #include "scans/exec_node.h"
+#include "scans/parallel_shared.h"
 #include "scans/qual.h"
 #include "scans/seq_scan.h"
 
@@ -43,6 +45,15 @@ struct IndexHandle {
 // conditions (= ANY) becomes one set per element, as PostgreSQL's btree runs
 // one primitive scan per array element.
 using ConditionSets = std::vector<std::vector<btree::ColumnCondition>>;
+
+// A Parallel Index (Only) Scan's shared state: the B-tree's leaf position, handed from
+// participant to participant one leaf page at a time (engine/btree/parallel_scan.h).
+class SharedIndexScan final : public ParallelShared {
+ public:
+  explicit SharedIndexScan(size_t condition_sets) : leaves(condition_sets) {}
+  void reset(int) override { leaves.reset(); }
+  btree::ParallelLeafScan leaves;
+};
 
 struct IndexScanParams {
   std::string relation;
@@ -70,6 +81,10 @@ struct IndexScanParams {
   bool leaf_readahead = false;
   std::vector<OutputColumn> output;
   CompiledQual filter;  // quals the index cannot check
+  // Parallel Index (Only) Scan: this participant reads the leaf pages it seizes from
+  // the shared position (no leaf read-ahead: the pages between are others'); its heap
+  // pages come through its own read stream. Null: a serial scan.
+  std::shared_ptr<SharedIndexScan> parallel;
   std::string index_cond_text;
   std::string filter_text;
 };
@@ -95,6 +110,8 @@ class IndexScanNode final : public ExecNode {
 
  private:
   bool load_batch();
+  // Parallel: the matches of the next leaf page this participant seizes that has any.
+  bool load_parallel_batch(btree::IndexBatch& b);
   void retire_front_batch();
   // Starts the prefetch stream with the blocks of the items after the current one
   // (or from the current one: the block being switched to).
@@ -126,7 +143,6 @@ class IndexScanNode final : public ExecNode {
   int block_switches_ = 0;
   int heap_reads_ = 0;  // heap blocks read (not found in the pool) before the stream
   std::unique_ptr<bufmgr::PrefetchPolicy> start_policy_;  // asks should_start
-  uint64_t heap_fetches_ = 0;             // index entries whose heap tuple was read (all loops)
   BlockNumber vm_block_ = kInvalidBlock;  // the last block skips_heap looked up
   bool vm_skip_ = false;
   std::vector<char> index_tuple_;

@@ -68,8 +68,11 @@ void WorkerGroup::start() {
   int granted =
       params_.slots ? params_.slots->reserve(wanted, params_.max_parallel_workers) : wanted;
   reserved_ = granted;
-  // Before any participant opens its scan (threads started below see it).
-  blocks_.set_participants(std::max(1, granted + (params_.leader_participation ? 1 : 0)));
+  // Before any participant opens its scan (threads started below see it). If fewer
+  // threads start than were granted, the participants that run take a bigger share.
+  const int participants = std::max(1, granted + (params_.leader_participation ? 1 : 0));
+  blocks_.set_participants(participants);
+  if (params_.shared) params_.shared->reset(participants);
   std::vector<ExecNode*> leader_nodes;
   preorder(*leader_copy_, leader_nodes);
   std::atomic<bool>* cancel = statement_cancel_flag();

@@ -41,6 +41,7 @@
 
 #include "scans/exec_node.h"
 #include "scans/parallel_blocks.h"
+#include "scans/parallel_shared.h"
 
 namespace tp::scans {
 
@@ -68,6 +69,9 @@ struct GatherParams {
   bool leader_participation = true;      // parallel_leader_participation
   ParallelWorkerSlots* slots = nullptr;  // null: no shared limit
   int max_parallel_workers = 8;          // the limit on `slots`
+  // What the participants' scans share besides the blocks (a parallel index or bitmap
+  // heap scan's); reset with the blocks at each start. Null for a Parallel Seq Scan.
+  std::shared_ptr<ParallelShared> shared;
 };
 
 class WorkerGroup {

@@ -234,10 +234,24 @@ LeafReadaheadStats IndexScan::leaf_readahead_stats() const {
 }
 
 bool IndexScan::next_batch(IndexBatch& batch) {
+  return advance(batch, /*one_page=*/false);
+}
+
+LeafPosition IndexScan::read_one_page(const LeafPosition& at, IndexBatch& batch) {
+  // Another participant left the scan here: take its place (the state moves on
+  // from there by the usual transitions).
+  state_ = at.state;
+  next_block_ = at.next_block;
+  came_from_ = at.came_from;
+  advance(batch, /*one_page=*/true);
+  return {state_, next_block_, came_from_};
+}
+
+bool IndexScan::advance(IndexBatch& batch, bool one_page) {
   batch.clear();
   batch.ncols = tree_->layout().ncols;
   if (state_ == ScanState::kDone) return false;
-  if (direction_ == ScanDirection::kBackward) return next_batch_backward(batch);
+  if (direction_ == ScanDirection::kBackward) return advance_backward(batch, one_page);
 
   PageGuard guard;
   OffsetNumber off;
@@ -262,9 +276,9 @@ bool IndexScan::next_batch(IndexBatch& batch) {
       counters_.items_returned += batch.size();
       return !batch.empty();
     }
-    if (!batch.empty()) {
+    if (!batch.empty() || one_page) {
       counters_.items_returned += batch.size();
-      return true;
+      return !batch.empty();
     }
     // Nothing matched on this page (filters, or an empty page): keep walking.
     guard = read_next_leaf();
@@ -274,7 +288,7 @@ bool IndexScan::next_batch(IndexBatch& batch) {
 
 // The backward twin of the loop above: start just below the upper bound,
 // walk left, stop below the lower bound.
-bool IndexScan::next_batch_backward(IndexBatch& batch) {
+bool IndexScan::advance_backward(IndexBatch& batch, bool one_page) {
   PageGuard guard;
   int off;
   if (state_ == ScanState::kInitial) {
@@ -296,7 +310,7 @@ bool IndexScan::next_batch_backward(IndexBatch& batch) {
     came_from_ = guard.block();
     bool ended = read_page_backward(guard.data(), off, batch);
     guard.release();
-    if (ended || !batch.empty()) {
+    if (ended || !batch.empty() || one_page) {
       if (ended) set_state(ScanState::kDone);
       counters_.items_returned += batch.size();
       return !batch.empty();

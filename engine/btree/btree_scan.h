@@ -72,6 +72,14 @@ enum class ScanState : uint8_t {
 };
 const char* scan_state_name(ScanState state);
 
+// Where a scan stands between two leaf pages: what a parallel scan's participants
+// hand on to each other (engine/btree/parallel_scan.h).
+struct LeafPosition {
+  ScanState state = ScanState::kInitial;
+  BlockNumber next_block = kInvalidBlock;  // the next leaf to read (kReading)
+  BlockNumber came_from = kInvalidBlock;   // backward: the leaf read last
+};
+
 // Sibling steps a scan takes on its own before it starts leaf read-ahead (see
 // IndexScan::read_next_leaf): a point lookup, a LIMIT 1 or a range within a couple of
 // leaves never opens a stream or reads a parent page.
@@ -109,6 +117,13 @@ class IndexScan {
   // Starts over with new conditions, same direction; counters keep accumulating.
   void rescan(std::vector<ColumnCondition> conditions);
 
+  // A parallel scan's step (engine/btree/parallel_scan.h): reads exactly the one leaf
+  // page at `at` (descending first when the scan is at its start), replaces `batch`
+  // with its matches (perhaps none), and returns the position after that page. A scan
+  // used this way should not read leaves ahead (leaf_readahead false): other
+  // participants read the pages in between.
+  LeafPosition read_one_page(const LeafPosition& at, IndexBatch& batch);
+
   ScanDirection direction() const { return direction_; }
 
   ScanState state() const { return state_; }
@@ -132,7 +147,9 @@ class IndexScan {
   // Reads the left neighbour of came_from_ (next_block_, or a page split off
   // it since, found by walking right until the right link is came_from_).
   PageGuard read_left_leaf();
-  bool next_batch_backward(IndexBatch& batch);
+  // next_batch's walk; `one_page`: stop after one leaf page, matches or not.
+  bool advance(IndexBatch& batch, bool one_page);
+  bool advance_backward(IndexBatch& batch, bool one_page);
   // Leaf read-ahead: opens the stream at next_block_, or takes the streamed page.
   void start_leaf_stream();
   PageGuard take_streamed_leaf();

@@ -264,6 +264,7 @@ IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
   } else {
     double pages_fetched =
         index_pages_fetched(cs, tuples_fetched, rel.pages, index.pages, total_pages);
+    out.rand_heap_pages = not_all_visible(pages_fetched);
     max_io_cost =
         heap_fetches_cost(cs, not_all_visible(pages_fetched), not_all_visible(tuples_fetched), rel);
     min_io_cost =
@@ -275,6 +276,8 @@ IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
   startup_cost += qpquals.startup;
   const double cpu_per_tuple = cs.cpu_tuple_cost + qpquals.per_tuple;
   const double cpu_run_cost = cpu_per_tuple * tuples_fetched;
+  out.noncpu_run_cost = run_cost;
+  out.cpu_run_cost = cpu_run_cost;
   run_cost += cpu_run_cost;
 
   out.path = {startup_cost, startup_cost + run_cost, rel.rows};
@@ -447,6 +450,8 @@ BitmapHeapScanCost cost_bitmap_heap_scan(const CostSettings& cs, const RelSize& 
   startup_cost += quals.startup;
   const double cpu_per_tuple = cs.cpu_tuple_cost + quals.per_tuple;
   const double cpu_run_cost = cpu_per_tuple * out.pages.tuples_fetched;
+  out.noncpu_run_cost = run_cost;
+  out.cpu_run_cost = cpu_run_cost;
   run_cost += cpu_run_cost;
 
   out.path = {startup_cost, startup_cost + run_cost, rel.rows};

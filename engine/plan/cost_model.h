@@ -135,6 +135,12 @@ struct IndexScanCost {
   double heap_tuples_fetched = 0;
   double max_io_cost = 0;  // uncorrelated heap I/O (Mackert-Lohman pages * random_page_cost)
   double min_io_cost = 0;  // perfectly correlated heap I/O
+  // The run cost in two parts, as a parallel path divides only the CPU part.
+  double noncpu_run_cost = 0;
+  double cpu_run_cost = 0;
+  // Mackert-Lohman's heap pages (not all-visible ones for an index-only scan): what
+  // compute_parallel_worker counts for a Parallel Index Scan.
+  double rand_heap_pages = 0;
 };
 
 // cost_index for a plain index scan: the index's cost plus heap I/O
@@ -205,6 +211,8 @@ struct BitmapHeapScanCost {
   PathCost path;
   BitmapPages pages;
   double cost_per_page = 0;
+  double noncpu_run_cost = 0;  // the pages
+  double cpu_run_cost = 0;     // the tuples: what a parallel path divides
 };
 
 // cost_bitmap_heap_scan: pages at a cost interpolated between random and

@@ -6,21 +6,43 @@
 
 namespace tp {
 
+namespace {
+
+// One more worker each time the pages are three times larger than the minimum, as
+// PostgreSQL compares against an int threshold that grows threefold and stops growing
+// before it would overflow.
+int workers_for_pages(double pages, double minimum) {
+  int threshold = std::max(int(minimum), 1);
+  int workers = 1;
+  while (pages >= double(uint32_t(threshold) * 3u)) {
+    ++workers;
+    threshold *= 3;
+    if (threshold > INT_MAX / 3) break;
+  }
+  return workers;
+}
+
+}  // namespace
+
 int compute_parallel_worker(double heap_pages, int rel_parallel_workers,
                             double min_parallel_table_scan_size, int max_workers) {
+  return compute_parallel_worker(heap_pages, -1, rel_parallel_workers,
+                                 {min_parallel_table_scan_size, 0}, max_workers);
+}
+
+int compute_parallel_worker(double heap_pages, double index_pages, int rel_parallel_workers,
+                            const ParallelScanMinimums& min, int max_workers) {
   int workers = 0;
   if (rel_parallel_workers >= 0) {
     workers = rel_parallel_workers;
   } else {
-    if (heap_pages >= 0 && heap_pages < min_parallel_table_scan_size) return 0;
-    // PostgreSQL compares against an int threshold that grows threefold, and
-    // stops growing before it would overflow.
-    int threshold = std::max(int(min_parallel_table_scan_size), 1);
-    workers = 1;
-    while (heap_pages >= double(uint32_t(threshold) * 3u)) {
-      ++workers;
-      threshold *= 3;
-      if (threshold > INT_MAX / 3) break;
+    if ((heap_pages >= 0 && heap_pages < min.table_pages) ||
+        (index_pages >= 0 && index_pages < min.index_pages))
+      return 0;
+    if (heap_pages >= 0) workers = workers_for_pages(heap_pages, min.table_pages);
+    if (index_pages >= 0) {
+      const int index_workers = workers_for_pages(index_pages, min.index_pages);
+      workers = workers > 0 ? std::min(workers, index_workers) : index_workers;
     }
   }
   return std::min(workers, max_workers);
@@ -43,6 +65,12 @@ PathCost cost_parallel_seq_scan(const CostSettings& cs, const RelSize& rel, cons
   const double cpu_run_cost = cpu_per_tuple * rel.tuples / divisor;
   return {startup_cost, startup_cost + cpu_run_cost + disk_run_cost,
           clamp_row_est(rel.rows / divisor)};
+}
+
+PathCost divide_cpu_cost(double startup, double noncpu_run_cost, double cpu_run_cost, double rows,
+                         double divisor) {
+  const double run_cost = noncpu_run_cost + cpu_run_cost / divisor;
+  return {startup, startup + run_cost, clamp_row_est(rows / divisor)};
 }
 
 PathCost cost_gather(const CostSettings& cs, const PathCost& subpath, double rows) {

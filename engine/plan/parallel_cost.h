@@ -27,6 +27,19 @@ namespace tp {
 int compute_parallel_worker(double heap_pages, int rel_parallel_workers,
                             double min_parallel_table_scan_size, int max_workers);
 
+// The same rule for a scan that reads `heap_pages` heap pages and `index_pages` index
+// pages (-1: not counted): none when either is below its minimum
+// (`min_parallel_index_scan_size` for the index), else the smaller of the two counts
+// the log-base-3 rule gives. A Parallel Index Scan counts both (its heap pages as
+// Mackert-Lohman's uncorrelated estimate), a Parallel Index Only Scan its index pages
+// only, a Parallel Bitmap Heap Scan its heap pages only.
+struct ParallelScanMinimums {
+  double table_pages = 1024;  // min_parallel_table_scan_size
+  double index_pages = 64;    // min_parallel_index_scan_size
+};
+int compute_parallel_worker(double heap_pages, double index_pages, int rel_parallel_workers,
+                            const ParallelScanMinimums& min, int max_workers);
+
 // get_parallel_divisor: the share of the work each participant does. The
 // workers, plus the leader's part when it participates: 1 - 0.3 per worker
 // while that is positive (so 1 worker: 1.7, 2: 2.4, 3: 3.1, 4 and more: none).
@@ -37,6 +50,12 @@ double parallel_divisor(int workers, bool leader_participation);
 // participant, clamp_row_est(rows / divisor).
 PathCost cost_parallel_seq_scan(const CostSettings& cs, const RelSize& rel, const QualCost& quals,
                                 double divisor);
+
+// A partial index or bitmap heap scan's cost (cost_index / cost_bitmap_heap_scan
+// with parallel_workers > 0): the serial path's startup and non-CPU run cost, its
+// CPU run cost divided by `divisor`; rows per participant, clamp_row_est(rows / divisor).
+PathCost divide_cpu_cost(double startup, double noncpu_run_cost, double cpu_run_cost, double rows,
+                         double divisor);
 
 // cost_gather: the subpath's costs plus parallel_setup_cost at startup and
 // parallel_tuple_cost per row gathered; `rows` is the Gather's own estimate

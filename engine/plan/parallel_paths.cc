@@ -6,24 +6,28 @@ namespace tp {
 
 namespace {
 
-scans::GatherParams gather_params(const PlanContext& ctx, const PartialScan& scan) {
+scans::GatherParams gather_params(const PlanContext& ctx, const PartialScan& scan,
+                                  std::shared_ptr<scans::ParallelShared> shared) {
   scans::GatherParams gp;
   gp.nblocks = scan.nblocks;
   gp.workers_planned = scan.workers;
   gp.leader_participation = ctx.settings.parallel_leader_participation;
   gp.slots = ctx.worker_slots;
   gp.max_parallel_workers = ctx.settings.max_parallel_workers;
+  gp.shared = std::move(shared);
   return gp;
 }
 
-// A participant's Parallel Seq Scan over the blocks the participants share.
-std::unique_ptr<scans::ExecNode> participant_scan(const PartialScan& scan,
-                                                  scans::ParallelBlocks& blocks) {
-  scans::SeqScanParams p = scan.params;
-  p.parallel = &blocks;
-  auto node = std::make_unique<scans::SeqScanNode>(*scan.pool, *scan.file, std::move(p));
-  node->estimate = {scan.path.startup, scan.path.total, scan.path.rows, scan.width};
-  return node;
+// Each participant's copy of the partial scan, with the path's estimate.
+using ScanCopies = std::function<std::unique_ptr<scans::ExecNode>(scans::ParallelBlocks&)>;
+ScanCopies scan_copies(const PartialScan& scan, const ParallelScanFactory& f) {
+  const scans::PlanEstimate estimate{scan.path.startup, scan.path.total, scan.path.rows,
+                                     scan.width};
+  return [participant = f.participant, estimate](scans::ParallelBlocks& blocks) {
+    std::unique_ptr<scans::ExecNode> node = participant(blocks);
+    node->estimate = estimate;
+    return node;
+  };
 }
 
 }  // namespace
@@ -40,16 +44,59 @@ std::optional<PartialScan> partial_seq_scan(PlanContext& ctx, const RelationEntr
                               s.max_parallel_workers_per_gather);
   if (workers <= 0) return std::nullopt;
   PartialScan p;
+  p.kind = PartialScan::Kind::kSeq;
   p.workers = workers;
   p.path = cost_parallel_seq_scan(s.costs, size, quals,
                                   parallel_divisor(workers, s.parallel_leader_participation));
   p.path = disabled_if(!s.enable_seqscan, p.path);
   p.width = width;
-  p.pool = &ctx.storage.pool();
-  p.file = &ctx.storage.file(rel);
   p.nblocks = BlockNumber(rel.pages);
-  p.params = std::move(params);
+  p.prepare = [pool = &ctx.storage.pool(), file = &ctx.storage.file(rel),
+               params = std::move(params)] {
+    ParallelScanFactory f;
+    f.participant = [pool, file, params](scans::ParallelBlocks& blocks) {
+      scans::SeqScanParams mine = params;
+      mine.parallel = &blocks;
+      return std::unique_ptr<scans::ExecNode>(
+          std::make_unique<scans::SeqScanNode>(*pool, *file, std::move(mine)));
+    };
+    return f;
+  };
   return p;
+}
+
+void add_partial_path(std::vector<size_t>& kept, const std::vector<PartialScan>& paths,
+                      size_t added) {
+  const PartialScan& p = paths[added];
+  constexpr double kFuzz = 1.01;  // STD_FUZZ_FACTOR
+  bool accept = true;
+  size_t insert_at = 0;
+  for (size_t i = 0; i < kept.size();) {
+    const PartialScan& old = paths[kept[i]];
+    bool remove_old = false;
+    // The keys are prefixes of one order: more keys are better pathkeys.
+    if (p.path.total > old.path.total * kFuzz) {
+      if (p.keys <= old.keys) accept = false;
+    } else if (old.path.total > p.path.total * kFuzz) {
+      if (p.keys >= old.keys) remove_old = true;
+    } else if (p.keys > old.keys) {
+      remove_old = true;
+    } else if (p.keys < old.keys) {
+      accept = false;
+    } else if (old.path.total > p.path.total * 1.0000000001) {
+      remove_old = true;
+    } else {
+      accept = false;
+    }
+    if (remove_old) {
+      kept.erase(kept.begin() + std::ptrdiff_t(i));
+    } else {
+      if (p.path.total >= old.path.total) insert_at = i + 1;
+      ++i;
+    }
+    if (!accept) return;
+  }
+  kept.insert(kept.begin() + std::ptrdiff_t(insert_at), added);
 }
 
 GatherPath gather_rows(const CostSettings& cs, const PartialScan& scan, double rel_rows) {
@@ -80,8 +127,10 @@ std::unique_ptr<scans::ExecNode> build_gather(PlanContext& ctx, const PartialSca
         scans::PlanEstimate{agg->path.startup, agg->path.total, agg->path.rows, agg->width};
     specs = agg->specs;
   }
-  scans::ParticipantBuilder build = [scan, agg_estimate, specs](scans::ParallelBlocks& blocks) {
-    std::unique_ptr<scans::ExecNode> node = participant_scan(scan, blocks);
+  const ParallelScanFactory f = scan.prepare();
+  scans::ParticipantBuilder build = [copies = scan_copies(scan, f), agg_estimate,
+                                     specs](scans::ParallelBlocks& blocks) {
+    std::unique_ptr<scans::ExecNode> node = copies(blocks);
     if (agg_estimate) {
       node =
           std::make_unique<scans::AggregateNode>(std::move(node), specs, scans::AggMode::kPartial);
@@ -89,17 +138,21 @@ std::unique_ptr<scans::ExecNode> build_gather(PlanContext& ctx, const PartialSca
     }
     return node;
   };
-  auto node = std::make_unique<scans::GatherNode>(std::move(build), gather_params(ctx, scan));
+  auto node =
+      std::make_unique<scans::GatherNode>(std::move(build), gather_params(ctx, scan, f.shared));
   node->estimate = {gather.path.startup, gather.path.total, gather.path.rows, gather.width};
   return node;
 }
 
 std::unique_ptr<scans::ExecNode> build_gather_over(PlanContext& ctx, const PartialScan& scan,
                                                    const GatherPath& gather, ParticipantTop top) {
-  scans::ParticipantBuilder build = [scan, top](scans::ParallelBlocks& blocks) {
-    return top(participant_scan(scan, blocks));
+  const ParallelScanFactory f = scan.prepare();
+  scans::ParticipantBuilder build = [copies = scan_copies(scan, f),
+                                     top](scans::ParallelBlocks& blocks) {
+    return top(copies(blocks));
   };
-  auto node = std::make_unique<scans::GatherNode>(std::move(build), gather_params(ctx, scan));
+  auto node =
+      std::make_unique<scans::GatherNode>(std::move(build), gather_params(ctx, scan, f.shared));
   node->estimate = {gather.path.startup, gather.path.total, gather.path.rows, gather.width};
   return node;
 }
@@ -114,18 +167,32 @@ GatherMergePath gather_merge_sorted(const PlannerSettings& s, const PartialScan&
   return g;
 }
 
+GatherMergePath gather_merge_presorted(const PlannerSettings& s, const PartialScan& scan,
+                                       double rows) {
+  GatherMergePath g;
+  g.sort = scan.path;
+  g.path = cost_gather_merge(s.costs, scan.path, rows, scan.workers, !s.enable_gathermerge);
+  g.width = scan.width;
+  g.presorted = true;
+  return g;
+}
+
 std::unique_ptr<scans::ExecNode> build_gather_merge(PlanContext& ctx, const PartialScan& scan,
                                                     const GatherMergePath& gm,
                                                     const SortSpec& sort) {
   const scans::PlanEstimate sort_estimate{gm.sort.startup, gm.sort.total, gm.sort.rows, gm.width};
-  scans::ParticipantBuilder build = [scan, sort, sort_estimate](scans::ParallelBlocks& blocks) {
-    auto node = std::make_unique<scans::SortNode>(participant_scan(scan, blocks), sort.keys,
-                                                  sort.key_text, sort.bound, sort.max_bytes);
+  const ParallelScanFactory f = scan.prepare();
+  scans::ParticipantBuilder build = [copies = scan_copies(scan, f), sort, sort_estimate,
+                                     presorted = gm.presorted](scans::ParallelBlocks& blocks) {
+    std::unique_ptr<scans::ExecNode> node = copies(blocks);
+    if (presorted) return node;
+    node = std::make_unique<scans::SortNode>(std::move(node), sort.keys, sort.key_text, sort.bound,
+                                             sort.max_bytes);
     node->estimate = sort_estimate;
     return node;
   };
-  auto node = std::make_unique<scans::GatherMergeNode>(std::move(build), gather_params(ctx, scan),
-                                                       sort.keys);
+  auto node = std::make_unique<scans::GatherMergeNode>(
+      std::move(build), gather_params(ctx, scan, f.shared), sort.keys);
   node->estimate = {gm.path.startup, gm.path.total, gm.path.rows, gm.width};
   return node;
 }

@@ -14,8 +14,12 @@
 // `build_gather_over` puts each participant's HashAggregate (engine/plan/distinct_paths.h)
 // over its Parallel Seq Scan.
 //
-// Not built (PostgreSQL may pick them where tidepool cannot): Parallel Index /
-// Index Only / Bitmap Heap Scans, Incremental Sort.
+// Parallel Index (Only) Scans and Parallel Bitmap Heap Scans are partial paths too
+// (engine/plan/scan_choice.cc makes them): a Gather over the cheapest, and a Gather
+// Merge straight over each ordered Parallel Index Scan.
+//
+// Not built (PostgreSQL may pick them where tidepool cannot): Incremental Sort below a
+// Gather Merge.
 //
 //   std::optional<PartialScan> partial = partial_seq_scan(ctx, rel, size, quals, params, w);
 //   GatherPath g = gather_rows(ctx.settings.costs, *partial, rel_rows);
@@ -33,29 +37,50 @@
 #include "scans/exec_node.h"
 #include "scans/gather.h"
 #include "scans/gather_merge.h"
+#include "scans/parallel_shared.h"
 #include "scans/seq_scan.h"
 
 namespace tp {
 
-// A Parallel Seq Scan on a table: how many workers, what each participant's
-// copy costs and returns, and the parameters every copy is built from.
-struct PartialScan {
-  int workers = 0;
-  PathCost path;  // per participant (cost_parallel_seq_scan)
-  int width = 0;
-  bufmgr::BufferPool* pool = nullptr;
-  aio::IoFile* file = nullptr;
-  BlockNumber nblocks = 0;
-  scans::SeqScanParams params;  // params.parallel is set per copy
+// One Gather's participants: the state their scans share (null for a Parallel Seq
+// Scan, whose blocks the Gather hands out) and the factory of each participant's scan,
+// called on the leader's thread at each run (it holds copies, not the planner's state).
+struct ParallelScanFactory {
+  std::shared_ptr<scans::ParallelShared> shared;
+  std::function<std::unique_ptr<scans::ExecNode>(scans::ParallelBlocks&)> participant;
 };
 
-// The partial path of `rel` when PostgreSQL would make one: parallel plans
+// A partial path of the table (PostgreSQL's partial_pathlist): a Parallel Seq Scan,
+// Parallel Index (Only) Scan or Parallel Bitmap Heap Scan, its workers, what each
+// participant's copy costs and returns, and how a Gather makes the copies.
+struct PartialScan {
+  enum class Kind : uint8_t { kSeq, kIndex, kBitmap };
+  Kind kind = Kind::kSeq;
+  int workers = 0;
+  PathCost path;  // per participant
+  int width = 0;
+  // Leading keys of the query's order the participants' rows come in (an ordered
+  // Parallel Index Scan gives them; a Gather Merge then needs no Sort).
+  size_t keys = 0;
+  BlockNumber nblocks = 0;  // the table's blocks, for the Gather
+  // Called when a Gather over the path is built (at plan time); it may outlive the
+  // planner's candidates, so it holds what it needs by value.
+  std::function<ParallelScanFactory()> prepare;
+};
+
+// The Parallel Seq Scan of `rel` when PostgreSQL would make one: parallel plans
 // allowed (max_parallel_workers_per_gather > 0) and at least one worker by
 // compute_parallel_worker over the planner's page estimate `pages`. `rel`'s
 // parallel_workers option (-1: unset) overrides the size rule.
 std::optional<PartialScan> partial_seq_scan(PlanContext& ctx, const RelationEntry& rel,
                                             const RelSize& size, const QualCost& quals,
                                             scans::SeqScanParams params, int width);
+
+// pathnode.c's add_partial_path over the partial paths made so far (`kept` holds
+// indexes into `paths`, cheapest total first): partial paths compete on total cost
+// alone (1% fuzz), a path with more of the order's keys surviving a cheaper one.
+void add_partial_path(std::vector<size_t>& kept, const std::vector<PartialScan>& paths,
+                      size_t added);
 
 // An aggregate over a partial scan: Partial Aggregate in each participant.
 struct PartialAgg {
@@ -104,9 +129,14 @@ struct GatherMergePath {
   PathCost sort;  // per participant
   PathCost path;
   int width = 0;
+  bool presorted = false;  // no Sort: the partial scan gives the order
 };
 GatherMergePath gather_merge_sorted(const PlannerSettings& s, const PartialScan& scan,
                                     double limit_tuples, double rows);
+// Gather Merge straight over a partial path in the order (generate_gather_paths: an
+// ordered Parallel Index Scan); `sort` stays empty.
+GatherMergePath gather_merge_presorted(const PlannerSettings& s, const PartialScan& scan,
+                                       double rows);
 
 // How each participant sorts: the keys over the scan's slots, EXPLAIN's key text,
 // the LIMIT's bound (0: none) and the in-memory sort's limit.
@@ -117,7 +147,8 @@ struct SortSpec {
   uint64_t max_bytes = 0;
 };
 
-// The Gather Merge node: each participant's copy is Sort -> Parallel Seq Scan.
+// The Gather Merge node: each participant's copy is Sort -> the partial scan, or the
+// scan alone when it is presorted (`gm.presorted`).
 std::unique_ptr<scans::ExecNode> build_gather_merge(PlanContext& ctx, const PartialScan& scan,
                                                     const GatherMergePath& gm,
                                                     const SortSpec& sort);

@@ -35,6 +35,7 @@ struct PlannerSettings {
   int max_parallel_workers_per_gather = 2;     // 0: no parallel plans
   int max_parallel_workers = 8;                // the Database-wide limit a Gather asks under
   double min_parallel_table_scan_size = 1024;  // 8 kB blocks (8MB)
+  double min_parallel_index_scan_size = 64;    // 8 kB blocks (512kB)
   bool parallel_leader_participation = true;
 };
 

@@ -357,9 +357,21 @@ bool add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
   std::unique_ptr<scans::ExecNode> input = std::move(top.node);
   scans::AggMode mode = scans::AggMode::kSimple;
   // An aggregate over distinct values has no partial form (PostgreSQL's neither).
-  if (scan.partial && !any_distinct) {
-    PartialAgg partial = partial_aggregate(cs, *scan.partial, calls, specs);
-    GatherPath gather = gather_partial_agg(cs, *scan.partial, partial);
+  // The Partial Aggregate over each partial path competes in add_partial_path: the
+  // cheapest (the first on a tie) goes under the Gather.
+  const PartialScan* under = nullptr;
+  std::optional<PartialAgg> best_partial;
+  if (!any_distinct)
+    for (const PartialScan& p : scan.partials) {
+      PartialAgg a = partial_aggregate(cs, p, calls, specs);
+      if (!best_partial || best_partial->path.total > a.path.total * 1.0000000001) {
+        best_partial = std::move(a);
+        under = &p;
+      }
+    }
+  if (under) {
+    const PartialAgg& partial = *best_partial;
+    GatherPath gather = gather_partial_agg(cs, *under, partial);
     PathCost final_agg =
         cost_plain_agg(cs, gather.path, agg_clause_costs(cs, calls, AggSplit::kFinalDeserial));
     // Over a Gather the plain Aggregate is parallel-unsafe too: then add_path keeps
@@ -367,7 +379,7 @@ bool add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
     bool kept = !scan.parallel_safe || parallel_path_survives(final_agg, agg, false);
     if (kept && final_agg.total < agg.total) {
       agg = final_agg;
-      input = build_gather(ctx, *scan.partial, gather, &partial);
+      input = build_gather(ctx, *under, gather, &partial);
       mode = scans::AggMode::kFinalize;
       // Each participant's Partial Aggregate puts aggregate i's state at slot 5 * i.
       for (size_t i = 0; i < specs.size(); ++i) specs[i].slot = uint32_t(i) * scans::kPartialSlots;

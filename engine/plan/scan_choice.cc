@@ -12,6 +12,7 @@
 #include "engine/plan/index_open.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/rel_size.h"
+#include "engine/plan/scan_nodes.h"
 #include "engine/plan/serial_paths.h"
 #include "engine/plan/statistics.h"
 #include "engine/plan/where_clause.h"
@@ -86,19 +87,19 @@ class ScanChooser {
     consider_seq_scan();
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
     consider_bitmap_heap_scan();
+    std::vector<PartialScan> partials;
+    for (size_t i : partial_kept_) partials.push_back(partials_[i]);
     if (q_.distinct) {
-      std::optional<PartialScan> partial;
-      if (!q_.one_time_false)
-        partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
+      std::optional<PartialScan> cheapest;
+      if (!partials.empty()) cheapest = partials.front();
       return choose_distinct_scan(ctx_, q_, view_, rs_, width_, std::move(distinct_inputs_),
-                                  partial);
+                                  cheapest);
     }
     choose_serial();
-    std::optional<PartialScan> partial;
-    if (!q_.presorted_only && !q_.one_time_false)
-      partial = partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_);
-    if (partial) consider_gather(*partial);
-    if (partial) consider_gather_merge(*partial);
+    if (!partials.empty()) {
+      consider_gather(partials.front());
+      consider_gather_merge(partials);
+    }
     ChosenScan chosen;
     if (!best_build_) return chosen;  // presorted_only, and no index gives the order
     chosen.node = best_build_();
@@ -111,7 +112,7 @@ class ScanChooser {
     chosen.ordered = best_ordered_;
     chosen.parallel_safe = best_parallel_safe_;
     chosen.width = width_;
-    chosen.partial = std::move(partial);
+    chosen.partials = std::move(partials);
     return chosen;
   }
 
@@ -207,22 +208,32 @@ class ScanChooser {
     return best;
   }
 
-  // PostgreSQL's two Gather Merge paths for an ORDER BY: (a) generate_useful_gather_paths
-  // sorts the partial path without the LIMIT's bound (rows: the table's), added to the
-  // table's paths, where a serial path giving the order may dominate it; (b)
-  // create_ordered_paths sorts it with the bound (rows: partial rows * workers). Both
-  // then compete in the ordered relation with the serial ordered paths and the Sort
-  // over the cheapest path, then under the LIMIT in the final one; the cheapest kept wins.
-  void consider_gather_merge(const PartialScan& partial) {
+  // PostgreSQL's Gather Merge paths for an ORDER BY: generate_gather_paths puts one
+  // straight over each partial path in the order (rows: the table's), and
+  // generate_useful_gather_paths (a) one over the cheapest partial path sorted without
+  // the LIMIT's bound, into the table's paths, where a serial path giving the order may
+  // dominate them; (b) create_ordered_paths sorts the cheapest partial path with the
+  // bound (rows: partial rows * workers). All then compete in the ordered relation with
+  // the serial ordered paths and the Sort over the cheapest path, then under the LIMIT
+  // in the final one; the cheapest kept wins.
+  void consider_gather_merge(const std::vector<PartialScan>& partials) {
     if (q_.aggregate || q_.order.empty() || q_.sort.keys.empty()) return;
     const bool consider_startup = q_.limit.has_value();
     const double limit_tuples = q_.limit ? double(*q_.limit) : -1;
-    const GatherMergePath gm[2] = {
-        gather_merge_sorted(settings_, partial, -1, rs_.rows),
-        gather_merge_sorted(settings_, partial, limit_tuples, partial.path.rows * partial.workers)};
-    bool a_kept = true;
-    for (const SerialPath& s : serial_paths_)
-      if (s.ordered && !parallel_path_survives(gm[0].path, s.raw, consider_startup)) a_kept = false;
+    const size_t all_keys = q_.order.size();
+    struct Candidate {
+      GatherMergePath gm;
+      const PartialScan* partial;
+    };
+    std::vector<Candidate> table_gm;  // into the table's paths
+    for (const PartialScan& p : partials)
+      if (p.keys == all_keys)
+        table_gm.push_back({gather_merge_presorted(settings_, p, rs_.rows), &p});
+    const PartialScan& cheapest_partial = partials.front();
+    const bool cheapest_sorted = cheapest_partial.keys == all_keys;
+    if (!cheapest_sorted)
+      table_gm.push_back(
+          {gather_merge_sorted(settings_, cheapest_partial, -1, rs_.rows), &cheapest_partial});
     // The ordered relation's paths, each with its input's total cost (create_ordered_paths
     // walks the table's paths cheapest first).
     std::vector<std::pair<double, RelPath>> inputs;
@@ -237,13 +248,25 @@ class ScanChooser {
                       cost_sort(cs_, cheapest.cost, cheapest.cost.rows, width_, 0, limit_tuples));
       inputs.push_back({input_total, cheapest});
     }
-    if (a_kept) inputs.push_back({gm[0].path.total, {gm[0].path, false, kGatherMergeA}});
+    for (size_t i = 0; i < table_gm.size(); ++i) {
+      bool kept = true;
+      for (const SerialPath& s : serial_paths_)
+        if (s.ordered && !parallel_path_survives(table_gm[i].gm.path, s.raw, consider_startup))
+          kept = false;
+      if (kept) inputs.push_back({table_gm[i].gm.path.total, {table_gm[i].gm.path, false, int(i) + 1}});
+    }
     std::stable_sort(inputs.begin(), inputs.end(),
                      [](const auto& x, const auto& y) { return x.first < y.first; });
     std::vector<RelPath> ordered_rel;
     for (const auto& [input_total, p] : inputs)
       add_same_order_path(ordered_rel, p, consider_startup);
-    add_same_order_path(ordered_rel, {gm[1].path, false, kGatherMergeB}, consider_startup);
+    if (!cheapest_sorted) {
+      table_gm.push_back({gather_merge_sorted(settings_, cheapest_partial, limit_tuples,
+                                              cheapest_partial.path.rows * cheapest_partial.workers),
+                          &cheapest_partial});
+      add_same_order_path(ordered_rel, {table_gm.back().gm.path, false, int(table_gm.size())},
+                          consider_startup);
+    }
     std::vector<RelPath> final_rel;
     for (RelPath p : ordered_rel) {
       if (q_.limit) p.cost = cost_limit(p.cost, 0, limit_tuples);
@@ -255,7 +278,8 @@ class ScanChooser {
           (p.cost.total == winner->cost.total && p.cost.startup < winner->cost.startup))
         winner = &p;
     if (winner->id == kOther) return;
-    const GatherMergePath g = gm[winner->id == kGatherMergeA ? 0 : 1];
+    const GatherMergePath g = table_gm[size_t(winner->id - 1)].gm;
+    const PartialScan partial = *table_gm[size_t(winner->id - 1)].partial;
     best_total_ = winner->cost.total;
     best_ = g.path;
     best_ordered_ = true;
@@ -280,13 +304,45 @@ class ScanChooser {
     return params;
   }
 
+  // The sequential scan, and its partial path (create_plain_partial_paths) first in
+  // the partial list, as PostgreSQL makes them before any index path.
   void consider_seq_scan() {
     PathCost p = disabled_if(!settings_.enable_seqscan, cost_seq_scan(cs_, rs_, all_quals_));
     consider(p, 0, [this] {
       return std::make_unique<scans::SeqScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
                                                   seq_scan_params());
     });
+    if (!parallel_ok()) return;
+    if (std::optional<PartialScan> partial =
+            partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_))
+      add_partial(std::move(*partial));
   }
+
+  // Whether the table gets partial paths: parallel plans allowed, and neither a
+  // min/max InitPlan's subquery (presorted only) nor a false restriction.
+  bool parallel_ok() const {
+    return settings_.max_parallel_workers_per_gather > 0 && !q_.presorted_only &&
+           !q_.one_time_false;
+  }
+
+  void add_partial(PartialScan p) {
+    partials_.push_back(std::move(p));
+    add_partial_path(partial_kept_, partials_, partials_.size() - 1);
+  }
+
+  // compute_parallel_worker for a partial index or bitmap heap scan (-1: not counted).
+  int partial_workers(double heap_pages, double index_pages) const {
+    return compute_parallel_worker(
+        heap_pages, index_pages, rel_.parallel_workers,
+        {settings_.min_parallel_table_scan_size, settings_.min_parallel_index_scan_size},
+        settings_.max_parallel_workers_per_gather);
+  }
+
+  double divisor(int workers) const {
+    return parallel_divisor(workers, settings_.parallel_leader_participation);
+  }
+
+  TableScan table() const { return {ctx_, rel_, cs_, rs_, relation_text(), output_, width_}; }
 
   // Whether a scan of index `keys` returns rows in the wanted order (`backward` says
   // which way), or how many leading sort keys it gives (engine/plan/incremental_sort.h).
@@ -330,27 +386,20 @@ class ScanChooser {
     BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
     IndexScanCost isc = cost_index_scan(cs_, rs_, ix.info, bq, qual_cost(cs_, qp), 1, index_only);
     PathCost p = disabled_if(!settings_.enable_indexscan, isc.path);
-    ScanBuilder build = [this, entry = ix.entry, ic, qp, backward, index_only] {
-      scans::IndexScanParams ip;
-      ip.relation = relation_text();
-      ip.index_only = index_only;
-      if (index_only) answer_from_index(ip, ctx_.storage, rel_, *entry);
-      ip.index = open_index(ctx_, rel_, *entry);
-      ip.condition_sets = condition_sets(ic, entry->key_columns, backward);
-      ip.direction = backward ? btree::ScanDirection::kBackward : btree::ScanDirection::kForward;
-      ip.stream = settings_.stream;
-      ip.prefetch = settings_.index_prefetch != IndexPrefetch::kOff;
-      ip.prefetch_start_switches =
-          settings_.index_prefetch == IndexPrefetch::kImmediate ? 0 : scans::kPrefetchStartSwitches;
-      ip.leaf_readahead = settings_.index_leaf_readahead;
-      ip.output = output_;
-      ip.filter = scans::compile_qual(qp, layout_);
-      ip.index_cond_text = clauses_text(in_key_order(ic, entry->key_columns), rel_);
-      ip.filter_text = clauses_text(qp, rel_);
-      return std::make_unique<scans::IndexScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
-                                                    std::move(ip));
-    };
-    consider(p, presorted, build, index_only ? keys : std::vector<int>{});
+    IndexPathSpec spec{ix.entry, ic, qp, backward, index_only};
+    consider(p, presorted, [this, spec] { return make_index_scan(table(), spec); },
+             index_only ? keys : std::vector<int>{});
+    // build_index_paths' partial twin (cost_index with partial_path): workers by the
+    // heap pages Mackert-Lohman fetches (not counted for an index-only scan) and the
+    // index pages.
+    if (!parallel_ok()) return;
+    const int workers =
+        partial_workers(index_only ? -1 : isc.rand_heap_pages, isc.index.index_pages);
+    if (workers <= 0) return;
+    PathCost pp = divide_cpu_cost(isc.path.startup, isc.noncpu_run_cost, isc.cpu_run_cost,
+                                  rs_.rows, divisor(workers));
+    add_partial(partial_index_scan(table(), spec, disabled_if(!settings_.enable_indexscan, pp),
+                                   workers, presorted));
   }
 
   // PostgreSQL's Incremental Sort over a path ordered by the first `presorted` keys:
@@ -424,45 +473,19 @@ class ScanChooser {
     BitmapPath bitmap;
     std::vector<BitmapCandidate> chosen = choose_bitmap_and(
         std::move(candidates), cs_, [this](const BitmapPath& b) { return heap_cost(b); }, bitmap);
-    PathCost p = disabled_if(!settings_.enable_bitmapscan,
-                             cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path);
-    consider(p, 0, [this, chosen, bitmap, p] { return build_bitmap_heap(chosen, bitmap, p); });
-  }
-
-  // The Bitmap Heap Scan over the chosen candidates (their BitmapAnd when several): the
-  // clauses they apply are rechecked, the others filter.
-  std::unique_ptr<scans::ExecNode> build_bitmap_heap(const std::vector<BitmapCandidate>& chosen,
-                                                     const BitmapPath& bitmap,
-                                                     const PathCost& p) const {
-    std::vector<std::unique_ptr<scans::BitmapNode>> members;
-    std::vector<bool> rechecked(q_.clauses.size(), false);
-    std::vector<Clause> recheck;
-    for (const BitmapCandidate& c : chosen) {
-      members.push_back(make_bitmap_tree(c));
-      if (c.recheck) {
-        recheck.push_back(*c.recheck);
-        for (size_t id : c.implied_ids) rechecked[id] = true;
-        continue;
-      }
-      // The index conditions in key order, as PostgreSQL's bitmapqualorig lists them.
-      for (size_t id : c.clause_ids) rechecked[id] = true;
-      const BitmapChoice& scan = c.arms.front();
-      for (Clause& k : in_key_order(scan.index_clauses, scan.index->entry->key_columns))
-        recheck.push_back(std::move(k));
-    }
-    std::vector<Clause> filter;
-    for (size_t i = 0; i < q_.clauses.size(); ++i)
-      if (!rechecked[i]) filter.push_back(q_.clauses[i]);
-    filter = order_qual_clauses(cs_, std::move(filter));
-    std::unique_ptr<scans::BitmapNode> tree;
-    if (members.size() == 1) {
-      tree = std::move(members[0]);
-    } else {
-      tree = std::make_unique<scans::BitmapCombineNode>(true, std::move(members));
-      PathCost e = explain_bitmap_node(cs_, bitmap, rs_.tuples);
-      tree->estimate = {e.startup, e.total, e.rows, 0};
-    }
-    return make_bitmap_heap(std::move(tree), recheck, filter, p);
+    const BitmapHeapScanCost bc = cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_);
+    PathCost p = disabled_if(!settings_.enable_bitmapscan, bc.path);
+    consider(p, 0, [this, chosen, bitmap, p] {
+      return make_bitmap_heap(table(), bitmap_heap_plan(table(), q_.clauses, chosen, bitmap), p);
+    });
+    // create_partial_bitmap_paths: workers by the heap pages the bitmap fetches.
+    if (!parallel_ok()) return;
+    const int workers = partial_workers(bc.pages.pages_fetched, -1);
+    if (workers <= 0) return;
+    PathCost pp = divide_cpu_cost(bc.path.startup, bc.noncpu_run_cost, bc.cpu_run_cost, rs_.rows,
+                                  divisor(workers));
+    add_partial(partial_bitmap_heap_scan(table(), bitmap_heap_plan(table(), q_.clauses, chosen, bitmap),
+                                         disabled_if(!settings_.enable_bitmapscan, pp), workers));
   }
 
   // The bitmap index scan of one index applying the restriction clauses `ids`.
@@ -484,52 +507,12 @@ class ScanChooser {
     return cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_).path.total;
   }
 
-  std::unique_ptr<scans::BitmapNode> make_bitmap_tree(const BitmapCandidate& c) const {
-    if (!c.is_or) return make_bitmap_index(c.arms[0]);
-    std::vector<std::unique_ptr<scans::BitmapNode>> children;
-    for (const BitmapChoice& a : c.arms) children.push_back(make_bitmap_index(a));
-    auto node = std::make_unique<scans::BitmapCombineNode>(false, std::move(children));
-    PathCost e = explain_bitmap_node(cs_, c.node, rs_.tuples);
-    node->estimate = {e.startup, e.total, e.rows, 0};
-    return node;
-  }
-
   BitmapChoice bitmap_on(const IndexInfo& ix, std::vector<Clause> index_clauses) const {
     BtreeQuals bq =
         summarize_btree_quals(view_, ix.entry->key_columns, ix.entry->unique, index_clauses);
     BitmapPath bn =
         BitmapPath::index_scan(cost_btree_index(cs_, rs_, ix.info, bq), rs_.rows, ix.info.pages);
     return BitmapChoice{bn, &ix, std::move(index_clauses)};
-  }
-
-  std::unique_ptr<scans::BitmapIndexScanNode> make_bitmap_index(const BitmapChoice& ch) const {
-    auto node = std::make_unique<scans::BitmapIndexScanNode>(
-        open_index(ctx_, rel_, *ch.index->entry),
-        condition_sets(ch.index_clauses, ch.index->entry->key_columns, false),
-        clauses_text(in_key_order(ch.index_clauses, ch.index->entry->key_columns), rel_),
-        settings_.index_leaf_readahead);
-    PathCost e = explain_bitmap_node(cs_, ch.node, rs_.tuples);
-    node->estimate = {e.startup, e.total, e.rows, 0};
-    return node;
-  }
-
-  std::unique_ptr<scans::ExecNode> make_bitmap_heap(std::unique_ptr<scans::BitmapNode> child,
-                                                    const std::vector<Clause>& recheck,
-                                                    const std::vector<Clause>& filter,
-                                                    const PathCost& p) const {
-    scans::BitmapHeapScanParams bp;
-    bp.relation = relation_text();
-    bp.work_mem_bytes = cs_.work_mem_kb * 1024;
-    bp.stream = settings_.stream;
-    bp.output = output_;
-    bp.recheck = scans::compile_qual(recheck, layout_);
-    bp.filter = scans::compile_qual(filter, layout_);
-    bp.recheck_text = clauses_text(recheck, rel_);
-    bp.filter_text = clauses_text(filter, rel_);
-    auto node = std::make_unique<scans::BitmapHeapScanNode>(
-        ctx_.storage.pool(), ctx_.storage.file(rel_), std::move(child), std::move(bp));
-    node->estimate = {p.startup, p.total, p.rows, width_};
-    return node;
   }
 
   PlanContext& ctx_;
@@ -559,12 +542,15 @@ class ScanChooser {
   std::vector<ScanBuilder> builders_;
   // SELECT DISTINCT: every serial path considered, with its builder.
   std::vector<DistinctScanPath> distinct_inputs_;
+  // The table's partial paths in the order made, and add_partial_path's list over them
+  // (cheapest total first).
+  std::vector<PartialScan> partials_;
+  std::vector<size_t> partial_kept_;
   // The Gather, when add_path keeps it among the table's paths.
   std::optional<PathCost> gather_kept_;
-  // RelPath ids of consider_gather_merge.
+  // The serial paths' RelPath id in consider_gather_merge (a Gather Merge's is its
+  // candidate's number, from 1).
   static constexpr int kOther = 0;
-  static constexpr int kGatherMergeA = 1;
-  static constexpr int kGatherMergeB = 2;
   // The cheapest path so far: its cost, its total with the nodes above, and its builder.
   PathCost best_;
   double best_total_ = 0;

@@ -74,10 +74,11 @@ struct ChosenScan {
   bool ordered = false;       // rows come in the wanted order: no Sort needed
   bool parallel_safe = true;  // false when `node` is a Gather or Gather Merge
   int width = 0;              // bytes of an output row, as EXPLAIN's width
-  // The table's partial path (a Parallel Seq Scan) when PostgreSQL would make one,
-  // for an aggregate's Finalize / Partial plan; `node` may already be the Gather
-  // over it when that was cheapest (engine/plan/parallel_paths.h).
-  std::optional<PartialScan> partial;
+  // The table's partial paths (Parallel Seq, Index, Index Only and Bitmap Heap Scans)
+  // that PostgreSQL's add_partial_path keeps, cheapest total first, for an aggregate's
+  // Finalize / Partial plan; `node` may already be a Gather over the first when that
+  // was cheapest (engine/plan/parallel_paths.h).
+  std::vector<PartialScan> partials;
   // SELECT DISTINCT: the plan above `node`, and the columns PostgreSQL's scan would
   // return as its physical row (an index-only scan's keys, else the table's columns;
   // empty when the node returns exactly the select list, as a Gather does).

@@ -96,6 +96,7 @@ PlannerSettings planner_settings(const Settings& s) {
   p.max_parallel_workers_per_gather = int(s.get_int("max_parallel_workers_per_gather"));
   p.max_parallel_workers = int(s.get_int("max_parallel_workers"));
   p.min_parallel_table_scan_size = double(s.get_int("min_parallel_table_scan_size"));
+  p.min_parallel_index_scan_size = double(s.get_int("min_parallel_index_scan_size"));
   p.parallel_leader_participation = s.get_bool("parallel_leader_participation");
   if (s.get_enum("cost_model") == "prefetch_aware") prefetch_aware_costs(s, p, cs);
   return p;

@@ -160,6 +160,17 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Sets the minimum amount of table data for a parallel scan: a smaller table gets no "
        "parallel plan unless its parallel_workers option is set.",
        "Query Tuning / Planner Cost Constants"},
+      {"min_parallel_index_scan_size",
+       SettingType::kInt,
+       SettingUnit::kBlocks,
+       0,
+       715827882,
+       "512kB",
+       {},
+       "Sets the minimum amount of index data for a parallel scan: an index scan expected to "
+       "read fewer index pages gets no parallel plan unless the table's parallel_workers "
+       "option is set.",
+       "Query Tuning / Planner Cost Constants"},
       // Query planning (PostgreSQL's names, units, ranges and defaults)
       {"seq_page_cost",
        SettingType::kReal,

@@ -83,6 +83,9 @@ class FixedBitmap final : public scans::BitmapNode {
     for (Tid t : tids_) bm->add_tid(t);
     return bm;
   }
+  std::unique_ptr<scans::BitmapNode> clone() const override {
+    return std::make_unique<FixedBitmap>(tids_);
+  }
   std::string explain_name() const override { return "Fixed Bitmap"; }
   void explain_details(std::vector<std::string>&, bool) const override {}
 

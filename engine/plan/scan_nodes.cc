@@ -1,0 +1,163 @@
+#include "engine/plan/scan_nodes.h"
+
+#include "engine/plan/index_conditions.h"
+#include "engine/plan/index_open.h"
+#include "engine/plan/where_clause.h"
+
+namespace tp {
+
+namespace {
+
+std::unique_ptr<scans::BitmapIndexScanNode> make_bitmap_index(const TableScan& t,
+                                                              const BitmapChoice& ch) {
+  const RelationEntry& index = *ch.index->entry;
+  auto node = std::make_unique<scans::BitmapIndexScanNode>(
+      open_index(t.ctx, t.rel, index), condition_sets(ch.index_clauses, index.key_columns, false),
+      clauses_text(in_key_order(ch.index_clauses, index.key_columns), t.rel),
+      t.ctx.settings.index_leaf_readahead);
+  PathCost e = explain_bitmap_node(t.cs, ch.node, t.rs.tuples);
+  node->estimate = {e.startup, e.total, e.rows, 0};
+  return node;
+}
+
+std::unique_ptr<scans::BitmapNode> make_bitmap_tree(const TableScan& t, const BitmapCandidate& c) {
+  if (!c.is_or) return make_bitmap_index(t, c.arms[0]);
+  std::vector<std::unique_ptr<scans::BitmapNode>> children;
+  for (const BitmapChoice& a : c.arms) children.push_back(make_bitmap_index(t, a));
+  auto node = std::make_unique<scans::BitmapCombineNode>(false, std::move(children));
+  PathCost e = explain_bitmap_node(t.cs, c.node, t.rs.tuples);
+  node->estimate = {e.startup, e.total, e.rows, 0};
+  return node;
+}
+
+}  // namespace
+
+scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec& spec) {
+  const PlannerSettings& s = t.ctx.settings;
+  const RelationEntry& index = *spec.index;
+  scans::IndexScanParams ip;
+  ip.relation = t.relation_text;
+  ip.index_only = spec.index_only;
+  if (spec.index_only) answer_from_index(ip, t.ctx.storage, t.rel, index);
+  ip.index = open_index(t.ctx, t.rel, index);
+  ip.condition_sets = condition_sets(spec.index_clauses, index.key_columns, spec.backward);
+  ip.direction = spec.backward ? btree::ScanDirection::kBackward : btree::ScanDirection::kForward;
+  ip.stream = s.stream;
+  ip.prefetch = s.index_prefetch != IndexPrefetch::kOff;
+  ip.prefetch_start_switches =
+      s.index_prefetch == IndexPrefetch::kImmediate ? 0 : scans::kPrefetchStartSwitches;
+  ip.leaf_readahead = s.index_leaf_readahead;
+  ip.output = t.output;
+  ip.filter = scans::compile_qual(spec.filter, t.layout);
+  ip.index_cond_text = clauses_text(in_key_order(spec.index_clauses, index.key_columns), t.rel);
+  ip.filter_text = clauses_text(spec.filter, t.rel);
+  return ip;
+}
+
+std::unique_ptr<scans::ExecNode> make_index_scan(const TableScan& t, const IndexPathSpec& spec) {
+  return std::make_unique<scans::IndexScanNode>(t.ctx.storage.pool(), t.ctx.storage.file(t.rel),
+                                                index_scan_params(t, spec));
+}
+
+PartialScan partial_index_scan(const TableScan& t, const IndexPathSpec& spec, const PathCost& cost,
+                               int workers, size_t keys) {
+  PartialScan p;
+  p.kind = PartialScan::Kind::kIndex;
+  p.workers = workers;
+  p.path = cost;
+  p.width = t.width;
+  p.keys = keys;
+  p.nblocks = BlockNumber(t.rel.pages);
+  p.prepare = [t, spec] {
+    scans::IndexScanParams params = index_scan_params(t, spec);
+    auto shared = std::make_shared<scans::SharedIndexScan>(params.condition_sets.size());
+    params.parallel = shared;
+    ParallelScanFactory f;
+    f.shared = shared;
+    f.participant = [pool = &t.ctx.storage.pool(), file = &t.ctx.storage.file(t.rel),
+                     params](scans::ParallelBlocks&) {
+      return std::unique_ptr<scans::ExecNode>(
+          std::make_unique<scans::IndexScanNode>(*pool, *file, params));
+    };
+    return f;
+  };
+  return p;
+}
+
+BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& clauses,
+                                const std::vector<BitmapCandidate>& chosen,
+                                const BitmapPath& bitmap) {
+  std::vector<std::unique_ptr<scans::BitmapNode>> members;
+  std::vector<bool> rechecked(clauses.size(), false);
+  std::vector<Clause> recheck;
+  for (const BitmapCandidate& c : chosen) {
+    members.push_back(make_bitmap_tree(t, c));
+    if (c.recheck) {
+      recheck.push_back(*c.recheck);
+      for (size_t id : c.implied_ids) rechecked[id] = true;
+      continue;
+    }
+    // The index conditions in key order, as PostgreSQL's bitmapqualorig lists them.
+    for (size_t id : c.clause_ids) rechecked[id] = true;
+    const BitmapChoice& scan = c.arms.front();
+    for (Clause& k : in_key_order(scan.index_clauses, scan.index->entry->key_columns))
+      recheck.push_back(std::move(k));
+  }
+  std::vector<Clause> filter;
+  for (size_t i = 0; i < clauses.size(); ++i)
+    if (!rechecked[i]) filter.push_back(clauses[i]);
+  filter = order_qual_clauses(t.cs, std::move(filter));
+  BitmapHeapPlan plan;
+  if (members.size() == 1) {
+    plan.tree = std::move(members[0]);
+  } else {
+    plan.tree = std::make_unique<scans::BitmapCombineNode>(true, std::move(members));
+    PathCost e = explain_bitmap_node(t.cs, bitmap, t.rs.tuples);
+    plan.tree->estimate = {e.startup, e.total, e.rows, 0};
+  }
+  scans::BitmapHeapScanParams& bp = plan.params;
+  bp.relation = t.relation_text;
+  bp.work_mem_bytes = t.cs.work_mem_kb * 1024;
+  bp.stream = t.ctx.settings.stream;
+  bp.output = t.output;
+  bp.recheck = scans::compile_qual(recheck, t.layout);
+  bp.filter = scans::compile_qual(filter, t.layout);
+  bp.recheck_text = clauses_text(recheck, t.rel);
+  bp.filter_text = clauses_text(filter, t.rel);
+  return plan;
+}
+
+std::unique_ptr<scans::ExecNode> make_bitmap_heap(const TableScan& t, BitmapHeapPlan plan,
+                                                  const PathCost& p) {
+  auto node = std::make_unique<scans::BitmapHeapScanNode>(
+      t.ctx.storage.pool(), t.ctx.storage.file(t.rel), std::move(plan.tree),
+      std::move(plan.params));
+  node->estimate = {p.startup, p.total, p.rows, t.width};
+  return node;
+}
+
+PartialScan partial_bitmap_heap_scan(const TableScan& t, BitmapHeapPlan plan, const PathCost& cost,
+                                     int workers) {
+  PartialScan p;
+  p.kind = PartialScan::Kind::kBitmap;
+  p.workers = workers;
+  p.path = cost;
+  p.width = t.width;
+  p.nblocks = BlockNumber(t.rel.pages);
+  std::shared_ptr<const BitmapHeapPlan> made = std::make_shared<BitmapHeapPlan>(std::move(plan));
+  p.prepare = [pool = &t.ctx.storage.pool(), file = &t.ctx.storage.file(t.rel), made] {
+    auto shared = std::make_shared<scans::SharedBitmap>();
+    ParallelScanFactory f;
+    f.shared = shared;
+    f.participant = [pool, file, made, shared](scans::ParallelBlocks&) {
+      scans::BitmapHeapScanParams params = made->params;
+      params.parallel = shared;
+      return std::unique_ptr<scans::ExecNode>(std::make_unique<scans::BitmapHeapScanNode>(
+          *pool, *file, made->tree->clone(), std::move(params)));
+    };
+    return f;
+  };
+  return p;
+}
+
+}  // namespace tp
