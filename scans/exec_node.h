@@ -59,8 +59,8 @@ struct NodeInstrumentation {
   // Time in the node to its first row, summed over loops (EXPLAIN divides by loops,
   // as PostgreSQL: a parallel node's loops are its participants).
   double startup_ms = 0;
-  double total_ms = 0;          // time in open() and next() over all loops
-  uint64_t rows_filtered = 0;   // rows a Filter removed
+  double total_ms = 0;         // time in open() and next() over all loops
+  uint64_t rows_filtered = 0;  // rows a Filter removed
   // Node-specific counts that a parallel node's participants add up, as
   // PostgreSQL's ntuples2: rows an Index Recheck removed, an Index Only Scan's heap
   // fetches, and a Bitmap Heap Scan's exact and lossy pages.

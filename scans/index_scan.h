@@ -143,7 +143,7 @@ class IndexScanNode final : public ExecNode {
   int block_switches_ = 0;
   int heap_reads_ = 0;  // heap blocks read (not found in the pool) before the stream
   std::unique_ptr<bufmgr::PrefetchPolicy> start_policy_;  // asks should_start
-  BlockNumber vm_block_ = kInvalidBlock;  // the last block skips_heap looked up
+  BlockNumber vm_block_ = kInvalidBlock;                  // the last block skips_heap looked up
   bool vm_skip_ = false;
   std::vector<char> index_tuple_;
   BlockNumber current_block_ = kInvalidBlock;

@@ -253,7 +253,8 @@ class ScanChooser {
       for (const SerialPath& s : serial_paths_)
         if (s.ordered && !parallel_path_survives(table_gm[i].gm.path, s.raw, consider_startup))
           kept = false;
-      if (kept) inputs.push_back({table_gm[i].gm.path.total, {table_gm[i].gm.path, false, int(i) + 1}});
+      if (kept)
+        inputs.push_back({table_gm[i].gm.path.total, {table_gm[i].gm.path, false, int(i) + 1}});
     }
     std::stable_sort(inputs.begin(), inputs.end(),
                      [](const auto& x, const auto& y) { return x.first < y.first; });
@@ -261,9 +262,10 @@ class ScanChooser {
     for (const auto& [input_total, p] : inputs)
       add_same_order_path(ordered_rel, p, consider_startup);
     if (!cheapest_sorted) {
-      table_gm.push_back({gather_merge_sorted(settings_, cheapest_partial, limit_tuples,
-                                              cheapest_partial.path.rows * cheapest_partial.workers),
-                          &cheapest_partial});
+      table_gm.push_back(
+          {gather_merge_sorted(settings_, cheapest_partial, limit_tuples,
+                               cheapest_partial.path.rows * cheapest_partial.workers),
+           &cheapest_partial});
       add_same_order_path(ordered_rel, {table_gm.back().gm.path, false, int(table_gm.size())},
                           consider_startup);
     }
@@ -387,8 +389,9 @@ class ScanChooser {
     IndexScanCost isc = cost_index_scan(cs_, rs_, ix.info, bq, qual_cost(cs_, qp), 1, index_only);
     PathCost p = disabled_if(!settings_.enable_indexscan, isc.path);
     IndexPathSpec spec{ix.entry, ic, qp, backward, index_only};
-    consider(p, presorted, [this, spec] { return make_index_scan(table(), spec); },
-             index_only ? keys : std::vector<int>{});
+    consider(
+        p, presorted, [this, spec] { return make_index_scan(table(), spec); },
+        index_only ? keys : std::vector<int>{});
     // build_index_paths' partial twin (cost_index with partial_path): workers by the
     // heap pages Mackert-Lohman fetches (not counted for an index-only scan) and the
     // index pages.
@@ -396,8 +399,8 @@ class ScanChooser {
     const int workers =
         partial_workers(index_only ? -1 : isc.rand_heap_pages, isc.index.index_pages);
     if (workers <= 0) return;
-    PathCost pp = divide_cpu_cost(isc.path.startup, isc.noncpu_run_cost, isc.cpu_run_cost,
-                                  rs_.rows, divisor(workers));
+    PathCost pp = divide_cpu_cost(isc.path.startup, isc.noncpu_run_cost, isc.cpu_run_cost, rs_.rows,
+                                  divisor(workers));
     add_partial(partial_index_scan(table(), spec, disabled_if(!settings_.enable_indexscan, pp),
                                    workers, presorted));
   }
@@ -484,7 +487,8 @@ class ScanChooser {
     if (workers <= 0) return;
     PathCost pp = divide_cpu_cost(bc.path.startup, bc.noncpu_run_cost, bc.cpu_run_cost, rs_.rows,
                                   divisor(workers));
-    add_partial(partial_bitmap_heap_scan(table(), bitmap_heap_plan(table(), q_.clauses, chosen, bitmap),
+    add_partial(partial_bitmap_heap_scan(table(),
+                                         bitmap_heap_plan(table(), q_.clauses, chosen, bitmap),
                                          disabled_if(!settings_.enable_bitmapscan, pp), workers));
   }
 

@@ -129,9 +129,9 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
 
 std::unique_ptr<scans::ExecNode> make_bitmap_heap(const TableScan& t, BitmapHeapPlan plan,
                                                   const PathCost& p) {
-  auto node = std::make_unique<scans::BitmapHeapScanNode>(
-      t.ctx.storage.pool(), t.ctx.storage.file(t.rel), std::move(plan.tree),
-      std::move(plan.params));
+  auto node =
+      std::make_unique<scans::BitmapHeapScanNode>(t.ctx.storage.pool(), t.ctx.storage.file(t.rel),
+                                                  std::move(plan.tree), std::move(plan.params));
   node->estimate = {p.startup, p.total, p.rows, t.width};
   return node;
 }

@@ -1,0 +1,96 @@
+-- The EXPLAIN statements of pg15_parallel_index_test.cc, each after `reset all` and
+-- the settings it names (run after pi_setup.sql).
+-- 1. defaults: too small a saving for parallel_setup_cost
+reset all;
+explain select * from pi where c < 3000;
+explain select * from pi where b < 30;
+-- 2. cheaper start-up and rows: Parallel Index Scan, Parallel Bitmap Heap Scan
+reset all;
+set parallel_setup_cost = 10;
+set parallel_tuple_cost = 0.01;
+explain select * from pi where c < 3000;
+explain select * from pi where c < 9000;
+explain select * from pi where b < 30;
+explain select * from pi where b < 100;
+explain select a, c from pi where b < 100 and c > 5000;
+explain select * from pi where b in (5, 7, 11, 13);
+explain select * from pi where b = 5 or c < 100;
+explain select count(*) from pi where c < 20000;
+explain select sum(a), count(*) from pi where b < 200;
+explain select max(c) from pi where b < 200;
+explain select * from pi where c < 9000 order by c;
+explain select * from pi where c < 9000 order by c limit 100;
+explain select * from pi where c > 100 order by c desc;
+explain select a from pi where a < 12000 order by a;
+explain select c from pi where c < 20000;
+explain select * from pi where b between 10 and 20 order by b, a;
+-- 3. cheaper still: every scan split
+reset all;
+set parallel_setup_cost = 0;
+set parallel_tuple_cost = 0;
+explain select * from pi where c < 3000;
+explain select * from pi where c < 300;
+explain select * from pi where b < 30;
+explain select * from pi where a < 20 or a > 29980;
+explain select b, a from pi where b = 3;
+explain select b, a from pi where b in (3, 4, 5);
+explain select * from pi order by c;
+explain select * from pi order by a limit 10;
+explain select count(*) from pi;
+-- 4. index size minimum, worker counts
+reset all;
+set parallel_setup_cost = 0;
+set parallel_tuple_cost = 0;
+set min_parallel_index_scan_size = 0;
+set min_parallel_table_scan_size = 0;
+explain select * from pi where c < 300;
+explain select * from pi where c < 30;
+explain select * from pi where c < 9000 order by c;
+explain select * from pi where c > 9000 order by c desc limit 500;
+explain select a, b from pi where a < 20000 order by a;
+explain select * from pi where b < 10 order by b, a;
+explain select * from pi where b in (1, 2, 3) order by b;
+explain select * from pi where c < 15000 and b < 500;
+explain select * from pi where (b < 3 and a < 10000) or c < 50;
+explain select count(*) from pi where c < 15000;
+explain select a, c from pi where c > 100 and a <> 1 and a <> 2 and a <> 3 and a <> 4 and a <> 5 and a <> 6 and a <> 7 and a <> 8 and a <> 9 and a <> 10 order by c;
+explain select a, c from pi where c > 100 and a <> 1 and a <> 2 and a <> 3 and a <> 4 and a <> 5 and a <> 6 and a <> 7 and a <> 8 and a <> 9 and a <> 10 order by c desc limit 2000;
+explain select b, a from pi where b > 100 and a <> 1 and a <> 2 and a <> 3 and a <> 4 and a <> 5 and a <> 6 and a <> 7 and a <> 8 and a <> 9 and a <> 10 order by b, a;
+set max_parallel_workers_per_gather = 4;
+explain select * from pi where c < 9000;
+explain select * from pi where b < 100;
+set min_parallel_index_scan_size = '8kB';
+explain select * from pi where c < 9000;
+alter table pi set (parallel_workers = 3);
+explain select * from pi where c < 9000;
+explain select * from pi where b < 100;
+alter table pi reset (parallel_workers);
+-- 5. scans switched off
+reset all;
+set parallel_setup_cost = 10;
+set parallel_tuple_cost = 0.001;
+set enable_seqscan = off;
+explain select * from pi where b < 300;
+explain select * from pi where c < 20000;
+set enable_bitmapscan = off;
+explain select * from pi where b < 300;
+set enable_indexscan = off;
+explain select * from pi where b < 300;
+reset all;
+set parallel_setup_cost = 10;
+set parallel_tuple_cost = 0;
+set parallel_leader_participation = off;
+explain select * from pi where c < 9000;
+explain select * from pi where b < 100;
+-- 6. a VACUUM'd table: Parallel Index Only Scans
+reset all;
+set parallel_setup_cost = 0;
+set parallel_tuple_cost = 0;
+set min_parallel_table_scan_size = 0;
+set min_parallel_index_scan_size = 0;
+explain select a from piv where a < 20000;
+explain select count(*) from piv where a < 20000;
+explain select count(*) from piv;
+explain select a from piv where a > 10 order by a;
+explain select b from piv where b < 500;
+explain select * from piv where b < 500;
