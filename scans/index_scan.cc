@@ -98,12 +98,12 @@ bool IndexScanNode::load_batch() {
 bool IndexScanNode::load_parallel_batch(btree::IndexBatch& b) {
   btree::ParallelLeafScan& shared = params_.parallel->leaves;
   while (std::optional<btree::ParallelLeafScan::Seized> s = shared.seize()) {
-    if (s->primitive != condition_set_) {
-      condition_set_ = s->primitive;
-      scan_->rescan(params_.condition_sets[condition_set_]);
-    }
     btree::LeafPosition next;
     try {
+      if (s->primitive != condition_set_) {
+        condition_set_ = s->primitive;
+        scan_->rescan(params_.condition_sets[condition_set_]);
+      }
       next = scan_->read_one_page(s->position, b);
     } catch (...) {
       shared.abandon();  // nobody may wait for a position this participant will not give
