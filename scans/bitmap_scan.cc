@@ -242,7 +242,7 @@ const bufmgr::ReadStreamStats* BitmapHeapScanNode::stream_stats() const {
 }
 
 void BitmapHeapScanNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
-  lines.push_back("Recheck Cond: " + params_.recheck_text);
+  if (!params_.recheck_text.empty()) lines.push_back("Recheck Cond: " + params_.recheck_text);
   if (analyze && instr.rows_rechecked_out > 0)
     lines.push_back(rows_removed_line("Index Recheck", instr.rows_rechecked_out, instr.loops));
   if (!params_.filter_text.empty()) {

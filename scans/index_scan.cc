@@ -57,13 +57,14 @@ void IndexScanNode::do_open() {
   ahead_batch_ = ahead_item_ = 0;
   block_switches_ = 0;
   heap_reads_ = 0;
-  index_done_ = false;
-  TP_ASSERT(!params_.condition_sets.empty());
+  // No condition set: an empty array (= ANY ('{}')) matches nothing.
+  index_done_ = params_.condition_sets.empty();
   condition_set_ = 0;
   if (scan_) readahead_ += scan_->leaf_readahead_stats();
-  scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, params_.condition_sets[0],
-                                             params_.direction,
-                                             params_.leaf_readahead && !params_.parallel);
+  scan_ = std::make_unique<btree::IndexScan>(
+      *params_.index.tree,
+      index_done_ ? std::vector<btree::ColumnCondition>{} : params_.condition_sets[0],
+      params_.direction, params_.leaf_readahead && !params_.parallel);
   batch_.reset(uint32_t(params_.output.size()), kIndexBatchRows);
 }
 

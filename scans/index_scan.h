@@ -58,7 +58,7 @@ class SharedIndexScan final : public ParallelShared {
 struct IndexScanParams {
   std::string relation;
   IndexHandle index;
-  ConditionSets condition_sets;  // at least one
+  ConditionSets condition_sets;  // none: nothing matches (an empty = ANY array)
   btree::ScanDirection direction = btree::ScanDirection::kForward;
   bufmgr::ReadStreamConfig stream;
   // Index Only Scan: the index holds every column the query needs. An entry whose heap

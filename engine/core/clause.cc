@@ -42,6 +42,11 @@ const char* cmp_op_name(CmpOp op) {
   return kNames[static_cast<int>(op)];
 }
 
+std::vector<Clause> index_form(std::vector<Clause> clauses) {
+  for (Clause& c : clauses) c.constant_left = false;
+  return clauses;
+}
+
 Clause Clause::cmp(int column, CmpOp op, std::optional<int64_t> value) {
   Clause e;
   e.kind = Kind::kCompare;
@@ -122,6 +127,7 @@ Clause normalize_impl(const Clause& e, bool negated) {
   switch (e.kind) {
     case Clause::Kind::kCompare: {
       Clause c = Clause::cmp(e.column, negated ? negate(e.op) : e.op, e.value);
+      c.constant_left = e.constant_left;
       c.numeric = e.numeric;
       if (c.numeric && negated) c.numeric->op = negate(c.numeric->op);
       return c;

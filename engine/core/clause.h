@@ -77,6 +77,10 @@ struct Clause {
   std::vector<std::optional<int64_t>> list;  // kIn
   std::vector<Clause> args;                  // kAnd / kOr / kNot
   std::optional<NumericCompare> numeric;     // kCompare / kIn: compared in numeric
+  // kCompare written `constant op column` (`5 < a`): the same clause as `a > 5`, but
+  // printed as written wherever PostgreSQL keeps the original (a Filter, a Recheck
+  // Cond); index conditions print it column first (index_form).
+  bool constant_left = false;
 
   static Clause cmp(int column, CmpOp op, std::optional<int64_t> value);
   static Clause between(int column, int64_t lo, int64_t hi, bool negated = false);
@@ -87,6 +91,9 @@ struct Clause {
   static Clause not_of(Clause arg);
   static Clause boolean(bool v);
 };
+
+// The clauses as index conditions print them: the column on the left.
+std::vector<Clause> index_form(std::vector<Clause> clauses);
 
 // Rewrites as PostgreSQL does before planning: BETWEEN into a pair of
 // comparisons (NOT BETWEEN into an OR), NOT pushed down through AND/OR (De

@@ -2,116 +2,144 @@
 
 #include <algorithm>
 
+#include "engine/core/stack_depth.h"
 #include "engine/plan/index_conditions.h"
+#include "engine/plan/prepqual.h"
 
 namespace tp {
 namespace {
 
-// The bitmap scan for `arm` (the clauses of one AND arm) among the indexes that apply
-// at least one of them, each applying as well the `others` it can, whose heap scan
-// costs least (ties: the cheaper index scan); `own` is how many of the arm's clauses it
-// applies, `used_others` which of `others`. None if no index applies any arm clause.
-std::optional<BitmapChoice> bitmap_for(const std::vector<Clause>& arm,
-                                       const std::vector<Clause>& others,
-                                       const std::vector<IndexInfo>& indexes,
-                                       const CostSettings& cs, const BitmapOn& bitmap_on,
-                                       const BitmapHeapCost& heap_cost, size_t& own,
-                                       std::vector<size_t>& used_others) {
-  std::optional<BitmapChoice> best;
-  double best_heap = 0, best_cost = 0;
-  for (const IndexInfo& ix : indexes) {
-    std::vector<Clause> ic;
-    for (const Clause& c : arm)
-      if (usable_index_clause(c, ix.entry->key_columns)) ic.push_back(c);
-    if (ic.empty()) continue;
-    const size_t n_own = ic.size();
-    std::vector<size_t> used;
-    for (size_t k = 0; k < others.size(); ++k)
-      if (usable_index_clause(others[k], ix.entry->key_columns)) {
-        ic.push_back(others[k]);
-        used.push_back(k);
-      }
-    BitmapChoice ch = bitmap_on(ix, std::move(ic));
-    const double cost = cost_bitmap_tree_node(cs, ch.node).cost;
-    const double heap = heap_cost(ch.node);
-    if (!best || heap < best_heap || (heap == best_heap && cost < best_cost)) {
-      best = std::move(ch);
-      best_heap = heap;
-      best_cost = cost;
-      own = n_own;
-      used_others = std::move(used);
-    }
-  }
-  return best;
+bool contains(const std::vector<Clause>& list, const Clause& c) {
+  return std::any_of(list.begin(), list.end(), [&](const Clause& x) { return same_clause(x, c); });
 }
 
-// PostgreSQL's predicate proof reads an IN list of up to 100 constants as an OR of
-// equalities, and then cannot prove it from an OR of arms that each hold it (each arm
-// would have to imply one of its equalities): such a list stays in the Filter.
-bool proof_sees_an_or(const Clause& c) {
-  constexpr size_t kMaxSaopArraySize = 100;  // predtest.c's MAX_SAOP_ARRAY_SIZE
-  return c.kind == Clause::Kind::kIn && !c.negated && c.list.size() <= kMaxSaopArraySize;
+// `list` with `more` appended, each clause once.
+void append_unique(std::vector<Clause>& list, const std::vector<Clause>& more) {
+  for (const Clause& c : more)
+    if (!contains(list, c)) list.push_back(c);
+}
+
+bool same_quals(const std::vector<Clause>& a, const std::vector<Clause>& b) {
+  return a.size() == b.size() &&
+         std::all_of(a.begin(), a.end(), [&](const Clause& c) { return contains(b, c); });
+}
+
+bool shares_a_clause(const std::vector<Clause>& quals, const std::vector<Clause>& used) {
+  return std::any_of(quals.begin(), quals.end(),
+                     [&](const Clause& c) { return contains(used, c); });
+}
+
+BitmapCandidate index_scan_candidate(BitmapChoice scan) {
+  BitmapCandidate c;
+  c.kind = BitmapCandidate::Kind::kIndex;
+  c.node = scan.node;
+  c.quals = scan.index_clauses;
+  c.scan = std::move(scan);
+  return c;
+}
+
+// build_paths_for_OR: a bitmap index scan on each index that applies some of `arm`,
+// applying as well every clause of `all` it can.
+std::vector<BitmapCandidate> paths_for_or(const std::vector<Clause>& arm,
+                                          const std::vector<Clause>& all,
+                                          const BitmapContext& ctx) {
+  std::vector<BitmapCandidate> out;
+  for (const IndexInfo& ix : ctx.indexes) {
+    std::vector<Clause> ic;
+    for (const Clause& c : arm)
+      if (usable_index_clause(c, ix.entry->key_columns) && !contains(ic, c)) ic.push_back(c);
+    if (ic.empty()) continue;
+    for (const Clause& c : all)
+      if (usable_index_clause(c, ix.entry->key_columns) && !contains(ic, c)) ic.push_back(c);
+    add_bitmap_candidate(out, index_scan_candidate(ctx.bitmap_on(ix, std::move(ic))), ctx.cs);
+  }
+  return out;
+}
+
+// The bitmap of one OR arm: choose_bitmap_and's pick among its candidates.
+std::optional<BitmapCandidate> arm_bitmap(const Clause& arm, const std::vector<Clause>& all,
+                                          const BitmapContext& ctx) {
+  std::vector<BitmapCandidate> paths;
+  if (arm.kind == Clause::Kind::kAnd) {
+    paths = paths_for_or(arm.args, all, ctx);
+    for (BitmapCandidate& c : bitmap_or_candidates(arm.args, all, ctx))
+      add_bitmap_candidate(paths, std::move(c), ctx.cs);
+  } else {
+    paths = paths_for_or({arm}, all, ctx);
+  }
+  if (paths.empty()) return std::nullopt;
+  BitmapPath bitmap;
+  std::vector<BitmapCandidate> chosen =
+      choose_bitmap_and(std::move(paths), ctx.cs, ctx.heap_cost, bitmap);
+  if (chosen.size() == 1) return std::move(chosen[0]);
+  BitmapCandidate group;
+  group.kind = BitmapCandidate::Kind::kAnd;
+  group.node = bitmap;
+  for (const BitmapCandidate& m : chosen) append_unique(group.quals, m.quals);
+  group.members = std::move(chosen);
+  return group;
 }
 
 }  // namespace
 
-std::optional<BitmapCandidate> bitmap_or_candidate(const std::vector<Clause>& clauses, size_t oi,
-                                                   const std::vector<IndexInfo>& indexes,
-                                                   const CostSettings& cs,
-                                                   const BitmapOn& bitmap_on,
-                                                   const BitmapHeapCost& heap_cost) {
-  const Clause& orc = clauses[oi];
-  if (orc.kind != Clause::Kind::kOr) return std::nullopt;
-  BitmapCandidate c;
-  c.is_or = true;
-  c.clause_ids = {oi};
-  std::vector<Clause> others;
-  std::vector<size_t> other_ids;
-  for (size_t i = 0; i < clauses.size(); ++i)
-    if (i != oi) others.push_back(clauses[i]), other_ids.push_back(i);
-  std::vector<Clause> arm_rechecks;
-  bool covered = true;
-  std::vector<size_t> in_every_arm = other_ids;
-  for (const Clause& arm : orc.args) {
-    std::vector<Clause> parts =
-        arm.kind == Clause::Kind::kAnd ? arm.args : std::vector<Clause>{arm};
-    size_t own = 0;
-    std::vector<size_t> used_others;
-    std::optional<BitmapChoice> ch =
-        bitmap_for(parts, others, indexes, cs, bitmap_on, heap_cost, own, used_others);
-    if (!ch) return std::nullopt;
-    covered = covered && own == parts.size();
-    std::vector<size_t> kept;
-    for (size_t k : used_others) {
-      if (std::find(in_every_arm.begin(), in_every_arm.end(), other_ids[k]) != in_every_arm.end() &&
-          !proof_sees_an_or(others[k]))
-        kept.push_back(other_ids[k]);
-      c.clause_ids.push_back(other_ids[k]);
+Clause candidate_recheck(const BitmapCandidate& c) {
+  auto one_or_and = [](std::vector<Clause> parts) {
+    return parts.size() == 1 ? std::move(parts[0]) : Clause::and_of(std::move(parts));
+  };
+  switch (c.kind) {
+    case BitmapCandidate::Kind::kIndex:
+      return one_or_and(in_key_order(c.scan.index_clauses, c.scan.index->entry->key_columns));
+    case BitmapCandidate::Kind::kAnd: {
+      std::vector<Clause> parts;
+      for (const BitmapCandidate& m : c.members) {
+        Clause r = candidate_recheck(m);
+        append_unique(parts, r.kind == Clause::Kind::kAnd ? r.args : std::vector<Clause>{r});
+      }
+      return one_or_and(std::move(parts));
     }
-    in_every_arm = kept;
-    std::vector<Clause> conds = in_key_order(ch->index_clauses, ch->index->entry->key_columns);
-    arm_rechecks.push_back(conds.size() == 1 ? conds[0] : Clause::and_of(conds));
-    c.arms.push_back(*ch);
+    case BitmapCandidate::Kind::kOr: {
+      std::vector<Clause> arms;
+      for (const BitmapCandidate& m : c.members) arms.push_back(candidate_recheck(m));
+      return Clause::or_of(std::move(arms));
+    }
   }
-  if (c.arms.size() < 2) return std::nullopt;
-  std::vector<BitmapPath> kids;
-  for (const BitmapChoice& a : c.arms) kids.push_back(a.node);
-  c.node = BitmapPath::or_of(kids);
-  // choose_bitmap_and counts as used every restriction an arm's index conditions
-  // take (classify_index_clause_usage flattens the arms), so a BitmapOr sharing one
-  // with another candidate is never ANDed with it.
-  std::sort(c.clause_ids.begin(), c.clause_ids.end());
-  c.clause_ids.erase(std::unique(c.clause_ids.begin(), c.clause_ids.end()), c.clause_ids.end());
-  c.recheck = Clause::or_of(std::move(arm_rechecks));
-  c.implied_ids = in_every_arm;
-  if (covered) c.implied_ids.push_back(oi);
-  return c;
+  return Clause::boolean(true);
+}
+
+std::vector<BitmapCandidate> bitmap_or_candidates(const std::vector<Clause>& clauses,
+                                                  const std::vector<Clause>& others,
+                                                  const BitmapContext& ctx) {
+  check_stack_depth();  // one level per OR nested in an AND arm
+  std::vector<Clause> all = clauses;
+  all.insert(all.end(), others.begin(), others.end());
+  std::vector<BitmapCandidate> result;
+  for (const Clause& orc : clauses) {
+    if (orc.kind != Clause::Kind::kOr) continue;
+    BitmapCandidate c;
+    c.kind = BitmapCandidate::Kind::kOr;
+    bool every_arm = true;
+    for (const Clause& arm : orc.args) {
+      std::optional<BitmapCandidate> b = arm_bitmap(arm, all, ctx);
+      if (!b) {
+        every_arm = false;
+        break;
+      }
+      append_unique(c.quals, b->quals);
+      c.members.push_back(std::move(*b));
+    }
+    if (!every_arm || c.members.size() < 2) continue;
+    std::vector<BitmapPath> kids;
+    for (const BitmapCandidate& m : c.members) kids.push_back(m.node);
+    c.node = BitmapPath::or_of(kids);
+    result.push_back(std::move(c));
+  }
+  return result;
 }
 
 void add_bitmap_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c,
                           const CostSettings& cs) {
   for (BitmapCandidate& other : candidates) {
-    if (other.clause_ids != c.clause_ids) continue;
+    if (!same_quals(other.quals, c.quals)) continue;
     if (cost_bitmap_tree_node(cs, c.node).cost < cost_bitmap_tree_node(cs, other.node).cost)
       other = std::move(c);
     return;
@@ -128,12 +156,6 @@ BitmapPath group_node(const std::vector<BitmapCandidate>& candidates,
   std::vector<BitmapPath> kids;
   for (size_t i : group) kids.push_back(candidates[i].node);
   return BitmapPath::and_of(kids);
-}
-
-bool shares_a_clause(const BitmapCandidate& c, const std::vector<size_t>& used) {
-  return std::any_of(c.clause_ids.begin(), c.clause_ids.end(), [&](size_t id) {
-    return std::find(used.begin(), used.end(), id) != used.end();
-  });
 }
 
 }  // namespace
@@ -153,15 +175,15 @@ std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> cand
   double best_cost = 0;
   for (size_t lead = 0; lead < candidates.size(); ++lead) {
     std::vector<size_t> group = {lead};
-    std::vector<size_t> used = candidates[lead].clause_ids;
+    std::vector<Clause> used = candidates[lead].quals;
     double cost = heap_cost(group_node(candidates, group));
     for (size_t j = lead + 1; j < candidates.size(); ++j) {
-      if (shares_a_clause(candidates[j], used)) continue;
+      if (shares_a_clause(candidates[j].quals, used)) continue;
       group.push_back(j);
       double with = heap_cost(group_node(candidates, group));
       if (with < cost) {
         cost = with;
-        used.insert(used.end(), candidates[j].clause_ids.begin(), candidates[j].clause_ids.end());
+        append_unique(used, candidates[j].quals);
       } else {
         group.pop_back();
       }

@@ -26,46 +26,58 @@ struct BitmapChoice {
   std::vector<Clause> index_clauses;
 };
 
-// A candidate for the bitmap heap scan's bitmap: one index's bitmap scan, or a BitmapOr of
-// index scans for one OR clause; clause_ids are the restriction clauses it applies (a
-// BitmapOr: its OR clause and every other restriction some arm's index conditions take).
+// A candidate for a bitmap: one index's bitmap scan, a BitmapAnd of candidates (an OR
+// arm's group, as choose_bitmap_and picks it), or a BitmapOr of one OR clause's arms.
 struct BitmapCandidate {
+  enum class Kind : uint8_t { kIndex, kAnd, kOr };
+  Kind kind = Kind::kIndex;
   BitmapPath node;
-  std::vector<BitmapChoice> arms;  // the index scan; or the BitmapOr's arms
-  bool is_or = false;
-  std::vector<size_t> clause_ids;  // indexes into ScanQuery::clauses, ascending
-  // A BitmapOr: what the heap scan rechecks (the OR of its arms' index conditions) and
-  // the restriction clauses that recheck implies, which leave the Filter.
-  std::optional<Clause> recheck;
-  std::vector<size_t> implied_ids;
+  BitmapChoice scan;                     // kIndex
+  std::vector<BitmapCandidate> members;  // kAnd / kOr
+  // The index conditions it applies, over all its members (classify_index_clause_usage:
+  // two candidates applying an equal clause are never ANDed).
+  std::vector<Clause> quals;
 };
+
+// What the heap scan rechecks for a candidate (create_bitmap_subplan's quals): an index
+// scan's conditions in key order (their AND when several), an AND's members' conditions,
+// an OR's arms' rechecks under an OR.
+Clause candidate_recheck(const BitmapCandidate& c);
 
 // Makes the bitmap index scan of one index for the given index clauses.
 using BitmapOn = std::function<BitmapChoice(const IndexInfo&, std::vector<Clause>)>;
 // What a bitmap heap scan over a bitmap would cost (PostgreSQL's bitmap_scan_cost_est).
 using BitmapHeapCost = std::function<double(const BitmapPath&)>;
 
-// The BitmapOr for restriction clause `oi` of `clauses` (nullopt if it is no OR, or some
-// arm has no index): each arm (an AND, or one clause) on the index that applies some of
-// the arm's clauses, together with whatever other restriction clauses that index
-// applies, whose bitmap makes the cheapest heap scan (choose_bitmap_and's measure; on a
-// tie the cheaper index scan). The heap scan rechecks the OR of the arms' index conditions; the OR
-// clause stays a filter unless every arm's conditions hold all of the arm.
-std::optional<BitmapCandidate> bitmap_or_candidate(const std::vector<Clause>& clauses, size_t oi,
-                                                   const std::vector<IndexInfo>& indexes,
-                                                   const CostSettings& cs,
-                                                   const BitmapOn& bitmap_on,
-                                                   const BitmapHeapCost& heap_cost);
+// The index and bitmap paths of the query, as plain values and callbacks.
+struct BitmapContext {
+  const std::vector<IndexInfo>& indexes;
+  const CostSettings& cs;
+  BitmapOn bitmap_on;
+  BitmapHeapCost heap_cost;
+};
 
-// Adds a candidate unless one applying the same clauses has a cheaper bitmap (a
-// cheaper one replaces it), as choose_bitmap_and weeds out paths of equal clause sets.
+// generate_bitmap_or_paths over `clauses` (the restriction clauses, or the parts of an
+// OR arm's AND), with `others` the clauses an index may apply besides: for each OR
+// clause whose every arm gets a bitmap, the BitmapOr of the arms'. An arm's bitmap is
+// choose_bitmap_and's pick among build_paths_for_OR's index scans (each index that
+// applies one of the arm's clauses, applying too every clause of `clauses` and `others`
+// it can) and, for an AND arm, the BitmapOrs of the ORs inside it (recursively).
+std::vector<BitmapCandidate> bitmap_or_candidates(const std::vector<Clause>& clauses,
+                                                  const std::vector<Clause>& others,
+                                                  const BitmapContext& ctx);
+
+// Adds a candidate unless one applying the same clauses (`quals`, as a set) has a cheaper
+// bitmap (a cheaper one replaces it), as choose_bitmap_and weeds out paths of equal
+// clause sets.
 void add_bitmap_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandidate c,
                           const CostSettings& cs);
 
 // PostgreSQL's choose_bitmap_and: the candidates sorted by bitmap cost (ties:
 // selectivity), each in turn leads a group that ANDs every later candidate sharing no
 // clause with it when the heap scan's cost drops; the cheapest group wins. Returns its
-// candidates and, in `bitmap`, their bitmap (the one, or their BitmapAnd).
+// candidates and, in `bitmap`, their bitmap (the one, or their BitmapAnd). Candidates
+// applying the same clauses keep only the cheapest first (add_bitmap_candidate).
 std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> candidates,
                                                const CostSettings& cs,
                                                const BitmapHeapCost& heap_cost, BitmapPath& bitmap);

@@ -42,7 +42,7 @@ void add_gather_paths(PlanContext& ctx, const ScanQuery& q, const RelSize& rs,
   if (kept)
     paths.push_back(
         {{gm.path, true, false},
-         [&ctx, &q, partial, gm] { return build_gather_merge(ctx, partial, gm, q.sort); },
+         [&ctx, &q, partial, gm] { return build_gather_merge(ctx, partial, gm, q.sort, q.sort); },
          {}});
 }
 

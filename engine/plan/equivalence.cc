@@ -53,6 +53,8 @@ EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses) {
   out.class_start = out.clauses.size();
   for (EquivalenceClass& e : classes) {
     out.contradiction = out.contradiction || e.differs;
+    // PostgreSQL makes the class's equality again, column first.
+    e.first.constant_left = false;
     out.clauses.push_back(std::move(e.first));
   }
   return out;

@@ -50,7 +50,10 @@ std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQue
     sub.limit = 1;
     sub.presorted_only = true;
     // Each InitPlan reads the table anew: EXPLAIN names the later ones t_1, t_2, ...
-    if (k > 0) sub.alias = sql::quote_identifier(query.rel->name + "_" + std::to_string(k));
+    // (x_1, x_2, ... under an alias x).
+    const std::string& base = query.table_alias.empty() ? query.rel->name : query.table_alias;
+    sub.alias = query.alias;
+    if (k > 0) sub.alias = sql::quote_identifier(base + "_" + std::to_string(k));
     ChosenScan scan = choose_scan(ctx, sub);
     if (!scan.node) return std::nullopt;
     // The cost of fetching its first row (PostgreSQL's pathcost, the Limit's total).

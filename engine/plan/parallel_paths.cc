@@ -1,6 +1,7 @@
 #include "engine/plan/parallel_paths.h"
 
 #include "engine/plan/parallel_cost.h"
+#include "scans/incremental_sort.h"
 
 namespace tp {
 
@@ -179,20 +180,25 @@ GatherMergePath gather_merge_presorted(const PlannerSettings& s, const PartialSc
 
 std::unique_ptr<scans::ExecNode> build_gather_merge(PlanContext& ctx, const PartialScan& scan,
                                                     const GatherMergePath& gm,
-                                                    const SortSpec& sort) {
+                                                    const SortSpec& merge, const SortSpec& sort) {
   const scans::PlanEstimate sort_estimate{gm.sort.startup, gm.sort.total, gm.sort.rows, gm.width};
   const ParallelScanFactory f = scan.prepare();
   scans::ParticipantBuilder build = [copies = scan_copies(scan, f), sort, sort_estimate,
-                                     presorted = gm.presorted](scans::ParallelBlocks& blocks) {
+                                     gm](scans::ParallelBlocks& blocks) {
     std::unique_ptr<scans::ExecNode> node = copies(blocks);
-    if (presorted) return node;
-    node = std::make_unique<scans::SortNode>(std::move(node), sort.keys, sort.key_text, sort.bound,
-                                             sort.max_bytes);
+    if (gm.presorted) return node;
+    if (gm.presorted_keys > 0)
+      node = std::make_unique<scans::IncrementalSortNode>(std::move(node), sort.keys,
+                                                          gm.presorted_keys, sort.key_text,
+                                                          gm.presorted_text, sort.max_bytes);
+    else
+      node = std::make_unique<scans::SortNode>(std::move(node), sort.keys, sort.key_text,
+                                               sort.bound, sort.max_bytes);
     node->estimate = sort_estimate;
     return node;
   };
   auto node = std::make_unique<scans::GatherMergeNode>(
-      std::move(build), gather_params(ctx, scan, f.shared), sort.keys);
+      std::move(build), gather_params(ctx, scan, f.shared), merge.keys);
   node->estimate = {gm.path.startup, gm.path.total, gm.path.rows, gm.width};
   return node;
 }

@@ -130,6 +130,10 @@ struct GatherMergePath {
   PathCost path;
   int width = 0;
   bool presorted = false;  // no Sort: the partial scan gives the order
+  // An Incremental Sort over a scan giving the first `presorted_keys` keys
+  // (EXPLAIN's Presorted Key: `presorted_text`); 0: a full Sort (or none).
+  size_t presorted_keys = 0;
+  std::string presorted_text;
 };
 GatherMergePath gather_merge_sorted(const PlannerSettings& s, const PartialScan& scan,
                                     double limit_tuples, double rows);
@@ -147,10 +151,11 @@ struct SortSpec {
   uint64_t max_bytes = 0;
 };
 
-// The Gather Merge node: each participant's copy is Sort -> the partial scan, or the
-// scan alone when it is presorted (`gm.presorted`).
+// The Gather Merge node, merging on `merge.keys`: each participant's copy is the
+// partial scan under `sort`'s Sort, or its Incremental Sort (`gm.presorted_keys`), or
+// alone when it is presorted (`gm.presorted`).
 std::unique_ptr<scans::ExecNode> build_gather_merge(PlanContext& ctx, const PartialScan& scan,
                                                     const GatherMergePath& gm,
-                                                    const SortSpec& sort);
+                                                    const SortSpec& merge, const SortSpec& sort);
 
 }  // namespace tp

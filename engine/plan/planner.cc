@@ -511,6 +511,11 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   BoundTargets targets = bind_targets(rel, s);
   ScanQuery sq;
   sq.rel = &rel;
+  // EXPLAIN names the table by its alias when that differs from its name (`r1 x`).
+  if (s.from && !s.from->alias.empty() && s.from->alias != rel.name) {
+    sq.table_alias = s.from->alias;
+    sq.alias = sql::quote_identifier(s.from->alias);
+  }
   sq.clauses = restrictions(rel, s, sq.one_time_false, sq.class_start);
   sq.constant_columns = constant_columns(sq.clauses);
   BoundOrder order = bind_order_by(rel, s, targets, sq.constant_columns);

@@ -95,11 +95,8 @@ class ScanChooser {
       return choose_distinct_scan(ctx_, q_, view_, rs_, width_, std::move(distinct_inputs_),
                                   cheapest);
     }
-    choose_serial();
-    if (!partials.empty()) {
-      consider_gather(partials.front());
-      consider_gather_merge(partials);
-    }
+    if (!partials.empty()) add_parallel_paths(partials);
+    choose_path();
     ChosenScan chosen;
     if (!best_build_) return chosen;  // presorted_only, and no index gives the order
     chosen.node = best_build_();
@@ -117,15 +114,9 @@ class ScanChooser {
   }
 
  private:
-  // The path as the query finishes it: a Sort unless it gives the order, and the Limit.
-  PathCost finished(const PathCost& p, bool ordered) const {
-    PathCost f = p;
-    if (!q_.aggregate) {
-      double limit_rows = q_.limit ? double(*q_.limit) : -1;
-      if (!q_.order.empty() && !ordered) f = cost_sort(cs_, f, f.rows, width_, 0, limit_rows);
-      if (q_.limit) f = cost_limit(f, 0, limit_rows);
-    }
-    return f;
+  // A Sort over `p` (cost_sort, with enable_sort = off's disable cost).
+  PathCost sorted(const PathCost& p, double limit_rows) const {
+    return disabled_if(!settings_.enable_sort, cost_sort(cs_, p, p.rows, width_, 0, limit_rows));
   }
 
   // Records a serial path of the table that gives the first `keys` ORDER BY keys; for
@@ -140,153 +131,103 @@ class ScanChooser {
         for (size_t c = 0; c < rel_.columns.size(); ++c) physical.push_back(int(c));
       distinct_inputs_.push_back({{p, ordered || q_.order.empty()}, build, std::move(physical)});
     }
-    serial_paths_.push_back({p, finished(p, ordered), ordered});
-    table_paths_.push_back({p, keys});
+    table_paths_.push_back({p, keys, true});
     builders_.push_back(std::move(build));
   }
 
-  // The serial plan PostgreSQL ends with (serial_paths.h): the table's path as it is,
-  // under the Sort the planner adds above it, or under an Incremental Sort.
-  void choose_serial() {
+  // The plan PostgreSQL ends with (serial_paths.h): one of the table's paths as it is,
+  // under the Sort the planner adds above it or under an Incremental Sort, or a Gather
+  // Merge the ordered relation adds.
+  void choose_path() {
     SerialQuery sq;
     sq.order_keys = q_.order.size();
     sq.aggregate = q_.aggregate;
     const double limit_rows = q_.limit ? double(*q_.limit) : -1;
     if (q_.limit && !q_.aggregate) sq.limit_rows = limit_rows;
-    sq.sort = [&](const PathCost& p) { return cost_sort(cs_, p, p.rows, width_, 0, limit_rows); };
+    sq.sort = [&](const PathCost& p) { return sorted(p, limit_rows); };
     sq.incremental_sort = [&](const PathCost& p, size_t keys) {
-      return incremental_sort_cost(p, keys);
+      return incremental_sort_cost(p, keys, limit_rows);
     };
+    for (const auto& [cost, build] : ordered_extra_) sq.ordered_extra.push_back(cost);
     std::optional<SerialChoice> c = choose_serial_path(table_paths_, sq);
     if (!c) return;
+    using Kind = SerialChoice::Kind;
+    if (c->kind == Kind::kOrderedExtra) {
+      best_ = ordered_extra_[c->path].first;
+      best_build_ = ordered_extra_[c->path].second;
+      best_ordered_ = true;
+      best_parallel_safe_ = false;
+      return;
+    }
     const TablePath& base = table_paths_[c->path];
-    best_total_ = c->finished.total;
-    best_parallel_safe_ = true;
+    best_parallel_safe_ = base.parallel_safe;
     best_ = base.cost;
-    best_ordered_ =
-        c->kind == SerialChoice::Kind::kAsIs && !q_.order.empty() && base.keys == q_.order.size();
+    best_ordered_ = c->kind == Kind::kAsIs && !q_.order.empty() && base.keys == q_.order.size();
     best_build_ = builders_[c->path];
-    if (c->kind == SerialChoice::Kind::kIncrementalSort) {
+    if (c->kind == Kind::kIncrementalSort) {
       best_ = c->top;
       best_ordered_ = true;
       best_build_ = incremental_sort_builder(base.cost, base.keys, builders_[c->path]);
     }
   }
 
-  // Gather over the partial scan: PostgreSQL adds it beside the serial paths (and
-  // the Sort / Limit above it beside theirs) only when no serial path is fuzzily as
-  // cheap (add_path keeps the parallel-safe path on a tie); then the cheapest wins.
-  void consider_gather(const PartialScan& partial) {
-    GatherPath g = gather_rows(cs_, partial, rs_.rows);
-    PathCost f = finished(g.path, false);
-    const bool consider_startup = q_.limit.has_value() && !q_.aggregate;
-    for (const SerialPath& s : serial_paths_)
-      if (!parallel_path_survives(g.path, s.raw, consider_startup)) return;
-    gather_kept_ = g.path;  // in the table's paths: a Sort may go over it
-    for (const SerialPath& s : serial_paths_)
-      if (!parallel_path_survives(f, s.finished, consider_startup)) return;
-    if (best_build_ && !(f.total < best_total_)) return;
-    best_total_ = f.total;
-    best_ = g.path;
-    best_ordered_ = false;
-    best_parallel_safe_ = false;
-    best_build_ = [this, partial, g] { return build_gather(ctx_, partial, g, nullptr); };
-  }
-
-  // The table's cheapest path by total cost (ties: startup), as set_cheapest picks
-  // the one create_ordered_paths sorts: a serial path or the Gather.
-  RelPath cheapest_total(bool& ordered) const {
-    RelPath best{serial_paths_.front().raw, true, kOther};
-    ordered = serial_paths_.front().ordered;
-    auto cheaper = [](const PathCost& a, const PathCost& b) {
-      return a.total < b.total || (a.total == b.total && a.startup < b.startup);
-    };
-    for (const SerialPath& s : serial_paths_)
-      if (cheaper(s.raw, best.cost)) best = {s.raw, true, kOther}, ordered = s.ordered;
-    if (gather_kept_ && cheaper(*gather_kept_, best.cost))
-      best = {*gather_kept_, false, kOther}, ordered = false;
-    return best;
-  }
-
-  // PostgreSQL's Gather Merge paths for an ORDER BY: generate_gather_paths puts one
-  // straight over each partial path in the order (rows: the table's), and
-  // generate_useful_gather_paths (a) one over the cheapest partial path sorted without
-  // the LIMIT's bound, into the table's paths, where a serial path giving the order may
-  // dominate them; (b) create_ordered_paths sorts the cheapest partial path with the
-  // bound (rows: partial rows * workers). All then compete in the ordered relation with
-  // the serial ordered paths and the Sort over the cheapest path, then under the LIMIT
-  // in the final one; the cheapest kept wins.
-  void consider_gather_merge(const std::vector<PartialScan>& partials) {
+  // The parallel paths PostgreSQL adds to the table's (generate_useful_gather_paths):
+  // a Gather over the cheapest partial path (rows: the table's); for an ORDER BY, a
+  // Gather Merge straight over each partial path in some of its order
+  // (generate_gather_paths), over the cheapest one's Sort, over each partly ordered
+  // one's Incremental Sort (no LIMIT bound, rows: the table's). And those
+  // create_ordered_paths adds to the ordered relation: over the cheapest one's Sort and
+  // each partly ordered one's Incremental Sort, bounded by the LIMIT (rows: the
+  // participants' rows times the workers).
+  void add_parallel_paths(const std::vector<PartialScan>& partials) {
+    const PartialScan& cheapest = partials.front();
+    const GatherPath g = gather_rows(cs_, cheapest, rs_.rows);
+    table_paths_.push_back({g.path, 0, false});
+    builders_.push_back([this, cheapest, g] { return build_gather(ctx_, cheapest, g, nullptr); });
     if (q_.aggregate || q_.order.empty() || q_.sort.keys.empty()) return;
-    const bool consider_startup = q_.limit.has_value();
-    const double limit_tuples = q_.limit ? double(*q_.limit) : -1;
-    const size_t all_keys = q_.order.size();
-    struct Candidate {
-      GatherMergePath gm;
-      const PartialScan* partial;
+    const size_t all = q_.order.size();
+    const double limit = q_.limit ? double(*q_.limit) : -1;
+    auto add_table_gm = [&](const PartialScan& p, const GatherMergePath& gm, size_t keys) {
+      table_paths_.push_back({gm.path, keys, false});
+      builders_.push_back(gather_merge_builder(p, gm, keys));
     };
-    std::vector<Candidate> table_gm;  // into the table's paths
     for (const PartialScan& p : partials)
-      if (p.keys == all_keys)
-        table_gm.push_back({gather_merge_presorted(settings_, p, rs_.rows), &p});
-    const PartialScan& cheapest_partial = partials.front();
-    const bool cheapest_sorted = cheapest_partial.keys == all_keys;
-    if (!cheapest_sorted)
-      table_gm.push_back(
-          {gather_merge_sorted(settings_, cheapest_partial, -1, rs_.rows), &cheapest_partial});
-    // The ordered relation's paths, each with its input's total cost (create_ordered_paths
-    // walks the table's paths cheapest first).
-    std::vector<std::pair<double, RelPath>> inputs;
-    for (const SerialPath& s : serial_paths_)
-      if (s.ordered) inputs.push_back({s.raw.total, {s.raw, true, kOther}});
-    bool cheapest_ordered = false;
-    RelPath cheapest = cheapest_total(cheapest_ordered);
-    if (!cheapest_ordered) {
-      const double input_total = cheapest.cost.total;
-      cheapest.cost =
-          disabled_if(!settings_.enable_sort,
-                      cost_sort(cs_, cheapest.cost, cheapest.cost.rows, width_, 0, limit_tuples));
-      inputs.push_back({input_total, cheapest});
+      if (p.keys > 0) add_table_gm(p, gather_merge_presorted(settings_, p, rs_.rows), p.keys);
+    for (const PartialScan& p : partials) {
+      if (p.keys == all) continue;
+      if (&p == &cheapest) add_table_gm(p, gather_merge_sorted(settings_, p, -1, rs_.rows), all);
+      if (p.keys > 0) add_table_gm(p, gather_merge_incremental(p, -1, rs_.rows), all);
     }
-    for (size_t i = 0; i < table_gm.size(); ++i) {
-      bool kept = true;
-      for (const SerialPath& s : serial_paths_)
-        if (s.ordered && !parallel_path_survives(table_gm[i].gm.path, s.raw, consider_startup))
-          kept = false;
-      if (kept)
-        inputs.push_back({table_gm[i].gm.path.total, {table_gm[i].gm.path, false, int(i) + 1}});
+    if (cheapest.keys != all) {
+      const GatherMergePath gm =
+          gather_merge_sorted(settings_, cheapest, limit, cheapest.path.rows * cheapest.workers);
+      ordered_extra_.push_back({gm.path, gather_merge_builder(cheapest, gm, all)});
     }
-    std::stable_sort(inputs.begin(), inputs.end(),
-                     [](const auto& x, const auto& y) { return x.first < y.first; });
-    std::vector<RelPath> ordered_rel;
-    for (const auto& [input_total, p] : inputs)
-      add_same_order_path(ordered_rel, p, consider_startup);
-    if (!cheapest_sorted) {
-      table_gm.push_back(
-          {gather_merge_sorted(settings_, cheapest_partial, limit_tuples,
-                               cheapest_partial.path.rows * cheapest_partial.workers),
-           &cheapest_partial});
-      add_same_order_path(ordered_rel, {table_gm.back().gm.path, false, int(table_gm.size())},
-                          consider_startup);
-    }
-    std::vector<RelPath> final_rel;
-    for (RelPath p : ordered_rel) {
-      if (q_.limit) p.cost = cost_limit(p.cost, 0, limit_tuples);
-      add_same_order_path(final_rel, p, consider_startup);
-    }
-    const RelPath* winner = &final_rel.front();
-    for (const RelPath& p : final_rel)
-      if (p.cost.total < winner->cost.total ||
-          (p.cost.total == winner->cost.total && p.cost.startup < winner->cost.startup))
-        winner = &p;
-    if (winner->id == kOther) return;
-    const GatherMergePath g = table_gm[size_t(winner->id - 1)].gm;
-    const PartialScan partial = *table_gm[size_t(winner->id - 1)].partial;
-    best_total_ = winner->cost.total;
-    best_ = g.path;
-    best_ordered_ = true;
-    best_parallel_safe_ = false;
-    best_build_ = [this, partial, g] { return build_gather_merge(ctx_, partial, g, q_.sort); };
+    if (all > 1)
+      for (const PartialScan& p : partials)
+        if (p.keys > 0 && p.keys < all) {
+          const GatherMergePath gm = gather_merge_incremental(p, limit, p.path.rows * p.workers);
+          ordered_extra_.push_back({gm.path, gather_merge_builder(p, gm, all)});
+        }
+  }
+
+  // Gather Merge over each participant's Incremental Sort of partial path `p`.
+  GatherMergePath gather_merge_incremental(const PartialScan& p, double limit, double rows) const {
+    GatherMergePath g;
+    g.sort = incremental_sort_cost(p.path, p.keys, limit);
+    g.path = cost_gather_merge(cs_, g.sort, rows, p.workers, !settings_.enable_gathermerge);
+    g.width = p.width;
+    g.presorted_keys = p.keys;
+    g.presorted_text = presorted_text(p.keys);
+    return g;
+  }
+
+  // The Gather Merge node, merging on the first `keys` keys of the order.
+  ScanBuilder gather_merge_builder(const PartialScan& p, const GatherMergePath& gm,
+                                   size_t keys) const {
+    SortSpec sort = q_.sort;
+    sort.keys.resize(std::min(sort.keys.size(), keys));
+    return [this, p, gm, sort] { return build_gather_merge(ctx_, p, gm, sort, q_.sort); };
   }
 
   // The relation as EXPLAIN names it: "t1", or "t1 t1_1" under an alias.
@@ -407,21 +348,25 @@ class ScanChooser {
 
   // PostgreSQL's Incremental Sort over a path ordered by the first `presorted` keys:
   // its cost, with the LIMIT's bound, and the node over the path's scan.
-  PathCost incremental_sort_cost(const PathCost& input, size_t presorted) const {
+  PathCost incremental_sort_cost(const PathCost& input, size_t presorted, double limit_rows) const {
     std::vector<int> columns;
     for (size_t i = 0; i < presorted; ++i) columns.push_back(q_.order[i].first);
     const double groups = estimate_num_groups(view_, columns, input.rows, rs_.rows);
-    const double limit_rows = q_.limit ? double(*q_.limit) : -1;
     return cost_incremental_sort(cs_, input, groups, width_, limit_rows);
+  }
+
+  // EXPLAIN's Presorted Key: the first `presorted` ORDER BY columns.
+  std::string presorted_text(size_t presorted) const {
+    std::string text;
+    for (size_t i = 0; i < presorted; ++i)
+      text += (i ? ", " : "") + sql::quote_identifier(rel_.columns[size_t(q_.order[i].first)].name);
+    return text;
   }
 
   ScanBuilder incremental_sort_builder(const PathCost& input, size_t presorted,
                                        ScanBuilder build) const {
-    std::string presorted_text;
-    for (size_t i = 0; i < presorted; ++i)
-      presorted_text +=
-          (i ? ", " : "") + sql::quote_identifier(rel_.columns[size_t(q_.order[i].first)].name);
-    return [this, input, presorted, presorted_text, build = std::move(build)] {
+    return [this, input, presorted, presorted_text = presorted_text(presorted),
+            build = std::move(build)] {
       std::unique_ptr<scans::ExecNode> scan = build();
       scan->estimate = {input.startup, input.total, input.rows, width_};
       return std::make_unique<scans::IncrementalSortNode>(std::move(scan), q_.sort.keys, presorted,
@@ -462,16 +407,20 @@ class ScanChooser {
       if (!upper.empty() && upper.size() < all.size())
         add_candidate(candidates, index_candidate(ix, upper));
       if (!all.empty()) add_candidate(candidates, index_candidate(ix, all));
+      // create_index_paths also offers a full index scan without pathkeys (one that an
+      // index-only scan would make): a bitmap of every entry.
+      bool backward = false;
+      if (all.empty() && settings_.enable_indexonlyscan && covers_query(keys) &&
+          index_order(keys, backward) == 0)
+        add_candidate(candidates, index_candidate(ix, {}));
     }
-    for (size_t oi = 0; oi < q_.clauses.size(); ++oi) {
-      std::optional<BitmapCandidate> c = bitmap_or_candidate(
-          q_.clauses, oi, indexes_, cs_,
-          [this](const IndexInfo& ix, std::vector<Clause> ic) {
-            return bitmap_on(ix, std::move(ic));
-          },
-          [this](const BitmapPath& b) { return heap_cost(b); });
-      if (c) add_candidate(candidates, std::move(*c));
-    }
+    const BitmapContext bctx{indexes_, cs_,
+                             [this](const IndexInfo& ix, std::vector<Clause> ic) {
+                               return bitmap_on(ix, std::move(ic));
+                             },
+                             [this](const BitmapPath& b) { return heap_cost(b); }};
+    for (BitmapCandidate& c : bitmap_or_candidates(q_.clauses, {}, bctx))
+      add_candidate(candidates, std::move(c));
     if (candidates.empty()) return;
     BitmapPath bitmap;
     std::vector<BitmapCandidate> chosen = choose_bitmap_and(
@@ -494,12 +443,12 @@ class ScanChooser {
 
   // The bitmap index scan of one index applying the restriction clauses `ids`.
   BitmapCandidate index_candidate(const IndexInfo& ix, const std::vector<size_t>& ids) const {
-    BitmapCandidate c;
-    c.clause_ids = ids;
     std::vector<Clause> ic;
     for (size_t i : ids) ic.push_back(q_.clauses[i]);
-    c.arms.push_back(bitmap_on(ix, std::move(ic)));
-    c.node = c.arms[0].node;
+    BitmapCandidate c;
+    c.scan = bitmap_on(ix, std::move(ic));
+    c.node = c.scan.node;
+    c.quals = c.scan.index_clauses;
     return c;
   }
 
@@ -533,31 +482,20 @@ class ScanChooser {
   int width_ = 0;
   std::vector<IndexInfo> indexes_;
 
-  // Every serial path considered: its cost, with the nodes above it, and whether it
-  // gives the wanted order.
-  struct SerialPath {
-    PathCost raw;
-    PathCost finished;
-    bool ordered = false;
-  };
-  std::vector<SerialPath> serial_paths_;
-  // The same paths as choose_serial_path weighs them, and their builders.
+  // The table's paths as choose_serial_path weighs them (serial ones, then the Gather
+  // and Gather Merges), and their builders.
   std::vector<TablePath> table_paths_;
   std::vector<ScanBuilder> builders_;
+  // The Gather Merges the ordered relation adds (choose_serial_path's ordered_extra).
+  std::vector<std::pair<PathCost, ScanBuilder>> ordered_extra_;
   // SELECT DISTINCT: every serial path considered, with its builder.
   std::vector<DistinctScanPath> distinct_inputs_;
   // The table's partial paths in the order made, and add_partial_path's list over them
   // (cheapest total first).
   std::vector<PartialScan> partials_;
   std::vector<size_t> partial_kept_;
-  // The Gather, when add_path keeps it among the table's paths.
-  std::optional<PathCost> gather_kept_;
-  // The serial paths' RelPath id in consider_gather_merge (a Gather Merge's is its
-  // candidate's number, from 1).
-  static constexpr int kOther = 0;
-  // The cheapest path so far: its cost, its total with the nodes above, and its builder.
+  // The chosen path: its cost, and its builder.
   PathCost best_;
-  double best_total_ = 0;
   bool best_ordered_ = false;
   bool best_parallel_safe_ = true;
   ScanBuilder best_build_;

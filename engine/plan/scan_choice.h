@@ -47,8 +47,9 @@ struct ScanQuery {
   // which PostgreSQL answers from presorted paths only. choose_scan's node is null when
   // there is none.
   bool presorted_only = false;
-  std::string alias;       // EXPLAIN's alias after the relation name ("t1_1"), if any
-  bool aggregate = false;  // an Aggregate reads the scan (one result row)
+  std::string alias;        // EXPLAIN's alias after the relation name ("t1_1"), if any
+  std::string table_alias;  // the FROM clause's alias (`FROM t1 x`), unquoted; empty: none
+  bool aggregate = false;   // an Aggregate reads the scan (one result row)
   // The restrictions are false (engine/plan/equivalence.h): one row is estimated, no
   // parallel path is made, and the scan sits under a Result whose One-Time Filter
   // is false, so it never runs.

@@ -1,7 +1,11 @@
 #include "engine/plan/scan_nodes.h"
 
+#include <algorithm>
+
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/index_open.h"
+#include "engine/plan/predtest.h"
+#include "engine/plan/prepqual.h"
 #include "engine/plan/where_clause.h"
 
 namespace tp {
@@ -13,7 +17,7 @@ std::unique_ptr<scans::BitmapIndexScanNode> make_bitmap_index(const TableScan& t
   const RelationEntry& index = *ch.index->entry;
   auto node = std::make_unique<scans::BitmapIndexScanNode>(
       open_index(t.ctx, t.rel, index), condition_sets(ch.index_clauses, index.key_columns, false),
-      clauses_text(in_key_order(ch.index_clauses, index.key_columns), t.rel),
+      clauses_text(index_form(in_key_order(ch.index_clauses, index.key_columns)), t.rel),
       t.ctx.settings.index_leaf_readahead);
   PathCost e = explain_bitmap_node(t.cs, ch.node, t.rs.tuples);
   node->estimate = {e.startup, e.total, e.rows, 0};
@@ -21,10 +25,11 @@ std::unique_ptr<scans::BitmapIndexScanNode> make_bitmap_index(const TableScan& t
 }
 
 std::unique_ptr<scans::BitmapNode> make_bitmap_tree(const TableScan& t, const BitmapCandidate& c) {
-  if (!c.is_or) return make_bitmap_index(t, c.arms[0]);
+  if (c.kind == BitmapCandidate::Kind::kIndex) return make_bitmap_index(t, c.scan);
   std::vector<std::unique_ptr<scans::BitmapNode>> children;
-  for (const BitmapChoice& a : c.arms) children.push_back(make_bitmap_index(t, a));
-  auto node = std::make_unique<scans::BitmapCombineNode>(false, std::move(children));
+  for (const BitmapCandidate& m : c.members) children.push_back(make_bitmap_tree(t, m));
+  auto node = std::make_unique<scans::BitmapCombineNode>(c.kind == BitmapCandidate::Kind::kAnd,
+                                                         std::move(children));
   PathCost e = explain_bitmap_node(t.cs, c.node, t.rs.tuples);
   node->estimate = {e.startup, e.total, e.rows, 0};
   return node;
@@ -48,9 +53,12 @@ scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec
       s.index_prefetch == IndexPrefetch::kImmediate ? 0 : scans::kPrefetchStartSwitches;
   ip.leaf_readahead = s.index_leaf_readahead;
   ip.output = t.output;
-  ip.filter = scans::compile_qual(spec.filter, t.layout);
-  ip.index_cond_text = clauses_text(in_key_order(spec.index_clauses, index.key_columns), t.rel);
-  ip.filter_text = clauses_text(spec.filter, t.rel);
+  // The filters the index conditions imply are costed, but not checked (predtest.h).
+  const std::vector<Clause> filter = drop_implied(spec.filter, spec.index_clauses);
+  ip.filter = scans::compile_qual(filter, t.layout);
+  ip.index_cond_text =
+      clauses_text(index_form(in_key_order(spec.index_clauses, index.key_columns)), t.rel);
+  ip.filter_text = clauses_text(filter, t.rel);
   return ip;
 }
 
@@ -87,26 +95,27 @@ PartialScan partial_index_scan(const TableScan& t, const IndexPathSpec& spec, co
 BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& clauses,
                                 const std::vector<BitmapCandidate>& chosen,
                                 const BitmapPath& bitmap) {
+  // The heap scan rechecks the bitmap's conditions (create_bitmap_subplan's quals: an
+  // index scan's each, a BitmapOr's as one OR); a restriction among them, or implied by
+  // them, leaves the Filter.
   std::vector<std::unique_ptr<scans::BitmapNode>> members;
-  std::vector<bool> rechecked(clauses.size(), false);
   std::vector<Clause> recheck;
+  auto rechecks = [&](const Clause& c) {
+    return std::any_of(recheck.begin(), recheck.end(),
+                       [&](const Clause& r) { return same_clause(r, c); });
+  };
   for (const BitmapCandidate& c : chosen) {
     members.push_back(make_bitmap_tree(t, c));
-    if (c.recheck) {
-      recheck.push_back(*c.recheck);
-      for (size_t id : c.implied_ids) rechecked[id] = true;
-      continue;
-    }
-    // The index conditions in key order, as PostgreSQL's bitmapqualorig lists them.
-    for (size_t id : c.clause_ids) rechecked[id] = true;
-    const BitmapChoice& scan = c.arms.front();
-    for (Clause& k : in_key_order(scan.index_clauses, scan.index->entry->key_columns))
-      recheck.push_back(std::move(k));
+    Clause r = candidate_recheck(c);
+    for (Clause& part : r.kind == Clause::Kind::kAnd && c.kind != BitmapCandidate::Kind::kOr
+                            ? r.args
+                            : std::vector<Clause>{r})
+      if (!rechecks(part)) recheck.push_back(std::move(part));
   }
   std::vector<Clause> filter;
-  for (size_t i = 0; i < clauses.size(); ++i)
-    if (!rechecked[i]) filter.push_back(clauses[i]);
-  filter = order_qual_clauses(t.cs, std::move(filter));
+  for (const Clause& c : clauses)
+    if (!rechecks(c)) filter.push_back(c);
+  filter = drop_implied(order_qual_clauses(t.cs, std::move(filter)), recheck);
   BitmapHeapPlan plan;
   if (members.size() == 1) {
     plan.tree = std::move(members[0]);

@@ -28,7 +28,7 @@ std::optional<SerialChoice> choose_serial_path(const std::vector<TablePath>& pat
   const bool startup = q.limit_rows.has_value() && !q.aggregate;
   std::vector<RelPath> rel;
   for (size_t i = 0; i < paths.size(); ++i)
-    add_path(rel, {paths[i].cost, true, int(i), int(paths[i].keys)}, startup);
+    add_path(rel, {paths[i].cost, paths[i].parallel_safe, int(i), int(paths[i].keys)}, startup);
   if (rel.empty()) return std::nullopt;
   // The pathlist runs cheapest total first, which is the order create_ordered_paths
   // offers its paths in.
@@ -42,19 +42,24 @@ std::optional<SerialChoice> choose_serial_path(const std::vector<TablePath>& pat
   }
   std::vector<SerialChoice> tops;
   std::vector<RelPath> upper;
-  auto offer = [&](size_t path, Kind kind, const PathCost& top) {
+  auto offer = [&](size_t path, Kind kind, const PathCost& top, bool parallel_safe) {
     tops.push_back({path, kind, top, top});
-    add_same_order_path(upper, {top, true, int(tops.size() - 1)}, startup);
+    add_same_order_path(upper, {top, parallel_safe, int(tops.size() - 1)}, startup);
   };
   for (const RelPath& r : rel) {
     const TablePath& t = paths[size_t(r.id)];
     if (q.order_keys == 0 || t.keys == q.order_keys) {
-      offer(size_t(r.id), Kind::kAsIs, t.cost);
+      offer(size_t(r.id), Kind::kAsIs, t.cost, t.parallel_safe);
       continue;
     }
-    if (&r == &cheapest) offer(size_t(r.id), Kind::kSort, q.sort(t.cost));
-    if (t.keys > 0) offer(size_t(r.id), Kind::kIncrementalSort, q.incremental_sort(t.cost, t.keys));
+    if (&r == &cheapest) offer(size_t(r.id), Kind::kSort, q.sort(t.cost), t.parallel_safe);
+    if (t.keys > 0)
+      offer(size_t(r.id), Kind::kIncrementalSort, q.incremental_sort(t.cost, t.keys),
+            t.parallel_safe);
   }
+  if (q.order_keys > 0)
+    for (size_t i = 0; i < q.ordered_extra.size(); ++i)
+      offer(i, Kind::kOrderedExtra, q.ordered_extra[i], false);
   std::vector<RelPath> final_rel;
   for (RelPath p : upper) {
     if (q.limit_rows) p.cost = cost_limit(p.cost, 0, *q.limit_rows);

@@ -1,9 +1,11 @@
-// Which serial path of a table PostgreSQL's planner ends with, level by level as its
-// add_path keeps them (pathnode.c's fuzzy comparison: within 1% on total cost the
-// better startup wins): the table's paths (set_cheapest then takes the cheapest total),
-// for an ORDER BY the ordered relation (each path already in order, a Sort over the
-// cheapest, an Incremental Sort over each partly ordered one: create_ordered_paths),
-// and under a LIMIT the final relation; the cheapest total at the top wins.
+// Which path of a table PostgreSQL's planner ends with, level by level as its add_path
+// keeps them (pathnode.c's fuzzy comparison: within 1% on total cost the better startup
+// wins; on a tie the parallel-safe path): the table's paths, serial ones and the
+// Gather and Gather Merge paths over its partial paths (set_cheapest then takes the
+// cheapest total), for an ORDER BY the ordered relation (each path already in order, a
+// Sort over the cheapest, an Incremental Sort over each partly ordered one, then the
+// Gather Merges create_ordered_paths adds over sorted partial paths), and under a LIMIT
+// the final relation; the cheapest total at the top wins.
 //
 //   std::optional<SerialChoice> c = choose_serial_path(paths, query);
 //   paths[c->path], under c->kind; c->finished.total: with the Sort and Limit
@@ -22,6 +24,7 @@ namespace tp {
 struct TablePath {
   PathCost cost;
   size_t keys = 0;
+  bool parallel_safe = true;  // false: a Gather or Gather Merge
 };
 
 struct SerialQuery {
@@ -30,11 +33,15 @@ struct SerialQuery {
   std::optional<double> limit_rows;
   std::function<PathCost(const PathCost&)> sort;  // the Sort over a path, with the LIMIT bound
   std::function<PathCost(const PathCost&, size_t)> incremental_sort;  // over `keys` presorted
+  // Paths in the order that create_ordered_paths adds straight to the ordered relation,
+  // after those over the table's paths (a Gather Merge over each participant's sorted
+  // share, bounded by the LIMIT): parallel-unsafe.
+  std::vector<PathCost> ordered_extra;
 };
 
 struct SerialChoice {
-  enum class Kind { kAsIs, kSort, kIncrementalSort };
-  size_t path = 0;  // into the paths
+  enum class Kind { kAsIs, kSort, kIncrementalSort, kOrderedExtra };
+  size_t path = 0;  // into the paths; kOrderedExtra: into q.ordered_extra
   Kind kind = Kind::kAsIs;
   PathCost top;       // the path, or the (Incremental) Sort over it
   PathCost finished;  // with the Limit

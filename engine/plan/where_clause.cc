@@ -106,49 +106,10 @@ class Binder {
         return Clause::boolean(e.ival != 0);
       case K::kCompare:
         return compare(e);
-      case K::kBetween: {
-        if (e.symmetric) return between_symmetric(e);
-        int col = column_arg(e, *e.args[0]);
-        Constant lo = constant(*e.args[1]), hi = constant(*e.args[2]);
-        if (lo.is_null || hi.is_null) return Clause::boolean(e.negated && false);
-        // PostgreSQL's a >= x AND a <= y, each side in numeric where its bound is.
-        if (lo.numeric || hi.numeric) {
-          if (e.negated)
-            return Clause::or_of(
-                {compare_with(col, CmpOp::kLt, lo), compare_with(col, CmpOp::kGt, hi)});
-          return Clause::and_of(
-              {compare_with(col, CmpOp::kGe, lo), compare_with(col, CmpOp::kLe, hi)});
-        }
-        // No row lies above a bound past bigint's top or below one past its bottom.
-        if (lo.beyond > 0 || hi.beyond < 0) return Clause::boolean(e.negated);
-        int64_t l = lo.beyond < 0   ? std::numeric_limits<int64_t>::min()
-                    : lo.fractional ? lo.value + 1  // floor < INT64_MAX when fractional
-                                    : lo.value;
-        int64_t h = hi.beyond > 0 ? std::numeric_limits<int64_t>::max() : hi.value;
-        return Clause::between(col, l, h, e.negated);
-      }
-      case K::kInList: {
-        int col = column_arg(e, *e.args[0]);
-        if (!e.int_items.empty()) return integer_in(col, e);
-        std::vector<Constant> consts;
-        bool numeric = false;
-        for (size_t i = 1; i < e.args.size(); ++i) {
-          consts.push_back(constant(*e.args[i]));
-          numeric = numeric || consts.back().numeric;
-        }
-        // PostgreSQL's parser turns a one-element IN into a plain comparison.
-        if (consts.size() == 1)
-          return compare_with(col, e.negated ? CmpOp::kNe : CmpOp::kEq, consts[0]);
-        std::vector<std::optional<int64_t>> list;
-        for (const Constant& c : consts) {
-          if (c.fractional || c.beyond) continue;  // never equal to an integer
-          list.push_back(c.is_null ? std::optional<int64_t>{} : std::optional<int64_t>{c.value});
-        }
-        if (numeric) return numeric_in(col, consts, std::move(list), e.negated);
-        if (list.empty()) return Clause::boolean(e.negated);
-        if (list.size() == 1) return Clause::cmp(col, e.negated ? CmpOp::kNe : CmpOp::kEq, list[0]);
-        return Clause::in(col, std::move(list), e.negated);
-      }
+      case K::kBetween:
+        return between(e);
+      case K::kInList:
+        return in_list(e);
       case K::kNullConst:
         return Clause::boolean(false);
       case K::kIsNull:
@@ -167,6 +128,62 @@ class Binder {
   }
 
  private:
+  // `x BETWEEN lo AND hi` (NOT BETWEEN), BETWEEN SYMMETRIC, or with a constant as x.
+  Clause between(const sql::Expr& e) const {
+    if (e.symmetric) return between_symmetric(e);
+    // `5 BETWEEN c AND d` is PostgreSQL's `5 >= c AND 5 <= d`.
+    if (e.args[0]->kind != sql::ExprKind::kColumnRef) {
+      if (e.negated)
+        return Clause::or_of({compare_exprs(*e.args[0], CmpOp::kLt, *e.args[1], e.position),
+                              compare_exprs(*e.args[0], CmpOp::kGt, *e.args[2], e.position)});
+      return Clause::and_of({compare_exprs(*e.args[0], CmpOp::kGe, *e.args[1], e.position),
+                             compare_exprs(*e.args[0], CmpOp::kLe, *e.args[2], e.position)});
+    }
+    int col = column_arg(e, *e.args[0]);
+    Constant lo = constant(*e.args[1]), hi = constant(*e.args[2]);
+    if (lo.is_null || hi.is_null) return Clause::boolean(e.negated && false);
+    // PostgreSQL's a >= x AND a <= y, each side in numeric where its bound is.
+    if (lo.numeric || hi.numeric) {
+      if (e.negated)
+        return Clause::or_of(
+            {compare_with(col, CmpOp::kLt, lo), compare_with(col, CmpOp::kGt, hi)});
+      return Clause::and_of({compare_with(col, CmpOp::kGe, lo), compare_with(col, CmpOp::kLe, hi)});
+    }
+    // No row lies above a bound past bigint's top or below one past its bottom.
+    if (lo.beyond > 0 || hi.beyond < 0) return Clause::boolean(e.negated);
+    int64_t l = lo.beyond < 0   ? std::numeric_limits<int64_t>::min()
+                : lo.fractional ? lo.value + 1  // floor < INT64_MAX when fractional
+                                : lo.value;
+    int64_t h = hi.beyond > 0 ? std::numeric_limits<int64_t>::max() : hi.value;
+    return Clause::between(col, l, h, e.negated);
+  }
+
+  // `column IN (...)`, `= ANY (array)`, `<> ALL (array)`.
+  Clause in_list(const sql::Expr& e) const {
+    int col = column_arg(e, *e.args[0]);
+    if (!e.int_items.empty()) return integer_in(col, e);
+    std::vector<Constant> consts;
+    bool numeric = false;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      consts.push_back(constant(*e.args[i]));
+      numeric = numeric || consts.back().numeric;
+    }
+    // PostgreSQL's parser turns a one-element IN into a plain comparison; an array
+    // stays an array operator.
+    if (consts.size() == 1 && !e.array)
+      return compare_with(col, e.negated ? CmpOp::kNe : CmpOp::kEq, consts[0]);
+    std::vector<std::optional<int64_t>> list;
+    for (const Constant& c : consts) {
+      if (c.fractional || c.beyond) continue;  // never equal to an integer
+      list.push_back(c.is_null ? std::optional<int64_t>{} : std::optional<int64_t>{c.value});
+    }
+    if (numeric) return numeric_in(col, consts, std::move(list), e.negated);
+    if (e.array) return Clause::in(col, std::move(list), e.negated);
+    if (list.empty()) return Clause::boolean(e.negated);
+    if (list.size() == 1) return Clause::cmp(col, e.negated ? CmpOp::kNe : CmpOp::kEq, list[0]);
+    return Clause::in(col, std::move(list), e.negated);
+  }
+
   int column_arg(const sql::Expr& parent, const sql::Expr& e) const {
     if (e.kind != sql::ExprKind::kColumnRef)
       throw Error("WHERE compares a column with a constant only")
@@ -214,17 +231,26 @@ class Binder {
       throw Error("operator " + e.name + " is not supported")
           .at_position(e.position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
-    const sql::Expr* col = e.args[0].get();
-    const sql::Expr* cst = e.args[1].get();
-    if (col->kind != sql::ExprKind::kColumnRef) {
+    return compare_exprs(*e.args[0], op, *e.args[1], e.position);
+  }
+
+  // `left op right`, one side a column and the other a constant.
+  Clause compare_exprs(const sql::Expr& left, CmpOp op, const sql::Expr& right,
+                       int position) const {
+    const sql::Expr* col = &left;
+    const sql::Expr* cst = &right;
+    const bool constant_left = col->kind != sql::ExprKind::kColumnRef;
+    if (constant_left) {
       std::swap(col, cst);
       op = commute(op);
     }
     if (col->kind != sql::ExprKind::kColumnRef)
       throw Error("WHERE compares a column with a constant only")
-          .at_position(e.position)
+          .at_position(position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
-    return compare_with(column(*col), op, constant(*cst));
+    Clause c = compare_with(column(*col), op, constant(*cst));
+    c.constant_left = constant_left && c.kind == Clause::Kind::kCompare && !c.numeric && c.value;
+    return c;
   }
 
   // `column op constant`, the constant already evaluated.
@@ -331,6 +357,9 @@ std::string deparse(const Clause& e, const RelationEntry& rel) {
   }
   switch (e.kind) {
     case K::kCompare:
+      if (e.constant_left)
+        return "(" + const_text(e.value) + " " + cmp_op_name(commute(e.op)) + " " + col(e.column) +
+               ")";
       return "(" + col(e.column) + " " + cmp_op_name(e.op) + " " + const_text(e.value) + ")";
     case K::kBetween:
       return deparse(normalize(e), rel);

@@ -105,6 +105,9 @@ struct Expr {
   // order, in place of args[1..] (8 bytes each instead of a node: a list of millions).
   std::vector<int64_t> int_items;
   bool negated = false;
+  // kInList written `= ANY (array)` / `<> ALL (array)`: PostgreSQL keeps it an array
+  // operator whatever its length (only IN (v) becomes v's comparison).
+  bool array = false;
   bool star_arg = false;
   bool symmetric = false;  // kBetween: BETWEEN SYMMETRIC (the bounds in either order)
   bool distinct = false;   // kFuncCall: an aggregate over distinct values (count(DISTINCT a))

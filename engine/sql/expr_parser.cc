@@ -210,6 +210,7 @@ ExprPtr ExprParser::array_comparison(ExprPtr left, const std::string& op, int po
   refuse_subquery();
   auto e = std::make_unique<Expr>(ExprKind::kInList, left->position);
   e->negated = all;
+  e->array = true;
   e->args.push_back(std::move(left));
   if (accept_word("array")) {
     expect_punct("[");
@@ -256,11 +257,7 @@ ExprPtr ExprParser::array_comparison(ExprPtr left, const std::string& op, int po
     }
   }
   expect_punct(")");
-  if (e->args.size() == 1) {  // an empty array: = ANY is never true, <> ALL always
-    auto b = std::make_unique<Expr>(ExprKind::kBoolConst, pos);
-    b->ival = all;
-    return b;
-  }
+  // An empty array stays one too: = ANY is never true, <> ALL always.
   return sealed(std::move(e));
 }
 

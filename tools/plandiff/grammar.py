@@ -4,10 +4,12 @@ Every table holds at most 30,000 rows, the ANALYZE sample at the default statist
 target, so PostgreSQL and tidepool both sample it whole and hold the same statistics.
 The data is a function of the row number only (no random()), so both get the same rows.
 One table (t6) is never analyzed: both then estimate from its pages and, once an index
-is built on it, from the counts CREATE INDEX records.
+is built on it, from the counts CREATE INDEX records. One (t7) is VACUUM ANALYZEd: its
+pages are all-visible, so index-only scans skip the heap.
 """
 
-# name -> (CREATE TABLE, rows, {column: (expression of i, low, high)}, indexes, analyze)
+# name -> (CREATE TABLE, rows, {column: (expression of i, low, high)}, indexes,
+#          True: ANALYZE / False: nothing / "vacuum": VACUUM ANALYZE)
 TABLES = {
     "t1": ("CREATE TABLE t1 (a int, b int, c int, d int)", 20000,
            {"a": ("i", 1, 20000), "b": ("i % 100", 0, 99),
@@ -30,7 +32,29 @@ TABLES = {
     "t6": ("CREATE TABLE t6 (a int, b int)", 10000,
            {"a": ("i", 1, 10000), "b": ("i % 50", 0, 49)},
            ["CREATE INDEX t6_a ON t6 (a)"], False),
+    "t7": ("CREATE TABLE t7 (a int, b int, c bigint) WITH (fillfactor=10)", 30000,
+           {"a": ("(i * 7919) % 30000", 0, 29999), "b": ("i % 1000", 0, 999), "c": ("i", 1, 30000)},
+           ["CREATE INDEX t7_a ON t7 (a)", "CREATE INDEX t7_b ON t7 (b)",
+            "CREATE INDEX t7_ba ON t7 (b, a)", "CREATE INDEX t7_c ON t7 (c)"], "vacuum"),
 }
+
+# Settings a query may run under (one group, or none): the planner's switches, and
+# parallel query made cheap enough to matter on these small tables.
+SETTINGS = [
+    ["SET enable_sort = off"],
+    ["SET enable_seqscan = off"],
+    ["SET enable_seqscan = off", "SET enable_indexscan = off"],
+    ["SET enable_bitmapscan = off"],
+    ["SET parallel_setup_cost = 0", "SET parallel_tuple_cost = 0",
+     "SET min_parallel_table_scan_size = 0", "SET min_parallel_index_scan_size = 0"],
+    ["SET parallel_setup_cost = 10", "SET parallel_tuple_cost = 0.001",
+     "SET min_parallel_index_scan_size = 0"],
+    ["SET parallel_setup_cost = 0", "SET parallel_tuple_cost = 0.01",
+     "SET min_parallel_table_scan_size = 0", "SET max_parallel_workers_per_gather = 4"],
+    ["SET parallel_setup_cost = 0", "SET parallel_tuple_cost = 0",
+     "SET min_parallel_table_scan_size = 0", "SET min_parallel_index_scan_size = 0",
+     "SET parallel_leader_participation = off"],
+]
 
 
 def setup_statements():
@@ -42,7 +66,9 @@ def setup_statements():
         out.append("INSERT INTO %s SELECT %s FROM generate_series(1, %d) s(i)" %
                    (name, exprs, rows))
         out.extend(indexes)
-        if analyze:
+        if analyze == "vacuum":
+            out.append("VACUUM ANALYZE %s" % name)
+        elif analyze:
             out.append("ANALYZE %s" % name)
     return out
 
@@ -77,12 +103,34 @@ class QueryGenerator:
         if k < 0.85:
             n = self.r.randint(1, 5)
             return "%s IN (%s)" % (c, ", ".join(self.const(rng, 0) for _ in range(n)))
-        if k < 0.92:
+        if k < 0.88:
             return "NOT (%s)" % self.atom(cols)
-        if k < 0.96:
+        if k < 0.91:
             return "%s IS %sNULL" % (c, self.r.choice(["", "NOT "]))
+        if k < 0.94:
+            return self.array_atom(c, rng)
+        if k < 0.96:
+            return "%s %s %s" % (self.const(rng), self.r.choice(["=", "<", "<=", ">", ">="]), c)
         a, b = sorted([int(float(self.const(rng))), int(float(self.const(rng)))])
         return "%s BETWEEN SYMMETRIC %d AND %d" % (c, b, a)
+
+    def array_atom(self, c, rng):
+        """= ANY and <> ALL over arrays of zero, one or a few elements: PostgreSQL keeps
+        them array operators (only IN (v) becomes a plain comparison)."""
+        n = self.r.choice([0, 1, 1, 2, 3])
+        items = [self.const(rng, 0) for _ in range(n)]
+        op = self.r.choice(["= ANY", "= ANY", "<> ALL"])
+        if self.r.random() < 0.5:
+            return "%s %s ('{%s}')" % (c, op, ",".join(items))
+        if not items:
+            return "%s %s ('{}'::int[])" % (c, op)
+        return "%s %s (ARRAY[%s])" % (c, op, ", ".join(items))
+
+    def settings(self):
+        """The SET statements a query runs under: none for most."""
+        if self.r.random() < 0.75:
+            return []
+        return self.r.choice(SETTINGS)
 
     def where(self, cols, depth=0):
         k = self.r.random()
@@ -118,6 +166,8 @@ class QueryGenerator:
         cols = TABLES[table][2]
         select, aggregate = self.select_list(cols)
         name = "public." + table if self.r.random() < 0.02 else table
+        if self.r.random() < 0.03:
+            name += " x"
         sql = "SELECT %s FROM %s" % (select, name)
         if self.r.random() < 0.8:
             sql += " WHERE " + self.where(cols)

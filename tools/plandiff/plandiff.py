@@ -129,10 +129,14 @@ def run_setup(conn, statements):
 NODE_RE = re.compile(r"^(\s*)(?:->  )?(.*?)  \(cost=([0-9.]+)\.\.([0-9.]+) rows=(\d+) width=(\d+)\)")
 
 
-def explain(conn, sql):
-    """The plan's lines, or the error's first line as ("error", message)."""
+def explain(conn, sql, settings=()):
+    """The plan's lines under `settings` (SET statements after RESET ALL), or the
+    error's first line as ("error", message)."""
     try:
         with conn.cursor() as cur:
+            cur.execute("RESET ALL")
+            for st in settings:
+                cur.execute(st)
             cur.execute("EXPLAIN " + sql)
             return [r[0] for r in cur.fetchall()], None
     except psycopg2.Error as e:
@@ -197,11 +201,12 @@ def main():
             run_setup(tp_conn, setup_statements())
             version = pg_conn.server_version
             gen = QueryGenerator(random.Random(args.seed))
-            queries = [gen.query() for _ in range(args.queries)]
+            queries = [(gen.settings(), gen.query()) for _ in range(args.queries)]
             results = []
-            for q in queries:
-                pg_plan, pg_err = explain(pg_conn, q)
-                tp_plan, tp_err = explain(tp_conn, q)
+            for settings, sql in queries:
+                pg_plan, pg_err = explain(pg_conn, sql, settings)
+                tp_plan, tp_err = explain(tp_conn, sql, settings)
+                q = "; ".join(settings + [sql])
                 if pg_err:
                     cause = "PostgreSQL refused"
                 elif tp_err:
