@@ -39,7 +39,8 @@ BitmapCandidate index_scan_candidate(BitmapChoice scan) {
 }
 
 // build_paths_for_OR: a bitmap index scan on each index that applies some of `arm`,
-// applying as well every clause of `all` it can.
+// applying as well every clause of `all` it can. A clause written twice is applied
+// twice, as PostgreSQL matches each restriction by itself.
 std::vector<BitmapCandidate> paths_for_or(const std::vector<Clause>& arm,
                                           const std::vector<Clause>& all,
                                           const BitmapContext& ctx) {
@@ -47,10 +48,10 @@ std::vector<BitmapCandidate> paths_for_or(const std::vector<Clause>& arm,
   for (const IndexInfo& ix : ctx.indexes) {
     std::vector<Clause> ic;
     for (const Clause& c : arm)
-      if (usable_index_clause(c, ix.entry->key_columns) && !contains(ic, c)) ic.push_back(c);
+      if (usable_index_clause(c, ix.entry->key_columns)) ic.push_back(c);
     if (ic.empty()) continue;
     for (const Clause& c : all)
-      if (usable_index_clause(c, ix.entry->key_columns) && !contains(ic, c)) ic.push_back(c);
+      if (usable_index_clause(c, ix.entry->key_columns)) ic.push_back(c);
     add_bitmap_candidate(out, index_scan_candidate(ctx.bitmap_on(ix, std::move(ic))), ctx.cs);
   }
   return out;

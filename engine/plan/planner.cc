@@ -375,9 +375,19 @@ bool add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
     PathCost final_agg =
         cost_plain_agg(cs, gather.path, agg_clause_costs(cs, calls, AggSplit::kFinalDeserial));
     // Over a Gather the plain Aggregate is parallel-unsafe too: then add_path keeps
-    // the cheaper of the two even within 1%.
-    bool kept = !scan.parallel_safe || parallel_path_survives(final_agg, agg, false);
-    if (kept && final_agg.total < agg.total) {
+    // the cheaper of the two even within 1%, the one added first (the plain one) on a
+    // tie.
+    bool replace = false;
+    if (scan.parallel_safe) {
+      replace = parallel_path_survives(final_agg, agg, false) && final_agg.total < agg.total;
+    } else {
+      const FuzzyCompare c = compare_path_costs_fuzzily(final_agg, agg, false);
+      replace = c == FuzzyCompare::kNewBetter ||
+                (c == FuzzyCompare::kEqual &&
+                 compare_path_costs_fuzzily(final_agg, agg, false, 1.0000000001) ==
+                     FuzzyCompare::kNewBetter);
+    }
+    if (replace) {
       agg = final_agg;
       input = build_gather(ctx, *under, gather, &partial);
       mode = scans::AggMode::kFinalize;

@@ -101,7 +101,7 @@ class ScanChooser {
     if (!best_build_) return chosen;  // presorted_only, and no index gives the order
     chosen.node = best_build_();
     chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
-    if (q_.one_time_false) {
+    if (q_.one_time_false && !gated_below_) {
       chosen.node = std::make_unique<scans::OneTimeFalseNode>(std::move(chosen.node));
       chosen.node->estimate = {best_.startup, best_.total, best_.rows, width_};
     }
@@ -167,7 +167,19 @@ class ScanChooser {
     if (c->kind == Kind::kIncrementalSort) {
       best_ = c->top;
       best_ordered_ = true;
-      best_build_ = incremental_sort_builder(base.cost, base.keys, builders_[c->path]);
+      ScanBuilder scan = builders_[c->path];
+      // PostgreSQL's gating Result sits right above the scan, below the sort.
+      if (q_.one_time_false) {
+        gated_below_ = true;
+        scan = [scan, cost = base.cost, width = width_] {
+          std::unique_ptr<scans::ExecNode> n = scan();
+          n->estimate = {cost.startup, cost.total, cost.rows, width};
+          n = std::make_unique<scans::OneTimeFalseNode>(std::move(n));
+          n->estimate = {cost.startup, cost.total, cost.rows, width};
+          return n;
+        };
+      }
+      best_build_ = incremental_sort_builder(base.cost, base.keys, scan);
     }
   }
 
@@ -498,6 +510,7 @@ class ScanChooser {
   PathCost best_;
   bool best_ordered_ = false;
   bool best_parallel_safe_ = true;
+  bool gated_below_ = false;  // the gating Result went below the chosen Incremental Sort
   ScanBuilder best_build_;
 };
 

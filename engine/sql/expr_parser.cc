@@ -212,6 +212,11 @@ ExprPtr ExprParser::array_comparison(ExprPtr left, const std::string& op, int po
   e->negated = all;
   e->array = true;
   e->args.push_back(std::move(left));
+  // A string literal's elements take the column's type, integer: a fraction there is
+  // an error unless the literal is cast to numeric[] (ARRAY[...] takes its elements'
+  // common type, so a fraction makes it numeric).
+  std::string fraction;  // the first fractional element of a string literal
+  int literal_pos = 0;
   if (accept_word("array")) {
     expect_punct("[");
     if (!is_punct("]")) {
@@ -245,17 +250,24 @@ ExprPtr ExprParser::array_comparison(ExprPtr left, const std::string& op, int po
             .at_position(t.position)
             .with_sqlstate(sqlstate::kInvalidTextRepresentation);
       v->position = t.position;
+      if (v->kind == ExprKind::kNumConst && fraction.empty()) fraction = item;
       e->args.push_back(std::move(v));
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
-    // An optional cast of the literal: ::int[], ::integer[], ::bigint[], ::numeric[].
-    if (accept_op("::")) {
-      identifier();
-      expect_punct("[");
-      expect_punct("]");
-    }
+    literal_pos = t.position;
   }
+  // An optional cast of the array: ::int[], ::integer[], ::bigint[], ::numeric[].
+  std::string cast;
+  if (accept_op("::")) {
+    cast = identifier();
+    expect_punct("[");
+    expect_punct("]");
+  }
+  if (!fraction.empty() && cast != "numeric")
+    throw Error("invalid input syntax for type integer: \"" + fraction + "\"")
+        .at_position(literal_pos)
+        .with_sqlstate(sqlstate::kInvalidTextRepresentation);
   expect_punct(")");
   // An empty array stays one too: = ANY is never true, <> ALL always.
   return sealed(std::move(e));

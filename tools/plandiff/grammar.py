@@ -121,9 +121,10 @@ class QueryGenerator:
         items = [self.const(rng, 0) for _ in range(n)]
         op = self.r.choice(["= ANY", "= ANY", "<> ALL"])
         if self.r.random() < 0.5:
-            return "%s %s ('{%s}')" % (c, op, ",".join(items))
+            # A string literal takes the column's type: integers only.
+            return "%s %s ('{%s}')" % (c, op, ",".join(str(int(float(v))) for v in items))
         if not items:
-            return "%s %s ('{}'::int[])" % (c, op)
+            return "%s %s (ARRAY[]::int[])" % (c, op)
         return "%s %s (ARRAY[%s])" % (c, op, ", ".join(items))
 
     def settings(self):

@@ -58,5 +58,21 @@ TEST_F(Pg15Rules, RowsFollowTheDefinition) {
             }));
 }
 
+// An array literal takes the column's type: a fraction in '{...}' is PostgreSQL's error
+// unless the literal is cast to numeric[]; ARRAY[...] takes its elements' type.
+TEST_F(Pg15Rules, ArrayLiteralsTakeTheColumnsType) {
+  try {
+    s_->execute("SELECT * FROM r1 WHERE a = ANY ('{1,2.5}')");
+    FAIL() << "a fraction in an integer array literal was accepted";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "invalid input syntax for type integer: \"2.5\"");
+    EXPECT_EQ(e.sqlstate(), "22P02");
+  }
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM r1 WHERE a = ANY ('{1,2.5}'::numeric[])"),
+            "1");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM r1 WHERE a = ANY (ARRAY[1, 2.5])"), "1");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM r1 WHERE a = ANY (ARRAY[]::int[])"), "0");
+}
+
 }  // namespace
 }  // namespace tp

@@ -337,7 +337,8 @@ TEST_F(Pg15Sql, ArrayComparisonsAreInLists) {
   EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE a <> ALL ('{1,2,3}') AND a < 6"),
             "2");
   EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE a = ANY ('{}')"), "0");
-  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE a = ANY ('{2.5, 3}')"), "1");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM q1 WHERE a = ANY ('{2.5, 3}'::numeric[])"),
+            "1");
   EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM ONLY q1"), "20000");
 }
 
