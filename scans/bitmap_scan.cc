@@ -41,8 +41,9 @@ std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
 }
 
 std::unique_ptr<BitmapNode> BitmapIndexScanNode::clone() const {
-  auto n = std::make_unique<BitmapIndexScanNode>(index_, condition_sets_, index_cond_text_,
-                                                 leaf_readahead_);
+  // The copy runs on another thread: a page store of its own.
+  auto n = std::make_unique<BitmapIndexScanNode>(
+      index_.reopen ? index_.reopen() : index_, condition_sets_, index_cond_text_, leaf_readahead_);
   n->estimate = estimate;
   return n;
 }

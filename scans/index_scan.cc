@@ -99,18 +99,22 @@ bool IndexScanNode::load_batch() {
 bool IndexScanNode::load_parallel_batch(btree::IndexBatch& b) {
   btree::ParallelLeafScan& shared = params_.parallel->leaves;
   while (std::optional<btree::ParallelLeafScan::Seized> s = shared.seize()) {
-    btree::LeafPosition next;
+    bool handed_on = false;
     try {
       if (s->primitive != condition_set_) {
         condition_set_ = s->primitive;
         scan_->rescan(params_.condition_sets[condition_set_]);
       }
-      next = scan_->read_one_page(s->position, b);
+      // The next participant goes on as soon as this one has read the page.
+      scan_->read_one_page(s->position, b, [&](const btree::LeafPosition& next) {
+        handed_on = true;
+        shared.release(next);
+      });
     } catch (...) {
-      shared.abandon();  // nobody may wait for a position this participant will not give
+      // Nobody may wait for a position this participant will not give.
+      if (!handed_on) shared.abandon();
       throw;
     }
-    shared.release(next);
     if (!b.empty()) return true;
   }
   return false;

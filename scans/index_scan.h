@@ -34,11 +34,14 @@ namespace tp::scans {
 inline constexpr size_t kMaxIndexBatches = 64;
 inline constexpr int kPrefetchStartSwitches = bufmgr::kDefaultStartSwitches;
 
-// An open index: the tree plus whatever keeps its page store alive.
+// An open index: the tree plus whatever keeps its page store alive. A page store is
+// one thread's (its pinned pages are held per thread): each participant of a parallel
+// scan opens the index again with `reopen`.
 struct IndexHandle {
   std::string name;
   std::shared_ptr<void> owner;  // the page store (engine/storage/pool_page_store.h)
   const btree::BTree* tree = nullptr;
+  std::function<IndexHandle()> reopen;  // the same index over a page store of its own
 };
 
 // One B-tree scan per condition set, in order: an IN list in the index

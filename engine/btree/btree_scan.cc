@@ -237,14 +237,41 @@ bool IndexScan::next_batch(IndexBatch& batch) {
   return advance(batch, /*one_page=*/false);
 }
 
-LeafPosition IndexScan::read_one_page(const LeafPosition& at, IndexBatch& batch) {
+void IndexScan::read_one_page(const LeafPosition& at, IndexBatch& batch, const HandOn& hand_on) {
   // Another participant left the scan here: take its place (the state moves on
   // from there by the usual transitions).
   state_ = at.state;
   next_block_ = at.next_block;
   came_from_ = at.came_from;
-  advance(batch, /*one_page=*/true);
-  return {state_, next_block_, came_from_};
+  hand_on_ = &hand_on;
+  try {
+    advance(batch, /*one_page=*/true);
+  } catch (...) {
+    hand_on_ = nullptr;
+    throw;
+  }
+  // No page was read (the descent found none): the scan ends here.
+  if (hand_on_) {
+    hand_on_ = nullptr;
+    hand_on({state_, next_block_, came_from_});
+  }
+}
+
+void IndexScan::hand_on(const PageGuard& leaf) {
+  if (!hand_on_) return;
+  const HandOn& give = *hand_on_;
+  hand_on_ = nullptr;
+  const char* page = leaf.data();
+  const BtSpecial* special = bt_special(page);
+  const bool forward = direction_ == ScanDirection::kForward;
+  const BlockNumber next = forward ? special->next : special->prev;
+  // Going right, a high key past the upper bound ends the scan at this page.
+  const bool past = forward && !bt_rightmost(page) && upper_ &&
+                    compare(tree_->layout(), *upper_, tuple_at(page, kHighKeyOffset)) <= 0;
+  if (next == kInvalidBlock || past)
+    give({ScanState::kDone, kInvalidBlock, kInvalidBlock});
+  else
+    give({ScanState::kReading, next, leaf.block()});
 }
 
 bool IndexScan::advance(IndexBatch& batch, bool one_page) {
@@ -267,6 +294,7 @@ bool IndexScan::advance(IndexBatch& batch, bool one_page) {
     guard = read_next_leaf();
     off = bt_first_data(guard.data());
   }
+  hand_on(guard);
   for (;;) {
     batch.leaf_block = guard.block();
     bool ended = read_page(guard.data(), off, batch);
@@ -305,6 +333,7 @@ bool IndexScan::advance_backward(IndexBatch& batch, bool one_page) {
     guard = read_left_leaf();
     off = page_max_offset(guard.data());
   }
+  hand_on(guard);
   for (;;) {
     batch.leaf_block = guard.block();
     came_from_ = guard.block();

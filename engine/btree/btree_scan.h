@@ -15,6 +15,7 @@
 // columns (minor BETWEEN 800 AND 900 on (major, minor)) filter the items.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -118,11 +119,14 @@ class IndexScan {
   void rescan(std::vector<ColumnCondition> conditions);
 
   // A parallel scan's step (engine/btree/parallel_scan.h): reads exactly the one leaf
-  // page at `at` (descending first when the scan is at its start), replaces `batch`
-  // with its matches (perhaps none), and returns the position after that page. A scan
-  // used this way should not read leaves ahead (leaf_readahead false): other
-  // participants read the pages in between.
-  LeafPosition read_one_page(const LeafPosition& at, IndexBatch& batch);
+  // page at `at` (descending first when the scan is at its start) and replaces `batch`
+  // with its matches (perhaps none). `hand_on` gets the position after that page as
+  // soon as the page is read and before its matches are copied, as nbtree releases the
+  // scan to the next participant (a page whose high key is past the upper bound hands on
+  // the end). A scan used this way should not read leaves ahead (leaf_readahead false):
+  // other participants read the pages in between.
+  using HandOn = std::function<void(const LeafPosition&)>;
+  void read_one_page(const LeafPosition& at, IndexBatch& batch, const HandOn& hand_on);
 
   ScanDirection direction() const { return direction_; }
 
@@ -147,6 +151,8 @@ class IndexScan {
   // Reads the left neighbour of came_from_ (next_block_, or a page split off
   // it since, found by walking right until the right link is came_from_).
   PageGuard read_left_leaf();
+  // read_one_page: the position after `leaf` to its hand_on, once.
+  void hand_on(const PageGuard& leaf);
   // next_batch's walk; `one_page`: stop after one leaf page, matches or not.
   bool advance(IndexBatch& batch, bool one_page);
   bool advance_backward(IndexBatch& batch, bool one_page);
@@ -173,6 +179,7 @@ class IndexScan {
   std::unique_ptr<LeafSource> leaf_source_;
   std::unique_ptr<BlockStream> leaf_stream_;  // declared after its source: dies first
   LeafReadaheadStats readahead_;              // of the streams already dropped
+  const HandOn* hand_on_ = nullptr;           // read_one_page's, until called
 };
 
 }  // namespace tp::btree

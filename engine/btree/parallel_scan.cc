@@ -1,8 +1,14 @@
 #include "engine/btree/parallel_scan.h"
 
+#include <thread>
+
 #include "engine/core/error.h"
 
 namespace tp::btree {
+
+namespace {
+constexpr int kSpins = 64;
+}  // namespace
 
 ParallelLeafScan::ParallelLeafScan(size_t primitive_scans) : primitives_(primitive_scans) {
   reset();
@@ -19,6 +25,13 @@ void ParallelLeafScan::reset() {
 
 std::optional<ParallelLeafScan::Seized> ParallelLeafScan::seize() {
   std::unique_lock lock(mutex_);
+  // The advancer holds the position only while it reads one page (microseconds):
+  // yield a few times before sleeping on the condition variable.
+  for (int i = 0; i < kSpins && advancing_ && !done_; ++i) {
+    lock.unlock();
+    std::this_thread::yield();
+    lock.lock();
+  }
   released_.wait(lock, [&] { return !advancing_ || done_; });
   if (done_) return std::nullopt;
   advancing_ = true;

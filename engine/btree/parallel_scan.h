@@ -4,8 +4,9 @@
 // reads the one leaf page there with its own IndexScan (descending first when the
 // scan has not started), and releases the position after that page (its right link,
 // or its left link going backward) before it looks at the page's matches. The others
-// wait while it advances, so every leaf is read by exactly one participant and the
-// page reads themselves overlap with everybody's heap work.
+// wait while it advances, so every leaf is read by exactly one participant; it hands
+// the position on as soon as it has the page, so the others go on while it copies the
+// page's matches and fetches their heap tuples.
 //
 // An index scan with an IN list is several primitive scans, one per condition set;
 // the participants go through them together: when the one advancing finds primitive
@@ -15,8 +16,8 @@
 //   // in each participant:
 //   while (auto s = shared.seize()) {
 //     if (s->primitive != mine) scan.rescan(condition_sets[mine = s->primitive]);
-//     LeafPosition next = scan.read_one_page(s->position, batch);  // abandon() if it throws
-//     shared.release(next);
+//     scan.read_one_page(s->position, batch,     // abandon() if it throws before
+//                        [&](const LeafPosition& next) { shared.release(next); });
 //     use(batch);
 //   }
 #pragma once

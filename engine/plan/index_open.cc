@@ -37,18 +37,33 @@ void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
   }
 }
 
-scans::IndexHandle open_index(PlanContext& ctx, const RelationEntry& table,
-                              const RelationEntry& index) {
+namespace {
+
+scans::IndexHandle open_over(bufmgr::BufferPool& pool, aio::IoFile& file,
+                             const bufmgr::ReadStreamConfig& stream, const btree::IndexDef& def,
+                             const std::string& name) {
   auto h = std::make_shared<OpenIndex>();
-  Storage& st = ctx.storage;
-  h->store = std::make_unique<PoolPageStore>(st.pool(), st.file(index), nullptr, 0);
-  h->store->set_stream_config(ctx.settings.stream);  // leaf read-ahead's streams
-  h->tree.emplace(btree::BTree::open(*h->store, index_def(table, index)));
+  h->store = std::make_unique<PoolPageStore>(pool, file, nullptr, 0);
+  h->store->set_stream_config(stream);  // leaf read-ahead's streams
+  h->tree.emplace(btree::BTree::open(*h->store, def));
   scans::IndexHandle handle;
-  handle.name = sql::quote_identifier(index.name);  // as EXPLAIN prints it
+  handle.name = name;
   handle.tree = &*h->tree;
   handle.owner = h;
+  // Pool and file outlive the statement's plan, which is all a handle lives for.
+  handle.reopen = [&pool, &file, stream, def, name] {
+    return open_over(pool, file, stream, def, name);
+  };
   return handle;
+}
+
+}  // namespace
+
+scans::IndexHandle open_index(PlanContext& ctx, const RelationEntry& table,
+                              const RelationEntry& index) {
+  Storage& st = ctx.storage;
+  return open_over(st.pool(), st.file(index), ctx.settings.stream, index_def(table, index),
+                   sql::quote_identifier(index.name));  // as EXPLAIN prints it
 }
 
 std::function<bool(BlockNumber)> all_visible_pages(Storage& storage, const RelationEntry& table) {

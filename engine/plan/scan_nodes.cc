@@ -84,8 +84,10 @@ PartialScan partial_index_scan(const TableScan& t, const IndexPathSpec& spec, co
     f.shared = shared;
     f.participant = [pool = &t.ctx.storage.pool(), file = &t.ctx.storage.file(t.rel),
                      params](scans::ParallelBlocks&) {
+      scans::IndexScanParams mine = params;
+      mine.index = params.index.reopen();  // a page store per participant's thread
       return std::unique_ptr<scans::ExecNode>(
-          std::make_unique<scans::IndexScanNode>(*pool, *file, params));
+          std::make_unique<scans::IndexScanNode>(*pool, *file, std::move(mine)));
     };
     return f;
   };

@@ -37,8 +37,8 @@ ParallelRun parallel_scan(const BTree& tree, const std::vector<std::vector<Colum
       IndexBatch batch;
       while (auto s = shared.seize()) {
         if (s->primitive != mine) scan.rescan(sets[mine = s->primitive]);
-        LeafPosition next = scan.read_one_page(s->position, batch);
-        shared.release(next);
+        scan.read_one_page(s->position, batch,
+                           [&](const LeafPosition& next) { shared.release(next); });
         std::lock_guard lock(m);
         if (!batch.empty()) run.leaves.push_back(batch.leaf_block);
         for (size_t i = 0; i < batch.size(); ++i)
