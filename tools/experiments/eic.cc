@@ -6,7 +6,9 @@
 // io_uring and with worker; each with index_leaf_readahead off (PostgreSQL's
 // behaviour: the bitmap index scans read their leaf pages one at a time) and on; each
 // with reads of consecutive pages combined (io_combine_limit) and with 8 kB reads
-// (io_combine_limit = 1, PostgreSQL 15's shape, which the article measured).
+// (io_combine_limit = 1, PostgreSQL 15's shape, which the article measured). Then the
+// dense query in the article's shape (io_uring direct, 8 kB reads, leaf read-ahead on) as
+// a Parallel Bitmap Heap Scan with 0, 2 and 4 workers at every eic.
 #include <sstream>
 
 #include "engine/core/error.h"
@@ -59,6 +61,12 @@ const std::string kBase =
     "SELECT * FROM test WHERE major BETWEEN 10 AND 100 OR minor BETWEEN 800 AND ";
 const Variant kVariants[] = {{"dense", kBase + "900"}, {"sparse", kBase + "802"}};
 constexpr size_t kNumVariants = std::size(kVariants);
+
+// The parallel column: workers of a Parallel Bitmap Heap Scan (0: the serial plan), the
+// dense query in the article's shape (kConfigs[kParallelConfig], leaf read-ahead on).
+const int kWorkers[] = {0, 2, 4};
+constexpr size_t kNumWorkers = std::size(kWorkers);
+constexpr size_t kParallelConfig = 4;  // io_uring direct, 8 kB reads
 
 // index_leaf_readahead: off first (PostgreSQL's behaviour), then on (tidepool's default).
 const char* const kLeafModes[] = {"off", "on"};
@@ -116,10 +124,11 @@ class Eic : public Experiment {
         runs_(kNumLeafModes,
               std::vector<std::vector<std::vector<std::vector<Timed>>>>(
                   kNumConfigs, std::vector<std::vector<std::vector<Timed>>>(
-                                   kNumVariants, std::vector<std::vector<Timed>>(kNumEics)))) {}
+                                   kNumVariants, std::vector<std::vector<Timed>>(kNumEics)))),
+        parallel_runs_(kNumWorkers, std::vector<std::vector<Timed>>(kNumEics)) {}
 
   int steps(const Lab& lab) const override {
-    return int(kNumLeafModes * kNumConfigs * kNumVariants * kNumEics *
+    return int((kNumLeafModes * kNumConfigs * kNumVariants + kNumWorkers) * kNumEics *
                    size_t(std::max(1, lab.options().repeat)) +
                1 + 2);
   }
@@ -158,6 +167,7 @@ class Eic : public Experiment {
           for (size_t e = 0; e < kNumEics; ++e) measure_point(lab, progress, record, l, c, v, e);
         lab.reset_settings();
       }
+    measure_parallel(lab, progress, record);
     // The article's contrast in time: its shape (8 kB reads), one read in flight or 64.
     for (const char* eic : {"1", "64"}) {
       progress.step(std::string("traced dense bitmap heap scan, eic=") + eic);
@@ -178,6 +188,57 @@ class Eic : public Experiment {
   std::string report(Lab& lab, Context& ctx, const Outcome& outcome) override;
 
  private:
+  // The dense query as a Parallel Bitmap Heap Scan: workers forced as the AIO article
+  // forces them (max_parallel_workers_per_gather and the table's parallel_workers; no
+  // setup or tuple cost), so every worker count runs the parallel plan (0: the serial one).
+  void measure_parallel(Lab& lab, Progress& progress, Recorder& record) {
+    const IoConfig& io = kConfigs[kParallelConfig];
+    for (size_t w = 0; w < kNumWorkers; ++w) {
+      lab.default_setting("io_max_concurrency", "256");
+      lab.sql("SET io_method = " + io.method);
+      lab.sql("SET io_direct = " + io.direct);
+      lab.sql("SET io_combine_limit = " + io.combine);
+      lab.sql("SET index_leaf_readahead = on");
+      for (const char* off : {"enable_seqscan", "enable_indexscan", "enable_indexonlyscan"})
+        lab.sql(std::string("SET ") + off + " = off");
+      lab.sql("SET parallel_setup_cost = 0");
+      lab.sql("SET parallel_tuple_cost = 0");
+      lab.sql("SET max_parallel_workers_per_gather = " + std::to_string(kWorkers[w]));
+      lab.sql(kWorkers[w] == 0 ? std::string("ALTER TABLE test RESET (parallel_workers)")
+                               : "ALTER TABLE test SET (parallel_workers = " +
+                                     std::to_string(kWorkers[w]) + ")");
+      for (size_t e = 0; e < kNumEics; ++e) {
+        const std::string eic = std::to_string(kEics[e]);
+        lab.sql("SET effective_io_concurrency = " + eic);
+        const std::string label =
+            io.name + " dense, " + std::to_string(kWorkers[w]) + " workers, eic=" + eic;
+        std::vector<Timed>& runs = parallel_runs_[w][e];
+        runs = repeated(lab, progress, label, [&] {
+          lab.make_cold({"test", "test_pkey", "minor_idx"});
+          return explain_analyze(lab, kVariants[0].sql,
+                                 {kWorkers[w] == 0 ? "Bitmap Heap Scan" : "Gather", {}},
+                                 "eic: " + label);
+        });
+        for (size_t i = 0; i < runs.size(); ++i) record.add(parallel_row(runs[i], w, e, i));
+      }
+      lab.sql("ALTER TABLE test RESET (parallel_workers)");
+      lab.reset_settings();
+    }
+  }
+
+  // A parallel run's row: the whole query's figures (the heap share is the serial
+  // plan's measure; a Gather's children are the participants').
+  Record parallel_row(const Timed& t, size_t w, size_t e, size_t i) const {
+    Record r = row(t, kNumLeafModes - 1, kParallelConfig, 0, e, i);
+    for (auto& [column, value] : r) {
+      if (column == "config") value = kConfigs[kParallelConfig].name + ", parallel";
+      if (column == "workers") value = std::to_string(kWorkers[w]);
+      if (kWorkers[w] > 0 && (column.rfind("heap_", 0) == 0 || column.rfind("prefetch_", 0) == 0))
+        value = "";
+    }
+    return r;
+  }
+
   void measure_point(Lab& lab, Progress& progress, Recorder& record, size_t l, size_t c, size_t v,
                      size_t e) {
     const std::string eic = std::to_string(kEics[e]);
@@ -199,6 +260,7 @@ class Eic : public Experiment {
             {"config", kConfigs[c].name},
             {"leaf_readahead", kLeafModes[l]},
             {"variant", kVariants[v].name},
+            {"workers", "0"},
             {"eic", std::to_string(kEics[e])},
             {"prefetch_limit", std::to_string(stream.prefetch_limit)},
             {"prefetch_in_flight_max", std::to_string(stream.prefetch_in_flight_max)},
@@ -227,11 +289,13 @@ class Eic : public Experiment {
   std::vector<Headline> headlines() const;
   std::string device_reach(const DeviceFigures& device) const;
   std::string limits() const;
+  std::string parallel_table() const;
   std::string charts(const std::string& out_dir) const;
 
   const uint64_t rows_;
   // [leaf read-ahead][config][variant][eic]
   std::vector<std::vector<std::vector<std::vector<std::vector<Timed>>>>> runs_;
+  std::vector<std::vector<std::vector<Timed>>> parallel_runs_;  // [workers][eic]
   TracedContrast traced_{"eic-dense",
                          "the dense bitmap heap scan, io_uring direct, 8 kB reads "
                          "(io_combine_limit 1), index_leaf_readahead on, eic 1 and 64"};
@@ -371,6 +435,33 @@ std::string Eic::limits() const {
          out + "\n";
 }
 
+// The parallel column: the dense query's time per eic with 0, 2 and 4 workers.
+std::string Eic::parallel_table() const {
+  auto ms = [&](size_t w, size_t e) {
+    std::vector<double> x;
+    for (const Timed& t : parallel_runs_[w][e]) x.push_back(t.execution_ms);
+    return x.empty() ? NAN : median(x);
+  };
+  std::vector<std::string> header = {"eic"};
+  for (int w : kWorkers) header.push_back(std::to_string(w) + " workers ms");
+  for (size_t w = 1; w < kNumWorkers; ++w) header.push_back(std::to_string(kWorkers[w]) + " vs 0");
+  std::vector<std::vector<std::string>> rows;
+  for (size_t e = 0; e < kNumEics; ++e) {
+    std::vector<std::string> row = {std::to_string(kEics[e])};
+    for (size_t w = 0; w < kNumWorkers; ++w) row.push_back(fixed(ms(w, e), 1));
+    for (size_t w = 1; w < kNumWorkers; ++w) row.push_back(fixed(ms(0, e) / ms(w, e), 2) + "x");
+    rows.push_back(row);
+  }
+  return "Parallel workers: the dense query as a Parallel Bitmap Heap Scan (" +
+         kConfigs[kParallelConfig].name +
+         ", index_leaf_readahead on; workers forced with max_parallel_workers_per_gather and the "
+         "table's parallel_workers, no parallel setup or tuple cost). One participant builds "
+         "the bitmap; all of them read the heap pages through one shared iteration, "
+         "effective_io_concurrency split between their streams (PostgreSQL 15's shared "
+         "prefetch target):\n\n" +
+         markdown_table(header, rows, std::vector<bool>(header.size(), true)) + "\n";
+}
+
 std::string Eic::charts(const std::string& out_dir) const {
   std::vector<std::string> labels;
   for (int e : kEics) labels.push_back(std::to_string(e));
@@ -443,6 +534,7 @@ std::string Eic::report(Lab& lab, Context& ctx, const Outcome& outcome) {
         md << "Heap share, index_leaf_readahead = " << kLeafModes[l] << ", " << kGroups[g]
            << ":\n\n"
            << table(l, g, heap_ms, heap_mb_per_s, false) << "\n";
+    md << parallel_table();
     md << device_sentence(ctx.device) << "\n\n";
     md << charts(lab.options().out_dir);
   }

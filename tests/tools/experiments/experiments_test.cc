@@ -239,13 +239,25 @@ TEST(Experiments, EicRunsEveryConcurrency) {
                         "heap_read", "heap_mb_per_s"})
     EXPECT_TRUE(csv.has(c)) << c;
   EXPECT_EQ(own_columns(csv),
-            (std::vector<std::string>{"rows", "config", "leaf_readahead", "variant", "eic",
-                                      "prefetch_limit", "prefetch_in_flight_max", "repeat", "ms",
-                                      "shared_hit", "shared_read", "mb_per_s", "heap_ms",
+            (std::vector<std::string>{"rows", "config", "leaf_readahead", "variant", "workers",
+                                      "eic", "prefetch_limit", "prefetch_in_flight_max", "repeat",
+                                      "ms", "shared_hit", "shared_read", "mb_per_s", "heap_ms",
                                       "heap_read", "heap_mb_per_s"}));
-  EXPECT_EQ(csv.rows.size(), 6u * 2u * 2u * 10u);  // configs x leaf read-ahead x variants x eics
-  std::map<std::string, int> by_leaf, by_combine;
+  // configs x leaf read-ahead x variants x eics, then the parallel column: 0, 2, 4 workers x eics.
+  EXPECT_EQ(csv.rows.size(), 6u * 2u * 2u * 10u + 3u * 10u);
+  std::map<std::string, int> by_leaf, by_combine, parallel_workers;
   for (const auto& r : csv.rows) {
+    if (r.at("config") == "io_uring direct, 8 kB reads, parallel") {
+      ++parallel_workers[r.at("workers")];
+      // Each worker count ran the plan it was forced to (explain_analyze checks the top
+      // node: Gather, or the serial Bitmap Heap Scan for 0), cold.
+      EXPECT_EQ(r.at("max_parallel_workers_per_gather"), r.at("workers"));
+      EXPECT_EQ(r.at("io_combine_limit"), "8kB");
+      EXPECT_GT(num(r, "ms"), 0);
+      EXPECT_GT(num(r, "shared_read"), 0);
+      continue;
+    }
+    EXPECT_EQ(r.at("workers"), "0");
     ++by_leaf[r.at("leaf_readahead")];
     // The 8 kB-read configurations run with io_combine_limit 1, the others at the default.
     const bool small = r.at("config").find(", 8 kB reads") != std::string::npos;
@@ -272,6 +284,10 @@ TEST(Experiments, EicRunsEveryConcurrency) {
   EXPECT_NE(md.find("- io_uring direct, leaf read-ahead on: the dense query read "),
             std::string::npos);
   EXPECT_NE(md.find(" MB/s at eic 256 (0%)."), std::string::npos);
+  EXPECT_EQ(parallel_workers, (std::map<std::string, int>{{"0", 10}, {"2", 10}, {"4", 10}}));
+  EXPECT_NE(md.find("| eic | 0 workers ms | 2 workers ms | 4 workers ms | 2 vs 0 | 4 vs 0 |"),
+            std::string::npos)
+      << md;
   for (const char* label :
        {"| config | index_leaf_readahead | dense: whole query | dense: heap "
         "share | sparse: whole query | sparse: heap share |",
@@ -289,6 +305,7 @@ TEST(Experiments, EicRunsEveryConcurrency) {
                           "eic-dense-trace.png"})
     EXPECT_TRUE(std::filesystem::exists(lab.options().out_dir + "/" + png)) << png;
   for (const auto& r : csv.rows) {
+    if (r.at("config").find(", parallel") != std::string::npos) continue;  // checked above
     EXPECT_GT(num(r, "ms"), 0);
     EXPECT_GT(num(r, "shared_read"), 0);  // cold
     // The heap share is part of the whole: some heap pages, and the index pages besides.
