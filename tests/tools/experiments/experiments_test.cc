@@ -604,7 +604,7 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   for (const char* status_line : {"Status: **complete**, 4 runs in `rpc.csv`.",
                                   "Status: **complete**, 108 runs in `selectivity.csv`.",
                                   "Status: **complete**, 81 runs in `cached.csv`.",
-                                  "Status: **complete**, 240 runs in `eic.csv`.",
+                                  "Status: **complete**, 270 runs in `eic.csv`.",
                                   "Status: **complete**, 56 runs in `iomethod.csv`.",
                                   "Status: **complete**, 126 runs in `index-prefetch.csv`."})
     EXPECT_NE(report.find(status_line), std::string::npos) << status_line;
