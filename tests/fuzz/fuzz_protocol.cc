@@ -15,9 +15,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -68,14 +70,24 @@ FuzzServer& fuzz_server() {
   return *s;
 }
 
+// libFuzzer's -timeout arms a SIGALRM without SA_RESTART, and it may land on this
+// thread: every blocking call here retries on EINTR (a connect so interrupted goes on
+// in the background, so the socket is dropped and a fresh one tried).
 int connect_to(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_port = htons(uint16_t(port));
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) std::abort();
-  return fd;
+  for (int attempt = 0;; ++attempt) {
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
+    int err = errno;
+    if (fd >= 0) ::close(fd);
+    if (err != EINTR || attempt == 100) {
+      std::fprintf(stderr, "fuzz_protocol: cannot connect to the server: %s\n", std::strerror(err));
+      std::abort();
+    }
+  }
 }
 
 void put_int32(std::string& s, int32_t v) {
@@ -90,6 +102,7 @@ int32_t get_int32(const std::string& s, size_t at) {
 void send_all(int fd, const char* data, size_t n) {
   while (n > 0) {
     ssize_t k = ::send(fd, data, n, MSG_NOSIGNAL);
+    if (k < 0 && errno == EINTR) continue;
     if (k <= 0) return;  // the server closed already: fine
     data += k;
     n -= size_t(k);
@@ -108,6 +121,7 @@ bool drain(int fd, int ms, std::string* got = nullptr) {
     pollfd p{fd, POLLIN, 0};
     if (::poll(&p, 1, int(left)) <= 0) continue;
     ssize_t k = ::recv(fd, buf, sizeof buf, 0);
+    if (k < 0 && errno == EINTR) continue;
     if (k <= 0) return true;
     if (got) got->append(buf, size_t(k));
   }
@@ -145,6 +159,7 @@ bool read_startup_reply(int fd, int32_t* pid, int32_t* key) {
     pollfd p{fd, POLLIN, 0};
     if (::poll(&p, 1, 100) <= 0) continue;
     ssize_t k = ::recv(fd, buf, sizeof buf, 0);
+    if (k < 0 && errno == EINTR) continue;
     if (k <= 0) return false;
     got.append(buf, size_t(k));
   }
