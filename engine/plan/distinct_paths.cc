@@ -18,78 +18,124 @@ size_t cheapest_total(const std::vector<DistinctInput>& inputs) {
   return best;
 }
 
-// The table's parallel paths that add_path keeps beside the serial ones (fuzzily
-// cheaper, or cheaper at startup under a LIMIT): the Gather, and for DISTINCT keys the
-// Gather Merge over each participant's Sort (generate_useful_gather_paths, no bound).
-void add_gather_paths(PlanContext& ctx, const ScanQuery& q, const RelSize& rs,
-                      const PartialScan& partial, std::vector<DistinctScanPath>& paths) {
-  const bool startup = q.limit.has_value();
-  const size_t serial = paths.size();
-  const GatherPath g = gather_rows(ctx.settings.costs, partial, rs.rows);
-  bool kept = true;
-  for (size_t i = 0; i < serial; ++i)
-    kept = kept && parallel_path_survives(g.path, paths[i].input.cost, startup);
-  if (kept)
-    paths.push_back({{g.path, q.order.empty(), false},
-                     [&ctx, partial, g] { return build_gather(ctx, partial, g, nullptr); },
-                     {}});
-  if (q.order.empty() || q.sort.keys.empty()) return;
-  const GatherMergePath gm = gather_merge_sorted(ctx.settings, partial, -1, rs.rows);
-  kept = true;
-  for (size_t i = 0; i < serial; ++i)
-    if (paths[i].input.ordered)
-      kept = kept && parallel_path_survives(gm.path, paths[i].input.cost, startup);
-  if (kept)
-    paths.push_back(
-        {{gm.path, true, false},
-         [&ctx, &q, partial, gm] { return build_gather_merge(ctx, partial, gm, q.sort, q.sort); },
-         {}});
+// The table's Gather and Gather Merges that add_path keeps beside its serial paths
+// (fuzzily cheaper, or cheaper at startup under a LIMIT, or in more of the order) and
+// beside each other. A parallel-unsafe path never drops a serial one.
+void add_gather_paths(const ScanQuery& q, const std::vector<DistinctGatherPath>& gathers,
+                      std::vector<DistinctScanPath>& paths) {
+  const size_t all = q.order.size();
+  std::vector<RelPath> kept;
+  for (size_t i = 0; i < paths.size(); ++i)
+    kept.push_back({paths[i].input.cost, true, -1, paths[i].input.ordered ? int(all) : 0});
+  for (size_t i = 0; i < gathers.size(); ++i)
+    add_path(kept, {gathers[i].cost, false, int(i), int(gathers[i].keys)}, q.limit.has_value());
+  for (const RelPath& k : kept) {
+    if (k.id < 0) continue;
+    const DistinctGatherPath& g = gathers[size_t(k.id)];
+    paths.push_back({{g.cost, g.keys == all, false}, g.build, {}});
+  }
 }
 
-// The partial distinct relation's path: Gather over each participant's HashAggregate
-// of its share (rows: the groups per participant times the workers, as
-// generate_gather_paths with override_rows). The participants' paths have no order a
-// Unique could use, unless there are no DISTINCT keys (every column fixed by WHERE):
-// then a Unique of no keys, cheaper than any HashAggregate, returns each one's first row.
-DistinctScanPath partial_hash_path(PlanContext& ctx, const ScanQuery& q,
-                                   const RelationStatsView& view, const RelSize& rs,
-                                   const PartialScan& partial, const DistinctQuery& dq) {
-  const CostSettings& cs = ctx.settings.costs;
-  const double per = estimate_num_groups(view, q.distinct_columns, partial.path.rows, rs.rows);
-  int parts = 0;
-  const bool unique = q.order.empty();
-  const PathCost each =
-      unique ? cost_unique(cs, partial.path, 0, per)
-             : cost_hash_distinct(cs, partial.path, dq.group_columns, per, dq.width, &parts);
-  const GatherPath g{cost_gather(cs, each, per * partial.workers), dq.width};
-  const scans::PlanEstimate estimate{each.startup, each.total, each.rows, dq.width};
-  // Called per participant at run time: it holds copies, not the query.
-  auto top = [slots = q.distinct_group_slots, text = q.distinct_group_text, parts,
-              max_bytes = q.sort.max_bytes, estimate,
-              unique](std::unique_ptr<scans::ExecNode> scan) {
+// One path of the partial distinct relation: each participant's Unique over a partial
+// path in the DISTINCT order, or its HashAggregate over the cheapest.
+struct PartialDistinct {
+  size_t scan = 0;  // which partial path
+  bool hash = false;
+  int parts = 0;  // the HashAggregate's planned partitions
+};
+
+// The participant's node over its copy of the partial path. Called per participant at
+// run time: it holds copies, not the query.
+ParticipantTop partial_distinct_top(const ScanQuery& q, const PartialDistinct& d,
+                                    const PathCost& each, int width) {
+  const scans::PlanEstimate estimate{each.startup, each.total, each.rows, width};
+  std::vector<uint32_t> keys;
+  for (const scans::SortKey& k : q.sort.keys) keys.push_back(k.slot);
+  if (q.order.empty()) keys.clear();
+  return [slots = q.distinct_group_slots, text = q.distinct_group_text, d, keys,
+          max_bytes = q.sort.max_bytes, estimate](std::unique_ptr<scans::ExecNode> scan) {
     std::unique_ptr<scans::ExecNode> n;
-    if (unique)
-      n = std::make_unique<scans::UniqueNode>(std::move(scan), std::vector<uint32_t>{});
-    else
-      n = std::make_unique<scans::HashAggregateNode>(std::move(scan), slots, text, parts,
+    if (d.hash)
+      n = std::make_unique<scans::HashAggregateNode>(std::move(scan), slots, text, d.parts,
                                                      max_bytes);
+    else
+      n = std::make_unique<scans::UniqueNode>(std::move(scan), keys);
     n->estimate = estimate;
     return n;
   };
-  return {{g.path, unique, false},
-          [&ctx, partial, g, top] { return build_gather_over(ctx, partial, g, top); },
-          {}};
+}
+
+// PostgreSQL 15's partial distinct relation (create_partial_distinct_paths): a Unique
+// in each participant over every partial path in the DISTINCT order (all of them when
+// WHERE fixes every DISTINCT column) and a HashAggregate over the cheapest, the groups
+// per participant estimated from the cheapest's rows; add_partial_path keeps the
+// cheapest and those in the order; then generate_gather_paths with its rows overridden
+// (groups x workers): a Gather over the cheapest and a Gather Merge over each ordered one.
+std::vector<DistinctScanPath> partial_distinct_paths(PlanContext& ctx, const ScanQuery& q,
+                                                     const RelationStatsView& view,
+                                                     const RelSize& rs,
+                                                     const std::vector<PartialScan>& partials,
+                                                     const DistinctQuery& dq) {
+  const CostSettings& cs = ctx.settings.costs;
+  const double per = estimate_num_groups(view, q.distinct_columns, partials[0].path.rows, rs.rows);
+  const size_t all = q.order.size();
+  std::vector<PartialScan> each;  // the participants' paths, as add_partial_path weighs them
+  std::vector<PartialDistinct> shape;
+  std::vector<size_t> kept;
+  auto add = [&](const PartialScan& scan, PathCost cost, size_t keys, PartialDistinct d) {
+    PartialScan p = scan;
+    p.path = cost;
+    p.keys = keys;
+    p.width = dq.width;
+    each.push_back(std::move(p));
+    shape.push_back(d);
+    add_partial_path(kept, each, each.size() - 1);
+  };
+  const bool keys_known = all == 0 || q.sort.keys.size() == all;
+  for (size_t i = 0; i < partials.size() && keys_known; ++i)
+    if (all == 0 || partials[i].keys == all)
+      add(partials[i], cost_unique(cs, partials[i].path, dq.unique_columns, per), all, {i});
+  if (dq.enable_hashagg && all > 0) {
+    PartialDistinct d{0, true, 0};
+    const PathCost c =
+        cost_hash_distinct(cs, partials[0].path, dq.group_columns, per, dq.width, &d.parts);
+    add(partials[0], c, 0, d);
+  }
+  std::vector<DistinctScanPath> out;
+  if (kept.empty()) return out;
+  const PartialScan& cheapest = each[kept[0]];
+  const GatherPath g{cost_gather(cs, cheapest.path, per * cheapest.workers), dq.width};
+  ParticipantTop top = partial_distinct_top(q, shape[kept[0]], cheapest.path, dq.width);
+  out.push_back({{g.path, all == 0, false},
+                 [&ctx, scan = partials[shape[kept[0]].scan], g, top] {
+                   return build_gather_over(ctx, scan, g, top);
+                 },
+                 {}});
+  if (all == 0) return out;
+  for (size_t k : kept) {
+    if (each[k].keys != all) continue;
+    const PathCost gm = cost_gather_merge(cs, each[k].path, per * each[k].workers, each[k].workers,
+                                          !ctx.settings.enable_gathermerge);
+    ParticipantTop t = partial_distinct_top(q, shape[k], each[k].path, dq.width);
+    out.push_back({{gm, true, false},
+                   [&ctx, &q, scan = partials[shape[k].scan], gm, t, width = dq.width] {
+                     return build_gather_merge_over(ctx, scan, gm, width, q.sort, t);
+                   },
+                   {}});
+  }
+  return out;
 }
 
 }  // namespace
 
 ChosenScan choose_distinct_scan(PlanContext& ctx, const ScanQuery& q, const RelationStatsView& view,
                                 const RelSize& rs, int width, std::vector<DistinctScanPath> paths,
-                                const std::optional<PartialScan>& partial) {
+                                const std::vector<DistinctGatherPath>& gathers,
+                                const std::vector<PartialScan>& partials) {
   const CostSettings& cs = ctx.settings.costs;
   DistinctQuery dq = *q.distinct;
   if (dq.width == 0) dq.width = width;
-  if (partial) add_gather_paths(ctx, q, rs, *partial, paths);
+  add_gather_paths(q, gathers, paths);
   DistinctInputRel table;
   std::vector<size_t> table_paths;
   for (size_t i = 0; i < paths.size(); ++i) {
@@ -102,13 +148,28 @@ ChosenScan choose_distinct_scan(PlanContext& ctx, const ScanQuery& q, const Rela
   // create_partial_distinct_paths runs first: its relation's paths come first.
   std::vector<DistinctInputRel> rels;
   std::vector<std::vector<size_t>> path_of;  // which of `paths` each relation's input is
-  if (partial && (dq.enable_hashagg || q.order.empty())) {
-    paths.push_back(partial_hash_path(ctx, q, view, rs, *partial, dq));
-    rels.push_back(
-        {{paths.back().input},
-         0,
-         estimate_num_groups(view, q.distinct_columns, paths.back().input.cost.rows, rs.rows)});
-    path_of.push_back({paths.size() - 1});
+  if (!partials.empty()) {
+    std::vector<DistinctScanPath> partial_rel =
+        partial_distinct_paths(ctx, q, view, rs, partials, dq);
+    if (!partial_rel.empty()) {
+      DistinctInputRel rel;
+      std::vector<RelPath> kept;
+      for (size_t i = 0; i < partial_rel.size(); ++i)
+        add_path(kept,
+                 {partial_rel[i].input.cost, false, int(i), partial_rel[i].input.ordered ? 1 : 0},
+                 q.limit.has_value());
+      std::vector<size_t> ids;
+      for (const RelPath& k : kept) {
+        rel.inputs.push_back(partial_rel[size_t(k.id)].input);
+        ids.push_back(paths.size());
+        paths.push_back(std::move(partial_rel[size_t(k.id)]));
+      }
+      rel.cheapest = cheapest_total(rel.inputs);
+      rel.num_groups = estimate_num_groups(view, q.distinct_columns,
+                                           rel.inputs[rel.cheapest].cost.rows, rs.rows);
+      rels.push_back(std::move(rel));
+      path_of.push_back(std::move(ids));
+    }
   }
   rels.push_back(std::move(table));
   path_of.push_back(std::move(table_paths));

@@ -182,10 +182,7 @@ std::unique_ptr<scans::ExecNode> build_gather_merge(PlanContext& ctx, const Part
                                                     const GatherMergePath& gm,
                                                     const SortSpec& merge, const SortSpec& sort) {
   const scans::PlanEstimate sort_estimate{gm.sort.startup, gm.sort.total, gm.sort.rows, gm.width};
-  const ParallelScanFactory f = scan.prepare();
-  scans::ParticipantBuilder build = [copies = scan_copies(scan, f), sort, sort_estimate,
-                                     gm](scans::ParallelBlocks& blocks) {
-    std::unique_ptr<scans::ExecNode> node = copies(blocks);
+  ParticipantTop top = [sort, sort_estimate, gm](std::unique_ptr<scans::ExecNode> node) {
     if (gm.presorted) return node;
     if (gm.presorted_keys > 0)
       node = std::make_unique<scans::IncrementalSortNode>(std::move(node), sort.keys,
@@ -197,9 +194,21 @@ std::unique_ptr<scans::ExecNode> build_gather_merge(PlanContext& ctx, const Part
     node->estimate = sort_estimate;
     return node;
   };
+  return build_gather_merge_over(ctx, scan, gm.path, gm.width, merge, std::move(top));
+}
+
+std::unique_ptr<scans::ExecNode> build_gather_merge_over(PlanContext& ctx, const PartialScan& scan,
+                                                         const PathCost& path, int width,
+                                                         const SortSpec& merge,
+                                                         ParticipantTop top) {
+  const ParallelScanFactory f = scan.prepare();
+  scans::ParticipantBuilder build = [copies = scan_copies(scan, f),
+                                     top](scans::ParallelBlocks& blocks) {
+    return top(copies(blocks));
+  };
   auto node = std::make_unique<scans::GatherMergeNode>(
       std::move(build), gather_params(ctx, scan, f.shared), merge.keys);
-  node->estimate = {gm.path.startup, gm.path.total, gm.path.rows, gm.width};
+  node->estimate = {path.startup, path.total, path.rows, width};
   return node;
 }
 

@@ -12,14 +12,13 @@
 // generate_useful_gather_paths, planner.c create_ordered_paths): each participant
 // sorts its share, the leader merges the sorted streams. For SELECT DISTINCT,
 // `build_gather_over` puts each participant's HashAggregate (engine/plan/distinct_paths.h)
-// over its Parallel Seq Scan.
+// over its share, `build_gather_merge_over` each participant's Unique over its ordered
+// share.
 //
 // Parallel Index (Only) Scans and Parallel Bitmap Heap Scans are partial paths too
-// (engine/plan/scan_choice.cc makes them): a Gather over the cheapest, and a Gather
-// Merge straight over each ordered Parallel Index Scan.
-//
-// Not built (PostgreSQL may pick them where tidepool cannot): Incremental Sort below a
-// Gather Merge.
+// (engine/plan/scan_choice.cc makes them): a Gather over the cheapest, a Gather Merge
+// straight over each ordered Parallel Index Scan or over each participant's Incremental
+// Sort of one that gives the first keys.
 //
 //   std::optional<PartialScan> partial = partial_seq_scan(ctx, rel, size, quals, params, w);
 //   GatherPath g = gather_rows(ctx.settings.costs, *partial, rel_rows);
@@ -157,5 +156,10 @@ struct SortSpec {
 std::unique_ptr<scans::ExecNode> build_gather_merge(PlanContext& ctx, const PartialScan& scan,
                                                     const GatherMergePath& gm,
                                                     const SortSpec& merge, const SortSpec& sort);
+// The Gather Merge node over each participant's `top(partial scan)`, whose rows come in
+// `merge`'s order (SELECT DISTINCT's Unique per participant); its estimate `path`.
+std::unique_ptr<scans::ExecNode> build_gather_merge_over(PlanContext& ctx, const PartialScan& scan,
+                                                         const PathCost& path, int width,
+                                                         const SortSpec& merge, ParticipantTop top);
 
 }  // namespace tp

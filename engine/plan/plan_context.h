@@ -27,6 +27,7 @@ struct PlannerSettings {
   bool enable_sort = true;
   bool enable_hashagg = true;
   bool enable_gathermerge = true;
+  bool enable_incremental_sort = true;  // off: no Incremental Sort path is made
   IndexPrefetch index_prefetch = IndexPrefetch::kOff;
   // Leaf pages of index scans and bitmap index scans read ahead through a read stream.
   bool index_leaf_readahead = true;

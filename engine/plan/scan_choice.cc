@@ -90,10 +90,15 @@ class ScanChooser {
     std::vector<PartialScan> partials;
     for (size_t i : partial_kept_) partials.push_back(partials_[i]);
     if (q_.distinct) {
-      std::optional<PartialScan> cheapest;
-      if (!partials.empty()) cheapest = partials.front();
+      std::vector<DistinctGatherPath> gathers;
+      if (!partials.empty()) {
+        const size_t serial = table_paths_.size();
+        add_parallel_paths(partials);
+        for (size_t i = serial; i < table_paths_.size(); ++i)
+          gathers.push_back({table_paths_[i].cost, table_paths_[i].keys, builders_[i]});
+      }
       return choose_distinct_scan(ctx_, q_, view_, rs_, width_, std::move(distinct_inputs_),
-                                  cheapest);
+                                  gathers, partials);
     }
     if (!partials.empty()) add_parallel_paths(partials);
     choose_path();
@@ -145,9 +150,10 @@ class ScanChooser {
     const double limit_rows = q_.limit ? double(*q_.limit) : -1;
     if (q_.limit && !q_.aggregate) sq.limit_rows = limit_rows;
     sq.sort = [&](const PathCost& p) { return sorted(p, limit_rows); };
-    sq.incremental_sort = [&](const PathCost& p, size_t keys) {
-      return incremental_sort_cost(p, keys, limit_rows);
-    };
+    if (settings_.enable_incremental_sort)
+      sq.incremental_sort = [&](const PathCost& p, size_t keys) {
+        return incremental_sort_cost(p, keys, limit_rows);
+      };
     for (const auto& [cost, build] : ordered_extra_) sq.ordered_extra.push_back(cost);
     std::optional<SerialChoice> c = choose_serial_path(table_paths_, sq);
     if (!c) return;
@@ -208,14 +214,15 @@ class ScanChooser {
     for (const PartialScan& p : partials) {
       if (p.keys == all) continue;
       if (&p == &cheapest) add_table_gm(p, gather_merge_sorted(settings_, p, -1, rs_.rows), all);
-      if (p.keys > 0) add_table_gm(p, gather_merge_incremental(p, -1, rs_.rows), all);
+      if (p.keys > 0 && settings_.enable_incremental_sort)
+        add_table_gm(p, gather_merge_incremental(p, -1, rs_.rows), all);
     }
     if (cheapest.keys != all) {
       const GatherMergePath gm =
           gather_merge_sorted(settings_, cheapest, limit, cheapest.path.rows * cheapest.workers);
       ordered_extra_.push_back({gm.path, gather_merge_builder(cheapest, gm, all)});
     }
-    if (all > 1)
+    if (all > 1 && settings_.enable_incremental_sort)
       for (const PartialScan& p : partials)
         if (p.keys > 0 && p.keys < all) {
           const GatherMergePath gm = gather_merge_incremental(p, limit, p.path.rows * p.workers);

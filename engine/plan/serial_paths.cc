@@ -53,7 +53,7 @@ std::optional<SerialChoice> choose_serial_path(const std::vector<TablePath>& pat
       continue;
     }
     if (&r == &cheapest) offer(size_t(r.id), Kind::kSort, q.sort(t.cost), t.parallel_safe);
-    if (t.keys > 0)
+    if (t.keys > 0 && q.incremental_sort)
       offer(size_t(r.id), Kind::kIncrementalSort, q.incremental_sort(t.cost, t.keys),
             t.parallel_safe);
   }

@@ -32,7 +32,8 @@ struct SerialQuery {
   bool aggregate = false;  // an Aggregate reads the path: the cheapest total, nothing above
   std::optional<double> limit_rows;
   std::function<PathCost(const PathCost&)> sort;  // the Sort over a path, with the LIMIT bound
-  std::function<PathCost(const PathCost&, size_t)> incremental_sort;  // over `keys` presorted
+  // The Incremental Sort over `keys` presorted; empty: enable_incremental_sort is off.
+  std::function<PathCost(const PathCost&, size_t)> incremental_sort;
   // Paths in the order that create_ordered_paths adds straight to the ordered relation,
   // after those over the table's paths (a Gather Merge over each participant's sorted
   // share, bounded by the LIMIT): parallel-unsafe.

@@ -87,6 +87,7 @@ PlannerSettings planner_settings(const Settings& s) {
   p.enable_sort = s.get_bool("enable_sort");
   p.enable_hashagg = s.get_bool("enable_hashagg");
   p.enable_gathermerge = s.get_bool("enable_gathermerge");
+  p.enable_incremental_sort = s.get_bool("enable_incremental_sort");
   const std::string& prefetch = s.get_enum("index_prefetch");
   p.index_prefetch = prefetch == "off"  ? IndexPrefetch::kOff
                      : prefetch == "on" ? IndexPrefetch::kOn

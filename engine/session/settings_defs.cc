@@ -388,6 +388,16 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Enables the planner's use of Gather Merge (off adds the disable cost; an ORDER BY "
        "over a parallel scan then sorts above a Gather).",
        "Query Tuning / Planner Method Configuration"},
+      {"enable_incremental_sort",
+       SettingType::kBool,
+       SettingUnit::kNone,
+       0,
+       1,
+       "on",
+       {},
+       "Enables the planner's use of Incremental Sort (off: no such path is made, over a "
+       "serial path or under a Gather Merge).",
+       "Query Tuning / Planner Method Configuration"},
       {"default_statistics_target",
        SettingType::kInt,
        SettingUnit::kNone,
