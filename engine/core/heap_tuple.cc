@@ -2,15 +2,9 @@
 
 #include <algorithm>
 
+#include "engine/core/tuple_format.h"
+
 namespace tp {
-namespace {
-
-// Header fields we fill: xmin = FrozenTransactionId, so every row is visible.
-constexpr uint32_t kFrozenXid = 2;
-constexpr uint16_t kInfomaskXminFrozen = 0x0100 | 0x0200;  // XMIN_COMMITTED | XMIN_INVALID
-constexpr uint16_t kInfomaskXmaxInvalid = 0x0800;
-
-}  // namespace
 
 HeapTupleLayout::HeapTupleLayout(const std::vector<Column>& columns) {
   uint32_t off = kHeapTupleDataOffset;
@@ -26,17 +20,7 @@ HeapTupleLayout::HeapTupleLayout(const std::vector<Column>& columns) {
 
 void HeapTupleLayout::form(const int64_t* values, Tid self, char* out) const {
   std::memset(out, 0, tuple_size_);
-  uint32_t xmin = kFrozenXid;
-  std::memcpy(out + 0, &xmin, 4);  // t_xmin; t_xmax (4..7) and t_cid (8..11) stay 0
-  uint16_t bi_hi = uint16_t(self.block >> 16), bi_lo = uint16_t(self.block & 0xFFFF);
-  std::memcpy(out + 12, &bi_hi, 2);  // t_ctid: points at itself
-  std::memcpy(out + 14, &bi_lo, 2);
-  std::memcpy(out + 16, &self.offset, 2);
-  uint16_t infomask2 = uint16_t(types_.size());
-  uint16_t infomask = kInfomaskXminFrozen | kInfomaskXmaxInvalid;
-  std::memcpy(out + 18, &infomask2, 2);
-  std::memcpy(out + 20, &infomask, 2);
-  out[22] = char(kHeapTupleDataOffset);  // t_hoff
+  write_heap_tuple_header(out, self, uint16_t(types_.size()), 0, uint8_t(kHeapTupleDataOffset));
   for (size_t c = 0; c < types_.size(); ++c) {
     if (types_[c] == ColumnType::kInt4) {
       int32_t v = int32_t(values[c]);

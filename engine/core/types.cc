@@ -1,0 +1,57 @@
+#include "engine/core/types.h"
+
+#include <array>
+
+namespace tp {
+namespace {
+
+// pg_type's rows for the types tidepool stores (PostgreSQL 15, 64-bit).
+constexpr std::array<TypeInfo, 13> kTypes = {{
+    {TypeId::kBool, "boolean", 1, 1, true, false},
+    {TypeId::kInt8, "bigint", 8, 8, true, false},
+    {TypeId::kInt2, "smallint", 2, 2, true, false},
+    {TypeId::kInt4, "integer", 4, 4, true, false},
+    {TypeId::kText, "text", -1, 4, false, true},
+    {TypeId::kFloat4, "real", 4, 4, true, false},
+    {TypeId::kFloat8, "double precision", 8, 8, true, false},
+    {TypeId::kBpchar, "character", -1, 4, false, true},
+    {TypeId::kVarchar, "character varying", -1, 4, false, true},
+    {TypeId::kDate, "date", 4, 4, true, false},
+    {TypeId::kTimestamp, "timestamp without time zone", 8, 8, true, false},
+    {TypeId::kInterval, "interval", 16, 8, false, false},
+    {TypeId::kNumeric, "numeric", -1, 4, false, true},
+}};
+
+}  // namespace
+
+std::optional<TypeId> type_of_oid(uint32_t oid) {
+  for (const TypeInfo& t : kTypes)
+    if (uint32_t(t.id) == oid) return t.id;
+  return std::nullopt;
+}
+
+const TypeInfo& type_info(TypeId id) {
+  for (const TypeInfo& t : kTypes)
+    if (t.id == id) return t;
+  return kTypes[3];  // unreachable: every TypeId is in the table (types_test checks it)
+}
+
+std::string format_type(TypeId id, int32_t typmod) {
+  std::string name(type_info(id).name);
+  // bpchar without a length is no CHARACTER (which means character(1)): PostgreSQL
+  // names it so the name reads back as the same type.
+  if (id == TypeId::kBpchar && typmod < 0) return "bpchar";
+  if (typmod < kVarHeaderSize) return name;
+  switch (id) {
+    case TypeId::kVarchar:
+    case TypeId::kBpchar:
+      return name + "(" + std::to_string(typmod - kVarHeaderSize) + ")";
+    case TypeId::kNumeric:
+      return name + "(" + std::to_string(numeric_typmod_precision(typmod)) + "," +
+             std::to_string(numeric_typmod_scale(typmod)) + ")";
+    default:
+      return name;
+  }
+}
+
+}  // namespace tp

@@ -1,0 +1,74 @@
+// The SQL types tidepool stores, as PostgreSQL 15's catalog describes them: each
+// type's OID, its storage (typlen, typalign, typbyval, typstorage) and its name as
+// format_type prints it. The storage properties decide where a value sits in a heap
+// tuple (engine/core/tuple_format.h), so rows per page equal PostgreSQL's.
+//
+//   const TypeInfo& t = type_info(TypeId::kVarchar);   // len -1, align 'i', packable
+//   format_type(TypeId::kNumeric, numeric_typmod(15, 2)) == "numeric(15,2)"
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tp {
+
+// pg_type's OIDs.
+enum class TypeId : uint32_t {
+  kBool = 16,
+  kInt8 = 20,
+  kInt2 = 21,
+  kInt4 = 23,
+  kText = 25,
+  kFloat4 = 700,
+  kFloat8 = 701,
+  kBpchar = 1042,  // char(n)
+  kVarchar = 1043,
+  kDate = 1082,
+  kTimestamp = 1114,  // without time zone
+  kInterval = 1186,
+  kNumeric = 1700,
+};
+
+// pg_type's storage columns. `len`: bytes for a fixed-width type, -1 for a varlena
+// (a length word, then the bytes). `align`: 1, 2, 4 or 8 (typalign c, s, i, d).
+// `packable`: a varlena whose typstorage is not 'p', so a short value is stored with a
+// 1-byte header and no alignment (every varlena type here).
+struct TypeInfo {
+  TypeId id;
+  std::string_view name;  // format_type's name without a modifier: "character varying"
+  int16_t len;
+  uint8_t align;
+  bool byval;
+  bool packable;
+};
+
+const TypeInfo& type_info(TypeId id);
+// The type of a pg_type OID tidepool stores; none for any other.
+std::optional<TypeId> type_of_oid(uint32_t oid);
+
+// Type modifiers as PostgreSQL encodes them (atttypmod; -1: none). varchar(n) and
+// char(n): n + 4; numeric(p, s): ((p << 16) | s) + 4 (s may be negative: it is kept in
+// the low 16 bits, as PostgreSQL 15 does).
+inline constexpr int32_t kNoTypmod = -1;
+inline constexpr int32_t kVarHeaderSize = 4;
+inline int32_t length_typmod(int32_t n) {
+  return n + kVarHeaderSize;
+}
+inline int32_t numeric_typmod(int32_t precision, int32_t scale) {
+  return ((precision << 16) | (scale & 0x7ff)) + kVarHeaderSize;
+}
+inline int32_t numeric_typmod_precision(int32_t typmod) {
+  return ((typmod - kVarHeaderSize) >> 16) & 0xffff;
+}
+inline int32_t numeric_typmod_scale(int32_t typmod) {
+  // The scale is an 11-bit signed field: -1000 .. 1000.
+  return (((typmod - kVarHeaderSize) & 0x7ff) ^ 1024) - 1024;
+}
+
+// The type as PostgreSQL's format_type_with_typemod prints it: "integer",
+// "character varying(10)", "character(1)", "numeric(15,2)", "timestamp without time zone".
+std::string format_type(TypeId id, int32_t typmod);
+
+}  // namespace tp
