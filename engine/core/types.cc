@@ -22,6 +22,34 @@ constexpr std::array<TypeInfo, 13> kTypes = {{
     {TypeId::kNumeric, "numeric", -1, 4, false, true},
 }};
 
+// interval's field list as its typmod names it (PostgreSQL's INTERVAL_MASK bits).
+std::string interval_fields(int32_t range) {
+  constexpr int32_t kMonth = 1 << 1, kYear = 1 << 2, kDay = 1 << 3, kHour = 1 << 10,
+                    kMinute = 1 << 11, kSecond = 1 << 12;
+  struct Fields {
+    int32_t range;
+    const char* text;
+  };
+  static constexpr Fields kFields[] = {
+      {kYear, " year"},
+      {kMonth, " month"},
+      {kDay, " day"},
+      {kHour, " hour"},
+      {kMinute, " minute"},
+      {kSecond, " second"},
+      {kYear | kMonth, " year to month"},
+      {kDay | kHour, " day to hour"},
+      {kDay | kHour | kMinute, " day to minute"},
+      {kDay | kHour | kMinute | kSecond, " day to second"},
+      {kHour | kMinute, " hour to minute"},
+      {kHour | kMinute | kSecond, " hour to second"},
+      {kMinute | kSecond, " minute to second"},
+  };
+  for (const Fields& f : kFields)
+    if (f.range == range) return f.text;
+  return "";
+}
+
 }  // namespace
 
 std::optional<TypeId> type_of_oid(uint32_t oid) {
@@ -41,6 +69,13 @@ std::string format_type(TypeId id, int32_t typmod) {
   // bpchar without a length is no CHARACTER (which means character(1)): PostgreSQL
   // names it so the name reads back as the same type.
   if (id == TypeId::kBpchar && typmod < 0) return "bpchar";
+  if (id == TypeId::kTimestamp && typmod >= 0)
+    return "timestamp(" + std::to_string(typmod) + ") without time zone";
+  if (id == TypeId::kInterval && typmod >= 0) {
+    const int32_t precision = typmod & 0xFFFF;
+    return name + interval_fields((typmod >> 16) & 0x7FFF) +
+           (precision == 0xFFFF ? "" : "(" + std::to_string(precision) + ")");
+  }
   if (typmod < kVarHeaderSize) return name;
   switch (id) {
     case TypeId::kVarchar:

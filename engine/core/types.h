@@ -68,7 +68,10 @@ inline int32_t numeric_typmod_scale(int32_t typmod) {
 }
 
 // The type as PostgreSQL's format_type_with_typemod prints it: "integer",
-// "character varying(10)", "character(1)", "numeric(15,2)", "timestamp without time zone".
+// "character varying(10)", "character(1)", "numeric(15,2)", "timestamp(3) without time
+// zone", "interval day to second(2)". timestamp's typmod is its fractional-second
+// precision; interval's holds its fields' range in the high half and its precision in
+// the low (0xFFFF: none), as PostgreSQL's INTERVAL_TYPMOD.
 std::string format_type(TypeId id, int32_t typmod);
 
 }  // namespace tp

@@ -13,6 +13,7 @@
 #include "engine/session/query.h"
 #include "engine/session/system_views.h"
 #include "engine/session/trace_file.h"
+#include "engine/sql/lexer.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/index_build.h"
 
@@ -143,10 +144,22 @@ void Session::finish_trace(const IoTrace& trace, std::string_view text, ResultSe
 
 void Session::begin_streaming(ResultSet& header) {
   header.streamed = true;
-  header.notices.insert(header.notices.begin(), pending_notices_.begin(), pending_notices_.end());
-  pending_notices_.clear();
+  take_parse_messages(header);
   row_sink_->begin(header);
   header.notices.clear();
+}
+
+void Session::take_parse_messages(ResultSet& r) {
+  std::vector<std::string> notices, warnings;
+  for (std::string& m : pending_notices_) {
+    if (m.starts_with(sql::kParseWarning))
+      warnings.push_back(m.substr(sql::kParseWarning.size()));
+    else
+      notices.push_back(std::move(m));
+  }
+  pending_notices_.clear();
+  r.notices.insert(r.notices.begin(), notices.begin(), notices.end());
+  r.warnings.insert(r.warnings.begin(), warnings.begin(), warnings.end());
 }
 
 ResultSet Session::execute(std::string_view text, RowSink* sink) {
@@ -198,8 +211,7 @@ ResultSet Session::execute(std::string_view text, RowSink* sink) {
     throw;
   }
   if (trace) finish_trace(*trace, text, &r);
-  r.notices.insert(r.notices.begin(), pending_notices_.begin(), pending_notices_.end());
-  pending_notices_.clear();
+  take_parse_messages(r);
   return r;
 }
 

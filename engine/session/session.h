@@ -206,6 +206,8 @@ class Session {
   const StatementLocks* locks_ = nullptr;            // during a statement
   SessionEntry* activity_ = nullptr;  // registered in the constructor, removed in the destructor
   RowSink* row_sink_ = nullptr;       // during execute()
+  // Moves the parser's messages into `r`: its notices, and its warnings (kParseWarning).
+  void take_parse_messages(ResultSet& r);
   std::vector<std::string> pending_notices_;  // the statement's parse notices, until sent
   bool database_settings_refused_ = false;
   std::string database_settings_hint_;

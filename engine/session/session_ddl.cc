@@ -29,6 +29,17 @@ void record_table_counts(RelationEntry& table, BlockNumber all_visible) {
   table.all_visible = all_visible;
 }
 
+// The column types tables hold so far. The others parse, with PostgreSQL's checks of
+// their modifiers, and are refused by name.
+ColumnType stored_column_type(const sql::TypeRef& t) {
+  if (t.id == TypeId::kInt4) return ColumnType::kInt4;
+  if (t.id == TypeId::kInt8) return ColumnType::kInt8;
+  throw Error("columns of type " + format_type(t.id, t.typmod) + " are not supported yet", "",
+              "tidepool's tables hold integer and bigint columns so far.")
+      .at_position(t.position)
+      .with_sqlstate(sqlstate::kFeatureNotSupported);
+}
+
 }  // namespace
 
 ResultSet Session::create_table(const sql::CreateTable& ct) {
@@ -55,6 +66,7 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
       throw Error("column " + quoted(c.name) + " specified more than once")
           .at_position(c.position)
           .with_sqlstate(sqlstate::kDuplicateColumn);
+  for (const auto& c : ct.columns) stored_column_type(c.type);
   for (const auto& k : ct.primary_key)
     if (!seen.count(k))
       throw Error("column " + quoted(k) + " named in key does not exist")
@@ -69,8 +81,7 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
     rel.kind = RelKind::kTable;
     rel.fillfactor = ct.fillfactor.value_or(100);
     rel.parallel_workers = ct.parallel_workers.value_or(-1);
-    for (const auto& c : ct.columns)
-      rel.columns.push_back({c.name, c.type == "bigint" ? ColumnType::kInt8 : ColumnType::kInt4});
+    for (const auto& c : ct.columns) rel.columns.push_back({c.name, stored_column_type(c.type)});
     storage().create_file(rel);
     next.relations.push_back(rel);
     if (!ct.primary_key.empty()) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/core/session_memory.h"
+#include "engine/sql/type_name.h"
 
 namespace tp::sql {
 
@@ -120,7 +121,7 @@ struct Expr {
 
 struct ColumnDef {
   std::string name;
-  std::string type;  // "int" / "bigint" (normalised by the parser)
+  TypeRef type;
   bool primary_key = false;
   int position = 0;
 };

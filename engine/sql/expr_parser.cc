@@ -12,7 +12,7 @@
 namespace tp::sql {
 
 ExprParser::ExprParser(std::string_view text, std::vector<std::string>* notices)
-    : TokenCursor(text, notices), max_depth_(max_expression_depth()) {}
+    : TokenCursor(text, notices), notices_(notices), max_depth_(max_expression_depth()) {}
 
 // Every node a parse makes is counted against its budget (ast.h).
 void ParsedNodeBudget::take_node() {
@@ -381,25 +381,44 @@ ExprPtr ExprParser::cast_rest(ExprPtr e) {
   while (is_op("::")) {
     int pos = next().position;
     auto c = std::make_unique<Expr>(ExprKind::kCast, pos);
-    Token t = peek();
-    std::string type = identifier();
-    if (type == "integer" || type == "int4") type = "int";
-    if (type == "int8") type = "bigint";
-    if (type == "double") {
-      expect_word("precision");
-      type = "float8";
+    if (accept_word("regclass")) {
+      c->name = c->sval = "regclass";
+    } else {
+      const TypeRef t = type_name();
+      c->name = cast_target(t);
+      c->sval = pg_type_name(t.id);
     }
-    if (type == "float" || type == "real" || type == "float4") type = "float8";
-    if (type != "int" && type != "bigint" && type != "float8" && type != "numeric" &&
-        type != "text" && type != "regclass")
-      throw Error("type \"" + type + "\" does not exist")
-          .at_position(t.position)
-          .with_sqlstate(sqlstate::kUndefinedObject);
-    c->name = type;
     c->args.push_back(std::move(e));
     e = sealed(std::move(c));
   }
   return e;
+}
+
+// What the constant evaluator casts to (engine/sql/value.h's cast_value): real is
+// computed as double precision there. The other types are refused until values of
+// them exist.
+std::string ExprParser::cast_target(const TypeRef& t) const {
+  switch (t.id) {
+    case TypeId::kInt4:
+      return "int";
+    case TypeId::kInt8:
+      return "bigint";
+    case TypeId::kFloat4:
+    case TypeId::kFloat8:
+      return "float8";
+    case TypeId::kNumeric:
+      if (t.typmod == kNoTypmod) return "numeric";
+      break;
+    case TypeId::kText:
+      return "text";
+    default:
+      break;
+  }
+  throw Error("casts to " + format_type(t.id, t.typmod) + " are not supported yet", "",
+              "tidepool computes integer, bigint, double precision, numeric and text values "
+              "so far.")
+      .at_position(t.position)
+      .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
 void ExprParser::refuse_subquery() const {

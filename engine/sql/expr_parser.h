@@ -12,6 +12,7 @@
 #include "engine/core/stack_depth.h"
 #include "engine/sql/ast.h"
 #include "engine/sql/token_cursor.h"
+#include "engine/sql/type_name.h"
 
 namespace tp::sql {
 
@@ -22,7 +23,28 @@ class ExprParser : public TokenCursor {
   // One expression at the cursor.
   ExprPtr expr();
 
+ protected:
+  // A type name at the cursor, with its modifiers (engine/sql/type_name.h).
+  TypeRef type_name();
+
  private:
+  // type_name.cc: the parts of PostgreSQL's Typename rule.
+  TypeRef sql_type(const Token& word);
+  TypeRef generic_type(const Token& name);
+  TypeRef character_type(bool varying, int position);
+  TypeRef timestamp_type(int position);
+  TypeRef interval_type(int position);
+  [[noreturn]] void refuse_type(const std::string& name, int position) const;
+  int32_t unsigned_modifier();
+  std::vector<int64_t> modifier_list(int type_position);
+  int32_t datetime_precision(const char* type);
+  int32_t checked_precision(const char* type, int64_t p, int position);
+  int32_t interval_modifiers(const std::vector<int64_t>& mods, int position);
+  // A WARNING from the parse (kParseWarning): PostgreSQL's at `position`.
+  void warn(const std::string& message) {
+    if (notices_) notices_->push_back(std::string(kParseWarning) + message);
+  }
+
   static ExprPtr numeric_constant(const Token& t);
   ExprPtr or_expr();
   [[gnu::noinline]] ExprPtr or_rest(ExprPtr left);
@@ -43,11 +65,13 @@ class ExprParser : public TokenCursor {
   [[gnu::noinline]] ExprPtr signed_operand();
   ExprPtr cast();
   [[gnu::noinline]] ExprPtr cast_rest(ExprPtr e);
+  std::string cast_target(const TypeRef& t) const;
   ExprPtr primary();
   void refuse_subquery() const;
   [[gnu::noinline]] ExprPtr primary_leaf();
   [[gnu::noinline]] ExprPtr function_call(const Token& name);
 
+  std::vector<std::string>* notices_;
   int max_depth_;
   int depth_ = 0;  // expression nesting of the current recursion
 

@@ -61,6 +61,9 @@ class Tokenizer {
 // `identifier "..." will be truncated to "..."` appended to `notices`.
 std::vector<Token> tokenize(std::string_view text, std::vector<std::string>* notices = nullptr);
 
+// The mark that begins a parse message PostgreSQL sends as a WARNING, not a NOTICE.
+inline constexpr std::string_view kParseWarning = "\x01WARNING ";
+
 // The offset just past the "*/" that closes the block comment opening at
 // `start` ("/*"); comments nest, as in PostgreSQL. npos if it is not closed.
 size_t block_comment_end(std::string_view text, size_t start);

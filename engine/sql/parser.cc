@@ -242,17 +242,6 @@ class Parser : public ExprParser {
     return at;
   }
 
-  std::string type_name() {
-    Token t = peek();
-    std::string w = identifier();
-    if (w == "int" || w == "integer" || w == "int4") return "int";
-    if (w == "bigint" || w == "int8") return "bigint";
-    throw Error("type \"" + w + "\" is not supported", "",
-                "tidepool columns are int (int4) or bigint (int8).")
-        .at_position(t.position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  }
-
   Statement create_index(bool unique) {
     CreateIndex ci;
     ci.unique = unique;
@@ -590,7 +579,7 @@ std::string default_column_name(const Expr& e) {
     case ExprKind::kCast:
       if (e.args[0]->kind == ExprKind::kColumnRef || e.args[0]->kind == ExprKind::kFuncCall)
         return default_column_name(*e.args[0]);
-      return e.name == "int" ? "int4" : e.name == "bigint" ? "int8" : e.name;
+      return e.sval;  // pg_type's name: int4, float8, ...
     default:
       return "?column?";
   }

@@ -12,7 +12,8 @@
 namespace tp::sql {
 
 // Parses exactly one statement (a trailing ';' is allowed). Throws tp::Error.
-// Notices (identifier truncation) are appended to `notices` when given.
+// Notices (identifier truncation) are appended to `notices` when given; a warning
+// (a type's precision cut to its maximum) is appended as kParseWarning + its text.
 // Expressions nest at most max_expression_depth() levels and the parser checks
 // the stack as it recurses: deeper input is `stack depth limit exceeded`.
 Statement parse_statement(std::string_view text, std::vector<std::string>* notices = nullptr);

@@ -27,7 +27,7 @@ TEST(Parser, CreateTableWithFillfactor) {
   auto& ct = std::get<CreateTable>(st);
   EXPECT_EQ(ct.name, "t");
   ASSERT_EQ(ct.columns.size(), 2u);
-  EXPECT_EQ(ct.columns[1].type, "bigint");
+  EXPECT_EQ(ct.columns[1].type.id, TypeId::kInt8);
   EXPECT_EQ(ct.fillfactor, 10);
 }
 
