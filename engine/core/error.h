@@ -20,10 +20,18 @@ namespace sqlstate {
 inline constexpr const char* kFeatureNotSupported = "0A000";
 // Class 22: data exception.
 inline constexpr const char* kDataException = "22000";
+inline constexpr const char* kStringDataRightTruncation = "22001";
 inline constexpr const char* kNumericValueOutOfRange = "22003";
+inline constexpr const char* kInvalidDatetimeFormat = "22007";
+// Also PostgreSQL's datetime_value_out_of_range, which has the same code.
+inline constexpr const char* kDatetimeFieldOverflow = "22008";
+inline constexpr const char* kInvalidTimeZoneDisplacementValue = "22009";
+inline constexpr const char* kSubstringError = "22011";
 inline constexpr const char* kDivisionByZero = "22012";
+inline constexpr const char* kIntervalFieldOverflow = "22015";
 inline constexpr const char* kCharacterNotInRepertoire = "22021";
 inline constexpr const char* kInvalidParameterValue = "22023";
+inline constexpr const char* kInvalidEscapeSequence = "22025";
 inline constexpr const char* kInvalidRowCountInLimitClause = "2201W";
 inline constexpr const char* kInvalidRowCountInResultOffsetClause = "2201X";
 inline constexpr const char* kInvalidTextRepresentation = "22P02";

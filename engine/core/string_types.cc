@@ -65,7 +65,7 @@ size_t char_prefix_bytes(std::string_view s, int64_t chars) {
 
 [[noreturn]] void value_too_long(const char* type_name, int32_t n) {
   throw Error("value too long for type " + std::string(type_name) + "(" + std::to_string(n) + ")")
-      .with_sqlstate(string_sqlstate::kStringDataRightTruncation);
+      .with_sqlstate(sqlstate::kStringDataRightTruncation);
 }
 
 // The bytes of `value` kept when it is cut to `max_chars` characters; throws when an
@@ -128,7 +128,7 @@ enum class Match { kTrue, kFalse, kAbort };
 
 [[noreturn]] void pattern_ends_in_escape() {
   throw Error("LIKE pattern must not end with escape character")
-      .with_sqlstate(string_sqlstate::kInvalidEscapeSequence);
+      .with_sqlstate(sqlstate::kInvalidEscapeSequence);
 }
 
 Match like_match(std::string_view t, std::string_view p) {
@@ -340,8 +340,7 @@ std::string text_upper(std::string_view s) {
 
 std::string_view text_substring(std::string_view s, int32_t start, std::optional<int32_t> count) {
   if (count && *count < 0) {
-    throw Error("negative substring length not allowed")
-        .with_sqlstate(string_sqlstate::kSubstringError);
+    throw Error("negative substring length not allowed").with_sqlstate(sqlstate::kSubstringError);
   }
   // 64-bit, so start + count cannot wrap: a sum past the string runs to its end.
   const int64_t first = std::max<int64_t>(start, 1);

@@ -25,13 +25,6 @@
 
 namespace tp {
 
-// SQLSTATEs of string errors that engine/core/error.h does not have.
-namespace string_sqlstate {
-inline constexpr const char* kStringDataRightTruncation = "22001";
-inline constexpr const char* kSubstringError = "22011";
-inline constexpr const char* kInvalidEscapeSequence = "22025";
-}  // namespace string_sqlstate
-
 // Throws `invalid byte sequence for encoding "UTF8": 0x..` (22021) at the first byte that
 // does not begin a well-formed character (NUL, overlong forms, surrogates and code points
 // past U+10FFFF included), naming the bytes that character would have taken.

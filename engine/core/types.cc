@@ -24,8 +24,8 @@ constexpr std::array<TypeInfo, 13> kTypes = {{
 
 // interval's field list as its typmod names it (PostgreSQL's INTERVAL_MASK bits).
 std::string interval_fields(int32_t range) {
-  constexpr int32_t kMonth = 1 << 1, kYear = 1 << 2, kDay = 1 << 3, kHour = 1 << 10,
-                    kMinute = 1 << 11, kSecond = 1 << 12;
+  constexpr int32_t kMonth = kIntervalMonth, kYear = kIntervalYear, kDay = kIntervalDay,
+                    kHour = kIntervalHour, kMinute = kIntervalMinute, kSecond = kIntervalSecond;
   struct Fields {
     int32_t range;
     const char* text;

@@ -67,6 +67,21 @@ inline int32_t numeric_typmod_scale(int32_t typmod) {
   return (((typmod - kVarHeaderSize) & 0x7ff) ^ 1024) - 1024;
 }
 
+// interval's modifier (PostgreSQL's INTERVAL_TYPMOD): the fields' range bits in the
+// high 16 bits, the fractional-second precision (0-6; kIntervalFullPrecision: none) in
+// the low 16.
+inline constexpr int32_t kIntervalMonth = 1 << 1;
+inline constexpr int32_t kIntervalYear = 1 << 2;
+inline constexpr int32_t kIntervalDay = 1 << 3;
+inline constexpr int32_t kIntervalHour = 1 << 10;
+inline constexpr int32_t kIntervalMinute = 1 << 11;
+inline constexpr int32_t kIntervalSecond = 1 << 12;
+inline constexpr int32_t kIntervalFullRange = 0x7FFF;
+inline constexpr int32_t kIntervalFullPrecision = 0xFFFF;
+inline constexpr int32_t interval_typmod(int32_t fields, int32_t precision) {
+  return (fields << 16) | (precision & 0xFFFF);
+}
+
 // The type as PostgreSQL's format_type_with_typemod prints it: "integer",
 // "character varying(10)", "character(1)", "numeric(15,2)", "timestamp(3) without time
 // zone", "interval day to second(2)". timestamp's typmod is its fractional-second

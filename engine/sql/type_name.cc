@@ -163,8 +163,8 @@ TypeRef ExprParser::timestamp_type(int position) {
 
 // INTERVAL [(p)] or INTERVAL fields [SECOND (p)], as gram.y's opt_interval.
 TypeRef ExprParser::interval_type(int position) {
-  constexpr int32_t kMonth = 1 << 1, kYear = 1 << 2, kDay = 1 << 3, kHour = 1 << 10,
-                    kMinute = 1 << 11, kSecond = 1 << 12;
+  constexpr int32_t kMonth = kIntervalMonth, kYear = kIntervalYear, kDay = kIntervalDay,
+                    kHour = kIntervalHour, kMinute = kIntervalMinute, kSecond = kIntervalSecond;
   int32_t precision = kIntervalFullPrecision;
   auto second_precision = [&] {
     if (!accept_punct("(")) return;
@@ -215,7 +215,7 @@ TypeRef ExprParser::interval_type(int position) {
     second_precision();
   }
   const bool plain = range == kIntervalFullRange && precision == kIntervalFullPrecision;
-  return {TypeId::kInterval, plain ? kNoTypmod : interval_typmod(precision, range), position};
+  return {TypeId::kInterval, plain ? kNoTypmod : interval_typmod(range, precision), position};
 }
 
 // A precision given as a generic type's modifier: never negative, cut to 6 with a warning.
@@ -231,8 +231,8 @@ int32_t ExprParser::checked_precision(const char* type, int64_t p, int position)
 
 // "interval"(range [, precision]): the fields' bits first, as intervaltypmodin reads them.
 int32_t ExprParser::interval_modifiers(const std::vector<int64_t>& mods, int position) {
-  constexpr int32_t kMonth = 1 << 1, kYear = 1 << 2, kDay = 1 << 3, kHour = 1 << 10,
-                    kMinute = 1 << 11, kSecond = 1 << 12;
+  constexpr int32_t kMonth = kIntervalMonth, kYear = kIntervalYear, kDay = kIntervalDay,
+                    kHour = kIntervalHour, kMinute = kIntervalMinute, kSecond = kIntervalSecond;
   static constexpr int32_t kRanges[] = {kYear,
                                         kMonth,
                                         kDay,
@@ -252,8 +252,8 @@ int32_t ExprParser::interval_modifiers(const std::vector<int64_t>& mods, int pos
     throw modifier_error("invalid INTERVAL type modifier", position);
   const auto range = int32_t(mods[0]);
   if (mods.size() == 1)
-    return range == kIntervalFullRange ? kNoTypmod : interval_typmod(kIntervalFullPrecision, range);
-  return interval_typmod(checked_precision("INTERVAL", mods[1], position), range);
+    return range == kIntervalFullRange ? kNoTypmod : interval_typmod(range, kIntervalFullPrecision);
+  return interval_typmod(range, checked_precision("INTERVAL", mods[1], position));
 }
 
 [[noreturn]] void ExprParser::refuse_type(const std::string& name, int position) const {

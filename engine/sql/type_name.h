@@ -27,12 +27,4 @@ struct TypeRef {
 // pg_type's name of the type, as PostgreSQL names a cast's column ("int4", "varchar").
 const char* pg_type_name(TypeId id);
 
-// Interval modifiers (PostgreSQL's INTERVAL_TYPMOD): the fields' range bits and the
-// fractional-second precision (kIntervalFullPrecision: none given).
-inline constexpr int32_t kIntervalFullRange = 0x7FFF;
-inline constexpr int32_t kIntervalFullPrecision = 0xFFFF;
-inline int32_t interval_typmod(int32_t precision, int32_t range) {
-  return ((range & 0x7FFF) << 16) | (precision & 0xFFFF);
-}
-
 }  // namespace tp::sql
