@@ -8,8 +8,8 @@
 #include <cstdlib>
 
 #include "engine/core/datetime.h"
-#include "engine/core/error.h"
 #include "engine/core/datetime_detail.h"
+#include "engine/core/error.h"
 
 namespace tp {
 
@@ -98,17 +98,6 @@ ParseStatus decode_timezone(const std::string& s) {
   }
   if (hr > 15 || min >= 60 || sec >= 60) return ParseStatus::kTzOverflow;
   return pos == s.size() ? ParseStatus::kOk : ParseStatus::kBadFormat;
-}
-
-// Whether `name` looks like an IANA zone ("america/new_york"): the region is checked,
-// not the city, as tidepool has no zone database.
-bool is_region_zone(const std::string& name) {
-  static constexpr std::string_view kRegions[] = {"africa/",   "america/",   "antarctica/", "asia/",
-                                                  "atlantic/", "australia/", "europe/",     "etc/",
-                                                  "indian/",   "pacific/"};
-  for (std::string_view r : kRegions)
-    if (name.size() > r.size() && name.compare(0, r.size(), r) == 0) return true;
-  return false;
 }
 
 // One number of a date, placed by what is known so far (PostgreSQL's DecodeNumber).
@@ -292,6 +281,46 @@ void set_relative_day(Decoded* d, int64_t now, int offset_days) {
                  &d->tm.month, &d->tm.day);
 }
 
+// A reserved word: now, today, tomorrow, yesterday, zulu, epoch, [-]infinity.
+ParseStatus decode_reserved_word(int value, int64_t now, Decoded* d, int* tmask) {
+  *tmask = kMReserved;
+  if (value == kNow || value == kToday || value == kTomorrow || value == kYesterday ||
+      value == kZulu)
+    d->kind = Kind::kDate;
+  switch (value) {
+    case kNow: {
+      *tmask = kDateMask | kTimeMask | kMTz;
+      Tm tm;
+      timestamp_to_tm(now, &tm);
+      d->tm = tm;
+      break;
+    }
+    case kToday:
+    case kTomorrow:
+    case kYesterday:
+      *tmask = kDateMask;
+      set_relative_day(d, now, value == kToday ? 0 : value == kTomorrow ? 1 : -1);
+      break;
+    case kZulu:
+      *tmask = kTimeMask | kMTz;
+      d->tm.hour = d->tm.minute = d->tm.second = 0;
+      d->tm.usec = 0;
+      break;
+    case kEpoch:
+      d->kind = Kind::kEpoch;
+      break;
+    case kInfinity:
+      d->kind = Kind::kLate;
+      break;
+    case kMinusInfinity:
+      d->kind = Kind::kEarly;
+      break;
+    default:
+      return ParseStatus::kBadFormat;
+  }
+  return ParseStatus::kOk;
+}
+
 // A word: a month, weekday, 'bc', 'am', 'epoch', 'today', a zone, ...
 ParseStatus decode_word(const std::vector<Field>& fields, size_t i, int64_t now, Decoded* d,
                         int* tmask) {
@@ -305,42 +334,7 @@ ParseStatus decode_word(const std::vector<Field>& fields, size_t i, int64_t now,
       *tmask = kMTz;
       return ParseStatus::kOk;
     case TokenType::kReserved:
-      *tmask = kMReserved;
-      if (t.value == kNow || t.value == kToday || t.value == kTomorrow || t.value == kYesterday ||
-          t.value == kZulu)
-        d->kind = Kind::kDate;
-      switch (t.value) {
-        case kNow: {
-          *tmask = kDateMask | kTimeMask | kMTz;
-          Tm tm;
-          timestamp_to_tm(now, &tm);
-          d->tm = tm;
-          break;
-        }
-        case kToday:
-        case kTomorrow:
-        case kYesterday:
-          *tmask = kDateMask;
-          set_relative_day(d, now, t.value == kToday ? 0 : t.value == kTomorrow ? 1 : -1);
-          break;
-        case kZulu:
-          *tmask = kTimeMask | kMTz;
-          d->tm.hour = d->tm.minute = d->tm.second = 0;
-          d->tm.usec = 0;
-          break;
-        case kEpoch:
-          d->kind = Kind::kEpoch;
-          break;
-        case kInfinity:
-          d->kind = Kind::kLate;
-          break;
-        case kMinusInfinity:
-          d->kind = Kind::kEarly;
-          break;
-        default:
-          return ParseStatus::kBadFormat;
-      }
-      return ParseStatus::kOk;
+      return decode_reserved_word(t.value, now, d, tmask);
     case TokenType::kMonth:
       *tmask = kMMonth;
       // A number read as the month before the name came is the day.

@@ -552,4 +552,15 @@ inline ParseStatus parse_time_fields(std::string_view s, bool minute_to_second, 
   return ParseStatus::kOk;
 }
 
+// Whether `name` looks like an IANA zone ("america/new_york"): the region is checked,
+// not the city, as tidepool has no zone database.
+inline bool is_region_zone(const std::string& name) {
+  static constexpr std::string_view kRegions[] = {"africa/",   "america/",   "antarctica/", "asia/",
+                                                  "atlantic/", "australia/", "europe/",     "etc/",
+                                                  "indian/",   "pacific/"};
+  for (std::string_view r : kRegions)
+    if (name.size() > r.size() && name.compare(0, r.size(), r) == 0) return true;
+  return false;
+}
+
 }  // namespace tp::datetime_detail
