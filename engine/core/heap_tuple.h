@@ -8,21 +8,28 @@
 #include <vector>
 
 #include "engine/core/page.h"
+#include "engine/core/types.h"
 
 namespace tp {
 
-enum class ColumnType : uint8_t { kInt4, kInt8 };
+// A column's type is any stored type (engine/core/types.h); tables hold integer and
+// bigint columns so far, whose rows HeapTupleLayout lays out.
+using ColumnType = TypeId;
 
-inline const char* column_type_name(ColumnType t) {
-  return t == ColumnType::kInt4 ? "integer" : "bigint";
+inline std::string column_type_name(ColumnType t, int32_t typmod = kNoTypmod) {
+  return format_type(t, typmod);
 }
+// Bytes of a fixed-width type; for a varlena PostgreSQL's width guess without
+// statistics (get_typavgwidth's default, 32).
 inline uint32_t column_type_size(ColumnType t) {
-  return t == ColumnType::kInt4 ? 4 : 8;
+  const int16_t len = type_info(t).len;
+  return len > 0 ? uint32_t(len) : 32;
 }
 
 struct Column {
   std::string name;
   ColumnType type = ColumnType::kInt4;
+  int32_t typmod = kNoTypmod;  // atttypmod: varchar(n)'s n + 4, numeric(p, s)'s ...
 };
 
 inline constexpr uint32_t kHeapTupleHeaderSize = 23;  // before padding

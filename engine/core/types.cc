@@ -7,19 +7,19 @@ namespace {
 
 // pg_type's rows for the types tidepool stores (PostgreSQL 15, 64-bit).
 constexpr std::array<TypeInfo, 13> kTypes = {{
-    {TypeId::kBool, "boolean", 1, 1, true, false},
-    {TypeId::kInt8, "bigint", 8, 8, true, false},
-    {TypeId::kInt2, "smallint", 2, 2, true, false},
-    {TypeId::kInt4, "integer", 4, 4, true, false},
-    {TypeId::kText, "text", -1, 4, false, true},
-    {TypeId::kFloat4, "real", 4, 4, true, false},
-    {TypeId::kFloat8, "double precision", 8, 8, true, false},
-    {TypeId::kBpchar, "character", -1, 4, false, true},
-    {TypeId::kVarchar, "character varying", -1, 4, false, true},
-    {TypeId::kDate, "date", 4, 4, true, false},
-    {TypeId::kTimestamp, "timestamp without time zone", 8, 8, true, false},
-    {TypeId::kInterval, "interval", 16, 8, false, false},
-    {TypeId::kNumeric, "numeric", -1, 4, false, true},
+    {TypeId::kBool, "boolean", "bool", 1, 1, true, false},
+    {TypeId::kInt8, "bigint", "int8", 8, 8, true, false},
+    {TypeId::kInt2, "smallint", "int2", 2, 2, true, false},
+    {TypeId::kInt4, "integer", "int4", 4, 4, true, false},
+    {TypeId::kText, "text", "text", -1, 4, false, true},
+    {TypeId::kFloat4, "real", "float4", 4, 4, true, false},
+    {TypeId::kFloat8, "double precision", "float8", 8, 8, true, false},
+    {TypeId::kBpchar, "character", "bpchar", -1, 4, false, true},
+    {TypeId::kVarchar, "character varying", "varchar", -1, 4, false, true},
+    {TypeId::kDate, "date", "date", 4, 4, true, false},
+    {TypeId::kTimestamp, "timestamp without time zone", "timestamp", 8, 8, true, false},
+    {TypeId::kInterval, "interval", "interval", 16, 8, false, false},
+    {TypeId::kNumeric, "numeric", "numeric", -1, 4, false, true},
 }};
 
 // interval's field list as its typmod names it (PostgreSQL's INTERVAL_MASK bits).
@@ -55,6 +55,12 @@ std::string interval_fields(int32_t range) {
 std::optional<TypeId> type_of_oid(uint32_t oid) {
   for (const TypeInfo& t : kTypes)
     if (uint32_t(t.id) == oid) return t.id;
+  return std::nullopt;
+}
+
+std::optional<TypeId> type_of_pg_name(std::string_view name) {
+  for (const TypeInfo& t : kTypes)
+    if (t.pg_name == name) return t.id;
   return std::nullopt;
 }
 

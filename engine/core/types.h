@@ -37,7 +37,8 @@ enum class TypeId : uint32_t {
 // 1-byte header and no alignment (every varlena type here).
 struct TypeInfo {
   TypeId id;
-  std::string_view name;  // format_type's name without a modifier: "character varying"
+  std::string_view name;     // format_type's name without a modifier: "character varying"
+  std::string_view pg_name;  // pg_type.typname: "varchar" (a cast's column name)
   int16_t len;
   uint8_t align;
   bool byval;
@@ -45,8 +46,10 @@ struct TypeInfo {
 };
 
 const TypeInfo& type_info(TypeId id);
-// The type of a pg_type OID tidepool stores; none for any other.
+// The type of a pg_type OID, or of a pg_type name ("int4", "varchar"), that tidepool
+// stores; none for any other.
 std::optional<TypeId> type_of_oid(uint32_t oid);
+std::optional<TypeId> type_of_pg_name(std::string_view name);
 
 // Type modifiers as PostgreSQL encodes them (atttypmod; -1: none). varchar(n) and
 // char(n): n + 4; numeric(p, s): ((p << 16) | s) + 4 (s may be negative: it is kept in

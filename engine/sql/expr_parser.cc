@@ -386,7 +386,7 @@ ExprPtr ExprParser::cast_rest(ExprPtr e) {
     } else {
       const TypeRef t = type_name();
       c->name = cast_target(t);
-      c->sval = pg_type_name(t.id);
+      c->sval = type_info(t.id).pg_name;
     }
     c->args.push_back(std::move(e));
     e = sealed(std::move(c));

@@ -18,25 +18,6 @@ constexpr int32_t kMaxDateTimePrecision = 6;
 constexpr int32_t kNumericMaxPrecision = 1000;
 constexpr int32_t kNumericMinScale = -1000, kNumericMaxScale = 1000;
 
-struct PgName {
-  const char* name;
-  TypeId id;
-};
-// pg_type's names of the types tidepool stores.
-constexpr std::array<PgName, 13> kPgNames = {{{"bool", TypeId::kBool},
-                                              {"int2", TypeId::kInt2},
-                                              {"int4", TypeId::kInt4},
-                                              {"int8", TypeId::kInt8},
-                                              {"float4", TypeId::kFloat4},
-                                              {"float8", TypeId::kFloat8},
-                                              {"numeric", TypeId::kNumeric},
-                                              {"text", TypeId::kText},
-                                              {"bpchar", TypeId::kBpchar},
-                                              {"varchar", TypeId::kVarchar},
-                                              {"date", TypeId::kDate},
-                                              {"timestamp", TypeId::kTimestamp},
-                                              {"interval", TypeId::kInterval}}};
-
 // Types PostgreSQL 15 has that tidepool does not store: refused by name, not as unknown.
 bool postgres_has_type(std::string_view name) {
   static constexpr std::string_view kNames[] = {
@@ -88,12 +69,6 @@ int32_t numeric_modifiers(const std::vector<int64_t>& mods, int position) {
 }
 
 }  // namespace
-
-const char* pg_type_name(TypeId id) {
-  for (const PgName& p : kPgNames)
-    if (p.id == id) return p.name;
-  return "int4";
-}
 
 // A fractional-second precision: PostgreSQL cuts anything above 6 to 6 with a warning.
 int32_t ExprParser::datetime_precision(const char* type) {
@@ -267,9 +242,7 @@ int32_t ExprParser::interval_modifiers(const std::vector<int64_t>& mods, int pos
 // A name of pg_type (int4, "varchar"), with the modifiers its typmodin accepts.
 TypeRef ExprParser::generic_type(const Token& name) {
   const int position = name.position;
-  std::optional<TypeId> id;
-  for (const PgName& p : kPgNames)
-    if (name.text == p.name) id = p.id;
+  const std::optional<TypeId> id = type_of_pg_name(name.text);
   if (!id) {
     if (postgres_has_type(name.text)) refuse_type(name.text, position);
     throw Error("type \"" + name.text + "\" does not exist")

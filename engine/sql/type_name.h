@@ -24,7 +24,4 @@ struct TypeRef {
   int position = 0;  // where the name starts in the statement (1-based)
 };
 
-// pg_type's name of the type, as PostgreSQL names a cast's column ("int4", "varchar").
-const char* pg_type_name(TypeId id);
-
 }  // namespace tp::sql

@@ -198,7 +198,7 @@ std::string to_json(const Catalog& cat) {
       Json cols = Json::array();
       for (const Column& c : r.columns) {
         check_name(c.name, "column name");
-        cols.push_back({{"name", c.name}, {"type", c.type == ColumnType::kInt4 ? "int4" : "int8"}});
+        cols.push_back({{"name", c.name}, {"type", std::string(type_info(c.type).pg_name)}});
       }
       j["columns"] = std::move(cols);
       if (!r.stats.empty()) j["stats"] = r.stats;

@@ -122,8 +122,11 @@ TEST(Parser, SyntaxErrorNamesTokenAndPosition) {
 }
 
 TEST(Parser, UnsupportedTypeIsNamed) {
-  auto e = error_for("CREATE TABLE t (a text)");
-  EXPECT_EQ(e.message, "type \"text\" is not supported");
+  auto e = error_for("CREATE TABLE t (a json)");
+  EXPECT_EQ(e.message, "type \"json\" is not supported");
+  EXPECT_EQ(e.position, 19);
+  e = error_for("CREATE TABLE t (a foo)");
+  EXPECT_EQ(e.message, "type \"foo\" does not exist");
 }
 
 TEST(Parser, SplitStatementsRespectsQuotesAndComments) {
