@@ -10,8 +10,8 @@
 #include <iterator>
 
 #include "engine/core/datetime.h"
-#include "engine/core/error.h"
 #include "engine/core/datetime_detail.h"
+#include "engine/core/error.h"
 
 namespace tp {
 
