@@ -7,8 +7,8 @@
 //   double d = float8_in(" 1.5e300 ");           // "1e400" throws 22003, "abc" 22P02
 //   float8_out(1e15) == "1e+15", float8_out(1e14) == "100000000000000"
 //   float4_out(1e6f) == "1e+06", float4_out(100000.f) == "100000"
-//   float8_mul(1e200, 1e200);                    // throws "value out of range: overflow"
-//   float8_cmp(NAN, INFINITY) == 1
+//   float_mul(1e200, 1e200);                     // throws "value out of range: overflow"
+//   float_cmp(NAN, INFINITY) == 1
 #pragma once
 
 #include <cstddef>
@@ -80,37 +80,6 @@ int float_cmp(F a, F b) {
   if (__builtin_isnan(a)) return __builtin_isnan(b) ? 0 : 1;
   if (__builtin_isnan(b)) return -1;
   return a > b ? 1 : a < b ? -1 : 0;
-}
-
-inline float float4_add(float a, float b) {
-  return float_add(a, b);
-}
-inline float float4_sub(float a, float b) {
-  return float_sub(a, b);
-}
-inline float float4_mul(float a, float b) {
-  return float_mul(a, b);
-}
-inline float float4_div(float a, float b) {
-  return float_div(a, b);
-}
-inline int float4_cmp(float a, float b) {
-  return float_cmp(a, b);
-}
-inline double float8_add(double a, double b) {
-  return float_add(a, b);
-}
-inline double float8_sub(double a, double b) {
-  return float_sub(a, b);
-}
-inline double float8_mul(double a, double b) {
-  return float_mul(a, b);
-}
-inline double float8_div(double a, double b) {
-  return float_div(a, b);
-}
-inline int float8_cmp(double a, double b) {
-  return float_cmp(a, b);
 }
 
 }  // namespace tp
