@@ -19,30 +19,14 @@
 
 #include "engine/core/error.h"
 #include "tests/support/paths.h"
+#include "tests/support/pg15_fixture.h"
 
 namespace tp {
 namespace {
 
-// The fixture's fields of one line; the last field keeps any further '|'.
-std::vector<std::string> split(const std::string& line, size_t max_fields) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (out.size() + 1 < max_fields) {
-    const size_t bar = line.find('|', start);
-    if (bar == std::string::npos) break;
-    out.push_back(line.substr(start, bar - start));
-    start = bar + 1;
-  }
-  out.push_back(line.substr(start));
-  return out;
-}
-
 std::vector<std::string> load(const std::string& name) {
-  std::ifstream in(testing::source_dir() + "/tests/engine/core/pg15/" + name);
-  EXPECT_TRUE(in.good()) << name;
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) lines.push_back(line);
+  std::vector<std::string> lines = testing::fixture_lines("tests/engine/core/pg15/" + name);
+  EXPECT_FALSE(lines.empty()) << name;
   return lines;
 }
 
@@ -102,7 +86,7 @@ TEST(DatetimeTest, InputAndOutputMatchPostgres) {
   ASSERT_GT(lines.size(), 2000u);
   int dates = 0, timestamps = 0, intervals = 0, typed = 0, errors = 0;
   for (const auto& line : lines) {
-    const auto f = split(line, 3);
+    const auto f = testing::split_fields(line, 3);
     ASSERT_EQ(f.size(), 3u) << line;
     const std::string& kind = f[0];
     const std::string& text = f[1];
@@ -163,7 +147,7 @@ TEST(DatetimeTest, ArithmeticMatchesPostgres) {
   ASSERT_GT(lines.size(), 8000u);
   std::map<std::string, int> per_op;
   for (const auto& line : lines) {
-    const auto f = split(line, 4);
+    const auto f = testing::split_fields(line, 4);
     ASSERT_EQ(f.size(), 4u) << line;
     EXPECT_EQ(run([&] { return apply(f[0], f[1], f[2]); }, Extra::kNone), f[3])
         << f[0] << " '" << f[1] << "' '" << f[2] << "'";
@@ -197,7 +181,7 @@ TEST(DatetimeTest, FieldsMatchPostgres) {
   ASSERT_GT(lines.size(), 7000u);
   std::map<std::string, int> per_op;
   for (const auto& line : lines) {
-    const auto f = split(line, 4);
+    const auto f = testing::split_fields(line, 4);
     ASSERT_EQ(f.size(), 4u) << line;
     std::string want = f[3];
     if (f[0].rfind("date_part", 0) == 0 && want.rfind("ERROR|", 0) != 0 && want != "\\N") {

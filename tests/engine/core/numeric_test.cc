@@ -22,6 +22,7 @@
 #include "engine/core/tuple_format.h"
 #include "engine/core/types.h"
 #include "tests/support/paths.h"
+#include "tests/support/pg15_fixture.h"
 
 namespace tp {
 namespace {
@@ -30,15 +31,6 @@ struct Case {
   std::string kind, a, b;
   std::string expected;  // "ok|result" or "err|sqlstate|message|detail"
 };
-
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  for (size_t bar; (bar = line.find('|', start)) != std::string::npos; start = bar + 1)
-    out.push_back(line.substr(start, bar - start));
-  out.push_back(line.substr(start));
-  return out;
-}
 
 std::string join_from(const std::vector<std::string>& parts, size_t from) {
   std::string s;
@@ -51,7 +43,7 @@ std::vector<Case> load_cases() {
   std::vector<Case> cases;
   std::string line;
   while (std::getline(in, line)) {
-    std::vector<std::string> parts = split(line);
+    std::vector<std::string> parts = testing::split_fields(line);
     if (parts.size() < 5) continue;
     cases.push_back({parts[0], parts[1], parts[2], join_from(parts, 3)});
   }
@@ -242,7 +234,7 @@ std::vector<Case> load_psql_errors() {
   for (int n = 1; std::getline(sql, line); ++n) {
     const size_t mark = line.find("-- case: ");
     if (mark == std::string::npos || line.rfind("select", 0) != 0) continue;
-    const std::vector<std::string> parts = split(line.substr(mark + 9));
+    const std::vector<std::string> parts = testing::split_fields(line.substr(mark + 9));
     by_line[n] = {parts[0], parts[1], parts[2], ""};
   }
   std::vector<Case> cases;

@@ -17,6 +17,7 @@
 #include "engine/core/heap_tuple.h"
 #include "engine/core/page.h"
 #include "tests/support/paths.h"
+#include "tests/support/pg15_fixture.h"
 
 namespace tp {
 namespace {
@@ -33,14 +34,6 @@ struct PgRow {
   std::string bits;  // '1' per present attribute; "-" without a bitmap
   std::string data;  // t_data's bytes
 };
-
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream ss(line);
-  std::string f;
-  while (std::getline(ss, f, '|')) out.push_back(f);
-  return out;
-}
 
 std::string unhex(const std::string& hex) {
   std::string out;
@@ -59,7 +52,7 @@ Fixture load() {
   std::ifstream in(testing::source_dir() + "/tests/engine/core/pg15/tuple_format.out");
   std::string line;
   while (std::getline(in, line)) {
-    std::vector<std::string> parts = split(line);
+    std::vector<std::string> parts = testing::split_fields(line);
     if (parts.size() == 2 && parts[0] == "pages") {
       f.pages = std::stoi(parts[1]);
       continue;

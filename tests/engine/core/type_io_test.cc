@@ -16,6 +16,7 @@
 #include "engine/core/type_io.h"
 #include "engine/core/types.h"
 #include "tests/support/paths.h"
+#include "tests/support/pg15_fixture.h"
 
 namespace tp {
 namespace {
@@ -70,11 +71,7 @@ std::vector<Case> load(const std::string& file) {
   while (std::getline(in, line)) {
     ++number;
     if (line.empty()) continue;
-    std::vector<std::string> fields;
-    size_t start = 0;
-    for (size_t bar; (bar = line.find('|', start)) != std::string::npos; start = bar + 1)
-      fields.push_back(line.substr(start, bar - start));
-    fields.push_back(line.substr(start));
+    const std::vector<std::string> fields = testing::split_fields(line);
     Case c;
     c.kind = fields.front();
     c.line = number;
