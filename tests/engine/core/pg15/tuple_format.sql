@@ -36,18 +36,7 @@ select n,
        (extract(epoch from ts - timestamp '2000-01-01') * 1000000)::int8,
        case when iv is null then '\N' else (n % 25)::text || ',' || (n % 40 - 20)::text || ',' || (n * 1500000)::text end,
        h.t_infomask, h.t_hoff, coalesce(h.t_bits, '-'), encode(h.t_data, 'hex')
-from tf, heap_page_items(get_raw_page('tf', 0)) h
-where tf.ctid = ('(0,' || h.lp || ')')::tid
-union all
-select n,
-       case when b is null then '\N' else b::int::text end,
-       s, i, l, f4, f8,
-       t, v, c,
-       d - date '2000-01-01',
-       (extract(epoch from ts - timestamp '2000-01-01') * 1000000)::int8,
-       case when iv is null then '\N' else (n % 25)::text || ',' || (n % 40 - 20)::text || ',' || (n * 1500000)::text end,
-       h.t_infomask, h.t_hoff, coalesce(h.t_bits, '-'), encode(h.t_data, 'hex')
-from tf, generate_series(1, pg_relation_size('tf') / 8192 - 1) blk,
+from tf, generate_series(0, pg_relation_size('tf') / 8192 - 1) blk,
      heap_page_items(get_raw_page('tf', blk::int)) h
 where tf.ctid = ('(' || blk || ',' || h.lp || ')')::tid
 order by 1;
