@@ -158,7 +158,8 @@ void BitmapHeapScanNode::do_open() {
   config.per_buffer_data_size = sizeof(PageData);
   config.sequential = false;
   config.label = "bitmap heap";
-  batch_.reset(uint32_t(params_.output.size()), kMaxHeapTuplesPerPage);
+  batch_.reset(params_.output.width(), kMaxHeapTuplesPerPage);
+  batch_.shape = params_.output.shape();
   if (params_.parallel) {
     SharedBitmap& shared = *params_.parallel;
     if (!shared.bitmap([&] { return child_->build(params_.work_mem_bytes); })) return;
@@ -194,7 +195,6 @@ void BitmapHeapScanNode::do_open() {
 }
 
 const RowBatch* BitmapHeapScanNode::do_next() {
-  const uint32_t width = uint32_t(params_.output.size());
   if (!stream_) return nullptr;
   void* data = nullptr;
   while (bufmgr::PinGuard pin = stream_->next_buffer(&data)) {
@@ -202,8 +202,7 @@ const RowBatch* BitmapHeapScanNode::do_next() {
     bufmgr::ReadGuard guard = std::move(pin).lock_shared();
     const char* page = guard.page();
     const OffsetNumber max = page_max_offset(page);
-    uint32_t n = 0;
-    int64_t* dst = batch_.values.data();
+    batch_.clear_rows();
     auto visit = [&](OffsetNumber o, bool recheck) {
       if (o > max) return;
       const ItemId* id = page_item_id(page, o);
@@ -217,9 +216,7 @@ const RowBatch* BitmapHeapScanNode::do_next() {
         ++instr.rows_filtered;
         return;
       }
-      copy_out(tuple, params_.output.data(), uint32_t(params_.output.size()), dst);
-      dst += width;
-      ++n;
+      params_.output.read(tuple, id->len, batch_, scratch_);
     };
     if (pd.lossy) {
       ++instr.lossy_pages;
@@ -228,10 +225,7 @@ const RowBatch* BitmapHeapScanNode::do_next() {
       ++instr.exact_pages;
       for (uint16_t i = 0; i < pd.count; ++i) visit(pd.offsets[i], pd.recheck);
     }
-    if (n > 0) {
-      batch_.count = n;
-      return &batch_;
-    }
+    if (batch_.count > 0) return &batch_;
   }
   last_stats_ = stream_->stats();
   stream_.reset();

@@ -105,7 +105,7 @@ struct BitmapHeapScanParams {
   std::string relation;
   int64_t work_mem_bytes = 4 << 20;
   bufmgr::ReadStreamConfig stream;
-  std::vector<OutputColumn> output;
+  TupleReader output;
   CompiledQual recheck;  // the index conditions, rechecked on lossy pages
   CompiledQual filter;   // the other quals
   std::string recheck_text;
@@ -148,6 +148,7 @@ class BitmapHeapScanNode final : public ExecNode {
   std::unique_ptr<TidBitmapIterator> iter_;
   std::unique_ptr<bufmgr::ReadStream> stream_;
   bufmgr::ReadStreamStats last_stats_;
+  DeformScratch scratch_;
   RowBatch batch_;
 };
 

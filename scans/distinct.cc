@@ -17,7 +17,7 @@ UniqueNode::UniqueNode(std::unique_ptr<ExecNode> child, std::vector<uint32_t> ke
 
 void UniqueNode::do_open() {
   child_->open();
-  previous_.clear();
+  previous_.clear_rows();
   pending_ = nullptr;
   pending_at_ = 0;
 }
@@ -31,17 +31,17 @@ const RowBatch* UniqueNode::do_next() {
     }
     const RowBatch* b = pending_;
     batch_.reset(b->width, b->count);
+    const RowShape* shape = b->shape.get();
     // No more rows than a Limit above wants: the rest of the child's batch waits for the
     // next call (it stays valid until the child's next()).
     const uint64_t wanted = std::max<uint64_t>(row_limit_hint, 1);
     while (pending_at_ < b->count && batch_.count < wanted) {
-      const int64_t* row = b->row(pending_at_++);
-      bool same = !previous_.empty();
-      for (size_t k = 0; same && k < keys_.size(); ++k) same = row[keys_[k]] == previous_[k];
-      if (same) continue;
-      previous_.resize(std::max<size_t>(keys_.size(), 1));
-      for (size_t k = 0; k < keys_.size(); ++k) previous_[k] = row[keys_[k]];
-      std::copy_n(row, b->width, batch_.row(batch_.count++));
+      const uint32_t r = pending_at_++;
+      if (previous_.count > 0 && slots_equal(keys_, shape, previous_.ref(0), b->ref(r))) continue;
+      previous_.width = b->width;
+      previous_.clear_rows();
+      previous_.push(*b, r);
+      batch_.append(*b, r);
     }
     if (batch_.count > 0) return &batch_;
   }
@@ -59,33 +59,28 @@ HashAggregateNode::HashAggregateNode(std::unique_ptr<ExecNode> child, std::vecto
       max_bytes_(max_bytes),
       groups_(0, RowHash{this}, RowEqual{this}) {}
 
+RowRef HashAggregateNode::row_ref(uint32_t row) const {
+  return row == kProbe ? probe_ : rows_.ref(row);
+}
+
 size_t HashAggregateNode::RowHash::operator()(uint32_t row) const {
-  const int64_t* r = node->stored(row);
-  uint64_t h = 0x9e3779b97f4a7c15ull;
-  for (uint32_t k : node->keys_) {
-    h ^= uint64_t(r[k]) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    h *= 0xff51afd7ed558ccdull;
-  }
-  return size_t(h ^ (h >> 33));
+  return size_t(hash_slots(node->keys_, node->shape_.get(), node->row_ref(row)));
 }
 
 bool HashAggregateNode::RowEqual::operator()(uint32_t a, uint32_t b) const {
-  const int64_t *x = node->stored(a), *y = node->stored(b);
-  for (uint32_t k : node->keys_)
-    if (x[k] != y[k]) return false;
-  return true;
+  return slots_equal(node->keys_, node->shape_.get(), node->row_ref(a), node->row_ref(b));
 }
 
 uint64_t HashAggregateNode::memory_bytes() const {
   // The rows, the set's nodes (a pointer and the index, padded) and its bucket array.
-  return rows_.capacity() * sizeof(int64_t) + groups_.size() * 16 +
-         groups_.bucket_count() * sizeof(void*);
+  return rows_.values.capacity() * sizeof(Datum) + rows_.arena.bytes_held() +
+         groups_.size() * 16 + groups_.bucket_count() * sizeof(void*);
 }
 
 void HashAggregateNode::do_open() {
   child_->open();
   groups_.clear();
-  rows_.clear();
+  rows_.clear_rows();
   emitted_ = 0;
   filled_ = false;
   peak_bytes_ = 0;
@@ -93,12 +88,13 @@ void HashAggregateNode::do_open() {
 
 void HashAggregateNode::read_input() {
   while (const RowBatch* b = child_->next()) {
-    width_ = b->width;
+    rows_.width = b->width;
+    if (!shape_) shape_ = b->shape;
     for (uint32_t r = 0; r < b->count; ++r) {
-      const uint32_t candidate = uint32_t(groups_.size());
-      rows_.resize(size_t(candidate + 1) * width_);
-      std::copy_n(b->row(r), width_, rows_.begin() + ptrdiff_t(size_t(candidate) * width_));
-      if (!groups_.insert(candidate).second) rows_.resize(size_t(candidate) * width_);
+      probe_ = b->ref(r);
+      if (groups_.find(kProbe) != groups_.end()) continue;
+      rows_.push(*b, r);
+      groups_.insert(rows_.count - 1);
     }
     peak_bytes_ = std::max(peak_bytes_, memory_bytes());
     memory_.set(memory_bytes());
@@ -114,14 +110,13 @@ void HashAggregateNode::read_input() {
 
 const RowBatch* HashAggregateNode::do_next() {
   if (!filled_) read_input();
-  const size_t groups = width_ ? rows_.size() / width_ : 0;
+  const size_t groups = rows_.count;
   if (emitted_ >= groups) return nullptr;
   const uint32_t n =
       uint32_t(std::min<uint64_t>({uint64_t(kOutputBatchRows), uint64_t(groups - emitted_),
                                    std::max<uint64_t>(row_limit_hint, 1)}));
-  batch_.reset(width_, n);
-  std::copy_n(stored(uint32_t(emitted_)), size_t(n) * width_, batch_.row(0));
-  batch_.count = n;
+  batch_.reset(rows_.width, n);
+  batch_.append_rows(rows_, uint32_t(emitted_), n);
   emitted_ += n;
   return &batch_;
 }

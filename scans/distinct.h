@@ -42,7 +42,7 @@ class UniqueNode final : public ExecNode {
  private:
   std::unique_ptr<ExecNode> child_;
   std::vector<uint32_t> keys_;
-  std::vector<int64_t> previous_;      // the last row returned (empty before the first)
+  RowBatch previous_;                  // the last row returned (none before the first)
   const RowBatch* pending_ = nullptr;  // the child's batch being read, from pending_at_
   uint32_t pending_at_ = 0;
   RowBatch batch_;
@@ -73,7 +73,8 @@ class HashAggregateNode final : public ExecNode {
     const HashAggregateNode* node;
     bool operator()(uint32_t a, uint32_t b) const;
   };
-  const int64_t* stored(uint32_t row) const { return rows_.data() + size_t(row) * width_; }
+  static constexpr uint32_t kProbe = UINT32_MAX;  // the input row being looked up
+  RowRef row_ref(uint32_t row) const;
   uint64_t memory_bytes() const;
   void read_input();
 
@@ -82,8 +83,9 @@ class HashAggregateNode final : public ExecNode {
   std::string group_text_;
   int planned_partitions_;
   uint64_t max_bytes_;
-  std::vector<int64_t> rows_;  // one row per group, row-major; the last may be a candidate
-  uint32_t width_ = 0;
+  std::shared_ptr<const RowShape> shape_;  // the input's slot types
+  RowBatch rows_;                          // one row per group
+  RowRef probe_{nullptr, nullptr};
   std::unordered_set<uint32_t, RowHash, RowEqual> groups_;
   size_t emitted_ = 0;
   bool filled_ = false;

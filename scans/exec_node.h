@@ -3,9 +3,9 @@
 // at a time instead of one, so the per-row cost of the tree is a loop body,
 // not a virtual call).
 //
-// Rows are arrays of int64: tidepool's columns are int4/int8, so a fixed-width
-// row of int64 slots holds any of them. A node's output columns are named by
-// the planner (the slot layout is part of the plan, not of the batch).
+// Rows are Datums with NULL flags, by-reference values in the batch's arena
+// (scans/row_batch.h). A node's output columns are named by the planner (the slot
+// layout is part of the plan, not of the batch).
 //
 //   SeqScanNode scan(...);            // leaf
 //   LimitNode limit(scan, 10);        // parent pulls from the child
@@ -25,23 +25,9 @@
 
 #include "bufmgr/buffer_usage.h"
 #include "bufmgr/read_stream.h"
+#include "scans/row_batch.h"
 
 namespace tp::scans {
-
-struct RowBatch {
-  uint32_t width = 0;           // int64 slots per row
-  uint32_t count = 0;           // rows in the batch
-  std::vector<int64_t> values;  // count * width slots, row-major
-
-  const int64_t* row(uint32_t i) const { return values.data() + size_t(i) * width; }
-  int64_t* row(uint32_t i) { return values.data() + size_t(i) * width; }
-  // Makes room for `rows` rows and empties the batch.
-  void reset(uint32_t slots_per_row, uint32_t rows) {
-    width = slots_per_row;
-    count = 0;
-    if (values.size() < size_t(rows) * width) values.resize(size_t(rows) * width);
-  }
-};
 
 // What EXPLAIN shows as estimates for a node (set by the planner).
 struct PlanEstimate {

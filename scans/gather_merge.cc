@@ -31,12 +31,11 @@ void GatherMergeNode::do_open() {
 }
 
 bool GatherMergeNode::after(size_t x, size_t y) const {
-  const int64_t* a = inputs_[x].row();
-  const int64_t* b = inputs_[y].row();
-  for (const SortKey& k : keys_) {
-    int64_t u = a[k.slot], v = b[k.slot];
-    if (u != v) return k.descending ? u < v : u > v;
-  }
+  const Input& a = inputs_[x];
+  const Input& b = inputs_[y];
+  const int c = rows_compare(keys_, 0, keys_.size(), a.batch->shape.get(), a.batch->ref(a.pos),
+                             b.batch->ref(b.pos));
+  if (c != 0) return c > 0;
   return x > y;
 }
 
@@ -67,7 +66,8 @@ void GatherMergeNode::start_merge() {
   // The leader is participant 0, then the workers in launch order. inputs_ is
   // not resized after this: an Input's batch may point into itself.
   size_t n = size_t(group_.launched()) + (group_.leader_runs() ? 1 : 0);
-  inputs_.assign(n, Input{});
+  inputs_.clear();
+  inputs_.resize(n);
   size_t k = 0;
   if (group_.leader_runs()) inputs_[k++].worker = -1;
   for (int w = 0; w < group_.launched(); ++w) inputs_[k++].worker = w;
@@ -96,8 +96,7 @@ const RowBatch* GatherMergeNode::do_next() {
     std::pop_heap(heap_.begin(), heap_.end(), cmp);
     size_t i = heap_.back();
     heap_.pop_back();
-    std::copy_n(inputs_[i].row(), width, out_.row(out_.count));
-    ++out_.count;
+    out_.append(*inputs_[i].batch, inputs_[i].pos);
     if (guarded([&] { return advance(inputs_[i]); })) {
       heap_.push_back(i);
       std::push_heap(heap_.begin(), heap_.end(), cmp);

@@ -49,7 +49,6 @@ class GatherMergeNode final : public GatheringNode {
     RowBatch owned;                   // a batch taken from the worker's queue
     uint32_t pos = 0;
     bool done = false;
-    const int64_t* row() const { return batch->row(pos); }
   };
 
   // Gets the input's next batch (waiting for its worker); false at its end.

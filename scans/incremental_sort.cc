@@ -21,20 +21,14 @@ IncrementalSortNode::IncrementalSortNode(std::unique_ptr<ExecNode> child, std::v
       presorted_text_(std::move(presorted_text)),
       max_bytes_(max_bytes) {}
 
-bool IncrementalSortNode::same_group(const int64_t* a, const int64_t* b) const {
-  for (size_t k = 0; k < presorted_; ++k)
-    if (a[keys_[k].slot] != b[keys_[k].slot]) return false;
-  return true;
-}
-
-bool IncrementalSortNode::less(const int64_t* a, const int64_t* b) const {
-  return rows_less(keys_, presorted_, a, b);
+bool IncrementalSortNode::presorted_equal(RowRef a, RowRef b) const {
+  return rows_compare(keys_, 0, presorted_, shape_.get(), a, b) == 0;
 }
 
 void IncrementalSortNode::do_open() {
   child_->open();
-  group_.clear();
-  pending_.clear();
+  group_.clear_rows();
+  pending_.clear_rows();
   emitted_ = 0;
   in_ = nullptr;
   in_row_ = 0;
@@ -43,9 +37,12 @@ void IncrementalSortNode::do_open() {
 }
 
 bool IncrementalSortNode::fill_group() {
-  group_.clear();
+  group_.clear_rows();
   emitted_ = 0;
-  group_.swap(pending_);
+  if (pending_.count > 0) {
+    group_.push(pending_, 0);
+    pending_.clear_rows();
+  }
   for (;;) {
     if (in_ == nullptr || in_row_ >= in_->count) {
       if (input_done_ || (in_ = child_->next()) == nullptr) {
@@ -54,53 +51,53 @@ bool IncrementalSortNode::fill_group() {
       }
       in_row_ = 0;
       width_ = in_->width;
+      group_.width = pending_.width = width_;
+      if (!shape_) shape_ = in_->shape;
     }
-    const int64_t* row = in_->row(in_row_);
-    if (!group_.empty() && !same_group(group_.data(), row)) {
-      pending_.assign(row, row + width_);  // starts the next group
+    if (group_.count > 0 && !presorted_equal(group_.ref(0), in_->ref(in_row_))) {
+      pending_.push(*in_, in_row_);  // starts the next group
       ++in_row_;
       break;
     }
-    group_.insert(group_.end(), row, row + width_);
-    memory_.set(group_.capacity() * sizeof(int64_t));  // an atomic only when it grows
+    group_.push(*in_, in_row_);
+    memory_.set(group_.bytes_held());  // an atomic only when it grows
     ++in_row_;
-    const uint64_t bytes = group_.size() * sizeof(int64_t);
+    const uint64_t bytes = held_bytes(group_);
     if (bytes > max_bytes_)
-      throw Error("incremental sort group of " + std::to_string(group_.size() / width_) +
+      throw Error("incremental sort group of " + std::to_string(group_.count) +
                   "+ rows needs more than " + std::to_string(max_bytes_ >> 20) +
                   " MB, the in-memory sort limit")
           .with_sqlstate(sqlstate::kProgramLimitExceeded);
   }
-  if (group_.empty() || width_ == 0) return false;
-  const size_t n = group_.size() / width_;
+  if (group_.count == 0 || width_ == 0) return false;
+  const size_t n = group_.count;
   ++groups_;
-  total_bytes_ += group_.size() * sizeof(int64_t);
-  peak_bytes_ = std::max<uint64_t>(peak_bytes_, group_.size() * sizeof(int64_t));
+  const uint64_t bytes = held_bytes(group_);
+  total_bytes_ += bytes;
+  peak_bytes_ = std::max<uint64_t>(peak_bytes_, bytes);
   if (n > 1 && presorted_ < keys_.size()) {
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
     SortCancelCheck cancel;
     std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
       cancel.tick();
-      return less(&group_[size_t(x) * width_], &group_[size_t(y) * width_]);
+      return rows_less(keys_, presorted_, shape_.get(), group_.ref(x), group_.ref(y));
     });
-    std::vector<int64_t> sorted(group_.size());
-    for (size_t i = 0; i < n; ++i)
-      std::copy_n(&group_[size_t(order[i]) * width_], width_, &sorted[i * width_]);
-    group_.swap(sorted);
+    sorted_.width = width_;
+    sorted_.clear_rows();
+    for (uint32_t i : order) sorted_.push(group_, i);
+    std::swap(group_, sorted_);
   }
   return true;
 }
 
 const RowBatch* IncrementalSortNode::do_next() {
-  if (width_ == 0 || emitted_ * width_ >= group_.size()) {
+  if (width_ == 0 || emitted_ >= group_.count) {
     if (!fill_group()) return nullptr;
   }
-  const size_t rows = group_.size() / width_;
-  const uint32_t n = uint32_t(std::min<size_t>(kOutputBatchRows, rows - emitted_));
+  const uint32_t n = uint32_t(std::min<size_t>(kOutputBatchRows, group_.count - emitted_));
   batch_.reset(width_, n);
-  std::copy_n(&group_[emitted_ * width_], size_t(n) * width_, batch_.values.begin());
-  batch_.count = n;
+  batch_.append_rows(group_, uint32_t(emitted_), n);
   emitted_ += n;
   return &batch_;
 }

@@ -31,8 +31,7 @@ class IncrementalSortNode final : public ExecNode {
   const RowBatch* do_next() override;
 
  private:
-  bool same_group(const int64_t* a, const int64_t* b) const;
-  bool less(const int64_t* a, const int64_t* b) const;
+  bool presorted_equal(RowRef a, RowRef b) const;
   bool fill_group();  // reads the next group into group_, sorted; false at the end
 
   std::unique_ptr<ExecNode> child_;
@@ -42,8 +41,10 @@ class IncrementalSortNode final : public ExecNode {
   std::string presorted_text_;
   uint64_t max_bytes_;
   uint32_t width_ = 0;
-  std::vector<int64_t> group_;                   // the current group's rows, sorted, row-major
-  std::vector<int64_t> pending_;                 // the first row of the next group
+  std::shared_ptr<const RowShape> shape_;        // the input's slot types
+  RowBatch group_;                               // the current group's rows, sorted
+  RowBatch sorted_;                              // group_ being sorted
+  RowBatch pending_;                             // the first row of the next group
   TrackedMemory memory_{MemoryPart::kExecutor};  // group_, for the session's figure
   size_t emitted_ = 0;                           // rows of group_ returned
   const RowBatch* in_ = nullptr;                 // the child's batch being read, and its next row

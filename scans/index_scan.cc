@@ -65,7 +65,8 @@ void IndexScanNode::do_open() {
       *params_.index.tree,
       index_done_ ? std::vector<btree::ColumnCondition>{} : params_.condition_sets[0],
       params_.direction, params_.leaf_readahead && !params_.parallel);
-  batch_.reset(uint32_t(params_.output.size()), kIndexBatchRows);
+  batch_.reset(params_.output.width(), kIndexBatchRows);
+  batch_.shape = params_.output.shape();
 }
 
 bool IndexScanNode::load_batch() {
@@ -231,7 +232,7 @@ const char* IndexScanNode::tuple_from_index(const btree::IndexBatch& batch, size
   for (size_t k = 0; k < params_.key_slots.size(); ++k) {
     const OutputColumn& slot = params_.key_slots[k];
     const int64_t v = keys[k];
-    if (slot.is_int8) {
+    if (slot.len == 8) {
       std::memcpy(index_tuple_.data() + slot.offset, &v, 8);
     } else {
       const int32_t v4 = int32_t(v);
@@ -242,12 +243,10 @@ const char* IndexScanNode::tuple_from_index(const btree::IndexBatch& batch, size
 }
 
 const RowBatch* IndexScanNode::do_next() {
-  const uint32_t width = uint32_t(params_.output.size());
   const bool has_filter = !params_.filter.empty();
-  uint32_t n = 0;
-  int64_t* dst = batch_.values.data();
+  batch_.clear_rows();
   const uint32_t cap = uint32_t(std::min<uint64_t>(kIndexBatchRows, row_limit_hint));
-  while (n < cap) {
+  while (batch_.count < cap) {
     if (ring_.empty() || item_ >= ring_.front().size()) {
       if (!ring_.empty()) {
         retire_front_batch();
@@ -258,6 +257,7 @@ const RowBatch* IndexScanNode::do_next() {
     }
     Tid tid = ring_.front().tids[item_];
     const char* tuple;
+    uint32_t tuple_len = params_.tuple_size;
     if (skips_heap(tid.block)) {
       tuple = tuple_from_index(ring_.front(), item_++);
     } else {
@@ -272,16 +272,15 @@ const RowBatch* IndexScanNode::do_next() {
       const ItemId* id = page_item_id(page, tid.offset);
       if (id->state != uint32_t(ItemState::kNormal)) continue;
       tuple = page + id->off;
+      tuple_len = id->len;
     }
     if (has_filter && !params_.filter.evaluate(tuple)) {
       ++instr.rows_filtered;
       continue;
     }
-    copy_out(tuple, params_.output.data(), uint32_t(params_.output.size()), dst);
-    dst += width;
-    ++n;
+    params_.output.read(tuple, tuple_len, batch_, scratch_);
   }
-  if (n == 0) {
+  if (batch_.count == 0) {
     current_page_ = bufmgr::ReadGuard();
     if (stream_) {
       last_stats_ = stream_->stats();
@@ -289,7 +288,6 @@ const RowBatch* IndexScanNode::do_next() {
     }
     return nullptr;
   }
-  batch_.count = n;
   return &batch_;
 }
 

@@ -82,7 +82,7 @@ struct IndexScanParams {
   // index_leaf_readahead: the B-tree scan reads its leaves through a stream once it has
   // walked a few (engine/btree/leaf_readahead.h).
   bool leaf_readahead = false;
-  std::vector<OutputColumn> output;
+  TupleReader output;
   CompiledQual filter;  // quals the index cannot check
   // Parallel Index (Only) Scan: this participant reads the leaf pages it seizes from
   // the shared position (no leaf read-ahead: the pages between are others'); its heap
@@ -154,6 +154,7 @@ class IndexScanNode final : public ExecNode {
   std::unique_ptr<bufmgr::ReadStream> stream_;
   bool used_stream_ = false;
   bufmgr::ReadStreamStats last_stats_;
+  DeformScratch scratch_;
   RowBatch batch_;
 };
 

@@ -39,12 +39,12 @@ void SeqScanNode::do_open() {
       return next_block_ < params_.nblocks ? next_block_++ : kInvalidBlock;
     });
   }
-  batch_.reset(uint32_t(params_.output.size()), kMaxHeapTuplesPerPage);
+  batch_.reset(params_.output.width(), kMaxHeapTuplesPerPage);
+  batch_.shape = params_.output.shape();
 }
 
 const RowBatch* SeqScanNode::do_next() {
-  const uint32_t width = uint32_t(params_.output.size());
-  const OutputColumn* out = params_.output.data();
+  const TupleReader& out = params_.output;
   const bool has_qual = !params_.qual.empty();
   const uint64_t cap = row_limit_hint;
   for (;;) {
@@ -56,11 +56,10 @@ const RowBatch* SeqScanNode::do_next() {
     }
     const char* page = page_.page();
     const OffsetNumber max = page_max_offset(page);
-    uint32_t n = 0;
+    batch_.clear_rows();
     uint64_t filtered = 0;
-    int64_t* dst = batch_.values.data();
     OffsetNumber o = next_offset_;
-    for (; o <= max && n < cap; ++o) {
+    for (; o <= max && batch_.count < cap; ++o) {
       const ItemId* id = page_item_id(page, o);
       if (id->state != uint32_t(ItemState::kNormal)) continue;
       const char* tuple = page + id->off;
@@ -68,17 +67,12 @@ const RowBatch* SeqScanNode::do_next() {
         ++filtered;
         continue;
       }
-      copy_out(tuple, out, width, dst);
-      dst += width;
-      ++n;
+      out.read(tuple, id->len, batch_, scratch_);
     }
     instr.rows_filtered += filtered;
     next_offset_ = o;
     if (o > max) page_ = bufmgr::ReadGuard();  // page done: unlock and unpin
-    if (n > 0) {
-      batch_.count = n;
-      return &batch_;
-    }
+    if (batch_.count > 0) return &batch_;
   }
   last_stats_ = stream_->stats();
   stream_.reset();  // unpins everything read ahead

@@ -18,36 +18,15 @@
 #include "scans/exec_node.h"
 #include "scans/parallel_blocks.h"
 #include "scans/qual.h"
+#include "scans/tuple_reader.h"
 
 namespace tp::scans {
-
-// A column to copy out of each tuple into the output row.
-struct OutputColumn {
-  uint32_t offset = 0;  // byte offset inside the tuple
-  bool is_int8 = false;
-};
-
-// Copies a tuple's output columns into dst[0..width), widened to int64. The
-// per-row hot path of every heap-reading node.
-inline void copy_out(const char* tuple, const OutputColumn* out, uint32_t width, int64_t* dst) {
-  for (uint32_t c = 0; c < width; ++c) {
-    if (out[c].is_int8) {
-      int64_t v;
-      std::memcpy(&v, tuple + out[c].offset, 8);
-      dst[c] = v;
-    } else {
-      int32_t v;
-      std::memcpy(&v, tuple + out[c].offset, 4);
-      dst[c] = v;
-    }
-  }
-}
 
 struct SeqScanParams {
   std::string relation;  // for EXPLAIN ("Seq Scan on t")
   BlockNumber nblocks = 0;
   bufmgr::ReadStreamConfig stream;  // eic, io_combine_limit; the ring is chosen here
-  std::vector<OutputColumn> output;
+  TupleReader output;
   CompiledQual qual;
   std::string filter_text;  // "(a < 5)" as EXPLAIN prints it; empty without a qual
   // A Parallel Seq Scan: this participant reads the blocks it claims from the
@@ -84,6 +63,7 @@ class SeqScanNode final : public ExecNode {
   // The page being returned when a Limit above stopped mid-page.
   bufmgr::ReadGuard page_;
   OffsetNumber next_offset_ = 1;
+  DeformScratch scratch_;
   RowBatch batch_;
 };
 

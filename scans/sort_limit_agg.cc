@@ -22,13 +22,13 @@ SortNode::SortNode(std::unique_ptr<ExecNode> child, std::vector<SortKey> keys, s
       bound_(bound),
       max_bytes_(max_bytes) {}
 
-bool SortNode::less(const int64_t* a, const int64_t* b) const {
-  return rows_less(keys_, 0, a, b);
+bool SortNode::less(uint32_t a, uint32_t b) const {
+  return rows_less(keys_, 0, shape_.get(), rows_.ref(a), rows_.ref(b));
 }
 
 void SortNode::do_open() {
   child_->open();
-  rows_.clear();
+  rows_.clear_rows();
   order_.clear();
   emitted_ = 0;
   sorted_ = false;
@@ -36,53 +36,49 @@ void SortNode::do_open() {
   peak_bytes_ = 0;
 }
 
-void SortNode::keep_best(uint32_t width) {
-  size_t n = width ? rows_.size() / width : 0;
-  std::vector<uint32_t> idx(n);
+void SortNode::keep_best() {
+  std::vector<uint32_t> idx(rows_.count);
   std::iota(idx.begin(), idx.end(), 0u);
   // Stable: among equal keys the earlier input row wins, as in the full sort.
   SortCancelCheck cancel;
   std::stable_sort(idx.begin(), idx.end(), [&](uint32_t x, uint32_t y) {
     cancel.tick();
-    return less(&rows_[size_t(x) * width], &rows_[size_t(y) * width]);
+    return less(x, y);
   });
-  idx.resize(std::min<size_t>(n, size_t(bound_)));
-  std::vector<int64_t> kept;
-  kept.reserve(idx.size() * width);
-  for (uint32_t i : idx)
-    kept.insert(kept.end(), rows_.begin() + ptrdiff_t(size_t(i) * width),
-                rows_.begin() + ptrdiff_t(size_t(i + 1) * width));
-  rows_.swap(kept);
+  idx.resize(std::min<size_t>(idx.size(), size_t(bound_)));
+  RowBatch kept;
+  kept.width = rows_.width;
+  kept.shape = rows_.shape;
+  for (uint32_t i : idx) kept.push(rows_, i);
+  std::swap(rows_, kept);
   used_bound_ = true;
 }
 
 const RowBatch* SortNode::do_next() {
   if (!sorted_) {
     while (const RowBatch* b = child_->next()) {
-      width_ = b->width;
-      rows_.insert(rows_.end(), b->values.begin(),
-                   b->values.begin() + ptrdiff_t(size_t(b->count) * b->width));
-      uint64_t bytes = rows_.size() * sizeof(int64_t);
+      if (rows_.width != b->width) rows_.width = b->width;
+      if (!shape_) shape_ = b->shape;
+      for (uint32_t r = 0; r < b->count; ++r) rows_.push(*b, r);
+      const uint64_t bytes = held_bytes(rows_);
       peak_bytes_ = std::max(peak_bytes_, bytes);
-      memory_.set(rows_.capacity() * sizeof(int64_t));
+      memory_.set(rows_.bytes_held());
       if (bytes > max_bytes_)
-        throw Error("sort of " + std::to_string(rows_.size() / std::max<uint32_t>(width_, 1)) +
-                        "+ rows needs more than " + std::to_string(max_bytes_ >> 20) +
-                        " MB, the in-memory sort limit",
+        throw Error("sort of " + std::to_string(rows_.count) + "+ rows needs more than " +
+                        std::to_string(max_bytes_ >> 20) + " MB, the in-memory sort limit",
                     "", "Add a LIMIT or a WHERE clause that keeps fewer rows.")
             .with_sqlstate(sqlstate::kProgramLimitExceeded);
-      if (bound_ > 0 && width_ > 0 && rows_.size() / width_ >= size_t(bound_) * 2 &&
-          rows_.size() / width_ >= 1024)
-        keep_best(width_);
+      if (bound_ > 0 && rows_.width > 0 && rows_.count >= size_t(bound_) * 2 &&
+          rows_.count >= 1024)
+        keep_best();
     }
-    size_t n = width_ ? rows_.size() / width_ : 0;
-    order_.resize(n);
-    memory_.set(rows_.capacity() * sizeof(int64_t) + order_.capacity() * sizeof(uint32_t));
+    order_.resize(rows_.count);
+    memory_.set(rows_.bytes_held() + order_.capacity() * sizeof(uint32_t));
     std::iota(order_.begin(), order_.end(), 0u);
     SortCancelCheck cancel;
     std::stable_sort(order_.begin(), order_.end(), [&](uint32_t x, uint32_t y) {
       cancel.tick();
-      return less(&rows_[size_t(x) * width_], &rows_[size_t(y) * width_]);
+      return less(x, y);
     });
     if (bound_ > 0 && order_.size() > size_t(bound_)) {
       order_.resize(size_t(bound_));
@@ -92,10 +88,8 @@ const RowBatch* SortNode::do_next() {
   }
   if (emitted_ >= order_.size()) return nullptr;
   uint32_t n = uint32_t(std::min<size_t>(kOutputBatchRows, order_.size() - emitted_));
-  batch_.reset(width_, n);
-  for (uint32_t i = 0; i < n; ++i)
-    std::copy_n(&rows_[size_t(order_[emitted_ + i]) * width_], width_, batch_.row(i));
-  batch_.count = n;
+  batch_.reset(rows_.width, n);
+  for (uint32_t i = 0; i < n; ++i) batch_.append(rows_, order_[emitted_ + i]);
   emitted_ += n;
   return &batch_;
 }
@@ -143,8 +137,7 @@ const RowBatch* LimitNode::do_next() {
     returned_ += keep;
     if (skip == 0 && keep == b->count) return b;
     batch_.reset(b->width, keep);
-    std::copy_n(b->row(skip), size_t(keep) * b->width, batch_.values.begin());
-    batch_.count = keep;
+    batch_.append_rows(*b, skip, keep);
     return &batch_;
   }
 }

@@ -26,22 +26,6 @@ class SortCancelCheck {
   uint32_t comparisons_ = 0;
 };
 
-struct SortKey {
-  uint32_t slot = 0;  // position in the child's row
-  bool descending = false;
-};
-
-// Whether row `a` sorts before row `b` by keys[from..] (Sort compares by all keys,
-// Incremental Sort by those after its presorted ones).
-inline bool rows_less(const std::vector<SortKey>& keys, size_t from, const int64_t* a,
-                      const int64_t* b) {
-  for (size_t k = from; k < keys.size(); ++k) {
-    const int64_t x = a[keys[k].slot], y = b[keys[k].slot];
-    if (x != y) return keys[k].descending ? x > y : x < y;
-  }
-  return false;
-}
-
 // Sort: reads every row of its child, then returns them ordered by the keys
 // (ties keep input order). With a bound (a LIMIT above), only the best
 // `bound` rows are kept, PostgreSQL's top-N heapsort. Throws tp::Error when
@@ -60,17 +44,17 @@ class SortNode final : public ExecNode {
   const RowBatch* do_next() override;
 
  private:
-  bool less(const int64_t* a, const int64_t* b) const;
-  void keep_best(uint32_t width);  // bounded sort: drop all but the best `bound_` rows
+  bool less(uint32_t a, uint32_t b) const;  // rows_[a] before rows_[b]
+  void keep_best();  // bounded sort: drop all but the best `bound_` rows
 
   std::unique_ptr<ExecNode> child_;
   std::vector<SortKey> keys_;
   std::string key_text_;
   int64_t bound_;
   uint64_t max_bytes_;
-  std::vector<int64_t> rows_;  // all rows read, row-major
+  std::shared_ptr<const RowShape> shape_;  // the input's slot types
+  RowBatch rows_;                          // all rows read
   std::vector<uint32_t> order_;
-  uint32_t width_ = 0;
   size_t emitted_ = 0;
   bool sorted_ = false;
   bool used_bound_ = false;

@@ -161,8 +161,8 @@ bool WorkerGroup::push(Worker& w, const RowBatch& b) {
     }
   }
   copy.reset(b.width, b.count);
-  std::copy_n(b.values.begin(), size_t(b.count) * b.width, copy.values.begin());
-  copy.count = b.count;
+  copy.shape = b.shape;
+  copy.append_rows(b, 0, b.count);
   {
     std::unique_lock lock(mutex_);
     w.space_cv.wait(lock, [&] {

@@ -8,14 +8,22 @@ namespace tp {
 
 HeapTupleLayout::HeapTupleLayout(const std::vector<Column>& columns) {
   uint32_t off = kHeapTupleDataOffset;
+  bool known = true;  // no varlena so far: this column's offset is fixed
   for (const Column& c : columns) {
-    uint32_t size = column_type_size(c.type);
-    off = (off + size - 1) & ~(size - 1);
+    const TypeInfo& info = type_info(c.type);
     types_.push_back(c.type);
-    offsets_.push_back(off);
-    off += size;
+    if (!known || info.len < 0) {
+      known = false;
+      offsets_.push_back(kNoFixedOffset);
+      continue;
+    }
+    off = (off + info.align - 1) & ~uint32_t(info.align - 1);
+    offsets_.push_back(info.byval ? off : kNoFixedOffset);
+    off += uint32_t(info.len);
+    all_integers_ = all_integers_ && (c.type == ColumnType::kInt4 || c.type == ColumnType::kInt8);
   }
-  tuple_size_ = off;
+  all_integers_ = all_integers_ && known;
+  tuple_size_ = known ? off : 0;
 }
 
 void HeapTupleLayout::form(const int64_t* values, Tid self, char* out) const {

@@ -12,8 +12,7 @@
 
 namespace tp {
 
-// A column's type is any stored type (engine/core/types.h); tables hold integer and
-// bigint columns so far, whose rows HeapTupleLayout lays out.
+// A column's type is any stored type (engine/core/types.h).
 using ColumnType = TypeId;
 
 inline std::string column_type_name(ColumnType t, int32_t typmod = kNoTypmod) {
@@ -39,18 +38,26 @@ inline constexpr uint32_t kHeapTupleDataOffset = 24;  // t_hoff
 // "nearly empty" page), so a large row still goes into an empty page.
 inline constexpr uint32_t kMaxHeapTupleSize = 8016;
 
-// Where each column of a row type sits inside a tuple.
+// Where each column of a row type sits inside a tuple without NULLs: a by-value column
+// with no varlena before it has a fixed offset (fixed()); the others are found by
+// deforming the tuple (engine/core/tuple_format.h). Rows of int4/int8 columns only
+// (all_integers()) are formed here too, the fast path of loading them.
 class HeapTupleLayout {
  public:
+  static constexpr uint32_t kNoFixedOffset = UINT32_MAX;
   explicit HeapTupleLayout(const std::vector<Column>& columns);
 
   size_t columns() const { return types_.size(); }
   ColumnType type(size_t col) const { return types_[col]; }
+  bool fixed(size_t col) const { return offsets_[col] != kNoFixedOffset; }
   uint32_t offset(size_t col) const { return offsets_[col]; }
-  uint32_t tuple_size() const { return tuple_size_; }  // unaligned t_len
+  // Every column int4 or int8: form() and tuple_size() apply.
+  bool all_integers() const { return all_integers_; }
+  uint32_t tuple_size() const { return tuple_size_; }  // unaligned t_len; 0 with a varlena
 
-  // Writes a complete tuple (header + values) into `out` (tuple_size() bytes).
-  // Values are range-checked by the caller (int4 columns hold int4 values).
+  // Writes a complete tuple (header + values) into `out` (tuple_size() bytes), for an
+  // all_integers() layout. Values are range-checked by the caller (int4 columns hold
+  // int4 values).
   void form(const int64_t* values, Tid self, char* out) const;
 
   int64_t get(const char* tuple, size_t col) const {
@@ -69,6 +76,7 @@ class HeapTupleLayout {
   std::vector<ColumnType> types_;
   std::vector<uint32_t> offsets_;
   uint32_t tuple_size_ = 0;
+  bool all_integers_ = true;
 };
 
 // PostgreSQL's fillfactor rule: may a heap page with `free` bytes (as

@@ -81,7 +81,7 @@ void answer_from_index(scans::IndexScanParams& params, Storage& storage, const R
   params.tuple_size = layout.tuple_size();
   for (int c : index.key_columns)
     params.key_slots.push_back(
-        {layout.offset(size_t(c)), layout.type(size_t(c)) == ColumnType::kInt8});
+        {layout.offset(size_t(c)), uint8_t(layout.type(size_t(c)) == ColumnType::kInt8 ? 8 : 4)});
 }
 
 }  // namespace tp

@@ -58,11 +58,8 @@ class ScanChooser {
     // A false restriction has selectivity 0, as a constant FALSE has in PostgreSQL.
     const double selectivity = q.one_time_false ? 0.0 : clauselist_selectivity(view_, q.clauses);
     rs_.rows = clamp_row_est(selectivity * size.tuples);
-    for (int c : q.scan_columns) {
-      output_.push_back(
-          {layout_.offset(size_t(c)), rel_.columns[size_t(c)].type == ColumnType::kInt8});
-      width_ += int(column_type_size(rel_.columns[size_t(c)].type));
-    }
+    output_ = scans::TupleReader(rel_.columns, q.scan_columns);
+    for (int c : q.scan_columns) width_ += int(column_type_size(rel_.columns[size_t(c)].type));
     for (const RelationEntry* idx : ctx.catalog.indexes_of(rel_.oid)) {
       // A damaged index (DataDir::damage) is left out: the table stays readable.
       if (ctx.data_dir.damage(idx->relnumber)) continue;
@@ -497,7 +494,7 @@ class ScanChooser {
   std::optional<TableStats> stats_;  // view_ points into it
   RelationStatsView view_;
   RelSize rs_;
-  std::vector<scans::OutputColumn> output_;
+  scans::TupleReader output_;
   int width_ = 0;
   std::vector<IndexInfo> indexes_;
 

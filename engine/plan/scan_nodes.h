@@ -30,7 +30,7 @@ struct TableScan {
   const CostSettings& cs;
   RelSize rs;
   std::string relation_text;  // "t", or "t t_1" under an alias
-  std::vector<scans::OutputColumn> output;
+  scans::TupleReader output;
   int width = 0;
   HeapTupleLayout layout{rel.columns};
 };

@@ -29,9 +29,7 @@ class ScanNodeTest : public ::testing::Test {
   const RelationEntry& table() { return *s_.catalog().find("t"); }
   bufmgr::BufferPool& pool() { return s_.storage().pool(); }
   aio::IoFile& heap() { return s_.storage().file(table()); }
-  std::vector<scans::OutputColumn> column_a() {
-    return {{HeapTupleLayout(table().columns).offset(0), false}};
-  }
+  scans::TupleReader column_a() { return scans::TupleReader(table().columns, {0}); }
   uint64_t pool_reads() { return pool().counters_total().reads; }
   uint64_t pool_hits() { return pool().counters_total().hits; }
 

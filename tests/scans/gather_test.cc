@@ -54,7 +54,7 @@ class GatherTest : public ::testing::Test {
     scans::SeqScanParams p;
     p.relation = "t";
     p.nblocks = heap().size_blocks();
-    p.output = {{layout.offset(0), true}, {layout.offset(1), false}};
+    p.output = scans::TupleReader(table().columns, {0, 1});
     p.parallel = shared;
     return p;
   }
