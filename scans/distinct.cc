@@ -73,8 +73,8 @@ bool HashAggregateNode::RowEqual::operator()(uint32_t a, uint32_t b) const {
 
 uint64_t HashAggregateNode::memory_bytes() const {
   // The rows, the set's nodes (a pointer and the index, padded) and its bucket array.
-  return rows_.values.capacity() * sizeof(Datum) + rows_.arena.bytes_held() +
-         groups_.size() * 16 + groups_.bucket_count() * sizeof(void*);
+  return rows_.values.capacity() * sizeof(Datum) + rows_.arena.bytes_held() + groups_.size() * 16 +
+         groups_.bucket_count() * sizeof(void*);
 }
 
 void HashAggregateNode::do_open() {

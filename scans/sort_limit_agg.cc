@@ -68,8 +68,7 @@ const RowBatch* SortNode::do_next() {
                         std::to_string(max_bytes_ >> 20) + " MB, the in-memory sort limit",
                     "", "Add a LIMIT or a WHERE clause that keeps fewer rows.")
             .with_sqlstate(sqlstate::kProgramLimitExceeded);
-      if (bound_ > 0 && rows_.width > 0 && rows_.count >= size_t(bound_) * 2 &&
-          rows_.count >= 1024)
+      if (bound_ > 0 && rows_.width > 0 && rows_.count >= size_t(bound_) * 2 && rows_.count >= 1024)
         keep_best();
     }
     order_.resize(rows_.count);

@@ -45,7 +45,7 @@ class SortNode final : public ExecNode {
 
  private:
   bool less(uint32_t a, uint32_t b) const;  // rows_[a] before rows_[b]
-  void keep_best();  // bounded sort: drop all but the best `bound_` rows
+  void keep_best();                         // bounded sort: drop all but the best `bound_` rows
 
   std::unique_ptr<ExecNode> child_;
   std::vector<SortKey> keys_;

@@ -85,6 +85,19 @@ inline constexpr int32_t interval_typmod(int32_t fields, int32_t precision) {
   return (fields << 16) | (precision & 0xFFFF);
 }
 
+// psql right-aligns numbers: smallint .. numeric.
+inline bool type_is_numeric(TypeId id) {
+  return id == TypeId::kInt2 || id == TypeId::kInt4 || id == TypeId::kInt8 ||
+         id == TypeId::kFloat4 || id == TypeId::kFloat8 || id == TypeId::kNumeric;
+}
+
+// Whether the type has a modifier: varchar(n), char(n), numeric(p, s), timestamp(p),
+// interval's fields and precision.
+inline bool type_takes_typmod(TypeId id) {
+  return id == TypeId::kVarchar || id == TypeId::kBpchar || id == TypeId::kNumeric ||
+         id == TypeId::kTimestamp || id == TypeId::kInterval;
+}
+
 // The type as PostgreSQL's format_type_with_typemod prints it: "integer",
 // "character varying(10)", "character(1)", "numeric(15,2)", "timestamp(3) without time
 // zone", "interval day to second(2)". timestamp's typmod is its fractional-second

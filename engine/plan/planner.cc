@@ -105,7 +105,9 @@ BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
         .with_sqlstate(sqlstate::kFeatureNotSupported);
   // min and max over distinct values are min and max (PostgreSQL ignores DISTINCT there).
   bool distinct = e.distinct && *kind != scans::AggKind::kMin && *kind != scans::AggKind::kMax;
-  return {*kind, bind_column(rel, *e.args[0]), distinct};
+  const int column = bind_column(rel, *e.args[0]);
+  require_integer_column(rel, column, e.args[0]->position, (e.name + "()").c_str());
+  return {*kind, column, distinct};
 }
 
 bool contains_aggregate(const sql::Expr& e) {
@@ -211,6 +213,7 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
 // Sort keys: an output column name or position, else a table column.
 struct BoundOrder {
   std::vector<std::pair<int, bool>> keys;  // table column, descending
+  std::vector<bool> nulls_first;           // per key (default: as DESC)
   std::string text;                        // "Sort Key: a, b DESC"
   std::vector<int> written;                // every ORDER BY column, once (fixed ones too)
   // The leading keys an index scan could give: those before the first that asks for
@@ -274,6 +277,7 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
     if (std::find(seen.begin(), seen.end(), col) != seen.end()) continue;
     seen.push_back(col);
     order.keys.push_back({col, o.descending});
+    order.nulls_first.push_back(o.nulls_first.value_or(o.descending));
     const bool odd_nulls = o.nulls_first && *o.nulls_first != o.descending;
     if (odd_nulls && order.index_orderable_keys == SIZE_MAX)
       order.index_orderable_keys = order.keys.size() - 1;
@@ -304,7 +308,10 @@ struct ScanSlots {
 ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
   ScanSlots slots;
   for (int c : targets.columns) slots.output_slots.push_back(slots.slot_of(c));
-  for (auto& [c, desc] : order.keys) slots.sort_keys.push_back({slots.slot_of(c), desc});
+  for (size_t k = 0; k < order.keys.size(); ++k) {
+    const auto& [c, desc] = order.keys[k];
+    slots.sort_keys.push_back({slots.slot_of(c), desc, order.nulls_first[k]});
+  }
   for (const BoundAgg& a : targets.aggs)
     slots.agg_specs.push_back({a.kind, a.column >= 0 ? slots.slot_of(a.column) : 0, a.distinct});
   return slots;
@@ -469,8 +476,10 @@ void add_limit(std::optional<int64_t> count, int64_t offset, PlanTop& top) {
   top = {std::move(limit), limited};
 }
 
-OutputType column_output_type(const RelationEntry& rel, int c) {
-  return rel.columns[size_t(c)].type == ColumnType::kInt8 ? OutputType::kInt8 : OutputType::kInt4;
+void add_output_column(const RelationEntry& rel, int c, PlannedQuery& q) {
+  const Column& col = rel.columns[size_t(c)];
+  q.output_types.push_back(col.type == ColumnType::kInt8 ? OutputType::kInt8 : OutputType::kInt4);
+  q.output_columns.push_back(col);
 }
 
 DistinctQuery distinct_query(const PlannerSettings& settings, const RelationEntry& rel,
@@ -494,7 +503,7 @@ void add_distinct(const sql::Select& s, const BoundTargets& targets, const Bound
                   const DistinctClause& d, ScanSlots& slots, ChosenScan scan, int sq_width,
                   PlanTop& top) {
   DistinctNodeSpec spec;
-  for (const auto& [c, desc] : d.keys) spec.keys.push_back({slots.slot_of(c), desc});
+  for (const auto& [c, desc] : d.keys) spec.keys.push_back({slots.slot_of(c), desc, desc});
   spec.key_text = d.key_text;
   for (int c : d.group) spec.group_slots.push_back(slots.slot_of(c));
   spec.group_text = d.group_text;
@@ -550,7 +559,8 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     // A Gather Merge below sorts each participant's share in the DISTINCT order, with no
     // bound (the Unique above needs every row); a HashAggregate there groups it.
     sq.sort = {{}, distinct->key_text, 0, kSortMemoryLimitBytes};
-    for (const auto& [c, desc] : distinct->keys) sq.sort.keys.push_back({slots.slot_of(c), desc});
+    for (const auto& [c, desc] : distinct->keys)
+      sq.sort.keys.push_back({slots.slot_of(c), desc, desc});
     for (int c : distinct->group) sq.distinct_group_slots.push_back(slots.slot_of(c));
     sq.distinct_group_text = distinct->group_text;
   }
@@ -558,7 +568,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   PlanTop top{std::move(scan.node), scan.path};
   if (scan.distinct) {
     add_distinct(s, targets, order, *distinct, slots, std::move(scan), sq.distinct->width, top);
-    for (int c : targets.columns) q.output_types.push_back(column_output_type(rel, c));
+    for (int c : targets.columns) add_output_column(rel, c, q);
     if (s.limit || s.offset.value_or(0) > 0) add_limit(s.limit, s.offset.value_or(0), top);
     q.root = std::move(top.node);
     return q;
@@ -573,7 +583,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
       top.node = distinct_over_aggregate(ctx.settings, s, limit_tuples(s), std::move(top.node),
                                          top.path, init_plans);
   } else {
-    for (int c : targets.columns) q.output_types.push_back(column_output_type(rel, c));
+    for (int c : targets.columns) add_output_column(rel, c, q);
   }
   if (!slots.sort_keys.empty() && !scan.ordered)
     add_sort(ctx.settings, std::move(slots.sort_keys), order.text, s, scan.width, top);

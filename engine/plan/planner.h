@@ -29,6 +29,8 @@ struct PlannedQuery {
   // Plain select list: the slot of each output column in root's rows.
   std::vector<uint32_t> output_slots;
   std::vector<OutputType> output_types;
+  // Plain select list: each output column's type and typmod (any stored type).
+  std::vector<Column> output_columns;
   // Aggregate select list: root is `aggregate`, one output column per entry.
   const scans::AggregateResults* aggregate = nullptr;
   std::vector<OutputAggregate> aggregates;

@@ -37,6 +37,14 @@ class Binder {
         .with_sqlstate(sqlstate::kUndefinedColumn);
   }
 
+  // A column a WHERE clause compares: an integer column at a fixed place in the row, the
+  // kind the executor's compiled quals read (engine/core/clause.h).
+  int integer_column(const sql::Expr& e) const {
+    const int c = column(e);
+    require_integer_column(rel_, c, e.position, "WHERE");
+    return c;
+  }
+
   // A constant of the WHERE clause: an integer (`value`), NULL, a fraction
   // (`fractional`, `value` its floor), or a number beyond bigint (`beyond` +1
   // or -1), which compares with every row the same way.
@@ -189,7 +197,7 @@ class Binder {
       throw Error("WHERE compares a column with a constant only")
           .at_position(parent.position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
-    return column(e);
+    return integer_column(e);
   }
 
   // IN over plain integer literals (sql::Expr::int_items): the list as it is, no
@@ -248,7 +256,7 @@ class Binder {
       throw Error("WHERE compares a column with a constant only")
           .at_position(position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
-    Clause c = compare_with(column(*col), op, constant(*cst));
+    Clause c = compare_with(integer_column(*col), op, constant(*cst));
     c.constant_left = constant_left && c.kind == Clause::Kind::kCompare && !c.numeric && c.value;
     return c;
   }
@@ -398,6 +406,22 @@ std::string clauses_text(const std::vector<Clause>& clauses, const RelationEntry
   if (clauses.empty()) return "";
   if (clauses.size() == 1) return deparse(clauses[0], rel);
   return deparse(Clause::and_of(clauses), rel);
+}
+
+void require_integer_column(const RelationEntry& rel, int column, int position, const char* where) {
+  const Column& c = rel.columns[size_t(column)];
+  if (c.type != ColumnType::kInt4 && c.type != ColumnType::kInt8)
+    throw Error(std::string(where) + " over a column of type " + format_type(c.type, c.typmod) +
+                    " is not supported yet",
+                "", "tidepool compares and aggregates integer and bigint columns so far.")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  if (!HeapTupleLayout(rel.columns).fixed(size_t(column)))
+    throw Error(std::string(where) + " over column " + quoted(c.name) +
+                    ", which follows a variable-length column, is not supported yet",
+                "", "tidepool reads integer columns before any text or numeric column so far.")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
 int bind_column(const RelationEntry& rel, const sql::Expr& column_ref) {

@@ -14,6 +14,11 @@
 namespace tp {
 
 // The table column a column reference names; throws tp::Error (at its position) if none.
+// Refuses (0A000, naming `where`: "WHERE", "sum()", ...) a column the executor's
+// integer paths cannot read: one not of type integer or bigint, or one after a
+// variable-length column (no fixed offset in the row).
+void require_integer_column(const RelationEntry& rel, int column, int position, const char* where);
+
 int bind_column(const RelationEntry& rel, const sql::Expr& column_ref);
 
 // A WHERE clause bound to the table's columns. Throws tp::Error, naming the place, for

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "engine/core/datum_ops.h"
 #include "engine/core/error.h"
 #include "engine/plan/planner.h"
 #include "engine/session/analyze.h"
@@ -18,11 +19,13 @@ double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-// Runs a planned query, handing each output row (as text) to `emit`.
+// Runs a planned query, handing each output row (as text, with its NULL flags or null
+// when it has none) to `emit`.
 template <typename Emit>
 void run_plan(PlannedQuery& q, Emit&& emit) {
   q.root->open();
   std::vector<std::string> row;
+  std::vector<bool> nulls;
   while (const scans::RowBatch* b = q.root->next()) {
     if (q.aggregate) {
       row.clear();
@@ -40,14 +43,27 @@ void run_plan(PlannedQuery& q, Emit&& emit) {
           row.push_back(v ? std::to_string(*v) : "");  // "" is NULL, as format_aggregate's
         }
       }
-      emit(row);
+      emit(row, nullptr);
       continue;
     }
+    const size_t width = q.output_slots.size();
+    row.resize(width);
+    nulls.assign(width, false);
     for (uint32_t i = 0; i < b->count; ++i) {
-      const int64_t* r = b->row(i);
-      row.clear();
-      for (uint32_t slot : q.output_slots) row.push_back(std::to_string(r[slot]));
-      emit(row);
+      const Datum* r = b->row(i);
+      bool any_null = false;
+      for (size_t c = 0; c < width; ++c) {
+        const uint32_t slot = q.output_slots[c];
+        std::string& text = row[c];
+        text.clear();
+        nulls[c] = b->is_null(i, slot);
+        if (nulls[c]) {
+          any_null = true;
+          continue;
+        }
+        append_datum_out(q.output_columns[c].type, r[slot], text);
+      }
+      emit(row, any_null ? &nulls : nullptr);
     }
   }
   q.root->shutdown();  // parallel workers end and their figures reach EXPLAIN
@@ -76,19 +92,31 @@ ResultSet query_select(Session& session, const sql::Select& s) {
   ResultSet r;
   r.returns_rows = true;
   r.columns = q.column_names;
-  r.right_aligned.assign(r.columns.size(), true);  // every output column is a number
   for (OutputType t : q.output_types)
     r.column_types.push_back(t == OutputType::kInt4   ? ValueType::kInt4
                              : t == OutputType::kInt8 ? ValueType::kInt8
                                                       : ValueType::kNumeric);
+  r.column_type_ids = q.output_columns;
+  // An empty string is a value, not NULL, in a column of a string type.
+  for (size_t c = 0; c < q.output_columns.size(); ++c)
+    if (!type_is_numeric(q.output_columns[c].type)) r.column_types[c] = ValueType::kText;
+  r.right_aligned.assign(r.columns.size(), true);  // psql right-aligns numbers
+  for (size_t c = 0; c < q.output_columns.size(); ++c)
+    r.right_aligned[c] = type_is_numeric(q.output_columns[c].type);
   if (RowSink* sink = session.row_sink()) {
     session.begin_streaming(r);
-    run_plan(q, [&](const std::vector<std::string>& row) {
-      sink->row(row, nullptr);
+    run_plan(q, [&](const std::vector<std::string>& row, const std::vector<bool>* nulls) {
+      sink->row(row, nulls);
       ++r.streamed_rows;
     });
   } else {
-    run_plan(q, [&](const std::vector<std::string>& row) { r.rows.push_back(row); });
+    run_plan(q, [&](const std::vector<std::string>& row, const std::vector<bool>* nulls) {
+      if (nulls || !r.nulls.empty()) {
+        r.nulls.resize(r.rows.size(), std::vector<bool>(row.size(), false));
+        r.nulls.push_back(nulls ? *nulls : std::vector<bool>(row.size(), false));
+      }
+      r.rows.push_back(row);
+    });
   }
   r.tag = "SELECT " + std::to_string(r.streamed ? r.streamed_rows : r.rows.size());
   return r;

@@ -37,6 +37,9 @@ struct ResultSet {
   // Each column's type, for the wire protocol's RowDescription (PostgreSQL's
   // type OIDs); empty means every column is text. kNull: a column of NULLs.
   std::vector<ValueType> column_types;
+  // When set, each column's stored type and typmod (RowDescription's OID, length and
+  // modifier), in place of column_types.
+  std::vector<Column> column_type_ids;
   // As psql prints them. A NULL is an empty string in a column that is not
   // kText (numbers and booleans never print empty; the server sends NULL).
   std::vector<std::vector<std::string>> rows;

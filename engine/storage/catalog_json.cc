@@ -9,7 +9,8 @@
 //    "relations": [
 //     {"oid": 16384, "name": "t", "kind": "table", "relnumber": 16384,
 //      "fillfactor": 10, "pages": 45455, "rows": 1000000,
-//      "columns": [{"name": "a", "type": "int4"}, ...], "stats": "...",
+//      "columns": [{"name": "a", "type": "int4"},           (pg_type names)
+//                  {"name": "f", "type": "bpchar", "typmod": 88}, ...], "stats": "...",
 //      "parallel_workers": 8,                         (optional: only when set)
 //      "relallvisible": 45455},                       (optional: only when not 0)
 //     {"oid": 16385, "name": "t_a_idx", "kind": "index", "relnumber": 16385,
@@ -99,9 +100,14 @@ Column read_column(const Json& j, const std::string& where, const std::string& o
   Column c;
   c.name = f.string("name");
   std::string type = f.string("type");
-  if (type != "int4" && type != "int8")
-    throw f.fail("has an unknown column type \"" + printable(type) + "\"");
-  c.type = type == "int4" ? ColumnType::kInt4 : ColumnType::kInt8;
+  std::optional<TypeId> id = type_of_pg_name(type);
+  if (!id) throw f.fail("has an unknown column type \"" + printable(type) + "\"");
+  c.type = *id;
+  if (f.optional("typmod")) {
+    if (!type_takes_typmod(c.type))
+      throw f.fail("has a type modifier for type \"" + printable(type) + "\", which takes none");
+    c.typmod = int32_t(f.unsigned_int("typmod", 0, uint64_t(std::numeric_limits<int32_t>::max())));
+  }
   f.finish();
   return c;
 }
@@ -198,7 +204,9 @@ std::string to_json(const Catalog& cat) {
       Json cols = Json::array();
       for (const Column& c : r.columns) {
         check_name(c.name, "column name");
-        cols.push_back({{"name", c.name}, {"type", std::string(type_info(c.type).pg_name)}});
+        Json col = {{"name", c.name}, {"type", std::string(type_info(c.type).pg_name)}};
+        if (c.typmod != kNoTypmod) col["typmod"] = c.typmod;
+        cols.push_back(std::move(col));
       }
       j["columns"] = std::move(cols);
       if (!r.stats.empty()) j["stats"] = r.stats;

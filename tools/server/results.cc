@@ -40,7 +40,13 @@ void send_row_description(Socket& socket, const ResultSet& r) {
   desc.int16(int16_t(r.columns.size()));
   for (size_t c = 0; c < r.columns.size(); ++c) {
     WireType w = wire_type(column_type(r, c));
-    desc.str(r.columns[c]).int32(0).int16(0).int32(w.oid).int16(w.length).int32(-1).int16(0);
+    int32_t typmod = -1;
+    if (c < r.column_type_ids.size()) {
+      const TypeInfo& info = type_info(r.column_type_ids[c].type);
+      w = {int32_t(info.id), info.len};
+      typmod = r.column_type_ids[c].typmod;
+    }
+    desc.str(r.columns[c]).int32(0).int16(0).int32(w.oid).int16(w.length).int32(typmod).int16(0);
   }
   socket.send(desc.finish());
 }
