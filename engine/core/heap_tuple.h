@@ -18,18 +18,16 @@ using ColumnType = TypeId;
 inline std::string column_type_name(ColumnType t, int32_t typmod = kNoTypmod) {
   return format_type(t, typmod);
 }
-// Bytes of a fixed-width type; for a varlena PostgreSQL's width guess without
-// statistics (get_typavgwidth's default, 32).
-inline uint32_t column_type_size(ColumnType t) {
-  const int16_t len = type_info(t).len;
-  return len > 0 ? uint32_t(len) : 32;
-}
-
 struct Column {
   std::string name;
   ColumnType type = ColumnType::kInt4;
   int32_t typmod = kNoTypmod;  // atttypmod: varchar(n)'s n + 4, numeric(p, s)'s ...
 };
+
+// The width the planner assumes for the column without statistics (get_typavgwidth).
+inline int32_t column_avg_width(const Column& c) {
+  return type_avg_width(c.type, c.typmod);
+}
 
 inline constexpr uint32_t kHeapTupleHeaderSize = 23;  // before padding
 inline constexpr uint32_t kHeapTupleDataOffset = 24;  // t_hoff
@@ -37,6 +35,9 @@ inline constexpr uint32_t kHeapTupleDataOffset = 24;  // t_hoff
 // MaxHeapTupleSize less MaxHeapTuplesPerPage / 8 line pointers (hio.c's
 // "nearly empty" page), so a large row still goes into an empty page.
 inline constexpr uint32_t kMaxHeapTupleSize = 8016;
+// The largest tuple an empty page takes (PostgreSQL's MaxHeapTupleSize, 8160): a
+// longer row is refused, as tidepool has no TOAST to move values out of line.
+inline constexpr uint32_t kMaxStoredTuple = kBlockSize - maxalign(kPageHeaderSize + kItemIdSize);
 
 // Where each column of a row type sits inside a tuple without NULLs: a by-value column
 // with no varlena before it has a fixed offset (fixed()); the others are found by

@@ -95,4 +95,24 @@ std::string format_type(TypeId id, int32_t typmod) {
   }
 }
 
+int32_t type_avg_width(TypeId id, int32_t typmod) {
+  const TypeInfo& info = type_info(id);
+  if (info.len > 0) return info.len;
+  int32_t max_width = -1;  // type_maximum_size
+  if ((id == TypeId::kVarchar || id == TypeId::kBpchar) && typmod > kVarHeaderSize) {
+    constexpr int32_t kUtf8MaxBytes = 4;
+    max_width = (typmod - kVarHeaderSize) * kUtf8MaxBytes + kVarHeaderSize;
+  } else if (id == TypeId::kNumeric && typmod >= kVarHeaderSize) {
+    // numeric_maximum_size: the base-10000 digits `precision` decimal digits may need,
+    // after the 8-byte header (varlena word, sign/scale, weight).
+    const int32_t digits = (numeric_typmod_precision(typmod) + 2 * (4 - 1)) / 4;
+    max_width = 8 + digits * 2;
+  }
+  if (max_width <= 0) return 32;
+  if (id == TypeId::kBpchar) return max_width;
+  if (max_width <= 32) return max_width;
+  if (max_width < 1000) return 32 + (max_width - 32) / 2;
+  return 32 + (1000 - 32) / 2;
+}
+
 }  // namespace tp

@@ -98,6 +98,12 @@ inline bool type_takes_typmod(TypeId id) {
          id == TypeId::kTimestamp || id == TypeId::kInterval;
 }
 
+// PostgreSQL's get_typavgwidth: the width the planner assumes for a column without
+// statistics. A fixed-width type's length; char(n) its largest size in UTF-8 (4n + 4);
+// varchar(n) and numeric(p, s) their largest size, or 32 plus half the excess beyond
+// 32 (capped at 1000); other varlenas 32.
+int32_t type_avg_width(TypeId id, int32_t typmod);
+
 // The type as PostgreSQL's format_type_with_typemod prints it: "integer",
 // "character varying(10)", "character(1)", "numeric(15,2)", "timestamp(3) without time
 // zone", "interval day to second(2)". timestamp's typmod is its fractional-second

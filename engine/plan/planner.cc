@@ -492,7 +492,7 @@ DistinctQuery distinct_query(const PlannerSettings& settings, const RelationEntr
   dq.order_keys = order.keys.size();
   // The select list's width, a repeated column counted each time as PostgreSQL's
   // target list counts it.
-  for (int c : targets.columns) dq.width += int(column_type_size(rel.columns[size_t(c)].type));
+  for (int c : targets.columns) dq.width += column_avg_width(rel.columns[size_t(c)]);
   return dq;
 }
 

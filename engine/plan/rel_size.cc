@@ -17,7 +17,7 @@ SizeEstimate estimate_rel_size(const RelationEntry& rel, const TableStats* stats
     density = stats->reltuples / stats->relpages;
   } else {
     int32_t data_width = 0;
-    for (const Column& c : rel.columns) data_width += int32_t(column_type_size(c.type));
+    for (const Column& c : rel.columns) data_width += column_avg_width(c);
     int32_t tuple_width =
         data_width + int32_t(maxalign(kHeapTupleHeaderSize)) + int32_t(kItemIdSize);
     density = double((int32_t(kBlockSize) - int32_t(kPageHeaderSize)) / tuple_width);

@@ -499,7 +499,8 @@ int analyze_target_rows(const AnalyzeOptions& options) {
 }
 
 TableStats analyze_table(int column_count, BlockNumber total_blocks,
-                         const BlockRowsFn& rows_of_block, const AnalyzeOptions& options) {
+                         const BlockRowsFn& rows_of_block, const AnalyzeOptions& options,
+                         const std::vector<bool>& skip_columns) {
   const int target_rows = analyze_target_rows(options);
   TP_ASSERT(column_count >= 0);
   BlockRowsFn checked = [&](BlockNumber b, std::vector<StatsRow>& rows) {
@@ -525,6 +526,7 @@ TableStats analyze_table(int column_count, BlockNumber total_blocks,
   if (sample.rows.empty()) return st;
   std::vector<StatsValue> column(sample.rows.size());
   for (int c = 0; c < column_count; ++c) {
+    if (size_t(c) < skip_columns.size() && skip_columns[size_t(c)]) continue;
     for (size_t r = 0; r < sample.rows.size(); ++r) column[r] = sample.rows[r][c];
     st.columns[c] = compute_column_stats(column, sample.total_rows, options.statistics_target);
   }

@@ -68,7 +68,11 @@ ColumnStats compute_column_stats(std::span<const StatsValue> values, double tota
 
 // ANALYZE of a whole table. Throws tp::Error if statistics_target is outside
 // 1 .. 10000 or a block yields a row with the wrong column count.
+// `skip_columns`: columns whose statistics are not computed (true), those of types
+// other than integer and bigint so far; their ColumnStats stay invalid (the planner's
+// defaults).
 TableStats analyze_table(int column_count, BlockNumber total_blocks,
-                         const BlockRowsFn& rows_of_block, const AnalyzeOptions& options = {});
+                         const BlockRowsFn& rows_of_block, const AnalyzeOptions& options = {},
+                         const std::vector<bool>& skip_columns = {});
 
 }  // namespace tp

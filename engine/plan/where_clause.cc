@@ -256,7 +256,8 @@ class Binder {
       throw Error("WHERE compares a column with a constant only")
           .at_position(position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
-    Clause c = compare_with(integer_column(*col), op, constant(*cst));
+    const int column = integer_column(*col);  // before the constant: its type comes first
+    Clause c = compare_with(column, op, constant(*cst));
     c.constant_left = constant_left && c.kind == Clause::Kind::kCompare && !c.numeric && c.value;
     return c;
   }

@@ -45,6 +45,11 @@ TableStats analyze_relation(Session& session, const RelationEntry& rel,
   aio::IoFile& file = storage.file(rel);
   HeapTupleLayout layout(rel.columns);
   const size_t ncols = rel.columns.size();
+  // Statistics of integer columns at fixed places only, so far (AnalyzeOptions).
+  std::vector<bool> skip(ncols);
+  for (size_t c = 0; c < ncols; ++c)
+    skip[c] = !layout.fixed(c) || (rel.columns[c].type != ColumnType::kInt4 &&
+                                   rel.columns[c].type != ColumnType::kInt8);
   const BlockNumber nblocks = BlockNumber(rel.pages);
   const std::vector<BlockNumber> blocks =
       blocks_to_read(sample_blocks(nblocks, analyze_target_rows(options), options.seed));
@@ -74,11 +79,12 @@ TableStats analyze_relation(Session& session, const RelationEntry& rel,
           const ItemId* id = page_item_id(p, o);
           if (id->state != uint32_t(ItemState::kNormal)) continue;
           StatsRow row(ncols);
-          for (size_t c = 0; c < ncols; ++c) row[c] = layout.get(p + id->off, c);
+          for (size_t c = 0; c < ncols; ++c)
+            if (!skip[c]) row[c] = layout.get(p + id->off, c);
           rows.push_back(std::move(row));
         }
       },
-      options);
+      options, skip);
 }
 
 // The tables a statement names (every table for none), as oids.

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "engine/core/error.h"
+#include "engine/plan/where_clause.h"
 #include "engine/session/layer_settings.h"
 #include "engine/session/session.h"
 #include "engine/session/session_names.h"
@@ -31,13 +32,9 @@ void record_table_counts(RelationEntry& table, BlockNumber all_visible) {
 
 // The column types tables hold so far. The others parse, with PostgreSQL's checks of
 // their modifiers, and are refused by name.
-ColumnType stored_column_type(const sql::TypeRef& t) {
-  if (t.id == TypeId::kInt4) return ColumnType::kInt4;
-  if (t.id == TypeId::kInt8) return ColumnType::kInt8;
-  throw Error("columns of type " + format_type(t.id, t.typmod) + " are not supported yet", "",
-              "tidepool's tables hold integer and bigint columns so far.")
-      .at_position(t.position)
-      .with_sqlstate(sqlstate::kFeatureNotSupported);
+// A column definition's type as stored: any type tidepool stores, with its typmod.
+Column stored_column(const sql::ColumnDef& c) {
+  return {c.name, c.type.id, c.type.typmod};
 }
 
 }  // namespace
@@ -66,7 +63,6 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
       throw Error("column " + quoted(c.name) + " specified more than once")
           .at_position(c.position)
           .with_sqlstate(sqlstate::kDuplicateColumn);
-  for (const auto& c : ct.columns) stored_column_type(c.type);
   for (const auto& k : ct.primary_key)
     if (!seen.count(k))
       throw Error("column " + quoted(k) + " named in key does not exist")
@@ -81,7 +77,7 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
     rel.kind = RelKind::kTable;
     rel.fillfactor = ct.fillfactor.value_or(100);
     rel.parallel_workers = ct.parallel_workers.value_or(-1);
-    for (const auto& c : ct.columns) rel.columns.push_back({c.name, stored_column_type(c.type)});
+    for (const auto& c : ct.columns) rel.columns.push_back(stored_column(c));
     storage().create_file(rel);
     next.relations.push_back(rel);
     if (!ct.primary_key.empty()) {
@@ -218,6 +214,8 @@ ResultSet Session::truncate(const sql::Truncate& t) {
 RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::string name,
                                   const std::vector<int>& columns, bool unique, bool primary,
                                   std::optional<bool> deduplicate_items) {
+  // The B-tree holds integer keys, read at fixed places in the heap's rows.
+  for (int c : columns) require_integer_column(table, c, 0, "an index");
   RelationEntry idx;
   idx.oid = next.allocate_oid();
   idx.relnumber = idx.oid;

@@ -5,10 +5,12 @@
 #include <chrono>
 #include <cstdio>
 
+#include "engine/core/datetime.h"
 #include "engine/core/error.h"
 #include "engine/core/interrupts.h"
 #include "engine/session/session.h"
 #include "engine/session/session_names.h"
+#include "engine/sql/column_value.h"
 #include "engine/storage/heap_loader.h"
 #include "engine/storage/index_maintenance.h"
 
@@ -130,13 +132,29 @@ ResultSet Session::insert(const sql::Insert& ins) {
       check_for_interrupts();
       progress.update(rows, total, loader.bytes_written());
     };
-    std::vector<int64_t> values(table.columns.size());
+    const size_t ncols = table.columns.size();
+    const bool integers = HeapTupleLayout(table.columns).all_integers();
+    std::vector<int64_t> values(ncols);  // the integer columns' values, for the indexes
+    std::vector<OwnedDatum> typed(integers ? 0 : ncols);
+    std::vector<Datum> datums(ncols);
+    const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);  // none yet
+    const int64_t now = timestamp_now();      // 'now' and 'today' are the statement's
     BlockNumber first_block = kInvalidBlock;  // the lowest page a row went to
     produce_rows(ins.source, ctx, [&](const std::vector<Value>& row) {
-      for (size_t c = 0; c < values.size(); ++c)
-        values[c] =
-            value_to_column(row[size_t(target[c])], table.columns[c].type, table.columns[c].name);
-      const Tid tid = loader.add(values.data());
+      Tid tid;
+      if (integers) {
+        for (size_t c = 0; c < ncols; ++c)
+          values[c] =
+              value_to_column(row[size_t(target[c])], table.columns[c].type, table.columns[c].name);
+        tid = loader.add(values.data());
+      } else {
+        for (size_t c = 0; c < ncols; ++c) {
+          typed[c] = column_datum(row[size_t(target[c])], table.columns[c], now);
+          datums[c] = typed[c].datum();
+          values[c] = typed[c].is_by_ref() ? 0 : datums[c];
+        }
+        tid = loader.add_row(datums.data(), isnull.get());
+      }
       first_block = std::min(first_block, tid.block);
       indexes.add(values.data(), tid);
     });

@@ -7,22 +7,29 @@
 
 namespace tp {
 
+namespace {
+
+std::vector<TypeId> column_types(const std::vector<Column>& columns) {
+  std::vector<TypeId> types;
+  for (const Column& c : columns) types.push_back(c.type);
+  return types;
+}
+
+}  // namespace
+
 HeapLoader::HeapLoader(DataDir& dir, Storage& storage, const RelationEntry& table)
     : dir_(dir),
       pool_(storage.pool()),
       file_(storage.file(table)),
       relnumber_(table.relnumber),
       layout_(table.columns),
+      format_(TupleFormat::of_types(column_types(table.columns))),
       fillfactor_(table.fillfactor),
       ring_(bufmgr::BufferStrategy::bulk_write(pool_)),
-      tuple_(std::make_unique<char[]>(layout_.tuple_size())) {
-  // Every row of a table has the same size (fixed-width columns, no NULLs): one
-  // too large for an empty page can never be stored (PostgreSQL's MaxHeapTupleSize).
-  constexpr uint32_t kMaxTuple = kBlockSize - maxalign(kPageHeaderSize + kItemIdSize);
-  if (layout_.tuple_size() > kMaxTuple)
-    throw Error("row is too big: size " + std::to_string(layout_.tuple_size()) + ", maximum size " +
-                std::to_string(kMaxTuple))
-        .with_sqlstate(sqlstate::kProgramLimitExceeded);
+      tuple_(std::make_unique<char[]>(kBlockSize)) {
+  // Rows of integer columns all have one size: one too large for an empty page can
+  // never be stored (PostgreSQL's MaxHeapTupleSize), so say so before any row.
+  if (layout_.all_integers()) check_fits(layout_.tuple_size());
   // Runs of up to 128 blocks (1 MB), as many in flight as the pin budget allows
   // (at most 4), keeping one run's worth of pins for the run being filled.
   int budget = pool_.max_pins_per_thread() - 2;
@@ -30,20 +37,7 @@ HeapLoader::HeapLoader(DataDir& dir, Storage& storage, const RelationEntry& tabl
   max_runs_in_flight_ = std::clamp(budget / run_blocks_ - 1, 1, max_runs_in_flight_);
   next_block_ = BlockNumber(table.pages);
   end_block_ = next_block_;
-  if (table.pages > 0) {
-    // Continue on the committed last page if it has room for a tuple.
-    BlockNumber last = BlockNumber(table.pages - 1);
-    bufmgr::WriteGuard page = pool_.read_buffer(file_, last).lock_exclusive();
-    if (heap_page_accepts(page.page(), maxalign(layout_.tuple_size()), fillfactor_)) {
-      dir_.save_before_image(relnumber_, last, page.page());
-      page.mark_dirty();
-      page_ = page.page();
-      page_block_ = last;
-      last_page_ = std::move(page);
-      return;
-    }
-  }
-  next_page();
+  table_pages_ = table.pages;
 }
 
 HeapLoader::~HeapLoader() {
@@ -51,16 +45,59 @@ HeapLoader::~HeapLoader() {
   for (auto& run : in_flight_) pool_.io().wait(run->ref);
 }
 
-Tid HeapLoader::add(const int64_t* values) {
-  uint32_t len = layout_.tuple_size();
+void HeapLoader::check_fits(uint32_t len) {
+  if (len > kMaxStoredTuple)
+    throw Error("row is too big: size " + std::to_string(len) + ", maximum size " +
+                    std::to_string(kMaxStoredTuple),
+                "", "tidepool has no TOAST yet: a row must fit in one page as it is.")
+        .with_sqlstate(sqlstate::kProgramLimitExceeded);
+}
+
+// The page the next tuple of `len` bytes goes to: the first row continues on the
+// committed last page if that has room for it, as PostgreSQL's heap_insert tries the
+// relation's last page first; then each page until the fillfactor rule refuses.
+Tid HeapLoader::place(uint32_t len) {
+  if (!started_) {
+    started_ = true;
+    if (table_pages_ > 0) {
+      BlockNumber last = BlockNumber(table_pages_ - 1);
+      bufmgr::WriteGuard page = pool_.read_buffer(file_, last).lock_exclusive();
+      if (heap_page_accepts(page.page(), maxalign(len), fillfactor_)) {
+        dir_.save_before_image(relnumber_, last, page.page());
+        page.mark_dirty();
+        page_ = page.page();
+        page_block_ = last;
+        last_page_ = std::move(page);
+      }
+    }
+    if (!page_) next_page();
+  }
   if (!heap_page_accepts(page_, maxalign(len), fillfactor_)) next_page();
-  Tid self{page_block_, OffsetNumber(page_max_offset(page_) + 1)};
+  return {page_block_, OffsetNumber(page_max_offset(page_) + 1)};
+}
+
+Tid HeapLoader::add(const int64_t* values) {
+  const uint32_t len = layout_.tuple_size();
+  const Tid self = place(len);
   layout_.form(values, self, tuple_.get());
+  store(self, len);
+  return self;
+}
+
+Tid HeapLoader::add_row(const Datum* values, const bool* isnull) {
+  const uint32_t len = format_.tuple_size(values, isnull);
+  check_fits(len);
+  const Tid self = place(len);
+  format_.form(values, isnull, self, tuple_.get(), len);
+  store(self, len);
+  return self;
+}
+
+void HeapLoader::store(Tid self, uint32_t len) {
   OffsetNumber off = page_add_item(page_, tuple_.get(), len);
   TP_ASSERT(off == self.offset);
   end_block_ = page_block_ + 1;
   ++rows_added_;
-  return self;
 }
 
 void HeapLoader::next_page() {

@@ -3,8 +3,8 @@
 // under the bulk-write ring), tuples fill each page until the fillfactor rule
 // refuses the next one, and each full run is written with one vectored
 // O_DIRECT write of up to 1 MB, several runs in flight while the next fills.
-// The table's committed last page, if it has room, is filled first, after its
-// before-image is in the statement journal.
+// The table's committed last page, if it has room for the first row, is filled
+// first, after its before-image is in the statement journal.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "bufmgr/buffer_pool.h"
 #include "bufmgr/strategy.h"
 #include "engine/core/heap_tuple.h"
+#include "engine/core/tuple_format.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/datadir.h"
 #include "engine/storage/storage.h"
@@ -30,9 +31,13 @@ class HeapLoader {
   HeapLoader(const HeapLoader&) = delete;
   HeapLoader& operator=(const HeapLoader&) = delete;
 
-  // Adds one row; values are already converted to the columns' types.
-  // Returns where it was stored.
+  // Adds one row of a table of integer columns (HeapTupleLayout::all_integers); values
+  // are already converted to the columns' types. Returns where it was stored.
   Tid add(const int64_t* values);
+  // Adds one row of any table: its values as Datums (by-reference ones pointing at
+  // their bytes) and NULL flags. A row larger than a page takes is refused (54000
+  // "row is too big", no TOAST).
+  Tid add_row(const Datum* values, const bool* isnull);
   // Writes the remaining pages and makes the file durable. Returns the
   // table's page count after the load.
   uint64_t finish();
@@ -49,6 +54,9 @@ class HeapLoader {
     aio::IoWaitRef ref;
   };
 
+  static void check_fits(uint32_t len);
+  Tid place(uint32_t len);
+  void store(Tid self, uint32_t len);
   void next_page();
   void start_run();
   void submit_run();
@@ -59,6 +67,7 @@ class HeapLoader {
   aio::IoFile& file_;
   uint32_t relnumber_;
   HeapTupleLayout layout_;
+  TupleFormat format_;
   int fillfactor_;
   std::unique_ptr<bufmgr::BufferStrategy> ring_;
   int run_blocks_ = 128;
@@ -71,6 +80,8 @@ class HeapLoader {
   BlockNumber page_block_ = kInvalidBlock;
   BlockNumber next_block_ = 0;  // first block past everything handed out
   BlockNumber end_block_ = 0;   // first block past pages holding rows
+  uint64_t table_pages_ = 0;    // the table's committed pages when the load began
+  bool started_ = false;        // the first row has been placed
   uint64_t rows_added_ = 0;
   uint64_t bytes_written_ = 0;
   std::unique_ptr<char[]> tuple_;

@@ -27,6 +27,7 @@
 #include "engine/core/error.h"
 #include "engine/core/heap_tuple.h"
 #include "engine/core/interrupts.h"
+#include "engine/core/tuple_format.h"
 #include "engine/session/session.h"
 #include "engine/storage/index_build.h"
 #include "engine/storage/index_verify.h"
@@ -150,7 +151,14 @@ class Checker {
       return;
     }
     HeapTupleLayout layout(t.columns);
+    // Rows of integer columns all have one length and header; others are deformed.
+    const bool fixed_rows = layout.all_integers();
     const uint32_t tuple_len = layout.tuple_size();
+    std::vector<TypeId> types;
+    for (const Column& c : t.columns) types.push_back(c.type);
+    const TupleFormat format = TupleFormat::of_types(types);
+    std::vector<Datum> values(types.size());
+    const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(types.size());
     uint64_t live = 0;
     bool sound = scan_blocks(t, 0, [&](BlockNumber b, const char* page) {
       const PageHeader* h = page_header(page);
@@ -180,17 +188,29 @@ class Checker {
               std::to_string(h->special));
           continue;
         }
-        if (id->len != tuple_len) {
+        if (fixed_rows && id->len != tuple_len) {
           bad("tuple length " + std::to_string(id->len) + ", the table's rows are " +
               std::to_string(tuple_len));
           continue;
         }
         const auto* tuple = reinterpret_cast<const unsigned char*>(page + id->off);
         unsigned natts = (tuple[18] | (tuple[19] << 8)) & 0x07FF;
-        if (tuple[22] != kHeapTupleDataOffset || natts != t.columns.size()) {
+        const bool hoff_ok = fixed_rows ? tuple[22] == kHeapTupleDataOffset
+                                        : tuple[22] >= kHeapTupleDataOffset &&
+                                              tuple[22] % kMaxAlign == 0 && tuple[22] <= id->len;
+        if (!hoff_ok || natts != t.columns.size()) {
           bad("tuple header is invalid (t_hoff " + std::to_string(tuple[22]) + ", " +
               std::to_string(natts) + " attributes)");
           continue;
+        }
+        if (!fixed_rows) {
+          // Rows with a varlena differ in length: read every value, as a scan would.
+          try {
+            format.deform(page + id->off, id->len, values.data(), isnull.get());
+          } catch (const Error& e) {
+            bad(e.what());
+            continue;
+          }
         }
         ++live;
       }
