@@ -7,6 +7,12 @@
 
 namespace tp {
 
+int32_t column_width(const RelationEntry& rel, size_t column, const TableStats* stats) {
+  if (stats && column < stats->columns.size() && stats->columns[column].avg_width > 0)
+    return stats->columns[column].avg_width;
+  return column_avg_width(rel.columns[column]);
+}
+
 SizeEstimate estimate_rel_size(const RelationEntry& rel, const TableStats* stats) {
   double curpages = double(rel.pages);
   const bool counted = stats != nullptr && stats->reltuples >= 0;
@@ -17,7 +23,7 @@ SizeEstimate estimate_rel_size(const RelationEntry& rel, const TableStats* stats
     density = stats->reltuples / stats->relpages;
   } else {
     int32_t data_width = 0;
-    for (const Column& c : rel.columns) data_width += column_avg_width(c);
+    for (size_t c = 0; c < rel.columns.size(); ++c) data_width += column_width(rel, c, stats);
     int32_t tuple_width =
         data_width + int32_t(maxalign(kHeapTupleHeaderSize)) + int32_t(kItemIdSize);
     density = double((int32_t(kBlockSize) - int32_t(kPageHeaderSize)) / tuple_width);

@@ -19,6 +19,10 @@ struct SizeEstimate {
   // INSERT added pages gives less).
   double allvisfrac = 0;
 };
+// A column's width as the planner takes it: ANALYZE's average width, else the type's
+// (get_attavgwidth, then get_typavgwidth).
+int32_t column_width(const RelationEntry& rel, size_t column, const TableStats* stats);
+
 SizeEstimate estimate_rel_size(const RelationEntry& rel, const TableStats* stats);
 
 }  // namespace tp

@@ -526,7 +526,15 @@ TableStats analyze_table(int column_count, BlockNumber total_blocks,
   if (sample.rows.empty()) return st;
   std::vector<StatsValue> column(sample.rows.size());
   for (int c = 0; c < column_count; ++c) {
-    if (size_t(c) < skip_columns.size() && skip_columns[size_t(c)]) continue;
+    if (size_t(c) < skip_columns.size() && skip_columns[size_t(c)]) {
+      // Only the average width so far: each sampled row holds the value's stored size
+      // (0: NULL or a fixed-width type), as compute_*_stats's stawidth.
+      int64_t total = 0, counted = 0;
+      for (const StatsRow& row : sample.rows)
+        if (const std::optional<int64_t>& v = row[size_t(c)]; v && *v > 0) total += *v, ++counted;
+      if (counted > 0) st.columns[size_t(c)].avg_width = int32_t(double(total) / double(counted));
+      continue;
+    }
     for (size_t r = 0; r < sample.rows.size(); ++r) column[r] = sample.rows[r][c];
     st.columns[c] = compute_column_stats(column, sample.total_rows, options.statistics_target);
   }

@@ -70,7 +70,8 @@ ColumnStats compute_column_stats(std::span<const StatsValue> values, double tota
 // 1 .. 10000 or a block yields a row with the wrong column count.
 // `skip_columns`: columns whose statistics are not computed (true), those of types
 // other than integer and bigint so far; their ColumnStats stay invalid (the planner's
-// defaults).
+// defaults) but for avg_width, the mean of what their sampled rows hold: each
+// variable-length value's stored size (0 for a NULL or a fixed-width type).
 TableStats analyze_table(int column_count, BlockNumber total_blocks,
                          const BlockRowsFn& rows_of_block, const AnalyzeOptions& options = {},
                          const std::vector<bool>& skip_columns = {});

@@ -1,5 +1,7 @@
 #include "engine/session/analyze.h"
 
+#include "engine/core/tuple_format.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -7,6 +9,7 @@
 #include "bufmgr/strategy.h"
 #include "engine/core/error.h"
 #include "engine/core/interrupts.h"
+#include "engine/core/tuple_format.h"
 #include "engine/session/layer_settings.h"
 #include "engine/session/vacuum.h"
 #include "engine/storage/cancel_points.h"
@@ -47,6 +50,15 @@ TableStats analyze_relation(Session& session, const RelationEntry& rel,
   const size_t ncols = rel.columns.size();
   // Statistics of integer columns at fixed places only, so far (AnalyzeOptions).
   std::vector<bool> skip(ncols);
+  std::vector<TypeId> types;
+  bool any_varlena = false;
+  for (const Column& c : rel.columns) {
+    types.push_back(c.type);
+    any_varlena = any_varlena || type_info(c.type).len < 0;
+  }
+  const TupleFormat format = TupleFormat::of_types(types);
+  std::vector<Datum> values(ncols);
+  const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
   for (size_t c = 0; c < ncols; ++c)
     skip[c] = !layout.fixed(c) || (rel.columns[c].type != ColumnType::kInt4 &&
                                    rel.columns[c].type != ColumnType::kInt8);
@@ -81,6 +93,13 @@ TableStats analyze_relation(Session& session, const RelationEntry& rel,
           StatsRow row(ncols);
           for (size_t c = 0; c < ncols; ++c)
             if (!skip[c]) row[c] = layout.get(p + id->off, c);
+          if (any_varlena) {
+            // Variable-length columns: their stored sizes, for the average width.
+            format.deform(p + id->off, id->len, values.data(), isnull.get());
+            for (size_t c = 0; c < ncols; ++c)
+              if (skip[c] && !isnull[c] && type_info(rel.columns[c].type).len < 0)
+                row[c] = varlena_size(datum_pointer(values[c]));
+          }
           rows.push_back(std::move(row));
         }
       },

@@ -28,6 +28,10 @@ struct ColumnStats {
   bool has_range = false;
   int64_t min_value = 0;  // smallest / largest non-null value in the sample
   int64_t max_value = 0;
+  // pg_statistic's stawidth for a variable-length column: the sampled values' average
+  // stored size (a short varlena's 1-byte header counted as stored); 0: the type's
+  // default width (get_typavgwidth), as for fixed-width columns.
+  int32_t avg_width = 0;
   friend bool operator==(const ColumnStats&, const ColumnStats&) = default;
 };
 

@@ -48,6 +48,11 @@ class TextReader {
     if (!(cur_ >> tok)) fail("missing value");
     return convert<T>(tok);
   }
+  // Whether the line has another value (an optional trailing field).
+  bool has_more() {
+    cur_ >> std::ws;
+    return !cur_.eof();
+  }
   void end_of_line() {
     std::string extra;
     if (cur_ >> extra) fail("unexpected \"" + extra + "\"");
@@ -90,7 +95,8 @@ std::string TableStats::to_text() const {
     out += "column " + std::to_string(c.valid ? 1 : 0) + " " + fmt_float(c.null_frac) + " " +
            fmt_float(c.n_distinct) + " " + std::to_string(c.has_correlation ? 1 : 0) + " " +
            fmt_float(c.correlation) + " " + std::to_string(c.has_range ? 1 : 0) + " " +
-           std::to_string(c.min_value) + " " + std::to_string(c.max_value) + "\n";
+           std::to_string(c.min_value) + " " + std::to_string(c.max_value) +
+           (c.avg_width > 0 ? " " + std::to_string(c.avg_width) : std::string()) + "\n";
     out += "mcv " + std::to_string(c.mcv_values.size());
     for (size_t i = 0; i < c.mcv_values.size(); ++i) {
       out += " " + std::to_string(c.mcv_values[i]) + " " + fmt_float(c.mcv_freqs[i]);
@@ -129,6 +135,10 @@ TableStats TableStats::from_text(std::string_view text) {
     c.has_range = r.get<int>() != 0;
     c.min_value = r.get<int64_t>();
     c.max_value = r.get<int64_t>();
+    if (r.has_more()) {
+      c.avg_width = r.get<int32_t>();
+      if (c.avg_width <= 0) r.fail("bad average width");
+    }
     r.end_of_line();
     r.line("mcv");
     const int64_t nmcv = r.get<int64_t>();

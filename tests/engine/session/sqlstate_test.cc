@@ -49,6 +49,7 @@ TEST(Sqlstate, EachFamilyOfErrorsCarriesPostgresCode) {
   Session s(testing::options_for(tmp.data()));
   s.execute("CREATE TABLE t (id int PRIMARY KEY, v int)");
   s.execute("INSERT INTO t VALUES (1, 10), (2, 10)");
+  s.execute("CREATE TABLE vc (a varchar(2))");
   const std::vector<Failing> cases = {
       // Lexer and parser.
       {"SELEC 1", "42601"},
@@ -57,7 +58,9 @@ TEST(Sqlstate, EachFamilyOfErrorsCarriesPostgresCode) {
       {"CREATE TABLE p (a int PRIMARY KEY, b int PRIMARY KEY)", "42P16"},
       {"SELECT * FROM t, t u", "0A000"},
       {"EXPLAIN (COSTS maybe) SELECT * FROM t", "42601"},
-      {"CREATE TABLE f (a float8)", "0A000"},
+      {"CREATE TABLE f (a float8 PRIMARY KEY)", "0A000"},
+      {"INSERT INTO vc VALUES ('abc')", "22001"},
+      {"INSERT INTO vc VALUES (1.5::numeric(2,1))", "0A000"},
       {"SELECT 1::nosuchtype", "42704"},
       // Evaluator.
       {"SELECT 1 / 0", "22012"},
