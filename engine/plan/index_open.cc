@@ -1,5 +1,6 @@
 #include "engine/plan/index_open.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -78,7 +79,12 @@ void answer_from_index(scans::IndexScanParams& params, Storage& storage, const R
                        const RelationEntry& index) {
   params.all_visible = all_visible_pages(storage, table);
   HeapTupleLayout layout(table.columns);
-  params.tuple_size = layout.tuple_size();
+  // A tuple-shaped buffer long enough for the key columns (all at fixed offsets: indexes
+  // hold integer columns before any variable-length one).
+  params.tuple_size = kHeapTupleDataOffset;
+  for (int c : index.key_columns)
+    params.tuple_size =
+        std::max(params.tuple_size, layout.offset(size_t(c)) + uint32_t(sizeof(int64_t)));
   for (int c : index.key_columns)
     params.key_slots.push_back(
         {layout.offset(size_t(c)), uint8_t(layout.type(size_t(c)) == ColumnType::kInt8 ? 8 : 4)});

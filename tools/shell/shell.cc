@@ -241,7 +241,7 @@ class Shell {
     r.columns = {"Column", "Type", "Nullable"};
     r.right_aligned = {false, false, false};
     for (const auto& c : rel->columns)
-      r.rows.push_back({c.name, column_type_name(c.type), "not null"});
+      r.rows.push_back({c.name, column_type_name(c.type, c.typmod), "not null"});
     PrintOptions p = print_;
     p.title = std::string(rel->is_table() ? "Table" : "Index") + " \"" + rel->name + "\"";
     std::string text = format_result(r, p);
