@@ -41,6 +41,12 @@ TEST(TypedTables, PgbenchTablesTakePostgresPages) {
             "(cost=0.29..8.36 rows=4 width=89)");
   EXPECT_EQ(first_line(s, "EXPLAIN SELECT * FROM pgbench_accounts WHERE abalance = 0"),
             "Seq Scan on pgbench_accounts  (cost=0.00..2890.00 rows=100000 width=97)");
+  // An Index Only Scan answers from the index with the row's text column after its key.
+  EXPECT_EQ(first_line(s, "EXPLAIN SELECT aid FROM pgbench_accounts WHERE aid < 4")
+                .substr(0, 60),
+            "Index Only Scan using pgbench_accounts_aid_idx on pgbench_ac");
+  EXPECT_EQ(s.execute("SELECT aid FROM pgbench_accounts WHERE aid < 4").rows,
+            (std::vector<std::vector<std::string>>{{"1"}, {"2"}, {"3"}}));
 
   s.execute(
       "CREATE TABLE pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, "
