@@ -208,11 +208,12 @@ const RowBatch* BitmapHeapScanNode::do_next() {
       const ItemId* id = page_item_id(page, o);
       if (id->state != uint32_t(ItemState::kNormal)) return;
       const char* tuple = page + id->off;
-      if (recheck && !params_.recheck.evaluate(tuple)) {
+      if (recheck && !params_.output.passes(params_.recheck, tuple, id->len, scratch_)) {
         ++instr.rows_rechecked_out;
         return;
       }
-      if (!params_.filter.empty() && !params_.filter.evaluate(tuple)) {
+      if (!params_.filter.empty() &&
+          !params_.output.passes(params_.filter, tuple, id->len, scratch_)) {
         ++instr.rows_filtered;
         return;
       }

@@ -274,7 +274,7 @@ const RowBatch* IndexScanNode::do_next() {
       tuple = page + id->off;
       tuple_len = id->len;
     }
-    if (has_filter && !params_.filter.evaluate(tuple)) {
+    if (has_filter && !params_.output.passes(params_.filter, tuple, tuple_len, scratch_)) {
       ++instr.rows_filtered;
       continue;
     }

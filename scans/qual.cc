@@ -33,6 +33,7 @@ CompiledClause compile(const Clause& c, const HeapTupleLayout& layout) {
   check_stack_depth();
   CompiledClause t;
   auto set_column = [&](int column) {
+    t.column = uint32_t(column);
     t.offset = layout.offset(size_t(column));
     t.is_int8 = layout.type(size_t(column)) == ColumnType::kInt8;
   };
@@ -58,7 +59,10 @@ CompiledClause compile(const Clause& c, const HeapTupleLayout& layout) {
       set_column(c.column);
       return compile_in(c, std::move(t));
     case K::kIsNull:
-      return const_clause(c.negated);  // columns hold no NULLs
+      t.kind = CompiledClause::Kind::kIsNull;
+      t.column = uint32_t(c.column);
+      t.negated = c.negated;
+      return t;
     case K::kAnd:
     case K::kOr:
       t.kind = c.kind == K::kAnd ? CompiledClause::Kind::kAnd : CompiledClause::Kind::kOr;
@@ -75,6 +79,45 @@ CompiledClause compile(const Clause& c, const HeapTupleLayout& layout) {
 }
 
 }  // namespace
+
+Truth CompiledClause::evaluate_values(const Datum* values, const bool* isnull) const {
+  auto truth = [](bool b) { return b ? Truth::kTrue : Truth::kFalse; };
+  switch (kind) {
+    case Kind::kCompare:
+      if (isnull[column]) return Truth::kUnknown;
+      return truth(cmp_holds(op, values[column], value));
+    case Kind::kIn:
+      if (isnull[column]) return Truth::kUnknown;
+      return truth(std::binary_search(list.begin(), list.end(), values[column]) != negated);
+    case Kind::kIsNull:
+      return truth(isnull[column] != negated);
+    case Kind::kAnd: {
+      Truth r = Truth::kTrue;
+      for (const CompiledClause& c : args) {
+        const Truth t = c.evaluate_values(values, isnull);
+        if (t == Truth::kFalse) return t;
+        if (t == Truth::kUnknown) r = t;
+      }
+      return r;
+    }
+    case Kind::kOr: {
+      Truth r = Truth::kFalse;
+      for (const CompiledClause& c : args) {
+        const Truth t = c.evaluate_values(values, isnull);
+        if (t == Truth::kTrue) return t;
+        if (t == Truth::kUnknown) r = t;
+      }
+      return r;
+    }
+    case Kind::kNot: {
+      const Truth t = args[0].evaluate_values(values, isnull);
+      return t == Truth::kUnknown ? t : truth(t == Truth::kFalse);
+    }
+    case Kind::kConst:
+      return truth(value != 0);
+  }
+  return Truth::kFalse;
+}
 
 CompiledQual compile_qual(std::span<const Clause> clauses, const HeapTupleLayout& layout) {
   CompiledQual qual;

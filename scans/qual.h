@@ -15,17 +15,25 @@
 #include <vector>
 
 #include "engine/core/clause.h"
+#include "engine/core/datum.h"
 #include "engine/core/heap_tuple.h"
 
 namespace tp::scans {
 
-// One Clause, compiled. BETWEEN becomes an AND of two comparisons, a comparison with
-// NULL and IS [NOT] NULL become constants (columns hold no NULLs), IN lists are sorted.
+// SQL's three truth values: a comparison with a NULL is unknown, and a row passes a qual
+// only when it is true.
+enum class Truth : uint8_t { kFalse, kTrue, kUnknown };
+
+// One Clause, compiled. BETWEEN becomes an AND of two comparisons, a comparison with a
+// NULL constant a constant false (it is never true), IN lists are sorted. A tuple without
+// NULLs is tested at byte offsets (evaluate); one with NULLs, deformed, by its values
+// with three-valued logic (evaluate_values).
 struct CompiledClause {
-  enum class Kind : uint8_t { kCompare, kIn, kAnd, kOr, kNot, kConst };
+  enum class Kind : uint8_t { kCompare, kIn, kIsNull, kAnd, kOr, kNot, kConst };
   Kind kind = Kind::kConst;
   CmpOp op = CmpOp::kEq;
-  bool negated = false;              // kIn: NOT IN
+  bool negated = false;              // kIn: NOT IN; kIsNull: IS NOT NULL
+  uint32_t column = 0;               // the column's position in the row
   bool is_int8 = false;              // the column's width: int8 (else int4)
   uint32_t offset = 0;               // the column's byte offset inside the tuple
   int64_t value = 0;                 // kCompare; kConst: 0 / 1
@@ -58,6 +66,8 @@ struct CompiledClause {
         for (const CompiledClause& c : args)
           if (c.evaluate(tuple)) return true;
         return false;
+      case Kind::kIsNull:
+        return negated;  // the tuple has no NULL
       case Kind::kNot:
         return !args[0].evaluate(tuple);
       case Kind::kConst:
@@ -65,6 +75,9 @@ struct CompiledClause {
     }
     return false;
   }
+
+  // The clause over a deformed row (integer columns' values, NULL flags).
+  Truth evaluate_values(const Datum* values, const bool* isnull) const;
 };
 
 // Implicitly ANDed compiled clauses (PostgreSQL's qual list); empty passes all.
@@ -72,9 +85,16 @@ struct CompiledQual {
   std::vector<CompiledClause> clauses;
 
   bool empty() const { return clauses.empty(); }
+  // A tuple without NULLs.
   bool evaluate(const char* tuple) const {
     for (const CompiledClause& c : clauses)
       if (!c.evaluate(tuple)) return false;
+    return true;
+  }
+  // A deformed row: passes when every clause is true.
+  bool evaluate_values(const Datum* values, const bool* isnull) const {
+    for (const CompiledClause& c : clauses)
+      if (c.evaluate_values(values, isnull) != Truth::kTrue) return false;
     return true;
   }
 };

@@ -63,7 +63,7 @@ const RowBatch* SeqScanNode::do_next() {
       const ItemId* id = page_item_id(page, o);
       if (id->state != uint32_t(ItemState::kNormal)) continue;
       const char* tuple = page + id->off;
-      if (has_qual && !params_.qual.evaluate(tuple)) {
+      if (has_qual && !out.passes(params_.qual, tuple, id->len, scratch_)) {
         ++filtered;
         continue;
       }

@@ -224,7 +224,8 @@ const RowBatch* AggregateNode::do_next() {
         for (uint32_t r = 0; r < b->count; ++r) combine(st, b->row(r) + kPartialSlots * a);
       } else if (spec.distinct) {
         std::vector<int64_t>& vals = distinct_values_[a];
-        for (uint32_t r = 0; r < b->count; ++r) vals.push_back(b->row(r)[spec.slot]);
+        for (uint32_t r = 0; r < b->count; ++r)
+          if (!b->is_null(r, spec.slot)) vals.push_back(b->row(r)[spec.slot]);
         uint64_t held = 0;
         for (const std::vector<int64_t>& v : distinct_values_) held += v.capacity();
         memory_.set(held * sizeof(int64_t));
@@ -235,8 +236,16 @@ const RowBatch* AggregateNode::do_next() {
                           " MB, the in-memory limit",
                       "", "Add a WHERE clause that keeps fewer rows.")
               .with_sqlstate(sqlstate::kProgramLimitExceeded);
-      } else if (spec.kind == AggKind::kCountStar || spec.kind == AggKind::kCount) {
-        st.count += b->count;  // columns hold no NULLs
+      } else if (spec.kind == AggKind::kCountStar) {
+        st.count += b->count;
+      } else if (b->has_nulls) {
+        // Aggregates skip NULL inputs (count(a) counts the others).
+        for (uint32_t r = 0; r < b->count; ++r)
+          if (!b->is_null(r, spec.slot))
+            spec.kind == AggKind::kCount ? void(++st.count)
+                                         : accumulate(st, b->row(r) + spec.slot, b->width, 1);
+      } else if (spec.kind == AggKind::kCount) {
+        st.count += b->count;
       } else {
         accumulate(st, b->values.data() + spec.slot, b->width, b->count);
       }

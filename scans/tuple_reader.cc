@@ -28,8 +28,7 @@ TupleReader::TupleReader(const std::vector<Column>& table, const std::vector<int
   if (!integers) shape_ = std::make_shared<const RowShape>(types);
 }
 
-void TupleReader::read_deformed(const char* tuple, uint32_t len, RowBatch& dst,
-                                DeformScratch& scratch) const {
+void TupleReader::deform(const char* tuple, uint32_t len, DeformScratch& scratch) const {
   const size_t natts = format_->natts();
   if (scratch.natts != natts) {
     scratch.values.assign(natts, 0);
@@ -37,6 +36,11 @@ void TupleReader::read_deformed(const char* tuple, uint32_t len, RowBatch& dst,
     scratch.natts = natts;
   }
   format_->deform(tuple, len, scratch.values.data(), scratch.isnull.get());
+}
+
+void TupleReader::read_deformed(const char* tuple, uint32_t len, RowBatch& dst,
+                                DeformScratch& scratch) const {
+  deform(tuple, len, scratch);
   const uint32_t row = dst.count;
   Datum* out = dst.row(row);
   bool any_null = false;

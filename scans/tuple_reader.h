@@ -23,6 +23,7 @@
 
 #include "engine/core/heap_tuple.h"
 #include "engine/core/tuple_format.h"
+#include "scans/qual.h"
 #include "scans/row_batch.h"
 
 namespace tp::scans {
@@ -85,6 +86,15 @@ class TupleReader {
     read_deformed(tuple, len, dst, scratch);
   }
 
+  // Whether the tuple passes `qual` (columns of the same table): tested at byte offsets,
+  // or by its values with three-valued logic when the tuple has NULLs.
+  bool passes(const CompiledQual& qual, const char* tuple, uint32_t len,
+              DeformScratch& scratch) const {
+    if (!tuple_has_nulls(tuple)) return qual.evaluate(tuple);
+    deform(tuple, len, scratch);
+    return qual.evaluate_values(scratch.values.data(), scratch.isnull.get());
+  }
+
   static bool tuple_has_nulls(const char* tuple) {
     uint16_t infomask;
     std::memcpy(&infomask, tuple + 20, 2);
@@ -93,6 +103,7 @@ class TupleReader {
 
  private:
   void read_deformed(const char* tuple, uint32_t len, RowBatch& dst, DeformScratch& scratch) const;
+  void deform(const char* tuple, uint32_t len, DeformScratch& scratch) const;
 
   std::vector<uint32_t> columns_;            // table column per output slot
   bool fixed_ = true;                        // every output column at a fixed offset

@@ -1,5 +1,6 @@
 #include "engine/core/tuple_format.h"
 
+#include <cstring>
 #include <string>
 
 #include "engine/core/error.h"
@@ -197,6 +198,61 @@ void write_heap_tuple_header(char* out, Tid self, uint16_t natts, uint16_t infom
   std::memcpy(out + 18, &natts, 2);
   std::memcpy(out + 20, &mask, 2);
   out[22] = char(hoff);
+}
+
+HeapRowReader::HeapRowReader(const std::vector<TypeId>& types)
+    : format_(TupleFormat::of_types(types)),
+      types_(types),
+      values_(types.size()),
+      isnull_(std::make_unique<bool[]>(types.size())) {
+  // The offsets a tuple without NULLs has: each by-value column's, until the first varlena.
+  uint32_t off = 24;
+  bool known = true;
+  for (TypeId t : types) {
+    const TypeInfo& info = type_info(t);
+    if (!known || info.len < 0) {
+      known = false;
+      offsets_.push_back(UINT32_MAX);
+      continue;
+    }
+    off = (off + info.align - 1) & ~uint32_t(info.align - 1);
+    offsets_.push_back(info.byval ? off : UINT32_MAX);
+    off += uint32_t(info.len);
+  }
+}
+
+void HeapRowReader::load(const char* tuple, uint32_t len) {
+  tuple_ = tuple;
+  len_ = len;
+  uint16_t infomask;
+  std::memcpy(&infomask, tuple + 20, 2);
+  deformed_ = (infomask & kHeapHasNull) != 0;
+  if (deformed_) format_.deform(tuple, len, values_.data(), isnull_.get());
+}
+
+std::optional<int64_t> HeapRowReader::integer(size_t col) const {
+  if (deformed_) return isnull_[col] ? std::nullopt : std::optional<int64_t>(values_[col]);
+  const uint32_t off = offsets_[col];
+  if (off == UINT32_MAX || off + (types_[col] == TypeId::kInt4 ? 4u : 8u) > len_)
+    throw Error("a row's column " + std::to_string(col + 1) + " lies beyond its " +
+                std::to_string(len_) + " bytes")
+        .with_sqlstate(sqlstate::kDataCorrupted);
+  if (types_[col] == TypeId::kInt4) {
+    int32_t v;
+    std::memcpy(&v, tuple_ + off, 4);
+    return v;
+  }
+  int64_t v;
+  std::memcpy(&v, tuple_ + off, 8);
+  return v;
+}
+
+std::optional<Datum> HeapRowReader::datum(size_t col) {
+  if (!deformed_) {
+    format_.deform(tuple_, len_, values_.data(), isnull_.get());
+    deformed_ = true;
+  }
+  return isnull_[col] ? std::nullopt : std::optional<Datum>(values_[col]);
 }
 
 }  // namespace tp

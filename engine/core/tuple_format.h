@@ -21,6 +21,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/core/block.h"
@@ -76,5 +78,32 @@ class TupleFormat {
 // t_xmax invalid, t_ctid `self`, t_infomask2 natts, t_infomask the frozen and
 // xmax-invalid hint bits plus `infomask`, t_hoff `hoff`.
 void write_heap_tuple_header(char* out, Tid self, uint16_t natts, uint16_t infomask, uint8_t hoff);
+
+// Reads a heap tuple's integer columns for the paths that know a row by its integer
+// columns (index builds and checks, ANALYZE): at their fixed offsets when the tuple has
+// no NULL (HeapTupleLayout), else from the deformed tuple, a NULL as nullopt.
+//
+//   HeapRowReader r(table.columns);
+//   r.load(tuple, len);                     // throws XX001 for a damaged tuple with NULLs
+//   std::optional<int64_t> a = r.integer(0);
+class HeapRowReader {
+ public:
+  explicit HeapRowReader(const std::vector<TypeId>& types);
+  void load(const char* tuple, uint32_t len);
+  // Column `col` (int4 or int8 at a fixed offset) of the loaded tuple.
+  std::optional<int64_t> integer(size_t col) const;
+  // Any column: its Datum (by-reference values point into the tuple), nullopt for NULL.
+  std::optional<Datum> datum(size_t col);
+
+ private:
+  TupleFormat format_;
+  std::vector<TypeId> types_;
+  std::vector<uint32_t> offsets_;  // fixed offsets (UINT32_MAX: none)
+  const char* tuple_ = nullptr;
+  uint32_t len_ = 0;
+  bool deformed_ = false;  // values_ hold the loaded tuple
+  std::vector<Datum> values_;
+  std::unique_ptr<bool[]> isnull_;
+};
 
 }  // namespace tp

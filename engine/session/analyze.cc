@@ -1,7 +1,5 @@
 #include "engine/session/analyze.h"
 
-#include "engine/core/tuple_format.h"
-
 #include <algorithm>
 #include <cstdio>
 
@@ -56,9 +54,7 @@ TableStats analyze_relation(Session& session, const RelationEntry& rel,
     types.push_back(c.type);
     any_varlena = any_varlena || type_info(c.type).len < 0;
   }
-  const TupleFormat format = TupleFormat::of_types(types);
-  std::vector<Datum> values(ncols);
-  const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
+  HeapRowReader reader(types);
   for (size_t c = 0; c < ncols; ++c)
     skip[c] = !layout.fixed(c) || (rel.columns[c].type != ColumnType::kInt4 &&
                                    rel.columns[c].type != ColumnType::kInt8);
@@ -91,14 +87,16 @@ TableStats analyze_relation(Session& session, const RelationEntry& rel,
           const ItemId* id = page_item_id(p, o);
           if (id->state != uint32_t(ItemState::kNormal)) continue;
           StatsRow row(ncols);
+          reader.load(p + id->off, id->len);
           for (size_t c = 0; c < ncols; ++c)
-            if (!skip[c]) row[c] = layout.get(p + id->off, c);
+            if (!skip[c]) row[c] = reader.integer(c);  // nullopt: NULL
           if (any_varlena) {
             // Variable-length columns: their stored sizes, for the average width.
-            format.deform(p + id->off, id->len, values.data(), isnull.get());
-            for (size_t c = 0; c < ncols; ++c)
-              if (skip[c] && !isnull[c] && type_info(rel.columns[c].type).len < 0)
-                row[c] = varlena_size(datum_pointer(values[c]));
+            for (size_t c = 0; c < ncols; ++c) {
+              if (!skip[c] || type_info(rel.columns[c].type).len >= 0) continue;
+              if (std::optional<Datum> d = reader.datum(c))
+                row[c] = varlena_size(datum_pointer(*d));
+            }
           }
           rows.push_back(std::move(row));
         }

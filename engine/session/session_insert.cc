@@ -80,13 +80,39 @@ std::vector<int> source_positions(const sql::Insert& ins, const RelationEntry& t
       target[size_t(pos)] = int(i);
     }
   }
-  for (size_t c = 0; c < table.columns.size(); ++c)
-    if (target[c] < 0)
-      throw Error("null value in column " + quoted(table.columns[c].name) + " of relation " +
-                      quoted(table.name) + " violates not-null constraint",
-                  "", "tidepool columns hold no NULLs: give every column a value.")
-          .with_sqlstate(sqlstate::kNotNullViolation);
-  return target;
+  return target;  // a column the INSERT does not name is NULL
+}
+
+// Which columns may not hold NULL: a primary key's are NOT NULL (PostgreSQL's error);
+// other indexed columns cannot yet, as tidepool's B-tree holds no NULL keys.
+enum class NullRule : uint8_t { kAllowed, kNotNull, kIndexed };
+
+std::vector<NullRule> null_rules(const Catalog& catalog, const RelationEntry& table) {
+  std::vector<NullRule> rules(table.columns.size(), NullRule::kAllowed);
+  for (const RelationEntry* idx : catalog.indexes_of(table.oid))
+    for (int c : idx->key_columns)
+      if (rules[size_t(c)] != NullRule::kNotNull)
+        rules[size_t(c)] = idx->primary ? NullRule::kNotNull : NullRule::kIndexed;
+  return rules;
+}
+
+[[noreturn]] void refuse_null(const RelationEntry& table, size_t column, NullRule rule,
+                              const std::vector<Value>& row, const std::vector<int>& target) {
+  const std::string& name = table.columns[column].name;
+  if (rule == NullRule::kNotNull) {
+    std::string detail = "Failing row contains (";
+    for (size_t c = 0; c < target.size(); ++c) {
+      const bool null = target[c] < 0 || row[size_t(target[c])].type == ValueType::kNull;
+      detail += (c ? ", " : "") + (null ? std::string("null") : row[size_t(target[c])].to_string());
+    }
+    throw Error("null value in column " + quoted(name) + " of relation " + quoted(table.name) +
+                    " violates not-null constraint",
+                detail + ").")
+        .with_sqlstate(sqlstate::kNotNullViolation);
+  }
+  throw Error("a NULL in column " + quoted(name) + ", which an index covers, is not supported yet",
+              "", "tidepool's B-tree holds no NULL keys so far.")
+      .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
 }  // namespace
@@ -134,27 +160,35 @@ ResultSet Session::insert(const sql::Insert& ins) {
     };
     const size_t ncols = table.columns.size();
     const bool integers = HeapTupleLayout(table.columns).all_integers();
+    const std::vector<NullRule> rules = null_rules(catalog(), table);
     std::vector<int64_t> values(ncols);  // the integer columns' values, for the indexes
-    std::vector<OwnedDatum> typed(integers ? 0 : ncols);
+    std::vector<OwnedDatum> typed(ncols);
     std::vector<Datum> datums(ncols);
-    const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);  // none yet
+    const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
     const int64_t now = timestamp_now();      // 'now' and 'today' are the statement's
     BlockNumber first_block = kInvalidBlock;  // the lowest page a row went to
+    const Value null_value;
     produce_rows(ins.source, ctx, [&](const std::vector<Value>& row) {
-      Tid tid;
-      if (integers) {
-        for (size_t c = 0; c < ncols; ++c)
-          values[c] =
-              value_to_column(row[size_t(target[c])], table.columns[c].type, table.columns[c].name);
-        tid = loader.add(values.data());
-      } else {
-        for (size_t c = 0; c < ncols; ++c) {
-          typed[c] = column_datum(row[size_t(target[c])], table.columns[c], now);
+      bool any_null = false;
+      for (size_t c = 0; c < ncols; ++c) {
+        const Value& v = target[c] < 0 ? null_value : row[size_t(target[c])];
+        isnull[c] = v.type == ValueType::kNull;
+        if (isnull[c]) {
+          if (rules[c] != NullRule::kAllowed) refuse_null(table, c, rules[c], row, target);
+          any_null = true;
+          values[c] = datums[c] = 0;
+        } else if (integers) {
+          values[c] = value_to_column(v, table.columns[c].type, table.columns[c].name);
+          datums[c] = values[c];
+        } else {
+          typed[c] = column_datum(v, table.columns[c], now);
           datums[c] = typed[c].datum();
           values[c] = typed[c].is_by_ref() ? 0 : datums[c];
         }
-        tid = loader.add_row(datums.data(), isnull.get());
       }
+      // Rows of integers without NULLs have one layout: the fast path.
+      const Tid tid = integers && !any_null ? loader.add(values.data())
+                                            : loader.add_row(datums.data(), isnull.get());
       first_block = std::min(first_block, tid.block);
       indexes.add(values.data(), tid);
     });

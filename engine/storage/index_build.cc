@@ -1,5 +1,7 @@
 #include "engine/storage/index_build.h"
 
+#include "engine/core/tuple_format.h"
+
 #include <cstdio>
 
 #include "engine/core/heap_tuple.h"
@@ -60,17 +62,28 @@ namespace {
 void scan_keys(Storage& storage, const RelationEntry& table, const std::vector<int>& key_columns,
                const bufmgr::ReadStreamConfig& stream,
                const std::function<void(const btree::KeyValues&, Tid)>& fn) {
-  HeapTupleLayout layout(table.columns);
+  std::vector<TypeId> types;
+  for (const Column& c : table.columns) types.push_back(c.type);
+  HeapRowReader row(types);
   scans::HeapScan scan(storage.pool(), storage.file(table), BlockNumber(table.pages), stream);
   btree::KeyValues key;
   scan.for_each_page([&](BlockNumber block, const char* page) {
     check_cancel_at(CancelPoint::kIndexScan);
     OffsetNumber max = page_max_offset(page);
     for (OffsetNumber o = 1; o <= max; ++o) {
-      if (page_item_id(page, o)->state != uint32_t(ItemState::kNormal)) continue;
-      const char* tuple = page_item(page, o);
+      const ItemId* id = page_item_id(page, o);
+      if (id->state != uint32_t(ItemState::kNormal)) continue;
+      row.load(page + id->off, id->len);
       key.n = 0;
-      for (int c : key_columns) key.push(layout.get(tuple, size_t(c)));
+      for (int c : key_columns) {
+        const std::optional<int64_t> v = row.integer(size_t(c));
+        if (!v)
+          throw Error("an index over column \"" + table.columns[size_t(c)].name +
+                          "\", which holds NULLs, is not supported yet",
+                      "", "tidepool's B-tree holds no NULL keys so far.")
+              .with_sqlstate(sqlstate::kFeatureNotSupported);
+        key.push(*v);
+      }
       fn(key, Tid{block, o});
     }
   });

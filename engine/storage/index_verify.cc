@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "engine/core/heap_tuple.h"
+#include "engine/core/tuple_format.h"
 #include "engine/storage/index_build.h"
 #include "engine/storage/pool_page_store.h"
 
@@ -26,15 +27,26 @@ btree::VerifyReport verify_index(Storage& storage, const RelationEntry& table,
                                  const RelationEntry& index) {
   aio::IoFile& file = storage.file(index);
   PoolPageStore store(storage.pool(), file, nullptr, 0);
-  HeapTupleLayout layout(table.columns);
+  std::vector<TypeId> types;
+  for (const Column& c : table.columns) types.push_back(c.type);
+  HeapRowReader row(types);
   aio::IoFile& heap = storage.file(table);
   btree::HeapFetch fetch = [&](Tid tid) -> std::optional<btree::KeyValues> {
     if (tid.block >= table.pages || tid.offset == 0) return std::nullopt;
     bufmgr::ReadGuard page = storage.pool().read_buffer(heap, tid.block).lock_shared();
-    const char* tuple = heap_tuple_at(page.page(), tid.offset, layout.tuple_size());
+    const char* tuple = heap_tuple_at(page.page(), tid.offset, kHeapTupleDataOffset);
     if (!tuple) return std::nullopt;
     btree::KeyValues key;
-    for (int c : index.key_columns) key.push(layout.get(tuple, size_t(c)));
+    try {
+      row.load(tuple, page_item_id(page.page(), tid.offset)->len);
+      for (int c : index.key_columns) {
+        const std::optional<int64_t> v = row.integer(size_t(c));
+        if (!v) return std::nullopt;  // no index entry may point at a NULL key
+        key.push(*v);
+      }
+    } catch (const Error&) {
+      return std::nullopt;  // a damaged heap tuple: the verifier reports the entry
+    }
     return key;
   };
   return btree::verify_btree(store, index_def(table, index), fetch);

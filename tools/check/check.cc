@@ -188,23 +188,29 @@ class Checker {
               std::to_string(h->special));
           continue;
         }
-        if (fixed_rows && id->len != tuple_len) {
+        if (id->len < kHeapTupleDataOffset) {
+          bad("tuple length " + std::to_string(id->len) + " is shorter than a tuple header");
+          continue;
+        }
+        const auto* tuple = reinterpret_cast<const unsigned char*>(page + id->off);
+        // A row with a NULL has a null bitmap and fewer values: it is deformed.
+        const bool fixed = fixed_rows && (tuple[20] & kHeapHasNull) == 0;
+        if (fixed && id->len != tuple_len) {
           bad("tuple length " + std::to_string(id->len) + ", the table's rows are " +
               std::to_string(tuple_len));
           continue;
         }
-        const auto* tuple = reinterpret_cast<const unsigned char*>(page + id->off);
         unsigned natts = (tuple[18] | (tuple[19] << 8)) & 0x07FF;
-        const bool hoff_ok = fixed_rows ? tuple[22] == kHeapTupleDataOffset
-                                        : tuple[22] >= kHeapTupleDataOffset &&
-                                              tuple[22] % kMaxAlign == 0 && tuple[22] <= id->len;
+        const bool hoff_ok = fixed ? tuple[22] == kHeapTupleDataOffset
+                                   : tuple[22] >= kHeapTupleDataOffset &&
+                                         tuple[22] % kMaxAlign == 0 && tuple[22] <= id->len;
         if (!hoff_ok || natts != t.columns.size()) {
           bad("tuple header is invalid (t_hoff " + std::to_string(tuple[22]) + ", " +
               std::to_string(natts) + " attributes)");
           continue;
         }
-        if (!fixed_rows) {
-          // Rows with a varlena differ in length: read every value, as a scan would.
+        if (!fixed) {
+          // Rows with a varlena or a NULL differ in length: read every value, as a scan would.
           try {
             format.deform(page + id->off, id->len, values.data(), isnull.get());
           } catch (const Error& e) {

@@ -93,7 +93,7 @@ TEST(Sqlstate, EachFamilyOfErrorsCarriesPostgresCode) {
       // Writes.
       {"INSERT INTO t VALUES (1, 11)", "23505"},
       {"CREATE UNIQUE INDEX t_v ON t (v)", "23505"},
-      {"INSERT INTO t (id) VALUES (3)", "23502"},
+      {"INSERT INTO t (v) VALUES (3)", "23502"},
       {"INSERT INTO t VALUES (3, 'x')", "22P02"},
       {"INSERT INTO t VALUES (3, true)", "42804"},
       {"INSERT INTO t VALUES (1, 2, 3)", "42601"},
