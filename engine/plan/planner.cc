@@ -106,7 +106,9 @@ BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
   // min and max over distinct values are min and max (PostgreSQL ignores DISTINCT there).
   bool distinct = e.distinct && *kind != scans::AggKind::kMin && *kind != scans::AggKind::kMax;
   const int column = bind_column(rel, *e.args[0]);
-  require_integer_column(rel, column, e.args[0]->position, (e.name + "()").c_str());
+  // count(a) counts a's non-NULL values whatever their type; the others read integers.
+  if (*kind != scans::AggKind::kCount || distinct)
+    require_integer_column(rel, column, e.args[0]->position, (e.name + "()").c_str());
   return {*kind, column, distinct};
 }
 
