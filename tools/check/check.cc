@@ -145,23 +145,71 @@ class Checker {
     return sound;
   }
 
+  // What every row of one table must look like, and room to deform one.
+  struct HeapRows {
+    explicit HeapRows(const std::vector<Column>& columns)
+        : natts(columns.size()),
+          fixed_rows(HeapTupleLayout(columns).all_integers()),
+          tuple_len(HeapTupleLayout(columns).tuple_size()),
+          format(TupleFormat::of_types(types_of(columns))),
+          values(columns.size()),
+          isnull(std::make_unique<bool[]>(columns.size())) {}
+    static std::vector<TypeId> types_of(const std::vector<Column>& columns) {
+      std::vector<TypeId> types;
+      for (const Column& c : columns) types.push_back(c.type);
+      return types;
+    }
+    size_t natts;
+    // Rows of integer columns without NULLs all have one length and header; the others
+    // are deformed.
+    bool fixed_rows;
+    uint32_t tuple_len;
+    TupleFormat format;
+    std::vector<Datum> values;
+    std::unique_ptr<bool[]> isnull;
+  };
+
+  // What is wrong with the normal line pointer `id`'s tuple ("" when nothing).
+  static std::string heap_tuple_problem(HeapRows& rows, const char* page, const ItemId* id) {
+    const PageHeader* h = page_header(page);
+    if (id->off < h->upper || id->off + id->len > h->special || id->off % kMaxAlign != 0)
+      return "tuple at offset " + std::to_string(id->off) + " length " + std::to_string(id->len) +
+             " lies outside the tuple space " + std::to_string(h->upper) + ".." +
+             std::to_string(h->special);
+    if (id->len < kHeapTupleDataOffset)
+      return "tuple length " + std::to_string(id->len) + " is shorter than a tuple header";
+    const auto* tuple = reinterpret_cast<const unsigned char*>(page + id->off);
+    // A row with a NULL has a null bitmap and fewer values: it is deformed.
+    const bool fixed = rows.fixed_rows && (tuple[20] & kHeapHasNull) == 0;
+    if (fixed && id->len != rows.tuple_len)
+      return "tuple length " + std::to_string(id->len) + ", the table's rows are " +
+             std::to_string(rows.tuple_len);
+    const unsigned natts = (tuple[18] | (tuple[19] << 8)) & 0x07FF;
+    const bool hoff_ok = fixed ? tuple[22] == kHeapTupleDataOffset
+                               : tuple[22] >= kHeapTupleDataOffset && tuple[22] % kMaxAlign == 0 &&
+                                     tuple[22] <= id->len;
+    if (!hoff_ok || natts != rows.natts)
+      return "tuple header is invalid (t_hoff " + std::to_string(tuple[22]) + ", " +
+             std::to_string(natts) + " attributes)";
+    if (!fixed) {
+      // Rows with a varlena or a NULL differ in length: read every value, as a scan would.
+      try {
+        rows.format.deform(page + id->off, id->len, rows.values.data(), rows.isnull.get());
+      } catch (const Error& e) {
+        return e.what();
+      }
+    }
+    return "";
+  }
+
   void check_table(const RelationEntry& t) {
     if (!file_is_sound(t)) {
       unsound_.insert(t.oid);
       return;
     }
-    HeapTupleLayout layout(t.columns);
-    // Rows of integer columns all have one length and header; others are deformed.
-    const bool fixed_rows = layout.all_integers();
-    const uint32_t tuple_len = layout.tuple_size();
-    std::vector<TypeId> types;
-    for (const Column& c : t.columns) types.push_back(c.type);
-    const TupleFormat format = TupleFormat::of_types(types);
-    std::vector<Datum> values(types.size());
-    const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(types.size());
+    HeapRows rows(t.columns);
     uint64_t live = 0;
     bool sound = scan_blocks(t, 0, [&](BlockNumber b, const char* page) {
-      const PageHeader* h = page_header(page);
       OffsetNumber max = page_max_offset(page);
       if (max > kMaxHeapTuplesPerPage) {
         report(t, b,
@@ -172,51 +220,15 @@ class Checker {
       bool ok = true;
       for (OffsetNumber o = 1; o <= max; ++o) {
         const ItemId* id = page_item_id(page, o);
-        auto bad = [&](const std::string& why) {
-          report(t, b, "line pointer " + std::to_string(o) + ": " + why);
-          ok = false;
-        };
         if (id->state == uint32_t(ItemState::kUnused) || id->state == uint32_t(ItemState::kDead))
           continue;
-        if (id->state == uint32_t(ItemState::kRedirect)) {
-          bad("is a redirect, which heap pages of tidepool never hold");
+        const std::string why = id->state == uint32_t(ItemState::kRedirect)
+                                    ? "is a redirect, which heap pages of tidepool never hold"
+                                    : heap_tuple_problem(rows, page, id);
+        if (!why.empty()) {
+          report(t, b, "line pointer " + std::to_string(o) + ": " + why);
+          ok = false;
           continue;
-        }
-        if (id->off < h->upper || id->off + id->len > h->special || id->off % kMaxAlign != 0) {
-          bad("tuple at offset " + std::to_string(id->off) + " length " + std::to_string(id->len) +
-              " lies outside the tuple space " + std::to_string(h->upper) + ".." +
-              std::to_string(h->special));
-          continue;
-        }
-        if (id->len < kHeapTupleDataOffset) {
-          bad("tuple length " + std::to_string(id->len) + " is shorter than a tuple header");
-          continue;
-        }
-        const auto* tuple = reinterpret_cast<const unsigned char*>(page + id->off);
-        // A row with a NULL has a null bitmap and fewer values: it is deformed.
-        const bool fixed = fixed_rows && (tuple[20] & kHeapHasNull) == 0;
-        if (fixed && id->len != tuple_len) {
-          bad("tuple length " + std::to_string(id->len) + ", the table's rows are " +
-              std::to_string(tuple_len));
-          continue;
-        }
-        unsigned natts = (tuple[18] | (tuple[19] << 8)) & 0x07FF;
-        const bool hoff_ok = fixed ? tuple[22] == kHeapTupleDataOffset
-                                   : tuple[22] >= kHeapTupleDataOffset &&
-                                         tuple[22] % kMaxAlign == 0 && tuple[22] <= id->len;
-        if (!hoff_ok || natts != t.columns.size()) {
-          bad("tuple header is invalid (t_hoff " + std::to_string(tuple[22]) + ", " +
-              std::to_string(natts) + " attributes)");
-          continue;
-        }
-        if (!fixed) {
-          // Rows with a varlena or a NULL differ in length: read every value, as a scan would.
-          try {
-            format.deform(page + id->off, id->len, values.data(), isnull.get());
-          } catch (const Error& e) {
-            bad(e.what());
-            continue;
-          }
         }
         ++live;
       }
