@@ -200,26 +200,15 @@ void write_heap_tuple_header(char* out, Tid self, uint16_t natts, uint16_t infom
   out[22] = char(hoff);
 }
 
-HeapRowReader::HeapRowReader(const std::vector<TypeId>& types)
-    : format_(TupleFormat::of_types(types)),
-      types_(types),
-      values_(types.size()),
-      isnull_(std::make_unique<bool[]>(types.size())) {
-  // The offsets a tuple without NULLs has: each by-value column's, until the first varlena.
-  uint32_t off = 24;
-  bool known = true;
-  for (TypeId t : types) {
-    const TypeInfo& info = type_info(t);
-    if (!known || info.len < 0) {
-      known = false;
-      offsets_.push_back(UINT32_MAX);
-      continue;
-    }
-    off = (off + info.align - 1) & ~uint32_t(info.align - 1);
-    offsets_.push_back(info.byval ? off : UINT32_MAX);
-    off += uint32_t(info.len);
-  }
-}
+HeapRowReader::HeapRowReader(const std::vector<Column>& columns)
+    : format_(TupleFormat::of_types([&] {
+        std::vector<TypeId> types;
+        for (const Column& c : columns) types.push_back(c.type);
+        return types;
+      }())),
+      layout_(columns),
+      values_(columns.size()),
+      isnull_(std::make_unique<bool[]>(columns.size())) {}
 
 void HeapRowReader::load(const char* tuple, uint32_t len) {
   tuple_ = tuple;
@@ -232,19 +221,12 @@ void HeapRowReader::load(const char* tuple, uint32_t len) {
 
 std::optional<int64_t> HeapRowReader::integer(size_t col) const {
   if (deformed_) return isnull_[col] ? std::nullopt : std::optional<int64_t>(values_[col]);
-  const uint32_t off = offsets_[col];
-  if (off == UINT32_MAX || off + (types_[col] == TypeId::kInt4 ? 4u : 8u) > len_)
+  const uint32_t size = layout_.type(col) == TypeId::kInt4 ? 4 : 8;
+  if (!layout_.fixed(col) || layout_.offset(col) + size > len_)
     throw Error("a row's column " + std::to_string(col + 1) + " lies beyond its " +
                 std::to_string(len_) + " bytes")
         .with_sqlstate(sqlstate::kDataCorrupted);
-  if (types_[col] == TypeId::kInt4) {
-    int32_t v;
-    std::memcpy(&v, tuple_ + off, 4);
-    return v;
-  }
-  int64_t v;
-  std::memcpy(&v, tuple_ + off, 8);
-  return v;
+  return layout_.get(tuple_, col);
 }
 
 std::optional<Datum> HeapRowReader::datum(size_t col) {

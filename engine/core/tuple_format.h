@@ -27,6 +27,7 @@
 
 #include "engine/core/block.h"
 #include "engine/core/datum.h"
+#include "engine/core/heap_tuple.h"
 #include "engine/core/types.h"
 
 namespace tp {
@@ -88,7 +89,7 @@ void write_heap_tuple_header(char* out, Tid self, uint16_t natts, uint16_t infom
 //   std::optional<int64_t> a = r.integer(0);
 class HeapRowReader {
  public:
-  explicit HeapRowReader(const std::vector<TypeId>& types);
+  explicit HeapRowReader(const std::vector<Column>& columns);
   void load(const char* tuple, uint32_t len);
   // Column `col` (int4 or int8 at a fixed offset) of the loaded tuple.
   std::optional<int64_t> integer(size_t col) const;
@@ -97,8 +98,7 @@ class HeapRowReader {
 
  private:
   TupleFormat format_;
-  std::vector<TypeId> types_;
-  std::vector<uint32_t> offsets_;  // fixed offsets (UINT32_MAX: none)
+  HeapTupleLayout layout_;  // the fixed offsets of a tuple without NULLs
   const char* tuple_ = nullptr;
   uint32_t len_ = 0;
   bool deformed_ = false;  // values_ hold the loaded tuple

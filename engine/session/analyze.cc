@@ -46,15 +46,12 @@ TableStats analyze_relation(Session& session, const RelationEntry& rel,
   aio::IoFile& file = storage.file(rel);
   HeapTupleLayout layout(rel.columns);
   const size_t ncols = rel.columns.size();
-  // Statistics of integer columns at fixed places only, so far (AnalyzeOptions).
+  // Statistics of integer columns at fixed places only, so far (analyze_table skips the
+  // others but for their average width).
   std::vector<bool> skip(ncols);
-  std::vector<TypeId> types;
   bool any_varlena = false;
-  for (const Column& c : rel.columns) {
-    types.push_back(c.type);
-    any_varlena = any_varlena || type_info(c.type).len < 0;
-  }
-  HeapRowReader reader(types);
+  for (const Column& c : rel.columns) any_varlena = any_varlena || type_info(c.type).len < 0;
+  HeapRowReader reader(rel.columns);
   for (size_t c = 0; c < ncols; ++c)
     skip[c] = !layout.fixed(c) || (rel.columns[c].type != ColumnType::kInt4 &&
                                    rel.columns[c].type != ColumnType::kInt8);

@@ -62,9 +62,7 @@ namespace {
 void scan_keys(Storage& storage, const RelationEntry& table, const std::vector<int>& key_columns,
                const bufmgr::ReadStreamConfig& stream,
                const std::function<void(const btree::KeyValues&, Tid)>& fn) {
-  std::vector<TypeId> types;
-  for (const Column& c : table.columns) types.push_back(c.type);
-  HeapRowReader row(types);
+  HeapRowReader row(table.columns);
   scans::HeapScan scan(storage.pool(), storage.file(table), BlockNumber(table.pages), stream);
   btree::KeyValues key;
   scan.for_each_page([&](BlockNumber block, const char* page) {

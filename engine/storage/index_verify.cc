@@ -27,9 +27,7 @@ btree::VerifyReport verify_index(Storage& storage, const RelationEntry& table,
                                  const RelationEntry& index) {
   aio::IoFile& file = storage.file(index);
   PoolPageStore store(storage.pool(), file, nullptr, 0);
-  std::vector<TypeId> types;
-  for (const Column& c : table.columns) types.push_back(c.type);
-  HeapRowReader row(types);
+  HeapRowReader row(table.columns);
   aio::IoFile& heap = storage.file(table);
   btree::HeapFetch fetch = [&](Tid tid) -> std::optional<btree::KeyValues> {
     if (tid.block >= table.pages || tid.offset == 0) return std::nullopt;
