@@ -76,6 +76,11 @@ class TupleReader {
 
   // Appends the tuple's output row at dst.count (room reserved) and counts it.
   void read(const char* tuple, uint32_t len, RowBatch& dst, DeformScratch& scratch) const {
+    // No column to copy (count(*)): the tuple is not touched at all.
+    if (columns_.empty()) {
+      ++dst.count;
+      return;
+    }
     if (fixed_ && (!nullable_ || !tuple_has_nulls(tuple))) {
       Datum* out = dst.row(dst.count);
       for (size_t c = 0; c < fixed_columns_.size(); ++c) out[c] = fixed_columns_[c].load(tuple);
