@@ -33,28 +33,7 @@ struct OutputColumn {
   uint32_t offset = 0;  // byte offset inside the tuple
   uint8_t len = 4;      // 1, 2, 4 or 8 bytes; 1 (boolean) zero-extended, 2 and 4 sign-extended
 
-  Datum load(const char* tuple) const {
-    const char* p = tuple + offset;
-    switch (len) {
-      case 1:
-        return uint8_t(*p);
-      case 2: {
-        int16_t v;
-        std::memcpy(&v, p, 2);
-        return v;
-      }
-      case 4: {
-        int32_t v;
-        std::memcpy(&v, p, 4);
-        return v;
-      }
-      default: {
-        int64_t v;
-        std::memcpy(&v, p, 8);
-        return v;
-      }
-    }
-  }
+  Datum load(const char* tuple) const { return fetch_byval(tuple + offset, len); }
 };
 
 // A deformed tuple's values, kept by the node between rows (no allocation per row).

@@ -53,6 +53,30 @@ inline double datum_float8(Datum d) {
   return f;
 }
 
+// A by-value Datum stored at `at` in `len` bytes (1: boolean, zero-extended; 2 and 4
+// sign-extended; 8), as a tuple holds it.
+inline Datum fetch_byval(const char* at, int len) {
+  switch (len) {
+    case 1:
+      return Datum(uint8_t(*at));
+    case 2: {
+      int16_t x;
+      std::memcpy(&x, at, 2);
+      return x;
+    }
+    case 4: {
+      int32_t x;
+      std::memcpy(&x, at, 4);
+      return x;
+    }
+    default: {
+      Datum x;
+      std::memcpy(&x, at, 8);
+      return x;
+    }
+  }
+}
+
 inline constexpr uint32_t kVarlenaHeader = 4;
 inline constexpr uint32_t kShortVarlenaMax = 127;  // a 1-byte header's largest total size
 

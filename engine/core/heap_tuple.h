@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/datum.h"
 #include "engine/core/page.h"
 #include "engine/core/types.h"
 
@@ -61,16 +62,9 @@ class HeapTupleLayout {
   // int4 values).
   void form(const int64_t* values, Tid self, char* out) const;
 
+  // A fixed-offset by-value column's value.
   int64_t get(const char* tuple, size_t col) const {
-    const char* p = tuple + offsets_[col];
-    if (types_[col] == ColumnType::kInt4) {
-      int32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    int64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
+    return fetch_byval(tuple + offsets_[col], type_info(types_[col]).len);
   }
 
  private:

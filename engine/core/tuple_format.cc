@@ -65,28 +65,6 @@ void store_byval(char* at, Datum v, int16_t len) {
   }
 }
 
-Datum fetch_byval(const char* at, int16_t len) {
-  switch (len) {
-    case 1:
-      return Datum(uint8_t(*at));
-    case 2: {
-      int16_t x;
-      std::memcpy(&x, at, 2);
-      return x;
-    }
-    case 4: {
-      int32_t x;
-      std::memcpy(&x, at, 4);
-      return x;
-    }
-    default: {
-      Datum x;
-      std::memcpy(&x, at, 8);
-      return x;
-    }
-  }
-}
-
 [[noreturn]] void damaged(const std::string& what) {
   throw Error("invalid heap tuple: " + what).with_sqlstate(sqlstate::kDataCorrupted);
 }

@@ -244,18 +244,6 @@ int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const 
       .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
-// The columns WHERE fixes to one value (`col = const` among the restriction clauses):
-// PostgreSQL's equivalence classes with a constant, which make a sort key on them
-// redundant (build_index_pathkeys, make_pathkeys_for_sortclauses).
-std::vector<int> constant_columns(const std::vector<Clause>& clauses) {
-  std::vector<int> cols;
-  for (const Clause& c : clauses)
-    if (c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && c.value && !c.numeric &&
-        std::find(cols.begin(), cols.end(), c.column) == cols.end())
-      cols.push_back(c.column);
-  return cols;
-}
-
 // ORDER BY as PostgreSQL's pathkeys: a key on a column WHERE fixes, or on one already
 // sorted by, is dropped (ORDER BY b, c WHERE b = 4 sorts by c; ORDER BY b WHERE b = 4
 // needs no sort at all).
@@ -505,7 +493,9 @@ void add_distinct(const sql::Select& s, const BoundTargets& targets, const Bound
                   const DistinctClause& d, ScanSlots& slots, ChosenScan scan, int sq_width,
                   PlanTop& top) {
   DistinctNodeSpec spec;
-  for (const auto& [c, desc] : d.keys) spec.keys.push_back({slots.slot_of(c), desc, desc});
+  for (size_t k = 0; k < d.keys.size(); ++k)  // ORDER BY's keys first, with their NULLS order
+    spec.keys.push_back({slots.slot_of(d.keys[k].first), d.keys[k].second,
+                         k < order.nulls_first.size() ? order.nulls_first[k] : d.keys[k].second});
   spec.key_text = d.key_text;
   for (int c : d.group) spec.group_slots.push_back(slots.slot_of(c));
   spec.group_text = d.group_text;

@@ -433,4 +433,13 @@ Clause bind_where(const RelationEntry& rel, const sql::Expr& where) {
   return Binder(rel).where(where);
 }
 
+std::vector<int> constant_columns(const std::vector<Clause>& clauses) {
+  std::vector<int> cols;
+  for (const Clause& c : clauses)
+    if (c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && c.value && !c.numeric &&
+        std::find(cols.begin(), cols.end(), c.column) == cols.end())
+      cols.push_back(c.column);
+  return cols;
+}
+
 }  // namespace tp

@@ -33,4 +33,9 @@ void clause_columns(const Clause& clause, std::vector<int>& out);
 std::string deparse(const Clause& clause, const RelationEntry& rel);
 std::string clauses_text(const std::vector<Clause>& clauses, const RelationEntry& rel);
 
+// The columns WHERE fixes to one value (`col = const` among the restriction clauses):
+// PostgreSQL's equivalence classes with a constant, which make a sort key on them
+// redundant (build_index_pathkeys, make_pathkeys_for_sortclauses).
+std::vector<int> constant_columns(const std::vector<Clause>& clauses);
+
 }  // namespace tp

@@ -63,6 +63,11 @@ TEST_F(NullsTest, NullsSortWherePostgresPutsThem) {
             (Rows{{"1", ""}, {"5", ""}, {"4", "40"}, {"", "30"}, {"2", "20"}}));
   EXPECT_EQ(rows("SELECT a, b FROM n ORDER BY b NULLS FIRST, a DESC NULLS LAST"),
             (Rows{{"5", ""}, {"1", ""}, {"2", "20"}, {"", "30"}, {"4", "40"}}));
+  // DISTINCT's sort keeps ORDER BY's NULLS order (its Unique sorts by ORDER BY's keys first).
+  EXPECT_EQ(rows("SELECT DISTINCT b FROM n ORDER BY b DESC NULLS LAST"),
+            (Rows{{"40"}, {"30"}, {"20"}, {""}}));
+  EXPECT_EQ(rows("SELECT DISTINCT a, b FROM n ORDER BY b NULLS FIRST, a"),
+            (Rows{{"1", ""}, {"5", ""}, {"2", "20"}, {"", "30"}, {"4", "40"}}));
 }
 
 TEST_F(NullsTest, AggregatesSkipNulls) {
