@@ -28,12 +28,13 @@ CompiledClause compile_in(const Clause& c, CompiledClause t) {
   return t;
 }
 
-CompiledClause compile(const Clause& c, const HeapTupleLayout& layout) {
+CompiledClause compile(const Clause& c, const HeapTupleLayout& layout, bool& needs_values) {
   using K = Clause::Kind;
   check_stack_depth();
   CompiledClause t;
   auto set_column = [&](int column) {
     t.column = uint32_t(column);
+    needs_values = needs_values || !layout.fixed(size_t(column));
     t.offset = layout.offset(size_t(column));
     t.is_int8 = layout.type(size_t(column)) == ColumnType::kInt8;
   };
@@ -47,8 +48,8 @@ CompiledClause compile(const Clause& c, const HeapTupleLayout& layout) {
       return t;
     case K::kBetween: {  // normalize() removes these; kept for completeness
       t.kind = CompiledClause::Kind::kAnd;
-      t.args.push_back(compile(Clause::cmp(c.column, CmpOp::kGe, c.lo), layout));
-      t.args.push_back(compile(Clause::cmp(c.column, CmpOp::kLe, c.hi), layout));
+      t.args.push_back(compile(Clause::cmp(c.column, CmpOp::kGe, c.lo), layout, needs_values));
+      t.args.push_back(compile(Clause::cmp(c.column, CmpOp::kLe, c.hi), layout, needs_values));
       if (!c.negated) return t;
       CompiledClause n;
       n.kind = CompiledClause::Kind::kNot;
@@ -66,21 +67,27 @@ CompiledClause compile(const Clause& c, const HeapTupleLayout& layout) {
     case K::kAnd:
     case K::kOr:
       t.kind = c.kind == K::kAnd ? CompiledClause::Kind::kAnd : CompiledClause::Kind::kOr;
-      for (const Clause& a : c.args) t.args.push_back(compile(a, layout));
+      for (const Clause& a : c.args) t.args.push_back(compile(a, layout, needs_values));
       return t;
     case K::kNot:
       t.kind = CompiledClause::Kind::kNot;
-      t.args.push_back(compile(c.args[0], layout));
+      t.args.push_back(compile(c.args[0], layout, needs_values));
       return t;
     case K::kBool:
       return const_clause(c.value && *c.value != 0);
+    case K::kExpr:
+      t.kind = CompiledClause::Kind::kExpr;
+      t.expr = c.expr;
+      needs_values = true;
+      return t;
   }
   return const_clause(false);
 }
 
 }  // namespace
 
-Truth CompiledClause::evaluate_values(const Datum* values, const bool* isnull) const {
+Truth CompiledClause::evaluate_values(const Datum* values, const bool* isnull,
+                                      EvalState& st) const {
   auto truth = [](bool b) { return b ? Truth::kTrue : Truth::kFalse; };
   switch (kind) {
     case Kind::kCompare:
@@ -94,7 +101,7 @@ Truth CompiledClause::evaluate_values(const Datum* values, const bool* isnull) c
     case Kind::kAnd: {
       Truth r = Truth::kTrue;
       for (const CompiledClause& c : args) {
-        const Truth t = c.evaluate_values(values, isnull);
+        const Truth t = c.evaluate_values(values, isnull, st);
         if (t == Truth::kFalse) return t;
         if (t == Truth::kUnknown) r = t;
       }
@@ -103,25 +110,30 @@ Truth CompiledClause::evaluate_values(const Datum* values, const bool* isnull) c
     case Kind::kOr: {
       Truth r = Truth::kFalse;
       for (const CompiledClause& c : args) {
-        const Truth t = c.evaluate_values(values, isnull);
+        const Truth t = c.evaluate_values(values, isnull, st);
         if (t == Truth::kTrue) return t;
         if (t == Truth::kUnknown) r = t;
       }
       return r;
     }
     case Kind::kNot: {
-      const Truth t = args[0].evaluate_values(values, isnull);
+      const Truth t = args[0].evaluate_values(values, isnull, st);
       return t == Truth::kUnknown ? t : truth(t == Truth::kFalse);
     }
     case Kind::kConst:
       return truth(value != 0);
+    case Kind::kExpr: {
+      bool n = false;
+      const Datum v = tp::evaluate(*expr, values, isnull, st, n);
+      return n ? Truth::kUnknown : truth(v != 0);
+    }
   }
   return Truth::kFalse;
 }
 
 CompiledQual compile_qual(std::span<const Clause> clauses, const HeapTupleLayout& layout) {
   CompiledQual qual;
-  for (const Clause& c : clauses) qual.clauses.push_back(compile(c, layout));
+  for (const Clause& c : clauses) qual.clauses.push_back(compile(c, layout, qual.needs_values));
   return qual;
 }
 

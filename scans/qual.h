@@ -11,12 +11,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "engine/core/clause.h"
 #include "engine/core/datum.h"
 #include "engine/core/heap_tuple.h"
+#include "engine/core/typed_expr.h"
 
 namespace tp::scans {
 
@@ -29,16 +31,17 @@ enum class Truth : uint8_t { kFalse, kTrue, kUnknown };
 // NULLs is tested at byte offsets (evaluate); one with NULLs, deformed, by its values
 // with three-valued logic (evaluate_values).
 struct CompiledClause {
-  enum class Kind : uint8_t { kCompare, kIn, kIsNull, kAnd, kOr, kNot, kConst };
+  enum class Kind : uint8_t { kCompare, kIn, kIsNull, kAnd, kOr, kNot, kConst, kExpr };
   Kind kind = Kind::kConst;
   CmpOp op = CmpOp::kEq;
-  bool negated = false;              // kIn: NOT IN; kIsNull: IS NOT NULL
-  uint32_t column = 0;               // the column's position in the row
-  bool is_int8 = false;              // the column's width: int8 (else int4)
-  uint32_t offset = 0;               // the column's byte offset inside the tuple
-  int64_t value = 0;                 // kCompare; kConst: 0 / 1
-  std::vector<int64_t> list;         // kIn, sorted and deduplicated
-  std::vector<CompiledClause> args;  // kAnd / kOr / kNot
+  bool negated = false;                   // kIn: NOT IN; kIsNull: IS NOT NULL
+  uint32_t column = 0;                    // the column's position in the row
+  bool is_int8 = false;                   // the column's width: int8 (else int4)
+  uint32_t offset = 0;                    // the column's byte offset inside the tuple
+  int64_t value = 0;                      // kCompare; kConst: 0 / 1
+  std::vector<int64_t> list;              // kIn, sorted and deduplicated
+  std::vector<CompiledClause> args;       // kAnd / kOr / kNot
+  std::shared_ptr<const TypedExpr> expr;  // kExpr: over the deformed row's values
 
   int64_t load(const char* tuple) const {
     if (is_int8) {
@@ -72,17 +75,22 @@ struct CompiledClause {
         return !args[0].evaluate(tuple);
       case Kind::kConst:
         return value != 0;
+      case Kind::kExpr:  // CompiledQual::needs_values sends these rows to evaluate_values
+        return false;
     }
     return false;
   }
 
-  // The clause over a deformed row (integer columns' values, NULL flags).
-  Truth evaluate_values(const Datum* values, const bool* isnull) const;
+  // The clause over a deformed row (the table's columns' values, NULL flags).
+  Truth evaluate_values(const Datum* values, const bool* isnull, EvalState& st) const;
 };
 
 // Implicitly ANDed compiled clauses (PostgreSQL's qual list); empty passes all.
 struct CompiledQual {
   std::vector<CompiledClause> clauses;
+  // Some clause reads a row's values rather than fixed offsets (a typed expression, an
+  // integer column after a variable-length one): every row is deformed for it.
+  bool needs_values = false;
 
   bool empty() const { return clauses.empty(); }
   // A tuple without NULLs.
@@ -92,9 +100,9 @@ struct CompiledQual {
     return true;
   }
   // A deformed row: passes when every clause is true.
-  bool evaluate_values(const Datum* values, const bool* isnull) const {
+  bool evaluate_values(const Datum* values, const bool* isnull, EvalState& st) const {
     for (const CompiledClause& c : clauses)
-      if (c.evaluate_values(values, isnull) != Truth::kTrue) return false;
+      if (c.evaluate_values(values, isnull, st) != Truth::kTrue) return false;
     return true;
   }
 };

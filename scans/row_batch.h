@@ -29,29 +29,9 @@
 #include "engine/core/datum.h"
 #include "engine/core/datum_ops.h"
 #include "engine/core/types.h"
+#include "engine/core/value_arena.h"
 
 namespace tp::scans {
-
-// Bytes of by-reference values: chunks that never move (Datums point into them),
-// emptied together.
-class ValueArena {
- public:
-  // `n` bytes, 8-aligned.
-  char* allocate(size_t n);
-  // Forgets every value; keeps the first chunk for the next batch.
-  void clear();
-  // Bytes held (the chunks' sizes), for memory accounting.
-  size_t bytes_held() const { return held_; }
-  // A copy of `n` bytes at `p`.
-  Datum copy(const char* p, size_t n);
-
- private:
-  static constexpr size_t kChunk = 32 * 1024;
-  std::vector<std::unique_ptr<char[]>> chunks_;
-  std::vector<size_t> sizes_;
-  size_t used_ = 0;  // bytes used in the last chunk
-  size_t held_ = 0;
-};
 
 // The types of a node's row slots.
 struct RowShape {

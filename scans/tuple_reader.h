@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/core/datetime.h"
 #include "engine/core/heap_tuple.h"
 #include "engine/core/tuple_format.h"
 #include "scans/qual.h"
@@ -41,6 +42,10 @@ struct DeformScratch {
   std::vector<Datum> values;
   std::unique_ptr<bool[]> isnull;
   size_t natts = 0;
+  // Where a typed qual's intermediate values go (emptied per row), and the statement's
+  // time for CURRENT_DATE.
+  ValueArena arena;
+  EvalState eval{nullptr, timestamp_now()};
 };
 
 class TupleReader {
@@ -74,9 +79,11 @@ class TupleReader {
   // or by its values with three-valued logic when the tuple has NULLs.
   bool passes(const CompiledQual& qual, const char* tuple, uint32_t len,
               DeformScratch& scratch) const {
-    if (!tuple_has_nulls(tuple)) return qual.evaluate(tuple);
+    if (!qual.needs_values && !tuple_has_nulls(tuple)) return qual.evaluate(tuple);
     deform(tuple, len, scratch);
-    return qual.evaluate_values(scratch.values.data(), scratch.isnull.get());
+    scratch.arena.clear();
+    scratch.eval.arena = &scratch.arena;  // set here: a moved scratch keeps no stale pointer
+    return qual.evaluate_values(scratch.values.data(), scratch.isnull.get(), scratch.eval);
   }
 
   static bool tuple_has_nulls(const char* tuple) {

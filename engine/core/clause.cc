@@ -104,6 +104,13 @@ Clause Clause::boolean(bool v) {
   return e;
 }
 
+Clause Clause::expression(TypedExpr e) {
+  Clause c;
+  c.kind = Kind::kExpr;
+  c.expr = std::make_shared<const TypedExpr>(std::move(e));
+  return c;
+}
+
 namespace {
 
 Clause normalize_impl(const Clause& e, bool negated);
@@ -152,6 +159,8 @@ Clause normalize_impl(const Clause& e, bool negated) {
       return Clause::is_null(e.column, e.negated != negated);
     case Clause::Kind::kBool:
       return Clause::boolean((e.value.value_or(0) != 0) != negated);
+    case Clause::Kind::kExpr:
+      return negated ? Clause::expression(negate_expr(*e.expr)) : e;
     case Clause::Kind::kNot:
       TP_ASSERT(e.args.size() == 1);
       return normalize_impl(e.args[0], !negated);

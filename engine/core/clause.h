@@ -1,8 +1,9 @@
 // Clause: a WHERE clause bound to one table's columns, the one form both the planner's
 // estimator (engine/plan/selectivity.h) and the executor (scans/qual.h compiles it to
 // tuple offsets) read. It is deliberately small: comparisons of a column with a constant,
-// BETWEEN, IN lists, IS [NOT] NULL, AND, OR, NOT and the constants TRUE / FALSE; every
-// column is int4 or int8, so a constant is an int64 (nullopt: SQL NULL).
+// BETWEEN, IN lists, IS [NOT] NULL, AND, OR, NOT and the constants TRUE / FALSE over int4
+// and int8 columns, so a constant is an int64 (nullopt: SQL NULL); every other boolean
+// expression is one kExpr leaf holding its TypedExpr (engine/core/typed_expr.h).
 //
 //   // WHERE a BETWEEN 1000 AND 5000 AND c = 7, with a, c columns 0 and 2
 //   Clause w = Clause::and_of({Clause::between(0, 1000, 5000), Clause::cmp(2, CmpOp::kEq, 7)});
@@ -10,9 +11,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "engine/core/typed_expr.h"
 
 namespace tp {
 
@@ -67,6 +71,10 @@ struct Clause {
     kOr,
     kNot,
     kBool,  // constant TRUE / FALSE (value 1 / 0)
+    // Any other boolean expression (a column of another type, a function, LIKE, CASE,
+    // two columns): one opaque qual over the row's values, `expr`, whose column slots
+    // are the table's column numbers.
+    kExpr,
   };
   Kind kind = Kind::kBool;
   int column = -1;  // the table column
@@ -77,6 +85,7 @@ struct Clause {
   std::vector<std::optional<int64_t>> list;  // kIn
   std::vector<Clause> args;                  // kAnd / kOr / kNot
   std::optional<NumericCompare> numeric;     // kCompare / kIn: compared in numeric
+  std::shared_ptr<const TypedExpr> expr;     // kExpr
   // kCompare written `constant op column` (`5 < a`): the same clause as `a > 5`, but
   // printed as written wherever PostgreSQL keeps the original (a Filter, a Recheck
   // Cond); index conditions print it column first (index_form).
@@ -90,6 +99,7 @@ struct Clause {
   static Clause or_of(std::vector<Clause> args);
   static Clause not_of(Clause arg);
   static Clause boolean(bool v);
+  static Clause expression(TypedExpr e);
 };
 
 // The clauses as index conditions print them: the column on the left.

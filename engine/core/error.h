@@ -56,6 +56,7 @@ inline constexpr const char* kDatatypeMismatch = "42804";
 inline constexpr const char* kWrongObjectType = "42809";
 inline constexpr const char* kCannotCoerce = "42846";
 inline constexpr const char* kUndefinedFunction = "42883";
+inline constexpr const char* kAmbiguousFunction = "42725";
 inline constexpr const char* kUndefinedTable = "42P01";
 inline constexpr const char* kDuplicateTable = "42P07";
 inline constexpr const char* kInvalidColumnReference = "42P10";

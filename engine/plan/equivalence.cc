@@ -6,7 +6,25 @@ namespace {
 
 // A class member of `column = constant`: an integer comparison, or a numeric one
 // (`(a)::numeric = 2.5`), whose class is separate (another operator family).
+// A typed `expression = constant` (`(v)::text = 'x'::text`, `lower(t) = 'x'::text`):
+// PostgreSQL's mergejoinable equality, whose expression side joins a class too. Returns
+// the side's index (or -1).
+int typed_equality_side(const Clause& c) {
+  if (c.kind != Clause::Kind::kExpr) return -1;
+  const TypedExpr& e = *c.expr;
+  if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return -1;
+  const bool l = e.args[0].is_const(), r = e.args[1].is_const();
+  if (l == r || (l ? e.args[0].isnull : e.args[1].isnull)) return -1;
+  return l ? 1 : 0;
+}
+
+std::string typed_side_text(const Clause& c, bool constant) {
+  const int side = typed_equality_side(c);
+  return deparse(c.expr->args[size_t(constant ? 1 - side : side)]);
+}
+
 bool is_class_source(const Clause& c) {
+  if (typed_equality_side(c) >= 0) return true;
   // `(a)::numeric = 2.5` is held as the (empty) IN list it equals for the integer column.
   if (c.numeric) return c.numeric->op == CmpOp::kEq && !c.numeric->array;
   return c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && !c.negated &&
@@ -14,6 +32,10 @@ bool is_class_source(const Clause& c) {
 }
 
 bool same_class(const Clause& a, const Clause& b) {
+  const bool ta = a.kind == Clause::Kind::kExpr, tb = b.kind == Clause::Kind::kExpr;
+  if (ta || tb)
+    return ta && tb && a.expr->compare_as == b.expr->compare_as &&
+           typed_side_text(a, false) == typed_side_text(b, false);
   return a.column == b.column && a.numeric.has_value() == b.numeric.has_value();
 }
 
@@ -23,6 +45,7 @@ bool same_class(const Clause& a, const Clause& b) {
 bool same_constant(const Clause& a, const Clause& b) {
   if (a.kind != b.kind) return false;
   if (a.kind == Clause::Kind::kCompare) return a.value == b.value;
+  if (a.kind == Clause::Kind::kExpr) return typed_side_text(a, true) == typed_side_text(b, true);
   return a.numeric->text == b.numeric->text;
 }
 
@@ -55,6 +78,11 @@ EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses) {
     out.contradiction = out.contradiction || e.differs;
     // PostgreSQL makes the class's equality again, column first.
     e.first.constant_left = false;
+    if (typed_equality_side(e.first) == 1) {
+      TypedExpr flipped = *e.first.expr;
+      std::swap(flipped.args[0], flipped.args[1]);
+      e.first = Clause::expression(std::move(flipped));
+    }
     out.clauses.push_back(std::move(e.first));
   }
   return out;

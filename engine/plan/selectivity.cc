@@ -13,10 +13,6 @@ namespace tp {
 
 namespace {
 
-double clamp_probability(double p) {
-  return p < 0.0 ? 0.0 : (p > 1.0 ? 1.0 : p);
-}
-
 const ColumnStats* stats_of(const RelationStatsView& rel, int column) {
   TP_ASSERT(column >= 0 && column < static_cast<int>(rel.columns.size()));
   const ColumnStats* s = rel.columns[column].stats;
@@ -136,10 +132,34 @@ double ineq_histogram_selectivity(const RelationStatsView& rel, int column, cons
 // One entry of clauselist_selectivity's range-pair list.
 struct RangePair {
   int column;
-  bool numeric;  // on (column)::numeric, another expression than the column
+  bool numeric;      // on (column)::numeric, another expression than the column
+  std::string expr;  // a typed qual's expression side, as printed ("" for the others)
   bool have_lo = false, have_hi = false;
   double lo = 0, hi = 0;
 };
+
+// A clause addRangeClause pairs: `x < c`, `x >= c`, `c > x`, ... for an integer column,
+// its (x)::numeric, or a typed expression; nullopt for the others.
+std::optional<RangePair> range_bound(const Clause& clause, bool& is_lobound) {
+  if (clause.kind == Clause::Kind::kExpr) {
+    const TypedExpr& e = *clause.expr;
+    if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix ||
+        e.args.size() != 2 || e.args[0].is_const() == e.args[1].is_const())
+      return std::nullopt;
+    const bool lt = e.name == "<" || e.name == "<=", gt = e.name == ">" || e.name == ">=";
+    if (!lt && !gt) return std::nullopt;
+    const bool var_left = !e.args[0].is_const();
+    is_lobound = var_left ? gt : lt;
+    return RangePair{-1, false, deparse(e.args[var_left ? 0 : 1])};
+  }
+  const bool numeric = clause.numeric.has_value();
+  const CmpOp op = numeric ? clause.numeric->op : clause.op;
+  const bool comparison = numeric ? !clause.numeric->array : clause.kind == Clause::Kind::kCompare;
+  if (!comparison || op == CmpOp::kEq || op == CmpOp::kNe) return std::nullopt;
+  // "x < c" and "x <= c" bound from above, "x > c" and "x >= c" from below.
+  is_lobound = op == CmpOp::kGt || op == CmpOp::kGe;
+  return RangePair{clause.column, numeric, ""};
+}
 
 bool is_range_op(CmpOp op) {
   return op != CmpOp::kEq && op != CmpOp::kNe;
@@ -232,26 +252,6 @@ double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
   return clamp_probability(selec);
 }
 
-// scalararraysel's combination of an array's element selectivities: "= ANY" (use_or)
-// assumes distinct elements, so their probabilities add; "<> ALL" multiplies; both fall
-// back to independent events when the disjoint estimate leaves [0, 1].
-template <typename ElementSelectivity>
-double array_selectivity(bool use_or, size_t n, ElementSelectivity element) {
-  double s1 = use_or ? 0.0 : 1.0;
-  double s1disjoint = s1;
-  for (size_t i = 0; i < n; ++i) {
-    const double s2 = element(i);
-    if (use_or) {
-      s1 = s1 + s2 - s1 * s2;
-      s1disjoint += s2;
-    } else {
-      s1 = s1 * s2;
-      s1disjoint += s2 - 1.0;
-    }
-  }
-  return s1disjoint >= 0.0 && s1disjoint <= 1.0 ? s1disjoint : s1;
-}
-
 double in_list_selectivity(const RelationStatsView& rel, int column,
                            std::span<const StatsValue> list, bool negated) {
   return clamp_probability(array_selectivity(!negated, list.size(), [&](size_t i) {
@@ -306,6 +306,8 @@ double clause_selectivity(const RelationStatsView& rel, const Clause& clause) {
       return null_test_selectivity(rel, clause.column, clause.negated);
     case Clause::Kind::kBool:
       return clause.value.value_or(0) != 0 ? 1.0 : 0.0;
+    case Clause::Kind::kExpr:
+      return expr_selectivity(rel, *clause.expr);
     case Clause::Kind::kAnd:
       return clauselist_selectivity(rel, clause.args);
     case Clause::Kind::kOr: {
@@ -347,21 +349,16 @@ double clauselist_selectivity(const RelationStatsView& rel, std::span<const Clau
   std::vector<RangePair> pairs;
   for (const Clause& clause : clauses) {
     const double s2 = clause_selectivity(rel, clause);
-    const bool numeric = clause.numeric.has_value();
-    const CmpOp op = numeric ? clause.numeric->op : clause.op;
-    const bool comparison =
-        numeric ? !clause.numeric->array : clause.kind == Clause::Kind::kCompare;
-    if (comparison && is_range_op(op)) {
-      // "x < c" and "x <= c" bound from above, "x > c" and "x >= c" from below.
-      const bool is_lobound = op == CmpOp::kGt || op == CmpOp::kGe;
+    bool is_lobound = false;
+    if (std::optional<RangePair> bound = range_bound(clause, is_lobound)) {
       auto it = std::find_if(pairs.begin(), pairs.end(), [&](const RangePair& p) {
-        return p.column == clause.column && p.numeric == numeric;
+        return p.column == bound->column && p.numeric == bound->numeric && p.expr == bound->expr;
       });
       if (it == pairs.end()) {
-        RangePair p{clause.column, numeric};
+        RangePair p = std::move(*bound);
         (is_lobound ? p.have_lo : p.have_hi) = true;
         (is_lobound ? p.lo : p.hi) = s2;
-        pairs.insert(pairs.begin(), p);
+        pairs.insert(pairs.begin(), std::move(p));
       } else if (is_lobound) {
         // Two bounds on the same side: keep the more restrictive.
         if (!it->have_lo || it->lo > s2) it->lo = s2;
@@ -382,7 +379,7 @@ double clauselist_selectivity(const RelationStatsView& rel, std::span<const Clau
       } else {
         s2 = p.hi + p.lo - 1.0;
         // Both sides excluded the NULLs: add them back once.
-        s2 += null_test_selectivity(rel, p.column, false);
+        s2 += p.column >= 0 ? null_test_selectivity(rel, p.column, false) : kDefaultUnknownSel;
         if (s2 <= 0.0) {
           // Slightly negative is roundoff in a very tight range; very
           // negative means a default estimate slipped through.
@@ -436,6 +433,9 @@ void add_qual_cost(const CostSettings& cs, const Clause& e, QualCost* qc) {
     }
     case Clause::Kind::kIsNull:
     case Clause::Kind::kBool:
+      return;
+    case Clause::Kind::kExpr:
+      qc->per_tuple += expr_cost_units(*e.expr) * cs.cpu_operator_cost;
       return;
     case Clause::Kind::kAnd:
     case Clause::Kind::kOr:

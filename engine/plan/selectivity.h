@@ -47,6 +47,11 @@ inline constexpr double kDefaultRangeIneqSel = 0.005;
 inline constexpr double kDefaultNumDistinct = 200;
 inline constexpr double kDefaultUnknownSel = 0.005;  // IS NULL without statistics
 
+// CLAMP_PROBABILITY: a selectivity kept within [0, 1].
+inline double clamp_probability(double p) {
+  return p < 0.0 ? 0.0 : (p > 1.0 ? 1.0 : p);
+}
+
 // Selectivity of one (normalized or not) clause.
 double clause_selectivity(const RelationStatsView& rel, const Clause& clause);
 
@@ -65,6 +70,33 @@ double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
 double in_list_selectivity(const RelationStatsView& rel, int column,
                            std::span<const StatsValue> list, bool negated);
 double null_test_selectivity(const RelationStatsView& rel, int column, bool is_not_null);
+
+// scalararraysel's combination of an array's element selectivities: "= ANY" (use_or)
+// assumes distinct elements, so their probabilities add; "<> ALL" multiplies; both fall
+// back to independent events when the disjoint estimate leaves [0, 1].
+template <typename ElementSelectivity>
+double array_selectivity(bool use_or, size_t n, ElementSelectivity element) {
+  double s1 = use_or ? 0.0 : 1.0;
+  double s1disjoint = s1;
+  for (size_t i = 0; i < n; ++i) {
+    const double s2 = element(i);
+    if (use_or) {
+      s1 = s1 + s2 - s1 * s2;
+      s1disjoint += s2;
+    } else {
+      s1 = s1 * s2;
+      s1disjoint += s2 - 1.0;
+    }
+  }
+  return s1disjoint >= 0.0 && s1disjoint <= 1.0 ? s1disjoint : s1;
+}
+
+// A typed boolean expression's selectivity (engine/core/typed_expr.h), as
+// clause_selectivity walks PostgreSQL's expression nodes: comparisons and LIKE of an
+// expression with a constant by their operators' estimators (without statistics on
+// the expression: eqsel's 1 / ndistinct, DEFAULT_INEQ_SEL, patternsel's prefix and
+// rest), IS NULL, boolean columns, AND / OR / NOT, and boolvarsel's defaults.
+double expr_selectivity(const RelationStatsView& rel, const TypedExpr& e);
 
 // Per-tuple evaluation cost of restriction clauses: cpu_operator_cost per
 // comparison; IN lists cost half their length (linear search), or, from 9

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/core/datetime.h"
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/sql/expr_bind.h"
 #include "engine/sql/identifier.h"
 #include "engine/sql/value.h"
 
@@ -41,8 +43,56 @@ class Binder {
   // kind the executor's compiled quals read (engine/core/clause.h).
   int integer_column(const sql::Expr& e) const {
     const int c = column(e);
-    require_integer_column(rel_, c, e.position, "WHERE");
+    const ColumnType t = rel_.columns[size_t(c)].type;
+    if (t != ColumnType::kInt4 && t != ColumnType::kInt8)
+      throw Error("not an integer column").with_sqlstate(sqlstate::kFeatureNotSupported);
     return c;
+  }
+
+  // Any other boolean expression, bound with its types (engine/sql/expr_bind.h); a
+  // constant one is TRUE or FALSE.
+  Clause typed(const sql::Expr& e) const {
+    const ColumnLookup lookup = [this](const sql::Expr& ref) {
+      const int c = column(ref);
+      const Column& col = rel_.columns[size_t(c)];
+      return BoundColumnRef{uint32_t(c), col.type, col.typmod, sql::quote_identifier(col.name)};
+    };
+    TypedExpr t = bind_condition(e, lookup, "WHERE");
+    std::vector<uint32_t> slots;
+    expr_slots(t, slots);
+    if (slots.empty()) {
+      // No column: its value once (PostgreSQL folds it, or tests it once).
+      ValueArena arena;
+      EvalState st{&arena, timestamp_now()};
+      return Clause::boolean(evaluate_qual(t, nullptr, nullptr, st));
+    }
+    return as_clause(std::move(t));
+  }
+
+  // AND and OR stay Clause nodes (a typed BETWEEN's two comparisons are two restriction
+  // clauses, as PostgreSQL's); their leaves are typed quals.
+  static Clause as_clause(TypedExpr t) {
+    if (t.kind != TypedExpr::Kind::kAnd && t.kind != TypedExpr::Kind::kOr)
+      return Clause::expression(std::move(t));
+    std::vector<Clause> args;
+    for (TypedExpr& a : t.args) args.push_back(as_clause(std::move(a)));
+    return t.kind == TypedExpr::Kind::kAnd ? Clause::and_of(std::move(args))
+                                           : Clause::or_of(std::move(args));
+  }
+
+  // The integer form of a comparison, BETWEEN, IN or IS NULL (a column of integers
+  // against constants), which the estimator reads with the column's statistics and the
+  // executor tests at byte offsets; else the typed form.
+  template <typename F>
+  Clause integer_or_typed(const sql::Expr& e, F integer_form) const {
+    try {
+      return integer_form();
+    } catch (const Error& err) {
+      if (err.sqlstate() != sqlstate::kFeatureNotSupported &&
+          err.sqlstate() != sqlstate::kUndefinedFunction)
+        throw;
+    }
+    return typed(e);
   }
 
   // A constant of the WHERE clause: an integer (`value`), NULL, a fraction
@@ -87,7 +137,12 @@ class Binder {
         break;
       }
       case ValueType::kText:
-        c.value = cast_value(v, "bigint").i;
+        // A string that is no integer: the typed form reports it as the column's type.
+        try {
+          c.value = cast_value(v, "bigint").i;
+        } catch (const Error&) {
+          throw Error("not an integer").with_sqlstate(sqlstate::kFeatureNotSupported);
+        }
         break;
       case ValueType::kBool:
         throw Error("operator does not exist: integer = boolean")
@@ -113,25 +168,20 @@ class Binder {
       case K::kBoolConst:
         return Clause::boolean(e.ival != 0);
       case K::kCompare:
-        return compare(e);
+        return integer_or_typed(e, [&] { return compare(e); });
       case K::kBetween:
-        return between(e);
+        return integer_or_typed(e, [&] { return between(e); });
       case K::kInList:
-        return in_list(e);
+        return integer_or_typed(e, [&] { return in_list(e); });
       case K::kNullConst:
         return Clause::boolean(false);
       case K::kIsNull:
-        if (!has_column_ref(*e.args[0])) {
-          EvalContext ctx;
-          return Clause::boolean(truth_of(evaluate(e, ctx)));
-        }
-        return Clause::is_null(column_arg(e, *e.args[0]), e.negated);
+        if (e.args[0]->kind == K::kColumnRef)
+          return integer_or_typed(e,
+                                  [&] { return Clause::is_null(column(*e.args[0]), e.negated); });
+        return typed(e);
       default:
-        throw Error(
-            "WHERE takes comparisons of a column with a constant (=, <>, <, <=, >, >=), "
-            "BETWEEN, IN, AND, OR and NOT")
-            .at_position(e.position)
-            .with_sqlstate(sqlstate::kFeatureNotSupported);
+        return typed(e);
     }
   }
 
@@ -347,6 +397,12 @@ void clause_columns(const Clause& e, std::vector<int>& out) {
     case Clause::Kind::kIsNull:
       out.push_back(e.column);
       break;
+    case Clause::Kind::kExpr: {
+      std::vector<uint32_t> slots;
+      expr_slots(*e.expr, slots);
+      for (uint32_t s : slots) out.push_back(int(s));
+      break;
+    }
     default:
       break;
   }
@@ -399,6 +455,8 @@ std::string deparse(const Clause& e, const RelationEntry& rel) {
       return "(NOT " + deparse(e.args[0], rel) + ")";
     case K::kBool:
       return e.value && *e.value ? "true" : "false";
+    case K::kExpr:
+      return tp::deparse(*e.expr);
   }
   return "";
 }

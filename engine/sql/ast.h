@@ -22,29 +22,42 @@ enum class ExprKind {
   kNullConst,
   kColumnRef,  // name
   kStar,       // * in a target list or count(*)
-  kFuncCall,   // name(args); star_arg for count(*)
-  kUnary,      // op "-" or "+", args[0]
-  kBinary,     // op in + - * / %, args[0], args[1]
-  kCompare,    // op in = <> < <= > >=, args[0], args[1]
-  kAnd,        // args (two or more)
-  kOr,         // args (two or more)
-  kNot,        // args[0]
-  kBetween,    // args[0] BETWEEN args[1] AND args[2]; negated for NOT BETWEEN
-  kInList,     // args[0] IN (args[1..], or int_items); negated for NOT IN
-  kCast,       // args[0]::type_name
-  kIsNull,     // args[0] IS NULL; negated for IS NOT NULL
+  // name(args); star_arg for count(*). sql_syntax: written in SQL's own syntax, which
+  // deparse prints back: extract (args: the field, lower case, as a kStrConst; the
+  // source), position (POSITION(args[0] IN args[1])), substring (SUBSTRING(s FROM a
+  // [FOR b]); FOR alone makes a 1), btrim / ltrim / rtrim (TRIM([BOTH | LEADING |
+  // TRAILING] [chars FROM] s): args [s] or [s, chars]), current_date,
+  // current_timestamp, localtimestamp (no args).
+  kFuncCall,
+  kUnary,    // op "-" or "+", args[0]
+  kBinary,   // op in + - * / % ||, args[0], args[1]
+  kCompare,  // op in = <> < <= > >=, args[0], args[1]
+  kAnd,      // args (two or more)
+  kOr,       // args (two or more)
+  kNot,      // args[0]
+  kBetween,  // args[0] BETWEEN args[1] AND args[2]; negated for NOT BETWEEN
+  kInList,   // args[0] IN (args[1..], or int_items); negated for NOT IN
+  kCast,     // args[0]::type (or CAST(args[0] AS type)): cast_type; name, sval below
+  kIsNull,   // args[0] IS NULL; negated for IS NOT NULL
+  // args[0] LIKE args[1] [ESCAPE args[2]]: name "~~" (LIKE) or "~~*" (ILIKE), as
+  // PostgreSQL's operators; negated for NOT LIKE / NOT ILIKE.
+  kLike,
+  // CASE [operand] WHEN w THEN t ... [ELSE e] END: args are the operand when
+  // case_operand, then each WHEN's (w, t) in order, then e when case_else.
+  kCase,
+  kBoolTest,  // args[0] IS TRUE / FALSE / UNKNOWN: name "true", "false", "unknown"; negated: IS NOT
 };
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
-// A statement's parse makes at most this many expression nodes (144 bytes
+// A statement's parse makes at most this many expression nodes (160 bytes
 // each, more with their names and lists): a bound on its memory however its text is written (SELECT
 // 1,1,1,... or a VALUES list of millions of rows), refused with 54001 past it. IN lists of plain
 // integers take no nodes (Expr::int_items).
 inline constexpr uint64_t kMaxParsedNodes = 1'000'000;
 
-// About what one parsed node takes (the 144-byte Expr, the allocator's header,
+// About what one parsed node takes (the 160-byte Expr, the allocator's header,
 // its place in its parent's list, a name past the string's inline 15 bytes):
 // the parse's share of its session's memory (engine/core/session_memory.h) is
 // counted at this much per node.
@@ -110,11 +123,21 @@ struct Expr {
   // operator whatever its length (only IN (v) becomes v's comparison).
   bool array = false;
   bool star_arg = false;
-  bool symmetric = false;  // kBetween: BETWEEN SYMMETRIC (the bounds in either order)
-  bool distinct = false;   // kFuncCall: an aggregate over distinct values (count(DISTINCT a))
+  bool symmetric = false;     // kBetween: BETWEEN SYMMETRIC (the bounds in either order)
+  bool distinct = false;      // kFuncCall: an aggregate over distinct values (count(DISTINCT a))
+  bool sql_syntax = false;    // kFuncCall: written in SQL's syntax (EXTRACT(f FROM x), ...)
+  bool case_operand = false;  // kCase: args[0] is the operand (CASE x WHEN ...)
+  bool case_else = false;     // kCase: the last arg is the ELSE result
   // Height of the tree below and including this node (1 for a leaf). The parser
   // bounds it (engine/core/stack_depth.h), so every recursive walk of a tree is bounded.
   int height = 1;
+  // kCast: the target type as written (id, typmod, where its name starts). `name` is
+  // what the constant evaluator (engine/sql/value.h) casts to: "int", "bigint",
+  // "float8", "numeric", "text", "regclass", or "" for a type it has no values of
+  // (casts to those are refused when evaluated); `sval` is pg_type's name (the
+  // column name PostgreSQL gives a cast). A cast to regclass, which has no TypeId,
+  // is told by `name` alone: only cast_type.position is set then.
+  TypeRef cast_type;
 
   Expr(ExprKind k, int pos) : kind(k), position(pos) { count_parsed_node(); }
 };

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
+#include <string_view>
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
@@ -99,8 +100,10 @@ ExprPtr ExprParser::negation() {
   return sealed(std::move(e));
 }
 
+// PostgreSQL's precedence below NOT, lowest first: IS tests, comparisons, then BETWEEN /
+// IN / LIKE (each non-associative: one of a kind a level), then generic operators (||).
 ExprPtr ExprParser::comparison() {
-  ExprPtr left = additive();
+  ExprPtr left = operator_expr();
   if (peek().kind == TokenKind::kEnd || peek().kind == TokenKind::kPunct) return left;
   return comparison_rest(std::move(left));
 }
@@ -108,7 +111,32 @@ ExprPtr ExprParser::comparison() {
 // Kept out of comparison(), which every level of parentheses passes through:
 // its strings and temporaries would otherwise sit in each of those frames.
 ExprPtr ExprParser::comparison_rest(ExprPtr left) {
+  left = predicate(std::move(left));
+  for (const char* op : {"=", "<>", "!=", "<=", ">=", "<", ">"}) {
+    if (!is_op(op)) continue;
+    int pos = next().position;
+    const std::string name = std::string(op) == "!=" ? "<>" : op;
+    if ((is_word("any") || is_word("some") || is_word("all")) && is_punct_at("(", 1)) {
+      left = array_comparison(std::move(left), name, pos);
+    } else {
+      auto e = std::make_unique<Expr>(ExprKind::kCompare, pos);
+      e->name = name;
+      e->args.push_back(std::move(left));
+      e->args.push_back(predicate(operator_expr()));
+      left = sealed(std::move(e));
+    }
+    break;
+  }
+  while (is_word("is") || is_word("isnull") || is_word("notnull"))
+    left = null_test(std::move(left));
+  return left;
+}
+
+// `left [NOT] BETWEEN / IN / LIKE / ILIKE ...` when one follows, else `left` itself. The
+// operands bind generic operators and arithmetic (gram.y's precedence puts Op above them).
+ExprPtr ExprParser::predicate(ExprPtr left) {
   bool negated = false;
+  int pos = peek().position;
   if (is_word("not") && (is_word("between", 1) || is_word("in", 1) || is_word("like", 1) ||
                          is_word("ilike", 1) || is_word("similar", 1))) {
     next();
@@ -123,9 +151,9 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
     } else {
       accept_word("asymmetric");
     }
-    e->args.push_back(additive());
+    e->args.push_back(operator_expr());
     expect_word("and");
-    e->args.push_back(additive());
+    e->args.push_back(operator_expr());
     return sealed(std::move(e));
   }
   if (accept_word("in")) {
@@ -141,26 +169,19 @@ ExprPtr ExprParser::comparison_rest(ExprPtr left) {
     expect_punct(")");
     return sealed(std::move(e));
   }
-  if (is_word("like") || is_word("ilike") || is_word("similar") ||
-      (negated && (is_word("like") || is_word("ilike") || is_word("similar"))))
-    throw Error("LIKE, ILIKE and SIMILAR TO are not supported (tidepool columns are integers)")
+  if (is_word("like") || is_word("ilike")) {
+    auto e = std::make_unique<Expr>(ExprKind::kLike, pos);
+    e->name = next().text == "ilike" ? "~~*" : "~~";
+    e->negated = negated;
+    e->args.push_back(std::move(left));
+    e->args.push_back(operator_expr());
+    if (accept_word("escape")) e->args.push_back(operator_expr());
+    return sealed(std::move(e));
+  }
+  if (is_word("similar"))
+    throw Error("SIMILAR TO is not supported")
         .at_position(peek().position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
-  if (negated) syntax_error();
-  if (is_word("is") || is_word("isnull") || is_word("notnull")) return null_test(std::move(left));
-  for (const char* op : {"=", "<>", "!=", "<=", ">=", "<", ">"}) {
-    if (is_op(op)) {
-      int pos = next().position;
-      const std::string name = std::string(op) == "!=" ? "<>" : op;
-      if ((is_word("any") || is_word("some") || is_word("all")) && is_punct_at("(", 1))
-        return array_comparison(std::move(left), name, pos);
-      auto e = std::make_unique<Expr>(ExprKind::kCompare, pos);
-      e->name = name;
-      e->args.push_back(std::move(left));
-      e->args.push_back(additive());
-      return sealed(std::move(e));
-    }
-  }
   return left;
 }
 
@@ -273,33 +294,61 @@ ExprPtr ExprParser::array_comparison(ExprPtr left, const std::string& op, int po
   return sealed(std::move(e));
 }
 
-// `left IS [NOT] NULL`, and PostgreSQL's `left ISNULL` / `left NOTNULL`. The other IS
-// tests (TRUE, FALSE, UNKNOWN, DISTINCT FROM) are refused by name.
+// `left IS [NOT] NULL` (and PostgreSQL's `left ISNULL` / `left NOTNULL`), `left IS [NOT]
+// TRUE / FALSE / UNKNOWN`. The other IS tests (DISTINCT FROM, JSON, NORMALIZED) are
+// refused by name.
 ExprPtr ExprParser::null_test(ExprPtr left) {
-  auto e = std::make_unique<Expr>(ExprKind::kIsNull, left->position);
+  bool negated = false;
+  const char* test = "null";
   if (accept_word("isnull")) {
   } else if (accept_word("notnull")) {
-    e->negated = true;
+    negated = true;
   } else {
     expect_word("is");
-    e->negated = accept_word("not");
-    if (!accept_word("null")) {
+    negated = accept_word("not");
+    test = nullptr;
+    for (const char* w : {"null", "true", "false", "unknown"})
+      if (!test && accept_word(w)) test = w;
+    if (!test) {
       Token t = peek();
       if (t.kind == TokenKind::kIdentifier && !t.quoted)
-        for (const char* w : {"true", "false", "unknown", "distinct", "json", "normalized"})
+        for (const char* w : {"distinct", "json", "normalized"})
           if (t.text == w) {
             std::string what = std::string(w) == "distinct" ? "DISTINCT FROM" : t.text;
             for (char& c : what) c = char(std::toupper(static_cast<unsigned char>(c)));
-            throw Error(std::string("IS ") + (e->negated ? "NOT " : "") + what +
-                        " is not supported")
+            throw Error(std::string("IS ") + (negated ? "NOT " : "") + what + " is not supported")
                 .at_position(t.position)
                 .with_sqlstate(sqlstate::kFeatureNotSupported);
           }
       syntax_error();
     }
   }
+  const bool is_null = std::string_view(test) == "null";
+  auto e =
+      std::make_unique<Expr>(is_null ? ExprKind::kIsNull : ExprKind::kBoolTest, left->position);
+  if (!is_null) e->name = test;
+  e->negated = negated;
   e->args.push_back(std::move(left));
   return sealed(std::move(e));
+}
+
+// Generic operators (gram.y's Op): || only, left-associative, looser than + and -.
+ExprPtr ExprParser::operator_expr() {
+  ExprPtr left = additive();
+  if (!is_op("||")) return left;
+  return operator_rest(std::move(left));
+}
+
+ExprPtr ExprParser::operator_rest(ExprPtr left) {
+  while (is_op("||")) {
+    Token t = next();
+    auto e = std::make_unique<Expr>(ExprKind::kBinary, t.position);
+    e->name = t.text;
+    e->args.push_back(std::move(left));
+    e->args.push_back(additive());
+    left = sealed(std::move(e));
+  }
+  return left;
 }
 
 ExprPtr ExprParser::additive() {
@@ -380,23 +429,29 @@ ExprPtr ExprParser::cast() {
 ExprPtr ExprParser::cast_rest(ExprPtr e) {
   while (is_op("::")) {
     int pos = next().position;
-    auto c = std::make_unique<Expr>(ExprKind::kCast, pos);
-    if (accept_word("regclass")) {
-      c->name = c->sval = "regclass";
-    } else {
-      const TypeRef t = type_name();
-      c->name = cast_target(t);
-      c->sval = type_info(t.id).pg_name;
-    }
-    c->args.push_back(std::move(e));
-    e = sealed(std::move(c));
+    e = cast_to_type(std::move(e), pos);
   }
   return e;
 }
 
+// The type of `operand::type` or CAST(operand AS type), at the cursor.
+ExprPtr ExprParser::cast_to_type(ExprPtr operand, int pos) {
+  auto c = std::make_unique<Expr>(ExprKind::kCast, pos);
+  c->cast_type.position = peek().position;
+  if (accept_word("regclass")) {
+    c->name = c->sval = "regclass";
+  } else {
+    c->cast_type = type_name();
+    c->name = cast_target(c->cast_type);
+    c->sval = type_info(c->cast_type.id).pg_name;
+  }
+  c->args.push_back(std::move(operand));
+  return sealed(std::move(c));
+}
+
 // What the constant evaluator casts to (engine/sql/value.h's cast_value): real is
-// computed as double precision there. The other types are refused until values of
-// them exist.
+// computed as double precision there. "" for the types it has no values of: the cast
+// is refused when evaluated, so a typed evaluator may still compute it.
 std::string ExprParser::cast_target(const TypeRef& t) const {
   switch (t.id) {
     case TypeId::kInt4:
@@ -407,18 +462,12 @@ std::string ExprParser::cast_target(const TypeRef& t) const {
     case TypeId::kFloat8:
       return "float8";
     case TypeId::kNumeric:
-      if (t.typmod == kNoTypmod) return "numeric";
-      break;
+      return t.typmod == kNoTypmod ? "numeric" : "";
     case TypeId::kText:
       return "text";
     default:
-      break;
+      return "";
   }
-  throw Error("casts to " + format_type(t.id, t.typmod) + " are not supported yet", "",
-              "tidepool computes integer, bigint, double precision, numeric and text values "
-              "so far.")
-      .at_position(t.position)
-      .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
 void ExprParser::refuse_subquery() const {
@@ -511,6 +560,7 @@ ExprPtr ExprParser::primary_leaf() {
           next();
           return std::make_unique<Expr>(ExprKind::kNullConst, t.position);
         }
+        if (ExprPtr e = keyword_form(t)) return e;
       }
       if (peek(1).kind == TokenKind::kPunct && peek(1).text == "(" &&
           !(t.quoted == false && is_reserved(t.text))) {

@@ -1,7 +1,9 @@
-// Expressions of tidepool's SQL, lowest precedence first (OR, AND, NOT,
-// comparisons, + -, * / %, unary sign, ::casts, primaries). Nesting is
-// bounded: the recursion by a depth count and check_stack_depth(), every tree
-// by its height (engine/core/stack_depth.h), so no later walk can overflow the stack.
+// Expressions of tidepool's SQL, lowest precedence first as PostgreSQL 15's gram.y
+// (OR, AND, NOT, IS tests, comparisons, BETWEEN / IN / LIKE, ||, + -, * / %, unary
+// sign, ::casts, primaries: CASE, CAST and the SQL-syntax functions among them, in
+// expr_parser_special.cc). Nesting is bounded: the recursion by a depth count and
+// check_stack_depth(), every tree by its height (engine/core/stack_depth.h), so no
+// later walk can overflow the stack.
 #pragma once
 
 #include <algorithm>
@@ -54,9 +56,12 @@ class ExprParser : public TokenCursor {
   [[gnu::noinline]] ExprPtr negation();
   ExprPtr comparison();
   [[gnu::noinline]] ExprPtr comparison_rest(ExprPtr left);
+  [[gnu::noinline]] ExprPtr predicate(ExprPtr left);
   [[gnu::noinline]] ExprPtr null_test(ExprPtr left);
   [[gnu::noinline]] ExprPtr array_comparison(ExprPtr left, const std::string& op, int pos);
   bool integer_items(Expr& e);
+  ExprPtr operator_expr();
+  [[gnu::noinline]] ExprPtr operator_rest(ExprPtr left);
   ExprPtr additive();
   [[gnu::noinline]] ExprPtr additive_rest(ExprPtr left);
   ExprPtr multiplicative();
@@ -65,11 +70,24 @@ class ExprParser : public TokenCursor {
   [[gnu::noinline]] ExprPtr signed_operand();
   ExprPtr cast();
   [[gnu::noinline]] ExprPtr cast_rest(ExprPtr e);
+  ExprPtr cast_to_type(ExprPtr operand, int pos);
   std::string cast_target(const TypeRef& t) const;
   ExprPtr primary();
   void refuse_subquery() const;
   [[gnu::noinline]] ExprPtr primary_leaf();
   [[gnu::noinline]] ExprPtr function_call(const Token& name);
+
+  // expr_parser_special.cc: the forms PostgreSQL's grammar spells out with keywords.
+  // `word` is an unquoted identifier at the cursor; null when it starts none of them.
+  [[gnu::noinline]] ExprPtr keyword_form(const Token& word);
+  ExprPtr typed_literal(const Token& word);
+  ExprPtr case_expr(int pos);
+  ExprPtr cast_call(int pos);
+  ExprPtr sql_function(const char* name, int pos);
+  ExprPtr extract_call(int pos);
+  ExprPtr position_call(int pos);
+  ExprPtr substring_call(int pos);
+  ExprPtr trim_call(int pos);
 
   std::vector<std::string>* notices_;
   int max_depth_;

@@ -260,7 +260,7 @@ class Tokenizer::Scanner {
   void read_operator_or_punct() {
     char c = s_[i_];
     auto two = s_.substr(i_, 2);
-    if (two == "<>" || two == "!=" || two == "<=" || two == ">=" || two == "::") {
+    if (two == "<>" || two == "!=" || two == "<=" || two == ">=" || two == "::" || two == "||") {
       out_.push_back({TokenKind::kOperator, std::string(two), pos(i_)});
       i_ += 2;
     } else if (std::string_view("+-*/%=<>").find(c) != std::string_view::npos) {

@@ -88,7 +88,7 @@ TEST(Sqlstate, EachFamilyOfErrorsCarriesPostgresCode) {
       // Queries the planner refuses.
       {"SELECT id, count(*) FROM t", "42803"},
       {"SELECT id FROM t ORDER BY 5", "42P10"},
-      {"SELECT count(*) FROM t WHERE id = v", "0A000"},
+      {"SELECT count(*) FROM t WHERE id = ANY (SELECT 1)", "0A000"},
       {"SELECT " + repeat("(", 10000) + "1" + repeat(")", 10000), "54001"},
       // Writes.
       {"INSERT INTO t VALUES (1, 11)", "23505"},

@@ -175,11 +175,9 @@ TEST(TypedTables, WhatIsNotBuiltYetIsRefusedByName) {
   Session s(testing::options_for(tmp.data()));
   s.execute("CREATE TABLE t (t text, a int)");
   s.execute("INSERT INTO t VALUES ('x', 1)");
-  EXPECT_EQ(error_of(s, "SELECT * FROM t WHERE t = 'x'"),
-            "WHERE over a column of type text is not supported yet");
-  EXPECT_EQ(error_of(s, "SELECT * FROM t WHERE a = 1"),
-            "WHERE over column \"a\", which follows a variable-length column, is not supported "
-            "yet");
+  // WHERE reads any column (an integer after a text one through the deformed row).
+  EXPECT_EQ(scalar(s, "SELECT a FROM t WHERE t = 'x'"), "1");
+  EXPECT_EQ(scalar(s, "SELECT t FROM t WHERE a = 1"), "x");
   EXPECT_EQ(error_of(s, "SELECT max(t) FROM t"),
             "max() over a column of type text is not supported yet");
   EXPECT_EQ(scalar(s, "SELECT count(t) FROM t"), "1");  // counting needs no comparison

@@ -1,0 +1,236 @@
+#include "engine/core/typed_expr.h"
+
+#include <algorithm>
+
+#include "engine/core/error.h"
+#include "engine/core/stack_depth.h"
+
+namespace tp {
+namespace {
+
+// The value of a comparison-like call over two evaluated operands.
+Datum call2(const TypedExpr& e, Datum a, Datum b, EvalState& st) {
+  const Datum args[2] = {a, b};
+  return e.fn(args, e, st);
+}
+
+Datum evaluate_bool(const TypedExpr& e, const Datum* values, const bool* nulls, EvalState& st,
+                    bool& isnull) {
+  // AND: false wins, then NULL; OR: true wins, then NULL.
+  const bool is_and = e.kind == TypedExpr::Kind::kAnd;
+  bool saw_null = false;
+  for (const TypedExpr& a : e.args) {
+    bool n = false;
+    const Datum v = evaluate(a, values, nulls, st, n);
+    if (n) {
+      saw_null = true;
+    } else if ((v != 0) != is_and) {
+      isnull = false;
+      return is_and ? 0 : 1;
+    }
+  }
+  isnull = saw_null;
+  return is_and ? 1 : 0;
+}
+
+Datum evaluate_any(const TypedExpr& e, const Datum* values, const bool* nulls, EvalState& st,
+                   bool& isnull) {
+  bool n = false;
+  const Datum left = evaluate(e.args[0], values, nulls, st, n);
+  if (n) {
+    isnull = true;
+    return 0;
+  }
+  // ANY: true at the first match; ALL (negated): false at the first mismatch.
+  const bool all = e.negated;
+  bool saw_null = false;
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    bool en = false;
+    const Datum v = evaluate(e.args[i], values, nulls, st, en);
+    if (en) {
+      saw_null = true;
+      continue;
+    }
+    const bool holds = call2(e, left, v, st) != 0;
+    if (holds != all) {
+      isnull = false;
+      return all ? 0 : 1;
+    }
+  }
+  isnull = saw_null;
+  return all ? 1 : 0;
+}
+
+Datum evaluate_call(const TypedExpr& e, const Datum* values, const bool* nulls, EvalState& st,
+                    bool& isnull) {
+  // Every function here is strict: a NULL argument makes a NULL result, uncalled.
+  constexpr size_t kMaxArgs = 4;
+  Datum args[kMaxArgs];
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    bool n = false;
+    args[i] = evaluate(e.args[i], values, nulls, st, n);
+    if (n) {
+      isnull = true;
+      return 0;
+    }
+  }
+  isnull = false;
+  return e.fn(args, e, st);
+}
+
+}  // namespace
+
+Datum evaluate(const TypedExpr& e, const Datum* values, const bool* nulls, EvalState& st,
+               bool& isnull) {
+  switch (e.kind) {
+    case TypedExpr::Kind::kConst:
+      isnull = e.isnull;
+      return e.value.datum();
+    case TypedExpr::Kind::kColumn:
+      isnull = nulls != nullptr && nulls[e.slot];
+      return values[e.slot];
+    case TypedExpr::Kind::kCall:
+      return evaluate_call(e, values, nulls, st, isnull);
+    case TypedExpr::Kind::kAnd:
+    case TypedExpr::Kind::kOr:
+      return evaluate_bool(e, values, nulls, st, isnull);
+    case TypedExpr::Kind::kNot: {
+      const Datum v = evaluate(e.args[0], values, nulls, st, isnull);
+      return isnull ? 0 : v == 0;
+    }
+    case TypedExpr::Kind::kIsNull: {
+      bool n = false;
+      evaluate(e.args[0], values, nulls, st, n);
+      isnull = false;
+      return n != e.negated;
+    }
+    case TypedExpr::Kind::kCase: {
+      const size_t pairs = (e.args.size() - 1) / 2;
+      for (size_t i = 0; i < pairs; ++i) {
+        bool n = false;
+        const Datum when = evaluate(e.args[2 * i], values, nulls, st, n);
+        if (!n && when != 0) return evaluate(e.args[2 * i + 1], values, nulls, st, isnull);
+      }
+      return evaluate(e.args.back(), values, nulls, st, isnull);
+    }
+    case TypedExpr::Kind::kCoalesce:
+      for (const TypedExpr& a : e.args) {
+        const Datum v = evaluate(a, values, nulls, st, isnull);
+        if (!isnull) return v;
+      }
+      return 0;
+    case TypedExpr::Kind::kNullIf: {
+      const Datum a = evaluate(e.args[0], values, nulls, st, isnull);
+      if (isnull) return 0;
+      bool n = false;
+      const Datum b = evaluate(e.args[1], values, nulls, st, n);
+      if (!n && call2(e, a, b, st) != 0) {
+        isnull = true;
+        return 0;
+      }
+      return a;
+    }
+    case TypedExpr::Kind::kMinMax: {
+      const bool greatest = e.name == "GREATEST";
+      bool found = false;
+      Datum best = 0;
+      for (const TypedExpr& a : e.args) {
+        bool n = false;
+        const Datum v = evaluate(a, values, nulls, st, n);
+        if (n) continue;
+        if (!found || (compare_datums(e.type, v, best) > 0) == greatest) best = v;
+        found = true;
+      }
+      isnull = !found;
+      return best;
+    }
+    case TypedExpr::Kind::kAnyArray:
+      return evaluate_any(e, values, nulls, st, isnull);
+    case TypedExpr::Kind::kBoolTest: {
+      bool n = false;
+      const Datum v = evaluate(e.args[0], values, nulls, st, n);
+      isnull = false;
+      const bool holds = e.name == "UNKNOWN" ? n : !n && (v != 0) == (e.name == "TRUE");
+      return holds != e.negated;
+    }
+  }
+  isnull = true;
+  return 0;
+}
+
+double expr_cost_units(const TypedExpr& e) {
+  check_stack_depth();
+  double units = 0;
+  if (e.kind == TypedExpr::Kind::kAnyArray) {
+    units += double(e.cost_units) * double(e.args.size() - 1) * 0.5;
+  } else if (e.kind == TypedExpr::Kind::kCall || e.kind == TypedExpr::Kind::kNullIf) {
+    units += e.cost_units;
+  } else if (e.kind == TypedExpr::Kind::kMinMax) {
+    units += 1;  // cost_qual_eval counts GREATEST / LEAST as one call
+  }
+  for (const TypedExpr& a : e.args) units += expr_cost_units(a);
+  return units;
+}
+
+namespace {
+
+const char* negated_operator(const std::string& op) {
+  static const char* const kPairs[][2] = {
+      {"=", "<>"}, {"<", ">="}, {">", "<="}, {"~~", "!~~"}, {"~~*", "!~~*"}};
+  for (const auto& p : kPairs) {
+    if (op == p[0]) return p[1];
+    if (op == p[1]) return p[0];
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TypedExpr negate_expr(TypedExpr e) {
+  check_stack_depth();
+  switch (e.kind) {
+    case TypedExpr::Kind::kCall:
+      if (e.negator != nullptr) {
+        if (const char* name = negated_operator(e.name)) {
+          std::swap(e.fn, e.negator);
+          e.name = name;
+          return e;
+        }
+      }
+      break;
+    case TypedExpr::Kind::kNot:
+      return std::move(e.args[0]);
+    case TypedExpr::Kind::kIsNull:
+    case TypedExpr::Kind::kBoolTest:
+      e.negated = !e.negated;
+      return e;
+    case TypedExpr::Kind::kAnd:
+    case TypedExpr::Kind::kOr:
+      e.kind = e.kind == TypedExpr::Kind::kAnd ? TypedExpr::Kind::kOr : TypedExpr::Kind::kAnd;
+      for (TypedExpr& a : e.args) a = negate_expr(std::move(a));
+      return e;
+    case TypedExpr::Kind::kConst:
+      if (e.type == TypeId::kBool && !e.isnull) {
+        e.value = OwnedDatum::by_value(e.value.datum() == 0);
+        return e;
+      }
+      break;
+    default:
+      break;
+  }
+  TypedExpr n;
+  n.kind = TypedExpr::Kind::kNot;
+  n.type = TypeId::kBool;
+  n.args.push_back(std::move(e));
+  return n;
+}
+
+void expr_slots(const TypedExpr& e, std::vector<uint32_t>& slots) {
+  check_stack_depth();
+  if (e.kind == TypedExpr::Kind::kColumn &&
+      std::find(slots.begin(), slots.end(), e.slot) == slots.end())
+    slots.push_back(e.slot);
+  for (const TypedExpr& a : e.args) expr_slots(a, slots);
+}
+
+}  // namespace tp

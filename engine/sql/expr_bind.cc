@@ -1,0 +1,286 @@
+#include "engine/sql/expr_bind.h"
+
+#include <cctype>
+
+#include "engine/core/error.h"
+#include "engine/core/numeric.h"
+#include "engine/core/stack_depth.h"
+#include "engine/sql/expr_ops.h"
+
+namespace tp {
+namespace {
+
+using expr::coerce;
+using expr::CoercionContext;
+using expr::is_unknown;
+
+TypedExpr unknown_literal(const std::string& text, bool isnull) {
+  TypedExpr c;
+  c.kind = TypedExpr::Kind::kConst;
+  c.type = TypeId::kText;
+  c.unknown_literal = true;
+  c.isnull = isnull;
+  if (!isnull) c.value = OwnedDatum::by_ref(make_varlena(text));
+  return c;
+}
+
+TypedExpr boolean(TypedExpr e, const char* context, int position) {
+  if (is_unknown(e) || (e.is_const() && e.isnull && e.unknown_literal))
+    return expr::coerce_implicitly(std::move(e), TypeId::kBool, position);
+  if (e.type != TypeId::kBool)
+    throw Error(std::string("argument of ") + context + " must be type boolean, not type " +
+                format_type(e.type, kNoTypmod))
+        .at_position(position)
+        .with_sqlstate(sqlstate::kDatatypeMismatch);
+  return e;
+}
+
+TypedExpr junction(TypedExpr::Kind kind, std::vector<TypedExpr> args) {
+  TypedExpr e;
+  e.kind = kind;
+  e.type = TypeId::kBool;
+  e.args = std::move(args);
+  return e;
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper(uint8_t(c)));
+  return s;
+}
+
+class Binder {
+ public:
+  explicit Binder(const ColumnLookup& columns) : columns_(columns) {}
+
+  TypedExpr bind(const sql::Expr& e) {
+    check_stack_depth();
+    switch (e.kind) {
+      case sql::ExprKind::kIntConst:
+        return expr::make_const(e.ival == int64_t(int32_t(e.ival)) ? TypeId::kInt4 : TypeId::kInt8,
+                                kNoTypmod, e.ival, false);
+      case sql::ExprKind::kNumConst: {
+        const std::string v = numeric_in(e.sval, kNoTypmod);
+        return expr::make_const(TypeId::kNumeric, kNoTypmod, pointer_datum(v.data()), false);
+      }
+      case sql::ExprKind::kStrConst:
+        return unknown_literal(e.sval, false);
+      case sql::ExprKind::kNullConst:
+        return unknown_literal("", true);
+      case sql::ExprKind::kBoolConst:
+        return expr::make_const(TypeId::kBool, kNoTypmod, e.ival != 0, false);
+      case sql::ExprKind::kColumnRef: {
+        const BoundColumnRef c = columns_(e);
+        TypedExpr v;
+        v.kind = TypedExpr::Kind::kColumn;
+        v.slot = c.slot;
+        v.type = c.type;
+        v.typmod = c.typmod;
+        v.name = c.printed;
+        return v;
+      }
+      case sql::ExprKind::kFuncCall:
+        return function(e);
+      case sql::ExprKind::kUnary:
+        return expr::resolve_prefix(e.name, bind(*e.args[0]), e.position);
+      case sql::ExprKind::kBinary:
+      case sql::ExprKind::kCompare:
+        return expr::resolve_operator(e.name, bind(*e.args[0]), bind(*e.args[1]), e.position);
+      case sql::ExprKind::kLike:
+        return like(e);
+      case sql::ExprKind::kAnd:
+      case sql::ExprKind::kOr: {
+        const bool is_and = e.kind == sql::ExprKind::kAnd;
+        std::vector<TypedExpr> args;
+        for (const auto& a : e.args)
+          args.push_back(boolean(bind(*a), is_and ? "AND" : "OR", a->position));
+        return junction(is_and ? TypedExpr::Kind::kAnd : TypedExpr::Kind::kOr, std::move(args));
+      }
+      case sql::ExprKind::kNot: {
+        std::vector<TypedExpr> args;
+        args.push_back(boolean(bind(*e.args[0]), "NOT", e.args[0]->position));
+        return junction(TypedExpr::Kind::kNot, std::move(args));
+      }
+      case sql::ExprKind::kIsNull: {
+        std::vector<TypedExpr> args;
+        args.push_back(bind(*e.args[0]));
+        TypedExpr n = junction(TypedExpr::Kind::kIsNull, std::move(args));
+        n.negated = e.negated;
+        return n;
+      }
+      case sql::ExprKind::kBetween:
+        return between(e);
+      case sql::ExprKind::kInList:
+        return in_list(e);
+      case sql::ExprKind::kCast:
+        return cast(e);
+      case sql::ExprKind::kCase:
+        return case_expr(e);
+      case sql::ExprKind::kBoolTest: {
+        std::vector<TypedExpr> args;
+        args.push_back(boolean(bind(*e.args[0]), ("IS " + upper(e.name)).c_str(), e.position));
+        TypedExpr t = junction(TypedExpr::Kind::kBoolTest, std::move(args));
+        t.name = upper(e.name);
+        t.negated = e.negated;
+        return t;
+      }
+      default:
+        throw Error("this expression is not supported here")
+            .at_position(e.position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
+    }
+  }
+
+ private:
+  TypedExpr function(const sql::Expr& e) {
+    if (e.star_arg || e.distinct || e.name == "count" || e.name == "sum" || e.name == "avg" ||
+        e.name == "min" || e.name == "max")
+      throw Error("aggregate functions are not allowed here")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kGroupingError);
+    std::vector<TypedExpr> args;
+    for (const auto& a : e.args) args.push_back(bind(*a));
+    return expr::resolve_function(e.name, std::move(args), e.sql_syntax, e.position);
+  }
+
+  TypedExpr like(const sql::Expr& e) {
+    if (e.args.size() > 2)
+      throw Error("LIKE ... ESCAPE is not supported yet")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    const std::string op = e.negated ? "!" + e.name : e.name;
+    return expr::resolve_operator(op, bind(*e.args[0]), bind(*e.args[1]), e.position);
+  }
+
+  TypedExpr compare(const char* op, const sql::Expr& l, const sql::Expr& r, int position) {
+    return expr::resolve_operator(op, bind(l), bind(r), position);
+  }
+
+  TypedExpr between(const sql::Expr& e) {
+    const sql::Expr &x = *e.args[0], &lo = *e.args[1], &hi = *e.args[2];
+    auto range = [&](const sql::Expr& a, const sql::Expr& b) {
+      std::vector<TypedExpr> args;
+      if (e.negated) {
+        args.push_back(compare("<", x, a, e.position));
+        args.push_back(compare(">", x, b, e.position));
+        return junction(TypedExpr::Kind::kOr, std::move(args));
+      }
+      args.push_back(compare(">=", x, a, e.position));
+      args.push_back(compare("<=", x, b, e.position));
+      return junction(TypedExpr::Kind::kAnd, std::move(args));
+    };
+    if (!e.symmetric) return range(lo, hi);
+    std::vector<TypedExpr> both;
+    both.push_back(range(lo, hi));
+    both.push_back(range(hi, lo));
+    return junction(e.negated ? TypedExpr::Kind::kAnd : TypedExpr::Kind::kOr, std::move(both));
+  }
+
+  TypedExpr in_list(const sql::Expr& e) {
+    const char* op = e.negated ? "<>" : "=";
+    std::vector<TypedExpr> items;
+    for (int64_t v : e.int_items)
+      items.push_back(
+          expr::make_const(v == int64_t(int32_t(v)) ? TypeId::kInt4 : TypeId::kInt8, -1, v, false));
+    for (size_t i = 1; i < e.args.size(); ++i) items.push_back(bind(*e.args[i]));
+    TypedExpr left = bind(*e.args[0]);
+    if (items.size() == 1 && !e.array)
+      return expr::resolve_operator(op, std::move(left), std::move(items[0]), e.position);
+    bool all_const = !left.is_const();
+    for (const TypedExpr& i : items) all_const = all_const && i.is_const();
+    if (!all_const) {
+      // Items that read columns: PostgreSQL's OR of equalities (AND of <> for NOT IN).
+      std::vector<TypedExpr> tests;
+      for (TypedExpr& i : items)
+        tests.push_back(expr::resolve_operator(op, left, std::move(i), e.position));
+      return junction(e.negated ? TypedExpr::Kind::kAnd : TypedExpr::Kind::kOr, std::move(tests));
+    }
+    std::vector<TypedExpr*> all{&left};
+    for (TypedExpr& i : items) all.push_back(&i);
+    const TypeId t = expr::unify_types(all, "IN", e.position);
+    for (TypedExpr& i : items) i = expr::coerce_implicitly(std::move(i), t, e.position);
+    // The operator for (left, element): it may cast both (varchar's elements become text).
+    TypedExpr probe =
+        expr::resolve_operator(op, left, expr::make_const(t, -1, 0, true), e.position);
+    TypedExpr any;
+    any.kind = TypedExpr::Kind::kAnyArray;
+    any.type = TypeId::kBool;
+    any.name.assign(e.negated ? "<>" : "=");
+    any.negated = e.negated;
+    any.fn = probe.fn;
+    any.compare_as = probe.compare_as;
+    any.cost_units = 1;
+    const TypeId elem = probe.args[1].type;
+    any.args.push_back(std::move(probe.args[0]));
+    for (TypedExpr& i : items)
+      any.args.push_back(expr::coerce_implicitly(std::move(i), elem, e.position));
+    return any;
+  }
+
+  TypedExpr cast(const sql::Expr& e) {
+    if (e.name == "regclass")
+      throw Error("::regclass is not supported here")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    TypedExpr x = bind(*e.args[0]);
+    TypedExpr c = coerce(std::move(x), e.cast_type.id, e.cast_type.typmod,
+                         CoercionContext::kExplicit, e.position);
+    c.explicit_cast = c.kind == TypedExpr::Kind::kCall;
+    return c;
+  }
+
+  TypedExpr case_expr(const sql::Expr& e) {
+    size_t i = 0;
+    const sql::Expr* operand = e.case_operand ? e.args[i++].get() : nullptr;
+    const size_t end = e.args.size() - (e.case_else ? 1 : 0);
+    std::vector<TypedExpr> conditions, results;
+    for (; i + 1 < end; i += 2) {
+      const sql::Expr& when = *e.args[i];
+      conditions.push_back(operand ? compare("=", *operand, when, when.position)
+                                   : boolean(bind(when), "CASE/WHEN", when.position));
+      results.push_back(bind(*e.args[i + 1]));
+    }
+    results.push_back(e.case_else ? bind(*e.args.back()) : unknown_literal("", true));
+    // PostgreSQL weighs the ELSE result first (transformCaseExpr puts it at the front).
+    std::vector<TypedExpr*> ptrs{&results.back()};
+    for (size_t k = 0; k + 1 < results.size(); ++k) ptrs.push_back(&results[k]);
+    const TypeId t = expr::unify_types(ptrs, "CASE", e.position);
+    TypedExpr c;
+    c.kind = TypedExpr::Kind::kCase;
+    c.type = t;
+    for (size_t k = 0; k < conditions.size(); ++k) {
+      c.args.push_back(std::move(conditions[k]));
+      c.args.push_back(expr::coerce_implicitly(std::move(results[k]), t, e.position));
+    }
+    c.args.push_back(expr::coerce_implicitly(std::move(results.back()), t, e.position));
+    return c;
+  }
+
+  const ColumnLookup& columns_;
+};
+
+}  // namespace
+
+TypedExpr bind_expr(const sql::Expr& e, const ColumnLookup& columns) {
+  return Binder(columns).bind(e);
+}
+
+TypedExpr bind_condition(const sql::Expr& e, const ColumnLookup& columns, const char* context) {
+  return boolean(bind_expr(e, columns), context, e.position);
+}
+
+TypedExpr finish_output(TypedExpr e) {
+  if (is_unknown(e)) return expr::coerce_implicitly(std::move(e), TypeId::kText, 0);
+  return e;
+}
+
+bool calls_aggregate(const sql::Expr& e) {
+  check_stack_depth();
+  if (e.kind == sql::ExprKind::kFuncCall && (e.star_arg || e.name == "count" || e.name == "sum" ||
+                                             e.name == "avg" || e.name == "min" || e.name == "max"))
+    return true;
+  for (const auto& a : e.args)
+    if (calls_aggregate(*a)) return true;
+  return false;
+}
+
+}  // namespace tp

@@ -1,0 +1,321 @@
+// The common functions, resolved by name and argument types as PostgreSQL 15's
+// pg_proc offers them (round(integer) is round(double precision), the preferred type;
+// length(char(n)) ignores the padding), and the constructs that pick a common type:
+// COALESCE, NULLIF, GREATEST and LEAST.
+#include <cmath>
+
+#include "engine/core/error.h"
+#include "engine/core/float_io.h"
+#include "engine/core/numeric.h"
+#include "engine/core/string_types.h"
+#include "engine/core/type_io.h"
+#include "engine/sql/expr_ops.h"
+
+namespace tp::expr {
+namespace {
+
+Datum abs_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
+  switch (self.type) {
+    case TypeId::kInt2:
+      return int_abs(int16_t(a[0]));
+    case TypeId::kInt4:
+      return int_abs(int32_t(a[0]));
+    case TypeId::kInt8:
+      return int_abs(int64_t(a[0]));
+    case TypeId::kFloat4:
+      return float4_datum(std::fabs(datum_float4(a[0])));
+    case TypeId::kFloat8:
+      return float8_datum(std::fabs(datum_float8(a[0])));
+    default:
+      return varlena_result(st, numeric_abs(datum_pointer(a[0])));
+  }
+}
+
+// round, trunc, floor, ceil over numeric (with an optional scale) or float8.
+template <char Kind>
+Datum rounding_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
+  if (self.type == TypeId::kFloat8) {
+    const double v = datum_float8(a[0]);
+    return float8_datum(Kind == 'r'   ? std::rint(v)
+                        : Kind == 't' ? std::trunc(v)
+                        : Kind == 'f' ? std::floor(v)
+                                      : std::ceil(v));
+  }
+  const char* n = datum_pointer(a[0]);
+  const auto scale = self.args.size() > 1 ? int32_t(a[1]) : 0;
+  return varlena_result(st, Kind == 'r'   ? numeric_round(n, scale)
+                            : Kind == 't' ? numeric_trunc(n, scale)
+                            : Kind == 'f' ? numeric_floor(n)
+                                          : numeric_ceil(n));
+}
+
+Datum length_eval(const Datum* a, const TypedExpr& self, EvalState&) {
+  const std::string_view s = text_arg(a[0]);
+  return self.args[0].type == TypeId::kBpchar ? bpchar_length(s) : text_length(s);
+}
+Datum octet_length_eval(const Datum* a, const TypedExpr&, EvalState&) {
+  return octet_length(text_arg(a[0]));
+}
+Datum lower_eval(const Datum* a, const TypedExpr&, EvalState& st) {
+  return text_result(st, text_lower(text_arg(a[0])));
+}
+Datum upper_eval(const Datum* a, const TypedExpr&, EvalState& st) {
+  return text_result(st, text_upper(text_arg(a[0])));
+}
+Datum md5_eval(const Datum* a, const TypedExpr&, EvalState& st) {
+  return text_result(st, md5_hex(text_arg(a[0])));
+}
+Datum substring_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
+  const std::optional<int32_t> count =
+      self.args.size() > 2 ? std::optional<int32_t>(int32_t(a[2])) : std::nullopt;
+  return text_result(st, text_substring(text_arg(a[0]), int32_t(a[1]), count));
+}
+Datum strpos_eval(const Datum* a, const TypedExpr&, EvalState&) {
+  return text_position(text_arg(a[0]), text_arg(a[1]));
+}
+template <char Side>
+Datum trim_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
+  const std::string_view chars = self.args.size() > 1 ? text_arg(a[1]) : " ";
+  const std::string_view s = text_arg(a[0]);
+  return text_result(st, Side == 'b'   ? text_btrim(s, chars)
+                         : Side == 'l' ? text_ltrim(s, chars)
+                                       : text_rtrim(s, chars));
+}
+
+int64_t as_timestamp(Datum d, TypeId t) {
+  return t == TypeId::kDate ? date_to_timestamp(int32_t(d)) : d;
+}
+Datum extract_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
+  const std::string_view field = text_arg(a[0]);
+  const std::optional<std::string> v = self.args[1].type == TypeId::kDate
+                                           ? extract_date(field, int32_t(a[1]))
+                                           : extract_timestamp(field, a[1]);
+  if (!v) throw Error("extract(" + std::string(field) + ") gave no value");
+  return varlena_result(st, numeric_in(*v, kNoTypmod));
+}
+Datum date_part_eval(const Datum* a, const TypedExpr& self, EvalState&) {
+  const std::optional<double> v =
+      date_part_timestamp(text_arg(a[0]), as_timestamp(a[1], self.args[1].type));
+  return float8_datum(v.value_or(0));
+}
+Datum date_trunc_eval(const Datum* a, const TypedExpr&, EvalState&) {
+  return date_trunc_timestamp(text_arg(a[0]), a[1]);
+}
+Datum current_date_eval(const Datum*, const TypedExpr&, EvalState& st) {
+  int64_t days = st.statement_time / kUsecsPerDay;
+  if (st.statement_time % kUsecsPerDay < 0) --days;
+  return days;
+}
+Datum localtimestamp_eval(const Datum*, const TypedExpr&, EvalState& st) {
+  return st.statement_time;
+}
+
+[[noreturn]] void no_function(const std::string& name, const std::vector<TypedExpr>& args,
+                              int position) {
+  std::string types;
+  for (size_t i = 0; i < args.size(); ++i)
+    types += (i ? ", " : "") +
+             (is_unknown(args[i]) ? std::string("unknown") : format_type(args[i].type, -1));
+  throw Error("function " + name + "(" + types + ") does not exist", "",
+              "No function matches the given name and argument types. You might need to add "
+              "explicit type casts.")
+      .at_position(position)
+      .with_sqlstate(sqlstate::kUndefinedFunction);
+}
+
+TypedExpr call(const std::string& name, ScalarFn fn, TypeId result, std::vector<TypedExpr> args,
+               bool sql_syntax, bool immutable = true) {
+  return make_call(name, fn, result, std::move(args),
+                   sql_syntax ? TypedExpr::Form::kSqlSyntax : TypedExpr::Form::kFunction, 1,
+                   immutable);
+}
+
+// An argument that must be text (varchar and char(n) cast to it).
+void as_text(std::vector<TypedExpr>& args, size_t i, const std::string& name, int position) {
+  if (!is_unknown(args[i]) && !is_string(args[i].type)) no_function(name, args, position);
+  args[i] = coerce_implicitly(std::move(args[i]), TypeId::kText, position);
+}
+void as_int4(std::vector<TypedExpr>& args, size_t i, const std::string& name, int position) {
+  const TypeId t = args[i].type;
+  if (!is_unknown(args[i]) && t != TypeId::kInt2 && t != TypeId::kInt4)
+    no_function(name, args, position);
+  args[i] = coerce_implicitly(std::move(args[i]), TypeId::kInt4, position);
+}
+
+TypedExpr numeric_function(const std::string& name, std::vector<TypedExpr> args, int position) {
+  const size_t n = args.size();
+  if (n == 0 || n > 2 || (n == 2 && name != "round" && name != "trunc"))
+    no_function(name, args, position);
+  TypedExpr& x = args[0];
+  if (!is_unknown(x) && category(x.type) != Category::kNumeric) no_function(name, args, position);
+  if (name == "abs") {
+    if (is_unknown(x)) x = coerce_implicitly(std::move(x), TypeId::kFloat8, position);
+    const TypeId t = x.type;
+    return call(name, abs_eval, t, std::move(args), false);
+  }
+  // numeric keeps numeric (so does any argument with a scale); everything else is
+  // float8, the category's preferred type.
+  const TypeId t = x.type == TypeId::kNumeric || n == 2 ? TypeId::kNumeric : TypeId::kFloat8;
+  x = coerce_implicitly(std::move(x), t, position);
+  if (n == 2) as_int4(args, 1, name, position);
+  // round(numeric) and trunc(numeric) are SQL functions PostgreSQL inlines: round(x, 0).
+  if (n == 1 && t == TypeId::kNumeric && (name == "round" || name == "trunc"))
+    args.push_back(make_const(TypeId::kInt4, kNoTypmod, 0, false));
+  const ScalarFn fn = name == "round"   ? rounding_eval<'r'>
+                      : name == "trunc" ? rounding_eval<'t'>
+                      : name == "floor" ? rounding_eval<'f'>
+                                        : rounding_eval<'c'>;
+  return call(name, fn, t, std::move(args), false);
+}
+
+TypedExpr string_function(const std::string& name, std::vector<TypedExpr> args, bool sql_syntax,
+                          int position) {
+  const size_t n = args.size();
+  if (name == "length" || name == "char_length" || name == "character_length" ||
+      name == "octet_length") {
+    if (n != 1) no_function(name, args, position);
+    if (args[0].type != TypeId::kBpchar || is_unknown(args[0])) as_text(args, 0, name, position);
+    return call(name, name == "octet_length" ? octet_length_eval : length_eval, TypeId::kInt4,
+                std::move(args), false);
+  }
+  if (name == "lower" || name == "upper" || name == "md5") {
+    if (n != 1) no_function(name, args, position);
+    as_text(args, 0, name, position);
+    return call(name,
+                name == "lower"   ? lower_eval
+                : name == "upper" ? upper_eval
+                                  : md5_eval,
+                TypeId::kText, std::move(args), false);
+  }
+  if (name == "substring" || name == "substr") {
+    if (n < 2 || n > 3) no_function(name, args, position);
+    as_text(args, 0, name, position);
+    for (size_t i = 1; i < n; ++i) as_int4(args, i, name, position);
+    return call(name, substring_eval, TypeId::kText, std::move(args), sql_syntax);
+  }
+  if (name == "position" || name == "strpos") {
+    if (n != 2) no_function(name, args, position);
+    as_text(args, 0, name, position);
+    as_text(args, 1, name, position);
+    // POSITION(a IN b) is position(b, a): the string searched comes first.
+    if (name == "position") std::swap(args[0], args[1]);
+    return call(name, strpos_eval, TypeId::kInt4, std::move(args), sql_syntax);
+  }
+  // btrim, ltrim, rtrim
+  if (n < 1 || n > 2) no_function(name, args, position);
+  for (size_t i = 0; i < n; ++i) as_text(args, i, name, position);
+  const ScalarFn fn = name == "btrim"   ? trim_eval<'b'>
+                      : name == "ltrim" ? trim_eval<'l'>
+                                        : trim_eval<'r'>;
+  return call(name, fn, TypeId::kText, std::move(args), sql_syntax);
+}
+
+TypedExpr datetime_function(const std::string& name, std::vector<TypedExpr> args, bool sql_syntax,
+                            int position) {
+  if (args.size() != 2) no_function(name, args, position);
+  as_text(args, 0, name, position);
+  TypedExpr& x = args[1];
+  if (is_unknown(x)) x = coerce_implicitly(std::move(x), TypeId::kTimestamp, position);
+  if (x.type == TypeId::kInterval)
+    throw Error(name + "() of an interval is not supported yet")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  if (x.type != TypeId::kDate && x.type != TypeId::kTimestamp) no_function(name, args, position);
+  if (name == "extract")
+    return call(name, extract_eval, TypeId::kNumeric, std::move(args), sql_syntax);
+  if (name == "date_part") {
+    x = coerce_implicitly(std::move(x), TypeId::kTimestamp, position);
+    return call(name, date_part_eval, TypeId::kFloat8, std::move(args), false);
+  }
+  x = coerce_implicitly(std::move(x), TypeId::kTimestamp, position);
+  return call(name, date_trunc_eval, TypeId::kTimestamp, std::move(args), false);
+}
+
+TypedExpr special_form(TypedExpr::Kind kind, const std::string& name, std::vector<TypedExpr> args,
+                       int position) {
+  std::vector<TypedExpr*> ptrs;
+  for (TypedExpr& a : args) ptrs.push_back(&a);
+  const char* context = kind == TypedExpr::Kind::kCoalesce ? "COALESCE"
+                        : kind == TypedExpr::Kind::kNullIf ? "NULLIF"
+                                                           : name.c_str();
+  TypedExpr e;
+  e.kind = kind;
+  e.name = name;
+  if (kind == TypedExpr::Kind::kNullIf) {
+    // NULLIF(a, b) is `a = b`'s operator, typed as a.
+    TypedExpr eq = resolve_operator("=", args[0], args[1], position);
+    if (eq.kind != TypedExpr::Kind::kCall)
+      throw Error("NULLIF of two constants is not supported yet")
+          .at_position(position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    e.fn = eq.fn;
+    e.compare_as = eq.compare_as;
+    e.cost_units = 1;
+    e.type = eq.args[0].type;
+    e.typmod = eq.args[0].typmod;
+    e.args = std::move(eq.args);
+    return e;
+  }
+  e.type = unify_types(ptrs, context, position);
+  for (TypedExpr& a : args) a = coerce_implicitly(std::move(a), e.type, position);
+  e.args = std::move(args);
+  return e;
+}
+
+}  // namespace
+
+TypeId unify_types(std::vector<TypedExpr*> args, const char* context, int position) {
+  const TypedExpr* first = nullptr;
+  TypeId t = TypeId::kText;
+  for (const TypedExpr* a : args) {
+    if (is_unknown(*a)) continue;
+    if (!first) {
+      first = a;
+      t = a->type;
+      continue;
+    }
+    if (a->type == t) continue;
+    if (category(a->type) != category(t))
+      throw Error(std::string(context) + " types " + format_type(t, -1) + " and " +
+                  format_type(a->type, -1) + " cannot be matched")
+          .at_position(position)
+          .with_sqlstate(sqlstate::kDatatypeMismatch);
+    if (!is_preferred(t) && can_coerce(t, a->type, CoercionContext::kImplicit) &&
+        !can_coerce(a->type, t, CoercionContext::kImplicit))
+      t = a->type;
+  }
+  return t;
+}
+
+TypedExpr resolve_function(const std::string& name, std::vector<TypedExpr> args, bool sql_syntax,
+                           int position) {
+  if (name == "abs" || name == "round" || name == "trunc" || name == "floor" || name == "ceil" ||
+      name == "ceiling")
+    return numeric_function(name == "ceiling" ? "ceil" : name, std::move(args), position);
+  if (name == "length" || name == "char_length" || name == "character_length" ||
+      name == "octet_length" || name == "lower" || name == "upper" || name == "md5" ||
+      name == "substring" || name == "substr" || name == "position" || name == "strpos" ||
+      name == "btrim" || name == "ltrim" || name == "rtrim")
+    return string_function(name, std::move(args), sql_syntax, position);
+  if (name == "extract" || name == "date_part" || name == "date_trunc")
+    return datetime_function(name, std::move(args), sql_syntax, position);
+  if (name == "coalesce" && !args.empty())
+    return special_form(TypedExpr::Kind::kCoalesce, "COALESCE", std::move(args), position);
+  if (name == "nullif" && args.size() == 2)
+    return special_form(TypedExpr::Kind::kNullIf, "NULLIF", std::move(args), position);
+  if ((name == "greatest" || name == "least") && !args.empty())
+    return special_form(TypedExpr::Kind::kMinMax, name == "greatest" ? "GREATEST" : "LEAST",
+                        std::move(args), position);
+  if ((name == "current_date" || name == "localtimestamp") && args.empty())
+    return call(name, name == "current_date" ? current_date_eval : localtimestamp_eval,
+                name == "current_date" ? TypeId::kDate : TypeId::kTimestamp, {}, true, false);
+  if (name == "now" || name == "current_timestamp" || name == "transaction_timestamp" ||
+      name == "statement_timestamp" || name == "clock_timestamp")
+    throw Error(name + "() returns timestamp with time zone, which tidepool does not have yet", "",
+                "LOCALTIMESTAMP and CURRENT_DATE give the statement's time without a zone.")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  no_function(name, args, position);
+}
+
+}  // namespace tp::expr

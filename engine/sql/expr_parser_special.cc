@@ -1,0 +1,228 @@
+// ExprParser's keyword forms: CASE, CAST(x AS t), and the functions PostgreSQL's grammar
+// spells in SQL's own syntax (func_expr_common_subexpr): EXTRACT, POSITION, SUBSTRING,
+// TRIM, CURRENT_DATE, CURRENT_TIMESTAMP, LOCALTIMESTAMP. Each becomes the node PostgreSQL's
+// parser makes (a FuncCall of its pg_proc name, marked sql_syntax so deparse prints the
+// SQL form back), with gram.y's syntax errors for what it does not accept.
+#include <algorithm>
+#include <iterator>
+#include <string>
+#include <utility>
+
+#include "engine/core/error.h"
+#include "engine/sql/expr_parser.h"
+
+namespace tp::sql {
+namespace {
+
+std::string upper(std::string s) {
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z') c = char(c - 'a' + 'A');
+  return s;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+  return s;
+}
+
+}  // namespace
+
+// `date '2020-01-01'`, `interval '1 day'`, `numeric '1.5'`, `double precision '2'`:
+// PostgreSQL's typed constant (AexprConst), the string read by the type's input
+// function, as `'...'::type`.
+ExprPtr ExprParser::typed_literal(const Token& t) {
+  static const char* const kTypeWords[] = {
+      "date", "timestamp", "interval", "numeric", "decimal", "text",   "varchar",
+      "int",  "integer",   "int2",     "int4",    "int8",    "bigint", "smallint",
+      "real", "float",     "float4",   "float8",  "boolean", "bool",   "bpchar"};
+  size_t words = 1;
+  if (t.text == "double" && is_word("precision", 1)) {
+    words = 2;
+  } else if (std::find_if(std::begin(kTypeWords), std::end(kTypeWords),
+                          [&](const char* w) { return t.text == w; }) == std::end(kTypeWords)) {
+    return nullptr;
+  }
+  if (peek(words).kind != TokenKind::kString) return nullptr;
+  auto c = std::make_unique<Expr>(ExprKind::kCast, t.position);
+  c->cast_type = type_name();
+  c->name = cast_target(c->cast_type);
+  c->sval = type_info(c->cast_type.id).pg_name;
+  const Token s = next();
+  auto str = std::make_unique<Expr>(ExprKind::kStrConst, s.position);
+  str->sval = s.text;
+  c->args.push_back(std::move(str));
+  return sealed(std::move(c));
+}
+
+ExprPtr ExprParser::keyword_form(const Token& t) {
+  const std::string& w = t.text;
+  if (ExprPtr e = typed_literal(t)) return e;
+  if (w == "case") {
+    next();
+    return case_expr(t.position);
+  }
+  // Reserved in PostgreSQL and meaningful only inside CASE: never a column, so
+  // `CASE WHEN END` fails at END as there.
+  if (w == "when" || w == "then" || w == "else" || w == "end") syntax_error();
+  if (w == "current_date" || w == "current_timestamp" || w == "localtimestamp") {
+    next();
+    if (is_punct("(")) {
+      if (w == "current_date") syntax_error();
+      throw Error(upper(w) + "(precision) is not supported")
+          .at_position(t.position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    }
+    return sealed(sql_function(w.c_str(), t.position));
+  }
+  // Without parentheses extract, position, substring and trim are column names
+  // (PostgreSQL's col_name_keyword).
+  if (!is_punct_at("(", 1)) return nullptr;
+  using Form = ExprPtr (ExprParser::*)(int);
+  static constexpr std::pair<const char*, Form> kForms[] = {
+      {"cast", &ExprParser::cast_call},         {"extract", &ExprParser::extract_call},
+      {"position", &ExprParser::position_call}, {"substring", &ExprParser::substring_call},
+      {"trim", &ExprParser::trim_call},
+  };
+  for (const auto& [name, form] : kForms)
+    if (w == name) {
+      next();
+      next();
+      return (this->*form)(t.position);
+    }
+  return nullptr;
+}
+
+ExprPtr ExprParser::sql_function(const char* name, int pos) {
+  auto e = std::make_unique<Expr>(ExprKind::kFuncCall, pos);
+  e->name = name;
+  e->sql_syntax = true;
+  return e;
+}
+
+// After CASE: `[operand] WHEN w THEN t [WHEN ...] [ELSE e] END`, at least one WHEN.
+ExprPtr ExprParser::case_expr(int pos) {
+  auto e = std::make_unique<Expr>(ExprKind::kCase, pos);
+  if (!is_word("when")) {
+    e->case_operand = true;
+    e->args.push_back(expr());
+  }
+  if (!is_word("when")) syntax_error();
+  while (accept_word("when")) {
+    e->args.push_back(expr());
+    expect_word("then");
+    e->args.push_back(expr());
+  }
+  if (accept_word("else")) {
+    e->case_else = true;
+    e->args.push_back(expr());
+  }
+  expect_word("end");
+  return sealed(std::move(e));
+}
+
+// After `CAST (`: `x AS type )`, the same node as x::type.
+ExprPtr ExprParser::cast_call(int pos) {
+  ExprPtr operand = expr();
+  expect_word("as");
+  ExprPtr c = cast_to_type(std::move(operand), pos);
+  expect_punct(")");
+  return c;
+}
+
+// After `EXTRACT (`: `field FROM x )`. The field is a word (year, epoch, dow, ...) or a
+// string, kept lower case as the function compares it.
+ExprPtr ExprParser::extract_call(int pos) {
+  const Token field = peek();
+  if (field.kind != TokenKind::kString &&
+      !(field.kind == TokenKind::kIdentifier && (field.quoted || !is_reserved(field.text))))
+    syntax_error();
+  next();
+  ExprPtr e = sql_function("extract", pos);
+  auto f = std::make_unique<Expr>(ExprKind::kStrConst, field.position);
+  f->sval = lower(field.text);
+  e->args.push_back(std::move(f));
+  expect_word("from");
+  e->args.push_back(expr());
+  expect_punct(")");
+  return sealed(std::move(e));
+}
+
+// After `POSITION (`: `a IN b )`, a searched for in b. Both are gram.y's b_expr, which
+// stops before IN: the generic-operator level. That recursion does not pass through
+// expr(), so this level counts itself.
+ExprPtr ExprParser::position_call(int pos) {
+  Nest nest(*this);
+  ExprPtr e = sql_function("position", pos);
+  e->args.push_back(operator_expr());
+  expect_word("in");
+  e->args.push_back(operator_expr());
+  expect_punct(")");
+  return sealed(std::move(e));
+}
+
+// After `SUBSTRING (`: `s FROM a [FOR b]`, `s FOR b [FROM a]` (a is 1 when left out, as
+// PostgreSQL fills it in), or a plain argument list (sql_syntax false). `s SIMILAR p
+// ESCAPE e` is refused with SIMILAR TO, as the operand's predicate.
+ExprPtr ExprParser::substring_call(int pos) {
+  ExprPtr e = sql_function("substring", pos);
+  e->sql_syntax = false;
+  if (accept_punct(")")) return sealed(std::move(e));
+  e->args.push_back(expr());
+  if (accept_word("from")) {
+    e->sql_syntax = true;
+    e->args.push_back(expr());
+    if (accept_word("for")) e->args.push_back(expr());
+  } else if (accept_word("for")) {
+    e->sql_syntax = true;
+    ExprPtr count = expr();
+    if (accept_word("from")) {
+      e->args.push_back(expr());
+    } else {
+      auto one = std::make_unique<Expr>(ExprKind::kIntConst, 0);  // not written: no position
+      one->ival = 1;
+      e->args.push_back(std::move(one));
+    }
+    e->args.push_back(std::move(count));
+  } else {
+    while (accept_punct(",")) e->args.push_back(expr());
+  }
+  expect_punct(")");
+  return sealed(std::move(e));
+}
+
+// After `TRIM (`: `[BOTH | LEADING | TRAILING] [[chars] FROM] s [, ...] )` as gram.y's
+// trim_list: btrim / ltrim / rtrim over the list, the characters (when given before
+// FROM) appended last.
+ExprPtr ExprParser::trim_call(int pos) {
+  const char* name = "btrim";
+  if (accept_word("leading")) {
+    name = "ltrim";
+  } else if (accept_word("trailing")) {
+    name = "rtrim";
+  } else {
+    accept_word("both");
+  }
+  ExprPtr e = sql_function(name, pos);
+  ExprPtr chars;
+  bool list = accept_word("from");
+  if (!list) {
+    ExprPtr first = expr();
+    if (accept_word("from")) {
+      chars = std::move(first);
+      list = true;
+    } else {
+      e->args.push_back(std::move(first));
+      list = accept_punct(",");
+    }
+  }
+  if (list) {
+    do e->args.push_back(expr());
+    while (accept_punct(","));
+  }
+  if (chars) e->args.push_back(std::move(chars));
+  expect_punct(")");
+  return sealed(std::move(e));
+}
+
+}  // namespace tp::sql
