@@ -86,6 +86,9 @@ class ExecNode {
   // The read stream this node reads through, for the Prefetch line; null if none.
   virtual const bufmgr::ReadStreamStats* stream_stats() const { return nullptr; }
   virtual std::vector<const ExecNode*> children() const { return {}; }
+  // A node EXPLAIN does not show: its only child's line stands for it (a projection
+  // PostgreSQL's scans do themselves).
+  virtual bool explain_transparent() const { return false; }
   // What EXPLAIN prints above child i when it is no plain input ("InitPlan 1 (returns
   // $0)"); "" for an input.
   virtual std::string child_label(size_t) const { return ""; }

@@ -66,6 +66,11 @@ Datum evaluate_call(const TypedExpr& e, const Datum* values, const bool* nulls, 
   // Every function here is strict: a NULL argument makes a NULL result, uncalled.
   constexpr size_t kMaxArgs = 4;
   Datum args[kMaxArgs];
+  // No function the binder resolves takes more (substring's three are the most); a node
+  // with more would write past `args`, so it fails instead.
+  if (e.args.size() > kMaxArgs)
+    throw Error("function " + e.name + " has more than 4 arguments")
+        .with_sqlstate(sqlstate::kInternalError);
   for (size_t i = 0; i < e.args.size(); ++i) {
     bool n = false;
     args[i] = evaluate(e.args[i], values, nulls, st, n);

@@ -17,8 +17,11 @@
 #include "engine/plan/parallel_paths.h"
 #include "engine/plan/prepqual.h"
 #include "engine/plan/scan_choice.h"
+#include "engine/plan/select_list.h"
 #include "engine/plan/where_clause.h"
+#include "engine/sql/expr_bind.h"
 #include "engine/sql/identifier.h"
+#include "engine/sql/parser.h"
 
 namespace tp {
 namespace {
@@ -26,29 +29,8 @@ namespace {
 // The in-memory sort refuses to hold more row data than this (scans/README.md).
 constexpr uint64_t kSortMemoryLimitBytes = uint64_t(2) << 30;
 
-std::string quoted(const std::string& s) {
-  return "\"" + s + "\"";
-}
-
 int output_width(OutputType t) {
   return t == OutputType::kInt4 ? 4 : t == OutputType::kInt8 ? 8 : 32;
-}
-
-const RelationEntry& find_table(PlanContext& ctx, const sql::Select& s) {
-  // Tables live in schema public; pg_catalog holds only the system views.
-  const RelationEntry* found =
-      s.from->schema == "pg_catalog" ? nullptr : ctx.catalog.find(s.from->name);
-  if (!found)
-    throw Error("relation " +
-                quoted((s.from->schema.empty() ? "" : s.from->schema + ".") + s.from->name) +
-                " does not exist")
-        .at_position(s.from->position)
-        .with_sqlstate(sqlstate::kUndefinedTable);
-  if (!found->is_table())
-    throw Error("cannot read index " + quoted(found->name) + " as a table")
-        .at_position(s.from->position)
-        .with_sqlstate(sqlstate::kWrongObjectType);
-  return *found;
 }
 
 // An aggregate call of the select list.
@@ -68,6 +50,12 @@ struct BoundTargets {
   // aggregate is a leaf); `arithmetic` when some column is more than a leaf.
   std::vector<AggregateExpr> outputs;
   bool arithmetic = false;
+  // Plain select list: per output column, its computed expression (its `columns` entry
+  // is -1), or null for a table column.
+  std::vector<std::shared_ptr<TypedExpr>> exprs;
+  bool computed() const {
+    return std::any_of(exprs.begin(), exprs.end(), [](const auto& e) { return e != nullptr; });
+  }
 };
 
 // An aggregate call of the select list: its kind and the table column it reads.
@@ -110,13 +98,6 @@ BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
   if (*kind != scans::AggKind::kCount || distinct)
     require_integer_column(rel, column, e.args[0]->position, (e.name + "()").c_str());
   return {*kind, column, distinct};
-}
-
-bool contains_aggregate(const sql::Expr& e) {
-  if (e.kind == sql::ExprKind::kFuncCall) return true;
-  for (const auto& a : e.args)
-    if (contains_aggregate(*a)) return true;
-  return false;
 }
 
 // Integer arithmetic over aggregates and integer constants (engine/plan/aggregate_expr.h);
@@ -179,26 +160,26 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
     if (e.kind == sql::ExprKind::kStar) {
       for (size_t c = 0; c < rel.columns.size(); ++c) {
         b.columns.push_back(int(c));
+        b.exprs.push_back(nullptr);
         b.names.push_back(rel.columns[c].name);
       }
     } else if (e.kind == sql::ExprKind::kColumnRef) {
       b.columns.push_back(bind_column(rel, e));
+      b.exprs.push_back(nullptr);
       b.names.push_back(t.alias.empty() ? e.name : t.alias);
-    } else if (e.kind == sql::ExprKind::kFuncCall) {
+    } else if (e.kind == sql::ExprKind::kFuncCall && calls_aggregate(e)) {
       b.outputs.push_back(bind_aggregate_expr(rel, e, b, false));
       b.names.push_back(t.alias.empty() ? e.name : t.alias);
       continue;
-    } else if (contains_aggregate(e)) {
+    } else if (calls_aggregate(e)) {
       b.outputs.push_back(bind_aggregate_expr(rel, e, b, true));
       b.names.push_back(t.alias.empty() ? "?column?" : t.alias);
       b.arithmetic = true;
       continue;
     } else {
-      throw Error(
-          "the select list takes *, columns and aggregates (count, sum, min, max, avg); "
-          "expressions are not supported")
-          .at_position(e.position)
-          .with_sqlstate(sqlstate::kFeatureNotSupported);
+      b.columns.push_back(-1);
+      b.exprs.push_back(bind_select_expr(rel, e));
+      b.names.push_back(t.alias.empty() ? sql::default_column_name(e) : t.alias);
     }
     if (!b.first_plain) b.first_plain = &e;
   }
@@ -225,6 +206,14 @@ struct BoundOrder {
   size_t index_orderable_keys = SIZE_MAX;
 };
 
+// An ORDER BY key naming a computed select-list column (column -1): not sorted by yet.
+int computed_refused(int column, const sql::Expr& e) {
+  if (column >= 0) return column;
+  throw Error("ORDER BY a computed select-list column is not supported yet")
+      .at_position(e.position)
+      .with_sqlstate(sqlstate::kFeatureNotSupported);
+}
+
 int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const sql::Expr& e) {
   if (e.kind == sql::ExprKind::kIntConst) {
     int64_t k = e.ival;
@@ -232,11 +221,11 @@ int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const 
       throw Error("ORDER BY position " + std::to_string(k) + " is not in select list")
           .at_position(e.position)
           .with_sqlstate(sqlstate::kInvalidColumnReference);
-    return targets.columns[size_t(k - 1)];
+    return computed_refused(targets.columns[size_t(k - 1)], e);
   }
   if (e.kind == sql::ExprKind::kColumnRef) {
     for (size_t i = 0; i < targets.names.size() && i < targets.columns.size(); ++i)
-      if (targets.names[i] == e.name) return targets.columns[i];
+      if (targets.names[i] == e.name) return computed_refused(targets.columns[i], e);
     return bind_column(rel, e);
   }
   throw Error("ORDER BY takes columns (by name or position)")
@@ -297,7 +286,7 @@ struct ScanSlots {
 
 ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
   ScanSlots slots;
-  for (int c : targets.columns) slots.output_slots.push_back(slots.slot_of(c));
+  for (int c : targets.columns) slots.output_slots.push_back(c < 0 ? 0 : slots.slot_of(c));
   for (size_t k = 0; k < order.keys.size(); ++k) {
     const auto& [c, desc] = order.keys[k];
     slots.sort_keys.push_back({slots.slot_of(c), desc, order.nulls_first[k]});
@@ -466,8 +455,11 @@ void add_limit(std::optional<int64_t> count, int64_t offset, PlanTop& top) {
   top = {std::move(limit), limited};
 }
 
-void add_output_column(const RelationEntry& rel, int c, PlannedQuery& q) {
-  const Column& col = rel.columns[size_t(c)];
+void add_output_column(const RelationEntry& rel, const BoundTargets& targets, size_t i,
+                       PlannedQuery& q) {
+  const int c = targets.columns[i];
+  const TypedExpr* e = targets.exprs[i].get();
+  const Column col = e ? Column{targets.names[i], e->type, e->typmod} : rel.columns[size_t(c)];
   q.output_types.push_back(col.type == ColumnType::kInt8 ? OutputType::kInt8 : OutputType::kInt4);
   q.output_columns.push_back(col);
 }
@@ -531,6 +523,10 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   sq.constant_columns = constant_columns(sq.clauses);
   BoundOrder order = bind_order_by(rel, s, targets, sq.constant_columns);
   ScanSlots slots = assign_slots(targets, order);
+  if (targets.computed())
+    place_computed_columns(
+        targets.exprs, [&](int c) { return slots.slot_of(c); }, slots.columns, slots.output_slots,
+        sq);
   PlannedQuery q;
   q.column_names = targets.names;
   q.output_slots = slots.output_slots;
@@ -558,9 +554,12 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   }
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};
+  if (targets.computed())
+    top.node = project_select_list(std::move(top.node), targets.exprs, ctx.settings.costs, top.path,
+                                   scan.width);
   if (scan.distinct) {
     add_distinct(s, targets, order, *distinct, slots, std::move(scan), sq.distinct->width, top);
-    for (int c : targets.columns) add_output_column(rel, c, q);
+    for (size_t i = 0; i < targets.columns.size(); ++i) add_output_column(rel, targets, i, q);
     if (s.limit || s.offset.value_or(0) > 0) add_limit(s.limit, s.offset.value_or(0), top);
     q.root = std::move(top.node);
     return q;
@@ -575,7 +574,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
       top.node = distinct_over_aggregate(ctx.settings, s, limit_tuples(s), std::move(top.node),
                                          top.path, init_plans);
   } else {
-    for (int c : targets.columns) add_output_column(rel, c, q);
+    for (size_t i = 0; i < targets.columns.size(); ++i) add_output_column(rel, targets, i, q);
   }
   if (!slots.sort_keys.empty() && !scan.ordered)
     add_sort(ctx.settings, std::move(slots.sort_keys), order.text, s, scan.width, top);

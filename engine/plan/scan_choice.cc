@@ -59,8 +59,9 @@ class ScanChooser {
     const double selectivity = q.one_time_false ? 0.0 : clauselist_selectivity(view_, q.clauses);
     rs_.rows = clamp_row_est(selectivity * size.tuples);
     output_ = scans::TupleReader(rel_.columns, q.scan_columns);
-    for (int c : q.scan_columns)
-      width_ += column_width(rel_, size_t(c), stats_ ? &*stats_ : nullptr);
+    for (size_t i = 0; i < q.scan_columns.size() && i < q.width_columns; ++i)
+      width_ += column_width(rel_, size_t(q.scan_columns[i]), stats_ ? &*stats_ : nullptr);
+    width_ += q.computed_width;
     for (const RelationEntry* idx : ctx.catalog.indexes_of(rel_.oid)) {
       // A damaged index (DataDir::damage) is left out: the table stays readable.
       if (ctx.data_dir.damage(idx->relnumber)) continue;

@@ -37,7 +37,11 @@ struct ScanQuery {
   // equivalence classes give back come last, from `class_start` on.
   std::vector<Clause> clauses;
   size_t class_start = 0;
-  std::vector<int> scan_columns;            // the table columns the nodes above read, by slot
+  std::vector<int> scan_columns;  // the table columns the nodes above read, by slot
+  // The leading scan columns EXPLAIN's width counts (the others feed computed select-list
+  // columns only, which count `computed_width` instead); SIZE_MAX: all.
+  size_t width_columns = SIZE_MAX;
+  int computed_width = 0;
   std::vector<std::pair<int, bool>> order;  // the wanted order: table column, descending
   // How many leading keys of `order` an index may give: those before the first key
   // with NULLS FIRST ascending or NULLS LAST descending.

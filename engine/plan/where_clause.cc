@@ -26,6 +26,13 @@ bool has_column_ref(const sql::Expr& e) {
   return false;
 }
 
+bool has_function_call(const sql::Expr& e) {
+  if (e.kind == sql::ExprKind::kFuncCall) return true;
+  for (const auto& a : e.args)
+    if (has_function_call(*a)) return true;
+  return false;
+}
+
 // Binds names of the one table of the query.
 class Binder {
  public:
@@ -107,6 +114,9 @@ class Binder {
     std::string text;      // a numeric's digits as written ("2.5", "-4.5")
   };
   Constant constant(const sql::Expr& e) const {
+    // A function (random(), lower('x')) is the typed form's to resolve and evaluate.
+    if (has_function_call(e))
+      throw Error("a function").with_sqlstate(sqlstate::kFeatureNotSupported);
     if (has_column_ref(e))
       throw Error(
           "WHERE compares a column with a constant only; this compares two expressions "

@@ -108,6 +108,7 @@ std::vector<std::pair<std::string, const scans::ExecNode*>> labelled_children(
 
 void text_node(const scans::ExecNode& n, const ExplainRun& run, int indent,
                std::vector<std::string>& out) {
+  if (n.explain_transparent()) return text_node(*n.children()[0], run, indent, out);
   const sql::ExplainOptions& o = *run.options;
   // PostgreSQL's layout: a child's line is "->  " at its parent's detail
   // indent; its own details sit 2 columns right of its name.
@@ -213,6 +214,7 @@ void json_runtime_fields(const scans::ExecNode& n, const ExplainRun& run,
 
 void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std::string& out,
                const std::string& label = "") {
+  if (n.explain_transparent()) return json_node(*n.children()[0], run, indent, out, label);
   const sql::ExplainOptions& o = *run.options;
   std::string pad(size_t(indent), ' ');
   std::vector<std::string> fields;

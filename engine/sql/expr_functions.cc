@@ -315,6 +315,10 @@ TypedExpr resolve_function(const std::string& name, std::vector<TypedExpr> args,
                 "LOCALTIMESTAMP and CURRENT_DATE give the statement's time without a zone.")
         .at_position(position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
+  if (name == "random" || name == "setseed")
+    throw Error(name + "() in a query over a table is not supported yet")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   no_function(name, args, position);
 }
 

@@ -580,6 +580,8 @@ std::string default_column_name(const Expr& e) {
       if (e.args[0]->kind == ExprKind::kColumnRef || e.args[0]->kind == ExprKind::kFuncCall)
         return default_column_name(*e.args[0]);
       return e.sval;  // pg_type's name: int4, float8, ...
+    case ExprKind::kCase:
+      return "case";
     default:
       return "?column?";
   }
