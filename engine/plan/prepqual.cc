@@ -85,6 +85,10 @@ bool same_clause(const Clause& a, const Clause& b) {
       a.value != b.value || a.lo != b.lo || a.hi != b.hi || a.list != b.list ||
       a.args.size() != b.args.size() || !same_numeric(a.numeric, b.numeric))
     return false;
+  // Typed quals: the same expression prints the same (its casts and constants' types
+  // included), as PostgreSQL's equal() on the trees.
+  if (a.kind == Clause::Kind::kExpr)
+    return a.expr->type == b.expr->type && deparse(*a.expr) == deparse(*b.expr);
   for (size_t i = 0; i < a.args.size(); ++i)
     if (!same_clause(a.args[i], b.args[i])) return false;
   return true;

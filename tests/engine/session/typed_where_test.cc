@@ -80,6 +80,18 @@ TEST_F(TypedWhere, ComputedColumnsArePostgres) {
   EXPECT_EQ(check_fixture(*s_, "typed_select.out"), 12u);
 }
 
+// An OR's arms are told apart by their expressions (PostgreSQL's answers): two typed
+// arms are no duplicates unless they are the same expression.
+TEST_F(TypedWhere, OrArmsOfTypedQualsAreKept) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"select count(*) from w where a+0 = 1 or t = 'abc2'", "6"},
+      {"select count(*) from w where 2 in (a, 2)", "200"},
+      {"select count(*) from w where a in (a+1, 2)", "1"},
+      {"select count(*) from w where (t = 'abc1' and a < 50) or (t = 'abc1' and a > 150)", "3"},
+  };
+  for (const auto& [sql, count] : cases) EXPECT_EQ(s_->execute(sql).rows.at(0).at(0), count) << sql;
+}
+
 TEST_F(TypedWhere, BadInputGetsPostgresErrors) {
   const std::pair<const char*, const char*> cases[] = {
       {"select a from w where t = 5", "operator does not exist: text = integer"},
