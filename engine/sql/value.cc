@@ -410,6 +410,40 @@ Value evaluate_function(const sql::Expr& e, EvalContext& ctx) {
       .with_sqlstate(sqlstate::kUndefinedFunction);
 }
 
+Value evaluate_between(const sql::Expr& e, EvalContext& ctx) {
+  Value v = evaluate(*e.args[0], ctx), lo = evaluate(*e.args[1], ctx),
+        hi = evaluate(*e.args[2], ctx);
+  bool in = compare_values(v, lo) >= 0 && compare_values(v, hi) <= 0;
+  if (e.symmetric) in = in || (compare_values(v, hi) >= 0 && compare_values(v, lo) <= 0);
+  return Value::boolean(in != e.negated);
+}
+
+Value evaluate_in_list(const sql::Expr& e, EvalContext& ctx) {
+  Value v = evaluate(*e.args[0], ctx);
+  bool found = false;
+  for (size_t i = 1; i < e.args.size() && !found; ++i)
+    found = compare_values(v, evaluate(*e.args[i], ctx)) == 0;
+  for (size_t i = 0; i < e.int_items.size() && !found; ++i) {
+    const int64_t x = e.int_items[i];
+    found =
+        compare_values(v, x >= kInt4Min && x <= kInt4Max ? Value::int4(x) : Value::int8(x)) == 0;
+  }
+  return Value::boolean(found != e.negated);
+}
+
+Value evaluate_cast(const sql::Expr& e, EvalContext& ctx) {
+  // The parser reads casts to every type; this evaluator has values of a few.
+  if (e.name.empty())
+    throw Error(
+        "casts to " + format_type(e.cast_type.id, e.cast_type.typmod) + " are not supported yet",
+        "",
+        "tidepool computes integer, bigint, double precision, numeric and text "
+        "values so far.")
+        .at_position(e.cast_type.position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  return cast_value(evaluate(*e.args[0], ctx), e.name);
+}
+
 }  // namespace
 
 Value evaluate(const sql::Expr& e, EvalContext& ctx) {
@@ -460,36 +494,12 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
     }
     case ExprKind::kNot:
       return Value::boolean(!truth(evaluate(*e.args[0], ctx), "NOT"));
-    case ExprKind::kBetween: {
-      Value v = evaluate(*e.args[0], ctx), lo = evaluate(*e.args[1], ctx),
-            hi = evaluate(*e.args[2], ctx);
-      bool in = compare_values(v, lo) >= 0 && compare_values(v, hi) <= 0;
-      if (e.symmetric) in = in || (compare_values(v, hi) >= 0 && compare_values(v, lo) <= 0);
-      return Value::boolean(in != e.negated);
-    }
-    case ExprKind::kInList: {
-      Value v = evaluate(*e.args[0], ctx);
-      bool found = false;
-      for (size_t i = 1; i < e.args.size() && !found; ++i)
-        found = compare_values(v, evaluate(*e.args[i], ctx)) == 0;
-      for (size_t i = 0; i < e.int_items.size() && !found; ++i) {
-        const int64_t x = e.int_items[i];
-        found = compare_values(
-                    v, x >= kInt4Min && x <= kInt4Max ? Value::int4(x) : Value::int8(x)) == 0;
-      }
-      return Value::boolean(found != e.negated);
-    }
+    case ExprKind::kBetween:
+      return evaluate_between(e, ctx);
+    case ExprKind::kInList:
+      return evaluate_in_list(e, ctx);
     case ExprKind::kCast:
-      // The parser reads casts to every type; this evaluator has values of a few.
-      if (e.name.empty())
-        throw Error("casts to " + format_type(e.cast_type.id, e.cast_type.typmod) +
-                        " are not supported yet",
-                    "",
-                    "tidepool computes integer, bigint, double precision, numeric and text "
-                    "values so far.")
-            .at_position(e.cast_type.position)
-            .with_sqlstate(sqlstate::kFeatureNotSupported);
-      return cast_value(evaluate(*e.args[0], ctx), e.name);
+      return evaluate_cast(e, ctx);
     case ExprKind::kIsNull:
       return Value::boolean((evaluate(*e.args[0], ctx).type == ValueType::kNull) != e.negated);
     case ExprKind::kFuncCall:
