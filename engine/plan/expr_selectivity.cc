@@ -173,7 +173,7 @@ double expr_selectivity(const RelationStatsView& rel, const TypedExpr& e) {
       const TypedExpr& var = e.args[0];
       const double eq = clamp_probability(1.0 / numdistinct(rel, var));
       return clamp_probability(array_selectivity(any, e.args.size() - 1, [&](size_t i) {
-        if (e.args[i + 1].isnull) return any ? 0.0 : 0.0;
+        if (e.args[i + 1].isnull) return 0.0;  // a NULL element never matches (strict `=` / `<>`)
         return any ? eq : 1.0 - eq;
       }));
     }
