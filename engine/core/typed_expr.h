@@ -18,6 +18,7 @@
 
 #include "engine/core/datum.h"
 #include "engine/core/datum_ops.h"
+#include "engine/core/random.h"
 #include "engine/core/types.h"
 #include "engine/core/value_arena.h"
 
@@ -26,10 +27,12 @@ namespace tp {
 struct TypedExpr;
 
 // What one evaluation may use: where by-reference results go (they live until the
-// caller clears the arena) and the statement's start (CURRENT_DATE, LOCALTIMESTAMP).
+// caller clears the arena), the statement's start (CURRENT_DATE, LOCALTIMESTAMP) and the
+// session's generator (random(), bound only where one is given).
 struct EvalState {
   ValueArena* arena = nullptr;
   int64_t statement_time = 0;  // a timestamp (microseconds since 2000-01-01)
+  Random* random = nullptr;
 };
 
 // One operator or function's code: `args` hold the evaluated arguments (none NULL: every

@@ -8,6 +8,7 @@
 #include "engine/core/interrupts.h"
 #include "engine/core/session_memory.h"
 #include "engine/session/row_source_aggregates.h"
+#include "engine/session/series.h"
 #include "engine/sql/parser.h"
 
 namespace tp {
@@ -16,68 +17,21 @@ namespace {
 using sql::Expr;
 using sql::ExprKind;
 
-struct Series {
-  int64_t start = 0, stop = 0, step = 1;
-  ValueType type = ValueType::kInt4;
-  // In 128 bits: the span of a full-range series does not fit in 64 (saturates).
-  uint64_t count() const {
-    __int128 span = step > 0 ? __int128(stop) - start : __int128(start) - stop;
-    if (span < 0) return 0;
-    __int128 n = span / (step > 0 ? __int128(step) : -__int128(step)) + 1;
-    return n > __int128(UINT64_MAX) ? UINT64_MAX : uint64_t(n);
-  }
-  Value at(uint64_t k) const {
-    auto v = int64_t(start + __int128(k) * step);  // between start and stop: in range
-    return type == ValueType::kInt4 ? Value::int4(v) : Value::int8(v);
-  }
-};
-
-Series make_series(const std::vector<Value>& args, int position) {
-  if (args.size() < 2 || args.size() > 3)
-    throw Error("function generate_series takes two or three integer arguments")
-        .at_position(position)
-        .with_sqlstate(sqlstate::kUndefinedFunction);
-  Series s;
+// A series from evaluated arguments, which must be integers.
+Series value_series(const std::vector<Value>& args, int position) {
   bool any8 = false;
+  std::vector<int64_t> ints;
   for (const Value& v : args) {
     if (v.type != ValueType::kInt4 && v.type != ValueType::kInt8)
-      throw Error(std::string("function generate_series(") + value_type_name(v.type) +
-                      ", ...) does not exist",
-                  "", "generate_series takes integer arguments.")
-          .at_position(position)
-          .with_sqlstate(sqlstate::kUndefinedFunction);
+      refuse_series_types(std::string(value_type_name(v.type)) + ", ...", position);
     any8 |= v.type == ValueType::kInt8;
+    ints.push_back(v.i);
   }
-  s.type = any8 ? ValueType::kInt8 : ValueType::kInt4;
-  s.start = args[0].i;
-  s.stop = args[1].i;
-  if (args.size() == 3) {
-    s.step = args[2].i;
-    if (s.step == 0)
-      throw Error("step size cannot equal zero")
-          .at_position(position)
-          .with_sqlstate(sqlstate::kInvalidParameterValue);
-  }
-  return s;
+  return make_series(ints, any8, position);
 }
 
-// Rows are numbered (and shuffled) with 32-bit indexes.
-void refuse_too_many(uint64_t rows) {
-  if (rows > UINT32_MAX)
-    throw Error("generate_series of " + std::to_string(rows) + " rows is too large to load at once")
-        .with_sqlstate(sqlstate::kProgramLimitExceeded);
-}
-
-void find_series_calls(const Expr& e, std::vector<const Expr*>& out) {
-  if (e.kind == ExprKind::kFuncCall && e.name == "generate_series") {
-    out.push_back(&e);
-    return;
-  }
-  for (auto& a : e.args) find_series_calls(*a, out);
-}
-
-bool is_random_call(const Expr& e) {
-  return e.kind == ExprKind::kFuncCall && e.name == "random" && e.args.empty();
+Value series_value(const Series& s, uint64_t k) {
+  return s.int8 ? Value::int8(s.at(k)) : Value::int4(s.at(k));
 }
 
 // Evaluates `targets` once per row of the lockstep expansion of the
@@ -105,7 +59,7 @@ void expand_targets(const std::vector<const Expr*>& targets, RowSourceContext& c
   for (const Expr* c : calls) {
     std::vector<Value> args;
     for (auto& a : c->args) args.push_back(evaluate(*a, ec));
-    Series s = make_series(args, c->position);
+    Series s = value_series(args, c->position);
     series[c] = s;
     rows = std::max(rows, s.count());
   }
@@ -122,7 +76,7 @@ void expand_targets(const std::vector<const Expr*>& targets, RowSourceContext& c
   refuse_too_many(rows);
   std::vector<Value> row(targets.size());
   for (uint64_t r = 0; r < rows; ++r) {
-    for (auto& [c, s] : series) current[c] = s.at(r);
+    for (auto& [c, s] : series) current[c] = series_value(s, r);
     for (size_t i = 0; i < targets.size(); ++i) row[i] = evaluate(*targets[i], ec);
     emit(row);
     if (ctx.tick && (r + 1) % RowSourceContext::kTickRows == 0) ctx.tick(r + 1, rows);
@@ -204,69 +158,6 @@ void run_targets(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit
   if (count_only) *count_only = std::min(*count_only, limit);
 }
 
-// The one column generate_series yields, and the name it goes by.
-std::string series_column(const sql::FromItem& f) {
-  if (f.name != "generate_series")
-    throw Error("function " + f.name + "() is not a row source", "",
-                "FROM takes a table or generate_series(start, stop [, step]).")
-        .at_position(f.position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  if (f.column_aliases.size() > 1)
-    throw Error("too many column aliases specified for function generate_series")
-        .at_position(f.position)
-        .with_sqlstate(sqlstate::kSyntaxError);
-  return !f.column_aliases.empty() ? f.column_aliases[0]
-         : !f.alias.empty()        ? f.alias
-                                   : "generate_series";
-}
-
-struct SeriesOrder {
-  bool shuffle = false;  // ORDER BY random()
-  bool reverse = false;  // ORDER BY the column against the series' direction
-};
-
-SeriesOrder series_order(const sql::Select& s, const Series& series, const std::string& col) {
-  SeriesOrder o;
-  if (s.order_by.size() > 1)
-    throw Error("ORDER BY over generate_series takes one key: random() or the series column")
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  if (s.order_by.empty()) return o;
-  const Expr& key = *s.order_by[0].expr;
-  if (is_random_call(key)) {
-    o.shuffle = true;
-  } else if (key.kind == ExprKind::kColumnRef && (key.name == col || key.name == s.from->alias)) {
-    o.reverse = s.order_by[0].descending ? series.step > 0 : series.step < 0;
-  } else {
-    throw Error("ORDER BY over generate_series takes random() or the series column \"" + col + "\"")
-        .at_position(key.position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  }
-  return o;
-}
-
-// The in-memory limit of a Sort (scans/README.md), which ORDER BY random() over a
-// series stands in for.
-constexpr uint64_t kShuffleMemoryLimitBytes = uint64_t(2) << 30;
-
-// Row positions in output order: a seeded Fisher-Yates shuffle (the same seed gives
-// the same table), or empty for a scan in series order.
-std::vector<uint32_t> shuffled_positions(uint64_t n, Random& random, TrackedMemory& memory) {
-  if (n * sizeof(uint32_t) > kShuffleMemoryLimitBytes)
-    throw Error("sort of " + std::to_string(n) + " rows needs more than " +
-                    std::to_string(kShuffleMemoryLimitBytes >> 20) +
-                    " MB, the in-memory sort limit",
-                "", "Add a LIMIT or a WHERE clause that keeps fewer rows.")
-        .with_sqlstate(sqlstate::kProgramLimitExceeded);
-  std::vector<uint32_t> order(n);
-  memory.set(order.capacity() * sizeof(uint32_t));
-  std::iota(order.begin(), order.end(), 0u);
-  for (uint64_t i = n; i > 1; --i) {
-    if (i % 65536 == 0) check_for_interrupts();
-    std::swap(order[i - 1], order[random.below(i)]);
-  }
-  return order;
-}
-
 bool passes_where(const sql::Select& s, EvalContext& ec) {
   if (!s.where) return true;
   Value ok = evaluate(*s.where, ec);
@@ -287,7 +178,7 @@ void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
   ec.session_function = ctx.session_function;
   std::vector<Value> args;
   for (auto& a : f.func_args) args.push_back(evaluate(*a, ec));
-  Series series = make_series(args, f.position);
+  Series series = value_series(args, f.position);
   uint64_t n = series.count();
   uint64_t limit = s.limit.value_or(UINT64_MAX);
   std::vector<const Expr*> targets;
@@ -307,7 +198,7 @@ void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
     RowSourceAggregator agg(targets);
     for (uint64_t k = 0; k < n; ++k) {
       if (ctx.tick && k != 0 && k % RowSourceContext::kTickRows == 0) ctx.tick(k, n);
-      current = series.at(k);
+      current = series_value(series, k);
       if (passes_where(s, ec)) agg.add(ec);
     }
     if (limit > 0) emit(agg.result(ec));
@@ -329,7 +220,7 @@ void run_series(const sql::Select& s, RowSourceContext& ctx, const EmitFn& emit,
   for (uint64_t k = 0; k < n && emitted < limit; ++k) {
     // Before the WHERE test: a series that WHERE filters away is cancellable too.
     if (ctx.tick && k != 0 && k % RowSourceContext::kTickRows == 0) ctx.tick(k, n);
-    current = series.at(how.shuffle ? order[k] : how.reverse ? n - 1 - k : k);
+    current = series_value(series, how.shuffle ? order[k] : how.reverse ? n - 1 - k : k);
     if (!passes_where(s, ec)) continue;
     for (size_t i = 0; i < targets.size(); ++i)
       row[i] = targets[i]->kind == ExprKind::kStar ? current : evaluate(*targets[i], ec);

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "engine/core/datum_ops.h"
 #include "engine/core/error.h"
 #include "engine/core/interrupts.h"
 #include "engine/core/session_memory.h"
@@ -13,6 +14,7 @@
 #include "engine/session/query.h"
 #include "engine/session/system_views.h"
 #include "engine/session/trace_file.h"
+#include "engine/session/typed_row_source.h"
 #include "engine/sql/lexer.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/index_build.h"
@@ -304,6 +306,7 @@ ResultSet Session::select(const sql::Select& s) {
     if (is_system_view(*s.from)) return system_view(s);
     return query_select(*this, s);
   }
+  if (is_typed_row_source(s)) return typed_row_source_select(s);
   ResultSet r;
   r.returns_rows = true;
   r.columns = row_source_columns(s);
@@ -343,6 +346,40 @@ ResultSet Session::select(const sql::Select& s) {
   }
   r.warnings = std::move(warnings_);
   warnings_.clear();
+  r.tag = "SELECT " + std::to_string(r.streamed ? r.streamed_rows : r.rows.size());
+  return r;
+}
+
+ResultSet Session::typed_row_source_select(const sql::Select& s) {
+  RowSourceContext ctx = row_source_context();
+  TypedRowSource source(s, ctx, nullptr);
+  ResultSet r;
+  r.returns_rows = true;
+  for (const Column& c : source.columns()) {
+    r.columns.push_back(c.name);
+    r.right_aligned.push_back(type_is_numeric(c.type));
+    // An empty string is a value, not NULL, in a column of a string type.
+    r.column_types.push_back(type_is_numeric(c.type) ? ValueType::kNumeric : ValueType::kText);
+  }
+  r.column_type_ids = source.columns();
+  if (row_sink_) begin_streaming(r);
+  const size_t width = r.columns.size();
+  std::vector<std::string> out(width);
+  std::vector<bool> null(width);
+  source.run([&](const Datum* values, const bool* nulls) {
+    for (size_t c = 0; c < width; ++c) {
+      out[c].clear();
+      null[c] = nulls[c];
+      if (!nulls[c]) append_datum_out(source.columns()[c].type, values[c], out[c]);
+    }
+    if (row_sink_) {
+      row_sink_->row(out, &null);
+      ++r.streamed_rows;
+    } else {
+      r.rows.push_back(out);
+      r.nulls.push_back(null);
+    }
+  });
   r.tag = "SELECT " + std::to_string(r.streamed ? r.streamed_rows : r.rows.size());
   return r;
 }

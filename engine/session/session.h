@@ -172,6 +172,7 @@ class Session {
   ResultSet truncate(const sql::Truncate& t);
   ResultSet insert(const sql::Insert& ins);
   ResultSet select(const sql::Select& s);
+  ResultSet typed_row_source_select(const sql::Select& s);
   ResultSet system_view(const sql::Select& s);
   ResultSet create_index(const sql::CreateIndex& ci);
   ResultSet drop_index(const sql::DropIndex& di);

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "engine/core/datetime.h"
 #include "engine/core/error.h"
 #include "engine/core/interrupts.h"
 #include "engine/session/session.h"
 #include "engine/session/session_names.h"
+#include "engine/session/typed_row_source.h"
 #include "engine/sql/column_value.h"
 #include "engine/storage/heap_loader.h"
 #include "engine/storage/index_maintenance.h"
@@ -97,14 +99,13 @@ std::vector<NullRule> null_rules(const Catalog& catalog, const RelationEntry& ta
 }
 
 [[noreturn]] void refuse_null(const RelationEntry& table, size_t column, NullRule rule,
-                              const std::vector<Value>& row, const std::vector<int>& target) {
+                              const Datum* datums, const bool* isnull) {
   const std::string& name = table.columns[column].name;
   if (rule == NullRule::kNotNull) {
     std::string detail = "Failing row contains (";
-    for (size_t c = 0; c < target.size(); ++c) {
-      const bool null = target[c] < 0 || row[size_t(target[c])].type == ValueType::kNull;
-      detail += (c ? ", " : "") + (null ? std::string("null") : row[size_t(target[c])].to_string());
-    }
+    for (size_t c = 0; c < table.columns.size(); ++c)
+      detail += (c ? ", " : "") +
+                (isnull[c] ? std::string("null") : datum_out(table.columns[c].type, datums[c]));
     throw Error("null value in column " + quoted(name) + " of relation " + quoted(table.name) +
                     " violates not-null constraint",
                 detail + ").")
@@ -113,6 +114,67 @@ std::vector<NullRule> null_rules(const Catalog& catalog, const RelationEntry& ta
   throw Error("a NULL in column " + quoted(name) + ", which an index covers, is not supported yet",
               "", "tidepool's B-tree holds no NULL keys so far.")
       .with_sqlstate(sqlstate::kFeatureNotSupported);
+}
+
+// Stores rows in the table's column order: into its heap (rows of integers without
+// NULLs by the loader's fast path) and its indexes, refusing the NULLs a column may
+// not hold.
+class RowStore {
+ public:
+  RowStore(const Catalog& catalog, const RelationEntry& table, HeapLoader& loader,
+           IndexMaintainer& indexes)
+      : table_(table),
+        loader_(loader),
+        indexes_(indexes),
+        integers_(HeapTupleLayout(table.columns).all_integers()),
+        rules_(null_rules(catalog, table)),
+        keys_(table.columns.size()) {}
+
+  void add(const Datum* datums, const bool* isnull) {
+    bool any_null = false;
+    for (size_t c = 0; c < keys_.size(); ++c) {
+      if (isnull[c]) {
+        if (rules_[c] != NullRule::kAllowed) refuse_null(table_, c, rules_[c], datums, isnull);
+        any_null = true;
+      }
+      // The indexes' keys are integers: by-value Datums.
+      keys_[c] = isnull[c] || !type_info(table_.columns[c].type).byval ? 0 : datums[c];
+    }
+    const Tid tid =
+        integers_ && !any_null ? loader_.add(keys_.data()) : loader_.add_row(datums, isnull);
+    first_block_ = std::min(first_block_, tid.block);
+    indexes_.add(keys_.data(), tid);
+  }
+  BlockNumber first_block() const { return first_block_; }  // the lowest page a row went to
+
+ private:
+  const RelationEntry& table_;
+  HeapLoader& loader_;
+  IndexMaintainer& indexes_;
+  const bool integers_;
+  const std::vector<NullRule> rules_;
+  std::vector<int64_t> keys_;
+  BlockNumber first_block_ = kInvalidBlock;
+};
+
+// The rows of a source whose expressions call the session's functions (row_source.h's
+// Value evaluator), each value assigned to its column by column_datum.
+void store_value_rows(const sql::Select& source, RowSourceContext& ctx, const RelationEntry& table,
+                      const std::vector<int>& target, RowStore& store) {
+  const size_t ncols = table.columns.size();
+  std::vector<OwnedDatum> typed(ncols);
+  std::vector<Datum> datums(ncols);
+  const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
+  const int64_t now = timestamp_now();  // 'now' and 'today' are the statement's
+  produce_rows(source, ctx, [&](const std::vector<Value>& row) {
+    for (size_t c = 0; c < ncols; ++c) {
+      isnull[c] = target[c] < 0 || row[size_t(target[c])].type == ValueType::kNull;
+      typed[c] =
+          isnull[c] ? OwnedDatum() : column_datum(row[size_t(target[c])], table.columns[c], now);
+      datums[c] = isnull[c] ? 0 : typed[c].datum();
+    }
+    store.add(datums.data(), isnull.get());
+  });
 }
 
 }  // namespace
@@ -145,11 +207,21 @@ ResultSet Session::insert(const sql::Insert& ins) {
         .with_sqlstate(sqlstate::kFeatureNotSupported);
   const RelationEntry table = *found;
   const std::vector<int> target = source_positions(ins, table);
+  std::vector<Column> assign(target.size());  // each source position's column
+  size_t width = 0;
+  for (size_t c = 0; c < target.size(); ++c)
+    if (target[c] >= 0) {
+      assign[size_t(target[c])] = table.columns[c];
+      width = std::max(width, size_t(target[c]) + 1);
+    }
+  assign.resize(width);
 
   return atomically([&] {
     RowSourceContext ctx = row_source_context();
+    std::optional<TypedRowSource> typed;
+    if (is_typed_row_source(ins.source)) typed.emplace(ins.source, ctx, &assign);
     bool show_progress = db_->options().progress;
-    uint64_t total = show_progress ? row_source_size(ins.source, ctx) : 0;
+    uint64_t total = !show_progress ? 0 : typed ? typed->size() : row_source_size(ins.source, ctx);
     LoadProgress progress(show_progress && total >= 1000000, "INSERT INTO " + table.name);
     Catalog next = catalog();
     HeapLoader loader(data_dir(), storage(), table);
@@ -158,44 +230,26 @@ ResultSet Session::insert(const sql::Insert& ins) {
       check_for_interrupts();
       progress.update(rows, total, loader.bytes_written());
     };
-    const size_t ncols = table.columns.size();
-    const bool integers = HeapTupleLayout(table.columns).all_integers();
-    const std::vector<NullRule> rules = null_rules(catalog(), table);
-    std::vector<int64_t> values(ncols);  // the integer columns' values, for the indexes
-    std::vector<OwnedDatum> typed(ncols);
-    std::vector<Datum> datums(ncols);
-    const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
-    const int64_t now = timestamp_now();      // 'now' and 'today' are the statement's
-    BlockNumber first_block = kInvalidBlock;  // the lowest page a row went to
-    const Value null_value;
-    produce_rows(ins.source, ctx, [&](const std::vector<Value>& row) {
-      bool any_null = false;
-      for (size_t c = 0; c < ncols; ++c) {
-        const Value& v = target[c] < 0 ? null_value : row[size_t(target[c])];
-        isnull[c] = v.type == ValueType::kNull;
-        if (isnull[c]) {
-          if (rules[c] != NullRule::kAllowed) refuse_null(table, c, rules[c], row, target);
-          any_null = true;
-          values[c] = datums[c] = 0;
-        } else if (integers) {
-          values[c] = value_to_column(v, table.columns[c].type, table.columns[c].name);
-          datums[c] = values[c];
-        } else {
-          typed[c] = column_datum(v, table.columns[c], now);
-          datums[c] = typed[c].datum();
-          values[c] = typed[c].is_by_ref() ? 0 : datums[c];
+    RowStore store(catalog(), table, loader, indexes);
+    if (typed) {
+      const size_t ncols = table.columns.size();
+      std::vector<Datum> datums(ncols);
+      const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
+      typed->run([&](const Datum* values, const bool* nulls) {
+        for (size_t c = 0; c < ncols; ++c) {
+          const int p = target[c];
+          isnull[c] = p < 0 || nulls[p];
+          datums[c] = isnull[c] ? 0 : values[p];
         }
-      }
-      // Rows of integers without NULLs have one layout: the fast path.
-      const Tid tid = integers && !any_null ? loader.add(values.data())
-                                            : loader.add_row(datums.data(), isnull.get());
-      first_block = std::min(first_block, tid.block);
-      indexes.add(values.data(), tid);
-    });
+        store.add(datums.data(), isnull.get());
+      });
+    } else {
+      store_value_rows(ins.source, ctx, table, target, store);
+    }
     check_for_interrupts();
     uint64_t pages = loader.finish();
     std::vector<uint32_t> garbage = indexes.finish();
-    clear_visibility(table, first_block);
+    clear_visibility(table, store.first_block());
     RelationEntry* rel = next.find_oid(table.oid);
     rel->pages = pages;
     rel->rows += loader.rows_added();

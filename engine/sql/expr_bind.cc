@@ -50,7 +50,7 @@ std::string upper(std::string s) {
 
 class Binder {
  public:
-  explicit Binder(const ColumnLookup& columns) : columns_(columns) {}
+  Binder(const ColumnLookup& columns, const CallLookup& calls) : columns_(columns), calls_(calls) {}
 
   TypedExpr bind(const sql::Expr& e) {
     check_stack_depth();
@@ -132,6 +132,8 @@ class Binder {
 
  private:
   TypedExpr function(const sql::Expr& e) {
+    if (calls_)
+      if (std::optional<TypedExpr> mine = calls_(e)) return std::move(*mine);
     if (e.star_arg || e.distinct || e.name == "count" || e.name == "sum" || e.name == "avg" ||
         e.name == "min" || e.name == "max")
       throw Error("aggregate functions are not allowed here")
@@ -256,20 +258,48 @@ class Binder {
   }
 
   const ColumnLookup& columns_;
+  const CallLookup& calls_;
 };
 
 }  // namespace
 
-TypedExpr bind_expr(const sql::Expr& e, const ColumnLookup& columns) {
-  return Binder(columns).bind(e);
+TypedExpr bind_expr(const sql::Expr& e, const ColumnLookup& columns, const CallLookup& calls) {
+  return Binder(columns, calls).bind(e);
 }
 
-TypedExpr bind_condition(const sql::Expr& e, const ColumnLookup& columns, const char* context) {
-  return boolean(bind_expr(e, columns), context, e.position);
+TypedExpr bind_condition(const sql::Expr& e, const ColumnLookup& columns, const char* context,
+                         const CallLookup& calls) {
+  return boolean(bind_expr(e, columns, calls), context, e.position);
+}
+
+void coerce_to_common_type(const std::vector<TypedExpr*>& exprs, const char* context,
+                           int position) {
+  const TypeId t = expr::unify_types(exprs, context, position);
+  for (TypedExpr* e : exprs) *e = expr::coerce_implicitly(std::move(*e), t, position);
+}
+
+TypedExpr random_call() {
+  return expr::random_call();
+}
+
+TypedExpr assign_to_column(TypedExpr e, const std::string& column, TypeId type, int32_t typmod,
+                           int position) {
+  const bool untyped = is_unknown(e) || (e.is_const() && e.isnull);
+  if (!untyped && !expr::can_coerce(e.type, type, CoercionContext::kAssignment))
+    throw Error("column \"" + column + "\" is of type " + format_type(type, kNoTypmod) +
+                    " but expression is of type " + format_type(e.type, kNoTypmod),
+                "", "You will need to rewrite or cast the expression.")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kDatatypeMismatch);
+  return coerce(std::move(e), type, typmod, CoercionContext::kAssignment, position);
 }
 
 TypedExpr finish_output(TypedExpr e) {
-  if (is_unknown(e)) return expr::coerce_implicitly(std::move(e), TypeId::kText, 0);
+  return read_unknown_as(std::move(e), TypeId::kText, 0);
+}
+
+TypedExpr read_unknown_as(TypedExpr e, TypeId to, int position) {
+  if (is_unknown(e)) return expr::coerce_implicitly(std::move(e), to, position);
   return e;
 }
 

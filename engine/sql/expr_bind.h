@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "engine/core/typed_expr.h"
@@ -27,14 +28,34 @@ struct BoundColumnRef {
 // Resolves a column reference (throws 42703 for an unknown name).
 using ColumnLookup = std::function<BoundColumnRef(const sql::Expr& ref)>;
 
-TypedExpr bind_expr(const sql::Expr& e, const ColumnLookup& columns);
+// A function call its caller resolves (a row source's generate_series as a column,
+// random() where a generator is given); std::nullopt leaves it to the built-in functions.
+using CallLookup = std::function<std::optional<TypedExpr>(const sql::Expr& call)>;
+
+TypedExpr bind_expr(const sql::Expr& e, const ColumnLookup& columns, const CallLookup& calls = {});
 
 // A boolean context (WHERE, CASE WHEN): `e` must be boolean (an unknown literal is read
 // as one); `context` names it in the error ("argument of WHERE must be type boolean").
-TypedExpr bind_condition(const sql::Expr& e, const ColumnLookup& columns, const char* context);
+TypedExpr bind_condition(const sql::Expr& e, const ColumnLookup& columns, const char* context,
+                         const CallLookup& calls = {});
+
+// select_common_type over `exprs` (the rows of a VALUES column), each then coerced to
+// it; a column of untyped literals is text. `context` names it in errors ("VALUES").
+void coerce_to_common_type(const std::vector<TypedExpr*>& exprs, const char* context, int position);
+
+// random(): the session's generator (EvalState::random must be set), volatile.
+TypedExpr random_call();
+
+// An expression stored into `column` (INSERT's targets): coerced in assignment context
+// as PostgreSQL's transformAssignedExpr does (numeric rounds into integers, any type
+// into text, varchar(n) too long fails), else 42804 "column ... is of type ...".
+TypedExpr assign_to_column(TypedExpr e, const std::string& column, TypeId type, int32_t typmod,
+                           int position);
 
 // An expression whose value is returned (a select-list entry): an untyped literal is text.
 TypedExpr finish_output(TypedExpr e);
+// An untyped literal or NULL read as `to` (its input function); any other `e` unchanged.
+TypedExpr read_unknown_as(TypedExpr e, TypeId to, int position);
 
 // Whether a parsed expression calls an aggregate (count, sum, avg, min, max).
 bool calls_aggregate(const sql::Expr& e);

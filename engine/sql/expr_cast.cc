@@ -173,6 +173,8 @@ Datum cast_to_string(Datum d, const TypedExpr& self, EvalState& st) {
   if (is_string(from)) {
     s = text_arg(d);
     if (from == TypeId::kBpchar && self.type != TypeId::kBpchar) s = bpchar_to_text(s);
+  } else if (from == TypeId::kBool) {
+    s = d != 0 ? "true" : "false";  // booltext, not boolout's t / f
   } else {
     out = datum_out(from, d);
     s = out;
@@ -291,15 +293,20 @@ TypedExpr coerce(TypedExpr e, TypeId to, int32_t typmod, CoercionContext ctx, in
     return e;
   }
   if (unknown) {
-    // An untyped literal is read by the type's input function, here.
+    // An untyped literal is read by the type's input function, here, without the
+    // typmod but for interval's (whose input rules need it); the length coercion
+    // follows as the context has it ('abcdef'::varchar(3) cuts, INSERT fails).
     const std::string text(text_arg(e.value.datum()));
+    const int32_t input_typmod = to == TypeId::kInterval ? typmod : kNoTypmod;
     OwnedDatum v;
     try {
-      v = datum_in(to, typmod, text, timestamp_now());
+      v = datum_in(to, input_typmod, text, timestamp_now());
     } catch (Error& err) {
       throw err.at_position(position);
     }
-    return make_const(to, typmod, v.datum(), false);
+    TypedExpr read = make_const(to, input_typmod, v.datum(), false);
+    if (input_typmod == typmod) return read;
+    return coerce(std::move(read), to, typmod, ctx, position);
   }
   CoercionContext needs;
   const CastMethod m = e.type == to ? CastMethod::kFunction : cast_method(e.type, to, ctx, needs);
@@ -328,15 +335,12 @@ TypedExpr coerce(TypedExpr e, TypeId to, int32_t typmod, CoercionContext ctx, in
   c.explicit_cast = ctx == CoercionContext::kExplicit;
   c.args = std::move(args);
   if (!c.args[0].is_const()) return c;
+  // Folded as the planner folds it: an error here (out of range, too long) has no
+  // position, unlike an untyped literal's input error above.
   ValueArena arena;
   EvalState st{&arena, 0};
   bool isnull = false;
-  Datum v;
-  try {
-    v = evaluate(c, nullptr, nullptr, st, isnull);
-  } catch (Error& err) {
-    throw err.at_position(position);
-  }
+  const Datum v = evaluate(c, nullptr, nullptr, st, isnull);
   return make_const(to, typmod, v, isnull);
 }
 

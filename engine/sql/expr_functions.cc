@@ -82,6 +82,61 @@ Datum trim_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
                                        : text_rtrim(s, chars));
 }
 
+// PostgreSQL refuses a string of 1 GB or more ("requested length too large").
+void check_length(size_t bytes) {
+  if (bytes >= (size_t(1) << 30) - kVarlenaHeader)
+    throw Error("requested length too large").with_sqlstate(sqlstate::kProgramLimitExceeded);
+}
+Datum repeat_eval(const Datum* a, const TypedExpr&, EvalState& st) {
+  const std::string_view s = text_arg(a[0]);
+  const int64_t count = std::max<int64_t>(0, int32_t(a[1]));
+  check_length(s.size() * size_t(count));
+  std::string out;
+  out.reserve(s.size() * size_t(count));
+  for (int64_t i = 0; i < count; ++i) out += s;
+  return text_result(st, out);
+}
+// lpad / rpad: `s` cut or filled (cycling through `fill`) to `length` characters.
+template <char Side>
+Datum pad_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
+  const std::string_view s = text_arg(a[0]);
+  const std::string_view fill = self.args.size() > 2 ? text_arg(a[2]) : " ";
+  const int32_t length = std::max<int32_t>(0, int32_t(a[1]));
+  const int32_t have = text_length(s);
+  if (have >= length || fill.empty()) return text_result(st, text_substring(s, 1, length));
+  const int32_t need = length - have, fill_chars = text_length(fill);
+  check_length(s.size() + fill.size() * size_t(need / fill_chars + 1));
+  std::string pad;
+  for (int32_t i = 0; i < need / fill_chars; ++i) pad += fill;
+  pad += text_substring(fill, 1, need % fill_chars);
+  return text_result(st, Side == 'l' ? pad + std::string(s) : std::string(s) + pad);
+}
+// left / right: the first (last) n characters; a negative n drops |n| from the other end.
+template <char Side>
+Datum edge_eval(const Datum* a, const TypedExpr&, EvalState& st) {
+  const std::string_view s = text_arg(a[0]);
+  const int32_t n = int32_t(a[1]), len = text_length(s);
+  const int32_t keep = n >= 0 ? std::min(n, len) : std::max(0, len + n);
+  return text_result(
+      st, Side == 'l' ? text_substring(s, 1, keep) : text_substring(s, len - keep + 1, keep));
+}
+Datum replace_eval(const Datum* a, const TypedExpr&, EvalState& st) {
+  const std::string_view s = text_arg(a[0]), from = text_arg(a[1]), to = text_arg(a[2]);
+  if (from.empty()) return text_result(st, s);
+  std::string out;
+  size_t at = 0;
+  for (size_t hit; (hit = s.find(from, at)) != std::string_view::npos; at = hit + from.size()) {
+    out.append(s.substr(at, hit - at));
+    out.append(to);
+    check_length(out.size());
+  }
+  out.append(s.substr(at));
+  return text_result(st, out);
+}
+Datum random_eval(const Datum*, const TypedExpr&, EvalState& st) {
+  return float8_datum(st.random->next_double());
+}
+
 int64_t as_timestamp(Datum d, TypeId t) {
   return t == TypeId::kDate ? date_to_timestamp(int32_t(d)) : d;
 }
@@ -210,6 +265,28 @@ TypedExpr string_function(const std::string& name, std::vector<TypedExpr> args, 
   return call(name, fn, TypeId::kText, std::move(args), sql_syntax);
 }
 
+// repeat, lpad, rpad, left, right, replace: text and int4 arguments, a text result.
+TypedExpr text_building_function(const std::string& name, std::vector<TypedExpr> args,
+                                 int position) {
+  const size_t n = args.size();
+  const bool pad = name == "lpad" || name == "rpad";
+  if (n < 2 || n > 3 || (n == 3 && !pad && name != "replace") || (name == "replace" && n != 3))
+    no_function(name, args, position);
+  for (size_t i = 0; i < n; ++i) {
+    if (i == 1 && name != "replace")
+      as_int4(args, i, name, position);
+    else
+      as_text(args, i, name, position);
+  }
+  const ScalarFn fn = name == "repeat"  ? repeat_eval
+                      : name == "lpad"  ? pad_eval<'l'>
+                      : name == "rpad"  ? pad_eval<'r'>
+                      : name == "left"  ? edge_eval<'l'>
+                      : name == "right" ? edge_eval<'r'>
+                                        : replace_eval;
+  return call(name, fn, TypeId::kText, std::move(args), false);
+}
+
 TypedExpr datetime_function(const std::string& name, std::vector<TypedExpr> args, bool sql_syntax,
                             int position) {
   if (args.size() != 2) no_function(name, args, position);
@@ -231,6 +308,29 @@ TypedExpr datetime_function(const std::string& name, std::vector<TypedExpr> args
   return call(name, date_trunc_eval, TypeId::kTimestamp, std::move(args), false);
 }
 
+// A column of `c`'s type, standing in for it while an operator is resolved.
+TypedExpr stand_in(const TypedExpr& c) {
+  TypedExpr v;
+  v.kind = TypedExpr::Kind::kColumn;
+  v.type = c.type;
+  v.typmod = c.typmod;
+  v.name = "\x01";  // no column's name
+  return v;
+}
+
+// `c` back where stand_in(c) went, the casts resolution put over it folded; whether
+// it was below `e`.
+bool put_back(TypedExpr& e, const TypedExpr& c) {
+  if (e.kind == TypedExpr::Kind::kColumn && e.name == "\x01") {
+    e = c;
+    return true;
+  }
+  bool found = false;
+  for (TypedExpr& a : e.args) found = put_back(a, c) || found;
+  if (found && e.kind == TypedExpr::Kind::kCall) e = fold(std::move(e));
+  return found;
+}
+
 TypedExpr special_form(TypedExpr::Kind kind, const std::string& name, std::vector<TypedExpr> args,
                        int position) {
   std::vector<TypedExpr*> ptrs;
@@ -242,19 +342,22 @@ TypedExpr special_form(TypedExpr::Kind kind, const std::string& name, std::vecto
   e.kind = kind;
   e.name = name;
   if (kind == TypedExpr::Kind::kNullIf) {
-    // NULLIF(a, b) is `a = b`'s operator, typed as a.
-    TypedExpr eq = resolve_operator("=", args[0], args[1], position);
-    if (eq.kind != TypedExpr::Kind::kCall)
-      throw Error("NULLIF of two constants is not supported yet")
-          .at_position(position)
-          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    // NULLIF(a, b) is `a = b`'s operator, typed as a. A constant stands in the
+    // resolution as a column of its type (so `=` is not folded away), then returns.
+    if (is_unknown(args[0]) && is_unknown(args[1]))
+      for (TypedExpr& a : args) a = coerce_implicitly(std::move(a), TypeId::kText, position);
+    std::vector<TypedExpr> resolved;
+    for (const TypedExpr& a : args)
+      resolved.push_back(a.is_const() && !is_unknown(a) ? stand_in(a) : a);
+    TypedExpr eq = resolve_operator("=", resolved[0], resolved[1], position);
     e.fn = eq.fn;
     e.compare_as = eq.compare_as;
     e.cost_units = 1;
     e.type = eq.args[0].type;
     e.typmod = eq.args[0].typmod;
     e.args = std::move(eq.args);
-    return e;
+    for (size_t i = 0; i < 2; ++i) put_back(e.args[i], args[i]);
+    return fold(std::move(e));
   }
   e.type = unify_types(ptrs, context, position);
   for (TypedExpr& a : args) a = coerce_implicitly(std::move(a), e.type, position);
@@ -297,6 +400,9 @@ TypedExpr resolve_function(const std::string& name, std::vector<TypedExpr> args,
       name == "substring" || name == "substr" || name == "position" || name == "strpos" ||
       name == "btrim" || name == "ltrim" || name == "rtrim")
     return string_function(name, std::move(args), sql_syntax, position);
+  if (name == "repeat" || name == "lpad" || name == "rpad" || name == "left" || name == "right" ||
+      name == "replace")
+    return text_building_function(name, std::move(args), position);
   if (name == "extract" || name == "date_part" || name == "date_trunc")
     return datetime_function(name, std::move(args), sql_syntax, position);
   if (name == "coalesce" && !args.empty())
@@ -320,6 +426,10 @@ TypedExpr resolve_function(const std::string& name, std::vector<TypedExpr> args,
         .at_position(position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
   no_function(name, args, position);
+}
+
+TypedExpr random_call() {
+  return call("random", random_eval, TypeId::kFloat8, {}, false, false);
 }
 
 }  // namespace tp::expr

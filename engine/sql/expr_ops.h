@@ -78,6 +78,8 @@ TypedExpr resolve_operator(const std::string& op, TypedExpr l, TypedExpr r, int 
 TypedExpr resolve_prefix(const std::string& op, TypedExpr a, int position);
 TypedExpr resolve_function(const std::string& name, std::vector<TypedExpr> args, bool sql_syntax,
                            int position);
+// random(): volatile float8 from EvalState::random.
+TypedExpr random_call();
 // select_common_type over `args` (CASE results, COALESCE, IN lists, GREATEST), which are
 // then coerced to it; `context` names the construct in errors ("CASE", "COALESCE").
 TypeId unify_types(std::vector<TypedExpr*> args, const char* context, int position);

@@ -562,8 +562,10 @@ ExprPtr ExprParser::primary_leaf() {
         }
         if (ExprPtr e = keyword_form(t)) return e;
       }
-      if (peek(1).kind == TokenKind::kPunct && peek(1).text == "(" &&
-          !(t.quoted == false && is_reserved(t.text))) {
+      // left( and right( are the functions (PostgreSQL's type_func_name keywords).
+      const bool function_word =
+          t.quoted || !is_reserved(t.text) || t.text == "left" || t.text == "right";
+      if (peek(1).kind == TokenKind::kPunct && peek(1).text == "(" && function_word) {
         return function_call(t);
       }
       std::string name = identifier();

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/core/heap_tuple.h"
+#include "engine/core/random.h"
 #include "engine/sql/ast.h"
 
 namespace tp {
@@ -34,20 +35,6 @@ struct Value {
 };
 
 const char* value_type_name(ValueType t);
-
-// The session's random number generator (xoshiro256**): random() and
-// ORDER BY random() draw from it; setseed() and SET random_seed reseed it.
-class Random {
- public:
-  explicit Random(uint64_t seed = 0) { seed_with(seed); }
-  void seed_with(uint64_t seed);
-  uint64_t next_u64();
-  double next_double() { return double(next_u64() >> 11) * 0x1.0p-53; }  // [0, 1)
-  uint64_t below(uint64_t n);                                            // uniform in [0, n)
-
- private:
-  uint64_t s_[4];
-};
 
 // What an expression may refer to while it is evaluated.
 struct EvalContext {
