@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "engine/core/error.h"
+#include "scans/typed_agg.h"
 
 namespace tp::scans {
 
@@ -145,7 +146,16 @@ const RowBatch* LimitNode::do_next() {
 
 AggregateNode::AggregateNode(std::unique_ptr<ExecNode> child, std::vector<AggSpec> aggs,
                              AggMode mode)
-    : child_(std::move(child)), aggs_(std::move(aggs)), mode_(mode) {}
+    : child_(std::move(child)), aggs_(std::move(aggs)), mode_(mode) {
+  // A Partial Aggregate's typed states may hold by-reference values: its rows say so.
+  bool typed = false;
+  for (const AggSpec& a : aggs_) typed = typed || a.typed;
+  if (mode_ != AggMode::kPartial || !typed) return;
+  std::vector<TypeId> types(kPartialSlots * aggs_.size(), TypeId::kInt8);
+  for (size_t a = 0; a < aggs_.size(); ++a)
+    if (aggs_[a].typed) types[kPartialSlots * a + 1] = typed_state_type(aggs_[a]);
+  partial_shape_ = std::make_shared<const RowShape>(std::move(types));
+}
 
 std::string AggregateNode::explain_name() const {
   switch (mode_) {
@@ -221,7 +231,12 @@ const RowBatch* AggregateNode::do_next() {
       AggState& st = states_[a];
       const AggSpec& spec = aggs_[a];
       if (mode_ == AggMode::kFinalize) {
-        for (uint32_t r = 0; r < b->count; ++r) combine(st, b->row(r) + kPartialSlots * a);
+        for (uint32_t r = 0; r < b->count; ++r)
+          spec.typed ? typed_combine(st, spec, b->row(r) + kPartialSlots * a)
+                     : combine(st, b->row(r) + kPartialSlots * a);
+      } else if (spec.typed && spec.kind != AggKind::kCount && spec.kind != AggKind::kCountStar) {
+        for (uint32_t r = 0; r < b->count; ++r)
+          if (!b->is_null(r, spec.slot)) typed_accumulate(st, spec, b->row(r)[spec.slot]);
       } else if (spec.distinct) {
         std::vector<int64_t>& vals = distinct_values_[a];
         for (uint32_t r = 0; r < b->count; ++r)
@@ -261,9 +276,11 @@ const RowBatch* AggregateNode::do_next() {
     std::vector<int64_t>().swap(vals);
   }
   if (mode_ == AggMode::kPartial) {
+    batch_.shape = partial_shape_;
     batch_.reset(uint32_t(kPartialSlots * aggs_.size()), 1);
     for (size_t a = 0; a < aggs_.size(); ++a)
-      put_state(states_[a], batch_.row(0) + kPartialSlots * a);
+      aggs_[a].typed ? typed_put_state(states_[a], aggs_[a], batch_, uint32_t(kPartialSlots * a))
+                     : put_state(states_[a], batch_.row(0) + kPartialSlots * a);
   } else {
     batch_.reset(0, 1);
   }

@@ -92,15 +92,25 @@ struct AggSpec {
   AggKind kind = AggKind::kCountStar;
   uint32_t slot = 0;      // input slot (unused for count(*))
   bool distinct = false;  // over the distinct input values (count(DISTINCT a)); kSimple only
+  // The input's type; `typed` for any but int4 and int8, whose values the integer
+  // states below take (scans/typed_agg.h keeps the others').
+  TypeId type = TypeId::kInt8;
+  bool typed = false;
 };
 
 // One aggregate's state and result. sum is 128-bit: sum(int8) is numeric in
 // PostgreSQL and must not overflow where PostgreSQL would not.
 struct AggState {
   int64_t count = 0;  // rows aggregated (non-null inputs)
-  __int128 sum = 0;
+  __int128 sum = 0;   // also sum / avg of smallint
   int64_t min = 0;
   int64_t max = 0;
+  // Typed inputs: min / max of any type (a by-reference value's bytes in `bytes`), the
+  // numeric sum of sum / avg(numeric) in `bytes` (a numeric varlena), the float sum of
+  // sum / avg(real, double precision) in `fsum`.
+  Datum extreme = 0;
+  std::string bytes;
+  double fsum = 0;
 };
 
 // How an Aggregate splits its work, as PostgreSQL's AggSplit for parallel plans:
@@ -148,6 +158,7 @@ class AggregateNode final : public ExecNode, public AggregateResults {
   std::vector<std::vector<int64_t>> distinct_values_;
   TrackedMemory memory_{MemoryPart::kExecutor};  // distinct_values_, for the session's figure
   bool done_ = false;
+  std::shared_ptr<const RowShape> partial_shape_;  // kPartial with typed states
   RowBatch batch_;
 };
 

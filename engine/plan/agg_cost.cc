@@ -1,35 +1,61 @@
 #include "engine/plan/agg_cost.h"
 
+#include <string>
+
 namespace tp {
 namespace {
 
 using scans::AggKind;
 
-// An aggregate's support functions, as pg_aggregate lists them for int4 / int8 inputs.
+// An aggregate's support functions, as pg_aggregate lists them for its input type.
 struct AggFunctions {
-  const char* transfn;
-  bool has_final;   // avg, sum(int8)
+  std::string transfn;
+  bool has_final;   // avg, sum(int8), sum(numeric)
   bool internal;    // state type internal: serialize / deserialize across a Gather
   int state_width;  // what EXPLAIN counts for the partial state
 };
 
+AggFunctions sum_or_avg_functions(const AggCall& c) {
+  const bool sum = c.kind == AggKind::kSum;
+  switch (c.input) {
+    case TypeId::kInt2:
+      return sum ? AggFunctions{"int2_sum", false, false, 8}
+                 : AggFunctions{"int2_avg_accum", true, false, 32};
+    case TypeId::kInt4:
+      return sum ? AggFunctions{"int4_sum", false, false, 8}
+                 : AggFunctions{"int4_avg_accum", true, false, 32};
+    case TypeId::kInt8:
+      return {"int8_avg_accum", true, true, 32};
+    case TypeId::kNumeric:
+      return {"numeric_avg_accum", true, true, 32};
+    case TypeId::kFloat4:
+      return sum ? AggFunctions{"float4pl", false, false, 4}
+                 : AggFunctions{"float4_accum", true, false, 32};
+    default:
+      return sum ? AggFunctions{"float8pl", false, false, 8}
+                 : AggFunctions{"float8_accum", true, false, 32};
+  }
+}
+
 AggFunctions functions_of(const AggCall& c) {
-  const bool int8 = c.input == ColumnType::kInt8;
   switch (c.kind) {
     case AggKind::kCountStar:
       return {"int8inc", false, false, 8};
     case AggKind::kCount:
       return {"int8inc_any", false, false, 8};
     case AggKind::kSum:
-      return int8 ? AggFunctions{"int8_avg_accum", true, true, 32}
-                  : AggFunctions{"int4_sum", false, false, 8};
     case AggKind::kAvg:
-      return int8 ? AggFunctions{"int8_avg_accum", true, true, 32}
-                  : AggFunctions{"int4_avg_accum", true, false, 32};
+      return sum_or_avg_functions(c);
     case AggKind::kMin:
-      return {int8 ? "int8smaller" : "int4smaller", false, false, int8 ? 8 : 4};
-    case AggKind::kMax:
-      return {int8 ? "int8larger" : "int4larger", false, false, int8 ? 8 : 4};
+    case AggKind::kMax: {
+      // The type's smaller / larger function (max(varchar) is max(text)); its state
+      // is a value of the type.
+      const TypeId t = c.input == TypeId::kVarchar ? TypeId::kText : c.input;
+      const TypeInfo& info = type_info(t);
+      return {
+          std::string(c.kind == AggKind::kMin ? "smaller:" : "larger:") + std::string(info.pg_name),
+          false, false, info.len > 0 ? info.len : 32};
+    }
   }
   return {"", false, false, 8};
 }

@@ -1,16 +1,40 @@
 #include "engine/plan/aggregate_text.h"
 
+#include "engine/core/datum_ops.h"
 #include "engine/core/error.h"
+#include "engine/core/float_io.h"
+#include "engine/core/numeric.h"
+#include "scans/typed_agg.h"
 
 namespace tp {
 
 OutputAggregate output_aggregate(scans::AggKind kind, ColumnType input) {
-  OutputAggregate oa{kind, input, OutputType::kInt8};
-  if (kind == scans::AggKind::kAvg || (kind == scans::AggKind::kSum && input == ColumnType::kInt8))
-    oa.type = OutputType::kNumeric;
-  else if ((kind == scans::AggKind::kMin || kind == scans::AggKind::kMax) &&
-           input == ColumnType::kInt4)
-    oa.type = OutputType::kInt4;
+  using scans::AggKind;
+  OutputAggregate oa{kind, input, OutputType::kInt8, TypeId::kInt8, 8};
+  const bool is_float = input == TypeId::kFloat4 || input == TypeId::kFloat8;
+  switch (kind) {
+    case AggKind::kCountStar:
+    case AggKind::kCount:
+      return oa;
+    case AggKind::kSum:
+      // sum(int2 / int4) is bigint; sum(int8) and sum(numeric) numeric; a float its type.
+      if (input == TypeId::kInt2 || input == TypeId::kInt4) return oa;
+      oa.result = is_float ? input : TypeId::kNumeric;
+      break;
+    case AggKind::kAvg:
+      oa.result = is_float ? TypeId::kFloat8 : TypeId::kNumeric;
+      break;
+    case AggKind::kMin:
+    case AggKind::kMax:
+      // max(varchar) is max(text): varchar has no aggregate of its own.
+      oa.result = input == TypeId::kVarchar ? TypeId::kText : input;
+      break;
+  }
+  oa.type = oa.result == TypeId::kInt4   ? OutputType::kInt4
+            : oa.result == TypeId::kInt8 ? OutputType::kInt8
+                                         : OutputType::kNumeric;
+  const TypeInfo& info = type_info(oa.result);
+  oa.width = info.len > 0 ? info.len : 32;
   return oa;
 }
 
@@ -69,6 +93,34 @@ std::string numeric_div_text(__int128 num, int64_t den) {
   return (negative && !zero ? "-" : "") + digits;
 }
 
+bool aggregate_is_null(const OutputAggregate& agg, const scans::AggState& st) {
+  return st.count == 0 && agg.kind != scans::AggKind::kCount &&
+         agg.kind != scans::AggKind::kCountStar;
+}
+
+namespace {
+
+// The result of an aggregate over a typed input (scans/typed_agg.h's states).
+std::string format_typed(const OutputAggregate& agg, const scans::AggState& st) {
+  using scans::AggKind;
+  const TypeId in = agg.input;
+  if (agg.kind == AggKind::kMin || agg.kind == AggKind::kMax)
+    return datum_out(in, scans::typed_extreme(st, in));
+  if (in == TypeId::kNumeric) {
+    if (agg.kind == AggKind::kSum) return numeric_out(st.bytes.data());
+    return numeric_out(numeric_div(st.bytes.data(), numeric_from_int64(st.count).data()).data());
+  }
+  if (in == TypeId::kFloat4 || in == TypeId::kFloat8) {
+    if (agg.kind == AggKind::kAvg) return float8_out(st.fsum / double(st.count));
+    return in == TypeId::kFloat4 ? float4_out(float(st.fsum)) : float8_out(st.fsum);
+  }
+  // smallint: sum is bigint (its 128-bit sum fits), avg numeric.
+  if (agg.kind == AggKind::kSum) return std::to_string(int64_t(st.sum));
+  return numeric_div_text(st.sum, st.count);
+}
+
+}  // namespace
+
 std::string format_aggregate(const OutputAggregate& agg, const scans::AggState& st) {
   using scans::AggKind;
   switch (agg.kind) {
@@ -79,6 +131,7 @@ std::string format_aggregate(const OutputAggregate& agg, const scans::AggState& 
       break;
   }
   if (st.count == 0) return "";  // NULL
+  if (agg.input != TypeId::kInt4 && agg.input != TypeId::kInt8) return format_typed(agg, st);
   switch (agg.kind) {
     case AggKind::kMin:
       return std::to_string(st.min);

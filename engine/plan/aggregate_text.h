@@ -19,6 +19,8 @@ struct OutputAggregate {
   scans::AggKind kind = scans::AggKind::kCountStar;
   ColumnType input = ColumnType::kInt4;  // the argument's column type
   OutputType type = OutputType::kInt8;
+  TypeId result = TypeId::kInt8;  // PostgreSQL's result type (max(varchar) is text)
+  int width = 8;                  // EXPLAIN's width of it (get_typavgwidth, no typmod)
 };
 
 // The aggregate of `kind` over a column of type `input` (count(*): Int8), with its
@@ -26,8 +28,10 @@ struct OutputAggregate {
 OutputAggregate output_aggregate(scans::AggKind kind, ColumnType input);
 
 // The text of one aggregate result as psql prints it (avg: PostgreSQL's numeric division
-// scale). Empty for NULL (no input rows).
+// scale). Empty for NULL (no input rows): aggregate_is_null tells it from an empty text.
 std::string format_aggregate(const OutputAggregate& agg, const scans::AggState& state);
+
+bool aggregate_is_null(const OutputAggregate& agg, const scans::AggState& state);
 
 // PostgreSQL's numeric division num / den (den > 0) with its result scale
 // (select_div_scale), rounded half away from zero. For avg().

@@ -8,6 +8,7 @@
 #include "engine/core/heap_tuple.h"
 #include "engine/core/stack_depth.h"
 #include "engine/plan/agg_cost.h"
+#include "engine/plan/aggregate_bind.h"
 #include "engine/plan/aggregate_expr.h"
 #include "engine/plan/distinct.h"
 #include "engine/plan/distinct_clause.h"
@@ -33,13 +34,6 @@ int output_width(OutputType t) {
   return t == OutputType::kInt4 ? 4 : t == OutputType::kInt8 ? 8 : 32;
 }
 
-// An aggregate call of the select list.
-struct BoundAgg {
-  scans::AggKind kind = scans::AggKind::kCountStar;
-  int column = -1;        // the table column it reads (-1: count(*))
-  bool distinct = false;  // over distinct values: count(DISTINCT a)
-};
-
 // The select list: either all plain columns or all aggregates (no GROUP BY).
 struct BoundTargets {
   std::vector<int> columns;        // plain: table column per output column
@@ -58,101 +52,6 @@ struct BoundTargets {
   }
 };
 
-// An aggregate call of the select list: its kind and the table column it reads.
-BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
-  static const std::pair<const char*, scans::AggKind> kinds[] = {{"count", scans::AggKind::kCount},
-                                                                 {"sum", scans::AggKind::kSum},
-                                                                 {"min", scans::AggKind::kMin},
-                                                                 {"max", scans::AggKind::kMax},
-                                                                 {"avg", scans::AggKind::kAvg}};
-  std::optional<scans::AggKind> kind;
-  for (auto& [name, k] : kinds)
-    if (e.name == name) kind = k;
-  if (!kind)
-    throw Error("function " + e.name +
-                "() is not available in a query over a table: the "
-                "select list takes columns and count, sum, min, max, avg")
-        .at_position(e.position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  if (e.star_arg) {
-    if (*kind != scans::AggKind::kCount)
-      throw Error(e.name + "(*) is not an aggregate; only count(*) is")
-          .at_position(e.position)
-          .with_sqlstate(sqlstate::kWrongObjectType);
-    return {scans::AggKind::kCountStar, -1, false};
-  }
-  // count(1): a constant that is never NULL counts every row, as count(*) does (and
-  // costs the same in PostgreSQL: the constant argument is free).
-  if (*kind == scans::AggKind::kCount && e.args.size() == 1 && !e.distinct &&
-      (e.args[0]->kind == sql::ExprKind::kIntConst || e.args[0]->kind == sql::ExprKind::kNumConst ||
-       e.args[0]->kind == sql::ExprKind::kStrConst || e.args[0]->kind == sql::ExprKind::kBoolConst))
-    return {scans::AggKind::kCountStar, -1, false};
-  if (e.args.size() != 1 || e.args[0]->kind != sql::ExprKind::kColumnRef)
-    throw Error(e.name + "() takes one column (or count(*), count(1)) here")
-        .at_position(e.position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  // min and max over distinct values are min and max (PostgreSQL ignores DISTINCT there).
-  bool distinct = e.distinct && *kind != scans::AggKind::kMin && *kind != scans::AggKind::kMax;
-  const int column = bind_column(rel, *e.args[0]);
-  // count(a) counts a's non-NULL values whatever their type; the others read integers.
-  if (*kind != scans::AggKind::kCount || distinct)
-    require_integer_column(rel, column, e.args[0]->position, (e.name + "()").c_str());
-  return {*kind, column, distinct};
-}
-
-// Integer arithmetic over aggregates and integer constants (engine/plan/aggregate_expr.h);
-// its aggregates join `b.aggs`.
-AggregateExpr bind_aggregate_expr(const RelationEntry& rel, const sql::Expr& e, BoundTargets& b,
-                                  bool in_arithmetic) {
-  check_stack_depth();
-  AggregateExpr x;
-  auto refuse = [&](const std::string& what) {
-    return Error(what + " in an expression over aggregates is not supported")
-        .at_position(e.position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  };
-  switch (e.kind) {
-    case sql::ExprKind::kFuncCall: {
-      x.kind = AggregateExpr::Kind::kAggregate;
-      x.aggregate = b.aggs.size();
-      b.aggs.push_back(bind_aggregate(rel, e));
-      const BoundAgg& a = b.aggs.back();
-      ColumnType in = a.column >= 0 ? rel.columns[size_t(a.column)].type : ColumnType::kInt8;
-      x.type = output_aggregate(a.kind, in).type;
-      if (in_arithmetic && x.type == OutputType::kNumeric)
-        throw refuse(e.name + "() (a numeric result)");
-      return x;
-    }
-    case sql::ExprKind::kIntConst:
-      x.value = e.ival;
-      x.type = e.ival == int64_t(int32_t(e.ival)) ? OutputType::kInt4 : OutputType::kInt8;
-      return x;
-    case sql::ExprKind::kUnary:
-      if (e.name == "+") return bind_aggregate_expr(rel, *e.args[0], b, true);
-      x.kind = AggregateExpr::Kind::kNegate;
-      x.args.push_back(bind_aggregate_expr(rel, *e.args[0], b, true));
-      x.type = x.args[0].type;
-      return x;
-    case sql::ExprKind::kBinary:
-      x.kind = AggregateExpr::Kind::kBinary;
-      x.op = e.name[0];
-      for (const auto& a : e.args) x.args.push_back(bind_aggregate_expr(rel, *a, b, true));
-      x.type = x.args[0].type == OutputType::kInt8 || x.args[1].type == OutputType::kInt8
-                   ? OutputType::kInt8
-                   : OutputType::kInt4;
-      return x;
-    case sql::ExprKind::kColumnRef:
-      throw Error("column \"" + rel.name + "." + e.name +
-                  "\" must appear in the GROUP BY clause or be used in an aggregate function")
-          .at_position(e.position)
-          .with_sqlstate(sqlstate::kGroupingError);
-    case sql::ExprKind::kNumConst:
-      throw refuse("a numeric constant");
-    default:
-      throw refuse("this operation");
-  }
-}
-
 BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
   BoundTargets b;
   for (const sql::Target& t : s.targets) {
@@ -168,11 +67,11 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
       b.exprs.push_back(nullptr);
       b.names.push_back(t.alias.empty() ? e.name : t.alias);
     } else if (e.kind == sql::ExprKind::kFuncCall && calls_aggregate(e)) {
-      b.outputs.push_back(bind_aggregate_expr(rel, e, b, false));
+      b.outputs.push_back(bind_aggregate_expr(rel, e, b.aggs, false));
       b.names.push_back(t.alias.empty() ? e.name : t.alias);
       continue;
     } else if (calls_aggregate(e)) {
-      b.outputs.push_back(bind_aggregate_expr(rel, e, b, true));
+      b.outputs.push_back(bind_aggregate_expr(rel, e, b.aggs, true));
       b.names.push_back(t.alias.empty() ? "?column?" : t.alias);
       b.arithmetic = true;
       continue;
@@ -292,7 +191,8 @@ ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
     slots.sort_keys.push_back({slots.slot_of(c), desc, order.nulls_first[k]});
   }
   for (const BoundAgg& a : targets.aggs)
-    slots.agg_specs.push_back({a.kind, a.column >= 0 ? slots.slot_of(a.column) : 0, a.distinct});
+    slots.agg_specs.push_back({a.kind, a.column >= 0 ? slots.slot_of(a.column) : 0, a.distinct,
+                               a.type, is_typed_input(a.type)});
   return slots;
 }
 
@@ -335,9 +235,16 @@ bool add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
     calls.push_back({b.kind, b.column, in, b.distinct});
     any_distinct = any_distinct || b.distinct;
     OutputAggregate oa = output_aggregate(b.kind, in);
-    width += output_width(oa.type);
+    width += oa.width;
     q.aggregates.push_back(oa);
     q.output_types.push_back(oa.type);
+  }
+  for (size_t i = 0; i < targets.outputs.size(); ++i) {
+    const AggregateExpr& e = targets.outputs[i];
+    const TypeId t = e.kind == AggregateExpr::Kind::kAggregate ? q.aggregates[e.aggregate].result
+                     : e.type == OutputType::kInt4             ? TypeId::kInt4
+                                                               : TypeId::kInt8;
+    q.output_columns.push_back(Column{targets.names[i], t, kNoTypmod});
   }
   PathCost agg = cost_plain_agg(cs, top.path, agg_clause_costs(cs, calls, AggSplit::kSimple));
   std::unique_ptr<scans::ExecNode> input = std::move(top.node);

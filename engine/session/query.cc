@@ -1,5 +1,6 @@
 #include "engine/session/query.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "engine/core/datum_ops.h"
@@ -29,21 +30,27 @@ void run_plan(PlannedQuery& q, Emit&& emit) {
   while (const scans::RowBatch* b = q.root->next()) {
     if (q.aggregate) {
       row.clear();
+      nulls.clear();
       const auto& results = q.aggregate->results();
+      auto add = [&](size_t i) {
+        row.push_back(format_aggregate(q.aggregates[i], results[i]));
+        nulls.push_back(aggregate_is_null(q.aggregates[i], results[i]));
+      };
       if (q.output_exprs.empty()) {
-        for (size_t i = 0; i < q.aggregates.size(); ++i)
-          row.push_back(format_aggregate(q.aggregates[i], results[i]));
+        for (size_t i = 0; i < q.aggregates.size(); ++i) add(i);
       } else {
         for (const AggregateExpr& e : q.output_exprs) {
           if (e.kind == AggregateExpr::Kind::kAggregate) {
-            row.push_back(format_aggregate(q.aggregates[e.aggregate], results[e.aggregate]));
+            add(e.aggregate);
             continue;
           }
           std::optional<int64_t> v = evaluate_aggregate_expr(e, q.aggregates, results);
-          row.push_back(v ? std::to_string(*v) : "");  // "" is NULL, as format_aggregate's
+          row.push_back(v ? std::to_string(*v) : "");
+          nulls.push_back(!v);
         }
       }
-      emit(row, nullptr);
+      const bool any_null = std::find(nulls.begin(), nulls.end(), true) != nulls.end();
+      emit(row, any_null ? &nulls : nullptr);
       continue;
     }
     const size_t width = q.output_slots.size();

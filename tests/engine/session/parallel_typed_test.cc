@@ -52,6 +52,22 @@ TEST(ParallelTypedRows, GatherAndGatherMergeCarryTextNumericAndNulls) {
     return rows;
   };
   EXPECT_EQ(sorted(parallel_all), sorted(serial_all));
+
+  // Partial Aggregates hand their typed states (a numeric sum, a text min, a float sum's
+  // bits, a participant with no rows) across the Gather: the Finalize gives the serial
+  // answers.
+  const std::string aggregates =
+      "SELECT sum(price), avg(price), min(label), max(note), count(note), min(price) FROM t";
+  const std::string none = "SELECT sum(price), min(label) FROM t WHERE k < 0";
+  bool finalize = false;
+  for (const auto& row : s.execute("EXPLAIN " + aggregates).rows)
+    finalize = finalize || row[0].find("Finalize Aggregate") != std::string::npos;
+  ASSERT_TRUE(finalize);
+  const ResultSet parallel_aggs = s.execute(aggregates), parallel_none = s.execute(none);
+  s.execute("SET max_parallel_workers_per_gather = 0");
+  EXPECT_EQ(parallel_aggs.rows, s.execute(aggregates).rows);
+  EXPECT_EQ(parallel_aggs.rows.at(0).at(0), "20412006.75");
+  EXPECT_EQ(parallel_none.rows, s.execute(none).rows);
 }
 
 }  // namespace

@@ -178,11 +178,10 @@ TEST(TypedTables, WhatIsNotBuiltYetIsRefusedByName) {
   // WHERE reads any column (an integer after a text one through the deformed row).
   EXPECT_EQ(scalar(s, "SELECT a FROM t WHERE t = 'x'"), "1");
   EXPECT_EQ(scalar(s, "SELECT t FROM t WHERE a = 1"), "x");
-  EXPECT_EQ(error_of(s, "SELECT max(t) FROM t"),
-            "max() over a column of type text is not supported yet");
+  EXPECT_EQ(scalar(s, "SELECT max(t) FROM t"), "x");
   EXPECT_EQ(scalar(s, "SELECT count(t) FROM t"), "1");  // counting needs no comparison
   EXPECT_EQ(error_of(s, "SELECT count(DISTINCT t) FROM t"),
-            "count() over a column of type text is not supported yet");
+            "count(DISTINCT) over a column of type text is not supported yet");
   EXPECT_EQ(error_of(s, "SELECT DISTINCT t FROM t"),
             "SELECT DISTINCT over a column of type text is not supported yet");
   EXPECT_EQ(error_of(s, "CREATE INDEX ON t (t)"),

@@ -80,6 +80,27 @@ TEST_F(TypedWhere, ComputedColumnsArePostgres) {
   EXPECT_EQ(check_fixture(*s_, "typed_select.out"), 12u);
 }
 
+// count, sum, avg, min and max over every type: PostgreSQL's results (numeric exact with
+// its scales, float sums, text byte-wise, max(varchar) as text), plans, costs and widths.
+TEST_F(TypedWhere, AggregatesOverEveryTypeArePostgres) {
+  EXPECT_EQ(check_fixture(*s_, "typed_aggregates.out"), 18u);
+  const ResultSet r = s_->execute("select max(v), min(t), sum(n) from w where a > 1000");
+  EXPECT_EQ(r.column_type_ids.at(0).type, TypeId::kText);  // max(text) over a varchar
+  ASSERT_EQ(r.nulls.size(), 1u);
+  EXPECT_EQ(r.nulls[0], std::vector<bool>({true, true, true}));  // NULL, not ''
+}
+
+TEST_F(TypedWhere, AggregatesPostgresHasNotAreItsErrors) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"select sum(t) from w", "function sum(text) does not exist"},
+      {"select avg(d) from w", "function avg(date) does not exist"},
+      {"select min(b) from w", "function min(boolean) does not exist"},
+      {"select max(t) + 1 from w",
+       "max() (a text result) in an expression over aggregates is not supported"},
+  };
+  for (const auto& [sql, error] : cases) EXPECT_EQ(error_of(*s_, sql), error) << sql;
+}
+
 // An OR's arms are told apart by their expressions (PostgreSQL's answers): two typed
 // arms are no duplicates unless they are the same expression.
 TEST_F(TypedWhere, OrArmsOfTypedQualsAreKept) {

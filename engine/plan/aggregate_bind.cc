@@ -1,0 +1,131 @@
+#include "engine/plan/aggregate_bind.h"
+
+#include <optional>
+
+#include "engine/core/error.h"
+#include "engine/core/stack_depth.h"
+#include "engine/plan/where_clause.h"
+#include "engine/sql/expr_bind.h"
+
+namespace tp {
+namespace {
+
+// PostgreSQL's pg_aggregate: sum and avg over the numeric types, min and max over all
+// but boolean (interval's sum and avg are not built yet).
+void check_input_type(const std::string& name, TypeId t, int position) {
+  const bool sum_or_avg = name == "sum" || name == "avg";
+  if (sum_or_avg && t == TypeId::kInterval)
+    throw Error(name + "(interval) is not supported yet")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  const bool exists = sum_or_avg ? type_is_numeric(t) : t != TypeId::kBool;
+  if (!exists)
+    throw Error("function " + name + "(" + format_type(t, kNoTypmod) + ") does not exist", "",
+                "No function matches the given name and argument types. You might need to add "
+                "explicit type casts.")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kUndefinedFunction);
+}
+
+}  // namespace
+
+// An aggregate call of the select list: its kind and the table column it reads.
+BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
+  static const std::pair<const char*, scans::AggKind> kinds[] = {{"count", scans::AggKind::kCount},
+                                                                 {"sum", scans::AggKind::kSum},
+                                                                 {"min", scans::AggKind::kMin},
+                                                                 {"max", scans::AggKind::kMax},
+                                                                 {"avg", scans::AggKind::kAvg}};
+  std::optional<scans::AggKind> kind;
+  for (auto& [name, k] : kinds)
+    if (e.name == name) kind = k;
+  if (!kind)
+    throw Error("function " + e.name +
+                "() is not available in a query over a table: the "
+                "select list takes columns and count, sum, min, max, avg")
+        .at_position(e.position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  if (e.star_arg) {
+    if (*kind != scans::AggKind::kCount)
+      throw Error(e.name + "(*) is not an aggregate; only count(*) is")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kWrongObjectType);
+    return {scans::AggKind::kCountStar, -1, false};
+  }
+  // count(1): a constant that is never NULL counts every row, as count(*) does (and
+  // costs the same in PostgreSQL: the constant argument is free).
+  if (*kind == scans::AggKind::kCount && e.args.size() == 1 && !e.distinct &&
+      (e.args[0]->kind == sql::ExprKind::kIntConst || e.args[0]->kind == sql::ExprKind::kNumConst ||
+       e.args[0]->kind == sql::ExprKind::kStrConst || e.args[0]->kind == sql::ExprKind::kBoolConst))
+    return {scans::AggKind::kCountStar, -1, false};
+  if (e.args.size() != 1 || e.args[0]->kind != sql::ExprKind::kColumnRef)
+    throw Error(e.name + "() takes one column (or count(*), count(1)) here")
+        .at_position(e.position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  // min and max over distinct values are min and max (PostgreSQL ignores DISTINCT there).
+  bool distinct = e.distinct && *kind != scans::AggKind::kMin && *kind != scans::AggKind::kMax;
+  const int column = bind_column(rel, *e.args[0]);
+  const TypeId type = rel.columns[size_t(column)].type;
+  // count(a) counts a's non-NULL values whatever their type.
+  if (distinct)
+    require_integer_column(rel, column, e.args[0]->position, (e.name + "(DISTINCT)").c_str());
+  else if (*kind != scans::AggKind::kCount)
+    check_input_type(e.name, type, e.position);
+  return {*kind, column, distinct, type};
+}
+
+// Integer arithmetic over aggregates and integer constants (engine/plan/aggregate_expr.h);
+// its aggregates join `b.aggs`.
+AggregateExpr bind_aggregate_expr(const RelationEntry& rel, const sql::Expr& e,
+                                  std::vector<BoundAgg>& aggs, bool in_arithmetic) {
+  check_stack_depth();
+  AggregateExpr x;
+  auto refuse = [&](const std::string& what) {
+    return Error(what + " in an expression over aggregates is not supported")
+        .at_position(e.position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  };
+  switch (e.kind) {
+    case sql::ExprKind::kFuncCall: {
+      x.kind = AggregateExpr::Kind::kAggregate;
+      x.aggregate = aggs.size();
+      aggs.push_back(bind_aggregate(rel, e));
+      const BoundAgg& a = aggs.back();
+      const OutputAggregate out = output_aggregate(a.kind, a.type);
+      x.type = out.type;
+      if (in_arithmetic && (x.type == OutputType::kNumeric || out.result == TypeId::kInt2 ||
+                            (is_typed_input(a.type) && a.kind != scans::AggKind::kCount)))
+        throw refuse(e.name + "() (a " + format_type(out.result, kNoTypmod) + " result)");
+      return x;
+    }
+    case sql::ExprKind::kIntConst:
+      x.value = e.ival;
+      x.type = e.ival == int64_t(int32_t(e.ival)) ? OutputType::kInt4 : OutputType::kInt8;
+      return x;
+    case sql::ExprKind::kUnary:
+      if (e.name == "+") return bind_aggregate_expr(rel, *e.args[0], aggs, true);
+      x.kind = AggregateExpr::Kind::kNegate;
+      x.args.push_back(bind_aggregate_expr(rel, *e.args[0], aggs, true));
+      x.type = x.args[0].type;
+      return x;
+    case sql::ExprKind::kBinary:
+      x.kind = AggregateExpr::Kind::kBinary;
+      x.op = e.name[0];
+      for (const auto& a : e.args) x.args.push_back(bind_aggregate_expr(rel, *a, aggs, true));
+      x.type = x.args[0].type == OutputType::kInt8 || x.args[1].type == OutputType::kInt8
+                   ? OutputType::kInt8
+                   : OutputType::kInt4;
+      return x;
+    case sql::ExprKind::kColumnRef:
+      throw Error("column \"" + rel.name + "." + e.name +
+                  "\" must appear in the GROUP BY clause or be used in an aggregate function")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kGroupingError);
+    case sql::ExprKind::kNumConst:
+      throw refuse("a numeric constant");
+    default:
+      throw refuse("this operation");
+  }
+}
+
+}  // namespace tp

@@ -1,0 +1,134 @@
+#include "scans/typed_agg.h"
+
+#include <cstring>
+
+#include "engine/core/float_io.h"
+#include "engine/core/numeric.h"
+
+namespace tp::scans {
+namespace {
+
+bool is_float(TypeId t) {
+  return t == TypeId::kFloat4 || t == TypeId::kFloat8;
+}
+
+// `v` (of `type`) as the state's extreme, its bytes owned by the state.
+void set_extreme(AggState& st, TypeId type, Datum v) {
+  const TypeInfo& info = type_info(type);
+  if (info.byval) {
+    st.extreme = v;
+    return;
+  }
+  st.bytes.assign(datum_pointer(v), datum_ref_size(info.len, v));
+}
+
+void add_float(AggState& st, const AggSpec& spec, double v) {
+  const TypeId type = spec.type;
+  // sum's first value is its state (PostgreSQL's strict transition with no initial
+  // value: -0 stays -0); sum(real) adds in single precision (float4pl), avg(real) in
+  // double (float4_accum), as does everything over double precision.
+  if (st.count == 0 && spec.kind == AggKind::kSum)
+    st.fsum = v;
+  else if (type == TypeId::kFloat4 && spec.kind == AggKind::kSum)
+    st.fsum = double(float_add(float(st.fsum), float(v)));
+  else
+    st.fsum = float_add(st.fsum, v);
+}
+
+void add_numeric(AggState& st, const char* v) {
+  if (st.count == 0)
+    st.bytes.assign(v, varlena_size(v));
+  else
+    st.bytes = numeric_add(st.bytes.data(), v);
+}
+
+// One input value, or a partial state's value (`partial`: `count` rows' worth, a float
+// sum as double bits), into a started or empty state.
+void merge(AggState& st, const AggSpec& spec, Datum v, int64_t count, bool partial) {
+  switch (spec.kind) {
+    case AggKind::kMin:
+    case AggKind::kMax: {
+      const int c = st.count == 0 ? 0 : compare_datums(spec.type, v, typed_extreme(st, spec.type));
+      if (st.count == 0 || (spec.kind == AggKind::kMin ? c < 0 : c > 0))
+        set_extreme(st, spec.type, v);
+      break;
+    }
+    case AggKind::kSum:
+    case AggKind::kAvg:
+      if (spec.type == TypeId::kNumeric) {
+        add_numeric(st, datum_pointer(v));
+      } else if (is_float(spec.type)) {
+        double x;
+        if (partial)
+          std::memcpy(&x, &v, sizeof x);
+        else
+          x = spec.type == TypeId::kFloat4 ? double(datum_float4(v)) : datum_float8(v);
+        add_float(st, spec, x);
+      } else {
+        st.sum += v;
+      }
+      break;
+    default:
+      break;
+  }
+  st.count += count;
+}
+
+}  // namespace
+
+Datum typed_extreme(const AggState& st, TypeId type) {
+  return type_info(type).byval ? st.extreme : pointer_datum(st.bytes.data());
+}
+
+void typed_accumulate(AggState& st, const AggSpec& spec, Datum v) {
+  merge(st, spec, v, 1, false);
+}
+
+TypeId typed_state_type(const AggSpec& spec) {
+  switch (spec.kind) {
+    case AggKind::kMin:
+    case AggKind::kMax:
+      return spec.type;
+    case AggKind::kSum:
+    case AggKind::kAvg:
+      return spec.type == TypeId::kNumeric ? TypeId::kNumeric : TypeId::kInt8;
+    default:
+      return TypeId::kInt8;
+  }
+}
+
+void typed_put_state(const AggState& st, const AggSpec& spec, RowBatch& batch, uint32_t first) {
+  Datum* out = batch.row(0) + first;
+  const auto bits = static_cast<unsigned __int128>(st.sum);
+  out[0] = st.count;
+  out[1] = 0;
+  out[2] = static_cast<int64_t>(static_cast<uint64_t>(bits));
+  out[3] = static_cast<int64_t>(static_cast<uint64_t>(bits >> 64));
+  out[4] = 0;
+  if (st.count == 0) {
+    batch.set_null(0, first + 1);  // no value: nothing for a copy to follow
+    return;
+  }
+  const TypeId t = typed_state_type(spec);
+  if (spec.kind == AggKind::kMin || spec.kind == AggKind::kMax || t == TypeId::kNumeric) {
+    const Datum v = t == TypeId::kNumeric ? pointer_datum(st.bytes.data()) : typed_extreme(st, t);
+    const TypeInfo& info = type_info(t);
+    out[1] = info.byval ? v : batch.arena.copy(datum_pointer(v), datum_ref_size(info.len, v));
+  } else if (is_float(spec.type)) {
+    std::memcpy(&out[1], &st.fsum, sizeof st.fsum);
+  }
+}
+
+void typed_combine(AggState& st, const AggSpec& spec, const Datum* in) {
+  if (in[0] == 0) return;  // that participant saw no rows
+  if ((spec.kind == AggKind::kSum || spec.kind == AggKind::kAvg) && !is_float(spec.type) &&
+      spec.type != TypeId::kNumeric) {
+    const auto hi = static_cast<unsigned __int128>(static_cast<uint64_t>(in[3])) << 64;
+    st.sum += static_cast<__int128>(hi | static_cast<uint64_t>(in[2]));
+    st.count += in[0];
+    return;
+  }
+  merge(st, spec, in[1], in[0], true);
+}
+
+}  // namespace tp::scans
