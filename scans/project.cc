@@ -39,7 +39,8 @@ const RowBatch* ProjectNode::do_next() {
     // The child's values stay where they are (its batch lives until our next call).
     Datum* out = batch_.row(i);
     const Datum* src = in->row(i);
-    std::memcpy(out, src, sizeof(Datum) * in->width);
+    if (in->width > 0)
+      std::memcpy(out, src, sizeof(Datum) * in->width);  // none: a scan of no columns
     const uint8_t* src_nulls = in->has_nulls ? in->nulls.data() + size_t(i) * in->width : nullptr;
     const bool* flags = nullptr;
     if (src_nulls) {

@@ -61,7 +61,8 @@ AggFunctions functions_of(const AggCall& c) {
 }
 
 bool same_call(const AggCall& a, const AggCall& b) {
-  return a.kind == b.kind && a.column == b.column && a.distinct == b.distinct;
+  return a.kind == b.kind && a.column == b.column && a.arg_key == b.arg_key &&
+         a.distinct == b.distinct;
 }
 
 // The calls left once identical ones are merged (PostgreSQL's find_compatible_agg).
@@ -85,12 +86,15 @@ AggClauseCosts agg_clause_costs(const CostSettings& cs, const std::vector<AggCal
   std::vector<std::pair<std::string, int>> transitions;
   for (const AggCall& c : aggs) {
     AggFunctions f = functions_of(c);
-    std::pair<std::string, int> key{f.transfn, c.column};
+    std::pair<std::string, int> key{f.transfn + "|" + c.arg_key, c.column};
     bool shared = false;
     for (const auto& t : transitions) shared = shared || t == key;
     if (shared && !c.distinct) continue;
     if (!c.distinct) transitions.push_back(key);
     costs.trans.per_tuple += cs.cpu_operator_cost;  // transfn, or combinefn when finalizing
+    // The arguments are evaluated where rows go in, not where states combine.
+    if (split != AggSplit::kFinalDeserial)
+      costs.trans.per_tuple += c.arg_units * cs.cpu_operator_cost;
     if (split == AggSplit::kFinalDeserial && f.internal)
       costs.trans.per_tuple += cs.cpu_operator_cost;  // deserialfn
     if (split == AggSplit::kInitialSerial && f.internal)

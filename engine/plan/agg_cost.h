@@ -16,6 +16,7 @@
 //   PathCost partial = cost_plain_agg(cs, parallel_scan, c);
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "engine/core/heap_tuple.h"
@@ -30,6 +31,11 @@ struct AggCall {
   int column = -1;
   ColumnType input = ColumnType::kInt8;
   bool distinct = false;  // count(DISTINCT a): merged only with its twin, never shares a state
+  // An expression argument: its text (calls over the same one share a state, as
+  // PostgreSQL's equal() args do) and its cost_qual_eval units, paid per input row by each
+  // transition state that reads it.
+  std::string arg_key = {};
+  double arg_units = 0;
 };
 
 // PostgreSQL's AggSplit for the three modes tidepool plans.

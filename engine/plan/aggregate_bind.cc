@@ -4,6 +4,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/plan/select_list.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/expr_bind.h"
 
@@ -50,20 +51,34 @@ BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
       throw Error(e.name + "(*) is not an aggregate; only count(*) is")
           .at_position(e.position)
           .with_sqlstate(sqlstate::kWrongObjectType);
-    return {scans::AggKind::kCountStar, -1, false};
+    return {scans::AggKind::kCountStar, -1, false, TypeId::kInt8, nullptr};
   }
   // count(1): a constant that is never NULL counts every row, as count(*) does (and
   // costs the same in PostgreSQL: the constant argument is free).
   if (*kind == scans::AggKind::kCount && e.args.size() == 1 && !e.distinct &&
       (e.args[0]->kind == sql::ExprKind::kIntConst || e.args[0]->kind == sql::ExprKind::kNumConst ||
        e.args[0]->kind == sql::ExprKind::kStrConst || e.args[0]->kind == sql::ExprKind::kBoolConst))
-    return {scans::AggKind::kCountStar, -1, false};
-  if (e.args.size() != 1 || e.args[0]->kind != sql::ExprKind::kColumnRef)
-    throw Error(e.name + "() takes one column (or count(*), count(1)) here")
+    return {scans::AggKind::kCountStar, -1, false, TypeId::kInt8, nullptr};
+  if (e.args.size() != 1)
+    throw Error("function " + e.name + " takes one argument here")
         .at_position(e.position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
+        .with_sqlstate(sqlstate::kUndefinedFunction);
   // min and max over distinct values are min and max (PostgreSQL ignores DISTINCT there).
   bool distinct = e.distinct && *kind != scans::AggKind::kMin && *kind != scans::AggKind::kMax;
+  if (e.args[0]->kind != sql::ExprKind::kColumnRef) {
+    if (calls_aggregate(*e.args[0]))
+      throw Error("aggregate function calls cannot be nested")
+          .at_position(e.args[0]->position)
+          .with_sqlstate(sqlstate::kGroupingError);
+    BoundAgg a{*kind, -1, false, TypeId::kInt8, bind_select_expr(rel, *e.args[0])};
+    a.type = a.arg->type;
+    if (distinct)
+      throw Error(e.name + "(DISTINCT) over an expression is not supported yet")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    if (*kind != scans::AggKind::kCount) check_input_type(e.name, a.type, e.position);
+    return a;
+  }
   const int column = bind_column(rel, *e.args[0]);
   const TypeId type = rel.columns[size_t(column)].type;
   // count(a) counts a's non-NULL values whatever their type.
@@ -71,7 +86,7 @@ BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
     require_integer_column(rel, column, e.args[0]->position, (e.name + "(DISTINCT)").c_str());
   else if (*kind != scans::AggKind::kCount)
     check_input_type(e.name, type, e.position);
-  return {*kind, column, distinct, type};
+  return {*kind, column, distinct, type, nullptr};
 }
 
 // Integer arithmetic over aggregates and integer constants (engine/plan/aggregate_expr.h);

@@ -1,12 +1,14 @@
 // The select list's aggregate calls bound to the table: count(*), count, sum, avg, min
-// and max over a column of any type PostgreSQL 15 has the aggregate for (sum and avg over
-// smallint, integer, bigint, numeric, real and double precision; min and max over all
-// but boolean; a missing one is its 42883), and integer arithmetic over them
+// and max over a column or an expression of any type PostgreSQL 15 has the aggregate for (sum and
+// avg over smallint, integer, bigint, numeric, real and double precision; min and max over all but
+// boolean; a missing one is its 42883), and integer arithmetic over them
 // (engine/plan/aggregate_expr.h).
 #pragma once
 
+#include <memory>
 #include <vector>
 
+#include "engine/core/typed_expr.h"
 #include "engine/core/types.h"
 #include "engine/plan/aggregate_expr.h"
 #include "engine/sql/ast.h"
@@ -19,7 +21,10 @@ struct BoundAgg {
   scans::AggKind kind = scans::AggKind::kCountStar;
   int column = -1;              // the table column it reads (-1: count(*))
   bool distinct = false;        // over distinct values: count(DISTINCT a)
-  TypeId type = TypeId::kInt8;  // the column's type
+  TypeId type = TypeId::kInt8;  // the input's type
+  // An argument other than a column (`n * (1 - d)`): over the table's columns until the
+  // planner moves it onto the scan's slots; computed below the Aggregate.
+  std::shared_ptr<TypedExpr> arg;
 };
 
 // Whether the Aggregate reads the input as a typed value (scans/typed_agg.h) rather than

@@ -2,6 +2,7 @@
 
 #include "engine/plan/parallel_cost.h"
 #include "scans/incremental_sort.h"
+#include "scans/project.h"
 
 namespace tp {
 
@@ -114,6 +115,16 @@ PartialAgg partial_aggregate(const CostSettings& cs, const PartialScan& scan,
   return a;
 }
 
+std::unique_ptr<scans::ExecNode> project_aggregate_args(
+    std::unique_ptr<scans::ExecNode> node,
+    const std::vector<std::shared_ptr<const TypedExpr>>& args) {
+  if (args.empty()) return node;
+  const scans::PlanEstimate estimate = node->estimate;
+  auto p = std::make_unique<scans::ProjectNode>(std::move(node), args);
+  p->estimate = estimate;
+  return p;
+}
+
 GatherPath gather_partial_agg(const CostSettings& cs, const PartialScan& scan,
                               const PartialAgg& agg) {
   return {cost_gather(cs, agg.path, agg.path.rows * scan.workers), agg.width};
@@ -123,18 +134,20 @@ std::unique_ptr<scans::ExecNode> build_gather(PlanContext& ctx, const PartialSca
                                               const GatherPath& gather, const PartialAgg* agg) {
   std::optional<scans::PlanEstimate> agg_estimate;
   std::vector<scans::AggSpec> specs;
+  std::vector<std::shared_ptr<const TypedExpr>> args;
   if (agg) {
     agg_estimate =
         scans::PlanEstimate{agg->path.startup, agg->path.total, agg->path.rows, agg->width};
     specs = agg->specs;
+    args = agg->args;
   }
   const ParallelScanFactory f = scan.prepare();
-  scans::ParticipantBuilder build = [copies = scan_copies(scan, f), agg_estimate,
-                                     specs](scans::ParallelBlocks& blocks) {
+  scans::ParticipantBuilder build = [copies = scan_copies(scan, f), agg_estimate, specs,
+                                     args](scans::ParallelBlocks& blocks) {
     std::unique_ptr<scans::ExecNode> node = copies(blocks);
     if (agg_estimate) {
-      node =
-          std::make_unique<scans::AggregateNode>(std::move(node), specs, scans::AggMode::kPartial);
+      node = std::make_unique<scans::AggregateNode>(project_aggregate_args(std::move(node), args),
+                                                    specs, scans::AggMode::kPartial);
       node->estimate = *agg_estimate;
     }
     return node;

@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/typed_expr.h"
 #include "engine/plan/agg_cost.h"
 #include "engine/plan/plan_context.h"
 #include "scans/exec_node.h"
@@ -85,9 +86,18 @@ void add_partial_path(std::vector<size_t>& kept, const std::vector<PartialScan>&
 struct PartialAgg {
   std::vector<AggCall> calls;
   std::vector<scans::AggSpec> specs;  // over the scan's slots
-  PathCost path;                      // per participant
-  int width = 0;                      // the states' width (partial_agg_width)
+  // Expression arguments, computed after the scan's slots (project_aggregate_args).
+  std::vector<std::shared_ptr<const TypedExpr>> args;
+  PathCost path;  // per participant
+  int width = 0;  // the states' width (partial_agg_width)
 };
+
+// `node` with the aggregates' expression arguments computed after its slots: a
+// ProjectNode, invisible in EXPLAIN, its cost the Aggregate's (agg_clause_costs); `node`
+// itself when there are none.
+std::unique_ptr<scans::ExecNode> project_aggregate_args(
+    std::unique_ptr<scans::ExecNode> node,
+    const std::vector<std::shared_ptr<const TypedExpr>>& args);
 
 // The Gather and what it costs: rows gathered from all participants.
 struct GatherPath {

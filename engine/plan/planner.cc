@@ -190,9 +190,17 @@ ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
     const auto& [c, desc] = order.keys[k];
     slots.sort_keys.push_back({slots.slot_of(c), desc, order.nulls_first[k]});
   }
-  for (const BoundAgg& a : targets.aggs)
-    slots.agg_specs.push_back({a.kind, a.column >= 0 ? slots.slot_of(a.column) : 0, a.distinct,
-                               a.type, is_typed_input(a.type)});
+  // An expression argument reads the scan's slots; its value follows them (the
+  // ProjectNode below the Aggregate computes it).
+  for (const BoundAgg& a : targets.aggs) {
+    if (a.arg) move_to_slots(*a.arg, [&](int c) { return slots.slot_of(c); });
+    if (a.column >= 0) slots.slot_of(a.column);  // every scan slot before the computed ones
+  }
+  auto computed = uint32_t(slots.columns.size());
+  for (const BoundAgg& a : targets.aggs) {
+    const uint32_t slot = a.arg ? computed++ : a.column >= 0 ? slots.slot_of(a.column) : 0;
+    slots.agg_specs.push_back({a.kind, slot, a.distinct, a.type, is_typed_input(a.type)});
+  }
   return slots;
 }
 
@@ -223,16 +231,16 @@ struct PlanTop {
 // path beside a parallel-safe plain one only when that is not fuzzily as cheap, and the
 // cheaper one wins.
 // Returns whether the plan is parallel-safe (a plain Aggregate over a serial scan).
-bool add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTargets& targets,
-                   std::vector<scans::AggSpec> specs, const ChosenScan& scan, PlanTop& top,
-                   PlannedQuery& q) {
+bool add_aggregate(PlanContext& ctx, const BoundTargets& targets, std::vector<scans::AggSpec> specs,
+                   const ChosenScan& scan, PlanTop& top, PlannedQuery& q) {
   const CostSettings& cs = ctx.settings.costs;
   std::vector<AggCall> calls;
   int width = 0;
   bool any_distinct = false;
   for (const BoundAgg& b : targets.aggs) {
-    ColumnType in = b.column >= 0 ? rel.columns[size_t(b.column)].type : ColumnType::kInt8;
-    calls.push_back({b.kind, b.column, in, b.distinct});
+    const ColumnType in = b.type;
+    calls.push_back({b.kind, b.column, in, b.distinct, b.arg ? deparse(*b.arg) : std::string(),
+                     b.arg ? expr_cost_units(*b.arg) : 0});
     any_distinct = any_distinct || b.distinct;
     OutputAggregate oa = output_aggregate(b.kind, in);
     width += oa.width;
@@ -247,7 +255,10 @@ bool add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
     q.output_columns.push_back(Column{targets.names[i], t, kNoTypmod});
   }
   PathCost agg = cost_plain_agg(cs, top.path, agg_clause_costs(cs, calls, AggSplit::kSimple));
-  std::unique_ptr<scans::ExecNode> input = std::move(top.node);
+  std::vector<std::shared_ptr<const TypedExpr>> args;  // computed below each Aggregate
+  for (const BoundAgg& b : targets.aggs)
+    if (b.arg) args.push_back(b.arg);
+  std::unique_ptr<scans::ExecNode> input = project_aggregate_args(std::move(top.node), args);
   scans::AggMode mode = scans::AggMode::kSimple;
   // An aggregate over distinct values has no partial form (PostgreSQL's neither).
   // The Partial Aggregate over each partial path competes in add_partial_path: the
@@ -257,6 +268,7 @@ bool add_aggregate(PlanContext& ctx, const RelationEntry& rel, const BoundTarget
   if (!any_distinct)
     for (const PartialScan& p : scan.partials) {
       PartialAgg a = partial_aggregate(cs, p, calls, specs);
+      a.args = args;
       if (!best_partial || best_partial->path.total > a.path.total * 1.0000000001) {
         best_partial = std::move(a);
         under = &p;
@@ -320,6 +332,7 @@ void consider_minmax(PlanContext& ctx, const ScanQuery& sq, const BoundTargets& 
   std::vector<MinMaxCall> calls;
   for (const BoundAgg& a : targets.aggs) {
     if (a.kind != scans::AggKind::kMin && a.kind != scans::AggKind::kMax) return;
+    if (a.arg) return;  // an index orders columns, not expressions
     calls.push_back({a.kind == scans::AggKind::kMax, a.column});
   }
   int ops = 0;
@@ -474,7 +487,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
 
   scans::InitPlanResultNode* init_plans = nullptr;  // min/max InitPlans below a DISTINCT
   if (!targets.aggs.empty()) {
-    bool safe = add_aggregate(ctx, rel, targets, std::move(slots.agg_specs), scan, top, q);
+    bool safe = add_aggregate(ctx, targets, std::move(slots.agg_specs), scan, top, q);
     if (targets.arithmetic) add_output_arithmetic(ctx.settings.costs, targets, top, q);
     consider_minmax(ctx, sq, targets, safe, top, q);
     if (s.distinct)

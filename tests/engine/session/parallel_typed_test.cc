@@ -53,11 +53,12 @@ TEST(ParallelTypedRows, GatherAndGatherMergeCarryTextNumericAndNulls) {
   };
   EXPECT_EQ(sorted(parallel_all), sorted(serial_all));
 
-  // Partial Aggregates hand their typed states (a numeric sum, a text min, a float sum's
-  // bits, a participant with no rows) across the Gather: the Finalize gives the serial
-  // answers.
+  // Partial Aggregates hand their typed states (a numeric sum, a text min, a participant
+  // with no rows) across the Gather, their expression arguments computed in each worker:
+  // the Finalize gives the serial answers.
   const std::string aggregates =
-      "SELECT sum(price), avg(price), min(label), max(note), count(note), min(price) FROM t";
+      "SELECT sum(price), avg(price), min(label), max(note), count(note), min(price), "
+      "sum(price * 2), max(label || k), sum(k % 7) FROM t";
   const std::string none = "SELECT sum(price), min(label) FROM t WHERE k < 0";
   bool finalize = false;
   for (const auto& row : s.execute("EXPLAIN " + aggregates).rows)

@@ -16,3 +16,10 @@ select min(n), max(n), sum(n) from w where n between 10 and 20
 select distinct max(t) from w
 select max(t) as m, count(*) as c from w where a % 2 = 0
 select count(distinct a), sum(n), min(d) from w
+select sum(n * (1 - f)), sum(a * 2), avg(length(t)), max(lower(t)), count(a + 1), min(d + 1) from w
+select sum(n * 2), avg(n * 2), sum(a % 7) from w where b
+select count(nullif(a, 3)), sum(case when b then 1 else 0 end), max(coalesce(t, 'zzz')) from w
+select sum(a), sum(a + 0), sum(a + 0) from w
+select count(NULL), sum(1), avg(2.5) from w
+select sum(a * 2), max(t || 'x'), count(v), min(c || v) from w where a < 100
+select max(extract(year from d)), min(date_trunc('month', ts)), sum(round(n)), avg(abs(f)) from w
