@@ -275,6 +275,8 @@ const RowBatch* AggregateNode::do_next() {
     accumulate(states_[a], vals.data(), 1, uint32_t(vals.size()));
     std::vector<int64_t>().swap(vals);
   }
+  for (size_t a = 0; a < aggs_.size(); ++a)
+    if (aggs_[a].typed) typed_settle(states_[a], aggs_[a]);
   if (mode_ == AggMode::kPartial) {
     batch_.shape = partial_shape_;
     batch_.reset(uint32_t(kPartialSlots * aggs_.size()), 1);

@@ -106,11 +106,13 @@ struct AggState {
   int64_t min = 0;
   int64_t max = 0;
   // Typed inputs: min / max of any type (a by-reference value's bytes in `bytes`), the
-  // numeric sum of sum / avg(numeric) in `bytes` (a numeric varlena), the float sum of
-  // sum / avg(real, double precision) in `fsum`.
+  // numeric sum of sum / avg(numeric) in `bytes` (a numeric varlena) once settled (while
+  // rows come in, the values that fit add up in `sum` as units of 10^-scale), the float
+  // sum of sum / avg(real, double precision) in `fsum`.
   Datum extreme = 0;
   std::string bytes;
   double fsum = 0;
+  int scale = 0;
 };
 
 // How an Aggregate splits its work, as PostgreSQL's AggSplit for parallel plans:

@@ -35,11 +35,50 @@ void add_float(AggState& st, const AggSpec& spec, double v) {
     st.fsum = float_add(st.fsum, v);
 }
 
+// 10^36: the integer sum stays below it (an int128 holds 1.7 x 10^38), or folds.
+constexpr __int128 kUnitsLimit = __int128(1000000000000000000) * 1000000000000000000;
+
+__int128 magnitude(__int128 v) {
+  return v < 0 ? -v : v;
+}
+
+// The integer sum into `bytes` (exact numeric addition), at its scale.
+void fold_units(AggState& st) {
+  const std::string part = numeric_from_scaled(st.sum, st.scale);
+  st.bytes = st.bytes.empty() ? part : numeric_add(st.bytes.data(), part.data());
+  st.sum = 0;
+}
+
+// `units` at `from` decimal places brought to `to` (>= from) places, if it stays small.
+bool rescale(__int128& units, int from, int to) {
+  for (; from < to; ++from) {
+    if (magnitude(units) >= kUnitsLimit / 10) return false;
+    units *= 10;
+  }
+  return true;
+}
+
+// sum / avg(numeric): a value that fits adds as an integer at the largest scale seen,
+// as PostgreSQL's NumericSumAccum adds fixed-width digits; any other (NaN, the
+// infinities, huge values) adds to `bytes` exactly.
 void add_numeric(AggState& st, const char* v) {
-  if (st.count == 0)
-    st.bytes.assign(v, varlena_size(v));
-  else
-    st.bytes = numeric_add(st.bytes.data(), v);
+  if (const std::optional<ScaledNumeric> x = numeric_to_scaled(v)) {
+    if (x->dscale > st.scale) {
+      __int128 scaled = st.sum;
+      if (rescale(scaled, st.scale, x->dscale))
+        st.sum = scaled;
+      else
+        fold_units(st);  // at the old scale, then 0 at the new one
+      st.scale = x->dscale;
+    }
+    __int128 units = x->units;
+    if (rescale(units, x->dscale, st.scale)) {
+      st.sum += units;
+      if (magnitude(st.sum) >= kUnitsLimit) fold_units(st);
+      return;
+    }
+  }
+  st.bytes = st.bytes.empty() ? std::string(v, varlena_size(v)) : numeric_add(st.bytes.data(), v);
 }
 
 // One input value, or a partial state's value (`partial`: `count` rows' worth, a float
@@ -75,6 +114,12 @@ void merge(AggState& st, const AggSpec& spec, Datum v, int64_t count, bool parti
 }
 
 }  // namespace
+
+void typed_settle(AggState& st, const AggSpec& spec) {
+  const bool numeric_sum =
+      (spec.kind == AggKind::kSum || spec.kind == AggKind::kAvg) && spec.type == TypeId::kNumeric;
+  if (numeric_sum && st.count > 0) fold_units(st);
+}
 
 Datum typed_extreme(const AggState& st, TypeId type) {
   return type_info(type).byval ? st.extreme : pointer_datum(st.bytes.data());

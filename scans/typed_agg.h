@@ -18,6 +18,10 @@ namespace tp::scans {
 // Adds one non-NULL input value.
 void typed_accumulate(AggState& st, const AggSpec& spec, Datum v);
 
+// Once the input has ended: a numeric sum's integer part folded into `bytes`, where the
+// result and a partial state read it.
+void typed_settle(AggState& st, const AggSpec& spec);
+
 // The state's current min / max (valid once count > 0).
 Datum typed_extreme(const AggState& st, TypeId type);
 

@@ -28,10 +28,12 @@ using numeric_detail::pack;
 using numeric_detail::round_to;
 using numeric_detail::select_div_scale;
 using numeric_detail::special;
+using numeric_detail::StoredView;
 using numeric_detail::strip;
 using numeric_detail::sub_finite;
 using numeric_detail::unpack;
 using numeric_detail::Var;
+using numeric_detail::view_of;
 
 namespace {
 
@@ -62,46 +64,6 @@ void append_u16(std::string& out, uint16_t v) {
   char b[2];
   std::memcpy(b, &v, 2);
   out.append(b, 2);
-}
-
-// A stored value read in place: its digits stay in the varlena.
-struct StoredView {
-  Kind kind = Kind::kFinite;
-  bool negative = false;
-  int weight = 0;
-  int dscale = 0;
-  const char* digits = nullptr;
-  int ndigits = 0;
-
-  int digit(int i) const { return int16_t(read_u16(digits + 2 * i)); }
-  int digit_at_power(int pos) const {
-    const int i = weight - pos;
-    return (i >= 0 && i < ndigits) ? digit(i) : 0;
-  }
-};
-
-StoredView view_of(const char* varlena) {
-  const std::string_view payload = varlena_payload(varlena);
-  StoredView v;
-  const uint16_t h = read_u16(payload.data());
-  size_t header_bytes = 2;
-  if ((h & kSignMask) == kSpecial) {
-    v.kind = h == kNaNHeader ? Kind::kNaN : h == kPosInfHeader ? Kind::kPosInf : Kind::kNegInf;
-    return v;
-  }
-  if ((h & kSignMask) == kShort) {
-    v.negative = (h & kShortNegative) != 0;
-    v.dscale = (h & kShortDscaleMask) >> kShortDscaleShift;
-    v.weight = int(h & kShortWeightMask) - ((h & kShortWeightSign) ? 64 : 0);
-  } else {
-    v.negative = (h & kSignMask) == kNegative;
-    v.dscale = h & kLongDscaleMask;
-    v.weight = int16_t(read_u16(payload.data() + 2));
-    header_bytes = 4;
-  }
-  v.digits = payload.data() + header_bytes;
-  v.ndigits = int((payload.size() - header_bytes) / 2);
-  return v;
 }
 
 Error overflow_error() {
@@ -321,6 +283,30 @@ int64_t to_integer(const char* a, const char* type_name, int64_t lo, int64_t hi)
 }  // namespace
 
 namespace numeric_detail {
+
+StoredView view_of(const char* varlena) {
+  const std::string_view payload = varlena_payload(varlena);
+  StoredView v;
+  const uint16_t h = read_u16(payload.data());
+  size_t header_bytes = 2;
+  if ((h & kSignMask) == kSpecial) {
+    v.kind = h == kNaNHeader ? Kind::kNaN : h == kPosInfHeader ? Kind::kPosInf : Kind::kNegInf;
+    return v;
+  }
+  if ((h & kSignMask) == kShort) {
+    v.negative = (h & kShortNegative) != 0;
+    v.dscale = (h & kShortDscaleMask) >> kShortDscaleShift;
+    v.weight = int(h & kShortWeightMask) - ((h & kShortWeightSign) ? 64 : 0);
+  } else {
+    v.negative = (h & kSignMask) == kNegative;
+    v.dscale = h & kLongDscaleMask;
+    v.weight = int16_t(read_u16(payload.data() + 2));
+    header_bytes = 4;
+  }
+  v.digits = payload.data() + header_bytes;
+  v.ndigits = int((payload.size() - header_bytes) / 2);
+  return v;
+}
 
 Var special(Kind k) {
   Var v;

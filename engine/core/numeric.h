@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -77,6 +78,17 @@ std::string numeric_floor(const char* a);
 std::string numeric_ceil(const char* a);
 std::string numeric_sign(const char* a);
 
+// A finite value as a count of 10^-dscale units (123.45 -> 12345 at dscale 2) when that
+// stays below 10^36; nullopt for NaN, the infinities and anything larger. sum(numeric)
+// adds these as integers, as PostgreSQL's NumericSumAccum adds fixed-width digits.
+struct ScaledNumeric {
+  __int128 units = 0;
+  int dscale = 0;
+};
+std::optional<ScaledNumeric> numeric_to_scaled(const char* varlena);
+// `units` x 10^-dscale as a value printing `dscale` places.
+std::string numeric_from_scaled(__int128 units, int dscale);
+
 // avg's final step from sum() of the values and their count: sum / count with
 // numeric_div's scale (avg of integer columns takes the same path). NULL (nullopt) when
 // there were no rows.
@@ -105,6 +117,27 @@ inline constexpr int kDecDigits = 4;
 inline constexpr int kMaxDscale = 0x3FFF;
 inline constexpr int kMinSigDigits = 16;
 inline constexpr int kMaxDisplayScale = 1000;
+
+// A stored value read in place: its digits stay in the varlena.
+struct StoredView {
+  Kind kind = Kind::kFinite;
+  bool negative = false;
+  int weight = 0;
+  int dscale = 0;
+  const char* digits = nullptr;
+  int ndigits = 0;
+
+  int digit(int i) const {
+    int16_t d;
+    std::memcpy(&d, digits + 2 * i, 2);
+    return d;
+  }
+  int digit_at_power(int pos) const {
+    const int i = weight - pos;
+    return (i >= 0 && i < ndigits) ? digit(i) : 0;
+  }
+};
+StoredView view_of(const char* varlena);
 
 Var unpack(const char* varlena);
 // The stored form; throws 22003 "value overflows numeric format" when the weight or

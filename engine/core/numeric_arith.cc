@@ -5,6 +5,7 @@
 // numeric.cc.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -423,6 +424,53 @@ std::string numeric_sign(const char* a) {
   if (v.is_special()) return pack(one_with_sign(v.kind == Kind::kNegInf));
   if (v.is_zero()) return pack(Var{});
   return pack(one_with_sign(v.negative));
+}
+
+namespace {
+
+constexpr __int128 kScaledLimit = __int128(1000000000000000000) * 1000000000000000000;  // 10^36
+
+}  // namespace
+
+std::optional<ScaledNumeric> numeric_to_scaled(const char* varlena) {
+  const numeric_detail::StoredView s = numeric_detail::view_of(varlena);
+  if (s.kind != numeric_detail::Kind::kFinite || s.dscale > 30) return std::nullopt;
+  // The digits are worth 10000^(weight - i); at dscale places the last one is worth
+  // 10^(4 * (weight - ndigits + 1) + dscale) units. A stored value has no digit below
+  // its dscale, so a negative power only drops the last digit's trailing zeros.
+  const int power = 4 * (s.weight - s.ndigits + 1) + s.dscale;
+  if (power < -3) return std::nullopt;
+  static constexpr int kPow10[] = {1, 10, 100, 1000};
+  __int128 v = 0;
+  for (int i = 0; i < s.ndigits; ++i) {
+    if (v >= kScaledLimit / 10000) return std::nullopt;
+    const bool last = i + 1 == s.ndigits;
+    const int d = s.digit(i);
+    if (last && power < 0) {
+      if (d % kPow10[-power] != 0) return std::nullopt;
+      v = v * (10000 / kPow10[-power]) + d / kPow10[-power];
+    } else {
+      v = v * 10000 + d;
+    }
+  }
+  for (int e = power; e > 0; --e) {
+    if (v >= kScaledLimit / 10) return std::nullopt;
+    v *= 10;
+  }
+  return ScaledNumeric{s.negative ? -v : v, s.dscale};
+}
+
+std::string numeric_from_scaled(__int128 units, int dscale) {
+  const bool negative = units < 0;
+  auto mag = static_cast<unsigned __int128>(negative ? -units : units);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), char('0' + int(mag % 10)));
+    mag /= 10;
+  } while (mag > 0);
+  if (digits.size() <= size_t(dscale)) digits.insert(0, size_t(dscale) + 1 - digits.size(), '0');
+  if (dscale > 0) digits.insert(digits.size() - size_t(dscale), ".");
+  return numeric_in((negative ? "-" : "") + digits, -1);
 }
 
 }  // namespace tp

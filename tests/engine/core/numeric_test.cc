@@ -318,5 +318,26 @@ TEST(Numeric, ErrorsCarryPostgresText) {
   }
 }
 
+// sum()'s integer fast path: a value as units of 10^-dscale and back, exactly; NaN,
+// the infinities and values of 10^36 units or more have none.
+TEST(Numeric, ScaledUnitsRoundTrip) {
+  const std::pair<const char*, std::pair<long long, int>> cases[] = {
+      {"123.45", {12345, 2}}, {"0.5", {5, 1}}, {"-0.005", {-5, 3}}, {"12345.678", {12345678, 3}},
+      {"1.00", {100, 2}},     {"0", {0, 0}},   {"1e-20", {1, 20}},  {"100000000", {100000000, 0}},
+  };
+  for (const auto& [text, want] : cases) {
+    const std::string v = num(text);
+    const std::optional<ScaledNumeric> x = numeric_to_scaled(v.data());
+    ASSERT_TRUE(x.has_value()) << text;
+    EXPECT_EQ(static_cast<long long>(x->units), want.first) << text;
+    EXPECT_EQ(x->dscale, want.second) << text;
+    EXPECT_EQ(numeric_out(numeric_from_scaled(x->units, x->dscale).data()), numeric_out(v.data()));
+  }
+  for (const char* none : {"NaN", "Infinity", "-Infinity", "1e40", "1e-40"})
+    EXPECT_FALSE(numeric_to_scaled(num(none).data()).has_value()) << none;
+  EXPECT_EQ(numeric_out(numeric_from_scaled(0, 2).data()), "0.00");
+  EXPECT_EQ(numeric_out(numeric_from_scaled(-1, 4).data()), "-0.0001");
+}
+
 }  // namespace
 }  // namespace tp

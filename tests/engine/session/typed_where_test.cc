@@ -90,6 +90,38 @@ TEST_F(TypedWhere, AggregatesOverEveryTypeArePostgres) {
   EXPECT_EQ(r.nulls[0], std::vector<bool>({true, true, true}));  // NULL, not ''
 }
 
+// sum(numeric) adds values that fit as integers at the largest scale seen and the rest
+// exactly: mixed scales, values past 10^36, a scale change that would overflow, NaN.
+// The answers are PostgreSQL 15's.
+TEST_F(TypedWhere, NumericSumsAreExactAcrossScalesAndSizes) {
+  s_->execute("create table ns (k int, x numeric)");
+  s_->execute(
+      "insert into ns values (1, 1.5), (2, -2.25), (3, 0.001), (4, "
+      "123456789012345678901234567890.5), (5, 99999999999999999999999999999999999.999), "
+      "(6, -0.0001), (7, 1e-20), (8, 5), (9, 0), (10, 1e30)");
+  const std::pair<const char*, const char*> cases[] = {
+      {"select sum(x), avg(x) from ns",
+       "100001123456789012345678901234567894.74990000000000000001|"
+       "10000112345678901234567890123456789.47499000000000000000"},
+      {"select sum(x), avg(x) from ns where k < 4", "-0.749|-0.24966666666666666667"},
+      {"select sum(x) from ns where k in (1,2,3,6,8,9)", "4.2509"},
+      {"select sum(x) from ns where k in (4, 7)",
+       "123456789012345678901234567890.50000000000000000001"},
+      {"select sum(x) from ns where k in (5, 6, 7, 10)",
+       "100000999999999999999999999999999999.99890000000000000001"},
+      {"select sum(x) from ns where k = 9", "0"},
+  };
+  for (const auto& [sql, want] : cases) {
+    const ResultSet r = s_->execute(sql);
+    std::string got;
+    for (size_t c = 0; c < r.rows.at(0).size(); ++c) got += (c ? "|" : "") + r.rows[0][c];
+    EXPECT_EQ(got, want) << sql;
+  }
+  s_->execute("insert into ns values (11, 'NaN')");
+  EXPECT_EQ(s_->execute("select sum(x), avg(x) from ns").rows.at(0),
+            std::vector<std::string>({"NaN", "NaN"}));
+}
+
 TEST_F(TypedWhere, AggregatesPostgresHasNotAreItsErrors) {
   const std::pair<const char*, const char*> cases[] = {
       {"select sum(t) from w", "function sum(text) does not exist"},
