@@ -326,9 +326,30 @@ Var unpack(const char* varlena) {
   return v;
 }
 
+size_t write_stored(bool negative, int weight, int dscale, const int16_t* digits, int n,
+                    char* out) {
+  char* p = out + kVarlenaHeader;
+  auto put = [&p](uint16_t v) {
+    std::memcpy(p, &v, 2);
+    p += 2;
+  };
+  if (dscale <= kShortDscaleMax && weight >= kShortWeightMin && weight <= kShortWeightMax) {
+    put(uint16_t(kShort | (negative ? kShortNegative : 0) | (dscale << kShortDscaleShift) |
+                 (weight < 0 ? kShortWeightSign : 0) | (weight & kShortWeightMask)));
+  } else {
+    put(uint16_t((negative ? kNegative : 0) | dscale));
+    put(uint16_t(int16_t(weight)));
+  }
+  for (int i = 0; i < n; ++i) put(uint16_t(digits[i]));
+  const auto size = uint32_t(p - out);
+  const uint32_t word = size << 2;  // a 4-byte varlena header, as make_varlena writes
+  std::memcpy(out, &word, 4);
+  return size;
+}
+
 std::string pack(Var v) {
-  std::string payload;
   if (v.is_special()) {
+    std::string payload;
     append_u16(payload, v.kind == Kind::kNaN      ? kNaNHeader
                         : v.kind == Kind::kPosInf ? kPosInfHeader
                                                   : kNegInfHeader);
@@ -337,18 +358,10 @@ std::string pack(Var v) {
   strip(v);
   if (v.weight > INT16_MAX || v.weight < INT16_MIN || v.dscale > kMaxDscale || v.dscale < 0)
     throw overflow_error();
-  payload.reserve(4 + 2 * v.digits.size());
-  if (v.dscale <= kShortDscaleMax && v.weight >= kShortWeightMin && v.weight <= kShortWeightMax) {
-    append_u16(
-        payload,
-        uint16_t(kShort | (v.negative ? kShortNegative : 0) | (v.dscale << kShortDscaleShift) |
-                 (v.weight < 0 ? kShortWeightSign : 0) | (v.weight & kShortWeightMask)));
-  } else {
-    append_u16(payload, uint16_t((v.negative ? kNegative : 0) | v.dscale));
-    append_u16(payload, uint16_t(int16_t(v.weight)));
-  }
-  for (int16_t d : v.digits) append_u16(payload, uint16_t(d));
-  return make_varlena(payload);
+  std::string out(kVarlenaHeader + 4 + 2 * v.digits.size(), '\0');
+  out.resize(write_stored(v.negative, v.weight, v.dscale, v.digits.data(), int(v.digits.size()),
+                          out.data()));
+  return out;
 }
 
 }  // namespace numeric_detail

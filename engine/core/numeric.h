@@ -88,6 +88,11 @@ struct ScaledNumeric {
 std::optional<ScaledNumeric> numeric_to_scaled(const char* varlena);
 // `units` x 10^-dscale as a value printing `dscale` places.
 std::string numeric_from_scaled(__int128 units, int dscale);
+// a + b, a - b or a * b (`op`) when both are finite, fit as scaled units and so does the
+// result (below 10^35 units, at most 30 places): written at `out` (kScaledNumericMaxBytes)
+// exactly as numeric_add / _sub / _mul would make it; 0 when those must do it.
+inline constexpr size_t kScaledNumericMaxBytes = 32;
+size_t numeric_scaled_arith(char op, const char* a, const char* b, char* out);
 
 // avg's final step from sum() of the values and their count: sum / count with
 // numeric_div's scale (avg of integer columns takes the same path). NULL (nullopt) when
@@ -140,6 +145,10 @@ struct StoredView {
 StoredView view_of(const char* varlena);
 
 Var unpack(const char* varlena);
+// A finite value's stored form, 4-byte varlena header first, written at `out` (room for
+// kVarlenaHeader + 4 + 2 * n bytes); `digits` without leading or trailing zeros (none,
+// weight 0 and not negative for zero). Returns the size.
+size_t write_stored(bool negative, int weight, int dscale, const int16_t* digits, int n, char* out);
 // The stored form; throws 22003 "value overflows numeric format" when the weight or
 // dscale do not fit.
 std::string pack(Var v);

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -337,6 +339,41 @@ TEST(Numeric, ScaledUnitsRoundTrip) {
     EXPECT_FALSE(numeric_to_scaled(num(none).data()).has_value()) << none;
   EXPECT_EQ(numeric_out(numeric_from_scaled(0, 2).data()), "0.00");
   EXPECT_EQ(numeric_out(numeric_from_scaled(-1, 4).data()), "-0.0001");
+}
+
+// The fast path of + - * makes the exact arithmetic's bytes (digits, weight, display
+// scale) for every pair it takes, over random values of mixed sizes, signs and scales.
+TEST(Numeric, ScaledArithmeticEqualsExactArithmetic) {
+  std::mt19937_64 rng(7);
+  auto random_value = [&]() {
+    const int digits = int(rng() % 19), scale = int(rng() % 8);
+    std::string t = rng() % 3 == 0 ? "-" : "";
+    for (int i = 0; i < std::max(digits - scale, 0) + 1; ++i) t += char('0' + rng() % 10);
+    if (scale > 0) {
+      t += '.';
+      for (int i = 0; i < scale; ++i) t += char('0' + (rng() % 4 == 0 ? 0 : rng() % 10));
+    }
+    return num(t);
+  };
+  int fast = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string a = random_value(), b = random_value();
+    for (char op : {'+', '-', '*'}) {
+      char out[kScaledNumericMaxBytes];
+      const size_t n = numeric_scaled_arith(op, a.data(), b.data(), out);
+      if (n == 0) continue;
+      ++fast;
+      const std::string exact = op == '+'   ? numeric_add(a.data(), b.data())
+                                : op == '-' ? numeric_sub(a.data(), b.data())
+                                            : numeric_mul(a.data(), b.data());
+      ASSERT_EQ(std::string(out, n), exact)
+          << numeric_out(a.data()) << " " << op << " " << numeric_out(b.data());
+    }
+  }
+  EXPECT_GT(fast, 40000);  // most pairs take it
+  char out[kScaledNumericMaxBytes];
+  EXPECT_EQ(numeric_scaled_arith('+', num("NaN").data(), num("1").data(), out), 0u);
+  EXPECT_EQ(numeric_scaled_arith('*', num("1e20").data(), num("1e20").data(), out), 0u);
 }
 
 }  // namespace
