@@ -111,9 +111,32 @@ std::string call_text(const TypedExpr& e) {
     case TypedExpr::Form::kFunction:
       break;
   }
-  std::string out = e.name + "(";
+  // quote_identifier quotes a function name that is a keyword: "substring"(t, 2).
+  const bool keyword = e.name == "substring" || e.name == "left" || e.name == "right";
+  std::string out = (keyword ? "\"" + e.name + "\"" : e.name) + "(";
   for (size_t i = 0; i < e.args.size(); ++i) out += (i ? ", " : "") + deparse(e.args[i]);
   return out + ")";
+}
+
+// The operand of a simple CASE's condition `x = v`: x without the implicit cast the
+// comparison may have put on it (ruleutils prints the CaseTestExpr's source once).
+const TypedExpr& case_operand(const TypedExpr& condition) {
+  const TypedExpr* x = &condition.args[0];
+  while (x->kind == TypedExpr::Kind::kCall && !x->explicit_cast &&
+         (x->form == TypedExpr::Form::kCast || x->form == TypedExpr::Form::kRelabel))
+    x = &x->args[0];
+  return *x;
+}
+
+std::string case_expr(const TypedExpr& e) {
+  bool simple = e.simple_case;
+  for (size_t i = 0; simple && i + 1 < e.args.size(); i += 2)
+    simple = e.args[i].kind == TypedExpr::Kind::kCall && e.args[i].args.size() == 2;
+  std::string out = simple ? "CASE " + deparse(case_operand(e.args[0])) : "CASE";
+  for (size_t i = 0; i + 1 < e.args.size(); i += 2)
+    out += " WHEN " + deparse(simple ? e.args[i].args[1] : e.args[i]) + " THEN " +
+           deparse(e.args[i + 1]);
+  return out + " ELSE " + deparse(e.args.back()) + " END";
 }
 
 std::string joined(const TypedExpr& e, const char* sep) {
@@ -141,12 +164,8 @@ std::string deparse(const TypedExpr& e) {
       return "(NOT " + deparse(e.args[0]) + ")";
     case TypedExpr::Kind::kIsNull:
       return "(" + deparse(e.args[0]) + (e.negated ? " IS NOT NULL)" : " IS NULL)");
-    case TypedExpr::Kind::kCase: {
-      std::string out = "CASE";
-      for (size_t i = 0; i + 1 < e.args.size(); i += 2)
-        out += " WHEN " + deparse(e.args[i]) + " THEN " + deparse(e.args[i + 1]);
-      return out + " ELSE " + deparse(e.args.back()) + " END";
-    }
+    case TypedExpr::Kind::kCase:
+      return case_expr(e);
     case TypedExpr::Kind::kCoalesce:
       return "COALESCE(" + joined(e, ", ") + ")";
     case TypedExpr::Kind::kNullIf:

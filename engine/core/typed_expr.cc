@@ -80,7 +80,13 @@ Datum evaluate_call(const TypedExpr& e, const Datum* values, const bool* nulls, 
     }
   }
   isnull = false;
-  return e.fn(args, e, st);
+  const Datum result = e.fn(args, e, st);
+  if (st.null_result) {
+    st.null_result = false;
+    isnull = true;
+    return 0;
+  }
+  return result;
 }
 
 }  // namespace

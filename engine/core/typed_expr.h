@@ -33,6 +33,9 @@ struct EvalState {
   ValueArena* arena = nullptr;
   int64_t statement_time = 0;  // a timestamp (microseconds since 2000-01-01)
   Random* random = nullptr;
+  // Set by a function whose result is NULL for non-NULL arguments (extract of a field an
+  // infinite timestamp has not); the evaluator reads and clears it.
+  bool null_result = false;
 };
 
 // One operator or function's code: `args` hold the evaluated arguments (none NULL: every
@@ -87,8 +90,9 @@ struct TypedExpr {
   // the type both sides are compared as.
   TypeId compare_as = TypeId::kInt4;
   bool explicit_cast = false;  // kCall cast: CAST / :: (length coercion truncates)
-  bool negated = false;  // kIsNull: IS NOT NULL; kAnyArray: op ALL (NOT IN); kBoolTest: IS NOT
-  int cost_units = 0;    // kCall: the calls cost_qual_eval counts for this node
+  bool negated = false;      // kIsNull: IS NOT NULL; kAnyArray: op ALL (NOT IN); kBoolTest: IS NOT
+  bool simple_case = false;  // kCase written CASE x WHEN v ...: each condition is x = v
+  int cost_units = 0;        // kCall: the calls cost_qual_eval counts for this node
   std::vector<TypedExpr> args;
 
   bool is_const() const { return kind == Kind::kConst; }

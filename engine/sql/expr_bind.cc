@@ -249,6 +249,7 @@ class Binder {
     TypedExpr c;
     c.kind = TypedExpr::Kind::kCase;
     c.type = t;
+    c.simple_case = operand != nullptr;
     for (size_t k = 0; k < conditions.size(); ++k) {
       c.args.push_back(std::move(conditions[k]));
       c.args.push_back(expr::coerce_implicitly(std::move(results[k]), t, e.position));

@@ -145,12 +145,16 @@ Datum extract_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
   const std::optional<std::string> v = self.args[1].type == TypeId::kDate
                                            ? extract_date(field, int32_t(a[1]))
                                            : extract_timestamp(field, a[1]);
-  if (!v) throw Error("extract(" + std::string(field) + ") gave no value");
+  if (!v) {
+    st.null_result = true;  // a field an infinite value has not
+    return 0;
+  }
   return varlena_result(st, numeric_in(*v, kNoTypmod));
 }
-Datum date_part_eval(const Datum* a, const TypedExpr& self, EvalState&) {
+Datum date_part_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
   const std::optional<double> v =
       date_part_timestamp(text_arg(a[0]), as_timestamp(a[1], self.args[1].type));
+  if (!v) st.null_result = true;
   return float8_datum(v.value_or(0));
 }
 Datum date_trunc_eval(const Datum* a, const TypedExpr&, EvalState&) {

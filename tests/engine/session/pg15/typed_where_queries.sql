@@ -36,3 +36,9 @@ select a from w where md5(t) like 'a%' order by a
 select a from w where btrim(c) = 'c3' and a < 20 order by a
 select a from w where greatest(a, 150) = a order by a
 select a from w where (a > 190 or t = 'abc0') and not (a in (40, 80)) order by a
+select a from w where case a when 1 then 'x' when 2 then 'y' else 'z' end = 'x'
+select a from w where case n when 1 then 'x' end = 'x'
+select a from w where case t when 'abc1' then 1 when 'abc2' then 2 end > 0
+select a from w where substring(t, 2) = 'bc1'
+select a from w where left(t, 2) = 'ab' and right(t, 2) = '11'
+select a from w where extract(month from 'infinity'::timestamp) is null and a < 3
