@@ -49,6 +49,12 @@ struct Group {
   }
 };
 
+// random() is the one call a row source resolves beyond the built-in functions.
+std::optional<TypedExpr> random_calls(const Expr& call) {
+  if (is_random_call(call)) return random_call();
+  return std::nullopt;
+}
+
 [[noreturn]] void no_column(const Expr& ref) {
   throw Error("column \"" + ref.name + "\" does not exist")
       .at_position(ref.position)
@@ -116,18 +122,17 @@ struct TypedRowSource::Plan {
       null |= isnull;
       any8 |= a.type == TypeId::kInt8;
     }
-    return {make_series(ints, any8, position), null};
+    // generate_series is strict: a NULL argument (even the step) gives no rows.
+    if (null) return {make_series({1, 0}, any8, position), true};
+    return {make_series(ints, any8, position), false};
   }
 
-  // Binds one group's expressions; `from_column` resolves FROM generate_series' column.
+  // Binds one group's expressions; `columns` resolves FROM generate_series' column.
   Group bind_group(const std::vector<const Expr*>& exprs, const ColumnLookup& columns) {
     Group g;
     std::vector<const Expr*> calls;
     for (const Expr* e : exprs) find_series_calls(*e, calls);
-    const CallLookup random_only = [](const Expr& call) -> std::optional<TypedExpr> {
-      if (is_random_call(call)) return random_call();
-      return std::nullopt;
-    };
+    const CallLookup random_only = random_calls;
     std::map<const Expr*, uint32_t> slot_of;
     for (const Expr* c : calls) {
       auto [series, null] = series_of(c->args, c->position, random_only);
@@ -224,10 +229,7 @@ TypedRowSource::TypedRowSource(const sql::Select& s, RowSourceContext& ctx,
       const sql::FromItem& f = *s.from;
       p.from_series = true;
       const std::string col = p.from_column = series_column(f);
-      const CallLookup random_only = [](const Expr& call) -> std::optional<TypedExpr> {
-        if (is_random_call(call)) return random_call();
-        return std::nullopt;
-      };
+      const CallLookup random_only = random_calls;
       auto [series, null] = p.series_of(f.func_args, f.position, random_only);
       p.from = null ? Series{1, 0, 1, series.int8} : series;
       const ColumnLookup column = [&](const Expr& ref) -> BoundColumnRef {

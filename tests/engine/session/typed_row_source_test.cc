@@ -66,7 +66,7 @@ TEST_F(TypedRowSource, RowsTagsAndErrorsArePostgres) {
     }
     EXPECT_EQ(got, want.substr(2)) << sql;
   }
-  EXPECT_EQ(statements, 61u);
+  EXPECT_EQ(statements, 63u);
 }
 
 // What PostgreSQL has and tidepool does not yet is refused by name, and a failed

@@ -59,3 +59,5 @@ insert into tt (s) values (1.5), (2.5), ('3')
 insert into tt (a, r) values (141, 3.4e38::float8 * 10)
 select count(*) from tt
 select * from tt order by a
+select generate_series(1, 5, NULL), generate_series(1, 2)
+select * from generate_series(1, NULL) g
