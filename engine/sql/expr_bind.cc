@@ -52,8 +52,50 @@ class Binder {
  public:
   Binder(const ColumnLookup& columns, const CallLookup& calls) : columns_(columns), calls_(calls) {}
 
+  // A thin dispatcher: each kind's work (and its temporaries) is in a function of its
+  // own, so a deeply nested expression's recursion through here costs small frames.
   TypedExpr bind(const sql::Expr& e) {
     check_stack_depth();
+    switch (e.kind) {
+      case sql::ExprKind::kIntConst:
+      case sql::ExprKind::kNumConst:
+      case sql::ExprKind::kStrConst:
+      case sql::ExprKind::kNullConst:
+      case sql::ExprKind::kBoolConst:
+      case sql::ExprKind::kColumnRef:
+        return leaf(e);
+      case sql::ExprKind::kFuncCall:
+        return function(e);
+      case sql::ExprKind::kUnary:
+        return unary(e);
+      case sql::ExprKind::kBinary:
+      case sql::ExprKind::kCompare:
+        return binary(e);
+      case sql::ExprKind::kLike:
+        return like(e);
+      case sql::ExprKind::kAnd:
+      case sql::ExprKind::kOr:
+      case sql::ExprKind::kNot:
+      case sql::ExprKind::kIsNull:
+      case sql::ExprKind::kBoolTest:
+        return logical(e);
+      case sql::ExprKind::kBetween:
+        return between(e);
+      case sql::ExprKind::kInList:
+        return in_list(e);
+      case sql::ExprKind::kCast:
+        return cast(e);
+      case sql::ExprKind::kCase:
+        return case_expr(e);
+      default:
+        throw Error("this expression is not supported here")
+            .at_position(e.position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
+    }
+  }
+
+ private:
+  [[gnu::noinline]] TypedExpr leaf(const sql::Expr& e) {
     switch (e.kind) {
       case sql::ExprKind::kIntConst:
         return expr::make_const(e.ival == int64_t(int32_t(e.ival)) ? TypeId::kInt4 : TypeId::kInt8,
@@ -68,7 +110,7 @@ class Binder {
         return unknown_literal("", true);
       case sql::ExprKind::kBoolConst:
         return expr::make_const(TypeId::kBool, kNoTypmod, e.ival != 0, false);
-      case sql::ExprKind::kColumnRef: {
+      default: {
         const BoundColumnRef c = columns_(e);
         TypedExpr v;
         v.kind = TypedExpr::Kind::kColumn;
@@ -78,60 +120,48 @@ class Binder {
         v.name = c.printed;
         return v;
       }
-      case sql::ExprKind::kFuncCall:
-        return function(e);
-      case sql::ExprKind::kUnary:
-        return expr::resolve_prefix(e.name, bind(*e.args[0]), e.position);
-      case sql::ExprKind::kBinary:
-      case sql::ExprKind::kCompare:
-        return expr::resolve_operator(e.name, bind(*e.args[0]), bind(*e.args[1]), e.position);
-      case sql::ExprKind::kLike:
-        return like(e);
+    }
+  }
+
+  [[gnu::noinline]] TypedExpr unary(const sql::Expr& e) {
+    return expr::resolve_prefix(e.name, bind(*e.args[0]), e.position);
+  }
+
+  [[gnu::noinline]] TypedExpr binary(const sql::Expr& e) {
+    return expr::resolve_operator(e.name, bind(*e.args[0]), bind(*e.args[1]), e.position);
+  }
+
+  // AND, OR, NOT, IS [NOT] NULL, IS [NOT] TRUE / FALSE / UNKNOWN.
+  [[gnu::noinline]] TypedExpr logical(const sql::Expr& e) {
+    std::vector<TypedExpr> args;
+    switch (e.kind) {
       case sql::ExprKind::kAnd:
       case sql::ExprKind::kOr: {
         const bool is_and = e.kind == sql::ExprKind::kAnd;
-        std::vector<TypedExpr> args;
         for (const auto& a : e.args)
           args.push_back(boolean(bind(*a), is_and ? "AND" : "OR", a->position));
         return junction(is_and ? TypedExpr::Kind::kAnd : TypedExpr::Kind::kOr, std::move(args));
       }
-      case sql::ExprKind::kNot: {
-        std::vector<TypedExpr> args;
+      case sql::ExprKind::kNot:
         args.push_back(boolean(bind(*e.args[0]), "NOT", e.args[0]->position));
         return junction(TypedExpr::Kind::kNot, std::move(args));
-      }
       case sql::ExprKind::kIsNull: {
-        std::vector<TypedExpr> args;
         args.push_back(bind(*e.args[0]));
         TypedExpr n = junction(TypedExpr::Kind::kIsNull, std::move(args));
         n.negated = e.negated;
         return n;
       }
-      case sql::ExprKind::kBetween:
-        return between(e);
-      case sql::ExprKind::kInList:
-        return in_list(e);
-      case sql::ExprKind::kCast:
-        return cast(e);
-      case sql::ExprKind::kCase:
-        return case_expr(e);
-      case sql::ExprKind::kBoolTest: {
-        std::vector<TypedExpr> args;
+      default: {
         args.push_back(boolean(bind(*e.args[0]), ("IS " + upper(e.name)).c_str(), e.position));
         TypedExpr t = junction(TypedExpr::Kind::kBoolTest, std::move(args));
         t.name = upper(e.name);
         t.negated = e.negated;
         return t;
       }
-      default:
-        throw Error("this expression is not supported here")
-            .at_position(e.position)
-            .with_sqlstate(sqlstate::kFeatureNotSupported);
     }
   }
 
- private:
-  TypedExpr function(const sql::Expr& e) {
+  [[gnu::noinline]] TypedExpr function(const sql::Expr& e) {
     if (calls_)
       if (std::optional<TypedExpr> mine = calls_(e)) return std::move(*mine);
     if (e.star_arg || e.distinct || e.name == "count" || e.name == "sum" || e.name == "avg" ||
@@ -144,7 +174,7 @@ class Binder {
     return expr::resolve_function(e.name, std::move(args), e.sql_syntax, e.position);
   }
 
-  TypedExpr like(const sql::Expr& e) {
+  [[gnu::noinline]] TypedExpr like(const sql::Expr& e) {
     if (e.args.size() > 2)
       throw Error("LIKE ... ESCAPE is not supported yet")
           .at_position(e.position)
@@ -157,7 +187,7 @@ class Binder {
     return expr::resolve_operator(op, bind(l), bind(r), position);
   }
 
-  TypedExpr between(const sql::Expr& e) {
+  [[gnu::noinline]] TypedExpr between(const sql::Expr& e) {
     const sql::Expr &x = *e.args[0], &lo = *e.args[1], &hi = *e.args[2];
     auto range = [&](const sql::Expr& a, const sql::Expr& b) {
       std::vector<TypedExpr> args;
@@ -177,7 +207,7 @@ class Binder {
     return junction(e.negated ? TypedExpr::Kind::kAnd : TypedExpr::Kind::kOr, std::move(both));
   }
 
-  TypedExpr in_list(const sql::Expr& e) {
+  [[gnu::noinline]] TypedExpr in_list(const sql::Expr& e) {
     const char* op = e.negated ? "<>" : "=";
     std::vector<TypedExpr> items;
     for (int64_t v : e.int_items)
@@ -218,7 +248,7 @@ class Binder {
     return any;
   }
 
-  TypedExpr cast(const sql::Expr& e) {
+  [[gnu::noinline]] TypedExpr cast(const sql::Expr& e) {
     if (e.name == "regclass")
       throw Error("::regclass is not supported here")
           .at_position(e.position)
@@ -230,7 +260,7 @@ class Binder {
     return c;
   }
 
-  TypedExpr case_expr(const sql::Expr& e) {
+  [[gnu::noinline]] TypedExpr case_expr(const sql::Expr& e) {
     size_t i = 0;
     const sql::Expr* operand = e.case_operand ? e.args[i++].get() : nullptr;
     const size_t end = e.args.size() - (e.case_else ? 1 : 0);
