@@ -98,6 +98,17 @@ struct TypedExpr {
   bool is_const() const { return kind == Kind::kConst; }
 };
 
+// A reference to slot `slot` of the row, of `type`, printed as `name`.
+inline TypedExpr column_expr(uint32_t slot, TypeId type, int32_t typmod, std::string name) {
+  TypedExpr v;
+  v.kind = TypedExpr::Kind::kColumn;
+  v.slot = slot;
+  v.type = type;
+  v.typmod = typmod;
+  v.name = std::move(name);
+  return v;
+}
+
 // The value of `e` over one row (`values`/`nulls` indexed by slot; nulls may be null when
 // the row has none). By-reference results are in st.arena or point into the row.
 Datum evaluate(const TypedExpr& e, const Datum* values, const bool* nulls, EvalState& st,

@@ -149,12 +149,8 @@ struct TypedRowSource::Plan {
             "supported")
             .at_position(call.position)
             .with_sqlstate(sqlstate::kFeatureNotSupported);
-      TypedExpr v;
-      v.kind = TypedExpr::Kind::kColumn;
-      v.slot = it->second;
-      v.type = g.series[it->second].int8 ? TypeId::kInt8 : TypeId::kInt4;
-      v.name = "generate_series";
-      return v;
+      return column_expr(it->second, g.series[it->second].int8 ? TypeId::kInt8 : TypeId::kInt4,
+                         kNoTypmod, "generate_series");
     };
     for (const Expr* e : exprs) {
       if (e->kind == ExprKind::kStar) {
@@ -162,11 +158,8 @@ struct TypedRowSource::Plan {
           throw Error("SELECT * with no tables specified is not valid")
               .at_position(e->position)
               .with_sqlstate(sqlstate::kSyntaxError);
-        TypedExpr v;
-        v.kind = TypedExpr::Kind::kColumn;
-        v.type = from.int8 ? TypeId::kInt8 : TypeId::kInt4;
-        v.name = from_column;
-        g.targets.push_back(std::move(v));
+        g.targets.push_back(
+            column_expr(0, from.int8 ? TypeId::kInt8 : TypeId::kInt4, kNoTypmod, from_column));
         continue;
       }
       g.targets.push_back(bind_expr(*e, columns, lookup));

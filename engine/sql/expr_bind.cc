@@ -112,13 +112,7 @@ class Binder {
         return expr::make_const(TypeId::kBool, kNoTypmod, e.ival != 0, false);
       default: {
         const BoundColumnRef c = columns_(e);
-        TypedExpr v;
-        v.kind = TypedExpr::Kind::kColumn;
-        v.slot = c.slot;
-        v.type = c.type;
-        v.typmod = c.typmod;
-        v.name = c.printed;
-        return v;
+        return column_expr(c.slot, c.type, c.typmod, c.printed);
       }
     }
   }

@@ -314,12 +314,7 @@ TypedExpr datetime_function(const std::string& name, std::vector<TypedExpr> args
 
 // A column of `c`'s type, standing in for it while an operator is resolved.
 TypedExpr stand_in(const TypedExpr& c) {
-  TypedExpr v;
-  v.kind = TypedExpr::Kind::kColumn;
-  v.type = c.type;
-  v.typmod = c.typmod;
-  v.name = "\x01";  // no column's name
-  return v;
+  return column_expr(0, c.type, c.typmod, "\x01");  // no column's name
 }
 
 // `c` back where stand_in(c) went, the casts resolution put over it folded; whether
