@@ -45,6 +45,7 @@ class ScanChooser {
     view_.tuples = size.tuples;
     for (size_t c = 0; c < rel_.columns.size(); ++c) {
       ColumnStatsView v;
+      v.type = rel_.columns[c].type;
       if (stats_ && c < stats_->columns.size() && stats_->columns[c].valid)
         v.stats = &stats_->columns[c];
       describe_from_indexes(ctx, rel_, int(c), v);

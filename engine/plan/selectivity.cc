@@ -7,11 +7,38 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/core/datum_ops.h"
 #include "engine/core/error.h"
+#include "engine/plan/convert_to_scalar.h"
 
 namespace tp {
 
 namespace {
+
+// `a` against `b` in the order of type `t` (integers as integers).
+int compare_values(TypeId t, Datum a, Datum b) {
+  if (datum_is_integral(t)) return a < b ? -1 : (a > b ? 1 : 0);
+  return compare_datums(t, a, b);
+}
+
+// Whether `a op b` holds, given compare_values(a, b).
+bool op_holds(CmpOp op, int cmp) {
+  switch (op) {
+    case CmpOp::kEq:
+      return cmp == 0;
+    case CmpOp::kNe:
+      return cmp != 0;
+    case CmpOp::kLt:
+      return cmp < 0;
+    case CmpOp::kLe:
+      return cmp <= 0;
+    case CmpOp::kGt:
+      return cmp > 0;
+    case CmpOp::kGe:
+      return cmp >= 0;
+  }
+  return false;
+}
 
 const ColumnStats* stats_of(const RelationStatsView& rel, int column) {
   TP_ASSERT(column >= 0 && column < static_cast<int>(rel.columns.size()));
@@ -24,8 +51,8 @@ const ColumnStats* stats_of(const RelationStatsView& rel, int column) {
 // end of the bin holding the constant. Endpoints may be replaced by the index's actual
 // min / max when the search touches them (PostgreSQL refreshes only what it probes);
 // `have_end` is set when one was.
-int histogram_bound(const ColumnStatsView& view, std::vector<int64_t>& values, CmpOp op,
-                    int64_t constval, bool& have_end) {
+int histogram_bound(const ColumnStatsView& view, std::vector<Datum>& values, TypeId type,
+                    CmpOp op, Datum constval, bool& have_end) {
   const int nvalues = static_cast<int>(values.size());
   const bool isgt = op == CmpOp::kGt || op == CmpOp::kGe;
   const bool have_actual = view.actual_min.has_value() && view.actual_max.has_value();
@@ -47,7 +74,7 @@ int histogram_bound(const ColumnStatsView& view, std::vector<int64_t>& values, C
         have_end = true;
       }
     }
-    bool ltcmp = cmp_holds(op, values[probe], constval);
+    bool ltcmp = op_holds(op, compare_values(type, values[probe], constval));
     if (isgt) ltcmp = !ltcmp;
     if (ltcmp) {
       lobound = probe + 1;
@@ -61,7 +88,8 @@ int histogram_bound(const ColumnStatsView& view, std::vector<int64_t>& values, C
 // The fraction of the histogram's population with "x <= const" (x < const for < and
 // >=), given the bound `i` histogram_bound found: values[i-1] <= constant <= values[i].
 double histogram_fraction(const RelationStatsView& rel, int column, const ColumnStats& st,
-                          const std::vector<int64_t>& values, int i, CmpOp op, int64_t constval) {
+                          const std::vector<Datum>& values, TypeId type, int i, CmpOp op,
+                          Datum constval) {
   const int nvalues = static_cast<int>(values.size());
   if (i <= 0) return 0.0;  // below the histogram: nothing satisfies "x <= const"
   if (i >= nvalues) return 1.0;
@@ -76,11 +104,10 @@ double histogram_fraction(const RelationStatsView& rel, int column, const Column
     otherdistinct -= static_cast<double>(st.mcv_freqs.size());
     if (otherdistinct > 1) eq_selec = 1.0 / otherdistinct;
   }
-  const double val = static_cast<double>(constval);
-  const double low = static_cast<double>(values[i - 1]);
-  const double high = static_cast<double>(values[i]);
-  double binfrac;
-  if (high <= low) {
+  double val, low, high, binfrac;
+  if (!convert_to_scalar(type, constval, values[i - 1], values[i], val, low, high)) {
+    binfrac = 0.5;  // no scale for the type: the bucket's middle
+  } else if (high <= low) {
     binfrac = 0.5;
   } else if (val <= low) {
     binfrac = 0.0;
@@ -104,15 +131,15 @@ double histogram_fraction(const RelationStatsView& rel, int column, const Column
 // The histogram probe of ineq_histogram_selectivity: fraction of the
 // histogram's population satisfying `column op value`, or -1 without a usable
 // histogram. `op` is one of < <= > >=.
-double ineq_histogram_selectivity(const RelationStatsView& rel, int column, const ColumnStats& st,
-                                  CmpOp op, int64_t constval) {
+double histogram_selectivity(const RelationStatsView& rel, int column, const ColumnStats& st,
+                             TypeId type, CmpOp op, Datum constval) {
   const int nvalues = static_cast<int>(st.histogram.size());
   if (nvalues <= 1) return -1.0;
   const bool isgt = op == CmpOp::kGt || op == CmpOp::kGe;
-  std::vector<int64_t> values = st.histogram;
+  std::vector<Datum> values = st.histogram;
   bool have_end = false;
-  const int i = histogram_bound(rel.columns[column], values, op, constval, have_end);
-  const double histfrac = histogram_fraction(rel, column, st, values, i, op, constval);
+  const int i = histogram_bound(rel.columns[column], values, type, op, constval, have_end);
+  const double histfrac = histogram_fraction(rel, column, st, values, type, i, op, constval);
   double hist_selec = isgt ? (1.0 - histfrac) : histfrac;
   if (have_end) {
     hist_selec = clamp_probability(hist_selec);
@@ -134,6 +161,7 @@ struct RangePair {
   int column;
   bool numeric;      // on (column)::numeric, another expression than the column
   std::string expr;  // a typed qual's expression side, as printed ("" for the others)
+  int null_column = -1;  // the column whose NULLs the pair adds back (-1: none known)
   bool have_lo = false, have_hi = false;
   double lo = 0, hi = 0;
 };
@@ -150,7 +178,13 @@ std::optional<RangePair> range_bound(const Clause& clause, bool& is_lobound) {
     if (!lt && !gt) return std::nullopt;
     const bool var_left = !e.args[0].is_const();
     is_lobound = var_left ? gt : lt;
-    return RangePair{-1, false, deparse(e.args[var_left ? 0 : 1])};
+    const TypedExpr* var = &e.args[var_left ? 0 : 1];
+    RangePair pair{-1, false, deparse(*var)};
+    // A column under relabeling casts has its own null fraction.
+    while (var->kind == TypedExpr::Kind::kCall && var->form == TypedExpr::Form::kRelabel)
+      var = &var->args[0];
+    if (var->kind == TypedExpr::Kind::kColumn) pair.null_column = int(var->slot);
+    return pair;
   }
   const bool numeric = clause.numeric.has_value();
   const CmpOp op = numeric ? clause.numeric->op : clause.op;
@@ -158,7 +192,7 @@ std::optional<RangePair> range_bound(const Clause& clause, bool& is_lobound) {
   if (!comparison || op == CmpOp::kEq || op == CmpOp::kNe) return std::nullopt;
   // "x < c" and "x <= c" bound from above, "x > c" and "x >= c" from below.
   is_lobound = op == CmpOp::kGt || op == CmpOp::kGe;
-  return RangePair{clause.column, numeric, ""};
+  return RangePair{clause.column, numeric, "", numeric ? -1 : clause.column};
 }
 
 bool is_range_op(CmpOp op) {
@@ -170,7 +204,8 @@ bool is_range_op(CmpOp op) {
 double get_variable_numdistinct(const RelationStatsView& rel, int column, bool* is_default) {
   *is_default = false;
   const ColumnStats* st = stats_of(rel, column);
-  double stadistinct = st ? st->n_distinct : 0.0;
+  // Without statistics a boolean presumably holds two values.
+  double stadistinct = st ? st->n_distinct : (rel.columns[column].type == TypeId::kBool ? 2.0 : 0.0);
   const double stanullfrac = st ? st->null_frac : 0.0;
   // A unique index proves uniqueness whatever the statistics say; NULLs still count.
   if (rel.columns[column].unique) stadistinct = -1.0 * (1.0 - stanullfrac);
@@ -188,7 +223,7 @@ double get_variable_numdistinct(const RelationStatsView& rel, int column, bool* 
 }
 
 double eq_selectivity(const RelationStatsView& rel, int column, const StatsValue& value,
-                      bool negate_result) {
+                      bool negate_result, TypeId type) {
   if (!value) return 0.0;  // strict operator: NULL never matches, even for <>
   const ColumnStats* st = stats_of(rel, column);
   const double nullfrac = st ? st->null_frac : 0.0;
@@ -199,7 +234,7 @@ double eq_selectivity(const RelationStatsView& rel, int column, const StatsValue
     size_t i = 0;
     bool match = false;
     for (; i < st->mcv_values.size(); ++i) {
-      if (st->mcv_values[i] == *value) {
+      if (compare_values(type, st->mcv_values[i], *value) == 0) {
         match = true;
         break;
       }
@@ -228,7 +263,7 @@ double eq_selectivity(const RelationStatsView& rel, int column, const StatsValue
 }
 
 double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
-                        const StatsValue& value) {
+                        const StatsValue& value, TypeId type) {
   TP_ASSERT(is_range_op(op));
   if (!value) return 0.0;
   const ColumnStats* st = stats_of(rel, column);
@@ -237,10 +272,11 @@ double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
   double mcv_selec = 0.0;
   double sumcommon = 0.0;
   for (size_t i = 0; i < st->mcv_values.size(); ++i) {
-    if (cmp_holds(op, st->mcv_values[i], *value)) mcv_selec += st->mcv_freqs[i];
+    if (op_holds(op, compare_values(type, st->mcv_values[i], *value)))
+      mcv_selec += st->mcv_freqs[i];
     sumcommon += st->mcv_freqs[i];
   }
-  const double hist_selec = ineq_histogram_selectivity(rel, column, *st, op, *value);
+  const double hist_selec = histogram_selectivity(rel, column, *st, type, op, *value);
   // The histogram describes only the non-NULL, non-MCV rows.
   double selec = 1.0 - st->null_frac - sumcommon;
   if (hist_selec >= 0.0) {
@@ -250,6 +286,12 @@ double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
   }
   selec += mcv_selec;
   return clamp_probability(selec);
+}
+
+double ineq_histogram_selectivity(const RelationStatsView& rel, int column, CmpOp op,
+                                  Datum value, TypeId type) {
+  const ColumnStats* st = stats_of(rel, column);
+  return st ? histogram_selectivity(rel, column, *st, type, op, value) : -1.0;
 }
 
 double in_list_selectivity(const RelationStatsView& rel, int column,
@@ -379,7 +421,8 @@ double clauselist_selectivity(const RelationStatsView& rel, std::span<const Clau
       } else {
         s2 = p.hi + p.lo - 1.0;
         // Both sides excluded the NULLs: add them back once.
-        s2 += p.column >= 0 ? null_test_selectivity(rel, p.column, false) : kDefaultUnknownSel;
+        s2 += p.null_column >= 0 ? null_test_selectivity(rel, p.null_column, false)
+                                 : kDefaultUnknownSel;
         if (s2 <= 0.0) {
           // Slightly negative is roundoff in a very tight range; very
           // negative means a default estimate slipped through.

@@ -33,6 +33,7 @@ struct ColumnStatsView {
   // (PostgreSQL's get_actual_variable_range); they refine histogram endpoints.
   std::optional<int64_t> actual_min;
   std::optional<int64_t> actual_max;
+  TypeId type = TypeId::kInt8;  // the column's type (a boolean has two values)
 };
 
 struct RelationStatsView {
@@ -63,10 +64,16 @@ double clauselist_selectivity(const RelationStatsView& rel, std::span<const Clau
 
 // The pieces, exposed for tests and for the planner's own use.
 double get_variable_numdistinct(const RelationStatsView& rel, int column, bool* is_default);
+// `column = value` (`<>` when negated) and `column op value` for < <= > >=: `value` is a
+// Datum of the column's type `type` (an integer clause's constant: a bigint).
 double eq_selectivity(const RelationStatsView& rel, int column, const StatsValue& value,
-                      bool negate);
+                      bool negate, TypeId type = TypeId::kInt8);
 double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
-                        const StatsValue& value);
+                        const StatsValue& value, TypeId type = TypeId::kInt8);
+// ineq_histogram_selectivity: the fraction of the histogram's population (the non-NULL,
+// non-MCV rows) with `column op value` (< <= > >=); -1 without a histogram.
+double ineq_histogram_selectivity(const RelationStatsView& rel, int column, CmpOp op,
+                                  Datum value, TypeId type);
 double in_list_selectivity(const RelationStatsView& rel, int column,
                            std::span<const StatsValue> list, bool negated);
 double null_test_selectivity(const RelationStatsView& rel, int column, bool is_not_null);

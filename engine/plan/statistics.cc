@@ -1,6 +1,5 @@
-// ANALYZE mathematics after PostgreSQL 15's analyze.c (acquire_sample_rows,
-// compute_scalar_stats, analyze_mcv_list) and sampling.c (BlockSampler,
-// reservoir sampling), with PostgreSQL's PRNG so the algorithms behave alike.
+// ANALYZE's second stage after PostgreSQL 15's analyze.c (compute_scalar_stats,
+// analyze_mcv_list): each column's statistics from the sampled rows.
 #include "engine/plan/statistics.h"
 
 #include <algorithm>
@@ -11,174 +10,12 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "engine/core/datum_ops.h"
 #include "engine/core/error.h"
 
 namespace tp {
 
 namespace {
-
-// ---- random numbers: pg_prng (xoroshiro128**, seeded through splitmix64) ----
-
-class PgPrng {
- public:
-  explicit PgPrng(uint64_t seed) {
-    s0_ = splitmix64(&seed);
-    s1_ = splitmix64(&seed);
-    if (s0_ == 0 && s1_ == 0) {  // xoroshiro must not start all-zero
-      s0_ = 1;
-      s1_ = 1;
-    }
-  }
-
-  // A double in [0, 1) with 52 random bits.
-  double next_double() { return std::ldexp(static_cast<double>(next() >> 12), -52); }
-
-  // sampler_random_fract: (0, 1); zero is rejected because callers take logs.
-  double random_fract() {
-    double r;
-    do {
-      r = next_double();
-    } while (r == 0.0);
-    return r;
-  }
-
- private:
-  static uint64_t rotl(uint64_t x, int bits) { return (x << bits) | (x >> (64 - bits)); }
-  static uint64_t splitmix64(uint64_t* state) {
-    uint64_t v = (*state += 0x9E3779B97F4A7C15ull);
-    v = (v ^ (v >> 30)) * 0xBF58476D1CE4E5B9ull;
-    v = (v ^ (v >> 27)) * 0x94D049BB133111EBull;
-    return v ^ (v >> 31);
-  }
-  uint64_t next() {
-    const uint64_t s0 = s0_;
-    const uint64_t sx = s1_ ^ s0;
-    const uint64_t val = rotl(s0 * 5, 7) * 9;
-    s0_ = rotl(s0, 24) ^ sx ^ (sx << 16);
-    s1_ = rotl(sx, 37);
-    return val;
-  }
-  uint64_t s0_;
-  uint64_t s1_;
-};
-
-// ---- stage one: Knuth's Algorithm S over block numbers ----
-
-class BlockSampler {
- public:
-  BlockSampler(BlockNumber total_blocks, int sample_size, uint32_t seed)
-      : N_(total_blocks), n_(sample_size), rng_(seed) {}
-  bool has_more() const { return t_ < N_ && m_ < static_cast<BlockNumber>(n_); }
-  BlockNumber blocks_selected() const { return m_; }
-
-  // Selects each remaining block with probability k/K (k still to pick, K
-  // still to see), drawing one random number per selected block: while the
-  // draw says "skip", the same draw is rescaled against the next block.
-  BlockNumber next() {
-    BlockNumber K = N_ - t_;
-    const int k = n_ - static_cast<int>(m_);
-    if (static_cast<BlockNumber>(k) >= K) {
-      ++m_;
-      return t_++;
-    }
-    const double V = rng_.random_fract();
-    double p = 1.0 - static_cast<double>(k) / static_cast<double>(K);
-    while (V < p) {
-      ++t_;
-      --K;
-      p *= 1.0 - static_cast<double>(k) / static_cast<double>(K);
-    }
-    ++m_;
-    return t_++;
-  }
-
- private:
-  BlockNumber N_;
-  int n_;
-  BlockNumber t_ = 0;  // blocks seen
-  BlockNumber m_ = 0;  // blocks selected
-  PgPrng rng_;
-};
-
-// ---- stage two: Vitter's reservoir sampling (Algorithm X, then Z) ----
-
-class Reservoir {
- public:
-  Reservoir(int n, uint32_t seed) : rng_(seed), n_(n) {
-    W_ = std::exp(-std::log(rng_.random_fract()) / n_);
-  }
-  PgPrng& rng() { return rng_; }
-
-  // How many records to skip before the next one replaces a reservoir slot,
-  // `t` records having been seen so far.
-  double next_skip(double t) {
-    const double n = n_;
-    double S;
-    if (t <= 22.0 * n) {
-      // Algorithm X: walk the skip distribution until it exceeds one draw.
-      const double V = rng_.random_fract();
-      S = 0;
-      t += 1;
-      double quot = (t - n) / t;
-      while (quot > V) {
-        S += 1;
-        t += 1;
-        quot *= (t - n) / t;
-      }
-      return S;
-    }
-    // Algorithm Z: rejection sampling against a continuous envelope.
-    double W = W_;
-    const double term = t - n + 1;
-    for (;;) {
-      const double U = rng_.random_fract();
-      const double X = t * (W - 1.0);
-      S = std::floor(X);
-      double tmp = (t + 1) / term;
-      const double lhs = std::exp(std::log(((U * tmp * tmp) * (term + S)) / (t + X)) / n);
-      const double rhs = (((t + X) / (term + S)) * term) / t;
-      if (lhs <= rhs) {
-        W = rhs / lhs;
-        break;
-      }
-      double y = (((U * (t + 1)) / term) * (t + S + 1)) / (t + X);
-      double denom, numer_lim;
-      if (n < S) {
-        denom = t;
-        numer_lim = term + S;
-      } else {
-        denom = t - n + S;
-        numer_lim = t + 1;
-      }
-      for (double numer = t + S; numer >= numer_lim; numer -= 1) {
-        y *= numer / denom;
-        denom -= 1;
-      }
-      W = std::exp(-std::log(rng_.random_fract()) / n);
-      if (std::exp(std::log(y) / n) <= (t + X) / t) break;
-    }
-    W_ = W;
-    return S;
-  }
-
- private:
-  PgPrng rng_;
-  int n_;
-  double W_;
-};
-
-struct PositionedRow {
-  BlockNumber block;
-  uint32_t index;  // position within the block
-  StatsRow row;
-};
-
-uint32_t low32(uint64_t v) {
-  return static_cast<uint32_t>(v);
-}
-uint32_t high32(uint64_t v) {
-  return static_cast<uint32_t>(v >> 32);
-}
 
 // ---- most common values ----
 
@@ -222,77 +59,22 @@ int analyze_mcv_list(const std::vector<int>& mcv_counts, int num_mcv, float stad
 
 namespace {
 
-uint32_t block_sampler_seed(uint64_t seed) {
-  return low32(seed ^ 0x5deece66dull);
-}
-
-}  // namespace
-
-std::vector<BlockNumber> sample_blocks(BlockNumber total_blocks, int target_rows, uint64_t seed) {
-  TP_ASSERT(target_rows > 0);
-  BlockSampler blocks(total_blocks, target_rows, block_sampler_seed(seed));
-  std::vector<BlockNumber> out;
-  out.reserve(std::min<size_t>(total_blocks, size_t(target_rows)));
-  while (blocks.has_more()) out.push_back(blocks.next());
-  return out;
-}
-
-RowSample acquire_sample_rows(BlockNumber total_blocks, int target_rows, uint64_t seed,
-                              const BlockRowsFn& rows_of_block) {
-  TP_ASSERT(target_rows > 0);
-  BlockSampler blocks(total_blocks, target_rows, block_sampler_seed(seed));
-  Reservoir reservoir(target_rows, high32(seed * 0x9E3779B97F4A7C15ull) ^ low32(seed));
-  std::vector<PositionedRow> sample;
-  sample.reserve(static_cast<size_t>(std::min<double>(target_rows, 1e6)));
-  std::vector<StatsRow> block_rows;
-  double samplerows = 0;  // rows seen in sampled blocks (Vitter's t)
-  double rowstoskip = -1;
-
-  while (blocks.has_more()) {
-    const BlockNumber block = blocks.next();
-    block_rows.clear();
-    rows_of_block(block, block_rows);
-    for (uint32_t i = 0; i < block_rows.size(); ++i) {
-      if (static_cast<int>(sample.size()) < target_rows) {
-        sample.push_back({block, i, std::move(block_rows[i])});
-      } else {
-        if (rowstoskip < 0) rowstoskip = reservoir.next_skip(samplerows);
-        if (rowstoskip <= 0) {
-          // Keep this row in place of a random one.
-          const int k = static_cast<int>(target_rows * reservoir.rng().random_fract());
-          TP_ASSERT(k >= 0 && k < target_rows);
-          sample[k] = {block, i, std::move(block_rows[i])};
-        }
-        rowstoskip -= 1;
-      }
-      samplerows += 1;
-    }
-  }
-  if (static_cast<int>(sample.size()) == target_rows) {
-    std::sort(sample.begin(), sample.end(), [](const PositionedRow& a, const PositionedRow& b) {
-      return a.block != b.block ? a.block < b.block : a.index < b.index;
-    });
-  }
-
-  RowSample out;
-  out.sampled_blocks = blocks.blocks_selected();
-  out.live_rows_seen = samplerows;
-  // Extrapolate assuming unsampled blocks are as dense as sampled ones.
-  out.total_rows = out.sampled_blocks > 0
-                       ? std::floor((samplerows / out.sampled_blocks) * total_blocks + 0.5)
-                       : 0.0;
-  out.rows.reserve(sample.size());
-  for (PositionedRow& r : sample) out.rows.push_back(std::move(r.row));
-  return out;
-}
-
-namespace {
-
 // A non-null sample value and its position among the non-null values in physical
 // order (tupno), as PostgreSQL numbers them.
 struct SampleItem {
-  int64_t value;
+  Datum value;
   int tupno;
+};
+
+// The type's btree order over Datums; integers (and dates, timestamps, booleans)
+// compare as the integers they are.
+struct ValueOrder {
+  TypeId type;
+  bool integral = datum_is_integral(type);
+  int compare(Datum a, Datum b) const {
+    if (integral) return a < b ? -1 : (a > b ? 1 : 0);
+    return compare_datums(type, a, b);
+  }
 };
 
 // One pass over the sorted values: the groups of equal values, the most common
@@ -305,7 +87,8 @@ struct ValueGroups {
   double corr_xysum = 0;
 };
 
-ValueGroups scan_value_groups(const std::vector<SampleItem>& items, int max_mcv) {
+ValueGroups scan_value_groups(const std::vector<SampleItem>& items, int max_mcv,
+                              const ValueOrder& order) {
   ValueGroups g;
   g.track.reserve(size_t(max_mcv));
   const int values_cnt = static_cast<int>(items.size());
@@ -313,7 +96,8 @@ ValueGroups scan_value_groups(const std::vector<SampleItem>& items, int max_mcv)
   for (int i = 0; i < values_cnt; i++) {
     g.corr_xysum += static_cast<double>(i) * static_cast<double>(items[i].tupno);
     dups_cnt++;
-    const bool last_of_group = i + 1 == values_cnt || items[i + 1].value != items[i].value;
+    const bool last_of_group =
+        i + 1 == values_cnt || order.compare(items[i + 1].value, items[i].value) != 0;
     if (!last_of_group) continue;
     g.ndistinct++;
     if (dups_cnt > 1) {
@@ -338,18 +122,19 @@ ValueGroups scan_value_groups(const std::vector<SampleItem>& items, int max_mcv)
 }
 
 // stadistinct: negative for a fraction of the rows (a count that grows with the table).
-float estimate_n_distinct(const ValueGroups& g, int samplerows, int null_cnt, float null_frac,
-                          double total_rows) {
+// `toowide`: values left out of the ordering, taken to be distinct.
+float estimate_n_distinct(const ValueGroups& g, int samplerows, int null_cnt, int toowide,
+                          float null_frac, double total_rows) {
   float n_distinct;
   if (g.nmultiple == 0) {
     // No value repeats: assume a unique column (less the NULLs).
     n_distinct = static_cast<float>(-1.0 * (1.0 - null_frac));
-  } else if (g.nmultiple == g.ndistinct) {
+  } else if (toowide == 0 && g.nmultiple == g.ndistinct) {
     // Every value repeats: assume these are all the values there are.
     n_distinct = static_cast<float>(g.ndistinct);
   } else {
     // Haas and Stokes' Duj1 estimator n*d / (n - f1 + f1*n/N) over non-nulls.
-    const int f1 = g.ndistinct - g.nmultiple;
+    const int f1 = g.ndistinct - g.nmultiple + toowide;
     const int d = f1 + g.nmultiple;
     const double n = samplerows - null_cnt;
     const double N = total_rows * (1.0 - null_frac);
@@ -365,9 +150,9 @@ float estimate_n_distinct(const ValueGroups& g, int samplerows, int null_cnt, fl
 
 // How many of the tracked values become the MCV list.
 int choose_mcv_count(const ValueGroups& g, int num_mcv, const ColumnStats& st, int samplerows,
-                     double total_rows) {
+                     int toowide, double total_rows) {
   const int track_cnt = static_cast<int>(g.track.size());
-  if (track_cnt == g.ndistinct && st.n_distinct > 0 && track_cnt <= num_mcv)
+  if (track_cnt == g.ndistinct && toowide == 0 && st.n_distinct > 0 && track_cnt <= num_mcv)
     return track_cnt;  // the list covers every value and fits: keep it whole
   if (num_mcv > track_cnt) num_mcv = track_cnt;
   if (num_mcv > 0) {
@@ -380,13 +165,13 @@ int choose_mcv_count(const ValueGroups& g, int num_mcv, const ColumnStats& st, i
 }
 
 // The values left after removing the first `num_mcv` tracked MCVs, in order.
-std::vector<int64_t> values_without_mcvs(const std::vector<SampleItem>& items,
-                                         const std::vector<McvTrack>& track, int num_mcv) {
+std::vector<Datum> values_without_mcvs(const std::vector<SampleItem>& items,
+                                       const std::vector<McvTrack>& track, int num_mcv) {
   std::vector<McvTrack> mcvs(track.begin(), track.begin() + num_mcv);
   std::sort(mcvs.begin(), mcvs.end(),
             [](const McvTrack& a, const McvTrack& b) { return a.first < b.first; });
   const int values_cnt = static_cast<int>(items.size());
-  std::vector<int64_t> rest;
+  std::vector<Datum> rest;
   rest.reserve(values_cnt);
   size_t j = 0;
   for (int src = 0; src < values_cnt;) {
@@ -403,10 +188,10 @@ std::vector<int64_t> values_without_mcvs(const std::vector<SampleItem>& items,
 
 // First, last and evenly spaced values between: the i-th bound is
 // rest[i * (nvals - 1) / (num_hist - 1)], computed without overflow.
-std::vector<int64_t> histogram_bounds(const std::vector<int64_t>& rest, int num_hist) {
+std::vector<Datum> histogram_bounds(const std::vector<Datum>& rest, int num_hist) {
   const int nvals = static_cast<int>(rest.size());
   TP_ASSERT(nvals >= num_hist);
-  std::vector<int64_t> bounds;
+  std::vector<Datum> bounds;
   const int delta = (nvals - 1) / (num_hist - 1);
   const int deltafrac = (nvals - 1) % (num_hist - 1);
   int pos = 0, posfrac = 0;
@@ -424,44 +209,84 @@ std::vector<int64_t> histogram_bounds(const std::vector<int64_t>& rest, int num_
 
 }  // namespace
 
+namespace {
+
+// analyze.c's WIDTH_THRESHOLD: wider values are left out of the ordering.
+constexpr size_t kWidthThreshold = 1024;
+
+// Gives `st` its own copies of its by-reference values (the sample's go away).
+void own_stat_values(ColumnStats& st, int16_t ref_len) {
+  if (ref_len == 0) return;
+  StatsValueStore store(ref_len);
+  std::vector<size_t> mcv, hist;
+  const size_t min = store.add(st.min_value), max = store.add(st.max_value);
+  for (Datum d : st.mcv_values) mcv.push_back(store.add(d));
+  for (Datum d : st.histogram) hist.push_back(store.add(d));
+  store.finish(st);
+  st.min_value = store.datum(min);
+  st.max_value = store.datum(max);
+  for (size_t i = 0; i < mcv.size(); ++i) st.mcv_values[i] = store.datum(mcv[i]);
+  for (size_t i = 0; i < hist.size(); ++i) st.histogram[i] = store.datum(hist[i]);
+}
+
+}  // namespace
+
 ColumnStats compute_column_stats(std::span<const StatsValue> values, double total_rows,
-                                 int statistics_target) {
+                                 int statistics_target, TypeId type) {
   ColumnStats st;
   const int samplerows = static_cast<int>(values.size());
   if (samplerows == 0) return st;
+  const TypeInfo& info = type_info(type);
+  const bool varwidth = info.len < 0;
+  const ValueOrder order{type};
 
   std::vector<SampleItem> items;
   items.reserve(values.size());
-  int null_cnt = 0;
+  int null_cnt = 0, toowide = 0;
+  double total_width = 0;
   for (const StatsValue& v : values) {
     if (!v) {
       ++null_cnt;
       continue;
     }
+    if (varwidth) {
+      const char* p = datum_pointer(*v);
+      total_width += varlena_size(p);
+      // The raw size PostgreSQL measures: the payload under a 4-byte header.
+      if (varlena_payload(p).size() + kVarlenaHeader > kWidthThreshold) {
+        ++toowide;
+        continue;
+      }
+    }
     items.push_back({*v, static_cast<int>(items.size())});
   }
-  const int values_cnt = static_cast<int>(items.size());
-  if (values_cnt == 0) {
-    // Only NULLs: the column is taken to be entirely NULL.
-    st.valid = true;
-    st.null_frac = 1.0f;
-    st.n_distinct = 0.0f;
-    return st;
-  }
-  std::sort(items.begin(), items.end(), [](const SampleItem& a, const SampleItem& b) {
-    return a.value != b.value ? a.value < b.value : a.tupno < b.tupno;
-  });
-
-  const ValueGroups groups = scan_value_groups(items, statistics_target);
-  st.valid = true;
+  const int nonnull_cnt = samplerows - null_cnt;
   st.null_frac =
       static_cast<float>(static_cast<double>(null_cnt) / static_cast<double>(samplerows));
+  if (varwidth && nonnull_cnt > 0) st.avg_width = int32_t(total_width / nonnull_cnt);
+  const int values_cnt = static_cast<int>(items.size());
+  if (values_cnt == 0) {
+    st.valid = true;
+    // Only NULLs: the column is taken to be entirely NULL; only values too wide to
+    // order: each taken to be distinct.
+    st.n_distinct = nonnull_cnt == 0 ? 0.0f : static_cast<float>(-1.0 * (1.0 - st.null_frac));
+    return st;
+  }
+  std::sort(items.begin(), items.end(), [&](const SampleItem& a, const SampleItem& b) {
+    const int c = order.compare(a.value, b.value);
+    return c != 0 ? c < 0 : a.tupno < b.tupno;
+  });
+
+  const ValueGroups groups = scan_value_groups(items, statistics_target, order);
+  st.valid = true;
   st.has_range = true;
   st.min_value = items.front().value;
   st.max_value = items.back().value;
-  st.n_distinct = estimate_n_distinct(groups, samplerows, null_cnt, st.null_frac, total_rows);
+  st.n_distinct =
+      estimate_n_distinct(groups, samplerows, null_cnt, toowide, st.null_frac, total_rows);
 
-  const int num_mcv = choose_mcv_count(groups, statistics_target, st, samplerows, total_rows);
+  const int num_mcv =
+      choose_mcv_count(groups, statistics_target, st, samplerows, toowide, total_rows);
   for (int i = 0; i < num_mcv; i++) {
     st.mcv_values.push_back(items[groups.track[i].first].value);
     st.mcv_freqs.push_back(static_cast<float>(static_cast<double>(groups.track[i].count) /
@@ -485,6 +310,7 @@ ColumnStats compute_column_stats(std::span<const StatsValue> values, double tota
     st.correlation = static_cast<float>((n * groups.corr_xysum - corr_xsum * corr_xsum) /
                                         (n * corr_x2sum - corr_xsum * corr_xsum));
   }
+  own_stat_values(st, info.byval ? 0 : info.len);
   return st;
 }
 
@@ -498,47 +324,64 @@ int analyze_target_rows(const AnalyzeOptions& options) {
   return 300 * options.statistics_target;
 }
 
-TableStats analyze_table(int column_count, BlockNumber total_blocks,
-                         const BlockRowsFn& rows_of_block, const AnalyzeOptions& options,
-                         const std::vector<bool>& skip_columns) {
-  const int target_rows = analyze_target_rows(options);
-  TP_ASSERT(column_count >= 0);
-  BlockRowsFn checked = [&](BlockNumber b, std::vector<StatsRow>& rows) {
-    const size_t before = rows.size();
-    rows_of_block(b, rows);
-    for (size_t i = before; i < rows.size(); ++i) {
-      if (static_cast<int>(rows[i].size()) != column_count) {
-        throw Error("ANALYZE: block " + std::to_string(b) + " returned a row with " +
-                    std::to_string(rows[i].size()) + " columns, expected " +
-                    std::to_string(column_count))
-            .with_sqlstate(sqlstate::kDataCorrupted);
-      }
+namespace {
+
+// A BlockRows that refuses rows with the wrong column count (a damaged table).
+class CheckedRows : public BlockRows {
+ public:
+  CheckedRows(BlockRows& source, size_t columns) : source_(source), columns_(columns) {}
+  size_t open(BlockNumber block) override {
+    block_ = block;
+    return source_.open(block);
+  }
+  void row(size_t i, StatsRow& out) override {
+    source_.row(i, out);
+    if (out.size() != columns_) {
+      throw Error("ANALYZE: block " + std::to_string(block_) + " returned a row with " +
+                  std::to_string(out.size()) + " columns, expected " + std::to_string(columns_))
+          .with_sqlstate(sqlstate::kDataCorrupted);
     }
-  };
-  RowSample sample = acquire_sample_rows(total_blocks, target_rows, options.seed, checked);
+  }
+
+ private:
+  BlockRows& source_;
+  size_t columns_;
+  BlockNumber block_ = 0;
+};
+
+}  // namespace
+
+TableStats analyze_table(const std::vector<TypeId>& types, BlockNumber total_blocks,
+                         BlockRows& source, const AnalyzeOptions& options) {
+  const int target_rows = analyze_target_rows(options);
+  std::vector<int16_t> ref_lens;
+  for (TypeId t : types) ref_lens.push_back(type_info(t).byval ? 0 : type_info(t).len);
+  CheckedRows checked(source, types.size());
+  RowSample sample =
+      acquire_sample_rows(total_blocks, target_rows, options.seed, checked, ref_lens);
 
   TableStats st;
   st.reltuples = sample.total_rows;
   st.relpages = total_blocks;
   st.sampled_blocks = sample.sampled_blocks;
   st.sample_rows = static_cast<double>(sample.rows.size());
-  st.columns.resize(column_count);
+  st.columns.resize(types.size());
   if (sample.rows.empty()) return st;
   std::vector<StatsValue> column(sample.rows.size());
-  for (int c = 0; c < column_count; ++c) {
-    if (size_t(c) < skip_columns.size() && skip_columns[size_t(c)]) {
-      // Only the average width so far: each sampled row holds the value's stored size
-      // (0: NULL or a fixed-width type), as compute_*_stats's stawidth.
-      int64_t total = 0, counted = 0;
-      for (const StatsRow& row : sample.rows)
-        if (const std::optional<int64_t>& v = row[size_t(c)]; v && *v > 0) total += *v, ++counted;
-      if (counted > 0) st.columns[size_t(c)].avg_width = int32_t(double(total) / double(counted));
-      continue;
-    }
+  for (size_t c = 0; c < types.size(); ++c) {
     for (size_t r = 0; r < sample.rows.size(); ++r) column[r] = sample.rows[r][c];
-    st.columns[c] = compute_column_stats(column, sample.total_rows, options.statistics_target);
+    st.columns[c] =
+        compute_column_stats(column, sample.total_rows, options.statistics_target, types[c]);
   }
   return st;
+}
+
+TableStats analyze_table(int column_count, BlockNumber total_blocks,
+                         const BlockRowsFn& rows_of_block, const AnalyzeOptions& options) {
+  TP_ASSERT(column_count >= 0);
+  ListedBlockRows source(rows_of_block);
+  return analyze_table(std::vector<TypeId>(size_t(column_count), TypeId::kInt8), total_blocks,
+                       source, options);
 }
 
 }  // namespace tp

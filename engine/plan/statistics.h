@@ -1,5 +1,5 @@
 // ANALYZE: per-column statistics computed the way PostgreSQL 15 computes them
-// (analyze.c, sampling.c), for int4/int8 columns held as int64.
+// (analyze.c, sampling.c), for columns of every stored type.
 //
 //   TableStats st = analyze_table(/*columns=*/2, heap_blocks,
 //       [&](BlockNumber b, std::vector<StatsRow>& out) { /* append live rows of b */ },
@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,24 +24,55 @@
 #include <vector>
 
 #include "engine/core/page.h"
+#include "engine/core/types.h"
 #include "engine/storage/table_stats.h"
 
 namespace tp {
 
 using StatsRow = std::vector<StatsValue>;
 
+// Where ANALYZE's rows come from: one block at a time, each row made into a StatsRow
+// only when the sample keeps it (most rows of a sampled block are not kept).
+class BlockRows {
+ public:
+  virtual ~BlockRows() = default;
+  // Reads block `block`; returns how many live rows it holds.
+  virtual size_t open(BlockNumber block) = 0;
+  // Row `i` (in line-pointer order) of the open block, with exactly the table's column
+  // count. By-reference values may point into the block: valid until the next open().
+  virtual void row(size_t i, StatsRow& out) = 0;
+};
+
 // Contract: appends every live row of heap block `block` to `rows`, in
 // line-pointer order, each with exactly the table's column count.
 using BlockRowsFn = std::function<void(BlockNumber block, std::vector<StatsRow>& rows)>;
+
+// A BlockRows over a function that lists a block's rows (tables made in memory).
+class ListedBlockRows : public BlockRows {
+ public:
+  explicit ListedBlockRows(BlockRowsFn rows_of_block) : fn_(std::move(rows_of_block)) {}
+  size_t open(BlockNumber block) override {
+    rows_.clear();
+    fn_(block, rows_);
+    return rows_.size();
+  }
+  void row(size_t i, StatsRow& out) override { out = rows_.at(i); }
+
+ private:
+  BlockRowsFn fn_;
+  std::vector<StatsRow> rows_;
+};
 
 struct AnalyzeOptions {
   int statistics_target = 100;  // default_statistics_target (1 .. 10000)
   uint64_t seed = 0;
 };
 
-// The first stage's result: sampled rows in physical order.
+// The first stage's result: sampled rows in physical order. By-reference values point
+// into `bytes`, copies the sample owns.
 struct RowSample {
   std::vector<StatsRow> rows;
+  std::vector<std::unique_ptr<char[]>> bytes;
   double sampled_blocks = 0;
   double live_rows_seen = 0;  // rows in all sampled blocks
   double total_rows = 0;      // floor(live / sampled_blocks * total_blocks + 0.5)
@@ -48,6 +80,10 @@ struct RowSample {
 
 // acquire_sample_rows: block sample, then reservoir; rows come back sorted by
 // physical position when the reservoir filled up (otherwise they already are).
+// `ref_lens`: per column, its values' typlen when they are by reference (-1 varlena, or
+// the fixed length), 0 when by value; a kept row's by-reference values are copied.
+RowSample acquire_sample_rows(BlockNumber total_blocks, int target_rows, uint64_t seed,
+                              BlockRows& source, std::span<const int16_t> ref_lens = {});
 RowSample acquire_sample_rows(BlockNumber total_blocks, int target_rows, uint64_t seed,
                               const BlockRowsFn& rows_of_block);
 
@@ -61,19 +97,21 @@ std::vector<BlockNumber> sample_blocks(BlockNumber total_blocks, int target_rows
 // outside 1 .. 10000.
 int analyze_target_rows(const AnalyzeOptions& options);
 
-// compute_scalar_stats for one column. `values` are the sample's values of the
-// column in physical order; `total_rows` the table's estimated row count.
+// compute_scalar_stats for one column of type `type`. `values` are the sample's values
+// of the column in physical order; `total_rows` the table's estimated row count. Values
+// are ordered by the type's btree order (strings byte-wise, the "C" collation); a
+// variable-length value over 1 kB is left out of the ordering as PostgreSQL's "too
+// wide" values are (counted as distinct), and avg_width is the stored values' mean size.
 ColumnStats compute_column_stats(std::span<const StatsValue> values, double total_rows,
-                                 int statistics_target = 100);
+                                 int statistics_target = 100, TypeId type = TypeId::kInt8);
 
-// ANALYZE of a whole table. Throws tp::Error if statistics_target is outside
-// 1 .. 10000 or a block yields a row with the wrong column count.
-// `skip_columns`: columns whose statistics are not computed (true), those of types
-// other than integer and bigint so far; their ColumnStats stay invalid (the planner's
-// defaults) but for avg_width, the mean of what their sampled rows hold: each
-// variable-length value's stored size (0 for a NULL or a fixed-width type).
+// ANALYZE of a whole table whose columns have the types `types`. Throws tp::Error if
+// statistics_target is outside 1 .. 10000 or a block yields a row with the wrong
+// column count.
+TableStats analyze_table(const std::vector<TypeId>& types, BlockNumber total_blocks,
+                         BlockRows& source, const AnalyzeOptions& options = {});
+// The same over `column_count` bigint columns listed by a function.
 TableStats analyze_table(int column_count, BlockNumber total_blocks,
-                         const BlockRowsFn& rows_of_block, const AnalyzeOptions& options = {},
-                         const std::vector<bool>& skip_columns = {});
+                         const BlockRowsFn& rows_of_block, const AnalyzeOptions& options = {});
 
 }  // namespace tp

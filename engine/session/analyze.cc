@@ -5,6 +5,7 @@
 
 #include "bufmgr/read_stream.h"
 #include "bufmgr/strategy.h"
+#include "engine/core/datum_ops.h"
 #include "engine/core/error.h"
 #include "engine/core/interrupts.h"
 #include "engine/core/tuple_format.h"
@@ -36,6 +37,45 @@ std::vector<BlockNumber> blocks_to_read(const std::vector<BlockNumber>& sample) 
   return out;
 }
 
+// The sampled blocks of a table read through a read stream; a row is decoded only when
+// the sample keeps it.
+class StreamedBlockRows : public BlockRows {
+ public:
+  StreamedBlockRows(bufmgr::ReadStream& stream, const std::vector<Column>& columns)
+      : stream_(stream), reader_(columns), ncols_(columns.size()) {}
+
+  size_t open(BlockNumber b) override {
+    check_cancel_at(CancelPoint::kAnalyzeBlock);
+    page_.reset();
+    bufmgr::PinGuard pin = stream_.next_buffer();
+    // Gap blocks were read only to combine reads. sample_blocks promises
+    // acquire_sample_rows' own order, so `b` comes next.
+    while (pin && pin.block() != b) pin = stream_.next_buffer();
+    TP_ASSERT(pin);
+    page_ = std::move(pin).lock_shared();
+    const char* p = page_.page();
+    items_.clear();
+    const OffsetNumber max = page_max_offset(p);
+    for (OffsetNumber o = 1; o <= max; ++o)
+      if (page_item_id(p, o)->state == uint32_t(ItemState::kNormal)) items_.push_back(o);
+    return items_.size();
+  }
+
+  void row(size_t i, StatsRow& out) override {
+    const ItemId* id = page_item_id(page_.page(), items_.at(i));
+    reader_.load(page_.page() + id->off, id->len);
+    out.resize(ncols_);
+    for (size_t c = 0; c < ncols_; ++c) out[c] = reader_.datum(c);  // nullopt: NULL
+  }
+
+ private:
+  bufmgr::ReadStream& stream_;
+  HeapRowReader reader_;
+  size_t ncols_;
+  bufmgr::ReadGuard page_;
+  std::vector<OffsetNumber> items_;
+};
+
 // Samples `rel` as PostgreSQL 17 does: the sorted block sample read through a read
 // stream (ahead, and combined where sampled blocks are adjacent), the rows drawn from
 // each block exactly as before, so the same seed gives the same statistics.
@@ -44,17 +84,8 @@ TableStats analyze_relation(Session& session, const RelationEntry& rel,
   Storage& storage = session.storage();
   bufmgr::BufferPool& pool = storage.pool();
   aio::IoFile& file = storage.file(rel);
-  HeapTupleLayout layout(rel.columns);
-  const size_t ncols = rel.columns.size();
-  // Statistics of integer columns at fixed places only, so far (analyze_table skips the
-  // others but for their average width).
-  std::vector<bool> skip(ncols);
-  bool any_varlena = false;
-  for (const Column& c : rel.columns) any_varlena = any_varlena || type_info(c.type).len < 0;
-  HeapRowReader reader(rel.columns);
-  for (size_t c = 0; c < ncols; ++c)
-    skip[c] = !layout.fixed(c) || (rel.columns[c].type != ColumnType::kInt4 &&
-                                   rel.columns[c].type != ColumnType::kInt8);
+  std::vector<TypeId> types;
+  for (const Column& c : rel.columns) types.push_back(c.type);
   const BlockNumber nblocks = BlockNumber(rel.pages);
   const std::vector<BlockNumber> blocks =
       blocks_to_read(sample_blocks(nblocks, analyze_target_rows(options), options.seed));
@@ -68,37 +99,8 @@ TableStats analyze_relation(Session& session, const RelationEntry& rel,
   bufmgr::ReadStream stream(pool, file, config, [&](void*) {
     return next < blocks.size() ? blocks[next++] : kInvalidBlock;
   });
-  return analyze_table(
-      int(ncols), nblocks,
-      [&](BlockNumber b, std::vector<StatsRow>& rows) {
-        check_cancel_at(CancelPoint::kAnalyzeBlock);
-        bufmgr::PinGuard pin = stream.next_buffer();
-        // Gap blocks were read only to combine reads. sample_blocks promises
-        // acquire_sample_rows' own order, so `b` comes next.
-        while (pin && pin.block() != b) pin = stream.next_buffer();
-        TP_ASSERT(pin);
-        bufmgr::ReadGuard page = std::move(pin).lock_shared();
-        const char* p = page.page();
-        OffsetNumber max = page_max_offset(p);
-        for (OffsetNumber o = 1; o <= max; ++o) {
-          const ItemId* id = page_item_id(p, o);
-          if (id->state != uint32_t(ItemState::kNormal)) continue;
-          StatsRow row(ncols);
-          reader.load(p + id->off, id->len);
-          for (size_t c = 0; c < ncols; ++c)
-            if (!skip[c]) row[c] = reader.integer(c);  // nullopt: NULL
-          if (any_varlena) {
-            // Variable-length columns: their stored sizes, for the average width.
-            for (size_t c = 0; c < ncols; ++c) {
-              if (!skip[c] || type_info(rel.columns[c].type).len >= 0) continue;
-              if (std::optional<Datum> d = reader.datum(c))
-                row[c] = varlena_size(datum_pointer(*d));
-            }
-          }
-          rows.push_back(std::move(row));
-        }
-      },
-      options, skip);
+  StreamedBlockRows rows(stream, rel.columns);
+  return analyze_table(types, nblocks, rows, options);
 }
 
 // The tables a statement names (every table for none), as oids.
@@ -190,12 +192,14 @@ std::vector<std::string> describe_stats(const RelationEntry& rel) {
       out.push_back("  " + rel.columns[c].name + ": no statistics (empty sample)");
       continue;
     }
-    std::snprintf(buf, sizeof buf,
-                  "  %s: min=%lld max=%lld n_distinct=%g correlation=%g mcv=%zu histogram=%zu",
-                  rel.columns[c].name.c_str(), (long long)s.min_value, (long long)s.max_value,
+    const TypeId type = rel.columns[c].type;
+    const std::string range =
+        s.has_range ? " min=" + datum_out(type, s.min_value) + " max=" + datum_out(type, s.max_value)
+                    : "";
+    std::snprintf(buf, sizeof buf, " n_distinct=%g correlation=%g mcv=%zu histogram=%zu",
                   double(s.n_distinct), double(s.correlation), s.mcv_values.size(),
                   s.histogram.size());
-    out.push_back(buf);
+    out.push_back("  " + rel.columns[c].name + ":" + range + buf);
   }
   return out;
 }

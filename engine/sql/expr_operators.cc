@@ -226,6 +226,21 @@ TypedExpr comparison(const std::string& op, TypedExpr l, TypedExpr r, TypeId as)
   return fold(std::move(e));
 }
 
+// simplify_boolean_equality: `x = true` and `x <> false` are x, `x = false` and
+// `x <> true` are NOT x (pushed down); other comparisons of booleans stay operators.
+TypedExpr boolean_comparison(const std::string& op, TypedExpr l, TypedExpr r) {
+  const bool eq = op == "=";
+  if ((eq || op == "<>") && l.is_const() != r.is_const()) {
+    TypedExpr& constant = l.is_const() ? l : r;
+    TypedExpr& other = l.is_const() ? r : l;
+    if (!constant.isnull) {
+      const bool keep = (constant.value.datum() != 0) == eq;
+      return keep ? std::move(other) : negate_expr(std::move(other));
+    }
+  }
+  return comparison(op, std::move(l), std::move(r), TypeId::kBool);
+}
+
 // Numbers: integers across widths as they are; a numeric operand makes the others
 // numeric; a float makes the non-floats float8 (float4 with float8 has its own
 // cross-type operators).
@@ -400,7 +415,7 @@ TypedExpr resolve_operator(const std::string& op, TypedExpr l, TypedExpr r, int 
   if (lc == Category::kString && rc == Category::kString && is_comparison(op))
     return string_comparison(op, std::move(l), std::move(r), position);
   if (lc == Category::kBool && rc == Category::kBool && is_comparison(op))
-    return comparison(op, std::move(l), std::move(r), TypeId::kBool);
+    return boolean_comparison(op, std::move(l), std::move(r));
   if (lc == Category::kDatetime || lc == Category::kTimespan || rc == Category::kDatetime ||
       rc == Category::kTimespan)
     return datetime_operator(op, std::move(l), std::move(r), position);

@@ -6,12 +6,7 @@
 // exactly; bad input gives PostgreSQL's errors.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
-#include "engine/sql/parser.h"
-#include "tests/support/paths.h"
-#include "tests/support/pg15_fixture.h"
+#include "tests/engine/session/pg15_queries.h"
 #include "tests/support/test_util.h"
 
 namespace tp {
@@ -20,54 +15,19 @@ namespace {
 using testing::error_of;
 using testing::TempDir;
 
-std::string read_file(const std::string& relative) {
-  std::ifstream in(testing::source_dir() + "/" + relative);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 class TypedWhere : public ::testing::Test {
  protected:
   void SetUp() override {
     s_ = std::make_unique<Session>(testing::options_for(tmp_.data()));
-    const std::string setup = read_file("tests/engine/session/pg15/typed_where_setup.sql");
-    ASSERT_FALSE(setup.empty());
-    for (const std::string& statement : sql::split_statements(setup)) s_->execute(statement);
+    testing::run_pg15_setup(*s_, "typed_where_setup.sql");
   }
 
   TempDir tmp_;
   std::unique_ptr<Session> s_;
 };
 
-// Each query of a fixture gives PostgreSQL's rows and plan; returns the queries run.
 size_t check_fixture(Session& s, const std::string& name) {
-  const std::vector<std::string> lines =
-      testing::fixture_lines("tests/engine/session/pg15/" + name);
-  EXPECT_GT(lines.size(), 40u) << name;
-  size_t queries = 0;
-  for (size_t i = 0; i < lines.size();) {
-    if (lines[i].substr(0, 2) != "Q ") {
-      ADD_FAILURE() << name << ": line " << i << " is no query";
-      break;
-    }
-    const std::string sql = lines[i++].substr(2);
-    ++queries;
-    std::string want_rows = lines[i++].substr(2);
-    std::vector<std::string> want_plan;
-    while (i < lines.size() && lines[i].substr(0, 2) == "P ")
-      want_plan.push_back(lines[i++].substr(2));
-    std::string rows;
-    for (const auto& r : s.execute(sql).rows) {
-      rows += rows.empty() ? "" : ",";
-      for (size_t c = 0; c < r.size(); ++c) rows += (c ? "|" : "") + r[c];
-    }
-    EXPECT_EQ(rows, want_rows) << sql;
-    std::vector<std::string> plan;
-    for (const auto& r : s.execute("EXPLAIN " + sql).rows) plan.push_back(r[0]);
-    EXPECT_EQ(plan, want_plan) << sql;
-  }
-  return queries;
+  return testing::check_pg15_queries(s, name);
 }
 
 TEST_F(TypedWhere, RowsAndPlansArePostgres) {
