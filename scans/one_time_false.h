@@ -6,6 +6,9 @@
 //   Result  (cost=0.29..8.30 rows=1 width=16)
 //     One-Time Filter: false
 //     ->  Index Scan using t1_a on t1  (cost=0.29..8.30 rows=1 width=16)
+//
+// Without a child it is PostgreSQL's dummy relation (restrictions that fold to FALSE or
+// NULL): `Result (cost=0.00..0.00 rows=0 width=0)`.
 #pragma once
 
 #include <memory>
@@ -24,7 +27,10 @@ class OneTimeFalseNode final : public ExecNode {
   void explain_details(std::vector<std::string>& lines, bool) const override {
     lines.push_back("One-Time Filter: false");
   }
-  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
+  std::vector<const ExecNode*> children() const override {
+    if (!child_) return {};
+    return {child_.get()};
+  }
 
  protected:
   void do_open() override {}

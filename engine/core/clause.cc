@@ -103,6 +103,11 @@ Clause Clause::boolean(bool v) {
   e.value = v ? 1 : 0;
   return e;
 }
+Clause Clause::null_constant() {
+  Clause e;
+  e.kind = Kind::kBool;
+  return e;
+}
 
 Clause Clause::expression(TypedExpr e) {
   Clause c;
@@ -158,7 +163,8 @@ Clause normalize_impl(const Clause& e, bool negated) {
     case Clause::Kind::kIsNull:
       return Clause::is_null(e.column, e.negated != negated);
     case Clause::Kind::kBool:
-      return Clause::boolean((e.value.value_or(0) != 0) != negated);
+      if (!e.value) return e;  // NOT NULL is NULL
+      return Clause::boolean((*e.value != 0) != negated);
     case Clause::Kind::kExpr:
       return negated ? Clause::expression(negate_expr(*e.expr)) : e;
     case Clause::Kind::kNot:

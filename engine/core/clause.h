@@ -91,6 +91,9 @@ struct Clause {
   // Cond); index conditions print it column first (index_form).
   bool constant_left = false;
 
+  // The NULL boolean constant (kBool without a value), which filters as FALSE but stays
+  // NULL under NOT.
+  static Clause null_constant();
   static Clause cmp(int column, CmpOp op, std::optional<int64_t> value);
   static Clause between(int column, int64_t lo, int64_t hi, bool negated = false);
   static Clause in(int column, std::vector<std::optional<int64_t>> list, bool negated = false);

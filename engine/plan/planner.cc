@@ -440,6 +440,9 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     sq.alias = sql::quote_identifier(s.from->alias);
   }
   sq.clauses = restrictions(rel, s, sq.one_time_false, sq.class_start);
+  sq.proven_empty = std::any_of(sq.clauses.begin(), sq.clauses.end(), [](const Clause& c) {
+    return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
+  });
   sq.constant_columns = constant_columns(sq.clauses);
   BoundOrder order = bind_order_by(rel, s, targets, sq.constant_columns);
   ScanSlots slots = assign_slots(targets, order);

@@ -96,14 +96,33 @@ bool same_clause(const Clause& a, const Clause& b) {
 
 Clause find_duplicate_ors(const Clause& where) {
   check_stack_depth();  // the parser bounds the tree's height; this bounds the frames
+  // A WHERE clause's constants: NULL is as good as FALSE here (the row is not returned).
+  const auto is_const = [](const Clause& c) { return c.kind == Clause::Kind::kBool; };
+  const auto is_true = [](const Clause& c) { return c.value.value_or(0) != 0; };
   if (where.kind == Clause::Kind::kAnd) {
     std::vector<Clause> parts;
-    for (const Clause& a : where.args) parts.push_back(find_duplicate_ors(a));
+    for (const Clause& a : where.args) {
+      Clause part = find_duplicate_ors(a);
+      if (is_const(part)) {
+        if (is_true(part)) continue;    // TRUE decides nothing
+        return Clause::boolean(false);  // FALSE or NULL decides all
+      }
+      parts.push_back(std::move(part));
+    }
+    if (parts.empty()) return Clause::boolean(true);
     return and_or_single(std::move(parts), Clause::Kind::kAnd);
   }
   if (where.kind == Clause::Kind::kOr) {
     std::vector<Clause> arms;
-    for (const Clause& a : where.args) arms.push_back(find_duplicate_ors(a));
+    for (const Clause& a : where.args) {
+      Clause arm = find_duplicate_ors(a);
+      if (is_const(arm)) {
+        if (is_true(arm)) return arm;
+        continue;  // FALSE or NULL adds nothing
+      }
+      arms.push_back(std::move(arm));
+    }
+    if (arms.empty()) return Clause::boolean(false);
     Clause flat = and_or_single(std::move(arms), Clause::Kind::kOr);
     if (flat.kind != Clause::Kind::kOr) return flat;
     return process_duplicate_ors(flat.args);

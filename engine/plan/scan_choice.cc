@@ -523,7 +523,27 @@ class ScanChooser {
 
 }  // namespace
 
+namespace {
+
+// A dummy relation's plan: Result (cost=0.00..0.00 rows=0 width=0) with a false
+// One-Time Filter and no scan below. Its columns were never measured, so the nodes
+// above size its rows by the types' default widths (set_pathtarget_cost_width without
+// attr_widths).
+ChosenScan empty_scan(const ScanQuery& q) {
+  ChosenScan chosen;
+  chosen.node = std::make_unique<scans::OneTimeFalseNode>(nullptr);
+  chosen.node->estimate = {0, 0, 0, 0};
+  chosen.path = PathCost{0, 0, 0};
+  for (size_t i = 0; i < q.scan_columns.size() && i < q.width_columns; ++i)
+    chosen.width += column_avg_width(q.rel->columns[size_t(q.scan_columns[i])]);
+  chosen.width += q.computed_width;
+  return chosen;
+}
+
+}  // namespace
+
 ChosenScan choose_scan(PlanContext& ctx, const ScanQuery& query) {
+  if (query.proven_empty) return empty_scan(query);
   return ScanChooser(ctx, query).choose();
 }
 

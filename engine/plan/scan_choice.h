@@ -58,6 +58,10 @@ struct ScanQuery {
   // parallel path is made, and the scan sits under a Result whose One-Time Filter
   // is false, so it never runs.
   bool one_time_false = false;
+  // The restrictions reduced to a constant FALSE or NULL (`WHERE 1 = 2`, `a = NULL`):
+  // PostgreSQL's dummy relation, no scan at all, only a Result that returns nothing
+  // (relation_excluded_by_constraints).
+  bool proven_empty = false;
   std::optional<int64_t> limit;
   // How a participant of a Gather Merge sorts (keys over the scan's slots), for an
   // ORDER BY: the Sort the planner would add above the scan, per participant.

@@ -179,6 +179,9 @@ std::optional<RangePair> range_bound(const Clause& clause, bool& is_lobound) {
     const bool var_left = !e.args[0].is_const();
     is_lobound = var_left ? gt : lt;
     const TypedExpr* var = &e.args[var_left ? 0 : 1];
+    // A plain column pairs with the integer clauses on it (`(a < 5) = false AND a < 8`).
+    if (var->kind == TypedExpr::Kind::kColumn)
+      return RangePair{int(var->slot), false, "", int(var->slot)};
     RangePair pair{-1, false, deparse(*var)};
     // A column under relabeling casts has its own null fraction.
     while (var->kind == TypedExpr::Kind::kCall && var->form == TypedExpr::Form::kRelabel)

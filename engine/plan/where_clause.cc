@@ -71,7 +71,9 @@ class Binder {
       // No column: its value once (PostgreSQL folds it, or tests it once).
       ValueArena arena;
       EvalState st{&arena, timestamp_now()};
-      return Clause::boolean(evaluate_qual(t, nullptr, nullptr, st));
+      bool isnull = false;
+      const Datum v = evaluate(t, nullptr, nullptr, st, isnull);
+      return isnull ? Clause::null_constant() : Clause::boolean(v != 0);
     }
     return as_clause(std::move(t));
   }
@@ -184,7 +186,7 @@ class Binder {
       case K::kInList:
         return integer_or_typed(e, [&] { return in_list(e); });
       case K::kNullConst:
-        return Clause::boolean(false);
+        return Clause::null_constant();
       case K::kIsNull:
         if (e.args[0]->kind == K::kColumnRef)
           return integer_or_typed(e,
@@ -209,7 +211,14 @@ class Binder {
     }
     int col = column_arg(e, *e.args[0]);
     Constant lo = constant(*e.args[1]), hi = constant(*e.args[2]);
-    if (lo.is_null || hi.is_null) return Clause::boolean(e.negated && false);
+    if (lo.is_null || hi.is_null) {
+      // A NULL bound's comparison is NULL; the other still counts under NOT BETWEEN's OR.
+      const auto side = [&](CmpOp op, const Constant& k) {
+        return k.is_null ? Clause::null_constant() : compare_with(col, op, k);
+      };
+      if (e.negated) return Clause::or_of({side(CmpOp::kLt, lo), side(CmpOp::kGt, hi)});
+      return Clause::and_of({side(CmpOp::kGe, lo), side(CmpOp::kLe, hi)});
+    }
     // PostgreSQL's a >= x AND a <= y, each side in numeric where its bound is.
     if (lo.numeric || hi.numeric) {
       if (e.negated)
@@ -360,7 +369,7 @@ class Binder {
   }
 
   static Clause integer_compare(int c, CmpOp op, const Constant& k) {
-    if (k.is_null) return Clause::cmp(c, op, std::optional<int64_t>{});
+    if (k.is_null) return Clause::null_constant();  // a strict operator over NULL
     if (k.beyond) {
       // Every row is below a constant past bigint's top (above one past its bottom).
       bool below = k.beyond > 0;
@@ -464,7 +473,7 @@ std::string deparse(const Clause& e, const RelationEntry& rel) {
     case K::kNot:
       return "(NOT " + deparse(e.args[0], rel) + ")";
     case K::kBool:
-      return e.value && *e.value ? "true" : "false";
+      return !e.value ? "NULL::boolean" : *e.value ? "true" : "false";
     case K::kExpr:
       return tp::deparse(*e.expr);
   }

@@ -226,7 +226,7 @@ class Binder {
     for (TypedExpr& i : items) i = expr::coerce_implicitly(std::move(i), t, e.position);
     // The operator for (left, element): it may cast both (varchar's elements become text).
     TypedExpr probe =
-        expr::resolve_operator(op, left, expr::make_const(t, -1, 0, true), e.position);
+        expr::resolve_operator(op, left, column_expr(0, t, kNoTypmod, "\x01"), e.position);
     TypedExpr any;
     any.kind = TypedExpr::Kind::kAnyArray;
     any.type = TypeId::kBool;
@@ -289,7 +289,7 @@ class Binder {
 }  // namespace
 
 TypedExpr bind_expr(const sql::Expr& e, const ColumnLookup& columns, const CallLookup& calls) {
-  return Binder(columns, calls).bind(e);
+  return expr::simplify_constants(Binder(columns, calls).bind(e));
 }
 
 TypedExpr bind_condition(const sql::Expr& e, const ColumnLookup& columns, const char* context,

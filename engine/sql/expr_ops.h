@@ -68,6 +68,13 @@ TypedExpr make_call(std::string name, ScalarFn fn, TypeId result, std::vector<Ty
                     TypedExpr::Form form, int cost_units = 1, bool immutable = true);
 // `e` (an immutable call, a CASE, ...) as the constant it is when every argument is one.
 TypedExpr fold(TypedExpr e);
+
+// eval_const_expressions' simplifications of a bound expression, bottom-up: a call
+// (every one here strict) with a NULL constant argument is NULL; AND / OR flattened,
+// their constants dropped or deciding the whole; NOT of a constant; COALESCE without its
+// NULL constants, ending at its first non-NULL one; NULLIF with a NULL argument its first
+// argument; IS [NOT] NULL and = ANY of constants evaluated.
+TypedExpr simplify_constants(TypedExpr e);
 // A constant of `t` owning `d`'s bytes.
 TypedExpr make_const(TypeId t, int32_t typmod, Datum d, bool isnull);
 // A comparison's code (CmpOp in `op`), comparing as `self.compare_as`.

@@ -40,6 +40,15 @@ TEST_F(TypedWhere, ComputedColumnsArePostgres) {
   EXPECT_EQ(check_fixture(*s_, "typed_select.out"), 12u);
 }
 
+// Constants as eval_const_expressions leaves them: a strict operator over NULL is NULL,
+// AND / OR drop or are decided by their constants, NOT NULL stays NULL (NOT BETWEEN a
+// NULL bound still returns the other side's rows), COALESCE drops NULLs, b = false is
+// NOT b; a WHERE clause that folds to FALSE or NULL plans PostgreSQL's dummy relation
+// (Result, One-Time Filter: false, no scan) under its Sort, Limit or Aggregate.
+TEST_F(TypedWhere, ConstantsFoldAsPostgres) {
+  EXPECT_EQ(check_fixture(*s_, "constants.out"), 43u);
+}
+
 // count, sum, avg, min and max over every type: PostgreSQL's results (numeric exact with
 // its scales, float sums, text byte-wise, max(varchar) as text), plans, costs and widths.
 TEST_F(TypedWhere, AggregatesOverEveryTypeArePostgres) {

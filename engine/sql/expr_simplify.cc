@@ -1,0 +1,121 @@
+// simplify_constants: what PostgreSQL's eval_const_expressions does to a bound
+// expression beyond folding calls of constants (which the binder does as it goes).
+// It runs once the whole tree is bound, as PostgreSQL's does after parse analysis:
+// the binder still resolves operators over NULL arguments by their types.
+#include "engine/core/stack_depth.h"
+#include "engine/core/value_arena.h"
+#include "engine/sql/expr_ops.h"
+
+namespace tp::expr {
+namespace {
+
+TypedExpr bool_const(bool v) {
+  return make_const(TypeId::kBool, kNoTypmod, v ? 1 : 0, false);
+}
+TypedExpr null_of(const TypedExpr& e) {
+  return make_const(e.type, e.typmod, 0, true);
+}
+bool is_null_const(const TypedExpr& e) {
+  return e.is_const() && e.isnull;
+}
+
+// AND / OR: nested ones flattened, constants that decide nothing dropped (TRUE in an
+// AND, FALSE in an OR), one that decides all taking the whole, NULL constants kept once
+// at the end; nothing left is the identity (or NULL).
+TypedExpr and_or(TypedExpr e) {
+  const bool is_and = e.kind == TypedExpr::Kind::kAnd;
+  std::vector<TypedExpr> flat;
+  for (TypedExpr& a : e.args) {
+    if (a.kind == e.kind) {
+      for (TypedExpr& inner : a.args) flat.push_back(std::move(inner));
+    } else {
+      flat.push_back(std::move(a));
+    }
+  }
+  std::vector<TypedExpr> out;
+  bool have_null = false;
+  for (TypedExpr& a : flat) {
+    if (!a.is_const()) {
+      out.push_back(std::move(a));
+    } else if (a.isnull) {
+      have_null = true;
+    } else if ((a.value.datum() != 0) != is_and) {
+      return bool_const(!is_and);  // FALSE in an AND, TRUE in an OR
+    }
+  }
+  if (have_null) out.push_back(null_of(e));
+  if (out.empty()) return bool_const(is_and);
+  if (out.size() == 1) return std::move(out[0]);
+  e.args = std::move(out);
+  return e;
+}
+
+// COALESCE: NULL constants drop out; a non-NULL constant ends the list (and is the
+// value when it comes first); nothing left is NULL.
+TypedExpr coalesce(TypedExpr e) {
+  std::vector<TypedExpr> out;
+  for (TypedExpr& a : e.args) {
+    if (is_null_const(a)) continue;
+    const bool stop = a.is_const();
+    if (stop && out.empty()) return std::move(a);
+    out.push_back(std::move(a));
+    if (stop) break;
+  }
+  if (out.empty()) return null_of(e);
+  e.args = std::move(out);
+  return e;
+}
+
+bool all_const(const TypedExpr& e) {
+  for (const TypedExpr& a : e.args)
+    if (!a.is_const()) return false;
+  return true;
+}
+
+// The value of a node whose arguments are all constants.
+TypedExpr evaluated(const TypedExpr& e) {
+  ValueArena arena;
+  EvalState st{&arena, 0};
+  bool isnull = false;
+  const Datum v = evaluate(e, nullptr, nullptr, st, isnull);
+  return make_const(e.type, e.typmod, v, isnull);
+}
+
+}  // namespace
+
+TypedExpr simplify_constants(TypedExpr e) {
+  check_stack_depth();
+  for (TypedExpr& a : e.args) a = simplify_constants(std::move(a));
+  switch (e.kind) {
+    case TypedExpr::Kind::kCall:
+      // A strict function with a NULL argument is never called (evaluate_function).
+      for (const TypedExpr& a : e.args)
+        if (is_null_const(a)) return null_of(e);
+      return e;
+    case TypedExpr::Kind::kAnd:
+    case TypedExpr::Kind::kOr:
+      return and_or(std::move(e));
+    case TypedExpr::Kind::kNot: {
+      const TypedExpr& a = e.args[0];
+      if (!a.is_const()) return e;
+      return a.isnull ? null_of(e) : bool_const(a.value.datum() == 0);
+    }
+    case TypedExpr::Kind::kCoalesce:
+      return coalesce(std::move(e));
+    case TypedExpr::Kind::kNullIf:
+      // A NULL on either side is never equal: the first argument is the value.
+      if (is_null_const(e.args[0]) || is_null_const(e.args[1])) return std::move(e.args[0]);
+      return e;
+    case TypedExpr::Kind::kAnyArray:
+      // A strict operator: a NULL left side makes every comparison NULL.
+      if (is_null_const(e.args[0])) return null_of(e);
+      return all_const(e) ? evaluated(e) : e;
+    case TypedExpr::Kind::kIsNull:
+    case TypedExpr::Kind::kBoolTest:
+      return all_const(e) ? evaluated(e) : e;
+    default:
+      return e;
+  }
+}
+
+}  // namespace tp::expr
