@@ -14,16 +14,9 @@ DistinctClause bind_distinct_clause(const RelationEntry& rel, const std::vector<
                                     const std::string& order_text,
                                     const std::vector<int>& order_columns,
                                     const std::vector<int>& fixed) {
-  // Grouping estimates need a column's statistics, which ANALYZE computes for integer
-  // columns only so far.
   for (int c : columns) {
     if (c < 0)
       throw Error("SELECT DISTINCT over a computed column is not supported yet")
-          .with_sqlstate(sqlstate::kFeatureNotSupported);
-    const Column& col = rel.columns[size_t(c)];
-    if (col.type != ColumnType::kInt4 && col.type != ColumnType::kInt8)
-      throw Error("SELECT DISTINCT over a column of type " + format_type(col.type, col.typmod) +
-                  " is not supported yet")
           .with_sqlstate(sqlstate::kFeatureNotSupported);
   }
   DistinctClause d{order_keys, order_text, order_columns, ""};

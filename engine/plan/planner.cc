@@ -1,5 +1,7 @@
 #include "engine/plan/planner.h"
 
+#include "engine/plan/rel_size.h"
+
 #include <algorithm>
 #include <limits>
 #include <optional>
@@ -392,9 +394,11 @@ DistinctQuery distinct_query(const PlannerSettings& settings, const RelationEntr
   dq.group_columns = d.group.size();
   dq.has_order_by = !s.order_by.empty();
   dq.order_keys = order.keys.size();
-  // The select list's width, a repeated column counted each time as PostgreSQL's
-  // target list counts it.
-  for (int c : targets.columns) dq.width += column_avg_width(rel.columns[size_t(c)]);
+  // The select list's width (ANALYZE's widths where it measured them), a repeated column
+  // counted each time as PostgreSQL's target list counts it.
+  const std::optional<TableStats> stats =
+      rel.stats.empty() ? std::nullopt : std::optional(stats_from_catalog(rel.stats));
+  for (int c : targets.columns) dq.width += column_width(rel, size_t(c), stats ? &*stats : nullptr);
   return dq;
 }
 

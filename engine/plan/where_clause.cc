@@ -510,12 +510,37 @@ Clause bind_where(const RelationEntry& rel, const sql::Expr& where) {
   return Binder(rel).where(where);
 }
 
+namespace {
+
+// The column a typed `column = constant` fixes (under relabeling casts, as PostgreSQL's
+// equivalence class holds `(v)::text`); -1 for any other clause.
+int typed_constant_column(const Clause& c) {
+  if (c.kind != Clause::Kind::kExpr) return -1;
+  const TypedExpr& e = *c.expr;
+  if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.name != "=" ||
+      e.args.size() != 2 || e.args[0].is_const() == e.args[1].is_const())
+    return -1;
+  const TypedExpr& constant = e.args[0].is_const() ? e.args[0] : e.args[1];
+  const TypedExpr* var = e.args[0].is_const() ? &e.args[1] : &e.args[0];
+  while (var->kind == TypedExpr::Kind::kCall && var->form == TypedExpr::Form::kRelabel)
+    var = &var->args[0];
+  if (constant.isnull || var->kind != TypedExpr::Kind::kColumn) return -1;
+  return int(var->slot);
+}
+
+}  // namespace
+
 std::vector<int> constant_columns(const std::vector<Clause>& clauses) {
   std::vector<int> cols;
-  for (const Clause& c : clauses)
-    if (c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && c.value && !c.numeric &&
-        std::find(cols.begin(), cols.end(), c.column) == cols.end())
-      cols.push_back(c.column);
+  for (const Clause& c : clauses) {
+    int column = -1;
+    if (c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && c.value && !c.numeric)
+      column = c.column;
+    else
+      column = typed_constant_column(c);
+    if (column >= 0 && std::find(cols.begin(), cols.end(), column) == cols.end())
+      cols.push_back(column);
+  }
   return cols;
 }
 

@@ -21,6 +21,16 @@ TEST(TypedStats, EstimatesArePostgres) {
   EXPECT_EQ(testing::check_pg15_queries(s, "typed_stats.out"), 56u);
 }
 
+// SELECT DISTINCT over columns of every type: PostgreSQL's plans (HashAggregate or
+// Sort and Unique, their group estimates from the columns' n_distinct, widths from
+// ANALYZE) and its rows.
+TEST(TypedStats, DistinctOverEveryTypeIsPostgres) {
+  testing::TempDir tmp;
+  Session s(testing::options_for(tmp.data()));
+  testing::run_pg15_setup(s, "typed_stats_setup.sql");
+  EXPECT_EQ(testing::check_pg15_queries(s, "typed_distinct.out"), 20u);
+}
+
 // The statistics survive a restart: by-reference values are stored in the catalog as
 // their bytes and read back equal.
 TEST(TypedStats, StatisticsSurviveReopening) {
