@@ -1,7 +1,5 @@
 #include "engine/plan/planner.h"
 
-#include "engine/plan/rel_size.h"
-
 #include <algorithm>
 #include <limits>
 #include <optional>
@@ -18,7 +16,9 @@
 #include "engine/plan/minmax_agg.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/parallel_paths.h"
+#include "engine/plan/order_by.h"
 #include "engine/plan/prepqual.h"
+#include "engine/plan/rel_size.h"
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/select_list.h"
 #include "engine/plan/where_clause.h"
@@ -94,81 +94,6 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
   return b;
 }
 
-// Sort keys: an output column name or position, else a table column.
-struct BoundOrder {
-  std::vector<std::pair<int, bool>> keys;  // table column, descending
-  std::vector<bool> nulls_first;           // per key (default: as DESC)
-  std::string text;                        // "Sort Key: a, b DESC"
-  std::vector<int> written;                // every ORDER BY column, once (fixed ones too)
-  // The leading keys an index scan could give: those before the first that asks for
-  // NULLS FIRST ascending or NULLS LAST descending, which no B-tree scan (NULLS LAST
-  // forward, NULLS FIRST backward) returns; a Sort (or an Incremental Sort over the
-  // keys before it) does.
-  size_t index_orderable_keys = SIZE_MAX;
-};
-
-// An ORDER BY key naming a computed select-list column (column -1): not sorted by yet.
-int computed_refused(int column, const sql::Expr& e) {
-  if (column >= 0) return column;
-  throw Error("ORDER BY a computed select-list column is not supported yet")
-      .at_position(e.position)
-      .with_sqlstate(sqlstate::kFeatureNotSupported);
-}
-
-int bind_order_key(const RelationEntry& rel, const BoundTargets& targets, const sql::Expr& e) {
-  if (e.kind == sql::ExprKind::kIntConst) {
-    int64_t k = e.ival;
-    if (k < 1 || k > int64_t(targets.columns.size()))
-      throw Error("ORDER BY position " + std::to_string(k) + " is not in select list")
-          .at_position(e.position)
-          .with_sqlstate(sqlstate::kInvalidColumnReference);
-    return computed_refused(targets.columns[size_t(k - 1)], e);
-  }
-  if (e.kind == sql::ExprKind::kColumnRef) {
-    for (size_t i = 0; i < targets.names.size() && i < targets.columns.size(); ++i)
-      if (targets.names[i] == e.name) return computed_refused(targets.columns[i], e);
-    return bind_column(rel, e);
-  }
-  throw Error("ORDER BY takes columns (by name or position)")
-      .at_position(e.position)
-      .with_sqlstate(sqlstate::kFeatureNotSupported);
-}
-
-// ORDER BY as PostgreSQL's pathkeys: a key on a column WHERE fixes, or on one already
-// sorted by, is dropped (ORDER BY b, c WHERE b = 4 sorts by c; ORDER BY b WHERE b = 4
-// needs no sort at all).
-BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s,
-                         const BoundTargets& targets, const std::vector<int>& fixed) {
-  BoundOrder order;
-  std::vector<int> seen = fixed;
-  for (const sql::OrderItem& o : s.order_by) {
-    if (!targets.aggs.empty())
-      throw Error("ORDER BY is not supported with aggregates (the result is one row)")
-          .at_position(o.expr->position)
-          .with_sqlstate(sqlstate::kFeatureNotSupported);
-    int col = bind_order_key(rel, targets, *o.expr);
-    if (s.distinct &&
-        std::find(targets.columns.begin(), targets.columns.end(), col) == targets.columns.end())
-      throw Error("for SELECT DISTINCT, ORDER BY expressions must appear in select list")
-          .at_position(o.expr->position)
-          .with_sqlstate(sqlstate::kInvalidColumnReference);
-    if (std::find(order.written.begin(), order.written.end(), col) == order.written.end())
-      order.written.push_back(col);
-    if (std::find(seen.begin(), seen.end(), col) != seen.end()) continue;
-    seen.push_back(col);
-    order.keys.push_back({col, o.descending});
-    order.nulls_first.push_back(o.nulls_first.value_or(o.descending));
-    const bool odd_nulls = o.nulls_first && *o.nulls_first != o.descending;
-    if (odd_nulls && order.index_orderable_keys == SIZE_MAX)
-      order.index_orderable_keys = order.keys.size() - 1;
-    order.text += (order.text.empty() ? "" : ", ") +
-                  sql::quote_identifier(rel.columns[size_t(col)].name) +
-                  (o.descending ? " DESC" : "") +
-                  (odd_nulls ? (*o.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
-  }
-  return order;
-}
-
 // The scan's output: the columns the nodes above read, each once, and where each
 // output column, sort key and aggregate input finds its column in the scan's rows.
 struct ScanSlots {
@@ -190,7 +115,8 @@ ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
   for (int c : targets.columns) slots.output_slots.push_back(c < 0 ? 0 : slots.slot_of(c));
   for (size_t k = 0; k < order.keys.size(); ++k) {
     const auto& [c, desc] = order.keys[k];
-    slots.sort_keys.push_back({slots.slot_of(c), desc, order.nulls_first[k]});
+    // A computed key's slot is known once the computed columns are placed.
+    slots.sort_keys.push_back({c >= 0 ? slots.slot_of(c) : 0, desc, order.nulls_first[k]});
   }
   // An expression argument reads the scan's slots; its value follows them (the
   // ProjectNode below the Aggregate computes it).
@@ -448,18 +374,34 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
   });
   sq.constant_columns = constant_columns(sq.clauses);
-  BoundOrder order = bind_order_by(rel, s, targets, sq.constant_columns);
+  BoundOrder order = bind_order_by(
+      rel, s, {targets.columns, targets.names, targets.exprs, !targets.aggs.empty()},
+      sq.constant_columns);
   ScanSlots slots = assign_slots(targets, order);
-  if (targets.computed())
+  // The computed columns: the select list's, then those only ORDER BY reads (resjunk).
+  std::vector<std::shared_ptr<TypedExpr>> computed = targets.exprs;
+  for (const auto& e : order.resjunk) computed.push_back(e);
+  if (targets.computed() || !order.resjunk.empty()) {
+    std::vector<uint32_t> computed_slots = slots.output_slots;
+    computed_slots.resize(computed.size());
     place_computed_columns(
-        targets.exprs, [&](int c) { return slots.slot_of(c); }, slots.columns, slots.output_slots,
-        sq);
+        computed, [&](int c) { return slots.slot_of(c); }, slots.columns, computed_slots, sq);
+    for (size_t k = 0; k < order.keys.size(); ++k) {
+      if (order.keys[k].first >= 0) continue;
+      const auto& e = order.exprs[computed_index(order.keys[k].first)];
+      const size_t i = size_t(std::find(computed.begin(), computed.end(), e) - computed.begin());
+      slots.sort_keys[k].slot = computed_slots[i];
+    }
+    computed_slots.resize(targets.exprs.size());
+    slots.output_slots = std::move(computed_slots);
+  }
   PlannedQuery q;
   q.column_names = targets.names;
   q.output_slots = slots.output_slots;
 
   sq.scan_columns = slots.columns;
-  sq.order = order.keys;
+  // A computed key is no index's order: the scan is chosen unordered, sorted above.
+  if (!order.computed()) sq.order = order.keys;
   sq.index_orderable_keys = order.index_orderable_keys;
   sq.aggregate = !targets.aggs.empty();
   sq.limit = limit_tuples(s);
@@ -481,9 +423,9 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   }
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};
-  if (targets.computed())
-    top.node = project_select_list(std::move(top.node), targets.exprs, ctx.settings.costs, top.path,
-                                   scan.width);
+  if (targets.computed() || !order.resjunk.empty())
+    top.node = project_select_list(std::move(top.node), std::move(computed), ctx.settings.costs,
+                                   top.path, scan.width);
   if (scan.distinct) {
     add_distinct(s, targets, order, *distinct, slots, std::move(scan), sq.distinct->width, top);
     for (size_t i = 0; i < targets.columns.size(); ++i) add_output_column(rel, targets, i, q);

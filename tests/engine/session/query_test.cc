@@ -113,8 +113,8 @@ TEST_F(Query, ErrorsNameWhatIsWrong) {
             "function");
   EXPECT_EQ(error_of(*s_, "SELECT * FROM t WHERE a < 'x'"),
             "invalid input syntax for type integer: \"x\"");
-  EXPECT_EQ(error_of(*s_, "SELECT a + 1 FROM t ORDER BY 1"),
-            "ORDER BY a computed select-list column is not supported yet");
+  EXPECT_EQ(error_of(*s_, "SELECT DISTINCT a FROM t ORDER BY a + 1"),
+            "SELECT DISTINCT with ORDER BY a computed column is not supported yet");
   EXPECT_EQ(error_of(*s_, "SELECT * FROM nope"), "relation \"nope\" does not exist");
 }
 

@@ -31,6 +31,15 @@ TEST(TypedStats, DistinctOverEveryTypeIsPostgres) {
   EXPECT_EQ(testing::check_pg15_queries(s, "typed_distinct.out"), 20u);
 }
 
+// ORDER BY computed columns and expressions (by position, alias or written out, in the
+// select list or only in ORDER BY): PostgreSQL's Sort Key text, widths, costs and rows.
+TEST(TypedStats, OrderByExpressionsIsPostgres) {
+  testing::TempDir tmp;
+  Session s(testing::options_for(tmp.data()));
+  testing::run_pg15_setup(s, "typed_stats_setup.sql");
+  EXPECT_EQ(testing::check_pg15_queries(s, "typed_order.out"), 20u);
+}
+
 // The statistics survive a restart: by-reference values are stored in the catalog as
 // their bytes and read back equal.
 TEST(TypedStats, StatisticsSurviveReopening) {
