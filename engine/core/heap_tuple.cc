@@ -39,13 +39,20 @@ void HeapTupleLayout::form(const int64_t* values, Tid self, char* out) const {
   }
 }
 
-bool heap_page_accepts(const char* page, uint32_t aligned_len, int fillfactor) {
+uint32_t heap_target_free_space(uint32_t aligned_len, int fillfactor) {
   uint32_t save = kBlockSize * uint32_t(100 - fillfactor) / 100;
   uint32_t target = aligned_len + save;
   if (target > kMaxHeapTupleSize) target = std::max(aligned_len, kMaxHeapTupleSize);
-  uint32_t free = page_free_space(page);
-  if (page_max_offset(page) >= kMaxHeapTuplesPerPage) free = 0;
-  return free >= target;
+  return target;
+}
+
+uint32_t heap_page_free_space(const char* page) {
+  if (page_max_offset(page) >= kMaxHeapTuplesPerPage) return 0;
+  return page_free_space(page);
+}
+
+bool heap_page_accepts(const char* page, uint32_t aligned_len, int fillfactor) {
+  return heap_page_free_space(page) >= heap_target_free_space(aligned_len, fillfactor);
 }
 
 uint32_t heap_rows_per_page(uint32_t tuple_size, int fillfactor) {

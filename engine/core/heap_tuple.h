@@ -77,6 +77,12 @@ class HeapTupleLayout {
 // PostgreSQL's fillfactor rule: may a heap page with `free` bytes (as
 // page_free_space reports) take a tuple of aligned length `len`?
 bool heap_page_accepts(const char* page, uint32_t aligned_len, int fillfactor);
+// Its parts: the free space a tuple of aligned length `len` asks of a page (hio.c's
+// targetFreeSpace: the row plus the fillfactor's reserve, at most a nearly empty page),
+// and a heap page's free space (PageGetHeapFreeSpace: none once it has
+// MaxHeapTuplesPerPage line pointers).
+uint32_t heap_target_free_space(uint32_t aligned_len, int fillfactor);
+uint32_t heap_page_free_space(const char* page);
 
 // Rows per page of a bulk load into empty pages (closed form; tests compare it
 // with real loads).

@@ -53,27 +53,47 @@ void HeapLoader::check_fits(uint32_t len) {
         .with_sqlstate(sqlstate::kProgramLimitExceeded);
 }
 
-// The page the next tuple of `len` bytes goes to: the first row continues on the
-// committed last page if that has room for it, as PostgreSQL's heap_insert tries the
-// relation's last page first; then each page until the fillfactor rule refuses.
+// The page the next tuple of `len` bytes goes to, as PostgreSQL's heap_insert finds it
+// (RelationGetBufferForTuple): first the relation's last page, then the page being
+// filled while it has room; when it has none, the free space map's choice among the
+// pages left earlier (engine/storage/free_space_map.h), else a new page.
 Tid HeapLoader::place(uint32_t len) {
+  const uint32_t need = heap_target_free_space(maxalign(len), fillfactor_);
   if (!started_) {
     started_ = true;
     if (table_pages_ > 0) {
-      BlockNumber last = BlockNumber(table_pages_ - 1);
-      bufmgr::WriteGuard page = pool_.read_buffer(file_, last).lock_exclusive();
-      if (heap_page_accepts(page.page(), maxalign(len), fillfactor_)) {
-        dir_.save_before_image(relnumber_, last, page.page());
-        page.mark_dirty();
-        page_ = page.page();
-        page_block_ = last;
-        last_page_ = std::move(page);
-      }
+      move_to(BlockNumber(table_pages_ - 1));
+    } else {
+      next_page();
     }
-    if (!page_) next_page();
   }
-  if (!heap_page_accepts(page_, maxalign(len), fillfactor_)) next_page();
+  for (uint32_t free; (free = heap_page_free_space(page_)) < need;) {
+    const BlockNumber other = fsm_.record_and_get(page_block_, free, need);
+    if (other == kInvalidBlock) {
+      next_page();  // an empty page takes any row check_fits allows
+      break;
+    }
+    move_to(other);
+  }
   return {page_block_, OffsetNumber(page_max_offset(page_) + 1)};
+}
+
+// Makes block `b` the page rows go to: one of the run being filled, or a page read back
+// through the pool (a written run's, after its write completes, or a committed one).
+void HeapLoader::move_to(BlockNumber b) {
+  revisit_ = bufmgr::WriteGuard();
+  if (current_ && b >= current_->first && b < current_->first + BlockNumber(current_->used)) {
+    page_ = current_->pages[b - current_->first].page();
+    page_block_ = b;
+    return;
+  }
+  const auto holds = [b](const std::unique_ptr<Run>& r) {
+    return b >= r->first && b < r->first + BlockNumber(r->used);
+  };
+  while (std::any_of(in_flight_.begin(), in_flight_.end(), holds)) wait_oldest();
+  revisit_ = pool_.read_buffer(file_, b).lock_exclusive();
+  page_ = revisit_.page();
+  page_block_ = b;
 }
 
 Tid HeapLoader::add(const int64_t* values) {
@@ -94,13 +114,21 @@ Tid HeapLoader::add_row(const Datum* values, const bool* isnull) {
 }
 
 void HeapLoader::store(Tid self, uint32_t len) {
+  if (revisit_.valid()) {
+    // A page read back: a committed one keeps its before-image in the statement's
+    // journal; the pool writes it (finish flushes the relation).
+    if (page_block_ < table_pages_ && !dir_.has_before_image(relnumber_, page_block_))
+      dir_.save_before_image(relnumber_, page_block_, page_);
+    revisit_.mark_dirty();
+  }
   OffsetNumber off = page_add_item(page_, tuple_.get(), len);
   TP_ASSERT(off == self.offset);
-  end_block_ = page_block_ + 1;
+  end_block_ = std::max(end_block_, page_block_ + 1);
   ++rows_added_;
 }
 
 void HeapLoader::next_page() {
+  revisit_ = bufmgr::WriteGuard();
   if (!current_ || current_->used == int(current_->pages.size())) {
     if (current_) submit_run();
     start_run();
@@ -156,10 +184,10 @@ void HeapLoader::wait_oldest() {
 uint64_t HeapLoader::finish() {
   if (current_) submit_run();
   while (!in_flight_.empty()) wait_oldest();
-  last_page_ = bufmgr::WriteGuard();
+  revisit_ = bufmgr::WriteGuard();
   // Blocks extended but never used (the last run was not full) hold zeros: drop
-  // them from the pool and cut the file back. The refilled last page is dirty:
-  // flush_relation writes it (and fsyncs) before anything is dropped.
+  // them from the pool and cut the file back. Pages read back and refilled are dirty:
+  // flush_relation writes them (and fsyncs) before anything is dropped.
   pool_.flush_relation(file_);
   if (next_block_ > end_block_) {
     pool_.drop_relation(file_);

@@ -1,10 +1,12 @@
-// Appends rows to a table in page order, the way a bulk load does, through
-// the buffer pool: new blocks are taken from the pool in runs (pool.extend
-// under the bulk-write ring), tuples fill each page until the fillfactor rule
-// refuses the next one, and each full run is written with one vectored
-// O_DIRECT write of up to 1 MB, several runs in flight while the next fills.
-// The table's committed last page, if it has room for the first row, is filled
-// first, after its before-image is in the statement journal.
+// Appends rows to a table the way a bulk load does, through the buffer pool: new
+// blocks are taken from the pool in runs (pool.extend under the bulk-write ring),
+// tuples fill each page until the fillfactor rule refuses the next one, and each full
+// run is written with one vectored O_DIRECT write of up to 1 MB, several runs in
+// flight while the next fills. Rows go where PostgreSQL's heap_insert puts them: the
+// table's committed last page first, and a row the current page cannot take goes to an
+// earlier page the free space map offers (engine/storage/free_space_map.h) before a new
+// one. A page read back so is written by the pool; a committed page's before-image goes
+// to the statement journal first.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include "engine/core/tuple_format.h"
 #include "engine/storage/catalog.h"
 #include "engine/storage/datadir.h"
+#include "engine/storage/free_space_map.h"
 #include "engine/storage/storage.h"
 
 namespace tp {
@@ -58,6 +61,7 @@ class HeapLoader {
   Tid place(uint32_t len);
   void store(Tid self, uint32_t len);
   void next_page();
+  void move_to(BlockNumber b);
   void start_run();
   void submit_run();
   void wait_oldest();
@@ -73,7 +77,8 @@ class HeapLoader {
   int run_blocks_ = 128;
   int max_runs_in_flight_ = 4;
 
-  bufmgr::WriteGuard last_page_;  // the committed last page being refilled, if any
+  FreeSpaceMap fsm_;              // the pages this statement left with room
+  bufmgr::WriteGuard revisit_;    // the page rows go to when it is no page of current_
   std::unique_ptr<Run> current_;  // the run being filled
   std::deque<std::unique_ptr<Run>> in_flight_;
   char* page_ = nullptr;  // the page rows go to now
