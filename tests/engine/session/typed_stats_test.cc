@@ -40,6 +40,27 @@ TEST(TypedStats, OrderByExpressionsIsPostgres) {
   EXPECT_EQ(testing::check_pg15_queries(s, "typed_order.out"), 20u);
 }
 
+// pgbench's four tables at scale 1 (as pgbench -i fills them: blank-padded char fillers)
+// and a TPC-H-shaped lineitem, orders and customer (numeric(15,2), char(n), varchar,
+// date) take PostgreSQL 15.18's page counts, and queries over them its costs.
+TEST(TypedStats, PgbenchAndTpchTablesTakePostgresPages) {
+  testing::TempDir tmp;
+  Session s(testing::options_for(tmp.data()));
+  testing::run_pg15_setup(s, "page_counts_setup.sql");
+  // pg_relation_size(t) / 8192 in PostgreSQL after the same script.
+  const std::vector<std::pair<const char*, const char*>> pages = {
+      {"pgbench_accounts", "1640"}, {"pgbench_branches", "1"}, {"pgbench_tellers", "1"},
+      {"pgbench_history", "468"},   {"lineitem", "1115"},      {"orders", "262"},
+      {"customer", "36"}};
+  for (const auto& [table, want] : pages)
+    EXPECT_EQ(s.execute(std::string("select pg_relation_size('") + table + "') / 8192")
+                  .rows.at(0)
+                  .at(0),
+              want)
+        << table;
+  EXPECT_EQ(testing::check_pg15_queries(s, "page_counts.out"), 9u);
+}
+
 // The statistics survive a restart: by-reference values are stored in the catalog as
 // their bytes and read back equal.
 TEST(TypedStats, StatisticsSurviveReopening) {
