@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <numeric>
 
+#include "engine/core/datum_ops.h"
 #include "engine/core/error.h"
+#include "engine/core/types.h"
 #include "scans/typed_agg.h"
 
 namespace tp::scans {
@@ -173,6 +175,9 @@ void AggregateNode::do_open() {
   child_->open();
   states_.assign(aggs_.size(), AggState{});
   distinct_values_.assign(aggs_.size(), {});
+  distinct_bytes_.clear();
+  for (size_t a = 0; a < aggs_.size(); ++a)
+    distinct_bytes_.push_back(aggs_[a].distinct ? std::make_unique<ValueArena>() : nullptr);
   done_ = false;
 }
 
@@ -224,6 +229,58 @@ void combine(AggState& st, const int64_t* in) {
 
 }  // namespace
 
+void AggregateNode::collect_distinct(size_t a, const RowBatch& b) {
+  const AggSpec& spec = aggs_[a];
+  std::vector<Datum>& vals = distinct_values_[a];
+  const TypeInfo& info = type_info(spec.type);
+  for (uint32_t r = 0; r < b.count; ++r) {
+    if (b.is_null(r, spec.slot)) continue;
+    const Datum d = b.row(r)[spec.slot];
+    vals.push_back(info.byval ? d
+                              : distinct_bytes_[a]->copy(datum_pointer(d),
+                                                         datum_ref_size(info.len, d)));
+  }
+  uint64_t held = 0;
+  for (size_t i = 0; i < aggs_.size(); ++i) {
+    held += distinct_values_[i].capacity() * sizeof(Datum);
+    if (distinct_bytes_[i]) held += distinct_bytes_[i]->bytes_held();
+  }
+  memory_.set(held);
+  // The same bound as the in-memory Sort's (scans/README.md).
+  if (held > kMaxDistinctBytes)
+    throw Error("a DISTINCT aggregate over " + std::to_string(vals.size()) +
+                    "+ rows needs more than " + std::to_string(kMaxDistinctBytes >> 20) +
+                    " MB, the in-memory limit",
+                "", "Add a WHERE clause that keeps fewer rows.")
+        .with_sqlstate(sqlstate::kProgramLimitExceeded);
+}
+
+// The distinct values, in the type's order with repeats removed, go into the state.
+void AggregateNode::finish_distinct(size_t a) {
+  const AggSpec& spec = aggs_[a];
+  std::vector<Datum>& vals = distinct_values_[a];
+  if (spec.typed) {
+    const TypeId t = spec.type;
+    std::sort(vals.begin(), vals.end(),
+              [t](Datum x, Datum y) { return compare_datums(t, x, y) < 0; });
+    vals.erase(std::unique(vals.begin(), vals.end(),
+                           [t](Datum x, Datum y) { return datums_equal(t, x, y); }),
+               vals.end());
+    AggState& st = states_[a];
+    if (spec.kind == AggKind::kCount) {
+      st.count += int64_t(vals.size());
+    } else {
+      for (Datum d : vals) typed_accumulate(st, spec, d);
+    }
+  } else if (!vals.empty()) {
+    std::sort(vals.begin(), vals.end());
+    vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
+    accumulate(states_[a], vals.data(), 1, uint32_t(vals.size()));
+  }
+  std::vector<Datum>().swap(vals);
+  distinct_bytes_[a].reset();
+}
+
 const RowBatch* AggregateNode::do_next() {
   if (done_) return nullptr;
   while (const RowBatch* b = child_->next()) {
@@ -234,23 +291,11 @@ const RowBatch* AggregateNode::do_next() {
         for (uint32_t r = 0; r < b->count; ++r)
           spec.typed ? typed_combine(st, spec, b->row(r) + kPartialSlots * a)
                      : combine(st, b->row(r) + kPartialSlots * a);
+      } else if (spec.distinct) {
+        collect_distinct(a, *b);
       } else if (spec.typed && spec.kind != AggKind::kCount && spec.kind != AggKind::kCountStar) {
         for (uint32_t r = 0; r < b->count; ++r)
           if (!b->is_null(r, spec.slot)) typed_accumulate(st, spec, b->row(r)[spec.slot]);
-      } else if (spec.distinct) {
-        std::vector<int64_t>& vals = distinct_values_[a];
-        for (uint32_t r = 0; r < b->count; ++r)
-          if (!b->is_null(r, spec.slot)) vals.push_back(b->row(r)[spec.slot]);
-        uint64_t held = 0;
-        for (const std::vector<int64_t>& v : distinct_values_) held += v.capacity();
-        memory_.set(held * sizeof(int64_t));
-        // The same bound as the in-memory Sort's (scans/README.md).
-        if (vals.size() * sizeof(int64_t) > kMaxDistinctBytes)
-          throw Error("a DISTINCT aggregate over " + std::to_string(vals.size()) +
-                          "+ rows needs more than " + std::to_string(kMaxDistinctBytes >> 20) +
-                          " MB, the in-memory limit",
-                      "", "Add a WHERE clause that keeps fewer rows.")
-              .with_sqlstate(sqlstate::kProgramLimitExceeded);
       } else if (spec.kind == AggKind::kCountStar) {
         st.count += b->count;
       } else if (b->has_nulls) {
@@ -267,14 +312,8 @@ const RowBatch* AggregateNode::do_next() {
     }
   }
   done_ = true;
-  for (size_t a = 0; a < aggs_.size(); ++a) {
-    std::vector<int64_t>& vals = distinct_values_[a];
-    if (!aggs_[a].distinct || vals.empty()) continue;
-    std::sort(vals.begin(), vals.end());
-    vals.erase(std::unique(vals.begin(), vals.end()), vals.end());
-    accumulate(states_[a], vals.data(), 1, uint32_t(vals.size()));
-    std::vector<int64_t>().swap(vals);
-  }
+  for (size_t a = 0; a < aggs_.size(); ++a)
+    if (aggs_[a].distinct) finish_distinct(a);
   for (size_t a = 0; a < aggs_.size(); ++a)
     if (aggs_[a].typed) typed_settle(states_[a], aggs_[a]);
   if (mode_ == AggMode::kPartial) {

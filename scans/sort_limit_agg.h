@@ -9,6 +9,7 @@
 
 #include "engine/core/interrupts.h"
 #include "engine/core/session_memory.h"
+#include "engine/core/value_arena.h"
 #include "scans/exec_node.h"
 
 namespace tp::scans {
@@ -151,13 +152,19 @@ class AggregateNode final : public ExecNode, public AggregateResults {
   const RowBatch* do_next() override;
 
  private:
+  void collect_distinct(size_t a, const RowBatch& b);
+  void finish_distinct(size_t a);
+
   std::unique_ptr<ExecNode> child_;
   std::vector<AggSpec> aggs_;
   AggMode mode_;
   std::vector<AggState> states_;
   // A DISTINCT aggregate's input values, deduplicated when the input ends (empty for
   // the others): PostgreSQL sorts them too.
-  std::vector<std::vector<int64_t>> distinct_values_;
+  // A DISTINCT aggregate's input values, sorted and made unique at the end; a
+  // by-reference value's bytes are copied into its arena.
+  std::vector<std::vector<Datum>> distinct_values_;
+  std::vector<std::unique_ptr<ValueArena>> distinct_bytes_;
   TrackedMemory memory_{MemoryPart::kExecutor};  // distinct_values_, for the session's figure
   bool done_ = false;
   std::shared_ptr<const RowShape> partial_shape_;  // kPartial with typed states

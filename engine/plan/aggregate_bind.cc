@@ -82,10 +82,7 @@ BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
   const int column = bind_column(rel, *e.args[0]);
   const TypeId type = rel.columns[size_t(column)].type;
   // count(a) counts a's non-NULL values whatever their type.
-  if (distinct)
-    require_integer_column(rel, column, e.args[0]->position, (e.name + "(DISTINCT)").c_str());
-  else if (*kind != scans::AggKind::kCount)
-    check_input_type(e.name, type, e.position);
+  if (*kind != scans::AggKind::kCount) check_input_type(e.name, type, e.position);
   return {*kind, column, distinct, type, nullptr};
 }
 

@@ -29,6 +29,8 @@ TEST(TypedStats, DistinctOverEveryTypeIsPostgres) {
   Session s(testing::options_for(tmp.data()));
   testing::run_pg15_setup(s, "typed_stats_setup.sql");
   EXPECT_EQ(testing::check_pg15_queries(s, "typed_distinct.out"), 20u);
+  // count / sum / avg / min / max (DISTINCT x) over every type.
+  EXPECT_EQ(testing::check_pg15_queries(s, "typed_distinct_agg.out"), 12u);
 }
 
 // ORDER BY computed columns and expressions (by position, alias or written out, in the

@@ -180,8 +180,9 @@ TEST(TypedTables, WhatIsNotBuiltYetIsRefusedByName) {
   EXPECT_EQ(scalar(s, "SELECT t FROM t WHERE a = 1"), "x");
   EXPECT_EQ(scalar(s, "SELECT max(t) FROM t"), "x");
   EXPECT_EQ(scalar(s, "SELECT count(t) FROM t"), "1");  // counting needs no comparison
-  EXPECT_EQ(error_of(s, "SELECT count(DISTINCT t) FROM t"),
-            "count(DISTINCT) over a column of type text is not supported yet");
+  EXPECT_EQ(scalar(s, "SELECT count(DISTINCT t) FROM t"), "1");
+  EXPECT_EQ(error_of(s, "SELECT count(DISTINCT t || 'x') FROM t"),
+            "count(DISTINCT) over an expression is not supported yet");
   EXPECT_EQ(scalar(s, "SELECT DISTINCT t FROM t"), "x");
   EXPECT_EQ(error_of(s, "SELECT DISTINCT t || 'y' FROM t"),
             "SELECT DISTINCT over a computed column is not supported yet");
