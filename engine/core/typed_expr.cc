@@ -211,6 +211,17 @@ TypedExpr negate_expr(TypedExpr e) {
       break;
     case TypedExpr::Kind::kNot:
       return std::move(e.args[0]);
+    case TypedExpr::Kind::kAnyArray:
+      // NOT (x = ANY (...)) is x <> ALL (...): the negated operator, ANY and ALL swapped.
+      if (e.negator != nullptr) {
+        if (const char* name = negated_operator(e.name)) {
+          std::swap(e.fn, e.negator);
+          e.name = name;
+          e.negated = !e.negated;
+          return e;
+        }
+      }
+      break;
     case TypedExpr::Kind::kIsNull:
     case TypedExpr::Kind::kBoolTest:
       e.negated = !e.negated;

@@ -45,10 +45,12 @@ OrderKey bind_order_key(const RelationEntry& rel, const OrderTargets& t, const s
 }  // namespace
 
 BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s, const OrderTargets& t,
-                         const std::vector<int>& fixed) {
+                         const std::vector<int>& fixed,
+                         const std::vector<std::string>& fixed_exprs) {
   BoundOrder order;
   std::vector<int> seen = fixed;
   std::vector<std::string> seen_exprs;
+  for (const std::string& e : fixed_exprs) seen_exprs.push_back("(" + e + ")");
   for (const sql::OrderItem& o : s.order_by) {
     if (t.aggregates)
       throw Error("ORDER BY is not supported with aggregates (the result is one row)")
@@ -63,13 +65,18 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s, const O
     int col = key.column;
     if (key.expr) {
       name = "(" + deparse(*key.expr) + ")";
-      if (std::find(seen_exprs.begin(), seen_exprs.end(), name) != seen_exprs.end()) continue;
-      seen_exprs.push_back(name);
       const bool output =
           std::find(t.exprs.begin(), t.exprs.end(), key.expr) != t.exprs.end();
-      if (!output) order.resjunk.push_back(key.expr);  // the row carries it, as PostgreSQL's
-      // Sorting by a constant changes nothing: PostgreSQL drops its pathkey.
+      const bool junk_known =
+          std::any_of(order.resjunk.begin(), order.resjunk.end(),
+                      [&](const auto& j) { return "(" + deparse(*j) + ")" == name; });
+      // The row carries it whether or not it is sorted by, as PostgreSQL's target list.
+      if (!output && !junk_known) order.resjunk.push_back(key.expr);
+      // Sorting by a constant, or by what WHERE fixes or an earlier key sorted, changes
+      // nothing: PostgreSQL drops the pathkey.
       if (key.expr->is_const()) continue;
+      if (std::find(seen_exprs.begin(), seen_exprs.end(), name) != seen_exprs.end()) continue;
+      seen_exprs.push_back(name);
       col = computed_key(order.exprs.size());
       order.exprs.push_back(key.expr);
     } else {

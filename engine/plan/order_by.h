@@ -54,10 +54,11 @@ inline size_t computed_index(int key) {
   return size_t(-1 - key);
 }
 
-// ORDER BY as PostgreSQL's pathkeys: a key on a column WHERE fixes (`fixed`), or on one
-// already sorted by, is dropped (ORDER BY b, c WHERE b = 4 sorts by c; ORDER BY b WHERE
-// b = 4 needs no sort at all).
+// ORDER BY as PostgreSQL's pathkeys: a key on a column WHERE fixes (`fixed`) or on an
+// expression it fixes (`fixed_exprs`, deparsed), or on one already sorted by, is dropped
+// (ORDER BY b, c WHERE b = 4 sorts by c; ORDER BY b WHERE b = 4 needs no sort at all).
 BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s, const OrderTargets& t,
-                         const std::vector<int>& fixed);
+                         const std::vector<int>& fixed,
+                         const std::vector<std::string>& fixed_exprs = {});
 
 }  // namespace tp

@@ -376,7 +376,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   sq.constant_columns = constant_columns(sq.clauses);
   BoundOrder order = bind_order_by(
       rel, s, {targets.columns, targets.names, targets.exprs, !targets.aggs.empty()},
-      sq.constant_columns);
+      sq.constant_columns, constant_expressions(sq.clauses));
   ScanSlots slots = assign_slots(targets, order);
   // The computed columns: the select list's, then those only ORDER BY reads (resjunk).
   std::vector<std::shared_ptr<TypedExpr>> computed = targets.exprs;

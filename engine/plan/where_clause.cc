@@ -512,23 +512,38 @@ Clause bind_where(const RelationEntry& rel, const sql::Expr& where) {
 
 namespace {
 
-// The column a typed `column = constant` fixes (under relabeling casts, as PostgreSQL's
-// equivalence class holds `(v)::text`); -1 for any other clause.
-int typed_constant_column(const Clause& c) {
-  if (c.kind != Clause::Kind::kExpr) return -1;
+// The expression a typed `expression = constant` fixes (as PostgreSQL's equivalence
+// class with a constant member), under relabeling casts; null for any other clause.
+const TypedExpr* typed_constant_side(const Clause& c) {
+  if (c.kind != Clause::Kind::kExpr) return nullptr;
   const TypedExpr& e = *c.expr;
   if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.name != "=" ||
       e.args.size() != 2 || e.args[0].is_const() == e.args[1].is_const())
-    return -1;
+    return nullptr;
   const TypedExpr& constant = e.args[0].is_const() ? e.args[0] : e.args[1];
   const TypedExpr* var = e.args[0].is_const() ? &e.args[1] : &e.args[0];
   while (var->kind == TypedExpr::Kind::kCall && var->form == TypedExpr::Form::kRelabel)
     var = &var->args[0];
-  if (constant.isnull || var->kind != TypedExpr::Kind::kColumn) return -1;
-  return int(var->slot);
+  return constant.isnull ? nullptr : var;
+}
+
+// The column a typed `column = constant` fixes (`(v)::text = 'x'` fixes v); -1 for any
+// other clause.
+int typed_constant_column(const Clause& c) {
+  const TypedExpr* var = typed_constant_side(c);
+  return var && var->kind == TypedExpr::Kind::kColumn ? int(var->slot) : -1;
 }
 
 }  // namespace
+
+std::vector<std::string> constant_expressions(const std::vector<Clause>& clauses) {
+  std::vector<std::string> out;
+  for (const Clause& c : clauses) {
+    const TypedExpr* var = typed_constant_side(c);
+    if (var && var->kind != TypedExpr::Kind::kColumn) out.push_back(deparse(*var));
+  }
+  return out;
+}
 
 std::vector<int> constant_columns(const std::vector<Clause>& clauses) {
   std::vector<int> cols;

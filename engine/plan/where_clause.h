@@ -37,5 +37,8 @@ std::string clauses_text(const std::vector<Clause>& clauses, const RelationEntry
 // PostgreSQL's equivalence classes with a constant, which make a sort key on them
 // redundant (build_index_pathkeys, make_pathkeys_for_sortclauses).
 std::vector<int> constant_columns(const std::vector<Clause>& clauses);
+// The expressions (other than plain columns) the restrictions fix to a constant
+// (`d + 30 = '2020-10-14'`), as deparse prints them: ORDER BY drops a key on one.
+std::vector<std::string> constant_expressions(const std::vector<Clause>& clauses);
 
 }  // namespace tp

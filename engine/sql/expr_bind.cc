@@ -233,6 +233,7 @@ class Binder {
     any.name.assign(e.negated ? "<>" : "=");
     any.negated = e.negated;
     any.fn = probe.fn;
+    any.negator = probe.negator;  // NOT (x = ANY ...) is x <> ALL ..., as negate_clause's
     any.compare_as = probe.compare_as;
     any.cost_units = 1;
     const TypeId elem = probe.args[1].type;

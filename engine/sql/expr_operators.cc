@@ -249,6 +249,12 @@ TypedExpr numeric_operator(const std::string& op, TypedExpr l, TypedExpr r, int 
   TypeId as;
   if (is_integer(lt) && is_integer(rt)) {
     as = wider_integer(lt, rt);
+    // + - * / have operators across integer widths (int24pl, ...); % has not: the
+    // narrower side is cast (`(sm)::integer % 7`).
+    if (op == "%") {
+      l = coerce_implicitly(std::move(l), as, position);
+      r = coerce_implicitly(std::move(r), as, position);
+    }
   } else if (is_float(lt) || is_float(rt)) {
     if (op == "%") no_operator(op, &l, r, position);
     as = lt == TypeId::kFloat4 && rt == TypeId::kFloat4 ? TypeId::kFloat4 : TypeId::kFloat8;

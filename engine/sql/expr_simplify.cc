@@ -95,11 +95,10 @@ TypedExpr simplify_constants(TypedExpr e) {
     case TypedExpr::Kind::kAnd:
     case TypedExpr::Kind::kOr:
       return and_or(std::move(e));
-    case TypedExpr::Kind::kNot: {
-      const TypedExpr& a = e.args[0];
-      if (!a.is_const()) return e;
-      return a.isnull ? null_of(e) : bool_const(a.value.datum() == 0);
-    }
+    case TypedExpr::Kind::kNot:
+      // negate_clause: NOT of a constant is its value; NOT pushed into what has a negation.
+      if (is_null_const(e.args[0])) return null_of(e);
+      return negate_expr(std::move(e.args[0]));
     case TypedExpr::Kind::kCoalesce:
       return coalesce(std::move(e));
     case TypedExpr::Kind::kNullIf:

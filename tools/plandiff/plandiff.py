@@ -30,6 +30,7 @@ import time
 import psycopg2
 
 from grammar import QueryGenerator, TABLES, setup_statements
+from typed_grammar import TypedQueryGenerator, typed_setup_statements
 
 PG_BIN = "/usr/lib/postgresql/15/bin"
 COST_TOLERANCE = 0.005
@@ -63,8 +64,10 @@ class PgServer:
         if os.geteuid() == 0:
             shutil.chown(self.dir, "postgres", "postgres")
             os.chmod(os.path.dirname(self.dir), 0o755)
+        # The "C" collation (strings compare byte-wise, as tidepool's) in UTF8.
         subprocess.run(as_postgres([os.path.join(self.pg_bin, "initdb"), "-D", self.dir + "/data",
-                                    "-A", "trust", "-U", "postgres", "--no-sync"]),
+                                    "-A", "trust", "-U", "postgres", "--no-sync",
+                                    "--locale=C", "--encoding=UTF8"]),
                        check=True, capture_output=True)
         opts = ("-c listen_addresses='' -c unix_socket_directories=%s -p %d -c autovacuum=off "
                 "-c jit=off -c fsync=off" % (self.dir, self.port))
@@ -187,6 +190,8 @@ def main():
     ap.add_argument("--tidepool", default=os.path.join(root_dir, "build/rel/bin/tidepool"))
     ap.add_argument("--pg-bin", default=PG_BIN)
     ap.add_argument("--show", type=int, default=3, help="mismatches printed per cause")
+    ap.add_argument("--typed", action="store_true",
+                    help="the tables of every type and their grammar (typed_grammar.py)")
     args = ap.parse_args()
     if not os.access(args.tidepool, os.X_OK):
         sys.exit("no tidepool binary at %s: build first (cmake --build build/rel)" % args.tidepool)
@@ -197,10 +202,11 @@ def main():
     try:
         with PgServer(scratch, args.pg_bin) as pg, TidepoolServer(scratch, args.tidepool) as tp:
             pg_conn, tp_conn = pg.connect(), tp.connect()
-            run_setup(pg_conn, setup_statements())
-            run_setup(tp_conn, setup_statements())
+            setup = typed_setup_statements() if args.typed else setup_statements()
+            run_setup(pg_conn, setup)
+            run_setup(tp_conn, setup)
             version = pg_conn.server_version
-            gen = QueryGenerator(random.Random(args.seed))
+            gen = (TypedQueryGenerator if args.typed else QueryGenerator)(random.Random(args.seed))
             queries = [(gen.settings(), gen.query()) for _ in range(args.queries)]
             results = []
             for settings, sql in queries:
