@@ -235,8 +235,9 @@ DistinctChoice choose_distinct(const CostSettings& cs, const DistinctQuery& q,
 std::unique_ptr<scans::ExecNode> build_distinct(std::unique_ptr<scans::ExecNode> scan,
                                                 const DistinctChoice& choice,
                                                 const DistinctNodeSpec& spec) {
-  auto estimated = [&](std::unique_ptr<scans::ExecNode> n, const PathCost& c) {
-    n->estimate = {c.startup, c.total, c.rows, spec.width};
+  auto estimated = [&](std::unique_ptr<scans::ExecNode> n, const PathCost& c, bool input = false) {
+    n->estimate = {c.startup, c.total, c.rows,
+                   input && spec.input_width >= 0 ? spec.input_width : spec.width};
     return n;
   };
   std::unique_ptr<scans::ExecNode> top = std::move(scan);
@@ -254,17 +255,17 @@ std::unique_ptr<scans::ExecNode> build_distinct(std::unique_ptr<scans::ExecNode>
   if (choice.kind == DistinctKind::kSortUnique)
     top = estimated(std::make_unique<scans::SortNode>(std::move(top), spec.keys, spec.key_text, 0,
                                                       spec.max_bytes),
-                    choice.sort);
+                    choice.sort, true);
   if (choice.kind == DistinctKind::kHashAggregate) {
     top = estimated(std::make_unique<scans::HashAggregateNode>(
                         std::move(top), spec.group_slots, spec.group_text,
                         choice.planned_partitions, spec.max_bytes),
-                    choice.distinct);
+                    choice.distinct, true);
     if (choice.order_sort)
       top = estimated(
           std::make_unique<scans::SortNode>(std::move(top), spec.order_keys, spec.order_text,
                                             spec.order_bound, spec.max_bytes),
-          *choice.order_sort);
+          *choice.order_sort, true);
     return top;
   }
   std::vector<uint32_t> slots;

@@ -100,6 +100,9 @@ struct DistinctNodeSpec {
   int64_t order_bound = 0;  // LIMIT + OFFSET (0: none)
   bool result = false;      // a Result above the Unique (PostgreSQL's projection)
   int width = 0;
+  // The Sort under a Unique and a HashAggregate: PostgreSQL sizes them by their input,
+  // which over a dummy relation (WHERE folded to FALSE) is 0 bytes wide; -1: `width`.
+  int input_width = -1;
   uint64_t max_bytes = 0;  // the in-memory bound of a Sort or the hash table
   // Over the one row of a plain Aggregate: the nodes pass it on (scans::OneRowNode).
   bool one_row = false;

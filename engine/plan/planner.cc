@@ -350,7 +350,11 @@ void add_distinct(const sql::Select& s, const BoundTargets& targets, const Bound
   spec.result = !s.order_by.empty() && !repeated && !scan.physical_columns.empty() &&
                 scan.physical_columns != targets.columns;
   spec.width = sq_width;
-  top.node->estimate.width = sq_width;
+  if (scan.path.rows == 0) {
+    spec.input_width = 0;  // a dummy relation's empty Result (WHERE folded to FALSE)
+  } else {
+    top.node->estimate.width = sq_width;
+  }
   spec.max_bytes = kSortMemoryLimitBytes;
   const DistinctChoice& c = *scan.distinct;
   top.path = c.order_sort ? *c.order_sort : c.distinct;

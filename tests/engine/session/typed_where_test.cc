@@ -46,7 +46,7 @@ TEST_F(TypedWhere, ComputedColumnsArePostgres) {
 // NOT b; a WHERE clause that folds to FALSE or NULL plans PostgreSQL's dummy relation
 // (Result, One-Time Filter: false, no scan) under its Sort, Limit or Aggregate.
 TEST_F(TypedWhere, ConstantsFoldAsPostgres) {
-  EXPECT_EQ(check_fixture(*s_, "constants.out"), 43u);
+  EXPECT_EQ(check_fixture(*s_, "constants.out"), 46u);
 }
 
 // count, sum, avg, min and max over every type: PostgreSQL's results (numeric exact with

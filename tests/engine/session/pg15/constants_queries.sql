@@ -41,3 +41,6 @@ select a + 1 as x from w where false
 select t || null, coalesce(null, t, 'z'), null::int + a, not null::bool, a > 3 and null from w where a < 3
 select a from w where a = 1 and a = 2 and null
 select a from w where (a < 3 or null) and (t = 'abc1' or false)
+select distinct t from w where null
+select distinct c, a from w where false order by c limit 3
+select distinct b from w where a = null limit 2
