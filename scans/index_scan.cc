@@ -227,7 +227,13 @@ bool IndexScanNode::skips_heap(BlockNumber block) {
 }
 
 const char* IndexScanNode::tuple_from_index(const btree::IndexBatch& batch, size_t item) {
-  if (index_tuple_.size() < params_.tuple_size) index_tuple_.assign(params_.tuple_size, 0);
+  if (index_tuple_.size() < params_.tuple_size) {
+    // A real heap tuple's header, so a qual that deforms the row (a typed expression)
+    // reads it as one: the columns up to the last key, none NULL.
+    index_tuple_.assign(params_.tuple_size, 0);
+    write_heap_tuple_header(index_tuple_.data(), Tid{0, 0}, params_.tuple_natts, 0,
+                            uint8_t(kHeapTupleDataOffset));
+  }
   const int64_t* keys = batch.keys.data() + item * size_t(batch.ncols);
   for (size_t k = 0; k < params_.key_slots.size(); ++k) {
     const OutputColumn& slot = params_.key_slots[k];

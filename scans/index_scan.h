@@ -74,6 +74,7 @@ struct IndexScanParams {
   std::function<bool(BlockNumber)> all_visible;
   std::vector<OutputColumn> key_slots;
   uint32_t tuple_size = 0;
+  uint16_t tuple_natts = 0;  // the buffer's header: the table's columns up to the last key
   bool prefetch = false;
   // 0: the prefetch stream starts before the first heap read (index_prefetch =
   // immediate); otherwise the prefetch policy (stream.policy) decides when

@@ -85,9 +85,11 @@ void answer_from_index(scans::IndexScanParams& params, Storage& storage, const R
   for (int c : index.key_columns)
     params.tuple_size =
         std::max(params.tuple_size, layout.offset(size_t(c)) + uint32_t(sizeof(int64_t)));
-  for (int c : index.key_columns)
+  for (int c : index.key_columns) {
     params.key_slots.push_back(
         {layout.offset(size_t(c)), uint8_t(layout.type(size_t(c)) == ColumnType::kInt8 ? 8 : 4)});
+    params.tuple_natts = std::max<uint16_t>(params.tuple_natts, uint16_t(c + 1));
+  }
 }
 
 }  // namespace tp

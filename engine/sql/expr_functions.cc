@@ -296,7 +296,8 @@ TypedExpr datetime_function(const std::string& name, std::vector<TypedExpr> args
   if (args.size() != 2) no_function(name, args, position);
   as_text(args, 0, name, position);
   TypedExpr& x = args[1];
-  if (is_unknown(x)) x = coerce_implicitly(std::move(x), TypeId::kTimestamp, position);
+  const bool untyped = is_unknown(x);
+  if (untyped) x = coerce_implicitly(std::move(x), TypeId::kTimestamp, position);
   if (x.type == TypeId::kInterval)
     throw Error(name + "() of an interval is not supported yet")
         .at_position(position)
@@ -308,7 +309,14 @@ TypedExpr datetime_function(const std::string& name, std::vector<TypedExpr> args
     x = coerce_implicitly(std::move(x), TypeId::kTimestamp, position);
     return call(name, date_part_eval, TypeId::kFloat8, std::move(args), false);
   }
-  x = coerce_implicitly(std::move(x), TypeId::kTimestamp, position);
+  // date_trunc of a date (or an untyped literal) resolves to date_trunc(text, timestamp
+  // with time zone), timestamptz being its category's preferred type.
+  if (x.type != TypeId::kTimestamp || untyped)
+    throw Error("date_trunc() of a date returns timestamp with time zone, which tidepool does "
+                "not have yet",
+                "", "Cast the date to timestamp: date_trunc('month', d::timestamp).")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   return call(name, date_trunc_eval, TypeId::kTimestamp, std::move(args), false);
 }
 

@@ -146,6 +146,23 @@ def explain(conn, sql, settings=()):
         return None, (e.pgerror or str(e)).strip().splitlines()[0]
 
 
+def rows_of(conn, sql, settings=()):
+    """The query's rows as text (NULL as None), sorted (ties under ORDER BY may come in
+    any order); or the error's first line as (None, message)."""
+    try:
+        with conn.cursor() as cur:
+            cur.execute("RESET ALL")
+            for st in settings:
+                cur.execute(st)
+            cur.execute(sql)
+            rows = [tuple(None if v is None else str(v) for v in r) for r in cur.fetchall()]
+    except psycopg2.Error as e:
+        conn.rollback() if not conn.autocommit else None
+        return None, (e.pgerror or str(e)).strip().splitlines()[0]
+    rows.sort(key=lambda r: tuple((v is None, v or "") for v in r))
+    return rows, None
+
+
 def shape(lines):
     """The plan's nodes: (depth, header without costs and aliases), and the top node's
     startup and total cost and rows."""
@@ -190,6 +207,8 @@ def main():
     ap.add_argument("--tidepool", default=os.path.join(root_dir, "build/rel/bin/tidepool"))
     ap.add_argument("--pg-bin", default=PG_BIN)
     ap.add_argument("--show", type=int, default=3, help="mismatches printed per cause")
+    ap.add_argument("--results", action="store_true",
+                    help="also run each query in both and compare the rows")
     ap.add_argument("--typed", action="store_true",
                     help="the tables of every type and their grammar (typed_grammar.py)")
     args = ap.parse_args()
@@ -219,6 +238,18 @@ def main():
                     cause = "tidepool refused"
                 else:
                     cause = compare(pg_plan, tp_plan)
+                if args.results and not pg_err and not tp_err:
+                    pg_rows, pg_rerr = rows_of(pg_conn, sql, settings)
+                    tp_rows, tp_rerr = rows_of(tp_conn, sql, settings)
+                    if pg_rerr != tp_rerr:
+                        cause = "result error"
+                        pg_plan, tp_plan = [str(pg_rerr)], [str(tp_rerr)]
+                    elif pg_rows != tp_rows and not (" LIMIT " in sql.upper() and
+                                                     len(pg_rows) == len(tp_rows)):
+                        # (a LIMIT may keep other rows among ties)
+                        cause = "result rows"
+                        pg_plan = [repr(r) for r in (pg_rows or [])[:5]]
+                        tp_plan = [repr(r) for r in (tp_rows or [])[:5]]
                 results.append((q, cause, pg_plan or [pg_err], tp_plan or [tp_err]))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -235,6 +266,8 @@ def report(results, args, version):
             key = (cause, re.sub(r"\d+", "N", tp[0])[:100])
         elif cause == "plan shape":
             key = (cause, node_kinds(pg) + "  vs  " + node_kinds(tp))
+        elif cause in ("result rows", "result error"):
+            key = (cause, "")
         else:
             key = (cause, node_kinds(pg))
         by_cause.setdefault(key, []).append((q, pg, tp))

@@ -113,7 +113,7 @@ class TypedQueryGenerator:
                              ("floor(%s)" % c, "float")])
         if kind == "date":
             return r.choice([("%s + 30" % c, "date"), ("extract(year from %s)" % c, "numeric"),
-                             ("date_trunc('month', %s)" % c, "timestamp")])
+                             ("date_trunc('month', %s::timestamp)" % c, "timestamp")])
         if kind == "timestamp":
             return r.choice([("%s - interval '1 day'" % c, "timestamp"),
                              ("date_part('hour', %s)" % c, "float")])
