@@ -50,7 +50,12 @@ void readers_with_a_writer(int span, bool leaf_readahead) {
   std::shuffle(odds.begin(), odds.end(), std::mt19937(9));
   while (rounds.load() < 2) std::this_thread::yield();  // readers are running
   int rounds_before = rounds.load();
-  for (int k : odds) tree.insert({k}, Tid{uint32_t(k + 1), 1});
+  for (size_t i = 0; i < odds.size(); ++i) {
+    tree.insert({odds[i]}, Tid{uint32_t(odds[i] + 1), 1});
+    // Halfway, let a reader finish a round among the splits, however busy the machine.
+    if (i == odds.size() / 2)
+      while (rounds.load() == rounds_before) std::this_thread::yield();
+  }
   int rounds_during = rounds.load() - rounds_before;
   stop = true;
   for (auto& t : readers) t.join();
