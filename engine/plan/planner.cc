@@ -408,7 +408,9 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   if (!order.computed()) sq.order = order.keys;
   sq.index_orderable_keys = order.index_orderable_keys;
   sq.aggregate = !targets.aggs.empty();
-  sq.limit = limit_tuples(s);
+  // A LIMIT lets the scan stop early only when nothing above it must read every row: a
+  // Sort over a computed key does.
+  if (!order.computed()) sq.limit = limit_tuples(s);
   sq.sort = {slots.sort_keys, order.text, sq.limit.value_or(0), kSortMemoryLimitBytes};
   std::optional<DistinctClause> distinct;
   if (s.distinct && targets.aggs.empty()) {
