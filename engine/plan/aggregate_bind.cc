@@ -63,8 +63,9 @@ BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
     throw Error("function " + e.name + " takes one argument here")
         .at_position(e.position)
         .with_sqlstate(sqlstate::kUndefinedFunction);
-  // min and max over distinct values are min and max (PostgreSQL ignores DISTINCT there).
-  bool distinct = e.distinct && *kind != scans::AggKind::kMin && *kind != scans::AggKind::kMax;
+  // min and max over distinct values are min and max, but PostgreSQL still plans them as
+  // DISTINCT aggregates: a transition state of their own, no partial aggregation.
+  const bool distinct = e.distinct;
   if (e.args[0]->kind != sql::ExprKind::kColumnRef) {
     if (calls_aggregate(*e.args[0]))
       throw Error("aggregate function calls cannot be nested")

@@ -55,6 +55,17 @@ def typed_setup_statements():
     return out
 
 
+def family(kind):
+    """Kinds PostgreSQL compares with each other."""
+    if kind in ("int", "smallint", "numeric", "float", "real"):
+        return "number"
+    if kind in ("text", "char"):
+        return "string"
+    if kind in ("date", "timestamp"):
+        return "time"
+    return kind
+
+
 class TypedQueryGenerator:
     """Single-table SELECTs over the typed tables: comparisons of every type with
     constants, LIKE / ILIKE patterns, IN lists, IS NULL, boolean tests, expressions on
@@ -144,8 +155,15 @@ class TypedQueryGenerator:
             if ekind == "bool":
                 return e
             return "%s %s %s" % (e, r.choice(["=", "<", ">", "<>"]), self.const(ekind))
-        if k < 0.92 and kind != "bool":
+        if k < 0.90 and kind != "bool":
             return "%s %s NULL" % (c, r.choice(["=", "<", "<>"]))
+        if k < 0.93:
+            # Two columns of one family (across widths and types: numeric against float8,
+            # date against timestamp), or a CASE over a condition.
+            same = [o for o in cols if o != c and family(cols[o][1]) == family(kind)]
+            if same and kind != "bool":
+                return "%s %s %s" % (c, r.choice(["=", "<", ">", "<>"]), r.choice(same))
+            return "CASE WHEN %s THEN 'a' ELSE 'b' END = '%s'" % (self.atom(cols), r.choice("ab"))
         if k < 0.96:
             return "NOT (%s)" % self.atom(cols)
         return r.choice(["true", "false", "NULL", "1 = 1"])
@@ -178,7 +196,15 @@ class TypedQueryGenerator:
                 fns = ["count"] if kind == "bool" else ["count", "min", "max"]
                 if kind in ("int", "smallint", "numeric", "float", "real"):
                     fns += ["sum", "avg"]
-                aggs.append("%s(%s)" % (r.choice(fns), c))
+                arg = c
+                if r.random() < 0.2:
+                    arg, ekind = self.expression(cols)
+                    fns = ["count", "min", "max"]
+                    if ekind in ("int", "numeric", "float"):
+                        fns += ["sum", "avg"]
+                elif r.random() < 0.1 and kind != "bool":
+                    arg = "DISTINCT " + c
+                aggs.append("%s(%s)" % (r.choice(fns), arg))
             return ", ".join(aggs), True
         if k < 0.94:
             return "DISTINCT %s" % r.choice(names), True
