@@ -103,6 +103,11 @@ Datum pad_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
   const std::string_view fill = self.args.size() > 2 ? text_arg(a[2]) : " ";
   const int32_t length = std::max<int32_t>(0, int32_t(a[1]));
   const int32_t have = text_length(s);
+  // PostgreSQL sizes the result for the worst case first: `length` characters of the
+  // database encoding's widest (4 bytes in UTF-8), or the string alone when the fill is
+  // empty; past 1 GB it refuses before building anything.
+  const int64_t worst = int64_t(4) * (fill.empty() ? std::min(have, length) : length);
+  check_length(size_t(worst));
   if (have >= length || fill.empty()) return text_result(st, text_substring(s, 1, length));
   const int32_t need = length - have, fill_chars = text_length(fill);
   check_length(s.size() + fill.size() * size_t(need / fill_chars + 1));

@@ -66,7 +66,7 @@ TEST_F(TypedRowSource, RowsTagsAndErrorsArePostgres) {
     }
     EXPECT_EQ(got, want.substr(2)) << sql;
   }
-  EXPECT_EQ(statements, 63u);
+  EXPECT_EQ(statements, 66u);
 }
 
 // What PostgreSQL has and tidepool does not yet is refused by name, and a failed

@@ -61,3 +61,6 @@ select count(*) from tt
 select * from tt order by a
 select generate_series(1, 5, NULL), generate_series(1, 2)
 select * from generate_series(1, NULL) g
+select lpad('x', 1000000000)
+select length(lpad('x', 268435455))
+select length(rpad('ab', 268435454, ''))
