@@ -4,38 +4,66 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/plan/order_by.h"
+#include "engine/plan/select_list.h"
 #include "engine/sql/identifier.h"
 #include "scans/sort_limit_agg.h"
 
 namespace tp {
 
 DistinctClause bind_distinct_clause(const RelationEntry& rel, const std::vector<int>& columns,
+                                    const std::vector<std::shared_ptr<TypedExpr>>& exprs,
+                                    const std::vector<int>& slot_columns,
                                     const std::vector<std::pair<int, bool>>& order_keys,
                                     const std::string& order_text,
                                     const std::vector<int>& order_columns,
                                     const std::vector<int>& fixed) {
-  for (int c : columns) {
-    if (c < 0)
-      throw Error("SELECT DISTINCT over a computed column is not supported yet")
-          .with_sqlstate(sqlstate::kFeatureNotSupported);
-  }
-  DistinctClause d{order_keys, order_text, order_columns, ""};
+  DistinctClause d{order_keys, order_text, order_columns, "", {}, {}, 0};
   std::vector<int> seen = fixed, unclaimed = order_columns;
   for (const auto& [c, desc] : order_keys) seen.push_back(c);
   auto name = [&](int c) { return sql::quote_identifier(rel.columns[size_t(c)].name); };
-  for (int c : columns) {
+  std::vector<std::string> printed;  // each computed entry's expression, as deparsed
+  const auto estimate = [&](int c) {
+    if (std::find(d.estimate_vars.begin(), d.estimate_vars.end(), c) == d.estimate_vars.end())
+      d.estimate_vars.push_back(c);
+  };
+  for (size_t i = 0; i < columns.size(); ++i) {
+    int c = columns[i];
+    std::string key_name;
+    if (c < 0) {
+      // A computed entry: one key per distinct expression; its Vars estimate the groups.
+      const std::string text = deparse(*exprs[i]);
+      auto known = std::find(printed.begin(), printed.end(), text);
+      if (known != printed.end()) continue;
+      c = computed_key(d.exprs.size());
+      d.exprs.push_back(exprs[i]);
+      printed.push_back(text);
+      if (exprs[i]->type == TypeId::kBool)
+        ++d.boolean_exprs;
+      else
+        for (int slot : expr_columns(*exprs[i])) estimate(slot_columns[size_t(slot)]);
+      key_name = "(" + text + ")";
+    } else {
+      key_name = name(c);
+    }
     // An ORDER BY column stands for the first select-list entry that is that column.
     auto claimed = std::find(unclaimed.begin(), unclaimed.end(), c);
     if (claimed != unclaimed.end())
       unclaimed.erase(claimed);
     else
       d.group.push_back(c);
-    if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
-    seen.push_back(c);
+    if (c >= 0) {
+      if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+      seen.push_back(c);
+    } else if (exprs[i]->is_const()) {
+      continue;  // a constant is in the Group Key but orders nothing (no pathkey)
+    }
     d.keys.push_back({c, false});
-    d.key_text += (d.key_text.empty() ? "" : ", ") + name(c);
+    d.key_text += (d.key_text.empty() ? "" : ", ") + key_name;
   }
-  for (int c : d.group) d.group_text += (d.group_text.empty() ? "" : ", ") + name(c);
+  for (int c : d.group)
+    d.group_text += (d.group_text.empty() ? "" : ", ") +
+                    (c >= 0 ? name(c) : printed[computed_index(c)]);
   return d;
 }
 

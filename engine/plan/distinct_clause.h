@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/plan/cost_model.h"
+#include "engine/core/typed_expr.h"
 #include "engine/plan/distinct.h"
 #include "engine/plan/plan_context.h"
 #include "engine/sql/ast.h"
@@ -25,16 +26,29 @@
 namespace tp {
 
 struct DistinctClause {
+  // A computed select-list entry stands as computed_key(j) (engine/plan/order_by.h), j
+  // its index in `exprs`.
   std::vector<std::pair<int, bool>> keys;  // pathkeys: table column, descending
   std::string key_text;                    // "b DESC, c": the Sort Key under a Unique
   std::vector<int> group;                  // a table column per select-list entry
   std::string group_text;                  // "c, b": the Group Key
+  std::vector<std::shared_ptr<TypedExpr>> exprs;  // the computed entries' expressions
+  // What the groups are estimated over (estimate_num_groups): the columns each computed
+  // entry reads (it pulls an expression's Vars), and the computed entries of type
+  // boolean (two groups each); the plain entries are `group`.
+  std::vector<int> estimate_vars;
+  int boolean_exprs = 0;
+  bool computed() const { return !exprs.empty(); }
 };
 
-// `columns`: the select list's table columns; `order_keys` / `order_text`: ORDER BY's
-// pathkeys and Sort Key text; `order_columns`: every ORDER BY column once (fixed ones
-// too); `fixed`: the columns WHERE fixes to a constant.
+// `columns`: the select list's table columns (-1: computed, its expression in `exprs`,
+// its column references scan slots: `slot_columns` gives each slot's table column);
+// `order_keys` / `order_text`: ORDER BY's pathkeys and Sort Key text; `order_columns`:
+// every ORDER BY column once (fixed ones too); `fixed`: the columns WHERE fixes to a
+// constant.
 DistinctClause bind_distinct_clause(const RelationEntry& rel, const std::vector<int>& columns,
+                                    const std::vector<std::shared_ptr<TypedExpr>>& exprs,
+                                    const std::vector<int>& slot_columns,
                                     const std::vector<std::pair<int, bool>>& order_keys,
                                     const std::string& order_text,
                                     const std::vector<int>& order_columns,

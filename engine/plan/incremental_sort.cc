@@ -6,12 +6,23 @@
 namespace tp {
 
 double estimate_num_groups(const RelationStatsView& rel, const std::vector<int>& columns,
-                           double input_rows, double rel_rows) {
+                           double input_rows, double rel_rows, int boolean_exprs,
+                           const std::vector<int>& expr_vars) {
   input_rows = clamp_row_est(input_rows);
-  if (columns.empty()) return 1.0;
+  // A boolean grouping expression (a boolean column too) makes two groups, whatever
+  // the statistics say, outside the per-table clamp below.
+  double booleans = std::pow(2.0, boolean_exprs);
   std::vector<int> distinct;
-  for (int c : columns)
+  for (int c : columns) {
+    if (rel.columns[size_t(c)].type == TypeId::kBool) {
+      booleans *= 2.0;
+      continue;
+    }
     if (std::find(distinct.begin(), distinct.end(), c) == distinct.end()) distinct.push_back(c);
+  }
+  for (int c : expr_vars)
+    if (std::find(distinct.begin(), distinct.end(), c) == distinct.end()) distinct.push_back(c);
+  if (distinct.empty() && booleans == 1.0) return 1.0;
   double reldistinct = 1, relmaxndistinct = 1;
   for (int c : distinct) {
     bool is_default = false;
@@ -19,8 +30,8 @@ double estimate_num_groups(const RelationStatsView& rel, const std::vector<int>&
     reldistinct *= nd;
     relmaxndistinct = std::max(relmaxndistinct, nd);
   }
-  double numdistinct = 1.0;
-  if (rel.tuples > 0) {
+  double numdistinct = booleans;
+  if (!distinct.empty() && rel.tuples > 0) {
     double clamp = rel.tuples;
     if (distinct.size() > 1) {
       clamp *= 0.1;

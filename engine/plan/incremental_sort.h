@@ -16,9 +16,13 @@ namespace tp {
 // estimate_num_groups for columns of one table: the product of their distinct counts
 // (clamped to the table's rows, or a tenth of them for several columns but never below
 // the largest count), thinned for the rows the restrictions keep (`rel_rows` of the
-// table's `rel.tuples`), at most `input_rows`.
+// table's `rel.tuples`), at most `input_rows`. A boolean column among `columns`, and
+// each of `boolean_exprs` other boolean grouping expressions, counts two groups apart
+// from that; `expr_vars` are the columns other grouping expressions read (counted as
+// columns, a boolean one too).
 double estimate_num_groups(const RelationStatsView& rel, const std::vector<int>& columns,
-                           double input_rows, double rel_rows);
+                           double input_rows, double rel_rows, int boolean_exprs = 0,
+                           const std::vector<int>& expr_vars = {});
 
 // cost_incremental_sort with no extra comparison cost: the first group's sort (of 1.5x the
 // average group's rows) and its

@@ -324,22 +324,35 @@ DistinctQuery distinct_query(const PlannerSettings& settings, const RelationEntr
   // counted each time as PostgreSQL's target list counts it.
   const std::optional<TableStats> stats =
       rel.stats.empty() ? std::nullopt : std::optional(stats_from_catalog(rel.stats));
-  for (int c : targets.columns) dq.width += column_width(rel, size_t(c), stats ? &*stats : nullptr);
+  for (size_t i = 0; i < targets.columns.size(); ++i) {
+    const int c = targets.columns[i];
+    dq.width += c >= 0 ? column_width(rel, size_t(c), stats ? &*stats : nullptr)
+                       : type_avg_width(targets.exprs[i]->type, targets.exprs[i]->typmod);
+  }
   return dq;
 }
 
 // The distinct plan the scan chooser picked, over its scan. A Result goes above a Unique
 // directly over a scan under ORDER BY where PostgreSQL's scan would return its physical
 // row (every table column, or an index-only scan's keys) rather than the select list.
+// The scan slot of a DISTINCT key: a table column's, or a computed entry's output slot.
+uint32_t distinct_slot(ScanSlots& slots, const BoundTargets& targets, const DistinctClause& d,
+                       int c) {
+  if (c >= 0) return slots.slot_of(c);
+  const auto& e = d.exprs[computed_index(c)];
+  const auto at = std::find(targets.exprs.begin(), targets.exprs.end(), e);
+  return slots.output_slots[size_t(at - targets.exprs.begin())];
+}
+
 void add_distinct(const sql::Select& s, const BoundTargets& targets, const BoundOrder& order,
                   const DistinctClause& d, ScanSlots& slots, ChosenScan scan, int sq_width,
                   PlanTop& top) {
   DistinctNodeSpec spec;
   for (size_t k = 0; k < d.keys.size(); ++k)  // ORDER BY's keys first, with their NULLS order
-    spec.keys.push_back({slots.slot_of(d.keys[k].first), d.keys[k].second,
+    spec.keys.push_back({distinct_slot(slots, targets, d, d.keys[k].first), d.keys[k].second,
                          k < order.nulls_first.size() ? order.nulls_first[k] : d.keys[k].second});
   spec.key_text = d.key_text;
-  for (int c : d.group) spec.group_slots.push_back(slots.slot_of(c));
+  for (int c : d.group) spec.group_slots.push_back(distinct_slot(slots, targets, d, c));
   spec.group_text = d.group_text;
   spec.order_keys = slots.sort_keys;
   spec.order_text = order.text;
@@ -347,8 +360,9 @@ void add_distinct(const sql::Select& s, const BoundTargets& targets, const Bound
   std::vector<int> cols = targets.columns;
   std::sort(cols.begin(), cols.end());
   const bool repeated = std::adjacent_find(cols.begin(), cols.end()) != cols.end();
-  spec.result = !s.order_by.empty() && !repeated && !scan.physical_columns.empty() &&
-                scan.physical_columns != targets.columns;
+  // (a scan that computes select-list expressions projects them itself: no Result)
+  spec.result = !s.order_by.empty() && !repeated && !d.computed() &&
+                !scan.physical_columns.empty() && scan.physical_columns != targets.columns;
   spec.width = sq_width;
   if (scan.path.rows == 0) {
     spec.input_width = 0;  // a dummy relation's empty Result (WHERE folded to FALSE)
@@ -414,24 +428,32 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   sq.sort = {slots.sort_keys, order.text, sq.limit.value_or(0), kSortMemoryLimitBytes};
   std::optional<DistinctClause> distinct;
   if (s.distinct && targets.aggs.empty()) {
-    distinct = bind_distinct_clause(rel, targets.columns, order.keys, order.text, order.written,
-                                    sq.constant_columns);
-    sq.order = distinct->keys;
-    sq.distinct_columns = distinct->group;
+    distinct = bind_distinct_clause(rel, targets.columns, targets.exprs, slots.columns,
+                                    order.keys, order.text, order.written, sq.constant_columns);
+    sq.order_unavailable = distinct->computed();
+    sq.order = sq.order_unavailable ? std::vector<std::pair<int, bool>>{} : distinct->keys;
+    for (int c : distinct->group)
+      if (c >= 0) sq.distinct_columns.push_back(c);
+    sq.distinct_expr_vars = distinct->estimate_vars;
+    sq.distinct_boolean_exprs = distinct->boolean_exprs;
+    sq.distinct_projection_cost = select_list_cost(ctx.settings.costs, targets.exprs);
     sq.distinct = distinct_query(ctx.settings, rel, s, targets, order, *distinct);
+    // The HashAggregate's output computes the select list's expressions per group.
+    sq.distinct->hash_output_cost = sq.distinct_projection_cost;
     // A Gather Merge below sorts each participant's share in the DISTINCT order, with no
     // bound (the Unique above needs every row); a HashAggregate there groups it.
     sq.sort = {{}, distinct->key_text, 0, kSortMemoryLimitBytes};
     for (const auto& [c, desc] : distinct->keys)
-      sq.sort.keys.push_back({slots.slot_of(c), desc, desc});
-    for (int c : distinct->group) sq.distinct_group_slots.push_back(slots.slot_of(c));
+      sq.sort.keys.push_back({distinct_slot(slots, targets, *distinct, c), desc, desc});
+    for (int c : distinct->group)
+      sq.distinct_group_slots.push_back(distinct_slot(slots, targets, *distinct, c));
     sq.distinct_group_text = distinct->group_text;
   }
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};
   if (targets.computed() || !order.resjunk.empty())
     top.node = project_select_list(std::move(top.node), std::move(computed), ctx.settings.costs,
-                                   top.path, scan.width);
+                                   top.path, scan.width, scan.distinct.has_value());
   if (scan.distinct) {
     add_distinct(s, targets, order, *distinct, slots, std::move(scan), sq.distinct->width, top);
     for (size_t i = 0; i < targets.columns.size(); ++i) add_output_column(rel, targets, i, q);

@@ -88,7 +88,8 @@ class ScanChooser {
     for (const IndexInfo& ix : indexes_) consider_index_scan(ix);
     consider_bitmap_heap_scan();
     std::vector<PartialScan> partials;
-    for (size_t i : partial_kept_) partials.push_back(partials_[i]);
+    if (!q_.order_unavailable)
+      for (size_t i : partial_kept_) partials.push_back(partials_[i]);
     if (q_.distinct) {
       std::vector<DistinctGatherPath> gathers;
       if (!partials.empty()) {
@@ -129,12 +130,14 @@ class ScanChooser {
   // columns (empty: the table's columns). With every DISTINCT column fixed by WHERE
   // there are no keys, and any path is in their order.
   void consider(PathCost p, size_t keys, ScanBuilder build, std::vector<int> physical = {}) {
-    const bool ordered = !q_.order.empty() && keys == q_.order.size();
+    const bool ordered = !q_.order_unavailable && !q_.order.empty() && keys == q_.order.size();
     if (q_.presorted_only && !ordered && !q_.order.empty()) return;
     if (q_.distinct) {
       if (physical.empty())
         for (size_t c = 0; c < rel_.columns.size(); ++c) physical.push_back(int(c));
-      distinct_inputs_.push_back({{p, ordered || q_.order.empty()}, build, std::move(physical)});
+      p.total += q_.distinct_projection_cost * p.rows;
+      distinct_inputs_.push_back(
+          {{p, !q_.order_unavailable && (ordered || q_.order.empty())}, build, std::move(physical)});
     }
     table_paths_.push_back({p, keys, true});
     builders_.push_back(std::move(build));

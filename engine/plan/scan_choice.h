@@ -62,6 +62,10 @@ struct ScanQuery {
   // PostgreSQL's dummy relation, no scan at all, only a Result that returns nothing
   // (relation_excluded_by_constraints).
   bool proven_empty = false;
+  // The wanted order has computed keys (SELECT DISTINCT a + 1): no path gives it, and the
+  // distinct plan is made over the serial paths only (its participants would not compute
+  // the expressions).
+  bool order_unavailable = false;
   std::optional<int64_t> limit;
   // How a participant of a Gather Merge sorts (keys over the scan's slots), for an
   // ORDER BY: the Sort the planner would add above the scan, per participant.
@@ -73,6 +77,11 @@ struct ScanQuery {
   // (engine/plan/distinct.h, engine/plan/distinct_paths.h).
   std::optional<DistinctQuery> distinct;
   std::vector<int> distinct_columns;
+  int distinct_boolean_exprs = 0;  // computed boolean DISTINCT entries (two groups each)
+  std::vector<int> distinct_expr_vars;  // the columns the computed DISTINCT entries read
+  // The computed select list's cost per row, which a DISTINCT's input paths include (the
+  // scan projects them before the Unique or HashAggregate reads them).
+  double distinct_projection_cost = 0;
   std::vector<uint32_t> distinct_group_slots;  // over the scan's slots, for a HashAggregate
   std::string distinct_group_text;             // its Group Key
 };

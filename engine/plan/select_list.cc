@@ -82,8 +82,8 @@ double select_list_cost(const CostSettings& cs,
 std::unique_ptr<scans::ExecNode> project_select_list(std::unique_ptr<scans::ExecNode> node,
                                                      std::vector<std::shared_ptr<TypedExpr>> exprs,
                                                      const CostSettings& cs, PathCost& path,
-                                                     int width) {
-  path.total += select_list_cost(cs, exprs) * path.rows;
+                                                     int width, bool costed) {
+  if (!costed) path.total += select_list_cost(cs, exprs) * path.rows;
   node->estimate.total_cost = path.total;
   node->estimate.width = width;
   std::vector<std::shared_ptr<const TypedExpr>> computed;

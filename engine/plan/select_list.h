@@ -50,10 +50,11 @@ double select_list_cost(const CostSettings& cs,
 
 // Adds the computed columns above `node` (whose rows hold `width` slots): their values
 // follow the node's slots. The node's estimate and `path` take the target list's cost
-// for `path.rows` rows and `width` bytes for the row.
+// for `path.rows` rows and `width` bytes for the row (`costed`: `path` holds that cost
+// already, as a DISTINCT's input paths do).
 std::unique_ptr<scans::ExecNode> project_select_list(std::unique_ptr<scans::ExecNode> node,
                                                      std::vector<std::shared_ptr<TypedExpr>> exprs,
                                                      const CostSettings& cs, PathCost& path,
-                                                     int width);
+                                                     int width, bool costed = false);
 
 }  // namespace tp
