@@ -18,3 +18,10 @@ select distinct v, c from s where v = 'v3' and id < 500
 select distinct t, t from s where id < 10 order by t
 select distinct f from s where f < 1 order by f
 select distinct b, v from s where b is not null order by b, v limit 6
+select distinct lower(t) from s where id < 200
+select distinct id % 7, b from s
+select distinct length(t), 1 from s
+select distinct extract(year from d) from s where id < 5000
+select distinct sm > 100 from s
+select distinct n * 2, v from s where id < 40
+select distinct v || 'x', v from s where v < 'v2' order by v
