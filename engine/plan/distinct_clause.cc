@@ -22,7 +22,6 @@ DistinctClause bind_distinct_clause(const RelationEntry& rel, const std::vector<
   std::vector<int> seen = fixed, unclaimed = order_columns;
   for (const auto& [c, desc] : order_keys) seen.push_back(c);
   auto name = [&](int c) { return sql::quote_identifier(rel.columns[size_t(c)].name); };
-  std::vector<std::string> printed;  // each computed entry's expression, as deparsed
   const auto estimate = [&](int c) {
     if (std::find(d.estimate_vars.begin(), d.estimate_vars.end(), c) == d.estimate_vars.end())
       d.estimate_vars.push_back(c);
@@ -31,17 +30,19 @@ DistinctClause bind_distinct_clause(const RelationEntry& rel, const std::vector<
     int c = columns[i];
     std::string key_name;
     if (c < 0) {
-      // A computed entry: one key per distinct expression; its Vars estimate the groups.
+      // A computed entry, computed_key(i): an earlier entry printed the same stands for
+      // it; the first one's Vars estimate the groups.
       const std::string text = deparse(*exprs[i]);
-      auto known = std::find(printed.begin(), printed.end(), text);
-      if (known != printed.end()) continue;
-      c = computed_key(d.exprs.size());
-      d.exprs.push_back(exprs[i]);
-      printed.push_back(text);
-      if (exprs[i]->type == TypeId::kBool)
-        ++d.boolean_exprs;
-      else
-        for (int slot : expr_columns(*exprs[i])) estimate(slot_columns[size_t(slot)]);
+      size_t first = 0;
+      while (columns[first] >= 0 || deparse(*exprs[first]) != text) ++first;
+      c = computed_key(first);
+      if (first == i) {
+        d.exprs.push_back(exprs[i]);
+        if (exprs[i]->type == TypeId::kBool)
+          ++d.boolean_exprs;
+        else
+          for (int slot : expr_columns(*exprs[i])) estimate(slot_columns[size_t(slot)]);
+      }
       key_name = "(" + text + ")";
     } else {
       key_name = name(c);
@@ -52,18 +53,15 @@ DistinctClause bind_distinct_clause(const RelationEntry& rel, const std::vector<
       unclaimed.erase(claimed);
     else
       d.group.push_back(c);
-    if (c >= 0) {
-      if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
-      seen.push_back(c);
-    } else if (exprs[i]->is_const()) {
-      continue;  // a constant is in the Group Key but orders nothing (no pathkey)
-    }
+    if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+    seen.push_back(c);
+    if (c < 0 && exprs[i]->is_const()) continue;  // in the Group Key, but no pathkey
     d.keys.push_back({c, false});
     d.key_text += (d.key_text.empty() ? "" : ", ") + key_name;
   }
   for (int c : d.group)
     d.group_text += (d.group_text.empty() ? "" : ", ") +
-                    (c >= 0 ? name(c) : printed[computed_index(c)]);
+                    (c >= 0 ? name(c) : deparse(*exprs[computed_index(c)]));
   return d;
 }
 

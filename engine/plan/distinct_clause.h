@@ -26,13 +26,12 @@
 namespace tp {
 
 struct DistinctClause {
-  // A computed select-list entry stands as computed_key(j) (engine/plan/order_by.h), j
-  // its index in `exprs`.
+  // A computed select-list entry i stands as computed_key(i) (engine/plan/order_by.h).
   std::vector<std::pair<int, bool>> keys;  // pathkeys: table column, descending
   std::string key_text;                    // "b DESC, c": the Sort Key under a Unique
   std::vector<int> group;                  // a table column per select-list entry
   std::string group_text;                  // "c, b": the Group Key
-  std::vector<std::shared_ptr<TypedExpr>> exprs;  // the computed entries' expressions
+  std::vector<std::shared_ptr<TypedExpr>> exprs;  // the computed entries' expressions, once
   // What the groups are estimated over (estimate_num_groups): the columns each computed
   // entry reads (it pulls an expression's Vars), and the computed entries of type
   // boolean (two groups each); the plain entries are `group`.

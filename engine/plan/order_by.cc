@@ -57,28 +57,34 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s, const O
           .at_position(o.expr->position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
     OrderKey key = bind_order_key(rel, t, *o.expr);
-    if (key.expr && s.distinct)
-      throw Error("SELECT DISTINCT with ORDER BY a computed column is not supported yet")
-          .at_position(o.expr->position)
-          .with_sqlstate(sqlstate::kFeatureNotSupported);
     std::string name;
     int col = key.column;
     if (key.expr) {
       name = "(" + deparse(*key.expr) + ")";
-      const bool output =
-          std::find(t.exprs.begin(), t.exprs.end(), key.expr) != t.exprs.end();
-      const bool junk_known =
-          std::any_of(order.resjunk.begin(), order.resjunk.end(),
-                      [&](const auto& j) { return "(" + deparse(*j) + ")" == name; });
-      // The row carries it whether or not it is sorted by, as PostgreSQL's target list.
-      if (!output && !junk_known) order.resjunk.push_back(key.expr);
+      // The select-list entry it is, else a resjunk column after them.
+      size_t index = size_t(std::find(t.exprs.begin(), t.exprs.end(), key.expr) - t.exprs.begin());
+      if (index == t.exprs.size()) {
+        if (s.distinct)
+          throw Error("for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+              .at_position(o.expr->position)
+              .with_sqlstate(sqlstate::kInvalidColumnReference);
+        const size_t junk = size_t(
+            std::find_if(order.resjunk.begin(), order.resjunk.end(),
+                         [&](const auto& j) { return "(" + deparse(*j) + ")" == name; }) -
+            order.resjunk.begin());
+        // The row carries it whether or not it is sorted by, as PostgreSQL's target list.
+        if (junk == order.resjunk.size()) order.resjunk.push_back(key.expr);
+        index = t.exprs.size() + junk;
+      }
+      col = computed_key(index);
+      if (std::find(order.written.begin(), order.written.end(), col) == order.written.end())
+        order.written.push_back(col);
       // Sorting by a constant, or by what WHERE fixes or an earlier key sorted, changes
       // nothing: PostgreSQL drops the pathkey.
       if (key.expr->is_const()) continue;
       if (std::find(seen_exprs.begin(), seen_exprs.end(), name) != seen_exprs.end()) continue;
       seen_exprs.push_back(name);
-      col = computed_key(order.exprs.size());
-      order.exprs.push_back(key.expr);
+      order.computed_keys = true;
     } else {
       if (s.distinct && std::find(t.columns.begin(), t.columns.end(), col) == t.columns.end())
         throw Error("for SELECT DISTINCT, ORDER BY expressions must appear in select list")

@@ -3,7 +3,7 @@
 // over the table, which the scan then computes as a resjunk column).
 //
 //   BoundOrder order = bind_order_by(rel, select, {columns, names, exprs, false}, fixed);
-//   order.keys     // (table column, DESC); a computed key's column is computed_key(j)
+//   order.keys     // (table column, DESC); a computed key's is computed_key(i)
 //   order.text     // "Sort Key: ((a + 1)) DESC, b"
 #pragma once
 
@@ -32,23 +32,23 @@ struct BoundOrder {
   std::vector<std::pair<int, bool>> keys;  // table column (or computed_key), descending
   std::vector<bool> nulls_first;           // per key (default: as DESC)
   std::string text;                        // "Sort Key: a, b DESC"
-  std::vector<int> written;                // every ORDER BY column, once (fixed ones too)
+  std::vector<int> written;  // every ORDER BY column (or computed key), once (fixed ones too)
   // The leading keys an index scan could give: those before the first that asks for
   // NULLS FIRST ascending or NULLS LAST descending, which no B-tree scan (NULLS LAST
   // forward, NULLS FIRST backward) returns, or that is computed; a Sort (or an
   // Incremental Sort over the keys before it) does.
   size_t index_orderable_keys = SIZE_MAX;
-  // The computed keys' expressions: an output column's own (the same pointer as in
-  // OrderTargets::exprs) or one only ORDER BY reads (`resjunk`).
-  std::vector<std::shared_ptr<TypedExpr>> exprs;
+  // The expressions only ORDER BY reads (resjunk columns), after the select list's.
   std::vector<std::shared_ptr<TypedExpr>> resjunk;
+  bool computed_keys = false;  // some key is computed
 
-  bool computed() const { return !exprs.empty(); }
+  bool computed() const { return computed_keys; }
 };
 
-// A computed key's stand-in for a table column: -1 - its index in BoundOrder::exprs.
-inline int computed_key(size_t j) {
-  return -1 - int(j);
+// A computed key's stand-in for a table column: -1 - i, i the select-list entry it is
+// (OrderTargets::exprs), or past them, select-list size + its index in `resjunk`.
+inline int computed_key(size_t i) {
+  return -1 - int(i);
 }
 inline size_t computed_index(int key) {
   return size_t(-1 - key);

@@ -336,12 +336,9 @@ DistinctQuery distinct_query(const PlannerSettings& settings, const RelationEntr
 // directly over a scan under ORDER BY where PostgreSQL's scan would return its physical
 // row (every table column, or an index-only scan's keys) rather than the select list.
 // The scan slot of a DISTINCT key: a table column's, or a computed entry's output slot.
-uint32_t distinct_slot(ScanSlots& slots, const BoundTargets& targets, const DistinctClause& d,
-                       int c) {
+uint32_t distinct_slot(ScanSlots& slots, int c) {
   if (c >= 0) return slots.slot_of(c);
-  const auto& e = d.exprs[computed_index(c)];
-  const auto at = std::find(targets.exprs.begin(), targets.exprs.end(), e);
-  return slots.output_slots[size_t(at - targets.exprs.begin())];
+  return slots.output_slots[computed_index(c)];
 }
 
 void add_distinct(const sql::Select& s, const BoundTargets& targets, const BoundOrder& order,
@@ -349,10 +346,10 @@ void add_distinct(const sql::Select& s, const BoundTargets& targets, const Bound
                   PlanTop& top) {
   DistinctNodeSpec spec;
   for (size_t k = 0; k < d.keys.size(); ++k)  // ORDER BY's keys first, with their NULLS order
-    spec.keys.push_back({distinct_slot(slots, targets, d, d.keys[k].first), d.keys[k].second,
+    spec.keys.push_back({distinct_slot(slots, d.keys[k].first), d.keys[k].second,
                          k < order.nulls_first.size() ? order.nulls_first[k] : d.keys[k].second});
   spec.key_text = d.key_text;
-  for (int c : d.group) spec.group_slots.push_back(distinct_slot(slots, targets, d, c));
+  for (int c : d.group) spec.group_slots.push_back(distinct_slot(slots, c));
   spec.group_text = d.group_text;
   spec.order_keys = slots.sort_keys;
   spec.order_text = order.text;
@@ -404,12 +401,10 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     computed_slots.resize(computed.size());
     place_computed_columns(
         computed, [&](int c) { return slots.slot_of(c); }, slots.columns, computed_slots, sq);
-    for (size_t k = 0; k < order.keys.size(); ++k) {
-      if (order.keys[k].first >= 0) continue;
-      const auto& e = order.exprs[computed_index(order.keys[k].first)];
-      const size_t i = size_t(std::find(computed.begin(), computed.end(), e) - computed.begin());
-      slots.sort_keys[k].slot = computed_slots[i];
-    }
+    // A computed key is a select-list entry's slot, or a resjunk column's after them.
+    for (size_t k = 0; k < order.keys.size(); ++k)
+      if (order.keys[k].first < 0)
+        slots.sort_keys[k].slot = computed_slots[computed_index(order.keys[k].first)];
     computed_slots.resize(targets.exprs.size());
     slots.output_slots = std::move(computed_slots);
   }
@@ -444,9 +439,9 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     // bound (the Unique above needs every row); a HashAggregate there groups it.
     sq.sort = {{}, distinct->key_text, 0, kSortMemoryLimitBytes};
     for (const auto& [c, desc] : distinct->keys)
-      sq.sort.keys.push_back({distinct_slot(slots, targets, *distinct, c), desc, desc});
+      sq.sort.keys.push_back({distinct_slot(slots, c), desc, desc});
     for (int c : distinct->group)
-      sq.distinct_group_slots.push_back(distinct_slot(slots, targets, *distinct, c));
+      sq.distinct_group_slots.push_back(distinct_slot(slots, c));
     sq.distinct_group_text = distinct->group_text;
   }
   ChosenScan scan = choose_scan(ctx, sq);

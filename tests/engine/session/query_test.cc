@@ -114,7 +114,7 @@ TEST_F(Query, ErrorsNameWhatIsWrong) {
   EXPECT_EQ(error_of(*s_, "SELECT * FROM t WHERE a < 'x'"),
             "invalid input syntax for type integer: \"x\"");
   EXPECT_EQ(error_of(*s_, "SELECT DISTINCT a FROM t ORDER BY a + 1"),
-            "SELECT DISTINCT with ORDER BY a computed column is not supported yet");
+            "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
   EXPECT_EQ(error_of(*s_, "SELECT * FROM nope"), "relation \"nope\" does not exist");
 }
 

@@ -18,3 +18,8 @@ select r * 2, id from s where id < 10 order by r * 2 desc, id
 select ts - interval '1 day', id from s where id < 5 order by 1 desc
 select case when b then 'yes' else 'no' end as yn, id from s where id < 12 order by yn, id
 select id from s where id < 6 order by abs(f - 0.5), id
+select id from s order by id % 7, -id limit 3
+select id, t from s where id < 50 order by length(t), t || 'x' desc, id limit 6
+select distinct lower(v) from s order by 1 desc
+select distinct id % 7 as m, b from s order by b, m limit 5
+select distinct sm % 4, sm % 6 from s order by 2, 1
