@@ -236,9 +236,8 @@ void AggregateNode::collect_distinct(size_t a, const RowBatch& b) {
   for (uint32_t r = 0; r < b.count; ++r) {
     if (b.is_null(r, spec.slot)) continue;
     const Datum d = b.row(r)[spec.slot];
-    vals.push_back(info.byval ? d
-                              : distinct_bytes_[a]->copy(datum_pointer(d),
-                                                         datum_ref_size(info.len, d)));
+    vals.push_back(
+        info.byval ? d : distinct_bytes_[a]->copy(datum_pointer(d), datum_ref_size(info.len, d)));
   }
   uint64_t held = 0;
   for (size_t i = 0; i < aggs_.size(); ++i) {

@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/plan/cost_model.h"
 #include "engine/core/typed_expr.h"
+#include "engine/plan/cost_model.h"
 #include "engine/plan/distinct.h"
 #include "engine/plan/plan_context.h"
 #include "engine/sql/ast.h"
@@ -27,10 +27,10 @@ namespace tp {
 
 struct DistinctClause {
   // A computed select-list entry i stands as computed_key(i) (engine/plan/order_by.h).
-  std::vector<std::pair<int, bool>> keys;  // pathkeys: table column, descending
-  std::string key_text;                    // "b DESC, c": the Sort Key under a Unique
-  std::vector<int> group;                  // a table column per select-list entry
-  std::string group_text;                  // "c, b": the Group Key
+  std::vector<std::pair<int, bool>> keys;         // pathkeys: table column, descending
+  std::string key_text;                           // "b DESC, c": the Sort Key under a Unique
+  std::vector<int> group;                         // a table column per select-list entry
+  std::string group_text;                         // "c, b": the Group Key
   std::vector<std::shared_ptr<TypedExpr>> exprs;  // the computed entries' expressions, once
   // What the groups are estimated over (estimate_num_groups): the columns each computed
   // entry reads (it pulls an expression's Vars), and the computed entries of type

@@ -144,18 +144,18 @@ ChosenScan choose_distinct_scan(PlanContext& ctx, const ScanQuery& q, const Rela
   std::vector<size_t> table_paths;
   std::vector<RelPath> kept;
   for (size_t i = 0; i < paths.size(); ++i)
-    add_path(kept,
-             {paths[i].input.cost, paths[i].input.parallel_safe, int(i),
-              paths[i].input.ordered ? 1 : 0},
-             q.limit.has_value());
+    add_path(
+        kept,
+        {paths[i].input.cost, paths[i].input.parallel_safe, int(i), paths[i].input.ordered ? 1 : 0},
+        q.limit.has_value());
   for (const RelPath& k : kept) {
     table.inputs.push_back(paths[size_t(k.id)].input);
     table_paths.push_back(size_t(k.id));
   }
   table.cheapest = cheapest_total(table.inputs);
-  table.num_groups = estimate_num_groups(view, q.distinct_columns,
-                                         table.inputs[table.cheapest].cost.rows, rs.rows,
-                                         q.distinct_boolean_exprs, q.distinct_expr_vars);
+  table.num_groups =
+      estimate_num_groups(view, q.distinct_columns, table.inputs[table.cheapest].cost.rows, rs.rows,
+                          q.distinct_boolean_exprs, q.distinct_expr_vars);
   // create_partial_distinct_paths runs first: its relation's paths come first.
   std::vector<DistinctInputRel> rels;
   std::vector<std::vector<size_t>> path_of;  // which of `paths` each relation's input is
@@ -176,9 +176,9 @@ ChosenScan choose_distinct_scan(PlanContext& ctx, const ScanQuery& q, const Rela
         paths.push_back(std::move(partial_rel[size_t(k.id)]));
       }
       rel.cheapest = cheapest_total(rel.inputs);
-      rel.num_groups = estimate_num_groups(view, q.distinct_columns,
-                                           rel.inputs[rel.cheapest].cost.rows, rs.rows,
-                                           q.distinct_boolean_exprs, q.distinct_expr_vars);
+      rel.num_groups =
+          estimate_num_groups(view, q.distinct_columns, rel.inputs[rel.cheapest].cost.rows, rs.rows,
+                              q.distinct_boolean_exprs, q.distinct_expr_vars);
       rels.push_back(std::move(rel));
       path_of.push_back(std::move(ids));
     }

@@ -8,8 +8,8 @@
 
 #include "engine/core/datetime.h"
 #include "engine/core/stack_depth.h"
-#include "engine/core/value_arena.h"
 #include "engine/core/string_types.h"
+#include "engine/core/value_arena.h"
 #include "engine/plan/selectivity.h"
 
 namespace tp {
@@ -347,10 +347,9 @@ double array_op_selectivity(const RelationStatsView& rel, const TypedExpr& e) {
   std::optional<StatsAs> as;
   const TypeId element_type = e.args.size() > 1 ? e.args[1].type : var.type;
   if (col) as.emplace(rel, *col, element_type);
-  const bool with_stats = as && as->valid() && std::all_of(e.args.begin() + 1, e.args.end(),
-                                                           [](const TypedExpr& a) {
-                                                             return a.is_const();
-                                                           });
+  const bool with_stats = as && as->valid() &&
+                          std::all_of(e.args.begin() + 1, e.args.end(),
+                                      [](const TypedExpr& a) { return a.is_const(); });
   const double eq = clamp_probability(1.0 / numdistinct(rel, var));
   return clamp_probability(array_selectivity(any, e.args.size() - 1, [&](size_t i) {
     const TypedExpr& element = e.args[i + 1];

@@ -68,10 +68,10 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s, const O
           throw Error("for SELECT DISTINCT, ORDER BY expressions must appear in select list")
               .at_position(o.expr->position)
               .with_sqlstate(sqlstate::kInvalidColumnReference);
-        const size_t junk = size_t(
-            std::find_if(order.resjunk.begin(), order.resjunk.end(),
-                         [&](const auto& j) { return "(" + deparse(*j) + ")" == name; }) -
-            order.resjunk.begin());
+        const size_t junk =
+            size_t(std::find_if(order.resjunk.begin(), order.resjunk.end(),
+                                [&](const auto& j) { return "(" + deparse(*j) + ")" == name; }) -
+                   order.resjunk.begin());
         // The row carries it whether or not it is sorted by, as PostgreSQL's target list.
         if (junk == order.resjunk.size()) order.resjunk.push_back(key.expr);
         index = t.exprs.size() + junk;

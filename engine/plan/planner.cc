@@ -14,9 +14,9 @@
 #include "engine/plan/distinct_clause.h"
 #include "engine/plan/equivalence.h"
 #include "engine/plan/minmax_agg.h"
+#include "engine/plan/order_by.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/parallel_paths.h"
-#include "engine/plan/order_by.h"
 #include "engine/plan/prepqual.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/scan_choice.h"
@@ -389,9 +389,9 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
   });
   sq.constant_columns = constant_columns(sq.clauses);
-  BoundOrder order = bind_order_by(
-      rel, s, {targets.columns, targets.names, targets.exprs, !targets.aggs.empty()},
-      sq.constant_columns, constant_expressions(sq.clauses));
+  BoundOrder order =
+      bind_order_by(rel, s, {targets.columns, targets.names, targets.exprs, !targets.aggs.empty()},
+                    sq.constant_columns, constant_expressions(sq.clauses));
   ScanSlots slots = assign_slots(targets, order);
   // The computed columns: the select list's, then those only ORDER BY reads (resjunk).
   std::vector<std::shared_ptr<TypedExpr>> computed = targets.exprs;
@@ -423,8 +423,8 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   sq.sort = {slots.sort_keys, order.text, sq.limit.value_or(0), kSortMemoryLimitBytes};
   std::optional<DistinctClause> distinct;
   if (s.distinct && targets.aggs.empty()) {
-    distinct = bind_distinct_clause(rel, targets.columns, targets.exprs, slots.columns,
-                                    order.keys, order.text, order.written, sq.constant_columns);
+    distinct = bind_distinct_clause(rel, targets.columns, targets.exprs, slots.columns, order.keys,
+                                    order.text, order.written, sq.constant_columns);
     sq.order_unavailable = distinct->computed();
     sq.order = sq.order_unavailable ? std::vector<std::pair<int, bool>>{} : distinct->keys;
     for (int c : distinct->group)
@@ -440,8 +440,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     sq.sort = {{}, distinct->key_text, 0, kSortMemoryLimitBytes};
     for (const auto& [c, desc] : distinct->keys)
       sq.sort.keys.push_back({distinct_slot(slots, c), desc, desc});
-    for (int c : distinct->group)
-      sq.distinct_group_slots.push_back(distinct_slot(slots, c));
+    for (int c : distinct->group) sq.distinct_group_slots.push_back(distinct_slot(slots, c));
     sq.distinct_group_text = distinct->group_text;
   }
   ChosenScan scan = choose_scan(ctx, sq);

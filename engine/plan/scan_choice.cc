@@ -136,8 +136,9 @@ class ScanChooser {
       if (physical.empty())
         for (size_t c = 0; c < rel_.columns.size(); ++c) physical.push_back(int(c));
       p.total += q_.distinct_projection_cost * p.rows;
-      distinct_inputs_.push_back(
-          {{p, !q_.order_unavailable && (ordered || q_.order.empty())}, build, std::move(physical)});
+      distinct_inputs_.push_back({{p, !q_.order_unavailable && (ordered || q_.order.empty())},
+                                  build,
+                                  std::move(physical)});
     }
     table_paths_.push_back({p, keys, true});
     builders_.push_back(std::move(build));
@@ -545,7 +546,8 @@ ChosenScan empty_scan(PlanContext& ctx, const ScanQuery& q) {
     // DISTINCT still plans its Unique or HashAggregate over the empty input (one group).
     RelationStatsView view;
     view.columns.resize(q.rel->columns.size());
-    for (size_t c = 0; c < q.rel->columns.size(); ++c) view.columns[c].type = q.rel->columns[c].type;
+    for (size_t c = 0; c < q.rel->columns.size(); ++c)
+      view.columns[c].type = q.rel->columns[c].type;
     DistinctScanPath path{{PathCost{0, 0, 0}, false, true}, build, {}};
     ChosenScan chosen = choose_distinct_scan(ctx, q, view, RelSize{}, width, {path}, {}, {});
     chosen.node->estimate.width = 0;

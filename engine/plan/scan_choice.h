@@ -77,7 +77,7 @@ struct ScanQuery {
   // (engine/plan/distinct.h, engine/plan/distinct_paths.h).
   std::optional<DistinctQuery> distinct;
   std::vector<int> distinct_columns;
-  int distinct_boolean_exprs = 0;  // computed boolean DISTINCT entries (two groups each)
+  int distinct_boolean_exprs = 0;       // computed boolean DISTINCT entries (two groups each)
   std::vector<int> distinct_expr_vars;  // the columns the computed DISTINCT entries read
   // The computed select list's cost per row, which a DISTINCT's input paths include (the
   // scan projects them before the Unique or HashAggregate reads them).

@@ -51,8 +51,8 @@ const ColumnStats* stats_of(const RelationStatsView& rel, int column) {
 // end of the bin holding the constant. Endpoints may be replaced by the index's actual
 // min / max when the search touches them (PostgreSQL refreshes only what it probes);
 // `have_end` is set when one was.
-int histogram_bound(const ColumnStatsView& view, std::vector<Datum>& values, TypeId type,
-                    CmpOp op, Datum constval, bool& have_end) {
+int histogram_bound(const ColumnStatsView& view, std::vector<Datum>& values, TypeId type, CmpOp op,
+                    Datum constval, bool& have_end) {
   const int nvalues = static_cast<int>(values.size());
   const bool isgt = op == CmpOp::kGt || op == CmpOp::kGe;
   const bool have_actual = view.actual_min.has_value() && view.actual_max.has_value();
@@ -159,8 +159,8 @@ double histogram_selectivity(const RelationStatsView& rel, int column, const Col
 // One entry of clauselist_selectivity's range-pair list.
 struct RangePair {
   int column;
-  bool numeric;      // on (column)::numeric, another expression than the column
-  std::string expr;  // a typed qual's expression side, as printed ("" for the others)
+  bool numeric;          // on (column)::numeric, another expression than the column
+  std::string expr;      // a typed qual's expression side, as printed ("" for the others)
   int null_column = -1;  // the column whose NULLs the pair adds back (-1: none known)
   bool have_lo = false, have_hi = false;
   double lo = 0, hi = 0;
@@ -208,7 +208,8 @@ double get_variable_numdistinct(const RelationStatsView& rel, int column, bool* 
   *is_default = false;
   const ColumnStats* st = stats_of(rel, column);
   // Without statistics a boolean presumably holds two values.
-  double stadistinct = st ? st->n_distinct : (rel.columns[column].type == TypeId::kBool ? 2.0 : 0.0);
+  double stadistinct =
+      st ? st->n_distinct : (rel.columns[column].type == TypeId::kBool ? 2.0 : 0.0);
   const double stanullfrac = st ? st->null_frac : 0.0;
   // A unique index proves uniqueness whatever the statistics say; NULLs still count.
   if (rel.columns[column].unique) stadistinct = -1.0 * (1.0 - stanullfrac);
@@ -265,8 +266,8 @@ double eq_selectivity(const RelationStatsView& rel, int column, const StatsValue
   return clamp_probability(selec);
 }
 
-double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
-                        const StatsValue& value, TypeId type) {
+double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op, const StatsValue& value,
+                        TypeId type) {
   TP_ASSERT(is_range_op(op));
   if (!value) return 0.0;
   const ColumnStats* st = stats_of(rel, column);
@@ -291,8 +292,8 @@ double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
   return clamp_probability(selec);
 }
 
-double ineq_histogram_selectivity(const RelationStatsView& rel, int column, CmpOp op,
-                                  Datum value, TypeId type) {
+double ineq_histogram_selectivity(const RelationStatsView& rel, int column, CmpOp op, Datum value,
+                                  TypeId type) {
   const ColumnStats* st = stats_of(rel, column);
   return st ? histogram_selectivity(rel, column, *st, type, op, value) : -1.0;
 }

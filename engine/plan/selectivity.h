@@ -68,12 +68,12 @@ double get_variable_numdistinct(const RelationStatsView& rel, int column, bool* 
 // Datum of the column's type `type` (an integer clause's constant: a bigint).
 double eq_selectivity(const RelationStatsView& rel, int column, const StatsValue& value,
                       bool negate, TypeId type = TypeId::kInt8);
-double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op,
-                        const StatsValue& value, TypeId type = TypeId::kInt8);
+double ineq_selectivity(const RelationStatsView& rel, int column, CmpOp op, const StatsValue& value,
+                        TypeId type = TypeId::kInt8);
 // ineq_histogram_selectivity: the fraction of the histogram's population (the non-NULL,
 // non-MCV rows) with `column op value` (< <= > >=); -1 without a histogram.
-double ineq_histogram_selectivity(const RelationStatsView& rel, int column, CmpOp op,
-                                  Datum value, TypeId type);
+double ineq_histogram_selectivity(const RelationStatsView& rel, int column, CmpOp op, Datum value,
+                                  TypeId type);
 double in_list_selectivity(const RelationStatsView& rel, int column,
                            std::span<const StatsValue> list, bool negated);
 double null_test_selectivity(const RelationStatsView& rel, int column, bool is_not_null);

@@ -193,9 +193,9 @@ std::vector<std::string> describe_stats(const RelationEntry& rel) {
       continue;
     }
     const TypeId type = rel.columns[c].type;
-    const std::string range =
-        s.has_range ? " min=" + datum_out(type, s.min_value) + " max=" + datum_out(type, s.max_value)
-                    : "";
+    const std::string range = s.has_range ? " min=" + datum_out(type, s.min_value) +
+                                                " max=" + datum_out(type, s.max_value)
+                                          : "";
     std::snprintf(buf, sizeof buf, " n_distinct=%g correlation=%g mcv=%zu histogram=%zu",
                   double(s.n_distinct), double(s.correlation), s.mcv_values.size(),
                   s.histogram.size());

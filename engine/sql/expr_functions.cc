@@ -317,9 +317,10 @@ TypedExpr datetime_function(const std::string& name, std::vector<TypedExpr> args
   // date_trunc of a date (or an untyped literal) resolves to date_trunc(text, timestamp
   // with time zone), timestamptz being its category's preferred type.
   if (x.type != TypeId::kTimestamp || untyped)
-    throw Error("date_trunc() of a date returns timestamp with time zone, which tidepool does "
-                "not have yet",
-                "", "Cast the date to timestamp: date_trunc('month', d::timestamp).")
+    throw Error(
+        "date_trunc() of a date returns timestamp with time zone, which tidepool does "
+        "not have yet",
+        "", "Cast the date to timestamp: date_trunc('month', d::timestamp).")
         .at_position(position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
   return call(name, date_trunc_eval, TypeId::kTimestamp, std::move(args), false);

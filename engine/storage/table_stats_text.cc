@@ -113,7 +113,8 @@ class ValueReader {
   Datum get() {
     const std::string tok = r_.token();
     if (!by_ref_) return convert_int(tok);
-    if (tok.size() < 3 || tok[0] != 'x' || tok.size() % 2 == 0) r_.fail("bad value \"" + tok + "\"");
+    if (tok.size() < 3 || tok[0] != 'x' || tok.size() % 2 == 0)
+      r_.fail("bad value \"" + tok + "\"");
     std::string bytes((tok.size() - 1) / 2, '\0');
     for (size_t i = 0; i < bytes.size(); ++i)
       bytes[i] = char(nibble(tok[1 + 2 * i]) << 4 | nibble(tok[2 + 2 * i]));
@@ -140,7 +141,8 @@ class ValueReader {
     char* end = nullptr;
     errno = 0;
     const long long v = std::strtoll(tok.c_str(), &end, 10);
-    if (end == tok.c_str() || *end != '\0' || errno == ERANGE) r_.fail("bad number \"" + tok + "\"");
+    if (end == tok.c_str() || *end != '\0' || errno == ERANGE)
+      r_.fail("bad number \"" + tok + "\"");
     return Datum(v);
   }
   int nibble(char ch) {

@@ -268,12 +268,12 @@ TEST(Stats, TextValuesRoundTrip) {
   const TableStats back = TableStats::from_text(text);
   EXPECT_EQ(back, st);
   EXPECT_EQ(back.to_text(), text);
-  EXPECT_EQ(
-      error_of([] {
-        TableStats::from_text("tidepool-stats 2\ntable 1 1 1 1\ncolumns 1\n"
-                              "column 1 0 1 0 0 1 -1 x09616263 x0961626364 0\n");
-      }),
-      "invalid statistics text at line 4: value of the wrong size \"x0961626364\"");
+  EXPECT_EQ(error_of([] {
+              TableStats::from_text(
+                  "tidepool-stats 2\ntable 1 1 1 1\ncolumns 1\n"
+                  "column 1 0 1 0 0 1 -1 x09616263 x0961626364 0\n");
+            }),
+            "invalid statistics text at line 4: value of the wrong size \"x0961626364\"");
 }
 
 TEST(Stats, RejectsBadInput) {

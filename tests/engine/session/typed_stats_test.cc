@@ -50,15 +50,17 @@ TEST(TypedStats, PgbenchAndTpchTablesTakePostgresPages) {
   Session s(testing::options_for(tmp.data()));
   testing::run_pg15_setup(s, "page_counts_setup.sql");
   // pg_relation_size(t) / 8192 in PostgreSQL after the same script.
-  const std::vector<std::pair<const char*, const char*>> pages = {
-      {"pgbench_accounts", "1640"}, {"pgbench_branches", "1"}, {"pgbench_tellers", "1"},
-      {"pgbench_history", "468"},   {"lineitem", "1115"},      {"orders", "262"},
-      {"customer", "36"}};
+  const std::vector<std::pair<const char*, const char*>> pages = {{"pgbench_accounts", "1640"},
+                                                                  {"pgbench_branches", "1"},
+                                                                  {"pgbench_tellers", "1"},
+                                                                  {"pgbench_history", "468"},
+                                                                  {"lineitem", "1115"},
+                                                                  {"orders", "262"},
+                                                                  {"customer", "36"}};
   for (const auto& [table, want] : pages)
-    EXPECT_EQ(s.execute(std::string("select pg_relation_size('") + table + "') / 8192")
-                  .rows.at(0)
-                  .at(0),
-              want)
+    EXPECT_EQ(
+        s.execute(std::string("select pg_relation_size('") + table + "') / 8192").rows.at(0).at(0),
+        want)
         << table;
   EXPECT_EQ(testing::check_pg15_queries(s, "page_counts.out"), 9u);
 }

@@ -59,11 +59,16 @@ TEST(HeapPlacement, VariableWidthLoadsTakePostgresPageCounts) {
   testing::TempDir tmp;
   Session s(testing::options_for(tmp.data()));
   s.execute("create table f1 (id int, c text)");
-  s.execute("insert into f1 select i, repeat('x', 10 + (i*7919) % 90) from generate_series(1, 20000) i");
+  s.execute(
+      "insert into f1 select i, repeat('x', 10 + (i*7919) % 90) from generate_series(1, 20000) i");
   s.execute("create table f2 (id int, c varchar(300), d numeric) with (fillfactor = 70)");
-  s.execute("insert into f2 select i, repeat('y', 20 + (i*31) % 180), i * 1.5 from generate_series(1, 20000) i");
+  s.execute(
+      "insert into f2 select i, repeat('y', 20 + (i*31) % 180), i * 1.5 from generate_series(1, "
+      "20000) i");
   s.execute("create table f3 (a int, c text)");
-  s.execute("insert into f3 select i, case when i % 40 = 0 then repeat('z', 1500) else 'w' || (i % 7) end from generate_series(1, 20000) i");
+  s.execute(
+      "insert into f3 select i, case when i % 40 = 0 then repeat('z', 1500) else 'w' || (i % 7) "
+      "end from generate_series(1, 20000) i");
   s.execute("create table f4 (a int, c text)");
   s.execute("insert into f4 select i, repeat('a', (i * 37) % 300) from generate_series(1, 3000) i");
   s.execute("insert into f4 select i, repeat('b', (i * 53) % 200) from generate_series(1, 3000) i");
@@ -89,7 +94,8 @@ TEST(HeapPlacement, AFailedInsertLeavesPagesItReadBackAsTheyWere) {
   s.execute("create table g (a int, c text)");
   s.execute("insert into g select i, repeat('a', (i * 37) % 300) from generate_series(1, 3000) i");
   const auto state = [&] {
-    std::vector<std::string> r = s.execute("select count(*), sum(a), sum(length(c)) from g").rows.at(0);
+    std::vector<std::string> r =
+        s.execute("select count(*), sum(a), sum(length(c)) from g").rows.at(0);
     r.push_back(s.execute("select pg_relation_size('g')").rows.at(0).at(0));
     return r;
   };
