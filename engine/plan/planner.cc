@@ -372,6 +372,56 @@ void add_distinct(const sql::Select& s, const BoundTargets& targets, const Bound
   top.node = build_distinct(std::move(top.node), c, spec);
 }
 
+// Places the computed columns, the select list's and then those only ORDER BY reads
+// (resjunk), after the scan's slots, and points the computed sort keys at them; returns
+// them all, for the ProjectNode above the scan.
+std::vector<std::shared_ptr<TypedExpr>> place_computed(const BoundTargets& targets,
+                                                       const BoundOrder& order, ScanSlots& slots,
+                                                       ScanQuery& sq) {
+  std::vector<std::shared_ptr<TypedExpr>> computed = targets.exprs;
+  for (const auto& e : order.resjunk) computed.push_back(e);
+  if (!targets.computed() && order.resjunk.empty()) return computed;
+  std::vector<uint32_t> computed_slots = slots.output_slots;
+  computed_slots.resize(computed.size());
+  place_computed_columns(
+      computed, [&](int c) { return slots.slot_of(c); }, slots.columns, computed_slots, sq);
+  // A computed key is a select-list entry's slot, or a resjunk column's after them.
+  for (size_t k = 0; k < order.keys.size(); ++k)
+    if (order.keys[k].first < 0)
+      slots.sort_keys[k].slot = computed_slots[computed_index(order.keys[k].first)];
+  computed_slots.resize(targets.exprs.size());
+  slots.output_slots = std::move(computed_slots);
+  return computed;
+}
+
+// SELECT DISTINCT: its clause, and what the scan chooser weighs the distinct plans with.
+DistinctClause plan_distinct_input(PlanContext& ctx, const sql::Select& s,
+                                   const BoundTargets& targets, const BoundOrder& order,
+                                   ScanSlots& slots, ScanQuery& sq) {
+  const RelationEntry& rel = *sq.rel;
+  DistinctClause d =
+      bind_distinct_clause(rel, targets.columns, targets.exprs, slots.columns, order.keys,
+                           order.text, order.written, sq.constant_columns);
+  sq.order_unavailable = d.computed();
+  sq.order = sq.order_unavailable ? std::vector<std::pair<int, bool>>{} : d.keys;
+  for (int c : d.group)
+    if (c >= 0) sq.distinct_columns.push_back(c);
+  sq.distinct_expr_vars = d.estimate_vars;
+  sq.distinct_boolean_exprs = d.boolean_exprs;
+  sq.distinct_projection_cost = select_list_cost(ctx.settings.costs, targets.exprs);
+  sq.distinct = distinct_query(ctx.settings, rel, s, targets, order, d);
+  // The HashAggregate's output computes the select list's expressions per group.
+  sq.distinct->hash_output_cost = sq.distinct_projection_cost;
+  // A Gather Merge below sorts each participant's share in the DISTINCT order, with no
+  // bound (the Unique above needs every row); a HashAggregate there groups it.
+  sq.sort = {{}, d.key_text, 0, kSortMemoryLimitBytes};
+  for (const auto& [c, desc] : d.keys)
+    sq.sort.keys.push_back({distinct_slot(slots, c), desc, desc});
+  for (int c : d.group) sq.distinct_group_slots.push_back(distinct_slot(slots, c));
+  sq.distinct_group_text = d.group_text;
+  return d;
+}
+
 }  // namespace
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
@@ -393,21 +443,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
       bind_order_by(rel, s, {targets.columns, targets.names, targets.exprs, !targets.aggs.empty()},
                     sq.constant_columns, constant_expressions(sq.clauses));
   ScanSlots slots = assign_slots(targets, order);
-  // The computed columns: the select list's, then those only ORDER BY reads (resjunk).
-  std::vector<std::shared_ptr<TypedExpr>> computed = targets.exprs;
-  for (const auto& e : order.resjunk) computed.push_back(e);
-  if (targets.computed() || !order.resjunk.empty()) {
-    std::vector<uint32_t> computed_slots = slots.output_slots;
-    computed_slots.resize(computed.size());
-    place_computed_columns(
-        computed, [&](int c) { return slots.slot_of(c); }, slots.columns, computed_slots, sq);
-    // A computed key is a select-list entry's slot, or a resjunk column's after them.
-    for (size_t k = 0; k < order.keys.size(); ++k)
-      if (order.keys[k].first < 0)
-        slots.sort_keys[k].slot = computed_slots[computed_index(order.keys[k].first)];
-    computed_slots.resize(targets.exprs.size());
-    slots.output_slots = std::move(computed_slots);
-  }
+  std::vector<std::shared_ptr<TypedExpr>> computed = place_computed(targets, order, slots, sq);
   PlannedQuery q;
   q.column_names = targets.names;
   q.output_slots = slots.output_slots;
@@ -422,27 +458,8 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   if (!order.computed()) sq.limit = limit_tuples(s);
   sq.sort = {slots.sort_keys, order.text, sq.limit.value_or(0), kSortMemoryLimitBytes};
   std::optional<DistinctClause> distinct;
-  if (s.distinct && targets.aggs.empty()) {
-    distinct = bind_distinct_clause(rel, targets.columns, targets.exprs, slots.columns, order.keys,
-                                    order.text, order.written, sq.constant_columns);
-    sq.order_unavailable = distinct->computed();
-    sq.order = sq.order_unavailable ? std::vector<std::pair<int, bool>>{} : distinct->keys;
-    for (int c : distinct->group)
-      if (c >= 0) sq.distinct_columns.push_back(c);
-    sq.distinct_expr_vars = distinct->estimate_vars;
-    sq.distinct_boolean_exprs = distinct->boolean_exprs;
-    sq.distinct_projection_cost = select_list_cost(ctx.settings.costs, targets.exprs);
-    sq.distinct = distinct_query(ctx.settings, rel, s, targets, order, *distinct);
-    // The HashAggregate's output computes the select list's expressions per group.
-    sq.distinct->hash_output_cost = sq.distinct_projection_cost;
-    // A Gather Merge below sorts each participant's share in the DISTINCT order, with no
-    // bound (the Unique above needs every row); a HashAggregate there groups it.
-    sq.sort = {{}, distinct->key_text, 0, kSortMemoryLimitBytes};
-    for (const auto& [c, desc] : distinct->keys)
-      sq.sort.keys.push_back({distinct_slot(slots, c), desc, desc});
-    for (int c : distinct->group) sq.distinct_group_slots.push_back(distinct_slot(slots, c));
-    sq.distinct_group_text = distinct->group_text;
-  }
+  if (s.distinct && targets.aggs.empty())
+    distinct = plan_distinct_input(ctx, s, targets, order, slots, sq);
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};
   if (targets.computed() || !order.resjunk.empty())
