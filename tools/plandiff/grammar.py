@@ -57,12 +57,14 @@ SETTINGS = [
 ]
 
 
-def setup_statements():
+def setup_statements(tables=None):
+    """The statements that build `tables` (TABLES by default): each column's values
+    are the first item of its entry, an expression of the row number i."""
     out = []
-    for name, (create, rows, cols, indexes, analyze) in TABLES.items():
+    for name, (create, rows, cols, indexes, analyze) in (tables or TABLES).items():
         out.append("DROP TABLE IF EXISTS %s" % name)
         out.append(create)
-        exprs = ", ".join(e for e, _, _ in cols.values())
+        exprs = ", ".join(entry[0] for entry in cols.values())
         out.append("INSERT INTO %s SELECT %s FROM generate_series(1, %d) s(i)" %
                    (name, exprs, rows))
         out.extend(indexes)

@@ -7,6 +7,8 @@ in every column. Strings compare in the "C" collation (plandiff's cluster is ini
 with it).
 """
 
+from grammar import setup_statements
+
 # name -> (CREATE TABLE, rows, {column: (expression of i, kind)}, indexes, analyze)
 TYPED_TABLES = {
     "s1": ("CREATE TABLE s1 (id int, t text, v varchar(20), c char(8), n numeric(10,2), "
@@ -40,19 +42,7 @@ TYPED_TABLES = {
 
 
 def typed_setup_statements():
-    out = []
-    for name, (create, rows, cols, indexes, analyze) in TYPED_TABLES.items():
-        out.append("DROP TABLE IF EXISTS %s" % name)
-        out.append(create)
-        exprs = ", ".join(e for e, _ in cols.values())
-        out.append("INSERT INTO %s SELECT %s FROM generate_series(1, %d) s(i)" %
-                   (name, exprs, rows))
-        out.extend(indexes)
-        if analyze == "vacuum":
-            out.append("VACUUM ANALYZE %s" % name)
-        elif analyze:
-            out.append("ANALYZE %s" % name)
-    return out
+    return setup_statements(TYPED_TABLES)
 
 
 def family(kind):

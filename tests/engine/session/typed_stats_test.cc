@@ -14,32 +14,31 @@
 namespace tp {
 namespace {
 
-TEST(TypedStats, EstimatesArePostgres) {
-  testing::TempDir tmp;
-  Session s(testing::options_for(tmp.data()));
-  testing::run_pg15_setup(s, "typed_stats_setup.sql");
-  EXPECT_EQ(testing::check_pg15_queries(s, "typed_stats.out"), 56u);
+// A session over the 13-type table of pg15/typed_stats_setup.sql.
+class TypedStatsTable : public ::testing::Test {
+ protected:
+  void SetUp() override { testing::run_pg15_setup(s_, "typed_stats_setup.sql"); }
+  testing::TempDir tmp_;
+  Session s_{testing::options_for(tmp_.data())};
+};
+
+TEST_F(TypedStatsTable, EstimatesArePostgres) {
+  EXPECT_EQ(testing::check_pg15_queries(s_, "typed_stats.out"), 56u);
 }
 
 // SELECT DISTINCT over columns of every type: PostgreSQL's plans (HashAggregate or
 // Sort and Unique, their group estimates from the columns' n_distinct, widths from
 // ANALYZE) and its rows.
-TEST(TypedStats, DistinctOverEveryTypeIsPostgres) {
-  testing::TempDir tmp;
-  Session s(testing::options_for(tmp.data()));
-  testing::run_pg15_setup(s, "typed_stats_setup.sql");
-  EXPECT_EQ(testing::check_pg15_queries(s, "typed_distinct.out"), 27u);
+TEST_F(TypedStatsTable, DistinctOverEveryTypeIsPostgres) {
+  EXPECT_EQ(testing::check_pg15_queries(s_, "typed_distinct.out"), 27u);
   // count / sum / avg / min / max (DISTINCT x) over every type.
-  EXPECT_EQ(testing::check_pg15_queries(s, "typed_distinct_agg.out"), 12u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "typed_distinct_agg.out"), 12u);
 }
 
 // ORDER BY computed columns and expressions (by position, alias or written out, in the
 // select list or only in ORDER BY): PostgreSQL's Sort Key text, widths, costs and rows.
-TEST(TypedStats, OrderByExpressionsIsPostgres) {
-  testing::TempDir tmp;
-  Session s(testing::options_for(tmp.data()));
-  testing::run_pg15_setup(s, "typed_stats_setup.sql");
-  EXPECT_EQ(testing::check_pg15_queries(s, "typed_order.out"), 25u);
+TEST_F(TypedStatsTable, OrderByExpressionsIsPostgres) {
+  EXPECT_EQ(testing::check_pg15_queries(s_, "typed_order.out"), 25u);
 }
 
 // pgbench's four tables at scale 1 (as pgbench -i fills them: blank-padded char fillers)
