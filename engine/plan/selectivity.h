@@ -1,5 +1,6 @@
 // Clause selectivity as PostgreSQL 15 estimates it (selfuncs.c, clausesel.c)
-// over tidepool's ANALYZE statistics, for restrictions on int4/int8 columns.
+// over tidepool's ANALYZE statistics: integer restrictions (tp::Clause) and typed ones
+// (expr_selectivity), a column of any type read by its type's order and scalar scale.
 //
 //   // WHERE a BETWEEN 1000 AND 5000 AND c = 7
 //   std::vector<Clause> where = {Clause::between(0, 1000, 5000), Clause::cmp(2, CmpOp::kEq, 7)};
