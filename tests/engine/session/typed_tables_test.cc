@@ -190,6 +190,20 @@ TEST(TypedTables, TypedFiltersReadIndexOnlyRows) {
   EXPECT_EQ(got, "3 10 17 24 31 38 ");
 }
 
+// min() / max() of a typed column WHERE fixes to a constant: PostgreSQL answers it with
+// an InitPlan over a Limit; tidepool's InitPlans carry integers, so it aggregates plainly
+// (this crashed once the typed equality fixed its column).
+TEST(TypedTables, MinMaxOfAFixedTypedColumn) {
+  TempDir tmp;
+  Session s(testing::options_for(tmp.data()));
+  s.execute("CREATE TABLE m (v varchar(10), sm smallint, a int)");
+  s.execute("INSERT INTO m SELECT 'v' || (i % 50), i % 120, i FROM generate_series(1, 2000) i");
+  s.execute("ANALYZE m");
+  EXPECT_EQ(s.execute("SELECT min(v), max(sm) FROM m WHERE v = 'v42' AND sm = 42").rows.at(0),
+            (std::vector<std::string>{"v42", "42"}));
+  EXPECT_EQ(scalar(s, "SELECT max(a) FROM m WHERE a = 7"), "7");  // an integer's InitPlan
+}
+
 TEST(TypedTables, WhatIsNotBuiltYetIsRefusedByName) {
   TempDir tmp;
   Session s(testing::options_for(tmp.data()));
