@@ -24,30 +24,12 @@ rows=${1:-3000000}
 dir=${2:-$(mktemp -d /tmp/parallel-index-bench.XXXXXX)}
 rounds=${ROUNDS:-3}
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin=${TIDEPOOL_BIN:-$root/build/bin/tidepool}
-pg=/usr/lib/postgresql/15/bin
-[ -x "$bin" ] || { echo "build first: cmake --build build" >&2; exit 1; }
-[ -x "$pg/postgres" ] || { echo "no PostgreSQL 15: tools/install-deps" >&2; exit 1; }
-[ "$(id -u)" -eq 0 ] || { echo "run as root (drop_caches, the postgres user)" >&2; exit 1; }
-
+pg_buffers=1GB
 mkdir -p "$dir"
 chmod 755 "$dir"
-pgdir=$dir/pg
-tpdir=$dir/tidepool
-port=$((20000 + RANDOM % 20000))
-as_pg() { runuser -u postgres -- "$@"; }
-pg_start() {
-  as_pg "$pg/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w \
-    -o "-c listen_addresses='' -c unix_socket_directories=$pgdir -p $port -c autovacuum=off -c jit=off -c shared_buffers=1GB" \
-    start >/dev/null
-}
-pg_stop() { as_pg "$pg/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null 2>&1 || true; }
-psql_run() { psql -h "$pgdir" -p "$port" -U postgres -X -q -At "$@"; }
-cleanup() { pg_stop; rm -rf "$dir"; }
-trap cleanup EXIT
-
-median() { sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-exec_ms() { sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p'; }
+# shellcheck source=bench/pg_lib.sh
+. "$root/bench/pg_lib.sh"
+pg_check
 
 setup="CREATE TABLE t (a int, b int, c int);
 INSERT INTO t SELECT i, i % 1000, i FROM generate_series(1, $rows) s(i);
@@ -77,10 +59,8 @@ check_plan() {
   fi
 }
 
-echo "machine: $(nproc) cores, kernel $(uname -r), tidepool $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(psql --version | head -1)"
-mkdir -p "$pgdir" && chown postgres "$pgdir"
-as_pg "$pg/initdb" -D "$pgdir/data" -A trust -U postgres --no-sync >/dev/null
-pg_start
+machine_line
+pg_create
 psql_run -c "$setup" >/dev/null
 "$bin" sql -D "$tpdir" -c "$setup" >/dev/null
 pages=$(psql_run -c "SELECT pg_relation_size('t') / 8192")

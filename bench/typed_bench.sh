@@ -15,31 +15,15 @@ set -euo pipefail
 rows=${1:-10000000}
 dir=${2:-$(mktemp -d /tmp/typed-bench.XXXXXX)}
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin=${TIDEPOOL_BIN:-$root/build/bin/tidepool}
-pg=/usr/lib/postgresql/15/bin
-[ -x "$bin" ] || { echo "build first: cmake --build build" >&2; exit 1; }
-[ -x "$pg/postgres" ] || { echo "no PostgreSQL 15: tools/install-deps" >&2; exit 1; }
-[ "$(id -u)" -eq 0 ] || { echo "run as root (the postgres user)" >&2; exit 1; }
-
+pg_buffers=2GB
 mkdir -p "$dir"
 chmod 755 "$dir"
-pgdir=$dir/pg
-tpdir=$dir/tidepool
-port=$((20000 + RANDOM % 20000))
-as_pg() { runuser -u postgres -- "$@"; }
-pg_stop() { as_pg "$pg/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null 2>&1 || true; }
-psql_run() { psql -h "$pgdir" -p "$port" -U postgres -X -q -At "$@"; }
-cleanup() { pg_stop; rm -rf "$dir"; }
-trap cleanup EXIT
-median() { sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-exec_ms() { sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p'; }
+# shellcheck source=bench/pg_lib.sh
+. "$root/bench/pg_lib.sh"
+pg_check
 
-echo "machine: $(nproc) cores, kernel $(uname -r), tidepool $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(psql --version | head -1)"
-mkdir -p "$pgdir" && chown postgres "$pgdir"
-as_pg "$pg/initdb" -D "$pgdir/data" -A trust -U postgres --no-sync --lc-collate=C --lc-ctype=C >/dev/null
-as_pg "$pg/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w \
-  -o "-c listen_addresses='' -c unix_socket_directories=$pgdir -p $port -c autovacuum=off -c jit=off -c shared_buffers=2GB" \
-  start >/dev/null
+machine_line
+pg_create
 
 setup="CREATE TABLE li (k int, price numeric(15,2), disc numeric(15,2), label text, shipdate date);
 INSERT INTO li SELECT g, (g % 100000) * 0.37, (g % 11) * 0.01, 'item ' || (g % 50000),
