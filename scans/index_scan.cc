@@ -226,7 +226,27 @@ bool IndexScanNode::skips_heap(BlockNumber block) {
   return vm_skip_;
 }
 
-const char* IndexScanNode::tuple_from_index(const btree::IndexBatch& batch, size_t item) {
+const char* IndexScanNode::tuple_with_nulls(const btree::IndexBatch& batch, size_t item,
+                                            uint32_t& len) {
+  const size_t natts = params_.null_format->natts();
+  std::vector<Datum> values(natts, 0);
+  std::unique_ptr<bool[]> isnull(new bool[natts]);
+  std::fill(isnull.get(), isnull.get() + natts, true);
+  for (size_t k = 0; k < params_.key_columns.size(); ++k) {
+    const auto c = size_t(params_.key_columns[k]);
+    isnull[c] = batch.is_null(item, int(k));
+    values[c] = batch.datum(item, int(k));
+  }
+  len = params_.null_format->tuple_size(values.data(), isnull.get());
+  null_tuple_.assign(len, 0);
+  params_.null_format->form(values.data(), isnull.get(), Tid{0, 0}, null_tuple_.data(), len);
+  return null_tuple_.data();
+}
+
+const char* IndexScanNode::tuple_from_index(const btree::IndexBatch& batch, size_t item,
+                                            uint32_t& len) {
+  if (batch.nulls[item] != 0) return tuple_with_nulls(batch, item, len);
+  len = params_.tuple_size;
   if (index_tuple_.size() < params_.tuple_size) {
     // A real heap tuple's header, so a qual that deforms the row (a typed expression)
     // reads it as one: the columns up to the last key, none NULL.
@@ -237,7 +257,7 @@ const char* IndexScanNode::tuple_from_index(const btree::IndexBatch& batch, size
   const int64_t* keys = batch.keys.data() + item * size_t(batch.ncols);
   for (size_t k = 0; k < params_.key_slots.size(); ++k) {
     const OutputColumn& slot = params_.key_slots[k];
-    const int64_t v = keys[k];
+    const int64_t v = keys[k];  // integer keys (planner_uses_index): the values themselves
     if (slot.len == 8) {
       std::memcpy(index_tuple_.data() + slot.offset, &v, 8);
     } else {
@@ -265,7 +285,7 @@ const RowBatch* IndexScanNode::do_next() {
     const char* tuple;
     uint32_t tuple_len = params_.tuple_size;
     if (skips_heap(tid.block)) {
-      tuple = tuple_from_index(ring_.front(), item_++);
+      tuple = tuple_from_index(ring_.front(), item_++, tuple_len);
     } else {
       if (tid.block != current_block_) switch_to(tid.block);
       ++item_;

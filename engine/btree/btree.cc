@@ -10,13 +10,6 @@ namespace tp::btree {
 
 namespace {
 
-// Size of make_separator(a, b) without building it.
-uint16_t separator_size(const TupleLayout& layout, TupleView lastleft, TupleView firstright) {
-  for (int i = 0; i < layout.ncols; ++i)
-    if (lastleft.value(layout, i) != firstright.value(layout, i)) return layout.ends[size_t(i) + 1];
-  return uint16_t(maxalign(layout.leaf_size()) + 8);
-}
-
 constexpr uint32_t kUsablePageBytes = kBlockSize - kPageHeaderSize - sizeof(BtSpecial);
 // PostgreSQL's fillfactors: the left half of a rightmost split is left this full.
 constexpr double kLeafSplitFill = 0.90;
@@ -126,7 +119,7 @@ void BTree::throw_duplicate(const KeyValues& key) const {
   for (size_t i = 0; i < def_.columns.size(); ++i)
     columns += (i > 0 ? ", " : "") + def_.columns[i].name;
   throw Error("duplicate key value violates unique constraint \"" + def_.name + "\"",
-              "Key (" + columns + ")=" + format_key(key) + " already exists.")
+              "Key (" + columns + ")=" + format_key(layout_, key) + " already exists.")
       .with_sqlstate(sqlstate::kUniqueViolation);
 }
 
@@ -258,8 +251,7 @@ std::optional<Tid> BTree::lookup(const KeyValues& key, ScanCounters* counters) c
     off = bt_first_data(guard.data());
   }
   TupleView item = tuple_at(guard.data(), off);
-  for (int i = 0; i < layout_.ncols; ++i)
-    if (item.value(layout_, i) != key[i]) return std::nullopt;
+  if (!keys_equal(layout_, item.key(layout_), key)) return std::nullopt;
   if (counters) ++counters->items_returned;
   return item.heap_tid();
 }
@@ -268,7 +260,9 @@ void BTree::insert(const KeyValues& key, Tid tid) {
   check_key_range(def_, key);
   if (!tid.valid()) throw Error("cannot insert an invalid TID into index \"" + def_.name + "\"");
   // Check uniqueness before touching any page, so a violation changes nothing.
-  if (def_.unique && lookup(key).has_value()) throw_duplicate(key);
+  // NULLs are distinct from each other: a key holding one never conflicts.
+  check_item_size(def_, layout_, key, tid);
+  if (def_.unique && !key.has_null() && lookup(key).has_value()) throw_duplicate(key);
 
   alignas(8) char tuple[kMaxTupleSize];
   uint16_t size = make_leaf_tuple(layout_, key, tid, tuple);
@@ -278,7 +272,7 @@ void BTree::insert(const KeyValues& key, Tid tid) {
   if (!leaf.valid()) leaf = create_root_leaf();
   OffsetNumber off = leaf_search(leaf.data(), probe);
   if (holds(leaf.data(), off, probe))
-    throw Error("index \"" + def_.name + "\" already contains key " + format_key(key) +
+    throw Error("index \"" + def_.name + "\" already contains key " + format_key(layout_, key) +
                 " with TID " + format_tid(tid))
         .with_sqlstate(sqlstate::kIndexCorrupted);
   // A full page is deduplicated before it is split (PostgreSQL's

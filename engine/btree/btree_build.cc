@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <deque>
 
+#include "engine/core/datum_ops.h"
+#include "engine/core/value_arena.h"
+
 namespace tp::btree {
 
 const char* build_phase_name(BuildProgress::Phase phase) {
@@ -47,6 +50,24 @@ class SortBuffer {
 
 namespace {
 
+// Sorts trivially copyable records, calling `interrupt` every kInterruptInterval
+// comparisons. A throw from inside std::sort leaves a permutation of them: nothing is
+// lost or half-moved.
+template <typename Record, typename Less>
+void sort_records(std::vector<Record>& records, const std::function<void()>& interrupt,
+                  Less less) {
+  if (!interrupt) {
+    std::sort(records.begin(), records.end(), less);
+    return;
+  }
+  uint64_t compared = 0;
+  std::sort(records.begin(), records.end(), [&](const Record& a, const Record& b) {
+    if (++compared % kInterruptInterval == 0) interrupt();
+    return less(a, b);
+  });
+}
+
+// Integer keys without NULLs: records of raw values, compared as integers.
 template <int N>
 class SortBufferN final : public SortBuffer {
   struct Record {
@@ -63,27 +84,17 @@ class SortBufferN final : public SortBuffer {
     records_.push_back(r);
   }
   void sort(const std::function<void()>& interrupt) override {
-    auto less = [](const Record& a, const Record& b) {
+    sort_records(records_, interrupt, [](const Record& a, const Record& b) {
       for (int i = 0; i < N; ++i)
         if (a.key[i] != b.key[i]) return a.key[i] < b.key[i];
       return a.tid < b.tid;
-    };
-    if (!interrupt) {
-      std::sort(records_.begin(), records_.end(), less);
-      return;
-    }
-    // Records are trivially copyable, so a throw from inside std::sort leaves a
-    // permutation of them: nothing is lost or half-moved.
-    uint64_t compared = 0;
-    std::sort(records_.begin(), records_.end(), [&](const Record& a, const Record& b) {
-      if (++compared % kInterruptInterval == 0) interrupt();
-      return less(a, b);
     });
   }
   size_t size() const override { return records_.size(); }
   void get(size_t i, KeyValues& key, Tid& tid) const override {
     const Record& r = records_[i];
     key.n = N;
+    key.nulls = 0;
     for (int c = 0; c < N; ++c) key.v[size_t(c)] = r.key[c];
     tid = Tid{BlockNumber(r.tid >> 16), OffsetNumber(r.tid & 0xFFFF)};
   }
@@ -92,8 +103,52 @@ class SortBufferN final : public SortBuffer {
   std::vector<Record> records_;
 };
 
-std::unique_ptr<SortBuffer> make_sort_buffer(int ncols) {
-  switch (ncols) {
+// Keys of any type, NULLs allowed: Datums whose by-reference values the buffer copies
+// into its own arena (the caller's point into a heap page it is about to unpin),
+// compared by the index's order.
+class TypedSortBuffer final : public SortBuffer {
+  struct Record {
+    KeyValues key;
+    uint64_t tid;
+  };
+
+ public:
+  explicit TypedSortBuffer(const TupleLayout& layout) : layout_(layout) {}
+  void reserve(size_t n) override { records_.reserve(n); }
+  void add(const KeyValues& key, Tid tid) override {
+    Record r{key, (uint64_t(tid.block) << 16) | tid.offset};
+    for (int i = 0; i < key.n; ++i) {
+      const AttrFormat& a = layout_.attrs[size_t(i)];
+      if (a.byval || key.is_null(i)) continue;
+      r.key.v[size_t(i)] = arena_.copy(datum_pointer(key[i]), datum_ref_size(a.len, key[i]));
+    }
+    records_.push_back(r);
+  }
+  void sort(const std::function<void()>& interrupt) override {
+    sort_records(records_, interrupt, [this](const Record& a, const Record& b) {
+      for (int i = 0; i < layout_.ncols; ++i) {
+        const int c = compare_columns(layout_, i, a.key, b.key);
+        if (c != 0) return c < 0;
+      }
+      return a.tid < b.tid;
+    });
+  }
+  size_t size() const override { return records_.size(); }
+  void get(size_t i, KeyValues& key, Tid& tid) const override {
+    const Record& r = records_[i];
+    key = r.key;
+    tid = Tid{BlockNumber(r.tid >> 16), OffsetNumber(r.tid & 0xFFFF)};
+  }
+
+ private:
+  const TupleLayout& layout_;
+  ValueArena arena_;
+  std::vector<Record> records_;
+};
+
+std::unique_ptr<SortBuffer> make_sort_buffer(const TupleLayout& layout, bool nulls) {
+  if (!layout.integral || nulls) return std::make_unique<TypedSortBuffer>(layout);
+  switch (layout.ncols) {
     case 1:
       return std::make_unique<SortBufferN<1>>();
     case 2:
@@ -221,7 +276,7 @@ class LevelWriter {
     TP_ASSERT(s.last_off > kFirstKey);
 
     TupleView last = tuple_at(old_page, s.last_off);
-    alignas(8) char moved[kMaxPostingSize];
+    alignas(8) char moved[kMaxTupleSize];
     uint16_t moved_size = last.size();
     std::memcpy(moved, last.p, moved_size);
     OffsetNumber added;
@@ -293,15 +348,17 @@ class PendingPosting {
       start(key, tid);
       return true;
     }
-    if (!deduplicate_ || !(key == key_)) return false;
-    if (posting_size(layout_, int(tids_.size()) + 1) > kBuildMaxPostingSize) return false;
+    if (!deduplicate_ || !keys_equal(layout_, key, key_)) return false;
+    if (posting_size(key_tuple_size(layout_, key_, layout_.ncols), int(tids_.size()) + 1) >
+        kBuildMaxPostingSize)
+      return false;
     tids_.push_back(tid);
     return true;
   }
 
   void flush(LevelWriter& writer) {
     if (tids_.empty()) return;
-    alignas(8) char tuple[kMaxPostingSize];
+    alignas(8) char tuple[kMaxTupleSize];
     if (tids_.size() == 1) {
       writer.add(0, tuple, make_leaf_tuple(layout_, key_, tids_[0], tuple));
     } else {
@@ -325,7 +382,8 @@ BTreeBuilder::BTreeBuilder(PageStore& store, IndexDef def)
   if (store.nblocks() != 0)
     throw Error("cannot build index \"" + def_.name + "\": its relation already has " +
                 std::to_string(store.nblocks()) + " blocks");
-  entries_ = make_sort_buffer(layout_.ncols);
+  entries_ = make_sort_buffer(layout_, false);
+  typed_entries_ = !layout_.integral;
 }
 
 BTreeBuilder::~BTreeBuilder() = default;
@@ -346,6 +404,20 @@ void BTreeBuilder::add(const KeyValues& key, Tid tid) {
   TP_ASSERT(state_ == BuilderState::kCollecting);
   check_key_range(def_, key);
   if (!tid.valid()) throw Error("cannot index an invalid TID in index \"" + def_.name + "\"");
+  check_item_size(def_, layout_, key, tid);
+  if (key.has_null() && !typed_entries_) {
+    // The first NULL: integer records cannot hold it; move them over.
+    std::unique_ptr<SortBuffer> typed = make_sort_buffer(layout_, true);
+    typed->reserve(entries_->size());
+    KeyValues k;
+    Tid t;
+    for (size_t i = 0; i < entries_->size(); ++i) {
+      entries_->get(i, k, t);
+      typed->add(k, t);
+    }
+    entries_ = std::move(typed);
+    typed_entries_ = true;
+  }
   entries_->add(key, tid);
 }
 
@@ -380,12 +452,13 @@ BuildStats BTreeBuilder::write(const BuildProgressFn& progress, const BuildInter
   if (def_.unique) {
     for (size_t i = 0; i < total; ++i) {
       entries_->get(i, key, tid);
-      if (i > 0 && key == previous) {
+      // NULLs are distinct from each other: a key holding one never duplicates.
+      if (i > 0 && !key.has_null() && keys_equal(layout_, key, previous)) {
         std::string columns;
         for (size_t c = 0; c < def_.columns.size(); ++c)
           columns += (c > 0 ? ", " : "") + def_.columns[c].name;
         throw Error("could not create unique index \"" + def_.name + "\"",
-                    "Key (" + columns + ")=" + format_key(key) + " is duplicated.")
+                    "Key (" + columns + ")=" + format_key(layout_, key) + " is duplicated.")
             .with_sqlstate(sqlstate::kUniqueViolation);
       }
       previous = key;
@@ -397,7 +470,7 @@ BuildStats BTreeBuilder::write(const BuildProgressFn& progress, const BuildInter
   TP_ASSERT(meta.block() == kMetaBlock);
   meta.mark_dirty();
   LevelWriter writer(*store_, layout_);
-  PendingPosting pending(layout_, def_.deduplicate && !def_.unique);
+  PendingPosting pending(layout_, def_.deduplicate && !def_.unique && layout_.equal_image);
   const uint64_t step = std::max<uint64_t>(1, total / 100);
   for (size_t i = 0; i < total; ++i) {
     entries_->get(i, key, tid);

@@ -90,6 +90,7 @@ class BTreeBuilder {
   IndexDef def_;
   TupleLayout layout_;
   std::unique_ptr<SortBuffer> entries_;
+  bool typed_entries_ = false;  // entries_ holds Datums and NULLs (TypedSortBuffer)
   BuilderState state_ = BuilderState::kCollecting;
 };
 

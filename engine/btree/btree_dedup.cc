@@ -31,7 +31,7 @@ class DedupPass {
   bool absorb(TupleView item) {
     if (!deduplicate_ || compare_keys(layout_, base_, item) != 0) return false;
     const int n = item.heap_tid_count();
-    if (posting_size(layout_, count_ + n) > max_posting_) {
+    if (posting_size(base_.key_size(layout_), count_ + n) > max_posting_) {
       if (count_ > kFullListMinTids) ++full_lists_;
       return false;
     }
@@ -98,9 +98,7 @@ class DedupPass {
 };
 
 bool same_key(const TupleLayout& layout, const KeyValues& key, TupleView item) {
-  for (int i = 0; i < layout.ncols; ++i)
-    if (item.value(layout, i) != key[i]) return false;
-  return true;
+  return keys_equal(layout, item.key(layout), key);
 }
 
 }  // namespace

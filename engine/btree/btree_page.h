@@ -6,11 +6,15 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/core/datum.h"
 #include "engine/core/error.h"
 #include "engine/core/page.h"
+#include "engine/core/tuple_format.h"
+#include "engine/core/types.h"
 
 namespace tp::btree {
 
@@ -18,7 +22,27 @@ namespace tp::btree {
 
 inline constexpr int kMaxKeyColumns = 8;
 
-enum class KeyType : uint8_t { kInt4 = 1, kInt8 = 2 };
+// A key column's type as the metapage records it (one byte per column; int4 and
+// int8 kept their codes from before the other types).
+enum class KeyType : uint8_t {
+  kInt4 = 1,
+  kInt8 = 2,
+  kInt2 = 3,
+  kBool = 4,
+  kFloat4 = 5,
+  kFloat8 = 6,
+  kDate = 7,
+  kTimestamp = 8,
+  kInterval = 9,
+  kNumeric = 10,
+  kText = 11,
+  kVarchar = 12,
+  kBpchar = 13,
+};
+KeyType key_type_of(TypeId type);
+TypeId key_type_id(KeyType type);
+// Whether a metapage's byte names a key type.
+bool valid_key_type(uint8_t code);
 
 struct KeyColumn {
   std::string name;
@@ -34,49 +58,93 @@ struct IndexDef {
   // posting lists. Read when the index is created or built; afterwards the
   // metapage says whether it deduplicates (never for a unique index).
   bool deduplicate = true;
+  std::string table = {};  // for messages (may be empty): relation "t"
 };
 
-// Key column values, int4 widened to int64. Fixed capacity: no allocation.
+// Key column values as Datums (engine/core/datum.h): integers sign-extended, a
+// by-reference value (text, numeric, interval) a pointer to bytes the caller keeps
+// alive; a NULL column has its bit in `nulls`. Fixed capacity: no allocation.
 struct KeyValues {
-  std::array<int64_t, kMaxKeyColumns> v{};
+  std::array<Datum, kMaxKeyColumns> v{};
   int n = 0;
+  uint8_t nulls = 0;  // bit i: column i is NULL
 
   KeyValues() = default;
   KeyValues(std::initializer_list<int64_t> values);
   static KeyValues of(const int64_t* values, int count);
-  int64_t operator[](int i) const { return v[size_t(i)]; }
-  void push(int64_t value) {
+  Datum operator[](int i) const { return v[size_t(i)]; }
+  bool is_null(int i) const { return ((nulls >> i) & 1) != 0; }
+  bool has_null() const { return nulls != 0; }
+  void push(Datum value) {
     TP_ASSERT(n < kMaxKeyColumns);
     v[size_t(n++)] = value;
   }
+  void push_null() {
+    TP_ASSERT(n < kMaxKeyColumns);
+    nulls = uint8_t(nulls | (1u << n));
+    v[size_t(n++)] = 0;
+  }
+  // The same Datums (by-reference values: the same pointers); keys_equal compares
+  // values.
   friend bool operator==(const KeyValues& a, const KeyValues& b) {
-    if (a.n != b.n) return false;
+    if (a.n != b.n || a.nulls != b.nulls) return false;
     for (int i = 0; i < a.n; ++i)
       if (a.v[size_t(i)] != b.v[size_t(i)]) return false;
     return true;
   }
 };
 
-// "(1, 2)": how messages print keys.
+// "(1, 2)": an integer key (tests and traces; messages use the layout's format_key).
 std::string format_key(const KeyValues& key);
+// "(0,1)": a TID as messages print it.
 std::string format_tid(Tid tid);
 
-// Where each key column sits inside an index tuple. PostgreSQL aligns int4 at
-// 4 and int8 at 8 bytes after the 8-byte tuple header.
+// How key columns sit inside an index tuple, as index_form_tuple places them: after
+// the 8-byte header (16 when a NULL bitmap follows it), each value aligned to its type
+// from the tuple's start, a varlena of at most 126 bytes packed with a 1-byte header
+// and no alignment. The leading fixed-width columns of a tuple without NULLs have fixed
+// offsets (`fixed_cols` of them); the rest are found by walking the tuple.
 struct TupleLayout {
   int ncols = 0;
   std::array<KeyType, kMaxKeyColumns> types{};
-  std::array<uint16_t, kMaxKeyColumns> offsets{};
-  std::array<uint16_t, kMaxKeyColumns + 1> ends{};  // ends[k]: bytes used by the first k columns
+  std::array<TypeId, kMaxKeyColumns> type_ids{};
+  std::array<AttrFormat, kMaxKeyColumns> attrs{};
+  std::array<uint16_t, kMaxKeyColumns> offsets{};   // columns < fixed_cols, no NULLs
+  std::array<uint16_t, kMaxKeyColumns + 1> ends{};  // ends[k], k <= fixed_cols
+  int fixed_cols = 0;
+  bool integral = true;     // every column's Datum order is its value order
+  bool equal_image = true;  // PostgreSQL's allequalimage: deduplication is safe
 
   // Checks the definition (1..8 columns, a name) and computes offsets.
   // Throws tp::Error for a definition a user could write wrongly.
   static TupleLayout from(const IndexDef& def);
-  uint16_t leaf_size() const { return ends[size_t(ncols)]; }
+  bool fixed() const { return fixed_cols == ncols; }
+  // A leaf item's size when every column has a fixed width (and none is NULL).
+  uint16_t leaf_size() const {
+    TP_ASSERT(fixed());
+    return ends[size_t(ncols)];
+  }
+  // Non-NULL values of column `col`, by the type's btree order.
+  int compare_values(int col, Datum a, Datum b) const;
 };
+
+// Column `col` of two keys by the index's order: NULLs last and equal to each other.
+int compare_columns(const TupleLayout& layout, int col, const KeyValues& a, const KeyValues& b);
+// Every column equal (NULL equal to NULL, as deduplication and suffix truncation see it).
+bool keys_equal(const TupleLayout& layout, const KeyValues& a, const KeyValues& b);
+// "(abc, 2)": a key as a unique violation's detail prints it (NULL as "null").
+std::string format_key(const TupleLayout& layout, const KeyValues& key);
+
+// Bytes (unaligned) of a tuple holding the first `natts` columns of `key`: the header,
+// the NULL bitmap if one of them is NULL, and the values.
+uint32_t key_tuple_size(const TupleLayout& layout, const KeyValues& key, int natts);
 
 // Throws tp::Error if a value does not fit its column (int4 range).
 void check_key_range(const IndexDef& def, const KeyValues& key);
+// Throws PostgreSQL's 54000 "index row size ... exceeds btree version 4 maximum 2704"
+// when the leaf item for `key` would be longer than kBtMaxItemSize.
+void check_item_size(const IndexDef& def, const TupleLayout& layout, const KeyValues& key,
+                     Tid tid);
 
 // ---- Special space and metapage ---------------------------------------------
 
@@ -160,17 +228,23 @@ void bt_meta_init(char* page, const TupleLayout& layout, bool unique, bool dedup
 // heap TID).
 
 inline constexpr uint32_t kTupleHeaderSize = 8;
+// Header plus PostgreSQL's 4-byte NULL bitmap (IndexAttributeBitMapData), maxaligned:
+// where values start in a tuple with a NULL.
+inline constexpr uint32_t kNullTupleHeaderSize = 16;
 inline constexpr uint16_t kInfoSizeMask = 0x1FFF;
+inline constexpr uint16_t kInfoHasNulls = 0x8000;    // INDEX_NULL_MASK
+inline constexpr uint16_t kInfoHasVarWidth = 0x4000;  // INDEX_VAR_MASK
 inline constexpr uint16_t kInfoAltTid = 0x2000;
 inline constexpr uint16_t kPivotNattsMask = 0x0FFF;
 inline constexpr uint16_t kPivotHeapTid = 0x1000;
 inline constexpr uint16_t kPosting = 0x2000;  // PostgreSQL's BT_IS_POSTING
 inline constexpr uint16_t kPostingCountMask = 0x0FFF;
 inline constexpr uint32_t kHeapTidSize = 6;
-// Largest pivot or plain leaf item: header + 8 int8 columns + heap TID, aligned.
-inline constexpr uint32_t kMaxTupleSize = kTupleHeaderSize + 8 * kMaxKeyColumns + 8;
 // PostgreSQL's BTMaxItemSize for 8 kB pages: a third of a page, less a heap TID.
+// A leaf item longer than this is refused (54000), as PostgreSQL refuses it.
 inline constexpr uint32_t kBtMaxItemSize = 2704;
+// Largest pivot or plain leaf item: the largest leaf item plus a pivot's heap TID.
+inline constexpr uint32_t kMaxTupleSize = kBtMaxItemSize + 8;
 // Largest posting list a deduplication pass forms (half of kBtMaxItemSize, as
 // PostgreSQL's); a sorted build stops at kBuildMaxPostingSize.
 inline constexpr uint32_t kMaxPostingSize = kBtMaxItemSize / 2;
@@ -224,19 +298,35 @@ struct TupleView {
   }
   // A posting list's largest heap TID; heap_tid() for any other tuple.
   Tid max_heap_tid() const { return is_posting() ? posting_tid(posting_count() - 1) : heap_tid(); }
-  int64_t value(const TupleLayout& layout, int col) const {
-    const char* at = p + layout.offsets[size_t(col)];
-    if (layout.types[size_t(col)] == KeyType::kInt4) {
-      int32_t v;
-      std::memcpy(&v, at, 4);
-      return v;
-    }
-    int64_t v;
-    std::memcpy(&v, at, 8);
-    return v;
+  bool has_nulls() const { return (load_u16(p + 6) & kInfoHasNulls) != 0; }
+  // Column `col` (of the tuple's natts) is NULL.
+  bool is_null(int col) const {
+    return has_nulls() && ((uint8_t(p[kTupleHeaderSize + col / 8]) >> (col % 8)) & 1) == 0;
   }
+  // Column `col`'s Datum (0 for NULL); a by-reference value points into the tuple.
+  Datum value(const TupleLayout& layout, int col) const {
+    if (col < layout.fixed_cols && !has_nulls()) {
+      const char* at = p + layout.offsets[size_t(col)];
+      const AttrFormat& a = layout.attrs[size_t(col)];
+      return a.byval ? fetch_byval(at, a.len) : pointer_datum(at);
+    }
+    return walk_to(layout, col);
+  }
+  // The first natts(layout) columns, pointing into the tuple.
   KeyValues key(const TupleLayout& layout) const;
+  // Bytes of the header and key values (a posting list's TIDs and a pivot's heap TID
+  // not counted), unaligned.
+  uint32_t key_size(const TupleLayout& layout) const;
+
+ private:
+  Datum walk_to(const TupleLayout& layout, int col) const;
 };
+
+// The end of the first `natts` key values of `t`, walked without reading past `limit`
+// bytes; none when a value does not fit or a varlena header is impossible (the
+// verifier's check before it trusts a damaged page's tuple).
+std::optional<uint32_t> checked_key_end(const TupleLayout& layout, TupleView t, int natts,
+                                        uint32_t limit);
 
 inline TupleView tuple_at(const char* page, OffsetNumber off) {
   return TupleView{page_item(page, off)};
@@ -248,15 +338,19 @@ uint16_t make_leaf_tuple(const TupleLayout& layout, const KeyValues& key, Tid ti
 // least posting_size(layout, n) bytes.
 uint16_t make_posting(const TupleLayout& layout, const KeyValues& key, const Tid* tids, int n,
                       char* out);
-inline uint32_t posting_size(const TupleLayout& layout, int n) {
-  return maxalign(maxalign(layout.leaf_size()) + uint32_t(n) * kHeapTidSize);
+inline uint32_t posting_size(uint32_t key_size, int n) {
+  return maxalign(maxalign(key_size) + uint32_t(n) * kHeapTidSize);
 }
 // A pivot keeping the first `natts` columns of `key`, optionally with a heap TID.
 uint16_t make_pivot(const TupleLayout& layout, const KeyValues& key, int natts, const Tid* heap_tid,
                     BlockNumber downlink, char* out);
-// The shortest pivot p with lastleft < p <= firstright (suffix truncation).
+// The shortest pivot p with lastleft < p <= firstright (suffix truncation): the
+// columns of firstright up to the first that differs from lastleft's (whole values:
+// nbtree truncates no text), or all of them and its heap TID.
 uint16_t make_separator(const TupleLayout& layout, TupleView lastleft, TupleView firstright,
                         char* out);
+// make_separator's size without building it.
+uint16_t separator_size(const TupleLayout& layout, TupleView lastleft, TupleView firstright);
 // Copies a pivot with a different downlink (or truncates it to "minus
 // infinity" when `minus_infinity`).
 uint16_t copy_pivot(TupleView pivot, BlockNumber downlink, bool minus_infinity, char* out);

@@ -16,28 +16,44 @@ const char* scan_state_name(ScanState state) {
 
 namespace {
 
-// Keeps the tighter of two lower (or upper) bounds.
-std::optional<Bound> tighter(std::optional<Bound> a, std::optional<Bound> b, bool lower) {
-  if (!a) return b;
-  if (!b) return a;
-  if (a->value != b->value) return (a->value > b->value) == lower ? a : b;
-  return Bound{a->value, a->inclusive && b->inclusive};
+// A value (or NULL) against a bound's value, NULLs last.
+int compare_to_bound(const TupleLayout& layout, int col, bool null, Datum v, const Bound& b) {
+  if (null || b.null) return null == b.null ? 0 : (null ? 1 : -1);
+  return layout.compare_values(col, v, b.value);
 }
 
-bool is_equality(const ColumnCondition& c) {
+// Keeps the tighter of two lower (or upper) bounds on column `col`.
+std::optional<Bound> tighter(const TupleLayout& layout, int col, std::optional<Bound> a,
+                             std::optional<Bound> b, bool lower) {
+  if (!a) return b;
+  if (!b) return a;
+  const int c = compare_to_bound(layout, col, a->null, a->value, *b);
+  if (c != 0) return (c > 0) == lower ? a : b;
+  return Bound{a->value, a->inclusive && b->inclusive, a->null};
+}
+
+bool is_equality(const TupleLayout& layout, const ColumnCondition& c) {
   return c.lower && c.upper && c.lower->inclusive && c.upper->inclusive &&
-         c.lower->value == c.upper->value;
+         compare_to_bound(layout, c.column, c.lower->null, c.lower->value, *c.upper) == 0;
+}
+
+void push_bound(KeyValues& key, const Bound& b) {
+  if (b.null)
+    key.push_null();
+  else
+    key.push(b.value);
 }
 
 // Copies a leaf item's entries into the batch: one, or a posting list's TIDs in
-// scan order, each with the key.
+// scan order, each with the key (by-reference values copied into the batch).
 void append_item(const TupleLayout& layout, TupleView item, ScanDirection direction,
                  IndexBatch& batch) {
   const int n = item.heap_tid_count();
+  const KeyValues key = item.key(layout);
   for (int k = 0; k < n; ++k) {
     const int at = direction == ScanDirection::kForward ? k : n - 1 - k;
     batch.tids.push_back(item.is_posting() ? item.posting_tid(at) : item.tid());
-    for (int i = 0; i < layout.ncols; ++i) batch.keys.push_back(item.value(layout, i));
+    batch.append_key(layout, key);
   }
 }
 
@@ -65,13 +81,19 @@ void IndexScan::rescan(std::vector<ColumnCondition> conditions) {
   const int ncols = tree_->layout().ncols;
   conditions_.assign(size_t(ncols), ColumnCondition{});
   for (int i = 0; i < ncols; ++i) conditions_[size_t(i)].column = i;
+  unsatisfiable_ = false;
+  std::vector<uint8_t> null_search(size_t(ncols), 0), value_search(size_t(ncols), 0);
   for (const ColumnCondition& c : conditions) {
     if (c.column < 0 || c.column >= ncols)
       throw Error("index \"" + tree_->def().name + "\" has no key column " +
                   std::to_string(c.column + 1) + " (it has " + std::to_string(ncols) + ")");
+    const bool is_null = c.lower && c.lower->null;
+    (is_null ? null_search : value_search)[size_t(c.column)] |=
+        uint8_t(is_null || (c.lower && !c.lower->null) || (c.upper && !c.upper->null));
+    unsatisfiable_ = unsatisfiable_ || (null_search[size_t(c.column)] && value_search[size_t(c.column)]);
     ColumnCondition& merged = conditions_[size_t(c.column)];
-    merged.lower = tighter(merged.lower, c.lower, true);
-    merged.upper = tighter(merged.upper, c.upper, false);
+    merged.lower = tighter(tree_->layout(), c.column, merged.lower, c.lower, true);
+    merged.upper = tighter(tree_->layout(), c.column, merged.upper, c.upper, false);
   }
   derive_bounds();
   drop_leaf_stream(false);
@@ -90,19 +112,19 @@ void IndexScan::derive_bounds() {
   Probe upper;
   bool has_upper = false;
   for (const ColumnCondition& c : conditions_) {
-    if (is_equality(c)) {
-      lower_.key.push(c.lower->value);
-      upper.key.push(c.upper->value);
+    if (is_equality(tree_->layout(), c)) {
+      push_bound(lower_.key, *c.lower);
+      push_bound(upper.key, *c.upper);
       upper.after = true;
       has_upper = true;
       continue;
     }
     if (c.lower) {
-      lower_.key.push(c.lower->value);
+      push_bound(lower_.key, *c.lower);
       lower_.after = !c.lower->inclusive;
     }
     if (c.upper) {
-      upper.key.push(c.upper->value);
+      push_bound(upper.key, *c.upper);
       upper.after = c.upper->inclusive;
       has_upper = true;
     }
@@ -116,9 +138,18 @@ bool IndexScan::passes_filters(TupleView item) const {
   const TupleLayout& layout = tree_->layout();
   for (const ColumnCondition& c : conditions_) {
     if (!c.lower && !c.upper) continue;
-    int64_t v = item.value(layout, c.column);
-    if (c.lower && (c.lower->inclusive ? v < c.lower->value : v <= c.lower->value)) return false;
-    if (c.upper && (c.upper->inclusive ? v > c.upper->value : v >= c.upper->value)) return false;
+    const bool null = item.is_null(c.column);
+    // A comparison with a value never holds for NULL, though NULL sorts above them all.
+    if (null && ((c.lower && !c.lower->null) || (c.upper && !c.upper->null))) return false;
+    const Datum v = null ? 0 : item.value(layout, c.column);
+    if (c.lower) {
+      const int cmp = compare_to_bound(layout, c.column, null, v, *c.lower);
+      if (c.lower->inclusive ? cmp < 0 : cmp <= 0) return false;
+    }
+    if (c.upper) {
+      const int cmp = compare_to_bound(layout, c.column, null, v, *c.upper);
+      if (c.upper->inclusive ? cmp > 0 : cmp >= 0) return false;
+    }
   }
   return true;
 }
@@ -278,6 +309,17 @@ bool IndexScan::advance(IndexBatch& batch, bool one_page) {
   batch.clear();
   batch.ncols = tree_->layout().ncols;
   if (state_ == ScanState::kDone) return false;
+  if (unsatisfiable_) {
+    // IS NULL with a comparison on the same column: no entry can match, and nbtree
+    // reads no page for it either.
+    set_state(ScanState::kDone);
+    if (hand_on_) {
+      const HandOn& give = *hand_on_;
+      hand_on_ = nullptr;
+      give({ScanState::kDone, kInvalidBlock, kInvalidBlock});
+    }
+    return false;
+  }
   if (direction_ == ScanDirection::kBackward) return advance_backward(batch, one_page);
 
   PageGuard guard;

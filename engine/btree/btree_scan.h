@@ -25,9 +25,14 @@
 
 namespace tp::btree {
 
+// A bound's value is a Datum of the column's type; a by-reference one points at bytes
+// the scan's owner keeps alive while the scan runs.
+// `null`: the bound is the place of NULLs, after every value (IS NULL is the range
+// [NULL, NULL], IS NOT NULL the values below NULL).
 struct Bound {
-  int64_t value;
+  Datum value;
   bool inclusive;
+  bool null = false;
 };
 
 struct ColumnCondition {
@@ -45,6 +50,10 @@ struct ColumnCondition {
   static ColumnCondition between(int column, int64_t lo, int64_t hi) {
     return {column, Bound{lo, true}, Bound{hi, true}};
   }
+  static ColumnCondition is_null(int column) {
+    return {column, Bound{0, true, true}, Bound{0, true, true}};
+  }
+  static ColumnCondition not_null(int column) { return {column, {}, Bound{0, false, true}}; }
 };
 
 // The matches of one leaf page, copied out.
@@ -52,14 +61,53 @@ struct IndexBatch {
   BlockNumber leaf_block = kInvalidBlock;
   int ncols = 0;
   std::vector<Tid> tids;
-  std::vector<int64_t> keys;  // ncols values per item, item after item
+  // ncols values per item, item after item: Datums, except that a by-reference value
+  // is its offset in `ref_bytes` (key() and datum() turn it into a pointer) and a NULL
+  // is 0 with its bit in `nulls`.
+  std::vector<int64_t> keys;
+  std::vector<uint8_t> nulls;  // per item: bit k, column k is NULL
+  std::string ref_bytes;
+  uint8_t ref_columns = 0;  // bit k: column k is by reference
 
   size_t size() const { return tids.size(); }
   bool empty() const { return tids.empty(); }
-  KeyValues key(size_t i) const { return KeyValues::of(&keys[i * size_t(ncols)], ncols); }
+  bool is_null(size_t i, int k) const { return ((nulls[i] >> k) & 1) != 0; }
+  Datum datum(size_t i, int k) const {
+    const int64_t v = keys[i * size_t(ncols) + size_t(k)];
+    if (((ref_columns >> k) & 1) == 0 || is_null(i, k)) return v;
+    return pointer_datum(ref_bytes.data() + v);
+  }
+  KeyValues key(size_t i) const {
+    KeyValues key;
+    for (int k = 0; k < ncols; ++k) {
+      if (is_null(i, k))
+        key.push_null();
+      else
+        key.push(datum(i, k));
+    }
+    return key;
+  }
+  void append_key(const TupleLayout& layout, const KeyValues& key) {
+    for (int k = 0; k < layout.ncols; ++k) {
+      const AttrFormat& a = layout.attrs[size_t(k)];
+      if (a.byval || key.is_null(k)) {
+        keys.push_back(key[k]);
+        continue;
+      }
+      ref_columns = uint8_t(ref_columns | (1u << k));
+      keys.push_back(int64_t(ref_bytes.size()));
+      const char* p = datum_pointer(key[k]);
+      ref_bytes.append(p, a.len > 0 ? size_t(a.len) : varlena_size(p));
+      ref_bytes.resize(maxalign(uint32_t(ref_bytes.size())));  // keeps values 8-aligned
+    }
+    nulls.push_back(key.nulls);
+  }
   void clear() {
     tids.clear();
     keys.clear();
+    nulls.clear();
+    ref_bytes.clear();
+    ref_columns = 0;
     leaf_block = kInvalidBlock;
   }
 };
@@ -167,6 +215,7 @@ class IndexScan {
   Probe lower_;                              // items >= lower_
   std::optional<Probe> upper_;               // items < *upper_
   ScanState state_ = ScanState::kInitial;
+  bool unsatisfiable_ = false;  // IS NULL and a comparison on one column
   ScanDirection direction_;
   BlockNumber next_block_ = kInvalidBlock;  // the next leaf to read, either direction
   BlockNumber came_from_ = kInvalidBlock;   // backward: the leaf read last

@@ -60,7 +60,7 @@ class Verifier {
 
   std::string describe(TupleView t) const {
     if (t.is_pivot() && t.natts(layout_) == 0) return "(-infinity)";
-    std::string s = format_key(t.key(layout_));
+    std::string s = format_key(layout_, t.key(layout_));
     if (t.is_pivot() && t.has_heap_tid()) s += " TID " + format_tid(t.heap_tid());
     return s;
   }
@@ -170,16 +170,17 @@ class Verifier {
         continue;
       }
       if (!t.is_pivot()) {
-        if (t.size() != layout_.leaf_size()) fail(block, off, "the leaf item has the wrong size");
+        if (checked_key_end(layout_, t, layout_.ncols, t.size()) != t.size())
+          fail(block, off, "the leaf item has the wrong size");
         continue;
       }
       int natts = t.natts(layout_);
       bool heap_tid = (load_u16(t.p + 4) & kPivotHeapTid) != 0;
       if (natts > layout_.ncols || (heap_tid && natts != layout_.ncols))
         fail(block, off, "the pivot tuple has an impossible column count");
-      uint32_t size =
-          heap_tid ? maxalign(layout_.ends[size_t(natts)]) + 8 : layout_.ends[size_t(natts)];
-      if (t.size() != size) fail(block, off, "the pivot tuple has the wrong size");
+      const std::optional<uint32_t> end = checked_key_end(layout_, t, natts, t.size());
+      if (!end || t.size() != (heap_tid ? maxalign(*end) + 8 : *end))
+        fail(block, off, "the pivot tuple has the wrong size");
     }
   }
 
@@ -188,8 +189,9 @@ class Verifier {
     if (!deduplicate_) fail(block, off, "a posting list in an index that does not deduplicate");
     const int n = t.posting_count();
     if (n < 2) fail(block, off, "the posting list holds " + std::to_string(n) + " TIDs");
-    if (t.posting_offset() != maxalign(layout_.leaf_size()) ||
-        t.size() != posting_size(layout_, n) || t.size() > kMaxPostingSize)
+    const std::optional<uint32_t> end = checked_key_end(layout_, t, layout_.ncols, t.size());
+    if (!end || t.posting_offset() != maxalign(*end) || t.size() != posting_size(*end, n) ||
+        t.size() > kMaxPostingSize)
       fail(block, off,
            "the posting list of " + std::to_string(n) + " TIDs has the wrong size " +
                std::to_string(t.size()) + " or TID offset " + std::to_string(t.posting_offset()));
@@ -286,19 +288,19 @@ class Verifier {
     const int n = t.heap_tid_count();
     report_.leaf_items_checked += uint64_t(n);
     KeyValues key = t.key(layout_);
-    if (def_.unique && have_previous_key_ && key == previous_key_)
-      fail(block, off, "duplicate key " + format_key(key) + " in a unique index");
-    previous_key_ = key;
-    have_previous_key_ = true;
+    if (def_.unique && !previous_item_.empty() && !key.has_null() &&
+        keys_equal(layout_, key, TupleView{previous_item_.data()}.key(layout_)))
+      fail(block, off, "duplicate key " + format_key(layout_, key) + " in a unique index");
+    previous_item_.assign(t.p, t.size());  // the page is released before the next one
     if (!heap_) return;
     for (int i = 0; i < n; ++i) {
       Tid tid = t.is_posting() ? t.posting_tid(i) : t.tid();
       std::optional<KeyValues> row = heap_(tid);
       if (!row) fail(block, off, "TID " + format_tid(tid) + " points to no live heap tuple");
-      if (!(*row == key))
+      if (!keys_equal(layout_, *row, key))
         fail(block, off,
-             "key " + format_key(key) + " does not match heap tuple " + format_tid(tid) +
-                 ", whose indexed columns are " + format_key(*row));
+             "key " + format_key(layout_, key) + " does not match heap tuple " + format_tid(tid) +
+                 ", whose indexed columns are " + format_key(layout_, *row));
     }
   }
 
@@ -312,8 +314,7 @@ class Verifier {
   BlockNumber root_ = kInvalidBlock;
   uint32_t root_level_ = 0;
   bool deduplicate_ = false;
-  KeyValues previous_key_;
-  bool have_previous_key_ = false;
+  std::string previous_item_;  // the last leaf item checked (its bytes: keys point in)
 };
 
 }  // namespace

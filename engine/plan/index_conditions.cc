@@ -29,7 +29,6 @@ btree::ColumnCondition condition_on(int pos, CmpOp op, int64_t v) {
 }
 
 constexpr size_t kMaxConditionSets = 100000;
-constexpr int64_t kIntMax = std::numeric_limits<int64_t>::max();
 
 }  // namespace
 
@@ -66,13 +65,9 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
   scans::ConditionSets sets(1);
   for (const Clause& c : clauses) {
     if (c.kind == Clause::Kind::kIsNull) {
-      // tidepool's columns hold no NULLs: IS NOT NULL keeps every entry, IS NULL none
-      // (a range that is empty in either direction).
-      if (!c.negated)
-        for (auto& set : sets) {
-          set.push_back(btree::ColumnCondition::ge(pos_of(c.column), kIntMax));
-          set.push_back(btree::ColumnCondition::lt(pos_of(c.column), kIntMax));
-        }
+      for (auto& set : sets)
+        set.push_back(c.negated ? btree::ColumnCondition::not_null(pos_of(c.column))
+                                : btree::ColumnCondition::is_null(pos_of(c.column)));
       continue;
     }
     if (c.kind == Clause::Kind::kCompare) {

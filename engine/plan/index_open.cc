@@ -1,4 +1,5 @@
 #include "engine/plan/index_open.h"
+#include "engine/plan/where_clause.h"
 
 #include <algorithm>
 #include <memory>
@@ -25,15 +26,17 @@ void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
     if (ctx.data_dir.damage(idx->relnumber)) continue;  // unreadable: plan without it
     if (idx->key_columns.empty() || idx->key_columns[0] != c) continue;
     if (idx->unique && idx->key_columns.size() == 1) v.unique = true;
-    if (v.actual_min) continue;
+    if (v.actual_min || !planner_uses_index(table, *idx)) continue;
     Storage& st = ctx.storage;
     PoolPageStore store(st.pool(), st.file(*idx), nullptr, 0);
     btree::BTree tree = btree::BTree::open(store, index_def(table, *idx));
     btree::IndexBatch batch;
-    btree::IndexScan lowest(tree, {}, btree::ScanDirection::kForward);
+    // get_actual_variable_range: the extreme non-NULL values (NULLs sort last).
+    const std::vector<btree::ColumnCondition> not_null{btree::ColumnCondition::not_null(0)};
+    btree::IndexScan lowest(tree, not_null, btree::ScanDirection::kForward);
     if (!lowest.next_batch(batch) || batch.empty()) continue;
     v.actual_min = batch.key(0)[0];
-    btree::IndexScan highest(tree, {}, btree::ScanDirection::kBackward);
+    btree::IndexScan highest(tree, not_null, btree::ScanDirection::kBackward);
     if (highest.next_batch(batch) && !batch.empty()) v.actual_max = batch.key(0)[0];
   }
 }
@@ -90,6 +93,10 @@ void answer_from_index(scans::IndexScanParams& params, Storage& storage, const R
         {layout.offset(size_t(c)), uint8_t(layout.type(size_t(c)) == ColumnType::kInt8 ? 8 : 4)});
     params.tuple_natts = std::max<uint16_t>(params.tuple_natts, uint16_t(c + 1));
   }
+  std::vector<TypeId> types;
+  for (size_t c = 0; c < params.tuple_natts; ++c) types.push_back(table.columns[c].type);
+  params.null_format = std::make_shared<const TupleFormat>(TupleFormat::of_types(types));
+  params.key_columns = index.key_columns;
 }
 
 }  // namespace tp

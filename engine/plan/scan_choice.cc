@@ -66,6 +66,7 @@ class ScanChooser {
     for (const RelationEntry* idx : ctx.catalog.indexes_of(rel_.oid)) {
       // A damaged index (DataDir::damage) is left out: the table stays readable.
       if (ctx.data_dir.damage(idx->relnumber)) continue;
+      if (!planner_uses_index(rel_, *idx)) continue;
       indexes_.push_back({idx, BtreeIndexInfo{.pages = double(idx->pages),
                                               .tuples = size.tuples,
                                               .tree_height = index_height(ctx.storage, rel_, *idx),

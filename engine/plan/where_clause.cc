@@ -486,20 +486,14 @@ std::string clauses_text(const std::vector<Clause>& clauses, const RelationEntry
   return deparse(Clause::and_of(clauses), rel);
 }
 
-void require_integer_column(const RelationEntry& rel, int column, int position, const char* where) {
-  const Column& c = rel.columns[size_t(column)];
-  if (c.type != ColumnType::kInt4 && c.type != ColumnType::kInt8)
-    throw Error(std::string(where) + " over a column of type " + format_type(c.type, c.typmod) +
-                    " is not supported yet",
-                "", "tidepool compares and aggregates integer and bigint columns so far.")
-        .at_position(position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  if (!HeapTupleLayout(rel.columns).fixed(size_t(column)))
-    throw Error(std::string(where) + " over column " + quoted(c.name) +
-                    ", which follows a variable-length column, is not supported yet",
-                "", "tidepool reads integer columns before any text or numeric column so far.")
-        .at_position(position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
+bool planner_uses_index(const RelationEntry& rel, const RelationEntry& idx) {
+  const HeapTupleLayout layout(rel.columns);
+  for (int c : idx.key_columns) {
+    const ColumnType t = rel.columns[size_t(c)].type;
+    if ((t != ColumnType::kInt4 && t != ColumnType::kInt8) || !layout.fixed(size_t(c)))
+      return false;
+  }
+  return true;
 }
 
 int bind_column(const RelationEntry& rel, const sql::Expr& column_ref) {

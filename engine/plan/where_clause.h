@@ -14,10 +14,11 @@
 namespace tp {
 
 // The table column a column reference names; throws tp::Error (at its position) if none.
-// Refuses (0A000, naming `where`: "WHERE", "sum()", ...) a column the executor's
-// integer paths cannot read: one not of type integer or bigint, or one after a
-// variable-length column (no fixed offset in the row).
-void require_integer_column(const RelationEntry& rel, int column, int position, const char* where);
+// Whether the planner plans with index `idx` of `rel`: its key columns are integer or
+// bigint at fixed offsets in the row, which its index paths read (index conditions are
+// integer ranges, an Index Only Scan rebuilds the row at those offsets). Indexes over
+// other columns are built, kept up to date and checked, but not used by plans yet.
+bool planner_uses_index(const RelationEntry& rel, const RelationEntry& idx);
 
 int bind_column(const RelationEntry& rel, const sql::Expr& column_ref);
 

@@ -214,8 +214,6 @@ ResultSet Session::truncate(const sql::Truncate& t) {
 RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::string name,
                                   const std::vector<int>& columns, bool unique, bool primary,
                                   std::optional<bool> deduplicate_items) {
-  // The B-tree holds integer keys, read at fixed places in the heap's rows.
-  for (int c : columns) require_integer_column(table, c, 0, "an index");
   RelationEntry idx;
   idx.oid = next.allocate_oid();
   idx.relnumber = idx.oid;

@@ -85,35 +85,26 @@ std::vector<int> source_positions(const sql::Insert& ins, const RelationEntry& t
   return target;  // a column the INSERT does not name is NULL
 }
 
-// Which columns may not hold NULL: a primary key's are NOT NULL (PostgreSQL's error);
-// other indexed columns cannot yet, as tidepool's B-tree holds no NULL keys.
-enum class NullRule : uint8_t { kAllowed, kNotNull, kIndexed };
-
-std::vector<NullRule> null_rules(const Catalog& catalog, const RelationEntry& table) {
-  std::vector<NullRule> rules(table.columns.size(), NullRule::kAllowed);
+// The columns that may not hold NULL: a primary key's.
+std::vector<bool> not_null_columns(const Catalog& catalog, const RelationEntry& table) {
+  std::vector<bool> not_null(table.columns.size(), false);
   for (const RelationEntry* idx : catalog.indexes_of(table.oid))
-    for (int c : idx->key_columns)
-      if (rules[size_t(c)] != NullRule::kNotNull)
-        rules[size_t(c)] = idx->primary ? NullRule::kNotNull : NullRule::kIndexed;
-  return rules;
+    if (idx->primary)
+      for (int c : idx->key_columns) not_null[size_t(c)] = true;
+  return not_null;
 }
 
-[[noreturn]] void refuse_null(const RelationEntry& table, size_t column, NullRule rule,
-                              const Datum* datums, const bool* isnull) {
-  const std::string& name = table.columns[column].name;
-  if (rule == NullRule::kNotNull) {
-    std::string detail = "Failing row contains (";
-    for (size_t c = 0; c < table.columns.size(); ++c)
-      detail += (c ? ", " : "") +
-                (isnull[c] ? std::string("null") : datum_out(table.columns[c].type, datums[c]));
-    throw Error("null value in column " + quoted(name) + " of relation " + quoted(table.name) +
-                    " violates not-null constraint",
-                detail + ").")
-        .with_sqlstate(sqlstate::kNotNullViolation);
-  }
-  throw Error("a NULL in column " + quoted(name) + ", which an index covers, is not supported yet",
-              "", "tidepool's B-tree holds no NULL keys so far.")
-      .with_sqlstate(sqlstate::kFeatureNotSupported);
+// PostgreSQL's 23502, with the failing row as its detail prints it.
+[[noreturn]] void refuse_null(const RelationEntry& table, size_t column, const Datum* datums,
+                              const bool* isnull) {
+  std::string detail = "Failing row contains (";
+  for (size_t c = 0; c < table.columns.size(); ++c)
+    detail += (c ? ", " : "") +
+              (isnull[c] ? std::string("null") : datum_out(table.columns[c].type, datums[c]));
+  throw Error("null value in column " + quoted(table.columns[column].name) + " of relation " +
+                  quoted(table.name) + " violates not-null constraint",
+              detail + ").")
+      .with_sqlstate(sqlstate::kNotNullViolation);
 }
 
 // Stores rows in the table's column order: into its heap (rows of integers without
@@ -127,23 +118,22 @@ class RowStore {
         loader_(loader),
         indexes_(indexes),
         integers_(HeapTupleLayout(table.columns).all_integers()),
-        rules_(null_rules(catalog, table)),
-        keys_(table.columns.size()) {}
+        not_null_(not_null_columns(catalog, table)) {}
 
   void add(const Datum* datums, const bool* isnull) {
     bool any_null = false;
-    for (size_t c = 0; c < keys_.size(); ++c) {
+    for (size_t c = 0; c < not_null_.size(); ++c) {
       if (isnull[c]) {
-        if (rules_[c] != NullRule::kAllowed) refuse_null(table_, c, rules_[c], datums, isnull);
+        if (not_null_[c]) refuse_null(table_, c, datums, isnull);
         any_null = true;
       }
-      // The indexes' keys are integers: by-value Datums.
-      keys_[c] = isnull[c] || !type_info(table_.columns[c].type).byval ? 0 : datums[c];
     }
+    // Rows of integers without NULLs take the loader's fast path (their Datums are the
+    // integers themselves).
     const Tid tid =
-        integers_ && !any_null ? loader_.add(keys_.data()) : loader_.add_row(datums, isnull);
+        integers_ && !any_null ? loader_.add(datums) : loader_.add_row(datums, isnull);
     first_block_ = std::min(first_block_, tid.block);
-    indexes_.add(keys_.data(), tid);
+    indexes_.add(datums, isnull, tid);
   }
   BlockNumber first_block() const { return first_block_; }  // the lowest page a row went to
 
@@ -152,8 +142,7 @@ class RowStore {
   HeapLoader& loader_;
   IndexMaintainer& indexes_;
   const bool integers_;
-  const std::vector<NullRule> rules_;
-  std::vector<int64_t> keys_;
+  const std::vector<bool> not_null_;
   BlockNumber first_block_ = kInvalidBlock;
 };
 

@@ -17,10 +17,10 @@ btree::IndexDef index_def(const RelationEntry& table, const RelationEntry& index
   def.name = index.name;
   def.unique = index.unique;
   def.deduplicate = index.deduplicate_items.value_or(true);
+  def.table = table.name;
   for (int c : index.key_columns) {
     const Column& col = table.columns[size_t(c)];
-    def.columns.push_back(
-        {col.name, col.type == ColumnType::kInt4 ? btree::KeyType::kInt4 : btree::KeyType::kInt8});
+    def.columns.push_back({col.name, btree::key_type_of(col.type)});
   }
   return def;
 }
@@ -72,15 +72,14 @@ void scan_keys(Storage& storage, const RelationEntry& table, const std::vector<i
       const ItemId* id = page_item_id(page, o);
       if (id->state != uint32_t(ItemState::kNormal)) continue;
       row.load(page + id->off, id->len);
-      key.n = 0;
+      key = btree::KeyValues();
       for (int c : key_columns) {
-        const std::optional<int64_t> v = row.integer(size_t(c));
-        if (!v)
-          throw Error("an index over column \"" + table.columns[size_t(c)].name +
-                          "\", which holds NULLs, is not supported yet",
-                      "", "tidepool's B-tree holds no NULL keys so far.")
-              .with_sqlstate(sqlstate::kFeatureNotSupported);
-        key.push(*v);
+        // By-reference values point into the pinned page; the builder copies them.
+        const std::optional<Datum> v = row.datum(size_t(c));
+        if (v)
+          key.push(*v);
+        else
+          key.push_null();
       }
       fn(key, Tid{block, o});
     }

@@ -49,10 +49,15 @@ IndexMaintainer::IndexMaintainer(Storage& storage, DataDir& dir, Catalog& next,
 
 IndexMaintainer::~IndexMaintainer() = default;
 
-void IndexMaintainer::add(const int64_t* values, Tid tid) {
+void IndexMaintainer::add(const Datum* values, const bool* isnull, Tid tid) {
   for (auto& t : targets_) {
     btree::KeyValues key;
-    for (int c : t->entry->key_columns) key.push(values[c]);
+    for (int c : t->entry->key_columns) {
+      if (isnull[c])
+        key.push_null();
+      else
+        key.push(values[c]);
+    }
     if (t->builder)
       t->builder->add(key, tid);
     else

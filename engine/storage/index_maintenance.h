@@ -22,7 +22,7 @@ class IndexMaintainer {
   ~IndexMaintainer();
 
   // Adds the row stored at `tid` to every index. Throws on a unique violation.
-  void add(const int64_t* values, Tid tid);
+  void add(const Datum* values, const bool* isnull, Tid tid);
   // Finishes the bulk builds and records the indexes' new relnumbers, sizes
   // and entry counts in `next`. Returns the files to unlink after commit.
   std::vector<uint32_t> finish();

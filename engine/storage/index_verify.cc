@@ -29,18 +29,24 @@ btree::VerifyReport verify_index(Storage& storage, const RelationEntry& table,
   PoolPageStore store(storage.pool(), file, nullptr, 0);
   HeapRowReader row(table.columns);
   aio::IoFile& heap = storage.file(table);
+  // The page of the last row fetched: the key's by-reference values point into it
+  // until the verifier asks for the next row.
+  bufmgr::ReadGuard page;
   btree::HeapFetch fetch = [&](Tid tid) -> std::optional<btree::KeyValues> {
     if (tid.block >= table.pages || tid.offset == 0) return std::nullopt;
-    bufmgr::ReadGuard page = storage.pool().read_buffer(heap, tid.block).lock_shared();
+    page = bufmgr::ReadGuard();
+    page = storage.pool().read_buffer(heap, tid.block).lock_shared();
     const char* tuple = heap_tuple_at(page.page(), tid.offset, kHeapTupleDataOffset);
     if (!tuple) return std::nullopt;
     btree::KeyValues key;
     try {
       row.load(tuple, page_item_id(page.page(), tid.offset)->len);
       for (int c : index.key_columns) {
-        const std::optional<int64_t> v = row.integer(size_t(c));
-        if (!v) return std::nullopt;  // no index entry may point at a NULL key
-        key.push(*v);
+        const std::optional<Datum> v = row.datum(size_t(c));
+        if (v)
+          key.push(*v);
+        else
+          key.push_null();
       }
     } catch (const Error&) {
       return std::nullopt;  // a damaged heap tuple: the verifier reports the entry

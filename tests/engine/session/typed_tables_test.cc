@@ -222,11 +222,14 @@ TEST(TypedTables, WhatIsNotBuiltYetIsRefusedByName) {
   EXPECT_EQ(scalar(s, "SELECT DISTINCT t || 'y' FROM t ORDER BY 1"), "xy");
   EXPECT_EQ(error_of(s, "SELECT DISTINCT t FROM t ORDER BY t || 'y'"),
             "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
-  EXPECT_EQ(error_of(s, "CREATE INDEX ON t (t)"),
-            "an index over a column of type text is not supported yet");
-  EXPECT_EQ(error_of(s, "CREATE TABLE k (t text PRIMARY KEY)"),
-            "an index over a column of type text is not supported yet");
-  EXPECT_EQ(error_of(s, "SELECT * FROM k"), "relation \"k\" does not exist");
+  // Text keys (the planner does not use such indexes yet; they are kept and checked).
+  s.execute("CREATE INDEX ON t (t)");
+  s.execute("CREATE TABLE k (t text PRIMARY KEY)");
+  s.execute("INSERT INTO k VALUES ('b'), ('a')");
+  EXPECT_EQ(error_of(s, "INSERT INTO k VALUES ('c'), ('a')"),
+            "duplicate key value violates unique constraint \"k_pkey\"");
+  EXPECT_EQ(scalar(s, "SELECT count(*) FROM k"), "2");
+  EXPECT_EQ(scalar(s, "SELECT tp_verify('k_pkey')"), "index \"k_pkey\" is valid: 2 pages, 2 entries checked");
   // A row that needs TOAST: PostgreSQL's message, and no TOAST to store it.
   std::string wide(9000, 'x');
   EXPECT_EQ(error_of(s, "INSERT INTO t VALUES ('" + wide + "', 1)"),
