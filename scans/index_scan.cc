@@ -226,26 +226,30 @@ bool IndexScanNode::skips_heap(BlockNumber block) {
   return vm_skip_;
 }
 
-const char* IndexScanNode::tuple_with_nulls(const btree::IndexBatch& batch, size_t item,
-                                            uint32_t& len) {
+const char* IndexScanNode::formed_tuple(const btree::IndexBatch& batch, size_t item,
+                                        uint32_t& len) {
   const size_t natts = params_.null_format->natts();
-  std::vector<Datum> values(natts, 0);
-  std::unique_ptr<bool[]> isnull(new bool[natts]);
-  std::fill(isnull.get(), isnull.get() + natts, true);
+  if (!formed_nulls_) {
+    formed_values_.assign(natts, 0);
+    formed_nulls_ = std::make_unique<bool[]>(natts);
+    std::fill(formed_nulls_.get(), formed_nulls_.get() + natts, true);
+  }
   for (size_t k = 0; k < params_.key_columns.size(); ++k) {
     const auto c = size_t(params_.key_columns[k]);
-    isnull[c] = batch.is_null(item, int(k));
-    values[c] = batch.datum(item, int(k));
+    formed_nulls_[c] = batch.is_null(item, int(k));
+    formed_values_[c] = batch.datum(item, int(k));
   }
-  len = params_.null_format->tuple_size(values.data(), isnull.get());
-  null_tuple_.assign(len, 0);
-  params_.null_format->form(values.data(), isnull.get(), Tid{0, 0}, null_tuple_.data(), len);
-  return null_tuple_.data();
+  len = params_.null_format->tuple_size(formed_values_.data(), formed_nulls_.get());
+  if (formed_tuple_.size() < len) formed_tuple_.resize(len);
+  std::memset(formed_tuple_.data(), 0, len);
+  params_.null_format->form(formed_values_.data(), formed_nulls_.get(), Tid{0, 0},
+                            formed_tuple_.data(), len);
+  return formed_tuple_.data();
 }
 
 const char* IndexScanNode::tuple_from_index(const btree::IndexBatch& batch, size_t item,
                                             uint32_t& len) {
-  if (batch.nulls[item] != 0) return tuple_with_nulls(batch, item, len);
+  if (params_.key_slots.empty() || batch.nulls[item] != 0) return formed_tuple(batch, item, len);
   len = params_.tuple_size;
   if (index_tuple_.size() < params_.tuple_size) {
     // A real heap tuple's header, so a qual that deforms the row (a typed expression)

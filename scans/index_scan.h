@@ -76,9 +76,10 @@ struct IndexScanParams {
   std::vector<OutputColumn> key_slots;
   uint32_t tuple_size = 0;
   uint16_t tuple_natts = 0;  // the buffer's header: the table's columns up to the last key
-  // An entry with a NULL key is formed as a heap tuple with a NULL bitmap instead:
-  // `null_format` holds the first tuple_natts columns' formats and `key_columns` each
-  // key's column among them (the others are formed as NULL; no output reads them).
+  // Keys of other types (no key_slots), and an entry with a NULL key, are formed as a
+  // heap tuple instead: `null_format` holds the first tuple_natts columns' formats and
+  // `key_columns` each key's column among them (the others are formed as NULL; no
+  // output reads them).
   std::shared_ptr<const TupleFormat> null_format;
   std::vector<int> key_columns;
   bool prefetch = false;
@@ -135,7 +136,7 @@ class IndexScanNode final : public ExecNode {
   bool skips_heap(BlockNumber block);
   // The current entry's keys laid out as a heap tuple (in index_tuple_) of `len` bytes.
   const char* tuple_from_index(const btree::IndexBatch& batch, size_t item, uint32_t& len);
-  const char* tuple_with_nulls(const btree::IndexBatch& batch, size_t item, uint32_t& len);
+  const char* formed_tuple(const btree::IndexBatch& batch, size_t item, uint32_t& len);
 
   bufmgr::BufferPool& pool_;
   aio::IoFile& heap_;
@@ -157,7 +158,9 @@ class IndexScanNode final : public ExecNode {
   BlockNumber vm_block_ = kInvalidBlock;                  // the last block skips_heap looked up
   bool vm_skip_ = false;
   std::vector<char> index_tuple_;
-  std::vector<char> null_tuple_;  // tuple_with_nulls' tuple
+  std::vector<char> formed_tuple_;  // formed_tuple's tuple
+  std::vector<Datum> formed_values_;
+  std::unique_ptr<bool[]> formed_nulls_;
   BlockNumber current_block_ = kInvalidBlock;
   bufmgr::ReadGuard current_page_;
   std::unique_ptr<bufmgr::ReadStream> stream_;

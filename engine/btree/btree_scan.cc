@@ -44,15 +44,14 @@ void push_bound(KeyValues& key, const Bound& b) {
     key.push(b.value);
 }
 
-// Copies a leaf item's entries into the batch: one, or a posting list's TIDs in
-// scan order, each with the key (by-reference values copied into the batch).
-void append_item(const TupleLayout& layout, TupleView item, ScanDirection direction,
-                 IndexBatch& batch) {
+// Copies a leaf item's entries into the batch: one, or a posting list's TIDs, each
+// with the key (by-reference values copied into the batch). A posting list's TIDs come
+// in ascending order in either direction, as nbtree's backward scan returns them.
+void append_item(const TupleLayout& layout, TupleView item, IndexBatch& batch) {
   const int n = item.heap_tid_count();
   const KeyValues key = item.key(layout);
   for (int k = 0; k < n; ++k) {
-    const int at = direction == ScanDirection::kForward ? k : n - 1 - k;
-    batch.tids.push_back(item.is_posting() ? item.posting_tid(at) : item.tid());
+    batch.tids.push_back(item.is_posting() ? item.posting_tid(k) : item.tid());
     batch.append_key(layout, key);
   }
 }
@@ -161,7 +160,7 @@ bool IndexScan::read_page(const char* page, OffsetNumber off, IndexBatch& batch)
     TupleView item = tuple_at(page, off);
     if (upper_ && compare(layout, *upper_, item) <= 0) return true;
     if (!passes_filters(item)) continue;
-    append_item(layout, item, ScanDirection::kForward, batch);
+    append_item(layout, item, batch);
   }
   if (bt_rightmost(page)) return true;
   // Every item right of the high key is >= it: if the high key is already
@@ -177,7 +176,7 @@ bool IndexScan::read_page_backward(const char* page, int off, IndexBatch& batch)
     TupleView item = tuple_at(page, OffsetNumber(off));
     if (compare(layout, lower_, item) > 0) return true;  // below the lower bound
     if (!passes_filters(item)) continue;
-    append_item(layout, item, ScanDirection::kBackward, batch);
+    append_item(layout, item, batch);
   }
   const BtSpecial* special = bt_special(page);
   if (special->prev == kInvalidBlock) return true;

@@ -39,6 +39,8 @@ struct ColumnCondition {
   int column = 0;
   std::optional<Bound> lower;
   std::optional<Bound> upper;
+  // Keeps by-reference bound values alive (the expression holding the constant).
+  std::shared_ptr<const void> owner = nullptr;
 
   static ColumnCondition eq(int column, int64_t v) {
     return {column, Bound{v, true}, Bound{v, true}};

@@ -4,49 +4,68 @@
 #include <algorithm>
 
 #include "engine/core/error.h"
+#include "engine/plan/typed_index_qual.h"
 
 namespace tp {
 
-bool is_btree_indexable(const Clause& clause, int column) {
+std::optional<IndexQualShape> index_qual_shape(const Clause& clause, int column) {
+  if (clause.kind == Clause::Kind::kExpr) {
+    const std::optional<TypedIndexQual> q = typed_index_qual(clause);
+    if (!q || q->column != column) return std::nullopt;
+    return IndexQualShape{q->in_list, q->in_list ? q->elements : 1,
+                          q->in_list || q->op == CmpOp::kEq, false};
+  }
   // A numeric comparison is on the expression (col)::numeric, which no index holds.
-  if (clause.column != column || clause.numeric) return false;
+  if (clause.column != column || clause.numeric) return std::nullopt;
   switch (clause.kind) {
     case Clause::Kind::kCompare:
-      return clause.op != CmpOp::kNe && clause.value.has_value();
+      if (clause.op == CmpOp::kNe || !clause.value.has_value()) return std::nullopt;
+      return IndexQualShape{false, 1, clause.op == CmpOp::kEq, false};
     case Clause::Kind::kIn:
-      return !clause.negated;
+      if (clause.negated) return std::nullopt;
+      return IndexQualShape{true, clause.list.size(), true, false};
     case Clause::Kind::kIsNull:
-      return true;
+      return IndexQualShape{false, 1, !clause.negated, !clause.negated};
     default:
-      return false;
+      return std::nullopt;
   }
+}
+
+bool is_index_in_list(const Clause& clause) {
+  if (clause.kind == Clause::Kind::kIn) return true;
+  const std::optional<TypedIndexQual> q = typed_index_qual(clause);
+  return q && q->in_list;
 }
 
 BtreeQuals summarize_btree_quals(const RelationStatsView& rel,
                                  const std::vector<int>& index_columns, bool unique,
                                  std::span<const Clause> index_clauses) {
   TP_ASSERT(!index_columns.empty());
-  auto key_position = [&](const Clause& c) {
-    for (size_t k = 0; k < index_columns.size(); ++k) {
-      if (is_btree_indexable(c, index_columns[k])) return static_cast<int>(k);
-    }
+  struct Indexed {
+    int pos;
+    IndexQualShape shape;
+    const Clause* clause;
+  };
+  auto indexed = [&](const Clause& c) {
+    for (size_t k = 0; k < index_columns.size(); ++k)
+      if (const auto shape = index_qual_shape(c, index_columns[k]))
+        return Indexed{static_cast<int>(k), *shape, &c};
     TP_ASSERT(false);
-    return -1;
+    return Indexed{-1, {}, &c};
   };
   // Index clauses come in key order, as PostgreSQL's IndexClause list does.
-  std::vector<std::pair<int, const Clause*>> ordered;
-  for (const Clause& c : index_clauses) ordered.push_back({key_position(c), &c});
+  std::vector<Indexed> ordered;
+  for (const Clause& c : index_clauses) ordered.push_back(indexed(c));
   std::stable_sort(ordered.begin(), ordered.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+                   [](const Indexed& a, const Indexed& b) { return a.pos < b.pos; });
 
   BtreeQuals q;
   std::vector<Clause> all;
   std::vector<Clause> boundary;
-  for (const auto& [pos, c] : ordered) {
-    all.push_back(*c);
-    if (c->kind == Clause::Kind::kIn && c->list.size() > 1) {
-      q.all_sa_scans *= static_cast<double>(c->list.size());
-    }
+  for (const Indexed& x : ordered) {
+    all.push_back(*x.clause);
+    if (x.shape.in_list && x.shape.list_size > 1)
+      q.all_sa_scans *= static_cast<double>(x.shape.list_size);
   }
   q.operator_count = static_cast<int>(all.size());
 
@@ -56,26 +75,20 @@ BtreeQuals summarize_btree_quals(const RelationStatsView& rel,
   bool eq_here = false;
   bool found_saop = false;
   bool found_is_null = false;
-  for (const auto& [pos, c] : ordered) {
-    if (pos != indexcol) {
+  for (const Indexed& x : ordered) {
+    if (x.pos != indexcol) {
       if (!eq_here) break;
       eq_here = false;
       ++indexcol;
-      if (pos != indexcol) break;
+      if (x.pos != indexcol) break;
     }
-    if (c->kind == Clause::Kind::kIn) {
+    if (x.shape.in_list) {
       found_saop = true;
-      if (c->list.size() > 1) q.sa_scans *= static_cast<double>(c->list.size());
-      eq_here = true;
-    } else if (c->kind == Clause::Kind::kIsNull) {
-      if (!c->negated) {
-        found_is_null = true;
-        eq_here = true;
-      }
-    } else if (c->op == CmpOp::kEq) {
-      eq_here = true;
+      if (x.shape.list_size > 1) q.sa_scans *= static_cast<double>(x.shape.list_size);
     }
-    boundary.push_back(*c);
+    found_is_null = found_is_null || x.shape.is_null;
+    eq_here = eq_here || x.shape.equality;
+    boundary.push_back(*x.clause);
   }
   q.unique_match = unique && indexcol == static_cast<int>(index_columns.size()) - 1 && eq_here &&
                    !found_saop && !found_is_null;

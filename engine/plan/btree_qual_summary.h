@@ -7,6 +7,7 @@
 //   IndexScanCost c = cost_index_scan(settings, size, index, q, qual_cost(settings, filter));
 #pragma once
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -15,10 +16,24 @@
 
 namespace tp {
 
-// True for a clause a btree can use as an index qual on `column`: a
-// comparison other than <> with a non-NULL constant, an IN list (= ANY), or
-// IS [NOT] NULL.
-bool is_btree_indexable(const Clause& clause, int column);
+// How btcostestimate and the index paths see an index clause on one column.
+struct IndexQualShape {
+  bool in_list = false;  // = ANY (list)
+  size_t list_size = 1;
+  bool equality = false;  // =, or an IN list
+  bool is_null = false;   // IS NULL (not IS NOT NULL)
+};
+
+// The shape of a clause a btree can use as an index qual on `column`: a comparison
+// other than <> with a non-NULL constant, an IN list (= ANY), or IS [NOT] NULL, over
+// an integer column (Clause's own kinds) or a column of any type (a typed expression,
+// engine/plan/typed_index_qual.h); none for any other clause.
+std::optional<IndexQualShape> index_qual_shape(const Clause& clause, int column);
+inline bool is_btree_indexable(const Clause& clause, int column) {
+  return index_qual_shape(clause, column).has_value();
+}
+// An IN list (= ANY) an index can search, on whichever column.
+bool is_index_in_list(const Clause& clause);
 
 // Contract: `index_columns` are the table columns of the index keys in order;
 // every clause of `index_clauses` is indexable on one of them (asserted).

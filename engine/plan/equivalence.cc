@@ -52,6 +52,7 @@ bool same_constant(const Clause& a, const Clause& b) {
 struct EquivalenceClass {
   Clause first;  // its first source: the constant the class keeps
   bool differs = false;
+  int sources = 1;
 };
 
 }  // namespace
@@ -72,11 +73,18 @@ EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses) {
       continue;
     }
     ec->differs = ec->differs || !same_constant(ec->first, c);
+    ++ec->sources;
   }
   out.class_start = out.clauses.size();
   for (EquivalenceClass& e : classes) {
     out.contradiction = out.contradiction || e.differs;
-    // PostgreSQL makes the class's equality again, column first.
+    // A class of one source keeps its clause as written (generate_base_implied_
+    // equalities_const's trivial case); otherwise PostgreSQL makes the class's equality
+    // again, column first.
+    if (e.sources == 1) {
+      out.clauses.push_back(std::move(e.first));
+      continue;
+    }
     e.first.constant_left = false;
     if (typed_equality_side(e.first) == 1) {
       TypedExpr flipped = *e.first.expr;

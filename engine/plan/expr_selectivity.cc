@@ -91,6 +91,8 @@ class StatsAs {
     for (Datum& d : widened_.histogram) d = widen(d);
     widened_.min_value = widen(widened_.min_value);
     widened_.max_value = widen(widened_.max_value);
+    if (cv.actual_min) cv.actual_min = widen(*cv.actual_min);
+    if (cv.actual_max) cv.actual_max = widen(*cv.actual_max);
     cv.stats = &widened_;
     cv.type = as;
   }

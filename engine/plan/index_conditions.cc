@@ -1,10 +1,11 @@
 #include "engine/plan/index_conditions.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "engine/core/error.h"
+#include "engine/core/datum_ops.h"
 #include "engine/plan/btree_qual_summary.h"
+#include "engine/plan/typed_index_qual.h"
 
 namespace tp {
 namespace {
@@ -33,14 +34,12 @@ constexpr size_t kMaxConditionSets = 100000;
 }  // namespace
 
 bool usable_index_clause(const Clause& c, const std::vector<int>& key_columns) {
-  bool ok = !c.numeric &&
-            ((c.kind == Clause::Kind::kCompare && c.value && c.op != CmpOp::kNe) ||
-             (c.kind == Clause::Kind::kIn && !c.negated &&
-              std::all_of(c.list.begin(), c.list.end(), [](const StatsValue& v) { return v; })) ||
-             c.kind == Clause::Kind::kIsNull);  // B-trees search for NULLs (amsearchnulls)
-  if (!ok) return false;
+  // An integer IN list with a NULL element stays a filter.
+  if (c.kind == Clause::Kind::kIn &&
+      !std::all_of(c.list.begin(), c.list.end(), [](const StatsValue& v) { return v; }))
+    return false;
   for (int k : key_columns)
-    if (is_btree_indexable(c, k)) return true;
+    if (is_btree_indexable(c, k)) return true;  // B-trees search for NULLs (amsearchnulls)
   return false;
 }
 
@@ -74,10 +73,32 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
       for (auto& set : sets) set.push_back(condition_on(pos_of(c.column), c.op, *c.value));
       continue;
     }
-    std::vector<int64_t> values;
-    for (const StatsValue& v : c.list) values.push_back(*v);
-    std::sort(values.begin(), values.end());
-    values.erase(std::unique(values.begin(), values.end()), values.end());
+    std::vector<Datum> values;
+    int column = c.column;
+    TypeId type = TypeId::kInt8;  // an integer IN list's values compare as integers
+    if (c.kind == Clause::Kind::kExpr) {
+      // A typed comparison or IN list: its constants, which the clause's expression
+      // holds (it lives as long as the plan).
+      std::optional<TypedIndexQual> q = typed_index_qual(c);
+      TP_ASSERT(q.has_value());
+      column = q->column;
+      type = q->column_type;
+      if (!q->in_list) {
+        for (auto& set : sets) {
+          set.push_back(condition_on(pos_of(column), q->op, q->values[0]));
+          set.back().owner = c.expr;
+        }
+        continue;
+      }
+      values = std::move(q->values);
+    } else {
+      for (const StatsValue& v : c.list) values.push_back(*v);
+    }
+    std::sort(values.begin(), values.end(),
+              [&](Datum a, Datum b) { return compare_datums(type, a, b) < 0; });
+    values.erase(std::unique(values.begin(), values.end(),
+                             [&](Datum a, Datum b) { return compare_datums(type, a, b) == 0; }),
+                 values.end());
     if (backward) std::reverse(values.begin(), values.end());
     if (sets.size() * values.size() > kMaxConditionSets)
       throw Error("IN lists in the index conditions combine into more than " +
@@ -85,9 +106,10 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
           .with_sqlstate(sqlstate::kProgramLimitExceeded);
     scans::ConditionSets next;
     for (const auto& set : sets)
-      for (int64_t v : values) {
+      for (Datum v : values) {
         next.push_back(set);
-        next.back().push_back(btree::ColumnCondition::eq(pos_of(c.column), v));
+        next.back().push_back(btree::ColumnCondition::eq(pos_of(column), v));
+        next.back().back().owner = c.expr;
       }
     sets = std::move(next);
   }

@@ -1,5 +1,4 @@
 #include "engine/plan/index_open.h"
-#include "engine/plan/where_clause.h"
 
 #include <algorithm>
 #include <memory>
@@ -26,7 +25,7 @@ void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
     if (ctx.data_dir.damage(idx->relnumber)) continue;  // unreadable: plan without it
     if (idx->key_columns.empty() || idx->key_columns[0] != c) continue;
     if (idx->unique && idx->key_columns.size() == 1) v.unique = true;
-    if (v.actual_min || !planner_uses_index(table, *idx)) continue;
+    if (v.actual_min) continue;
     Storage& st = ctx.storage;
     PoolPageStore store(st.pool(), st.file(*idx), nullptr, 0);
     btree::BTree tree = btree::BTree::open(store, index_def(table, *idx));
@@ -35,9 +34,30 @@ void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
     const std::vector<btree::ColumnCondition> not_null{btree::ColumnCondition::not_null(0)};
     btree::IndexScan lowest(tree, not_null, btree::ScanDirection::kForward);
     if (!lowest.next_batch(batch) || batch.empty()) continue;
-    v.actual_min = batch.key(0)[0];
+    const AttrFormat format = AttrFormat::of(table.columns[size_t(c)].type);
+    // By-reference values are copied: the batch's bytes go with the next batch.
+    auto bytes = std::make_shared<std::string>();
+    std::vector<size_t> at;
+    auto keep = [&](Datum d) {
+      if (format.byval) return d;
+      at.push_back(bytes->size());
+      const char* p = datum_pointer(d);
+      bytes->append(p, datum_ref_size(format.len, d));
+      bytes->resize(maxalign(uint32_t(bytes->size())));
+      return Datum(0);
+    };
+    const Datum low = keep(batch.datum(0, 0));
     btree::IndexScan highest(tree, not_null, btree::ScanDirection::kBackward);
-    if (highest.next_batch(batch) && !batch.empty()) v.actual_max = batch.key(0)[0];
+    if (!highest.next_batch(batch) || batch.empty()) continue;
+    const Datum high = keep(batch.datum(0, 0));
+    if (format.byval) {
+      v.actual_min = low;
+      v.actual_max = high;
+    } else {
+      v.actual_bytes = bytes;
+      v.actual_min = pointer_datum(bytes->data() + at[0]);
+      v.actual_max = pointer_datum(bytes->data() + at[1]);
+    }
   }
 }
 
@@ -82,21 +102,27 @@ void answer_from_index(scans::IndexScanParams& params, Storage& storage, const R
                        const RelationEntry& index) {
   params.all_visible = all_visible_pages(storage, table);
   HeapTupleLayout layout(table.columns);
-  // A tuple-shaped buffer long enough for the key columns (all at fixed offsets: indexes
-  // hold integer columns before any variable-length one).
-  params.tuple_size = kHeapTupleDataOffset;
   for (int c : index.key_columns)
-    params.tuple_size =
-        std::max(params.tuple_size, layout.offset(size_t(c)) + uint32_t(sizeof(int64_t)));
-  for (int c : index.key_columns) {
-    params.key_slots.push_back(
-        {layout.offset(size_t(c)), uint8_t(layout.type(size_t(c)) == ColumnType::kInt8 ? 8 : 4)});
     params.tuple_natts = std::max<uint16_t>(params.tuple_natts, uint16_t(c + 1));
-  }
   std::vector<TypeId> types;
   for (size_t c = 0; c < params.tuple_natts; ++c) types.push_back(table.columns[c].type);
   params.null_format = std::make_shared<const TupleFormat>(TupleFormat::of_types(types));
   params.key_columns = index.key_columns;
+  bool integers = true;
+  for (int c : index.key_columns) {
+    const ColumnType t = layout.type(size_t(c));
+    integers = integers && (t == ColumnType::kInt4 || t == ColumnType::kInt8) && layout.fixed(size_t(c));
+  }
+  if (!integers) return;  // every entry's row is formed (null_format)
+  // Integer keys at fixed offsets: a tuple-shaped buffer long enough for them, written
+  // in place.
+  params.tuple_size = kHeapTupleDataOffset;
+  for (int c : index.key_columns) {
+    params.tuple_size =
+        std::max(params.tuple_size, layout.offset(size_t(c)) + uint32_t(sizeof(int64_t)));
+    params.key_slots.push_back(
+        {layout.offset(size_t(c)), uint8_t(layout.type(size_t(c)) == ColumnType::kInt8 ? 8 : 4)});
+  }
 }
 
 }  // namespace tp

@@ -66,7 +66,6 @@ class ScanChooser {
     for (const RelationEntry* idx : ctx.catalog.indexes_of(rel_.oid)) {
       // A damaged index (DataDir::damage) is left out: the table stays readable.
       if (ctx.data_dir.damage(idx->relnumber)) continue;
-      if (!planner_uses_index(rel_, *idx)) continue;
       indexes_.push_back({idx, BtreeIndexInfo{.pages = double(idx->pages),
                                               .tuples = size.tuples,
                                               .tree_height = index_height(ctx.storage, rel_, *idx),
@@ -332,7 +331,7 @@ class ScanChooser {
     bool lower_in = false;
     for (const Clause& c : q_.clauses) {
       const bool usable = usable_index_clause(c, keys);
-      const bool lower = usable && c.kind == Clause::Kind::kIn && !is_btree_indexable(c, keys[0]);
+      const bool lower = usable && is_index_in_list(c) && !is_btree_indexable(c, keys[0]);
       lower_in = lower_in || lower;
       (usable && !lower ? ic : qp).push_back(c);
       (usable ? ic_all : qp_all).push_back(c);
@@ -424,7 +423,7 @@ class ScanChooser {
         const Clause& c = q_.clauses[i];
         if (!usable_index_clause(c, keys)) continue;
         all.push_back(i);
-        if (c.kind != Clause::Kind::kIn || is_btree_indexable(c, keys[0])) upper.push_back(i);
+        if (!is_index_in_list(c) || is_btree_indexable(c, keys[0])) upper.push_back(i);
       }
       // PostgreSQL's index paths, both bitmap candidates: the one that keeps the
       // index's order (no IN list on a later column), then the one with every clause.

@@ -6,6 +6,7 @@
 #include "engine/plan/index_open.h"
 #include "engine/plan/predtest.h"
 #include "engine/plan/prepqual.h"
+#include "engine/plan/typed_index_qual.h"
 #include "engine/plan/where_clause.h"
 
 namespace tp {
@@ -17,7 +18,7 @@ std::unique_ptr<scans::BitmapIndexScanNode> make_bitmap_index(const TableScan& t
   const RelationEntry& index = *ch.index->entry;
   auto node = std::make_unique<scans::BitmapIndexScanNode>(
       open_index(t.ctx, t.rel, index), condition_sets(ch.index_clauses, index.key_columns, false),
-      clauses_text(index_form(in_key_order(ch.index_clauses, index.key_columns)), t.rel),
+      clauses_text(index_cond_form(in_key_order(ch.index_clauses, index.key_columns)), t.rel),
       t.ctx.settings.index_leaf_readahead);
   PathCost e = explain_bitmap_node(t.cs, ch.node, t.rs.tuples);
   node->estimate = {e.startup, e.total, e.rows, 0};
@@ -57,7 +58,7 @@ scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec
   const std::vector<Clause> filter = drop_implied(spec.filter, spec.index_clauses);
   ip.filter = scans::compile_qual(filter, t.layout);
   ip.index_cond_text =
-      clauses_text(index_form(in_key_order(spec.index_clauses, index.key_columns)), t.rel);
+      clauses_text(index_cond_form(in_key_order(spec.index_clauses, index.key_columns)), t.rel);
   ip.filter_text = clauses_text(filter, t.rel);
   return ip;
 }

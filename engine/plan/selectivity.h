@@ -17,7 +17,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "engine/core/clause.h"
@@ -31,9 +33,11 @@ struct ColumnStatsView {
   const ColumnStats* stats = nullptr;  // nullptr or !valid: never analyzed
   bool unique = false;                 // a unique index covers exactly this column
   // The current min / max, when an index on the column can supply them
-  // (PostgreSQL's get_actual_variable_range); they refine histogram endpoints.
-  std::optional<int64_t> actual_min;
-  std::optional<int64_t> actual_max;
+  // (PostgreSQL's get_actual_variable_range); they refine histogram endpoints. Datums of
+  // the column's type; by-reference ones point into `actual_bytes`.
+  std::optional<Datum> actual_min;
+  std::optional<Datum> actual_max;
+  std::shared_ptr<const std::string> actual_bytes = nullptr;
   TypeId type = TypeId::kInt8;  // the column's type (a boolean has two values)
 };
 

@@ -486,16 +486,6 @@ std::string clauses_text(const std::vector<Clause>& clauses, const RelationEntry
   return deparse(Clause::and_of(clauses), rel);
 }
 
-bool planner_uses_index(const RelationEntry& rel, const RelationEntry& idx) {
-  const HeapTupleLayout layout(rel.columns);
-  for (int c : idx.key_columns) {
-    const ColumnType t = rel.columns[size_t(c)].type;
-    if ((t != ColumnType::kInt4 && t != ColumnType::kInt8) || !layout.fixed(size_t(c)))
-      return false;
-  }
-  return true;
-}
-
 int bind_column(const RelationEntry& rel, const sql::Expr& column_ref) {
   return Binder(rel).column(column_ref);
 }

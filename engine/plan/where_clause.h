@@ -14,12 +14,6 @@
 namespace tp {
 
 // The table column a column reference names; throws tp::Error (at its position) if none.
-// Whether the planner plans with index `idx` of `rel`: its key columns are integer or
-// bigint at fixed offsets in the row, which its index paths read (index conditions are
-// integer ranges, an Index Only Scan rebuilds the row at those offsets). Indexes over
-// other columns are built, kept up to date and checked, but not used by plans yet.
-bool planner_uses_index(const RelationEntry& rel, const RelationEntry& idx);
-
 int bind_column(const RelationEntry& rel, const sql::Expr& column_ref);
 
 // A WHERE clause bound to the table's columns. Throws tp::Error, naming the place, for

@@ -71,8 +71,7 @@ void expect_contents(const BTree& tree, const ModelHeap& heap, const std::string
                                << expected.size() << "\n got " << testing::describe(got);
   std::vector<Entry> backward =
       testing::scan_all(tree, {}, nullptr, nullptr, ScanDirection::kBackward);
-  std::reverse(backward.begin(), backward.end());
-  ASSERT_TRUE(backward == expected) << where << ": backward scan";
+  ASSERT_TRUE(testing::backward_matches(backward, expected)) << where << ": backward scan";
   VerifyReport report = verify_btree(tree.store(), tree.def(), heap.fetch());
   ASSERT_TRUE(report.ok) << where << ": " << report.message;
   ASSERT_EQ(report.leaf_items_checked, expected.size()) << where;

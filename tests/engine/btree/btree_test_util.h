@@ -78,6 +78,17 @@ inline std::vector<Entry> scan_all(const BTree& tree, std::vector<ColumnConditio
   return out;
 }
 
+// Whether a backward scan's `got` returns the forward scan's `forward` entries as
+// nbtree's backward scan does: keys descending, equal keys in any TID order (a posting
+// list's TIDs ascend, separate items' descend).
+inline bool backward_matches(std::vector<Entry> got, std::vector<Entry> forward) {
+  for (size_t i = 1; i < got.size(); ++i)
+    if (key_less(got[i - 1].first, got[i].first)) return false;
+  std::sort(got.begin(), got.end(), entry_less);
+  std::sort(forward.begin(), forward.end(), entry_less);
+  return got == forward;
+}
+
 inline std::string describe(const std::vector<Entry>& entries, size_t limit = 8) {
   std::string s;
   for (size_t i = 0; i < entries.size() && i < limit; ++i)

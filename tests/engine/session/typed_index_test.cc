@@ -77,3 +77,20 @@ TEST(TypedIndex, InsertsKeepTypedIndexesValid) {
 
 }  // namespace
 }  // namespace tp
+
+namespace tp {
+namespace {
+
+// Index paths over columns of every type (pg15/typed_index_queries.sql): equality,
+// ranges, IN lists and IS NULL as Index Conds, ordered and backward index scans for
+// ORDER BY ... LIMIT, index-only scans, bitmap scans and their costs, as PostgreSQL
+// 15's plans and results.
+TEST(TypedIndex, IndexPathsArePostgres) {
+  testing::TempDir tmp;
+  Session s(testing::options_for(tmp.data()));
+  testing::run_pg15_setup(s, "typed_index_setup.sql");
+  EXPECT_EQ(testing::check_pg15_queries(s, "typed_index.out"), 38u);
+}
+
+}  // namespace
+}  // namespace tp

@@ -1,0 +1,103 @@
+#include "engine/plan/typed_index_qual.h"
+
+#include <string>
+
+namespace tp {
+namespace {
+
+// The column under binary-compatible casts (`(v)::text`), or null.
+const TypedExpr* indexed_column(const TypedExpr& e) {
+  const TypedExpr* x = &e;
+  while (x->kind == TypedExpr::Kind::kCall && x->form == TypedExpr::Form::kRelabel) x = &x->args[0];
+  return x->kind == TypedExpr::Kind::kColumn ? x : nullptr;
+}
+
+bool is_integer(TypeId t) {
+  return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
+}
+
+// Whether the column's btree operator family compares it with a constant of type `c`
+// in the column's own order (the bounds become Datums of the column's comparison).
+bool same_family(TypeId column, TypeId c) {
+  if (column == c) return true;
+  if (is_integer(column) && is_integer(c)) return true;
+  return (column == TypeId::kVarchar || column == TypeId::kText) &&
+         (c == TypeId::kText || c == TypeId::kVarchar);
+}
+
+std::optional<CmpOp> comparison(const std::string& name) {
+  if (name == "=") return CmpOp::kEq;
+  if (name == "<") return CmpOp::kLt;
+  if (name == "<=") return CmpOp::kLe;
+  if (name == ">") return CmpOp::kGt;
+  if (name == ">=") return CmpOp::kGe;
+  return std::nullopt;
+}
+
+const char* commuted_name(const std::string& name) {
+  if (name == "<") return ">";
+  if (name == "<=") return ">=";
+  if (name == ">") return "<";
+  if (name == ">=") return "<=";
+  return "=";
+}
+
+}  // namespace
+
+std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
+  TypedIndexQual q;
+  if (e.kind == TypedExpr::Kind::kAnyArray) {
+    const TypedExpr* col = indexed_column(e.args[0]);
+    if (e.negated || e.name != "=" || !col) return std::nullopt;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      const TypedExpr& a = e.args[i];
+      if (!a.is_const() || !same_family(col->type, a.type)) return std::nullopt;
+      if (!a.isnull) q.values.push_back(a.value.datum());  // NULL elements match nothing
+    }
+    q.column = int(col->slot);
+    q.column_type = col->type;
+    q.in_list = true;
+    q.elements = e.args.size() - 1;
+    return q;
+  }
+  if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix ||
+      e.args.size() != 2)
+    return std::nullopt;
+  const std::optional<CmpOp> op = comparison(e.name);
+  if (!op) return std::nullopt;
+  const bool const_left = e.args[0].is_const();
+  const TypedExpr& constant = const_left ? e.args[0] : e.args[1];
+  const TypedExpr* col = indexed_column(const_left ? e.args[1] : e.args[0]);
+  if (!col || !constant.is_const() || constant.isnull || !same_family(col->type, constant.type))
+    return std::nullopt;
+  q.column = int(col->slot);
+  q.column_type = col->type;
+  q.op = const_left ? commute(*op) : *op;
+  q.values.push_back(constant.value.datum());
+  return q;
+}
+
+Clause index_cond_form(Clause c) {
+  c.constant_left = false;
+  if (c.kind != Clause::Kind::kExpr || !c.expr || !typed_index_qual(*c.expr)) return c;
+  const TypedExpr& e = *c.expr;
+  if (e.kind != TypedExpr::Kind::kCall || !e.args[0].is_const()) return c;
+  TypedExpr turned = e;
+  std::swap(turned.args[0], turned.args[1]);
+  turned.name = commuted_name(e.name);
+  turned.fn = nullptr;  // printed, never evaluated
+  turned.negator = nullptr;
+  c.expr = std::make_shared<const TypedExpr>(std::move(turned));
+  return c;
+}
+
+}  // namespace tp
+
+namespace tp {
+
+std::vector<Clause> index_cond_form(std::vector<Clause> clauses) {
+  for (Clause& c : clauses) c = index_cond_form(std::move(c));
+  return clauses;
+}
+
+}  // namespace tp

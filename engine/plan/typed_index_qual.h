@@ -1,0 +1,41 @@
+// Which typed restriction clauses (Clause::Kind::kExpr over columns of any type) a
+// B-tree can search, as PostgreSQL's match_clause_to_indexcol finds them: `column op
+// constant` (either side; <> never) and `column = ANY (constants)`, where the
+// constant's type is one the column's operator family compares with the column's own
+// order: the same type, another integer width, or text against varchar (text_ops).
+//
+//   // WHERE 'abc' < name AND v IN ('x', 'y'): name > 'abc' on name, an IN list on v
+//   std::optional<TypedIndexQual> q = typed_index_qual(*clause.expr);
+//   q->column, q->op == CmpOp::kGt, q->values[0] points into the clause's constant
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "engine/core/clause.h"
+#include "engine/core/typed_expr.h"
+
+namespace tp {
+
+struct TypedIndexQual {
+  int column = -1;
+  bool in_list = false;        // column = ANY (values)
+  CmpOp op = CmpOp::kEq;       // as if the column were written on the left
+  std::vector<Datum> values;   // non-NULL constants (by-reference ones point into the clause)
+  size_t elements = 1;         // an IN list's length, NULLs included (btcostestimate's)
+  TypeId column_type = TypeId::kInt4;
+};
+
+std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e);
+inline std::optional<TypedIndexQual> typed_index_qual(const Clause& c) {
+  if (c.kind != Clause::Kind::kExpr || !c.expr) return std::nullopt;
+  return typed_index_qual(*c.expr);
+}
+
+// The clause as an Index Cond prints it: a comparison written `constant op column`
+// turned around (PostgreSQL commutes an index qual). For EXPLAIN only: the turned
+// comparison is not evaluated.
+Clause index_cond_form(Clause c);
+std::vector<Clause> index_cond_form(std::vector<Clause> clauses);
+
+}  // namespace tp

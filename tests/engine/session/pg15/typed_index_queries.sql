@@ -1,0 +1,38 @@
+select count(*) from s where t = 'k42'
+select id, t from s where t = 'k42' order by id
+select count(*) from s where 'k42' = t
+select count(*) from s where t = 'common'
+select count(*) from s where t in ('k1', 'k2', 'k3')
+select count(*) from s where t in ('k1', null)
+select count(*) from s where t > 'k2990'
+select count(*) from s where t between 'k100' and 'k1005'
+select count(*) from s where t = 'k42' and d > '2021-01-01'
+select t, d from s where t = 'k42' and d > '2021-01-01' order by d
+select count(*) from s where v = 'v7'
+select count(*) from s where v in ('v7', 'v8')
+select count(*) from s where c = 'c17'
+select count(*) from s where c = 'c17  '
+select count(*) from s where n = 12.5
+select count(*) from s where n is null
+select count(*) from s where n between 100 and 101
+select count(*) from s where f = 1.0
+select count(*) from s where d = '2020-03-01'
+select count(*) from s where d between '2020-03-01' and '2020-03-10'
+select count(*) from s where ts = '2021-01-02 00:40'
+select id from s where ts = '2021-01-02 00:40'
+select count(*) from s where ts between '2021-01-05' and '2021-01-06'
+select count(*) from s where sm = 5
+select count(*) from s where sm in (5, 6, 7)
+select count(*) from s where iv = '3 hours'
+select id, t from s order by t limit 5
+select id, t from s order by t desc limit 5
+select id, d from s order by d limit 4
+select id, d from s order by d desc, id limit 4
+select t from s where t = 'k42'
+select t, d from s where t = 'k42' order by d
+select ts, id from s where ts < '2021-01-01 03:00' order by ts
+select id from s where t = 'k42' and v = 'v42'
+select count(*) from s where t like 'k42%'
+select count(*) from s where t = 'k42' or t = 'k43'
+select count(*) from s where t < 'k1' and t > 'j'
+select count(*) from s where r = 1.0

@@ -1,0 +1,14 @@
+create table s (id int, t text, v varchar(12), c char(6), n numeric(10,2), f float8, r real, d date, ts timestamp, b bool, sm smallint, iv interval, w text);
+insert into s select i, case when i % 10 = 0 then 'common' else 'k' || ((i * 7919) % 3000) end, 'v' || (i % 50), 'c' || (i % 400), case when i % 17 = 0 then null else (i % 1000) * 1.25 end, i / 7.0, (i % 300) / 7.0, date '2020-01-01' + (i * 13) % 1500, timestamp '2021-01-01 00:00' + i * interval '37 minutes', case when i % 11 = 0 then null else i % 3 = 0 end, i % 120, (i % 90) * interval '1 hour', case when i > 19960 then repeat('z', 1100) || i else 'w' || (i % 7) end from generate_series(1, 20000) i;
+create index s_t on s (t);
+create index s_v on s (v);
+create index s_c on s (c);
+create index s_n on s (n);
+create index s_f on s (f);
+create index s_d on s (d);
+create index s_ts on s (ts);
+create index s_sm on s (sm);
+create index s_iv on s (iv);
+create index s_t_d on s (t, d);
+create unique index s_ts_id on s (ts, id);
+analyze s;
