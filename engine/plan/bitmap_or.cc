@@ -88,8 +88,15 @@ Clause candidate_recheck(const BitmapCandidate& c) {
     return parts.size() == 1 ? std::move(parts[0]) : Clause::and_of(std::move(parts));
   };
   switch (c.kind) {
-    case BitmapCandidate::Kind::kIndex:
-      return one_or_and(in_key_order(c.scan.index_clauses, c.scan.index->entry->key_columns));
+    case BitmapCandidate::Kind::kIndex: {
+      // A derived condition (a LIKE's prefix range) is lossy: the heap scan filters by
+      // the original clause instead.
+      std::vector<Clause> parts;
+      for (Clause& x : in_key_order(c.scan.index_clauses, c.scan.index->entry->key_columns))
+        if (!x.derived) parts.push_back(std::move(x));
+      if (parts.empty()) return Clause::boolean(true);
+      return one_or_and(std::move(parts));
+    }
     case BitmapCandidate::Kind::kAnd: {
       std::vector<Clause> parts;
       for (const BitmapCandidate& m : c.members) {

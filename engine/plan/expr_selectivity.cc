@@ -10,6 +10,7 @@
 #include "engine/core/stack_depth.h"
 #include "engine/core/string_types.h"
 #include "engine/core/value_arena.h"
+#include "engine/plan/pattern_prefix.h"
 #include "engine/plan/selectivity.h"
 
 namespace tp {
@@ -125,44 +126,6 @@ double like_rest_selectivity(std::string_view rest) {
     }
   }
   return std::min(sel, 1.0);
-}
-
-// The fixed prefix of a LIKE (ILIKE: up to the first letter, whose case is open) and
-// the pattern's rest.
-LikePrefix pattern_prefix(std::string_view pattern, bool case_insensitive, size_t& rest_start) {
-  LikePrefix p = like_fixed_prefix(pattern);
-  size_t consumed = 0, kept = 0;
-  // Walk the pattern to find where the prefix ends in it (escapes take two bytes).
-  while (kept < p.prefix.size() && consumed < pattern.size()) {
-    if (case_insensitive && std::isalpha(uint8_t(p.prefix[kept]))) break;
-    if (pattern[consumed] == '\\') ++consumed;
-    ++consumed;
-    ++kept;
-  }
-  if (kept < p.prefix.size()) {
-    p.prefix.resize(kept);
-    p.exact = false;
-  }
-  rest_start = consumed;
-  return p;
-}
-
-// make_greater_string in the "C" collation: the prefix with its last character
-// incremented (dropping characters that cannot be, as a UTF-8 database does); none
-// when nothing is left.
-std::optional<std::string> greater_string(std::string s) {
-  while (!s.empty()) {
-    const auto last = uint8_t(s.back());
-    if (last < 0x7F) {
-      s.back() = char(last + 1);
-      return s;
-    }
-    // Drop the whole last character (a multibyte one: its continuation bytes too).
-    size_t len = s.size() - 1;
-    while (len > 0 && (uint8_t(s[len]) & 0xC0) == 0x80) --len;
-    s.resize(len);
-  }
-  return std::nullopt;
 }
 
 // The pattern operator applied to statistics values, as the executor applies it.

@@ -15,6 +15,7 @@
 #include "engine/plan/scan_nodes.h"
 #include "engine/plan/serial_paths.h"
 #include "engine/plan/statistics.h"
+#include "engine/plan/typed_index_qual.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
 #include "engine/storage/index_build.h"
@@ -40,6 +41,11 @@ class ScanChooser {
         rel_(*q.rel),
         layout_(rel_.columns),
         all_quals_(qual_cost(ctx.settings.costs, q.clauses)) {
+    // The clauses index paths match: the restrictions, then the index conditions a
+    // LIKE prefix gives (derived: searched, never rechecked).
+    index_pool_ = q.clauses;
+    for (const Clause& c : q.clauses)
+      for (Clause& d : pattern_index_clauses(c)) index_pool_.push_back(std::move(d));
     if (!rel_.stats.empty()) stats_ = stats_from_catalog(rel_.stats);
     SizeEstimate size = estimate_rel_size(rel_, stats_ ? &*stats_ : nullptr);
     view_.tuples = size.tuples;
@@ -329,8 +335,12 @@ class ScanChooser {
     const std::vector<int>& keys = ix.entry->key_columns;
     std::vector<Clause> ic, qp, ic_all, qp_all;
     bool lower_in = false;
-    for (const Clause& c : q_.clauses) {
+    for (const Clause& c : index_pool_) {
       const bool usable = usable_index_clause(c, keys);
+      if (c.derived) {  // a LIKE's prefix range: an index condition or nothing
+        if (usable) ic.push_back(c), ic_all.push_back(c);
+        continue;
+      }
       const bool lower = usable && is_index_in_list(c) && !is_btree_indexable(c, keys[0]);
       lower_in = lower_in || lower;
       (usable && !lower ? ic : qp).push_back(c);
@@ -419,8 +429,8 @@ class ScanChooser {
     for (const IndexInfo& ix : indexes_) {
       const std::vector<int>& keys = ix.entry->key_columns;
       std::vector<size_t> all, upper;  // upper: without IN lists on later key columns
-      for (size_t i = 0; i < q_.clauses.size(); ++i) {
-        const Clause& c = q_.clauses[i];
+      for (size_t i = 0; i < index_pool_.size(); ++i) {
+        const Clause& c = index_pool_[i];
         if (!usable_index_clause(c, keys)) continue;
         all.push_back(i);
         if (!is_index_in_list(c) || is_btree_indexable(c, keys[0])) upper.push_back(i);
@@ -467,7 +477,7 @@ class ScanChooser {
   // The bitmap index scan of one index applying the restriction clauses `ids`.
   BitmapCandidate index_candidate(const IndexInfo& ix, const std::vector<size_t>& ids) const {
     std::vector<Clause> ic;
-    for (size_t i : ids) ic.push_back(q_.clauses[i]);
+    for (size_t i : ids) ic.push_back(index_pool_[i]);
     BitmapCandidate c;
     c.scan = bitmap_on(ix, std::move(ic));
     c.node = c.scan.node;
@@ -504,6 +514,7 @@ class ScanChooser {
   scans::TupleReader output_;
   int width_ = 0;
   std::vector<IndexInfo> indexes_;
+  std::vector<Clause> index_pool_;  // q_.clauses and the index conditions derived from them
 
   // The table's paths as choose_serial_path weighs them (serial ones, then the Gather
   // and Gather Merges), and their builders.

@@ -113,7 +113,8 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
     for (Clause& part : r.kind == Clause::Kind::kAnd && c.kind != BitmapCandidate::Kind::kOr
                             ? r.args
                             : std::vector<Clause>{r})
-      if (!rechecks(part)) recheck.push_back(std::move(part));
+      if (!rechecks(part) && !(part.kind == Clause::Kind::kBool && part.value == 1))
+        recheck.push_back(std::move(part));
   }
   std::vector<Clause> filter;
   for (const Clause& c : clauses)

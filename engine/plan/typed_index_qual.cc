@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "engine/plan/pattern_prefix.h"
+#include "engine/sql/expr_ops.h"
+
 namespace tp {
 namespace {
 
@@ -60,8 +63,7 @@ std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
     q.elements = e.args.size() - 1;
     return q;
   }
-  if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix ||
-      e.args.size() != 2)
+  if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.args.size() != 2)
     return std::nullopt;
   const std::optional<CmpOp> op = comparison(e.name);
   if (!op) return std::nullopt;
@@ -75,6 +77,35 @@ std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
   q.op = const_left ? commute(*op) : *op;
   q.values.push_back(constant.value.datum());
   return q;
+}
+
+std::vector<Clause> pattern_index_clauses(const Clause& c) {
+  if (c.kind != Clause::Kind::kExpr || !c.expr) return {};
+  const TypedExpr& e = *c.expr;
+  if (e.kind != TypedExpr::Kind::kCall || (e.name != "~~" && e.name != "~~*") ||
+      e.args.size() != 2 || e.args[0].type != TypeId::kText || !e.args[1].is_const() ||
+      e.args[1].isnull)
+    return {};
+  const TypedExpr* col = indexed_column(e.args[0]);
+  if (!col || (col->type != TypeId::kText && col->type != TypeId::kVarchar)) return {};
+  size_t rest = 0;
+  const LikePrefix prefix = pattern_prefix(varlena_payload(datum_pointer(e.args[1].value.datum())),
+                                           e.name == "~~*", rest);
+  if (prefix.prefix.empty()) return {};
+  auto compare = [&](const char* op, const std::string& value) {
+    const std::string bytes = make_varlena(value);
+    TypedExpr constant =
+        expr::make_const(TypeId::kText, kNoTypmod, pointer_datum(bytes.data()), false);
+    Clause derived =
+        Clause::expression(expr::resolve_operator(op, e.args[0], std::move(constant), -1));
+    derived.derived = true;
+    return derived;
+  };
+  if (prefix.exact) return {compare("=", prefix.prefix)};
+  std::vector<Clause> out{compare(">=", prefix.prefix)};
+  if (const std::optional<std::string> greater = greater_string(prefix.prefix))
+    out.push_back(compare("<", *greater));
+  return out;
 }
 
 Clause index_cond_form(Clause c) {

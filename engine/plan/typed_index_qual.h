@@ -32,6 +32,12 @@ inline std::optional<TypedIndexQual> typed_index_qual(const Clause& c) {
   return typed_index_qual(*c.expr);
 }
 
+// PostgreSQL's match_pattern_prefix: the index conditions a LIKE / ILIKE with a fixed
+// prefix on a text or varchar column gives (`col = prefix` for a pattern without
+// wildcards, else `col >= prefix` and `col < greater_string(prefix)`), marked
+// `derived`; none for any other clause.
+std::vector<Clause> pattern_index_clauses(const Clause& c);
+
 // The clause as an Index Cond prints it: a comparison written `constant op column`
 // turned around (PostgreSQL commutes an index qual). For EXPLAIN only: the turned
 // comparison is not evaluated.

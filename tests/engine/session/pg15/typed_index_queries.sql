@@ -36,3 +36,13 @@ select count(*) from s where t like 'k42%'
 select count(*) from s where t = 'k42' or t = 'k43'
 select count(*) from s where t < 'k1' and t > 'j'
 select count(*) from s where r = 1.0
+select count(*) from s where t like 'k42'
+select count(*) from s where t like 'k42_'
+select count(*) from s where v like 'v4%'
+select count(*) from s where t not like 'k42%'
+select t from s where t like 'k29%' order by t limit 3
+select id from s where t like 'k299%' and d < '2021-01-01'
+select count(*) from s where n < 5 and n is not null
+select count(*) from s where t >= 'k42' and t like 'k4%'
+select count(*) from s where t ilike 'K42%'
+select id, t from s where t in ('k7', 'k8') order by t desc, id
