@@ -83,19 +83,22 @@ std::vector<Clause> pattern_index_clauses(const Clause& c) {
   if (c.kind != Clause::Kind::kExpr || !c.expr) return {};
   const TypedExpr& e = *c.expr;
   if (e.kind != TypedExpr::Kind::kCall || (e.name != "~~" && e.name != "~~*") ||
-      e.args.size() != 2 || e.args[0].type != TypeId::kText || !e.args[1].is_const() ||
-      e.args[1].isnull)
+      e.args.size() != 2 || !e.args[1].is_const() || e.args[1].isnull)
     return {};
+  // text_ops (text, and varchar read as text) or bpchar_ops: the bounds are of the
+  // pattern operator's left type.
+  const TypeId as = e.args[0].type;
   const TypedExpr* col = indexed_column(e.args[0]);
-  if (!col || (col->type != TypeId::kText && col->type != TypeId::kVarchar)) return {};
+  if (!col || (as != TypeId::kText && as != TypeId::kBpchar) ||
+      (col->type != TypeId::kText && col->type != TypeId::kVarchar && col->type != as))
+    return {};
   size_t rest = 0;
-  const LikePrefix prefix = pattern_prefix(varlena_payload(datum_pointer(e.args[1].value.datum())),
-                                           e.name == "~~*", rest);
+  const LikePrefix prefix = pattern_prefix(
+      varlena_payload(datum_pointer(e.args[1].value.datum())), e.name == "~~*", rest);
   if (prefix.prefix.empty()) return {};
   auto compare = [&](const char* op, const std::string& value) {
     const std::string bytes = make_varlena(value);
-    TypedExpr constant =
-        expr::make_const(TypeId::kText, kNoTypmod, pointer_datum(bytes.data()), false);
+    TypedExpr constant = expr::make_const(as, kNoTypmod, pointer_datum(bytes.data()), false);
     Clause derived =
         Clause::expression(expr::resolve_operator(op, e.args[0], std::move(constant), -1));
     derived.derived = true;

@@ -24,7 +24,9 @@ TYPED_TABLES = {
             "ts": ("timestamp '2021-01-01 00:00' + i * interval '37 minutes'", "timestamp"),
             "b": ("i % 3 = 0", "bool"),
             "sm": ("i % 120", "smallint")},
-           ["CREATE INDEX s1_id ON s1 (id)"], True),
+           ["CREATE INDEX s1_id ON s1 (id)", "CREATE INDEX s1_t ON s1 (t)",
+            "CREATE INDEX s1_d_sm ON s1 (d, sm)", "CREATE INDEX s1_n ON s1 (n)",
+            "CREATE INDEX s1_c ON s1 (c)", "CREATE INDEX s1_v ON s1 (v)"], True),
     "s2": ("CREATE TABLE s2 (k int, t text, n numeric, d date, b bool)", 3000,
            {"k": ("i", "int"), "t": ("'k' || (i % 300)", "text"), "n": ("i / 3.0", "numeric"),
             "d": ("date '2021-06-01' + i % 400", "date"), "b": ("i % 2 = 0", "bool")},
@@ -37,7 +39,8 @@ TYPED_TABLES = {
             "d": ("CASE WHEN i % 13 = 0 THEN NULL ELSE date '2019-01-01' + i % 900 END", "date"),
             "f": ("CASE WHEN i % 5 = 0 THEN NULL ELSE (i % 1000) * 0.5 END", "float"),
             "b": ("CASE WHEN i % 4 = 0 THEN NULL ELSE i % 3 = 1 END", "bool")},
-           ["CREATE INDEX s3_a ON s3 (a)"], "vacuum"),
+           ["CREATE INDEX s3_a ON s3 (a)", "CREATE INDEX s3_t ON s3 (t)",
+            "CREATE INDEX s3_d ON s3 (d)", "CREATE INDEX s3_n_f ON s3 (n, f)"], "vacuum"),
 }
 
 

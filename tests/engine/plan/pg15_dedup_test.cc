@@ -63,8 +63,10 @@ TEST_F(Pg15Dedup, ScansThroughPostingListsReturnEveryRow) {
   ASSERT_EQ(a.size(), 1000u);
   EXPECT_EQ(a.front(), "7000");
   EXPECT_EQ(a.back(), "7999");
+  // Backward, a posting list's TIDs still come in ascending order (nbtree's
+  // _bt_readpage); PostgreSQL 15 returns these three rows.
   std::vector<std::string> desc = lines("SELECT a FROM b1 ORDER BY c DESC LIMIT 3");
-  EXPECT_EQ(desc, (std::vector<std::string>{"30000", "29999", "29998"}));
+  EXPECT_EQ(desc, (std::vector<std::string>{"30000", "29924", "29925"}));
   EXPECT_EQ(lines("SELECT a FROM b1 WHERE b = 3 AND c = 5 ORDER BY a"),
             (std::vector<std::string>{
                 "5003", "5023", "5043", "5063", "5083", "5103", "5123", "5143", "5163", "5183",
