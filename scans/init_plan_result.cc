@@ -38,9 +38,19 @@ const RowBatch* InitPlanResultNode::do_next() {
     ExecNode& plan = *init_plans_[i].plan;
     plan.open();
     if (const RowBatch* b = plan.next(); b != nullptr && b->count > 0) {
+      const Datum v = b->row(0)[0];
       values[i].count = 1;
-      values[i].sum = b->row(0)[0];
-      values[i].min = values[i].max = b->row(0)[0];
+      if (init_plans_[i].typed) {
+        // Copied before the plan shuts down (a by-reference value points into its page).
+        const TypeInfo& info = type_info(init_plans_[i].type);
+        if (info.byval)
+          values[i].extreme = v;
+        else
+          values[i].bytes.assign(datum_pointer(v), datum_ref_size(info.len, v));
+      } else {
+        values[i].sum = v;
+        values[i].min = values[i].max = v;
+      }
     }
     plan.shutdown();
   }

@@ -22,6 +22,8 @@ class InitPlanResultNode final : public ExecNode, public AggregateResults {
  public:
   struct InitPlan {
     std::unique_ptr<ExecNode> plan;  // one column: slot 0 of its rows
+    TypeId type = TypeId::kInt8;     // the column's
+    bool typed = false;              // the value goes to AggState's extreme (typed_agg.h)
   };
   // `outputs[i]` is the InitPlan output column i returns ($n of EXPLAIN).
   InitPlanResultNode(std::vector<InitPlan> init_plans, std::vector<size_t> outputs);

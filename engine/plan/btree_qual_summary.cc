@@ -12,6 +12,7 @@ std::optional<IndexQualShape> index_qual_shape(const Clause& clause, int column)
   if (clause.kind == Clause::Kind::kExpr) {
     const std::optional<TypedIndexQual> q = typed_index_qual(clause);
     if (!q || q->column != column) return std::nullopt;
+    if (q->null_test) return IndexQualShape{false, 1, !q->negated, !q->negated};
     return IndexQualShape{q->in_list, q->in_list ? q->elements : 1,
                           q->in_list || q->op == CmpOp::kEq, false};
   }

@@ -83,6 +83,12 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
       TP_ASSERT(q.has_value());
       column = q->column;
       type = q->column_type;
+      if (q->null_test) {
+        for (auto& set : sets)
+          set.push_back(q->negated ? btree::ColumnCondition::not_null(pos_of(column))
+                                   : btree::ColumnCondition::is_null(pos_of(column)));
+        continue;
+      }
       if (!q->in_list) {
         for (auto& set : sets) {
           set.push_back(condition_on(pos_of(column), q->op, q->values[0]));

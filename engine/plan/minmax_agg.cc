@@ -6,10 +6,29 @@
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/prepqual.h"
 #include "engine/plan/selectivity.h"
+#include "engine/sql/expr_ops.h"
 #include "engine/sql/identifier.h"
 #include "scans/sort_limit_agg.h"
 
 namespace tp {
+namespace {
+
+// planagg.c's `arg IS NOT NULL`: on the column, or for varchar on `(v)::text`, the
+// argument of the text aggregate min / max(varchar) resolve to.
+Clause aggregate_not_null(const RelationEntry& rel, int column) {
+  const Column& col = rel.columns[size_t(column)];
+  if (col.type != TypeId::kVarchar) return Clause::is_null(column, /*negated=*/true);
+  TypedExpr test;
+  test.kind = TypedExpr::Kind::kIsNull;
+  test.type = TypeId::kBool;
+  test.negated = true;
+  test.args.push_back(expr::coerce_implicitly(
+      column_expr(uint32_t(column), col.type, col.typmod, sql::quote_identifier(col.name)),
+      TypeId::kText, -1));
+  return Clause::expression(std::move(test));
+}
+
+}  // namespace
 
 std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQuery& query,
                                                  const std::vector<MinMaxCall>& calls, int width,
@@ -33,7 +52,7 @@ std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQue
     // lcons it), unless the query has it already.
     sub.clauses = query.clauses;
     sub.class_start = query.class_start;
-    const Clause not_null = Clause::is_null(c.column, /*negated=*/true);
+    const Clause not_null = aggregate_not_null(*query.rel, c.column);
     if (std::none_of(sub.clauses.begin(), sub.clauses.end(),
                      [&](const Clause& q) { return same_clause(q, not_null); })) {
       sub.clauses.insert(sub.clauses.begin(), not_null);
@@ -42,6 +61,12 @@ std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQue
     sub.constant_columns = query.constant_columns;
     sub.one_time_false = query.one_time_false;
     sub.scan_columns = {c.column};
+    if (query.rel->columns[size_t(c.column)].type == TypeId::kVarchar) {
+      // min / max(varchar) are min / max(text) over `(v)::text`: an expression, whose
+      // width is text's default.
+      sub.width_columns = 0;
+      sub.computed_width = type_avg_width(TypeId::kText, kNoTypmod);
+    }
     // ORDER BY a column WHERE fixes to one value is no order at all (its pathkey is
     // redundant): every path qualifies, the cheapest for one row wins.
     const bool fixed = std::find(query.constant_columns.begin(), query.constant_columns.end(),
@@ -61,7 +86,7 @@ std::optional<MinMaxPlan> plan_minmax_aggregates(PlanContext& ctx, const ScanQue
     auto limit = std::make_unique<scans::LimitNode>(std::move(scan.node), 1);
     limit->estimate = {first.startup, first.total, first.rows, scan.width};
     initplan_cost += first.total;
-    plans.push_back({std::move(limit)});
+    plans.push_back({std::move(limit), c.type, c.typed});
   }
   MinMaxPlan out;
   out.cost = {initplan_cost, initplan_cost + output_cost + cs.cpu_tuple_cost, 1};

@@ -22,6 +22,8 @@ namespace tp {
 struct MinMaxCall {
   bool max = false;  // max (a backward order) or min
   int column = -1;
+  TypeId type = TypeId::kInt8;  // the column's: integers, or a typed extreme
+  bool typed = false;           // the aggregate keeps its extreme as a Datum (typed_agg.h)
 };
 
 struct MinMaxPlan {

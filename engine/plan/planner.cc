@@ -261,10 +261,7 @@ void consider_minmax(PlanContext& ctx, const ScanQuery& sq, const BoundTargets& 
   for (const BoundAgg& a : targets.aggs) {
     if (a.kind != scans::AggKind::kMin && a.kind != scans::AggKind::kMax) return;
     if (a.arg) return;  // an index orders columns, not expressions
-    // The InitPlans carry integers (a typed column fixed by WHERE, `min(v) ... WHERE
-    // v = 'x'`, would qualify in PostgreSQL: tidepool keeps the plain Aggregate).
-    if (is_typed_input(a.type)) return;
-    calls.push_back({a.kind == scans::AggKind::kMax, a.column});
+    calls.push_back({a.kind == scans::AggKind::kMax, a.column, a.type, is_typed_input(a.type)});
   }
   int ops = 0;
   for (const AggregateExpr& e : targets.outputs) ops += operator_count(e);

@@ -58,7 +58,9 @@ scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec
   const std::vector<Clause> filter = drop_implied(spec.filter, spec.index_clauses);
   ip.filter = scans::compile_qual(filter, t.layout);
   ip.index_cond_text =
-      clauses_text(index_cond_form(in_key_order(spec.index_clauses, index.key_columns)), t.rel);
+      clauses_text(
+          index_cond_form(in_key_order(spec.index_clauses, index.key_columns), spec.index_only),
+          t.rel);
   ip.filter_text = clauses_text(filter, t.rel);
   return ip;
 }

@@ -49,6 +49,15 @@ const char* commuted_name(const std::string& name) {
 
 std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
   TypedIndexQual q;
+  if (e.kind == TypedExpr::Kind::kIsNull) {
+    const TypedExpr* col = indexed_column(e.args[0]);
+    if (!col) return std::nullopt;
+    q.column = int(col->slot);
+    q.column_type = col->type;
+    q.null_test = true;
+    q.negated = e.negated;
+    return q;
+  }
   if (e.kind == TypedExpr::Kind::kAnyArray) {
     const TypedExpr* col = indexed_column(e.args[0]);
     if (e.negated || e.name != "=" || !col) return std::nullopt;
@@ -111,17 +120,23 @@ std::vector<Clause> pattern_index_clauses(const Clause& c) {
   return out;
 }
 
-Clause index_cond_form(Clause c) {
+Clause index_cond_form(Clause c, bool index_only) {
   c.constant_left = false;
   if (c.kind != Clause::Kind::kExpr || !c.expr || !typed_index_qual(*c.expr)) return c;
   const TypedExpr& e = *c.expr;
-  if (e.kind != TypedExpr::Kind::kCall || !e.args[0].is_const()) return c;
-  TypedExpr turned = e;
-  std::swap(turned.args[0], turned.args[1]);
-  turned.name = commuted_name(e.name);
-  turned.fn = nullptr;  // printed, never evaluated
-  turned.negator = nullptr;
-  c.expr = std::make_shared<const TypedExpr>(std::move(turned));
+  const bool turn = e.kind == TypedExpr::Kind::kCall && e.args[0].is_const();
+  if (!turn && !index_only) return c;
+  TypedExpr shown = e;
+  if (turn) {
+    std::swap(shown.args[0], shown.args[1]);
+    shown.name = commuted_name(e.name);
+  }
+  if (index_only)
+    for (TypedExpr& a : shown.args)
+      if (const TypedExpr* col = indexed_column(a)) a = TypedExpr(*col);
+  shown.fn = nullptr;  // printed, never evaluated
+  shown.negator = nullptr;
+  c.expr = std::make_shared<const TypedExpr>(std::move(shown));
   return c;
 }
 
@@ -129,8 +144,8 @@ Clause index_cond_form(Clause c) {
 
 namespace tp {
 
-std::vector<Clause> index_cond_form(std::vector<Clause> clauses) {
-  for (Clause& c : clauses) c = index_cond_form(std::move(c));
+std::vector<Clause> index_cond_form(std::vector<Clause> clauses, bool index_only) {
+  for (Clause& c : clauses) c = index_cond_form(std::move(c), index_only);
   return clauses;
 }
 

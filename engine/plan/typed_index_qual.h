@@ -1,6 +1,8 @@
 // Which typed restriction clauses (Clause::Kind::kExpr over columns of any type) a
 // B-tree can search, as PostgreSQL's match_clause_to_indexcol finds them: `column op
-// constant` (either side; <> never) and `column = ANY (constants)`, where the
+// constant` (either side; <> never), `column IS [NOT] NULL` (the column under a
+// binary-compatible cast, as min(varchar)'s InitPlan writes it) and `column = ANY
+// (constants)`, where the
 // constant's type is one the column's operator family compares with the column's own
 // order: the same type, another integer width, or text against varchar (text_ops).
 //
@@ -20,6 +22,8 @@ namespace tp {
 struct TypedIndexQual {
   int column = -1;
   bool in_list = false;        // column = ANY (values)
+  bool null_test = false;      // column IS NULL (negated: IS NOT NULL), through a relabel
+  bool negated = false;
   CmpOp op = CmpOp::kEq;       // as if the column were written on the left
   std::vector<Datum> values;   // non-NULL constants (by-reference ones point into the clause)
   size_t elements = 1;         // an IN list's length, NULLs included (btcostestimate's)
@@ -41,7 +45,9 @@ std::vector<Clause> pattern_index_clauses(const Clause& c);
 // The clause as an Index Cond prints it: a comparison written `constant op column`
 // turned around (PostgreSQL commutes an index qual). For EXPLAIN only: the turned
 // comparison is not evaluated.
-Clause index_cond_form(Clause c);
-std::vector<Clause> index_cond_form(std::vector<Clause> clauses);
+// `index_only`: an Index Only Scan's condition, which reads the index's own column, so a
+// binary-compatible cast over it goes (`v = 'x'::text`, not `(v)::text = ...`).
+Clause index_cond_form(Clause c, bool index_only = false);
+std::vector<Clause> index_cond_form(std::vector<Clause> clauses, bool index_only = false);
 
 }  // namespace tp

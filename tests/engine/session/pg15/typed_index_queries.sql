@@ -46,3 +46,12 @@ select count(*) from s where n < 5 and n is not null
 select count(*) from s where t >= 'k42' and t like 'k4%'
 select count(*) from s where t ilike 'K42%'
 select id, t from s where t in ('k7', 'k8') order by t desc, id
+select min(t), max(t) from s
+select max(v) from s
+select min(v) from s where v > 'v3'
+select min(d), max(n) from s
+select max(c) from s where c < 'c2'
+select max(ts) from s where t = 'k42'
+select min(iv) from s
+select v from s where v = 'v7' order by v limit 2
+select v from s where v like 'v1%' order by v limit 2
