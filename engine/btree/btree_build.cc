@@ -54,8 +54,7 @@ namespace {
 // comparisons. A throw from inside std::sort leaves a permutation of them: nothing is
 // lost or half-moved.
 template <typename Record, typename Less>
-void sort_records(std::vector<Record>& records, const std::function<void()>& interrupt,
-                  Less less) {
+void sort_records(std::vector<Record>& records, const std::function<void()>& interrupt, Less less) {
   if (!interrupt) {
     std::sort(records.begin(), records.end(), less);
     return;

@@ -285,7 +285,8 @@ void check_item_size(const IndexDef& def, const TupleLayout& layout, const KeyVa
   if (size <= kBtMaxItemSize) return;
   std::string detail;
   if (!def.table.empty())
-    detail = "Index row references tuple " + format_tid(tid) + " in relation \"" + def.table + "\".";
+    detail =
+        "Index row references tuple " + format_tid(tid) + " in relation \"" + def.table + "\".";
   throw Error("index row size " + std::to_string(size) + " exceeds btree version " +
                   std::to_string(kBtVersion) + " maximum " + std::to_string(kBtMaxItemSize) +
                   " for index \"" + def.name + "\"",

@@ -143,8 +143,7 @@ uint32_t key_tuple_size(const TupleLayout& layout, const KeyValues& key, int nat
 void check_key_range(const IndexDef& def, const KeyValues& key);
 // Throws PostgreSQL's 54000 "index row size ... exceeds btree version 4 maximum 2704"
 // when the leaf item for `key` would be longer than kBtMaxItemSize.
-void check_item_size(const IndexDef& def, const TupleLayout& layout, const KeyValues& key,
-                     Tid tid);
+void check_item_size(const IndexDef& def, const TupleLayout& layout, const KeyValues& key, Tid tid);
 
 // ---- Special space and metapage ---------------------------------------------
 
@@ -232,7 +231,7 @@ inline constexpr uint32_t kTupleHeaderSize = 8;
 // where values start in a tuple with a NULL.
 inline constexpr uint32_t kNullTupleHeaderSize = 16;
 inline constexpr uint16_t kInfoSizeMask = 0x1FFF;
-inline constexpr uint16_t kInfoHasNulls = 0x8000;    // INDEX_NULL_MASK
+inline constexpr uint16_t kInfoHasNulls = 0x8000;     // INDEX_NULL_MASK
 inline constexpr uint16_t kInfoHasVarWidth = 0x4000;  // INDEX_VAR_MASK
 inline constexpr uint16_t kInfoAltTid = 0x2000;
 inline constexpr uint16_t kPivotNattsMask = 0x0FFF;

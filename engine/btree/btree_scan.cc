@@ -1,5 +1,7 @@
 #include "engine/btree/btree_scan.h"
 
+#include <array>
+
 namespace tp::btree {
 
 const char* scan_state_name(ScanState state) {
@@ -81,15 +83,17 @@ void IndexScan::rescan(std::vector<ColumnCondition> conditions) {
   conditions_.assign(size_t(ncols), ColumnCondition{});
   for (int i = 0; i < ncols; ++i) conditions_[size_t(i)].column = i;
   unsatisfiable_ = false;
-  std::vector<uint8_t> null_search(size_t(ncols), 0), value_search(size_t(ncols), 0);
+  std::array<bool, kMaxKeyColumns> searches_null{}, compares{};  // no allocation per rescan
   for (const ColumnCondition& c : conditions) {
     if (c.column < 0 || c.column >= ncols)
       throw Error("index \"" + tree_->def().name + "\" has no key column " +
                   std::to_string(c.column + 1) + " (it has " + std::to_string(ncols) + ")");
-    const bool is_null = c.lower && c.lower->null;
-    (is_null ? null_search : value_search)[size_t(c.column)] |=
-        uint8_t(is_null || (c.lower && !c.lower->null) || (c.upper && !c.upper->null));
-    unsatisfiable_ = unsatisfiable_ || (null_search[size_t(c.column)] && value_search[size_t(c.column)]);
+    // IS NULL (whose lower bound is the place of NULLs) and a comparison with a value on
+    // one column match nothing, as _bt_preprocess_keys finds.
+    const auto col = size_t(c.column);
+    searches_null[col] = searches_null[col] || (c.lower && c.lower->null);
+    compares[col] = compares[col] || (c.lower && !c.lower->null) || (c.upper && !c.upper->null);
+    unsatisfiable_ = unsatisfiable_ || (searches_null[col] && compares[col]);
     ColumnCondition& merged = conditions_[size_t(c.column)];
     merged.lower = tighter(tree_->layout(), c.column, merged.lower, c.lower, true);
     merged.upper = tighter(tree_->layout(), c.column, merged.upper, c.upper, false);

@@ -91,9 +91,10 @@ struct Clause {
   // Cond); index conditions print it column first (index_form).
   bool constant_left = false;
   // An index condition made from another clause that the index cannot apply as it is
-  // (`t LIKE 'abc%'` searched as t >= 'abc' AND t < 'abd'): it only narrows the index
-  // search, lossily, so no scan rechecks it and the original clause stays the Filter.
-  bool derived = false;
+  // (`t LIKE 'abc%'` searched as t >= 'abc' AND t < 'abd'): that clause. It only
+  // narrows the index search, lossily: a bitmap heap scan rechecks the original, and
+  // the original stays a Filter.
+  std::shared_ptr<const Clause> derived_from;
 
   // The NULL boolean constant (kBool without a value), which filters as FALSE but stays
   // NULL under NOT.

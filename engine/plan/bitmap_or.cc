@@ -5,6 +5,7 @@
 #include "engine/core/stack_depth.h"
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/prepqual.h"
+#include "engine/plan/typed_index_qual.h"
 
 namespace tp {
 namespace {
@@ -38,6 +39,14 @@ BitmapCandidate index_scan_candidate(BitmapChoice scan) {
   return c;
 }
 
+// `clauses` and the index conditions a LIKE prefix among them gives.
+std::vector<Clause> with_pattern_clauses(const std::vector<Clause>& clauses) {
+  std::vector<Clause> out = clauses;
+  for (const Clause& c : clauses)
+    for (Clause& d : pattern_index_clauses(c)) out.push_back(std::move(d));
+  return out;
+}
+
 // build_paths_for_OR: a bitmap index scan on each index that applies some of `arm`,
 // applying as well every clause of `all` it can. A clause written twice is applied
 // twice, as PostgreSQL matches each restriction by itself.
@@ -45,12 +54,14 @@ std::vector<BitmapCandidate> paths_for_or(const std::vector<Clause>& arm,
                                           const std::vector<Clause>& all,
                                           const BitmapContext& ctx) {
   std::vector<BitmapCandidate> out;
+  const std::vector<Clause> arm_pool = with_pattern_clauses(arm);
+  const std::vector<Clause> all_pool = with_pattern_clauses(all);
   for (const IndexInfo& ix : ctx.indexes) {
     std::vector<Clause> ic;
-    for (const Clause& c : arm)
+    for (const Clause& c : arm_pool)
       if (usable_index_clause(c, ix.entry->key_columns)) ic.push_back(c);
     if (ic.empty()) continue;
-    for (const Clause& c : all)
+    for (const Clause& c : all_pool)
       if (usable_index_clause(c, ix.entry->key_columns)) ic.push_back(c);
     add_bitmap_candidate(out, index_scan_candidate(ctx.bitmap_on(ix, std::move(ic))), ctx.cs);
   }
@@ -83,31 +94,33 @@ std::optional<BitmapCandidate> arm_bitmap(const Clause& arm, const std::vector<C
 
 }  // namespace
 
-Clause candidate_recheck(const BitmapCandidate& c) {
+Clause candidate_recheck(const BitmapCandidate& c, bool index_quals) {
   auto one_or_and = [](std::vector<Clause> parts) {
     return parts.size() == 1 ? std::move(parts[0]) : Clause::and_of(std::move(parts));
   };
   switch (c.kind) {
     case BitmapCandidate::Kind::kIndex: {
-      // A derived condition (a LIKE's prefix range) is lossy: the heap scan filters by
-      // the original clause instead.
+      // A derived condition (a LIKE's prefix range) is lossy: the original is rechecked.
       std::vector<Clause> parts;
-      for (Clause& x : in_key_order(c.scan.index_clauses, c.scan.index->entry->key_columns))
-        if (!x.derived) parts.push_back(std::move(x));
-      if (parts.empty()) return Clause::boolean(true);
+      for (Clause& x : in_key_order(c.scan.index_clauses, c.scan.index->entry->key_columns)) {
+        if (!index_quals && x.derived_from)
+          append_unique(parts, {*x.derived_from});
+        else
+          parts.push_back(std::move(x));
+      }
       return one_or_and(std::move(parts));
     }
     case BitmapCandidate::Kind::kAnd: {
       std::vector<Clause> parts;
       for (const BitmapCandidate& m : c.members) {
-        Clause r = candidate_recheck(m);
+        Clause r = candidate_recheck(m, index_quals);
         append_unique(parts, r.kind == Clause::Kind::kAnd ? r.args : std::vector<Clause>{r});
       }
       return one_or_and(std::move(parts));
     }
     case BitmapCandidate::Kind::kOr: {
       std::vector<Clause> arms;
-      for (const BitmapCandidate& m : c.members) arms.push_back(candidate_recheck(m));
+      for (const BitmapCandidate& m : c.members) arms.push_back(candidate_recheck(m, index_quals));
       return Clause::or_of(std::move(arms));
     }
   }

@@ -40,9 +40,11 @@ struct BitmapCandidate {
 };
 
 // What the heap scan rechecks for a candidate (create_bitmap_subplan's quals): an index
-// scan's conditions in key order (their AND when several), an AND's members' conditions,
-// an OR's arms' rechecks under an OR.
-Clause candidate_recheck(const BitmapCandidate& c);
+// scan's conditions in key order (their AND when several; a LIKE, not the prefix range
+// derived from it), an AND's members' conditions, an OR's arms' rechecks under an OR.
+// `index_quals`: the conditions as the indexes apply them (the derived range kept),
+// which decide the Filter.
+Clause candidate_recheck(const BitmapCandidate& c, bool index_quals = false);
 
 // Makes the bitmap index scan of one index for the given index clauses.
 using BitmapOn = std::function<BitmapChoice(const IndexInfo&, std::vector<Clause>)>;

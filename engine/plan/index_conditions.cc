@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "engine/core/error.h"
 #include "engine/core/datum_ops.h"
+#include "engine/core/error.h"
 #include "engine/plan/btree_qual_summary.h"
 #include "engine/plan/typed_index_qual.h"
 

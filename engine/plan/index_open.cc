@@ -111,7 +111,8 @@ void answer_from_index(scans::IndexScanParams& params, Storage& storage, const R
   bool integers = true;
   for (int c : index.key_columns) {
     const ColumnType t = layout.type(size_t(c));
-    integers = integers && (t == ColumnType::kInt4 || t == ColumnType::kInt8) && layout.fixed(size_t(c));
+    integers =
+        integers && (t == ColumnType::kInt4 || t == ColumnType::kInt8) && layout.fixed(size_t(c));
   }
   if (!integers) return;  // every entry's row is formed (null_format)
   // Integer keys at fixed offsets: a tuple-shaped buffer long enough for them, written

@@ -337,7 +337,7 @@ class ScanChooser {
     bool lower_in = false;
     for (const Clause& c : index_pool_) {
       const bool usable = usable_index_clause(c, keys);
-      if (c.derived) {  // a LIKE's prefix range: an index condition or nothing
+      if (c.derived_from) {  // a LIKE's prefix range: an index condition or nothing
         if (usable) ic.push_back(c), ic_all.push_back(c);
         continue;
       }

@@ -57,10 +57,8 @@ scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec
   // The filters the index conditions imply are costed, but not checked (predtest.h).
   const std::vector<Clause> filter = drop_implied(spec.filter, spec.index_clauses);
   ip.filter = scans::compile_qual(filter, t.layout);
-  ip.index_cond_text =
-      clauses_text(
-          index_cond_form(in_key_order(spec.index_clauses, index.key_columns), spec.index_only),
-          t.rel);
+  ip.index_cond_text = clauses_text(
+      index_cond_form(in_key_order(spec.index_clauses, index.key_columns), spec.index_only), t.rel);
   ip.filter_text = clauses_text(filter, t.rel);
   return ip;
 }
@@ -101,27 +99,34 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
                                 const std::vector<BitmapCandidate>& chosen,
                                 const BitmapPath& bitmap) {
   // The heap scan rechecks the bitmap's conditions (create_bitmap_subplan's quals: an
-  // index scan's each, a BitmapOr's as one OR); a restriction among them, or implied by
-  // them, leaves the Filter.
+  // index scan's each, a BitmapOr's as one OR); a restriction the indexes apply, or one
+  // their conditions imply, leaves the Filter. A LIKE whose prefix range an index
+  // searched is not applied by it: it stays a Filter, and is then not rechecked too
+  // (create_bitmap_scan_plan drops the Filter's own clauses from the recheck; an OR the
+  // bitmap's arms make is a clause of its own, rechecked even when it reads the same).
   std::vector<std::unique_ptr<scans::BitmapNode>> members;
-  std::vector<Clause> recheck;
-  auto rechecks = [&](const Clause& c) {
-    return std::any_of(recheck.begin(), recheck.end(),
+  std::vector<Clause> recheck, index_quals;
+  auto among = [](const std::vector<Clause>& list, const Clause& c) {
+    return std::any_of(list.begin(), list.end(),
                        [&](const Clause& r) { return same_clause(r, c); });
+  };
+  auto add_parts = [&](std::vector<Clause>& list, Clause r, BitmapCandidate::Kind kind) {
+    for (Clause& part : r.kind == Clause::Kind::kAnd && kind != BitmapCandidate::Kind::kOr
+                            ? r.args
+                            : std::vector<Clause>{r})
+      if (!among(list, part)) list.push_back(std::move(part));
   };
   for (const BitmapCandidate& c : chosen) {
     members.push_back(make_bitmap_tree(t, c));
-    Clause r = candidate_recheck(c);
-    for (Clause& part : r.kind == Clause::Kind::kAnd && c.kind != BitmapCandidate::Kind::kOr
-                            ? r.args
-                            : std::vector<Clause>{r})
-      if (!rechecks(part) && !(part.kind == Clause::Kind::kBool && part.value == 1))
-        recheck.push_back(std::move(part));
+    add_parts(recheck, candidate_recheck(c), c.kind);
+    add_parts(index_quals, candidate_recheck(c, /*index_quals=*/true), c.kind);
   }
   std::vector<Clause> filter;
   for (const Clause& c : clauses)
-    if (!rechecks(c)) filter.push_back(c);
-  filter = drop_implied(order_qual_clauses(t.cs, std::move(filter)), recheck);
+    if (!among(index_quals, c)) filter.push_back(c);
+  filter = drop_implied(order_qual_clauses(t.cs, std::move(filter)), index_quals);
+  std::erase_if(recheck,
+                [&](const Clause& r) { return r.kind != Clause::Kind::kOr && among(filter, r); });
   BitmapHeapPlan plan;
   if (members.size() == 1) {
     plan.tree = std::move(members[0]);

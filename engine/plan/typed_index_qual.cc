@@ -102,15 +102,16 @@ std::vector<Clause> pattern_index_clauses(const Clause& c) {
       (col->type != TypeId::kText && col->type != TypeId::kVarchar && col->type != as))
     return {};
   size_t rest = 0;
-  const LikePrefix prefix = pattern_prefix(
-      varlena_payload(datum_pointer(e.args[1].value.datum())), e.name == "~~*", rest);
+  const LikePrefix prefix = pattern_prefix(varlena_payload(datum_pointer(e.args[1].value.datum())),
+                                           e.name == "~~*", rest);
   if (prefix.prefix.empty()) return {};
+  const auto origin = std::make_shared<const Clause>(c);
   auto compare = [&](const char* op, const std::string& value) {
     const std::string bytes = make_varlena(value);
     TypedExpr constant = expr::make_const(as, kNoTypmod, pointer_datum(bytes.data()), false);
     Clause derived =
         Clause::expression(expr::resolve_operator(op, e.args[0], std::move(constant), -1));
-    derived.derived = true;
+    derived.derived_from = origin;
     return derived;
   };
   if (prefix.exact) return {compare("=", prefix.prefix)};

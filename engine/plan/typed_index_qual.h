@@ -21,12 +21,12 @@ namespace tp {
 
 struct TypedIndexQual {
   int column = -1;
-  bool in_list = false;        // column = ANY (values)
-  bool null_test = false;      // column IS NULL (negated: IS NOT NULL), through a relabel
+  bool in_list = false;    // column = ANY (values)
+  bool null_test = false;  // column IS NULL (negated: IS NOT NULL), through a relabel
   bool negated = false;
-  CmpOp op = CmpOp::kEq;       // as if the column were written on the left
-  std::vector<Datum> values;   // non-NULL constants (by-reference ones point into the clause)
-  size_t elements = 1;         // an IN list's length, NULLs included (btcostestimate's)
+  CmpOp op = CmpOp::kEq;      // as if the column were written on the left
+  std::vector<Datum> values;  // non-NULL constants (by-reference ones point into the clause)
+  size_t elements = 1;        // an IN list's length, NULLs included (btcostestimate's)
   TypeId column_type = TypeId::kInt4;
 };
 

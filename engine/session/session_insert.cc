@@ -130,8 +130,7 @@ class RowStore {
     }
     // Rows of integers without NULLs take the loader's fast path (their Datums are the
     // integers themselves).
-    const Tid tid =
-        integers_ && !any_null ? loader_.add(datums) : loader_.add_row(datums, isnull);
+    const Tid tid = integers_ && !any_null ? loader_.add(datums) : loader_.add_row(datums, isnull);
     first_block_ = std::min(first_block_, tid.block);
     indexes_.add(datums, isnull, tid);
   }

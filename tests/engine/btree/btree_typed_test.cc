@@ -146,17 +146,15 @@ TEST(BtreeTyped, TextKeysSortByteWiseWithNullsLast) {
     return n;
   };
   const Datum lo = text("w2"), hi = text("w3");
-  const size_t in_range = size_t(std::count_if(words.begin(), words.end(), [](const auto& w) {
-    return w >= "w2" && w < "w3";
-  }));
+  const size_t in_range = size_t(std::count_if(
+      words.begin(), words.end(), [](const auto& w) { return w >= "w2" && w < "w3"; }));
   for (ScanDirection dir : {ScanDirection::kForward, ScanDirection::kBackward}) {
     EXPECT_EQ(count({ColumnCondition::ge(0, lo), ColumnCondition::lt(0, hi)}, dir), in_range);
     EXPECT_EQ(count({ColumnCondition::is_null(0)}, dir), 300u);
     EXPECT_EQ(count({ColumnCondition::not_null(0)}, dir), words.size());
-    EXPECT_EQ(count({ColumnCondition::gt(0, lo)}, dir),  // NULLs never pass a comparison
-              size_t(std::count_if(words.begin(), words.end(), [](const auto& w) {
-                return w > "w2";
-              })));
+    EXPECT_EQ(
+        count({ColumnCondition::gt(0, lo)}, dir),  // NULLs never pass a comparison
+        size_t(std::count_if(words.begin(), words.end(), [](const auto& w) { return w > "w2"; })));
     EXPECT_EQ(count({ColumnCondition::is_null(0), ColumnCondition::gt(0, lo)}, dir), 0u);
   }
 }
@@ -209,8 +207,9 @@ TEST(BtreeTyped, OversizedKeysAreRefusedAsPostgresRefusesThem) {
     tree.insert(KeyValues{text(std::string(3000, 'y'))}, Tid{0, 4});
     ADD_FAILURE() << "a 3000-byte key was accepted";
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(),
-                 "index row size 3016 exceeds btree version 4 maximum 2704 for index \"typed_idx\"");
+    EXPECT_STREQ(
+        e.what(),
+        "index row size 3016 exceeds btree version 4 maximum 2704 for index \"typed_idx\"");
     EXPECT_EQ(e.detail(), "Index row references tuple (0,4) in relation \"t\".");
     EXPECT_EQ(e.sqlstate(), std::string(sqlstate::kProgramLimitExceeded));
   }

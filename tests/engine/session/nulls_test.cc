@@ -100,14 +100,16 @@ TEST_F(NullsTest, PrimaryKeysRefuseNullsAndOtherIndexesHoldThem) {
   }
   EXPECT_EQ(rows("SELECT * FROM p"), (Rows{{"1", ""}}));
   s_->execute("CREATE INDEX n_a ON n (a)");  // n holds NULLs in a
-  EXPECT_EQ(scalar(*s_, "SELECT tp_verify('n_a')"), "index \"n_a\" is valid: 2 pages, 5 entries checked");
+  EXPECT_EQ(scalar(*s_, "SELECT tp_verify('n_a')"),
+            "index \"n_a\" is valid: 2 pages, 5 entries checked");
   s_->execute("CREATE TABLE k (a int, b int)");
   s_->execute("CREATE UNIQUE INDEX k_b ON k (b)");
   s_->execute("INSERT INTO k VALUES (1, 2), (3, NULL), (4, NULL)");  // NULLs never conflict
   s_->execute("INSERT INTO k VALUES (NULL, 5), (6, NULL)");
   EXPECT_EQ(error_of(*s_, "INSERT INTO k VALUES (7, 2)"),
             "duplicate key value violates unique constraint \"k_b\"");
-  EXPECT_EQ(scalar(*s_, "SELECT tp_verify('k_b')"), "index \"k_b\" is valid: 2 pages, 5 entries checked");
+  EXPECT_EQ(scalar(*s_, "SELECT tp_verify('k_b')"),
+            "index \"k_b\" is valid: 2 pages, 5 entries checked");
   s_->execute("SET enable_seqscan = off");
   s_->execute("SET enable_bitmapscan = off");
   // The index answers IS NULL, IS NOT NULL and ranges without the NULL entries.

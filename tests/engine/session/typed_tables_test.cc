@@ -229,7 +229,8 @@ TEST(TypedTables, WhatIsNotBuiltYetIsRefusedByName) {
   EXPECT_EQ(error_of(s, "INSERT INTO k VALUES ('c'), ('a')"),
             "duplicate key value violates unique constraint \"k_pkey\"");
   EXPECT_EQ(scalar(s, "SELECT count(*) FROM k"), "2");
-  EXPECT_EQ(scalar(s, "SELECT tp_verify('k_pkey')"), "index \"k_pkey\" is valid: 2 pages, 2 entries checked");
+  EXPECT_EQ(scalar(s, "SELECT tp_verify('k_pkey')"),
+            "index \"k_pkey\" is valid: 2 pages, 2 entries checked");
   // A row that needs TOAST: PostgreSQL's message, and no TOAST to store it.
   std::string wide(9000, 'x');
   EXPECT_EQ(error_of(s, "INSERT INTO t VALUES ('" + wide + "', 1)"),

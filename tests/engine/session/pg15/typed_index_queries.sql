@@ -55,3 +55,6 @@ select max(ts) from s where t = 'k42'
 select min(iv) from s
 select v from s where v = 'v7' order by v limit 2
 select v from s where v like 'v1%' order by v limit 2
+select count(*) from s where t like 'k42%' or d = '2020-03-01'
+select count(*) from s where v like 'v4%' or (t like 'k1%' and n > 100)
+select count(*) from s where (t like 'k4%' or t like 'k5%') and sm < 10
