@@ -1,3 +1,5 @@
+// Result nodes with no scan below them.
+//
 // Result with a false One-Time Filter: PostgreSQL's gating Result over a scan whose
 // restrictions were proven false while planning (`a = 1 AND a = 2`,
 // engine/plan/equivalence.h). It returns no row and never starts its child, so
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "scans/exec_node.h"
+#include "scans/row_batch.h"
 
 namespace tp::scans {
 
@@ -38,6 +41,31 @@ class OneTimeFalseNode final : public ExecNode {
 
  private:
   std::unique_ptr<ExecNode> child_;
+};
+
+// The Result of a SELECT without FROM (`EXPLAIN SELECT 1`): one row, whose values the
+// statement computes itself; the node carries its estimate and ANALYZE's counts.
+//
+//   Result  (cost=0.00..0.01 rows=1 width=4)
+class OneRowResultNode final : public ExecNode {
+ public:
+  std::string explain_name() const override { return "Result"; }
+  void explain_details(std::vector<std::string>&, bool) const override {}
+  std::vector<const ExecNode*> children() const override { return {}; }
+
+ protected:
+  void do_open() override { done_ = false; }
+  const RowBatch* do_next() override {
+    if (done_) return nullptr;
+    done_ = true;
+    batch_.reset(0, 1);
+    batch_.count = 1;
+    return &batch_;
+  }
+
+ private:
+  bool done_ = false;
+  RowBatch batch_;
 };
 
 }  // namespace tp::scans

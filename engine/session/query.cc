@@ -6,6 +6,7 @@
 #include "engine/core/datum_ops.h"
 #include "engine/core/error.h"
 #include "engine/plan/planner.h"
+#include "engine/plan/result_plan.h"
 #include "engine/session/analyze.h"
 #include "engine/session/explain.h"
 #include "engine/session/system_views.h"
@@ -131,10 +132,10 @@ ResultSet query_select(Session& session, const sql::Select& s) {
 
 ResultSet query_explain(Session& session, const sql::Explain& explain) {
   const auto* select = std::get_if<sql::Select>(&explain.statement);
-  if (!select || !select->from || select->from->is_function)
-    throw Error("EXPLAIN takes SELECT ... FROM a table")
+  if (!select || (select->from && select->from->is_function))
+    throw Error("EXPLAIN takes SELECT ... FROM a table or without FROM")
         .with_sqlstate(sqlstate::kFeatureNotSupported);
-  if (is_system_view(*select->from))
+  if (select->from && is_system_view(*select->from))
     throw Error("EXPLAIN of a system view is not supported")
         .with_sqlstate(sqlstate::kFeatureNotSupported);
   if (explain.options.verbose)
@@ -143,7 +144,7 @@ ResultSet query_explain(Session& session, const sql::Explain& explain) {
   Clock::time_point start = Clock::now();
   const bufmgr::BufferUsage before_planning = bufmgr::thread_buffer_usage();
   PlanContext ctx = session.plan_context();
-  PlannedQuery q = plan_select(ctx, *select);
+  PlannedQuery q = select->from ? plan_select(ctx, *select) : plan_result(ctx, *select);
   ExplainRun run;
   run.planning_buffers = bufmgr::thread_buffer_usage() - before_planning;
   run.options = &explain.options;

@@ -10,6 +10,7 @@
 
 #include "engine/sql/parser.h"
 #include "tests/support/paths.h"
+#include "tests/engine/session/pg15_queries.h"
 #include "tests/support/pg15_fixture.h"
 #include "tests/support/test_util.h"
 
@@ -83,6 +84,27 @@ TEST_F(TypedRowSource, MissingFeaturesAreRefusedAndFailuresLoseNothing) {
             "division by zero");
   EXPECT_EQ(testing::scalar(*s_, "select count(*) from tt"), "1");
   EXPECT_EQ(testing::scalar(*s_, "select t from tt"), "kept");
+}
+
+}  // namespace
+}  // namespace tp
+
+namespace tp {
+namespace {
+
+// EXPLAIN of a SELECT without FROM (pg15/result_plans*): PostgreSQL's Result, costed
+// as cpu_tuple_cost plus the folded select list's calls, its width the output types'.
+TEST(ResultPlans, ExplainOfSelectWithoutFromIsPostgres) {
+  TempDir tmp;
+  Session s(testing::options_for(tmp.data()));
+  testing::run_pg15_setup(s, "result_plans_setup.sql");
+  EXPECT_EQ(testing::check_pg15_queries(s, "result_plans.out"), 16u);
+  EXPECT_EQ(error_of(s, "explain select 1 where true"),
+            "EXPLAIN of a SELECT without FROM with WHERE is not supported yet");
+  EXPECT_EQ(error_of(s, "explain select count(*)"),
+            "EXPLAIN of a SELECT without FROM with aggregates or set-returning functions is not "
+            "supported yet");
+  EXPECT_EQ(error_of(s, "explain select *"), "SELECT * with no tables specified is not valid");
 }
 
 }  // namespace

@@ -1,0 +1,1 @@
+create table unused (a int);
