@@ -105,6 +105,8 @@ Clause candidate_recheck(const BitmapCandidate& c, bool index_quals) {
       for (Clause& x : in_key_order(c.scan.index_clauses, c.scan.index->entry->key_columns)) {
         if (!index_quals && x.derived_from)
           append_unique(parts, {*x.derived_from});
+        else if (index_quals && is_boolean_index_clause(x))
+          parts.push_back(index_cond_form(std::move(x)));
         else
           parts.push_back(std::move(x));
       }

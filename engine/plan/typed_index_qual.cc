@@ -47,8 +47,38 @@ const char* commuted_name(const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// match_boolean_index_clause: a boolean column as a clause is `b = true`; NOT b, and
+// b IS TRUE / IS FALSE, are `b = false` / `b = true` / `b = false`. Returns the
+// compared value, or none.
+std::optional<bool> boolean_index_value(const TypedExpr& e, const TypedExpr*& col) {
+  const TypedExpr* arg = &e;
+  bool value = true;
+  if (e.kind == TypedExpr::Kind::kNot) {
+    arg = &e.args[0];
+    value = false;
+  } else if (e.kind == TypedExpr::Kind::kBoolTest && !e.negated &&
+             (e.name == "TRUE" || e.name == "FALSE")) {
+    arg = &e.args[0];
+    value = e.name == "TRUE";
+  }
+  if (arg->kind != TypedExpr::Kind::kColumn || arg->type != TypeId::kBool) return std::nullopt;
+  col = arg;
+  return value;
+}
+
+}  // namespace
+
 std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
   TypedIndexQual q;
+  const TypedExpr* bool_col = nullptr;
+  if (const std::optional<bool> v = boolean_index_value(e, bool_col)) {
+    q.column = int(bool_col->slot);
+    q.column_type = TypeId::kBool;
+    q.values.push_back(*v ? 1 : 0);
+    return q;
+  }
   if (e.kind == TypedExpr::Kind::kIsNull) {
     const TypedExpr* col = indexed_column(e.args[0]);
     if (!col) return std::nullopt;
@@ -88,6 +118,11 @@ std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
   return q;
 }
 
+bool is_boolean_index_clause(const Clause& c) {
+  const TypedExpr* col = nullptr;
+  return c.kind == Clause::Kind::kExpr && c.expr && boolean_index_value(*c.expr, col);
+}
+
 std::vector<Clause> pattern_index_clauses(const Clause& c) {
   if (c.kind != Clause::Kind::kExpr || !c.expr) return {};
   const TypedExpr& e = *c.expr;
@@ -125,6 +160,20 @@ Clause index_cond_form(Clause c, bool index_only) {
   c.constant_left = false;
   if (c.kind != Clause::Kind::kExpr || !c.expr || !typed_index_qual(*c.expr)) return c;
   const TypedExpr& e = *c.expr;
+  const TypedExpr* bool_col = nullptr;
+  if (const std::optional<bool> v = boolean_index_value(e, bool_col)) {
+    TypedExpr shown;  // `b = true`: the operator clause the index applies
+    shown.kind = TypedExpr::Kind::kCall;
+    shown.form = TypedExpr::Form::kInfix;
+    shown.type = TypeId::kBool;
+    shown.name = "=";
+    TypedExpr constant;
+    constant.type = TypeId::kBool;
+    constant.value = OwnedDatum::by_value(*v ? 1 : 0);
+    shown.args = {*bool_col, std::move(constant)};
+    c.expr = std::make_shared<const TypedExpr>(std::move(shown));
+    return c;
+  }
   const bool turn = e.kind == TypedExpr::Kind::kCall && e.args[0].is_const();
   if (!turn && !index_only) return c;
   TypedExpr shown = e;

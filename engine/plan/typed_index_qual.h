@@ -36,6 +36,11 @@ inline std::optional<TypedIndexQual> typed_index_qual(const Clause& c) {
   return typed_index_qual(*c.expr);
 }
 
+// A boolean column as a clause (b, NOT b, b IS TRUE / FALSE), which an index applies
+// as `b = true` / `b = false` (match_boolean_index_clause): that operator clause is
+// what a bitmap's conditions hold, so the original stays a Filter there.
+bool is_boolean_index_clause(const Clause& c);
+
 // PostgreSQL's match_pattern_prefix: the index conditions a LIKE / ILIKE with a fixed
 // prefix on a text or varchar column gives (`col = prefix` for a pattern without
 // wildcards, else `col >= prefix` and `col < greater_string(prefix)`), marked

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "engine/sql/parser.h"
-#include "tests/support/paths.h"
 #include "tests/engine/session/pg15_queries.h"
+#include "tests/support/paths.h"
 #include "tests/support/pg15_fixture.h"
 #include "tests/support/test_util.h"
 

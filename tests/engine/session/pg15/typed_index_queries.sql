@@ -58,3 +58,8 @@ select v from s where v like 'v1%' order by v limit 2
 select count(*) from s where t like 'k42%' or d = '2020-03-01'
 select count(*) from s where v like 'v4%' or (t like 'k1%' and n > 100)
 select count(*) from s where (t like 'k4%' or t like 'k5%') and sm < 10
+select count(*) from s where b
+select count(*) from s where not b
+select count(*) from s where b is true and sm = 3
+select count(*) from s where b is false or t = 'k42'
+select id from s where b and id < 40 order by id

@@ -11,4 +11,5 @@ create index s_sm on s (sm);
 create index s_iv on s (iv);
 create index s_t_d on s (t, d);
 create unique index s_ts_id on s (ts, id);
+create index s_b on s (b);
 analyze s;
