@@ -59,6 +59,26 @@ bool is_text(TypeId t) {
   return t == TypeId::kText || t == TypeId::kVarchar;
 }
 
+// date2timestamp_no_overflow: a date as a timestamp, past timestamp's range its end.
+Datum date_as_timestamp(Datum d) {
+  const auto date = int32_t(d);
+  if (date == kDateNoBegin) return Datum(kTimestampNoBegin);
+  if (date == kDateNoEnd || date >= 109203528 - kPostgresEpochJulian) return Datum(kTimestampNoEnd);
+  return Datum(date_to_timestamp(date));
+}
+
+// A constant of a narrower type of the column's family (real against a double precision
+// column, a date against a timestamp one) as the column's type, which PostgreSQL's
+// estimators compare it as; any other constant as it is.
+std::pair<Datum, TypeId> constant_as_column(const TypedExpr& col, const TypedExpr& constant) {
+  const Datum v = constant.value.datum();
+  if (col.type == TypeId::kFloat8 && constant.type == TypeId::kFloat4)
+    return {float8_datum(double(datum_float4(v))), TypeId::kFloat8};
+  if (col.type == TypeId::kTimestamp && constant.type == TypeId::kDate)
+    return {date_as_timestamp(v), TypeId::kTimestamp};
+  return {v, constant.type};
+}
+
 // A column's statistics read as Datums of another type `as`: the column's own where
 // its values already are (integers of any width, text and varchar), widened copies for
 // a cross-type comparison PostgreSQL estimates with the column's statistics (real
@@ -80,13 +100,7 @@ class StatsAs {
     if (!cv.stats || !cv.stats->valid) return;
     widened_ = *cv.stats;
     const auto widen = [&](Datum d) {
-      if (widen_float) return float8_datum(double(datum_float4(d)));
-      const auto date = int32_t(d);
-      // date2timestamp_no_overflow: past timestamp's range a date is its end.
-      if (date == kDateNoBegin) return Datum(kTimestampNoBegin);
-      if (date == kDateNoEnd || date >= 109203528 - kPostgresEpochJulian)
-        return Datum(kTimestampNoEnd);
-      return Datum(date_to_timestamp(date));
+      return widen_float ? float8_datum(double(datum_float4(d))) : date_as_timestamp(d);
     };
     for (Datum& d : widened_.mcv_values) d = widen(d);
     for (Datum& d : widened_.histogram) d = widen(d);
@@ -253,12 +267,12 @@ double comparison_selectivity(const RelationStatsView& rel, const TypedExpr& cal
   if (constant.isnull) return 0.0;
   const CmpOp op = lc ? commute(cmp_op_of(name)) : cmp_op_of(name);
   if (const TypedExpr* col = plain_column(var)) {
-    const StatsAs as(rel, *col, constant.type);
+    const auto [value, type] = constant_as_column(*col, constant);
+    const StatsAs as(rel, *col, type);
     if (as.valid()) {
-      const Datum value = constant.value.datum();
       if (op == CmpOp::kEq || op == CmpOp::kNe)
-        return eq_selectivity(as.view(), int(col->slot), value, op == CmpOp::kNe, constant.type);
-      return ineq_selectivity(as.view(), int(col->slot), op, value, constant.type);
+        return eq_selectivity(as.view(), int(col->slot), value, op == CmpOp::kNe, type);
+      return ineq_selectivity(as.view(), int(col->slot), op, value, type);
     }
   }
   if (op == CmpOp::kEq || op == CmpOp::kNe) {

@@ -91,12 +91,12 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
       }
       if (!q->in_list) {
         for (auto& set : sets) {
-          set.push_back(condition_on(pos_of(column), q->op, q->values[0]));
+          set.push_back(typed_condition(*q, pos_of(column)));
           set.back().owner = c.expr;
         }
         continue;
       }
-      values = std::move(q->values);
+      values = typed_in_values(*q);
     } else {
       for (const StatsValue& v : c.list) values.push_back(*v);
     }

@@ -1,6 +1,10 @@
 #include "engine/plan/typed_index_qual.h"
 
+#include <cfloat>
+#include <cmath>
 #include <string>
+
+#include "engine/core/datetime.h"
 
 #include "engine/plan/pattern_prefix.h"
 #include "engine/sql/expr_ops.h"
@@ -19,13 +23,56 @@ bool is_integer(TypeId t) {
   return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
 }
 
+bool is_float(TypeId t) {
+  return t == TypeId::kFloat4 || t == TypeId::kFloat8;
+}
+
+bool is_datetime(TypeId t) {
+  return t == TypeId::kDate || t == TypeId::kTimestamp;
+}
+
 // Whether the column's btree operator family compares it with a constant of type `c`
-// in the column's own order (the bounds become Datums of the column's comparison).
+// (integer_ops, float_ops, datetime_ops without timestamptz, text_ops).
 bool same_family(TypeId column, TypeId c) {
   if (column == c) return true;
   if (is_integer(column) && is_integer(c)) return true;
+  if (is_float(column) && is_float(c)) return true;
+  if (is_datetime(column) && is_datetime(c)) return true;
   return (column == TypeId::kVarchar || column == TypeId::kText) &&
          (c == TypeId::kText || c == TypeId::kVarchar);
+}
+
+// A constant of the column's family as the column's type: `exact` when a column value
+// equals it, else `below` and `above` are the column values next to it.
+struct ColumnValue {
+  bool exact = true;
+  Datum value = 0;  // exact
+  Datum below = 0, above = 0;
+};
+
+ColumnValue as_column_type(Datum v, TypeId from, TypeId to) {
+  if (to == TypeId::kFloat8 && from == TypeId::kFloat4)
+    return {true, float8_datum(double(datum_float4(v)))};
+  if (to == TypeId::kTimestamp && from == TypeId::kDate) {
+    return {true, Datum(date_to_timestamp(int32_t(v)))};
+  }
+  if (to == TypeId::kFloat4 && from == TypeId::kFloat8) {
+    const double d = datum_float8(v);
+    if (std::isnan(d) || std::isinf(d)) return {true, float4_datum(float(d))};
+    const float f = d > FLT_MAX ? INFINITY : d < -FLT_MAX ? -INFINITY : float(d);
+    if (double(f) == d) return {true, float4_datum(f)};
+    const float lo = double(f) < d ? f : std::nextafter(f, -INFINITY);
+    const float hi = double(f) > d ? f : std::nextafter(f, INFINITY);
+    return {false, 0, float4_datum(lo), float4_datum(hi)};
+  }
+  if (to == TypeId::kDate && from == TypeId::kTimestamp) {
+    if (v == kTimestampNoBegin) return {true, kDateNoBegin};
+    if (v == kTimestampNoEnd) return {true, kDateNoEnd};
+    const int64_t days = v / kUsecsPerDay - (v % kUsecsPerDay < 0 ? 1 : 0);  // floor
+    if (days * kUsecsPerDay == v) return {true, Datum(days)};
+    return {false, 0, Datum(days), Datum(days + 1)};
+  }
+  return {true, v};  // the column's own order already (integers, strings)
 }
 
 std::optional<CmpOp> comparison(const std::string& name) {
@@ -94,6 +141,7 @@ std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
     for (size_t i = 1; i < e.args.size(); ++i) {
       const TypedExpr& a = e.args[i];
       if (!a.is_const() || !same_family(col->type, a.type)) return std::nullopt;
+      q.value_type = a.type;
       if (!a.isnull) q.values.push_back(a.value.datum());  // NULL elements match nothing
     }
     q.column = int(col->slot);
@@ -115,7 +163,46 @@ std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
   q.column_type = col->type;
   q.op = const_left ? commute(*op) : *op;
   q.values.push_back(constant.value.datum());
+  q.value_type = constant.type;
   return q;
+}
+
+btree::ColumnCondition typed_condition(const TypedIndexQual& q, int pos) {
+  using btree::Bound;
+  const ColumnValue v = as_column_type(q.values[0], q.value_type, q.column_type);
+  if (v.exact) {
+    switch (q.op) {
+      case CmpOp::kEq:
+        return btree::ColumnCondition::eq(pos, v.value);
+      case CmpOp::kLt:
+        return btree::ColumnCondition::lt(pos, v.value);
+      case CmpOp::kLe:
+        return btree::ColumnCondition::le(pos, v.value);
+      case CmpOp::kGt:
+        return btree::ColumnCondition::gt(pos, v.value);
+      default:
+        return btree::ColumnCondition::ge(pos, v.value);
+    }
+  }
+  switch (q.op) {
+    case CmpOp::kLt:
+    case CmpOp::kLe:
+      return btree::ColumnCondition::le(pos, v.below);
+    case CmpOp::kGt:
+    case CmpOp::kGe:
+      return btree::ColumnCondition::ge(pos, v.above);
+    default:  // equal to no column value: from above to below, an empty range
+      return {pos, Bound{v.above, true}, Bound{v.below, true}};
+  }
+}
+
+std::vector<Datum> typed_in_values(const TypedIndexQual& q) {
+  std::vector<Datum> out;
+  for (Datum d : q.values) {
+    const ColumnValue v = as_column_type(d, q.value_type, q.column_type);
+    if (v.exact) out.push_back(v.value);
+  }
+  return out;
 }
 
 bool is_boolean_index_clause(const Clause& c) {

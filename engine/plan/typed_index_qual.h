@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/btree/btree_scan.h"
 #include "engine/core/clause.h"
 #include "engine/core/typed_expr.h"
 
@@ -28,9 +29,19 @@ struct TypedIndexQual {
   std::vector<Datum> values;  // non-NULL constants (by-reference ones point into the clause)
   size_t elements = 1;        // an IN list's length, NULLs included (btcostestimate's)
   TypeId column_type = TypeId::kInt4;
+  TypeId value_type = TypeId::kInt4;  // the constants' type (the column's, or in its family)
 };
 
 std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e);
+
+// The B-tree condition on key `pos` for a comparison `q` (not an IN list or a NULL
+// test), its bound a value of the column's type: a constant of another type of the
+// family is converted, exactly or to the nearest column value on the right side
+// (`real_col < 1.1` is real_col <= 1.0999999; `date_col = '2020-01-01 12:00'` holds for
+// none: an empty range).
+btree::ColumnCondition typed_condition(const TypedIndexQual& q, int pos);
+// An IN list's values as the column's type, those no column value equals dropped.
+std::vector<Datum> typed_in_values(const TypedIndexQual& q);
 inline std::optional<TypedIndexQual> typed_index_qual(const Clause& c) {
   if (c.kind != Clause::Kind::kExpr || !c.expr) return std::nullopt;
   return typed_index_qual(*c.expr);

@@ -102,7 +102,7 @@ TEST(TypedIndex, IndexPathsArePostgres) {
   testing::TempDir tmp;
   Session s(testing::options_for(tmp.data()));
   testing::run_pg15_setup(s, "typed_index_setup.sql");
-  EXPECT_EQ(testing::check_pg15_queries(s, "typed_index.out"), 65u);
+  EXPECT_EQ(testing::check_pg15_queries(s, "typed_index.out"), 74u);
 }
 
 }  // namespace

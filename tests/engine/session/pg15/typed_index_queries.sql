@@ -63,3 +63,12 @@ select count(*) from s where not b
 select count(*) from s where b is true and sm = 3
 select count(*) from s where b is false or t = 'k42'
 select id from s where b and id < 40 order by id
+select count(*) from s where r < 1.1
+select count(*) from s where r = 1.1
+select count(*) from s where r in (1.0, 1.1, 2.0)
+select count(*) from s where d < '2020-03-01 12:00'::timestamp
+select count(*) from s where d = '2020-03-01 12:00'::timestamp
+select count(*) from s where d >= '2020-03-01'::timestamp and d < '2020-03-05'
+select count(*) from s where f > 1.5::real and f < 2.5::real
+select count(*) from s where ts > '2021-01-05'::date and ts < '2021-01-06'::date
+select id from s where ts between '2021-01-05'::date and '2021-01-05 02:00' order by ts

@@ -12,4 +12,5 @@ create index s_iv on s (iv);
 create index s_t_d on s (t, d);
 create unique index s_ts_id on s (ts, id);
 create index s_b on s (b);
+create index s_r on s (r);
 analyze s;
