@@ -1,5 +1,7 @@
 #include "scans/qual.h"
 
+#include <algorithm>
+
 #include "engine/core/stack_depth.h"
 
 namespace tp::scans {
@@ -131,9 +133,28 @@ Truth CompiledClause::evaluate_values(const Datum* values, const bool* isnull,
   return Truth::kFalse;
 }
 
+namespace {
+
+// One past the highest table column `c` reads.
+size_t columns_read(const Clause& c) {
+  size_t n = c.column >= 0 ? size_t(c.column) + 1 : 0;
+  if (c.kind == Clause::Kind::kExpr && c.expr) {
+    std::vector<uint32_t> slots;
+    expr_slots(*c.expr, slots);
+    for (uint32_t s : slots) n = std::max(n, size_t(s) + 1);
+  }
+  for (const Clause& a : c.args) n = std::max(n, columns_read(a));
+  return n;
+}
+
+}  // namespace
+
 CompiledQual compile_qual(std::span<const Clause> clauses, const HeapTupleLayout& layout) {
   CompiledQual qual;
-  for (const Clause& c : clauses) qual.clauses.push_back(compile(c, layout, qual.needs_values));
+  for (const Clause& c : clauses) {
+    qual.clauses.push_back(compile(c, layout, qual.needs_values));
+    qual.deform_columns = std::max(qual.deform_columns, columns_read(c));
+  }
   return qual;
 }
 

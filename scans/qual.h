@@ -91,6 +91,8 @@ struct CompiledQual {
   // Some clause reads a row's values rather than fixed offsets (a typed expression, an
   // integer column after a variable-length one): every row is deformed for it.
   bool needs_values = false;
+  // The leading columns a deformed row needs for it (one past the highest it reads).
+  size_t deform_columns = 0;
 
   bool empty() const { return clauses.empty(); }
   // A tuple without NULLs.

@@ -1,5 +1,7 @@
 #include "scans/tuple_reader.h"
 
+#include <algorithm>
+
 namespace tp::scans {
 
 TupleReader::TupleReader(const std::vector<Column>& table, const std::vector<int>& columns) {
@@ -11,6 +13,7 @@ TupleReader::TupleReader(const std::vector<Column>& table, const std::vector<int
   for (int c : columns) {
     const Column& col = table[size_t(c)];
     columns_.push_back(uint32_t(c));
+    deform_columns_ = std::max(deform_columns_, size_t(c) + 1);
     types.push_back(col.type);
     const TypeInfo& info = type_info(col.type);
     typlen_.push_back(info.byval ? 0 : info.len);
@@ -28,19 +31,26 @@ TupleReader::TupleReader(const std::vector<Column>& table, const std::vector<int
   if (!integers) shape_ = std::make_shared<const RowShape>(types);
 }
 
-void TupleReader::deform(const char* tuple, uint32_t len, DeformScratch& scratch) const {
+void TupleReader::deform(const char* tuple, uint32_t len, DeformScratch& scratch,
+                         size_t upto) const {
   const size_t natts = format_->natts();
   if (scratch.natts != natts) {
     scratch.values.assign(natts, 0);
     scratch.isnull = std::make_unique<bool[]>(natts);
     scratch.natts = natts;
+    scratch.deformed_tuple = nullptr;
   }
-  format_->deform(tuple, len, scratch.values.data(), scratch.isnull.get());
+  upto = std::min(upto, natts);
+  if (scratch.deformed_tuple == tuple && scratch.deformed_columns >= upto) return;
+  format_->deform(tuple, len, scratch.values.data(), scratch.isnull.get(), upto);
+  scratch.deformed_tuple = tuple;
+  scratch.deformed_columns = upto;
 }
 
 void TupleReader::read_deformed(const char* tuple, uint32_t len, RowBatch& dst,
                                 DeformScratch& scratch) const {
-  deform(tuple, len, scratch);
+  deform(tuple, len, scratch, deform_columns_);
+  scratch.deformed_tuple = nullptr;  // this row is done
   const uint32_t row = dst.count;
   Datum* out = dst.row(row);
   bool any_null = false;

@@ -42,6 +42,11 @@ struct DeformScratch {
   std::vector<Datum> values;
   std::unique_ptr<bool[]> isnull;
   size_t natts = 0;
+  // The tuple passes() deformed for its qual and how many leading columns, which read()
+  // of the same row reuses; cleared by each passes() and read(), so no other row can
+  // take it.
+  const char* deformed_tuple = nullptr;
+  size_t deformed_columns = 0;
   // Where a typed qual's intermediate values go (emptied per row), and the statement's
   // time for CURRENT_DATE.
   ValueArena arena;
@@ -79,8 +84,11 @@ class TupleReader {
   // or by its values with three-valued logic when the tuple has NULLs.
   bool passes(const CompiledQual& qual, const char* tuple, uint32_t len,
               DeformScratch& scratch) const {
+    // A row's values are deformed afresh for its first qual (the same address may hold
+    // another row by now: an index-only scan forms each in one buffer).
+    scratch.deformed_tuple = nullptr;
     if (!qual.needs_values && !tuple_has_nulls(tuple)) return qual.evaluate(tuple);
-    deform(tuple, len, scratch);
+    deform(tuple, len, scratch, qual.deform_columns);
     scratch.arena.clear();
     scratch.eval.arena = &scratch.arena;  // set here: a moved scratch keeps no stale pointer
     return qual.evaluate_values(scratch.values.data(), scratch.isnull.get(), scratch.eval);
@@ -94,9 +102,12 @@ class TupleReader {
 
  private:
   void read_deformed(const char* tuple, uint32_t len, RowBatch& dst, DeformScratch& scratch) const;
-  void deform(const char* tuple, uint32_t len, DeformScratch& scratch) const;
+  // Deforms the first `upto` columns of `tuple` into `scratch`, unless passes() already
+  // did for this row.
+  void deform(const char* tuple, uint32_t len, DeformScratch& scratch, size_t upto) const;
 
   std::vector<uint32_t> columns_;            // table column per output slot
+  size_t deform_columns_ = 0;                // one past the highest output column
   bool fixed_ = true;                        // every output column at a fixed offset
   bool nullable_ = false;                    // the table's tuples may carry NULLs
   std::vector<OutputColumn> fixed_columns_;  // when fixed_

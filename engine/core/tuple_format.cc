@@ -1,5 +1,7 @@
 #include "engine/core/tuple_format.h"
 
+#include <algorithm>
+
 #include <cstring>
 #include <string>
 
@@ -125,7 +127,8 @@ void TupleFormat::form(const Datum* values, const bool* isnull, Tid self, char* 
   write_heap_tuple_header(out, self, uint16_t(attrs_.size()), infomask, uint8_t(hoff));
 }
 
-void TupleFormat::deform(const char* tuple, uint32_t len, Datum* values, bool* isnull) const {
+void TupleFormat::deform(const char* tuple, uint32_t len, Datum* values, bool* isnull,
+                         size_t upto) const {
   if (len < kNullBitmapOffset) damaged("length " + std::to_string(len) + " is below its header");
   uint16_t infomask2, infomask;
   std::memcpy(&infomask2, tuple + 18, 2);
@@ -138,7 +141,8 @@ void TupleFormat::deform(const char* tuple, uint32_t len, Datum* values, bool* i
             " attributes in " + std::to_string(len) + " bytes");
   const auto* bits = reinterpret_cast<const uint8_t*>(tuple + kNullBitmapOffset);
   uint32_t off = hoff;
-  for (size_t i = 0; i < attrs_.size(); ++i) {
+  const size_t n = std::min(attrs_.size(), upto);
+  for (size_t i = 0; i < n; ++i) {
     isnull[i] = i >= natts || (has_null && (bits[i / 8] & (1 << (i % 8))) == 0);
     values[i] = 0;
     if (isnull[i]) continue;

@@ -20,6 +20,7 @@
 //   f.deform(buf, len, values, isnull);   // text values point into buf
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -68,8 +69,10 @@ class TupleFormat {
   // by-reference ones as pointers into `tuple`. Attributes past the tuple's own count
   // (added to the table later) are NULL. A damaged tuple (an offset past `len`, a
   // compressed or out-of-line value, a header that does not add up) throws tp::Error
-  // XX001 rather than reading beyond it.
-  void deform(const char* tuple, uint32_t len, Datum* values, bool* isnull) const;
+  // XX001 rather than reading beyond it. `upto`: only the first `upto` attributes are
+  // read (PostgreSQL's slot_getsomeattrs); the rest of `values` is left as it was.
+  void deform(const char* tuple, uint32_t len, Datum* values, bool* isnull,
+              size_t upto = SIZE_MAX) const;
 
  private:
   std::vector<AttrFormat> attrs_;

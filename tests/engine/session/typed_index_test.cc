@@ -107,3 +107,29 @@ TEST(TypedIndex, IndexPathsArePostgres) {
 
 }  // namespace
 }  // namespace tp
+
+namespace tp {
+namespace {
+
+// An index-only scan over a typed key forms each entry's row in one buffer; a filter
+// that rejects some entries must not leave the next entry reading the last one's values.
+TEST(TypedIndex, IndexOnlyScanFiltersEachFormedRow) {
+  testing::TempDir tmp;
+  Session s(testing::options_for(tmp.data()));
+  s.execute("create table s (id int, v varchar(12))");
+  s.execute("insert into s select i, 'v' || (i % 50) from generate_series(1, 20000) i");
+  s.execute("create index s_v on s (v)");
+  s.execute("vacuum analyze s");
+  s.execute("set enable_seqscan = off");
+  s.execute("set enable_bitmapscan = off");
+  const std::string q = "select sum(length(v)), count(*) from s where v > 'v4' and v like '%5'";
+  const ResultSet plan = s.execute("explain (costs off) " + q);
+  EXPECT_EQ(plan.rows.at(1).at(0), "  ->  Index Only Scan using s_v on s");
+  EXPECT_EQ(plan.rows.at(3).at(0), "        Filter: ((v)::text ~~ '%5'::text)");
+  // 'v45' and 'v5', 400 rows each.
+  const ResultSet r = s.execute(q);
+  EXPECT_EQ(r.rows.at(0), (std::vector<std::string>{"2000", "800"}));
+}
+
+}  // namespace
+}  // namespace tp
