@@ -5,7 +5,6 @@
 #include <string>
 
 #include "engine/core/datetime.h"
-
 #include "engine/plan/pattern_prefix.h"
 #include "engine/sql/expr_ops.h"
 
@@ -91,10 +90,6 @@ const char* commuted_name(const std::string& name) {
   if (name == ">=") return "<=";
   return "=";
 }
-
-}  // namespace
-
-namespace {
 
 // match_boolean_index_clause: a boolean column as a clause is `b = true`; NOT b, and
 // b IS TRUE / IS FALSE, are `b = false` / `b = true` / `b = false`. Returns the
@@ -276,10 +271,6 @@ Clause index_cond_form(Clause c, bool index_only) {
   c.expr = std::make_shared<const TypedExpr>(std::move(shown));
   return c;
 }
-
-}  // namespace tp
-
-namespace tp {
 
 std::vector<Clause> index_cond_form(std::vector<Clause> clauses, bool index_only) {
   for (Clause& c : clauses) c = index_cond_form(std::move(c), index_only);
