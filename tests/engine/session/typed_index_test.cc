@@ -1,5 +1,6 @@
 // Indexes over columns of every type, against PostgreSQL 15.18: the primary keys and
-// secondary indexes of pgbench's and a TPC-H-shaped schema (pg15/index_sizes_setup.sql:
+// secondary indexes of pgbench's and a TPC-H-shaped schema (pg15/page_counts_setup.sql's
+// tables, pg15/index_sizes_setup.sql's indexes:
 // text, varchar, char(n), numeric, date and timestamp keys, multi-column ones, a
 // blank-padded filler) take PostgreSQL's page counts, verify clean, stay correct
 // through inserts that split their pages, and survive a restart.
@@ -19,7 +20,8 @@ std::string verify(Session& s, const std::string& index) {
   return s.execute("select tp_verify('" + index + "')").rows.at(0).at(0);
 }
 
-// pg_relation_size(i) / 8192 in PostgreSQL after pg15/index_sizes_setup.sql.
+// pg_relation_size(i) / 8192 in PostgreSQL after pg15/page_counts_setup.sql and
+// pg15/index_sizes_setup.sql.
 const std::vector<std::pair<std::string, std::string>> kPostgresPages = {
     {"accounts_filler", "1398"},
     {"customer_acctbal", "7"},
@@ -46,6 +48,7 @@ TEST(TypedIndex, PgbenchAndTpchIndexesTakePostgresPages) {
   testing::TempDir tmp;
   {
     Session s(testing::options_for(tmp.data()));
+    testing::run_pg15_setup(s, "page_counts_setup.sql");
     testing::run_pg15_setup(s, "index_sizes_setup.sql");
     for (const auto& [index, want] : kPostgresPages) {
       EXPECT_EQ(pages_of(s, index), want) << index;

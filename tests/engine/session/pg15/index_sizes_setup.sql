@@ -1,17 +1,4 @@
-create table pgbench_accounts (aid int not null, bid int, abalance int, filler char(84));
-insert into pgbench_accounts select aid, (aid - 1) / 100000 + 1, 0, '' from generate_series(1, 100000) aid;
-create table pgbench_branches (bid int not null, bbalance int, filler char(88));
-insert into pgbench_branches select bid, 0, null from generate_series(1,1) bid;
-create table pgbench_tellers (tid int not null, bid int, tbalance int, filler char(84));
-insert into pgbench_tellers select tid, (tid - 1) / 10 + 1, 0, null from generate_series(1, 10) tid;
-create table pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22));
-insert into pgbench_history select i % 10, 1, i, i % 5000, timestamp '2026-01-01' + i * interval '1 second', 'x' from generate_series(1, 50000) i;
-create table lineitem (l_orderkey integer not null, l_partkey integer not null, l_suppkey integer not null, l_linenumber integer not null, l_quantity numeric(15,2) not null, l_extendedprice numeric(15,2) not null, l_discount numeric(15,2) not null, l_tax numeric(15,2) not null, l_returnflag char(1) not null, l_linestatus char(1) not null, l_shipdate date not null, l_commitdate date not null, l_receiptdate date not null, l_shipinstruct char(25) not null, l_shipmode char(10) not null, l_comment varchar(44) not null);
-insert into lineitem select i / 4 + 1, (i * 7919) % 20000 + 1, (i * 31) % 1000 + 1, i % 4 + 1, (i % 50) + 1, ((i * 13) % 100000) / 100.0 + 900, (i % 11) / 100.0, (i % 9) / 100.0, case when i % 3 = 0 then 'R' when i % 3 = 1 then 'A' else 'N' end, case when i % 2 = 0 then 'O' else 'F' end, date '1992-01-01' + (i * 7) % 2500, date '1992-01-01' + (i * 11) % 2500, date '1992-01-01' + (i * 13) % 2500, case when i % 4 = 0 then 'DELIVER IN PERSON' when i % 4 = 1 then 'COLLECT COD' when i % 4 = 2 then 'NONE' else 'TAKE BACK RETURN' end, case when i % 7 = 0 then 'AIR' when i % 7 = 1 then 'REG AIR' when i % 7 = 2 then 'MAIL' else 'TRUCK' end, repeat('c', 10 + (i * 17) % 33) from generate_series(1, 60000) i;
-create table orders (o_orderkey integer not null, o_custkey integer not null, o_orderstatus char(1) not null, o_totalprice numeric(15,2) not null, o_orderdate date not null, o_orderpriority char(15) not null, o_clerk char(15) not null, o_shippriority integer not null, o_comment varchar(79) not null);
-insert into orders select i, (i * 7) % 1500 + 1, case when i % 3 = 0 then 'F' else 'O' end, (i * 7919 % 50000000) / 100.0, date '1992-01-01' + (i * 3) % 2400, '1-URGENT', 'Clerk#' || lpad(((i * 13) % 1000)::text, 9, '0'), 0, repeat('o', 19 + (i * 23) % 60) from generate_series(1, 15000) i;
-create table customer (c_custkey integer not null, c_name varchar(25) not null, c_address varchar(40) not null, c_nationkey integer not null, c_phone char(15) not null, c_acctbal numeric(15,2) not null, c_mktsegment char(10) not null, c_comment varchar(117) not null);
-insert into customer select i, 'Customer#' || lpad(i::text, 9, '0'), repeat('a', 10 + (i * 7) % 30), i % 25, '12-345-678-9012', ((i * 7919) % 1100000) / 100.0 - 999.99, 'BUILDING', repeat('m', 29 + (i * 41) % 88) from generate_series(1, 1500) i;
+-- The indexes of typed_index_test.cc's size check, over page_counts_setup.sql's tables.
 create unique index pgbench_accounts_pkey on pgbench_accounts (aid);
 create unique index pgbench_branches_pkey on pgbench_branches (bid);
 create unique index pgbench_tellers_pkey on pgbench_tellers (tid);
