@@ -269,7 +269,10 @@ std::unique_ptr<scans::ExecNode> build_distinct(std::unique_ptr<scans::ExecNode>
     return top;
   }
   std::vector<uint32_t> slots;
-  for (const scans::SortKey& k : spec.keys) slots.push_back(k.slot);
+  if (spec.unique_slots)
+    slots = *spec.unique_slots;
+  else
+    for (const scans::SortKey& k : spec.keys) slots.push_back(k.slot);
   top = estimated(std::make_unique<scans::UniqueNode>(std::move(top), std::move(slots)),
                   choice.distinct);
   // Over a Sort the Unique returns the Sort's narrow rows, so PostgreSQL needs no Result.

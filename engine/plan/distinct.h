@@ -38,6 +38,8 @@ struct DistinctQuery {
   double limit_tuples = -1;  // LIMIT + OFFSET (LIMIT 0 counted as 1); -1: no LIMIT
   bool enable_sort = true;
   bool enable_hashagg = true;
+  // create_partial_distinct_paths runs (not for DISTINCT ON).
+  bool partial = true;
   // What a HashAggregate pays per group to compute its output (create_agg_path adds its
   // target's cost): the operators of a select list over aggregates (`sum(b) + 1`).
   double hash_output_cost = 0;
@@ -91,7 +93,9 @@ DistinctChoice choose_distinct(const CostSettings& cs, const DistinctQuery& q,
 
 // What the nodes of a distinct plan take, over the scan's slots.
 struct DistinctNodeSpec {
-  std::vector<scans::SortKey> keys;        // the DISTINCT keys: the Sort's and the Unique's
+  std::vector<scans::SortKey> keys;  // the DISTINCT keys: the Sort's and the Unique's
+  // DISTINCT ON: what the Unique compares instead (none: every row equals the first)
+  std::optional<std::vector<uint32_t>> unique_slots;
   std::string key_text;                    // "Sort Key: b DESC, c" of the Sort under the Unique
   std::vector<uint32_t> group_slots;       // the HashAggregate's group
   std::string group_text;                  // "Group Key: c, b"

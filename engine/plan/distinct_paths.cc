@@ -159,7 +159,7 @@ ChosenScan choose_distinct_scan(PlanContext& ctx, const ScanQuery& q, const Rela
   // create_partial_distinct_paths runs first: its relation's paths come first.
   std::vector<DistinctInputRel> rels;
   std::vector<std::vector<size_t>> path_of;  // which of `paths` each relation's input is
-  if (!partials.empty()) {
+  if (!partials.empty() && dq.partial) {
     std::vector<DistinctScanPath> partial_rel =
         partial_distinct_paths(ctx, q, view, rs, partials, dq);
     if (!partial_rel.empty()) {

@@ -64,7 +64,7 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s, const O
       // The select-list entry it is, else a resjunk column after them.
       size_t index = size_t(std::find(t.exprs.begin(), t.exprs.end(), key.expr) - t.exprs.begin());
       if (index == t.exprs.size()) {
-        if (s.distinct)
+        if (s.distinct && s.distinct_on.empty())
           throw Error("for SELECT DISTINCT, ORDER BY expressions must appear in select list")
               .at_position(o.expr->position)
               .with_sqlstate(sqlstate::kInvalidColumnReference);
@@ -86,7 +86,8 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s, const O
       seen_exprs.push_back(name);
       order.computed_keys = true;
     } else {
-      if (s.distinct && std::find(t.columns.begin(), t.columns.end(), col) == t.columns.end())
+      if (s.distinct && s.distinct_on.empty() &&
+          std::find(t.columns.begin(), t.columns.end(), col) == t.columns.end())
         throw Error("for SELECT DISTINCT, ORDER BY expressions must appear in select list")
             .at_position(o.expr->position)
             .with_sqlstate(sqlstate::kInvalidColumnReference);

@@ -12,6 +12,7 @@
 #include "engine/plan/aggregate_expr.h"
 #include "engine/plan/distinct.h"
 #include "engine/plan/distinct_clause.h"
+#include "engine/plan/distinct_on.h"
 #include "engine/plan/equivalence.h"
 #include "engine/plan/minmax_agg.h"
 #include "engine/plan/order_by.h"
@@ -342,9 +343,13 @@ uint32_t distinct_slot(ScanSlots& slots, int c) {
 }
 
 void add_distinct(const sql::Select& s, const BoundTargets& targets, const BoundOrder& order,
-                  const DistinctClause& d, ScanSlots& slots, ChosenScan scan, int sq_width,
-                  PlanTop& top) {
+                  const DistinctClause& d, const std::optional<DistinctOn>& on, ScanSlots& slots,
+                  ChosenScan scan, int sq_width, PlanTop& top) {
   DistinctNodeSpec spec;
+  if (on) {  // the Unique compares the DISTINCT ON columns only
+    spec.unique_slots.emplace();
+    for (int c : on->columns) spec.unique_slots->push_back(slots.slot_of(c));
+  }
   for (size_t k = 0; k < d.keys.size(); ++k)  // ORDER BY's keys first, with their NULLS order
     spec.keys.push_back({distinct_slot(slots, d.keys[k].first), d.keys[k].second,
                          k < order.nulls_first.size() ? order.nulls_first[k] : d.keys[k].second});
@@ -422,6 +427,39 @@ DistinctClause plan_distinct_input(PlanContext& ctx, const sql::Select& s,
   return d;
 }
 
+// SELECT DISTINCT ON: sorted by ORDER BY's keys (extended by the DISTINCT ON columns it
+// does not name), a Unique over the DISTINCT ON columns; no HashAggregate, no partial
+// distinct paths, as PostgreSQL 15 plans it.
+DistinctClause plan_distinct_on_input(PlanContext& ctx, const sql::Select& s,
+                                      const BoundTargets& targets, const BoundOrder& order,
+                                      const DistinctOn& on, ScanSlots& slots, ScanQuery& sq) {
+  DistinctClause d;
+  d.keys = order.keys;
+  d.key_text = order.text;
+  d.group = on.clause;
+  sq.order = d.keys;
+  sq.distinct_columns = on.clause;  // the groups: every DISTINCT ON item, fixed ones too
+  sq.distinct = distinct_query(ctx.settings, *sq.rel, s, targets, order, d);
+  sq.distinct->unique_columns = on.columns.size();
+  // The rows carry the sort's columns the select list lacks (resjunk) to the Unique.
+  const std::optional<TableStats> stats =
+      sq.rel->stats.empty() ? std::nullopt : std::optional(stats_from_catalog(sq.rel->stats));
+  std::vector<int> junk;
+  for (const auto& [c, desc] : order.keys)
+    if (std::find(targets.columns.begin(), targets.columns.end(), c) == targets.columns.end() &&
+        std::find(junk.begin(), junk.end(), c) == junk.end())
+      junk.push_back(c);
+  for (int c : junk)
+    sq.distinct->width += column_width(*sq.rel, size_t(c), stats ? &*stats : nullptr);
+  sq.distinct->enable_hashagg = false;
+  sq.distinct->partial = false;
+  sq.sort = {{}, d.key_text, 0, kSortMemoryLimitBytes};
+  for (size_t k = 0; k < d.keys.size(); ++k)
+    sq.sort.keys.push_back(
+        {slots.slot_of(d.keys[k].first), d.keys[k].second, order.nulls_first[k]});
+  return d;
+}
+
 }  // namespace
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
@@ -439,9 +477,13 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
   });
   sq.constant_columns = constant_columns(sq.clauses);
+  const OrderTargets order_targets{targets.columns, targets.names, targets.exprs,
+                                   !targets.aggs.empty()};
   BoundOrder order =
-      bind_order_by(rel, s, {targets.columns, targets.names, targets.exprs, !targets.aggs.empty()},
-                    sq.constant_columns, constant_expressions(sq.clauses));
+      bind_order_by(rel, s, order_targets, sq.constant_columns, constant_expressions(sq.clauses));
+  std::optional<DistinctOn> on;
+  if (!s.distinct_on.empty())
+    on = bind_distinct_on(rel, s, order_targets, sq.constant_columns, order);
   ScanSlots slots = assign_slots(targets, order);
   std::vector<std::shared_ptr<TypedExpr>> computed = place_computed(targets, order, slots, sq);
   PlannedQuery q;
@@ -459,14 +501,15 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   sq.sort = {slots.sort_keys, order.text, sq.limit.value_or(0), kSortMemoryLimitBytes};
   std::optional<DistinctClause> distinct;
   if (s.distinct && targets.aggs.empty())
-    distinct = plan_distinct_input(ctx, s, targets, order, slots, sq);
+    distinct = on ? plan_distinct_on_input(ctx, s, targets, order, *on, slots, sq)
+                  : plan_distinct_input(ctx, s, targets, order, slots, sq);
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};
   if (targets.computed() || !order.resjunk.empty())
     top.node = project_select_list(std::move(top.node), std::move(computed), ctx.settings.costs,
                                    top.path, scan.width, scan.distinct.has_value());
   if (scan.distinct) {
-    add_distinct(s, targets, order, *distinct, slots, std::move(scan), sq.distinct->width, top);
+    add_distinct(s, targets, order, *distinct, on, slots, std::move(scan), sq.distinct->width, top);
     for (size_t i = 0; i < targets.columns.size(); ++i) add_output_column(rel, targets, i, q);
     if (s.limit || s.offset.value_or(0) > 0) add_limit(s.limit, s.offset.value_or(0), top);
     q.root = std::move(top.node);

@@ -328,10 +328,12 @@ class Parser : public ExprParser {
     expect_word("select");
     if (is_word("distinct")) {
       next();
-      if (is_word("on"))
-        throw Error("SELECT DISTINCT ON is not supported")
-            .at_position(peek().position)
-            .with_sqlstate(sqlstate::kFeatureNotSupported);
+      if (accept_word("on")) {
+        expect_punct("(");
+        do s.distinct_on.push_back(expr());
+        while (accept_punct(","));
+        expect_punct(")");
+      }
       s.distinct = true;
     } else {
       accept_word("all");

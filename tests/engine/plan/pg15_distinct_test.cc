@@ -204,10 +204,10 @@ TEST_F(Pg15Distinct, RefusalsNameTheConstruct) {
     EXPECT_STREQ(e.what(), "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
   }
   try {
-    s_->execute("SELECT DISTINCT ON (b) b FROM d1");
+    s_->execute("SELECT DISTINCT ON (b) b FROM d1 ORDER BY c, b");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "SELECT DISTINCT ON is not supported");
+    EXPECT_STREQ(e.what(), "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
   }
 }
 

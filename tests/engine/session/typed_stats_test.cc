@@ -35,6 +35,22 @@ TEST_F(TypedStatsTable, DistinctOverEveryTypeIsPostgres) {
   EXPECT_EQ(testing::check_pg15_queries(s_, "typed_distinct_agg.out"), 12u);
 }
 
+// SELECT DISTINCT ON over columns of every type (pg15/distinct_on*): a Unique over the
+// DISTINCT ON columns above a Sort by ORDER BY's keys (or an index scan in that order),
+// its groups estimated over the DISTINCT ON items, its width counting the sort's
+// columns the select list lacks; PostgreSQL's rows and its errors.
+TEST_F(TypedStatsTable, DistinctOnIsPostgres) {
+  EXPECT_EQ(testing::check_pg15_queries(s_, "distinct_on.out"), 17u);
+  EXPECT_EQ(testing::error_of(s_, "select distinct on (v) v, id from s order by id, v"),
+            "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
+  EXPECT_EQ(testing::error_of(s_, "select distinct on (3) v, id from s"),
+            "DISTINCT ON position 3 is not in select list");
+  EXPECT_EQ(testing::error_of(s_, "select distinct on (v || 'x') v from s"),
+            "SELECT DISTINCT ON over an expression is not supported yet");
+  EXPECT_EQ(testing::error_of(s_, "select distinct on (v) count(*) from s"),
+            "SELECT DISTINCT ON with aggregates is not supported yet");
+}
+
 // ORDER BY computed columns and expressions (by position, alias or written out, in the
 // select list or only in ORDER BY): PostgreSQL's Sort Key text, widths, costs and rows.
 TEST_F(TypedStatsTable, OrderByExpressionsIsPostgres) {
