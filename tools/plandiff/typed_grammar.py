@@ -63,7 +63,7 @@ class TypedQueryGenerator:
     """Single-table SELECTs over the typed tables: comparisons of every type with
     constants, LIKE / ILIKE patterns, IN lists, IS NULL, boolean tests, expressions on
     either side (arithmetic, ||, functions, CASE, COALESCE, casts), NULL constants; select
-    lists of columns, expressions and aggregates; DISTINCT; ORDER BY columns and
+    lists of columns, expressions and aggregates; DISTINCT, DISTINCT ON; ORDER BY columns and
     expressions; LIMIT."""
 
     def __init__(self, rng):
@@ -208,9 +208,26 @@ class TypedQueryGenerator:
         c = r.choice(names)
         return r.choice(["count(DISTINCT %s)" % c, "count(*)"]), True
 
+    def distinct_on_query(self, cols):
+        """SELECT DISTINCT ON over s1, ordered down to its unique id so that the row each
+        group keeps is the same in both systems."""
+        r = self.r
+        on = r.sample([c for c in cols if c != "id"], r.randint(1, 2))
+        select = r.choice(["*", ", ".join(on + ["id"]), "id, " + r.choice(list(cols))])
+        sql = "SELECT DISTINCT ON (%s) %s FROM s1" % (", ".join(on), select)
+        if r.random() < 0.7:
+            sql += " WHERE " + self.where(cols)
+        sql += " ORDER BY " + ", ".join(c + r.choice(["", " DESC"]) for c in on)
+        sql += ", id" + r.choice(["", " DESC"])
+        if r.random() < 0.4:
+            sql += " LIMIT %d" % r.choice([1, 5, 10, 100])
+        return sql
+
     def query(self):
         table = self.r.choice(list(TYPED_TABLES))
         cols = TYPED_TABLES[table][2]
+        if table == "s1" and self.r.random() < 0.1:
+            return self.distinct_on_query(cols)
         select, aggregate = self.select_list(cols)
         sql = "SELECT %s FROM %s" % (select, table)
         if self.r.random() < 0.85:
