@@ -208,7 +208,7 @@ struct OrderItem {
 };
 
 struct Select {
-  bool distinct = false;  // SELECT DISTINCT (also with ON)
+  bool distinct = false;             // SELECT DISTINCT (also with ON)
   std::vector<ExprPtr> distinct_on;  // SELECT DISTINCT ON (expr, ...)
   std::vector<Target> targets;
   std::optional<FromItem> from;

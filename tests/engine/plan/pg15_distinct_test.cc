@@ -207,7 +207,8 @@ TEST_F(Pg15Distinct, RefusalsNameTheConstruct) {
     s_->execute("SELECT DISTINCT ON (b) b FROM d1 ORDER BY c, b");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
+    EXPECT_STREQ(e.what(),
+                 "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
   }
 }
 
