@@ -37,6 +37,12 @@ CmpOp negate(CmpOp op) {
   return op;
 }
 
+std::optional<CmpOp> cmp_op_of_name(const std::string& name) {
+  for (CmpOp op : {CmpOp::kEq, CmpOp::kNe, CmpOp::kLt, CmpOp::kLe, CmpOp::kGt, CmpOp::kGe})
+    if (name == cmp_op_name(op)) return op;
+  return std::nullopt;
+}
+
 const char* cmp_op_name(CmpOp op) {
   static const char* const kNames[] = {"=", "<>", "<", "<=", ">", ">="};
   return kNames[static_cast<int>(op)];

@@ -28,6 +28,8 @@ CmpOp commute(CmpOp op);
 CmpOp negate(CmpOp op);
 // "=", "<>", "<", "<=", ">", ">=".
 const char* cmp_op_name(CmpOp op);
+// The comparison an operator name is ("=", "<>", "<", "<=", ">", ">="), or none.
+std::optional<CmpOp> cmp_op_of_name(const std::string& name);
 
 // `a op b`.
 inline bool cmp_holds(CmpOp op, int64_t a, int64_t b) {

@@ -238,19 +238,6 @@ double pattern_selectivity(const RelationStatsView& rel, const TypedExpr& call) 
   return clamp_probability(negated ? 1.0 - result - nullfrac : result);
 }
 
-bool is_comparison_name(const std::string& op) {
-  return op == "=" || op == "<>" || op == "<" || op == "<=" || op == ">" || op == ">=";
-}
-
-CmpOp cmp_op_of(const std::string& op) {
-  if (op == "=") return CmpOp::kEq;
-  if (op == "<>") return CmpOp::kNe;
-  if (op == "<") return CmpOp::kLt;
-  if (op == "<=") return CmpOp::kLe;
-  if (op == ">") return CmpOp::kGt;
-  return CmpOp::kGe;
-}
-
 double comparison_selectivity(const RelationStatsView& rel, const TypedExpr& call) {
   const TypedExpr& l = call.args[0];
   const TypedExpr& r = call.args[1];
@@ -265,7 +252,7 @@ double comparison_selectivity(const RelationStatsView& rel, const TypedExpr& cal
   const TypedExpr& var = lc ? r : l;
   const TypedExpr& constant = lc ? l : r;
   if (constant.isnull) return 0.0;
-  const CmpOp op = lc ? commute(cmp_op_of(name)) : cmp_op_of(name);
+  const CmpOp op = lc ? commute(*cmp_op_of_name(name)) : *cmp_op_of_name(name);
   if (const TypedExpr* col = plain_column(var)) {
     const auto [value, type] = constant_as_column(*col, constant);
     const StatsAs as(rel, *col, type);
@@ -371,7 +358,7 @@ double expr_selectivity(const RelationStatsView& rel, const TypedExpr& e) {
     case TypedExpr::Kind::kBoolTest:
       return bool_test_selectivity(rel, e);
     case TypedExpr::Kind::kCall:
-      if (is_comparison_name(e.name)) return comparison_selectivity(rel, e);
+      if (cmp_op_of_name(e.name)) return comparison_selectivity(rel, e);
       if (e.name.find("~~") != std::string::npos) return pattern_selectivity(rel, e);
       return 0.3333333;
     case TypedExpr::Kind::kAnyArray:

@@ -10,25 +10,6 @@
 namespace tp {
 namespace {
 
-btree::ColumnCondition condition_on(int pos, CmpOp op, int64_t v) {
-  switch (op) {
-    case CmpOp::kEq:
-      return btree::ColumnCondition::eq(pos, v);
-    case CmpOp::kLt:
-      return btree::ColumnCondition::lt(pos, v);
-    case CmpOp::kLe:
-      return btree::ColumnCondition::le(pos, v);
-    case CmpOp::kGt:
-      return btree::ColumnCondition::gt(pos, v);
-    case CmpOp::kGe:
-      return btree::ColumnCondition::ge(pos, v);
-    case CmpOp::kNe:
-      break;
-  }
-  TP_ASSERT(false);
-  return {};
-}
-
 constexpr size_t kMaxConditionSets = 100000;
 
 }  // namespace
@@ -70,7 +51,7 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
       continue;
     }
     if (c.kind == Clause::Kind::kCompare) {
-      for (auto& set : sets) set.push_back(condition_on(pos_of(c.column), c.op, *c.value));
+      for (auto& set : sets) set.push_back(compare_condition(pos_of(c.column), c.op, *c.value));
       continue;
     }
     std::vector<Datum> values;

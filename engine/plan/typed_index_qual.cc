@@ -74,15 +74,6 @@ ColumnValue as_column_type(Datum v, TypeId from, TypeId to) {
   return {true, v};  // the column's own order already (integers, strings)
 }
 
-std::optional<CmpOp> comparison(const std::string& name) {
-  if (name == "=") return CmpOp::kEq;
-  if (name == "<") return CmpOp::kLt;
-  if (name == "<=") return CmpOp::kLe;
-  if (name == ">") return CmpOp::kGt;
-  if (name == ">=") return CmpOp::kGe;
-  return std::nullopt;
-}
-
 const char* commuted_name(const std::string& name) {
   if (name == "<") return ">";
   if (name == "<=") return ">=";
@@ -147,8 +138,8 @@ std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
   }
   if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.args.size() != 2)
     return std::nullopt;
-  const std::optional<CmpOp> op = comparison(e.name);
-  if (!op) return std::nullopt;
+  const std::optional<CmpOp> op = cmp_op_of_name(e.name);
+  if (!op || *op == CmpOp::kNe) return std::nullopt;
   const bool const_left = e.args[0].is_const();
   const TypedExpr& constant = const_left ? e.args[0] : e.args[1];
   const TypedExpr* col = indexed_column(const_left ? e.args[1] : e.args[0]);
@@ -162,23 +153,29 @@ std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
   return q;
 }
 
+btree::ColumnCondition compare_condition(int pos, CmpOp op, Datum v) {
+  switch (op) {
+    case CmpOp::kEq:
+      return btree::ColumnCondition::eq(pos, v);
+    case CmpOp::kLt:
+      return btree::ColumnCondition::lt(pos, v);
+    case CmpOp::kLe:
+      return btree::ColumnCondition::le(pos, v);
+    case CmpOp::kGt:
+      return btree::ColumnCondition::gt(pos, v);
+    case CmpOp::kGe:
+      return btree::ColumnCondition::ge(pos, v);
+    case CmpOp::kNe:
+      break;
+  }
+  TP_ASSERT(false);  // <> is no index condition
+  return {};
+}
+
 btree::ColumnCondition typed_condition(const TypedIndexQual& q, int pos) {
   using btree::Bound;
   const ColumnValue v = as_column_type(q.values[0], q.value_type, q.column_type);
-  if (v.exact) {
-    switch (q.op) {
-      case CmpOp::kEq:
-        return btree::ColumnCondition::eq(pos, v.value);
-      case CmpOp::kLt:
-        return btree::ColumnCondition::lt(pos, v.value);
-      case CmpOp::kLe:
-        return btree::ColumnCondition::le(pos, v.value);
-      case CmpOp::kGt:
-        return btree::ColumnCondition::gt(pos, v.value);
-      default:
-        return btree::ColumnCondition::ge(pos, v.value);
-    }
-  }
+  if (v.exact) return compare_condition(pos, q.op, v.value);
   switch (q.op) {
     case CmpOp::kLt:
     case CmpOp::kLe:

@@ -34,6 +34,9 @@ struct TypedIndexQual {
 
 std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e);
 
+// The B-tree condition `key pos op v` (op not <>), v of the column's type.
+btree::ColumnCondition compare_condition(int pos, CmpOp op, Datum v);
+
 // The B-tree condition on key `pos` for a comparison `q` (not an IN list or a NULL
 // test), its bound a value of the column's type: a constant of another type of the
 // family is converted, exactly or to the nearest column value on the right side
