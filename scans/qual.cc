@@ -8,6 +8,24 @@ namespace tp::scans {
 
 namespace {
 
+// A kExpr clause that is one call over a column and a non-NULL constant, made a
+// kColumnCall: the per-row path skips the expression walk.
+void column_call(CompiledClause& t) {
+  const TypedExpr& e = *t.expr;
+  if (e.kind != TypedExpr::Kind::kCall || e.args.size() != 2) return;
+  for (int col = 0; col < 2; ++col) {
+    const TypedExpr& c = e.args[size_t(col)];
+    const TypedExpr& k = e.args[size_t(1 - col)];
+    if (c.kind != TypedExpr::Kind::kColumn || k.kind != TypedExpr::Kind::kConst || k.isnull)
+      continue;
+    t.kind = CompiledClause::Kind::kColumnCall;
+    t.column = c.slot;
+    t.value = k.value.datum();  // points into *t.expr, which the clause keeps
+    t.column_first = col == 0;
+    return;
+  }
+}
+
 CompiledClause const_clause(bool v) {
   CompiledClause t;
   t.kind = CompiledClause::Kind::kConst;
@@ -81,6 +99,7 @@ CompiledClause compile(const Clause& c, const HeapTupleLayout& layout, bool& nee
       t.kind = CompiledClause::Kind::kExpr;
       t.expr = c.expr;
       needs_values = true;
+      column_call(t);
       return t;
   }
   return const_clause(false);
@@ -124,6 +143,17 @@ Truth CompiledClause::evaluate_values(const Datum* values, const bool* isnull,
     }
     case Kind::kConst:
       return truth(value != 0);
+    case Kind::kColumnCall: {
+      if (isnull[column]) return Truth::kUnknown;
+      const Datum args[2] = {column_first ? values[column] : value,
+                             column_first ? value : values[column]};
+      const Datum v = expr->fn(args, *expr, st);
+      if (st.null_result) {
+        st.null_result = false;
+        return Truth::kUnknown;
+      }
+      return truth(v != 0);
+    }
     case Kind::kExpr: {
       bool n = false;
       const Datum v = tp::evaluate(*expr, values, isnull, st, n);

@@ -31,17 +31,20 @@ enum class Truth : uint8_t { kFalse, kTrue, kUnknown };
 // NULLs is tested at byte offsets (evaluate); one with NULLs, deformed, by its values
 // with three-valued logic (evaluate_values).
 struct CompiledClause {
-  enum class Kind : uint8_t { kCompare, kIn, kIsNull, kAnd, kOr, kNot, kConst, kExpr };
+  // kColumnCall: a typed expression that is one strict call over a column and a
+  // non-NULL constant (`label LIKE 'a%'`, `price < 5.00`), the function called directly.
+  enum class Kind : uint8_t { kCompare, kIn, kIsNull, kAnd, kOr, kNot, kConst, kExpr, kColumnCall };
   Kind kind = Kind::kConst;
   CmpOp op = CmpOp::kEq;
   bool negated = false;                   // kIn: NOT IN; kIsNull: IS NOT NULL
   uint32_t column = 0;                    // the column's position in the row
   bool is_int8 = false;                   // the column's width: int8 (else int4)
   uint32_t offset = 0;                    // the column's byte offset inside the tuple
-  int64_t value = 0;                      // kCompare; kConst: 0 / 1
+  int64_t value = 0;                      // kCompare; kConst: 0 / 1; kColumnCall: the constant
+  bool column_first = true;               // kColumnCall: the column is the first argument
   std::vector<int64_t> list;              // kIn, sorted and deduplicated
   std::vector<CompiledClause> args;       // kAnd / kOr / kNot
-  std::shared_ptr<const TypedExpr> expr;  // kExpr: over the deformed row's values
+  std::shared_ptr<const TypedExpr> expr;  // kExpr, kColumnCall: over the deformed row's values
 
   int64_t load(const char* tuple) const {
     if (is_int8) {
@@ -76,6 +79,7 @@ struct CompiledClause {
       case Kind::kConst:
         return value != 0;
       case Kind::kExpr:  // CompiledQual::needs_values sends these rows to evaluate_values
+      case Kind::kColumnCall:
         return false;
     }
     return false;

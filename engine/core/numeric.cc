@@ -37,39 +37,6 @@ using numeric_detail::view_of;
 
 namespace {
 
-// Header bits of the stored form.
-constexpr uint16_t kSignMask = 0xC000;
-constexpr uint16_t kNegative = 0x4000;
-constexpr uint16_t kShort = 0x8000;
-constexpr uint16_t kSpecial = 0xC000;
-constexpr uint16_t kNaNHeader = 0xC000;
-constexpr uint16_t kPosInfHeader = 0xD000;
-constexpr uint16_t kNegInfHeader = 0xF000;
-constexpr uint16_t kShortNegative = 0x2000;
-constexpr int kShortDscaleShift = 7;
-constexpr uint16_t kShortDscaleMask = 0x1F80;
-constexpr uint16_t kShortWeightSign = 0x0040;
-constexpr uint16_t kShortWeightMask = 0x003F;
-constexpr int kShortDscaleMax = 63;
-constexpr int kShortWeightMin = -64, kShortWeightMax = 63;
-constexpr uint16_t kLongDscaleMask = 0x3FFF;
-
-uint16_t read_u16(const char* p) {
-  uint16_t v;
-  std::memcpy(&v, p, 2);
-  return v;
-}
-
-void append_u16(std::string& out, uint16_t v) {
-  char b[2];
-  std::memcpy(b, &v, 2);
-  out.append(b, 2);
-}
-
-Error overflow_error() {
-  return Error("value overflows numeric format").with_sqlstate(sqlstate::kNumericValueOutOfRange);
-}
-
 Error division_by_zero() {
   return Error("division by zero").with_sqlstate(sqlstate::kDivisionByZero);
 }
@@ -163,7 +130,7 @@ Var parse_number(std::string_view text, size_t& i) {
     int64_t exponent = 0;
     if (!read_exponent(text, i, exponent)) throw invalid_syntax(text);
     constexpr int64_t kExponentLimit = INT32_MAX / 2;
-    if (exponent >= kExponentLimit || exponent <= -kExponentLimit) throw overflow_error();
+    if (exponent >= kExponentLimit || exponent <= -kExponentLimit) numeric_detail::throw_overflow();
     dweight += int(exponent);
     dscale = std::max(dscale - int(exponent), 0);
   }
@@ -281,90 +248,6 @@ int64_t to_integer(const char* a, const char* type_name, int64_t lo, int64_t hi)
 }
 
 }  // namespace
-
-namespace numeric_detail {
-
-StoredView view_of(const char* varlena) {
-  const std::string_view payload = varlena_payload(varlena);
-  StoredView v;
-  const uint16_t h = read_u16(payload.data());
-  size_t header_bytes = 2;
-  if ((h & kSignMask) == kSpecial) {
-    v.kind = h == kNaNHeader ? Kind::kNaN : h == kPosInfHeader ? Kind::kPosInf : Kind::kNegInf;
-    return v;
-  }
-  if ((h & kSignMask) == kShort) {
-    v.negative = (h & kShortNegative) != 0;
-    v.dscale = (h & kShortDscaleMask) >> kShortDscaleShift;
-    v.weight = int(h & kShortWeightMask) - ((h & kShortWeightSign) ? 64 : 0);
-  } else {
-    v.negative = (h & kSignMask) == kNegative;
-    v.dscale = h & kLongDscaleMask;
-    v.weight = int16_t(read_u16(payload.data() + 2));
-    header_bytes = 4;
-  }
-  v.digits = payload.data() + header_bytes;
-  v.ndigits = int((payload.size() - header_bytes) / 2);
-  return v;
-}
-
-Var special(Kind k) {
-  Var v;
-  v.kind = k;
-  return v;
-}
-
-Var unpack(const char* varlena) {
-  const StoredView s = view_of(varlena);
-  Var v;
-  v.kind = s.kind;
-  v.negative = s.negative;
-  v.weight = s.weight;
-  v.dscale = s.dscale;
-  v.digits.resize(size_t(s.ndigits));
-  for (int i = 0; i < s.ndigits; ++i) v.digits[size_t(i)] = int16_t(s.digit(i));
-  return v;
-}
-
-size_t write_stored(bool negative, int weight, int dscale, const int16_t* digits, int n,
-                    char* out) {
-  char* p = out + kVarlenaHeader;
-  auto put = [&p](uint16_t v) {
-    std::memcpy(p, &v, 2);
-    p += 2;
-  };
-  if (dscale <= kShortDscaleMax && weight >= kShortWeightMin && weight <= kShortWeightMax) {
-    put(uint16_t(kShort | (negative ? kShortNegative : 0) | (dscale << kShortDscaleShift) |
-                 (weight < 0 ? kShortWeightSign : 0) | (weight & kShortWeightMask)));
-  } else {
-    put(uint16_t((negative ? kNegative : 0) | dscale));
-    put(uint16_t(int16_t(weight)));
-  }
-  for (int i = 0; i < n; ++i) put(uint16_t(digits[i]));
-  const auto size = uint32_t(p - out);
-  const uint32_t word = size << 2;  // a 4-byte varlena header, as make_varlena writes
-  std::memcpy(out, &word, 4);
-  return size;
-}
-
-std::string pack(Var v) {
-  if (v.is_special()) {
-    std::string payload;
-    append_u16(payload, v.kind == Kind::kNaN      ? kNaNHeader
-                        : v.kind == Kind::kPosInf ? kPosInfHeader
-                                                  : kNegInfHeader);
-    return make_varlena(payload);
-  }
-  strip(v);
-  if (v.weight > INT16_MAX || v.weight < INT16_MIN || v.dscale > kMaxDscale || v.dscale < 0)
-    throw overflow_error();
-  std::string out(kVarlenaHeader + 4 + 2 * v.digits.size(), '\0');
-  out.resize(write_stored(v.negative, v.weight, v.dscale, v.digits.data(), int(v.digits.size()),
-                          out.data()));
-  return out;
-}
-
-}  // namespace numeric_detail
 
 std::string numeric_in(std::string_view text, int32_t typmod) {
   size_t i = 0;

@@ -143,6 +143,11 @@ struct StoredView {
   }
 };
 StoredView view_of(const char* varlena);
+// Throws 22003 "value overflows numeric format".
+[[noreturn]] void throw_overflow();
+// The common case of numeric_to_scaled in 64 bits: a short-header value of at most four
+// digits whose count of 10^-dscale units is below 10^17; false for anything else.
+bool small_units(const char* varlena, int64_t& units, int& dscale);
 
 Var unpack(const char* varlena);
 // A finite value's stored form, 4-byte varlena header first, written at `out` (room for

@@ -1,6 +1,7 @@
 // numeric values as 128-bit counts of 10^-dscale units: sum()'s integer accumulator and
 // the fast path of + - * over small values, whose results are the exact arithmetic's to
 // the byte (same digits, weight and display scale).
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -24,14 +25,21 @@ size_t write_scaled(__int128 units, int dscale, char* out) {
   const bool negative = units < 0;
   auto mag = static_cast<unsigned __int128>(magnitude(units));
   const int pad = (4 - dscale % 4) % 4;  // whole base-10000 digits below the point
-  for (int i = 0; i < pad; ++i) mag *= 10;
+  static constexpr uint64_t kPad[] = {1, 10, 100, 1000};
   int16_t groups[12];  // least significant first
   int n = 0;
-  while (mag > UINT64_MAX) {
-    groups[n++] = int16_t(mag % 10000);
-    mag /= 10000;
+  uint64_t low = 0;
+  if (mag < kE18 / 1000) {  // the common case, padded in 64 bits
+    low = uint64_t(mag) * kPad[pad];
+  } else {
+    mag *= kPad[pad];
+    while (mag > UINT64_MAX) {
+      groups[n++] = int16_t(mag % 10000);
+      mag /= 10000;
+    }
+    low = uint64_t(mag);
   }
-  for (auto low = uint64_t(mag); low > 0; low /= 10000) groups[n++] = int16_t(low % 10000);
+  for (; low > 0; low /= 10000) groups[n++] = int16_t(low % 10000);
   const int weight = n - (dscale + pad) / 4 - 1;
   int first = 0;  // trailing zero digits are not stored
   while (first < n && groups[first] == 0) ++first;
@@ -54,28 +62,39 @@ bool rescale(__int128& units, int from, int to) {
 }  // namespace
 
 std::optional<ScaledNumeric> numeric_to_scaled(const char* varlena) {
+  int64_t small = 0;
+  int small_dscale = 0;
+  if (numeric_detail::small_units(varlena, small, small_dscale) && small_dscale <= 30)
+    return ScaledNumeric{small, small_dscale};
   const numeric_detail::StoredView s = numeric_detail::view_of(varlena);
   if (s.kind != numeric_detail::Kind::kFinite || s.dscale > 30) return std::nullopt;
   // The digits are worth 10000^(weight - i); at dscale places the last one is worth
   // 10^(4 * (weight - ndigits + 1) + dscale) units. A stored value has no digit below
   // its dscale, so a negative power only drops the last digit's trailing zeros.
   const int power = 4 * (s.weight - s.ndigits + 1) + s.dscale;
-  if (power < -3) return std::nullopt;
+  if (power < -3 || s.ndigits > 9) return std::nullopt;
   static constexpr int kPow10[] = {1, 10, 100, 1000};
-  __int128 v = 0;
-  for (int i = 0; i < s.ndigits; ++i) {
+  // Up to four base-10000 digits (16 decimal ones) add up in 64 bits, the common case;
+  // the int128 arithmetic only starts past them.
+  const int low_digits = s.ndigits < 4 ? s.ndigits : 4;
+  uint64_t head = 0;
+  for (int i = 0; i < low_digits; ++i) head = head * 10000 + uint64_t(s.digit(i));
+  __int128 v = head;
+  for (int i = low_digits; i < s.ndigits; ++i) {
     if (v >= kScaledLimit / 10000) return std::nullopt;
-    const int d = s.digit(i);
-    if (i + 1 == s.ndigits && power < 0) {
-      if (d % kPow10[-power] != 0) return std::nullopt;
-      v = v * (10000 / kPow10[-power]) + d / kPow10[-power];
-    } else {
-      v = v * 10000 + d;
-    }
+    v = v * 10000 + s.digit(i);
   }
-  for (int e = power; e > 0; --e) {
-    if (v >= kScaledLimit / 10) return std::nullopt;
-    v *= 10;
+  if (power < 0) {
+    // The last digit's trailing zeros below dscale (never a nonzero digit).
+    const int unit = kPow10[-power];
+    if (s.ndigits == 0 || s.digit(s.ndigits - 1) % unit != 0) return std::nullopt;
+    v /= unit;
+  } else if (power > 0) {
+    if (power > 36) return std::nullopt;
+    __int128 scale = 1;
+    for (int e = 0; e < power; ++e) scale *= 10;
+    if (v >= kScaledLimit / scale) return std::nullopt;
+    v *= scale;
   }
   return ScaledNumeric{s.negative ? -v : v, s.dscale};
 }
@@ -98,6 +117,26 @@ std::string numeric_from_scaled(__int128 units, int dscale) {
 }
 
 size_t numeric_scaled_arith(char op, const char* a, const char* b, char* out) {
+  int64_t p = 0, q = 0;
+  int pscale = 0, qscale = 0;
+  if (numeric_detail::small_units(a, p, pscale) && numeric_detail::small_units(b, q, qscale)) {
+    // Both below 10^17 units: the product and the aligned sum stay far inside 128 bits.
+    __int128 u = 0;
+    int dscale = 0;
+    if (op == '*') {
+      dscale = pscale + qscale;
+      u = __int128(p) * q;
+    } else {
+      dscale = std::max(pscale, qscale);
+      if (dscale - std::min(pscale, qscale) > 18) return 0;
+      __int128 x = p, y = q;
+      for (int s = pscale; s < dscale; ++s) x *= 10;
+      for (int s = qscale; s < dscale; ++s) y *= 10;
+      u = op == '+' ? x + y : x - y;
+    }
+    if (magnitude(u) < kPackLimit && dscale <= 30) return write_scaled(u, dscale, out);
+    return 0;
+  }
   const std::optional<ScaledNumeric> x = numeric_to_scaled(a), y = numeric_to_scaled(b);
   if (!x || !y) return 0;
   __int128 u = 0;

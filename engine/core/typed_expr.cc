@@ -72,8 +72,18 @@ Datum evaluate_call(const TypedExpr& e, const Datum* values, const bool* nulls, 
     throw Error("function " + e.name + " has more than 4 arguments")
         .with_sqlstate(sqlstate::kInternalError);
   for (size_t i = 0; i < e.args.size(); ++i) {
+    const TypedExpr& a = e.args[i];
     bool n = false;
-    args[i] = evaluate(e.args[i], values, nulls, st, n);
+    // Columns and constants, most arguments, read here rather than through a call.
+    if (a.kind == TypedExpr::Kind::kColumn) {
+      n = nulls != nullptr && nulls[a.slot];
+      args[i] = values[a.slot];
+    } else if (a.kind == TypedExpr::Kind::kConst) {
+      n = a.isnull;
+      args[i] = a.value.datum();
+    } else {
+      args[i] = evaluate(a, values, nulls, st, n);
+    }
     if (n) {
       isnull = true;
       return 0;

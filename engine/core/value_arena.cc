@@ -5,33 +5,31 @@
 
 namespace tp {
 
-char* ValueArena::allocate(size_t n) {
-  n = (n + 7) & ~size_t(7);
-  if (chunks_.empty() || used_ + n > sizes_.back()) {
+char* ValueArena::allocate_chunk(size_t n) {
+  const size_t next = chunks_.empty() ? 0 : current_ + 1;
+  if (next >= chunks_.size() || sizes_[next] < n) {
     const size_t size = std::max(kChunk, n);
-    chunks_.push_back(std::make_unique<char[]>(size));
-    sizes_.push_back(size);
+    chunks_.insert(chunks_.begin() + ptrdiff_t(next), std::make_unique_for_overwrite<char[]>(size));
+    sizes_.insert(sizes_.begin() + ptrdiff_t(next), size);
     held_ += size;
-    used_ = 0;
   }
-  char* p = chunks_.back().get() + used_;
-  used_ += n;
-  return p;
+  current_ = next;
+  last_ = chunks_[next].get();
+  room_ = sizes_[next];
+  used_ = n;
+  return last_;
 }
 
-void ValueArena::clear() {
-  if (chunks_.size() > 1) {
-    chunks_.resize(1);
-    sizes_.resize(1);
-    held_ = sizes_[0];
-  }
-  used_ = 0;
-}
-
-Datum ValueArena::copy(const char* p, size_t n) {
-  char* dst = allocate(n);
-  std::memcpy(dst, p, n);
-  return pointer_datum(dst);
+void ValueArena::keep_first_chunks() {
+  size_t kept = 0, bytes = 0;
+  while (kept < chunks_.size() && (kept == 0 || bytes + sizes_[kept] <= kKeep))
+    bytes += sizes_[kept++];
+  chunks_.resize(kept);
+  sizes_.resize(kept);
+  held_ = bytes;
+  current_ = 0;
+  last_ = kept > 0 ? chunks_[0].get() : nullptr;
+  room_ = kept > 0 ? sizes_[0] : 0;
 }
 
 }  // namespace tp

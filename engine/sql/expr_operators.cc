@@ -57,8 +57,9 @@ Datum arith_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
     default: {
       const char *x = datum_pointer(a[0]), *y = datum_pointer(a[1]);
       if constexpr (Op == '+' || Op == '-' || Op == '*') {
-        char small[kScaledNumericMaxBytes];  // most values: no digit arithmetic, no allocation
-        if (const size_t n = numeric_scaled_arith(Op, x, y, small)) return st.arena->copy(small, n);
+        // Most values: no digit arithmetic, the result written in place.
+        char* out = st.arena->allocate(kScaledNumericMaxBytes);
+        if (numeric_scaled_arith(Op, x, y, out) != 0) return pointer_datum(out);
       }
       return varlena_result(st, Op == '+'   ? numeric_add(x, y)
                                 : Op == '-' ? numeric_sub(x, y)
