@@ -4,6 +4,8 @@
 #include <deque>
 
 #include "engine/core/datum_ops.h"
+#include "engine/core/huge_page_allocator.h"
+#include "engine/core/string_types.h"
 #include "engine/core/value_arena.h"
 
 namespace tp::btree {
@@ -53,14 +55,14 @@ namespace {
 // Sorts trivially copyable records, calling `interrupt` every kInterruptInterval
 // comparisons. A throw from inside std::sort leaves a permutation of them: nothing is
 // lost or half-moved.
-template <typename Record, typename Less>
-void sort_records(std::vector<Record>& records, const std::function<void()>& interrupt, Less less) {
+template <typename Records, typename Less>
+void sort_records(Records& records, const std::function<void()>& interrupt, Less less) {
   if (!interrupt) {
     std::sort(records.begin(), records.end(), less);
     return;
   }
   uint64_t compared = 0;
-  std::sort(records.begin(), records.end(), [&](const Record& a, const Record& b) {
+  std::sort(records.begin(), records.end(), [&](const auto& a, const auto& b) {
     if (++compared % kInterruptInterval == 0) interrupt();
     return less(a, b);
   });
@@ -99,34 +101,85 @@ class SortBufferN final : public SortBuffer {
   }
 
  private:
-  std::vector<Record> records_;
+  std::vector<Record, HugePageAllocator<Record>> records_;
 };
 
-// Keys of any type, NULLs allowed: Datums whose by-reference values the buffer copies
-// into its own arena (the caller's point into a heap page it is about to unpin),
-// compared by the index's order.
+// An order-preserving 128-bit prefix of a key's first column, as PostgreSQL's
+// abbreviated keys: keys whose abbreviations differ are ordered by them and equal keys
+// have equal ones, so most comparisons of a sort touch neither the values nor their
+// bytes. Integer kinds abbreviate exactly; strings to their first sixteen bytes (the C
+// collation's order; char(n) without its trailing blanks), exact when that is all of
+// them (text holds no zero byte); other types to 0, never exact (compared in full).
+struct Abbreviation {
+  uint64_t hi = 0, lo = 0;
+  bool exact = false;
+};
+
+Abbreviation abbreviate(TypeId type, Datum d) {
+  if (datum_is_integral(type)) return {uint64_t(d) ^ (uint64_t(1) << 63), 0, true};
+  switch (type) {
+    case TypeId::kText:
+    case TypeId::kVarchar:
+    case TypeId::kBpchar: {
+      std::string_view v = varlena_payload(datum_pointer(d));
+      if (type == TypeId::kBpchar) v = bpchar_to_text(v);
+      auto word = [&v](size_t from) {
+        uint64_t w = 0;
+        for (size_t i = from; i < from + 8; ++i) w = (w << 8) | (i < v.size() ? uint8_t(v[i]) : 0);
+        return w;
+      };
+      return {word(0), word(8), v.size() <= 16};
+    }
+    default:
+      return {};
+  }
+}
+
+// Keys of any type, NULLs included: 32-byte records (the first column's abbreviation,
+// the TID, the row of the key's values) sorted; the values themselves stay in place,
+// their by-reference bytes in the buffer's arena (the caller's point into a heap page
+// it is about to unpin).
 class TypedSortBuffer final : public SortBuffer {
   struct Record {
-    KeyValues key;
-    uint64_t tid;
+    uint64_t hi, lo;  // the first column's abbreviation (0 when NULL)
+    uint64_t tid;     // block << 16 | offset: orders like Tid
+    uint32_t row;     // the key's values: values_[row * ncols ...], nulls_[row]
+    bool null0;       // the first column is NULL: NULLs sort last
+    bool exact0;      // the abbreviation is the first column's whole value
   };
 
  public:
   explicit TypedSortBuffer(const TupleLayout& layout) : layout_(layout) {}
-  void reserve(size_t n) override { records_.reserve(n); }
+  void reserve(size_t n) override {
+    records_.reserve(n);
+    values_.reserve(n * size_t(layout_.ncols));
+    nulls_.reserve(n);
+  }
   void add(const KeyValues& key, Tid tid) override {
-    Record r{key, (uint64_t(tid.block) << 16) | tid.offset};
-    for (int i = 0; i < key.n; ++i) {
+    if (records_.size() >= UINT32_MAX)
+      throw Error("cannot sort more than " + std::to_string(UINT32_MAX) + " index entries");
+    const auto row = uint32_t(records_.size());
+    for (int i = 0; i < layout_.ncols; ++i) {
       const AttrFormat& a = layout_.attrs[size_t(i)];
-      if (a.byval || key.is_null(i)) continue;
-      r.key.v[size_t(i)] = arena_.copy(datum_pointer(key[i]), datum_ref_size(a.len, key[i]));
+      Datum d = key[i];
+      if (!a.byval && !key.is_null(i)) d = arena_.copy(datum_pointer(d), datum_ref_size(a.len, d));
+      values_.push_back(d);
     }
-    records_.push_back(r);
+    nulls_.push_back(key.nulls);
+    const bool null0 = key.is_null(0);
+    const Abbreviation a =
+        null0 ? Abbreviation{0, 0, true}
+              : abbreviate(layout_.type_ids[0], values_[size_t(row) * size_t(layout_.ncols)]);
+    records_.push_back(
+        Record{a.hi, a.lo, (uint64_t(tid.block) << 16) | tid.offset, row, null0, a.exact});
   }
   void sort(const std::function<void()>& interrupt) override {
     sort_records(records_, interrupt, [this](const Record& a, const Record& b) {
-      for (int i = 0; i < layout_.ncols; ++i) {
-        const int c = compare_columns(layout_, i, a.key, b.key);
+      if (a.null0 != b.null0) return b.null0;
+      if (a.hi != b.hi) return a.hi < b.hi;
+      if (a.lo != b.lo) return a.lo < b.lo;
+      for (int i = (a.exact0 && b.exact0) ? 1 : 0; i < layout_.ncols; ++i) {
+        const int c = compare_column(i, a.row, b.row);
         if (c != 0) return c < 0;
       }
       return a.tid < b.tid;
@@ -135,14 +188,27 @@ class TypedSortBuffer final : public SortBuffer {
   size_t size() const override { return records_.size(); }
   void get(size_t i, KeyValues& key, Tid& tid) const override {
     const Record& r = records_[i];
-    key = r.key;
+    key.n = layout_.ncols;
+    key.nulls = nulls_[r.row];
+    for (int c = 0; c < layout_.ncols; ++c)
+      key.v[size_t(c)] = values_[size_t(r.row) * size_t(layout_.ncols) + size_t(c)];
     tid = Tid{BlockNumber(r.tid >> 16), OffsetNumber(r.tid & 0xFFFF)};
   }
 
  private:
+  // Column `col` of two rows by the index's order: NULLs last and equal to each other.
+  int compare_column(int col, uint32_t a, uint32_t b) const {
+    const bool an = ((nulls_[a] >> col) & 1) != 0, bn = ((nulls_[b] >> col) & 1) != 0;
+    if (an || bn) return an == bn ? 0 : (an ? 1 : -1);
+    const size_t n = size_t(layout_.ncols);
+    return layout_.compare_values(col, values_[a * n + size_t(col)], values_[b * n + size_t(col)]);
+  }
+
   const TupleLayout& layout_;
   ValueArena arena_;
-  std::vector<Record> records_;
+  std::vector<Record, HugePageAllocator<Record>> records_;
+  std::vector<Datum, HugePageAllocator<Datum>> values_;
+  std::vector<uint8_t> nulls_;
 };
 
 std::unique_ptr<SortBuffer> make_sort_buffer(const TupleLayout& layout, bool nulls) {
