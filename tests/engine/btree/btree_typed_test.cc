@@ -242,5 +242,78 @@ TEST(BtreeTyped, OnlyEqualImageTypesDeduplicate) {
   EXPECT_EQ(bt_meta(numeric_store.read(kMetaBlock, PageLock::kShared).data())->deduplicate, 0u);
 }
 
+// The build sorts by an abbreviation of the first column (strings by their first 16
+// bytes): strings that agree on those bytes, are prefixes of each other, hold bytes
+// above 0x7F, or are char(n) values equal but for trailing blanks still come out in
+// the type's order, equal keys by TID, NULLs last, in a two-column index with
+// duplicates in both columns.
+TEST(BtreeTyped, AbbreviatedBuildSortKeepsTheTypesOrderThenTids) {
+  const std::string p16 = "abcdefghijklmnop";
+  const std::vector<std::string> words = {"",
+                                          "a",
+                                          "a ",
+                                          p16,
+                                          p16 + "a",
+                                          p16 + "b",
+                                          p16 + "ab",
+                                          "abcdefghijklmnoo",
+                                          p16.substr(0, 15),
+                                          "\xc3\xa9t\xc3\xa9",
+                                          "zz",
+                                          p16 + std::string(30, 'x') + "1",
+                                          p16 + std::string(30, 'x') + "0"};
+  for (KeyType type : {KeyType::kText, KeyType::kBpchar}) {
+    Texts text;
+    std::mt19937 rng(11);
+    struct Entry {
+      int word;  // -1: NULL
+      int32_t n;
+      Tid tid;
+    };
+    std::vector<Entry> entries;
+    std::vector<KeyValues> keys;
+    for (int i = 0; i < 6000; ++i) {
+      const int w = rng() % 20 == 0 ? -1 : int(rng() % words.size());
+      const auto n = int32_t(rng() % 3);
+      KeyValues k;
+      if (w < 0)
+        k.push_null();
+      else
+        k.push(text(words[size_t(w)] + (type == KeyType::kBpchar && rng() % 2 ? "  " : "")));
+      k.push(n);
+      keys.push_back(k);
+      entries.push_back({w, n, Tid{BlockNumber(1 + i / 100), OffsetNumber(1 + i % 100)}});
+    }
+    const IndexDef def = def_of({type, KeyType::kInt4});
+    MemPageStore store("typed_idx");
+    BTreeBuilder builder(store, def);
+    for (size_t i = 0; i < keys.size(); ++i) builder.add(keys[i], entries[i].tid);
+    builder.finish();
+    ASSERT_TRUE(verify_btree(store, def).ok);
+
+    auto word_of = [&](int w) {
+      std::string v = words[size_t(w)];
+      if (type == KeyType::kBpchar) v.erase(v.find_last_not_of(' ') + 1);
+      return v;
+    };
+    std::stable_sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+      if ((a.word < 0) != (b.word < 0)) return b.word < 0;
+      if (a.word >= 0 && word_of(a.word) != word_of(b.word))
+        return word_of(a.word) < word_of(b.word);
+      if (a.n != b.n) return a.n < b.n;
+      return a.tid < b.tid;
+    });
+    BTree tree = BTree::open(store, def);
+    IndexScan scan(tree, {}, ScanDirection::kForward);
+    IndexBatch batch;
+    std::vector<Tid> got;
+    while (scan.next_batch(batch))
+      for (size_t i = 0; i < batch.size(); ++i) got.push_back(batch.tids[i]);
+    std::vector<Tid> want;
+    for (const Entry& e : entries) want.push_back(e.tid);
+    EXPECT_EQ(got, want) << (type == KeyType::kText ? "text" : "char(n)");
+  }
+}
+
 }  // namespace
 }  // namespace tp::btree
