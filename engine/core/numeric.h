@@ -93,6 +93,14 @@ std::string numeric_from_scaled(__int128 units, int dscale);
 // exactly as numeric_add / _sub / _mul would make it; 0 when those must do it.
 inline constexpr size_t kScaledNumericMaxBytes = 32;
 size_t numeric_scaled_arith(char op, const char* a, const char* b, char* out);
+// The same in steps, for an evaluator that keeps intermediate results as units: a value
+// as units (false: NaN, an infinity, too large or more than 30 places); x op y as
+// numeric_add / _sub / _mul would make it (false when it leaves those bounds: below 10^35
+// units, at most 30 places); a result within them written at `out`.
+bool numeric_scaled_of(const char* varlena, ScaledNumeric& out);
+bool numeric_scaled_combine(char op, const ScaledNumeric& x, const ScaledNumeric& y,
+                            ScaledNumeric& out);
+size_t numeric_write_scaled(const ScaledNumeric& v, char* out);
 
 // avg's final step from sum() of the values and their count: sum / count with
 // numeric_div's scale (avg of integer columns takes the same path). NULL (nullopt) when

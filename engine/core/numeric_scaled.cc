@@ -2,6 +2,7 @@
 // the fast path of + - * over small values, whose results are the exact arithmetic's to
 // the byte (same digits, weight and display scale).
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -116,44 +117,47 @@ std::string numeric_from_scaled(__int128 units, int dscale) {
   return numeric_in((negative ? "-" : "") + digits, -1);
 }
 
-size_t numeric_scaled_arith(char op, const char* a, const char* b, char* out) {
-  int64_t p = 0, q = 0;
-  int pscale = 0, qscale = 0;
-  if (numeric_detail::small_units(a, p, pscale) && numeric_detail::small_units(b, q, qscale)) {
-    // Both below 10^17 units: the product and the aligned sum stay far inside 128 bits.
-    __int128 u = 0;
-    int dscale = 0;
-    if (op == '*') {
-      dscale = pscale + qscale;
-      u = __int128(p) * q;
-    } else {
-      dscale = std::max(pscale, qscale);
-      if (dscale - std::min(pscale, qscale) > 18) return 0;
-      __int128 x = p, y = q;
-      for (int s = pscale; s < dscale; ++s) x *= 10;
-      for (int s = qscale; s < dscale; ++s) y *= 10;
-      u = op == '+' ? x + y : x - y;
-    }
-    if (magnitude(u) < kPackLimit && dscale <= 30) return write_scaled(u, dscale, out);
-    return 0;
+bool numeric_scaled_of(const char* varlena, ScaledNumeric& out) {
+  int64_t units = 0;
+  int dscale = 0;
+  if (numeric_detail::small_units(varlena, units, dscale) && dscale <= 30) {
+    out = ScaledNumeric{units, dscale};
+    return true;
   }
-  const std::optional<ScaledNumeric> x = numeric_to_scaled(a), y = numeric_to_scaled(b);
-  if (!x || !y) return 0;
+  const std::optional<ScaledNumeric> v = numeric_to_scaled(varlena);
+  if (v) out = *v;
+  return v.has_value();
+}
+
+bool numeric_scaled_combine(char op, const ScaledNumeric& x, const ScaledNumeric& y,
+                            ScaledNumeric& out) {
   __int128 u = 0;
   int dscale = 0;
   if (op == '*') {
     // numeric_mul's result scale is the sum of the operands'.
-    if (magnitude(x->units) >= kE18 || magnitude(y->units) >= kE18) return 0;
-    dscale = x->dscale + y->dscale;
-    u = x->units * y->units;
+    if (magnitude(x.units) >= kE18 || magnitude(y.units) >= kE18) return false;
+    dscale = x.dscale + y.dscale;
+    u = x.units * y.units;
   } else {
-    dscale = std::max(x->dscale, y->dscale);
-    __int128 p = x->units, q = y->units;
-    if (!rescale(p, x->dscale, dscale) || !rescale(q, y->dscale, dscale)) return 0;
+    dscale = std::max(x.dscale, y.dscale);
+    __int128 p = x.units, q = y.units;
+    if (!rescale(p, x.dscale, dscale) || !rescale(q, y.dscale, dscale)) return false;
     u = op == '+' ? p + q : p - q;
   }
-  if (magnitude(u) >= kPackLimit || dscale > 30) return 0;
-  return write_scaled(u, dscale, out);
+  if (magnitude(u) >= kPackLimit || dscale > 30) return false;
+  out = ScaledNumeric{u, dscale};
+  return true;
+}
+
+size_t numeric_write_scaled(const ScaledNumeric& v, char* out) {
+  return write_scaled(v.units, v.dscale, out);
+}
+
+size_t numeric_scaled_arith(char op, const char* a, const char* b, char* out) {
+  ScaledNumeric x, y, r;
+  if (!numeric_scaled_of(a, x) || !numeric_scaled_of(b, y) || !numeric_scaled_combine(op, x, y, r))
+    return 0;
+  return write_scaled(r.units, r.dscale, out);
 }
 
 }  // namespace tp

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/core/error.h"
+#include "engine/core/numeric.h"
 #include "engine/core/stack_depth.h"
 
 namespace tp {
@@ -99,6 +100,38 @@ Datum evaluate_call(const TypedExpr& e, const Datum* values, const bool* nulls, 
   return result;
 }
 
+enum class Scaled : uint8_t { kValue, kNull, kOther };
+
+// `e` as scaled units when it is numeric + - * over numeric columns, constants and more
+// of the same, every value and step within numeric_scaled_combine's bounds; kNull when
+// an operand is NULL (every operator is strict), kOther for the general evaluation.
+Scaled scaled_value(const TypedExpr& e, const Datum* values, const bool* nulls,
+                    ScaledNumeric& out) {
+  switch (e.kind) {
+    case TypedExpr::Kind::kColumn:
+      if (e.type != TypeId::kNumeric) return Scaled::kOther;
+      if (nulls != nullptr && nulls[e.slot]) return Scaled::kNull;
+      return numeric_scaled_of(datum_pointer(values[e.slot]), out) ? Scaled::kValue
+                                                                   : Scaled::kOther;
+    case TypedExpr::Kind::kConst:
+      if (e.type != TypeId::kNumeric) return Scaled::kOther;
+      if (e.isnull) return Scaled::kNull;
+      return numeric_scaled_of(datum_pointer(e.value.datum()), out) ? Scaled::kValue
+                                                                    : Scaled::kOther;
+    case TypedExpr::Kind::kCall: {
+      if (e.numeric_op == 0) return Scaled::kOther;
+      ScaledNumeric x, y;
+      const Scaled left = scaled_value(e.args[0], values, nulls, x);
+      if (left != Scaled::kValue) return left;
+      const Scaled right = scaled_value(e.args[1], values, nulls, y);
+      if (right != Scaled::kValue) return right;
+      return numeric_scaled_combine(e.numeric_op, x, y, out) ? Scaled::kValue : Scaled::kOther;
+    }
+    default:
+      return Scaled::kOther;
+  }
+}
+
 }  // namespace
 
 Datum evaluate(const TypedExpr& e, const Datum* values, const bool* nulls, EvalState& st,
@@ -111,6 +144,22 @@ Datum evaluate(const TypedExpr& e, const Datum* values, const bool* nulls, EvalS
       isnull = nulls != nullptr && nulls[e.slot];
       return values[e.slot];
     case TypedExpr::Kind::kCall:
+      if (e.numeric_op != 0) {
+        ScaledNumeric v;
+        switch (scaled_value(e, values, nulls, v)) {
+          case Scaled::kValue: {
+            isnull = false;
+            char* out = st.arena->allocate(kScaledNumericMaxBytes);
+            numeric_write_scaled(v, out);
+            return pointer_datum(out);
+          }
+          case Scaled::kNull:
+            isnull = true;
+            return 0;
+          case Scaled::kOther:
+            break;
+        }
+      }
       return evaluate_call(e, values, nulls, st, isnull);
     case TypedExpr::Kind::kAnd:
     case TypedExpr::Kind::kOr:

@@ -93,6 +93,9 @@ struct TypedExpr {
   bool negated = false;      // kIsNull: IS NOT NULL; kAnyArray: op ALL (NOT IN); kBoolTest: IS NOT
   bool simple_case = false;  // kCase written CASE x WHEN v ...: each condition is x = v
   int cost_units = 0;        // kCall: the calls cost_qual_eval counts for this node
+  // kCall numeric + - *: the operator. A tree of them over numeric columns and
+  // constants is computed as scaled integers, one value written for the whole tree.
+  char numeric_op = 0;
   std::vector<TypedExpr> args;
 
   bool is_const() const { return kind == Kind::kConst; }

@@ -269,7 +269,9 @@ TypedExpr numeric_operator(const std::string& op, TypedExpr l, TypedExpr r, int 
   if (!is_comparison(op)) {
     if (op.size() != 1 || std::string_view("+-*/%").find(op[0]) == std::string_view::npos)
       no_operator(op, &l, r, position);
-    return infix(op, arith_fn(op[0]), as, std::move(l), std::move(r));
+    TypedExpr e = infix(op, arith_fn(op[0]), as, std::move(l), std::move(r));
+    if (as == TypeId::kNumeric && op != "/" && op != "%") e.numeric_op = op[0];
+    return e;
   }
   const TypeId cmp = as == TypeId::kNumeric ? as : is_integer(as) ? TypeId::kInt8 : TypeId::kFloat8;
   return comparison(op, std::move(l), std::move(r), cmp);

@@ -6,6 +6,12 @@
 // exactly; bad input gives PostgreSQL's errors.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/core/numeric.h"
 #include "tests/engine/session/pg15_queries.h"
 #include "tests/support/test_util.h"
 
@@ -89,6 +95,68 @@ TEST_F(TypedWhere, NumericSumsAreExactAcrossScalesAndSizes) {
   s_->execute("insert into ns values (11, 'NaN')");
   EXPECT_EQ(s_->execute("select sum(x), avg(x) from ns").rows.at(0),
             std::vector<std::string>({"NaN", "NaN"}));
+}
+
+// A tree of numeric + - * over columns and constants is computed as scaled integers
+// with one value written for the whole tree (typed_expr.cc); it must print what the
+// digit arithmetic (numeric_add / _sub / _mul, node by node) prints, for values small
+// and past the scaled range, scales up to 40, signs, zero, NaN and NULL.
+TEST_F(TypedWhere, NumericExpressionTreesAreTheDigitArithmetics) {
+  std::mt19937 rng(5);
+  auto random_value = [&rng]() -> std::string {
+    switch (rng() % 12) {
+      case 0:
+        return "NULL";
+      case 1:
+        return "'NaN'";
+      case 2:
+        return "0";
+      case 3:  // past 10^17 units, and past 10^35
+        return std::to_string(rng()) + std::to_string(rng()) + "." + std::to_string(rng() % 1000);
+      case 4:
+        return "1e" + std::to_string(int(rng() % 60) - 40);
+      default: {
+        std::string v = (rng() % 3 == 0 ? "-" : "") + std::to_string(rng() % 100000);
+        const int scale = int(rng() % 6);
+        if (scale > 0) v += "." + std::to_string(rng() % 1000000).substr(0, size_t(scale));
+        return v;
+      }
+    }
+  };
+  s_->execute("create table ne (k int, a numeric, b numeric, c numeric)");
+  std::string insert = "insert into ne values ";
+  for (int k = 0; k < 400; ++k)
+    insert += (k ? ", (" : "(") + std::to_string(k) + ", " + random_value() + ", " +
+              random_value() + ", " + random_value() + ")";
+  s_->execute(insert);
+  const ResultSet rows = s_->execute("select a, b, c from ne order by k");
+  const ResultSet got = s_->execute(
+      "select a * (b - c), (a + b) * (c - 1.5), a * b * c, a - b + c * 2 from ne order by k");
+  ASSERT_EQ(got.rows.size(), 400u);
+  for (size_t r = 0; r < rows.rows.size(); ++r) {
+    std::vector<std::optional<std::string>> v;  // stored forms; nullopt for NULL
+    for (size_t c = 0; c < 3; ++c)
+      v.push_back(rows.nulls[r][c] ? std::nullopt
+                                   : std::optional(numeric_in(rows.rows[r][c], kNoTypmod)));
+    using Op = std::string (*)(const char*, const char*);
+    auto op = [](Op f, const std::optional<std::string>& x, const std::optional<std::string>& y) {
+      return x && y ? std::optional(f(x->data(), y->data())) : std::nullopt;
+    };
+    const auto k15 = std::optional(numeric_in("1.5", kNoTypmod));
+    const auto k2 = std::optional(numeric_in("2", kNoTypmod));
+    const std::optional<std::string> want[] = {
+        op(numeric_mul, v[0], op(numeric_sub, v[1], v[2])),
+        op(numeric_mul, op(numeric_add, v[0], v[1]), op(numeric_sub, v[2], k15)),
+        op(numeric_mul, op(numeric_mul, v[0], v[1]), v[2]),
+        op(numeric_add, op(numeric_sub, v[0], v[1]), op(numeric_mul, v[2], k2)),
+    };
+    for (size_t c = 0; c < 4; ++c) {
+      const std::string expected = want[c] ? numeric_out(want[c]->data()) : "NULL";
+      const std::string actual = got.nulls[r][c] ? "NULL" : got.rows[r][c];
+      EXPECT_EQ(actual, expected) << "row " << r << " column " << c << ": " << rows.rows[r][0]
+                                  << ", " << rows.rows[r][1] << ", " << rows.rows[r][2];
+    }
+  }
 }
 
 TEST_F(TypedWhere, AggregatesPostgresHasNotAreItsErrors) {
