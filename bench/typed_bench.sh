@@ -8,6 +8,10 @@
 #   numeric expr:  SELECT sum(price * (1 - disc)) FROM li
 #   numeric sums:  SELECT sum(price), avg(disc) FROM li
 #   text max:      SELECT max(label) FROM li
+# and CREATE INDEX on the text column and on the int column: the median of 3 builds
+# (each dropped after), one process each, PostgreSQL with max_parallel_maintenance_workers
+# = 0 and its default maintenance_work_mem (64 MB: an external sort, faster on this
+# machine than its in-memory sort with 1 GB), tidepool sorting in memory.
 # Needs root (PostgreSQL runs as the postgres user), postgresql-15.
 #
 #   bench/typed_bench.sh [ROWS] [DIR]     defaults 10,000,000 and a scratch directory
@@ -53,5 +57,22 @@ for i in "${!queries[@]}"; do
   pgms=$(psql_run -c "SET max_parallel_workers_per_gather = 0" -c "$q" "${runs[@]}" | exec_ms | median)
   printf '| %s | %.1f ms | %.1f ms | %.1f M | %.1f M | %.2fx |\n' "${names[$i]}" "$tp" "$pgms" \
     "$(echo "$rows / $tp / 1000" | bc -l)" "$(echo "$rows / $pgms / 1000" | bc -l)" \
+    "$(echo "$pgms / $tp" | bc -l)"
+done
+
+# Index builds: "Time:" lines of the CREATE INDEX statements (odd lines; DROP's are even).
+build_ms() { sed -n 's/^Time: \([0-9.]*\) ms.*$/\1/p' | awk 'NR % 2 == 1'; }
+echo
+echo "| index build | tidepool | PostgreSQL 15 | tidepool rows/s | PostgreSQL rows/s | ratio |"
+echo "|---|---|---|---|---|---|"
+for col in label k; do
+  stmts=()
+  for _ in 1 2 3; do stmts+=(-c "CREATE INDEX li_build ON li ($col)" -c "DROP INDEX li_build"); done
+  tp=$("$bin" sql -D "$tpdir" -At --set shared_buffers=2GB -c "SELECT count(*) FROM li" \
+    -c '\timing on' "${stmts[@]}" | build_ms | median)
+  pgms=$(psql_run -c "SET max_parallel_maintenance_workers = 0" -c "SELECT count(*) FROM li" \
+    -c '\timing on' "${stmts[@]}" | build_ms | median)
+  printf '| `CREATE INDEX ON li (%s)` | %.0f ms | %.0f ms | %.1f M | %.1f M | %.2fx |\n' "$col" "$tp" \
+    "$pgms" "$(echo "$rows / $tp / 1000" | bc -l)" "$(echo "$rows / $pgms / 1000" | bc -l)" \
     "$(echo "$pgms / $tp" | bc -l)"
 done

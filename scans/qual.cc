@@ -1,6 +1,8 @@
 #include "scans/qual.h"
 
 #include <algorithm>
+#include <cstring>
+#include <string_view>
 
 #include "engine/core/stack_depth.h"
 
@@ -22,6 +24,19 @@ void column_call(CompiledClause& t) {
     t.column = c.slot;
     t.value = k.value.datum();  // points into *t.expr, which the clause keeps
     t.column_first = col == 0;
+    const bool like = e.name == "~~" || e.name == "!~~";
+    if (like && col == 0 && (c.type == TypeId::kText || c.type == TypeId::kBpchar)) {
+      // A pattern of literal bytes then only '%'s matches the values that start with
+      // those bytes (char(n) with its padding, as bpcharlike reads it).
+      const std::string_view pattern = varlena_payload(datum_pointer(t.value));
+      const size_t wild = pattern.find_first_of("%_\\");
+      if (wild != std::string_view::npos && wild > 0 &&
+          pattern.find_first_not_of('%', wild) == std::string_view::npos) {
+        t.kind = CompiledClause::Kind::kTextPrefix;
+        t.prefix = std::string(pattern.substr(0, wild));
+        t.negated = e.name[0] == '!';
+      }
+    }
     return;
   }
 }
@@ -153,6 +168,13 @@ Truth CompiledClause::evaluate_values(const Datum* values, const bool* isnull,
         return Truth::kUnknown;
       }
       return truth(v != 0);
+    }
+    case Kind::kTextPrefix: {
+      if (isnull[column]) return Truth::kUnknown;
+      const std::string_view v = varlena_payload(datum_pointer(values[column]));
+      const bool starts =
+          v.size() >= prefix.size() && std::memcmp(v.data(), prefix.data(), prefix.size()) == 0;
+      return truth(starts != negated);
     }
     case Kind::kExpr: {
       bool n = false;

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "engine/core/clause.h"
@@ -32,18 +33,31 @@ enum class Truth : uint8_t { kFalse, kTrue, kUnknown };
 // with three-valued logic (evaluate_values).
 struct CompiledClause {
   // kColumnCall: a typed expression that is one strict call over a column and a
-  // non-NULL constant (`label LIKE 'a%'`, `price < 5.00`), the function called directly.
-  enum class Kind : uint8_t { kCompare, kIn, kIsNull, kAnd, kOr, kNot, kConst, kExpr, kColumnCall };
+  // non-NULL constant (`price < 5.00`), the function called directly; kTextPrefix: the
+  // commonest of those, `t [NOT] LIKE 'abc%'` on text or char(n), a comparison of bytes.
+  enum class Kind : uint8_t {
+    kCompare,
+    kIn,
+    kIsNull,
+    kAnd,
+    kOr,
+    kNot,
+    kConst,
+    kExpr,
+    kColumnCall,
+    kTextPrefix
+  };
   Kind kind = Kind::kConst;
   CmpOp op = CmpOp::kEq;
-  bool negated = false;                   // kIn: NOT IN; kIsNull: IS NOT NULL
-  uint32_t column = 0;                    // the column's position in the row
-  bool is_int8 = false;                   // the column's width: int8 (else int4)
-  uint32_t offset = 0;                    // the column's byte offset inside the tuple
-  int64_t value = 0;                      // kCompare; kConst: 0 / 1; kColumnCall: the constant
-  bool column_first = true;               // kColumnCall: the column is the first argument
-  std::vector<int64_t> list;              // kIn, sorted and deduplicated
-  std::vector<CompiledClause> args;       // kAnd / kOr / kNot
+  bool negated = false;              // kIn: NOT IN; kIsNull: IS NOT NULL; kTextPrefix: NOT LIKE
+  uint32_t column = 0;               // the column's position in the row
+  bool is_int8 = false;              // the column's width: int8 (else int4)
+  uint32_t offset = 0;               // the column's byte offset inside the tuple
+  int64_t value = 0;                 // kCompare; kConst: 0 / 1; kColumnCall: the constant
+  bool column_first = true;          // kColumnCall: the column is the first argument
+  std::vector<int64_t> list;         // kIn, sorted and deduplicated
+  std::string prefix;                // kTextPrefix
+  std::vector<CompiledClause> args;  // kAnd / kOr / kNot
   std::shared_ptr<const TypedExpr> expr;  // kExpr, kColumnCall: over the deformed row's values
 
   int64_t load(const char* tuple) const {
@@ -80,6 +94,7 @@ struct CompiledClause {
         return value != 0;
       case Kind::kExpr:  // CompiledQual::needs_values sends these rows to evaluate_values
       case Kind::kColumnCall:
+      case Kind::kTextPrefix:
         return false;
     }
     return false;

@@ -142,7 +142,32 @@ void TupleFormat::deform(const char* tuple, uint32_t len, Datum* values, bool* i
   const auto* bits = reinterpret_cast<const uint8_t*>(tuple + kNullBitmapOffset);
   uint32_t off = hoff;
   const size_t n = std::min(attrs_.size(), upto);
-  for (size_t i = 0; i < n; ++i) {
+  size_t i = 0;
+  if (!has_null && natts >= n) {
+    // Most tuples: no NULL, fixed-width values and packed varlenas, read without the
+    // checks below; anything else (a 4-byte header, padding before one, a value running
+    // past the end) goes on in the general loop from the same attribute.
+    for (; i < n; ++i) {
+      const AttrFormat& a = attrs_[i];
+      if (a.len > 0) {
+        const uint32_t start = align_to(off, a.align);
+        if (start + uint32_t(a.len) > len) break;
+        isnull[i] = false;
+        values[i] = a.byval ? fetch_byval(tuple + start, a.len) : pointer_datum(tuple + start);
+        off = start + uint32_t(a.len);
+        continue;
+      }
+      if (off >= len) break;
+      const auto first = uint8_t(tuple[off]);
+      if ((first & 1) == 0 || first == 1) break;  // not a packed varlena
+      const uint32_t size = first >> 1;
+      if (size > len - off) break;
+      isnull[i] = false;
+      values[i] = pointer_datum(tuple + off);
+      off += size;
+    }
+  }
+  for (; i < n; ++i) {
     isnull[i] = i >= natts || (has_null && (bits[i / 8] & (1 << (i % 8))) == 0);
     values[i] = 0;
     if (isnull[i]) continue;
