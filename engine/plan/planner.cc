@@ -413,10 +413,10 @@ DistinctClause plan_distinct_input(PlanContext& ctx, const sql::Select& s,
     if (c >= 0) sq.distinct_columns.push_back(c);
   sq.distinct_expr_vars = d.estimate_vars;
   sq.distinct_boolean_exprs = d.boolean_exprs;
-  sq.distinct_projection_cost = select_list_cost(ctx.settings.costs, targets.exprs);
+  sq.projection_cost = select_list_cost(ctx.settings.costs, targets.exprs);
   sq.distinct = distinct_query(ctx.settings, rel, s, targets, order, d);
   // The HashAggregate's output computes the select list's expressions per group.
-  sq.distinct->hash_output_cost = sq.distinct_projection_cost;
+  sq.distinct->hash_output_cost = sq.projection_cost;
   // A Gather Merge below sorts each participant's share in the DISTINCT order, with no
   // bound (the Unique above needs every row); a HashAggregate there groups it.
   sq.sort = {{}, d.key_text, 0, kSortMemoryLimitBytes};
@@ -503,11 +503,15 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   if (s.distinct && targets.aggs.empty())
     distinct = on ? plan_distinct_on_input(ctx, s, targets, order, *on, slots, sq)
                   : plan_distinct_input(ctx, s, targets, order, slots, sq);
+  // Without aggregates the scan computes the select list: its cost is in every path.
+  const bool projected_in_paths = targets.aggs.empty() && !distinct;
+  if (projected_in_paths) sq.projection_cost = select_list_cost(ctx.settings.costs, computed);
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};
   if (targets.computed() || !order.resjunk.empty())
     top.node = project_select_list(std::move(top.node), std::move(computed), ctx.settings.costs,
-                                   top.path, scan.width, scan.distinct.has_value());
+                                   top.path, scan.width,
+                                   scan.distinct.has_value() || projected_in_paths);
   if (scan.distinct) {
     add_distinct(s, targets, order, *distinct, on, slots, std::move(scan), sq.distinct->width, top);
     for (size_t i = 0; i < targets.columns.size(); ++i) add_output_column(rel, targets, i, q);

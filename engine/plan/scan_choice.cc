@@ -107,6 +107,7 @@ class ScanChooser {
       return choose_distinct_scan(ctx_, q_, view_, rs_, width_, std::move(distinct_inputs_),
                                   gathers, partials);
     }
+    for (PartialScan& p : partials) p.path.total += q_.projection_cost * p.path.rows;
     if (!partials.empty()) add_parallel_paths(partials);
     choose_path();
     ChosenScan chosen;
@@ -138,10 +139,10 @@ class ScanChooser {
   void consider(PathCost p, size_t keys, ScanBuilder build, std::vector<int> physical = {}) {
     const bool ordered = !q_.order_unavailable && !q_.order.empty() && keys == q_.order.size();
     if (q_.presorted_only && !ordered && !q_.order.empty()) return;
+    p.total += q_.projection_cost * p.rows;
     if (q_.distinct) {
       if (physical.empty())
         for (size_t c = 0; c < rel_.columns.size(); ++c) physical.push_back(int(c));
-      p.total += q_.distinct_projection_cost * p.rows;
       distinct_inputs_.push_back({{p, !q_.order_unavailable && (ordered || q_.order.empty())},
                                   build,
                                   std::move(physical)});

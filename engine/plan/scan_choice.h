@@ -79,9 +79,11 @@ struct ScanQuery {
   std::vector<int> distinct_columns;
   int distinct_boolean_exprs = 0;       // computed boolean DISTINCT entries (two groups each)
   std::vector<int> distinct_expr_vars;  // the columns the computed DISTINCT entries read
-  // The computed select list's cost per row, which a DISTINCT's input paths include (the
-  // scan projects them before the Unique or HashAggregate reads them).
-  double distinct_projection_cost = 0;
+  // The computed select list's cost per row, which every path of the table includes
+  // before anything is built over it (apply_scanjoin_target_to_paths: the scan computes
+  // the target list, below a Sort, an Incremental Sort, a Gather, a DISTINCT's Unique or
+  // HashAggregate), partial paths for each participant's rows.
+  double projection_cost = 0;
   std::vector<uint32_t> distinct_group_slots;  // over the scan's slots, for a HashAggregate
   std::string distinct_group_text;             // its Group Key
 };

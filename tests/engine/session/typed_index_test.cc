@@ -108,6 +108,17 @@ TEST(TypedIndex, IndexPathsArePostgres) {
   EXPECT_EQ(testing::check_pg15_queries(s, "typed_index.out"), 74u);
 }
 
+// A computed select list over an index's order (pg15/projection_plans_queries.sql): its
+// cost is in every path before an Incremental Sort or Limit is costed over it, as
+// apply_scanjoin_target_to_paths puts it, so the scan shows it and the sorts start where
+// PostgreSQL's do.
+TEST(TypedIndex, ComputedSelectListsAreCostedInTheScan) {
+  testing::TempDir tmp;
+  Session s(testing::options_for(tmp.data()));
+  testing::run_pg15_setup(s, "typed_index_setup.sql");
+  EXPECT_EQ(testing::check_pg15_queries(s, "projection_plans.out"), 13u);
+}
+
 }  // namespace
 }  // namespace tp
 
