@@ -1,5 +1,10 @@
 #include "engine/plan/equivalence.h"
 
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+
 namespace tp {
 
 namespace {
@@ -49,10 +54,62 @@ bool same_constant(const Clause& a, const Clause& b) {
   return a.numeric->text == b.numeric->text;
 }
 
+bool calls_random(const TypedExpr& e) {
+  if (e.kind == TypedExpr::Kind::kCall && e.name == "random") return true;
+  return std::any_of(e.args.begin(), e.args.end(), calls_random);
+}
+
+// A typed `expression = expression` over the table's columns (`k = n`, held as
+// `(k)::numeric = n`): a class of its two sides and no constant, which
+// generate_base_implied_equalities_no_const gives back as one equality however often it
+// is written (`k = n AND n = k`). Not for equal sides (PostgreSQL makes those IS NOT
+// NULL), volatile ones, or a side that is also in a class with a constant (`n = 5`:
+// PostgreSQL merges the classes; kept as written here).
+bool is_pair_source(const Clause& c) {
+  if (c.kind != Clause::Kind::kExpr) return false;
+  const TypedExpr& e = *c.expr;
+  if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return false;
+  if (e.args[0].is_const() || e.args[1].is_const()) return false;
+  if (calls_random(e)) return false;
+  return deparse(e.args[0]) != deparse(e.args[1]);
+}
+
+// The sides' texts, in order.
+std::pair<std::string, std::string> pair_sides(const Clause& c) {
+  return {deparse(c.expr->args[0]), deparse(c.expr->args[1])};
+}
+
+bool same_pair(const Clause& a, const Clause& b) {
+  if (a.expr->compare_as != b.expr->compare_as) return false;
+  const auto [a0, a1] = pair_sides(a);
+  const auto [b0, b1] = pair_sides(b);
+  return (a0 == b0 && a1 == b1) || (a0 == b1 && a1 == b0);
+}
+
+// A restriction `x = x` over one non-volatile expression: process_equivalence makes it
+// `x IS NOT NULL` (every `=` here is strict), in place.
+bool is_self_equality(const Clause& c) {
+  if (c.kind != Clause::Kind::kExpr) return false;
+  const TypedExpr& e = *c.expr;
+  if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return false;
+  if (e.args[0].is_const() || calls_random(e)) return false;
+  return deparse(e.args[0]) == deparse(e.args[1]);
+}
+
+Clause not_null(const Clause& equality) {
+  TypedExpr test;
+  test.kind = TypedExpr::Kind::kIsNull;
+  test.type = TypeId::kBool;
+  test.negated = true;
+  test.args.push_back(equality.expr->args[0]);
+  return Clause::expression(std::move(test));
+}
+
 struct EquivalenceClass {
-  Clause first;  // its first source: the constant the class keeps
+  Clause first;  // its first source: the constant the class keeps (or the pair's equality)
   bool differs = false;
   int sources = 1;
+  bool pair = false;  // sides without a constant (is_pair_source)
 };
 
 }  // namespace
@@ -60,14 +117,37 @@ struct EquivalenceClass {
 EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses) {
   EquivalenceResult out;
   std::vector<EquivalenceClass> classes;
+  // Sides that are in a class with a constant: pairs over them stay as written.
+  std::set<std::string> constant_sides;
+  for (const Clause& c : clauses)
+    if (typed_equality_side(c) >= 0) constant_sides.insert(typed_side_text(c, false));
+  auto pair_class = [&](const Clause& c) {
+    if (!is_pair_source(c)) return false;
+    const auto [l, r] = pair_sides(c);
+    return !constant_sides.contains(l) && !constant_sides.contains(r);
+  };
   for (Clause& c : clauses) {
+    if (is_self_equality(c)) {
+      out.clauses.push_back(not_null(c));
+      continue;
+    }
+    if (pair_class(c)) {
+      auto same = std::find_if(classes.begin(), classes.end(), [&](const EquivalenceClass& e) {
+        return e.pair && same_pair(e.first, c);
+      });
+      if (same == classes.end())
+        classes.push_back({std::move(c), false, 1, true});
+      else
+        ++same->sources;
+      continue;
+    }
     if (!is_class_source(c)) {
       out.clauses.push_back(std::move(c));
       continue;
     }
     EquivalenceClass* ec = nullptr;
     for (EquivalenceClass& e : classes)
-      if (same_class(e.first, c)) ec = &e;
+      if (!e.pair && same_class(e.first, c)) ec = &e;
     if (!ec) {
       classes.push_back({std::move(c), false});
       continue;
@@ -81,7 +161,8 @@ EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses) {
     // A class of one source keeps its clause as written (generate_base_implied_
     // equalities_const's trivial case); otherwise PostgreSQL makes the class's equality
     // again, column first.
-    if (e.sources == 1) {
+    // A pair's equality is its first source's: the members in the order they joined.
+    if (e.sources == 1 || e.pair) {
       out.clauses.push_back(std::move(e.first));
       continue;
     }

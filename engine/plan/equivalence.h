@@ -10,7 +10,9 @@
 // A class of one clause gives that clause; of more, one `column = c` for its first
 // constant c (a repeated `a = 5` counts once), and a constant that differs from c
 // makes the restriction false: PostgreSQL's gating Result with `One-Time Filter:
-// false` above the scan, and an estimate of one row.
+// false` above the scan, and an estimate of one row. A typed `x = y` of two expressions
+// is a class without a constant (written again, `y = x`, it counts once); `x = x` is
+// `x IS NOT NULL`.
 #pragma once
 
 #include <cstddef>

@@ -509,9 +509,9 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   ChosenScan scan = choose_scan(ctx, sq);
   PlanTop top{std::move(scan.node), scan.path};
   if (targets.computed() || !order.resjunk.empty())
-    top.node = project_select_list(std::move(top.node), std::move(computed), ctx.settings.costs,
-                                   top.path, scan.width,
-                                   scan.distinct.has_value() || projected_in_paths);
+    top.node =
+        project_select_list(std::move(top.node), std::move(computed), ctx.settings.costs, top.path,
+                            scan.width, scan.distinct.has_value() || projected_in_paths);
   if (scan.distinct) {
     add_distinct(s, targets, order, *distinct, on, slots, std::move(scan), sq.distinct->width, top);
     for (size_t i = 0; i < targets.columns.size(); ++i) add_output_column(rel, targets, i, q);

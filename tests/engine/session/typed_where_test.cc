@@ -47,6 +47,14 @@ TEST_F(TypedWhere, ComputedColumnsArePostgres) {
   EXPECT_EQ(check_fixture(*s_, "typed_select.out"), 12u);
 }
 
+// `x = y` between two expressions of the table forms a class of its sides (no constant):
+// written twice, in either order, it is one equality, given back after the other
+// restrictions as PostgreSQL's equivalence classes give it (pg15/pair_equalities*); a
+// restriction `t = t` is `t IS NOT NULL`, inside an OR it stays as written.
+TEST_F(TypedWhere, RepeatedEqualitiesOfTwoExpressionsAreOne) {
+  EXPECT_EQ(check_fixture(*s_, "pair_equalities.out"), 12u);
+}
+
 // Constants as eval_const_expressions leaves them: a strict operator over NULL is NULL,
 // AND / OR drop or are decided by their constants, NOT NULL stays NULL (NOT BETWEEN a
 // NULL bound still returns the other side's rows), COALESCE drops NULLs, b = false is
