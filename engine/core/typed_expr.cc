@@ -132,6 +132,29 @@ Scaled scaled_value(const TypedExpr& e, const Datum* values, const bool* nulls,
   }
 }
 
+// A numeric + - * tree as scaled_value computes it, its one value written to the arena;
+// false when the tree is out of that path's reach (the general evaluation's then).
+bool evaluate_scaled(const TypedExpr& e, const Datum* values, const bool* nulls, EvalState& st,
+                     bool& isnull, Datum& out) {
+  ScaledNumeric v;
+  switch (scaled_value(e, values, nulls, v)) {
+    case Scaled::kValue: {
+      isnull = false;
+      char* bytes = st.arena->allocate(kScaledNumericMaxBytes);
+      numeric_write_scaled(v, bytes);
+      out = pointer_datum(bytes);
+      return true;
+    }
+    case Scaled::kNull:
+      isnull = true;
+      out = 0;
+      return true;
+    case Scaled::kOther:
+      break;
+  }
+  return false;
+}
+
 }  // namespace
 
 Datum evaluate(const TypedExpr& e, const Datum* values, const bool* nulls, EvalState& st,
@@ -144,22 +167,8 @@ Datum evaluate(const TypedExpr& e, const Datum* values, const bool* nulls, EvalS
       isnull = nulls != nullptr && nulls[e.slot];
       return values[e.slot];
     case TypedExpr::Kind::kCall:
-      if (e.numeric_op != 0) {
-        ScaledNumeric v;
-        switch (scaled_value(e, values, nulls, v)) {
-          case Scaled::kValue: {
-            isnull = false;
-            char* out = st.arena->allocate(kScaledNumericMaxBytes);
-            numeric_write_scaled(v, out);
-            return pointer_datum(out);
-          }
-          case Scaled::kNull:
-            isnull = true;
-            return 0;
-          case Scaled::kOther:
-            break;
-        }
-      }
+      if (Datum v = 0; e.numeric_op != 0 && evaluate_scaled(e, values, nulls, st, isnull, v))
+        return v;
       return evaluate_call(e, values, nulls, st, isnull);
     case TypedExpr::Kind::kAnd:
     case TypedExpr::Kind::kOr:
@@ -304,6 +313,11 @@ TypedExpr negate_expr(TypedExpr e) {
   n.type = TypeId::kBool;
   n.args.push_back(std::move(e));
   return n;
+}
+
+bool expr_is_volatile(const TypedExpr& e) {
+  if (e.kind == TypedExpr::Kind::kCall && e.name == "random") return true;
+  return std::any_of(e.args.begin(), e.args.end(), expr_is_volatile);
 }
 
 void expr_slots(const TypedExpr& e, std::vector<uint32_t>& slots) {

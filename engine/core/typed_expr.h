@@ -139,4 +139,8 @@ TypedExpr negate_expr(TypedExpr e);
 // Whether `e` reads any column; the slots it reads.
 void expr_slots(const TypedExpr& e, std::vector<uint32_t>& slots);
 
+// Whether `e` calls a volatile function (random()): its value may differ per call, so
+// the planner neither folds, estimates with, nor equates it.
+bool expr_is_volatile(const TypedExpr& e);
+
 }  // namespace tp

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/core/error.h"
+#include "engine/plan/pseudo_constant.h"
 #include "engine/plan/typed_index_qual.h"
 
 namespace tp {
@@ -69,6 +70,12 @@ BtreeQuals summarize_btree_quals(const RelationStatsView& rel,
       q.all_sa_scans *= static_cast<double>(x.shape.list_size);
   }
   q.operator_count = static_cast<int>(all.size());
+  for (const Clause& c : all) {
+    if (c.kind != Clause::Kind::kExpr || c.expr->kind != TypedExpr::Kind::kCall) continue;
+    for (const TypedExpr& side : c.expr->args)
+      if (!side.is_const() && is_pseudo_constant(side))
+        q.operand_cost_units += expr_cost_units(side);
+  }
 
   // Boundary clauses: while every key so far has an '=' (or IN, or IS NULL),
   // the next key's clauses still narrow the scanned range.

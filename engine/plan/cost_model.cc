@@ -200,7 +200,7 @@ IndexCost cost_btree_index(const CostSettings& cs, const RelSize& rel, const Btr
     index_total_cost = index_pages_cost(cs, num_index_pages, index);
   }
 
-  const double qual_arg_cost = 0;  // operands are constants: nothing to evaluate at start
+  const double qual_arg_cost = quals.operand_cost_units * cs.cpu_operator_cost;
   const double qual_op_cost = cs.cpu_operator_cost * quals.operator_count;
   double index_startup_cost = qual_arg_cost;
   index_total_cost += qual_arg_cost;

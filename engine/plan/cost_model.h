@@ -106,10 +106,13 @@ struct BtreeQuals {
   double index_selectivity = 1;     // all index quals (clauselist_selectivity)
   double boundary_selectivity = 1;  // boundary quals only: leading '=' + next column
   int operator_count = 0;           // index qual operators (BETWEEN counts 2)
-  double sa_scans = 1;              // product of IN-list lengths among boundary quals
-  double all_sa_scans = 1;          // product of IN-list lengths among all index quals
-  bool unique_match = false;        // unique index, '=' on every column, no IN / IS NULL
-  double leading_correlation = 0;   // pg_stats.correlation of the first index column
+  // cost_qual_eval's calls in the quals' operands that are expressions, not constants
+  // (`CURRENT_DATE - 7`): evaluated once per scan (index_other_operands_eval_cost).
+  double operand_cost_units = 0;
+  double sa_scans = 1;             // product of IN-list lengths among boundary quals
+  double all_sa_scans = 1;         // product of IN-list lengths among all index quals
+  bool unique_match = false;       // unique index, '=' on every column, no IN / IS NULL
+  double leading_correlation = 0;  // pg_stats.correlation of the first index column
 };
 
 // What the index side costs (amcostestimate's outputs) plus bookkeeping the

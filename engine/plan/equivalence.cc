@@ -54,11 +54,6 @@ bool same_constant(const Clause& a, const Clause& b) {
   return a.numeric->text == b.numeric->text;
 }
 
-bool calls_random(const TypedExpr& e) {
-  if (e.kind == TypedExpr::Kind::kCall && e.name == "random") return true;
-  return std::any_of(e.args.begin(), e.args.end(), calls_random);
-}
-
 // A typed `expression = expression` over the table's columns (`k = n`, held as
 // `(k)::numeric = n`): a class of its two sides and no constant, which
 // generate_base_implied_equalities_no_const gives back as one equality however often it
@@ -70,7 +65,7 @@ bool is_pair_source(const Clause& c) {
   const TypedExpr& e = *c.expr;
   if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return false;
   if (e.args[0].is_const() || e.args[1].is_const()) return false;
-  if (calls_random(e)) return false;
+  if (expr_is_volatile(e)) return false;
   return deparse(e.args[0]) != deparse(e.args[1]);
 }
 
@@ -92,7 +87,7 @@ bool is_self_equality(const Clause& c) {
   if (c.kind != Clause::Kind::kExpr) return false;
   const TypedExpr& e = *c.expr;
   if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return false;
-  if (e.args[0].is_const() || calls_random(e)) return false;
+  if (e.args[0].is_const() || expr_is_volatile(e)) return false;
   return deparse(e.args[0]) == deparse(e.args[1]);
 }
 

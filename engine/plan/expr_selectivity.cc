@@ -11,6 +11,7 @@
 #include "engine/core/string_types.h"
 #include "engine/core/value_arena.h"
 #include "engine/plan/pattern_prefix.h"
+#include "engine/plan/pseudo_constant.h"
 #include "engine/plan/selectivity.h"
 
 namespace tp {
@@ -239,8 +240,9 @@ double pattern_selectivity(const RelationStatsView& rel, const TypedExpr& call) 
 }
 
 double comparison_selectivity(const RelationStatsView& rel, const TypedExpr& call) {
-  const TypedExpr& l = call.args[0];
-  const TypedExpr& r = call.args[1];
+  // A pseudo-constant side estimates as its value now (estimate_expression_value).
+  const TypedExpr l = plan_time_value(call.args[0]).value_or(call.args[0]);
+  const TypedExpr r = plan_time_value(call.args[1]).value_or(call.args[1]);
   const bool lc = l.is_const(), rc = r.is_const();
   const std::string& name = call.name;
   if (lc == rc) {

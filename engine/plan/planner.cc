@@ -119,6 +119,10 @@ ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
     // A computed key's slot is known once the computed columns are placed.
     slots.sort_keys.push_back({c >= 0 ? slots.slot_of(c) : 0, desc, order.nulls_first[k]});
   }
+  // A column ORDER BY names but need not sort by (WHERE fixes it) is still in the row,
+  // as PostgreSQL's target list keeps it (resjunk): the width counts it.
+  for (int c : order.written)
+    if (c >= 0) slots.slot_of(c);
   // An expression argument reads the scan's slots; its value follows them (the
   // ProjectNode below the Aggregate computes it).
   for (const BoundAgg& a : targets.aggs) {

@@ -6,6 +6,7 @@
 #include "engine/plan/index_open.h"
 #include "engine/plan/predtest.h"
 #include "engine/plan/prepqual.h"
+#include "engine/plan/pseudo_constant.h"
 #include "engine/plan/typed_index_qual.h"
 #include "engine/plan/where_clause.h"
 
@@ -121,10 +122,23 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
     add_parts(recheck, candidate_recheck(c), c.kind);
     add_parts(index_quals, candidate_recheck(c, /*index_quals=*/true), c.kind);
   }
+  // A clause an index applies only commuted whose value side is no constant
+  // (`CURRENT_DATE - 7 <= d`, searched as `d >= ...`) stays a Filter: PostgreSQL finds it
+  // neither equal to the index's form nor, holding a stable function, provably implied.
+  auto commuted_stable = [](const Clause& c) {
+    if (c.kind != Clause::Kind::kExpr || c.expr->kind != TypedExpr::Kind::kCall ||
+        c.expr->args.size() != 2)
+      return false;
+    const TypedExpr& left = c.expr->args[0];
+    return !left.is_const() && is_pseudo_constant(left) && !is_pseudo_constant(c.expr->args[1]);
+  };
   std::vector<Clause> filter;
   for (const Clause& c : clauses)
-    if (!among(index_quals, c)) filter.push_back(c);
-  filter = drop_implied(order_qual_clauses(t.cs, std::move(filter)), index_quals);
+    if (!among(index_quals, c) || commuted_stable(c)) filter.push_back(c);
+  filter = order_qual_clauses(t.cs, std::move(filter));
+  const std::vector<Clause> not_implied = drop_implied(filter, index_quals);
+  std::erase_if(filter,
+                [&](const Clause& c) { return !commuted_stable(c) && !among(not_implied, c); });
   std::erase_if(recheck,
                 [&](const Clause& r) { return r.kind != Clause::Kind::kOr && among(filter, r); });
   BitmapHeapPlan plan;

@@ -10,6 +10,7 @@
 #include "engine/core/datum_ops.h"
 #include "engine/core/error.h"
 #include "engine/plan/convert_to_scalar.h"
+#include "engine/plan/pseudo_constant.h"
 
 namespace tp {
 
@@ -172,11 +173,11 @@ std::optional<RangePair> range_bound(const Clause& clause, bool& is_lobound) {
   if (clause.kind == Clause::Kind::kExpr) {
     const TypedExpr& e = *clause.expr;
     if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix ||
-        e.args.size() != 2 || e.args[0].is_const() == e.args[1].is_const())
+        e.args.size() != 2 || is_pseudo_constant(e.args[0]) == is_pseudo_constant(e.args[1]))
       return std::nullopt;
     const bool lt = e.name == "<" || e.name == "<=", gt = e.name == ">" || e.name == ">=";
     if (!lt && !gt) return std::nullopt;
-    const bool var_left = !e.args[0].is_const();
+    const bool var_left = !is_pseudo_constant(e.args[0]);
     is_lobound = var_left ? gt : lt;
     const TypedExpr* var = &e.args[var_left ? 0 : 1];
     // A plain column pairs with the integer clauses on it (`(a < 5) = false AND a < 8`).

@@ -6,6 +6,7 @@
 
 #include "engine/core/datetime.h"
 #include "engine/plan/pattern_prefix.h"
+#include "engine/plan/pseudo_constant.h"
 #include "engine/sql/expr_ops.h"
 
 namespace tp {
@@ -140,16 +141,20 @@ std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
     return std::nullopt;
   const std::optional<CmpOp> op = cmp_op_of_name(e.name);
   if (!op || *op == CmpOp::kNe) return std::nullopt;
-  const bool const_left = e.args[0].is_const();
-  const TypedExpr& constant = const_left ? e.args[0] : e.args[1];
+  // The value side may be a pseudo-constant (`d > CURRENT_DATE - 7`): compared with its
+  // value for this statement, when that is held by value (no bytes to keep).
+  const bool const_left = is_pseudo_constant(e.args[0]);
+  const TypedExpr& side = const_left ? e.args[0] : e.args[1];
   const TypedExpr* col = indexed_column(const_left ? e.args[1] : e.args[0]);
-  if (!col || !constant.is_const() || constant.isnull || !same_family(col->type, constant.type))
-    return std::nullopt;
+  if (!col || !same_family(col->type, side.type)) return std::nullopt;
+  if (!side.is_const() && !type_info(side.type).byval) return std::nullopt;
+  const std::optional<TypedExpr> constant = plan_time_value(side);
+  if (!constant || constant->isnull) return std::nullopt;
   q.column = int(col->slot);
   q.column_type = col->type;
   q.op = const_left ? commute(*op) : *op;
-  q.values.push_back(constant.value.datum());
-  q.value_type = constant.type;
+  q.values.push_back(side.is_const() ? side.value.datum() : constant->value.datum());
+  q.value_type = constant->type;
   return q;
 }
 
@@ -253,7 +258,8 @@ Clause index_cond_form(Clause c, bool index_only) {
     c.expr = std::make_shared<const TypedExpr>(std::move(shown));
     return c;
   }
-  const bool turn = e.kind == TypedExpr::Kind::kCall && e.args[0].is_const();
+  const bool turn = e.kind == TypedExpr::Kind::kCall && is_pseudo_constant(e.args[0]) &&
+                    !is_pseudo_constant(e.args[1]);
   if (!turn && !index_only) return c;
   TypedExpr shown = e;
   if (turn) {

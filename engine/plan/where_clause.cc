@@ -8,6 +8,7 @@
 #include "engine/core/datetime.h"
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/plan/pseudo_constant.h"
 #include "engine/sql/expr_bind.h"
 #include "engine/sql/identifier.h"
 #include "engine/sql/value.h"
@@ -502,10 +503,13 @@ const TypedExpr* typed_constant_side(const Clause& c) {
   if (c.kind != Clause::Kind::kExpr) return nullptr;
   const TypedExpr& e = *c.expr;
   if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.name != "=" ||
-      e.args.size() != 2 || e.args[0].is_const() == e.args[1].is_const())
+      e.args.size() != 2 || is_pseudo_constant(e.args[0]) == is_pseudo_constant(e.args[1]))
     return nullptr;
-  const TypedExpr& constant = e.args[0].is_const() ? e.args[0] : e.args[1];
-  const TypedExpr* var = e.args[0].is_const() ? &e.args[1] : &e.args[0];
+  // A pseudo-constant (`d = CURRENT_DATE - 7`) fixes the column as a constant does: its
+  // class has a constant member (ec_has_const), and the ORDER BY key is redundant.
+  const bool left = is_pseudo_constant(e.args[0]);
+  const TypedExpr& constant = left ? e.args[0] : e.args[1];
+  const TypedExpr* var = left ? &e.args[1] : &e.args[0];
   while (var->kind == TypedExpr::Kind::kCall && var->form == TypedExpr::Form::kRelabel)
     var = &var->args[0];
   return constant.isnull ? nullptr : var;

@@ -11,3 +11,5 @@ select t, n * n from s where d > '2023-01-01' order by d, sm limit 5
 select id * 2, lower(t) from s order by ts desc limit 5 offset 10
 select upper(t), d - 1 from s where t like 'k1%' order by t, ts limit 6
 select n / 3, substring(t from 2 for 3) from s order by v, c, id limit 9
+select t from s where id = 5 order by id, sm
+select id, n from s where d = '2021-06-13' order by d, id limit 4
