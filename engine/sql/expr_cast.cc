@@ -322,6 +322,15 @@ TypedExpr coerce(TypedExpr e, TypeId to, int32_t typmod, CoercionContext ctx, in
         .with_sqlstate(sqlstate::kDatatypeMismatch);
   }
   const bool relabel = m == CastMethod::kRelabel && (typmod < 0 || !type_takes_typmod(to));
+  if (relabel) {
+    // Stacked relabels keep only the top one, and one to its argument's own type is
+    // none (eval_const_expressions, applyRelabelType): `t::varchar = v` compares t.
+    while (e.kind == TypedExpr::Kind::kCall && e.form == TypedExpr::Form::kRelabel) {
+      TypedExpr inner = std::move(e.args[0]);
+      e = std::move(inner);
+    }
+    if (e.type == to && e.typmod == typmod) return e;
+  }
   const int cost = relabel ? 0 : m == CastMethod::kInOut ? 2 : 1;
   std::vector<TypedExpr> args;
   args.push_back(std::move(e));

@@ -10,3 +10,5 @@ select a, t from w where t = c and c = t and a < 30 order by a
 select a from w where a + 1 = f and f = a + 1 and f > 2 order by a
 select a from w where t = t and a < 3 order by a
 select a from w where t = t or a = 2 order by a
+select a from w where t::varchar = v order by a
+select a, v::text::varchar from w where v::text::varchar = 'v3' order by a
