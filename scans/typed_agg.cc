@@ -87,7 +87,12 @@ void merge(AggState& st, const AggSpec& spec, Datum v, int64_t count, bool parti
   switch (spec.kind) {
     case AggKind::kMin:
     case AggKind::kMax: {
-      const int c = st.count == 0 ? 0 : compare_datums(spec.type, v, typed_extreme(st, spec.type));
+      // Text byte-wise (the C collation) inline: the commonest by-reference extreme.
+      const bool text = spec.type == TypeId::kText || spec.type == TypeId::kVarchar;
+      int c = 0;
+      if (st.count > 0)
+        c = text ? varlena_payload(datum_pointer(v)).compare(varlena_payload(st.bytes.data()))
+                 : compare_datums(spec.type, v, typed_extreme(st, spec.type));
       if (st.count == 0 || (spec.kind == AggKind::kMin ? c < 0 : c > 0))
         set_extreme(st, spec.type, v);
       break;
