@@ -60,44 +60,42 @@ bool rescale(__int128& units, int from, int to) {
   return true;
 }
 
-}  // namespace
-
-std::optional<ScaledNumeric> numeric_to_scaled(const char* varlena) {
-  int64_t small = 0;
-  int small_dscale = 0;
-  if (numeric_detail::small_units(varlena, small, small_dscale) && small_dscale <= 30)
-    return ScaledNumeric{small, small_dscale};
+// Any stored value's units by its digits (long headers, more than four digits), when
+// they stay below the limit.
+bool scaled_by_digits(const char* varlena, ScaledNumeric& out) {
   const numeric_detail::StoredView s = numeric_detail::view_of(varlena);
-  if (s.kind != numeric_detail::Kind::kFinite || s.dscale > 30) return std::nullopt;
+  if (s.kind != numeric_detail::Kind::kFinite || s.dscale > 30) return false;
   // The digits are worth 10000^(weight - i); at dscale places the last one is worth
   // 10^(4 * (weight - ndigits + 1) + dscale) units. A stored value has no digit below
   // its dscale, so a negative power only drops the last digit's trailing zeros.
   const int power = 4 * (s.weight - s.ndigits + 1) + s.dscale;
-  if (power < -3 || s.ndigits > 9) return std::nullopt;
-  static constexpr int kPow10[] = {1, 10, 100, 1000};
-  // Up to four base-10000 digits (16 decimal ones) add up in 64 bits, the common case;
-  // the int128 arithmetic only starts past them.
-  const int low_digits = s.ndigits < 4 ? s.ndigits : 4;
-  uint64_t head = 0;
-  for (int i = 0; i < low_digits; ++i) head = head * 10000 + uint64_t(s.digit(i));
-  __int128 v = head;
-  for (int i = low_digits; i < s.ndigits; ++i) {
-    if (v >= kScaledLimit / 10000) return std::nullopt;
+  if (power < -3 || power > 36 || s.ndigits > 9) return false;
+  __int128 v = 0;
+  for (int i = 0; i < s.ndigits; ++i) {
+    if (v >= kScaledLimit / 10000) return false;
     v = v * 10000 + s.digit(i);
   }
   if (power < 0) {
-    // The last digit's trailing zeros below dscale (never a nonzero digit).
+    static constexpr int kPow10[] = {1, 10, 100, 1000};
     const int unit = kPow10[-power];
-    if (s.ndigits == 0 || s.digit(s.ndigits - 1) % unit != 0) return std::nullopt;
+    if (s.ndigits == 0 || s.digit(s.ndigits - 1) % unit != 0) return false;
     v /= unit;
   } else if (power > 0) {
-    if (power > 36) return std::nullopt;
     __int128 scale = 1;
     for (int e = 0; e < power; ++e) scale *= 10;
-    if (v >= kScaledLimit / scale) return std::nullopt;
+    if (v >= kScaledLimit / scale) return false;
     v *= scale;
   }
-  return ScaledNumeric{s.negative ? -v : v, s.dscale};
+  out = ScaledNumeric{s.negative ? -v : v, s.dscale};
+  return true;
+}
+
+}  // namespace
+
+std::optional<ScaledNumeric> numeric_to_scaled(const char* varlena) {
+  ScaledNumeric v;
+  if (!numeric_scaled_of(varlena, v)) return std::nullopt;
+  return v;
 }
 
 std::string numeric_from_scaled(__int128 units, int dscale) {
@@ -124,9 +122,7 @@ bool numeric_scaled_of(const char* varlena, ScaledNumeric& out) {
     out = ScaledNumeric{units, dscale};
     return true;
   }
-  const std::optional<ScaledNumeric> v = numeric_to_scaled(varlena);
-  if (v) out = *v;
-  return v.has_value();
+  return scaled_by_digits(varlena, out);
 }
 
 bool numeric_scaled_combine(char op, const ScaledNumeric& x, const ScaledNumeric& y,
