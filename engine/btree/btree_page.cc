@@ -32,7 +32,7 @@ constexpr KeyTypeName kKeyTypes[] = {
     {KeyType::kDate, TypeId::kDate},         {KeyType::kTimestamp, TypeId::kTimestamp},
     {KeyType::kInterval, TypeId::kInterval}, {KeyType::kNumeric, TypeId::kNumeric},
     {KeyType::kText, TypeId::kText},         {KeyType::kVarchar, TypeId::kVarchar},
-    {KeyType::kBpchar, TypeId::kBpchar},
+    {KeyType::kBpchar, TypeId::kBpchar},     {KeyType::kTimestamptz, TypeId::kTimestamptz},
 };
 
 // PostgreSQL 15's allequalimage per operator class: whether equal values are equal

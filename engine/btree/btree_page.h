@@ -38,6 +38,7 @@ enum class KeyType : uint8_t {
   kText = 11,
   kVarchar = 12,
   kBpchar = 13,
+  kTimestamptz = 14,
 };
 KeyType key_type_of(TypeId type);
 TypeId key_type_id(KeyType type);

@@ -1,8 +1,9 @@
 // The date, timestamp (without time zone) and interval types' values, as PostgreSQL 15
 // stores, reads, prints and computes them, with DateStyle 'ISO, MDY', IntervalStyle
-// 'postgres' and TimeZone UTC. tidepool has no time zones: a numeric offset or one of a
-// few common zone abbreviations ('UTC', 'Z', 'EST', ...) in the input is accepted and
-// ignored, as a timestamp without time zone does; other zone names are refused.
+// 'postgres' and TimeZone UTC. tidepool has no time zone database: a numeric offset or
+// one of a few common zone abbreviations ('UTC', 'Z', 'EST', ...) in the input is
+// applied by a timestamp with time zone and ignored by one without; other zone names
+// are refused.
 //
 //   date       int32 days since 2000-01-01 (the proleptic Gregorian calendar);
 //              INT32_MIN is -infinity, INT32_MAX infinity. Finite dates run from
@@ -89,6 +90,19 @@ inline int timestamp_cmp(int64_t a, int64_t b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+// ---- timestamp with time zone -----------------------------------------------------
+// The same int64 as a timestamp, read as UTC. TimeZone is always UTC: input applies the
+// offset or zone abbreviation given (a zone named from the zone database other than UTC
+// is refused), output ends in "+00". Arithmetic, comparison and the fields are those of
+// a timestamp, and casts between the two keep the value.
+int64_t timestamptz_in(std::string_view text, int32_t typmod, int64_t now = timestamp_now());
+std::string timestamptz_out(int64_t ts);
+// x AT TIME ZONE zone, for a zone abbreviation ('EST', 'cet') or a name of UTC: a
+// timestamp read as the zone's local time (the result is UTC), and a timestamp with
+// time zone as the zone's local time. Other zones are refused.
+int64_t timestamp_at_zone(std::string_view zone, int64_t ts);
+int64_t timestamptz_at_zone(std::string_view zone, int64_t ts);
+
 // ---- interval ---------------------------------------------------------------------
 // `typmod`: interval_typmod(fields, precision) (engine/core/types.h) or kNoTypmod.
 Interval interval_in(std::string_view text, int32_t typmod);
@@ -101,12 +115,14 @@ std::string interval_out(const Interval& span);
 // extract(field from x), whose result is numeric: the value as PostgreSQL prints it
 // ('6.500000', '2020', 'Infinity'), nullopt where PostgreSQL gives NULL.
 std::optional<std::string> extract_date(std::string_view field, int32_t date);
-std::optional<std::string> extract_timestamp(std::string_view field, int64_t ts);
+// `zoned`: of a timestamp with time zone (the zone fields are 0; errors name the type).
+std::optional<std::string> extract_timestamp(std::string_view field, int64_t ts,
+                                             bool zoned = false);
 // date_part(field, x), whose result is double precision. date_part on a date is
 // date_part on the date's midnight.
-std::optional<double> date_part_timestamp(std::string_view field, int64_t ts);
+std::optional<double> date_part_timestamp(std::string_view field, int64_t ts, bool zoned = false);
 
-int64_t date_trunc_timestamp(std::string_view field, int64_t ts);
+int64_t date_trunc_timestamp(std::string_view field, int64_t ts, bool zoned = false);
 
 // ---- the simple arithmetic, inline ----
 

@@ -101,14 +101,16 @@ inline bool timestamp_to_tm(int64_t ts, Tm* tm) {
 }
 
 // The timestamp of `tm` (seconds may be 60, hours 24); false when out of range.
-inline bool tm_to_timestamp(const Tm& tm, int64_t* ts) {
+// `tz_offset`: seconds east of UTC that `tm` is given in; the range is checked after
+// it is taken off, as PostgreSQL's tm2timestamp does.
+inline bool tm_to_timestamp(const Tm& tm, int64_t* ts, int tz_offset = 0) {
   if (!julian_in_range(tm.year, tm.month)) return false;
   const int64_t date = julian_day(tm.year, tm.month, tm.day) - kPostgresEpochJulian;
   const int64_t time =
       ((int64_t(tm.hour) * 60 + tm.minute) * 60 + tm.second) * kUsecsPerSec + tm.usec;
   int64_t r;
   if (__builtin_mul_overflow(date, kUsecsPerDay, &r) || __builtin_add_overflow(r, time, &r) ||
-      !timestamp_value_valid(r))
+      __builtin_sub_overflow(r, int64_t(tz_offset) * kUsecsPerSec, &r) || !timestamp_value_valid(r))
     return false;
   *ts = r;
   return true;
@@ -187,7 +189,7 @@ enum Unit {
 };
 struct Token {
   TokenType type = TokenType::kUnknown;
-  int value = 0;  // a Unit, a month 1-12 or a weekday 0-6
+  int value = 0;  // a Unit, a month 1-12, a weekday 0-6 or a zone's offset in seconds
 };
 struct Keyword {
   const char* word;
@@ -232,12 +234,14 @@ inline constexpr Keyword kDateWords[] = {
   {"tuesday", {TokenType::kDayOfWeek, 2}}, {"wed", {TokenType::kDayOfWeek, 3}},
   {"wednesday", {TokenType::kDayOfWeek, 3}}, {"weds", {TokenType::kDayOfWeek, 3}},
   {"y", {TokenType::kUnits, kYear}}, {"yesterday", {TokenType::kReserved, kYesterday}},
-  // A few zone abbreviations of PostgreSQL's default set, which a timestamp without
-  // time zone accepts and ignores; other zone names are refused.
-  {"cet", {TokenType::kZone, 0}}, {"cest", {TokenType::kZone, 0}}, {"cst", {TokenType::kZone, 0}},
-  {"cdt", {TokenType::kZone, 0}}, {"est", {TokenType::kZone, 0}}, {"edt", {TokenType::kZone, 0}},
-  {"gmt", {TokenType::kZone, 0}}, {"mst", {TokenType::kZone, 0}}, {"mdt", {TokenType::kZone, 0}},
-  {"pst", {TokenType::kZone, 0}}, {"pdt", {TokenType::kZone, 0}}, {"ut", {TokenType::kZone, 0}},
+  // A few zone abbreviations of PostgreSQL's default set, with their offsets east of
+  // UTC in seconds: a timestamp with time zone applies them, one without ignores them.
+  {"cet", {TokenType::kZone, 3600}}, {"cest", {TokenType::kZone, 7200}},
+  {"cst", {TokenType::kZone, -21600}}, {"cdt", {TokenType::kZone, -18000}},
+  {"est", {TokenType::kZone, -18000}}, {"edt", {TokenType::kZone, -14400}},
+  {"gmt", {TokenType::kZone, 0}}, {"mst", {TokenType::kZone, -25200}},
+  {"mdt", {TokenType::kZone, -21600}}, {"pst", {TokenType::kZone, -28800}},
+  {"pdt", {TokenType::kZone, -25200}}, {"ut", {TokenType::kZone, 0}},
   {"utc", {TokenType::kZone, 0}}, {"z", {TokenType::kZone, 0}}, {"zulu", {TokenType::kZone, 0}},
 };
 

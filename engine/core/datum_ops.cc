@@ -130,6 +130,9 @@ void append_datum_out(TypeId t, Datum d, std::string& out) {
     case TypeId::kTimestamp:
       out += timestamp_out(d);
       return;
+    case TypeId::kTimestamptz:
+      out += timestamptz_out(d);
+      return;
     case TypeId::kInterval:
       out += interval_out(interval_at(d));
       return;
@@ -169,6 +172,8 @@ OwnedDatum datum_in(TypeId t, int32_t typmod, std::string_view text, int64_t now
       return OwnedDatum::by_value(date_in(text, now));
     case TypeId::kTimestamp:
       return OwnedDatum::by_value(timestamp_in(text, typmod, now));
+    case TypeId::kTimestamptz:
+      return OwnedDatum::by_value(timestamptz_in(text, typmod, now));
     case TypeId::kInterval: {
       const Interval v = interval_in(text, typmod);
       std::string bytes(sizeof v, '\0');

@@ -29,6 +29,7 @@ inline bool datum_is_integral(TypeId t) {
     case TypeId::kInt8:
     case TypeId::kDate:
     case TypeId::kTimestamp:
+    case TypeId::kTimestamptz:
       return true;
     default:
       return false;

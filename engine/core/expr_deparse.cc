@@ -77,6 +77,15 @@ std::string any_array(const TypedExpr& e) {
   return "(" + deparse(e.args[0]) + " " + e.name + (e.negated ? " ALL (" : " ANY (") + list + "))";
 }
 
+// `e` as get_rule_expr prints it with showimplicit off: below its implicit casts.
+const TypedExpr& without_implicit_casts(const TypedExpr& e) {
+  const TypedExpr* x = &e;
+  while (x->kind == TypedExpr::Kind::kCall && !x->explicit_cast &&
+         (x->form == TypedExpr::Form::kCast || x->form == TypedExpr::Form::kRelabel))
+    x = &x->args[0];
+  return *x;
+}
+
 std::string sql_syntax(const TypedExpr& e) {
   const std::string& f = e.name;
   if (f == "extract")
@@ -94,6 +103,10 @@ std::string sql_syntax(const TypedExpr& e) {
   }
   if (f == "current_date") return "CURRENT_DATE";
   if (f == "localtimestamp") return "LOCALTIMESTAMP";
+  if (f == "current_timestamp") return "CURRENT_TIMESTAMP";
+  if (f == "timezone")
+    return "(" + deparse(without_implicit_casts(e.args[1])) + " AT TIME ZONE " +
+           deparse(without_implicit_casts(e.args[0])) + ")";
   return f;
 }
 
@@ -121,11 +134,7 @@ std::string call_text(const TypedExpr& e) {
 // The operand of a simple CASE's condition `x = v`: x without the implicit cast the
 // comparison may have put on it (ruleutils prints the CaseTestExpr's source once).
 const TypedExpr& case_operand(const TypedExpr& condition) {
-  const TypedExpr* x = &condition.args[0];
-  while (x->kind == TypedExpr::Kind::kCall && !x->explicit_cast &&
-         (x->form == TypedExpr::Form::kCast || x->form == TypedExpr::Form::kRelabel))
-    x = &x->args[0];
-  return *x;
+  return without_implicit_casts(condition.args[0]);
 }
 
 std::string case_expr(const TypedExpr& e) {

@@ -316,7 +316,8 @@ TypedExpr negate_expr(TypedExpr e) {
 }
 
 bool expr_is_volatile(const TypedExpr& e) {
-  if (e.kind == TypedExpr::Kind::kCall && e.name == "random") return true;
+  if (e.kind == TypedExpr::Kind::kCall && (e.name == "random" || e.name == "clock_timestamp"))
+    return true;
   return std::any_of(e.args.begin(), e.args.end(), expr_is_volatile);
 }
 

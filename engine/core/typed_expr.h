@@ -75,8 +75,10 @@ struct TypedExpr {
   // kConst: the value (a NULL constant keeps its type).
   OwnedDatum value;
   bool isnull = false;
-  // A string constant of unknown type still (a select-list 'abc' is text in the end).
+  // A string constant of unknown type still (a select-list 'abc' is text in the end),
+  // and where it stands in the statement: its input errors point there.
   bool unknown_literal = false;
+  int literal_position = -1;
   // kColumn
   uint32_t slot = 0;
   std::string name;  // kColumn: the column as printed; kCall: operator or function name
@@ -139,8 +141,8 @@ TypedExpr negate_expr(TypedExpr e);
 // Whether `e` reads any column; the slots it reads.
 void expr_slots(const TypedExpr& e, std::vector<uint32_t>& slots);
 
-// Whether `e` calls a volatile function (random()): its value may differ per call, so
-// the planner neither folds, estimates with, nor equates it.
+// Whether `e` calls a volatile function (random(), clock_timestamp()): its value may
+// differ per call, so the planner neither folds, estimates with, nor equates it.
 bool expr_is_volatile(const TypedExpr& e);
 
 }  // namespace tp

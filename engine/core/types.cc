@@ -6,7 +6,7 @@ namespace tp {
 namespace {
 
 // pg_type's rows for the types tidepool stores (PostgreSQL 15, 64-bit).
-constexpr std::array<TypeInfo, 13> kTypes = {{
+constexpr std::array<TypeInfo, 14> kTypes = {{
     {TypeId::kBool, "boolean", "bool", 1, 1, true, false},
     {TypeId::kInt8, "bigint", "int8", 8, 8, true, false},
     {TypeId::kInt2, "smallint", "int2", 2, 2, true, false},
@@ -18,6 +18,7 @@ constexpr std::array<TypeInfo, 13> kTypes = {{
     {TypeId::kVarchar, "character varying", "varchar", -1, 4, false, true},
     {TypeId::kDate, "date", "date", 4, 4, true, false},
     {TypeId::kTimestamp, "timestamp without time zone", "timestamp", 8, 8, true, false},
+    {TypeId::kTimestamptz, "timestamp with time zone", "timestamptz", 8, 8, true, false},
     {TypeId::kInterval, "interval", "interval", 16, 8, false, false},
     {TypeId::kNumeric, "numeric", "numeric", -1, 4, false, true},
 }};
@@ -75,8 +76,9 @@ std::string format_type(TypeId id, int32_t typmod) {
   // bpchar without a length is no CHARACTER (which means character(1)): PostgreSQL
   // names it so the name reads back as the same type.
   if (id == TypeId::kBpchar && typmod < 0) return "bpchar";
-  if (id == TypeId::kTimestamp && typmod >= 0)
-    return "timestamp(" + std::to_string(typmod) + ") without time zone";
+  if ((id == TypeId::kTimestamp || id == TypeId::kTimestamptz) && typmod >= 0)
+    return "timestamp(" + std::to_string(typmod) +
+           (id == TypeId::kTimestamp ? ") without time zone" : ") with time zone");
   if (id == TypeId::kInterval && typmod >= 0) {
     const int32_t precision = typmod & 0xFFFF;
     return name + interval_fields((typmod >> 16) & 0x7FFF) +

@@ -27,6 +27,7 @@ enum class TypeId : uint32_t {
   kVarchar = 1043,
   kDate = 1082,
   kTimestamp = 1114,  // without time zone
+  kTimestamptz = 1184,
   kInterval = 1186,
   kNumeric = 1700,
 };
@@ -95,7 +96,7 @@ inline bool type_is_numeric(TypeId id) {
 // interval's fields and precision.
 inline bool type_takes_typmod(TypeId id) {
   return id == TypeId::kVarchar || id == TypeId::kBpchar || id == TypeId::kNumeric ||
-         id == TypeId::kTimestamp || id == TypeId::kInterval;
+         id == TypeId::kTimestamp || id == TypeId::kTimestamptz || id == TypeId::kInterval;
 }
 
 // PostgreSQL's get_typavgwidth: the width the planner assumes for a column without

@@ -40,6 +40,7 @@ double time_scalar(TypeId t, Datum d) {
       return date * double(kUsecsPerDay);
     }
     case TypeId::kTimestamp:
+    case TypeId::kTimestamptz:
       return double(d);
     default: {
       Interval iv;
@@ -125,6 +126,7 @@ bool convert_to_scalar(TypeId t, Datum value, Datum lo, Datum hi, double& scaled
       return true;
     case TypeId::kDate:
     case TypeId::kTimestamp:
+    case TypeId::kTimestamptz:
     case TypeId::kInterval:
       scaled_value = time_scalar(t, value);
       scaled_lo = time_scalar(t, lo);

@@ -59,6 +59,10 @@ bool is_integer(TypeId t) {
 bool is_text(TypeId t) {
   return t == TypeId::kText || t == TypeId::kVarchar;
 }
+// timestamp and timestamp with time zone: the same microseconds (TimeZone is UTC).
+bool is_timestamp(TypeId t) {
+  return t == TypeId::kTimestamp || t == TypeId::kTimestamptz;
+}
 
 // date2timestamp_no_overflow: a date as a timestamp, past timestamp's range its end.
 Datum date_as_timestamp(Datum d) {
@@ -75,8 +79,9 @@ std::pair<Datum, TypeId> constant_as_column(const TypedExpr& col, const TypedExp
   const Datum v = constant.value.datum();
   if (col.type == TypeId::kFloat8 && constant.type == TypeId::kFloat4)
     return {float8_datum(double(datum_float4(v))), TypeId::kFloat8};
-  if (col.type == TypeId::kTimestamp && constant.type == TypeId::kDate)
-    return {date_as_timestamp(v), TypeId::kTimestamp};
+  if (is_timestamp(col.type) && constant.type == TypeId::kDate)
+    return {date_as_timestamp(v), col.type};
+  if (is_timestamp(col.type) && is_timestamp(constant.type)) return {v, col.type};
   return {v, constant.type};
 }
 
@@ -89,12 +94,13 @@ class StatsAs {
  public:
   StatsAs(const RelationStatsView& rel, const TypedExpr& col, TypeId as) : view_(rel) {
     const TypeId from = col.type;
-    if (from == as || (is_integer(from) && is_integer(as)) || (is_text(from) && is_text(as))) {
+    if (from == as || (is_integer(from) && is_integer(as)) || (is_text(from) && is_text(as)) ||
+        (is_timestamp(from) && is_timestamp(as))) {
       valid_ = true;
       return;
     }
     const bool widen_float = from == TypeId::kFloat4 && as == TypeId::kFloat8;
-    const bool widen_date = from == TypeId::kDate && as == TypeId::kTimestamp;
+    const bool widen_date = from == TypeId::kDate && is_timestamp(as);
     if (!widen_float && !widen_date) return;
     valid_ = true;
     ColumnStatsView& cv = view_.columns[col.slot];

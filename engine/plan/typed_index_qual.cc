@@ -28,11 +28,11 @@ bool is_float(TypeId t) {
 }
 
 bool is_datetime(TypeId t) {
-  return t == TypeId::kDate || t == TypeId::kTimestamp;
+  return t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestamptz;
 }
 
 // Whether the column's btree operator family compares it with a constant of type `c`
-// (integer_ops, float_ops, datetime_ops without timestamptz, text_ops).
+// (integer_ops, float_ops, datetime_ops, text_ops).
 bool same_family(TypeId column, TypeId c) {
   if (column == c) return true;
   if (is_integer(column) && is_integer(c)) return true;
@@ -53,7 +53,8 @@ struct ColumnValue {
 ColumnValue as_column_type(Datum v, TypeId from, TypeId to) {
   if (to == TypeId::kFloat8 && from == TypeId::kFloat4)
     return {true, float8_datum(double(datum_float4(v)))};
-  if (to == TypeId::kTimestamp && from == TypeId::kDate) {
+  // timestamp and timestamp with time zone hold the same microseconds (TimeZone UTC).
+  if (to != TypeId::kDate && from == TypeId::kDate) {
     return {true, Datum(date_to_timestamp(int32_t(v)))};
   }
   if (to == TypeId::kFloat4 && from == TypeId::kFloat8) {
@@ -65,7 +66,7 @@ ColumnValue as_column_type(Datum v, TypeId from, TypeId to) {
     const float hi = double(f) > d ? f : std::nextafter(f, INFINITY);
     return {false, 0, float4_datum(lo), float4_datum(hi)};
   }
-  if (to == TypeId::kDate && from == TypeId::kTimestamp) {
+  if (to == TypeId::kDate && from != TypeId::kDate) {
     if (v == kTimestampNoBegin) return {true, kDateNoBegin};
     if (v == kTimestampNoEnd) return {true, kDateNoEnd};
     const int64_t days = v / kUsecsPerDay - (v % kUsecsPerDay < 0 ? 1 : 0);  // floor

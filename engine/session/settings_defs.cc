@@ -458,6 +458,16 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Display format for date and time values (tidepool has none; ISO, MDY is accepted "
        "for clients that set it).",
        "Client Connection Defaults / Locale and Formatting"},
+      {"timezone",
+       SettingType::kText,
+       SettingUnit::kNone,
+       0,
+       0,
+       "UTC",
+       {"UTC", "Etc/UTC", "GMT", "Etc/GMT"},
+       "Time zone for displaying and interpreting time stamps: tidepool keeps UTC only (it has "
+       "no time zone database); another zone is refused.",
+       "Client Connection Defaults / Locale and Formatting"},
   });
   return defs;
 }

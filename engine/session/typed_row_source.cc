@@ -103,7 +103,8 @@ struct TypedRowSource::Plan {
       args.push_back(std::move(arg));
     }
     for (const TypedExpr& a : args)
-      if (a.type == TypeId::kNumeric || a.type == TypeId::kTimestamp)
+      if (a.type == TypeId::kNumeric || a.type == TypeId::kTimestamp ||
+          a.type == TypeId::kTimestamptz)
         throw Error("generate_series over " + format_type(a.type, -1) + " is not supported yet", "",
                     "tidepool's series are of integers.")
             .at_position(position)

@@ -14,11 +14,12 @@ using expr::coerce;
 using expr::CoercionContext;
 using expr::is_unknown;
 
-TypedExpr unknown_literal(const std::string& text, bool isnull) {
+TypedExpr unknown_literal(const std::string& text, bool isnull, int position = -1) {
   TypedExpr c;
   c.kind = TypedExpr::Kind::kConst;
   c.type = TypeId::kText;
   c.unknown_literal = true;
+  c.literal_position = position;
   c.isnull = isnull;
   if (!isnull) c.value = OwnedDatum::by_ref(make_varlena(text));
   return c;
@@ -105,7 +106,7 @@ class Binder {
         return expr::make_const(TypeId::kNumeric, kNoTypmod, pointer_datum(v.data()), false);
       }
       case sql::ExprKind::kStrConst:
-        return unknown_literal(e.sval, false);
+        return unknown_literal(e.sval, false, e.position);
       case sql::ExprKind::kNullConst:
         return unknown_literal("", true);
       case sql::ExprKind::kBoolConst:

@@ -52,6 +52,7 @@ Category category(TypeId t) {
       return Category::kString;
     case TypeId::kDate:
     case TypeId::kTimestamp:
+    case TypeId::kTimestamptz:
       return Category::kDatetime;
     case TypeId::kInterval:
       return Category::kTimespan;
@@ -61,7 +62,8 @@ Category category(TypeId t) {
 }
 
 bool is_preferred(TypeId t) {
-  return t == TypeId::kFloat8 || t == TypeId::kText || t == TypeId::kInterval || t == TypeId::kBool;
+  return t == TypeId::kFloat8 || t == TypeId::kText || t == TypeId::kInterval ||
+         t == TypeId::kBool || t == TypeId::kTimestamptz;
 }
 
 namespace {
@@ -99,9 +101,11 @@ CastMethod cast_method(TypeId from, TypeId to, CoercionContext ctx, CoercionCont
     // padding through a function (rtrim1).
     return from == TypeId::kBpchar ? CastMethod::kFunction : CastMethod::kRelabel;
   }
-  if (from == TypeId::kDate && to == TypeId::kTimestamp) return CastMethod::kFunction;
-  if (from == TypeId::kTimestamp && to == TypeId::kDate) {
-    needs = CoercionContext::kAssignment;
+  if (cf == Category::kDatetime && ct == Category::kDatetime) {
+    // Up the chain date -> timestamp -> timestamp with time zone implicitly, down it
+    // on assignment.
+    auto rank = [](TypeId t) { return t == TypeId::kDate ? 0 : t == TypeId::kTimestamp ? 1 : 2; };
+    if (rank(from) > rank(to)) needs = CoercionContext::kAssignment;
     return CastMethod::kFunction;
   }
   if ((from == TypeId::kInt4 && to == TypeId::kBool) ||
@@ -119,6 +123,18 @@ CastMethod cast_method(TypeId from, TypeId to, CoercionContext ctx, CoercionCont
   }
   (void)ctx;
   return CastMethod::kNone;
+}
+
+// Whether the cast's function is stable, as it reads TimeZone or DateStyle: between a
+// timestamp with time zone and a date or timestamp, and through the date and time
+// types' input and output functions. eval_const_expressions folds it over no constant.
+bool cast_is_stable(TypeId from, TypeId to, CastMethod m) {
+  const auto timed = [](TypeId t) {
+    return category(t) == Category::kDatetime || category(t) == Category::kTimespan;
+  };
+  if (m == CastMethod::kInOut) return timed(from) || timed(to);
+  return from != to && (from == TypeId::kTimestamptz || to == TypeId::kTimestamptz) &&
+         category(from) == Category::kDatetime && category(to) == Category::kDatetime;
 }
 
 int64_t checked_integer(double v, TypeId to) {
@@ -211,7 +227,9 @@ Datum cast_eval(const Datum* args, const TypedExpr& self, EvalState& st) {
       if (self.typmod < 0) return n;
       return varlena_result(st, numeric_apply_typmod(datum_pointer(n), self.typmod));
     }
-    case TypeId::kTimestamp: {
+    case TypeId::kTimestamp:
+    case TypeId::kTimestamptz: {
+      // TimeZone is UTC: a timestamp and a timestamp with time zone hold the same number.
       const int64_t ts = from == TypeId::kDate ? date_to_timestamp(int32_t(d)) : d;
       return self.typmod < 0 ? ts : timestamp_round_to_typmod(ts, self.typmod);
     }
@@ -302,7 +320,7 @@ TypedExpr coerce(TypedExpr e, TypeId to, int32_t typmod, CoercionContext ctx, in
     try {
       v = datum_in(to, input_typmod, text, timestamp_now());
     } catch (Error& err) {
-      throw err.at_position(position);
+      throw err.at_position(e.literal_position >= 0 ? e.literal_position : position);
     }
     TypedExpr read = make_const(to, input_typmod, v.datum(), false);
     if (input_typmod == typmod) return read;
@@ -331,7 +349,14 @@ TypedExpr coerce(TypedExpr e, TypeId to, int32_t typmod, CoercionContext ctx, in
     }
     if (e.type == to && e.typmod == typmod) return e;
   }
-  const int cost = relabel ? 0 : m == CastMethod::kInOut ? 2 : 1;
+  // A cast to another type with a modifier is two calls in PostgreSQL, the conversion
+  // and the length coercion (one node printed as one cast): `(k)::numeric(10,2)`.
+  const bool converts = e.type != to && m != CastMethod::kRelabel;
+  const bool length_coercion = typmod >= 0 && type_takes_typmod(to);
+  const int cost = relabel                       ? 0
+                   : m == CastMethod::kInOut     ? 2 + (length_coercion ? 1 : 0)
+                   : converts && length_coercion ? 2
+                                                 : 1;
   std::vector<TypedExpr> args;
   args.push_back(std::move(e));
   TypedExpr c;
@@ -343,7 +368,7 @@ TypedExpr coerce(TypedExpr e, TypeId to, int32_t typmod, CoercionContext ctx, in
   c.cost_units = cost;
   c.explicit_cast = ctx == CoercionContext::kExplicit;
   c.args = std::move(args);
-  if (!c.args[0].is_const()) return c;
+  if (!c.args[0].is_const() || cast_is_stable(c.args[0].type, to, m)) return c;
   // Folded as the planner folds it: an error here (out of range, too long) has no
   // position, unlike an untyped literal's input error above.
   ValueArena arena;

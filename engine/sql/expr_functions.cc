@@ -147,9 +147,10 @@ int64_t as_timestamp(Datum d, TypeId t) {
 }
 Datum extract_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
   const std::string_view field = text_arg(a[0]);
-  const std::optional<std::string> v = self.args[1].type == TypeId::kDate
-                                           ? extract_date(field, int32_t(a[1]))
-                                           : extract_timestamp(field, a[1]);
+  const TypeId t = self.args[1].type;
+  const std::optional<std::string> v =
+      t == TypeId::kDate ? extract_date(field, int32_t(a[1]))
+                         : extract_timestamp(field, a[1], t == TypeId::kTimestamptz);
   if (!v) {
     st.null_result = true;  // a field an infinite value has not
     return 0;
@@ -157,21 +158,32 @@ Datum extract_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
   return varlena_result(st, numeric_in(*v, kNoTypmod));
 }
 Datum date_part_eval(const Datum* a, const TypedExpr& self, EvalState& st) {
+  const TypeId t = self.args[1].type;
   const std::optional<double> v =
-      date_part_timestamp(text_arg(a[0]), as_timestamp(a[1], self.args[1].type));
+      date_part_timestamp(text_arg(a[0]), as_timestamp(a[1], t), t == TypeId::kTimestamptz);
   if (!v) st.null_result = true;
   return float8_datum(v.value_or(0));
 }
-Datum date_trunc_eval(const Datum* a, const TypedExpr&, EvalState&) {
-  return date_trunc_timestamp(text_arg(a[0]), a[1]);
+Datum date_trunc_eval(const Datum* a, const TypedExpr& self, EvalState&) {
+  return date_trunc_timestamp(text_arg(a[0]), a[1], self.type == TypeId::kTimestamptz);
+}
+Datum timezone_eval(const Datum* a, const TypedExpr& self, EvalState&) {
+  const std::string_view zone = text_arg(a[0]);
+  return self.type == TypeId::kTimestamptz ? timestamp_at_zone(zone, a[1])
+                                           : timestamptz_at_zone(zone, a[1]);
 }
 Datum current_date_eval(const Datum*, const TypedExpr&, EvalState& st) {
   int64_t days = st.statement_time / kUsecsPerDay;
   if (st.statement_time % kUsecsPerDay < 0) --days;
   return days;
 }
-Datum localtimestamp_eval(const Datum*, const TypedExpr&, EvalState& st) {
+// LOCALTIMESTAMP, now() and CURRENT_TIMESTAMP: the statement's start (TimeZone is UTC,
+// so with and without a zone it is the same number).
+Datum statement_time_eval(const Datum*, const TypedExpr&, EvalState& st) {
   return st.statement_time;
+}
+Datum clock_timestamp_eval(const Datum*, const TypedExpr&, EvalState&) {
+  return timestamp_now();
 }
 
 [[noreturn]] void no_function(const std::string& name, const std::vector<TypedExpr>& args,
@@ -296,34 +308,64 @@ TypedExpr text_building_function(const std::string& name, std::vector<TypedExpr>
   return call(name, fn, TypeId::kText, std::move(args), false);
 }
 
+// extract, date_part and date_trunc: their timestamp with time zone forms are stable
+// (they read TimeZone), so not folded over a constant.
 TypedExpr datetime_function(const std::string& name, std::vector<TypedExpr> args, bool sql_syntax,
                             int position) {
-  if (args.size() != 2) no_function(name, args, position);
-  as_text(args, 0, name, position);
+  const std::string shown = sql_syntax ? "pg_catalog." + name : name;
+  if (args.size() != 2) no_function(shown, args, position);
   TypedExpr& x = args[1];
-  const bool untyped = is_unknown(x);
-  if (untyped) x = coerce_implicitly(std::move(x), TypeId::kTimestamp, position);
+  // An untyped value fits the date, time, timestamp and interval forms alike.
+  if (is_unknown(x))
+    throw Error("function " + shown + "(" +
+                    (is_unknown(args[0]) ? "unknown" : format_type(args[0].type, -1)) +
+                    ", unknown) is not unique",
+                "",
+                "Could not choose a best candidate function. You might need to add explicit "
+                "type casts.")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kAmbiguousFunction);
+  as_text(args, 0, shown, position);
   if (x.type == TypeId::kInterval)
     throw Error(name + "() of an interval is not supported yet")
         .at_position(position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
-  if (x.type != TypeId::kDate && x.type != TypeId::kTimestamp) no_function(name, args, position);
+  if (category(x.type) != Category::kDatetime) no_function(shown, args, position);
   if (name == "extract")
-    return call(name, extract_eval, TypeId::kNumeric, std::move(args), sql_syntax);
+    return call(name, extract_eval, TypeId::kNumeric, std::move(args), sql_syntax,
+                x.type != TypeId::kTimestamptz);
   if (name == "date_part") {
-    x = coerce_implicitly(std::move(x), TypeId::kTimestamp, position);
-    return call(name, date_part_eval, TypeId::kFloat8, std::move(args), false);
+    // date_part(text, date) is SQL over date_part(text, timestamp).
+    if (x.type == TypeId::kDate) x = coerce_implicitly(std::move(x), TypeId::kTimestamp, position);
+    return call(name, date_part_eval, TypeId::kFloat8, std::move(args), false,
+                x.type != TypeId::kTimestamptz);
   }
-  // date_trunc of a date (or an untyped literal) resolves to date_trunc(text, timestamp
-  // with time zone), timestamptz being its category's preferred type.
-  if (x.type != TypeId::kTimestamp || untyped)
-    throw Error(
-        "date_trunc() of a date returns timestamp with time zone, which tidepool does "
-        "not have yet",
-        "", "Cast the date to timestamp: date_trunc('month', d::timestamp).")
+  // A date goes to date_trunc(text, timestamp with time zone), timestamptz being the
+  // category's preferred type.
+  if (x.type == TypeId::kDate) x = coerce_implicitly(std::move(x), TypeId::kTimestamptz, position);
+  const TypeId result = x.type;
+  return call(name, date_trunc_eval, result, std::move(args), false,
+              result != TypeId::kTimestamptz);
+}
+
+// timezone(zone, x) and x AT TIME ZONE zone: a timestamp becomes a timestamp with time
+// zone and back; a date or an untyped value goes to timestamptz (the preferred type).
+TypedExpr timezone_function(std::vector<TypedExpr> args, bool sql_syntax, int position) {
+  const std::string shown = sql_syntax ? "pg_catalog.timezone" : "timezone";
+  if (args.size() != 2) no_function(shown, args, position);
+  TypedExpr& x = args[1];
+  if (x.type == TypeId::kDate || is_unknown(x))
+    x = coerce_implicitly(std::move(x), TypeId::kTimestamptz, position);
+  if (x.type != TypeId::kTimestamp && x.type != TypeId::kTimestamptz)
+    no_function(shown, args, position);
+  if (!is_unknown(args[0]) && args[0].type == TypeId::kInterval)
+    throw Error("a time zone given as an interval is not supported yet", "",
+                "Give a zone abbreviation such as UTC, EST or CET.")
         .at_position(position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
-  return call(name, date_trunc_eval, TypeId::kTimestamp, std::move(args), false);
+  as_text(args, 0, shown, position);
+  const TypeId result = x.type == TypeId::kTimestamp ? TypeId::kTimestamptz : TypeId::kTimestamp;
+  return call("timezone", timezone_eval, result, std::move(args), sql_syntax);
 }
 
 // A column of `c`'s type, standing in for it while an operator is resolved.
@@ -418,6 +460,7 @@ TypedExpr resolve_function(const std::string& name, std::vector<TypedExpr> args,
     return text_building_function(name, std::move(args), position);
   if (name == "extract" || name == "date_part" || name == "date_trunc")
     return datetime_function(name, std::move(args), sql_syntax, position);
+  if (name == "timezone") return timezone_function(std::move(args), sql_syntax, position);
   if (name == "coalesce" && !args.empty())
     return special_form(TypedExpr::Kind::kCoalesce, "COALESCE", std::move(args), position);
   if (name == "nullif" && args.size() == 2)
@@ -425,15 +468,21 @@ TypedExpr resolve_function(const std::string& name, std::vector<TypedExpr> args,
   if ((name == "greatest" || name == "least") && !args.empty())
     return special_form(TypedExpr::Kind::kMinMax, name == "greatest" ? "GREATEST" : "LEAST",
                         std::move(args), position);
-  if ((name == "current_date" || name == "localtimestamp") && args.empty())
-    return call(name, name == "current_date" ? current_date_eval : localtimestamp_eval,
-                name == "current_date" ? TypeId::kDate : TypeId::kTimestamp, {}, true, false);
-  if (name == "now" || name == "current_timestamp" || name == "transaction_timestamp" ||
-      name == "statement_timestamp" || name == "clock_timestamp")
-    throw Error(name + "() returns timestamp with time zone, which tidepool does not have yet", "",
-                "LOCALTIMESTAMP and CURRENT_DATE give the statement's time without a zone.")
-        .at_position(position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  // CURRENT_DATE, LOCALTIMESTAMP and CURRENT_TIMESTAMP (SQL syntax, PostgreSQL's
+  // SQLValueFunction) and now(): stable, one value per statement.
+  if ((name == "current_date" || name == "localtimestamp" || name == "current_timestamp") &&
+      args.empty() && sql_syntax)
+    return call(name, name == "current_date" ? current_date_eval : statement_time_eval,
+                name == "current_date"     ? TypeId::kDate
+                : name == "localtimestamp" ? TypeId::kTimestamp
+                                           : TypeId::kTimestamptz,
+                {}, true, false);
+  if ((name == "now" || name == "transaction_timestamp" || name == "statement_timestamp") &&
+      args.empty())
+    return call(name, statement_time_eval, TypeId::kTimestamptz, {}, false, false);
+  // Volatile: a new reading per call (expr_is_volatile knows it by name).
+  if (name == "clock_timestamp" && args.empty())
+    return call(name, clock_timestamp_eval, TypeId::kTimestamptz, {}, false, false);
   if (name == "random" || name == "setseed")
     throw Error(name + "() in a query over a table is not supported yet")
         .at_position(position)

@@ -97,7 +97,8 @@ int compare_as(const TypedExpr& self, Datum a, Datum b) {
       return a < b ? -1 : a > b ? 1 : 0;
     case TypeId::kFloat8:
       return float_cmp(float_arg(a, lt), float_arg(b, rt));
-    case TypeId::kTimestamp: {
+    case TypeId::kTimestamp:
+    case TypeId::kTimestamptz: {
       const int64_t x = lt == TypeId::kDate ? date_to_timestamp(int32_t(a)) : a;
       const int64_t y = rt == TypeId::kDate ? date_to_timestamp(int32_t(b)) : b;
       return x < y ? -1 : x > y ? 1 : 0;
@@ -192,11 +193,12 @@ TypeId wider_integer(TypeId a, TypeId b) {
   return TypeId::kInt2;
 }
 
-TypedExpr infix(const std::string& op, ScalarFn fn, TypeId result, TypedExpr l, TypedExpr r) {
+TypedExpr infix(const std::string& op, ScalarFn fn, TypeId result, TypedExpr l, TypedExpr r,
+                bool immutable = true) {
   std::vector<TypedExpr> args;
   args.push_back(std::move(l));
   args.push_back(std::move(r));
-  return make_call(op, fn, result, std::move(args), TypedExpr::Form::kInfix);
+  return make_call(op, fn, result, std::move(args), TypedExpr::Form::kInfix, 1, immutable);
 }
 
 std::string negated_comparison(const std::string& op) {
@@ -320,15 +322,26 @@ TypedExpr concat(TypedExpr l, TypedExpr r, int position) {
 }
 
 bool is_datetime(TypeId t) {
-  return t == TypeId::kDate || t == TypeId::kTimestamp;
+  return t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestamptz;
+}
+
+// The wider of two of date, timestamp and timestamp with time zone.
+TypeId wider_datetime(TypeId a, TypeId b) {
+  if (a == TypeId::kTimestamptz || b == TypeId::kTimestamptz) return TypeId::kTimestamptz;
+  return a == TypeId::kTimestamp || b == TypeId::kTimestamp ? TypeId::kTimestamp : TypeId::kDate;
 }
 
 TypedExpr datetime_operator(const std::string& op, TypedExpr l, TypedExpr r, int position) {
   const TypeId lt = l.type, rt = r.type;
   const bool li = lt == TypeId::kInterval, ri = rt == TypeId::kInterval;
+  // date + interval is a timestamp; timestamp with time zone +- interval one too.
+  auto moved_type = [](TypeId t) {
+    return t == TypeId::kTimestamptz ? TypeId::kTimestamptz : TypeId::kTimestamp;
+  };
   if (is_comparison(op)) {
+    // datetime_ops compares any two of them without a cast.
     if (is_datetime(lt) && is_datetime(rt))
-      return comparison(op, std::move(l), std::move(r), lt == rt ? lt : TypeId::kTimestamp);
+      return comparison(op, std::move(l), std::move(r), wider_datetime(lt, rt));
     if (li && ri) return comparison(op, std::move(l), std::move(r), TypeId::kInterval);
     no_operator(op, &l, r, position);
   }
@@ -342,17 +355,21 @@ TypedExpr datetime_operator(const std::string& op, TypedExpr l, TypedExpr r, int
       l = coerce_implicitly(std::move(l), TypeId::kInt4, position);
       return infix(op, date_pl_int, TypeId::kDate, std::move(l), std::move(r));
     }
+    // timestamptz_pl_interval and timestamptz_mi_interval are stable (they read
+    // TimeZone): not folded over constants.
     if (is_datetime(lt) && ri)
-      return infix(op, op == "+" ? ts_pl_interval : ts_mi_interval, TypeId::kTimestamp,
-                   std::move(l), std::move(r));
+      return infix(op, op == "+" ? ts_pl_interval : ts_mi_interval, moved_type(lt), std::move(l),
+                   std::move(r), lt != TypeId::kTimestamptz);
     if (op == "+" && li && is_datetime(rt))
-      return infix(op, ts_pl_interval, TypeId::kTimestamp, std::move(l), std::move(r));
+      return infix(op, ts_pl_interval, moved_type(rt), std::move(l), std::move(r),
+                   rt != TypeId::kTimestamptz);
     if (li && ri) return infix(op, interval_arith, TypeId::kInterval, std::move(l), std::move(r));
     if (op == "-" && lt == TypeId::kDate && rt == TypeId::kDate)
       return infix(op, date_mi_date, TypeId::kInt4, std::move(l), std::move(r));
     if (op == "-" && is_datetime(lt) && is_datetime(rt)) {
-      l = coerce_implicitly(std::move(l), TypeId::kTimestamp, position);
-      r = coerce_implicitly(std::move(r), TypeId::kTimestamp, position);
+      const TypeId as = wider_datetime(wider_datetime(lt, rt), TypeId::kTimestamp);
+      l = coerce_implicitly(std::move(l), as, position);
+      r = coerce_implicitly(std::move(r), as, position);
       return infix(op, ts_mi_ts, TypeId::kInterval, std::move(l), std::move(r));
     }
   }
@@ -414,7 +431,8 @@ TypedExpr resolve_operator(const std::string& op, TypedExpr l, TypedExpr r, int 
                   "type casts.")
           .at_position(position)
           .with_sqlstate(sqlstate::kAmbiguousFunction);
-    if (known.type == TypeId::kTimestamp && op == "+") as = TypeId::kInterval;
+    if ((known.type == TypeId::kTimestamp || known.type == TypeId::kTimestamptz) && op == "+")
+      as = TypeId::kInterval;
     if (known.type == TypeId::kInterval && (op == "*" || op == "/")) as = TypeId::kFloat8;
     lit = coerce_implicitly(std::move(lit), as, position);
   }

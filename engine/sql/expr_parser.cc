@@ -370,9 +370,25 @@ ExprPtr ExprParser::additive_rest(ExprPtr left) {
 }
 
 ExprPtr ExprParser::multiplicative() {
-  ExprPtr left = unary();
+  ExprPtr left = at_time_zone();
   if (!is_op("*") && !is_op("/") && !is_op("%")) return left;
   return multiplicative_rest(std::move(left));
+}
+
+// x AT TIME ZONE zone: timezone(zone, x) in SQL syntax, binding looser than a sign
+// and a cast and tighter than * / %, as gram.y's AT.
+ExprPtr ExprParser::at_time_zone() {
+  ExprPtr left = unary();
+  while (is_word("at") && is_word("time", 1) && is_word("zone", 2)) {
+    const int pos = next().position;
+    next();
+    next();
+    ExprPtr e = sql_function("timezone", pos);
+    e->args.push_back(unary());
+    e->args.push_back(std::move(left));
+    left = sealed(std::move(e));
+  }
+  return left;
 }
 
 ExprPtr ExprParser::multiplicative_rest(ExprPtr left) {
@@ -381,7 +397,7 @@ ExprPtr ExprParser::multiplicative_rest(ExprPtr left) {
     auto e = std::make_unique<Expr>(ExprKind::kBinary, t.position);
     e->name = t.text;
     e->args.push_back(std::move(left));
-    e->args.push_back(unary());
+    e->args.push_back(at_time_zone());
     left = sealed(std::move(e));
   }
   return left;

@@ -40,7 +40,7 @@ class ExprParser : public TokenCursor {
   int32_t unsigned_modifier();
   std::vector<int64_t> modifier_list(int type_position);
   int32_t datetime_precision(const char* type);
-  int32_t checked_precision(const char* type, int64_t p, int position);
+  int32_t checked_precision(const char* type, int64_t p, int position, const char* suffix = "");
   int32_t interval_modifiers(const std::vector<int64_t>& mods, int position);
   // A WARNING from the parse (kParseWarning): PostgreSQL's at `position`.
   void warn(const std::string& message) {
@@ -66,6 +66,7 @@ class ExprParser : public TokenCursor {
   [[gnu::noinline]] ExprPtr additive_rest(ExprPtr left);
   ExprPtr multiplicative();
   [[gnu::noinline]] ExprPtr multiplicative_rest(ExprPtr left);
+  ExprPtr at_time_zone();
   ExprPtr unary();
   [[gnu::noinline]] ExprPtr signed_operand();
   ExprPtr cast();

@@ -33,12 +33,15 @@ std::string lower(std::string s) {
 // function, as `'...'::type`.
 ExprPtr ExprParser::typed_literal(const Token& t) {
   static const char* const kTypeWords[] = {
-      "date", "timestamp", "interval", "numeric", "decimal", "text",   "varchar",
-      "int",  "integer",   "int2",     "int4",    "int8",    "bigint", "smallint",
-      "real", "float",     "float4",   "float8",  "boolean", "bool",   "bpchar"};
+      "date",  "timestamp", "timestamptz", "interval", "numeric", "decimal", "text",     "varchar",
+      "int",   "integer",   "int2",        "int4",     "int8",    "bigint",  "smallint", "real",
+      "float", "float4",    "float8",      "boolean",  "bool",    "bpchar"};
   size_t words = 1;
   if (t.text == "double" && is_word("precision", 1)) {
     words = 2;
+  } else if (t.text == "timestamp" && (is_word("with", 1) || is_word("without", 1)) &&
+             is_word("time", 2) && is_word("zone", 3)) {
+    words = 4;
   } else if (std::find_if(std::begin(kTypeWords), std::end(kTypeWords),
                           [&](const char* w) { return t.text == w; }) == std::end(kTypeWords)) {
     return nullptr;

@@ -44,6 +44,12 @@ class Parser : public ExprParser {
     if (accept_word("set")) return set();
     if (accept_word("show")) {
       ShowStmt s;
+      if (is_word("time") && is_word("zone", 1)) {
+        next();
+        next();
+        s.name = "timezone";
+        return s;
+      }
       s.name = accept_word("all") ? "all" : identifier();
       return s;
     }
@@ -475,10 +481,19 @@ class Parser : public ExprParser {
   Statement set() {
     SetStmt s;
     accept_word("session");
-    s.name = identifier();
-    if (!accept_op("=") && !accept_word("to")) syntax_error();
+    // SET TIME ZONE value: TimeZone, LOCAL being its default.
+    const bool time_zone = is_word("time") && peek(1).kind == TokenKind::kIdentifier &&
+                           peek(1).text == "zone" && !peek(1).quoted;
+    if (time_zone) {
+      next();
+      next();
+      s.name = "timezone";
+    } else {
+      s.name = identifier();
+      if (!accept_op("=") && !accept_word("to")) syntax_error();
+    }
     s.value_position = peek().position;
-    if (accept_word("default")) {
+    if (accept_word("default") || (time_zone && accept_word("local"))) {
       s.to_default = true;
       return s;
     }
@@ -570,23 +585,6 @@ Statement parse_statement(std::string_view text, std::vector<std::string>* notic
   std::optional<ParsedNodeBudget> budget;
   if (ParsedNodeBudget::current() == nullptr) budget.emplace();
   return Parser(text, notices).parse();
-}
-
-std::string default_column_name(const Expr& e) {
-  switch (e.kind) {
-    case ExprKind::kColumnRef:
-      return e.name;
-    case ExprKind::kFuncCall:
-      return e.name;
-    case ExprKind::kCast:
-      if (e.args[0]->kind == ExprKind::kColumnRef || e.args[0]->kind == ExprKind::kFuncCall)
-        return default_column_name(*e.args[0]);
-      return e.sval;  // pg_type's name: int4, float8, ...
-    case ExprKind::kCase:
-      return "case";
-    default:
-      return "?column?";
-  }
 }
 
 }  // namespace tp::sql

@@ -118,21 +118,26 @@ TypeRef ExprParser::character_type(bool varying, int position) {
   return t;
 }
 
+// TIMESTAMP [(p)] [WITH[OUT] TIME ZONE]: the precision is checked once the type is
+// known, as its warning names the type.
 TypeRef ExprParser::timestamp_type(int position) {
-  TypeRef t{TypeId::kTimestamp, kNoTypmod, position};
+  int32_t precision = -1;
   if (accept_punct("(")) {
-    t.typmod = datetime_precision("TIMESTAMP");
+    precision = unsigned_modifier();
     expect_punct(")");
   }
+  bool zoned = false;
   if (accept_word("without")) {
     expect_word("time");
     expect_word("zone");
-  } else if (is_word("with")) {
-    next();
+  } else if (accept_word("with")) {
     expect_word("time");
     expect_word("zone");
-    refuse_type("timestamp with time zone", position);
+    zoned = true;
   }
+  TypeRef t{zoned ? TypeId::kTimestamptz : TypeId::kTimestamp, kNoTypmod, position};
+  if (precision >= 0)
+    t.typmod = checked_precision("TIMESTAMP", precision, position, zoned ? " WITH TIME ZONE" : "");
   return t;
 }
 
@@ -194,13 +199,12 @@ TypeRef ExprParser::interval_type(int position) {
 }
 
 // A precision given as a generic type's modifier: never negative, cut to 6 with a warning.
-int32_t ExprParser::checked_precision(const char* type, int64_t p, int position) {
-  if (p < 0)
-    throw modifier_error(
-        std::string(type) + "(" + std::to_string(p) + ") precision must not be negative", position);
+int32_t ExprParser::checked_precision(const char* type, int64_t p, int position,
+                                      const char* suffix) {
+  const std::string name = std::string(type) + "(" + std::to_string(p) + ")" + suffix;
+  if (p < 0) throw modifier_error(name + " precision must not be negative", position);
   if (p <= kMaxDateTimePrecision) return int32_t(p);
-  warn(std::string(type) + "(" + std::to_string(p) + ") precision reduced to maximum allowed, " +
-       std::to_string(kMaxDateTimePrecision));
+  warn(name + " precision reduced to maximum allowed, " + std::to_string(kMaxDateTimePrecision));
   return kMaxDateTimePrecision;
 }
 
@@ -234,7 +238,8 @@ int32_t ExprParser::interval_modifiers(const std::vector<int64_t>& mods, int pos
 [[noreturn]] void ExprParser::refuse_type(const std::string& name, int position) const {
   throw Error("type \"" + name + "\" is not supported", "",
               "tidepool stores boolean, smallint, integer, bigint, real, double precision, "
-              "numeric, text, varchar, char, date, timestamp and interval.")
+              "numeric, text, varchar, char, date, timestamp, timestamp with time zone and "
+              "interval.")
       .at_position(position)
       .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
@@ -263,8 +268,10 @@ TypeRef ExprParser::generic_type(const Token& name) {
                                     int32_t(std::clamp<int64_t>(mods[0], -1, INT32_MAX)), position);
       break;
     case TypeId::kTimestamp:
+    case TypeId::kTimestamptz:
       if (mods.size() != 1) throw modifier_error("invalid type modifier", position);
-      t.typmod = checked_precision("TIMESTAMP", mods[0], position);
+      t.typmod = checked_precision("TIMESTAMP", mods[0], position,
+                                   *id == TypeId::kTimestamptz ? " WITH TIME ZONE" : "");
       break;
     case TypeId::kInterval:
       t.typmod = interval_modifiers(mods, position);

@@ -31,16 +31,20 @@ TYPED_TABLES = {
            {"k": ("i", "int"), "t": ("'k' || (i % 300)", "text"), "n": ("i / 3.0", "numeric"),
             "d": ("date '2021-06-01' + i % 400", "date"), "b": ("i % 2 = 0", "bool")},
            [], False),
-    "s3": ("CREATE TABLE s3 (a int, t varchar(40), n numeric(12,3), d date, f float8, b bool)",
+    "s3": ("CREATE TABLE s3 (a int, t varchar(40), n numeric(12,3), d date, f float8, b bool, "
+           "tz timestamptz)",
            10000,
            {"a": ("i % 5000", "int"),
             "t": ("CASE WHEN i % 7 = 0 THEN NULL ELSE repeat('x', i % 30) || i END", "text"),
             "n": ("CASE WHEN i % 11 = 0 THEN NULL ELSE (i * 37 % 100000) / 1000.0 END", "numeric"),
             "d": ("CASE WHEN i % 13 = 0 THEN NULL ELSE date '2019-01-01' + i % 900 END", "date"),
             "f": ("CASE WHEN i % 5 = 0 THEN NULL ELSE (i % 1000) * 0.5 END", "float"),
-            "b": ("CASE WHEN i % 4 = 0 THEN NULL ELSE i % 3 = 1 END", "bool")},
+            "b": ("CASE WHEN i % 4 = 0 THEN NULL ELSE i % 3 = 1 END", "bool"),
+            "tz": ("CASE WHEN i % 17 = 0 THEN NULL ELSE timestamptz '2020-06-01 00:00+00' + "
+                   "i * interval '53 minutes' END", "timestamptz")},
            ["CREATE INDEX s3_a ON s3 (a)", "CREATE INDEX s3_t ON s3 (t)",
-            "CREATE INDEX s3_d ON s3 (d)", "CREATE INDEX s3_n_f ON s3 (n, f)"], "vacuum"),
+            "CREATE INDEX s3_d ON s3 (d)", "CREATE INDEX s3_n_f ON s3 (n, f)",
+            "CREATE INDEX s3_tz ON s3 (tz)"], "vacuum"),
 }
 
 
@@ -54,7 +58,7 @@ def family(kind):
         return "number"
     if kind in ("text", "char"):
         return "string"
-    if kind in ("date", "timestamp"):
+    if kind in ("date", "timestamp", "timestamptz"):
         return "time"
     return kind
 
@@ -88,6 +92,12 @@ class TypedQueryGenerator:
         if kind == "timestamp":
             return "'2021-%02d-%02d %02d:00'" % (r.randint(1, 12), r.randint(1, 28),
                                                  r.randint(0, 23))
+        if kind == "timestamptz":
+            return r.choice(["'2020-%02d-%02d %02d:00%s'" % (r.randint(6, 12), r.randint(1, 28),
+                                                             r.randint(0, 23),
+                                                             r.choice(["", "+00", "+02", "-05:30",
+                                                                       " EST", " UTC"])),
+                             "now() - interval '%d days'" % r.randint(1, 3000)])
         return r.choice(["true", "false"])
 
     def pattern(self):
@@ -117,10 +127,17 @@ class TypedQueryGenerator:
                              ("floor(%s)" % c, "float")])
         if kind == "date":
             return r.choice([("%s + 30" % c, "date"), ("extract(year from %s)" % c, "numeric"),
-                             ("date_trunc('month', %s::timestamp)" % c, "timestamp")])
+                             ("date_trunc('month', %s::timestamp)" % c, "timestamp"),
+                             ("date_trunc('month', %s)" % c, "timestamptz")])
         if kind == "timestamp":
             return r.choice([("%s - interval '1 day'" % c, "timestamp"),
                              ("date_part('hour', %s)" % c, "float")])
+        if kind == "timestamptz":
+            return r.choice([("%s + interval '1 hour'" % c, "timestamptz"),
+                             ("date_trunc('day', %s)" % c, "timestamptz"),
+                             ("%s AT TIME ZONE 'UTC'" % c, "timestamp"),
+                             ("extract(hour from %s)" % c, "numeric"),
+                             ("%s::date" % c, "date")])
         return ("CASE WHEN %s THEN 1 ELSE 0 END" % c, "int")
 
     def atom(self, cols):

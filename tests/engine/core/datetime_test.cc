@@ -157,6 +157,13 @@ TEST(DatetimeTest, ArithmeticMatchesPostgres) {
   for (const auto& [op, n] : per_op) EXPECT_GE(n, 40) << op;
 }
 
+// A double printed so that equal doubles print alike.
+std::string float8_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 std::string field_of(const std::string& op, const std::string& field, const std::string& v) {
   auto text = [](const std::optional<std::string>& r) { return r ? *r : std::string("\\N"); };
   // date_part's double precision, printed so that equal doubles print alike.
@@ -194,6 +201,71 @@ TEST(DatetimeTest, FieldsMatchPostgres) {
     per_op[f[0]]++;
   }
   EXPECT_EQ(per_op.size(), 5u);
+}
+
+std::string timestamptz_case(const std::string& op, const std::string& arg, const std::string& v) {
+  auto raw_tz = [](int64_t t) {
+    return timestamptz_out(t) + "|" + (timestamp_is_finite(t) ? std::to_string(t) : "");
+  };
+  auto tz = [](const std::string& s) { return timestamptz_in(s, -1, kNoon20200105); };
+  if (op == "in") {
+    const size_t paren = arg.find('(');
+    const int32_t typmod = paren == std::string::npos ? -1 : std::stoi(arg.substr(paren + 1));
+    if (arg == "timestamp") return raw_timestamp(timestamp_in(v, -1, kNoon20200105));
+    return raw_tz(timestamptz_in(v, typmod, kNoon20200105));
+  }
+  auto text = [](const std::optional<std::string>& r) { return r ? *r : std::string("\\N"); };
+  if (op == "extract") return text(extract_timestamp(arg, tz(v), true));
+  if (op == "date_part") {
+    const std::optional<double> r = date_part_timestamp(arg, tz(v), true);
+    return r ? float8_text(*r) : "\\N";
+  }
+  if (op == "date_trunc") return raw_tz(date_trunc_timestamp(arg, tz(v), true));
+  if (op == "at") return raw_timestamp(timestamptz_at_zone(arg, tz(v)));
+  if (op == "at_ts") return raw_tz(timestamp_at_zone(arg, timestamp_in(v, -1)));
+  ADD_FAILURE() << "unknown op " << op;
+  return "";
+}
+
+// Input with offsets, abbreviations and names of UTC, the zone fields, date_trunc and
+// AT TIME ZONE both ways, each value's microseconds as PostgreSQL holds them (TimeZone
+// UTC), and every error PostgreSQL gives for them.
+TEST(DatetimeTest, TimestampWithTimeZoneMatchesPostgres) {
+  const auto lines = load("timestamptz_cases.out");
+  ASSERT_GT(lines.size(), 450u);
+  std::map<std::string, int> per_op;
+  int errors = 0;
+  for (const auto& line : lines) {
+    const auto f = testing::split_fields(line, 4);
+    ASSERT_EQ(f.size(), 4u) << line;
+    std::string want = f[3];
+    if (f[0] == "date_part" && want.rfind("ERROR|", 0) != 0 && want != "\\N")
+      want = float8_text(std::strtod(want.c_str(), nullptr));
+    EXPECT_EQ(run([&] { return timestamptz_case(f[0], f[1], f[2]); }, Extra::kNone), want)
+        << f[0] << " " << f[1] << " '" << f[2] << "'";
+    per_op[f[0]]++;
+    errors += want.rfind("ERROR|", 0) == 0;
+  }
+  EXPECT_EQ(per_op.size(), 6u);
+  EXPECT_GT(errors, 60);
+}
+
+// Zones from the zone database other than UTC are refused by name: tidepool has no
+// zone database, and reading them as UTC would be a wrong answer.
+TEST(DatetimeTest, TimestampWithTimeZoneRefusesZonesItCannotRead) {
+  EXPECT_EQ(run([] { return timestamptz_out(timestamptz_in("2020-01-05 10:00 Europe/Paris", -1)); },
+                Extra::kHint),
+            "ERROR|0A000|time zone \"europe/paris\" is not supported: tidepool has no time zone "
+            "database|Give the zone as an offset from UTC, such as +02 or -05:30.");
+  EXPECT_EQ(
+      run([] { return timestamp_out(timestamptz_at_zone("America/New_York", 0)); }, Extra::kNone),
+      "ERROR|0A000|time zone \"America/New_York\" is not supported: tidepool has no time "
+      "zone database");
+  EXPECT_EQ(run([] { return timestamp_out(timestamptz_at_zone("+02", 0)); }, Extra::kNone),
+            "ERROR|0A000|time zone \"+02\" is not supported: tidepool has no time zone database");
+  // A timestamp without time zone still ignores any zone it is given.
+  EXPECT_EQ(timestamp_out(timestamp_in("2020-01-05 10:00 Europe/Paris", -1)),
+            "2020-01-05 10:00:00");
 }
 
 // 'now', 'today', 'tomorrow' and 'yesterday' read against the statement time given,

@@ -1,7 +1,7 @@
 // Runs a fixture captured from PostgreSQL 15 by pg15/capture.sh against a session: the
 // setup script's statements, then each query's rows (`R`: rows joined by ',', columns
-// by '|'; in any order when the query has no ORDER BY) and, where the fixture has them,
-// its EXPLAIN (`P` lines).
+// by '|'; in any order when the query has no ORDER BY) or its error (`E`: the message)
+// and, where the fixture has them, its EXPLAIN (`P` lines).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/error.h"
 #include "engine/session/session.h"
 #include "engine/sql/parser.h"
 #include "tests/support/paths.h"
@@ -56,25 +57,37 @@ inline size_t check_pg15_queries(Session& s, const std::string& name) {
     }
     const std::string sql = lines[i++].substr(2);
     ++queries;
+    const bool want_error = lines[i].substr(0, 2) == "E ";
     std::string want_rows = lines[i++].substr(2);
     std::vector<std::string> want_plan;
     while (i < lines.size() && lines[i].substr(0, 2) == "P ")
       want_plan.push_back(lines[i++].substr(2));
-    std::vector<std::string> got;
-    for (const auto& r : s.execute(sql).rows) {
-      std::string row;
-      for (size_t c = 0; c < r.size(); ++c) row += (c ? "|" : "") + r[c];
-      got.push_back(row);
-    }
-    if (sql.find("order by") == std::string::npos) {
-      // Without ORDER BY the order is the plan's (a HashAggregate's is its hash
-      // table's): compare the rows as a multiset.
-      std::vector<std::string> want = split_rows(want_rows);
-      std::sort(want.begin(), want.end());
-      std::sort(got.begin(), got.end());
-      EXPECT_EQ(join_rows(got), join_rows(want)) << sql;
+    if (want_error) {
+      // An error while the rows are read (`E` line): PostgreSQL's message; the plan
+      // is still its plan.
+      try {
+        s.execute(sql);
+        ADD_FAILURE() << sql << ": no error, PostgreSQL said " << want_rows;
+      } catch (const Error& e) {
+        EXPECT_EQ(e.what(), want_rows) << sql;
+      }
     } else {
-      EXPECT_EQ(join_rows(got), want_rows) << sql;
+      std::vector<std::string> got;
+      for (const auto& r : s.execute(sql).rows) {
+        std::string row;
+        for (size_t c = 0; c < r.size(); ++c) row += (c ? "|" : "") + r[c];
+        got.push_back(row);
+      }
+      std::vector<std::string> want = split_rows(want_rows);
+      if (sql.find("order by") == std::string::npos) {
+        // Without ORDER BY the order is the plan's (a HashAggregate's is its hash
+        // table's): compare the rows as a multiset.
+        std::sort(want.begin(), want.end());
+        std::sort(got.begin(), got.end());
+        EXPECT_EQ(join_rows(got), join_rows(want)) << sql;
+      } else {
+        EXPECT_EQ(join_rows(got), want_rows) << sql;
+      }
     }
     std::vector<std::string> plan;
     for (const auto& r : s.execute("EXPLAIN " + sql).rows) plan.push_back(r[0]);

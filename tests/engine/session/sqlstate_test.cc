@@ -62,7 +62,9 @@ TEST(Sqlstate, EachFamilyOfErrorsCarriesPostgresCode) {
       {"INSERT INTO vc VALUES (1.5::numeric(2,1))", "22001"},
       {"INSERT INTO vc VALUES (true)", "22001"},
       {"INSERT INTO t VALUES ('abc')", "22P02"},
-      {"INSERT INTO t VALUES (now())", "0A000"},
+      {"INSERT INTO t VALUES (now())", "42804"},
+      {"SELECT '2020-01-01 10:00 Europe/Paris'::timestamptz", "0A000"},
+      {"SET TimeZone = 'Europe/Paris'", "22023"},
       {"INSERT INTO t VALUES (date '2020-01-01')", "42804"},
       {"SELECT 1::nosuchtype", "42704"},
       // Evaluator.

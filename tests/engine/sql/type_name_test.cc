@@ -99,9 +99,7 @@ TEST(TypeNames, TypesTidepoolDoesNotStoreAreRefusedByName) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"create table t (a json)", "type \"json\" is not supported"},
       {"create table t (a time)", "type \"time\" is not supported"},
-      {"create table t (a timestamp with time zone)",
-       "type \"timestamp with time zone\" is not supported"},
-      {"create table t (a timestamptz)", "type \"timestamptz\" is not supported"},
+      {"create table t (a timetz)", "type \"timetz\" is not supported"},
       {"create table t (a bit(3))", "type \"bit\" is not supported"},
       {"create table t (a \"char\")", "type \"char\" is not supported"},
       {"create table t (a uuid)", "type \"uuid\" is not supported"},
