@@ -70,11 +70,15 @@ BtreeQuals summarize_btree_quals(const RelationStatsView& rel,
       q.all_sa_scans *= static_cast<double>(x.shape.list_size);
   }
   q.operator_count = static_cast<int>(all.size());
+  // index_other_operands_eval_cost: the value sides that are computed, not constant (a
+  // comparison's pseudo-constant side, an IN list's computed elements).
   for (const Clause& c : all) {
-    if (c.kind != Clause::Kind::kExpr || c.expr->kind != TypedExpr::Kind::kCall) continue;
-    for (const TypedExpr& side : c.expr->args)
-      if (!side.is_const() && is_pseudo_constant(side))
-        q.operand_cost_units += expr_cost_units(side);
+    if (c.kind != Clause::Kind::kExpr) continue;
+    const TypedExpr& e = *c.expr;
+    if (e.kind != TypedExpr::Kind::kCall && e.kind != TypedExpr::Kind::kAnyArray) continue;
+    for (size_t i = e.kind == TypedExpr::Kind::kAnyArray ? 1 : 0; i < e.args.size(); ++i)
+      if (!e.args[i].is_const() && is_pseudo_constant(e.args[i]))
+        q.operand_cost_units += expr_cost_units(e.args[i]);
   }
 
   // Boundary clauses: while every key so far has an '=' (or IN, or IS NULL),

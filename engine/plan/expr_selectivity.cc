@@ -321,12 +321,23 @@ double array_op_selectivity(const RelationStatsView& rel, const TypedExpr& e) {
   std::optional<StatsAs> as;
   const TypeId element_type = e.args.size() > 1 ? e.args[1].type : var.type;
   if (col) as.emplace(rel, *col, element_type);
+  // Each element as estimate_expression_value sees it: pseudo-constants by their value.
+  std::vector<std::optional<TypedExpr>> values;
+  for (size_t i = 1; i < e.args.size(); ++i) values.push_back(plan_time_value(e.args[i]));
   const bool with_stats = as && as->valid() &&
-                          std::all_of(e.args.begin() + 1, e.args.end(),
-                                      [](const TypedExpr& a) { return a.is_const(); });
+                          std::all_of(values.begin(), values.end(),
+                                      [](const std::optional<TypedExpr>& v) { return v.has_value(); });
   const double eq = clamp_probability(1.0 / numdistinct(rel, var));
   return clamp_probability(array_selectivity(any, e.args.size() - 1, [&](size_t i) {
-    const TypedExpr& element = e.args[i + 1];
+    if (!values[i]) {
+      // An element that reads the row is eqsel's default; one that reads none but has
+      // no value at plan time (random()) var_eq_non_const's 1 / ndistinct.
+      std::vector<uint32_t> slots;
+      expr_slots(e.args[i + 1], slots);
+      const double s = slots.empty() ? eq : kDefaultEqSel;
+      return any ? s : 1.0 - s;
+    }
+    const TypedExpr& element = *values[i];
     if (element.isnull) return 0.0;  // a NULL element never matches (strict `=` / `<>`)
     if (with_stats)
       return eq_selectivity(as->view(), int(col->slot), element.value.datum(), !any, element_type);

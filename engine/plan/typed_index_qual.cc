@@ -127,10 +127,18 @@ std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
     const TypedExpr* col = indexed_column(e.args[0]);
     if (e.negated || e.name != "=" || !col) return std::nullopt;
     for (size_t i = 1; i < e.args.size(); ++i) {
+      // An element may be a pseudo-constant held by value (`now() - interval '1 day'`),
+      // searched with its value for this statement, as a comparison's.
       const TypedExpr& a = e.args[i];
-      if (!a.is_const() || !same_family(col->type, a.type)) return std::nullopt;
+      if (!same_family(col->type, a.type)) return std::nullopt;
+      if (!a.is_const() && !(is_pseudo_constant(a) && type_info(a.type).byval))
+        return std::nullopt;
+      const std::optional<TypedExpr> v = plan_time_value(a);
+      if (!v) return std::nullopt;
       q.value_type = a.type;
-      if (!a.isnull) q.values.push_back(a.value.datum());  // NULL elements match nothing
+      // NULL elements match nothing. A constant's bytes live in the expression; a
+      // pseudo-constant's value is held by value.
+      if (!v->isnull) q.values.push_back(a.is_const() ? a.value.datum() : v->value.datum());
     }
     q.column = int(col->slot);
     q.column_type = col->type;

@@ -212,15 +212,32 @@ class Binder {
     TypedExpr left = bind(*e.args[0]);
     if (items.size() == 1 && !e.array)
       return expr::resolve_operator(op, std::move(left), std::move(items[0]), e.position);
-    bool all_const = !left.is_const();
-    for (const TypedExpr& i : items) all_const = all_const && i.is_const();
-    if (!all_const) {
-      // Items that read columns: PostgreSQL's OR of equalities (AND of <> for NOT IN).
-      std::vector<TypedExpr> tests;
-      for (TypedExpr& i : items)
-        tests.push_back(expr::resolve_operator(op, left, std::move(i), e.position));
-      return junction(e.negated ? TypedExpr::Kind::kAnd : TypedExpr::Kind::kOr, std::move(tests));
+    // As transformAExprIn: the items that read no column (constants, `now() - interval
+    // '1 day'`) make one `= ANY (ARRAY[...])` when there are two or more of them; each
+    // item that reads a column is an equality of its own, ORed (ANDed for NOT IN) after
+    // it. A constant left side keeps every item apart: it folds to a constant anyway.
+    // `x = ANY (ARRAY[...])` as written is one array whatever its items read.
+    if (e.array && !left.is_const()) return any_array(std::move(left), std::move(items), e);
+    std::vector<TypedExpr> array_items, column_items;
+    for (TypedExpr& i : items) {
+      std::vector<uint32_t> slots;
+      expr_slots(i, slots);
+      (slots.empty() ? array_items : column_items).push_back(i);
     }
+    std::vector<TypedExpr> tests;
+    if (array_items.size() > 1 && !left.is_const()) {
+      tests.push_back(any_array(left, std::move(array_items), e));
+      items = std::move(column_items);
+    }
+    for (TypedExpr& i : items)
+      tests.push_back(expr::resolve_operator(op, left, std::move(i), e.position));
+    if (tests.size() == 1) return std::move(tests[0]);
+    return junction(e.negated ? TypedExpr::Kind::kAnd : TypedExpr::Kind::kOr, std::move(tests));
+  }
+
+  // `left op ANY (ARRAY[items])` (op ALL for NOT IN) over the items' common type.
+  TypedExpr any_array(TypedExpr left, std::vector<TypedExpr> items, const sql::Expr& e) {
+    const char* op = e.negated ? "<>" : "=";
     std::vector<TypedExpr*> all{&left};
     for (TypedExpr& i : items) all.push_back(&i);
     const TypeId t = expr::unify_types(all, "IN", e.position);

@@ -32,7 +32,7 @@ class Timestamptz : public ::testing::Test {
 };
 
 TEST_F(Timestamptz, RowsAndPlansArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(*s_, "timestamptz.out"), 30u);
+  EXPECT_EQ(testing::check_pg15_queries(*s_, "timestamptz.out"), 35u);
 }
 
 // now() is the statement's start: equal to itself and to CURRENT_TIMESTAMP, the same

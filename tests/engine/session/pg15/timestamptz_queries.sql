@@ -28,3 +28,8 @@ select k from z where tz = ts order by k
 select k, tz from z where tz > 'infinity' or tz < '-infinity'
 select count(*) from z where tz < '2020-01-01 12:00' or ts > '2020-07-01'
 select k from z where extract(year from tz) = 2020 and extract(month from tz) = 4 and tz::date = '2020-04-01' order by k limit 3
+select k from z where tz in ('2020-01-01 00:37+00', now() - interval '10 years', '2020-01-01 01:14+00') order by k
+select k from z where tz in ('2020-01-01 00:37+00', now() - interval '10 years', ts) order by k limit 5
+select count(*) from z where tz not in ('2020-01-01 00:37+00', now())
+select k from z where k in (1, 2, k + 0) order by k limit 3
+select k from z where ts = any (array['2020-01-01 05:00'::timestamp, tz::timestamp]) order by k limit 3
