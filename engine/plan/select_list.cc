@@ -7,6 +7,7 @@
 #include "engine/plan/where_clause.h"
 #include "engine/sql/expr_bind.h"
 #include "engine/sql/identifier.h"
+#include "engine/sql/parser.h"
 #include "scans/project.h"
 
 namespace tp {
@@ -32,6 +33,7 @@ const RelationEntry& find_table(PlanContext& ctx, const sql::Select& s) {
     throw Error("cannot read index " + quoted(found->name) + " as a table")
         .at_position(s.from->position)
         .with_sqlstate(sqlstate::kWrongObjectType);
+  sql::check_column_qualifiers(s);
   return *found;
 }
 

@@ -303,7 +303,10 @@ RowSourceContext Session::row_source_context() {
 
 ResultSet Session::select(const sql::Select& s) {
   if (s.from && !s.from->is_function) {
-    if (is_system_view(*s.from)) return system_view(s);
+    if (is_system_view(*s.from)) {
+      sql::check_column_qualifiers(s);
+      return system_view(s);
+    }
     return query_select(*this, s);
   }
   if (is_typed_row_source(s)) return typed_row_source_select(s);

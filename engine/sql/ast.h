@@ -111,6 +111,9 @@ struct Expr {
   ExprKind kind;
   int position = 0;  // 1-based offset in the statement text
   std::string name;  // column or function name, operator, cast type
+  // kColumnRef / kStar written qualified (`t.a`, `t.*`): the table; `sval` then holds
+  // the schema when that is written too (`public.t.a`).
+  std::string qualifier;
   int64_t ival = 0;
   double dval = 0;
   std::string sval;  // string constant; for NumConst the literal text (exact, signed)

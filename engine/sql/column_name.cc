@@ -1,6 +1,9 @@
-// The name a select-list item gets without an alias, as PostgreSQL's FigureColname.
+// Columns of a select list: the name an item gets without an alias (PostgreSQL's
+// FigureColname), and qualified references checked against FROM as its
+// refnameNamespaceItem does.
 #include <string>
 
+#include "engine/core/error.h"
 #include "engine/sql/ast.h"
 #include "engine/sql/parser.h"
 
@@ -35,6 +38,60 @@ int figure_column_name(const Expr& e, std::string& name) {
 }
 
 }  // namespace
+
+namespace {
+
+[[noreturn]] void bad_reference(const Expr& ref, const std::string& hint) {
+  throw Error("invalid reference to FROM-clause entry for table \"" + ref.qualifier + "\"", "",
+              hint)
+      .at_position(ref.position)
+      .with_sqlstate(sqlstate::kUndefinedTable);
+}
+
+// A qualified `t.a` / `s.t.a` / `t.*` names the FROM item by its alias, or by its table's
+// name when it has none; the schema, when written, must be the table's.
+void check_reference(const Expr& ref, const FromItem* from) {
+  if (from) {
+    const bool aliased = !from->alias.empty() && from->alias != from->name;
+    const std::string& refname = from->alias.empty() ? from->name : from->alias;
+    const bool schema = !ref.sval.empty();
+    if (!schema && ref.qualifier == refname) return;
+    if (aliased && ref.qualifier == from->name)
+      bad_reference(ref, "Perhaps you meant to reference the table alias \"" + from->alias + "\".");
+    if (schema && !aliased && ref.qualifier == from->name) {
+      const bool same_schema = from->schema.empty()
+                                   ? ref.sval == "public" || ref.sval == "pg_catalog"
+                                   : ref.sval == from->schema;
+      if (same_schema) return;
+      bad_reference(ref, "There is an entry for table \"" + ref.qualifier +
+                             "\", but it cannot be referenced from this part of the query.");
+    }
+  }
+  throw Error("missing FROM-clause entry for table \"" + ref.qualifier + "\"")
+      .at_position(ref.position)
+      .with_sqlstate(sqlstate::kUndefinedTable);
+}
+
+void check_expr(const Expr* e, const FromItem* from) {
+  if (!e) return;
+  if ((e->kind == ExprKind::kColumnRef || e->kind == ExprKind::kStar) && !e->qualifier.empty())
+    check_reference(*e, from);
+  for (const ExprPtr& a : e->args) check_expr(a.get(), from);
+}
+
+}  // namespace
+
+void check_column_qualifiers(const Select& s) {
+  const FromItem* from = s.from ? &*s.from : nullptr;
+  for (const Target& t : s.targets) check_expr(t.expr.get(), from);
+  for (const ExprPtr& e : s.distinct_on) check_expr(e.get(), from);
+  check_expr(s.where.get(), from);
+  for (const OrderItem& o : s.order_by) check_expr(o.expr.get(), from);
+  if (from)
+    for (const ExprPtr& e : from->func_args) check_expr(e.get(), nullptr);
+  for (const auto& row : s.values)
+    for (const ExprPtr& e : row) check_expr(e.get(), nullptr);
+}
 
 std::string default_column_name(const Expr& e) {
   std::string name;

@@ -584,13 +584,7 @@ ExprPtr ExprParser::primary_leaf() {
       if (peek(1).kind == TokenKind::kPunct && peek(1).text == "(" && function_word) {
         return function_call(t);
       }
-      std::string name = identifier();
-      // t.a -> a (one table per query); public.t.a -> a.
-      if (accept_punct(".")) name = identifier();
-      if (accept_punct(".")) name = identifier();
-      auto e = std::make_unique<Expr>(ExprKind::kColumnRef, t.position);
-      e->name = name;
-      return e;
+      return column_ref(t);
     }
     default:
       syntax_error();

@@ -67,6 +67,7 @@ class ExprParser : public TokenCursor {
   ExprPtr multiplicative();
   [[gnu::noinline]] ExprPtr multiplicative_rest(ExprPtr left);
   ExprPtr at_time_zone();
+  ExprPtr column_ref(const Token& t);
   ExprPtr unary();
   [[gnu::noinline]] ExprPtr signed_operand();
   ExprPtr cast();

@@ -228,4 +228,49 @@ ExprPtr ExprParser::trim_call(int pos) {
   return sealed(std::move(e));
 }
 
+// a, t.a, public.t.a, t.*, public.t.*: the qualifiers are checked against FROM once the
+// statement is read (check_column_qualifiers).
+ExprPtr ExprParser::column_ref(const Token& t) {
+  std::vector<std::string> parts{identifier()};
+  bool star = false;
+  while (parts.size() < 3 && accept_punct(".")) {
+    if (is_op("*")) {
+      next();
+      star = true;
+      break;
+    }
+    parts.push_back(identifier());
+  }
+  if (!star && parts.size() == 3 && is_punct(".")) {
+    // db.schema.table.column, and longer: PostgreSQL's errors for them.
+    std::string dotted = parts[0] + "." + parts[1] + "." + parts[2];
+    size_t n = 3;
+    while (accept_punct(".")) {
+      dotted += ".";
+      if (is_op("*")) {
+        next();
+        dotted += "*";
+      } else {
+        dotted += identifier();
+      }
+      ++n;
+    }
+    throw Error(n == 4 ? "cross-database references are not implemented: " + dotted
+                       : "improper qualified name (too many dotted names): " + dotted)
+        .at_position(t.position)
+        .with_sqlstate(n == 4 ? sqlstate::kFeatureNotSupported : sqlstate::kSyntaxError);
+  }
+  auto e = std::make_unique<Expr>(star ? ExprKind::kStar : ExprKind::kColumnRef, t.position);
+  if (!star) {
+    e->name = std::move(parts.back());
+    parts.pop_back();
+  }
+  if (!parts.empty()) {
+    e->qualifier = std::move(parts.back());
+    parts.pop_back();
+  }
+  if (!parts.empty()) e->sval = std::move(parts.back());
+  return e;
+}
+
 }  // namespace tp::sql

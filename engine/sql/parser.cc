@@ -389,6 +389,9 @@ class Parser : public ExprParser {
                     {"union", "UNION"},
                     {"intersect", "INTERSECT"},
                     {"except", "EXCEPT"}});
+    // Over a table the qualifiers are checked once the table is found (a missing
+    // relation is the error PostgreSQL gives first).
+    if (!s.from || s.from->is_function) check_column_qualifiers(s);
     return s;
   }
 

@@ -28,4 +28,10 @@ std::vector<std::string> split_statements(std::string_view script, bool* complet
 // unaliased target column ("count", "sum", "?column?", the column's name).
 std::string default_column_name(const Expr& e);
 
+// Every qualified column reference of `s` (`t.a`, `public.t.a`, `t.*`) names its FROM
+// item (by alias when it has one), or PostgreSQL's 42P01 error at the reference. The
+// parser checks a SELECT without FROM or over a function; over a table, the planner
+// does once the table is found.
+void check_column_qualifiers(const Select& s);
+
 }  // namespace tp::sql

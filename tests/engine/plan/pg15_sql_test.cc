@@ -329,6 +329,41 @@ TEST_F(Pg15Sql, QualifiedNamesAndRefusalsNameTheConstruct) {
   for (const auto& [sql, error] : refused) EXPECT_EQ(testing::error_of(*s_, sql), error) << sql;
 }
 
+// A qualified column names its FROM item by alias (or by the table's name without one),
+// with the schema when written; anything else is PostgreSQL's 42P01, after the relation
+// itself is found (a missing table is the error given first).
+TEST_F(Pg15Sql, QualifiedColumnsNameTheirFromItem) {
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(q1.a) FROM q1 WHERE q1.a < 10"), "9");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT x.a FROM q1 x WHERE x.a = 7"), "7");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT public.q1.a FROM q1 WHERE public.q1.a = 7"), "7");
+  EXPECT_EQ(testing::scalar(*s_, "SELECT s.i FROM generate_series(4, 4) s(i)"), "4");
+  EXPECT_EQ(lines("SELECT q1.* FROM q1 WHERE a = 3"), lines("SELECT * FROM q1 WHERE a = 3"));
+  const std::pair<const char*, const char*> wrong[] = {
+      {"SELECT x.a FROM q1", "missing FROM-clause entry for table \"x\""},
+      {"SELECT a FROM q1 WHERE x.a = 1", "missing FROM-clause entry for table \"x\""},
+      {"SELECT a FROM q1 ORDER BY x.a", "missing FROM-clause entry for table \"x\""},
+      {"SELECT x.* FROM q1", "missing FROM-clause entry for table \"x\""},
+      {"SELECT q1.a", "missing FROM-clause entry for table \"q1\""},
+      {"SELECT q1.a FROM q1 x", "invalid reference to FROM-clause entry for table \"q1\""},
+      {"SELECT foo.q1.a FROM q1", "invalid reference to FROM-clause entry for table \"q1\""},
+      {"SELECT x.a FROM nosuch", "relation \"nosuch\" does not exist"},
+      {"SELECT a.b.c.d FROM q1", "cross-database references are not implemented: a.b.c.d"},
+      {"SELECT a.b.c.d.e FROM q1", "improper qualified name (too many dotted names): a.b.c.d.e"},
+  };
+  for (const auto& [sql, error] : wrong) EXPECT_EQ(testing::error_of(*s_, sql), error) << sql;
+  const Error e = [&] {
+    try {
+      s_->execute("SELECT q1.a FROM q1 x");
+    } catch (const Error& err) {
+      return err;
+    }
+    return Error("no error");
+  }();
+  EXPECT_EQ(e.sqlstate(), "42P01");
+  EXPECT_EQ(e.hint(), "Perhaps you meant to reference the table alias \"x\".");
+  EXPECT_EQ(e.position(), 8);
+}
+
 // PostgreSQL's = ANY (array) and <> ALL (array) are IN and NOT IN.
 TEST_F(Pg15Sql, ArrayComparisonsAreInLists) {
   EXPECT_EQ(lines("EXPLAIN SELECT * FROM q1 WHERE a = ANY ('{1,2}')"),
