@@ -82,6 +82,8 @@ void CostSettings::validate() const {
                 "1 .. 2147483647 pages");
   check_setting(work_mem_kb >= 64 && work_mem_kb <= 2147483647, "work_mem",
                 std::to_string(work_mem_kb), "64 .. 2147483647 kB");
+  check_setting(hash_mem_multiplier >= 1 && hash_mem_multiplier <= 1000, "hash_mem_multiplier",
+                fmt_setting(hash_mem_multiplier), "1 .. 1000");
 }
 
 double clamp_row_est(double rows) {

@@ -34,12 +34,16 @@ struct CostSettings {
   int64_t work_mem_kb = 4096;                  // 4 MB
   double parallel_setup_cost = 1000;           // a Gather's start-up (workers, queues)
   double parallel_tuple_cost = 0.1;            // per row passed from a worker to the leader
+  // hash_mem_multiplier: hash tables (Hash Join, HashAggregate, Memoize) may use
+  // work_mem times this before they batch, spill or evict (engine/plan/join_cost.h).
+  double hash_mem_multiplier = 2.0;
   // cost_model = prefetch_aware (disabled: PostgreSQL 15's formulas, exactly). When
   // enabled the cpu_* constants above hold the measured microseconds in its unit.
   PrefetchModel prefetch;
 
   // Throws tp::Error naming the first setting out of PostgreSQL's range
-  // (costs >= 0, effective_cache_size >= 1, work_mem >= 64 kB).
+  // (costs >= 0, effective_cache_size >= 1, work_mem >= 64 kB, hash_mem_multiplier
+  // 1 .. 1000).
   void validate() const;
 };
 
