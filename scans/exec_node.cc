@@ -13,16 +13,25 @@ double ms_between(std::chrono::steady_clock::time_point a,
 }
 }  // namespace
 
-void ExecNode::open() {
+template <typename Start>
+void ExecNode::start_loop(Start start_node) {
   bufmgr::BufferUsage before = bufmgr::thread_buffer_usage();
   ++instr.loops;
   instr.loop_start_total_ms = instr.total_ms;
   instr.loop_has_row = false;
   std::chrono::steady_clock::time_point start;
   if (instr.timing) start = std::chrono::steady_clock::now();
-  do_open();
+  start_node();
   if (instr.timing) instr.total_ms += ms_between(start, std::chrono::steady_clock::now());
   instr.buffers += bufmgr::thread_buffer_usage() - before;
+}
+
+void ExecNode::open() {
+  start_loop([this] { do_open(); });
+}
+
+void ExecNode::rescan_counted() {
+  start_loop([this] { do_rescan(); });
 }
 
 const RowBatch* ExecNode::next() {

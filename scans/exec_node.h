@@ -73,6 +73,12 @@ class ExecNode {
   // Starts (or restarts) the node and its children. Throws tp::Error for
   // failures a user can cause (e.g. a read error naming relation and block).
   void open();
+  // Starts over, possibly with new parameter values (scans/exec_params.h): PostgreSQL's
+  // ExecReScan, which a Nested Loop calls on its inner side once per outer row. Counts a
+  // loop as open() does (EXPLAIN's loops=N are the rescans). The default is open(); a
+  // node that can keep work across rescans (Materialize's rows, a Hash Join's table)
+  // overrides it and calls rescan_counted().
+  virtual void rescan() { open(); }
   // The next batch of at least one row, or nullptr at the end. The batch
   // stays valid until the next call.
   const RowBatch* next();
@@ -112,6 +118,14 @@ class ExecNode {
  protected:
   virtual void do_open() = 0;
   virtual const RowBatch* do_next() = 0;
+  // What a node's own rescan() does inside rescan_counted(); the default starts over.
+  virtual void do_rescan() { do_open(); }
+  // Counts a loop and its buffers and time as open() does, around do_rescan().
+  void rescan_counted();
+
+ private:
+  template <typename Start>
+  void start_loop(Start start);
 };
 
 // "Rows Removed by <what>: N", N the average per loop rounded as PostgreSQL does.

@@ -1,0 +1,187 @@
+#include "scans/hash_join.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace tp::scans {
+
+namespace {
+constexpr uint32_t kOutputBatchRows = 1024;
+}  // namespace
+
+HashJoinNode::HashJoinNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<HashNode> hash,
+                           JoinSpec spec, std::vector<uint32_t> outer_keys, std::string hash_cond)
+    : outer_(std::move(outer)),
+      hash_(std::move(hash)),
+      rows_(spec),
+      outer_keys_(std::move(outer_keys)),
+      hash_cond_(std::move(hash_cond)) {
+  assert(outer_keys_.size() == hash_->keys().size());
+  hash_->set_keep_nulls(fills_inner(spec.type));
+}
+
+void HashJoinNode::do_open() {
+  outer_->open();
+  phase_ = Phase::kBuild;
+  hash_started_ = false;
+  table_ready_ = false;
+  outer_not_empty_ = false;
+  outer_batch_ = nullptr;
+  outer_done_ = false;
+  have_outer_ = false;
+}
+
+void HashJoinNode::do_rescan() {
+  if (table_ready_ && !hash_->params_changed()) {
+    // The single-batch shortcut: same inner rows, so the same table.
+    std::fill(inner_matched_.begin(), inner_matched_.end(), uint8_t(0));
+    phase_ = Phase::kProbe;
+  } else {
+    phase_ = Phase::kBuild;
+    table_ready_ = false;
+  }
+  outer_not_empty_ = false;
+  outer_->rescan();
+  outer_batch_ = nullptr;
+  outer_done_ = false;
+  have_outer_ = false;
+}
+
+bool HashJoinNode::build() {
+  const JoinType type = rows_.spec().type;
+  // Reading one outer batch first saves building a table no outer row will probe. Not
+  // when unmatched inner rows are returned: they are wanted even with no outer row.
+  if (!fills_inner(type) &&
+      (fills_outer(type) ||
+       (outer_->estimate.startup_cost < hash_->estimate.total_cost && !outer_not_empty_))) {
+    outer_batch_ = outer_->next();
+    outer_at_ = 0;
+    if (outer_batch_ == nullptr) {
+      outer_done_ = true;
+      return false;
+    }
+    outer_not_empty_ = true;
+  }
+  if (hash_started_) {
+    hash_->rescan();
+  } else {
+    hash_->open();
+    hash_started_ = true;
+  }
+  table_ready_ = true;
+  if (hash_->rows().count == 0 && !fills_outer(type)) return false;
+  inner_matched_.assign(fills_inner(type) ? hash_->rows().count : 0, 0);
+  return true;
+}
+
+bool HashJoinNode::next_outer_row(RowRef& row) {
+  while (outer_batch_ == nullptr || outer_at_ >= outer_batch_->count) {
+    if (outer_done_) return false;
+    outer_batch_ = outer_->next();
+    outer_at_ = 0;
+    if (outer_batch_ == nullptr) {
+      outer_done_ = true;
+      return false;
+    }
+  }
+  row = outer_batch_->ref(outer_at_++);
+  return true;
+}
+
+bool HashJoinNode::keys_equal(RowRef outer, uint32_t inner_row) const {
+  const RowRef inner = hash_->rows().ref(inner_row);
+  const RowShape* shape = outer_batch_->shape.get();
+  for (size_t k = 0; k < outer_keys_.size(); ++k) {
+    const Datum x = outer.values[outer_keys_[k]], y = inner.values[hash_->keys()[k]];
+    if (!shape || datum_is_integral(shape->type(outer_keys_[k]))) {
+      if (x != y) return false;
+    } else if (!datums_equal(shape->type(outer_keys_[k]), x, y)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void HashJoinNode::probe(uint32_t limit) {
+  const JoinType type = rows_.spec().type;
+  const bool one_match = type == JoinType::kSemi || rows_.spec().inner_unique;
+  while (batch_.count < limit) {
+    if (!have_outer_) {
+      RowRef o{nullptr, nullptr};
+      if (!next_outer_row(o)) {
+        phase_ = fills_inner(type) ? Phase::kFill : Phase::kDone;
+        fill_at_ = 0;
+        return;
+      }
+      rows_.set_outer(o);
+      bool null_key = false;
+      for (uint32_t k : outer_keys_) null_key = null_key || o.is_null(k);
+      if (null_key) {
+        // A NULL never equals anything: the row is unmatched.
+        if (fills_outer(type)) {
+          rows_.set_inner_null();
+          rows_.emit(batch_);
+        }
+        continue;
+      }
+      outer_hash_ = hash_slots(outer_keys_, outer_batch_->shape.get(), o);
+      chain_ = hash_->rows().count > 0 ? hash_->bucket_head(outer_hash_) : HashNode::kNoRow;
+      matched_ = false;
+      have_outer_ = true;
+    }
+    const RowRef o = outer_batch_->ref(outer_at_ - 1);
+    while (chain_ != HashNode::kNoRow && batch_.count < limit) {
+      const uint32_t r = chain_;
+      chain_ = hash_->next_in_bucket(r);
+      cancel_.tick();
+      if (hash_->row_hash(r) != outer_hash_ || !keys_equal(o, r)) continue;
+      rows_.set_inner(hash_->rows().ref(r));
+      if (!rows_.filter_passes(instr.rows_filtered)) continue;
+      matched_ = true;
+      if (fills_inner(type)) inner_matched_[r] = 1;
+      if (type == JoinType::kAnti) {
+        chain_ = HashNode::kNoRow;
+        break;
+      }
+      rows_.emit(batch_);
+      if (one_match) chain_ = HashNode::kNoRow;
+    }
+    if (chain_ != HashNode::kNoRow) return;  // the batch is full mid-chain
+    if (!matched_ && fills_outer(type)) {
+      if (batch_.count >= limit) return;  // emitted at the next call
+      rows_.set_inner_null();
+      rows_.emit(batch_);
+    }
+    have_outer_ = false;
+  }
+}
+
+void HashJoinNode::fill(uint32_t limit) {
+  const RowBatch& inner = hash_->rows();
+  rows_.set_outer_null();
+  while (fill_at_ < inner.count && batch_.count < limit) {
+    const uint32_t r = fill_at_++;
+    cancel_.tick();
+    if (inner_matched_[r]) continue;
+    rows_.set_inner(inner.ref(r));
+    rows_.emit(batch_);
+  }
+  if (fill_at_ >= inner.count) phase_ = Phase::kDone;
+}
+
+const RowBatch* HashJoinNode::do_next() {
+  const uint32_t limit =
+      uint32_t(std::min<uint64_t>(kOutputBatchRows, std::max<uint64_t>(row_limit_hint, 1)));
+  rows_.start_batch(batch_, limit);
+  if (phase_ == Phase::kBuild) phase_ = build() ? Phase::kProbe : Phase::kDone;
+  if (phase_ == Phase::kProbe) probe(limit);
+  if (phase_ == Phase::kFill) fill(limit);
+  return batch_.count > 0 ? &batch_ : nullptr;
+}
+
+void HashJoinNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
+  lines.push_back("Hash Cond: " + hash_cond_);
+  explain_join_filter(rows_.spec(), instr.rows_filtered, instr.loops, analyze, lines);
+}
+
+}  // namespace tp::scans

@@ -1,0 +1,110 @@
+#include "scans/nest_loop.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace tp::scans {
+
+namespace {
+constexpr uint32_t kOutputBatchRows = 1024;
+}  // namespace
+
+NestLoopNode::NestLoopNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<ExecNode> inner,
+                           JoinSpec spec, ExecParams* params, std::vector<uint32_t> param_slots)
+    : outer_(std::move(outer)),
+      inner_(std::move(inner)),
+      rows_(spec),
+      params_(params),
+      param_slots_(std::move(param_slots)) {
+  assert(!fills_inner(spec.type));
+  assert(params_ == nullptr ? param_slots_.empty() : param_slots_.size() == params_->size());
+}
+
+void NestLoopNode::do_open() {
+  outer_->open();
+  // A fresh run: the inner side is opened (not rescanned) at the first outer row, so a
+  // Materialize below forgets the rows of an earlier run.
+  inner_started_ = false;
+  outer_batch_ = nullptr;
+  outer_at_ = 0;
+  outer_done_ = false;
+  have_outer_ = false;
+  inner_batch_ = nullptr;
+}
+
+void NestLoopNode::do_rescan() {
+  outer_->rescan();
+  outer_batch_ = nullptr;
+  outer_at_ = 0;
+  outer_done_ = false;
+  have_outer_ = false;
+  inner_batch_ = nullptr;
+}
+
+bool NestLoopNode::start_next_outer() {
+  while (outer_batch_ == nullptr || outer_at_ >= outer_batch_->count) {
+    if (outer_done_) return false;
+    outer_batch_ = outer_->next();
+    outer_at_ = 0;
+    if (outer_batch_ == nullptr) {
+      outer_done_ = true;
+      return false;
+    }
+  }
+  const RowRef o = outer_batch_->ref(outer_at_++);
+  rows_.set_outer(o);
+  if (params_) params_->set_from_row(param_slots_, o);
+  if (inner_started_) {
+    inner_->rescan();
+  } else {
+    inner_->open();
+    inner_started_ = true;
+  }
+  inner_batch_ = nullptr;
+  inner_at_ = 0;
+  matched_ = false;
+  have_outer_ = true;
+  return true;
+}
+
+const RowBatch* NestLoopNode::do_next() {
+  const JoinType type = rows_.spec().type;
+  const bool one_match = type == JoinType::kSemi || rows_.spec().inner_unique;
+  const uint32_t limit =
+      uint32_t(std::min<uint64_t>(kOutputBatchRows, std::max<uint64_t>(row_limit_hint, 1)));
+  rows_.start_batch(batch_, limit);
+  while (batch_.count < limit) {
+    if (!have_outer_ && !start_next_outer()) break;
+    // The current outer row against the rest of its inner scan, until the batch is full.
+    while (batch_.count < limit) {
+      if (inner_batch_ == nullptr || inner_at_ >= inner_batch_->count) {
+        inner_batch_ = inner_->next();
+        inner_at_ = 0;
+        if (inner_batch_ == nullptr) {
+          if (!matched_ && fills_outer(type)) {
+            rows_.set_inner_null();
+            rows_.emit(batch_);
+          }
+          have_outer_ = false;
+          break;
+        }
+      }
+      cancel_.tick();
+      rows_.set_inner(inner_batch_->ref(inner_at_++));
+      if (!rows_.filter_passes(instr.rows_filtered)) continue;
+      matched_ = true;
+      if (type == JoinType::kAnti) {
+        have_outer_ = false;
+        break;
+      }
+      rows_.emit(batch_);
+      if (one_match) {
+        have_outer_ = false;
+        break;
+      }
+    }
+  }
+  return batch_.count > 0 ? &batch_ : nullptr;
+}
+
+}  // namespace tp::scans
