@@ -1,0 +1,250 @@
+// After PostgreSQL 15: eqjoinsel, eqjoinsel_inner, eqjoinsel_semi and neqjoinsel
+// (selfuncs.c), calc_joinrel_size_estimate and compute_semi_anti_join_factors
+// (costsize.c). MCV frequencies and null fractions are float4, as pg_statistic stores
+// them; a product of two frequencies is rounded to float4 before it is summed, as C
+// computes `float * float`.
+#include "engine/plan/join_selectivity.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "engine/core/datum_ops.h"
+
+namespace tp {
+
+namespace {
+
+const ColumnStats* stats_of(const JoinVar& v) {
+  return v.stats != nullptr && v.stats->valid ? v.stats : nullptr;
+}
+
+// Whether the side has an MCV list (get_attstatsslot for STATISTIC_KIND_MCV). A column
+// whose values are all distinct has statistics but no MCVs.
+bool has_mcvs(const JoinVar& v) {
+  const ColumnStats* st = stats_of(v);
+  return st != nullptr && !st->mcv_values.empty();
+}
+
+double null_frac(const JoinVar& v) {
+  const ColumnStats* st = stats_of(v);
+  return st ? st->null_frac : 0.0;
+}
+
+// The MCV matching both estimators share: each MCV of side 1 is paired with the first
+// not yet paired MCV of side 2 (among the first `n2`) that the equality operator calls
+// equal. An equality operator pairs a value at most once, so each pair is a value both
+// relations hold with known frequencies.
+struct McvMatch {
+  std::vector<bool> matched1;
+  std::vector<bool> matched2;
+  int nmatches = 0;
+  double matchprodfreq = 0;  // sum over pairs of freq1 * freq2: their share of the product
+};
+
+McvMatch match_mcvs(const ColumnStats& s1, const ColumnStats& s2, size_t n2, TypeId cmp_type) {
+  McvMatch m;
+  m.matched1.assign(s1.mcv_values.size(), false);
+  m.matched2.assign(n2, false);
+  for (size_t i = 0; i < s1.mcv_values.size(); ++i) {
+    for (size_t j = 0; j < n2; ++j) {
+      if (m.matched2[j]) continue;
+      if (datums_equal(cmp_type, s1.mcv_values[i], s2.mcv_values[j])) {
+        m.matched1[i] = m.matched2[j] = true;
+        m.matchprodfreq += s1.mcv_freqs[i] * s2.mcv_freqs[j];  // float4 product, as C's
+        ++m.nmatches;
+        break;
+      }
+    }
+  }
+  m.matchprodfreq = clamp_probability(m.matchprodfreq);
+  return m;
+}
+
+}  // namespace
+
+double join_var_numdistinct(const JoinVar& var, bool* is_default) {
+  RelationStatsView rel{.tuples = var.tuples, .columns = {ColumnStatsView{}}};
+  rel.columns[0].stats = var.stats;
+  rel.columns[0].unique = var.unique;
+  rel.columns[0].type = var.type;
+  return get_variable_numdistinct(rel, 0, is_default);
+}
+
+double eqjoinsel_inner(const JoinVar& outer, const JoinVar& inner, TypeId cmp_type) {
+  bool isdefault1 = false;
+  bool isdefault2 = false;
+  const double nd1 = join_var_numdistinct(outer, &isdefault1);
+  const double nd2 = join_var_numdistinct(inner, &isdefault2);
+  if (!has_mcvs(outer) || !has_mcvs(inner)) {
+    // Non-NULL values spread evenly over their distinct values: a row of the side with
+    // fewer values meets rows of the other side with probability 1/max(nd1, nd2) (an
+    // upper bound taken as-is: most rows of that side should have partners).
+    double selec = (1.0 - null_frac(outer)) * (1.0 - null_frac(inner));
+    if (nd1 > nd2) {
+      selec /= nd1;
+    } else {
+      selec /= nd2;
+    }
+    return selec;
+  }
+  const ColumnStats& s1 = *stats_of(outer);
+  const ColumnStats& s2 = *stats_of(inner);
+  const McvMatch m = match_mcvs(s1, s2, s2.mcv_values.size(), cmp_type);
+  double matchfreq1 = 0, unmatchfreq1 = 0, matchfreq2 = 0, unmatchfreq2 = 0;
+  for (size_t i = 0; i < s1.mcv_freqs.size(); ++i) {
+    (m.matched1[i] ? matchfreq1 : unmatchfreq1) += s1.mcv_freqs[i];
+  }
+  for (size_t i = 0; i < s2.mcv_freqs.size(); ++i) {
+    (m.matched2[i] ? matchfreq2 : unmatchfreq2) += s2.mcv_freqs[i];
+  }
+  matchfreq1 = clamp_probability(matchfreq1);
+  unmatchfreq1 = clamp_probability(unmatchfreq1);
+  matchfreq2 = clamp_probability(matchfreq2);
+  unmatchfreq2 = clamp_probability(unmatchfreq2);
+  // The non-NULL rows outside either MCV list.
+  const double nullfrac1 = s1.null_frac;
+  const double nullfrac2 = s2.null_frac;
+  const double otherfreq1 = clamp_probability(1.0 - nullfrac1 - matchfreq1 - unmatchfreq1);
+  const double otherfreq2 = clamp_probability(1.0 - nullfrac2 - matchfreq2 - unmatchfreq2);
+  const auto nvalues1 = static_cast<double>(s1.mcv_values.size());
+  const auto nvalues2 = static_cast<double>(s2.mcv_values.size());
+  // Seen from side 1: the matched pairs exactly; its unmatched MCVs against side 2's
+  // rows outside its MCVs, spread over side 2's other values; its rows outside the MCVs
+  // against side 2's unmatched MCVs and other rows, spread over the values not matched.
+  double totalsel1 = m.matchprodfreq;
+  if (nd2 > nvalues2) totalsel1 += unmatchfreq1 * otherfreq2 / (nd2 - nvalues2);
+  if (nd2 > m.nmatches) {
+    totalsel1 += otherfreq1 * (otherfreq2 + unmatchfreq2) / (nd2 - m.nmatches);
+  }
+  // The same seen from side 2.
+  double totalsel2 = m.matchprodfreq;
+  if (nd1 > nvalues1) totalsel2 += unmatchfreq2 * otherfreq1 / (nd1 - nvalues1);
+  if (nd1 > m.nmatches) {
+    totalsel2 += otherfreq2 * (otherfreq1 + unmatchfreq1) / (nd1 - m.nmatches);
+  }
+  // The smaller one: as without MCVs, the view of the side with fewer values.
+  return totalsel1 < totalsel2 ? totalsel1 : totalsel2;
+}
+
+double eqjoinsel_semi(const JoinVar& outer, const JoinVar& inner, TypeId cmp_type,
+                      double inner_rel_rows) {
+  bool isdefault1 = false;
+  bool isdefault2 = false;
+  double nd1 = join_var_numdistinct(outer, &isdefault1);
+  double nd2 = join_var_numdistinct(inner, &isdefault2);
+  // The inner side cannot bring more values than it has rows. This is the one way the
+  // inner side's restrictions reach a semi join's size (its rows are outer rows times
+  // this selectivity); nd1 is left alone, as the outer restrictions already count in
+  // the outer rows. A clamped count is no longer a guess, even for an empty relation.
+  if (nd2 >= inner.rows) {
+    nd2 = inner.rows;
+    isdefault2 = false;
+  }
+  if (nd2 >= inner_rel_rows) {
+    nd2 = inner_rel_rows;
+    isdefault2 = false;
+  }
+  const double nullfrac1 = null_frac(outer);
+  if (!has_mcvs(outer) || !has_mcvs(inner)) {
+    // Only the distinct counts: with no more outer values than inner ones every
+    // non-NULL outer row is assumed to find a partner, else a share nd2/nd1 of them;
+    // with a guessed count on either side, half.
+    if (!isdefault1 && !isdefault2) {
+      if (nd1 <= nd2 || nd2 < 0) return 1.0 - nullfrac1;
+      return (nd2 / nd1) * (1.0 - nullfrac1);
+    }
+    return 0.5 * (1.0 - nullfrac1);
+  }
+  const ColumnStats& s1 = *stats_of(outer);
+  const ColumnStats& s2 = *stats_of(inner);
+  // A clamped nd2 below the MCV count: assume the inner input holds exactly its nd2
+  // most common values, and match only those.
+  const int clamped_nvalues2 =
+      static_cast<int>(std::min(static_cast<double>(s2.mcv_values.size()), nd2));
+  const McvMatch m =
+      match_mcvs(s1, s2, static_cast<size_t>(std::max(clamped_nvalues2, 0)), cmp_type);
+  double matchfreq1 = 0;
+  for (size_t i = 0; i < s1.mcv_freqs.size(); ++i) {
+    if (m.matched1[i]) matchfreq1 += s1.mcv_freqs[i];
+  }
+  matchfreq1 = clamp_probability(matchfreq1);
+  // Matched MCVs surely have partners; of the other non-NULL outer rows, all when the
+  // outer side has no more remaining values than the inner, else nd2/nd1 of them, or
+  // half when either count is a guess.
+  double uncertainfrac;
+  if (!isdefault1 && !isdefault2) {
+    nd1 -= m.nmatches;
+    nd2 -= m.nmatches;
+    uncertainfrac = nd1 <= nd2 || nd2 < 0 ? 1.0 : nd2 / nd1;
+  } else {
+    uncertainfrac = 0.5;
+  }
+  const double uncertain = clamp_probability(1.0 - matchfreq1 - nullfrac1);
+  return matchfreq1 + uncertainfrac * uncertain;
+}
+
+double eqjoinsel(const JoinVar& outer, const JoinVar& inner, JoinKind kind, TypeId cmp_type,
+                 double inner_rel_rows) {
+  const double selec_inner = eqjoinsel_inner(outer, inner, cmp_type);
+  double selec = selec_inner;
+  if (kind == JoinKind::kSemi || kind == JoinKind::kAnti) {
+    if (inner_rel_rows < 0) inner_rel_rows = inner.rows;
+    selec = eqjoinsel_semi(outer, inner, cmp_type, inner_rel_rows);
+    // A semi join never returns more rows than the inner join of the same inputs:
+    // N1 * Ssemi <= N1 * N2 * Sinner. This caps the heuristics above where they punt.
+    selec = std::min(selec, inner_rel_rows * selec_inner);
+  }
+  return clamp_probability(selec);
+}
+
+double neqjoinsel(const JoinVar& outer, const JoinVar& inner, JoinKind kind, TypeId cmp_type,
+                  double inner_rel_rows) {
+  if (kind == JoinKind::kSemi || kind == JoinKind::kAnti) {
+    // Assuming the inner side holds two or more values, every non-NULL outer row differs
+    // from one of them.
+    return 1.0 - null_frac(outer);
+  }
+  return 1.0 - eqjoinsel(outer, inner, kind, cmp_type, inner_rel_rows);
+}
+
+double join_rows(JoinKind kind, double outer_rows, double inner_rows, double jselec,
+                 double pselec) {
+  double nrows = 0;
+  switch (kind) {
+    case JoinKind::kInner:
+      nrows = outer_rows * inner_rows * jselec;
+      break;
+    case JoinKind::kLeft:
+    case JoinKind::kRight:
+      // Every preserved row comes out at least once; WHERE clauses pushed down act after.
+      nrows = outer_rows * inner_rows * jselec;
+      if (nrows < outer_rows) nrows = outer_rows;
+      nrows *= pselec;
+      break;
+    case JoinKind::kFull:
+      nrows = outer_rows * inner_rows * jselec;
+      if (nrows < outer_rows) nrows = outer_rows;
+      if (nrows < inner_rows) nrows = inner_rows;
+      nrows *= pselec;
+      break;
+    case JoinKind::kSemi:
+      nrows = outer_rows * jselec;
+      break;
+    case JoinKind::kAnti:
+      nrows = outer_rows * (1.0 - jselec);
+      nrows *= pselec;
+      break;
+  }
+  return clamp_row_est(nrows);
+}
+
+SemiAntiFactors semi_anti_join_factors(double jselec, double nselec, double inner_rows) {
+  // jselec is the share of outer rows with a match, nselec the share of the Cartesian
+  // product that matches: a matched outer row meets nselec * inner_rows / jselec inner
+  // rows on average (the inner relation's full rows, every join clause counted).
+  double avgmatch = 1.0;
+  if (jselec > 0) avgmatch = std::max(1.0, nselec * inner_rows / jselec);
+  return {.outer_match_frac = jselec, .match_count = avgmatch};
+}
+
+}  // namespace tp
