@@ -6,19 +6,22 @@
 
 namespace tp::scans {
 
-namespace {
-constexpr uint32_t kOutputBatchRows = 1024;
-}  // namespace
-
 MaterializeNode::MaterializeNode(std::unique_ptr<ExecNode> child, uint64_t max_bytes,
-                                 const ExecParams* child_params)
-    : child_(std::move(child)), max_bytes_(max_bytes), child_params_(child_params) {}
+                                 const ExecParams* child_params, aio::TempFileSpace* temp_space)
+    : child_(std::move(child)),
+      max_bytes_(max_bytes),
+      child_params_(child_params),
+      temp_space_(temp_space) {}
 
 void MaterializeNode::forget_rows() {
   rows_.clear_rows();
   read_at_ = 0;
   child_done_ = false;
   params_generation_ = child_params_ ? child_params_->generation() : 0;
+  file_.reset();
+  spilled_rows_ = 0;
+  from_file_.clear_rows();
+  from_file_first_ = 0;
 }
 
 void MaterializeNode::do_open() {
@@ -38,6 +41,11 @@ void MaterializeNode::do_rescan() {
     return;
   }
   read_at_ = 0;
+  if (file_) {
+    file_->rewind();
+    from_file_.clear_rows();
+    from_file_first_ = 0;
+  }
 }
 
 void MaterializeNode::store(const RowBatch& b) {
@@ -46,41 +54,74 @@ void MaterializeNode::store(const RowBatch& b) {
   const uint64_t bytes = held_bytes(rows_);
   peak_bytes_ = std::max(peak_bytes_, bytes);
   memory_.set(rows_.bytes_held());
-  if (bytes > max_bytes_)
+  // Once spilling, the tail goes to the file a batch at a time, so replays read it in
+  // batches as big as the in-memory path's.
+  if (bytes > max_bytes_ || (file_ && rows_.count >= kOutputBatchRows)) {
+    if (temp_space_ != nullptr) {
+      spill_tail();
+      return;
+    }
     throw Error("Materialize of " + std::to_string(rows_.count) + "+ rows needs more than " +
                     std::to_string(max_bytes_ / 1024) +
-                    " kB, its in-memory limit (work_mem); spilling it to a temporary file "
-                    "is not built yet",
+                    " kB, its in-memory limit (work_mem), and it has no temporary file space",
                 "", "Raise work_mem, or SET enable_material = off.")
         .with_sqlstate(sqlstate::kProgramLimitExceeded);
+  }
+}
+
+// Returns rows [first, first + n) of `from`: the stored Datums point into its arena,
+// which lives until the next call at least, so the batch copies slots, not bytes.
+const RowBatch* MaterializeNode::replay(const RowBatch& from, uint32_t first, uint64_t wanted) {
+  const uint32_t n = uint32_t(std::min<uint64_t>({kOutputBatchRows, from.count - first, wanted}));
+  batch_.shape = from.shape;
+  batch_.reset(from.width, n);
+  std::copy_n(from.row(first), size_t(n) * from.width, batch_.row(0));
+  if (from.has_nulls)
+    std::copy_n(from.nulls.data() + size_t(first) * from.width, size_t(n) * from.width,
+                batch_.null_flags(0));
+  batch_.count = n;
+  read_at_ += n;
+  return &batch_;
+}
+
+const RowBatch* MaterializeNode::next_stored(uint64_t wanted) {
+  if (read_at_ < spilled_rows_) {
+    if (read_at_ >= from_file_first_ + from_file_.count) read_file_batch();
+    return replay(from_file_, uint32_t(read_at_ - from_file_first_), wanted);
+  }
+  return replay(rows_, uint32_t(read_at_ - spilled_rows_), wanted);
 }
 
 const RowBatch* MaterializeNode::do_next() {
   const uint64_t wanted = std::max<uint64_t>(row_limit_hint, 1);
-  if (read_at_ < rows_.count) {
-    // Replay: the stored Datums point into rows_'s arena, which lives until the next
-    // open or changed-parameter rescan, so the batch copies slots, not bytes.
-    const uint32_t n =
-        uint32_t(std::min<uint64_t>({kOutputBatchRows, rows_.count - read_at_, wanted}));
-    batch_.shape = rows_.shape;
-    batch_.reset(rows_.width, n);
-    std::copy_n(rows_.row(read_at_), size_t(n) * rows_.width, batch_.row(0));
-    if (rows_.has_nulls)
-      std::copy_n(rows_.nulls.data() + size_t(read_at_) * rows_.width, size_t(n) * rows_.width,
-                  batch_.null_flags(0));
-    batch_.count = n;
-    read_at_ += n;
-    return &batch_;
+  if (read_at_ < spilled_rows_ + rows_.count) {
+    if (!file_) return replay(rows_, uint32_t(read_at_), wanted);  // in memory: the fast path
+    try {
+      return next_stored(wanted);
+    } catch (...) {
+      forget_rows();  // the file goes now, not when the plan does
+      started_ = false;
+      throw;
+    }
   }
   if (child_done_) return nullptr;
   child_->row_limit_hint = row_limit_hint;
-  const RowBatch* b = child_->next();
+  const RowBatch* b;
+  try {
+    b = child_->next();
+    if (b != nullptr) store(*b);
+  } catch (...) {
+    if (file_) {
+      forget_rows();
+      started_ = false;
+    }
+    throw;
+  }
   if (b == nullptr) {
     child_done_ = true;
     return nullptr;
   }
-  store(*b);
-  read_at_ = rows_.count;
+  read_at_ = spilled_rows_ + rows_.count;
   return b;  // the child's batch is valid until our next call, which reads the store
 }
 

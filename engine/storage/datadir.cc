@@ -15,6 +15,7 @@
 #include <sstream>
 #include <vector>
 
+#include "aio/temp_file.h"
 #include "engine/core/interrupts.h"
 #include "engine/storage/catalog_format.h"
 #include "engine/storage/datadir_journal.h"
@@ -166,6 +167,14 @@ DataDir::DataDir(std::string path, DataDirOptions options) : path_(std::move(pat
   try {
     load_catalog();
     restore();
+    // With the lock held no other process can be spilling here: any temporary file is
+    // a crashed run's. Only tidepool's own names go (aio/temp_file.h says why). Best
+    // effort: a leftover that cannot be removed (its folder's permissions changed) costs
+    // disk space, never the directory's opening.
+    try {
+      aio::remove_leftover_temp_files(temp_path());
+    } catch (const Error&) {
+    }
   } catch (...) {
     // The destructor will not run: give the lock back, or this very process
     // would find the directory "in use" on its next try.

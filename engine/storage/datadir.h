@@ -7,6 +7,8 @@
 //   DIR/base/<relnumber> one file per table or index, 8 kB pages
 //   DIR/base/<relnumber>_vm a table's visibility map, when VACUUM marked a page
 //   DIR/statement.undo   before-images of pages an unfinished statement changed
+//   DIR/pgsql_tmp/       temporary files of running statements (aio/temp_file.h), made
+//                        on demand; a crashed run's are removed when the directory opens
 //
 // Recognition comes before anything is touched (engine/storage/README.md "Data
 // directory"): a directory with the marker is opened; one that does not exist
@@ -60,6 +62,8 @@ class DataDir {
   // The table's visibility map, base/<relnumber>_vm (engine/storage/visibility_map.h).
   std::string vm_path(uint32_t relnumber) const { return relation_path(relnumber) + "_vm"; }
   std::string conf_path() const { return path_ + "/tidepool.conf"; }
+  // Where statements spill (Storage::temp_space()); created by the first spill.
+  std::string temp_path() const { return path_ + "/pgsql_tmp"; }
 
   // The committed catalog, for the one statement that may commit (it holds
   // the writer's lock) and for code that runs while no statement does: the

@@ -7,7 +7,8 @@
 
 namespace tp {
 
-Storage::Storage(DataDir& dir, const StorageConfig& config) : dir_(dir) {
+Storage::Storage(DataDir& dir, const StorageConfig& config)
+    : dir_(dir), temp_space_(dir.temp_path()) {
   io_ = std::make_unique<aio::IoSystem>(config.io);
   pool_ = std::make_unique<bufmgr::BufferPool>(
       *io_, bufmgr::BufferPoolConfig{.shared_buffers = config.shared_buffers});

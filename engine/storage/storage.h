@@ -14,6 +14,7 @@
 
 #include "aio/aio.h"
 #include "aio/file.h"
+#include "aio/temp_file.h"
 #include "bufmgr/buffer_pool.h"
 #include "bufmgr/read_stream.h"
 #include "engine/storage/catalog.h"
@@ -38,6 +39,10 @@ class Storage {
 
   aio::IoSystem& io() { return *io_; }
   bufmgr::BufferPool& pool() { return *pool_; }
+  // Where every session's statements spill (DIR/pgsql_tmp): nodes that outgrow work_mem
+  // take a TempFileSpace* (scans/materialize.h). Its files go with their nodes; any left
+  // when the Storage goes lose their names with it.
+  aio::TempFileSpace& temp_space() { return temp_space_; }
 
   // The open file of a relation (opened on first use). Throws tp::Error naming
   // the problem for a relation DataDir found damaged (missing or short file).
@@ -79,6 +84,7 @@ class Storage {
   std::mutex files_mutex_;
   std::map<uint32_t, std::unique_ptr<aio::IoFile>> files_;
   std::map<uint32_t, std::shared_ptr<const VisibilityMap>> maps_;  // guarded by files_mutex_
+  aio::TempFileSpace temp_space_;
 };
 
 }  // namespace tp
