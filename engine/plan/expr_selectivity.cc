@@ -324,9 +324,10 @@ double array_op_selectivity(const RelationStatsView& rel, const TypedExpr& e) {
   // Each element as estimate_expression_value sees it: pseudo-constants by their value.
   std::vector<std::optional<TypedExpr>> values;
   for (size_t i = 1; i < e.args.size(); ++i) values.push_back(plan_time_value(e.args[i]));
-  const bool with_stats = as && as->valid() &&
-                          std::all_of(values.begin(), values.end(),
-                                      [](const std::optional<TypedExpr>& v) { return v.has_value(); });
+  const bool with_stats =
+      as && as->valid() &&
+      std::all_of(values.begin(), values.end(),
+                  [](const std::optional<TypedExpr>& v) { return v.has_value(); });
   const double eq = clamp_probability(1.0 / numdistinct(rel, var));
   return clamp_probability(array_selectivity(any, e.args.size() - 1, [&](size_t i) {
     if (!values[i]) {

@@ -131,8 +131,7 @@ std::optional<TypedIndexQual> typed_index_qual(const TypedExpr& e) {
       // searched with its value for this statement, as a comparison's.
       const TypedExpr& a = e.args[i];
       if (!same_family(col->type, a.type)) return std::nullopt;
-      if (!a.is_const() && !(is_pseudo_constant(a) && type_info(a.type).byval))
-        return std::nullopt;
+      if (!a.is_const() && !(is_pseudo_constant(a) && type_info(a.type).byval)) return std::nullopt;
       const std::optional<TypedExpr> v = plan_time_value(a);
       if (!v) return std::nullopt;
       q.value_type = a.type;
