@@ -62,12 +62,7 @@ bool HashJoinNode::build() {
     }
     outer_not_empty_ = true;
   }
-  if (hash_started_) {
-    hash_->rescan();
-  } else {
-    hash_->open();
-    hash_started_ = true;
-  }
+  open_or_rescan(*hash_, hash_started_);
   table_ready_ = true;
   if (hash_->rows().count == 0 && !fills_outer(type)) return false;
   inner_matched_.assign(fills_inner(type) ? hash_->rows().count : 0, 0);

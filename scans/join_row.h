@@ -23,6 +23,7 @@
 #include "engine/core/typed_expr.h"
 #include "engine/core/types.h"
 #include "engine/core/value_arena.h"
+#include "scans/exec_node.h"
 #include "scans/row_batch.h"
 
 namespace tp::scans {
@@ -112,6 +113,17 @@ class JoinRows {
   ValueArena eval_arena_;                  // the filter's by-reference intermediates
   EvalState eval_{&eval_arena_, 0};
 };
+
+// A child the join reads again and again: opened the first time, rescanned after, so
+// its loops count each pass and a Materialize or Hash keeps what it built.
+inline void open_or_rescan(ExecNode& child, bool& started) {
+  if (started) {
+    child.rescan();
+  } else {
+    child.open();
+    started = true;
+  }
+}
 
 // The "Join Filter:" line and, under ANALYZE, its Rows Removed line (left out when zero,
 // as PostgreSQL's text format does).

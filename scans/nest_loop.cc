@@ -54,12 +54,7 @@ bool NestLoopNode::start_next_outer() {
   const RowRef o = outer_batch_->ref(outer_at_++);
   rows_.set_outer(o);
   if (params_) params_->set_from_row(param_slots_, o);
-  if (inner_started_) {
-    inner_->rescan();
-  } else {
-    inner_->open();
-    inner_started_ = true;
-  }
+  open_or_rescan(*inner_, inner_started_);
   inner_batch_ = nullptr;
   inner_at_ = 0;
   matched_ = false;

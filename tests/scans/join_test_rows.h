@@ -240,7 +240,8 @@ inline std::vector<Out> brute_force(const std::vector<TRow>& outer, const std::v
   return out;
 }
 
-inline std::vector<Out> drain(scans::ExecNode& node, bool open = true) {
+// Every row as text, in the order returned.
+inline std::vector<Out> drain_in_order(scans::ExecNode& node, bool open = true) {
   if (open) node.open();
   std::vector<Out> out;
   while (const scans::RowBatch* b = node.next())
@@ -250,6 +251,12 @@ inline std::vector<Out> drain(scans::ExecNode& node, bool open = true) {
         row.push_back(b->is_null(i, s) ? "NULL" : datum_out(b->shape->type(s), b->row(i)[s]));
       out.push_back(row);
     }
+  return out;
+}
+
+// Every row as text, sorted (joins promise no order).
+inline std::vector<Out> drain(scans::ExecNode& node, bool open = true) {
+  std::vector<Out> out = drain_in_order(node, open);
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -57,20 +57,6 @@ std::vector<TRow> spill_rows(size_t n, uint32_t seed) {
   return rows;
 }
 
-// Every row as text, in the order returned.
-std::vector<Out> drain_in_order(scans::ExecNode& node, bool open = true) {
-  if (open) node.open();
-  std::vector<Out> out;
-  while (const scans::RowBatch* b = node.next())
-    for (uint32_t i = 0; i < b->count; ++i) {
-      Out row;
-      for (uint32_t s = 0; s < b->width; ++s)
-        row.push_back(b->is_null(i, s) ? "NULL" : datum_out(b->shape->type(s), b->row(i)[s]));
-      out.push_back(row);
-    }
-  return out;
-}
-
 // A child whose `throw_at`th batch throws a cancel (as a node below it would).
 class CancellingRowsNode final : public RowsNode {
  public:
