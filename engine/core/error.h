@@ -48,6 +48,7 @@ inline constexpr const char* kDependentObjectsStillExist = "2BP01";
 inline constexpr const char* kInsufficientPrivilege = "42501";
 inline constexpr const char* kSyntaxError = "42601";
 inline constexpr const char* kDuplicateColumn = "42701";
+inline constexpr const char* kAmbiguousColumn = "42702";
 inline constexpr const char* kUndefinedColumn = "42703";
 inline constexpr const char* kUndefinedObject = "42704";
 inline constexpr const char* kDuplicateObject = "42710";

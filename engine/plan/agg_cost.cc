@@ -1,5 +1,7 @@
 #include "engine/plan/agg_cost.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace tp {
@@ -60,6 +62,23 @@ AggFunctions functions_of(const AggCall& c) {
   return {"", false, false, 8};
 }
 
+// pg_aggregate's aggtransspace for the `internal` states (int8's 128-bit sums, numeric's
+// accumulators), else the by-reference state type's average width (the arrays of avg
+// over integers and floats, min / max of a by-reference type): MAXALIGNed, plus two
+// pointers of palloc overhead. By-value states take nothing.
+double transition_space(const AggCall& c, const AggFunctions& f) {
+  if (f.transfn == "int8_avg_accum") return 48;
+  if (f.transfn == "numeric_avg_accum") return 128;
+  if (f.transfn == "int2_avg_accum" || f.transfn == "int4_avg_accum" ||
+      f.transfn == "float4_accum" || f.transfn == "float8_accum")
+    return 32 + 16;
+  if (c.kind != AggKind::kMin && c.kind != AggKind::kMax) return 0;
+  const TypeInfo& info = type_info(c.input == TypeId::kVarchar ? TypeId::kText : c.input);
+  if (info.byval) return 0;
+  const double width = info.len > 0 ? info.len : 32;
+  return std::ceil(width / 8) * 8 + 16;
+}
+
 bool same_call(const AggCall& a, const AggCall& b) {
   return a.kind == b.kind && a.column == b.column && a.arg_key == b.arg_key &&
          a.distinct == b.distinct;
@@ -117,6 +136,20 @@ PathCost cost_plain_agg(const CostSettings& cs, const PathCost& input,
   agg.total = agg.startup + cs.cpu_tuple_cost;
   agg.rows = 1;
   return agg;
+}
+
+AggTransitions agg_transitions(const std::vector<AggCall>& calls) {
+  AggTransitions out;
+  std::vector<std::pair<std::string, int>> seen;
+  for (const AggCall& c : distinct_calls(calls)) {
+    const AggFunctions f = functions_of(c);
+    const std::pair<std::string, int> key{f.transfn + "|" + c.arg_key, c.column};
+    if (!c.distinct && std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+    if (!c.distinct) seen.push_back(key);
+    ++out.states;
+    out.space += transition_space(c, f);
+  }
+  return out;
 }
 
 int partial_agg_width(const std::vector<AggCall>& calls) {

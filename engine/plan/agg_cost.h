@@ -49,6 +49,16 @@ struct AggClauseCosts {
 AggClauseCosts agg_clause_costs(const CostSettings& cs, const std::vector<AggCall>& calls,
                                 AggSplit split);
 
+// The transition states the calls need (shared ones once) and the hash table's bytes per
+// group for their by-reference values (get_agg_clause_costs' transitionSpace: an
+// aggregate's declared space, else the state type's average width, MAXALIGNed, plus
+// two pointers of allocation overhead).
+struct AggTransitions {
+  int states = 0;
+  double space = 0;
+};
+AggTransitions agg_transitions(const std::vector<AggCall>& calls);
+
 // cost_agg for AGG_PLAIN: all input first, then one row. Startup = input total +
 // transitions per input row + final costs; total = startup + cpu_tuple_cost.
 PathCost cost_plain_agg(const CostSettings& cs, const PathCost& input, const AggClauseCosts& costs);

@@ -161,4 +161,33 @@ std::string format_aggregate(const OutputAggregate& agg, const scans::AggState& 
   }
 }
 
+Datum aggregate_datum(const OutputAggregate& agg, const scans::AggState& st, ValueArena& arena,
+                      bool& isnull) {
+  using scans::AggKind;
+  isnull = aggregate_is_null(agg, st);
+  if (isnull) return 0;
+  if (agg.kind == AggKind::kCount || agg.kind == AggKind::kCountStar) return Datum(st.count);
+  const bool integer_input = agg.input == TypeId::kInt4 || agg.input == TypeId::kInt8;
+  if (agg.kind == AggKind::kMin || agg.kind == AggKind::kMax) {
+    if (integer_input) return Datum(agg.kind == AggKind::kMin ? st.min : st.max);
+    const Datum d = scans::typed_extreme(st, agg.input);
+    const TypeInfo& info = type_info(agg.input);
+    return info.byval ? d : arena.copy(datum_pointer(d), datum_ref_size(info.len, d));
+  }
+  if (agg.result == TypeId::kInt8) {  // sum of smallint or integer: bigint
+    if (st.sum > std::numeric_limits<int64_t>::max() || st.sum < std::numeric_limits<int64_t>::min())
+      throw Error("bigint out of range").with_sqlstate(sqlstate::kNumericValueOutOfRange);
+    return Datum(int64_t(st.sum));
+  }
+  if (agg.result == TypeId::kFloat8 && agg.kind == AggKind::kAvg)
+    return float8_datum(st.fsum / double(st.count));
+  if (agg.result == TypeId::kFloat8) return float8_datum(st.fsum);
+  if (agg.result == TypeId::kFloat4) return float4_datum(float(st.fsum));
+  // numeric: sum(bigint), sum(numeric), avg of the integers and numeric.
+  if (agg.input == TypeId::kNumeric && agg.kind == AggKind::kSum)
+    return arena.copy(st.bytes.data(), uint32_t(st.bytes.size()));
+  const std::string bytes = numeric_in(format_aggregate(agg, st), kNoTypmod);
+  return arena.copy(bytes.data(), uint32_t(bytes.size()));
+}
+
 }  // namespace tp

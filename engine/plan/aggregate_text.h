@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/core/heap_tuple.h"
+#include "engine/core/value_arena.h"
 #include "scans/sort_limit_agg.h"
 
 namespace tp {
@@ -32,6 +33,11 @@ OutputAggregate output_aggregate(scans::AggKind kind, ColumnType input);
 std::string format_aggregate(const OutputAggregate& agg, const scans::AggState& state);
 
 bool aggregate_is_null(const OutputAggregate& agg, const scans::AggState& state);
+
+// The result as a value of the aggregate's SQL type (a grouped row's slot), by-reference
+// bytes in `arena`; `isnull` for NULL.
+Datum aggregate_datum(const OutputAggregate& agg, const scans::AggState& state, ValueArena& arena,
+                      bool& isnull);
 
 // PostgreSQL's numeric division num / den (den > 0) with its result scale
 // (select_div_scale), rounded half away from zero. For avg().

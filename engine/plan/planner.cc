@@ -14,10 +14,12 @@
 #include "engine/plan/distinct_clause.h"
 #include "engine/plan/distinct_on.h"
 #include "engine/plan/equivalence.h"
+#include "engine/plan/grouping_paths.h"
 #include "engine/plan/minmax_agg.h"
 #include "engine/plan/order_by.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/parallel_paths.h"
+#include "engine/plan/plan_steps.h"
 #include "engine/plan/prepqual.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/scan_choice.h"
@@ -29,9 +31,6 @@
 
 namespace tp {
 namespace {
-
-// The in-memory sort refuses to hold more row data than this (scans/README.md).
-constexpr uint64_t kSortMemoryLimitBytes = uint64_t(2) << 30;
 
 int output_width(OutputType t) {
   return t == OutputType::kInt4 ? 4 : t == OutputType::kInt8 ? 8 : 32;
@@ -136,28 +135,6 @@ ScanSlots assign_slots(const BoundTargets& targets, const BoundOrder& order) {
   }
   return slots;
 }
-
-// WHERE: PostgreSQL's restriction clauses (its baserestrictinfo), equalities after the
-// rest as its equivalence classes give them back, from `class_start` on. Index
-// conditions keep this order within a column; a Filter is sorted by evaluation cost
-// (order_qual_clauses). `contradiction`: two constants for one column.
-std::vector<Clause> restrictions(const RelationEntry& rel, const sql::Select& s,
-                                 bool& contradiction, size_t& class_start) {
-  std::vector<Clause> clauses;
-  if (s.where)
-    clauses = restriction_clauses(find_duplicate_ors(normalize(bind_where(rel, *s.where))));
-  EquivalenceResult classes = apply_equivalence_classes(std::move(clauses));
-  clauses = std::move(classes.clauses);
-  contradiction = classes.contradiction;
-  class_start = classes.class_start;
-  return clauses;
-}
-
-// The node tree as it grows from the scan up, with the cost of its top.
-struct PlanTop {
-  std::unique_ptr<scans::ExecNode> node;
-  PathCost path;
-};
 
 // The Aggregate above the scan; or, when PostgreSQL would pick it, Finalize Aggregate
 // -> Gather -> Partial Aggregate -> Parallel Seq Scan: add_path keeps the Finalize
@@ -277,16 +254,6 @@ void consider_minmax(PlanContext& ctx, const ScanQuery& sq, const BoundTargets& 
   top = {std::move(mm->node), mm->cost};
 }
 
-// The rows a LIMIT and OFFSET let through at most (PostgreSQL's limit_tuples: count +
-// offset, when there is a count), or nullopt.
-std::optional<int64_t> limit_tuples(const sql::Select& s) {
-  if (!s.limit) return std::nullopt;
-  const int64_t count = std::max<int64_t>(*s.limit, 1);  // LIMIT 0 is planned as 1 row
-  const int64_t offset = s.offset.value_or(0);
-  return offset > std::numeric_limits<int64_t>::max() - count ? std::numeric_limits<int64_t>::max()
-                                                              : count + offset;
-}
-
 void add_sort(const PlannerSettings& settings, std::vector<scans::SortKey> keys,
               const std::string& key_text, const sql::Select& s, int width, PlanTop& top) {
   const std::optional<int64_t> bound = limit_tuples(s);
@@ -297,15 +264,6 @@ void add_sort(const PlannerSettings& settings, std::vector<scans::SortKey> keys,
                                                 bound.value_or(0), kSortMemoryLimitBytes);
   sort->estimate = {sorted.startup, sorted.total, sorted.rows, width};
   top = {std::move(sort), sorted};
-}
-
-// Limit: OFFSET rows skipped, then at most `count` (nullopt: all the rest).
-void add_limit(std::optional<int64_t> count, int64_t offset, PlanTop& top) {
-  PathCost limited = cost_limit(top.path, double(offset), count ? double(*count) : -1);
-  int width = top.node->estimate.width;
-  auto limit = std::make_unique<scans::LimitNode>(std::move(top.node), count.value_or(-1), offset);
-  limit->estimate = {limited.startup, limited.total, limited.rows, width};
-  top = {std::move(limit), limited};
 }
 
 void add_output_column(const RelationEntry& rel, const BoundTargets& targets, size_t i,
@@ -468,6 +426,11 @@ DistinctClause plan_distinct_on_input(PlanContext& ctx, const sql::Select& s,
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   const RelationEntry& rel = find_table(ctx, s);
+  if (!s.group_by.empty()) return plan_grouped_select(ctx, s, rel);
+  if (s.having)
+    throw Error("HAVING without GROUP BY is not supported yet")
+        .at_position(s.having->position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   BoundTargets targets = bind_targets(rel, s);
   ScanQuery sq;
   sq.rel = &rel;
@@ -476,7 +439,7 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     sq.table_alias = s.from->alias;
     sq.alias = sql::quote_identifier(s.from->alias);
   }
-  sq.clauses = restrictions(rel, s, sq.one_time_false, sq.class_start);
+  sq.clauses = restrictions(rel, s, {}, sq.one_time_false, sq.class_start);
   sq.proven_empty = std::any_of(sq.clauses.begin(), sq.clauses.end(), [](const Clause& c) {
     return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
   });

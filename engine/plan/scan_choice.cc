@@ -109,6 +109,7 @@ class ScanChooser {
     }
     for (PartialScan& p : partials) p.path.total += q_.projection_cost * p.path.rows;
     if (!partials.empty()) add_parallel_paths(partials);
+    if (q_.upper) return q_.upper(table_paths());
     choose_path();
     ChosenScan chosen;
     if (!best_build_) return chosen;  // presorted_only, and no index gives the order
@@ -387,6 +388,20 @@ class ScanChooser {
     for (size_t i = 0; i < presorted; ++i) columns.push_back(q_.order[i].first);
     const double groups = estimate_num_groups(view_, columns, input.rows, rs_.rows);
     return cost_incremental_sort(cs_, input, groups, width_, limit_rows);
+  }
+
+  TablePaths table_paths() {
+    TablePaths t;
+    std::tie(t.paths, t.builders, t.view, t.size, t.width) =
+        std::tuple(table_paths_, builders_, &view_, rs_, width_);
+    for (size_t i : partial_kept_) t.partials.push_back(partials_[i]);
+    t.incremental_sort = [this](const PathCost& p, size_t keys, double limit) {
+      return incremental_sort_cost(p, keys, limit);
+    };
+    t.incremental_sort_node = [this](const PathCost& p, size_t keys, ScanBuilder scan) {
+      return incremental_sort_builder(p, keys, std::move(scan))();
+    };
+    return t;
   }
 
   // EXPLAIN's Presorted Key: the first `presorted` ORDER BY columns.

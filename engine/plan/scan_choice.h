@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,10 +27,14 @@
 #include "engine/plan/parallel_paths.h"
 #include "engine/plan/plan_context.h"
 #include "engine/plan/selectivity.h"
+#include "engine/plan/serial_paths.h"
 #include "engine/storage/catalog.h"
 #include "scans/exec_node.h"
 
 namespace tp {
+
+struct ChosenScan;
+struct TablePaths;
 
 struct ScanQuery {
   const RelationEntry* rel = nullptr;
@@ -86,6 +91,28 @@ struct ScanQuery {
   double projection_cost = 0;
   std::vector<uint32_t> distinct_group_slots;  // over the scan's slots, for a HashAggregate
   std::string distinct_group_text;             // its Group Key
+  // GROUP BY: the plan above the table's paths picks one (`order` holds the grouping
+  // keys), and returns it built.
+  std::function<ChosenScan(TablePaths)> upper;
+};
+
+// The table's paths as the scan chooser made them, for a plan above that weighs them
+// itself (GROUP BY: engine/plan/grouping_paths.h).
+struct TablePaths {
+  // Serial paths, then the Gather and Gather Merges; `keys`: the leading `order` keys
+  // each gives.
+  std::vector<TablePath> paths;
+  std::vector<std::function<std::unique_ptr<scans::ExecNode>()>> builders;
+  std::vector<PartialScan> partials;  // as add_partial_path kept them
+  const RelationStatsView* view = nullptr;
+  RelSize size;
+  int width = 0;
+  // An Incremental Sort over a path ordered by its first `presorted` keys: its cost
+  // (`limit` rows wanted, -1: all) and its node over the path's.
+  std::function<PathCost(const PathCost&, size_t presorted, double limit)> incremental_sort;
+  std::function<std::unique_ptr<scans::ExecNode>(const PathCost&, size_t presorted,
+                                                 std::function<std::unique_ptr<scans::ExecNode>()>)>
+      incremental_sort_node;
 };
 
 struct ChosenScan {

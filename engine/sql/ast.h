@@ -216,6 +216,10 @@ struct Select {
   std::vector<Target> targets;
   std::optional<FromItem> from;
   ExprPtr where;
+  // GROUP BY items (columns, expressions, output ordinals) and HAVING.
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+  int group_by_position = 0;  // where GROUP BY starts (errors about it point there)
   std::vector<OrderItem> order_by;
   std::optional<int64_t> limit;   // LIMIT n or FETCH FIRST n ROWS ONLY
   std::optional<int64_t> offset;  // OFFSET n [ROWS]

@@ -358,7 +358,9 @@ class Parser : public ExprParser {
     } while (accept_punct(","));
     if (accept_word("from")) s.from = from_item();
     if (accept_word("where")) s.where = expr();
-    refuse_clauses({{"group", "GROUP BY"}, {"having", "HAVING"}, {"window", "WINDOW"}});
+    group_by_clause(s);
+    if (accept_word("having")) s.having = expr();
+    refuse_clauses({{"window", "WINDOW"}});
     if (accept_word("order")) {
       expect_word("by");
       do {
@@ -393,6 +395,37 @@ class Parser : public ExprParser {
     // relation is the error PostgreSQL gives first).
     if (!s.from || s.from->is_function) check_column_qualifiers(s);
     return s;
+  }
+
+  // GROUP BY items; grouping sets are PostgreSQL's and refused by name.
+  void group_by_clause(Select& s) {
+    if (!is_word("group")) return;
+    s.group_by_position = peek().position;
+    next();
+    expect_word("by");
+    if (is_word("distinct") || is_word("all")) {
+      if (is_word("distinct"))
+        throw Error("GROUP BY DISTINCT is not supported")
+            .at_position(peek().position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
+      next();
+    }
+    do {
+      // ROLLUP ( / CUBE ( / GROUPING SETS: a column may still be named rollup or cube.
+      const char* sets = is_word("rollup") && is_punct_at("(", 1) ? "ROLLUP"
+                         : is_word("cube") && is_punct_at("(", 1) ? "CUBE"
+                         : is_word("grouping") && is_word("sets", 1) ? "GROUPING SETS"
+                                                                          : nullptr;
+      if (sets)
+        throw Error(std::string("GROUP BY ") + sets + " is not supported")
+            .at_position(peek().position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
+      if (is_punct("(") && is_punct_at(")", 1))
+        throw Error("GROUP BY () (an empty grouping set) is not supported")
+            .at_position(peek().position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
+      s.group_by.push_back(expr());
+    } while (accept_punct(","));
   }
 
   // A clause PostgreSQL has and tidepool does not: refused by name where it starts.

@@ -1,0 +1,268 @@
+#include "scans/group_agg.h"
+
+#include <algorithm>
+
+#include "engine/core/datetime.h"
+#include "engine/core/error.h"
+#include "engine/core/interrupts.h"
+#include "scans/typed_agg.h"
+
+namespace tp::scans {
+namespace {
+
+constexpr uint32_t kOutputBatchRows = 1024;
+
+// One non-NULL integer input into a state.
+void accumulate_int(AggState& st, int64_t v) {
+  if (st.count == 0) {
+    st.min = st.max = v;
+  } else {
+    st.min = std::min(st.min, v);
+    st.max = std::max(st.max, v);
+  }
+  st.sum += v;
+  ++st.count;
+}
+
+}  // namespace
+
+GroupAggNode::GroupAggNode(std::unique_ptr<ExecNode> child, GroupAggSpec spec)
+    : child_(std::move(child)),
+      spec_(std::move(spec)),
+      table_(0, RowHash{this}, RowEqual{this}) {
+  out_shape_ = std::make_shared<const RowShape>(spec_.row_types);
+  flags_ = std::make_unique<bool[]>(std::max<size_t>(spec_.row_types.size(), 1));
+}
+
+std::string GroupAggNode::explain_name() const {
+  if (spec_.aggs.empty() && spec_.strategy == GroupStrategy::kSorted) return "Group";
+  return spec_.strategy == GroupStrategy::kSorted ? "GroupAggregate" : "HashAggregate";
+}
+
+void GroupAggNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
+  lines.push_back("Group Key: " + spec_.group_text);
+  if (spec_.having) lines.push_back("Filter: " + spec_.having_text);
+  if (spec_.strategy == GroupStrategy::kHashed) {
+    std::string line = spec_.planned_partitions > 0
+                           ? "Planned Partitions: " + std::to_string(spec_.planned_partitions)
+                           : "";
+    if (analyze)
+      line += (line.empty() ? "" : "  ") + std::string("Batches: 1  Memory Usage: ") +
+              std::to_string((peak_bytes_ + 1023) / 1024) + "kB";
+    if (!line.empty()) lines.push_back(line);
+  }
+  if (analyze && spec_.having && instr.rows_filtered > 0)
+    lines.push_back(rows_removed_line("Filter", instr.rows_filtered, instr.loops));
+}
+
+void GroupAggNode::do_open() {
+  child_->open();
+  groups_.clear_rows();
+  groups_.width = 0;
+  states_.clear();
+  table_.clear();
+  distinct_.clear();
+  for (const AggSpec& a : spec_.aggs) {
+    (void)a;
+    distinct_.emplace_back();
+  }
+  emitted_ = 0;
+  input_done_ = false;
+  filled_ = false;
+  peak_bytes_ = 0;
+}
+
+RowRef GroupAggNode::row_ref(uint32_t row) const {
+  return row == kProbe ? probe_ : groups_.ref(row);
+}
+
+size_t GroupAggNode::RowHash::operator()(uint32_t row) const {
+  return size_t(hash_slots(node->spec_.keys, node->in_shape_.get(), node->row_ref(row)));
+}
+
+bool GroupAggNode::RowEqual::operator()(uint32_t a, uint32_t b) const {
+  return slots_equal(node->spec_.keys, node->in_shape_.get(), node->row_ref(a),
+                     node->row_ref(b));
+}
+
+void GroupAggNode::accumulate(AggState* states, const RowBatch& b, uint32_t r) {
+  const Datum* row = b.row(r);
+  for (size_t a = 0; a < spec_.aggs.size(); ++a) {
+    const AggSpec& spec = spec_.aggs[a];
+    AggState& st = states[a];
+    if (spec.kind == AggKind::kCountStar) {
+      ++st.count;
+      continue;
+    }
+    if (b.is_null(r, spec.slot)) continue;  // aggregates skip NULL inputs
+    const Datum v = row[spec.slot];
+    if (spec.distinct) {
+      DistinctValues& d = distinct_[a];
+      const TypeInfo& info = type_info(spec.type);
+      d.values.push_back(info.byval ? v : d.bytes.copy(datum_pointer(v), datum_ref_size(info.len, v)));
+    } else if (spec.kind == AggKind::kCount) {
+      ++st.count;
+    } else if (spec.typed) {
+      typed_accumulate(st, spec, v);
+    } else {
+      accumulate_int(st, int64_t(v));
+    }
+  }
+}
+
+// The group's distinct values, in the type's order with repeats removed, into its states.
+void GroupAggNode::finish_distinct(AggState* states) {
+  for (size_t a = 0; a < spec_.aggs.size(); ++a) {
+    const AggSpec& spec = spec_.aggs[a];
+    if (!spec.distinct) continue;
+    std::vector<Datum>& vals = distinct_[a].values;
+    const TypeId t = spec.type;
+    std::sort(vals.begin(), vals.end(),
+              [t](Datum x, Datum y) { return compare_datums(t, x, y) < 0; });
+    vals.erase(std::unique(vals.begin(), vals.end(),
+                           [t](Datum x, Datum y) { return datums_equal(t, x, y); }),
+               vals.end());
+    AggState& st = states[a];
+    for (Datum v : vals) {
+      if (spec.kind == AggKind::kCount)
+        ++st.count;
+      else if (spec.typed)
+        typed_accumulate(st, spec, v);
+      else
+        accumulate_int(st, int64_t(v));
+    }
+    vals.clear();
+    distinct_[a].bytes.clear();
+  }
+}
+
+void GroupAggNode::emit(uint32_t group_row, AggState* states) {
+  const uint32_t width = uint32_t(spec_.row_types.size());
+  if (out_.values.size() < size_t(out_.count + 1) * width) {
+    out_.values.resize(std::max(size_t(out_.count + 1) * width, out_.values.size() * 2));
+    if (out_.has_nulls) out_.nulls.resize(out_.values.size(), 0);
+  }
+  const uint32_t i = out_.count;
+  Datum* row = out_.row(i);
+  if (out_.has_nulls) std::fill_n(out_.nulls.data() + size_t(i) * width, width, uint8_t(0));
+  const RowRef key = groups_.ref(group_row);
+  const size_t nkeys = spec_.keys.size();
+  for (size_t k = 0; k < nkeys; ++k) {
+    const uint32_t slot = spec_.keys[k];
+    flags_[k] = key.is_null(slot);
+    if (flags_[k]) {
+      out_.set_null(i, uint32_t(k));
+      continue;
+    }
+    const TypeInfo& info = type_info(spec_.row_types[k]);
+    const Datum v = key.values[slot];
+    row[k] = info.byval ? v : out_.arena.copy(datum_pointer(v), datum_ref_size(info.len, v));
+  }
+  for (size_t a = 0; a < spec_.aggs.size(); ++a) {
+    if (spec_.aggs[a].typed) typed_settle(states[a], spec_.aggs[a]);
+    bool isnull = false;
+    const Datum v = spec_.finalize(a, states[a], out_.arena, isnull);
+    flags_[nkeys + a] = isnull;
+    row[nkeys + a] = isnull ? 0 : v;
+    if (isnull) out_.set_null(i, uint32_t(nkeys + a));
+  }
+  if (spec_.having) {
+    EvalState st{&out_.arena, timestamp_now()};
+    if (!evaluate_qual(*spec_.having, row, flags_.get(), st)) {
+      ++instr.rows_filtered;
+      return;
+    }
+  }
+  out_.count = i + 1;
+}
+
+const RowBatch* GroupAggNode::next_sorted() {
+  const size_t naggs = spec_.aggs.size();
+  while (out_.count == 0) {
+    if (input_done_) return nullptr;
+    const RowBatch* b = child_->next();
+    if (b == nullptr) {
+      input_done_ = true;
+      if (groups_.count > 0) {
+        finish_distinct(states_.data());
+        emit(0, states_.data());
+        groups_.clear_rows();
+      }
+      continue;
+    }
+    if (!in_shape_) in_shape_ = b->shape;
+    for (uint32_t r = 0; r < b->count; ++r) {
+      if (groups_.count > 0 &&
+          !slots_equal(spec_.keys, in_shape_.get(), groups_.ref(0), b->ref(r))) {
+        finish_distinct(states_.data());
+        emit(0, states_.data());
+        groups_.clear_rows();
+      }
+      if (groups_.count == 0) {
+        groups_.width = b->width;
+        groups_.push(*b, r);
+        states_.assign(naggs, AggState{});
+      }
+      accumulate(states_.data(), *b, r);
+    }
+  }
+  return &out_;
+}
+
+uint64_t GroupAggNode::memory_bytes() const {
+  return groups_.bytes_held() + states_.capacity() * sizeof(AggState) + table_.size() * 16 +
+         table_.bucket_count() * sizeof(void*);
+}
+
+void GroupAggNode::read_hashed() {
+  const size_t naggs = spec_.aggs.size();
+  while (const RowBatch* b = child_->next()) {
+    if (!in_shape_) in_shape_ = b->shape;
+    groups_.width = b->width;
+    for (uint32_t r = 0; r < b->count; ++r) {
+      probe_ = b->ref(r);
+      auto it = table_.find(kProbe);
+      uint32_t g;
+      if (it != table_.end()) {
+        g = *it;
+      } else {
+        groups_.push(*b, r);
+        g = groups_.count - 1;
+        table_.insert(g);
+        states_.resize(states_.size() + naggs);
+      }
+      accumulate(states_.data() + size_t(g) * naggs, *b, r);
+    }
+    peak_bytes_ = std::max(peak_bytes_, memory_bytes());
+    memory_.set(memory_bytes());
+    if (peak_bytes_ > spec_.max_bytes)
+      throw Error("HashAggregate of " + std::to_string(table_.size()) +
+                      "+ groups needs more than " + std::to_string(spec_.max_bytes >> 20) +
+                      " MB, its in-memory limit",
+                  "", "Add a WHERE clause that keeps fewer rows, or SET enable_hashagg = off.")
+          .with_sqlstate(sqlstate::kProgramLimitExceeded);
+  }
+  filled_ = true;
+}
+
+const RowBatch* GroupAggNode::next_hashed() {
+  if (!filled_) read_hashed();
+  const size_t naggs = spec_.aggs.size();
+  while (out_.count == 0 && emitted_ < groups_.count) {
+    const uint64_t wanted = std::max<uint64_t>(std::min<uint64_t>(row_limit_hint, kOutputBatchRows), 1);
+    while (emitted_ < groups_.count && out_.count < wanted) {
+      emit(uint32_t(emitted_), states_.data() + emitted_ * naggs);
+      ++emitted_;
+    }
+    check_for_interrupts();
+  }
+  return out_.count > 0 ? &out_ : nullptr;
+}
+
+const RowBatch* GroupAggNode::do_next() {
+  out_.shape = out_shape_;
+  out_.reset(uint32_t(spec_.row_types.size()), kOutputBatchRows);
+  return spec_.strategy == GroupStrategy::kSorted ? next_sorted() : next_hashed();
+}
+
+}  // namespace tp::scans

@@ -1,0 +1,110 @@
+// GROUP BY's nodes (PostgreSQL's nodeAgg.c with AGG_SORTED and AGG_HASHED, nodeGroup.c):
+//
+//   GroupAggregate  input sorted on the keys: a group ends where the keys change, and
+//                   its row goes out then (nothing held but the group's state).
+//   HashAggregate   every input row into a hash table of groups, then each group's row
+//                   (in no particular order). Throws tp::Error beyond `max_bytes`
+//                   (scans/README.md): it does not spill to disk yet.
+//   Group           a GroupAggregate without aggregates: one row per group.
+//
+// Each grouped row is the keys' values, then each aggregate's result; HAVING (the
+// node's Filter) reads that row and drops the groups it does not pass. The node
+// accumulates states (scans/sort_limit_agg.h's AggState); turning a state into the
+// aggregate's SQL value is the planner's (`finalize`), which knows the result types.
+//
+//   GroupAggNode n(std::move(sorted_scan), spec);   // spec.strategy = kSorted
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "engine/core/session_memory.h"
+#include "engine/core/typed_expr.h"
+#include "scans/exec_node.h"
+#include "scans/sort_limit_agg.h"
+
+namespace tp::scans {
+
+enum class GroupStrategy : uint8_t { kSorted, kHashed };
+
+// The value of aggregate `agg` from its finished state, by-reference bytes in `arena`;
+// sets `isnull` for SQL NULL (no input rows).
+using AggFinalizer =
+    std::function<Datum(size_t agg, const AggState& st, ValueArena& arena, bool& isnull)>;
+
+struct GroupAggSpec {
+  GroupStrategy strategy = GroupStrategy::kHashed;
+  std::vector<uint32_t> keys;  // input slots that make a group
+  std::vector<AggSpec> aggs;
+  AggFinalizer finalize;
+  std::vector<TypeId> row_types;  // the grouped row's: the keys', then each aggregate's
+  std::shared_ptr<const TypedExpr> having;  // over the grouped row; null: none
+  std::string having_text;
+  std::string group_text;       // "Group Key: b, c"'s part after the colon
+  int planned_partitions = 0;   // HashAggregate: what the planner expected to spill into
+  uint64_t max_bytes = 0;       // HashAggregate: the in-memory bound
+};
+
+class GroupAggNode final : public ExecNode {
+ public:
+  GroupAggNode(std::unique_ptr<ExecNode> child, GroupAggSpec spec);
+
+  std::string explain_name() const override;
+  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
+  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
+
+ protected:
+  void do_open() override;
+  const RowBatch* do_next() override;
+
+ private:
+  struct RowHash {
+    const GroupAggNode* node;
+    size_t operator()(uint32_t row) const;
+  };
+  struct RowEqual {
+    const GroupAggNode* node;
+    bool operator()(uint32_t a, uint32_t b) const;
+  };
+  static constexpr uint32_t kProbe = UINT32_MAX;  // the input row being looked up
+  RowRef row_ref(uint32_t row) const;
+
+  // A DISTINCT aggregate's values of the current group (sorted strategy only).
+  struct DistinctValues {
+    std::vector<Datum> values;
+    ValueArena bytes;
+  };
+
+  void accumulate(AggState* states, const RowBatch& b, uint32_t r);
+  void finish_distinct(AggState* states);
+  // The grouped row of group `g` (its first input row in groups_ / its states) into
+  // out_, unless HAVING drops it.
+  void emit(uint32_t group_row, AggState* states);
+  void read_hashed();
+  const RowBatch* next_sorted();
+  const RowBatch* next_hashed();
+  uint64_t memory_bytes() const;
+
+  std::unique_ptr<ExecNode> child_;
+  GroupAggSpec spec_;
+  std::shared_ptr<const RowShape> out_shape_;
+  std::shared_ptr<const RowShape> in_shape_;
+  RowBatch groups_;              // each group's first input row
+  std::vector<AggState> states_;  // groups_.count * aggs
+  std::vector<DistinctValues> distinct_;
+  RowRef probe_{nullptr, nullptr};
+  std::unordered_set<uint32_t, RowHash, RowEqual> table_;
+  size_t emitted_ = 0;
+  bool input_done_ = false;
+  bool filled_ = false;
+  uint64_t peak_bytes_ = 0;
+  TrackedMemory memory_{MemoryPart::kExecutor};
+  std::unique_ptr<bool[]> flags_;  // a grouped row's NULL flags as HAVING reads them
+  RowBatch out_;
+};
+
+}  // namespace tp::scans
