@@ -299,20 +299,30 @@ class GroupingBinder {
           if (!target) target = i;
         }
       }
+      std::optional<TypedExpr> raw;
       if (target) {
         k.expr = g_.outputs[*target];
         k.group_key = g_.output_key[*target];
       } else {
-        TypedExpr raw = finish_output(bind_raw(e, true, ""));
-        const std::optional<size_t> key = matching_key(raw);
+        raw = finish_output(bind_raw(e, true, ""));
+        const std::optional<size_t> key = matching_key(*raw);
         k.group_key = key ? int(*key) : -1;
-        k.expr = std::make_shared<TypedExpr>(to_upper(raw));
-        // Not a select-list entry: a resjunk one (its own column above the grouping).
-        bool listed = false;
-        for (const auto& out : g_.outputs) listed = listed || deparse(*out) == deparse(*k.expr);
+        k.expr = std::make_shared<TypedExpr>(to_upper(*raw));
+      }
+      // An expression ORDER BY already sorts by, either way, is not sorted by again
+      // (targetIsInSortList takes the commutator too).
+      const std::string text = deparse(*k.expr);
+      if (std::any_of(g_.order.begin(), g_.order.end(),
+                      [&](const UpperSortKey& o) { return deparse(*o.expr) == text; }))
+        continue;
+      // Neither a select-list entry nor a key: a resjunk one (its own column above the
+      // grouping).
+      if (raw) {
+        bool listed = k.group_key >= 0;
+        for (const auto& out : g_.outputs) listed = listed || deparse(*out) == text;
         if (!listed) {
           g_.resjunk_order.push_back(k.expr);
-          raw_resjunk_.push_back(std::move(raw));
+          raw_resjunk_.push_back(std::move(*raw));
         }
       }
       const bool bare = k.group_key >= 0 ? g_.keys[size_t(k.group_key)].column >= 0

@@ -135,13 +135,32 @@ class GroupingPlanner {
     choose_pathkeys(sq);
     sq.limit = limit_tuples(s_);
     sq.upper = [this](TablePaths t) { return choose(std::move(t)); };
-    ChosenScan scan = choose_scan(ctx_, sq);
-    return build(std::move(scan));
+    if (sq.proven_empty) return build(choose(empty_relation(sq)));
+    return build(choose_scan(ctx_, sq));
   }
 
  private:
   int column_width_of(int c) const {
+    if (dummy_) return column_avg_width(rel_.columns[size_t(c)]);
     return column_width(rel_, size_t(c), stats_ ? &*stats_ : nullptr);
+  }
+
+  // WHERE reduced to FALSE: PostgreSQL's dummy relation, one path that returns nothing
+  // (a Result), whose columns were never measured: its row is as wide as the
+  // expressions the scan would compute, its columns counted by their types'.
+  TablePaths empty_relation(const ScanQuery& sq) {
+    dummy_ = true;
+    empty_view_.columns.resize(rel_.columns.size());
+    for (size_t c = 0; c < rel_.columns.size(); ++c) empty_view_.columns[c].type = rel_.columns[c].type;
+    TablePaths t;
+    t.paths.push_back({PathCost{0, 0, 0}, 0, true});
+    t.builders.push_back([] { return std::make_unique<scans::OneTimeFalseNode>(nullptr); });
+    t.view = &empty_view_;
+    if (computed_keys_ > 0) {
+      t.width = sq.computed_width;
+      for (size_t i = 0; i < sq.width_columns; ++i) t.width += column_width_of(columns_[i]);
+    }
+    return t;
   }
 
   // The scan's target: the keys that are columns and the columns the rest reads (what
@@ -304,7 +323,7 @@ class GroupingPlanner {
     const PlannerSettings& ps = ctx_.settings;
     q.enable_hashagg = ps.enable_hashagg;
     q.enable_sort = ps.enable_sort;
-    q.enable_incremental_sort = ps.enable_incremental_sort && computed_keys_ == 0;
+    q.enable_incremental_sort = ps.enable_incremental_sort;
     order_pathkeys();
     q.has_order_by = !s_.order_by.empty();
     q.order_pathkeys = order_keys_.size();
@@ -337,15 +356,9 @@ class GroupingPlanner {
     chosen_.input = path;
     chosen_.input_width = t.width;
     ChosenScan out;
-    if (chosen_.choice.input_sort == InputSort::kIncrementalSort) {
-      out.node = t.incremental_sort_node(path, t.paths[id].keys, t.builders[id]);
-      const PathCost& c = chosen_.choice.sort;
-      out.node->estimate = {c.startup, c.total, c.rows, t.width};
-      chosen_.input = c;
-    } else {
-      out.node = t.builders[id]();
-      out.node->estimate = {path.startup, path.total, path.rows, t.width};
-    }
+    out.node = t.builders[id]();
+    out.node->estimate = {path.startup, path.total, path.rows, t.width};
+    presorted_ = t.paths[id].keys;
     out.path = chosen_.input;
     out.width = t.width;
     return out;
@@ -360,12 +373,20 @@ class GroupingPlanner {
       top.node = std::make_unique<scans::ProjectNode>(std::move(top.node), computed_);
       top.node->estimate = e;
     }
+    std::vector<scans::SortKey> keys;
+    for (size_t i : pathkeys_)
+      keys.push_back({key_slots_[i], g_.keys[i].descending, g_.keys[i].nulls_first});
     if (c.input_sort == InputSort::kSort) {
-      std::vector<scans::SortKey> keys;
-      for (size_t i : pathkeys_)
-        keys.push_back({key_slots_[i], g_.keys[i].descending, g_.keys[i].nulls_first});
       top.node = std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys), sort_text_,
                                                    0, kSortMemoryLimitBytes);
+      top.node->estimate = {c.sort.startup, c.sort.total, c.sort.rows, in_width};
+    } else if (c.input_sort == InputSort::kIncrementalSort) {
+      std::string presorted;
+      for (size_t i = 0; i < presorted_; ++i)
+        presorted += (presorted.empty() ? "" : ", ") + g_.keys[pathkeys_[i]].text;
+      top.node = std::make_unique<scans::IncrementalSortNode>(
+          std::move(top.node), std::move(keys), presorted_, sort_text_, presorted,
+          kSortMemoryLimitBytes);
       top.node->estimate = {c.sort.startup, c.sort.total, c.sort.rows, in_width};
     }
     scans::GroupAggSpec spec;
@@ -469,7 +490,10 @@ class GroupingPlanner {
   std::string sort_text_;         // their Sort Key
   std::vector<size_t> order_keys_;  // ORDER BY's keys that are sort_pathkeys
   size_t order_in_group_ = 0;
+  bool dummy_ = false;
+  RelationStatsView empty_view_;
   Chosen chosen_;
+  size_t presorted_ = 0;  // the chosen input's leading keys in order
   int width_ = 0;
 };
 

@@ -398,9 +398,6 @@ class ScanChooser {
     t.incremental_sort = [this](const PathCost& p, size_t keys, double limit) {
       return incremental_sort_cost(p, keys, limit);
     };
-    t.incremental_sort_node = [this](const PathCost& p, size_t keys, ScanBuilder scan) {
-      return incremental_sort_builder(p, keys, std::move(scan))();
-    };
     return t;
   }
 

@@ -107,12 +107,9 @@ struct TablePaths {
   const RelationStatsView* view = nullptr;
   RelSize size;
   int width = 0;
-  // An Incremental Sort over a path ordered by its first `presorted` keys: its cost
-  // (`limit` rows wanted, -1: all) and its node over the path's.
+  // An Incremental Sort's cost over a path ordered by its first `presorted` keys
+  // (`limit` rows wanted, -1: all).
   std::function<PathCost(const PathCost&, size_t presorted, double limit)> incremental_sort;
-  std::function<std::unique_ptr<scans::ExecNode>(const PathCost&, size_t presorted,
-                                                 std::function<std::unique_ptr<scans::ExecNode>()>)>
-      incremental_sort_node;
 };
 
 struct ChosenScan {
