@@ -254,12 +254,12 @@ class GroupingBinder {
     for (const sql::Expr* p : parts) {
       TypedExpr raw = bind_condition(*p, tagged_columns(), "HAVING", aggregate_calls(true, ""));
       TypedExpr upper = to_upper(raw);
-      raw_having_.push_back(raw);
       // A conjunct over grouping keys only filters rows as well as groups: WHERE does it.
       if (!find_aggregate(*p) && !expr_is_volatile(upper)) {
         g_.having_to_where.push_back(p);
         continue;
       }
+      raw_having_.push_back(std::move(raw));
       kept.push_back(std::move(upper));
     }
     if (kept.empty()) return;

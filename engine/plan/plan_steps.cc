@@ -14,20 +14,24 @@ std::vector<Clause> restrictions(const RelationEntry& rel, const sql::Select& s,
                                  const std::vector<const sql::Expr*>& extra, bool& contradiction,
                                  size_t& class_start) {
   std::vector<Clause> clauses;
-  std::vector<Clause> parts;
-  if (s.where) parts.push_back(bind_where(rel, *s.where));
-  for (const sql::Expr* e : extra) parts.push_back(bind_where(rel, *e));
-  if (parts.size() == 1) {
-    clauses = restriction_clauses(find_duplicate_ors(normalize(std::move(parts[0]))));
-  } else if (!parts.empty()) {
-    Clause all;
-    all.kind = Clause::Kind::kAnd;
-    all.args = std::move(parts);
-    clauses = restriction_clauses(find_duplicate_ors(normalize(std::move(all))));
+  if (s.where)
+    clauses = restriction_clauses(find_duplicate_ors(normalize(bind_where(rel, *s.where))));
+  // Moved conjuncts join the list as it is: a WHERE folded to FALSE (or NULL) stays
+  // beside them as a gating qual (the relation is empty only when that is its one
+  // restriction).
+  bool gated = false;
+  for (const sql::Expr* e : extra) {
+    if (!gated && clauses.size() == 1 && clauses[0].kind == Clause::Kind::kBool &&
+        clauses[0].value.value_or(0) == 0) {
+      gated = true;
+      clauses.clear();
+    }
+    for (Clause& c : restriction_clauses(find_duplicate_ors(normalize(bind_where(rel, *e)))))
+      clauses.push_back(std::move(c));
   }
   EquivalenceResult classes = apply_equivalence_classes(std::move(clauses));
   clauses = std::move(classes.clauses);
-  contradiction = classes.contradiction;
+  contradiction = classes.contradiction || gated;
   class_start = classes.class_start;
   return clauses;
 }

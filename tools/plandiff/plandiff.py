@@ -255,7 +255,8 @@ def main():
                         cause = "result rows"
                         pg_plan = [repr(r) for r in (pg_rows or [])[:5]]
                         tp_plan = [repr(r) for r in (tp_rows or [])[:5]]
-                results.append((q, cause, pg_plan or [pg_err], tp_plan or [tp_err]))
+                results.append((q, cause, pg_plan if pg_plan is not None else [str(pg_err)],
+                                tp_plan if tp_plan is not None else [str(tp_err)]))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     report(results, args, version)
