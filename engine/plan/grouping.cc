@@ -126,7 +126,9 @@ GroupingChoice choose_grouping(const CostSettings& cs, const GroupingQuery& q,
       GroupingChoice c = grouped.shapes[size_t(p.id)];
       const size_t presorted = p.keys > 0 ? q.order_in_group : 0;
       if (presorted == q.order_pathkeys) {
-        ordered.add(c, p.cost, int(q.order_pathkeys), p.parallel_safe, startup);
+        // Its pathkeys are the grouping's, which ORDER BY's begin: longer than a Sort's.
+        ordered.add(c, p.cost, p.keys > 0 ? p.keys : int(q.order_pathkeys), p.parallel_safe,
+                    startup);
         continue;
       }
       if (p.id == cheapest) {

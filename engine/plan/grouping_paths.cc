@@ -135,6 +135,7 @@ class GroupingPlanner {
     choose_pathkeys(sq);
     sq.limit = limit_tuples(s_);
     sq.upper = [this](TablePaths t) { return choose(std::move(t)); };
+    gated_ = sq.one_time_false;
     if (sq.proven_empty) return build(choose(empty_relation(sq)));
     return build(choose_scan(ctx_, sq));
   }
@@ -358,6 +359,11 @@ class GroupingPlanner {
     ChosenScan out;
     out.node = t.builders[id]();
     out.node->estimate = {path.startup, path.total, path.rows, t.width};
+    // Restrictions proven false: PostgreSQL's gating Result over the scan.
+    if (gated_) {
+      out.node = std::make_unique<scans::OneTimeFalseNode>(std::move(out.node));
+      out.node->estimate = {path.startup, path.total, path.rows, t.width};
+    }
     presorted_ = t.paths[id].keys;
     out.path = chosen_.input;
     out.width = t.width;
@@ -491,6 +497,7 @@ class GroupingPlanner {
   std::vector<size_t> order_keys_;  // ORDER BY's keys that are sort_pathkeys
   size_t order_in_group_ = 0;
   bool dummy_ = false;
+  bool gated_ = false;  // the scan sits under a gating Result
   RelationStatsView empty_view_;
   Chosen chosen_;
   size_t presorted_ = 0;  // the chosen input's leading keys in order
