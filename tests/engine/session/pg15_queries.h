@@ -48,7 +48,7 @@ inline std::vector<std::string> split_rows(const std::string& line) {
 // Each query of pg15/`name` gives PostgreSQL's rows and plan; returns the queries run.
 inline size_t check_pg15_queries(Session& s, const std::string& name) {
   const std::vector<std::string> lines = fixture_lines("tests/engine/session/pg15/" + name);
-  EXPECT_GT(lines.size(), 40u) << name;
+  EXPECT_GT(lines.size(), 15u) << name;
   size_t queries = 0;
   for (size_t i = 0; i < lines.size();) {
     if (lines[i].substr(0, 2) != "Q ") {
@@ -89,6 +89,8 @@ inline size_t check_pg15_queries(Session& s, const std::string& name) {
         EXPECT_EQ(join_rows(got), want_rows) << sql;
       }
     }
+    // An error captured without plans (its EXPLAIN fails too): nothing more to compare.
+    if (want_error && want_plan.empty()) continue;
     std::vector<std::string> plan;
     for (const auto& r : s.execute("EXPLAIN " + sql).rows) plan.push_back(r[0]);
     EXPECT_EQ(plan, want_plan) << sql;
