@@ -99,7 +99,12 @@ class GroupingBinder {
       std::string arg;
       for (const auto& x : call.args) {
         const std::shared_ptr<TypedExpr> bound = bind_select_expr_text(*x);
-        arg += (arg.empty() ? "" : ", ") + deparse(*bound);
+        std::string text = deparse(*bound);
+        // min / max over varchar are text's: the argument is relabeled.
+        if ((a.kind == scans::AggKind::kMin || a.kind == scans::AggKind::kMax) &&
+            bound->type == TypeId::kVarchar)
+          text = (bound->kind == TypedExpr::Kind::kColumn ? "(" + text + ")" : text) + "::text";
+        arg += (arg.empty() ? "" : ", ") + text;
       }
       text = call.name + "(" + (call.distinct ? "DISTINCT " : "") + arg + ")";
     }

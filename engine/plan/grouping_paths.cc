@@ -1,6 +1,7 @@
 #include "engine/plan/grouping_paths.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "engine/plan/grouping.h"
 #include "engine/plan/grouping_bind.h"
@@ -61,21 +62,26 @@ double clause_selectivity(const TypedExpr& e) {
   return 0.5;
 }
 
-// Whether `e` is a bound (`x < c`, `x >= c`) on an expression: the expression's text,
-// and whether it is an upper one.
-bool range_bound(const TypedExpr& e, std::string& var, bool& upper) {
+// Whether `e` is a bound (`x < c`, `x >= c`) on an expression that reads a column (a
+// key, an aggregate of one: clauselist_selectivity pairs only clauses of one relation):
+// the expression's text, and whether it is an upper bound.
+bool range_bound(const TypedExpr& e, const std::function<bool(const TypedExpr&)>& reads_column,
+                 std::string& var, bool& upper) {
   if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.args.size() != 2)
     return false;
   const bool less = e.name == "<" || e.name == "<=";
   if (!less && e.name != ">" && e.name != ">=") return false;
   const bool const_right = e.args[1].is_const(), const_left = e.args[0].is_const();
   if (const_right == const_left) return false;
-  var = deparse(e.args[const_right ? 0 : 1]);
+  const TypedExpr& side = e.args[const_right ? 0 : 1];
+  if (!reads_column(side)) return false;
+  var = deparse(side);
   upper = less == const_right;
   return true;
 }
 
-double having_selectivity(const TypedExpr& having) {
+double having_selectivity(const TypedExpr& having,
+                          const std::function<bool(const TypedExpr&)>& reads_column) {
   std::vector<const TypedExpr*> parts;
   if (having.kind == TypedExpr::Kind::kAnd)
     for (const TypedExpr& a : having.args) parts.push_back(&a);
@@ -89,9 +95,9 @@ double having_selectivity(const TypedExpr& having) {
     if (used[i]) continue;
     std::string var, other;
     bool upper = false, other_upper = false;
-    if (range_bound(*parts[i], var, upper))
+    if (range_bound(*parts[i], reads_column, var, upper))
       for (size_t j = i + 1; j < parts.size(); ++j)
-        if (!used[j] && range_bound(*parts[j], other, other_upper) && other == var &&
+        if (!used[j] && range_bound(*parts[j], reads_column, other, other_upper) && other == var &&
             other_upper != upper) {
           used[j] = true;
           used[i] = true;
@@ -218,6 +224,7 @@ class GroupingPlanner {
     }
     sq.scan_columns = columns_;
     sq.projection_cost = key_units * cs_.cpu_operator_cost;
+    projection_cost_ = sq.projection_cost;
   }
 
   // group_pathkeys: the keys WHERE does not fix; the leading ones that are columns are
@@ -273,6 +280,18 @@ class GroupingPlanner {
     }
   }
 
+  // Whether an expression over the grouped row reads a table column: a key, or an
+  // aggregate of a column or expression (count(*) reads none).
+  bool reads_column(const TypedExpr& e) const {
+    if (e.kind == TypedExpr::Kind::kColumn) {
+      if (e.slot < g_.keys.size()) return true;
+      const BoundAgg& a = g_.aggs[e.slot - g_.keys.size()];
+      return a.column >= 0 || a.arg != nullptr;
+    }
+    return std::any_of(e.args.begin(), e.args.end(),
+                       [this](const TypedExpr& a) { return reads_column(a); });
+  }
+
   // The final target list's width (the grouped rows').
   int grouped_width() const {
     int width = 0;
@@ -284,13 +303,17 @@ class GroupingPlanner {
   ChosenScan choose(TablePaths t) {
     const bool startup = s_.limit.has_value();
     std::vector<RelPath> kept;
-    for (size_t i = 0; i < t.paths.size(); ++i)
-      add_path(kept, {t.paths[i].cost, t.paths[i].parallel_safe, int(i), int(t.paths[i].keys)},
-               startup);
+    // add_path weighs the table's paths before the keys' projection is costed onto them
+    // (apply_scanjoin_target_to_paths comes after): a fuzzy tie is judged without it.
+    for (size_t i = 0; i < t.paths.size(); ++i) {
+      PathCost bare = t.paths[i].cost;
+      if (t.paths[i].parallel_safe) bare.total -= projection_cost_ * bare.rows;
+      add_path(kept, {bare, t.paths[i].parallel_safe, int(i), int(t.paths[i].keys)}, startup);
+    }
     GroupingInputRel rel;
     std::vector<size_t> ids;
     for (const RelPath& k : kept) {
-      rel.inputs.push_back({k.cost, t.paths[size_t(k.id)].keys, k.parallel_safe});
+      rel.inputs.push_back({t.paths[size_t(k.id)].cost, t.paths[size_t(k.id)].keys, k.parallel_safe});
       ids.push_back(size_t(k.id));
     }
     rel.cheapest = cheapest_total_input(rel.inputs);
@@ -317,7 +340,9 @@ class GroupingPlanner {
     q.states = {trans.states, trans.space};
     if (g_.having)
       q.having = HavingQual{QualCost{0, expr_cost_units(*g_.having) * cs_.cpu_operator_cost},
-                            having_selectivity(*g_.having)};
+                            having_selectivity(*g_.having, [this](const TypedExpr& e) {
+                              return reads_column(e);
+                            })};
     q.output_cost = g_.target_cost_units * cs_.cpu_operator_cost;
     q.input_width = t.width;
     q.width = grouped_width();
@@ -496,6 +521,7 @@ class GroupingPlanner {
   std::string sort_text_;         // their Sort Key
   std::vector<size_t> order_keys_;  // ORDER BY's keys that are sort_pathkeys
   size_t order_in_group_ = 0;
+  double projection_cost_ = 0;  // the computed keys' per row
   bool dummy_ = false;
   bool gated_ = false;  // the scan sits under a gating Result
   RelationStatsView empty_view_;

@@ -164,6 +164,27 @@ def rows_of(conn, sql, settings=()):
     return rows, None
 
 
+def values_close(a, b):
+    """Two values as text: equal, or floats within rounding (a float sum's last digits
+    follow the order rows come in, which a sort or a spill may change)."""
+    if a == b:
+        return True
+    try:
+        x, y = float(a), float(b)
+    except (TypeError, ValueError):
+        return False
+    return abs(x - y) <= 1e-12 * max(abs(x), abs(y))
+
+
+def rows_close(pg_rows, tp_rows):
+    if pg_rows == tp_rows:
+        return True
+    if pg_rows is None or tp_rows is None or len(pg_rows) != len(tp_rows):
+        return False
+    return all(len(p) == len(t) and all(values_close(a, b) for a, b in zip(p, t))
+               for p, t in zip(pg_rows, tp_rows))
+
+
 def shape(lines):
     """The plan's nodes: (depth, header without costs and aliases), and the top node's
     startup and total cost and rows."""
@@ -249,7 +270,7 @@ def main():
                     if pg_rerr != tp_rerr:
                         cause = "result error"
                         pg_plan, tp_plan = [str(pg_rerr)], [str(tp_rerr)]
-                    elif pg_rows != tp_rows and not (" LIMIT " in sql.upper() and
+                    elif not rows_close(pg_rows, tp_rows) and not (" LIMIT " in sql.upper() and
                                                      len(pg_rows) == len(tp_rows)):
                         # (a LIMIT may keep other rows among ties)
                         cause = "result rows"
