@@ -62,11 +62,9 @@ void GroupAggNode::do_open() {
   states_.clear();
   table_.clear();
   distinct_.clear();
-  for (const AggSpec& a : spec_.aggs) {
-    (void)a;
-    distinct_.emplace_back();
-  }
+  distinct_.resize(spec_.aggs.size());
   emitted_ = 0;
+  statement_time_ = timestamp_now();  // CURRENT_DATE in HAVING: one time per statement
   input_done_ = false;
   filled_ = false;
   peak_bytes_ = 0;
@@ -167,7 +165,7 @@ void GroupAggNode::emit(uint32_t group_row, AggState* states) {
     if (isnull) out_.set_null(i, uint32_t(nkeys + a));
   }
   if (spec_.having) {
-    EvalState st{&out_.arena, timestamp_now()};
+    EvalState st{&out_.arena, statement_time_};
     if (!evaluate_qual(*spec_.having, row, flags_.get(), st)) {
       ++instr.rows_filtered;
       return;

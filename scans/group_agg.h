@@ -99,6 +99,7 @@ class GroupAggNode final : public ExecNode {
   RowRef probe_{nullptr, nullptr};
   std::unordered_set<uint32_t, RowHash, RowEqual> table_;
   size_t emitted_ = 0;
+  int64_t statement_time_ = 0;
   bool input_done_ = false;
   bool filled_ = false;
   uint64_t peak_bytes_ = 0;
