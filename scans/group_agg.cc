@@ -34,9 +34,27 @@ GroupAggNode::GroupAggNode(std::unique_ptr<ExecNode> child, GroupAggSpec spec)
   flags_ = std::make_unique<bool[]>(std::max<size_t>(spec_.row_types.size(), 1));
 }
 
+std::vector<TypeId> partial_row_types(std::vector<TypeId> key_types,
+                                      const std::vector<AggSpec>& aggs) {
+  for (const AggSpec& a : aggs)
+    for (uint32_t i = 0; i < kPartialSlots; ++i)
+      key_types.push_back(a.typed && i == 1 ? typed_state_type(a) : TypeId::kInt8);
+  return key_types;
+}
+
 std::string GroupAggNode::explain_name() const {
   if (spec_.aggs.empty() && spec_.strategy == GroupStrategy::kSorted) return "Group";
-  return spec_.strategy == GroupStrategy::kSorted ? "GroupAggregate" : "HashAggregate";
+  const std::string name =
+      spec_.strategy == GroupStrategy::kSorted ? "GroupAggregate" : "HashAggregate";
+  switch (spec_.mode) {
+    case AggMode::kPartial:
+      return "Partial " + name;
+    case AggMode::kFinalize:
+      return "Finalize " + name;
+    case AggMode::kSimple:
+      break;
+  }
+  return name;
 }
 
 void GroupAggNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
@@ -88,6 +106,10 @@ void GroupAggNode::accumulate(AggState* states, const RowBatch& b, uint32_t r) {
   for (size_t a = 0; a < spec_.aggs.size(); ++a) {
     const AggSpec& spec = spec_.aggs[a];
     AggState& st = states[a];
+    if (spec_.mode == AggMode::kFinalize) {  // a participant's state at spec.slot
+      spec.typed ? typed_combine(st, spec, row + spec.slot) : int_combine(st, row + spec.slot);
+      continue;
+    }
     if (spec.kind == AggKind::kCountStar) {
       ++st.count;
       continue;
@@ -155,6 +177,19 @@ void GroupAggNode::emit(uint32_t group_row, AggState* states) {
     const TypeInfo& info = type_info(spec_.row_types[k]);
     const Datum v = key.values[slot];
     row[k] = info.byval ? v : out_.arena.copy(datum_pointer(v), datum_ref_size(info.len, v));
+  }
+  if (spec_.mode == AggMode::kPartial) {
+    for (size_t a = 0; a < spec_.aggs.size(); ++a) {
+      const auto first = uint32_t(nkeys + kPartialSlots * a);
+      if (spec_.aggs[a].typed) {
+        typed_settle(states[a], spec_.aggs[a]);
+        typed_put_state(states[a], spec_.aggs[a], out_, first, i);
+      } else {
+        int_put_state(states[a], row + first);
+      }
+    }
+    out_.count = i + 1;
+    return;
   }
   for (size_t a = 0; a < spec_.aggs.size(); ++a) {
     if (spec_.aggs[a].typed) typed_settle(states[a], spec_.aggs[a]);

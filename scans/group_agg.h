@@ -38,16 +38,26 @@ using AggFinalizer =
 
 struct GroupAggSpec {
   GroupStrategy strategy = GroupStrategy::kHashed;
+  // kPartial: each group's row is its keys, then kPartialSlots state slots per aggregate
+  // (no HAVING, nothing finalized), for a Finalize above a Gather; kFinalize: the input
+  // rows are such rows (an aggregate's `slot` is its first state slot), combined.
+  AggMode mode = AggMode::kSimple;
   std::vector<uint32_t> keys;  // input slots that make a group
   std::vector<AggSpec> aggs;
   AggFinalizer finalize;
-  std::vector<TypeId> row_types;  // the grouped row's: the keys', then each aggregate's
+  // The grouped row's slot types: the keys', then each aggregate's result's (kPartial:
+  // partial_row_types).
+  std::vector<TypeId> row_types;
   std::shared_ptr<const TypedExpr> having;  // over the grouped row; null: none
   std::string having_text;
   std::string group_text;       // "Group Key: b, c"'s part after the colon
   int planned_partitions = 0;   // HashAggregate: what the planner expected to spill into
   uint64_t max_bytes = 0;       // HashAggregate: the in-memory bound
 };
+
+// A Partial node's row types: the keys', then each aggregate's state slots.
+std::vector<TypeId> partial_row_types(std::vector<TypeId> key_types,
+                                      const std::vector<AggSpec>& aggs);
 
 class GroupAggNode final : public ExecNode {
  public:

@@ -200,9 +200,11 @@ void accumulate(AggState& st, const int64_t* v, uint32_t w, uint32_t n) {
   st.count += n;
 }
 
+}  // namespace
+
 // A state as a Partial Aggregate's output slots, and back (PostgreSQL's
 // serialize / deserialize functions, here five int64 slots).
-void put_state(const AggState& st, int64_t* out) {
+void int_put_state(const AggState& st, int64_t* out) {
   const auto bits = static_cast<unsigned __int128>(st.sum);
   out[0] = st.count;
   out[1] = static_cast<int64_t>(static_cast<uint64_t>(bits));
@@ -212,7 +214,7 @@ void put_state(const AggState& st, int64_t* out) {
 }
 
 // Adds a partial state (PostgreSQL's combine functions).
-void combine(AggState& st, const int64_t* in) {
+void int_combine(AggState& st, const int64_t* in) {
   if (in[0] == 0) return;  // that participant saw no rows: min and max mean nothing
   const auto hi = static_cast<unsigned __int128>(static_cast<uint64_t>(in[2])) << 64;
   const auto sum = static_cast<__int128>(hi | static_cast<uint64_t>(in[1]));
@@ -227,7 +229,6 @@ void combine(AggState& st, const int64_t* in) {
   st.sum += sum;
 }
 
-}  // namespace
 
 void AggregateNode::collect_distinct(size_t a, const RowBatch& b) {
   const AggSpec& spec = aggs_[a];
@@ -289,7 +290,7 @@ const RowBatch* AggregateNode::do_next() {
       if (mode_ == AggMode::kFinalize) {
         for (uint32_t r = 0; r < b->count; ++r)
           spec.typed ? typed_combine(st, spec, b->row(r) + kPartialSlots * a)
-                     : combine(st, b->row(r) + kPartialSlots * a);
+                     : int_combine(st, b->row(r) + kPartialSlots * a);
       } else if (spec.distinct) {
         collect_distinct(a, *b);
       } else if (spec.typed && spec.kind != AggKind::kCount && spec.kind != AggKind::kCountStar) {
@@ -320,7 +321,7 @@ const RowBatch* AggregateNode::do_next() {
     batch_.reset(uint32_t(kPartialSlots * aggs_.size()), 1);
     for (size_t a = 0; a < aggs_.size(); ++a)
       aggs_[a].typed ? typed_put_state(states_[a], aggs_[a], batch_, uint32_t(kPartialSlots * a))
-                     : put_state(states_[a], batch_.row(0) + kPartialSlots * a);
+                     : int_put_state(states_[a], batch_.row(0) + kPartialSlots * a);
   } else {
     batch_.reset(0, 1);
   }

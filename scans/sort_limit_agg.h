@@ -126,6 +126,12 @@ struct AggState {
 enum class AggMode : uint8_t { kSimple, kPartial, kFinalize };
 inline constexpr uint32_t kPartialSlots = 5;
 
+// An integer state as a Partial Aggregate's five slots (count, sum's low and high 64
+// bits, min, max), and a Finalize's combination of them (PostgreSQL's serialize and
+// combine functions).
+void int_put_state(const AggState& st, int64_t* out);
+void int_combine(AggState& st, const int64_t* in);
+
 // A node whose one row is aggregate results, which the engine formats by each
 // aggregate's SQL type: an Aggregate, or the Result over min/max InitPlans.
 class AggregateResults {

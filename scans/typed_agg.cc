@@ -147,8 +147,9 @@ TypeId typed_state_type(const AggSpec& spec) {
   }
 }
 
-void typed_put_state(const AggState& st, const AggSpec& spec, RowBatch& batch, uint32_t first) {
-  Datum* out = batch.row(0) + first;
+void typed_put_state(const AggState& st, const AggSpec& spec, RowBatch& batch, uint32_t first,
+                     uint32_t row) {
+  Datum* out = batch.row(row) + first;
   const auto bits = static_cast<unsigned __int128>(st.sum);
   out[0] = st.count;
   out[1] = 0;
@@ -156,7 +157,7 @@ void typed_put_state(const AggState& st, const AggSpec& spec, RowBatch& batch, u
   out[3] = static_cast<int64_t>(static_cast<uint64_t>(bits >> 64));
   out[4] = 0;
   if (st.count == 0) {
-    batch.set_null(0, first + 1);  // no value: nothing for a copy to follow
+    batch.set_null(row, first + 1);  // no value: nothing for a copy to follow
     return;
   }
   const TypeId t = typed_state_type(spec);

@@ -25,9 +25,10 @@ void typed_settle(AggState& st, const AggSpec& spec);
 // The state's current min / max (valid once count > 0).
 Datum typed_extreme(const AggState& st, TypeId type);
 
-// A Partial Aggregate's state into its five slots (`batch` row 0 at `first`; its
+// A Partial Aggregate's state into its five slots (`batch` row `row` at `first`; its
 // by-reference value copied into the batch's arena), and a Finalize's combination.
-void typed_put_state(const AggState& st, const AggSpec& spec, RowBatch& batch, uint32_t first);
+void typed_put_state(const AggState& st, const AggSpec& spec, RowBatch& batch, uint32_t first,
+                     uint32_t row = 0);
 void typed_combine(AggState& st, const AggSpec& spec, const Datum* in);
 
 // The type of the value slot typed_put_state fills (for the Partial Aggregate's RowShape).

@@ -36,19 +36,20 @@ struct UpperRel {
 // The grouping node over `input` (sorted on the keys for kSorted), with the target
 // list's cost per group (create_agg_path / create_group_path add it).
 GroupAggCost grouping_cost(const CostSettings& cs, const GroupingQuery& q, AggStrategy strategy,
-                           const PathCost& input, double groups) {
+                           const GroupingInputRel& rel, const PathCost& input) {
+  const double groups = rel.num_groups;
   GroupAggCost c;
   if (!q.has_aggs && strategy == AggStrategy::kSorted) {
     c.path = cost_group(cs, input, q.group_columns, groups, q.having);
   } else {
     GroupAggInput in;
     in.strategy = strategy;
-    in.aggs = q.aggs;
+    in.aggs = rel.finalize ? q.final_aggs : q.aggs;
     in.states = q.states;
     in.group_columns = q.group_columns;
     in.groups = groups;
     in.input = input;
-    in.input_width = q.input_width;
+    in.input_width = rel.finalize ? rel.input_width : q.input_width;
     in.having = q.having;
     c = cost_agg(cs, in);
   }
@@ -57,46 +58,57 @@ GroupAggCost grouping_cost(const CostSettings& cs, const GroupingQuery& q, AggSt
   return c;
 }
 
-// add_paths_to_grouping_rel without partial aggregation.
-void add_grouping_paths(const CostSettings& cs, const GroupingQuery& q, const GroupingInputRel& rel,
-                        bool startup, UpperRel& out) {
+// add_paths_to_grouping_rel: the sorted strategy over the table's paths, then over the
+// partially grouped relation's; the hashed one over each relation's cheapest.
+void add_grouping_paths(const CostSettings& cs, const GroupingQuery& q,
+                        const std::vector<GroupingInputRel>& rels, bool startup, UpperRel& out) {
   const int all = int(q.pathkeys);
-  std::vector<size_t> order(rel.inputs.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return rel.inputs[a].cost.total < rel.inputs[b].cost.total;
-  });
-  auto sorted_agg = [&](size_t i, InputSort how, const PathCost& sorted) {
-    GroupingChoice c;
-    c.input = i;
-    c.strategy = AggStrategy::kSorted;
-    c.input_sort = how;
-    c.sort = sorted;
-    c.agg = grouping_cost(cs, q, AggStrategy::kSorted, sorted, rel.num_groups).path;
-    out.add(c, c.agg, all, rel.inputs[i].parallel_safe, startup);
-  };
-  for (size_t i : order) {
-    const GroupingInput& in = rel.inputs[i];
-    const bool is_sorted = in.presorted == q.pathkeys;
-    if (i == rel.cheapest || is_sorted) {
-      if (is_sorted)
-        sorted_agg(i, InputSort::kNone, in.cost);
-      else
-        sorted_agg(i, InputSort::kSort,
-                   disabled_if(!q.enable_sort,
-                               cost_sort(cs, in.cost, in.cost.rows, q.input_width, 0, -1)));
+  for (size_t r = 0; r < rels.size(); ++r) {
+    const GroupingInputRel& rel = rels[r];
+    std::vector<size_t> order(rel.inputs.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return rel.inputs[a].cost.total < rel.inputs[b].cost.total;
+    });
+    const int width = rel.finalize ? rel.input_width : q.input_width;
+    auto sorted_agg = [&](size_t i, InputSort how, const PathCost& sorted) {
+      GroupingChoice c;
+      c.rel = r;
+      c.input = i;
+      c.strategy = AggStrategy::kSorted;
+      c.input_sort = how;
+      c.sort = sorted;
+      c.agg = grouping_cost(cs, q, AggStrategy::kSorted, rel, sorted).path;
+      out.add(c, c.agg, all, rel.inputs[i].parallel_safe, startup);
+    };
+    for (size_t i : order) {
+      const GroupingInput& in = rel.inputs[i];
+      const bool is_sorted = in.presorted == q.pathkeys;
+      if (i == rel.cheapest || is_sorted) {
+        if (is_sorted)
+          sorted_agg(i, InputSort::kNone, in.cost);
+        else
+          sorted_agg(i, InputSort::kSort,
+                     disabled_if(!q.enable_sort,
+                                 cost_sort(cs, in.cost, in.cost.rows, width, 0, -1)));
+      }
+      if (is_sorted || !q.enable_incremental_sort || in.presorted == 0) continue;
+      sorted_agg(i, InputSort::kIncrementalSort, q.incremental_sort(in.cost, in.presorted, -1));
     }
-    if (is_sorted || !q.enable_incremental_sort || in.presorted == 0) continue;
-    sorted_agg(i, InputSort::kIncrementalSort, q.incremental_sort(in.cost, in.presorted, -1));
   }
-  if (q.can_hash) {
+  if (!q.can_hash) return;
+  for (size_t r = 0; r < rels.size(); ++r) {
+    const GroupingInputRel& rel = rels[r];
     GroupingChoice c;
+    c.rel = r;
     c.input = rel.cheapest;
     c.strategy = AggStrategy::kHashed;
-    const GroupAggCost h = grouping_cost(cs, q, AggStrategy::kHashed,
-                                         rel.inputs[rel.cheapest].cost, rel.num_groups);
+    const GroupAggCost h =
+        grouping_cost(cs, q, AggStrategy::kHashed, rel, rel.inputs[rel.cheapest].cost);
     c.agg = h.path;
-    c.planned_partitions = h.spill.limits.partitions;
+    c.planned_partitions = executor_planned_partitions(
+        cs, rel.finalize ? rel.input_width : q.input_width, q.states.transition_space,
+        rel.num_groups);
     out.add(c, c.agg, 0, rel.inputs[rel.cheapest].parallel_safe, startup);
   }
 }
@@ -113,10 +125,10 @@ size_t cheapest_total_input(const std::vector<GroupingInput>& inputs) {
 }
 
 GroupingChoice choose_grouping(const CostSettings& cs, const GroupingQuery& q,
-                               const GroupingInputRel& rel) {
+                               const std::vector<GroupingInputRel>& rels) {
   const bool startup = q.limit_count.has_value();
   UpperRel grouped;
-  add_grouping_paths(cs, q, rel, startup, grouped);
+  add_grouping_paths(cs, q, rels, startup, grouped);
   // create_ordered_paths: a grouped path in ORDER BY's order as it is; the cheapest under
   // a Sort; one in a leading part of the order under an Incremental Sort.
   UpperRel ordered;

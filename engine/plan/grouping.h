@@ -32,6 +32,7 @@ struct GroupingQuery {
   bool has_aggs = true;        // an Agg; else a Group node for the sorted strategy
   bool can_hash = true;        // no DISTINCT aggregate
   AggClauseCosts aggs{};       // AGGSPLIT_SIMPLE
+  AggClauseCosts final_aggs{};  // AGGSPLIT_FINAL_DESERIAL, over a partially grouped relation
   AggStates states{};
   std::optional<HavingQual> having;
   double output_cost = 0;      // the grouped target list's cost per group
@@ -62,15 +63,20 @@ struct GroupingInput {
   bool parallel_safe = true;
 };
 
+// The table's relation, or the partially grouped one (`finalize`: its paths are Gathers
+// of participants' states, which a Finalize node combines).
 struct GroupingInputRel {
   std::vector<GroupingInput> inputs;
   size_t cheapest = 0;
   double num_groups = 1;
+  bool finalize = false;
+  int input_width = 0;
 };
 
 enum class InputSort { kNone, kSort, kIncrementalSort };
 
 struct GroupingChoice {
+  size_t rel = 0;  // which input relation
   size_t input = 0;
   AggStrategy strategy = AggStrategy::kHashed;
   InputSort input_sort = InputSort::kNone;
@@ -86,7 +92,8 @@ struct GroupingChoice {
 // set_cheapest's cheapest total path of `inputs`.
 size_t cheapest_total_input(const std::vector<GroupingInput>& inputs);
 
+// `rels`: the table's relation, then (when made) the partially grouped one.
 GroupingChoice choose_grouping(const CostSettings& cs, const GroupingQuery& q,
-                               const GroupingInputRel& rel);
+                               const std::vector<GroupingInputRel>& rels);
 
 }  // namespace tp

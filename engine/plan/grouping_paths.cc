@@ -5,9 +5,12 @@
 
 #include "engine/plan/grouping.h"
 #include "engine/plan/grouping_bind.h"
+#include "engine/plan/grouping_nodes.h"
+#include "engine/plan/having_selectivity.h"
 #include "engine/plan/incremental_sort.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/parallel_paths.h"
+#include "engine/plan/partial_grouping.h"
 #include "engine/plan/plan_steps.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/scan_choice.h"
@@ -22,91 +25,11 @@
 namespace tp {
 namespace {
 
-constexpr double kDefaultIneqSel = 0.3333333333333333;  // DEFAULT_INEQ_SEL
-constexpr double kDefaultEqSel = 0.005;                 // DEFAULT_EQ_SEL
-constexpr double kDefaultRangeSel = 0.005;              // DEFAULT_RANGE_INEQ_SEL
-
 // "b DESC", "(count(*)) NULLS FIRST": a sort key as EXPLAIN prints it.
 std::string sort_key_text(const std::string& text, bool desc, bool nulls_first) {
   std::string out = text + (desc ? " DESC" : "");
   if (nulls_first != desc) out += nulls_first ? " NULLS FIRST" : " NULLS LAST";
   return out;
-}
-
-// A HAVING conjunct's selectivity: no statistics describe an aggregate's values, so
-// each comparison takes PostgreSQL's default (an inequality a third, an equality
-// 0.005); a pair of bounds on one expression is a range (0.005).
-double clause_selectivity(const TypedExpr& e) {
-  switch (e.kind) {
-    case TypedExpr::Kind::kAnd: {
-      double s = 1;
-      for (const TypedExpr& a : e.args) s *= clause_selectivity(a);
-      return s;
-    }
-    case TypedExpr::Kind::kOr: {
-      double s = 0;
-      for (const TypedExpr& a : e.args) s = s + clause_selectivity(a) - s * clause_selectivity(a);
-      return s;
-    }
-    case TypedExpr::Kind::kNot:
-      return 1 - clause_selectivity(e.args[0]);
-    case TypedExpr::Kind::kCall:
-      if (e.form != TypedExpr::Form::kInfix) break;
-      if (e.name == "=") return kDefaultEqSel;
-      if (e.name == "<>") return 1 - kDefaultEqSel;
-      if (e.name == "<" || e.name == "<=" || e.name == ">" || e.name == ">=") return kDefaultIneqSel;
-      break;
-    default:
-      break;
-  }
-  return 0.5;
-}
-
-// Whether `e` is a bound (`x < c`, `x >= c`) on an expression that reads a column (a
-// key, an aggregate of one: clauselist_selectivity pairs only clauses of one relation):
-// the expression's text, and whether it is an upper bound.
-bool range_bound(const TypedExpr& e, const std::function<bool(const TypedExpr&)>& reads_column,
-                 std::string& var, bool& upper) {
-  if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.args.size() != 2)
-    return false;
-  const bool less = e.name == "<" || e.name == "<=";
-  if (!less && e.name != ">" && e.name != ">=") return false;
-  const bool const_right = e.args[1].is_const(), const_left = e.args[0].is_const();
-  if (const_right == const_left) return false;
-  const TypedExpr& side = e.args[const_right ? 0 : 1];
-  if (!reads_column(side)) return false;
-  var = deparse(side);
-  upper = less == const_right;
-  return true;
-}
-
-double having_selectivity(const TypedExpr& having,
-                          const std::function<bool(const TypedExpr&)>& reads_column) {
-  std::vector<const TypedExpr*> parts;
-  if (having.kind == TypedExpr::Kind::kAnd)
-    for (const TypedExpr& a : having.args) parts.push_back(&a);
-  else
-    parts.push_back(&having);
-  // clauselist_selectivity: a lower and an upper bound on one expression, both at the
-  // default, make a range.
-  double s = 1;
-  std::vector<bool> used(parts.size(), false);
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (used[i]) continue;
-    std::string var, other;
-    bool upper = false, other_upper = false;
-    if (range_bound(*parts[i], reads_column, var, upper))
-      for (size_t j = i + 1; j < parts.size(); ++j)
-        if (!used[j] && range_bound(*parts[j], reads_column, other, other_upper) && other == var &&
-            other_upper != upper) {
-          used[j] = true;
-          used[i] = true;
-          s *= kDefaultRangeSel;
-          break;
-        }
-    if (!used[i]) s *= clause_selectivity(*parts[i]);
-  }
-  return s;
 }
 
 // What the chosen input and its plan are, filled in while the scan chooser's paths
@@ -280,6 +203,21 @@ class GroupingPlanner {
     }
   }
 
+  // estimate_num_groups over the keys, for `rows` input rows.
+  double groups_over(const RelationStatsView& view, double rows, double rel_rows) const {
+    std::vector<int> columns, expr_vars;
+    int boolean_exprs = 0;
+    for (const GroupKey& k : g_.keys) {
+      if (k.column >= 0)
+        columns.push_back(k.column);
+      else if (k.expr->type == TypeId::kBool)
+        ++boolean_exprs;
+      else
+        for (int c : expr_columns(*k.expr)) expr_vars.push_back(c);
+    }
+    return estimate_num_groups(view, columns, rows, rel_rows, boolean_exprs, expr_vars);
+  }
+
   // Whether an expression over the grouped row reads a table column: a key, or an
   // aggregate of a column or expression (count(*) reads none).
   bool reads_column(const TypedExpr& e) const {
@@ -317,25 +255,15 @@ class GroupingPlanner {
       ids.push_back(size_t(k.id));
     }
     rel.cheapest = cheapest_total_input(rel.inputs);
-    std::vector<int> columns, expr_vars;
-    int boolean_exprs = 0;
-    for (const GroupKey& k : g_.keys) {
-      if (k.column >= 0) {
-        columns.push_back(k.column);
-      } else if (k.expr->type == TypeId::kBool) {
-        ++boolean_exprs;
-      } else {
-        for (int c : expr_columns(*k.expr)) expr_vars.push_back(c);
-      }
-    }
-    rel.num_groups = estimate_num_groups(*t.view, columns, rel.inputs[rel.cheapest].cost.rows,
-                                         t.size.rows, boolean_exprs, expr_vars);
+    rel.num_groups = num_groups_ = groups_over(*t.view, rel.inputs[rel.cheapest].cost.rows,
+                                               t.size.rows);
     GroupingQuery q;
     q.pathkeys = pathkeys_.size();
     q.group_columns = int(g_.keys.size());
     q.has_aggs = !g_.aggs.empty();
     q.can_hash = std::none_of(g_.aggs.begin(), g_.aggs.end(), [](const BoundAgg& a) { return a.distinct; });
     q.aggs = agg_clause_costs(cs_, calls_, AggSplit::kSimple);
+    q.final_aggs = agg_clause_costs(cs_, calls_, AggSplit::kFinalDeserial);
     const AggTransitions trans = agg_transitions(calls_);
     q.states = {trans.states, trans.space};
     if (g_.having)
@@ -375,13 +303,23 @@ class GroupingPlanner {
       const double groups = estimate_num_groups(view, cols, grouped.rows, rel_rows, bools, vars);
       return cost_incremental_sort(cs_, grouped, groups, q.width, limit);
     };
-    chosen_.choice = choose_grouping(cs_, q, rel);
+    std::vector<GroupingInputRel> rels{rel};
+    std::vector<size_t> partial_ids;
+    if (can_partial(t)) rels.push_back(partial_relation(t, q, startup, partial_ids));
+    chosen_.choice = choose_grouping(cs_, q, rels);
     width_ = q.width;
+    ChosenScan out;
+    if (chosen_.choice.rel == 1) {
+      out.node = gather_node(partial_paths_[partial_ids[chosen_.choice.input]]);
+      chosen_.input = partial_paths_[partial_ids[chosen_.choice.input]].cost;
+      chosen_.input_width = partial_width_;
+      out.path = chosen_.input;
+      return out;
+    }
     const size_t id = ids[chosen_.choice.input];
     const PathCost& path = t.paths[id].cost;
     chosen_.input = path;
     chosen_.input_width = t.width;
-    ChosenScan out;
     out.node = t.builders[id]();
     out.node->estimate = {path.startup, path.total, path.rows, t.width};
     // Restrictions proven false: PostgreSQL's gating Result over the scan.
@@ -395,54 +333,169 @@ class GroupingPlanner {
     return out;
   }
 
-  PlannedQuery build(ChosenScan scan) {
-    PlanTop top{std::move(scan.node), chosen_.input};
-    const GroupingChoice& c = chosen_.choice;
-    const int in_width = chosen_.input_width;
-    if (!computed_.empty()) {
-      const scans::PlanEstimate e = top.node->estimate;
-      top.node = std::make_unique<scans::ProjectNode>(std::move(top.node), computed_);
-      top.node->estimate = e;
-    }
-    std::vector<scans::SortKey> keys;
-    for (size_t i : pathkeys_)
-      keys.push_back({key_slots_[i], g_.keys[i].descending, g_.keys[i].nulls_first});
-    if (c.input_sort == InputSort::kSort) {
-      top.node = std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys), sort_text_,
-                                                   0, kSortMemoryLimitBytes);
-      top.node->estimate = {c.sort.startup, c.sort.total, c.sort.rows, in_width};
-    } else if (c.input_sort == InputSort::kIncrementalSort) {
-      std::string presorted;
-      for (size_t i = 0; i < presorted_; ++i)
-        presorted += (presorted.empty() ? "" : ", ") + g_.keys[pathkeys_[i]].text;
-      top.node = std::make_unique<scans::IncrementalSortNode>(
-          std::move(top.node), std::move(keys), presorted_, sort_text_, presorted,
-          kSortMemoryLimitBytes);
-      top.node->estimate = {c.sort.startup, c.sort.total, c.sort.rows, in_width};
-    }
-    scans::GroupAggSpec spec;
-    spec.strategy = c.strategy == AggStrategy::kSorted ? scans::GroupStrategy::kSorted
-                                                        : scans::GroupStrategy::kHashed;
-    spec.keys = key_slots_;
-    spec.aggs = specs_;
-    spec.finalize = [outs = outputs_](size_t a, const scans::AggState& st, ValueArena& arena,
-                                      bool& isnull) {
-      return aggregate_datum(outs[a], st, arena, isnull);
+  // create_partial_grouping_paths runs when the aggregates have partial forms (no
+  // DISTINCT one), the table has partial paths, and nothing above is parallel-restricted
+  // (a volatile call).
+  bool can_partial(const TablePaths& t) const {
+    if (t.partials.empty() || dummy_ || gated_) return false;
+    if (std::any_of(g_.aggs.begin(), g_.aggs.end(), [](const BoundAgg& a) { return a.distinct; }))
+      return false;
+    auto volatile_expr = [](const std::shared_ptr<const TypedExpr>& e) {
+      return e && expr_is_volatile(*e);
     };
-    for (const GroupKey& k : g_.keys) spec.row_types.push_back(k.expr->type);
-    for (const OutputAggregate& o : outputs_) spec.row_types.push_back(o.result);
-    spec.having = g_.having;
-    if (g_.having) spec.having_text = deparse(*g_.having);
-    // The keys as the node below returns them: an expression computed by the scan
-    // prints as itself, one a Sort passes on in parentheses.
-    const bool below_sort = c.input_sort != InputSort::kNone;
+    return std::none_of(computed_.begin(), computed_.end(), volatile_expr) &&
+           !volatile_expr(g_.having) &&
+           std::none_of(g_.outputs.begin(), g_.outputs.end(), volatile_expr);
+  }
+
+  // The partially grouped relation's paths as add_path keeps them, for the Finalize.
+  GroupingInputRel partial_relation(const TablePaths& t, const GroupingQuery& q, bool startup,
+                                    std::vector<size_t>& ids) {
+    partials_ = t.partials;
+    for (PartialScan& p : partials_) p.path.total += projection_cost_ * p.path.rows;
+    PartialGroupingQuery pq;
+    pq.pathkeys = pathkeys_.size();
+    pq.group_columns = int(g_.keys.size());
+    pq.has_aggs = !g_.aggs.empty();
+    pq.aggs = agg_clause_costs(cs_, calls_, AggSplit::kInitialSerial);
+    pq.states = q.states;
+    pq.groups = groups_over(*t.view, partials_[0].path.rows, t.size.rows);
+    pq.output_cost = projection_cost_;
+    for (size_t i = 0; i < g_.keys.size(); ++i)
+      pq.width += g_.keys[i].column >= 0
+                      ? column_width_of(g_.keys[i].column)
+                      : type_avg_width(g_.keys[i].expr->type, g_.keys[i].expr->typmod);
+    pq.width += partial_agg_width(calls_);
+    partial_width_ = pq.width;
+    const PlannerSettings& ps = ctx_.settings;
+    pq.enable_sort = ps.enable_sort;
+    pq.enable_incremental_sort = ps.enable_incremental_sort;
+    pq.enable_gathermerge = ps.enable_gathermerge;
+    pq.incremental_sort = [&t](const PathCost& p, size_t presorted) {
+      return t.incremental_sort(p, presorted, -1);
+    };
+    partial_paths_ = partial_grouped_paths(cs_, pq, partials_);
+    std::vector<RelPath> kept;
+    for (size_t i = 0; i < partial_paths_.size(); ++i)
+      add_path(kept, {partial_paths_[i].cost, false, int(i), int(partial_paths_[i].keys)},
+               startup);
+    GroupingInputRel rel;
+    rel.finalize = true;
+    rel.input_width = pq.width;
+    for (const RelPath& k : kept) {
+      rel.inputs.push_back({k.cost, partial_paths_[size_t(k.id)].keys, false});
+      ids.push_back(size_t(k.id));
+    }
+    rel.cheapest = cheapest_total_input(rel.inputs);
+    rel.num_groups = num_groups_;
+    return rel;
+  }
+
+  // The Gather or Gather Merge over the participants' partial grouping.
+  std::unique_ptr<scans::ExecNode> gather_node(const PartialGroupedPath& p) {
+    const ParticipantGrouping& part = p.participant;
+    const PartialScan& scan = partials_[part.scan];
+    GroupingNodes n;
+    n.computed = computed_;
+    n.input_sort = part.input_sort;
+    n.sort_keys = key_sort(key_slots_);
+    n.sort_text = sort_text_;
+    n.presorted = part.presorted;
+    n.presorted_text = presorted_text(part.presorted);
+    n.sort_estimate = {part.sort.startup, part.sort.total, part.sort.rows, scan.width};
+    n.spec = grouping_spec(part.strategy, scans::AggMode::kPartial, key_slots_, specs_,
+                           part.input_sort != InputSort::kNone, part.planned_partitions);
+    n.agg_estimate = {part.agg.startup, part.agg.total, part.agg.rows, partial_width_};
+    std::vector<uint32_t> own(g_.keys.size());  // the keys in a partial row
+    for (size_t i = 0; i < own.size(); ++i) own[i] = uint32_t(i);
+    SortSpec merge{key_sort(own), sort_text_, 0, kSortMemoryLimitBytes};
+    if (p.sorted_above) {
+      n.sort_above = true;
+      n.above_keys = merge.keys;
+      n.above_text = sort_text_;
+      n.above_estimate = {p.sort_above.startup, p.sort_above.total, p.sort_above.rows,
+                          partial_width_};
+    }
+    ParticipantTop top = [n](std::unique_ptr<scans::ExecNode> node) { return n.build(std::move(node)); };
+    if (p.merge) return build_gather_merge_over(ctx_, scan, p.cost, partial_width_, merge, top);
+    return build_gather_over(ctx_, scan, GatherPath{p.cost, partial_width_}, top);
+  }
+
+  // The grouping node's spec over input rows whose keys are at `keys` and the
+  // aggregates' inputs (or states) at `aggs`' slots; `wrapped`: a computed key reaches it
+  // through a node that passes it on (a Sort, a Gather), which EXPLAIN parenthesizes.
+  scans::GroupAggSpec grouping_spec(AggStrategy strategy, scans::AggMode mode,
+                                    std::vector<uint32_t> keys, std::vector<scans::AggSpec> aggs,
+                                    bool wrapped, int planned_partitions) const {
+    scans::GroupAggSpec spec;
+    spec.strategy = strategy == AggStrategy::kSorted ? scans::GroupStrategy::kSorted
+                                                      : scans::GroupStrategy::kHashed;
+    spec.mode = mode;
+    spec.keys = std::move(keys);
+    spec.aggs = std::move(aggs);
+    std::vector<TypeId> key_types;
+    for (const GroupKey& k : g_.keys) key_types.push_back(k.expr->type);
+    if (mode == scans::AggMode::kPartial) {
+      spec.row_types = scans::partial_row_types(key_types, spec.aggs);
+    } else {
+      spec.row_types = key_types;
+      for (const OutputAggregate& o : outputs_) spec.row_types.push_back(o.result);
+      spec.finalize = [outs = outputs_](size_t a, const scans::AggState& st, ValueArena& arena,
+                                        bool& isnull) {
+        return aggregate_datum(outs[a], st, arena, isnull);
+      };
+      spec.having = g_.having;
+      if (g_.having) spec.having_text = deparse(*g_.having);
+    }
     for (const GroupKey& k : g_.keys)
       spec.group_text += (spec.group_text.empty() ? "" : ", ") +
-                         (k.column < 0 && below_sort ? "(" + k.text + ")" : k.text);
-    spec.planned_partitions = c.planned_partitions;
+                         (k.column < 0 && wrapped ? "(" + k.text + ")" : k.text);
+    spec.planned_partitions = planned_partitions;
     spec.max_bytes = kSortMemoryLimitBytes;
-    top.node = std::make_unique<scans::GroupAggNode>(std::move(top.node), std::move(spec));
-    top.node->estimate = {c.agg.startup, c.agg.total, c.agg.rows, width_};
+    return spec;
+  }
+
+  // The Sort on the grouping keys, at `slots` in the rows it sorts.
+  std::vector<scans::SortKey> key_sort(const std::vector<uint32_t>& slots) const {
+    std::vector<scans::SortKey> keys;
+    for (size_t i : pathkeys_)
+      keys.push_back({slots[i], g_.keys[i].descending, g_.keys[i].nulls_first});
+    return keys;
+  }
+
+  std::string presorted_text(size_t presorted) const {
+    std::string text;
+    for (size_t i = 0; i < presorted; ++i)
+      text += (text.empty() ? "" : ", ") + g_.keys[pathkeys_[i]].text;
+    return text;
+  }
+
+  PlannedQuery build(ChosenScan scan) {
+    const GroupingChoice& c = chosen_.choice;
+    PlanTop top{std::move(scan.node), chosen_.input};
+    GroupingNodes n;
+    std::vector<scans::AggSpec> aggs = specs_;
+    std::vector<uint32_t> keys = key_slots_;
+    if (c.rel == 0) {
+      n.computed = computed_;
+    } else {
+      // Over the Gather: each row is a group's keys, then its aggregates' states.
+      for (size_t i = 0; i < keys.size(); ++i) keys[i] = uint32_t(i);
+      for (size_t a = 0; a < aggs.size(); ++a)
+        aggs[a].slot = uint32_t(keys.size() + scans::kPartialSlots * a);
+    }
+    n.input_sort = c.input_sort;
+    n.sort_keys = key_sort(keys);
+    n.sort_text = sort_text_;
+    n.presorted = presorted_;
+    n.presorted_text = presorted_text(presorted_);
+    n.sort_estimate = {c.sort.startup, c.sort.total, c.sort.rows, chosen_.input_width};
+    n.spec = grouping_spec(c.strategy,
+                           c.rel == 0 ? scans::AggMode::kSimple : scans::AggMode::kFinalize,
+                           keys, aggs, c.rel == 1 || c.input_sort != InputSort::kNone,
+                           c.planned_partitions);
+    n.agg_estimate = {c.agg.startup, c.agg.total, c.agg.rows, width_};
+    top.node = n.build(std::move(top.node));
     top.path = c.agg;
     PlannedQuery q = outputs_above(top);
     if (s_.limit || s_.offset.value_or(0) > 0) add_limit(s_.limit, s_.offset.value_or(0), top);
@@ -522,6 +575,10 @@ class GroupingPlanner {
   std::vector<size_t> order_keys_;  // ORDER BY's keys that are sort_pathkeys
   size_t order_in_group_ = 0;
   double projection_cost_ = 0;  // the computed keys' per row
+  double num_groups_ = 1;
+  std::vector<PartialScan> partials_;  // the table's, the keys' projection costed
+  std::vector<PartialGroupedPath> partial_paths_;
+  int partial_width_ = 0;
   bool dummy_ = false;
   bool gated_ = false;  // the scan sits under a gating Result
   RelationStatsView empty_view_;

@@ -4,7 +4,8 @@ Grouping keys are columns, expressions and select-list ordinals; the select list
 keys, aggregates (count, sum, avg, min, max, DISTINCT ones) and arithmetic over them;
 HAVING compares aggregates (and keys, which PostgreSQL moves to WHERE); ORDER BY names
 keys, aggregates, output ordinals and aliases; LIMIT; under enable_hashagg, enable_sort,
-enable_incremental_sort and work_mem.
+enable_incremental_sort, work_mem, and parallel costs low enough for partial grouping
+under a Gather or Gather Merge.
 """
 
 from typed_grammar import TYPED_TABLES, TypedQueryGenerator
@@ -123,4 +124,10 @@ class GroupingQueryGenerator(TypedQueryGenerator):
             out.append("SET enable_incremental_sort = off")
         if r.random() < 0.15:
             out.append("SET work_mem = '%s'" % r.choice(["64kB", "128kB", "1MB"]))
+        if r.random() < 0.35:
+            # Parallel plans over these small tables: partial grouping under Gathers.
+            out += ["SET min_parallel_table_scan_size = 0",
+                    "SET min_parallel_index_scan_size = 0",
+                    "SET parallel_setup_cost = %d" % r.choice([0, 10, 100]),
+                    "SET parallel_tuple_cost = %s" % r.choice(["0.001", "0.01", "0.1"])]
         return out
