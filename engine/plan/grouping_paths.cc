@@ -174,6 +174,7 @@ class GroupingPlanner {
       if (k.nulls_first != k.descending && sq.index_orderable_keys == SIZE_MAX)
         sq.index_orderable_keys = sq.order.size();
       sq.order.push_back({k.column, k.descending});
+      ++sorted_prefix_;
       sq.sort.keys.push_back({key_slots_[i], k.descending, k.nulls_first});
       sq.sort.key_text += (sq.sort.key_text.empty() ? "" : ", ") + text;
     }
@@ -240,6 +241,7 @@ class GroupingPlanner {
 
   ChosenScan choose(TablePaths t) {
     const bool startup = s_.limit.has_value();
+    add_sorted_gathers(t);
     std::vector<RelPath> kept;
     // add_path weighs the table's paths before the keys' projection is costed onto them
     // (apply_scanjoin_target_to_paths comes after): a fuzzy tie is judged without it.
@@ -328,9 +330,32 @@ class GroupingPlanner {
       out.node->estimate = {path.startup, path.total, path.rows, t.width};
     }
     presorted_ = t.paths[id].keys;
+    projected_below_ = id >= first_sorted_gather_;
     out.path = chosen_.input;
     out.width = t.width;
     return out;
+  }
+
+  // With a key that is an expression the table has Gather Merges in the keys' order too,
+  // their participants computing it (sorted_gathers); a grouping over one computes
+  // nothing more.
+  void add_sorted_gathers(TablePaths& t) {
+    first_sorted_gather_ = t.paths.size();
+    if (computed_keys_ == 0 || t.partials.empty() || dummy_ || gated_ ||
+        sorted_prefix_ == pathkeys_.size())
+      return;
+    std::vector<PartialScan> partials = t.partials;
+    for (PartialScan& p : partials) p.path.total += projection_cost_ * p.path.rows;
+    std::vector<std::string> texts;
+    for (size_t i : pathkeys_) texts.push_back(g_.keys[i].text);
+    for (SortedGather& g :
+         sorted_gathers(ctx_, partials, computed_, key_sort(key_slots_), sort_text_, texts,
+                        t.size.rows, t.width, [&t](const PathCost& p, size_t presorted) {
+                          return t.incremental_sort(p, presorted, -1);
+                        })) {
+      t.paths.push_back({g.cost, pathkeys_.size(), false});
+      t.builders.push_back(std::move(g.build));
+    }
   }
 
   // create_partial_grouping_paths runs when the aggregates have partial forms (no
@@ -368,6 +393,7 @@ class GroupingPlanner {
     pq.width += partial_agg_width(calls_);
     partial_width_ = pq.width;
     const PlannerSettings& ps = ctx_.settings;
+    pq.enable_hashagg = ps.enable_hashagg;
     pq.enable_sort = ps.enable_sort;
     pq.enable_incremental_sort = ps.enable_incremental_sort;
     pq.enable_gathermerge = ps.enable_gathermerge;
@@ -477,7 +503,7 @@ class GroupingPlanner {
     std::vector<scans::AggSpec> aggs = specs_;
     std::vector<uint32_t> keys = key_slots_;
     if (c.rel == 0) {
-      n.computed = computed_;
+      if (!projected_below_) n.computed = computed_;
     } else {
       // Over the Gather: each row is a group's keys, then its aggregates' states.
       for (size_t i = 0; i < keys.size(); ++i) keys[i] = uint32_t(i);
@@ -576,6 +602,9 @@ class GroupingPlanner {
   size_t order_in_group_ = 0;
   double projection_cost_ = 0;  // the computed keys' per row
   double num_groups_ = 1;
+  size_t sorted_prefix_ = 0;          // the leading pathkeys an index can give (columns)
+  size_t first_sorted_gather_ = SIZE_MAX;  // the table paths from add_sorted_gathers on
+  bool projected_below_ = false;      // the chosen input computed the keys already
   std::vector<PartialScan> partials_;  // the table's, the keys' projection costed
   std::vector<PartialGroupedPath> partial_paths_;
   int partial_width_ = 0;

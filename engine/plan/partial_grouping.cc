@@ -1,6 +1,9 @@
 #include "engine/plan/partial_grouping.h"
 
 #include "engine/plan/parallel_cost.h"
+#include "engine/plan/plan_steps.h"
+#include "scans/incremental_sort.h"
+#include "scans/project.h"
 
 namespace tp {
 namespace {
@@ -29,7 +32,7 @@ PathCost participant_cost(const CostSettings& cs, const PartialGroupingQuery& q,
           executor_planned_partitions(cs, input_width, q.states.transition_space, q.groups);
   }
   c.total += q.output_cost * c.rows;
-  return c;
+  return disabled_if(strategy == AggStrategy::kHashed && !q.enable_hashagg, c);
 }
 
 }  // namespace
@@ -109,6 +112,58 @@ std::vector<PartialGroupedPath> partial_grouped_paths(const CostSettings& cs,
     gm.sorted_above = true;
     gm.participant = shapes[kept[0]];
     out.push_back(gm);
+  }
+  return out;
+}
+
+std::vector<SortedGather> sorted_gathers(PlanContext& ctx, const std::vector<PartialScan>& partials,
+                                         std::vector<std::shared_ptr<const TypedExpr>> computed,
+                                         std::vector<scans::SortKey> sort_keys,
+                                         const std::string& sort_text,
+                                         const std::vector<std::string>& key_texts,
+                                         double rel_rows, int width,
+                                         const std::function<PathCost(const PathCost&, size_t)>&
+                                             incremental_sort) {
+  const PlannerSettings& ps = ctx.settings;
+  const CostSettings& cs = ps.costs;
+  std::vector<SortedGather> out;
+  const size_t keys = sort_keys.size();
+  const SortSpec merge{sort_keys, sort_text, 0, kSortMemoryLimitBytes};
+  auto add = [&](const PartialScan& p, InputSort how, const PathCost& sorted) {
+    const PathCost gm = cost_gather_merge(cs, sorted, rel_rows, p.workers, !ps.enable_gathermerge);
+    // Each participant: its projection, then the sort (no grouping node above).
+    std::string presorted_text;
+    for (size_t k = 0; k < p.keys; ++k)
+      presorted_text += (presorted_text.empty() ? "" : ", ") + key_texts[k];
+    auto top = [computed, keys = sort_keys, text = sort_text, how, presorted = p.keys,
+                presorted_text,
+                estimate = scans::PlanEstimate{sorted.startup, sorted.total, sorted.rows, width}](
+                   std::unique_ptr<scans::ExecNode> node) {
+      const scans::PlanEstimate e = node->estimate;
+      node = std::make_unique<scans::ProjectNode>(std::move(node), computed);
+      node->estimate = e;
+      if (how == InputSort::kSort)
+        node = std::make_unique<scans::SortNode>(std::move(node), keys, text, 0,
+                                                 kSortMemoryLimitBytes);
+      else
+        node = std::make_unique<scans::IncrementalSortNode>(std::move(node), keys, presorted,
+                                                            text, presorted_text,
+                                                            kSortMemoryLimitBytes);
+      node->estimate = estimate;
+      return node;
+    };
+    out.push_back({gm, [&ctx, p, gm, width, merge, top] {
+                     return build_gather_merge_over(ctx, p, gm, width, merge, top);
+                   }});
+  };
+  for (size_t i = 0; i < partials.size(); ++i) {
+    const PartialScan& p = partials[i];
+    if (p.keys >= keys) continue;
+    if (i == 0)
+      add(p, InputSort::kSort,
+          disabled_if(!ps.enable_sort, cost_sort(cs, p.path, p.path.rows, width, 0, -1)));
+    if (ps.enable_incremental_sort && p.keys > 0)
+      add(p, InputSort::kIncrementalSort, incremental_sort(p.path, p.keys));
   }
   return out;
 }

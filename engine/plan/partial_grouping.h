@@ -12,6 +12,8 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/plan/grouping.h"
@@ -28,6 +30,7 @@ struct PartialGroupingQuery {
   double groups = 1;         // per participant, over the cheapest partial path's rows
   double output_cost = 0;    // the partial target's per group (the keys' expressions)
   int width = 0;             // the partial rows' (keys and states)
+  bool enable_hashagg = true;
   bool enable_sort = true;
   bool enable_incremental_sort = true;
   bool enable_gathermerge = true;
@@ -60,5 +63,25 @@ struct PartialGroupedPath {
 std::vector<PartialGroupedPath> partial_grouped_paths(const CostSettings& cs,
                                                       const PartialGroupingQuery& q,
                                                       const std::vector<PartialScan>& partials);
+
+// The table's Gather Merges in the grouping keys' order when some key is an expression
+// (apply_scanjoin_target_to_paths' second generate_useful_gather_paths, once the
+// participants compute it): over the cheapest partial path sorted in each participant,
+// over each one in a leading part of the order under an Incremental Sort. Each
+// participant projects `computed` after its scan's slots, then sorts on `sort_keys`
+// (EXPLAIN's `sort_text`; `key_texts`: each key as a Presorted Key prints it); the Gather
+// Merge estimates the table's rows.
+struct SortedGather {
+  PathCost cost;
+  std::function<std::unique_ptr<scans::ExecNode>()> build;
+};
+std::vector<SortedGather> sorted_gathers(PlanContext& ctx, const std::vector<PartialScan>& partials,
+                                         std::vector<std::shared_ptr<const TypedExpr>> computed,
+                                         std::vector<scans::SortKey> sort_keys,
+                                         const std::string& sort_text,
+                                         const std::vector<std::string>& key_texts,
+                                         double rel_rows, int width,
+                                         const std::function<PathCost(const PathCost&, size_t)>&
+                                             incremental_sort);
 
 }  // namespace tp
