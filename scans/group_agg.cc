@@ -27,9 +27,7 @@ void accumulate_int(AggState& st, int64_t v) {
 }  // namespace
 
 GroupAggNode::GroupAggNode(std::unique_ptr<ExecNode> child, GroupAggSpec spec)
-    : child_(std::move(child)),
-      spec_(std::move(spec)),
-      table_(0, RowHash{this}, RowEqual{this}) {
+    : child_(std::move(child)), spec_(std::move(spec)), table_(0, RowHash{this}, RowEqual{this}) {
   out_shape_ = std::make_shared<const RowShape>(spec_.row_types);
   flags_ = std::make_unique<bool[]>(std::max<size_t>(spec_.row_types.size(), 1));
 }
@@ -97,8 +95,7 @@ size_t GroupAggNode::RowHash::operator()(uint32_t row) const {
 }
 
 bool GroupAggNode::RowEqual::operator()(uint32_t a, uint32_t b) const {
-  return slots_equal(node->spec_.keys, node->in_shape_.get(), node->row_ref(a),
-                     node->row_ref(b));
+  return slots_equal(node->spec_.keys, node->in_shape_.get(), node->row_ref(a), node->row_ref(b));
 }
 
 void GroupAggNode::accumulate(AggState* states, const RowBatch& b, uint32_t r) {
@@ -119,7 +116,8 @@ void GroupAggNode::accumulate(AggState* states, const RowBatch& b, uint32_t r) {
     if (spec.distinct) {
       DistinctValues& d = distinct_[a];
       const TypeInfo& info = type_info(spec.type);
-      d.values.push_back(info.byval ? v : d.bytes.copy(datum_pointer(v), datum_ref_size(info.len, v)));
+      d.values.push_back(info.byval ? v
+                                    : d.bytes.copy(datum_pointer(v), datum_ref_size(info.len, v)));
     } else if (spec.kind == AggKind::kCount) {
       ++st.count;
     } else if (spec.typed) {
@@ -282,7 +280,8 @@ const RowBatch* GroupAggNode::next_hashed() {
   if (!filled_) read_hashed();
   const size_t naggs = spec_.aggs.size();
   while (out_.count == 0 && emitted_ < groups_.count) {
-    const uint64_t wanted = std::max<uint64_t>(std::min<uint64_t>(row_limit_hint, kOutputBatchRows), 1);
+    const uint64_t wanted =
+        std::max<uint64_t>(std::min<uint64_t>(row_limit_hint, kOutputBatchRows), 1);
     while (emitted_ < groups_.count && out_.count < wanted) {
       emit(uint32_t(emitted_), states_.data() + emitted_ * naggs);
       ++emitted_;

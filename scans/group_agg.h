@@ -50,9 +50,9 @@ struct GroupAggSpec {
   std::vector<TypeId> row_types;
   std::shared_ptr<const TypedExpr> having;  // over the grouped row; null: none
   std::string having_text;
-  std::string group_text;       // "Group Key: b, c"'s part after the colon
-  int planned_partitions = 0;   // HashAggregate: what the planner expected to spill into
-  uint64_t max_bytes = 0;       // HashAggregate: the in-memory bound
+  std::string group_text;      // "Group Key: b, c"'s part after the colon
+  int planned_partitions = 0;  // HashAggregate: what the planner expected to spill into
+  uint64_t max_bytes = 0;      // HashAggregate: the in-memory bound
 };
 
 // A Partial node's row types: the keys', then each aggregate's state slots.
@@ -103,7 +103,7 @@ class GroupAggNode final : public ExecNode {
   GroupAggSpec spec_;
   std::shared_ptr<const RowShape> out_shape_;
   std::shared_ptr<const RowShape> in_shape_;
-  RowBatch groups_;              // each group's first input row
+  RowBatch groups_;               // each group's first input row
   std::vector<AggState> states_;  // groups_.count * aggs
   std::vector<DistinctValues> distinct_;
   RowRef probe_{nullptr, nullptr};

@@ -229,7 +229,6 @@ void int_combine(AggState& st, const int64_t* in) {
   st.sum += sum;
 }
 
-
 void AggregateNode::collect_distinct(size_t a, const RowBatch& b) {
   const AggSpec& spec = aggs_[a];
   std::vector<Datum>& vals = distinct_values_[a];

@@ -175,7 +175,8 @@ Datum aggregate_datum(const OutputAggregate& agg, const scans::AggState& st, Val
     return info.byval ? d : arena.copy(datum_pointer(d), datum_ref_size(info.len, d));
   }
   if (agg.result == TypeId::kInt8) {  // sum of smallint or integer: bigint
-    if (st.sum > std::numeric_limits<int64_t>::max() || st.sum < std::numeric_limits<int64_t>::min())
+    if (st.sum > std::numeric_limits<int64_t>::max() ||
+        st.sum < std::numeric_limits<int64_t>::min())
       throw Error("bigint out of range").with_sqlstate(sqlstate::kNumericValueOutOfRange);
     return Datum(int64_t(st.sum));
   }

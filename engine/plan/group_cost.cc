@@ -77,8 +77,8 @@ HashAggLimits hash_agg_set_limits(const CostSettings& cs, double entry_size, dou
   return out;
 }
 
-int executor_planned_partitions(const CostSettings& cs, double input_width,
-                                double transition_space, double groups) {
+int executor_planned_partitions(const CostSettings& cs, double input_width, double transition_space,
+                                double groups) {
   const double entry = hash_agg_entry_size(0, input_width, transition_space);
   return hash_agg_set_limits(cs, entry, groups).partitions;
 }

@@ -19,8 +19,9 @@ struct UpperRel {
   // The paths in PostgreSQL's pathlist order: by total cost, the earlier first on a tie.
   std::vector<RelPath> by_total() const {
     std::vector<RelPath> out = paths;
-    std::stable_sort(out.begin(), out.end(),
-                     [](const RelPath& a, const RelPath& b) { return a.cost.total < b.cost.total; });
+    std::stable_sort(out.begin(), out.end(), [](const RelPath& a, const RelPath& b) {
+      return a.cost.total < b.cost.total;
+    });
     return out;
   }
   const RelPath& cheapest() const {
@@ -88,9 +89,9 @@ void add_grouping_paths(const CostSettings& cs, const GroupingQuery& q,
         if (is_sorted)
           sorted_agg(i, InputSort::kNone, in.cost);
         else
-          sorted_agg(i, InputSort::kSort,
-                     disabled_if(!q.enable_sort,
-                                 cost_sort(cs, in.cost, in.cost.rows, width, 0, -1)));
+          sorted_agg(
+              i, InputSort::kSort,
+              disabled_if(!q.enable_sort, cost_sort(cs, in.cost, in.cost.rows, width, 0, -1)));
       }
       if (is_sorted || !q.enable_incremental_sort || in.presorted == 0) continue;
       sorted_agg(i, InputSort::kIncrementalSort, q.incremental_sort(in.cost, in.presorted, -1));
@@ -106,9 +107,9 @@ void add_grouping_paths(const CostSettings& cs, const GroupingQuery& q,
     const GroupAggCost h =
         grouping_cost(cs, q, AggStrategy::kHashed, rel, rel.inputs[rel.cheapest].cost);
     c.agg = h.path;
-    c.planned_partitions = executor_planned_partitions(
-        cs, rel.finalize ? rel.input_width : q.input_width, q.states.transition_space,
-        rel.num_groups);
+    c.planned_partitions =
+        executor_planned_partitions(cs, rel.finalize ? rel.input_width : q.input_width,
+                                    q.states.transition_space, rel.num_groups);
     out.add(c, c.agg, 0, rel.inputs[rel.cheapest].parallel_safe, startup);
   }
 }

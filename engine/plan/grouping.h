@@ -27,17 +27,17 @@
 namespace tp {
 
 struct GroupingQuery {
-  size_t pathkeys = 0;         // group_pathkeys (keys WHERE fixes left out)
-  int group_columns = 0;       // numGroupCols: the GROUP BY clause's keys
-  bool has_aggs = true;        // an Agg; else a Group node for the sorted strategy
-  bool can_hash = true;        // no DISTINCT aggregate
-  AggClauseCosts aggs{};       // AGGSPLIT_SIMPLE
+  size_t pathkeys = 0;          // group_pathkeys (keys WHERE fixes left out)
+  int group_columns = 0;        // numGroupCols: the GROUP BY clause's keys
+  bool has_aggs = true;         // an Agg; else a Group node for the sorted strategy
+  bool can_hash = true;         // no DISTINCT aggregate
+  AggClauseCosts aggs{};        // AGGSPLIT_SIMPLE
   AggClauseCosts final_aggs{};  // AGGSPLIT_FINAL_DESERIAL, over a partially grouped relation
   AggStates states{};
   std::optional<HavingQual> having;
-  double output_cost = 0;      // the grouped target list's cost per group
-  int input_width = 0;         // the input rows' width
-  int width = 0;               // the grouped rows' width
+  double output_cost = 0;  // the grouped target list's cost per group
+  int input_width = 0;     // the input rows' width
+  int width = 0;           // the grouped rows' width
   bool enable_hashagg = true;
   bool enable_sort = true;
   bool enable_incremental_sort = true;

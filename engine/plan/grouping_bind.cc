@@ -398,8 +398,7 @@ class GroupingBinder {
 
   static void renumber_slots(TypedExpr& e, const std::vector<uint32_t>& new_slot) {
     check_stack_depth();
-    if (e.kind == TypedExpr::Kind::kColumn && e.slot < new_slot.size())
-      e.slot = new_slot[e.slot];
+    if (e.kind == TypedExpr::Kind::kColumn && e.slot < new_slot.size()) e.slot = new_slot[e.slot];
     for (TypedExpr& a : e.args) renumber_slots(a, new_slot);
   }
 
@@ -408,8 +407,8 @@ class GroupingBinder {
   // resjunk ones, then HAVING (aggregates' arguments included).
   void collect_input_vars() {
     for (size_t i = 0; i < g_.keys.size(); ++i) {
-      bool listed = std::find(g_.output_key.begin(), g_.output_key.end(), int(i)) !=
-                    g_.output_key.end();
+      bool listed =
+          std::find(g_.output_key.begin(), g_.output_key.end(), int(i)) != g_.output_key.end();
       if (!listed) g_.resjunk_keys.push_back(i);
     }
     auto entry = [&](const TypedExpr& raw) {

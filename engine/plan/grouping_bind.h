@@ -47,11 +47,11 @@ struct UpperSortKey {
 
 struct GroupedSelect {
   std::vector<GroupKey> keys;
-  std::vector<BoundAgg> aggs;           // each distinct aggregate call once
-  std::vector<std::string> agg_texts;   // "count(*)", "sum(n)", "avg((a + 1))"
+  std::vector<BoundAgg> aggs;                       // each distinct aggregate call once
+  std::vector<std::string> agg_texts;               // "count(*)", "sum(n)", "avg((a + 1))"
   std::vector<std::shared_ptr<TypedExpr>> outputs;  // the select list, over upper slots
   std::vector<std::string> names;
-  std::shared_ptr<TypedExpr> having;  // HAVING's conjuncts that stay, over upper slots
+  std::shared_ptr<TypedExpr> having;              // HAVING's conjuncts that stay, over upper slots
   std::vector<const sql::Expr*> having_to_where;  // HAVING's conjuncts that move
   std::vector<UpperSortKey> order;                // ORDER BY, as written
   // The expressions PostgreSQL's final target list holds beside the select list

@@ -31,7 +31,8 @@ double clause_selectivity(const TypedExpr& e) {
       if (e.form != TypedExpr::Form::kInfix) break;
       if (e.name == "=") return kDefaultEqSel;
       if (e.name == "<>") return 1 - kDefaultEqSel;
-      if (e.name == "<" || e.name == "<=" || e.name == ">" || e.name == ">=") return kDefaultIneqSel;
+      if (e.name == "<" || e.name == "<=" || e.name == ">" || e.name == ">=")
+        return kDefaultIneqSel;
       break;
     default:
       break;

@@ -361,8 +361,8 @@ HashAggLimits hash_agg_set_limits(const CostSettings& cs, double entry_size, dou
 // EXPLAIN's `Planned Partitions` of a HashAggregate: the executor's own call at its start,
 // whose entries count no per-group states (ExecInitAgg sizes them before it has counted
 // the transitions), over the planner's groups.
-int executor_planned_partitions(const CostSettings& cs, double input_width,
-                                double transition_space, double groups);
+int executor_planned_partitions(const CostSettings& cs, double input_width, double transition_space,
+                                double groups);
 
 // The spill estimate of a HashAggregate that outgrows hash_mem: the batches the groups
 // need, the recursion depth with the partitions the first pass picks (at least 2), and

@@ -103,8 +103,8 @@ std::vector<PartialGroupedPath> partial_grouped_paths(const CostSettings& cs,
   }
   if (cheapest.keys != q.pathkeys) {
     PartialGroupedPath gm;
-    gm.sort_above = disabled_if(
-        !q.enable_sort, cost_sort(cs, cheapest.path, cheapest.path.rows, q.width, 0, -1));
+    gm.sort_above = disabled_if(!q.enable_sort,
+                                cost_sort(cs, cheapest.path, cheapest.path.rows, q.width, 0, -1));
     gm.cost = cost_gather_merge(cs, gm.sort_above, gm.sort_above.rows * cheapest.workers,
                                 cheapest.workers, !q.enable_gathermerge);
     gm.keys = q.pathkeys;
@@ -116,14 +116,11 @@ std::vector<PartialGroupedPath> partial_grouped_paths(const CostSettings& cs,
   return out;
 }
 
-std::vector<SortedGather> sorted_gathers(PlanContext& ctx, const std::vector<PartialScan>& partials,
-                                         std::vector<std::shared_ptr<const TypedExpr>> computed,
-                                         std::vector<scans::SortKey> sort_keys,
-                                         const std::string& sort_text,
-                                         const std::vector<std::string>& key_texts,
-                                         double rel_rows, int width,
-                                         const std::function<PathCost(const PathCost&, size_t)>&
-                                             incremental_sort) {
+std::vector<SortedGather> sorted_gathers(
+    PlanContext& ctx, const std::vector<PartialScan>& partials,
+    std::vector<std::shared_ptr<const TypedExpr>> computed, std::vector<scans::SortKey> sort_keys,
+    const std::string& sort_text, const std::vector<std::string>& key_texts, double rel_rows,
+    int width, const std::function<PathCost(const PathCost&, size_t)>& incremental_sort) {
   const PlannerSettings& ps = ctx.settings;
   const CostSettings& cs = ps.costs;
   std::vector<SortedGather> out;
@@ -146,9 +143,8 @@ std::vector<SortedGather> sorted_gathers(PlanContext& ctx, const std::vector<Par
         node = std::make_unique<scans::SortNode>(std::move(node), keys, text, 0,
                                                  kSortMemoryLimitBytes);
       else
-        node = std::make_unique<scans::IncrementalSortNode>(std::move(node), keys, presorted,
-                                                            text, presorted_text,
-                                                            kSortMemoryLimitBytes);
+        node = std::make_unique<scans::IncrementalSortNode>(std::move(node), keys, presorted, text,
+                                                            presorted_text, kSortMemoryLimitBytes);
       node->estimate = estimate;
       return node;
     };

@@ -27,9 +27,9 @@ struct PartialGroupingQuery {
   bool has_aggs = true;
   AggClauseCosts aggs{};  // AGGSPLIT_INITIAL_SERIAL
   AggStates states{};
-  double groups = 1;         // per participant, over the cheapest partial path's rows
-  double output_cost = 0;    // the partial target's per group (the keys' expressions)
-  int width = 0;             // the partial rows' (keys and states)
+  double groups = 1;       // per participant, over the cheapest partial path's rows
+  double output_cost = 0;  // the partial target's per group (the keys' expressions)
+  int width = 0;           // the partial rows' (keys and states)
   bool enable_hashagg = true;
   bool enable_sort = true;
   bool enable_incremental_sort = true;
@@ -75,13 +75,10 @@ struct SortedGather {
   PathCost cost;
   std::function<std::unique_ptr<scans::ExecNode>()> build;
 };
-std::vector<SortedGather> sorted_gathers(PlanContext& ctx, const std::vector<PartialScan>& partials,
-                                         std::vector<std::shared_ptr<const TypedExpr>> computed,
-                                         std::vector<scans::SortKey> sort_keys,
-                                         const std::string& sort_text,
-                                         const std::vector<std::string>& key_texts,
-                                         double rel_rows, int width,
-                                         const std::function<PathCost(const PathCost&, size_t)>&
-                                             incremental_sort);
+std::vector<SortedGather> sorted_gathers(
+    PlanContext& ctx, const std::vector<PartialScan>& partials,
+    std::vector<std::shared_ptr<const TypedExpr>> computed, std::vector<scans::SortKey> sort_keys,
+    const std::string& sort_text, const std::vector<std::string>& key_texts, double rel_rows,
+    int width, const std::function<PathCost(const PathCost&, size_t)>& incremental_sort);
 
 }  // namespace tp

@@ -412,10 +412,10 @@ class Parser : public ExprParser {
     }
     do {
       // ROLLUP ( / CUBE ( / GROUPING SETS: a column may still be named rollup or cube.
-      const char* sets = is_word("rollup") && is_punct_at("(", 1) ? "ROLLUP"
-                         : is_word("cube") && is_punct_at("(", 1) ? "CUBE"
+      const char* sets = is_word("rollup") && is_punct_at("(", 1)    ? "ROLLUP"
+                         : is_word("cube") && is_punct_at("(", 1)    ? "CUBE"
                          : is_word("grouping") && is_word("sets", 1) ? "GROUPING SETS"
-                                                                          : nullptr;
+                                                                     : nullptr;
       if (sets)
         throw Error(std::string("GROUP BY ") + sets + " is not supported")
             .at_position(peek().position)
