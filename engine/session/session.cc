@@ -302,6 +302,12 @@ RowSourceContext Session::row_source_context() {
 }
 
 ResultSet Session::select(const sql::Select& s) {
+  const bool table = s.from && !s.from->is_function && !is_system_view(*s.from);
+  if (!table && (!s.group_by.empty() || s.having))
+    throw Error(std::string(s.having && s.group_by.empty() ? "HAVING" : "GROUP BY") +
+                " over a system view, a function or no FROM is not supported yet")
+        .at_position(s.having && s.group_by.empty() ? s.having->position : s.group_by_position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
   if (s.from && !s.from->is_function) {
     if (is_system_view(*s.from)) {
       sql::check_column_qualifiers(s);

@@ -1,0 +1,91 @@
+#include "engine/sql/select_clauses.h"
+
+#include "engine/core/error.h"
+
+namespace tp::sql {
+
+// GROUP BY items; grouping sets are PostgreSQL's and refused by name.
+void SelectClauseParser::group_by_clause(Select& s) {
+  if (!is_word("group")) return;
+  s.group_by_position = peek().position;
+  next();
+  expect_word("by");
+  if (is_word("distinct") || is_word("all")) {
+    if (is_word("distinct"))
+      throw Error("GROUP BY DISTINCT is not supported")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    next();
+  }
+  do {
+    // ROLLUP ( / CUBE ( / GROUPING SETS: a column may still be named rollup or cube.
+    const char* sets = is_word("rollup") && is_punct_at("(", 1)    ? "ROLLUP"
+                       : is_word("cube") && is_punct_at("(", 1)    ? "CUBE"
+                       : is_word("grouping") && is_word("sets", 1) ? "GROUPING SETS"
+                                                                   : nullptr;
+    if (sets)
+      throw Error(std::string("GROUP BY ") + sets + " is not supported")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    if (is_punct("(") && is_punct_at(")", 1))
+      throw Error("GROUP BY () (an empty grouping set) is not supported")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    s.group_by.push_back(expr());
+  } while (accept_punct(","));
+}
+
+// A clause PostgreSQL has and tidepool does not: refused by name where it starts.
+void SelectClauseParser::refuse_clauses(
+    std::initializer_list<std::pair<const char*, const char*>> clauses) {
+  for (const auto& [word, name] : clauses)
+    if (is_word(word))
+      throw Error(std::string(name) + " is not supported")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+}
+
+// LIMIT {n | ALL}, OFFSET n [ROW | ROWS] and FETCH {FIRST | NEXT} [n] {ROW | ROWS} ONLY,
+// in PostgreSQL's orders: LIMIT and OFFSET either way round, FETCH after OFFSET.
+void SelectClauseParser::limit_clauses(Select& s) {
+  bool limit_seen = false;
+  for (;;) {
+    if (!limit_seen && is_word("limit")) {
+      next();
+      limit_seen = true;
+      if (accept_word("all")) continue;
+      s.limit = row_count("LIMIT");
+    } else if (!s.offset && is_word("offset")) {
+      next();
+      s.offset = row_count("OFFSET");
+      if (!accept_word("rows")) accept_word("row");
+    } else if (!limit_seen && is_word("fetch")) {
+      next();
+      limit_seen = true;
+      if (!accept_word("first")) expect_word("next");
+      s.limit = peek().kind == TokenKind::kInteger || is_op("-") ? row_count("FETCH FIRST") : 1;
+      if (!accept_word("rows")) expect_word("row");
+      if (is_word("with"))
+        throw Error("FETCH FIRST ... WITH TIES is not supported")
+            .at_position(peek().position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
+      expect_word("only");
+    } else {
+      return;
+    }
+  }
+}
+
+int64_t SelectClauseParser::row_count(const char* clause) {
+  int pos = peek().position;
+  int64_t n = integer_literal();
+  if (n < 0)
+    throw Error(std::string(clause) + " must not be negative")
+        .at_position(pos)
+        .with_sqlstate(std::string(clause) == "OFFSET"
+                           ? sqlstate::kInvalidRowCountInResultOffsetClause
+                           : sqlstate::kInvalidRowCountInLimitClause);
+  return n;
+}
+
+}  // namespace tp::sql

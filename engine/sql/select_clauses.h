@@ -1,0 +1,32 @@
+// The clauses of a SELECT after its FROM and WHERE that need more than an expression:
+// GROUP BY's items (grouping sets refused by name), LIMIT / OFFSET / FETCH FIRST in
+// PostgreSQL's orders, and the refusal of a clause tidepool does not have where it
+// starts. engine/sql/parser.cc's statement parser builds on these.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <utility>
+
+#include "engine/sql/ast.h"
+#include "engine/sql/expr_parser.h"
+
+namespace tp::sql {
+
+class SelectClauseParser : public ExprParser {
+ public:
+  using ExprParser::ExprParser;
+
+ protected:
+  // GROUP BY items into s.group_by (nothing when the cursor is not at GROUP).
+  void group_by_clause(Select& s);
+  // A clause PostgreSQL has and tidepool does not: refused by name where it starts.
+  void refuse_clauses(std::initializer_list<std::pair<const char*, const char*>> clauses);
+  // LIMIT {n | ALL}, OFFSET n [ROW | ROWS] and FETCH {FIRST | NEXT} [n] {ROW | ROWS} ONLY,
+  // in PostgreSQL's orders: LIMIT and OFFSET either way round, FETCH after OFFSET.
+  void limit_clauses(Select& s);
+  // A LIMIT / OFFSET count: a non-negative integer (PostgreSQL's 2201W / 2201X).
+  int64_t row_count(const char* clause);
+};
+
+}  // namespace tp::sql
