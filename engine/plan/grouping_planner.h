@@ -209,6 +209,32 @@ class GroupingPlanner {
     }
   }
 
+  // The table's pathlist as PostgreSQL has it when grouping starts: add_path weighs the
+  // paths made before the keys' projection is costed onto them (the scan's own Gathers
+  // without it), then apply_scanjoin_target_to_paths projects the survivors (a Gather
+  // at its leader) and adds Gathers over the projected partial paths, the first `made`
+  // paths' and the sorted ones after them.
+  std::vector<RelPath> table_pathlist(const TablePaths& t, size_t made, bool startup) const {
+    const double partial_rows = t.partials.empty() ? 0 : t.partials[0].path.rows;
+    auto bare = [&](size_t i) {
+      PathCost c = t.paths[i].cost;
+      c.total -= projection_cost_ * (t.paths[i].parallel_safe ? c.rows : partial_rows);
+      return c;
+    };
+    std::vector<RelPath> kept;
+    for (size_t i = 0; i < made; ++i)
+      add_path(kept, {bare(i), t.paths[i].parallel_safe, int(i), int(t.paths[i].keys)}, startup);
+    for (RelPath& k : kept)
+      k.cost = k.parallel_safe ? t.paths[size_t(k.id)].cost
+                               : PathCost{k.cost.startup,
+                                          k.cost.total + projection_cost_ * k.cost.rows,
+                                          k.cost.rows};
+    for (size_t i = 0; i < t.paths.size(); ++i)
+      if (!t.paths[i].parallel_safe)
+        add_path(kept, {t.paths[i].cost, false, int(i), int(t.paths[i].keys)}, startup);
+    return kept;
+  }
+
   // estimate_num_groups over the keys, for `rows` input rows.
   double groups_over(const RelationStatsView& view, double rows, double rel_rows) const {
     std::vector<int> columns, expr_vars;
@@ -246,20 +272,12 @@ class GroupingPlanner {
 
   ChosenScan choose(TablePaths t) {
     const bool startup = s_.limit.has_value();
+    const size_t made = t.paths.size();
     add_sorted_gathers(t);
-    std::vector<RelPath> kept;
-    // add_path weighs the table's paths before the keys' projection is costed onto them
-    // (apply_scanjoin_target_to_paths comes after): a fuzzy tie is judged without it.
-    for (size_t i = 0; i < t.paths.size(); ++i) {
-      PathCost bare = t.paths[i].cost;
-      if (t.paths[i].parallel_safe) bare.total -= projection_cost_ * bare.rows;
-      add_path(kept, {bare, t.paths[i].parallel_safe, int(i), int(t.paths[i].keys)}, startup);
-    }
     GroupingInputRel rel;
     std::vector<size_t> ids;
-    for (const RelPath& k : kept) {
-      rel.inputs.push_back(
-          {t.paths[size_t(k.id)].cost, t.paths[size_t(k.id)].keys, k.parallel_safe});
+    for (const RelPath& k : table_pathlist(t, made, startup)) {
+      rel.inputs.push_back({k.cost, t.paths[size_t(k.id)].keys, k.parallel_safe});
       ids.push_back(size_t(k.id));
     }
     rel.cheapest = cheapest_total_input(rel.inputs);
@@ -325,7 +343,7 @@ class GroupingPlanner {
       return out;
     }
     const size_t id = ids[chosen_.choice.input];
-    const PathCost& path = t.paths[id].cost;
+    const PathCost path = rel.inputs[chosen_.choice.input].cost;
     chosen_.input = path;
     chosen_.input_width = t.width;
     out.node = t.builders[id]();

@@ -58,6 +58,10 @@ TEST_F(GroupingTable, GroupingSetsAreRefusedByName) {
             "GROUP BY GROUPING SETS is not supported");
   EXPECT_EQ(testing::error_of(s_, "select count(*) from s having count(*) > 1"),
             "HAVING without GROUP BY is not supported yet");
+  EXPECT_EQ(testing::error_of(s_, "select distinct count(*) from s group by v"),
+            "SELECT DISTINCT with GROUP BY is not supported yet");
+  EXPECT_EQ(testing::error_of(s_, "select v, count(*) from generate_series(1, 3) v group by v"),
+            "GROUP BY over a system view, a function or no FROM is not supported yet");
 }
 
 }  // namespace
