@@ -41,9 +41,11 @@ std::vector<TypeId> partial_row_types(std::vector<TypeId> key_types,
 }
 
 std::string GroupAggNode::explain_name() const {
-  if (spec_.aggs.empty() && spec_.strategy == GroupStrategy::kSorted) return "Group";
-  const std::string name =
-      spec_.strategy == GroupStrategy::kSorted ? "GroupAggregate" : "HashAggregate";
+  const bool plain = spec_.keys.empty();
+  if (spec_.aggs.empty() && spec_.strategy == GroupStrategy::kSorted && !plain) return "Group";
+  const std::string name = plain                                      ? "Aggregate"
+                           : spec_.strategy == GroupStrategy::kSorted ? "GroupAggregate"
+                                                                      : "HashAggregate";
   switch (spec_.mode) {
     case AggMode::kPartial:
       return "Partial " + name;
@@ -56,7 +58,7 @@ std::string GroupAggNode::explain_name() const {
 }
 
 void GroupAggNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
-  lines.push_back("Group Key: " + spec_.group_text);
+  if (!spec_.keys.empty()) lines.push_back("Group Key: " + spec_.group_text);
   if (spec_.having) lines.push_back("Filter: " + spec_.having_text);
   if (spec_.strategy == GroupStrategy::kHashed) {
     std::string line = spec_.planned_partitions > 0
@@ -80,6 +82,7 @@ void GroupAggNode::do_open() {
   distinct_.clear();
   distinct_.resize(spec_.aggs.size());
   emitted_ = 0;
+  emitted_any_ = false;
   statement_time_ = timestamp_now();  // CURRENT_DATE in HAVING: one time per statement
   input_done_ = false;
   filled_ = false;
@@ -214,7 +217,9 @@ const RowBatch* GroupAggNode::next_sorted() {
     const RowBatch* b = child_->next();
     if (b == nullptr) {
       input_done_ = true;
-      if (groups_.count > 0) {
+      if (groups_.count > 0 || (spec_.keys.empty() && !emitted_any_)) {
+        // Without keys there is one group, rows or none (an Aggregate's one row).
+        if (groups_.count == 0) states_.assign(naggs, AggState{});
         finish_distinct(states_.data());
         emit(0, states_.data());
         groups_.clear_rows();
@@ -233,6 +238,7 @@ const RowBatch* GroupAggNode::next_sorted() {
         groups_.width = b->width;
         groups_.push(*b, r);
         states_.assign(naggs, AggState{});
+        emitted_any_ = true;
       }
       accumulate(states_.data(), *b, r);
     }

@@ -6,6 +6,7 @@
 //                   (in no particular order). Throws tp::Error beyond `max_bytes`
 //                   (scans/README.md): it does not spill to disk yet.
 //   Group           a GroupAggregate without aggregates: one row per group.
+//   Aggregate       no keys (HAVING without GROUP BY): one group, rows or none.
 //
 // Each grouped row is the keys' values, then each aggregate's result; HAVING (the
 // node's Filter) reads that row and drops the groups it does not pass. The node
@@ -109,6 +110,7 @@ class GroupAggNode final : public ExecNode {
   RowRef probe_{nullptr, nullptr};
   std::unordered_set<uint32_t, RowHash, RowEqual> table_;
   size_t emitted_ = 0;
+  bool emitted_any_ = false;  // sorted: a group began (without keys, one is due anyway)
   int64_t statement_time_ = 0;
   bool input_done_ = false;
   bool filled_ = false;

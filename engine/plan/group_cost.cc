@@ -89,7 +89,15 @@ GroupAggCost cost_agg(const CostSettings& cs, const GroupAggInput& in) {
   const double input_tuples = in.input.rows;
   const double groups = in.groups;
   double startup, total;
-  if (in.strategy == AggStrategy::kSorted) {
+  if (in.strategy == AggStrategy::kPlain) {
+    // All input first, then the one row.
+    startup = in.input.total;
+    startup += aggs.trans.startup;
+    startup += aggs.trans.per_tuple * input_tuples;
+    startup += aggs.final_cost.startup;
+    startup += aggs.final_cost.per_tuple;
+    total = startup + cs.cpu_tuple_cost;
+  } else if (in.strategy == AggStrategy::kSorted) {
     // Groups come out as the sorted input passes their last row.
     startup = in.input.startup;
     total = in.input.total;

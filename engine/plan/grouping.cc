@@ -40,6 +40,7 @@ GroupAggCost grouping_cost(const CostSettings& cs, const GroupingQuery& q, AggSt
                            const GroupingInputRel& rel, const PathCost& input) {
   const double groups = rel.num_groups;
   GroupAggCost c;
+  if (q.group_columns == 0) strategy = AggStrategy::kPlain;  // HAVING without GROUP BY
   if (!q.has_aggs && strategy == AggStrategy::kSorted) {
     c.path = cost_group(cs, input, q.group_columns, groups, q.having);
   } else {

@@ -260,10 +260,13 @@ class GroupingBinder {
       TypedExpr raw = bind_condition(*p, tagged_columns(), "HAVING", aggregate_calls(true, ""));
       TypedExpr upper = to_upper(raw);
       // A conjunct over grouping keys only filters rows as well as groups: WHERE does it.
+      // Without GROUP BY it stays in HAVING too (no rows still make a group).
       if (!find_aggregate(*p) && !expr_is_volatile(upper)) {
         g_.having_to_where.push_back(p);
-        continue;
+        if (!g_.keys.empty()) continue;
       }
+      // A constant TRUE filters nothing (eval_const_expressions drops it from the AND).
+      if (upper.is_const() && !upper.isnull && upper.value.datum() != 0) continue;
       raw_having_.push_back(std::move(raw));
       kept.push_back(std::move(upper));
     }

@@ -225,10 +225,10 @@ class GroupingPlanner {
     for (size_t i = 0; i < made; ++i)
       add_path(kept, {bare(i), t.paths[i].parallel_safe, int(i), int(t.paths[i].keys)}, startup);
     for (RelPath& k : kept)
-      k.cost = k.parallel_safe ? t.paths[size_t(k.id)].cost
-                               : PathCost{k.cost.startup,
-                                          k.cost.total + projection_cost_ * k.cost.rows,
-                                          k.cost.rows};
+      k.cost = k.parallel_safe
+                   ? t.paths[size_t(k.id)].cost
+                   : PathCost{k.cost.startup, k.cost.total + projection_cost_ * k.cost.rows,
+                              k.cost.rows};
     for (size_t i = 0; i < t.paths.size(); ++i)
       if (!t.paths[i].parallel_safe)
         add_path(kept, {t.paths[i].cost, false, int(i), int(t.paths[i].keys)}, startup);
@@ -237,6 +237,7 @@ class GroupingPlanner {
 
   // estimate_num_groups over the keys, for `rows` input rows.
   double groups_over(const RelationStatsView& view, double rows, double rel_rows) const {
+    if (g_.keys.empty()) return 1;  // HAVING without GROUP BY: one group
     std::vector<int> columns, expr_vars;
     int boolean_exprs = 0;
     for (const GroupKey& k : g_.keys) {
@@ -287,8 +288,8 @@ class GroupingPlanner {
     q.pathkeys = pathkeys_.size();
     q.group_columns = int(g_.keys.size());
     q.has_aggs = !g_.aggs.empty();
-    q.can_hash =
-        std::none_of(g_.aggs.begin(), g_.aggs.end(), [](const BoundAgg& a) { return a.distinct; });
+    q.can_hash = !g_.keys.empty() && std::none_of(g_.aggs.begin(), g_.aggs.end(),
+                                                  [](const BoundAgg& a) { return a.distinct; });
     q.aggs = agg_clause_costs(cs_, calls_, AggSplit::kSimple);
     q.final_aggs = agg_clause_costs(cs_, calls_, AggSplit::kFinalDeserial);
     const AggTransitions trans = agg_transitions(calls_);

@@ -310,7 +310,9 @@ MemoizeCost cost_memoize(const CostSettings& cs, const MemoizeInput& in);
 // ---------------------------------------------------------------------------
 // Grouping (GROUP BY; a plain aggregate without groups is agg_cost.h's cost_plain_agg)
 
-enum class AggStrategy { kSorted, kHashed };
+// kPlain: no grouping keys, one group (HAVING without GROUP BY; the planner's plain
+// Aggregate is agg_cost.h's).
+enum class AggStrategy { kSorted, kHashed, kPlain };
 
 // The aggregates' parts the hash table's entry size needs beside their costs
 // (get_agg_clause_costs' transitionSpace and root->aggtransinfos).

@@ -14,6 +14,7 @@ PathCost participant_cost(const CostSettings& cs, const PartialGroupingQuery& q,
                           AggStrategy strategy, const PathCost& input, int input_width,
                           int* partitions) {
   PathCost c;
+  if (q.group_columns == 0) strategy = AggStrategy::kPlain;  // HAVING without GROUP BY
   if (!q.has_aggs && strategy == AggStrategy::kSorted) {
     c = cost_group(cs, input, q.group_columns, q.groups);
   } else {
@@ -76,7 +77,7 @@ std::vector<PartialGroupedPath> partial_grouped_paths(const CostSettings& cs,
     g.agg = participant_cost(cs, q, AggStrategy::kSorted, g.sort, p.width, nullptr);
     add(i, g, q.pathkeys);
   }
-  {
+  if (q.group_columns > 0) {
     ParticipantGrouping g;
     g.strategy = AggStrategy::kHashed;
     g.agg = participant_cost(cs, q, AggStrategy::kHashed, partials[0].path, partials[0].width,

@@ -80,6 +80,15 @@ class GroupingQueryGenerator(TypedQueryGenerator):
                 group.append(str(select.index(k) + 1))
             else:
                 group.append(k)
+        if r.random() < 0.06:
+            # HAVING without GROUP BY: the aggregates' one row, filtered.
+            a, kind = self.aggregate(cols)
+            sql = "SELECT %s FROM %s" % (", ".join(x for x, _ in aggs) or "count(*)", table)
+            if r.random() < 0.5:
+                sql += " WHERE " + self.where(cols)
+            return sql + " HAVING %s %s %s" % (
+                "count(*)" if kind == "bool" else a, r.choice([">", "<", "<>"]),
+                self.const("smallint" if kind in ("int", "bool") else kind))
         sql += " GROUP BY " + ", ".join(group)
         if r.random() < 0.3:
             conds = []

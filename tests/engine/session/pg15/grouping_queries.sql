@@ -32,3 +32,8 @@ select c, count(*) from s group by c order by count(*) desc, c limit 5
 select b, count(*) from s where n is null group by b order by b
 select sm, max(w) from s where id > 19990 group by sm order by sm
 select v, count(*) from s group by v, v order by v limit 2
+select count(*) from s having count(*) > 5
+select count(*), sum(sm) from s where id < 0 having count(*) = 0
+select max(v) from s having min(sm) >= 0 and 1 = 1
+select count(*) from s where id < 10 having count(*) > 100
+select v, count(*) from s group by v having 1 = 1 order by v limit 2
