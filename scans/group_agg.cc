@@ -5,12 +5,15 @@
 #include "engine/core/datetime.h"
 #include "engine/core/error.h"
 #include "engine/core/interrupts.h"
+#include "scans/row_file.h"
 #include "scans/typed_agg.h"
 
 namespace tp::scans {
 namespace {
 
 constexpr uint32_t kOutputBatchRows = 1024;
+constexpr int kMinSpillPartitions = 4;        // HASHAGG_MIN_PARTITIONS
+constexpr uint64_t kSpillBufferBytes = 8192;  // a partition's write buffer (BLCKSZ)
 
 // One non-NULL integer input into a state.
 void accumulate_int(AggState& st, int64_t v) {
@@ -64,9 +67,13 @@ void GroupAggNode::explain_details(std::vector<std::string>& lines, bool analyze
     std::string line = spec_.planned_partitions > 0
                            ? "Planned Partitions: " + std::to_string(spec_.planned_partitions)
                            : "";
-    if (analyze)
-      line += (line.empty() ? "" : "  ") + std::string("Batches: 1  Memory Usage: ") +
-              std::to_string((peak_bytes_ + 1023) / 1024) + "kB";
+    if (analyze) {
+      line += (line.empty() ? "" : "  ") + std::string("Batches: ") +
+              std::to_string(batches_used_) +
+              "  Memory Usage: " + std::to_string((peak_bytes_ + 1023) / 1024) + "kB";
+      if (batches_used_ > 1)
+        line += "  Disk Usage: " + std::to_string((disk_bytes_ + 1023) / 1024) + "kB";
+    }
     if (!line.empty()) lines.push_back(line);
   }
   if (analyze && spec_.having && instr.rows_filtered > 0)
@@ -87,6 +94,12 @@ void GroupAggNode::do_open() {
   input_done_ = false;
   filled_ = false;
   peak_bytes_ = 0;
+  spill_.clear();
+  batches_.clear();
+  input_file_.reset();
+  level_ = 0;
+  batches_used_ = 1;
+  disk_bytes_ = 0;
 }
 
 RowRef GroupAggNode::row_ref(uint32_t row) const {
@@ -251,17 +264,66 @@ uint64_t GroupAggNode::memory_bytes() const {
          table_.bucket_count() * sizeof(void*);
 }
 
+// The next rows of the current pass: the child's, or a spilled partition's.
+const RowBatch* GroupAggNode::next_input() {
+  if (!input_file_) return child_->next();
+  if (read_row_file_batch(*input_file_, in_shape_, input_width_, file_batch_)) return &file_batch_;
+  return nullptr;
+}
+
+// Groups beyond hash_mem: from now on, a row whose group is not in the table goes to one
+// of `partitions` files by its hash's bits for this pass (PostgreSQL's spill mode).
+void GroupAggNode::start_spill() {
+  int n = std::max(spec_.planned_partitions, kMinSpillPartitions);
+  while (n & (n - 1)) ++n;  // a power of two
+  spill_.clear();
+  spill_.resize(size_t(n));
+  spill_bits_ = 0;
+  while ((1 << spill_bits_) < n) ++spill_bits_;
+}
+
+bool GroupAggNode::may_spill() const {
+  return spec_.temp_space != nullptr && spec_.hash_mem > 0 &&
+         (level_ + 1) * std::max(spill_bits_, 2) <= 64;
+}
+
+void GroupAggNode::spill_row(const RowBatch& b, uint32_t r) {
+  const uint64_t hash = hash_slots(spec_.keys, in_shape_.get(), b.ref(r));
+  const auto part = size_t((hash >> (level_ * spill_bits_)) & ((uint64_t(1) << spill_bits_) - 1));
+  Partition& p = spill_[part];
+  if (!p.file) {
+    p.file = spec_.temp_space->create();
+    p.pending.width = b.width;
+  }
+  p.pending.push(b, r);
+  // A block's worth per partition waits in memory, as buffile.c's buffer.
+  if (uint64_t(p.pending.count) * p.pending.width * sizeof(Datum) + p.pending.arena.bytes_held() >=
+      kSpillBufferBytes)
+    flush(p);
+}
+
+void GroupAggNode::flush(Partition& p) {
+  if (p.pending.count == 0) return;
+  const uint64_t before = p.file->size_bytes();
+  write_row_file_batch(*p.file, p.pending, 0, p.pending.count, scratch_);
+  disk_bytes_ += p.file->size_bytes() - before;
+  p.pending.clear_rows();
+}
+
 void GroupAggNode::read_hashed() {
   const size_t naggs = spec_.aggs.size();
-  while (const RowBatch* b = child_->next()) {
+  while (const RowBatch* b = next_input()) {
     if (!in_shape_) in_shape_ = b->shape;
-    groups_.width = b->width;
+    groups_.width = input_width_ = b->width;
     for (uint32_t r = 0; r < b->count; ++r) {
       probe_ = b->ref(r);
       auto it = table_.find(kProbe);
       uint32_t g;
       if (it != table_.end()) {
         g = *it;
+      } else if (!spill_.empty()) {
+        spill_row(*b, r);
+        continue;
       } else {
         groups_.push(*b, r);
         g = groups_.count - 1;
@@ -270,31 +332,62 @@ void GroupAggNode::read_hashed() {
       }
       accumulate(states_.data() + size_t(g) * naggs, *b, r);
     }
-    peak_bytes_ = std::max(peak_bytes_, memory_bytes());
-    memory_.set(memory_bytes());
-    if (peak_bytes_ > spec_.max_bytes)
+    const uint64_t held = memory_bytes();
+    peak_bytes_ = std::max(peak_bytes_, held);
+    memory_.set(held);
+    if (spill_.empty() && held > spec_.hash_mem && may_spill()) start_spill();
+    if (held > spec_.max_bytes)
       throw Error("HashAggregate of " + std::to_string(table_.size()) +
                       "+ groups needs more than " + std::to_string(spec_.max_bytes >> 20) +
                       " MB, its in-memory limit",
                   "", "Add a WHERE clause that keeps fewer rows, or SET enable_hashagg = off.")
           .with_sqlstate(sqlstate::kProgramLimitExceeded);
   }
+  // The partitions this pass spilled wait as batches (the last one is read first).
+  for (Partition& p : spill_) {
+    if (!p.file) continue;
+    flush(p);
+    p.file->rewind();
+    batches_.push_back({std::move(p.file), level_ + 1});
+  }
+  spill_.clear();
+  input_file_.reset();  // a partition read is gone, its file with it
   filled_ = true;
 }
 
+// The next spilled partition becomes the input of a fresh table.
+void GroupAggNode::next_batch() {
+  Batch b = std::move(batches_.back());
+  batches_.pop_back();
+  input_file_ = std::move(b.file);
+  level_ = b.level;
+  ++batches_used_;
+  // A fresh table, its memory given back: the batch's own groups are what it measures.
+  table_.clear();
+  table_.rehash(0);
+  groups_ = RowBatch();
+  std::vector<AggState>().swap(states_);
+  emitted_ = 0;
+  filled_ = false;
+}
+
 const RowBatch* GroupAggNode::next_hashed() {
-  if (!filled_) read_hashed();
   const size_t naggs = spec_.aggs.size();
-  while (out_.count == 0 && emitted_ < groups_.count) {
-    const uint64_t wanted =
-        std::max<uint64_t>(std::min<uint64_t>(row_limit_hint, kOutputBatchRows), 1);
-    while (emitted_ < groups_.count && out_.count < wanted) {
-      emit(uint32_t(emitted_), states_.data() + emitted_ * naggs);
-      ++emitted_;
+  for (;;) {
+    if (!filled_) read_hashed();
+    while (out_.count == 0 && emitted_ < groups_.count) {
+      const uint64_t wanted =
+          std::max<uint64_t>(std::min<uint64_t>(row_limit_hint, kOutputBatchRows), 1);
+      while (emitted_ < groups_.count && out_.count < wanted) {
+        emit(uint32_t(emitted_), states_.data() + emitted_ * naggs);
+        ++emitted_;
+      }
+      check_for_interrupts();
     }
-    check_for_interrupts();
+    if (out_.count > 0) return &out_;
+    if (batches_.empty()) return nullptr;
+    next_batch();
   }
-  return out_.count > 0 ? &out_ : nullptr;
 }
 
 const RowBatch* GroupAggNode::do_next() {

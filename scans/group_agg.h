@@ -3,8 +3,12 @@
 //   GroupAggregate  input sorted on the keys: a group ends where the keys change, and
 //                   its row goes out then (nothing held but the group's state).
 //   HashAggregate   every input row into a hash table of groups, then each group's row
-//                   (in no particular order). Throws tp::Error beyond `max_bytes`
-//                   (scans/README.md): it does not spill to disk yet.
+//                   (in no particular order). Beyond `hash_mem` bytes it spills as
+//                   PostgreSQL 15's does: a row whose group is not in the table goes to
+//                   a partition file (scans/row_file.h) by its hash, and each partition is
+//                   read back as the input of a fresh table once the table's groups are
+//                   out (recursively, with the hash's next bits). Without a temporary
+//                   space it throws tp::Error beyond `max_bytes` (scans/README.md).
 //   Group           a GroupAggregate without aggregates: one row per group.
 //   Aggregate       no keys (HAVING without GROUP BY): one group, rows or none.
 //
@@ -23,6 +27,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "aio/temp_file.h"
 #include "engine/core/session_memory.h"
 #include "engine/core/typed_expr.h"
 #include "scans/exec_node.h"
@@ -53,7 +58,11 @@ struct GroupAggSpec {
   std::string having_text;
   std::string group_text;      // "Group Key: b, c"'s part after the colon
   int planned_partitions = 0;  // HashAggregate: what the planner expected to spill into
-  uint64_t max_bytes = 0;      // HashAggregate: the in-memory bound
+  uint64_t max_bytes = 0;      // HashAggregate: the bound of the table in memory
+  // HashAggregate: where groups beyond `hash_mem` bytes spill (work_mem times
+  // hash_mem_multiplier); null: nowhere, the table grows to max_bytes.
+  aio::TempFileSpace* temp_space = nullptr;
+  uint64_t hash_mem = 0;
 };
 
 // A Partial node's row types: the keys', then each aggregate's state slots.
@@ -95,6 +104,21 @@ class GroupAggNode final : public ExecNode {
   // The grouped row of group `g` (its first input row in groups_ / its states) into
   // out_, unless HAVING drops it.
   void emit(uint32_t group_row, AggState* states);
+  // A spilled partition: its file, and the pass that will read it.
+  struct Partition {
+    std::unique_ptr<aio::TempFile> file;
+    RowBatch pending;  // rows not written yet
+  };
+  struct Batch {
+    std::unique_ptr<aio::TempFile> file;
+    int level = 0;
+  };
+  const RowBatch* next_input();
+  void start_spill();
+  bool may_spill() const;
+  void spill_row(const RowBatch& b, uint32_t r);
+  void flush(Partition& p);
+  void next_batch();
   void read_hashed();
   const RowBatch* next_sorted();
   const RowBatch* next_hashed();
@@ -115,6 +139,16 @@ class GroupAggNode final : public ExecNode {
   bool input_done_ = false;
   bool filled_ = false;
   uint64_t peak_bytes_ = 0;
+  std::vector<Partition> spill_;               // this pass's partitions (empty: not spilling)
+  std::vector<Batch> batches_;                 // partitions waiting to be read, the last first
+  std::unique_ptr<aio::TempFile> input_file_;  // the partition being read (null: the child)
+  RowBatch file_batch_;
+  uint32_t input_width_ = 0;
+  int level_ = 0;       // this pass's depth: which bits of the hash pick a partition
+  int spill_bits_ = 2;  // log2 of the partitions
+  int batches_used_ = 1;
+  uint64_t disk_bytes_ = 0;
+  std::string scratch_;
   TrackedMemory memory_{MemoryPart::kExecutor};
   std::unique_ptr<bool[]> flags_;  // a grouped row's NULL flags as HAVING reads them
   RowBatch out_;

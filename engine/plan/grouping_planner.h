@@ -400,6 +400,8 @@ class GroupingPlanner {
                          (k.column < 0 && wrapped ? "(" + k.text + ")" : k.text);
     spec.planned_partitions = planned_partitions;
     spec.max_bytes = kSortMemoryLimitBytes;
+    spec.temp_space = &ctx_.storage.temp_space();
+    spec.hash_mem = uint64_t(hash_memory_limit(cs_));
     return spec;
   }
 

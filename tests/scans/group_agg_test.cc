@@ -1,8 +1,9 @@
 // GROUP BY's node over integer rows given here: GroupAggregate over input sorted on the
 // keys (groups spanning batches), HashAggregate over the same rows in any order with the
 // same groups, NULL keys forming one group and NULL inputs skipped, count(DISTINCT)
-// per group, a reopened node starting over, and the hash table's memory bound refused
-// with an error that names it.
+// per group, a reopened node starting over, the hash table's memory bound refused with
+// an error that names it, and a HashAggregate spilling beyond hash_mem into partition
+// files: the same groups, and no file left after the end or an error.
 #include <gmock/gmock.h>
 
 #include <algorithm>
@@ -12,6 +13,9 @@
 #include <random>
 #include <vector>
 
+#include <filesystem>
+
+#include "aio/temp_file.h"
 #include "engine/core/error.h"
 #include "scans/group_agg.h"
 
@@ -90,6 +94,30 @@ std::map<int64_t, std::vector<int64_t>> drain(scans::ExecNode& node) {
   return out;
 }
 
+// A child that fails on its `fail_at`th batch, as a cancel below would.
+class FailingNode final : public scans::ExecNode {
+ public:
+  FailingNode(std::unique_ptr<scans::ExecNode> child, int fail_at)
+      : child_(std::move(child)), fail_at_(fail_at) {}
+  std::string explain_name() const override { return "Failing"; }
+  void explain_details(std::vector<std::string>&, bool) const override {}
+
+ protected:
+  void do_open() override {
+    child_->open();
+    seen_ = 0;
+  }
+  const scans::RowBatch* do_next() override {
+    if (++seen_ == fail_at_) throw Error("canceling statement due to user request");
+    return child_->next();
+  }
+
+ private:
+  std::unique_ptr<scans::ExecNode> child_;
+  int fail_at_;
+  int seen_ = 0;
+};
+
 // 40 keys (and NULL), key k having k + 1 rows valued 0..k, the odd ones NULL for k = 7.
 std::vector<std::vector<int64_t>> grouped_rows() {
   std::vector<std::vector<int64_t>> rows;
@@ -164,6 +192,78 @@ TEST(GroupAggNode, HashTableBeyondItsBoundIsRefused) {
   } catch (const Error& e) {
     EXPECT_THAT(e.what(), HasSubstr("its in-memory limit"));
   }
+}
+
+class GroupAggSpill : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/tp_group_agg_spill.XXXXXX";
+    root_ = ::mkdtemp(tmpl);
+    space_ = std::make_unique<aio::TempFileSpace>(root_ + "/pgsql_tmp");
+  }
+  void TearDown() override {
+    space_.reset();
+    std::filesystem::remove_all(root_);
+  }
+  size_t files() const {
+    const std::string dir = space_->directory();
+    if (!std::filesystem::exists(dir)) return 0;
+    return size_t(std::distance(std::filesystem::directory_iterator(dir),
+                                std::filesystem::directory_iterator()));
+  }
+  // 20,000 keys, three rows each, shuffled: far more groups than 16 kB holds.
+  static std::vector<std::vector<int64_t>> many_groups() {
+    std::vector<std::vector<int64_t>> rows;
+    for (int64_t k = 0; k < 20000; ++k)
+      for (int64_t v = 0; v < 3; ++v) rows.push_back({k, v == 1 && k % 5 == 0 ? kNull : k + v});
+    std::shuffle(rows.begin(), rows.end(), std::mt19937(3));
+    return rows;
+  }
+  scans::GroupAggSpec spilling_spec() {
+    scans::GroupAggSpec spec = spec_of(scans::GroupStrategy::kHashed);
+    spec.temp_space = space_.get();
+    spec.hash_mem = 16 * 1024;
+    return spec;
+  }
+
+  std::string root_;
+  std::unique_ptr<aio::TempFileSpace> space_;
+};
+
+// Beyond hash_mem the groups not in the table go to partition files and come back as
+// later batches: every group once, with the same results as in memory, and no file left.
+TEST_F(GroupAggSpill, SpilledGroupsComeBackWhole) {
+  scans::GroupAggNode node(std::make_unique<RowsNode>(many_groups(), 512), spilling_spec());
+  const auto got = drain(node);
+  ASSERT_EQ(got.size(), 20000u);
+  for (int64_t k = 0; k < 20000; k += 997) {
+    const bool nulled = k % 5 == 0;
+    const int64_t sum = nulled ? 2 * k + 2 : 3 * k + 3;
+    EXPECT_EQ(got.at(k), (std::vector<int64_t>{k, 3, nulled ? 2 : 3, sum, k})) << "key " << k;
+  }
+  std::vector<std::string> lines;
+  node.explain_details(lines, true);
+  EXPECT_THAT(lines.at(1), ::testing::MatchesRegex(
+                               "Batches: [0-9]+  Memory Usage: [0-9]+kB  Disk Usage: [0-9]+kB"));
+  EXPECT_THAT(lines.at(1), ::testing::Not(HasSubstr("Batches: 1 ")));
+  EXPECT_EQ(files(), 0u);
+  // Reopened, it spills again and gives the same groups.
+  EXPECT_EQ(drain(node).size(), 20000u);
+  EXPECT_EQ(files(), 0u);
+}
+
+// An error while a spilled aggregate runs (a cancel from below) leaves no file behind.
+TEST_F(GroupAggSpill, AnErrorLeavesNoFile) {
+  for (int fail_at : {30, 117}) {
+    const uint64_t created = space_->files_created();
+    auto child =
+        std::make_unique<FailingNode>(std::make_unique<RowsNode>(many_groups(), 512), fail_at);
+    scans::GroupAggNode node(std::move(child), spilling_spec());
+    EXPECT_THROW(drain(node), Error);
+    EXPECT_GT(space_->files_created(), created) << "it failed before spilling";
+    EXPECT_EQ(space_->files_open(), 0u);
+  }
+  EXPECT_EQ(files(), 0u);
 }
 
 }  // namespace
