@@ -256,10 +256,12 @@ TEST_F(GroupAggSpill, SpilledGroupsComeBackWhole) {
 TEST_F(GroupAggSpill, AnErrorLeavesNoFile) {
   for (int fail_at : {30, 117}) {
     const uint64_t created = space_->files_created();
-    auto child =
-        std::make_unique<FailingNode>(std::make_unique<RowsNode>(many_groups(), 512), fail_at);
-    scans::GroupAggNode node(std::move(child), spilling_spec());
-    EXPECT_THROW(drain(node), Error);
+    {
+      auto child =
+          std::make_unique<FailingNode>(std::make_unique<RowsNode>(many_groups(), 512), fail_at);
+      scans::GroupAggNode node(std::move(child), spilling_spec());
+      EXPECT_THROW(drain(node), Error);
+    }  // the statement's plan goes as the error unwinds, and its files with it
     EXPECT_GT(space_->files_created(), created) << "it failed before spilling";
     EXPECT_EQ(space_->files_open(), 0u);
   }
