@@ -8,6 +8,9 @@
 // (pg15/grouping_errors.out).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "tests/engine/session/pg15_queries.h"
 #include "tests/support/test_util.h"
 
@@ -48,6 +51,30 @@ TEST_F(GroupingTable, EnableHashaggOffSorts) {
   s_.execute("reset enable_hashagg");
   EXPECT_NE(explain(s_, "select c, count(*) from s group by c").find("HashAggregate"),
             std::string::npos);
+}
+
+// A HashAggregate beyond work_mem x hash_mem_multiplier spills its groups to partition
+// files in the data directory's pgsql_tmp and reads them back: every group once, the
+// same sums as in memory, EXPLAIN ANALYZE's Batches and Disk Usage, and no file left.
+TEST_F(GroupingTable, HashAggregateSpillsBeyondHashMem) {
+  const std::string q = "select id % 7000, count(*), sum(sm), max(v) from s group by 1";
+  auto sorted_rows = [&] {
+    std::vector<std::vector<std::string>> rows = s_.execute(q).rows;
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  };
+  const auto in_memory = sorted_rows();
+  ASSERT_EQ(in_memory.size(), 7000u);
+  s_.execute("set work_mem = '64kB'");
+  s_.execute("set enable_sort = off");
+  s_.execute("set max_parallel_workers_per_gather = 0");
+  EXPECT_EQ(sorted_rows(), in_memory);
+  const std::string plan = explain(s_, "analyze " + q);
+  EXPECT_NE(plan.find("Disk Usage: "), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("Batches: 1 "), std::string::npos) << plan;
+  const std::filesystem::path tmp = std::filesystem::path(tmp_.data()) / "pgsql_tmp";
+  EXPECT_TRUE(!std::filesystem::exists(tmp) || std::filesystem::is_empty(tmp))
+      << "a temporary file outlived its statement";
 }
 
 // What PostgreSQL has and tidepool does not yet, refused by name.
