@@ -30,7 +30,7 @@ void accumulate_int(AggState& st, int64_t v) {
 }  // namespace
 
 GroupAggNode::GroupAggNode(std::unique_ptr<ExecNode> child, GroupAggSpec spec)
-    : child_(std::move(child)), spec_(std::move(spec)), table_(0, RowHash{this}, RowEqual{this}) {
+    : child_(std::move(child)), spec_(std::move(spec)) {
   out_shape_ = std::make_shared<const RowShape>(spec_.row_types);
   flags_ = std::make_unique<bool[]>(std::max<size_t>(spec_.row_types.size(), 1));
 }
@@ -86,6 +86,7 @@ void GroupAggNode::do_open() {
   groups_.width = 0;
   states_.clear();
   table_.clear();
+  hashes_.clear();
   distinct_.clear();
   distinct_.resize(spec_.aggs.size());
   emitted_ = 0;
@@ -102,16 +103,34 @@ void GroupAggNode::do_open() {
   disk_bytes_ = 0;
 }
 
-RowRef GroupAggNode::row_ref(uint32_t row) const {
-  return row == kProbe ? probe_ : groups_.ref(row);
+uint32_t GroupAggNode::find_group(uint64_t hash, RowRef row) const {
+  if (table_.empty()) return kNoGroup;
+  const size_t mask = table_.size() - 1;
+  for (size_t i = size_t(hash) & mask;; i = (i + 1) & mask) {
+    const uint32_t entry = table_[i];
+    if (entry == 0) return kNoGroup;
+    const uint32_t g = entry - 1;
+    if (hashes_[g] == hash && slots_equal(spec_.keys, in_shape_.get(), groups_.ref(g), row))
+      return g;
+  }
 }
 
-size_t GroupAggNode::RowHash::operator()(uint32_t row) const {
-  return size_t(hash_slots(node->spec_.keys, node->in_shape_.get(), node->row_ref(row)));
-}
-
-bool GroupAggNode::RowEqual::operator()(uint32_t a, uint32_t b) const {
-  return slots_equal(node->spec_.keys, node->in_shape_.get(), node->row_ref(a), node->row_ref(b));
+void GroupAggNode::insert_group(uint64_t hash, uint32_t group) {
+  hashes_.push_back(hash);
+  if (table_.size() < 2 * hashes_.size()) {  // at most half full: double and re-place
+    std::vector<uint32_t> bigger(std::max<size_t>(64, table_.size() * 2), 0);
+    const size_t mask = bigger.size() - 1;
+    for (uint32_t g = 0; g < group; ++g) {
+      size_t i = size_t(hashes_[g]) & mask;
+      while (bigger[i] != 0) i = (i + 1) & mask;
+      bigger[i] = g + 1;
+    }
+    table_ = std::move(bigger);
+  }
+  const size_t mask = table_.size() - 1;
+  size_t i = size_t(hash) & mask;
+  while (table_[i] != 0) i = (i + 1) & mask;
+  table_[i] = group + 1;
 }
 
 void GroupAggNode::accumulate(AggState* states, const RowBatch& b, uint32_t r) {
@@ -260,8 +279,8 @@ const RowBatch* GroupAggNode::next_sorted() {
 }
 
 uint64_t GroupAggNode::memory_bytes() const {
-  return groups_.bytes_held() + states_.capacity() * sizeof(AggState) + table_.size() * 16 +
-         table_.bucket_count() * sizeof(void*);
+  return groups_.bytes_held() + states_.capacity() * sizeof(AggState) +
+         table_.capacity() * sizeof(uint32_t) + hashes_.capacity() * sizeof(uint64_t);
 }
 
 // The next rows of the current pass: the child's, or a spilled partition's.
@@ -287,8 +306,7 @@ bool GroupAggNode::may_spill() const {
          (level_ + 1) * std::max(spill_bits_, 2) <= 64;
 }
 
-void GroupAggNode::spill_row(const RowBatch& b, uint32_t r) {
-  const uint64_t hash = hash_slots(spec_.keys, in_shape_.get(), b.ref(r));
+void GroupAggNode::spill_row(const RowBatch& b, uint32_t r, uint64_t hash) {
   const auto part = size_t((hash >> (level_ * spill_bits_)) & ((uint64_t(1) << spill_bits_) - 1));
   Partition& p = spill_[part];
   if (!p.file) {
@@ -316,18 +334,17 @@ void GroupAggNode::read_hashed() {
     if (!in_shape_) in_shape_ = b->shape;
     groups_.width = input_width_ = b->width;
     for (uint32_t r = 0; r < b->count; ++r) {
-      probe_ = b->ref(r);
-      auto it = table_.find(kProbe);
-      uint32_t g;
-      if (it != table_.end()) {
-        g = *it;
-      } else if (!spill_.empty()) {
-        spill_row(*b, r);
-        continue;
-      } else {
+      const RowRef row = b->ref(r);
+      const uint64_t hash = hash_slots(spec_.keys, in_shape_.get(), row);
+      uint32_t g = find_group(hash, row);
+      if (g == kNoGroup) {
+        if (!spill_.empty()) {
+          spill_row(*b, r, hash);
+          continue;
+        }
         groups_.push(*b, r);
         g = groups_.count - 1;
-        table_.insert(g);
+        insert_group(hash, g);
         states_.resize(states_.size() + naggs);
       }
       accumulate(states_.data() + size_t(g) * naggs, *b, r);
@@ -337,7 +354,7 @@ void GroupAggNode::read_hashed() {
     memory_.set(held);
     if (spill_.empty() && held > spec_.hash_mem && may_spill()) start_spill();
     if (held > spec_.max_bytes)
-      throw Error("HashAggregate of " + std::to_string(table_.size()) +
+      throw Error("HashAggregate of " + std::to_string(hashes_.size()) +
                       "+ groups needs more than " + std::to_string(spec_.max_bytes >> 20) +
                       " MB, its in-memory limit",
                   "", "Add a WHERE clause that keeps fewer rows, or SET enable_hashagg = off.")
@@ -363,8 +380,8 @@ void GroupAggNode::next_batch() {
   level_ = b.level;
   ++batches_used_;
   // A fresh table, its memory given back: the batch's own groups are what it measures.
-  table_.clear();
-  table_.rehash(0);
+  std::vector<uint32_t>().swap(table_);
+  std::vector<uint64_t>().swap(hashes_);
   groups_ = RowBatch();
   std::vector<AggState>().swap(states_);
   emitted_ = 0;

@@ -24,7 +24,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "aio/temp_file.h"
@@ -82,16 +81,10 @@ class GroupAggNode final : public ExecNode {
   const RowBatch* do_next() override;
 
  private:
-  struct RowHash {
-    const GroupAggNode* node;
-    size_t operator()(uint32_t row) const;
-  };
-  struct RowEqual {
-    const GroupAggNode* node;
-    bool operator()(uint32_t a, uint32_t b) const;
-  };
-  static constexpr uint32_t kProbe = UINT32_MAX;  // the input row being looked up
-  RowRef row_ref(uint32_t row) const;
+  // The group of a row with `hash` equal to `row` on the keys, or kNoGroup.
+  static constexpr uint32_t kNoGroup = UINT32_MAX;
+  uint32_t find_group(uint64_t hash, RowRef row) const;
+  void insert_group(uint64_t hash, uint32_t group);
 
   // A DISTINCT aggregate's values of the current group (sorted strategy only).
   struct DistinctValues {
@@ -116,7 +109,7 @@ class GroupAggNode final : public ExecNode {
   const RowBatch* next_input();
   void start_spill();
   bool may_spill() const;
-  void spill_row(const RowBatch& b, uint32_t r);
+  void spill_row(const RowBatch& b, uint32_t r, uint64_t hash);
   void flush(Partition& p);
   void next_batch();
   void read_hashed();
@@ -131,8 +124,10 @@ class GroupAggNode final : public ExecNode {
   RowBatch groups_;               // each group's first input row
   std::vector<AggState> states_;  // groups_.count * aggs
   std::vector<DistinctValues> distinct_;
-  RowRef probe_{nullptr, nullptr};
-  std::unordered_set<uint32_t, RowHash, RowEqual> table_;
+  // The hash table: open addressing over group numbers + 1 (0: empty), a power of two
+  // at most half full; each group's hash kept beside its row.
+  std::vector<uint32_t> table_;
+  std::vector<uint64_t> hashes_;
   size_t emitted_ = 0;
   bool emitted_any_ = false;  // sorted: a group began (without keys, one is due anyway)
   int64_t statement_time_ = 0;

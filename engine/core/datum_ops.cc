@@ -24,10 +24,21 @@ uint64_t mix(uint64_t h) {
 }
 
 // FNV-1a over bytes, then mixed.
+// Eight bytes a step (a hash of each group key of text runs once per input row of a
+// HashAggregate or a hash join: byte-at-a-time FNV was a tenth of such a query).
 uint64_t hash_bytes(std::string_view s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (char c : s) h = (h ^ uint8_t(c)) * 0x100000001b3ull;
-  return mix(h);
+  uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t(s.size()) * 0x9e3779b97f4a7c15ull);
+  const char* p = s.data();
+  size_t n = s.size();
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * 0x100000001b3ull;
+    h ^= h >> 29;
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, p, n);
+  return mix(h ^ tail);
 }
 
 std::string_view text_of(Datum d) {
