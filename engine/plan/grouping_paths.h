@@ -10,6 +10,7 @@
 
 namespace tp {
 
+// SELECT with GROUP BY or HAVING; SELECT DISTINCT over groups is refused by name.
 PlannedQuery plan_grouped_select(PlanContext& ctx, const sql::Select& s, const RelationEntry& rel);
 
 }  // namespace tp

@@ -209,6 +209,57 @@ class GroupingPlanner {
     }
   }
 
+  // What engine/plan/grouping.h weighs the paths with: the keys, the aggregates' costs
+  // and states, HAVING, the widths, the settings, ORDER BY and LIMIT.
+  GroupingQuery grouping_query(const TablePaths& t) {
+    GroupingQuery q;
+    q.pathkeys = pathkeys_.size();
+    q.group_columns = int(g_.keys.size());
+    q.has_aggs = !g_.aggs.empty();
+    q.can_hash = !g_.keys.empty() && std::none_of(g_.aggs.begin(), g_.aggs.end(),
+                                                  [](const BoundAgg& a) { return a.distinct; });
+    q.aggs = agg_clause_costs(cs_, calls_, AggSplit::kSimple);
+    q.final_aggs = agg_clause_costs(cs_, calls_, AggSplit::kFinalDeserial);
+    const AggTransitions trans = agg_transitions(calls_);
+    q.states = {trans.states, trans.space};
+    if (g_.having)
+      q.having = HavingQual{
+          QualCost{0, expr_cost_units(*g_.having) * cs_.cpu_operator_cost},
+          having_selectivity(*g_.having, [this](const TypedExpr& e) { return reads_column(e); })};
+    q.output_cost = g_.target_cost_units * cs_.cpu_operator_cost;
+    q.input_width = t.width;
+    q.width = grouped_width();
+    const PlannerSettings& ps = ctx_.settings;
+    q.enable_hashagg = ps.enable_hashagg;
+    q.enable_sort = ps.enable_sort;
+    q.enable_incremental_sort = ps.enable_incremental_sort;
+    order_pathkeys();
+    q.has_order_by = !s_.order_by.empty();
+    q.order_pathkeys = order_keys_.size();
+    q.order_in_group = order_in_group_;
+    if (s_.limit) q.limit_count = double(*s_.limit);
+    q.offset = double(s_.offset.value_or(0));
+    q.limit_tuples = limit_tuples(s_) ? double(*limit_tuples(s_)) : -1;
+    q.incremental_sort = t.incremental_sort;
+    q.order_incremental_sort = [this, view = t.view, rel_rows = t.size.rows, width = q.width](
+                                   const PathCost& grouped, size_t presorted, double limit) {
+      std::vector<int> cols, vars;
+      int bools = 0;
+      for (size_t i = 0; i < presorted; ++i) {
+        const GroupKey& k = g_.keys[pathkeys_[i]];
+        if (k.column >= 0)
+          cols.push_back(k.column);
+        else if (k.expr->type == TypeId::kBool)
+          ++bools;
+        else
+          for (int c : expr_columns(*k.expr)) vars.push_back(c);
+      }
+      const double groups = estimate_num_groups(*view, cols, grouped.rows, rel_rows, bools, vars);
+      return cost_incremental_sort(cs_, grouped, groups, width, limit);
+    };
+    return q;
+  }
+
   // The table's pathlist as PostgreSQL has it when grouping starts: add_path weighs the
   // paths made before the keys' projection is costed onto them (the scan's own Gathers
   // without it), then apply_scanjoin_target_to_paths projects the survivors (a Gather
@@ -284,52 +335,7 @@ class GroupingPlanner {
     rel.cheapest = cheapest_total_input(rel.inputs);
     rel.num_groups = num_groups_ =
         groups_over(*t.view, rel.inputs[rel.cheapest].cost.rows, t.size.rows);
-    GroupingQuery q;
-    q.pathkeys = pathkeys_.size();
-    q.group_columns = int(g_.keys.size());
-    q.has_aggs = !g_.aggs.empty();
-    q.can_hash = !g_.keys.empty() && std::none_of(g_.aggs.begin(), g_.aggs.end(),
-                                                  [](const BoundAgg& a) { return a.distinct; });
-    q.aggs = agg_clause_costs(cs_, calls_, AggSplit::kSimple);
-    q.final_aggs = agg_clause_costs(cs_, calls_, AggSplit::kFinalDeserial);
-    const AggTransitions trans = agg_transitions(calls_);
-    q.states = {trans.states, trans.space};
-    if (g_.having)
-      q.having = HavingQual{
-          QualCost{0, expr_cost_units(*g_.having) * cs_.cpu_operator_cost},
-          having_selectivity(*g_.having, [this](const TypedExpr& e) { return reads_column(e); })};
-    q.output_cost = g_.target_cost_units * cs_.cpu_operator_cost;
-    q.input_width = t.width;
-    q.width = grouped_width();
-    const PlannerSettings& ps = ctx_.settings;
-    q.enable_hashagg = ps.enable_hashagg;
-    q.enable_sort = ps.enable_sort;
-    q.enable_incremental_sort = ps.enable_incremental_sort;
-    order_pathkeys();
-    q.has_order_by = !s_.order_by.empty();
-    q.order_pathkeys = order_keys_.size();
-    q.order_in_group = order_in_group_;
-    if (s_.limit) q.limit_count = double(*s_.limit);
-    q.offset = double(s_.offset.value_or(0));
-    q.limit_tuples = limit_tuples(s_) ? double(*limit_tuples(s_)) : -1;
-    q.incremental_sort = t.incremental_sort;
-    const RelationStatsView& view = *t.view;
-    const double rel_rows = t.size.rows;
-    q.order_incremental_sort = [&](const PathCost& grouped, size_t presorted, double limit) {
-      std::vector<int> cols, vars;
-      int bools = 0;
-      for (size_t i = 0; i < presorted; ++i) {
-        const GroupKey& k = g_.keys[pathkeys_[i]];
-        if (k.column >= 0)
-          cols.push_back(k.column);
-        else if (k.expr->type == TypeId::kBool)
-          ++bools;
-        else
-          for (int c : expr_columns(*k.expr)) vars.push_back(c);
-      }
-      const double groups = estimate_num_groups(view, cols, grouped.rows, rel_rows, bools, vars);
-      return cost_incremental_sort(cs_, grouped, groups, q.width, limit);
-    };
+    const GroupingQuery q = grouping_query(t);
     std::vector<GroupingInputRel> rels{rel};
     std::vector<size_t> partial_ids;
     if (can_partial(t)) rels.push_back(partial_relation(t, q, startup, partial_ids));

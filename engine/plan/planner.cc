@@ -426,13 +426,7 @@ DistinctClause plan_distinct_on_input(PlanContext& ctx, const sql::Select& s,
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   const RelationEntry& rel = find_table(ctx, s);
-  const bool grouped = !s.group_by.empty() || s.having;
-  if (grouped && s.distinct)
-    throw Error(std::string("SELECT DISTINCT with ") +
-                (s.group_by.empty() ? "HAVING" : "GROUP BY") + " is not supported yet")
-        .at_position(s.group_by.empty() ? s.having->position : s.group_by_position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
-  if (grouped) return plan_grouped_select(ctx, s, rel);
+  if (!s.group_by.empty() || s.having) return plan_grouped_select(ctx, s, rel);
   BoundTargets targets = bind_targets(rel, s);
   ScanQuery sq;
   sq.rel = &rel;

@@ -359,9 +359,7 @@ class Parser : public SelectClauseParser {
     } while (accept_punct(","));
     if (accept_word("from")) s.from = from_item();
     if (accept_word("where")) s.where = expr();
-    group_by_clause(s);
-    if (accept_word("having")) s.having = expr();
-    refuse_clauses({{"window", "WINDOW"}});
+    grouping_clauses(s);
     if (accept_word("order")) {
       expect_word("by");
       do {

@@ -4,8 +4,14 @@
 
 namespace tp::sql {
 
-// GROUP BY items; grouping sets are PostgreSQL's and refused by name.
-void SelectClauseParser::group_by_clause(Select& s) {
+// GROUP BY items (grouping sets are PostgreSQL's and refused by name), then HAVING.
+void SelectClauseParser::grouping_clauses(Select& s) {
+  group_by_items(s);
+  if (accept_word("having")) s.having = expr();
+  refuse_clauses({{"window", "WINDOW"}});
+}
+
+void SelectClauseParser::group_by_items(Select& s) {
   if (!is_word("group")) return;
   s.group_by_position = peek().position;
   next();

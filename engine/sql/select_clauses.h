@@ -1,5 +1,5 @@
 // The clauses of a SELECT after its FROM and WHERE that need more than an expression:
-// GROUP BY's items (grouping sets refused by name), LIMIT / OFFSET / FETCH FIRST in
+// GROUP BY's items (grouping sets refused by name) and HAVING, LIMIT / OFFSET / FETCH FIRST in
 // PostgreSQL's orders, and the refusal of a clause tidepool does not have where it
 // starts. engine/sql/parser.cc's statement parser builds on these.
 #pragma once
@@ -18,8 +18,10 @@ class SelectClauseParser : public ExprParser {
   using ExprParser::ExprParser;
 
  protected:
-  // GROUP BY items into s.group_by (nothing when the cursor is not at GROUP).
-  void group_by_clause(Select& s);
+  // GROUP BY's items into s.group_by and HAVING's condition into s.having (each when
+  // written); WINDOW is refused by name.
+  void grouping_clauses(Select& s);
+  void group_by_items(Select& s);
   // A clause PostgreSQL has and tidepool does not: refused by name where it starts.
   void refuse_clauses(std::initializer_list<std::pair<const char*, const char*>> clauses);
   // LIMIT {n | ALL}, OFFSET n [ROW | ROWS] and FETCH {FIRST | NEXT} [n] {ROW | ROWS} ONLY,
