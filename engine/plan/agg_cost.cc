@@ -73,9 +73,11 @@ double transition_space(const AggCall& c, const AggFunctions& f) {
       f.transfn == "float4_accum" || f.transfn == "float8_accum")
     return 32 + 16;
   if (c.kind != AggKind::kMin && c.kind != AggKind::kMax) return 0;
-  const TypeInfo& info = type_info(c.input == TypeId::kVarchar ? TypeId::kText : c.input);
-  if (info.byval) return 0;
-  const double width = info.len > 0 ? info.len : 32;
+  // max(varchar) is max(text): a text state, with no typmod.
+  const bool varchar = c.input == TypeId::kVarchar;
+  const TypeId t = varchar ? TypeId::kText : c.input;
+  if (type_info(t).byval) return 0;
+  const double width = type_avg_width(t, varchar ? kNoTypmod : c.typmod);
   return std::ceil(width / 8) * 8 + 16;
 }
 

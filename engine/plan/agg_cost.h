@@ -36,6 +36,9 @@ struct AggCall {
   // transition state that reads it.
   std::string arg_key = {};
   double arg_units = 0;
+  // The input's typmod: min / max keep a state of the input's type and typmod, whose
+  // average width sizes a hash table's entries (char(8) is 8 characters wide).
+  int32_t typmod = kNoTypmod;
 };
 
 // PostgreSQL's AggSplit for the three modes tidepool plans.

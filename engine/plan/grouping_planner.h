@@ -147,7 +147,10 @@ class GroupingPlanner {
       }
       specs_.push_back({a.kind, slot, a.distinct, a.type, is_typed_input(a.type)});
       calls_.push_back({a.kind, a.column, a.type, a.distinct, a.arg ? deparse(*a.arg) : "",
-                        a.arg ? expr_cost_units(*a.arg) : 0});
+                        a.arg ? expr_cost_units(*a.arg) : 0,
+                        a.arg           ? a.arg->typmod
+                        : a.column >= 0 ? rel_.columns[size_t(a.column)].typmod
+                                        : kNoTypmod});
       outputs_.push_back(output_aggregate(a.kind, a.type));
     }
     sq.scan_columns = columns_;

@@ -271,9 +271,10 @@ def main():
                     if pg_rerr != tp_rerr:
                         cause = "result error"
                         pg_plan, tp_plan = [str(pg_rerr)], [str(tp_rerr)]
-                    elif not rows_close(pg_rows, tp_rows) and not (" LIMIT " in sql.upper() and
-                                                     len(pg_rows) == len(tp_rows)):
-                        # (a LIMIT may keep other rows among ties)
+                    elif not rows_close(pg_rows, tp_rows) and not (
+                            (" LIMIT " in sql.upper() or " FETCH FIRST " in sql.upper()) and
+                            len(pg_rows) == len(tp_rows)):
+                        # (a LIMIT or FETCH FIRST may keep other rows among ties)
                         cause = "result rows"
                         pg_plan = [repr(r) for r in (pg_rows or [])[:5]]
                         tp_plan = [repr(r) for r in (tp_rows or [])[:5]]
