@@ -32,6 +32,24 @@ void accumulate_int(AggState& st, int64_t v) {
 GroupAggNode::GroupAggNode(std::unique_ptr<ExecNode> child, GroupAggSpec spec)
     : child_(std::move(child)), spec_(std::move(spec)) {
   out_shape_ = std::make_shared<const RowShape>(spec_.row_types);
+  // sum(x) and avg(x) keep one state, as their shared transition function does in
+  // PostgreSQL (sum and avg of real do not: sum adds in real, avg in double precision).
+  for (size_t a = 0; a < spec_.aggs.size(); ++a) {
+    owner_.push_back(a);
+    const AggSpec& x = spec_.aggs[a];
+    auto sums = [](const AggSpec& s) {
+      return (s.kind == AggKind::kSum || s.kind == AggKind::kAvg) && !s.distinct &&
+             s.type != TypeId::kFloat4;
+    };
+    if (!sums(x) || spec_.mode == AggMode::kFinalize) continue;
+    for (size_t b = 0; b < a; ++b) {
+      const AggSpec& y = spec_.aggs[b];
+      if (owner_[b] == b && sums(y) && y.slot == x.slot && y.type == x.type) {
+        owner_[a] = b;
+        break;
+      }
+    }
+  }
   flags_ = std::make_unique<bool[]>(std::max<size_t>(spec_.row_types.size(), 1));
 }
 
@@ -136,6 +154,7 @@ void GroupAggNode::insert_group(uint64_t hash, uint32_t group) {
 void GroupAggNode::accumulate(AggState* states, const RowBatch& b, uint32_t r) {
   const Datum* row = b.row(r);
   for (size_t a = 0; a < spec_.aggs.size(); ++a) {
+    if (owner_[a] != a) continue;  // another aggregate keeps its state
     const AggSpec& spec = spec_.aggs[a];
     AggState& st = states[a];
     if (spec_.mode == AggMode::kFinalize) {  // a participant's state at spec.slot
@@ -214,20 +233,22 @@ void GroupAggNode::emit(uint32_t group_row, AggState* states) {
   if (spec_.mode == AggMode::kPartial) {
     for (size_t a = 0; a < spec_.aggs.size(); ++a) {
       const auto first = uint32_t(nkeys + kPartialSlots * a);
+      AggState& st = states[owner_[a]];
       if (spec_.aggs[a].typed) {
-        typed_settle(states[a], spec_.aggs[a]);
-        typed_put_state(states[a], spec_.aggs[a], out_, first, i);
+        typed_settle(st, spec_.aggs[a]);
+        typed_put_state(st, spec_.aggs[a], out_, first, i);
       } else {
-        int_put_state(states[a], row + first);
+        int_put_state(st, row + first);
       }
     }
     out_.count = i + 1;
     return;
   }
   for (size_t a = 0; a < spec_.aggs.size(); ++a) {
-    if (spec_.aggs[a].typed) typed_settle(states[a], spec_.aggs[a]);
+    AggState& st = states[owner_[a]];
+    if (spec_.aggs[a].typed) typed_settle(st, spec_.aggs[a]);
     bool isnull = false;
-    const Datum v = spec_.finalize(a, states[a], out_.arena, isnull);
+    const Datum v = spec_.finalize(a, st, out_.arena, isnull);
     flags_[nkeys + a] = isnull;
     row[nkeys + a] = isnull ? 0 : v;
     if (isnull) out_.set_null(i, uint32_t(nkeys + a));

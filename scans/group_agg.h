@@ -119,6 +119,7 @@ class GroupAggNode final : public ExecNode {
 
   std::unique_ptr<ExecNode> child_;
   GroupAggSpec spec_;
+  std::vector<size_t> owner_;  // per aggregate, the one whose state it reads (itself)
   std::shared_ptr<const RowShape> out_shape_;
   std::shared_ptr<const RowShape> in_shape_;
   RowBatch groups_;               // each group's first input row
