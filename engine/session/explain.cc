@@ -155,6 +155,50 @@ std::string json_detail(const std::string& d) {
   return "\"" + json_escape(key) + "\": " + (number ? value : "\"" + json_escape(value) + "\"");
 }
 
+// A detail line as PostgreSQL's JSON fields: a key list ("Group Key: a, (b + 1)") is an
+// array of its items (split at commas outside parentheses and quotes); a hash
+// aggregate's figures ("Planned Partitions: 4  Batches: 3  Memory Usage: 57kB  Disk
+// Usage: 120kB") are fields of their own, under PostgreSQL's names.
+std::vector<std::string> json_details(const std::string& d) {
+  for (const char* list : {"Sort Key: ", "Group Key: ", "Presorted Key: "}) {
+    if (d.rfind(list, 0) != 0) continue;
+    const std::string items = d.substr(std::string(list).size());
+    std::string out = "\"" + std::string(list).substr(0, std::string(list).size() - 2) + "\": [";
+    int depth = 0;
+    bool quoted = false;
+    size_t start = 0;
+    for (size_t i = 0; i <= items.size(); ++i) {
+      const char c = i < items.size() ? items[i] : ',';
+      if (c == '\'') quoted = !quoted;
+      if (!quoted && c == '(') ++depth;
+      if (!quoted && c == ')') --depth;
+      if (quoted || depth > 0 || c != ',') continue;
+      out += (start ? ", " : "") + ("\"" + json_escape(items.substr(start, i - start)) + "\"");
+      start = i + 2;  // past ", "
+      ++i;
+    }
+    return {out + "]"};
+  }
+  if (d.rfind("Planned Partitions: ", 0) != 0 && d.rfind("Batches: ", 0) != 0)
+    return {json_detail(d)};
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at < d.size()) {
+    size_t end = d.find("  ", at);
+    if (end == std::string::npos) end = d.size();
+    std::string part = d.substr(at, end - at);
+    const size_t colon = part.find(": ");
+    std::string key = part.substr(0, colon), value = part.substr(colon + 2);
+    if (value.size() > 2 && value.compare(value.size() - 2, 2, "kB") == 0)
+      value.resize(value.size() - 2);
+    if (key == "Batches") key = "HashAgg Batches";
+    if (key == "Memory Usage") key = "Peak Memory Usage";
+    out.push_back("\"" + key + "\": " + value);
+    at = end + 2;
+  }
+  return out;
+}
+
 // PostgreSQL's JSON names the node type without the text format's prefixes and says
 // them in fields: "Parallel Seq Scan" is a parallel-aware "Seq Scan", "Finalize
 // Aggregate" an "Aggregate" with "Partial Mode": "Finalize".
@@ -165,17 +209,20 @@ void node_type_fields(const std::string& name, std::vector<std::string>& fields)
     type = type.substr(9);
     parallel = true;
   }
-  // SELECT DISTINCT's "HashAggregate" is an "Aggregate" of strategy "Hashed".
-  const bool hashed = type == "HashAggregate";
-  if (hashed) type = "Aggregate";
-  for (const char* mode : {"Partial", "Finalize"})
-    if (type == std::string(mode) + " Aggregate") {
-      type = "Aggregate";
-      partial_mode = mode;
+  for (const char* mode : {"Partial ", "Finalize "})
+    if (type.rfind(mode, 0) == 0 && type.find("Aggregate") != std::string::npos) {
+      type = type.substr(std::string(mode).size());
+      partial_mode = std::string(mode).substr(0, std::string(mode).size() - 1);
     }
+  // "HashAggregate" and "GroupAggregate" are an "Aggregate" of strategy "Hashed" and
+  // "Sorted".
+  const char* strategy = type == "HashAggregate"    ? "Hashed"
+                         : type == "GroupAggregate" ? "Sorted"
+                                                    : "Plain";
+  if (type == "HashAggregate" || type == "GroupAggregate") type = "Aggregate";
   fields.push_back("\"Node Type\": \"" + type + "\"");
   if (type == "Aggregate") {
-    fields.push_back(std::string("\"Strategy\": \"") + (hashed ? "Hashed" : "Plain") + "\"");
+    fields.push_back(std::string("\"Strategy\": \"") + strategy + "\"");
     fields.push_back("\"Partial Mode\": \"" + (partial_mode.empty() ? "Simple" : partial_mode) +
                      "\"");
   }
@@ -256,7 +303,8 @@ void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std:
   }
   std::vector<std::string> details;
   n.explain_details(details, o.analyze && n.instr.loops > 0);
-  for (const std::string& d : details) fields.push_back(json_detail(d));
+  for (const std::string& d : details)
+    for (std::string& f : json_details(d)) fields.push_back(std::move(f));
   json_runtime_fields(n, run, fields);
   out += pad + "{\n";
   const std::vector<std::pair<std::string, const scans::ExecNode*>> kids = labelled_children(n);

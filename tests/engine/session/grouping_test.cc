@@ -77,6 +77,22 @@ TEST_F(GroupingTable, HashAggregateSpillsBeyondHashMem) {
       << "a temporary file outlived its statement";
 }
 
+// EXPLAIN (FORMAT JSON) names the nodes as PostgreSQL's: an "Aggregate" of strategy
+// "Hashed" or "Sorted" (and "Partial Mode"), the Group Key an array of its items.
+TEST_F(GroupingTable, JsonExplainIsPostgres) {
+  const std::string hashed =
+      explain(s_, "(format json) select v, substring(t, 1, 2), count(*) from s group by 1, 2");
+  EXPECT_NE(hashed.find("\"Node Type\": \"Aggregate\""), std::string::npos) << hashed;
+  EXPECT_NE(hashed.find("\"Strategy\": \"Hashed\""), std::string::npos) << hashed;
+  EXPECT_NE(hashed.find("\"Group Key\": [\"v\", \"\\\"substring\\\"(t, 1, 2)\"]"),
+            std::string::npos)
+      << hashed;
+  s_.execute("set enable_hashagg = off");
+  const std::string sorted = explain(s_, "(format json) select v, count(*) from s group by v");
+  EXPECT_NE(sorted.find("\"Strategy\": \"Sorted\""), std::string::npos) << sorted;
+  EXPECT_NE(sorted.find("\"Sort Key\": [\"v\"]"), std::string::npos) << sorted;
+}
+
 // What PostgreSQL has and tidepool does not yet, refused by name.
 TEST_F(GroupingTable, GroupingSetsAreRefusedByName) {
   EXPECT_EQ(testing::error_of(s_, "select v, count(*) from s group by rollup (v)"),
