@@ -217,8 +217,9 @@ void GroupAggNode::emit(uint32_t group_row, AggState* states) {
   const uint32_t i = out_.count;
   Datum* row = out_.row(i);
   if (out_.has_nulls) std::fill_n(out_.nulls.data() + size_t(i) * width, width, uint8_t(0));
-  const RowRef key = groups_.ref(group_row);
   const size_t nkeys = spec_.keys.size();
+  // (no keys: an Aggregate's one group, maybe over no rows, has no first row to read)
+  const RowRef key = nkeys > 0 ? groups_.ref(group_row) : RowRef{nullptr, nullptr};
   for (size_t k = 0; k < nkeys; ++k) {
     const uint32_t slot = spec_.keys[k];
     flags_[k] = key.is_null(slot);
