@@ -200,8 +200,15 @@ class GroupingBinder {
     return sql::default_column_name(*t.expr);
   }
 
+  // Whether two select-list entries are one expression (binding them adds nothing to
+  // the query's aggregates).
   bool same_text(const sql::Expr& a, const sql::Expr& b) {
-    return deparse(bind_raw(a, true, "")) == deparse(bind_raw(b, true, ""));
+    const size_t aggs = g_.aggs.size(), refs = refs_.size();
+    const bool same = deparse(bind_raw(a, true, "")) == deparse(bind_raw(b, true, ""));
+    g_.aggs.resize(aggs);
+    g_.agg_texts.resize(aggs);
+    refs_.resize(refs);
+    return same;
   }
 
   void bind_keys() {
