@@ -12,39 +12,12 @@
 
 #include "engine/core/error.h"
 #include "scans/distinct.h"
+#include "tests/scans/int_rows_node.h"
 
 namespace tp {
 namespace {
 
 using ::testing::HasSubstr;
-
-// Returns `rows` (each `width` slots) in batches of `batch` rows.
-class RowsNode final : public scans::ExecNode {
- public:
-  RowsNode(std::vector<std::vector<int64_t>> rows, uint32_t batch)
-      : rows_(std::move(rows)), batch_rows_(batch) {}
-  std::string explain_name() const override { return "Rows"; }
-  void explain_details(std::vector<std::string>&, bool) const override {}
-
- protected:
-  void do_open() override { at_ = 0; }
-  const scans::RowBatch* do_next() override {
-    if (at_ >= rows_.size()) return nullptr;
-    const uint32_t width = uint32_t(rows_[0].size());
-    const uint32_t n = uint32_t(std::min<size_t>(batch_rows_, rows_.size() - at_));
-    batch_.reset(width, n);
-    for (uint32_t i = 0; i < n; ++i) std::copy_n(rows_[at_ + i].data(), width, batch_.row(i));
-    batch_.count = n;
-    at_ += n;
-    return &batch_;
-  }
-
- private:
-  std::vector<std::vector<int64_t>> rows_;
-  uint32_t batch_rows_;
-  size_t at_ = 0;
-  scans::RowBatch batch_;
-};
 
 std::vector<std::vector<int64_t>> drain(scans::ExecNode& node) {
   std::vector<std::vector<int64_t>> out;
@@ -59,7 +32,7 @@ TEST(DistinctNodes, UniqueKeepsTheFirstRowOfEachRunAcrossBatches) {
   std::vector<std::vector<int64_t>> in;
   for (int64_t k = 0; k < 50; ++k)
     for (int64_t j = 0; j < 7; ++j) in.push_back({k, j});
-  scans::UniqueNode unique(std::make_unique<RowsNode>(in, 3), {0});
+  scans::UniqueNode unique(std::make_unique<test_rows::IntRowsNode>(in, 3), {0});
   std::vector<std::vector<int64_t>> out = drain(unique);
   ASSERT_EQ(out.size(), 50u);
   for (int64_t k = 0; k < 50; ++k) EXPECT_EQ(out[size_t(k)], (std::vector<int64_t>{k, 0}));
@@ -78,7 +51,8 @@ TEST(DistinctNodes, UniqueKeepsTheFirstRowOfEachRunAcrossBatches) {
 
 TEST(DistinctNodes, UniqueWithoutKeysReturnsOneRow) {
   scans::UniqueNode unique(
-      std::make_unique<RowsNode>(std::vector<std::vector<int64_t>>{{4}, {4}, {4}}, 2), {});
+      std::make_unique<test_rows::IntRowsNode>(std::vector<std::vector<int64_t>>{{4}, {4}, {4}}, 2),
+      {});
   EXPECT_EQ(drain(unique), (std::vector<std::vector<int64_t>>{{4}}));
 }
 
@@ -89,8 +63,8 @@ TEST(DistinctNodes, HashAggregateReturnsEachGroupOnce) {
     in.push_back({(i * 7919) % 101, i % 3});
     want.insert(in.back());
   }
-  scans::HashAggregateNode hash(std::make_unique<RowsNode>(in, 100), {0, 1}, "a, b", 0,
-                                uint64_t(1) << 30);
+  scans::HashAggregateNode hash(std::make_unique<test_rows::IntRowsNode>(in, 100), {0, 1}, "a, b",
+                                0, uint64_t(1) << 30);
   std::vector<std::vector<int64_t>> out = drain(hash);
   EXPECT_EQ(out.size(), want.size());
   EXPECT_EQ(std::set<std::vector<int64_t>>(out.begin(), out.end()), want);
@@ -104,7 +78,7 @@ TEST(DistinctNodes, HashAggregateReturnsEachGroupOnce) {
 TEST(DistinctNodes, HashAggregateRefusesToOutgrowItsLimit) {
   std::vector<std::vector<int64_t>> in;
   for (int64_t i = 0; i < 100000; ++i) in.push_back({i});
-  scans::HashAggregateNode hash(std::make_unique<RowsNode>(in, 1000), {0}, "a", 0,
+  scans::HashAggregateNode hash(std::make_unique<test_rows::IntRowsNode>(in, 1000), {0}, "a", 0,
                                 uint64_t(1) << 20);
   try {
     drain(hash);

@@ -18,45 +18,13 @@
 #include "aio/temp_file.h"
 #include "engine/core/error.h"
 #include "scans/group_agg.h"
+#include "tests/scans/int_rows_node.h"
 
 namespace tp {
 namespace {
 
 using ::testing::HasSubstr;
-constexpr int64_t kNull = std::numeric_limits<int64_t>::min();  // a NULL slot in the rows below
-
-// Returns `rows` (kNull: NULL) in batches of `batch` rows.
-class RowsNode final : public scans::ExecNode {
- public:
-  RowsNode(std::vector<std::vector<int64_t>> rows, uint32_t batch)
-      : rows_(std::move(rows)), batch_rows_(batch) {}
-  std::string explain_name() const override { return "Rows"; }
-  void explain_details(std::vector<std::string>&, bool) const override {}
-
- protected:
-  void do_open() override { at_ = 0; }
-  const scans::RowBatch* do_next() override {
-    if (at_ >= rows_.size()) return nullptr;
-    const auto width = uint32_t(rows_[0].size());
-    const auto n = uint32_t(std::min<size_t>(batch_rows_, rows_.size() - at_));
-    batch_.reset(width, n);
-    for (uint32_t i = 0; i < n; ++i)
-      for (uint32_t s = 0; s < width; ++s) {
-        const int64_t v = rows_[at_ + i][s];
-        batch_.row(i)[s] = Datum(v == kNull ? 0 : v);
-        if (v == kNull) batch_.set_null(i, s);
-      }
-    batch_.count = n;
-    at_ += n;
-    return &batch_;
-  }
-
- private:
-  std::vector<std::vector<int64_t>> rows_;
-  uint32_t batch_rows_;
-  size_t at_ = 0;
-  scans::RowBatch batch_;
-};
+constexpr int64_t kNull = test_rows::kNullSlot;  // a NULL slot in the rows below
 
 // count(*), count(slot 1), sum(slot 1), min(slot 1) per key in slot 0; results as int8.
 scans::GroupAggSpec spec_of(scans::GroupStrategy strategy) {
@@ -140,7 +108,7 @@ void expect_groups(const std::map<int64_t, std::vector<int64_t>>& got) {
 }
 
 TEST(GroupAggNode, SortedGroupsEndWhereTheKeysChange) {
-  scans::GroupAggNode node(std::make_unique<RowsNode>(grouped_rows(), 7),
+  scans::GroupAggNode node(std::make_unique<test_rows::IntRowsNode>(grouped_rows(), 7),
                            spec_of(scans::GroupStrategy::kSorted));
   expect_groups(drain(node));
   expect_groups(drain(node));  // reopened, it starts over
@@ -150,7 +118,7 @@ TEST(GroupAggNode, SortedGroupsEndWhereTheKeysChange) {
 TEST(GroupAggNode, HashedGroupsAnyOrder) {
   std::vector<std::vector<int64_t>> rows = grouped_rows();
   std::shuffle(rows.begin(), rows.end(), std::mt19937(7));
-  scans::GroupAggNode node(std::make_unique<RowsNode>(rows, 5),
+  scans::GroupAggNode node(std::make_unique<test_rows::IntRowsNode>(rows, 5),
                            spec_of(scans::GroupStrategy::kHashed));
   expect_groups(drain(node));
   expect_groups(drain(node));
@@ -174,7 +142,7 @@ TEST(GroupAggNode, CountDistinctPerGroup) {
   std::vector<std::vector<int64_t>> rows;
   for (int64_t k = 0; k < 5; ++k)
     for (int64_t v = 0; v < 30; ++v) rows.push_back({k, v % (k + 2)});
-  scans::GroupAggNode node(std::make_unique<RowsNode>(rows, 4), spec);
+  scans::GroupAggNode node(std::make_unique<test_rows::IntRowsNode>(rows, 4), spec);
   const auto got = drain(node);
   ASSERT_EQ(got.size(), 5u);
   for (int64_t k = 0; k < 5; ++k) EXPECT_EQ(got.at(k)[1], k + 2) << "key " << k;
@@ -185,7 +153,7 @@ TEST(GroupAggNode, HashTableBeyondItsBoundIsRefused) {
   for (int64_t k = 0; k < 50000; ++k) rows.push_back({k, k});
   scans::GroupAggSpec spec = spec_of(scans::GroupStrategy::kHashed);
   spec.max_bytes = 1 << 20;
-  scans::GroupAggNode node(std::make_unique<RowsNode>(rows, 1000), spec);
+  scans::GroupAggNode node(std::make_unique<test_rows::IntRowsNode>(rows, 1000), spec);
   try {
     drain(node);
     ADD_FAILURE() << "no error";
@@ -233,7 +201,8 @@ class GroupAggSpill : public ::testing::Test {
 // Beyond hash_mem the groups not in the table go to partition files and come back as
 // later batches: every group once, with the same results as in memory, and no file left.
 TEST_F(GroupAggSpill, SpilledGroupsComeBackWhole) {
-  scans::GroupAggNode node(std::make_unique<RowsNode>(many_groups(), 512), spilling_spec());
+  scans::GroupAggNode node(std::make_unique<test_rows::IntRowsNode>(many_groups(), 512),
+                           spilling_spec());
   const auto got = drain(node);
   ASSERT_EQ(got.size(), 20000u);
   for (int64_t k = 0; k < 20000; k += 997) {
@@ -257,8 +226,8 @@ TEST_F(GroupAggSpill, AnErrorLeavesNoFile) {
   for (int fail_at : {30, 117}) {
     const uint64_t created = space_->files_created();
     {
-      auto child =
-          std::make_unique<FailingNode>(std::make_unique<RowsNode>(many_groups(), 512), fail_at);
+      auto child = std::make_unique<FailingNode>(
+          std::make_unique<test_rows::IntRowsNode>(many_groups(), 512), fail_at);
       scans::GroupAggNode node(std::move(child), spilling_spec());
       EXPECT_THROW(drain(node), Error);
     }  // the statement's plan goes as the error unwinds, and its files with it
