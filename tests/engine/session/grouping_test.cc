@@ -38,6 +38,18 @@ TEST_F(GroupingTable, ErrorsArePostgres) {
   EXPECT_EQ(testing::check_pg15_queries(s_, "grouping_errors.out"), 9u);
 }
 
+// Partial aggregation under parallel costs low enough for this 20,000-row table (the
+// fixture was captured with the same three settings): Finalize GroupAggregate over a
+// Gather Merge of each participant's sorted Partial HashAggregate, Finalize
+// HashAggregate over a Gather, Finalize Aggregate with HAVING; PostgreSQL's plans, costs
+// and rows.
+TEST_F(GroupingTable, PartialAggregationIsPostgres) {
+  s_.execute("set min_parallel_table_scan_size = 0");
+  s_.execute("set parallel_setup_cost = 10");
+  s_.execute("set parallel_tuple_cost = 0.01");
+  EXPECT_EQ(testing::check_pg15_queries(s_, "grouping_parallel.out"), 5u);
+}
+
 // The settings PostgreSQL weighs the grouping paths by: without hashing, the sorted
 // strategy over an index in the keys' order; without that index, a Sort.
 TEST_F(GroupingTable, EnableHashaggOffSorts) {
