@@ -109,10 +109,10 @@ class GroupingBinder {
       text = call.name + "(" + (call.distinct ? "DISTINCT " : "") + arg + ")";
     }
     size_t k = 0;
-    while (k < g_.agg_texts.size() && g_.agg_texts[k] != text) ++k;
-    if (k == g_.agg_texts.size()) {
+    while (k < agg_texts_.size() && agg_texts_[k] != text) ++k;
+    if (k == agg_texts_.size()) {
       g_.aggs.push_back(std::move(a));
-      g_.agg_texts.push_back(text);
+      agg_texts_.push_back(text);
     }
     const BoundAgg& bound = g_.aggs[k];
     const OutputAggregate out = output_aggregate(bound.kind, bound.type);
@@ -206,7 +206,7 @@ class GroupingBinder {
     const size_t aggs = g_.aggs.size(), refs = refs_.size();
     const bool same = deparse(bind_raw(a, true, "")) == deparse(bind_raw(b, true, ""));
     g_.aggs.resize(aggs);
-    g_.agg_texts.resize(aggs);
+    agg_texts_.resize(aggs);
     refs_.resize(refs);
     return same;
   }
@@ -252,7 +252,7 @@ class GroupingBinder {
 
   void add_output(TypedExpr raw, std::string name) {
     const std::optional<size_t> key = matching_key(raw);
-    g_.output_key.push_back(key ? int(*key) : -1);
+    output_key_.push_back(key ? int(*key) : -1);
     raw_outputs_.push_back(raw);
     g_.outputs.push_back(std::make_shared<TypedExpr>(to_upper(std::move(raw))));
     g_.names.push_back(std::move(name));
@@ -317,7 +317,7 @@ class GroupingBinder {
       std::optional<TypedExpr> raw;
       if (target) {
         k.expr = g_.outputs[*target];
-        k.group_key = g_.output_key[*target];
+        k.group_key = output_key_[*target];
       } else {
         raw = finish_output(bind_raw(e, true, ""));
         const std::optional<size_t> key = matching_key(*raw);
@@ -335,10 +335,7 @@ class GroupingBinder {
       if (raw) {
         bool listed = k.group_key >= 0;
         for (const auto& out : g_.outputs) listed = listed || deparse(*out) == text;
-        if (!listed) {
-          g_.resjunk_order.push_back(k.expr);
-          raw_resjunk_.push_back(std::move(*raw));
-        }
+        if (!listed) raw_resjunk_.push_back(std::move(*raw));
       }
       const bool bare = k.group_key >= 0 ? g_.keys[size_t(k.group_key)].column >= 0
                                          : k.expr->kind == TypedExpr::Kind::kColumn &&
@@ -402,7 +399,7 @@ class GroupingBinder {
       renumber(o.expr);
       if (o.group_key >= 0) o.group_key = int(new_slot[size_t(o.group_key)]);
     }
-    for (int& k : g_.output_key)
+    for (int& k : output_key_)
       if (k >= 0) k = int(new_slot[size_t(k)]);
   }
 
@@ -417,9 +414,8 @@ class GroupingBinder {
   // resjunk ones, then HAVING (aggregates' arguments included).
   void collect_input_vars() {
     for (size_t i = 0; i < g_.keys.size(); ++i) {
-      bool listed =
-          std::find(g_.output_key.begin(), g_.output_key.end(), int(i)) != g_.output_key.end();
-      if (!listed) g_.resjunk_keys.push_back(i);
+      bool listed = std::find(output_key_.begin(), output_key_.end(), int(i)) != output_key_.end();
+      if (!listed) resjunk_keys_.push_back(i);
     }
     auto entry = [&](const TypedExpr& raw) {
       GroupedSelect::TargetEntry t{-1, raw.type, raw.typmod};
@@ -430,7 +426,7 @@ class GroupingBinder {
     };
     for (const TypedExpr& r : raw_outputs_) entry(r);
     for (const TypedExpr& r : raw_resjunk_) entry(r);
-    for (size_t k : g_.resjunk_keys) {
+    for (size_t k : resjunk_keys_) {
       const GroupKey& key = g_.keys[k];
       g_.target.push_back({key.column, key.expr->type, key.expr->typmod});
       g_.target_cost_units += expr_cost_units(*key.expr);
@@ -443,7 +439,7 @@ class GroupingBinder {
         if (s >= kRefTag) vars.push_back(refs_[s - kRefTag].column);
     };
     for (size_t i = 0; i < raw_outputs_.size(); ++i)
-      if (g_.output_key[i] < 0) pull(raw_outputs_[i]);
+      if (output_key_[i] < 0) pull(raw_outputs_[i]);
     for (const TypedExpr& r : raw_resjunk_) pull(r);
     for (const BoundAgg& a : g_.aggs) {
       if (a.column >= 0) vars.push_back(a.column);
@@ -460,6 +456,9 @@ class GroupingBinder {
   const sql::Select& s_;
   GroupedSelect& g_;
   std::vector<ColumnRef> refs_;
+  std::vector<std::string> agg_texts_;  // per aggregate: "count(*)", "avg((a + 1))"
+  std::vector<int> output_key_;       // per select-list entry, the key it is (sortgroupref), or -1
+  std::vector<size_t> resjunk_keys_;  // the keys the select list does not name
   std::vector<std::string> key_texts_;  // each key's deparse over tagged references
   std::vector<TypedExpr> raw_outputs_;  // the select list over tagged references
   std::vector<TypedExpr> raw_resjunk_;

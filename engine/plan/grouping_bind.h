@@ -48,17 +48,11 @@ struct UpperSortKey {
 struct GroupedSelect {
   std::vector<GroupKey> keys;
   std::vector<BoundAgg> aggs;                       // each distinct aggregate call once
-  std::vector<std::string> agg_texts;               // "count(*)", "sum(n)", "avg((a + 1))"
   std::vector<std::shared_ptr<TypedExpr>> outputs;  // the select list, over upper slots
   std::vector<std::string> names;
   std::shared_ptr<TypedExpr> having;              // HAVING's conjuncts that stay, over upper slots
   std::vector<const sql::Expr*> having_to_where;  // HAVING's conjuncts that move
   std::vector<UpperSortKey> order;                // ORDER BY, as written
-  // The expressions PostgreSQL's final target list holds beside the select list
-  // (ORDER BY's and GROUP BY's resjunk entries), over table columns with aggregates as
-  // upper slots: what the scan must read and the widths count.
-  std::vector<std::shared_ptr<TypedExpr>> resjunk_order;  // over upper slots
-  std::vector<size_t> resjunk_keys;                       // keys not in the select list
   // The table columns each entry of the final target list reads outside its grouping
   // keys (pull_var_clause over the select list, the resjunk entries and HAVING), in
   // that order, for the scan's target.
@@ -75,8 +69,6 @@ struct GroupedSelect {
   // Its cost_qual_eval per grouped row (aggregates cost nothing there; a key that is
   // an expression is counted again, as PostgreSQL counts it).
   double target_cost_units = 0;
-  // Per select-list entry, whether it is a grouping key as written (sortgroupref).
-  std::vector<int> output_key;  // the key's index, or -1
   size_t upper_width() const { return keys.size() + aggs.size(); }
 };
 
