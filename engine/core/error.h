@@ -52,6 +52,7 @@ inline constexpr const char* kAmbiguousColumn = "42702";
 inline constexpr const char* kUndefinedColumn = "42703";
 inline constexpr const char* kUndefinedObject = "42704";
 inline constexpr const char* kDuplicateObject = "42710";
+inline constexpr const char* kDuplicateAlias = "42712";
 inline constexpr const char* kGroupingError = "42803";
 inline constexpr const char* kDatatypeMismatch = "42804";
 inline constexpr const char* kWrongObjectType = "42809";

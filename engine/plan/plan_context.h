@@ -28,6 +28,10 @@ struct PlannerSettings {
   bool enable_hashagg = true;
   bool enable_gathermerge = true;
   bool enable_incremental_sort = true;  // off: no Incremental Sort path is made
+  bool enable_nestloop = true;          // off: the disable cost on each join method's paths
+  bool enable_hashjoin = true;
+  bool enable_mergejoin = true;
+  bool enable_material = true;  // off: no Materialize over a nested loop's inner side
   IndexPrefetch index_prefetch = IndexPrefetch::kOff;
   // Leaf pages of index scans and bitmap index scans read ahead through a read stream.
   bool index_leaf_readahead = true;

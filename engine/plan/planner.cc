@@ -15,6 +15,8 @@
 #include "engine/plan/distinct_on.h"
 #include "engine/plan/equivalence.h"
 #include "engine/plan/grouping_paths.h"
+#include "engine/plan/join_query.h"
+#include "engine/plan/join_select.h"
 #include "engine/plan/minmax_agg.h"
 #include "engine/plan/order_by.h"
 #include "engine/plan/parallel_cost.h"
@@ -425,6 +427,7 @@ DistinctClause plan_distinct_on_input(PlanContext& ctx, const sql::Select& s,
 }  // namespace
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
+  if (is_join_select(s)) return plan_join_select(ctx, s);
   const RelationEntry& rel = find_table(ctx, s);
   if (!s.group_by.empty() || s.having) return plan_grouped_select(ctx, s, rel);
   BoundTargets targets = bind_targets(rel, s);

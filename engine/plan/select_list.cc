@@ -19,22 +19,25 @@ std::string quoted(const std::string& s) {
 
 }  // namespace
 
-const RelationEntry& find_table(PlanContext& ctx, const sql::Select& s) {
+const RelationEntry& find_table_item(PlanContext& ctx, const sql::FromItem& f) {
   // Tables live in schema public; pg_catalog holds only the system views.
-  const RelationEntry* found =
-      s.from->schema == "pg_catalog" ? nullptr : ctx.catalog.find(s.from->name);
+  const RelationEntry* found = f.schema == "pg_catalog" ? nullptr : ctx.catalog.find(f.name);
   if (!found)
-    throw Error("relation " +
-                quoted((s.from->schema.empty() ? "" : s.from->schema + ".") + s.from->name) +
+    throw Error("relation " + quoted((f.schema.empty() ? "" : f.schema + ".") + f.name) +
                 " does not exist")
-        .at_position(s.from->position)
+        .at_position(f.position)
         .with_sqlstate(sqlstate::kUndefinedTable);
   if (!found->is_table())
     throw Error("cannot read index " + quoted(found->name) + " as a table")
-        .at_position(s.from->position)
+        .at_position(f.position)
         .with_sqlstate(sqlstate::kWrongObjectType);
-  sql::check_column_qualifiers(s);
   return *found;
+}
+
+const RelationEntry& find_table(PlanContext& ctx, const sql::Select& s) {
+  const RelationEntry& found = find_table_item(ctx, *s.from);
+  sql::check_column_qualifiers(s);
+  return found;
 }
 
 std::shared_ptr<TypedExpr> bind_select_expr(const RelationEntry& rel, const sql::Expr& e) {

@@ -24,6 +24,8 @@ namespace tp {
 
 // The table FROM names (42P01 if none; an index is 42809).
 const RelationEntry& find_table(PlanContext& ctx, const sql::Select& s);
+// The table one FROM item names, with the same errors.
+const RelationEntry& find_table_item(PlanContext& ctx, const sql::FromItem& f);
 
 // `e` over `rel`'s columns (a column's slot is its table column number until moved).
 std::shared_ptr<TypedExpr> bind_select_expr(const RelationEntry& rel, const sql::Expr& e);

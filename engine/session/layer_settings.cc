@@ -88,6 +88,10 @@ PlannerSettings planner_settings(const Settings& s) {
   p.enable_hashagg = s.get_bool("enable_hashagg");
   p.enable_gathermerge = s.get_bool("enable_gathermerge");
   p.enable_incremental_sort = s.get_bool("enable_incremental_sort");
+  p.enable_nestloop = s.get_bool("enable_nestloop");
+  p.enable_hashjoin = s.get_bool("enable_hashjoin");
+  p.enable_mergejoin = s.get_bool("enable_mergejoin");
+  p.enable_material = s.get_bool("enable_material");
   const std::string& prefetch = s.get_enum("index_prefetch");
   p.index_prefetch = prefetch == "off"  ? IndexPrefetch::kOff
                      : prefetch == "on" ? IndexPrefetch::kOn

@@ -26,6 +26,16 @@ bool select_calls(const sql::Select& s, std::string_view name) {
   return false;
 }
 
+// Every table a FROM clause reads (a join's both sides), in share mode.
+template <typename Add>
+void add_from_tables(const sql::FromItem& f, Add& add) {
+  if (f.is_join()) {
+    for (const sql::FromItem& side : f.sides) add_from_tables(side, add);
+  } else if (!f.is_function) {
+    add(f.name, LockMode::kShare);
+  }
+}
+
 }  // namespace
 
 const char* Session::write_tag(const sql::Statement& st) {
@@ -110,7 +120,7 @@ StatementLocks Session::take_locks(const sql::Statement& st) {
           }
         }
         if constexpr (std::is_same_v<T, sql::Select>)
-          if (s.from && !s.from->is_function) add(s.from->name, LockMode::kShare);
+          if (s.from) add_from_tables(*s.from, add);
       },
       *inner);
   locks.take(std::move(tables));

@@ -193,14 +193,27 @@ struct Target {
   std::string alias;  // empty: derived from the expression as PostgreSQL does
 };
 
+// How a FROM item joins its two sides (`sides`): a comma of the FROM list, CROSS JOIN,
+// or a qualified join with ON or USING. kNone: the item is a table or a function.
+enum class JoinKind : uint8_t { kNone, kComma, kCross, kInner, kLeft, kRight, kFull };
+
 struct FromItem {
   bool is_function = false;  // generate_series(...) rather than a table
+  JoinKind join = JoinKind::kNone;
   std::string name;          // table or function name
   std::string schema;        // "public" or "pg_catalog" when the name was qualified
   int position = 0;
   std::vector<ExprPtr> func_args;
   std::string alias;                        // s in generate_series(...) s(i)
   std::vector<std::string> column_aliases;  // i in s(i)
+  // A join: its left and right items, the ON condition or the USING columns.
+  std::vector<FromItem> sides;
+  ExprPtr on;
+  std::vector<std::string> using_columns;
+
+  bool is_join() const { return join != JoinKind::kNone; }
+  // A single table (not a function, not a join).
+  bool is_table() const { return !is_function && !is_join(); }
 };
 
 struct OrderItem {

@@ -357,7 +357,7 @@ class Parser : public SelectClauseParser {
       }
       s.targets.push_back(std::move(t));
     } while (accept_punct(","));
-    if (accept_word("from")) s.from = from_item();
+    if (accept_word("from")) s.from = from_clause();
     if (accept_word("where")) s.where = expr();
     grouping_clauses(s);
     if (accept_word("order")) {
@@ -394,40 +394,6 @@ class Parser : public SelectClauseParser {
     // relation is the error PostgreSQL gives first).
     if (!s.from || s.from->is_function) check_column_qualifiers(s);
     return s;
-  }
-
-  FromItem from_item() {
-    FromItem f;
-    accept_word("only");  // no table has children: ONLY t is t
-    f.position = peek().position;
-    if (is_punct("("))
-      throw Error("subqueries in FROM are not supported")
-          .at_position(peek().position)
-          .with_sqlstate(sqlstate::kFeatureNotSupported);
-    f.name = relation_name(&f.schema);
-    if (accept_punct("(")) {
-      f.is_function = true;
-      if (!is_punct(")")) {
-        do f.func_args.push_back(expr());
-        while (accept_punct(","));
-      }
-      expect_punct(")");
-    }
-    if (accept_word("as") || (peek().kind == TokenKind::kIdentifier && !is_reserved(peek().text))) {
-      f.alias = identifier();
-      if (accept_punct("(")) {
-        do f.column_aliases.push_back(identifier());
-        while (accept_punct(","));
-        expect_punct(")");
-      }
-    }
-    refuse_clauses({{"tablesample", "TABLESAMPLE"}});
-    if (is_punct(",") || is_word("join") || is_word("natural") || is_word("cross") ||
-        is_word("left") || is_word("right") || is_word("inner") || is_word("full"))
-      throw Error("joins are not supported: a query reads one table")
-          .at_position(peek().position)
-          .with_sqlstate(sqlstate::kFeatureNotSupported);
-    return f;
   }
 
   Statement set() {

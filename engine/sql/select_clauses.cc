@@ -4,6 +4,111 @@
 
 namespace tp::sql {
 
+FromItem SelectClauseParser::from_clause() {
+  FromItem from = table_ref();
+  while (is_punct(",")) {
+    next();
+    FromItem list;
+    list.join = JoinKind::kComma;
+    list.position = from.position;
+    list.sides.push_back(std::move(from));
+    list.sides.push_back(table_ref());
+    from = std::move(list);
+  }
+  return from;
+}
+
+// A FROM list entry: a primary item and the joins that follow it, left to right.
+FromItem SelectClauseParser::table_ref() {
+  FromItem left = from_primary();
+  for (;;) {
+    const int position = peek().position;
+    if (is_word("natural"))
+      throw Error("NATURAL JOIN is not supported")
+          .at_position(position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    JoinKind kind;
+    if (accept_word("cross")) {
+      kind = JoinKind::kCross;
+    } else if (accept_word("inner")) {
+      kind = JoinKind::kInner;
+    } else if (is_word("left") || is_word("right") || is_word("full")) {
+      kind = accept_word("left") ? JoinKind::kLeft : accept_word("right") ? JoinKind::kRight
+                                                                          : (next(), JoinKind::kFull);
+      accept_word("outer");
+    } else if (is_word("join")) {
+      kind = JoinKind::kInner;
+    } else {
+      return left;
+    }
+    expect_word("join");
+    FromItem j;
+    j.join = kind;
+    j.position = position;
+    j.sides.push_back(std::move(left));
+    j.sides.push_back(from_primary());
+    if (kind != JoinKind::kCross) {
+      if (accept_word("on")) {
+        j.on = expr();
+      } else {
+        expect_word("using");
+        expect_punct("(");
+        do j.using_columns.push_back(identifier());
+        while (accept_punct(","));
+        expect_punct(")");
+      }
+    }
+    left = std::move(j);
+  }
+}
+
+// A table or function with its alias, or a parenthesised join.
+FromItem SelectClauseParser::from_primary() {
+  accept_word("only");  // no table has children: ONLY t is t
+  if (is_word("lateral"))
+    throw Error("LATERAL is not supported")
+        .at_position(peek().position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  if (!is_punct("(")) return relation_item();
+  if (is_word("select", 1) || is_word("values", 1) || is_word("with", 1) || is_word("table", 1) ||
+      is_punct_at("(", 1))
+    throw Error("subqueries in FROM are not supported")
+        .at_position(peek().position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  next();
+  FromItem inner = table_ref();
+  expect_punct(")");
+  if (is_word("as") || (peek().kind == TokenKind::kIdentifier && !is_reserved(peek().text)))
+    throw Error("an alias on a parenthesised join is not supported")
+        .at_position(peek().position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  return inner;
+}
+
+FromItem SelectClauseParser::relation_item() {
+  FromItem f;
+  f.position = peek().position;
+  f.name = relation_name(&f.schema);
+  if (accept_punct("(")) {
+    f.is_function = true;
+    if (!is_punct(")")) {
+      do f.func_args.push_back(expr());
+      while (accept_punct(","));
+    }
+    expect_punct(")");
+  }
+  if (accept_word("as") || (peek().kind == TokenKind::kIdentifier && !is_reserved(peek().text))) {
+    f.alias = identifier();
+    if (accept_punct("(")) {
+      do f.column_aliases.push_back(identifier());
+      while (accept_punct(","));
+      expect_punct(")");
+    }
+  }
+  refuse_clauses({{"tablesample", "TABLESAMPLE"}});
+  return f;
+}
+
 // GROUP BY items (grouping sets are PostgreSQL's and refused by name), then HAVING.
 void SelectClauseParser::grouping_clauses(Select& s) {
   group_by_items(s);

@@ -1,5 +1,5 @@
-// The clauses of a SELECT after its FROM and WHERE that need more than an expression:
-// GROUP BY's items (grouping sets refused by name) and HAVING, LIMIT / OFFSET / FETCH FIRST in
+// The clauses of a SELECT that need more than an expression: FROM's list of tables,
+// functions and joins; GROUP BY's items (grouping sets refused by name) and HAVING, LIMIT / OFFSET / FETCH FIRST in
 // PostgreSQL's orders, and the refusal of a clause tidepool does not have where it
 // starts. engine/sql/parser.cc's statement parser builds on these.
 #pragma once
@@ -18,6 +18,10 @@ class SelectClauseParser : public ExprParser {
   using ExprParser::ExprParser;
 
  protected:
+  // FROM's items: one table or function, or a tree of joins (a comma list as kComma
+  // joins, left to right). Subqueries, NATURAL joins and an alias on a parenthesised
+  // join are refused by name.
+  FromItem from_clause();
   // GROUP BY's items into s.group_by and HAVING's condition into s.having (each when
   // written); WINDOW is refused by name.
   void grouping_clauses(Select& s);
@@ -29,6 +33,11 @@ class SelectClauseParser : public ExprParser {
   void limit_clauses(Select& s);
   // A LIMIT / OFFSET count: a non-negative integer (PostgreSQL's 2201W / 2201X).
   int64_t row_count(const char* clause);
+
+ private:
+  FromItem table_ref();
+  FromItem from_primary();
+  FromItem relation_item();
 };
 
 }  // namespace tp::sql

@@ -1,0 +1,47 @@
+// The executor tree of a chosen join path (create_plan for joins): each path's node
+// returns its relation's vars in ascending order (JoinSearch::output_vars), so a join's
+// combined row is its outer input's vars, then its inner input's, and its conditions
+// are remapped onto those slots. Nested Loop (its Join Filter every clause), Hash Join
+// (the class clauses as Hash Cond, outer side first, the others as Join Filter) with its
+// Hash, Merge Join with the Sorts and the Materialize the path asked for, Materialize.
+//
+//   JoinPlanBuilder b(ctx, q, search, scan_builders);
+//   std::unique_ptr<scans::ExecNode> root = b.build(*chosen);   // rows: search.output_vars(all)
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "engine/plan/join_search.h"
+#include "scans/exec_node.h"
+
+namespace tp {
+
+// A base relation's scan nodes, by path (TablePaths::builders).
+using ScanBuilders = std::vector<std::function<std::unique_ptr<scans::ExecNode>()>>;
+
+class JoinPlanBuilder {
+ public:
+  JoinPlanBuilder(PlanContext& ctx, const JoinQuery& q, const JoinSearch& search,
+                  const std::vector<ScanBuilders>& scans)
+      : ctx_(ctx), q_(q), search_(search), scans_(scans) {}
+
+  std::unique_ptr<scans::ExecNode> build(const JoinPath& p) const;
+
+ private:
+  std::unique_ptr<scans::ExecNode> build_join(const JoinPath& p) const;
+  std::unique_ptr<scans::ExecNode> sorted(std::unique_ptr<scans::ExecNode> input,
+                                          const JoinPath& side, const std::vector<PathKey>& keys,
+                                          const JoinPath& join, const PathCost& cost) const;
+
+  PlanContext& ctx_;
+  const JoinQuery& q_;
+  const JoinSearch& search_;
+  const std::vector<ScanBuilders>& scans_;
+};
+
+// Rewrites `e`'s var slots into positions of `layout` (a var list).
+void remap_vars(TypedExpr& e, const std::vector<uint32_t>& layout);
+
+}  // namespace tp

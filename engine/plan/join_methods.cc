@@ -1,0 +1,337 @@
+// add_paths_to_joinrel (joinpath.c) for inner joins: the merge, nested-loop and hash
+// paths of one ordered pair of input relations, costed by join_cost.h.
+#include <algorithm>
+#include <bit>
+
+#include "engine/plan/join_search.h"
+#include "engine/plan/join_selectivity.h"
+
+namespace tp {
+
+namespace {
+
+// What a nested loop pays to scan its inner path again (cost_rescan).
+RescanCost rescan_cost(const CostSettings& cs, const JoinPath& p) {
+  switch (p.kind) {
+    case JoinPath::Kind::kMaterial:
+      return cost_rescan_materialized(cs, p.cost.rows, p.width);
+    case JoinPath::Kind::kHashJoin:
+      if (p.hash_batches == 1) return {0, p.cost.total - p.cost.startup};
+      return rescan_as_first_scan(p.cost);
+    default:
+      return rescan_as_first_scan(p.cost);
+  }
+}
+
+// ExecSupportsMarkRestore for an unsorted merge join input.
+bool supports_mark_restore(const JoinPath& p) {
+  return p.kind == JoinPath::Kind::kMaterial;
+}
+
+}  // namespace
+
+std::vector<size_t> JoinSearch::equi_clauses(const RestrictList& r) const {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < r.clauses.size(); ++i)
+    if (r.clauses[i].equi) out.push_back(i);
+  return out;
+}
+
+uint32_t JoinSearch::side_var(const RestrictClause& c, Relids side, const RestrictList& r) const {
+  (void)r;
+  return (side & (Relids(1) << q_.vars[c.var1].rel)) ? c.var1 : c.var2;
+}
+
+QualCost JoinSearch::quals_cost(const RestrictList& r, const std::vector<size_t>* only) const {
+  QualCost q;
+  for (size_t i = 0; i < r.clauses.size(); ++i) {
+    if (only && std::find(only->begin(), only->end(), i) == only->end()) continue;
+    q.per_tuple += cs_.cpu_operator_cost * expr_cost_units(r.clauses[i].expr);
+  }
+  return q;
+}
+
+double JoinSearch::approx_tuple_count(const JoinPath& outer, const JoinPath& inner,
+                                      const RestrictList& r,
+                                      const std::vector<size_t>& clauses) const {
+  double selectivity = 1;
+  for (size_t i : clauses) selectivity *= r.clauses[i].selectivity;
+  return clamp_row_est(selectivity * outer.cost.rows * inner.cost.rows);
+}
+
+// analyzejoins.c's innerrel_is_unique for a base relation: a unique index whose every
+// key column the join's class clauses equate to the outer side.
+bool JoinSearch::inner_is_unique(const JoinRelation& inner, const RestrictList& r) const {
+  if (std::popcount(inner.relids) != 1) return false;
+  const int rel = std::countr_zero(inner.relids);
+  const RelationEntry& table = *q_.rels[size_t(rel)].rel;
+  std::vector<int> equated;
+  for (const RestrictClause& c : r.clauses)
+    if (c.equi) equated.push_back(q_.vars[side_var(c, inner.relids, r)].column);
+  for (const RelationEntry* idx : ctx_.catalog.indexes_of(table.oid)) {
+    if (!idx->unique || ctx_.data_dir.damage(idx->relnumber)) continue;
+    bool all = !idx->key_columns.empty();
+    for (int k : idx->key_columns)
+      all = all && std::find(equated.begin(), equated.end(), k) != equated.end();
+    if (all) return true;
+  }
+  return false;
+}
+
+void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer,
+                           const JoinRelation& inner,
+                           const std::shared_ptr<const RestrictList>& restrict) {
+  Pair p{outer, inner, *restrict, join, restrict, false, {}};
+  p.inner_unique = inner_is_unique(inner, *restrict);
+  if (p.inner_unique) {
+    double sel = 1;
+    for (const RestrictClause& c : restrict->clauses) sel *= c.selectivity;
+    p.semi = semi_anti_join_factors(sel, sel, inner.rows);
+  }
+  if (ctx_.settings.enable_mergejoin) sort_inner_and_outer(p);
+  match_unsorted_outer(p);
+  if (ctx_.settings.enable_hashjoin) hash_inner_and_outer(p);
+}
+
+// select_outer_pathkeys_for_merge: the classes of the merge clauses, the ORDER BY's
+// first when it names them all, each ascending with NULLs last.
+std::vector<PathKey> JoinSearch::outer_keys_for_merge(const Pair& p,
+                                                      const std::vector<size_t>& clauses) const {
+  std::vector<PathKey> keys;
+  auto has = [&](uint32_t k) {
+    return std::any_of(keys.begin(), keys.end(), [&](const PathKey& x) { return x.key == k; });
+  };
+  bool all_in_order = !query_pathkeys_.empty();
+  for (const PathKey& k : query_pathkeys_) {
+    bool found = false;
+    for (size_t i : clauses) found = found || p.restrict.clauses[i].key == k.key;
+    all_in_order = all_in_order && found;
+  }
+  if (all_in_order)
+    for (const PathKey& k : query_pathkeys_)
+      if (!has(k.key)) keys.push_back(k);
+  for (size_t i : clauses)
+    if (!has(p.restrict.clauses[i].key)) keys.push_back({p.restrict.clauses[i].key, false, false});
+  return keys;
+}
+
+void JoinSearch::sort_inner_and_outer(Pair& p) {
+  const std::vector<size_t> clauses = equi_clauses(p.restrict);
+  if (clauses.empty()) return;
+  const std::vector<PathKey> all = outer_keys_for_merge(p, clauses);
+  for (size_t front = 0; front < all.size(); ++front) {
+    std::vector<PathKey> outer_keys = all;
+    if (front > 0) {
+      outer_keys.erase(outer_keys.begin() + std::ptrdiff_t(front));
+      outer_keys.insert(outer_keys.begin(), all[front]);
+    }
+    std::vector<size_t> merge;
+    for (const PathKey& k : outer_keys)
+      for (size_t i : clauses)
+        if (p.restrict.clauses[i].key == k.key) merge.push_back(i);
+    try_mergejoin(p, p.outer.cheapest_total, p.inner.cheapest_total,
+                  useful_pathkeys(p.join, outer_keys), merge, outer_keys, outer_keys);
+  }
+}
+
+void JoinSearch::match_unsorted_outer(Pair& p) {
+  const JoinPathPtr& inner = p.inner.cheapest_total;
+  JoinPathPtr material;
+  if (ctx_.settings.enable_material && inner->kind != JoinPath::Kind::kMaterial) {
+    auto m = std::make_shared<JoinPath>();
+    m->kind = JoinPath::Kind::kMaterial;
+    m->relids = inner->relids;
+    m->width = inner->width;
+    m->cost = cost_material(cs_, inner->cost, inner->width);
+    m->outer = inner;
+    material = std::move(m);
+  }
+  for (const JoinPathPtr& outer : std::vector<JoinPathPtr>(p.outer.paths)) {
+    std::vector<PathKey> keys = useful_pathkeys(p.join, outer->pathkeys);
+    try_nestloop(p, outer, inner, keys);
+    if (material) try_nestloop(p, outer, material, keys);
+    if (ctx_.settings.enable_mergejoin) merge_paths_for_outer(p, outer, keys);
+  }
+}
+
+// generate_mergejoin_paths over an outer path already in some classes' order: the merge
+// clauses its leading pathkeys give, the cheapest inner path sorted to match, and inner
+// paths already in that order (or a prefix of it).
+void JoinSearch::merge_paths_for_outer(Pair& p, const JoinPathPtr& outer,
+                                       const std::vector<PathKey>& keys) {
+  const std::vector<size_t> equi = equi_clauses(p.restrict);
+  std::vector<size_t> merge;
+  std::vector<PathKey> inner_keys;
+  for (const PathKey& k : outer->pathkeys) {
+    bool found = false;
+    for (size_t i : equi)
+      if (p.restrict.clauses[i].key == k.key) {
+        merge.push_back(i);
+        found = true;
+      }
+    if (!found) break;
+    inner_keys.push_back(k);
+  }
+  if (merge.empty()) return;
+  try_mergejoin(p, outer, p.inner.cheapest_total, keys, merge, {}, inner_keys);
+  JoinPathPtr cheapest_total, cheapest_startup;
+  for (size_t n = inner_keys.size(); n > 0; --n) {
+    const std::vector<PathKey> trial(inner_keys.begin(), inner_keys.begin() + std::ptrdiff_t(n));
+    JoinPathPtr by_total, by_startup;
+    for (const JoinPathPtr& ip : p.inner.paths) {
+      if (!pathkeys_contained_in(trial, ip->pathkeys)) continue;
+      if (!by_total || ip->cost.total < by_total->cost.total) by_total = ip;
+      if (!by_startup || ip->cost.startup < by_startup->cost.startup) by_startup = ip;
+    }
+    std::vector<size_t> trimmed;
+    for (size_t i : merge)
+      for (size_t k = 0; k < n; ++k)
+        if (p.restrict.clauses[i].key == trial[k].key) trimmed.push_back(i);
+    if (by_total && (!cheapest_total || by_total->cost.total < cheapest_total->cost.total)) {
+      try_mergejoin(p, outer, by_total, keys, trimmed, {}, {});
+      cheapest_total = by_total;
+    }
+    if (by_startup &&
+        (!cheapest_startup || by_startup->cost.startup < cheapest_startup->cost.startup)) {
+      if (by_startup != cheapest_total) try_mergejoin(p, outer, by_startup, keys, trimmed, {}, {});
+      cheapest_startup = by_startup;
+    }
+  }
+}
+
+void JoinSearch::hash_inner_and_outer(Pair& p) {
+  if (equi_clauses(p.restrict).empty()) return;
+  const JoinPathPtr& startup = p.outer.cheapest_startup;
+  const JoinPathPtr& total = p.outer.cheapest_total;
+  try_hashjoin(p, startup, p.inner.cheapest_total);
+  if (total != startup) try_hashjoin(p, total, p.inner.cheapest_total);
+}
+
+void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
+                              std::vector<PathKey> pathkeys) {
+  NestLoopInput in;
+  in.inner_unique = p.inner_unique;
+  in.outer = outer->cost;
+  in.inner = inner->cost;
+  in.inner_rescan = rescan_cost(cs_, *inner);
+  in.semi = p.semi;
+  in.join_quals = quals_cost(p.restrict);
+  in.rows = p.join.rows;
+  PathCost cost = cost_nestloop(cs_, in);
+  cost = disabled_if(!ctx_.settings.enable_nestloop, cost);
+  // The disable cost goes on the startup and total, as initial_cost_nestloop adds it.
+  auto path = std::make_shared<JoinPath>();
+  path->kind = JoinPath::Kind::kNestLoop;
+  path->cost = {cost.startup, cost.total, p.join.rows};
+  path->relids = p.join.relids;
+  path->width = p.join.width;
+  path->pathkeys = std::move(pathkeys);
+  path->outer = outer;
+  path->inner = inner;
+  path->restrict = p.shared;
+  add_path(p.join.paths, std::move(path), consider_startup_);
+}
+
+void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
+                               std::vector<PathKey> pathkeys, const std::vector<size_t>& clauses,
+                               std::vector<PathKey> outer_sort, std::vector<PathKey> inner_sort) {
+  if (!outer_sort.empty() && pathkeys_contained_in(outer_sort, outer->pathkeys)) outer_sort.clear();
+  if (!inner_sort.empty() && pathkeys_contained_in(inner_sort, inner->pathkeys)) inner_sort.clear();
+  MergeJoinInput in;
+  in.inner_unique = p.inner_unique;
+  in.outer = {outer->cost, outer->width};
+  in.inner = {inner->cost, inner->width};
+  in.sort_outer = !outer_sort.empty();
+  in.sort_inner = !inner_sort.empty();
+  in.merge_quals = quals_cost(p.restrict, &clauses);
+  in.join_quals = quals_cost(p.restrict);
+  in.only_merge_quals = clauses.size() == p.restrict.clauses.size();
+  in.mergejoin_tuples = approx_tuple_count(*outer, *inner, p.restrict, clauses);
+  in.inner_supports_mark_restore = supports_mark_restore(*inner);
+  in.enable_material = ctx_.settings.enable_material;
+  in.rows = p.join.rows;
+  const MergeJoinWorkspace ws = initial_cost_mergejoin(cs_, in);
+  const MergeJoinCost mc = final_cost_mergejoin(cs_, in, ws);
+  auto path = std::make_shared<JoinPath>();
+  path->kind = JoinPath::Kind::kMergeJoin;
+  path->cost = disabled_if(!ctx_.settings.enable_mergejoin, mc.path);
+  path->cost.rows = p.join.rows;
+  path->relids = p.join.relids;
+  path->width = p.join.width;
+  path->pathkeys = std::move(pathkeys);
+  path->outer = outer;
+  path->inner = inner;
+  path->restrict = p.shared;
+  path->join_keys = clauses;
+  path->outer_sort = std::move(outer_sort);
+  path->inner_sort = std::move(inner_sort);
+  path->outer_sort_cost = ws.outer_sort;
+  path->inner_sort_cost = ws.inner_sort;
+  path->materialize_inner = mc.materialize_inner;
+  if (mc.materialize_inner) {
+    const PathCost inner_plan = path->inner_sort.empty() ? inner->cost : ws.inner_sort;
+    path->inner_material_cost = mergejoin_inner_material(cs_, inner_plan);
+  }
+  add_path(p.join.paths, std::move(path), consider_startup_);
+}
+
+HashBucketStats JoinSearch::bucket_stats(const RestrictClause& c, uint32_t inner_var,
+                                         double buckets) {
+  const auto key = std::tuple{c.var1, c.var2, inner_var};
+  if (auto it = bucket_cache_.find(key); it != bucket_cache_.end()) return it->second;
+  const ::tp::JoinVar v = join_var(inner_var);
+  HashBucketStats s;
+  s.mcv_freq = 0;
+  if (v.stats && v.stats->valid && !v.stats->mcv_freqs.empty()) s.mcv_freq = v.stats->mcv_freqs[0];
+  bool is_default = false;
+  double nd = join_var_numdistinct(v, &is_default);
+  if (is_default) {
+    s.bucket_size = std::max(0.1, 1.0 / buckets);
+  } else {
+    const double nullfrac = v.stats && v.stats->valid ? v.stats->null_frac : 0;
+    const double avgfreq = (1.0 - nullfrac) / nd;
+    if (v.tuples > 0) nd = clamp_row_est(nd * v.rows / v.tuples);
+    s.bucket_size = hash_bucket_fraction(nd, buckets, s.mcv_freq, avgfreq);
+  }
+  bucket_cache_[key] = s;
+  return s;
+}
+
+void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner) {
+  const std::vector<size_t> clauses = equi_clauses(p.restrict);
+  HashJoinInput in;
+  in.inner_unique = p.inner_unique;
+  in.outer = {outer->cost, outer->width};
+  in.inner = {inner->cost, inner->width};
+  in.hash_clauses = int(clauses.size());
+  in.hash_quals = quals_cost(p.restrict, &clauses);
+  in.join_quals = quals_cost(p.restrict);
+  in.semi = p.semi;
+  in.hashjoin_tuples = approx_tuple_count(*outer, *inner, p.restrict, clauses);
+  in.rows = p.join.rows;
+  const HashJoinWorkspace ws = initial_cost_hashjoin(cs_, in);
+  HashBucketStats bucket{1, 1};
+  for (size_t i : clauses) {
+    const RestrictClause& c = p.restrict.clauses[i];
+    const HashBucketStats s = bucket_stats(c, side_var(c, inner->relids, p.restrict),
+                                           ws.virtual_buckets());
+    bucket.bucket_size = std::min(bucket.bucket_size, s.bucket_size);
+    bucket.mcv_freq = std::min(bucket.mcv_freq, s.mcv_freq);
+  }
+  auto path = std::make_shared<JoinPath>();
+  path->kind = JoinPath::Kind::kHashJoin;
+  path->cost = disabled_if(!ctx_.settings.enable_hashjoin,
+                           final_cost_hashjoin(cs_, in, ws, bucket));
+  path->cost.rows = p.join.rows;
+  path->relids = p.join.relids;
+  path->width = p.join.width;
+  path->outer = outer;
+  path->inner = inner;
+  path->restrict = p.shared;
+  path->join_keys = clauses;
+  path->hash_buckets = ws.table.buckets;
+  path->hash_batches = ws.table.batches;
+  add_path(p.join.paths, std::move(path), consider_startup_);
+}
+
+}  // namespace tp

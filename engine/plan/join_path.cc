@@ -1,0 +1,69 @@
+#include "engine/plan/join_path.h"
+
+#include "engine/plan/parallel_cost.h"
+
+namespace tp {
+
+PathKeysComparison compare_pathkeys(const std::vector<PathKey>& a, const std::vector<PathKey>& b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i)
+    if (!(a[i] == b[i])) return PathKeysComparison::kDifferent;
+  if (a.size() == b.size()) return PathKeysComparison::kEqual;
+  return a.size() > b.size() ? PathKeysComparison::kBetter1 : PathKeysComparison::kBetter2;
+}
+
+bool pathkeys_contained_in(const std::vector<PathKey>& wanted, const std::vector<PathKey>& have) {
+  const PathKeysComparison c = compare_pathkeys(wanted, have);
+  return c == PathKeysComparison::kEqual || c == PathKeysComparison::kBetter2;
+}
+
+void add_path(std::vector<JoinPathPtr>& list, JoinPathPtr p, bool consider_startup) {
+  bool accept = true;
+  size_t insert_at = 0;
+  for (size_t i = 0; i < list.size();) {
+    const JoinPath& old = *list[i];
+    bool remove_old = false;
+    const FuzzyCompare costs = compare_path_costs_fuzzily(p->cost, old.cost, consider_startup);
+    if (costs != FuzzyCompare::kDifferent) {
+      const PathKeysComparison keys = compare_pathkeys(p->pathkeys, old.pathkeys);
+      if (keys != PathKeysComparison::kDifferent) {
+        switch (costs) {
+          case FuzzyCompare::kEqual:
+            if (keys == PathKeysComparison::kBetter1) {
+              remove_old = p->cost.rows <= old.cost.rows;
+            } else if (keys == PathKeysComparison::kBetter2) {
+              accept = !(p->cost.rows >= old.cost.rows);
+            } else if (p->cost.rows < old.cost.rows) {
+              remove_old = true;
+            } else if (p->cost.rows > old.cost.rows) {
+              accept = false;
+            } else if (compare_path_costs_fuzzily(p->cost, old.cost, consider_startup,
+                                                  1.0000000001) == FuzzyCompare::kNewBetter) {
+              remove_old = true;
+            } else {
+              accept = false;
+            }
+            break;
+          case FuzzyCompare::kNewBetter:
+            if (keys != PathKeysComparison::kBetter2) remove_old = p->cost.rows <= old.cost.rows;
+            break;
+          case FuzzyCompare::kOldBetter:
+            if (keys != PathKeysComparison::kBetter1 && p->cost.rows >= old.cost.rows) accept = false;
+            break;
+          case FuzzyCompare::kDifferent:
+            break;
+        }
+      }
+    }
+    if (remove_old) {
+      list.erase(list.begin() + std::ptrdiff_t(i));
+      continue;
+    }
+    if (p->cost.total >= old.cost.total) insert_at = i + 1;
+    if (!accept) return;
+    ++i;
+  }
+  list.insert(list.begin() + std::ptrdiff_t(insert_at), std::move(p));
+}
+
+}  // namespace tp

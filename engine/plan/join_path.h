@@ -1,0 +1,85 @@
+// The paths of a join search (PostgreSQL's Path, NestPath, MergePath, HashPath and
+// MaterialPath) and their pathkeys, and add_path, which keeps a relation's pathlist.
+//
+// A path is shared: a join path points at the paths of its two inputs, kept by every
+// join relation above that uses them (as PostgreSQL's paths are), so the chosen plan is
+// one tree walked once at the end (engine/plan/join_build.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/core/typed_expr.h"
+#include "engine/plan/cost_model.h"
+#include "engine/plan/join_query.h"
+
+namespace tp {
+
+// One sort key of a path's order: an equivalence class (a var's class, or a key of its
+// own for a var in none: JoinSearch::key_of), its direction and NULLs' place.
+struct PathKey {
+  uint32_t key = 0;
+  bool descending = false;
+  bool nulls_first = false;
+  friend bool operator==(const PathKey&, const PathKey&) = default;
+};
+
+enum class PathKeysComparison { kEqual, kBetter1, kBetter2, kDifferent };
+
+// compare_pathkeys: equal, one a longer version of the other (better), or different.
+PathKeysComparison compare_pathkeys(const std::vector<PathKey>& a, const std::vector<PathKey>& b);
+// pathkeys_contained_in: `wanted` is a prefix of `have`.
+bool pathkeys_contained_in(const std::vector<PathKey>& wanted, const std::vector<PathKey>& have);
+
+// One clause of a join's restrictlist (build_joinrel_restrictlist), for the pair of
+// relation sets it was made for (`rel1`, `rel2`). A class's clause (`equi`) compares a
+// member of each side: it is a hash and a merge clause.
+struct RestrictClause {
+  TypedExpr expr;  // as EXPLAIN prints it in a Join Filter: rel1's member first
+  bool equi = false;
+  uint32_t var1 = 0;  // equi: the member in rel1 and the one in rel2
+  uint32_t var2 = 0;
+  uint32_t key = 0;  // equi: the class, as pathkeys name it
+  double selectivity = 1;
+};
+
+struct RestrictList {
+  Relids rel1 = 0;
+  Relids rel2 = 0;
+  std::vector<RestrictClause> clauses;
+};
+
+struct JoinPath {
+  enum class Kind : uint8_t { kScan, kNestLoop, kHashJoin, kMergeJoin, kMaterial };
+  Kind kind = Kind::kScan;
+  PathCost cost;
+  Relids relids = 0;
+  int width = 0;
+  std::vector<PathKey> pathkeys;
+  std::shared_ptr<const JoinPath> outer;  // joins; kMaterial: its input
+  std::shared_ptr<const JoinPath> inner;
+  int scan = -1;  // kScan: the base relation's path (its builder)
+  std::shared_ptr<const RestrictList> restrict;
+  // Hash join: the hash clauses; merge join: the merge clauses in key order.
+  std::vector<size_t> join_keys;
+  // Merge join: the Sorts under it (empty: that side is presorted), and their costs.
+  std::vector<PathKey> outer_sort;
+  std::vector<PathKey> inner_sort;
+  PathCost outer_sort_cost;
+  PathCost inner_sort_cost;
+  bool materialize_inner = false;  // merge join: a Materialize over the inner side
+  PathCost inner_material_cost;
+  int hash_buckets = 0;  // hash join: the planned table
+  int hash_batches = 0;
+};
+
+using JoinPathPtr = std::shared_ptr<const JoinPath>;
+
+// pathnode.c's add_path for unparameterized paths of one relation (same rows): `p` is
+// kept unless a path in `list` dominates it (fuzzily cheaper by 1%, with no worse
+// pathkeys; `consider_startup` when a LIMIT makes startup cost count), and those it
+// dominates are dropped. `list` stays ordered by total cost.
+void add_path(std::vector<JoinPathPtr>& list, JoinPathPtr p, bool consider_startup);
+
+}  // namespace tp

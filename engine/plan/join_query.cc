@@ -1,0 +1,540 @@
+#include "engine/plan/join_query.h"
+
+#include <algorithm>
+#include <bit>
+#include <numeric>
+
+#include "engine/core/error.h"
+#include "engine/core/stack_depth.h"
+#include "engine/plan/rel_size.h"
+#include "engine/plan/select_list.h"
+#include "engine/sql/expr_bind.h"
+#include "engine/sql/identifier.h"
+#include "engine/sql/parser.h"
+#include "engine/storage/table_stats.h"
+
+namespace tp {
+namespace {
+
+std::string quoted(const std::string& s) {
+  return "\"" + s + "\"";
+}
+
+Error not_supported(const std::string& what, int position) {
+  return Error(what + " is not supported yet").at_position(position).with_sqlstate(
+      sqlstate::kFeatureNotSupported);
+}
+
+bool is_integer(TypeId t) {
+  return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
+}
+bool is_string(TypeId t) {
+  return t == TypeId::kText || t == TypeId::kVarchar;
+}
+// Whether `a = b` is one btree operator family's (and so makes an equivalence class, and
+// a hash or merge clause the join nodes can compare slot to slot).
+bool same_family(TypeId a, TypeId b) {
+  return a == b || (is_integer(a) && is_integer(b)) || (is_string(a) && is_string(b));
+}
+
+bool is_constant(const sql::Expr& e) {
+  switch (e.kind) {
+    case sql::ExprKind::kIntConst:
+    case sql::ExprKind::kNumConst:
+    case sql::ExprKind::kStrConst:
+    case sql::ExprKind::kBoolConst:
+      return true;
+    case sql::ExprKind::kCast:
+    case sql::ExprKind::kUnary:
+      return is_constant(*e.args[0]);
+    default:
+      return false;
+  }
+}
+
+std::unique_ptr<sql::Expr> copy_expr(const sql::Expr& e) {
+  auto c = std::make_unique<sql::Expr>(e.kind, e.position);
+  c->name = e.name;
+  c->qualifier = e.qualifier;
+  c->ival = e.ival;
+  c->dval = e.dval;
+  c->sval = e.sval;
+  for (const sql::ExprPtr& a : e.args) c->args.push_back(copy_expr(*a));
+  return c;
+}
+
+void split_and(const sql::Expr* e, std::vector<const sql::Expr*>& out) {
+  if (e == nullptr) return;
+  if (e->kind == sql::ExprKind::kAnd) {
+    for (const sql::ExprPtr& a : e->args) split_and(a.get(), out);
+    return;
+  }
+  out.push_back(e);
+}
+
+struct Resolved {
+  int rel = -1;
+  int column = -1;
+};
+
+// A conjunct with the relations it reads.
+struct Conjunct {
+  const sql::Expr* expr;
+  Relids relids;
+};
+
+class JoinBinder {
+ public:
+  JoinBinder(PlanContext& ctx, const sql::Select& s) : ctx_(ctx), s_(s) {}
+
+  JoinQuery bind() {
+    refuse_unbuilt();
+    std::vector<Conjunct> conjuncts;
+    collect(*s_.from, conjuncts);
+    if (q_.rels.size() > kMaxJoinRels)
+      throw not_supported("a join of more than " + std::to_string(kMaxJoinRels) + " tables",
+                          s_.from->position);
+    add_vars();
+    std::vector<const sql::Expr*> where;
+    split_and(s_.where.get(), where);
+    for (const sql::Expr* e : where) conjuncts.push_back({e, relids_of(*e, q_.all_rels())});
+    bind_targets();
+    bind_order();
+    distribute(conjuncts);
+    q_.limit = s_.limit;
+    q_.offset = s_.offset.value_or(0);
+    return std::move(q_);
+  }
+
+ private:
+  void refuse_unbuilt() {
+    if (!s_.group_by.empty() || s_.having)
+      throw not_supported(s_.group_by.empty() ? "HAVING over a join" : "GROUP BY over a join",
+                          s_.group_by.empty() ? s_.having->position : s_.group_by_position);
+    if (s_.distinct) throw not_supported("SELECT DISTINCT over a join", s_.from->position);
+    for (const sql::Target& t : s_.targets)
+      if (calls_aggregate(*t.expr)) throw not_supported("an aggregate over a join", t.expr->position);
+    for (const sql::OrderItem& o : s_.order_by)
+      if (calls_aggregate(*o.expr)) throw not_supported("an aggregate over a join", o.expr->position);
+  }
+
+  // The relations of `f` (in FROM order), and the ON / USING conjuncts, each checked to
+  // read only the relations of its join. Returns the relations `f` covers.
+  Relids collect(const sql::FromItem& f, std::vector<Conjunct>& conjuncts) {
+    check_stack_depth();
+    if (!f.is_join()) {
+      if (f.is_function) throw not_supported("a function in a join", f.position);
+      add_rel(f);
+      return Relids(1) << (q_.rels.size() - 1);
+    }
+    if (f.join == sql::JoinKind::kLeft || f.join == sql::JoinKind::kRight ||
+        f.join == sql::JoinKind::kFull)
+      throw not_supported(std::string(f.join == sql::JoinKind::kLeft    ? "LEFT"
+                                      : f.join == sql::JoinKind::kRight ? "RIGHT"
+                                                                        : "FULL") +
+                              " JOIN",
+                          f.position);
+    const Relids left = collect(f.sides[0], conjuncts);
+    const Relids right = collect(f.sides[1], conjuncts);
+    const Relids scope = left | right;
+    if (f.on) {
+      std::vector<const sql::Expr*> on;
+      split_and(f.on.get(), on);
+      if (calls_aggregate(*f.on))
+        throw Error("aggregate functions are not allowed in JOIN conditions")
+            .at_position(f.on->position)
+            .with_sqlstate(sqlstate::kGroupingError);
+      for (const sql::Expr* e : on) conjuncts.push_back({e, relids_of(*e, scope)});
+    }
+    for (const std::string& name : f.using_columns) {
+      const Resolved l = resolve_using(name, left, f.position, "left");
+      const Resolved r = resolve_using(name, right, f.position, "right");
+      using_joins_.push_back({name, scope, l});
+      auto eq = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, f.position);
+      eq->name = "=";
+      eq->args.push_back(column_ref(l));
+      eq->args.push_back(column_ref(r));
+      conjuncts.push_back({eq.get(), (Relids(1) << l.rel) | (Relids(1) << r.rel)});
+      q_.derived.push_back(std::move(eq));
+    }
+    return scope;
+  }
+
+  void add_rel(const sql::FromItem& f) {
+    JoinBaseRel r;
+    r.rel = &find_table_item(ctx_, f);
+    r.refname = f.alias.empty() ? f.name : f.alias;
+    if (!f.alias.empty() && f.alias != r.rel->name) r.alias = f.alias;
+    if (!f.column_aliases.empty()) throw not_supported("column aliases in a join", f.position);
+    for (const JoinBaseRel& o : q_.rels)
+      if (o.refname == r.refname)
+        throw Error("table name " + quoted(r.refname) + " specified more than once")
+            .at_position(f.position)
+            .with_sqlstate(sqlstate::kDuplicateAlias);
+    r.prefix = sql::quote_identifier(r.refname) + ".";
+    q_.rels.push_back(std::move(r));
+  }
+
+  void add_vars() {
+    for (size_t i = 0; i < q_.rels.size(); ++i) {
+      JoinBaseRel& r = q_.rels[i];
+      r.first_var = uint32_t(q_.vars.size());
+      const std::optional<TableStats> stats =
+          r.rel->stats.empty() ? std::nullopt : std::optional(stats_from_catalog(r.rel->stats));
+      for (size_t c = 0; c < r.rel->columns.size(); ++c) {
+        const Column& col = r.rel->columns[c];
+        q_.vars.push_back({int(i), int(c), col.type, col.typmod,
+                           column_width(*r.rel, c, stats ? &*stats : nullptr), 0});
+      }
+    }
+  }
+
+  std::unique_ptr<sql::Expr> column_ref(const Resolved& r) const {
+    auto e = std::make_unique<sql::Expr>(sql::ExprKind::kColumnRef, 0);
+    e->qualifier = q_.rels[size_t(r.rel)].refname;
+    e->name = q_.rels[size_t(r.rel)].rel->columns[size_t(r.column)].name;
+    return e;
+  }
+
+  int column_of(int rel, const std::string& name) const {
+    const auto& cols = q_.rels[size_t(rel)].rel->columns;
+    for (size_t c = 0; c < cols.size(); ++c)
+      if (cols[c].name == name) return int(c);
+    return -1;
+  }
+
+  Resolved resolve_using(const std::string& name, Relids side, int position, const char* which) {
+    std::vector<Resolved> found = matches(name, side);
+    if (found.empty())
+      throw Error("column " + quoted(name) + " specified in USING clause does not exist in " +
+                  which + " table")
+          .at_position(position)
+          .with_sqlstate(sqlstate::kUndefinedColumn);
+    if (found.size() > 1 && !merged_by_using(name, found))
+      throw Error("common column name " + quoted(name) + " appears more than once in " + which +
+                  " table")
+          .at_position(position)
+          .with_sqlstate(sqlstate::kAmbiguousColumn);
+    return found[0];
+  }
+
+  std::vector<Resolved> matches(const std::string& name, Relids scope) const {
+    std::vector<Resolved> found;
+    for (size_t i = 0; i < q_.rels.size(); ++i)
+      if (scope & (Relids(1) << i))
+        if (const int c = column_of(int(i), name); c >= 0) found.push_back({int(i), c});
+    return found;
+  }
+
+  // Several tables' `name` that USING joins made one column (the left one stands for it).
+  bool merged_by_using(const std::string& name, const std::vector<Resolved>& found) const {
+    Relids need = 0;
+    for (const Resolved& r : found) need |= Relids(1) << r.rel;
+    for (const UsingJoin& u : using_joins_)
+      if (u.name == name && (need & ~u.scope) == 0) return true;
+    return false;
+  }
+
+  Resolved resolve(const sql::Expr& ref, Relids scope) const {
+    if (!ref.qualifier.empty()) {
+      int rel = -1;
+      for (size_t i = 0; i < q_.rels.size(); ++i)
+        if (q_.rels[i].refname == ref.qualifier) rel = int(i);
+      if (rel < 0 || (!ref.sval.empty() && ref.sval != "public"))
+        throw Error("missing FROM-clause entry for table " + quoted(ref.qualifier))
+            .at_position(ref.position)
+            .with_sqlstate(sqlstate::kUndefinedTable);
+      if (!(scope & (Relids(1) << rel)))
+        throw Error("invalid reference to FROM-clause entry for table " + quoted(ref.qualifier),
+                    "",
+                    "There is an entry for table " + quoted(ref.qualifier) +
+                        ", but it cannot be referenced from this part of the query.")
+            .at_position(ref.position)
+            .with_sqlstate(sqlstate::kUndefinedTable);
+      const int c = column_of(rel, ref.name);
+      if (c < 0)
+        throw Error("column " + ref.qualifier + "." + ref.name + " does not exist")
+            .at_position(ref.position)
+            .with_sqlstate(sqlstate::kUndefinedColumn);
+      return {rel, c};
+    }
+    std::vector<Resolved> found = matches(ref.name, scope);
+    if (found.empty())
+      throw Error("column " + quoted(ref.name) + " does not exist")
+          .at_position(ref.position)
+          .with_sqlstate(sqlstate::kUndefinedColumn);
+    if (found.size() > 1 && !merged_by_using(ref.name, found))
+      throw Error("column reference " + quoted(ref.name) + " is ambiguous")
+          .at_position(ref.position)
+          .with_sqlstate(sqlstate::kAmbiguousColumn);
+    return found[0];
+  }
+
+  Relids relids_of(const sql::Expr& e, Relids scope) const {
+    check_stack_depth();
+    Relids r = 0;
+    if (e.kind == sql::ExprKind::kColumnRef) r |= Relids(1) << resolve(e, scope).rel;
+    for (const sql::ExprPtr& a : e.args) r |= relids_of(*a, scope);
+    return r;
+  }
+
+  ColumnLookup lookup(Relids scope) const {
+    return [this, scope](const sql::Expr& ref) {
+      const Resolved r = resolve(ref, scope);
+      const JoinBaseRel& rel = q_.rels[size_t(r.rel)];
+      const Column& col = rel.rel->columns[size_t(r.column)];
+      return BoundColumnRef{q_.var_of(r.rel, r.column), col.type, col.typmod,
+                            rel.prefix + sql::quote_identifier(col.name)};
+    };
+  }
+
+  std::shared_ptr<TypedExpr> var_expr(int rel, int column) const {
+    const JoinBaseRel& r = q_.rels[size_t(rel)];
+    const Column& col = r.rel->columns[size_t(column)];
+    return std::make_shared<TypedExpr>(column_expr(q_.var_of(rel, column), col.type, col.typmod,
+                                                   r.prefix + sql::quote_identifier(col.name)));
+  }
+
+  void add_target(std::shared_ptr<TypedExpr> e, std::string name) {
+    q_.targets.push_back(std::move(e));
+    q_.names.push_back(std::move(name));
+  }
+
+  // `*` over a FROM item: its columns in PostgreSQL's order (a USING join's merged
+  // columns first, once).
+  void star_columns(const sql::FromItem& f, std::vector<Resolved>& out) const {
+    if (!f.is_join()) {
+      const int rel = rel_named(f.alias.empty() ? f.name : f.alias);
+      for (size_t c = 0; c < q_.rels[size_t(rel)].rel->columns.size(); ++c)
+        out.push_back({rel, int(c)});
+      return;
+    }
+    std::vector<Resolved> left, right;
+    star_columns(f.sides[0], left);
+    star_columns(f.sides[1], right);
+    auto named = [&](const Resolved& r) {
+      return q_.rels[size_t(r.rel)].rel->columns[size_t(r.column)].name;
+    };
+    auto is_using = [&](const Resolved& r) {
+      return std::find(f.using_columns.begin(), f.using_columns.end(), named(r)) !=
+             f.using_columns.end();
+    };
+    for (const std::string& u : f.using_columns)
+      for (const Resolved& r : left)
+        if (named(r) == u) {
+          out.push_back(r);
+          break;
+        }
+    for (const Resolved& r : left)
+      if (!is_using(r)) out.push_back(r);
+    for (const Resolved& r : right)
+      if (!is_using(r)) out.push_back(r);
+  }
+
+  int rel_named(const std::string& refname) const {
+    for (size_t i = 0; i < q_.rels.size(); ++i)
+      if (q_.rels[i].refname == refname) return int(i);
+    return -1;
+  }
+
+  void bind_targets() {
+    for (const sql::Target& t : s_.targets) {
+      const sql::Expr& e = *t.expr;
+      if (e.kind == sql::ExprKind::kStar) {
+        std::vector<Resolved> cols;
+        if (e.qualifier.empty()) {
+          star_columns(*s_.from, cols);
+        } else {
+          const int rel = rel_named(e.qualifier);
+          if (rel < 0)
+            throw Error("missing FROM-clause entry for table " + quoted(e.qualifier))
+                .at_position(e.position)
+                .with_sqlstate(sqlstate::kUndefinedTable);
+          for (size_t c = 0; c < q_.rels[size_t(rel)].rel->columns.size(); ++c)
+            cols.push_back({rel, int(c)});
+        }
+        for (const Resolved& r : cols)
+          add_target(var_expr(r.rel, r.column),
+                     q_.rels[size_t(r.rel)].rel->columns[size_t(r.column)].name);
+        continue;
+      }
+      auto bound = std::make_shared<TypedExpr>(finish_output(bind_expr(e, lookup(q_.all_rels()))));
+      add_target(std::move(bound), !t.alias.empty() ? t.alias : sql::default_column_name(e));
+    }
+    for (const auto& t : q_.targets) need(*t, kOutputNeed);
+  }
+
+  // An ORDER BY item as PostgreSQL's findTargetlistEntrySQL92 reads it: an ordinal or
+  // an output column's name first, else an expression over the tables.
+  std::shared_ptr<TypedExpr> order_expr(const sql::Expr& e) {
+    if (e.kind == sql::ExprKind::kIntConst) {
+      if (e.ival < 1 || size_t(e.ival) > q_.targets.size())
+        throw Error("ORDER BY position " + std::to_string(e.ival) + " is not in select list")
+            .at_position(e.position)
+            .with_sqlstate(sqlstate::kInvalidColumnReference);
+      return q_.targets[size_t(e.ival - 1)];
+    }
+    if (e.kind == sql::ExprKind::kColumnRef && e.qualifier.empty()) {
+      std::shared_ptr<TypedExpr> found;
+      for (size_t i = 0; i < q_.names.size(); ++i)
+        if (q_.names[i] == e.name) {
+          if (found && deparse(*found) != deparse(*q_.targets[i]))
+            throw Error("ORDER BY " + quoted(e.name) + " is ambiguous")
+                .at_position(e.position)
+                .with_sqlstate(sqlstate::kAmbiguousColumn);
+          if (!found) found = q_.targets[i];
+        }
+      if (found) return found;
+    }
+    // An expression equal to a select-list entry is that entry (findTargetlistEntrySQL99).
+    auto bound = std::make_shared<TypedExpr>(bind_expr(e, lookup(q_.all_rels())));
+    for (const auto& t : q_.targets)
+      if (deparse(*t) == deparse(*bound)) return t;
+    return bound;
+  }
+
+  void bind_order() {
+    for (const sql::OrderItem& o : s_.order_by) {
+      JoinOrderItem item;
+      item.expr = order_expr(*o.expr);
+      item.descending = o.descending;
+      item.nulls_first = o.nulls_first.value_or(o.descending);
+      need(*item.expr, kOutputNeed);
+      const bool odd_nulls = item.nulls_first != o.descending;
+      q_.order_text += (q_.order_text.empty() ? "" : ", ") + deparse(*item.expr) +
+                       (o.descending ? " DESC" : "") +
+                       (odd_nulls ? (item.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
+      q_.order.push_back(std::move(item));
+    }
+  }
+
+  void need(const TypedExpr& e, Relids by) {
+    if (e.kind == TypedExpr::Kind::kColumn) q_.vars[e.slot].where_needed |= by;
+    for (const TypedExpr& a : e.args) need(a, by);
+  }
+
+  // A conjunct `x = y` of two columns of different relations in one operator family.
+  std::optional<std::pair<uint32_t, uint32_t>> class_equality(const sql::Expr& e) const {
+    if (e.kind != sql::ExprKind::kCompare || e.name != "=" ||
+        e.args[0]->kind != sql::ExprKind::kColumnRef ||
+        e.args[1]->kind != sql::ExprKind::kColumnRef)
+      return std::nullopt;
+    const Resolved a = resolve(*e.args[0], q_.all_rels());
+    const Resolved b = resolve(*e.args[1], q_.all_rels());
+    const uint32_t va = q_.var_of(a.rel, a.column), vb = q_.var_of(b.rel, b.column);
+    if (a.rel == b.rel || !same_family(q_.vars[va].type, q_.vars[vb].type)) return std::nullopt;
+    return std::pair{va, vb};
+  }
+
+  // A restriction `column = constant` (either way round): the column's var and the
+  // constant.
+  std::optional<std::pair<uint32_t, const sql::Expr*>> constant_equality(const sql::Expr& e) const {
+    if (e.kind != sql::ExprKind::kCompare || e.name != "=") return std::nullopt;
+    for (int side = 0; side < 2; ++side) {
+      const sql::Expr& col = *e.args[size_t(side)];
+      const sql::Expr& value = *e.args[size_t(1 - side)];
+      if (col.kind == sql::ExprKind::kColumnRef && is_constant(value)) {
+        const Resolved r = resolve(col, q_.all_rels());
+        return std::pair{q_.var_of(r.rel, r.column), &value};
+      }
+    }
+    return std::nullopt;
+  }
+
+  uint32_t find(uint32_t v) {
+    while (parent_[v] != v) v = parent_[v] = parent_[parent_[v]];
+    return v;
+  }
+
+  // distribute_qual_to_rels, then the classes: each conjunct becomes a restriction of
+  // its one relation, a class member, or a Join Filter.
+  void distribute(const std::vector<Conjunct>& conjuncts) {
+    parent_.resize(q_.vars.size());
+    std::iota(parent_.begin(), parent_.end(), 0u);
+    std::vector<uint32_t> member_order;
+    std::vector<std::pair<uint32_t, const sql::Expr*>> constants;
+    for (const Conjunct& c : conjuncts) {
+      const int single = std::has_single_bit(c.relids) ? std::countr_zero(c.relids) : -1;
+      if (c.relids == 0 || single >= 0) {
+        q_.rels[size_t(single < 0 ? 0 : single)].restrictions.push_back(c.expr);
+        if (auto k = constant_equality(*c.expr)) constants.push_back(*k);
+        continue;
+      }
+      TypedExpr bound = bind_condition(*c.expr, lookup(q_.all_rels()), "WHERE");
+      need(bound, c.relids);
+      if (auto eq = class_equality(*c.expr)) {
+        for (uint32_t v : {eq->first, eq->second})
+          if (std::find(member_order.begin(), member_order.end(), v) == member_order.end())
+            member_order.push_back(v);
+        parent_[find(eq->second)] = find(eq->first);
+        continue;
+      }
+      q_.filters.push_back({std::move(bound), c.relids});
+    }
+    form_classes(member_order, constants);
+  }
+
+  void form_classes(const std::vector<uint32_t>& member_order,
+                    const std::vector<std::pair<uint32_t, const sql::Expr*>>& constants) {
+    std::vector<uint32_t> roots;
+    for (uint32_t v : member_order)
+      if (std::find(roots.begin(), roots.end(), find(v)) == roots.end()) roots.push_back(find(v));
+    for (uint32_t root : roots) {
+      std::vector<uint32_t> members;
+      for (uint32_t v : member_order)
+        if (find(v) == root) members.push_back(v);
+      const sql::Expr* constant = nullptr;
+      for (const auto& [v, value] : constants)
+        if (find(v) == root && !constant) constant = value;
+      if (!constant) {
+        q_.classes.push_back({std::move(members)});
+        continue;
+      }
+      // A class with a constant gives `member = constant` to every member's relation and
+      // joins none of them (generate_base_implied_equalities_const).
+      for (uint32_t v : members) {
+        const bool own = std::any_of(constants.begin(), constants.end(),
+                                     [&](const auto& k) { return k.first == v; });
+        if (own) continue;
+        const QueryVar& var = q_.vars[v];
+        auto eq = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, 0);
+        eq->name = "=";
+        eq->args.push_back(column_ref({var.rel, var.column}));
+        eq->args.push_back(copy_expr(*constant));
+        q_.rels[size_t(var.rel)].restrictions.push_back(eq.get());
+        q_.derived.push_back(std::move(eq));
+      }
+    }
+  }
+
+  struct UsingJoin {
+    std::string name;
+    Relids scope;
+    Resolved left;
+  };
+
+  PlanContext& ctx_;
+  const sql::Select& s_;
+  JoinQuery q_;
+  std::vector<UsingJoin> using_joins_;
+  std::vector<uint32_t> parent_;  // union-find over vars
+};
+
+void relids_in(const JoinQuery& q, const TypedExpr& e, Relids& out) {
+  if (e.kind == TypedExpr::Kind::kColumn) out |= Relids(1) << q.vars[e.slot].rel;
+  for (const TypedExpr& a : e.args) relids_in(q, a, out);
+}
+
+}  // namespace
+
+Relids JoinQuery::relids_of(const TypedExpr& e) const {
+  Relids r = 0;
+  relids_in(*this, e, r);
+  return r;
+}
+
+JoinQuery bind_join_query(PlanContext& ctx, const sql::Select& s) {
+  return JoinBinder(ctx, s).bind();
+}
+
+}  // namespace tp

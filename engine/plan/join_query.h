@@ -1,0 +1,112 @@
+// A SELECT over several tables, bound as PostgreSQL's planner sees it before the join
+// search (deconstruct_jointree, distribute_qual_to_rels, the equivalence classes of
+// equivclass.c):
+//
+//   SELECT a.v, b.w FROM a JOIN b ON a.x = b.y WHERE b.z < 5 ORDER BY a.v
+//     rels      a (vars 0..), b (vars n..): each table column is one var
+//     restrictions of b: b.z < 5               (a conjunct over one table)
+//     classes   {a.x, b.y}                     (Var = Var of one btree family)
+//     clauses   none                           (other conjuncts over several tables)
+//     targets   a.v, b.w; order a.v
+//
+// Every expression above the scans is a TypedExpr whose column slots are var ids, each
+// printed qualified ("a.v") as PostgreSQL's EXPLAIN prints a column once a query reads
+// more than one relation. A var's `where_needed` says which relations read it above its
+// own scan (kOutputNeed: the select list or ORDER BY), which decides the columns each
+// scan and join returns and so their widths.
+//
+// Inner joins only (FROM lists, [INNER] JOIN ... ON / USING, CROSS JOIN): an outer join
+// and what the join planner cannot run yet (GROUP BY, aggregates, DISTINCT over a join)
+// are refused by name.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/typed_expr.h"
+#include "engine/plan/plan_context.h"
+#include "engine/sql/ast.h"
+#include "engine/storage/catalog.h"
+
+namespace tp {
+
+// A set of base relations, one bit each (PostgreSQL's Relids).
+using Relids = uint64_t;
+// The bit in `where_needed` for the query's output.
+inline constexpr Relids kOutputNeed = Relids(1) << 63;
+// join_collapse_limit's and geqo_threshold's scale: more tables are refused.
+inline constexpr size_t kMaxJoinRels = 12;
+
+struct JoinBaseRel {
+  const RelationEntry* rel = nullptr;
+  std::string refname;      // its alias, else the table's name: what qualifies its columns
+  std::string alias;        // the alias when it differs from the table's name, else ""
+  uint32_t first_var = 0;   // the var of column 0
+  std::string prefix;       // "refname." as EXPLAIN qualifies the columns, quoted if needed
+  // Conjuncts over this relation alone, in the order written (a class's `col = const`
+  // given to every member after them, as generate_base_implied_equalities does).
+  std::vector<const sql::Expr*> restrictions;
+};
+
+struct QueryVar {
+  int rel = 0;
+  int column = 0;
+  TypeId type = TypeId::kInt4;
+  int32_t typmod = kNoTypmod;
+  int width = 0;             // attr_widths: ANALYZE's average, else the type's
+  Relids where_needed = 0;   // relations (and kOutputNeed) reading it above its scan
+};
+
+// An equivalence class without a constant that spans several relations: its members in
+// the order they joined it. A join of two relation sets checks one `outer = inner` pair
+// of it (generate_join_implied_equalities).
+struct JoinClass {
+  std::vector<uint32_t> members;  // vars
+};
+
+// A conjunct over several relations that is no class's: a Join Filter where all of them
+// are joined.
+struct JoinFilterClause {
+  TypedExpr expr;  // slots are vars
+  Relids relids = 0;
+};
+
+struct JoinOrderItem {
+  std::shared_ptr<TypedExpr> expr;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+struct JoinQuery {
+  std::vector<JoinBaseRel> rels;
+  std::vector<QueryVar> vars;
+  std::vector<JoinClass> classes;
+  std::vector<JoinFilterClause> filters;
+  std::vector<std::shared_ptr<TypedExpr>> targets;  // over vars
+  std::vector<std::string> names;
+  std::vector<JoinOrderItem> order;
+  std::string order_text;  // EXPLAIN's Sort Key
+  std::optional<int64_t> limit;
+  int64_t offset = 0;
+  // The `col = const` conjuncts written for a class's other members.
+  std::vector<std::unique_ptr<sql::Expr>> derived;
+
+  Relids all_rels() const { return (Relids(1) << rels.size()) - 1; }
+  uint32_t var_of(int rel, int column) const { return rels[size_t(rel)].first_var + uint32_t(column); }
+  // The relations `e` reads.
+  Relids relids_of(const TypedExpr& e) const;
+};
+
+// Whether `s` reads more than one relation (a FROM list or a join).
+inline bool is_join_select(const sql::Select& s) {
+  return s.from && s.from->is_join();
+}
+
+// Binds `s` (is_join_select). Throws PostgreSQL's errors for unknown, ambiguous and
+// out-of-scope columns and relations, and refuses by name what is not built yet.
+JoinQuery bind_join_query(PlanContext& ctx, const sql::Select& s);
+
+}  // namespace tp

@@ -1,0 +1,270 @@
+#include "engine/plan/join_search.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "engine/core/error.h"
+#include "engine/plan/join_selectivity.h"
+#include "engine/sql/identifier.h"
+
+namespace tp {
+
+JoinSearch::JoinSearch(const PlanContext& ctx, const JoinQuery& q, std::vector<JoinBaseInput> base,
+                       std::vector<PathKey> query_pathkeys, bool consider_startup)
+    : ctx_(ctx),
+      cs_(ctx.settings.costs),
+      q_(q),
+      base_(std::move(base)),
+      query_pathkeys_(std::move(query_pathkeys)),
+      consider_startup_(consider_startup) {
+  var_key_.resize(q.vars.size());
+  for (uint32_t v = 0; v < q.vars.size(); ++v) var_key_[v] = uint32_t(q.classes.size()) + v;
+  for (size_t c = 0; c < q.classes.size(); ++c)
+    for (uint32_t v : q.classes[c].members) var_key_[v] = uint32_t(c);
+}
+
+uint32_t JoinSearch::key_of(uint32_t var) const {
+  return var_key_[var];
+}
+
+std::vector<uint32_t> JoinSearch::output_vars(Relids relids) const {
+  std::vector<uint32_t> out;
+  for (uint32_t v = 0; v < q_.vars.size(); ++v) {
+    const QueryVar& var = q_.vars[v];
+    if ((relids & (Relids(1) << var.rel)) && (var.where_needed & ~relids) != 0) out.push_back(v);
+  }
+  return out;
+}
+
+const JoinRelation& JoinSearch::run() {
+  levels_.assign(q_.rels.size() + 1, {});
+  for (size_t i = 0; i < q_.rels.size(); ++i) {
+    JoinRelation r;
+    r.relids = Relids(1) << i;
+    r.rows = base_[i].rows;
+    r.width = base_[i].width;
+    r.vars = output_vars(r.relids);
+    for (const JoinPathPtr& p : base_[i].paths) add_path(r.paths, p, consider_startup_);
+    set_cheapest(r);
+    index_[r.relids] = rels_.size();
+    levels_[1].push_back(rels_.size());
+    rels_.push_back(std::move(r));
+  }
+  for (size_t level = 2; level <= q_.rels.size(); ++level) {
+    search_level(level);
+    for (size_t i : levels_[level]) set_cheapest(rels_[i]);
+  }
+  return rels_[index_.at(q_.all_rels())];
+}
+
+void JoinSearch::set_cheapest(JoinRelation& r) const {
+  if (r.paths.empty()) throw Error("could not devise a query plan for the given query");
+  r.cheapest_total = r.paths[0];
+  r.cheapest_startup = r.paths[0];
+  for (const JoinPathPtr& p : r.paths) {
+    const PathCost& c = p->cost;
+    const PathCost& t = r.cheapest_total->cost;
+    if (c.total < t.total || (c.total == t.total && c.startup < t.startup)) r.cheapest_total = p;
+    const PathCost& s = r.cheapest_startup->cost;
+    if (c.startup < s.startup || (c.startup == s.startup && c.total < s.total))
+      r.cheapest_startup = p;
+  }
+}
+
+bool JoinSearch::has_join_clauses(const JoinRelation& r) const {
+  for (const JoinFilterClause& f : q_.filters)
+    if ((f.relids & r.relids) && (f.relids & ~r.relids)) return true;
+  for (const JoinClass& c : q_.classes) {
+    bool in = false, out = false;
+    for (uint32_t v : c.members)
+      (r.relids & (Relids(1) << q_.vars[v].rel) ? in : out) = true;
+    if (in && out) return true;
+  }
+  return false;
+}
+
+bool JoinSearch::have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const {
+  for (const JoinFilterClause& f : q_.filters)
+    if ((f.relids & a.relids) && (f.relids & b.relids)) return true;
+  for (const JoinClass& c : q_.classes) {
+    bool in_a = false, in_b = false;
+    for (uint32_t v : c.members) {
+      const Relids bit = Relids(1) << q_.vars[v].rel;
+      in_a = in_a || (a.relids & bit);
+      in_b = in_b || (b.relids & bit);
+    }
+    if (in_a && in_b) return true;
+  }
+  return false;
+}
+
+void JoinSearch::search_level(size_t level) {
+  const std::vector<size_t> below = levels_[level - 1];
+  const std::vector<size_t> initial = levels_[1];
+  for (size_t i = 0; i < below.size(); ++i) {
+    const size_t old = below[i];
+    if (has_join_clauses(rels_[old])) {
+      for (size_t j = level == 2 ? i + 1 : 0; j < initial.size(); ++j) {
+        const size_t other = initial[j];
+        if (!(rels_[old].relids & rels_[other].relids) &&
+            have_relevant_joinclause(rels_[old], rels_[other]))
+          make_join_rel(old, other);
+      }
+    } else {
+      for (size_t other : initial)
+        if (!(rels_[old].relids & rels_[other].relids)) make_join_rel(old, other);
+    }
+  }
+  for (size_t k = 2; k <= level - k; ++k) {
+    const std::vector<size_t> left = levels_[k];
+    const std::vector<size_t> right = levels_[level - k];
+    for (size_t i = 0; i < left.size(); ++i) {
+      if (!has_join_clauses(rels_[left[i]])) continue;
+      for (size_t j = k == level - k ? i + 1 : 0; j < right.size(); ++j)
+        if (!(rels_[left[i]].relids & rels_[right[j]].relids) &&
+            have_relevant_joinclause(rels_[left[i]], rels_[right[j]]))
+          make_join_rel(left[i], right[j]);
+    }
+  }
+  if (levels_[level].empty())
+    for (size_t old : below)
+      for (size_t other : initial)
+        if (!(rels_[old].relids & rels_[other].relids)) make_join_rel(old, other);
+}
+
+void JoinSearch::make_join_rel(size_t r1, size_t r2) {
+  const Relids joined = rels_[r1].relids | rels_[r2].relids;
+  std::shared_ptr<const RestrictList> restrict = restrictlist(rels_[r1].relids, rels_[r2].relids);
+  auto found = index_.find(joined);
+  if (found == index_.end()) {
+    // build_join_rel: the size from the first pair that makes the relation.
+    JoinRelation j;
+    j.relids = joined;
+    double selectivity = 1;
+    for (const RestrictClause& c : restrict->clauses) selectivity *= c.selectivity;
+    j.rows = join_rows(JoinKind::kInner, rels_[r1].rows, rels_[r2].rows, selectivity);
+    j.vars = output_vars(joined);
+    for (uint32_t v : j.vars) j.width += q_.vars[v].width;
+    found = index_.emplace(joined, rels_.size()).first;
+    levels_[size_t(std::popcount(joined))].push_back(rels_.size());
+    rels_.push_back(std::move(j));
+  }
+  JoinRelation& join = rels_[found->second];
+  add_paths(join, rels_[r1], rels_[r2], restrict);
+  add_paths(join, rels_[r2], rels_[r1], restrict);
+}
+
+// build_joinrel_restrictlist: the Join Filters first evaluable at this join, in the
+// order written, then generate_join_implied_equalities' one clause per class with
+// members on both sides (rel1's first member = rel2's first member).
+std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids rel2) const {
+  auto r = std::make_shared<RestrictList>();
+  r->rel1 = rel1;
+  r->rel2 = rel2;
+  const Relids joined = rel1 | rel2;
+  for (const JoinFilterClause& f : q_.filters)
+    if ((f.relids & ~joined) == 0 && (f.relids & ~rel1) && (f.relids & ~rel2))
+      r->clauses.push_back({f.expr, false, 0, 0, 0, clause_selectivity(f.expr)});
+  for (size_t c = 0; c < q_.classes.size(); ++c) {
+    std::optional<uint32_t> m1, m2;
+    for (uint32_t v : q_.classes[c].members) {
+      const Relids bit = Relids(1) << q_.vars[v].rel;
+      if ((rel1 & bit) && !m1) m1 = v;
+      if ((rel2 & bit) && !m2) m2 = v;
+    }
+    if (!m1 || !m2) continue;
+    const QueryVar& a = q_.vars[*m1];
+    const QueryVar& b = q_.vars[*m2];
+    const JoinBaseRel& ra = q_.rels[size_t(a.rel)];
+    const JoinBaseRel& rb = q_.rels[size_t(b.rel)];
+    TypedExpr eq;
+    eq.kind = TypedExpr::Kind::kCall;
+    eq.type = TypeId::kBool;
+    eq.form = TypedExpr::Form::kInfix;
+    eq.name = "=";
+    eq.cost_units = 1;
+    eq.args.push_back(column_expr(*m1, a.type, a.typmod,
+                                  ra.prefix + sql::quote_identifier(
+                                                  ra.rel->columns[size_t(a.column)].name)));
+    eq.args.push_back(column_expr(*m2, b.type, b.typmod,
+                                  rb.prefix + sql::quote_identifier(
+                                                  rb.rel->columns[size_t(b.column)].name)));
+    const TypeId cmp = a.type == b.type ? a.type : TypeId::kInt8;
+    const double sel = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
+    r->clauses.push_back({std::move(eq), true, *m1, *m2, uint32_t(c), sel});
+  }
+  return r;
+}
+
+::tp::JoinVar JoinSearch::join_var(uint32_t var) const {
+  const QueryVar& v = q_.vars[var];
+  const JoinBaseInput& b = base_[size_t(v.rel)];
+  ::tp::JoinVar j;
+  j.type = v.type;
+  j.tuples = b.tuples;
+  j.rows = b.rows;
+  if (b.view && size_t(v.column) < b.view->columns.size()) {
+    j.stats = b.view->columns[size_t(v.column)].stats;
+    j.unique = b.view->columns[size_t(v.column)].unique;
+  }
+  return j;
+}
+
+// clause_selectivity for a Join Filter: PostgreSQL's join estimators for the
+// comparisons (eqjoinsel over the two sides, with statistics where a side is one
+// column; 1/3 for an inequality), AND and OR combined as independent, 1/3 for any other
+// boolean expression (no estimator).
+double JoinSearch::clause_selectivity(const TypedExpr& e) const {
+  using K = TypedExpr::Kind;
+  if (e.kind == K::kAnd) {
+    double s = 1;
+    for (const TypedExpr& a : e.args) s *= clause_selectivity(a);
+    return s;
+  }
+  if (e.kind == K::kOr) {
+    double s = 0;
+    for (const TypedExpr& a : e.args) {
+      const double t = clause_selectivity(a);
+      s = s + t - s * t;
+    }
+    return s;
+  }
+  if (e.kind == K::kNot) return 1 - clause_selectivity(e.args[0]);
+  if (e.kind == K::kCall && e.form == TypedExpr::Form::kInfix && e.args.size() == 2 &&
+      (e.name == "=" || e.name == "<>")) {
+    auto side = [&](const TypedExpr& a) {
+      if (a.kind == K::kColumn) return join_var(a.slot);
+      ::tp::JoinVar j;
+      j.type = a.type;
+      return j;
+    };
+    const ::tp::JoinVar l = side(e.args[0]);
+    const ::tp::JoinVar r = side(e.args[1]);
+    return e.name == "=" ? eqjoinsel(l, r, JoinKind::kInner, e.compare_as)
+                         : neqjoinsel(l, r, JoinKind::kInner, e.compare_as);
+  }
+  return ineqjoinsel();
+}
+
+// truncate_useless_pathkeys for a join relation: the leading keys still useful for a
+// merge join above it (a class with members outside it) or for the ORDER BY.
+std::vector<PathKey> JoinSearch::useful_pathkeys(const JoinRelation& r,
+                                                 std::vector<PathKey> keys) const {
+  size_t merging = 0;
+  for (const PathKey& k : keys) {
+    bool useful = false;
+    if (k.key < q_.classes.size())
+      for (uint32_t v : q_.classes[k.key].members)
+        useful = useful || !(r.relids & (Relids(1) << q_.vars[v].rel));
+    if (!useful) break;
+    ++merging;
+  }
+  size_t ordering = 0;
+  while (ordering < keys.size() && ordering < query_pathkeys_.size() &&
+         keys[ordering] == query_pathkeys_[ordering])
+    ++ordering;
+  keys.resize(std::max(merging, ordering));
+  return keys;
+}
+
+}  // namespace tp

@@ -1,0 +1,131 @@
+// The join search of an inner join of base relations, as PostgreSQL 15's
+// standard_join_search does it: join relations built level by level by dynamic
+// programming (join_search_one_level: each relation of the level below joined with a
+// base relation it has a join clause with, then bushy pairs, then clauseless joins when
+// a level is empty), each joined pair's restrictlist (the Join Filters that become
+// evaluable there, then one clause per equivalence class with members on both sides),
+// the join relation's rows from the first pair that makes it (calc_joinrel_size_estimate
+// with eqjoinsel), and add_paths_to_joinrel's paths for both orders of each pair:
+//
+//   sort_inner_and_outer   Merge Join over both cheapest paths sorted on the classes
+//   match_unsorted_outer   Nested Loop of every outer path with the cheapest inner path
+//                          and with a Materialize over it; Merge Join over an outer path
+//                          already in a class's order
+//   hash_inner_and_outer   Hash Join of the cheapest-startup and cheapest-total outer
+//                          paths with the cheapest inner path
+//
+// each costed by join_cost.h's initial and final costs and kept by add_path
+// (join_path.h). Not yet: parameterized paths (an inner index scan on the join key),
+// Memoize, the order an index scan gives a merge join, parallel join paths, and the
+// range fractions mergejoinscansel takes from histograms (a merge join is costed as
+// reading both inputs whole).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "engine/plan/join_cost.h"
+#include "engine/plan/join_path.h"
+#include "engine/plan/join_selectivity.h"
+#include "engine/plan/join_query.h"
+#include "engine/plan/plan_context.h"
+#include "engine/plan/selectivity.h"
+
+namespace tp {
+
+// A base relation as the scan chooser made its paths.
+struct JoinBaseInput {
+  double tuples = 0;  // rel->tuples
+  double rows = 0;    // after its restrictions
+  int width = 0;
+  const RelationStatsView* view = nullptr;
+  std::vector<JoinPathPtr> paths;  // kScan paths, as add_path keeps them
+};
+
+struct JoinRelation {
+  Relids relids = 0;
+  double rows = 0;
+  int width = 0;
+  std::vector<uint32_t> vars;  // the vars it returns, ascending
+  std::vector<JoinPathPtr> paths;
+  JoinPathPtr cheapest_total;
+  JoinPathPtr cheapest_startup;
+};
+
+class JoinSearch {
+ public:
+  // `query_pathkeys`: the ORDER BY's (JoinSearch::key_of for a var, else a key no path
+  // gives); `consider_startup` when a LIMIT makes startup cost count.
+  JoinSearch(const PlanContext& ctx, const JoinQuery& q, std::vector<JoinBaseInput> base,
+             std::vector<PathKey> query_pathkeys, bool consider_startup);
+
+  // The relation of all the base relations, its paths made.
+  const JoinRelation& run();
+
+  // A var's pathkey: its class, or a key of its own.
+  uint32_t key_of(uint32_t var) const;
+  // The vars a relation of `relids` returns, ascending.
+  std::vector<uint32_t> output_vars(Relids relids) const;
+  const JoinRelation& relation(Relids relids) const { return rels_[index_.at(relids)]; }
+
+ private:
+  struct Pair {
+    const JoinRelation& outer;
+    const JoinRelation& inner;
+    const RestrictList& restrict;
+    JoinRelation& join;
+    std::shared_ptr<const RestrictList> shared;
+    bool inner_unique = false;
+    SemiAntiFactors semi;
+  };
+
+  void search_level(size_t level);
+  bool has_join_clauses(const JoinRelation& r) const;
+  bool have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const;
+  void make_join_rel(size_t r1, size_t r2);
+  std::shared_ptr<const RestrictList> restrictlist(Relids rel1, Relids rel2) const;
+  double clause_selectivity(const TypedExpr& e) const;
+  ::tp::JoinVar join_var(uint32_t var) const;
+  void set_cheapest(JoinRelation& r) const;
+  std::vector<PathKey> useful_pathkeys(const JoinRelation& r, std::vector<PathKey> keys) const;
+
+  // add_paths_to_joinrel and its three parts (join_methods.cc).
+  void add_paths(JoinRelation& join, const JoinRelation& outer, const JoinRelation& inner,
+                 const std::shared_ptr<const RestrictList>& restrict);
+  void sort_inner_and_outer(Pair& p);
+  void match_unsorted_outer(Pair& p);
+  void merge_paths_for_outer(Pair& p, const JoinPathPtr& outer, const std::vector<PathKey>& keys);
+  void hash_inner_and_outer(Pair& p);
+  void try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
+                    std::vector<PathKey> pathkeys);
+  void try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
+                     std::vector<PathKey> pathkeys, const std::vector<size_t>& clauses,
+                     std::vector<PathKey> outer_sort, std::vector<PathKey> inner_sort);
+  void try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner);
+  bool inner_is_unique(const JoinRelation& inner, const RestrictList& r) const;
+  HashBucketStats bucket_stats(const RestrictClause& c, uint32_t inner_var, double buckets);
+  // The restrictlist's class clauses, and each one's var on `side`.
+  std::vector<size_t> equi_clauses(const RestrictList& r) const;
+  uint32_t side_var(const RestrictClause& c, Relids side, const RestrictList& r) const;
+  std::vector<PathKey> outer_keys_for_merge(const Pair& p, const std::vector<size_t>& clauses) const;
+  QualCost quals_cost(const RestrictList& r, const std::vector<size_t>* only = nullptr) const;
+  double approx_tuple_count(const JoinPath& outer, const JoinPath& inner, const RestrictList& r,
+                            const std::vector<size_t>& clauses) const;
+
+  const PlanContext& ctx_;
+  const CostSettings& cs_;
+  const JoinQuery& q_;
+  std::vector<JoinBaseInput> base_;
+  std::vector<PathKey> query_pathkeys_;
+  bool consider_startup_;
+  std::vector<uint32_t> var_key_;      // per var: its class, or classes + var
+  std::vector<JoinRelation> rels_;     // base relations first
+  std::map<Relids, size_t> index_;     // relids -> rels_
+  std::vector<std::vector<size_t>> levels_;
+  // estimate_hash_bucket_stats as cached on the clause for its inner side.
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, HashBucketStats> bucket_cache_;
+};
+
+}  // namespace tp

@@ -1,0 +1,247 @@
+#include "engine/plan/join_select.h"
+
+#include <algorithm>
+
+#include "engine/core/error.h"
+#include "engine/plan/equivalence.h"
+#include "engine/plan/join_build.h"
+#include "engine/plan/join_query.h"
+#include "engine/plan/join_search.h"
+#include "engine/plan/plan_steps.h"
+#include "engine/plan/prepqual.h"
+#include "engine/plan/scan_choice.h"
+#include "engine/plan/select_list.h"
+#include "engine/plan/serial_paths.h"
+#include "engine/plan/where_clause.h"
+#include "engine/sql/identifier.h"
+#include "scans/project.h"
+#include "scans/sort_limit_agg.h"
+
+namespace tp {
+namespace {
+
+// A base relation's restrictions as the scan chooser takes them (its
+// baserestrictinfo, equalities last).
+ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinSearch& search,
+                          const JoinQuery& q) {
+  ScanQuery sq;
+  sq.rel = r.rel;
+  std::vector<Clause> clauses;
+  for (const sql::Expr* e : r.restrictions)
+    for (Clause& c : restriction_clauses(find_duplicate_ors(normalize(bind_where(*r.rel, *e)))))
+      clauses.push_back(std::move(c));
+  EquivalenceResult classes = apply_equivalence_classes(std::move(clauses));
+  sq.clauses = std::move(classes.clauses);
+  sq.one_time_false = classes.contradiction;
+  sq.class_start = classes.class_start;
+  sq.proven_empty = std::any_of(sq.clauses.begin(), sq.clauses.end(), [](const Clause& c) {
+    return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
+  });
+  sq.constant_columns = constant_columns(sq.clauses);
+  for (uint32_t v : search.output_vars(Relids(1) << rel)) sq.scan_columns.push_back(q.vars[v].column);
+  if (!r.alias.empty()) {
+    sq.table_alias = r.alias;
+    sq.alias = sql::quote_identifier(r.alias);
+  }
+  return sq;
+}
+
+class JoinSelectPlanner {
+ public:
+  JoinSelectPlanner(PlanContext& ctx, const sql::Select& s)
+      : ctx_(ctx), s_(s), q_(bind_join_query(ctx, s)) {}
+
+  PlannedQuery plan() {
+    for (size_t i = 0; i < q_.order.size(); ++i) {
+      const TypedExpr& e = *q_.order[i].expr;
+      // A computed key is a class of its own, which no path's order gives.
+      const uint32_t key = e.kind == TypedExpr::Kind::kColumn ? 0 : 0x80000000u + uint32_t(i);
+      query_pathkeys_.push_back({key, q_.order[i].descending, q_.order[i].nulls_first});
+    }
+    // The vars' keys come from the search; made once here with no paths to learn them.
+    search_ = std::make_unique<JoinSearch>(ctx_, q_, std::vector<JoinBaseInput>(q_.rels.size()),
+                                           std::vector<PathKey>{}, false);
+    for (size_t i = 0; i < q_.order.size(); ++i)
+      if (q_.order[i].expr->kind == TypedExpr::Kind::kColumn)
+        query_pathkeys_[i].key = search_->key_of(q_.order[i].expr->slot);
+    for (size_t i = 0; i < q_.rels.size(); ++i)
+      queries_.push_back(base_scan_query(q_.rels[i], int(i), *search_, q_));
+    inputs_.resize(q_.rels.size());
+    builders_.resize(q_.rels.size());
+    for (const ScanQuery& sq : queries_)
+      if (sq.proven_empty) return empty_plan(sq);
+    ChosenScan top = enter(0);
+    PlannedQuery out;
+    out.column_names = q_.names;
+    out.output_slots = output_slots_;
+    for (const auto& t : q_.targets) {
+      const Column col{"", t->type, t->typmod};
+      out.output_types.push_back(col.type == ColumnType::kInt8 ? OutputType::kInt8
+                                                               : OutputType::kInt4);
+      out.output_columns.push_back(col);
+    }
+    out.root = std::move(top.node);
+    return out;
+  }
+
+ private:
+  // Enters base relation i's scan chooser, which hands its paths to the next one's,
+  // until the last plans the join with all of them in reach.
+  ChosenScan enter(size_t i) {
+    queries_[i].upper = [this, i](TablePaths t) {
+      JoinBaseInput& in = inputs_[i];
+      in.tuples = t.size.tuples;
+      in.rows = t.size.rows;
+      in.width = t.width;
+      in.view = t.view;
+      for (size_t p = 0; p < t.paths.size(); ++p) {
+        if (!t.paths[p].parallel_safe) continue;  // parallel joins: not yet
+        auto path = std::make_shared<JoinPath>();
+        path->cost = t.paths[p].cost;
+        path->relids = Relids(1) << i;
+        path->width = t.width;
+        path->scan = int(p);
+        in.paths.push_back(std::move(path));
+      }
+      builders_[i] = t.builders;
+      return i + 1 < q_.rels.size() ? enter(i + 1) : finish();
+    };
+    return choose_scan(ctx_, queries_[i]);
+  }
+
+  int final_width() const {
+    int w = 0;
+    auto width_of = [&](const TypedExpr& e) {
+      return e.kind == TypedExpr::Kind::kColumn ? q_.vars[e.slot].width
+                                                : int(type_avg_width(e.type, e.typmod));
+    };
+    for (const auto& t : q_.targets) w += width_of(*t);
+    for (const JoinOrderItem& o : q_.order)
+      if (std::find(q_.targets.begin(), q_.targets.end(), o.expr) == q_.targets.end())
+        w += width_of(*o.expr);
+    return w;
+  }
+
+  ChosenScan finish() {
+    JoinSearch search(ctx_, q_, std::move(inputs_), query_pathkeys_, q_.limit.has_value());
+    const JoinRelation& rel = search.run();
+    const int width = final_width();
+    // The select list's computed columns and computed sort keys: a projection the join
+    // computes on each of its rows (apply_scanjoin_target_to_paths).
+    std::vector<std::shared_ptr<TypedExpr>> computed;
+    for (const auto& t : q_.targets)
+      if (t->kind != TypedExpr::Kind::kColumn) computed.push_back(t);
+    for (const JoinOrderItem& o : q_.order)
+      if (o.expr->kind != TypedExpr::Kind::kColumn &&
+          std::find(computed.begin(), computed.end(), o.expr) == computed.end())
+        computed.push_back(o.expr);
+    const double projection = select_list_cost(ctx_.settings.costs, computed);
+    std::vector<TablePath> paths;
+    for (const JoinPathPtr& p : rel.paths) {
+      PathCost c = p->cost;
+      c.total += projection * c.rows;
+      size_t keys = 0;
+      while (keys < p->pathkeys.size() && keys < query_pathkeys_.size() &&
+             p->pathkeys[keys] == query_pathkeys_[keys])
+        ++keys;
+      paths.push_back({c, keys, true});
+    }
+    SerialQuery sq;
+    sq.order_keys = q_.order.size();
+    const std::optional<int64_t> limit = limit_tuples(s_);
+    const double limit_rows = limit ? double(*limit) : -1;
+    if (limit) sq.limit_rows = limit_rows;
+    sq.sort = [&](const PathCost& p) {
+      return disabled_if(!ctx_.settings.enable_sort,
+                         cost_sort(ctx_.settings.costs, p, p.rows, width, 0, limit_rows));
+    };
+    const std::optional<SerialChoice> choice = choose_serial_path(paths, sq);
+    if (!choice) throw Error("could not devise a query plan for the given query");
+    const JoinPath& chosen = *rel.paths[choice->path];
+    JoinPlanBuilder builder(ctx_, q_, search, builders_);
+    std::unique_ptr<scans::ExecNode> node = builder.build(chosen);
+    node->estimate.width = width;
+    node->estimate.total_cost = paths[choice->path].cost.total;
+    PlanTop top{std::move(node), paths[choice->path].cost};
+    std::vector<uint32_t> layout = rel.vars;
+    top.node = project(std::move(top.node), computed, layout);
+    for (const auto& t : q_.targets) output_slots_.push_back(slot_of(*t, computed, layout));
+    if (choice->kind == SerialChoice::Kind::kSort) {
+      std::vector<scans::SortKey> keys;
+      for (const JoinOrderItem& o : q_.order)
+        keys.push_back({slot_of(*o.expr, computed, layout), o.descending, o.nulls_first});
+      auto sort = std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys),
+                                                    q_.order_text, limit ? *limit : -1,
+                                                    kSortMemoryLimitBytes);
+      sort->estimate = {choice->top.startup, choice->top.total, choice->top.rows, width};
+      top = {std::move(sort), choice->top};
+    }
+    if (s_.limit || s_.offset.value_or(0) > 0) add_limit(s_.limit, s_.offset.value_or(0), top);
+    ChosenScan out;
+    out.node = std::move(top.node);
+    out.path = top.path;
+    out.width = width;
+    return out;
+  }
+
+  // The computed columns after the join's vars, in `layout` as sentinel entries.
+  std::unique_ptr<scans::ExecNode> project(std::unique_ptr<scans::ExecNode> node,
+                                           const std::vector<std::shared_ptr<TypedExpr>>& computed,
+                                           std::vector<uint32_t>& layout) const {
+    if (computed.empty()) return node;
+    std::vector<std::shared_ptr<const TypedExpr>> exprs;
+    for (const auto& e : computed) {
+      auto copy = std::make_shared<TypedExpr>(*e);
+      remap_vars(*copy, layout);
+      exprs.push_back(std::move(copy));
+    }
+    const size_t vars = layout.size();
+    for (size_t i = 0; i < computed.size(); ++i) layout.push_back(UINT32_MAX - uint32_t(i));
+    (void)vars;
+    const scans::PlanEstimate estimate = node->estimate;
+    auto p = std::make_unique<scans::ProjectNode>(std::move(node), std::move(exprs));
+    p->estimate = estimate;
+    return p;
+  }
+
+  uint32_t slot_of(const TypedExpr& e, const std::vector<std::shared_ptr<TypedExpr>>& computed,
+                   const std::vector<uint32_t>& layout) const {
+    if (e.kind == TypedExpr::Kind::kColumn)
+      return uint32_t(std::find(layout.begin(), layout.end(), e.slot) - layout.begin());
+    for (size_t i = 0; i < computed.size(); ++i)
+      if (computed[i].get() == &e) return uint32_t(layout.size() - computed.size() + i);
+    throw Error("internal error: an output column the join does not compute");
+  }
+
+  PlannedQuery empty_plan(const ScanQuery& sq) {
+    ChosenScan c = choose_scan(ctx_, sq);
+    c.node->estimate.width = final_width();
+    PlannedQuery out;
+    out.column_names = q_.names;
+    for (const auto& t : q_.targets) {
+      out.output_slots.push_back(0);
+      out.output_types.push_back(OutputType::kInt4);
+      out.output_columns.push_back({"", t->type, t->typmod});
+    }
+    out.root = std::move(c.node);
+    return out;
+  }
+
+  PlanContext& ctx_;
+  const sql::Select& s_;
+  JoinQuery q_;
+  std::unique_ptr<JoinSearch> search_;
+  std::vector<PathKey> query_pathkeys_;
+  std::vector<ScanQuery> queries_;
+  std::vector<JoinBaseInput> inputs_;
+  std::vector<ScanBuilders> builders_;
+  std::vector<uint32_t> output_slots_;
+};
+
+}  // namespace
+
+PlannedQuery plan_join_select(PlanContext& ctx, const sql::Select& s) {
+  return JoinSelectPlanner(ctx, s).plan();
+}
+
+}  // namespace tp
