@@ -401,7 +401,11 @@ class JoinBinder {
       item.nulls_first = o.nulls_first.value_or(o.descending);
       need(*item.expr, kOutputNeed);
       const bool odd_nulls = item.nulls_first != o.descending;
-      q_.order_text += (q_.order_text.empty() ? "" : ", ") + deparse(*item.expr) +
+      // A computed key prints in parentheses of its own, as show_sort_keys deparses it.
+      const std::string text = item.expr->kind == TypedExpr::Kind::kColumn
+                                   ? deparse(*item.expr)
+                                   : "(" + deparse(*item.expr) + ")";
+      q_.order_text += (q_.order_text.empty() ? "" : ", ") + text +
                        (o.descending ? " DESC" : "") +
                        (odd_nulls ? (item.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
       q_.order.push_back(std::move(item));
@@ -526,6 +530,29 @@ void relids_in(const JoinQuery& q, const TypedExpr& e, Relids& out) {
 }
 
 }  // namespace
+
+std::string JoinQuery::var_name(uint32_t var) const {
+  const QueryVar& v = vars[var];
+  const JoinBaseRel& r = rels[size_t(v.rel)];
+  return r.prefix + sql::quote_identifier(r.rel->columns[size_t(v.column)].name);
+}
+
+TypedExpr JoinQuery::var_equality(uint32_t a, uint32_t b) const {
+  // Bound as the parser's `a = b` would be: the operator PostgreSQL resolves for the two
+  // types (int4 = int8 compares as int8).
+  sql::Expr eq(sql::ExprKind::kCompare, 0);
+  eq.name = "=";
+  for (uint32_t v : {a, b}) {
+    auto ref = std::make_unique<sql::Expr>(sql::ExprKind::kColumnRef, 0);
+    ref->ival = v;
+    eq.args.push_back(std::move(ref));
+  }
+  const ColumnLookup lookup = [this](const sql::Expr& ref) {
+    const uint32_t v = uint32_t(ref.ival);
+    return BoundColumnRef{v, vars[v].type, vars[v].typmod, var_name(v)};
+  };
+  return bind_condition(eq, lookup, "JOIN");
+}
 
 Relids JoinQuery::relids_of(const TypedExpr& e) const {
   Relids r = 0;

@@ -98,6 +98,9 @@ struct JoinQuery {
   uint32_t var_of(int rel, int column) const { return rels[size_t(rel)].first_var + uint32_t(column); }
   // The relations `e` reads.
   Relids relids_of(const TypedExpr& e) const;
+  // A var as EXPLAIN prints it ("o.cust"), and `a = b` of two vars bound as written.
+  std::string var_name(uint32_t var) const;
+  TypedExpr var_equality(uint32_t a, uint32_t b) const;
 };
 
 // Whether `s` reads more than one relation (a FROM list or a join).

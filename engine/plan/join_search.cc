@@ -5,9 +5,18 @@
 
 #include "engine/core/error.h"
 #include "engine/plan/join_selectivity.h"
-#include "engine/sql/identifier.h"
 
 namespace tp {
+
+namespace {
+
+// Var slots back to the table's column numbers.
+void to_columns(TypedExpr& e, uint32_t first_var) {
+  if (e.kind == TypedExpr::Kind::kColumn) e.slot -= first_var;
+  for (TypedExpr& a : e.args) to_columns(a, first_var);
+}
+
+}  // namespace
 
 JoinSearch::JoinSearch(const PlanContext& ctx, const JoinQuery& q, std::vector<JoinBaseInput> base,
                        std::vector<PathKey> query_pathkeys, bool consider_startup)
@@ -175,20 +184,7 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     if (!m1 || !m2) continue;
     const QueryVar& a = q_.vars[*m1];
     const QueryVar& b = q_.vars[*m2];
-    const JoinBaseRel& ra = q_.rels[size_t(a.rel)];
-    const JoinBaseRel& rb = q_.rels[size_t(b.rel)];
-    TypedExpr eq;
-    eq.kind = TypedExpr::Kind::kCall;
-    eq.type = TypeId::kBool;
-    eq.form = TypedExpr::Form::kInfix;
-    eq.name = "=";
-    eq.cost_units = 1;
-    eq.args.push_back(column_expr(*m1, a.type, a.typmod,
-                                  ra.prefix + sql::quote_identifier(
-                                                  ra.rel->columns[size_t(a.column)].name)));
-    eq.args.push_back(column_expr(*m2, b.type, b.typmod,
-                                  rb.prefix + sql::quote_identifier(
-                                                  rb.rel->columns[size_t(b.column)].name)));
+    TypedExpr eq = q_.var_equality(*m1, *m2);
     const TypeId cmp = a.type == b.type ? a.type : TypeId::kInt8;
     const double sel = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
     r->clauses.push_back({std::move(eq), true, *m1, *m2, uint32_t(c), sel});
@@ -216,6 +212,15 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
 // boolean expression (no estimator).
 double JoinSearch::clause_selectivity(const TypedExpr& e) const {
   using K = TypedExpr::Kind;
+  // A part over one table is a restriction there, estimated with its statistics.
+  if (const Relids rels = q_.relids_of(e); std::has_single_bit(rels)) {
+    const size_t rel = size_t(std::countr_zero(rels));
+    if (base_[rel].view) {
+      TypedExpr local = e;
+      to_columns(local, q_.rels[rel].first_var);
+      return tp::clause_selectivity(*base_[rel].view, Clause::expression(std::move(local)));
+    }
+  }
   if (e.kind == K::kAnd) {
     double s = 1;
     for (const TypedExpr& a : e.args) s *= clause_selectivity(a);

@@ -68,8 +68,13 @@ class JoinSelectPlanner {
       queries_.push_back(base_scan_query(q_.rels[i], int(i), *search_, q_));
     inputs_.resize(q_.rels.size());
     builders_.resize(q_.rels.size());
-    for (const ScanQuery& sq : queries_)
-      if (sq.proven_empty) return empty_plan(sq);
+    // A table whose restrictions cannot hold (a constant FALSE, two constants for one
+    // column) makes the whole join PostgreSQL's dummy relation.
+    for (ScanQuery& sq : queries_)
+      if (sq.proven_empty || sq.one_time_false) {
+        sq.proven_empty = true;
+        return empty_plan(sq);
+      }
     ChosenScan top = enter(0);
     PlannedQuery out;
     out.column_names = q_.names;
@@ -213,7 +218,7 @@ class JoinSelectPlanner {
     throw Error("internal error: an output column the join does not compute");
   }
 
-  PlannedQuery empty_plan(const ScanQuery& sq) {
+  PlannedQuery empty_plan(const ScanQuery& sq) const {
     ChosenScan c = choose_scan(ctx_, sq);
     c.node->estimate.width = final_width();
     PlannedQuery out;

@@ -1,0 +1,70 @@
+// Inner joins against PostgreSQL 15.20 over the four tables of pg15/joins_setup.sql
+// (orders with NULL customers, customers keyed by bigint, regions keyed by int, order
+// lines; no indexes): FROM lists, JOIN ... ON and USING, CROSS JOIN, self-joins under
+// aliases, an equivalence class over three tables, Join Filters of inequalities and
+// ORs across tables, computed columns and ORDER BY over the join, LIMIT. Each query's
+// plan (Hash Join, Merge Join over Sorts, Nested Loop over a Materialize), costs, widths
+// and rows are PostgreSQL's (pg15/joins.out), and so are the name errors
+// (pg15/joins_errors.out).
+#include <gtest/gtest.h>
+
+#include "tests/engine/session/pg15_queries.h"
+#include "tests/support/test_util.h"
+
+namespace tp {
+namespace {
+
+std::string explain(Session& s, const std::string& sql) {
+  std::string text;
+  for (const auto& row : s.execute("explain " + sql).rows) text += row.at(0) + "\n";
+  return text;
+}
+
+class JoinTables : public ::testing::Test {
+ protected:
+  void SetUp() override { testing::run_pg15_setup(s_, "joins_setup.sql"); }
+  testing::TempDir tmp_;
+  Session s_{testing::options_for(tmp_.data())};
+};
+
+TEST_F(JoinTables, PlansAndRowsArePostgres) {
+  EXPECT_EQ(testing::check_pg15_queries(s_, "joins.out"), 17u);
+}
+
+TEST_F(JoinTables, NameErrorsArePostgres) {
+  EXPECT_EQ(testing::check_pg15_queries(s_, "joins_errors.out"), 9u);
+}
+
+// The join methods' settings: without hash joins the same join is a Merge Join over two
+// Sorts, without those too a Nested Loop; disabling nested loops leaves one when it is
+// the only method (no equality to hash or merge on).
+TEST_F(JoinTables, EnableSettingsChooseTheMethod) {
+  const char* q = "select o.id, c.name from o join c on o.cust = c.cid";
+  EXPECT_NE(explain(s_, q).find("Hash Join"), std::string::npos);
+  s_.execute("set enable_hashjoin = off");
+  EXPECT_NE(explain(s_, q).find("Merge Join"), std::string::npos) << explain(s_, q);
+  s_.execute("set enable_mergejoin = off");
+  const std::string nl = explain(s_, q);
+  EXPECT_NE(nl.find("Nested Loop"), std::string::npos) << nl;
+  EXPECT_NE(nl.find("Join Filter: (o.cust = c.cid)"), std::string::npos) << nl;
+  s_.execute("set enable_nestloop = off");
+  EXPECT_NE(explain(s_, "select * from r, c where r.rid < c.region").find("Nested Loop"),
+            std::string::npos);
+  // Each method returns the same rows.
+  s_.execute("reset all");
+  const auto want = s_.execute(std::string(q) + " order by 1, 2").rows;
+  for (const char* off : {"enable_hashjoin", "enable_mergejoin"}) {
+    s_.execute(std::string("set ") + off + " = off");
+    EXPECT_EQ(s_.execute(std::string(q) + " order by 1, 2").rows, want) << off;
+  }
+}
+
+// A table whose restrictions are false makes the join empty: no scan runs.
+TEST_F(JoinTables, ContradictionGivesNoRows) {
+  EXPECT_TRUE(s_.execute("select * from o, c where o.cust = c.cid and 1 = 2").rows.empty());
+  EXPECT_TRUE(s_.execute("select * from o, c where o.cust = c.cid and o.id = 1 and o.id = 2")
+                  .rows.empty());
+}
+
+}  // namespace
+}  // namespace tp
