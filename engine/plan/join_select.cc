@@ -1,6 +1,7 @@
 #include "engine/plan/join_select.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "engine/core/error.h"
 #include "engine/plan/equivalence.h"
@@ -171,22 +172,28 @@ class JoinSelectPlanner {
     std::vector<uint32_t> layout = rel.vars;
     top.node = project(std::move(top.node), computed, layout);
     for (const auto& t : q_.targets) output_slots_.push_back(slot_of(*t, computed, layout));
-    if (choice->kind == SerialChoice::Kind::kSort) {
-      std::vector<scans::SortKey> keys;
-      for (const JoinOrderItem& o : q_.order)
-        keys.push_back({slot_of(*o.expr, computed, layout), o.descending, o.nulls_first});
-      auto sort = std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys),
-                                                    q_.order_text, limit ? *limit : -1,
-                                                    kSortMemoryLimitBytes);
-      sort->estimate = {choice->top.startup, choice->top.total, choice->top.rows, width};
-      top = {std::move(sort), choice->top};
-    }
+    if (choice->kind == SerialChoice::Kind::kSort)
+      add_sort(top, choice->top,
+               [&](const TypedExpr& e) { return slot_of(e, computed, layout); });
     if (s_.limit || s_.offset.value_or(0) > 0) add_limit(s_.limit, s_.offset.value_or(0), top);
     ChosenScan out;
     out.node = std::move(top.node);
     out.path = top.path;
     out.width = width;
     return out;
+  }
+
+  void add_sort(PlanTop& top, const PathCost& cost,
+                const std::function<uint32_t(const TypedExpr&)>& slot) const {
+    std::vector<scans::SortKey> keys;
+    for (const JoinOrderItem& o : q_.order)
+      keys.push_back({slot(*o.expr), o.descending, o.nulls_first});
+    const std::optional<int64_t> limit = limit_tuples(s_);
+    auto sort = std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys),
+                                                  q_.order_text, limit ? *limit : -1,
+                                                  kSortMemoryLimitBytes);
+    sort->estimate = {cost.startup, cost.total, cost.rows, final_width()};
+    top = {std::move(sort), cost};
   }
 
   // The computed columns after the join's vars, in `layout` as sentinel entries.
@@ -218,9 +225,21 @@ class JoinSelectPlanner {
     throw Error("internal error: an output column the join does not compute");
   }
 
+  // PostgreSQL's dummy relation: a Result that returns nothing, still sorted and limited
+  // as the query asks.
   PlannedQuery empty_plan(const ScanQuery& sq) const {
     ChosenScan c = choose_scan(ctx_, sq);
-    c.node->estimate.width = final_width();
+    const int width = final_width();
+    c.node->estimate.width = width;
+    PlanTop top{std::move(c.node), PathCost{0, 0, 0}};
+    if (!q_.order.empty()) {
+      const std::optional<int64_t> limit = limit_tuples(s_);
+      const PathCost sorted = cost_sort(ctx_.settings.costs, top.path, 0, width, 0,
+                                        limit ? double(*limit) : -1);
+      // The sort reads no row: every key names slot 0.
+      add_sort(top, {sorted.startup, sorted.total, 0}, [](const TypedExpr&) { return 0u; });
+    }
+    if (s_.limit || s_.offset.value_or(0) > 0) add_limit(s_.limit, s_.offset.value_or(0), top);
     PlannedQuery out;
     out.column_names = q_.names;
     for (const auto& t : q_.targets) {
@@ -228,7 +247,7 @@ class JoinSelectPlanner {
       out.output_types.push_back(OutputType::kInt4);
       out.output_columns.push_back({"", t->type, t->typmod});
     }
-    out.root = std::move(c.node);
+    out.root = std::move(top.node);
     return out;
   }
 

@@ -31,6 +31,7 @@ import psycopg2
 
 from grammar import QueryGenerator, TABLES, setup_statements
 from grouping_grammar import GroupingQueryGenerator
+from join_grammar import JoinQueryGenerator
 from typed_grammar import TypedQueryGenerator, typed_setup_statements
 
 PG_BIN = "/usr/lib/postgresql/15/bin"
@@ -241,6 +242,8 @@ def main():
                     help="the tables of every type and their grammar (typed_grammar.py)")
     ap.add_argument("--grouping", action="store_true",
                     help="GROUP BY queries over the typed tables (grouping_grammar.py)")
+    ap.add_argument("--joins", action="store_true",
+                    help="inner joins of the typed tables (join_grammar.py)")
     args = ap.parse_args()
     if not os.access(args.tidepool, os.X_OK):
         sys.exit("no tidepool binary at %s: build first (cmake --build build/rel)" % args.tidepool)
@@ -251,12 +254,13 @@ def main():
     try:
         with PgServer(scratch, args.pg_bin) as pg, TidepoolServer(scratch, args.tidepool) as tp:
             pg_conn, tp_conn = pg.connect(), tp.connect()
-            typed = args.typed or args.grouping
+            typed = args.typed or args.grouping or args.joins
             setup = typed_setup_statements() if typed else setup_statements()
             run_setup(pg_conn, setup)
             run_setup(tp_conn, setup)
             version = pg_conn.server_version
-            gen = (GroupingQueryGenerator if args.grouping else
+            gen = (JoinQueryGenerator if args.joins else
+                   GroupingQueryGenerator if args.grouping else
                    TypedQueryGenerator if args.typed else QueryGenerator)(random.Random(args.seed))
             queries = [(gen.settings(), gen.query()) for _ in range(args.queries)]
             results = []

@@ -1,0 +1,105 @@
+"""Inner joins of the typed tables (plandiff --joins).
+
+Two to four table references (a table may appear twice under two aliases), joined by
+equalities of columns of one family (s1.id = s3.a, s1.t = s2.t, s1.sm = s2.k, ...), now and
+then by an inequality or by nothing (a cross join), written as a FROM list with WHERE, as
+JOIN ... ON, or as JOIN ... USING where the columns share a name; each table restricted by
+typed_grammar's predicates; select lists of qualified columns, * and expressions; ORDER BY
+and LIMIT; under the join methods' settings and work_mem.
+"""
+
+from typed_grammar import TYPED_TABLES, TypedQueryGenerator, family
+
+
+class JoinQueryGenerator(TypedQueryGenerator):
+
+    def join_condition(self, left, right):
+        """An equality of a column of `left` with one of `right` (aliases -> cols), or an
+        inequality, or None (no condition)."""
+        r = self.r
+        lalias, lcols = left
+        ralias, rcols = right
+        pairs = [(a, b) for a in lcols for b in rcols
+                 if family(lcols[a][1]) == family(rcols[b][1]) and lcols[a][1] != "bool"]
+        if not pairs or r.random() < 0.06:
+            return None, None
+        a, b = r.choice(pairs)
+        op = "=" if r.random() < 0.9 else r.choice(["<", ">=", "<>"])
+        using = None
+        if op == "=" and a.split(".")[1] == b.split(".")[1] and lcols[a][1] == rcols[b][1]:
+            using = a.split(".")[1]
+        return "%s %s %s" % (a, op, b), using
+
+    def query(self):
+        r = self.r
+        names = list(TYPED_TABLES)
+        refs = []
+        for i in range(r.choice([2, 2, 2, 3, 3, 4])):
+            table = r.choice(names)
+            alias = "%s%d" % (table[0:1], i) if r.random() < 0.5 or table in [t for t, _ in refs] \
+                else table
+            if alias in [a for _, a in refs]:
+                alias = "x%d" % i
+            refs.append((table, alias))
+        cols = []
+        for table, alias in refs:
+            cols.append((alias, {"%s.%s" % (alias, c): v
+                                 for c, v in TYPED_TABLES[table][2].items()}))
+        style = r.choice(["list", "on", "on"])
+        from_sql = "%s %s" % (refs[0][0], refs[0][1]) if refs[0][0] != refs[0][1] else refs[0][0]
+        where = []
+        # A join that may return millions of rows (a condition-less or inequality join,
+        # three tables or more) is read through a LIMIT without ORDER BY, so that neither
+        # system computes all of it.
+        risky = len(refs) > 2
+        for i in range(1, len(refs)):
+            table, alias = refs[i]
+            item = "%s %s" % (table, alias) if table != alias else table
+            cond, using = self.join_condition(cols[r.randrange(i)], cols[i])
+            risky = risky or cond is None or " = " not in cond
+            if style == "list":
+                from_sql += ", " + item
+                if cond:
+                    where.append(cond)
+            elif cond is None:
+                from_sql += " CROSS JOIN " + item
+            elif using and r.random() < 0.3 and i == 1:
+                from_sql += " JOIN %s USING (%s)" % (item, using)
+            else:
+                from_sql += " %sJOIN %s ON %s" % (r.choice(["", "INNER "]), item, cond)
+        all_cols = {}
+        for _, c in cols:
+            all_cols.update(c)
+        for alias, c in cols:
+            if r.random() < 0.6:
+                where.append(self.where(c))
+        if r.random() < 0.1:
+            where.append("(%s OR %s)" % (self.where(r.choice(cols)[1]), self.where(r.choice(cols)[1])))
+        picked = r.sample(list(all_cols), min(len(all_cols), r.randint(1, 4)))
+        if r.random() < 0.1:
+            select = "*"
+        else:
+            items = list(picked)
+            if r.random() < 0.3:
+                items.append(self.expression(all_cols)[0])
+            select = ", ".join(items)
+        sql = "SELECT %s FROM %s" % (select, from_sql)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        if r.random() < 0.5 and not risky:
+            keys = r.sample(list(all_cols), r.randint(1, 2))
+            sql += " ORDER BY " + ", ".join(k + r.choice(["", " DESC"]) for k in keys)
+        if r.random() < 0.3 or risky:
+            sql += " LIMIT %d" % r.choice([1, 5, 10, 100])
+        return sql
+
+    def settings(self):
+        r = self.r
+        out = []
+        for name, p in (("enable_hashjoin", 0.15), ("enable_mergejoin", 0.15),
+                        ("enable_nestloop", 0.1), ("enable_material", 0.1)):
+            if r.random() < p:
+                out.append("SET %s = off" % name)
+        if r.random() < 0.15:
+            out.append("SET work_mem = '%s'" % r.choice(["64kB", "256kB", "1MB"]))
+        return out
