@@ -11,6 +11,7 @@
 #include "scans/materialize.h"
 #include "scans/merge_join.h"
 #include "scans/nest_loop.h"
+#include "scans/project.h"
 #include "scans/sort_limit_agg.h"
 
 namespace tp {
@@ -21,14 +22,6 @@ uint32_t position_in(const std::vector<uint32_t>& layout, uint32_t var) {
   const auto it = std::find(layout.begin(), layout.end(), var);
   if (it == layout.end()) throw Error("internal error: a join reads a var its input lacks");
   return uint32_t(it - layout.begin());
-}
-
-// The clause of the pair with the outer side's var first (get_switched_clauses).
-std::string switched_text(const RestrictClause& c, uint32_t outer_var) {
-  const TypedExpr& l = c.expr.args[0];
-  const TypedExpr& r = c.expr.args[1];
-  const bool swap = l.slot != outer_var;
-  return "(" + (swap ? r.name : l.name) + " = " + (swap ? l.name : r.name) + ")";
 }
 
 std::string and_text(const std::vector<std::string>& parts) {
@@ -65,42 +58,83 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build(const JoinPath& p) const
   return node;
 }
 
-std::unique_ptr<scans::ExecNode> JoinPlanBuilder::sorted(std::unique_ptr<scans::ExecNode> input,
-                                                         const JoinPath& side,
-                                                         const std::vector<PathKey>& keys,
-                                                         const JoinPath& join,
-                                                         const PathCost& cost) const {
-  const std::vector<uint32_t> layout = search_.output_vars(side.relids);
-  std::vector<scans::SortKey> sort_keys;
-  std::string text;
-  for (const PathKey& k : keys) {
-    for (size_t i : join.join_keys) {
-      const RestrictClause& c = join.restrict->clauses[i];
-      if (c.key != k.key) continue;
-      const uint32_t var =
-          (side.relids & (Relids(1) << q_.vars[c.var1].rel)) ? c.var1 : c.var2;
-      sort_keys.push_back({position_in(layout, var), k.descending, k.nulls_first});
-      const TypedExpr& named = c.expr.args[var == c.var1 ? 0 : 1];
-      text += (text.empty() ? "" : ", ") + named.name + (k.descending ? " DESC" : "");
-      break;
-    }
+namespace {
+
+// A join input's node and its row: the relation's vars, then the key expressions a
+// projection computes above it (a hash or merge key that is no plain column).
+struct BuiltInput {
+  std::unique_ptr<scans::ExecNode> node;
+  std::vector<uint32_t> layout;  // vars; UINT32_MAX for a computed key
+  std::vector<const TypedExpr*> computed;
+
+  uint32_t slot(const TypedExpr& key) {
+    if (key.kind == TypedExpr::Kind::kColumn) return position_in(layout, key.slot);
+    for (size_t i = 0; i < computed.size(); ++i)
+      if (deparse(*computed[i]) == deparse(key)) return uint32_t(layout.size() + i);
+    computed.push_back(&key);
+    return uint32_t(layout.size() + computed.size() - 1);
   }
-  auto sort = std::make_unique<scans::SortNode>(std::move(input), std::move(sort_keys), text, -1,
-                                                kSortMemoryLimitBytes);
-  sort->estimate = {cost.startup, cost.total, cost.rows, side.width};
+  // Adds the projection of the computed keys, once every key has its slot.
+  void project() {
+    if (computed.empty()) return;
+    std::vector<std::shared_ptr<const TypedExpr>> exprs;
+    for (const TypedExpr* k : computed) {
+      auto e = std::make_shared<TypedExpr>(*k);
+      remap_vars(*e, layout);
+      exprs.push_back(std::move(e));
+    }
+    const scans::PlanEstimate estimate = node->estimate;
+    node = std::make_unique<scans::ProjectNode>(std::move(node), std::move(exprs));
+    node->estimate = estimate;
+    layout.insert(layout.end(), computed.size(), UINT32_MAX);
+  }
+};
+
+std::string key_text(const TypedExpr& k) {
+  return k.kind == TypedExpr::Kind::kColumn ? k.name : "(" + deparse(k) + ")";
+}
+
+}  // namespace
+
+std::unique_ptr<scans::ExecNode> JoinPlanBuilder::sorted(std::unique_ptr<scans::ExecNode> input,
+                                                         std::vector<scans::SortKey> keys,
+                                                         std::string text, int width,
+                                                         const PathCost& cost) const {
+  auto sort = std::make_unique<scans::SortNode>(std::move(input), std::move(keys),
+                                                std::move(text), -1, kSortMemoryLimitBytes);
+  sort->estimate = {cost.startup, cost.total, cost.rows, width};
   return sort;
 }
 
 std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) const {
-  const std::vector<uint32_t> outer_vars = search_.output_vars(p.outer->relids);
-  const std::vector<uint32_t> inner_vars = search_.output_vars(p.inner->relids);
-  std::vector<uint32_t> combined = outer_vars;
-  combined.insert(combined.end(), inner_vars.begin(), inner_vars.end());
+  BuiltInput outer{build(*p.outer), search_.output_vars(p.outer->relids), {}};
+  BuiltInput inner{build(*p.inner), search_.output_vars(p.inner->relids), {}};
+  // The keys' slots on each side, in join_keys' order.
+  std::vector<uint32_t> outer_keys, inner_keys;
+  std::vector<std::string> cond;
+  for (size_t i : p.join_keys) {
+    const RestrictClause& c = p.restrict->clauses[i];
+    const TypedExpr& ok = search_.side_key(c, p.outer->relids);
+    const TypedExpr& ik = &ok == &c.key1 ? c.key2 : c.key1;
+    outer_keys.push_back(outer.slot(ok));
+    inner_keys.push_back(inner.slot(ik));
+    // get_switched_clauses: the outer side first.
+    cond.push_back("(" + deparse(ok) + " = " + deparse(ik) + ")");
+  }
+  outer.project();
+  inner.project();
+  std::vector<uint32_t> combined = outer.layout;
+  combined.insert(combined.end(), inner.layout.begin(), inner.layout.end());
   scans::JoinSpec spec;
-  for (uint32_t v : outer_vars) spec.outer_types.push_back(q_.vars[v].type);
-  for (uint32_t v : inner_vars) spec.inner_types.push_back(q_.vars[v].type);
+  auto types = [&](const BuiltInput& in, std::vector<TypeId>& out) {
+    for (uint32_t v : in.layout)
+      if (v != UINT32_MAX) out.push_back(q_.vars[v].type);
+    for (const TypedExpr* k : in.computed) out.push_back(k->type);
+  };
+  types(outer, spec.outer_types);
+  types(inner, spec.inner_types);
   for (uint32_t v : search_.output_vars(p.relids)) spec.output.push_back(position_in(combined, v));
-  // The Join Filter: every clause a nested loop checks; the others besides the keys.
+  // The Join Filter: every clause but the hash or merge keys.
   std::vector<const RestrictClause*> filter;
   for (size_t i = 0; i < p.restrict->clauses.size(); ++i)
     if (std::find(p.join_keys.begin(), p.join_keys.end(), i) == p.join_keys.end())
@@ -118,62 +152,62 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
     remap_vars(f, combined);
     spec.filter = std::make_shared<const TypedExpr>(std::move(f));
   }
-  std::unique_ptr<scans::ExecNode> outer = build(*p.outer);
-  std::unique_ptr<scans::ExecNode> inner = build(*p.inner);
   std::unique_ptr<scans::ExecNode> node;
-  auto outer_var_of = [&](const RestrictClause& c) {
-    return (p.outer->relids & (Relids(1) << q_.vars[c.var1].rel)) ? c.var1 : c.var2;
-  };
   if (p.kind == JoinPath::Kind::kNestLoop) {
-    node = std::make_unique<scans::NestLoopNode>(std::move(outer), std::move(inner), spec);
+    node = std::make_unique<scans::NestLoopNode>(std::move(outer.node), std::move(inner.node), spec);
   } else if (p.kind == JoinPath::Kind::kHashJoin) {
-    std::vector<uint32_t> outer_keys, inner_keys;
-    std::vector<std::string> cond;
-    for (size_t i : p.join_keys) {
-      const RestrictClause& c = p.restrict->clauses[i];
-      const uint32_t ov = outer_var_of(c);
-      const uint32_t iv = ov == c.var1 ? c.var2 : c.var1;
-      outer_keys.push_back(position_in(outer_vars, ov));
-      inner_keys.push_back(position_in(inner_vars, iv));
-      cond.push_back(switched_text(c, ov));
-    }
     auto hash = std::make_unique<scans::HashNode>(
-        std::move(inner), std::move(inner_keys), uint32_t(p.hash_buckets),
+        std::move(inner.node), std::move(inner_keys), uint32_t(p.hash_buckets),
         uint32_t(p.hash_batches), uint64_t(hash_memory_limit(ctx_.settings.costs)));
     hash->estimate = {p.inner->cost.total, p.inner->cost.total, p.inner->cost.rows,
                       p.inner->width};
-    node = std::make_unique<scans::HashJoinNode>(std::move(outer), std::move(hash), spec,
+    node = std::make_unique<scans::HashJoinNode>(std::move(outer.node), std::move(hash), spec,
                                                  std::move(outer_keys), and_text(cond));
   } else {
-    std::vector<scans::MergeKey> keys;
-    std::vector<std::string> cond;
-    const std::vector<PathKey>& order = !p.outer_sort.empty() ? p.outer_sort : p.outer->pathkeys;
-    for (size_t k = 0; k < p.join_keys.size(); ++k) {
-      const RestrictClause& c = p.restrict->clauses[p.join_keys[k]];
-      const uint32_t ov = outer_var_of(c);
-      const uint32_t iv = ov == c.var1 ? c.var2 : c.var1;
-      const PathKey pk = k < order.size() ? order[k] : PathKey{c.key, false, false};
-      keys.push_back({position_in(outer_vars, ov), position_in(inner_vars, iv), pk.descending,
-                      pk.nulls_first});
-      cond.push_back(switched_text(c, ov));
-    }
-    if (!p.outer_sort.empty())
-      outer = sorted(std::move(outer), *p.outer, p.outer_sort, p, p.outer_sort_cost);
-    if (!p.inner_sort.empty())
-      inner = sorted(std::move(inner), *p.inner, p.inner_sort, p, p.inner_sort_cost);
-    if (p.materialize_inner) {
-      inner = std::make_unique<scans::MaterializeNode>(
-          std::move(inner), uint64_t(ctx_.settings.costs.work_mem_kb) * 1024, nullptr,
-          &ctx_.storage.temp_space());
-      inner->estimate = {p.inner_material_cost.startup, p.inner_material_cost.total,
-                         p.inner->cost.rows, p.inner->width};
-    }
-    node = std::make_unique<scans::MergeJoinNode>(std::move(outer), std::move(inner), spec,
-                                                  std::move(keys), and_text(cond),
-                                                  kSortMemoryLimitBytes);
+    node = build_merge(p, std::move(outer.node), std::move(inner.node), spec, outer_keys,
+                       inner_keys, and_text(cond));
   }
   node->estimate = {p.cost.startup, p.cost.total, p.cost.rows, p.width};
   return node;
+}
+
+std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_merge(
+    const JoinPath& p, std::unique_ptr<scans::ExecNode> outer,
+    std::unique_ptr<scans::ExecNode> inner, const scans::JoinSpec& spec,
+    const std::vector<uint32_t>& outer_keys, const std::vector<uint32_t>& inner_keys,
+    std::string cond) const {
+  std::vector<scans::MergeKey> keys;
+  std::vector<scans::SortKey> outer_sort, inner_sort;
+  std::string outer_text, inner_text;
+  const std::vector<PathKey>& order = !p.outer_sort.empty() ? p.outer_sort : p.outer->pathkeys;
+  for (size_t k = 0; k < p.join_keys.size(); ++k) {
+    const RestrictClause& c = p.restrict->clauses[p.join_keys[k]];
+    const PathKey pk = k < order.size() ? order[k] : PathKey{c.key, false, false};
+    keys.push_back({outer_keys[k], inner_keys[k], pk.descending, pk.nulls_first});
+    outer_sort.push_back({outer_keys[k], pk.descending, pk.nulls_first});
+    inner_sort.push_back({inner_keys[k], pk.descending, pk.nulls_first});
+    const std::string dir = pk.descending ? " DESC" : "";
+    const TypedExpr& ok = search_.side_key(c, p.outer->relids);
+    const TypedExpr& ik = &ok == &c.key1 ? c.key2 : c.key1;
+    outer_text += (outer_text.empty() ? "" : ", ") + key_text(ok) + dir;
+    inner_text += (inner_text.empty() ? "" : ", ") + key_text(ik) + dir;
+  }
+  if (!p.outer_sort.empty())
+    outer = sorted(std::move(outer), std::move(outer_sort), outer_text, p.outer->width,
+                   p.outer_sort_cost);
+  if (!p.inner_sort.empty())
+    inner = sorted(std::move(inner), std::move(inner_sort), inner_text, p.inner->width,
+                   p.inner_sort_cost);
+  if (p.materialize_inner) {
+    inner = std::make_unique<scans::MaterializeNode>(
+        std::move(inner), uint64_t(ctx_.settings.costs.work_mem_kb) * 1024, nullptr,
+        &ctx_.storage.temp_space());
+    inner->estimate = {p.inner_material_cost.startup, p.inner_material_cost.total,
+                       p.inner->cost.rows, p.inner->width};
+  }
+  return std::make_unique<scans::MergeJoinNode>(std::move(outer), std::move(inner), spec,
+                                                std::move(keys), std::move(cond),
+                                                kSortMemoryLimitBytes);
 }
 
 }  // namespace tp

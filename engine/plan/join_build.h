@@ -15,6 +15,7 @@
 
 #include "engine/plan/join_search.h"
 #include "scans/exec_node.h"
+#include "scans/join_row.h"
 
 namespace tp {
 
@@ -31,9 +32,16 @@ class JoinPlanBuilder {
 
  private:
   std::unique_ptr<scans::ExecNode> build_join(const JoinPath& p) const;
+  std::unique_ptr<scans::ExecNode> build_merge(const JoinPath& p,
+                                               std::unique_ptr<scans::ExecNode> outer,
+                                               std::unique_ptr<scans::ExecNode> inner,
+                                               const scans::JoinSpec& spec,
+                                               const std::vector<uint32_t>& outer_keys,
+                                               const std::vector<uint32_t>& inner_keys,
+                                               std::string cond) const;
   std::unique_ptr<scans::ExecNode> sorted(std::unique_ptr<scans::ExecNode> input,
-                                          const JoinPath& side, const std::vector<PathKey>& keys,
-                                          const JoinPath& join, const PathCost& cost) const;
+                                          std::vector<scans::SortKey> keys, std::string text,
+                                          int width, const PathCost& cost) const;
 
   PlanContext& ctx_;
   const JoinQuery& q_;

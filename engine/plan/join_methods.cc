@@ -37,11 +37,6 @@ std::vector<size_t> JoinSearch::equi_clauses(const RestrictList& r) const {
   return out;
 }
 
-uint32_t JoinSearch::side_var(const RestrictClause& c, Relids side, const RestrictList& r) const {
-  (void)r;
-  return (side & (Relids(1) << q_.vars[c.var1].rel)) ? c.var1 : c.var2;
-}
-
 QualCost JoinSearch::quals_cost(const RestrictList& r, const std::vector<size_t>* only) const {
   QualCost q;
   for (size_t i = 0; i < r.clauses.size(); ++i) {
@@ -67,7 +62,9 @@ bool JoinSearch::inner_is_unique(const JoinRelation& inner, const RestrictList& 
   const RelationEntry& table = *q_.rels[size_t(rel)].rel;
   std::vector<int> equated;
   for (const RestrictClause& c : r.clauses)
-    if (c.equi) equated.push_back(q_.vars[side_var(c, inner.relids, r)].column);
+    if (c.equi)
+      if (const TypedExpr& k = side_key(c, inner.relids); k.kind == TypedExpr::Kind::kColumn)
+        equated.push_back(q_.vars[k.slot].column);
   for (const RelationEntry* idx : ctx_.catalog.indexes_of(table.oid)) {
     if (!idx->unique || ctx_.data_dir.damage(idx->relnumber)) continue;
     bool all = !idx->key_columns.empty();
@@ -275,11 +272,14 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
   add_path(p.join.paths, std::move(path), consider_startup_);
 }
 
-HashBucketStats JoinSearch::bucket_stats(const RestrictClause& c, uint32_t inner_var,
+HashBucketStats JoinSearch::bucket_stats(const RestrictClause& c, const TypedExpr& inner_key,
                                          double buckets) {
-  const auto key = std::tuple{c.var1, c.var2, inner_var};
+  // Cached on the clause for its inner side, as PostgreSQL's RestrictInfo caches it.
+  const auto key = std::pair{deparse(c.expr), deparse(inner_key)};
   if (auto it = bucket_cache_.find(key); it != bucket_cache_.end()) return it->second;
-  const ::tp::JoinVar v = join_var(inner_var);
+  ::tp::JoinVar v;
+  v.type = inner_key.type;
+  if (inner_key.kind == TypedExpr::Kind::kColumn) v = join_var(inner_key.slot);
   HashBucketStats s;
   s.mcv_freq = 0;
   if (v.stats && v.stats->valid && !v.stats->mcv_freqs.empty()) s.mcv_freq = v.stats->mcv_freqs[0];
@@ -313,8 +313,7 @@ void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathP
   HashBucketStats bucket{1, 1};
   for (size_t i : clauses) {
     const RestrictClause& c = p.restrict.clauses[i];
-    const HashBucketStats s = bucket_stats(c, side_var(c, inner->relids, p.restrict),
-                                           ws.virtual_buckets());
+    const HashBucketStats s = bucket_stats(c, side_key(c, inner->relids), ws.virtual_buckets());
     bucket.bucket_size = std::min(bucket.bucket_size, s.bucket_size);
     bucket.mcv_freq = std::min(bucket.mcv_freq, s.mcv_freq);
   }

@@ -33,14 +33,15 @@ PathKeysComparison compare_pathkeys(const std::vector<PathKey>& a, const std::ve
 bool pathkeys_contained_in(const std::vector<PathKey>& wanted, const std::vector<PathKey>& have);
 
 // One clause of a join's restrictlist (build_joinrel_restrictlist), for the pair of
-// relation sets it was made for (`rel1`, `rel2`). A class's clause (`equi`) compares a
-// member of each side: it is a hash and a merge clause.
+// relation sets it was made for (`rel1`, `rel2`). An equality whose two sides each read
+// one side of the pair (`equi`: a class's clause, or `f(a) = g(b)` of one type) is a
+// hash and a merge clause: `key1` is its rel1 side, `key2` its rel2 side.
 struct RestrictClause {
-  TypedExpr expr;  // as EXPLAIN prints it in a Join Filter: rel1's member first
+  TypedExpr expr;  // as EXPLAIN prints it in a Join Filter
   bool equi = false;
-  uint32_t var1 = 0;  // equi: the member in rel1 and the one in rel2
-  uint32_t var2 = 0;
-  uint32_t key = 0;  // equi: the class, as pathkeys name it
+  TypedExpr key1;
+  TypedExpr key2;
+  uint32_t key = 0;  // equi: the class (or the clause's own key), as pathkeys name it
   double selectivity = 1;
 };
 

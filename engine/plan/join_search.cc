@@ -10,6 +10,10 @@ namespace tp {
 
 namespace {
 
+bool is_integer(TypeId t) {
+  return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
+}
+
 // Var slots back to the table's column numbers.
 void to_columns(TypedExpr& e, uint32_t first_var) {
   if (e.kind == TypedExpr::Kind::kColumn) e.slot -= first_var;
@@ -171,9 +175,13 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
   r->rel1 = rel1;
   r->rel2 = rel2;
   const Relids joined = rel1 | rel2;
-  for (const JoinFilterClause& f : q_.filters)
-    if ((f.relids & ~joined) == 0 && (f.relids & ~rel1) && (f.relids & ~rel2))
-      r->clauses.push_back({f.expr, false, 0, 0, 0, clause_selectivity(f.expr)});
+  for (size_t i = 0; i < q_.filters.size(); ++i) {
+    const JoinFilterClause& f = q_.filters[i];
+    if ((f.relids & ~joined) || !(f.relids & ~rel1) || !(f.relids & ~rel2)) continue;
+    RestrictClause c{f.expr, false, {}, {}, 0, clause_selectivity(f.expr)};
+    mark_equi(c, rel1, rel2, kOwnKeys + uint32_t(i));
+    r->clauses.push_back(std::move(c));
+  }
   for (size_t c = 0; c < q_.classes.size(); ++c) {
     std::optional<uint32_t> m1, m2;
     for (uint32_t v : q_.classes[c].members) {
@@ -187,9 +195,39 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     TypedExpr eq = q_.var_equality(*m1, *m2);
     const TypeId cmp = a.type == b.type ? a.type : TypeId::kInt8;
     const double sel = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
-    r->clauses.push_back({std::move(eq), true, *m1, *m2, uint32_t(c), sel});
+    TypedExpr k1 = eq.args[0], k2 = eq.args[1];
+    r->clauses.push_back({std::move(eq), true, std::move(k1), std::move(k2), uint32_t(c), sel});
   }
   return r;
+}
+
+// A Join Filter `f(a) = g(b)` whose sides read one side of the pair each and compare as
+// the same type (integers of any width alike) is a hash and merge clause too, keyed on
+// its two expressions (PostgreSQL's mergejoinable and hashjoinable operators).
+void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t key) const {
+  const TypedExpr& e = c.expr;
+  if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.name != "=" ||
+      e.args.size() != 2)
+    return;
+  const TypeId t0 = e.args[0].type, t1 = e.args[1].type;
+  if (t0 != t1 && !(is_integer(t0) && is_integer(t1))) return;
+  const Relids r0 = q_.relids_of(e.args[0]), r1 = q_.relids_of(e.args[1]);
+  if (r0 == 0 || r1 == 0) return;
+  if ((r0 & ~rel1) == 0 && (r1 & ~rel2) == 0) {
+    c.key1 = e.args[0];
+    c.key2 = e.args[1];
+  } else if ((r0 & ~rel2) == 0 && (r1 & ~rel1) == 0) {
+    c.key1 = e.args[1];
+    c.key2 = e.args[0];
+  } else {
+    return;
+  }
+  c.equi = true;
+  c.key = key;
+}
+
+const TypedExpr& JoinSearch::side_key(const RestrictClause& c, Relids side) const {
+  return (q_.relids_of(c.key1) & ~side) == 0 ? c.key1 : c.key2;
 }
 
 ::tp::JoinVar JoinSearch::join_var(uint32_t var) const {

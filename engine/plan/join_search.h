@@ -23,7 +23,8 @@
 
 #include <map>
 #include <memory>
-#include <tuple>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/plan/join_cost.h"
@@ -66,6 +67,8 @@ class JoinSearch {
 
   // A var's pathkey: its class, or a key of its own.
   uint32_t key_of(uint32_t var) const;
+  // The side of an equi clause that reads `side` (key1 or key2).
+  const TypedExpr& side_key(const RestrictClause& c, Relids side) const;
   // The vars a relation of `relids` returns, ascending.
   std::vector<uint32_t> output_vars(Relids relids) const;
   const JoinRelation& relation(Relids relids) const { return rels_[index_.at(relids)]; }
@@ -86,6 +89,9 @@ class JoinSearch {
   bool have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const;
   void make_join_rel(size_t r1, size_t r2);
   std::shared_ptr<const RestrictList> restrictlist(Relids rel1, Relids rel2) const;
+  void mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t key) const;
+  // Pathkeys of a Join Filter's own equality: after every var's.
+  static constexpr uint32_t kOwnKeys = 0x40000000u;
   double clause_selectivity(const TypedExpr& e) const;
   ::tp::JoinVar join_var(uint32_t var) const;
   void set_cheapest(JoinRelation& r) const;
@@ -105,10 +111,10 @@ class JoinSearch {
                      std::vector<PathKey> outer_sort, std::vector<PathKey> inner_sort);
   void try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner);
   bool inner_is_unique(const JoinRelation& inner, const RestrictList& r) const;
-  HashBucketStats bucket_stats(const RestrictClause& c, uint32_t inner_var, double buckets);
-  // The restrictlist's class clauses, and each one's var on `side`.
+  HashBucketStats bucket_stats(const RestrictClause& c, const TypedExpr& inner_key,
+                               double buckets);
+  // The restrictlist's hash and merge clauses.
   std::vector<size_t> equi_clauses(const RestrictList& r) const;
-  uint32_t side_var(const RestrictClause& c, Relids side, const RestrictList& r) const;
   std::vector<PathKey> outer_keys_for_merge(const Pair& p, const std::vector<size_t>& clauses) const;
   QualCost quals_cost(const RestrictList& r, const std::vector<size_t>* only = nullptr) const;
   double approx_tuple_count(const JoinPath& outer, const JoinPath& inner, const RestrictList& r,
@@ -125,7 +131,7 @@ class JoinSearch {
   std::map<Relids, size_t> index_;     // relids -> rels_
   std::vector<std::vector<size_t>> levels_;
   // estimate_hash_bucket_stats as cached on the clause for its inner side.
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, HashBucketStats> bucket_cache_;
+  std::map<std::pair<std::string, std::string>, HashBucketStats> bucket_cache_;
 };
 
 }  // namespace tp
