@@ -57,13 +57,24 @@ void IndexScanNode::do_open() {
   ahead_batch_ = ahead_item_ = 0;
   block_switches_ = 0;
   heap_reads_ = 0;
+  if (!params_.runtime_keys.empty()) {
+    runtime_sets_ = params_.condition_sets;
+    bool null_key = false;
+    for (auto& set : runtime_sets_)
+      for (const IndexScanParams::RuntimeKey& k : params_.runtime_keys) {
+        null_key = null_key || params_.params->is_null(k.param);
+        set.push_back(btree::ColumnCondition::eq(k.column, int64_t(params_.params->value(k.param))));
+      }
+    // `key = NULL` never holds.
+    if (null_key) runtime_sets_.clear();
+  }
   // No condition set: an empty array (= ANY ('{}')) matches nothing.
-  index_done_ = params_.condition_sets.empty();
+  index_done_ = sets().empty();
   condition_set_ = 0;
   if (scan_) readahead_ += scan_->leaf_readahead_stats();
   scan_ = std::make_unique<btree::IndexScan>(
       *params_.index.tree,
-      index_done_ ? std::vector<btree::ColumnCondition>{} : params_.condition_sets[0],
+      index_done_ ? std::vector<btree::ColumnCondition>{} : sets()[0],
       params_.direction, params_.leaf_readahead && !params_.parallel);
   batch_.reset(params_.output.width(), kIndexBatchRows);
   batch_.shape = params_.output.shape();
@@ -86,12 +97,12 @@ bool IndexScanNode::load_batch() {
     return true;
   }
   while (!scan_->next_batch(b)) {
-    if (++condition_set_ >= params_.condition_sets.size()) {
+    if (++condition_set_ >= sets().size()) {
       index_done_ = true;
       spare_.push_back(std::move(b));
       return false;
     }
-    scan_->rescan(params_.condition_sets[condition_set_]);
+    scan_->rescan(sets()[condition_set_]);
   }
   ring_.push_back(std::move(b));
   return true;

@@ -26,6 +26,7 @@
 #include "engine/btree/parallel_scan.h"
 #include "engine/core/tuple_format.h"
 #include "scans/exec_node.h"
+#include "scans/exec_params.h"
 #include "scans/parallel_shared.h"
 #include "scans/qual.h"
 #include "scans/seq_scan.h"
@@ -63,6 +64,15 @@ struct IndexScanParams {
   std::string relation;
   IndexHandle index;
   ConditionSets condition_sets;  // none: nothing matches (an empty = ANY array)
+  // A parameterized scan (the inner side of a Nested Loop): at each open and rescan,
+  // `key = $param` joins every condition set, the value the outer row set in `params`
+  // (PostgreSQL's runtime keys); a NULL value matches nothing.
+  struct RuntimeKey {
+    int column = 0;  // the index key's position
+    size_t param = 0;
+  };
+  std::vector<RuntimeKey> runtime_keys;
+  const ExecParams* params = nullptr;
   btree::ScanDirection direction = btree::ScanDirection::kForward;
   bufmgr::ReadStreamConfig stream;
   // Index Only Scan: the index holds every column the query needs. An entry whose heap
@@ -144,6 +154,10 @@ class IndexScanNode final : public ExecNode {
   std::unique_ptr<btree::IndexScan> scan_;
   btree::LeafReadaheadStats readahead_;  // of the B-tree scans of earlier loops
   size_t condition_set_ = 0;
+  ConditionSets runtime_sets_;  // condition_sets with the runtime keys' current values
+  const ConditionSets& sets() const {
+    return params_.runtime_keys.empty() ? params_.condition_sets : runtime_sets_;
+  }
   std::deque<btree::IndexBatch> ring_;
   std::vector<btree::IndexBatch> spare_;
   bool index_done_ = false;

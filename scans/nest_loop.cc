@@ -20,6 +20,14 @@ NestLoopNode::NestLoopNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<Exec
   assert(params_ == nullptr ? param_slots_.empty() : param_slots_.size() == params_->size());
 }
 
+NestLoopNode::NestLoopNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<ExecNode> inner,
+                           JoinSpec spec, std::unique_ptr<ExecParams> params,
+                           std::vector<uint32_t> param_slots)
+    : NestLoopNode(std::move(outer), std::move(inner), std::move(spec), params.get(),
+                   std::move(param_slots)) {
+  owned_params_ = std::move(params);
+}
+
 void NestLoopNode::do_open() {
   outer_->open();
   // A fresh run: the inner side is opened (not rescanned) at the first outer row, so a

@@ -34,6 +34,10 @@ class NestLoopNode final : public ExecNode {
   // `param_slots[i]` before each inner rescan. spec.type: inner, left, semi or anti.
   NestLoopNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<ExecNode> inner, JoinSpec spec,
                ExecParams* params = nullptr, std::vector<uint32_t> param_slots = {});
+  // The same, owning the parameters (the planner's nested loops: the inner side was
+  // built reading `params`).
+  NestLoopNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<ExecNode> inner, JoinSpec spec,
+               std::unique_ptr<ExecParams> params, std::vector<uint32_t> param_slots);
 
   std::string explain_name() const override {
     return join_node_name("Nested Loop", rows_.spec().type);
@@ -58,6 +62,7 @@ class NestLoopNode final : public ExecNode {
   std::unique_ptr<ExecNode> outer_;
   std::unique_ptr<ExecNode> inner_;
   JoinRows rows_;
+  std::unique_ptr<ExecParams> owned_params_;
   ExecParams* params_;
   std::vector<uint32_t> param_slots_;
   const RowBatch* outer_batch_ = nullptr;  // the outer row's batch, valid until outer_->next()

@@ -61,6 +61,12 @@ Clause Clause::cmp(int column, CmpOp op, std::optional<int64_t> value) {
   e.value = value;
   return e;
 }
+Clause Clause::param_eq(int column, uint32_t param, std::string name) {
+  Clause e = cmp(column, CmpOp::kEq, 0);
+  e.param = param;
+  e.param_name = std::move(name);
+  return e;
+}
 Clause Clause::between(int column, int64_t lo, int64_t hi, bool negated) {
   Clause e;
   e.kind = Kind::kBetween;

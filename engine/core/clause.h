@@ -97,11 +97,16 @@ struct Clause {
   // narrows the index search, lossily: a bitmap heap scan rechecks the original, and
   // the original stays a Filter.
   std::shared_ptr<const Clause> derived_from;
+  // kCompare `column = $param`: a parameterized scan's join clause, its value set at each
+  // rescan from the outer row (`value` unused); printed as `param_name`, the outer column.
+  std::optional<uint32_t> param;
+  std::string param_name;
 
   // The NULL boolean constant (kBool without a value), which filters as FALSE but stays
   // NULL under NOT.
   static Clause null_constant();
   static Clause cmp(int column, CmpOp op, std::optional<int64_t> value);
+  static Clause param_eq(int column, uint32_t param, std::string name);
   static Clause between(int column, int64_t lo, int64_t hi, bool negated = false);
   static Clause in(int column, std::vector<std::optional<int64_t>> list, bool negated = false);
   static Clause is_null(int column, bool negated = false);

@@ -44,6 +44,7 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
   };
   scans::ConditionSets sets(1);
   for (const Clause& c : clauses) {
+    if (c.param) continue;  // a runtime key (runtime_keys)
     if (c.kind == Clause::Kind::kIsNull) {
       for (auto& set : sets)
         set.push_back(c.negated ? btree::ColumnCondition::not_null(pos_of(c.column))
@@ -101,6 +102,20 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
     sets = std::move(next);
   }
   return sets;
+}
+
+std::vector<scans::IndexScanParams::RuntimeKey> runtime_keys(const std::vector<Clause>& clauses,
+                                                            const std::vector<int>& key_columns) {
+  std::vector<scans::IndexScanParams::RuntimeKey> keys;
+  for (const Clause& c : clauses) {
+    if (!c.param) continue;
+    for (size_t k = 0; k < key_columns.size(); ++k)
+      if (key_columns[k] == c.column) {
+        keys.push_back({int(k), *c.param});
+        break;
+      }
+  }
+  return keys;
 }
 
 }  // namespace tp

@@ -1,6 +1,7 @@
 // From restriction clauses to what a B-tree scan applies: which clauses an index scan
 // can use as index conditions, and the B-tree condition sets they become (one per
-// combination of IN-list elements, as PostgreSQL's = ANY runs one primitive scan each).
+// combination of IN-list elements, as PostgreSQL's = ANY runs one primitive scan each),
+// and the runtime keys of a parameterized scan.
 #pragma once
 
 #include <vector>
@@ -24,5 +25,9 @@ std::vector<Clause> in_key_order(std::vector<Clause> clauses, const std::vector<
 // the IN lists combine into more than 100,000 scans.
 scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
                                     const std::vector<int>& key_columns, bool backward);
+
+// The parameterized clauses (`column = $param`) among `clauses` as the scan's runtime keys.
+std::vector<scans::IndexScanParams::RuntimeKey> runtime_keys(const std::vector<Clause>& clauses,
+                                                            const std::vector<int>& key_columns);
 
 }  // namespace tp

@@ -42,6 +42,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build(const JoinPath& p) const
   std::unique_ptr<scans::ExecNode> node;
   switch (p.kind) {
     case JoinPath::Kind::kScan: {
+      if (p.param_build) throw Error("internal error: a parameterized scan outside a nested loop");
       const int rel = std::countr_zero(p.relids);
       node = scans_[size_t(rel)][size_t(p.scan)]();
       break;
@@ -108,11 +109,30 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::sorted(std::unique_ptr<scans::
 
 std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) const {
   BuiltInput outer{build(*p.outer), search_.output_vars(p.outer->relids), {}};
-  BuiltInput inner{build(*p.inner), search_.output_vars(p.inner->relids), {}};
+  // A parameterized inner scan reads the outer row's values of its vars (a Nested
+  // Loop's parameters, set before each rescan).
+  std::unique_ptr<scans::ExecParams> params;
+  std::vector<uint32_t> param_slots;
+  std::unique_ptr<scans::ExecNode> inner_node;
+  if (p.inner->param_build) {
+    std::vector<TypeId> types;
+    for (uint32_t v : p.inner->param_vars) {
+      types.push_back(q_.vars[v].type);
+      param_slots.push_back(position_in(outer.layout, v));
+    }
+    params = std::make_unique<scans::ExecParams>(std::move(types));
+    inner_node = p.inner->param_build(params.get());
+    inner_node->estimate = {p.inner->cost.startup, p.inner->cost.total, p.inner->cost.rows,
+                            p.inner->width};
+  } else {
+    inner_node = build(*p.inner);
+  }
+  BuiltInput inner{std::move(inner_node), search_.output_vars(p.inner->relids), {}};
   // The keys' slots on each side, in join_keys' order.
   std::vector<uint32_t> outer_keys, inner_keys;
   std::vector<std::string> cond;
   for (size_t i : p.join_keys) {
+    if (p.kind == JoinPath::Kind::kNestLoop) break;  // the inner scan applies them
     const RestrictClause& c = p.restrict->clauses[i];
     const TypedExpr& ok = search_.side_key(c, p.outer->relids);
     const TypedExpr& ik = &ok == &c.key1 ? c.key2 : c.key1;
@@ -154,7 +174,8 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
   }
   std::unique_ptr<scans::ExecNode> node;
   if (p.kind == JoinPath::Kind::kNestLoop) {
-    node = std::make_unique<scans::NestLoopNode>(std::move(outer.node), std::move(inner.node), spec);
+    node = std::make_unique<scans::NestLoopNode>(std::move(outer.node), std::move(inner.node), spec,
+                                                 std::move(params), std::move(param_slots));
   } else if (p.kind == JoinPath::Kind::kHashJoin) {
     auto hash = std::make_unique<scans::HashNode>(
         std::move(inner.node), std::move(inner_keys), uint32_t(p.hash_buckets),

@@ -146,6 +146,8 @@ void JoinSearch::match_unsorted_outer(Pair& p) {
   for (const JoinPathPtr& outer : std::vector<JoinPathPtr>(p.outer.paths)) {
     std::vector<PathKey> keys = useful_pathkeys(p.join, outer->pathkeys);
     try_nestloop(p, outer, inner, keys);
+    for (const JoinPathPtr& param : p.inner.param_paths)
+      if ((param->required_outer & ~p.outer.relids) == 0) try_nestloop(p, outer, param, keys);
     if (material) try_nestloop(p, outer, material, keys);
     if (ctx_.settings.enable_mergejoin) merge_paths_for_outer(p, outer, keys);
   }
@@ -206,13 +208,23 @@ void JoinSearch::hash_inner_and_outer(Pair& p) {
 
 void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
                               std::vector<PathKey> pathkeys) {
+  // A parameterized inner side applies the clauses that read only it and the relations
+  // it is parameterized by (join_clause_is_movable_into): they leave the Join Filter.
+  std::vector<size_t> applied, checked;
+  const Relids movable = inner->relids | inner->required_outer;
+  for (size_t i = 0; i < p.restrict.clauses.size(); ++i) {
+    const bool in_inner =
+        inner->required_outer != 0 && (q_.relids_of(p.restrict.clauses[i].expr) & ~movable) == 0;
+    (in_inner ? applied : checked).push_back(i);
+  }
   NestLoopInput in;
   in.inner_unique = p.inner_unique;
   in.outer = outer->cost;
   in.inner = inner->cost;
   in.inner_rescan = rescan_cost(cs_, *inner);
   in.semi = p.semi;
-  in.join_quals = quals_cost(p.restrict);
+  in.indexed_join_quals = inner->required_outer != 0 && checked.empty();
+  in.join_quals = quals_cost(p.restrict, &checked);
   in.rows = p.join.rows;
   PathCost cost = cost_nestloop(cs_, in);
   cost = disabled_if(!ctx_.settings.enable_nestloop, cost);
@@ -226,6 +238,7 @@ void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathP
   path->outer = outer;
   path->inner = inner;
   path->restrict = p.shared;
+  path->join_keys = std::move(applied);
   add_path(p.join.paths, std::move(path), consider_startup_);
 }
 

@@ -7,12 +7,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "engine/core/typed_expr.h"
 #include "engine/plan/cost_model.h"
 #include "engine/plan/join_query.h"
+#include "scans/exec_node.h"
+#include "scans/exec_params.h"
 
 namespace tp {
 
@@ -62,7 +65,8 @@ struct JoinPath {
   std::shared_ptr<const JoinPath> inner;
   int scan = -1;  // kScan: the base relation's path (its builder)
   std::shared_ptr<const RestrictList> restrict;
-  // Hash join: the hash clauses; merge join: the merge clauses in key order.
+  // Hash join: the hash clauses; merge join: the merge clauses in key order; nested loop:
+  // the clauses its parameterized inner side applies (no Join Filter checks them).
   std::vector<size_t> join_keys;
   // Merge join: the Sorts under it (empty: that side is presorted), and their costs.
   std::vector<PathKey> outer_sort;
@@ -73,6 +77,13 @@ struct JoinPath {
   PathCost inner_material_cost;
   int hash_buckets = 0;  // hash join: the planned table
   int hash_batches = 0;
+  // A parameterized scan (the inner side of a Nested Loop over `required_outer`): the
+  // outer vars its parameters read, in parameter order, the classes whose clauses it
+  // applies, and its nodes over the loop's parameters.
+  Relids required_outer = 0;
+  std::vector<uint32_t> param_vars;
+  std::vector<uint32_t> param_classes;
+  std::function<std::unique_ptr<scans::ExecNode>(const scans::ExecParams*)> param_build;
 };
 
 using JoinPathPtr = std::shared_ptr<const JoinPath>;

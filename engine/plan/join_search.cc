@@ -14,6 +14,11 @@ bool is_integer(TypeId t) {
   return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
 }
 
+// A parameter's value goes into the index key as it is: the same type, or integers.
+bool same_key_type(TypeId a, TypeId b) {
+  return a == b || (is_integer(a) && is_integer(b));
+}
+
 // Var slots back to the table's column numbers.
 void to_columns(TypedExpr& e, uint32_t first_var) {
   if (e.kind == TypedExpr::Kind::kColumn) e.slot -= first_var;
@@ -63,11 +68,49 @@ const JoinRelation& JoinSearch::run() {
     levels_[1].push_back(rels_.size());
     rels_.push_back(std::move(r));
   }
+  for (size_t i = 0; i < q_.rels.size(); ++i) add_param_paths(rels_[i], i);
   for (size_t level = 2; level <= q_.rels.size(); ++level) {
     search_level(level);
     for (size_t i : levels_[level]) set_cheapest(rels_[i]);
   }
   return rels_[index_.at(q_.all_rels())];
+}
+
+// create_index_paths' join clauses: for each other base relation the class clauses
+// linking it to this one (`inner member = outer member`), the index paths that apply
+// them, costed for as many scans as that relation has rows (get_loop_count).
+void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
+  if (!base_[rel].param_paths) return;
+  for (size_t other = 0; other < q_.rels.size(); ++other) {
+    if (other == rel) continue;
+    std::vector<ParamClause> clauses;
+    std::vector<uint32_t> outer_vars, classes;
+    for (size_t c = 0; c < q_.classes.size(); ++c) {
+      std::optional<uint32_t> in, out;
+      for (uint32_t v : q_.classes[c].members) {
+        if (size_t(q_.vars[v].rel) == rel && !in) in = v;
+        if (size_t(q_.vars[v].rel) == other && !out) out = v;
+      }
+      if (!in || !out || !same_key_type(q_.vars[*in].type, q_.vars[*out].type)) continue;
+      clauses.push_back({q_.vars[*in].column, q_.var_name(*out)});
+      outer_vars.push_back(*out);
+      classes.push_back(uint32_t(c));
+    }
+    if (clauses.empty()) continue;
+    std::vector<JoinPathPtr> kept;
+    for (ParamScanPath& sp : base_[rel].param_paths(clauses, rels_[other].rows)) {
+      auto path = std::make_shared<JoinPath>();
+      path->cost = sp.cost;
+      path->relids = inner.relids;
+      path->width = inner.width;
+      path->required_outer = Relids(1) << other;
+      path->param_vars = outer_vars;
+      path->param_classes = classes;
+      path->param_build = std::move(sp.build);
+      add_path(kept, std::move(path), false);
+    }
+    inner.param_paths.insert(inner.param_paths.end(), kept.begin(), kept.end());
+  }
 }
 
 void JoinSearch::set_cheapest(JoinRelation& r) const {

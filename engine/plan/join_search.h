@@ -32,6 +32,7 @@
 #include "engine/plan/join_selectivity.h"
 #include "engine/plan/join_query.h"
 #include "engine/plan/plan_context.h"
+#include "engine/plan/scan_choice.h"
 #include "engine/plan/selectivity.h"
 
 namespace tp {
@@ -43,6 +44,8 @@ struct JoinBaseInput {
   int width = 0;
   const RelationStatsView* view = nullptr;
   std::vector<JoinPathPtr> paths;  // kScan paths, as add_path keeps them
+  // Its index paths parameterized by join clauses (TablePaths::param_paths).
+  std::function<std::vector<ParamScanPath>(const std::vector<ParamClause>&, double)> param_paths;
 };
 
 struct JoinRelation {
@@ -51,6 +54,8 @@ struct JoinRelation {
   int width = 0;
   std::vector<uint32_t> vars;  // the vars it returns, ascending
   std::vector<JoinPathPtr> paths;
+  // A base relation's parameterized paths (each outer relation's kept by add_path).
+  std::vector<JoinPathPtr> param_paths;
   JoinPathPtr cheapest_total;
   JoinPathPtr cheapest_startup;
 };
@@ -85,6 +90,7 @@ class JoinSearch {
   };
 
   void search_level(size_t level);
+  void add_param_paths(JoinRelation& inner, size_t rel);
   bool has_join_clauses(const JoinRelation& r) const;
   bool have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const;
   void make_join_rel(size_t r1, size_t r2);

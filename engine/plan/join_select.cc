@@ -109,6 +109,7 @@ class JoinSelectPlanner {
         path->scan = int(p);
         in.paths.push_back(std::move(path));
       }
+      in.param_paths = t.param_paths;
       builders_[i] = t.builders;
       return i + 1 < q_.rels.size() ? enter(i + 1) : finish();
     };

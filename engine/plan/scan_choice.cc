@@ -390,8 +390,55 @@ class ScanChooser {
     return cost_incremental_sort(cs_, input, groups, width_, limit_rows);
   }
 
+  // Index paths parameterized by `clauses` (each `column = $i`): every index whose keys
+  // hold all of their columns, the restrictions it can use beside them as index
+  // conditions, the others a Filter; rows for one outer value.
+  std::vector<ParamScanPath> param_paths(const std::vector<ParamClause>& clauses,
+                                         double loop_count) {
+    std::vector<Clause> params;
+    for (size_t i = 0; i < clauses.size(); ++i)
+      params.push_back(Clause::param_eq(clauses[i].column, uint32_t(i), clauses[i].outer_name));
+    // get_parameterized_baserel_size: the join clauses, then the restrictions.
+    std::vector<Clause> all = params;
+    all.insert(all.end(), q_.clauses.begin(), q_.clauses.end());
+    RelSize size = rs_;
+    size.rows = clamp_row_est(size.tuples * clauselist_selectivity(view_, all));
+    std::vector<ParamScanPath> out;
+    for (const IndexInfo& ix : indexes_) {
+      const std::vector<int>& keys = ix.entry->key_columns;
+      if (!std::all_of(params.begin(), params.end(), [&](const Clause& c) {
+            return std::find(keys.begin(), keys.end(), c.column) != keys.end();
+          }))
+        continue;
+      std::vector<Clause> ic = params, qp;
+      for (const Clause& c : index_pool_) {
+        const bool usable = usable_index_clause(c, keys) && !is_index_in_list(c);
+        if (c.derived_from) {
+          if (usable) ic.push_back(c);
+          continue;
+        }
+        (usable ? ic : qp).push_back(c);
+      }
+      qp = order_qual_clauses(cs_, qp);
+      const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
+      const BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
+      const IndexScanCost isc =
+          cost_index_scan(cs_, size, ix.info, bq, qual_cost(cs_, qp), loop_count, index_only);
+      IndexPathSpec spec{ix.entry, in_key_order(ic, keys), qp, false, index_only};
+      out.push_back({disabled_if(!settings_.enable_indexscan, isc.path),
+                     [this, spec](const scans::ExecParams* p) mutable {
+                       spec.params = p;
+                       return make_index_scan(table(), spec);
+                     }});
+    }
+    return out;
+  }
+
   TablePaths table_paths() {
     TablePaths t;
+    t.param_paths = [this](const std::vector<ParamClause>& clauses, double loop_count) {
+      return param_paths(clauses, loop_count);
+    };
     std::tie(t.paths, t.builders, t.view, t.size, t.width) =
         std::tuple(table_paths_, builders_, &view_, rs_, width_);
     for (size_t i : partial_kept_) t.partials.push_back(partials_[i]);

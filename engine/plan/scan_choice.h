@@ -30,6 +30,7 @@
 #include "engine/plan/serial_paths.h"
 #include "engine/storage/catalog.h"
 #include "scans/exec_node.h"
+#include "scans/exec_params.h"
 
 namespace tp {
 
@@ -96,8 +97,22 @@ struct ScanQuery {
   std::function<ChosenScan(TablePaths)> upper;
 };
 
+// A join clause `column = outer column` a parameterized path may apply: its value is
+// parameter i of the Nested Loop above (i: its place in the request).
+struct ParamClause {
+  int column = 0;
+  std::string outer_name;  // as EXPLAIN prints the outer column ("a.x")
+};
+
+// A parameterized index path (build_index_paths with join clauses): the index applies
+// some of the request's clauses, each scan reads the rows of one outer value.
+struct ParamScanPath {
+  PathCost cost;  // one scan's: its rows are get_parameterized_baserel_size's
+  std::function<std::unique_ptr<scans::ExecNode>(const scans::ExecParams*)> build;
+};
+
 // The table's paths as the scan chooser made them, for a plan above that weighs them
-// itself (GROUP BY: engine/plan/grouping_paths.h).
+// itself (GROUP BY: engine/plan/grouping_paths.h; joins: engine/plan/join_select.h).
 struct TablePaths {
   // Serial paths, then the Gather and Gather Merges; `keys`: the leading `order` keys
   // each gives.
@@ -110,6 +125,11 @@ struct TablePaths {
   // An Incremental Sort's cost over a path ordered by its first `presorted` keys
   // (`limit` rows wanted, -1: all).
   std::function<PathCost(const PathCost&, size_t presorted, double limit)> incremental_sort;
+  // The parameterized index paths over every index whose keys hold all of `clauses`, costed
+  // for `loop_count` scans (valid while the chooser runs, as `builders` are).
+  std::function<std::vector<ParamScanPath>(const std::vector<ParamClause>& clauses,
+                                           double loop_count)>
+      param_paths;
 };
 
 struct ChosenScan {

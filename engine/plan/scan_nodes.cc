@@ -48,6 +48,8 @@ scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec
   if (spec.index_only) answer_from_index(ip, t.ctx.storage, t.rel, index);
   ip.index = open_index(t.ctx, t.rel, index);
   ip.condition_sets = condition_sets(spec.index_clauses, index.key_columns, spec.backward);
+  ip.runtime_keys = runtime_keys(spec.index_clauses, index.key_columns);
+  ip.params = spec.params;
   ip.direction = spec.backward ? btree::ScanDirection::kBackward : btree::ScanDirection::kForward;
   ip.stream = s.stream;
   ip.prefetch = s.index_prefetch != IndexPrefetch::kOff;
@@ -56,7 +58,11 @@ scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec
   ip.leaf_readahead = s.index_leaf_readahead;
   ip.output = t.output;
   // The filters the index conditions imply are costed, but not checked (predtest.h).
-  const std::vector<Clause> filter = drop_implied(spec.filter, spec.index_clauses);
+  // A parameterized clause's value is not known here: it implies nothing.
+  std::vector<Clause> known;
+  for (const Clause& c : spec.index_clauses)
+    if (!c.param) known.push_back(c);
+  const std::vector<Clause> filter = drop_implied(spec.filter, known);
   ip.filter = scans::compile_qual(filter, t.layout);
   ip.index_cond_text = clauses_text(
       index_cond_form(in_key_order(spec.index_clauses, index.key_columns), spec.index_only), t.rel);

@@ -43,6 +43,8 @@ struct IndexPathSpec {
   std::vector<Clause> filter;
   bool backward = false;
   bool index_only = false;
+  // A parameterized path: the Nested Loop's parameters its `column = $param` clauses read.
+  const scans::ExecParams* params = nullptr;
 };
 
 scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec& spec);

@@ -336,8 +336,22 @@ double numeric_selectivity(const RelationStatsView& rel, const Clause& clause) {
       array_selectivity(any, n.elements, [&](size_t) { return any ? eq : 1.0 - eq; }));
 }
 
+double var_eq_non_const(const RelationStatsView& rel, int column) {
+  const ColumnStats* st = stats_of(rel, column);
+  if (rel.columns[size_t(column)].unique && rel.tuples >= 1.0) return 1.0 / rel.tuples;
+  bool is_default = false;
+  const double ndistinct = get_variable_numdistinct(rel, column, &is_default);
+  if (!st) return clamp_probability(1.0 / ndistinct);
+  double selec = 1.0 - st->null_frac;
+  if (ndistinct > 1) selec /= ndistinct;
+  // Never more than the most common value's share.
+  if (!st->mcv_freqs.empty() && selec > st->mcv_freqs[0]) selec = st->mcv_freqs[0];
+  return clamp_probability(selec);
+}
+
 double clause_selectivity(const RelationStatsView& rel, const Clause& clause) {
   if (clause.numeric) return numeric_selectivity(rel, clause);
+  if (clause.param) return var_eq_non_const(rel, clause.column);
   switch (clause.kind) {
     case Clause::Kind::kCompare:
       if (clause.op == CmpOp::kEq || clause.op == CmpOp::kNe) {

@@ -69,6 +69,10 @@ double clauselist_selectivity(const RelationStatsView& rel, std::span<const Clau
 
 // The pieces, exposed for tests and for the planner's own use.
 double get_variable_numdistinct(const RelationStatsView& rel, int column, bool* is_default);
+// `column = value` for a value unknown at plan time (a join's outer column, a parameter):
+// 1 / ndistinct of the non-NULL rows, at most the most common value's frequency; 1 / rows
+// for a unique column.
+double var_eq_non_const(const RelationStatsView& rel, int column);
 // `column = value` (`<>` when negated) and `column op value` for < <= > >=: `value` is a
 // Datum of the column's type `type` (an integer clause's constant: a bigint).
 double eq_selectivity(const RelationStatsView& rel, int column, const StatsValue& value,

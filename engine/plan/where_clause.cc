@@ -442,6 +442,7 @@ std::string deparse(const Clause& e, const RelationEntry& rel) {
   }
   switch (e.kind) {
     case K::kCompare:
+      if (e.param) return "(" + col(e.column) + " = " + e.param_name + ")";
       if (e.constant_left)
         return "(" + const_text(e.value) + " " + cmp_op_name(commute(e.op)) + " " + col(e.column) +
                ")";
