@@ -19,7 +19,7 @@ void GroupingPlanner::add_sorted_gathers(TablePaths& t) {
                       t.size.rows, t.width, [&t](const PathCost&p, size_t presorted) {
                         return t.incremental_sort(p, presorted, -1);
                       })) {
-    t.paths.push_back({g.cost, pathkeys_.size(), false});
+    t.paths.push_back({g.cost, pathkeys_.size(), false, {}});
     t.builders.push_back(std::move(g.build));
   }
 }

@@ -88,7 +88,7 @@ class GroupingPlanner {
     for (size_t c = 0; c < rel_.columns.size(); ++c)
       empty_view_.columns[c].type = rel_.columns[c].type;
     TablePaths t;
-    t.paths.push_back({PathCost{0, 0, 0}, 0, true});
+    t.paths.push_back({PathCost{0, 0, 0}, 0, true, {}});
     t.builders.push_back([] { return std::make_unique<scans::OneTimeFalseNode>(nullptr); });
     t.view = &empty_view_;
     if (computed_keys_ > 0) {

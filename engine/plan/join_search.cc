@@ -62,7 +62,11 @@ const JoinRelation& JoinSearch::run() {
     r.rows = base_[i].rows;
     r.width = base_[i].width;
     r.vars = output_vars(r.relids);
-    for (const JoinPathPtr& p : base_[i].paths) add_path(r.paths, p, consider_startup_);
+    for (const JoinPathPtr& p : base_[i].paths) {
+      auto kept = std::make_shared<JoinPath>(*p);
+      kept->pathkeys = useful_pathkeys(r, p->pathkeys);
+      add_path(r.paths, std::move(kept), consider_startup_);
+    }
     set_cheapest(r);
     index_[r.relids] = rels_.size();
     levels_[1].push_back(rels_.size());

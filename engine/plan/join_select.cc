@@ -40,6 +40,9 @@ ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinSearch& searc
   });
   sq.constant_columns = constant_columns(sq.clauses);
   for (uint32_t v : search.output_vars(Relids(1) << rel)) sq.scan_columns.push_back(q.vars[v].column);
+  for (const JoinClass& c : q.classes)
+    for (uint32_t v : c.members)
+      if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
   if (!r.alias.empty()) {
     sq.table_alias = r.alias;
     sq.alias = sql::quote_identifier(r.alias);
@@ -107,6 +110,12 @@ class JoinSelectPlanner {
         path->relids = Relids(1) << i;
         path->width = t.width;
         path->scan = int(p);
+        // build_index_pathkeys: the index's columns in order, a column WHERE fixes to a
+        // constant skipped (the join search keeps the useful ones).
+        const std::vector<int>& fixed = queries_[i].constant_columns;
+        for (int c : t.paths[p].index_columns)
+          if (std::find(fixed.begin(), fixed.end(), c) == fixed.end())
+            path->pathkeys.push_back({search_->key_of(q_.var_of(int(i), c)), false, false});
         in.paths.push_back(std::move(path));
       }
       in.param_paths = t.param_paths;
@@ -151,7 +160,7 @@ class JoinSelectPlanner {
       while (keys < p->pathkeys.size() && keys < query_pathkeys_.size() &&
              p->pathkeys[keys] == query_pathkeys_[keys])
         ++keys;
-      paths.push_back({c, keys, true});
+      paths.push_back({c, keys, true, {}});
     }
     SerialQuery sq;
     sq.order_keys = q_.order.size();

@@ -137,7 +137,8 @@ class ScanChooser {
   // SELECT DISTINCT, among the input paths too. `physical`: an index-only scan's key
   // columns (empty: the table's columns). With every DISTINCT column fixed by WHERE
   // there are no keys, and any path is in their order.
-  void consider(PathCost p, size_t keys, ScanBuilder build, std::vector<int> physical = {}) {
+  void consider(PathCost p, size_t keys, ScanBuilder build, std::vector<int> physical = {},
+                std::vector<int> index_columns = {}) {
     const bool ordered = !q_.order_unavailable && !q_.order.empty() && keys == q_.order.size();
     if (q_.presorted_only && !ordered && !q_.order.empty()) return;
     p.total += q_.projection_cost * p.rows;
@@ -148,7 +149,7 @@ class ScanChooser {
                                   build,
                                   std::move(physical)});
     }
-    table_paths_.push_back({p, keys, true});
+    table_paths_.push_back({p, keys, true, std::move(index_columns)});
     builders_.push_back(std::move(build));
   }
 
@@ -212,13 +213,13 @@ class ScanChooser {
   void add_parallel_paths(const std::vector<PartialScan>& partials) {
     const PartialScan& cheapest = partials.front();
     const GatherPath g = gather_rows(cs_, cheapest, rs_.rows);
-    table_paths_.push_back({g.path, 0, false});
+    table_paths_.push_back({g.path, 0, false, {}});
     builders_.push_back([this, cheapest, g] { return build_gather(ctx_, cheapest, g, nullptr); });
     if (q_.aggregate || q_.order.empty() || q_.sort.keys.empty()) return;
     const size_t all = q_.order.size();
     const double limit = q_.limit ? double(*q_.limit) : -1;
     auto add_table_gm = [&](const PartialScan& p, const GatherMergePath& gm, size_t keys) {
-      table_paths_.push_back({gm.path, keys, false});
+      table_paths_.push_back({gm.path, keys, false, {}});
       builders_.push_back(gather_merge_builder(p, gm, keys));
     };
     for (const PartialScan& p : partials)
@@ -360,14 +361,16 @@ class ScanChooser {
     // As PostgreSQL, an index holding every column the query reads gives an index-only
     // path, even with no clause or order to offer (a full index scan).
     const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
-    if (ic.empty() && presorted == 0 && !index_only) return;
+    const bool mergeable = std::find(q_.merge_columns.begin(), q_.merge_columns.end(), keys[0]) !=
+                           q_.merge_columns.end();
+    if (ic.empty() && presorted == 0 && !index_only && !mergeable) return;
     BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
     IndexScanCost isc = cost_index_scan(cs_, rs_, ix.info, bq, qual_cost(cs_, qp), 1, index_only);
     PathCost p = disabled_if(!settings_.enable_indexscan, isc.path);
     IndexPathSpec spec{ix.entry, ic, qp, backward, index_only};
     consider(
         p, presorted, [this, spec] { return make_index_scan(table(), spec); },
-        index_only ? keys : std::vector<int>{});
+        index_only ? keys : std::vector<int>{}, backward ? std::vector<int>{} : keys);
     // build_index_paths' partial twin (cost_index with partial_path): workers by the
     // heap pages Mackert-Lohman fetches (not counted for an index-only scan) and the
     // index pages.

@@ -53,6 +53,9 @@ struct ScanQuery {
   // with NULLS FIRST ascending or NULLS LAST descending.
   size_t index_orderable_keys = SIZE_MAX;
   std::vector<int> constant_columns;  // fixed by `col = const`: no key in any order
+  // Columns a join above may merge on: an index that leads with one gives a path in its
+  // order even with no condition to apply (PostgreSQL keeps it for its useful pathkeys).
+  std::vector<int> merge_columns;
   // Only paths that give `order` themselves (no Sort): a min/max InitPlan's subquery,
   // which PostgreSQL answers from presorted paths only. choose_scan's node is null when
   // there is none.

@@ -25,6 +25,9 @@ struct TablePath {
   PathCost cost;
   size_t keys = 0;
   bool parallel_safe = true;  // false: a Gather or Gather Merge
+  // A forward index scan: the index's key columns, the order its rows come in (what a
+  // join above weighs for a merge join).
+  std::vector<int> index_columns;
 };
 
 struct SerialQuery {
