@@ -253,6 +253,8 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
   in.inner = {inner->cost, inner->width};
   in.sort_outer = !outer_sort.empty();
   in.sort_inner = !inner_sort.empty();
+  in.scan = scan_fractions(p.restrict.clauses[clauses[0]], *outer, *inner,
+                           outer_sort.empty() ? outer->pathkeys : outer_sort);
   in.merge_quals = quals_cost(p.restrict, &clauses);
   in.join_quals = quals_cost(p.restrict);
   in.only_merge_quals = clauses.size() == p.restrict.clauses.size();
@@ -283,6 +285,23 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
     path->inner_material_cost = mergejoin_inner_material(cs_, inner_plan);
   }
   add_path(p.join.paths, std::move(path), consider_startup_);
+}
+
+// mergejoinscansel for the first merge clause, over two columns in ascending order.
+MergeScanFractions JoinSearch::scan_fractions(const RestrictClause& c, const JoinPath& outer,
+                                              const JoinPath& inner,
+                                              const std::vector<PathKey>& order) const {
+  const TypedExpr& ok = side_key(c, outer.relids);
+  const TypedExpr& ik = &ok == &c.key1 ? c.key2 : c.key1;
+  if (ok.kind != TypedExpr::Kind::kColumn || ik.kind != TypedExpr::Kind::kColumn) return {};
+  if (!order.empty() && order[0].descending) return {};
+  const QueryVar& o = q_.vars[ok.slot];
+  const QueryVar& i = q_.vars[ik.slot];
+  const RelationStatsView* ov = base_[size_t(o.rel)].view;
+  const RelationStatsView* iv = base_[size_t(i.rel)].view;
+  (void)inner;
+  if (!ov || !iv) return {};
+  return mergejoinscansel(*ov, o.column, *iv, i.column);
 }
 
 HashBucketStats JoinSearch::bucket_stats(const RestrictClause& c, const TypedExpr& inner_key,

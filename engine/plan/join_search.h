@@ -117,6 +117,8 @@ class JoinSearch {
                      std::vector<PathKey> outer_sort, std::vector<PathKey> inner_sort);
   void try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner);
   bool inner_is_unique(const JoinRelation& inner, const RestrictList& r) const;
+  MergeScanFractions scan_fractions(const RestrictClause& c, const JoinPath& outer,
+                                    const JoinPath& inner, const std::vector<PathKey>& order) const;
   HashBucketStats bucket_stats(const RestrictClause& c, const TypedExpr& inner_key,
                                double buckets);
   // The restrictlist's hash and merge clauses.

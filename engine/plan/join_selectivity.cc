@@ -5,6 +5,8 @@
 // computes `float * float`.
 #include "engine/plan/join_selectivity.h"
 
+#include <optional>
+
 #include <algorithm>
 #include <vector>
 
@@ -245,6 +247,66 @@ SemiAntiFactors semi_anti_join_factors(double jselec, double nselec, double inne
   double avgmatch = 1.0;
   if (jselec > 0) avgmatch = std::max(1.0, nselec * inner_rows / jselec);
   return {.outer_match_frac = jselec, .match_count = avgmatch};
+}
+
+namespace {
+
+struct VariableRange {
+  Datum min = 0;
+  Datum max = 0;
+};
+
+// get_variable_range: the histogram's first and last bounds, widened by the MCVs.
+std::optional<VariableRange> variable_range(const RelationStatsView& rel, int column) {
+  const ColumnStats* st = rel.columns[size_t(column)].stats;
+  if (!st || !st->valid) return std::nullopt;
+  const TypeId type = rel.columns[size_t(column)].type;
+  std::optional<VariableRange> r;
+  if (!st->histogram.empty()) r = VariableRange{st->histogram.front(), st->histogram.back()};
+  for (Datum v : st->mcv_values) {
+    if (!r) {
+      r = VariableRange{v, v};
+      continue;
+    }
+    if (compare_datums(type, v, r->min) < 0) r->min = v;
+    if (compare_datums(type, v, r->max) > 0) r->max = v;
+  }
+  return r;
+}
+
+}  // namespace
+
+MergeScanFractions mergejoinscansel(const RelationStatsView& left, int left_column,
+                                    const RelationStatsView& right, int right_column) {
+  MergeScanFractions f;
+  const std::optional<VariableRange> lr = variable_range(left, left_column);
+  const std::optional<VariableRange> rr = variable_range(right, right_column);
+  if (!lr || !rr) return f;
+  const TypeId ltype = left.columns[size_t(left_column)].type;
+  const TypeId rtype = right.columns[size_t(right_column)].type;
+  // Only estimates from statistics count (scalarineqsel's default is disbelieved).
+  auto believed = [](double s, double fallback) { return s != kDefaultIneqSel ? s : fallback; };
+  double lend = believed(ineq_selectivity(left, left_column, CmpOp::kLe, rr->max, ltype), 1.0);
+  double rend = believed(ineq_selectivity(right, right_column, CmpOp::kLe, lr->max, rtype), 1.0);
+  if (lend > rend) {
+    lend = 1.0;
+  } else if (lend < rend) {
+    rend = 1.0;
+  } else {
+    lend = rend = 1.0;
+  }
+  double lstart = believed(ineq_selectivity(left, left_column, CmpOp::kLt, rr->min, ltype), 0.0);
+  double rstart = believed(ineq_selectivity(right, right_column, CmpOp::kLt, lr->min, rtype), 0.0);
+  if (lstart < rstart) {
+    lstart = 0.0;
+  } else if (lstart > rstart) {
+    rstart = 0.0;
+  } else {
+    lstart = rstart = 0.0;
+  }
+  if (lstart >= lend) lstart = 0.0, lend = 1.0;
+  if (rstart >= rend) rstart = 0.0, rend = 1.0;
+  return {lstart, lend, rstart, rend};
 }
 
 }  // namespace tp
