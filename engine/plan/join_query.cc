@@ -491,6 +491,11 @@ class JoinBinder {
       for (const auto& [v, value] : constants)
         if (find(v) == root && !constant) constant = value;
       if (!constant) {
+        // Any two members may be joined: each is needed wherever the class reaches
+        // (generate_base_implied_equalities_no_const).
+        Relids reach = 0;
+        for (uint32_t v : members) reach |= Relids(1) << q_.vars[v].rel;
+        for (uint32_t v : members) q_.vars[v].where_needed |= reach;
         q_.classes.push_back({std::move(members)});
         continue;
       }
