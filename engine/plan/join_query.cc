@@ -101,6 +101,7 @@ class JoinBinder {
     bind_targets();
     bind_order();
     distribute(conjuncts);
+    drop_fixed_order_keys();
     q_.limit = s_.limit;
     q_.offset = s_.offset.value_or(0);
     return std::move(q_);
@@ -400,16 +401,29 @@ class JoinBinder {
       item.descending = o.descending;
       item.nulls_first = o.nulls_first.value_or(o.descending);
       need(*item.expr, kOutputNeed);
-      const bool odd_nulls = item.nulls_first != o.descending;
-      // A computed key prints in parentheses of its own, as show_sort_keys deparses it.
-      const std::string text = item.expr->kind == TypedExpr::Kind::kColumn
-                                   ? deparse(*item.expr)
-                                   : "(" + deparse(*item.expr) + ")";
-      q_.order_text += (q_.order_text.empty() ? "" : ", ") + text +
-                       (o.descending ? " DESC" : "") +
-                       (odd_nulls ? (item.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
       q_.order.push_back(std::move(item));
     }
+  }
+
+  // A key on a column WHERE fixes to a constant orders nothing: PostgreSQL's pathkeys
+  // leave it out (a redundant class), and so does the Sort Key.
+  void drop_fixed_order_keys() {
+    std::vector<JoinOrderItem> kept;
+    for (JoinOrderItem& item : q_.order) {
+      const TypedExpr& e = *item.expr;
+      if (e.kind == TypedExpr::Kind::kColumn &&
+          std::find(fixed_.begin(), fixed_.end(), e.slot) != fixed_.end())
+        continue;
+      const bool odd_nulls = item.nulls_first != item.descending;
+      // A computed key prints in parentheses of its own, as show_sort_keys deparses it.
+      const std::string text =
+          e.kind == TypedExpr::Kind::kColumn ? deparse(e) : "(" + deparse(e) + ")";
+      q_.order_text += (q_.order_text.empty() ? "" : ", ") + text +
+                       (item.descending ? " DESC" : "") +
+                       (odd_nulls ? (item.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
+      kept.push_back(std::move(item));
+    }
+    q_.order = std::move(kept);
   }
 
   void need(const TypedExpr& e, Relids by) {
@@ -439,7 +453,12 @@ class JoinBinder {
       const sql::Expr& value = *e.args[size_t(1 - side)];
       if (col.kind == sql::ExprKind::kColumnRef && is_constant(value)) {
         const Resolved r = resolve(col, q_.all_rels());
-        return std::pair{q_.var_of(r.rel, r.column), &value};
+        const uint32_t var = q_.var_of(r.rel, r.column);
+        // An integer column against a decimal compares in numeric: `(col)::numeric = c`,
+        // an expression no class holds.
+        if (is_integer(q_.vars[var].type) && value.kind != sql::ExprKind::kIntConst)
+          return std::nullopt;
+        return std::pair{var, &value};
       }
     }
     return std::nullopt;
@@ -475,6 +494,7 @@ class JoinBinder {
       }
       q_.filters.push_back({std::move(bound), c.relids});
     }
+    for (const auto& [v, value] : constants) fixed_.push_back(v);
     form_classes(member_order, constants);
   }
 
@@ -490,6 +510,7 @@ class JoinBinder {
       const sql::Expr* constant = nullptr;
       for (const auto& [v, value] : constants)
         if (find(v) == root && !constant) constant = value;
+      if (constant) fixed_.insert(fixed_.end(), members.begin(), members.end());
       if (!constant) {
         // Any two members may be joined: each is needed wherever the class reaches
         // (generate_base_implied_equalities_no_const).
@@ -527,6 +548,7 @@ class JoinBinder {
   JoinQuery q_;
   std::vector<UsingJoin> using_joins_;
   std::vector<uint32_t> parent_;  // union-find over vars
+  std::vector<uint32_t> fixed_;   // vars WHERE fixes to a constant
 };
 
 void relids_in(const JoinQuery& q, const TypedExpr& e, Relids& out) {

@@ -59,6 +59,46 @@ TEST_F(JoinTables, EnableSettingsChooseTheMethod) {
   }
 }
 
+// The same tables with indexes (pg15/joins_index_setup.sql): parameterized index scans
+// on a Nested Loop's inner side (`Index Cond: (oid = o.id)`, one scan per outer row),
+// Merge Joins over an index's order with mergejoinscansel's fractions, inner-unique
+// joins, ORDER BY keys a constant makes redundant; PostgreSQL's plans and rows.
+class IndexedJoinTables : public ::testing::Test {
+ protected:
+  void SetUp() override { testing::run_pg15_setup(s_, "joins_index_setup.sql"); }
+  testing::TempDir tmp_;
+  Session s_{testing::options_for(tmp_.data())};
+};
+
+TEST_F(IndexedJoinTables, PlansAndRowsArePostgres) {
+  EXPECT_EQ(testing::check_pg15_queries(s_, "joins_index.out"), 9u);
+}
+
+// A parameterized inner scan runs once per outer row, each with that row's value, and
+// EXPLAIN ANALYZE shows the loops and the rows per loop as PostgreSQL does (Heap Fetches a
+// total over them).
+TEST_F(IndexedJoinTables, InnerIndexScanRunsPerOuterRow) {
+  const std::string q =
+      "select c.cid, o.id from c join o on o.cust = c.cid where c.cid < 3 order by 2";
+  std::string text;
+  for (const auto& r : s_.execute("explain (analyze, timing off, costs off) " + q).rows)
+    text += r.at(0) + "\n";
+  EXPECT_NE(text.find("Index Scan using o_cust on o (actual rows=40 loops=3)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Index Cond: (cust = c.cid)"), std::string::npos) << text;
+  EXPECT_EQ(s_.execute(q).rows.size(), 120u);
+  s_.execute("set enable_bitmapscan = off");
+  text.clear();
+  for (const auto& r : s_.execute("explain (analyze, timing off, costs off) select o.id, l.line "
+                                  "from o join l on l.oid = o.id where o.id between 100 and 104")
+                           .rows)
+    text += r.at(0) + "\n";
+  EXPECT_NE(text.find("Index Only Scan using l_oid on l (actual rows=6 loops=5)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Heap Fetches: 30"), std::string::npos) << text;
+}
+
 // A table whose restrictions are false makes the join empty: no scan runs.
 TEST_F(JoinTables, ContradictionGivesNoRows) {
   EXPECT_TRUE(s_.execute("select * from o, c where o.cust = c.cid and 1 = 2").rows.empty());

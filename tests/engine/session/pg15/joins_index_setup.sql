@@ -1,0 +1,16 @@
+create table o (id int, cust int, amount numeric(10,2), note text, placed date);
+create table c (cid bigint, name text, region int);
+create table r (rid int, label varchar(20));
+create table l (oid int, line int, qty int);
+insert into o select i, case when i % 97 = 0 then null else i % 500 end, (i % 1000) / 10.0, 'n' || (i % 37), date '2020-01-01' + (i % 400) from generate_series(1, 20000) i;
+insert into c select i, 'cust' || i, i % 12 from generate_series(0, 799) i;
+insert into r select i, 'region' || i from generate_series(0, 9) i;
+insert into l select i % 5000 + 1, i, i % 9 from generate_series(1, 30000) i;
+create index o_cust on o (cust);
+create index c_cid on c (cid);
+create unique index r_rid on r (rid);
+create index l_oid on l (oid, line);
+analyze o;
+analyze c;
+analyze r;
+analyze l;
