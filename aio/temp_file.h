@@ -1,8 +1,8 @@
-// Temporary files: where a node that outgrows its memory (Materialize today; a hash
-// join's batches, a hash aggregate's partitions and an external sort next) puts the
-// rows it cannot hold. PostgreSQL's fd.c OpenTemporaryFile and buffile.c, for one
-// process: every spill goes through this module, so the rules below hold for all of
-// them, not for each node separately (STYLE.md, "Spilling").
+// Temporary files: where a node that outgrows its memory (Materialize, a hash
+// aggregate's partitions, a hash join's batches; an external sort next) puts the rows
+// it cannot hold. PostgreSQL's fd.c OpenTemporaryFile and buffile.c, for one process:
+// every spill goes through this module, so the rules below hold for all of them, not
+// for each node separately (STYLE.md, "Spilling").
 //
 //   TempFileSpace space(data_dir + "/pgsql_tmp");   // the owner picks the directory
 //   std::unique_ptr<TempFile> f = space.create();   // pgsql_tmp<pid>.<n>, made on demand

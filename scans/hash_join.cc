@@ -18,9 +18,26 @@ HashJoinNode::HashJoinNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<Hash
       hash_cond_(std::move(hash_cond)) {
   assert(outer_keys_.size() == hash_->keys().size());
   hash_->set_keep_nulls(fills_inner(spec.type));
+  outer_files_.set_space(hash_->temp_space());
+}
+
+void HashJoinNode::drop_batches() {
+  outer_file_.reset();
+  outer_files_.clear();
+  hash_->release_batches();
+}
+
+void HashJoinNode::shutdown() {
+  if (hash_->nbatch() > 1) {
+    drop_batches();
+    table_ready_ = false;
+    if (phase_ != Phase::kBuild) phase_ = Phase::kDone;
+  }
+  ExecNode::shutdown();
 }
 
 void HashJoinNode::do_open() {
+  drop_batches();
   outer_->open();
   phase_ = Phase::kBuild;
   hash_started_ = false;
@@ -32,11 +49,12 @@ void HashJoinNode::do_open() {
 }
 
 void HashJoinNode::do_rescan() {
-  if (table_ready_ && !hash_->params_changed()) {
+  if (table_ready_ && hash_->nbatch() == 1 && !hash_->params_changed()) {
     // The single-batch shortcut: same inner rows, so the same table.
     std::fill(inner_matched_.begin(), inner_matched_.end(), uint8_t(0));
     phase_ = Phase::kProbe;
   } else {
+    drop_batches();
     phase_ = Phase::kBuild;
     table_ready_ = false;
   }
@@ -64,7 +82,8 @@ bool HashJoinNode::build() {
   }
   open_or_rescan(*hash_, hash_started_);
   table_ready_ = true;
-  if (hash_->rows().count == 0 && !fills_outer(type)) return false;
+  nbatch_outstart_ = hash_->nbatch();
+  if (hash_->total_rows() == 0 && !fills_outer(type)) return false;
   inner_matched_.assign(fills_inner(type) ? hash_->rows().count : 0, 0);
   return true;
 }
@@ -72,7 +91,14 @@ bool HashJoinNode::build() {
 bool HashJoinNode::next_outer_row(RowRef& row) {
   while (outer_batch_ == nullptr || outer_at_ >= outer_batch_->count) {
     if (outer_done_) return false;
-    outer_batch_ = outer_->next();
+    if (hash_->current_batch() == 0) {
+      outer_batch_ = outer_->next();
+    } else {
+      // No child's next() polls here, and a file's rows may all move on without output.
+      check_for_interrupts();
+      outer_batch_ =
+          outer_files_.read(*outer_file_, outer_file_rows_) ? &outer_file_rows_ : nullptr;
+    }
     outer_at_ = 0;
     if (outer_batch_ == nullptr) {
       outer_done_ = true;
@@ -104,7 +130,7 @@ void HashJoinNode::probe(uint32_t limit) {
     if (!have_outer_) {
       RowRef o{nullptr, nullptr};
       if (!next_outer_row(o)) {
-        phase_ = fills_inner(type) ? Phase::kFill : Phase::kDone;
+        phase_ = fills_inner(type) ? Phase::kFill : Phase::kNextBatch;
         fill_at_ = 0;
         return;
       }
@@ -120,6 +146,13 @@ void HashJoinNode::probe(uint32_t limit) {
         continue;
       }
       outer_hash_ = hash_slots(outer_keys_, outer_batch_->shape.get(), o);
+      const uint32_t batch = hash_->batch_of(outer_hash_);
+      if (batch != hash_->current_batch()) {
+        // Its inner rows are in a later batch (never an earlier one: nbatch only grows).
+        assert(batch > hash_->current_batch());
+        outer_files_.add(batch, *outer_batch_, outer_at_ - 1);
+        continue;
+      }
       chain_ = hash_->rows().count > 0 ? hash_->bucket_head(outer_hash_) : HashNode::kNoRow;
       matched_ = false;
       have_outer_ = true;
@@ -161,16 +194,61 @@ void HashJoinNode::fill(uint32_t limit) {
     rows_.set_inner(inner.ref(r));
     rows_.emit(batch_);
   }
-  if (fill_at_ >= inner.count) phase_ = Phase::kDone;
+  if (fill_at_ >= inner.count) phase_ = Phase::kNextBatch;
+}
+
+bool HashJoinNode::next_batch() {
+  if (hash_->nbatch() == 1) return false;
+  outer_file_.reset();  // the batch just probed: read
+  const JoinType type = rows_.spec().type;
+  uint32_t b = hash_->current_batch() + 1;
+  for (; b < hash_->nbatch(); ++b) {
+    // PostgreSQL's rules for a batch that must be read: both sides have rows; unmatched
+    // rows of one side are returned; or nbatch grew since that side's rows were placed,
+    // so some may belong to a later batch now.
+    const bool inner = hash_->batch_has_rows(b), outer = outer_files_.has(b);
+    if (inner && outer) break;
+    if ((outer && fills_outer(type)) || (inner && fills_inner(type))) break;
+    if (inner && hash_->nbatch() != hash_->nbatch_start()) break;
+    if (outer && hash_->nbatch() != nbatch_outstart_) break;
+    hash_->skip_batch(b);
+    outer_files_.drop(b);
+  }
+  if (b >= hash_->nbatch()) {
+    drop_batches();
+    return false;
+  }
+  hash_->load_batch(b);
+  inner_matched_.assign(fills_inner(type) ? hash_->rows().count : 0, 0);
+  outer_file_ = outer_files_.take(b);
+  outer_batch_ = nullptr;
+  outer_at_ = 0;
+  outer_done_ = outer_file_ == nullptr;
+  have_outer_ = false;
+  return true;
 }
 
 const RowBatch* HashJoinNode::do_next() {
   const uint32_t limit =
       uint32_t(std::min<uint64_t>(kOutputBatchRows, std::max<uint64_t>(row_limit_hint, 1)));
   rows_.start_batch(batch_, limit);
-  if (phase_ == Phase::kBuild) phase_ = build() ? Phase::kProbe : Phase::kDone;
-  if (phase_ == Phase::kProbe) probe(limit);
-  if (phase_ == Phase::kFill) fill(limit);
+  try {
+    if (phase_ == Phase::kBuild) phase_ = build() ? Phase::kProbe : Phase::kDone;
+    while (phase_ != Phase::kDone && batch_.count < limit) {
+      if (phase_ == Phase::kProbe)
+        probe(limit);
+      else if (phase_ == Phase::kFill)
+        fill(limit);
+      else
+        phase_ = next_batch() ? Phase::kProbe : Phase::kDone;
+    }
+  } catch (...) {
+    // The files go now, not when the plan does; a rescan starts over.
+    drop_batches();
+    table_ready_ = false;
+    phase_ = Phase::kDone;
+    throw;
+  }
   return batch_.count > 0 ? &batch_ : nullptr;
 }
 

@@ -387,8 +387,10 @@ TEST(JoinNodes, HashLineShowsBucketsBatchesAndMemory) {
     h->explain_details(lines, true);
     uint32_t expect = 16;
     while (expect < keyed) expect *= 2;
-    EXPECT_THAT(lines[0], MatchesRegex("Buckets: " + std::to_string(expect) +
-                                       " \\(originally 16\\)  Batches: 1  Memory Usage: [0-9]+kB"));
+    EXPECT_THAT(lines[0],
+                MatchesRegex(
+                    "Buckets: " + std::to_string(expect) +
+                    " \\(originally 16\\)  Batches: 1 \\(originally 1\\)  Memory Usage: [0-9]+kB"));
   }
 }
 

@@ -195,9 +195,10 @@ inline scans::JoinSpec spec_for(JoinType type, std::shared_ptr<const TypedExpr> 
 
 using Out = std::vector<std::string>;  // one output row, each slot's text or "NULL"
 
-// The rows the join must return, by a nested loop over the test's rows.
+// The rows the join must return, by a nested loop over the test's rows, joined on slot
+// `key` (0: the int4, 1: the text, 2: the numeric, equal by value).
 inline std::vector<Out> brute_force(const std::vector<TRow>& outer, const std::vector<TRow>& inner,
-                                    const scans::JoinSpec& spec, bool filtered) {
+                                    const scans::JoinSpec& spec, bool filtered, uint32_t key = 0) {
   auto slots = [](const TRow* r) {
     std::vector<std::optional<std::string>> s(3);
     if (r && r->key) s[0] = std::to_string(*r->key);
@@ -206,8 +207,18 @@ inline std::vector<Out> brute_force(const std::vector<TRow>& outer, const std::v
       s[2] = datum_out(TypeId::kNumeric, pointer_datum(numeric_in(*r->n, kNoTypmod).data()));
     return s;
   };
+  auto keys_equal = [&](const TRow& o, const TRow& i) {
+    if (key == 1) return o.t && i.t && *o.t == *i.t;
+    if (key == 2) {
+      if (!o.n || !i.n) return false;
+      const std::string a = numeric_in(*o.n, kNoTypmod), b = numeric_in(*i.n, kNoTypmod);
+      return compare_datums(TypeId::kNumeric, pointer_datum(a.data()), pointer_datum(b.data())) ==
+             0;
+    }
+    return o.key && i.key && *o.key == *i.key;
+  };
   auto matches = [&](const TRow& o, const TRow& i) {
-    if (!o.key || !i.key || *o.key != *i.key) return false;
+    if (!keys_equal(o, i)) return false;
     if (!filtered) return true;
     if (!o.n || !i.n) return false;
     const std::string a = numeric_in(*o.n, kNoTypmod), b = numeric_in(*i.n, kNoTypmod);
