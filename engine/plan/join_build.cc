@@ -9,6 +9,7 @@
 #include "scans/hash.h"
 #include "scans/hash_join.h"
 #include "scans/materialize.h"
+#include "scans/memoize.h"
 #include "scans/merge_join.h"
 #include "scans/nest_loop.h"
 #include "scans/project.h"
@@ -97,6 +98,27 @@ std::string key_text(const TypedExpr& k) {
 
 }  // namespace
 
+std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
+    const JoinPath& p, const scans::ExecParams* params) const {
+  std::unique_ptr<scans::ExecNode> node;
+  if (p.kind == JoinPath::Kind::kMemoize) {
+    std::vector<size_t> keys;
+    std::string text;
+    for (size_t i = 0; i < p.param_vars.size(); ++i) {
+      keys.push_back(i);
+      text += (i ? ", " : "") + q_.var_name(p.param_vars[i]);
+    }
+    node = std::make_unique<scans::MemoizeNode>(
+        parameterized(*p.outer, params), params, std::move(keys), std::move(text), false,
+        p.memo_singlerow, uint32_t(std::min(p.memo_entries, 4294967295.0)),
+        uint64_t(hash_memory_limit(ctx_.settings.costs)));
+  } else {
+    node = p.param_build(params);
+  }
+  node->estimate = {p.cost.startup, p.cost.total, p.cost.rows, p.width};
+  return node;
+}
+
 std::unique_ptr<scans::ExecNode> JoinPlanBuilder::sorted(std::unique_ptr<scans::ExecNode> input,
                                                          std::vector<scans::SortKey> keys,
                                                          std::string text, int width,
@@ -114,16 +136,14 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
   std::unique_ptr<scans::ExecParams> params;
   std::vector<uint32_t> param_slots;
   std::unique_ptr<scans::ExecNode> inner_node;
-  if (p.inner->param_build) {
+  if (p.inner->required_outer != 0) {
     std::vector<TypeId> types;
     for (uint32_t v : p.inner->param_vars) {
       types.push_back(q_.vars[v].type);
       param_slots.push_back(position_in(outer.layout, v));
     }
     params = std::make_unique<scans::ExecParams>(std::move(types));
-    inner_node = p.inner->param_build(params.get());
-    inner_node->estimate = {p.inner->cost.startup, p.inner->cost.total, p.inner->cost.rows,
-                            p.inner->width};
+    inner_node = parameterized(*p.inner, params.get());
   } else {
     inner_node = build(*p.inner);
   }
@@ -179,7 +199,8 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
   } else if (p.kind == JoinPath::Kind::kHashJoin) {
     auto hash = std::make_unique<scans::HashNode>(
         std::move(inner.node), std::move(inner_keys), uint32_t(p.hash_buckets),
-        uint32_t(p.hash_batches), uint64_t(hash_memory_limit(ctx_.settings.costs)));
+        uint32_t(p.hash_batches), uint64_t(hash_memory_limit(ctx_.settings.costs)), nullptr,
+        &ctx_.storage.temp_space());
     hash->estimate = {p.inner->cost.total, p.inner->cost.total, p.inner->cost.rows,
                       p.inner->width};
     node = std::make_unique<scans::HashJoinNode>(std::move(outer.node), std::move(hash), spec,

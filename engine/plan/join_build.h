@@ -32,6 +32,9 @@ class JoinPlanBuilder {
 
  private:
   std::unique_ptr<scans::ExecNode> build_join(const JoinPath& p) const;
+  // A parameterized scan, or a Memoize over one, reading `params`.
+  std::unique_ptr<scans::ExecNode> parameterized(const JoinPath& p,
+                                                 const scans::ExecParams* params) const;
   std::unique_ptr<scans::ExecNode> build_merge(const JoinPath& p,
                                                std::unique_ptr<scans::ExecNode> outer,
                                                std::unique_ptr<scans::ExecNode> inner,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "engine/plan/incremental_sort.h"
 #include "engine/plan/join_search.h"
 #include "engine/plan/join_selectivity.h"
 
@@ -15,6 +16,8 @@ RescanCost rescan_cost(const CostSettings& cs, const JoinPath& p) {
   switch (p.kind) {
     case JoinPath::Kind::kMaterial:
       return cost_rescan_materialized(cs, p.cost.rows, p.width);
+    case JoinPath::Kind::kMemoize:
+      return p.memo_rescan;
     case JoinPath::Kind::kHashJoin:
       if (p.hash_batches == 1) return {0, p.cost.total - p.cost.startup};
       return rescan_as_first_scan(p.cost);
@@ -146,11 +149,54 @@ void JoinSearch::match_unsorted_outer(Pair& p) {
   for (const JoinPathPtr& outer : std::vector<JoinPathPtr>(p.outer.paths)) {
     std::vector<PathKey> keys = useful_pathkeys(p.join, outer->pathkeys);
     try_nestloop(p, outer, inner, keys);
-    for (const JoinPathPtr& param : p.inner.param_paths)
-      if ((param->required_outer & ~p.outer.relids) == 0) try_nestloop(p, outer, param, keys);
+    for (const JoinPathPtr& param : p.inner.param_paths) {
+      if ((param->required_outer & ~p.outer.relids) != 0) continue;
+      try_nestloop(p, outer, param, keys);
+      if (JoinPathPtr memo = memoize_path(p, *outer, param)) try_nestloop(p, outer, memo, keys);
+    }
     if (material) try_nestloop(p, outer, material, keys);
     if (ctx_.settings.enable_mergejoin) merge_paths_for_outer(p, outer, keys);
   }
+}
+
+// get_memoize_path: a Memoize over a parameterized inner path, keyed by its parameters,
+// for an outer relation of two rows or more; costed by cost_memoize_rescan with the
+// distinct outer values estimate_num_groups expects (every call distinct when that
+// estimate fell back on a default).
+JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
+                                     const JoinPathPtr& inner) const {
+  if (!ctx_.settings.enable_memoize || p.outer.rows < 2 || inner->param_vars.empty())
+    return nullptr;
+  if (p.inner_unique && inner->param_vars.size() < p.restrict.clauses.size()) return nullptr;
+  const double calls = clamp_row_est(outer.cost.rows);
+  double ndistinct = calls;
+  const int rel = q_.vars[inner->param_vars[0]].rel;
+  std::vector<int> columns;
+  bool fallback = base_[size_t(rel)].view == nullptr;
+  for (uint32_t v : inner->param_vars) {
+    if (q_.vars[v].rel != rel) fallback = true;
+    columns.push_back(q_.vars[v].column);
+  }
+  if (!fallback) {
+    for (int c : columns) {
+      bool is_default = false;
+      get_variable_numdistinct(*base_[size_t(rel)].view, c, &is_default);
+      fallback = fallback || is_default;
+    }
+    if (!fallback)
+      ndistinct = estimate_num_groups(*base_[size_t(rel)].view, columns, calls,
+                                      base_[size_t(rel)].rows);
+  }
+  const MemoizeCost mc = cost_memoize(cs_, {inner->cost, inner->width, calls, ndistinct});
+  auto m = std::make_shared<JoinPath>(*inner);
+  m->kind = JoinPath::Kind::kMemoize;
+  m->cost = mc.path;
+  m->outer = inner;
+  m->param_build = nullptr;
+  m->memo_rescan = mc.rescan;
+  m->memo_entries = mc.est_entries;
+  m->memo_singlerow = p.inner_unique;
+  return m;
 }
 
 // generate_mergejoin_paths over an outer path already in some classes' order: the merge
@@ -223,7 +269,9 @@ void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathP
   in.inner = inner->cost;
   in.inner_rescan = rescan_cost(cs_, *inner);
   in.semi = p.semi;
-  in.indexed_join_quals = inner->required_outer != 0 && checked.empty();
+  // has_indexed_join_quals: an index scan applying every join clause (not a Memoize).
+  in.indexed_join_quals =
+      inner->kind == JoinPath::Kind::kScan && inner->required_outer != 0 && checked.empty();
   in.join_quals = quals_cost(p.restrict, &checked);
   in.rows = p.join.rows;
   PathCost cost = cost_nestloop(cs_, in);

@@ -13,6 +13,7 @@
 
 #include "engine/core/typed_expr.h"
 #include "engine/plan/cost_model.h"
+#include "engine/plan/join_cost.h"
 #include "engine/plan/join_query.h"
 #include "scans/exec_node.h"
 #include "scans/exec_params.h"
@@ -55,13 +56,13 @@ struct RestrictList {
 };
 
 struct JoinPath {
-  enum class Kind : uint8_t { kScan, kNestLoop, kHashJoin, kMergeJoin, kMaterial };
+  enum class Kind : uint8_t { kScan, kNestLoop, kHashJoin, kMergeJoin, kMaterial, kMemoize };
   Kind kind = Kind::kScan;
   PathCost cost;
   Relids relids = 0;
   int width = 0;
   std::vector<PathKey> pathkeys;
-  std::shared_ptr<const JoinPath> outer;  // joins; kMaterial: its input
+  std::shared_ptr<const JoinPath> outer;  // joins; kMaterial, kMemoize: its input
   std::shared_ptr<const JoinPath> inner;
   int scan = -1;  // kScan: the base relation's path (its builder)
   std::shared_ptr<const RestrictList> restrict;
@@ -80,6 +81,11 @@ struct JoinPath {
   // A parameterized scan (the inner side of a Nested Loop over `required_outer`): the
   // outer vars its parameters read, in parameter order, the classes whose clauses it
   // applies, and its nodes over the loop's parameters.
+  // Memoize: what a rescan costs (cost_memoize_rescan), the cache's planned entries, and
+  // whether an entry is complete after one row (an inner-unique join).
+  RescanCost memo_rescan{};
+  double memo_entries = 0;
+  bool memo_singlerow = false;
   Relids required_outer = 0;
   std::vector<uint32_t> param_vars;
   std::vector<uint32_t> param_classes;

@@ -8,17 +8,17 @@
 // with eqjoinsel), and add_paths_to_joinrel's paths for both orders of each pair:
 //
 //   sort_inner_and_outer   Merge Join over both cheapest paths sorted on the classes
-//   match_unsorted_outer   Nested Loop of every outer path with the cheapest inner path
-//                          and with a Materialize over it; Merge Join over an outer path
-//                          already in a class's order
+//   match_unsorted_outer   Nested Loop of every outer path with the cheapest inner path,
+//                          with each parameterized inner index path (and a Memoize over
+//                          it) and with a Materialize over the cheapest; Merge Join over
+//                          an outer path already in a class's order (an index's)
 //   hash_inner_and_outer   Hash Join of the cheapest-startup and cheapest-total outer
 //                          paths with the cheapest inner path
 //
-// each costed by join_cost.h's initial and final costs and kept by add_path
-// (join_path.h). Not yet: parameterized paths (an inner index scan on the join key),
-// Memoize, the order an index scan gives a merge join, parallel join paths, and the
-// range fractions mergejoinscansel takes from histograms (a merge join is costed as
-// reading both inputs whole).
+// each costed by join_cost.h's initial and final costs (a merge join's input fractions
+// from mergejoinscansel) and kept by add_path (join_path.h). Not yet: parameterized
+// bitmap heap paths, parameterization by expressions or by several relations, parallel
+// join paths, outer joins.
 #pragma once
 
 #include <map>
@@ -110,6 +110,7 @@ class JoinSearch {
   void match_unsorted_outer(Pair& p);
   void merge_paths_for_outer(Pair& p, const JoinPathPtr& outer, const std::vector<PathKey>& keys);
   void hash_inner_and_outer(Pair& p);
+  JoinPathPtr memoize_path(const Pair& p, const JoinPath& outer, const JoinPathPtr& inner) const;
   void try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
                     std::vector<PathKey> pathkeys);
   void try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,

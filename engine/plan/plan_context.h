@@ -32,6 +32,7 @@ struct PlannerSettings {
   bool enable_hashjoin = true;
   bool enable_mergejoin = true;
   bool enable_material = true;  // off: no Materialize over a nested loop's inner side
+  bool enable_memoize = true;   // off: no Memoize over a parameterized inner side
   IndexPrefetch index_prefetch = IndexPrefetch::kOff;
   // Leaf pages of index scans and bitmap index scans read ahead through a read stream.
   bool index_leaf_readahead = true;

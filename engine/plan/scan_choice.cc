@@ -11,6 +11,7 @@
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/index_open.h"
 #include "engine/plan/parallel_cost.h"
+#include "engine/plan/param_paths.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/scan_nodes.h"
 #include "engine/plan/serial_paths.h"
@@ -202,14 +203,10 @@ class ScanChooser {
     }
   }
 
-  // The parallel paths PostgreSQL adds to the table's (generate_useful_gather_paths):
-  // a Gather over the cheapest partial path (rows: the table's); for an ORDER BY, a
-  // Gather Merge straight over each partial path in some of its order
-  // (generate_gather_paths), over the cheapest one's Sort, over each partly ordered
-  // one's Incremental Sort (no LIMIT bound, rows: the table's). And those
-  // create_ordered_paths adds to the ordered relation: over the cheapest one's Sort and
-  // each partly ordered one's Incremental Sort, bounded by the LIMIT (rows: the
-  // participants' rows times the workers).
+  // generate_useful_gather_paths: a Gather over the cheapest partial path; for ORDER BY,
+  // a Gather Merge over each partial path in some of its order, over the cheapest one's
+  // Sort and each partly ordered one's Incremental Sort (rows: the table's). Then
+  // create_ordered_paths' two, bounded by the LIMIT (rows: participants' x workers).
   void add_parallel_paths(const std::vector<PartialScan>& partials) {
     const PartialScan& cheapest = partials.front();
     const GatherPath g = gather_rows(cs_, cheapest, rs_.rows);
@@ -361,9 +358,10 @@ class ScanChooser {
     // As PostgreSQL, an index holding every column the query reads gives an index-only
     // path, even with no clause or order to offer (a full index scan).
     const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
-    const bool mergeable = std::find(q_.merge_columns.begin(), q_.merge_columns.end(), keys[0]) !=
-                           q_.merge_columns.end();
-    if (ic.empty() && presorted == 0 && !index_only && !mergeable) return;
+    const auto& merge = q_.merge_columns;
+    if (ic.empty() && presorted == 0 && !index_only &&
+        std::find(merge.begin(), merge.end(), keys[0]) == merge.end())
+      return;
     BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
     IndexScanCost isc = cost_index_scan(cs_, rs_, ix.info, bq, qual_cost(cs_, qp), 1, index_only);
     PathCost p = disabled_if(!settings_.enable_indexscan, isc.path);
@@ -393,54 +391,13 @@ class ScanChooser {
     return cost_incremental_sort(cs_, input, groups, width_, limit_rows);
   }
 
-  // Index paths parameterized by `clauses` (each `column = $i`): every index whose keys
-  // hold all of their columns, the restrictions it can use beside them as index
-  // conditions, the others a Filter; rows for one outer value.
-  std::vector<ParamScanPath> param_paths(const std::vector<ParamClause>& clauses,
-                                         double loop_count) {
-    std::vector<Clause> params;
-    for (size_t i = 0; i < clauses.size(); ++i)
-      params.push_back(Clause::param_eq(clauses[i].column, uint32_t(i), clauses[i].outer_name));
-    // get_parameterized_baserel_size: the join clauses, then the restrictions.
-    std::vector<Clause> all = params;
-    all.insert(all.end(), q_.clauses.begin(), q_.clauses.end());
-    RelSize size = rs_;
-    size.rows = clamp_row_est(size.tuples * clauselist_selectivity(view_, all));
-    std::vector<ParamScanPath> out;
-    for (const IndexInfo& ix : indexes_) {
-      const std::vector<int>& keys = ix.entry->key_columns;
-      if (!std::all_of(params.begin(), params.end(), [&](const Clause& c) {
-            return std::find(keys.begin(), keys.end(), c.column) != keys.end();
-          }))
-        continue;
-      std::vector<Clause> ic = params, qp;
-      for (const Clause& c : index_pool_) {
-        const bool usable = usable_index_clause(c, keys) && !is_index_in_list(c);
-        if (c.derived_from) {
-          if (usable) ic.push_back(c);
-          continue;
-        }
-        (usable ? ic : qp).push_back(c);
-      }
-      qp = order_qual_clauses(cs_, qp);
-      const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
-      const BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
-      const IndexScanCost isc =
-          cost_index_scan(cs_, size, ix.info, bq, qual_cost(cs_, qp), loop_count, index_only);
-      IndexPathSpec spec{ix.entry, in_key_order(ic, keys), qp, false, index_only};
-      out.push_back({disabled_if(!settings_.enable_indexscan, isc.path),
-                     [this, spec](const scans::ExecParams* p) mutable {
-                       spec.params = p;
-                       return make_index_scan(table(), spec);
-                     }});
-    }
-    return out;
-  }
-
   TablePaths table_paths() {
     TablePaths t;
-    t.param_paths = [this](const std::vector<ParamClause>& clauses, double loop_count) {
-      return param_paths(clauses, loop_count);
+    t.param_paths = [this](const std::vector<ParamClause>& clauses, double loops) {
+      auto covers = [this](const std::vector<int>& keys) { return covers_query(keys); };
+      return parameterized_index_paths(
+          {cs_, settings_, view_, rs_, q_.clauses, index_pool_, indexes_, covers, table()}, clauses,
+          loops);
     };
     std::tie(t.paths, t.builders, t.view, t.size, t.width) =
         std::tuple(table_paths_, builders_, &view_, rs_, width_);

@@ -92,6 +92,7 @@ PlannerSettings planner_settings(const Settings& s) {
   p.enable_hashjoin = s.get_bool("enable_hashjoin");
   p.enable_mergejoin = s.get_bool("enable_mergejoin");
   p.enable_material = s.get_bool("enable_material");
+  p.enable_memoize = s.get_bool("enable_memoize");
   const std::string& prefetch = s.get_enum("index_prefetch");
   p.index_prefetch = prefetch == "off"  ? IndexPrefetch::kOff
                      : prefetch == "on" ? IndexPrefetch::kOn

@@ -1,0 +1,43 @@
+// Parameterized index paths (build_index_paths with join clauses): for a join clause
+// `column = outer column` a Nested Loop could hand its inner side as a parameter, each
+// index whose keys hold the clauses' columns scans once per outer row, the table's
+// restrictions it can use beside them as further index conditions, the others a Filter.
+// Costed by cost_index with the loop count (the outer relation's rows: index and heap
+// pages cached across the loops, Mackert-Lohman), the rows of one scan sized by
+// get_parameterized_baserel_size (the join clauses' var_eq_non_const with the
+// restrictions). The scan chooser (engine/plan/scan_choice.h) calls this on the join
+// search's request.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "engine/core/clause.h"
+#include "engine/plan/bitmap_or.h"
+#include "engine/plan/cost_model.h"
+#include "engine/plan/plan_context.h"
+#include "engine/plan/scan_choice.h"
+#include "engine/plan/scan_nodes.h"
+#include "engine/plan/selectivity.h"
+
+namespace tp {
+
+// What the scan chooser knows of its table, as the parameterized paths need it.
+struct ParamPathInputs {
+  const CostSettings& cs;
+  const PlannerSettings& settings;
+  const RelationStatsView& view;
+  const RelSize& size;
+  const std::vector<Clause>& restrictions;  // baserestrictinfo
+  const std::vector<Clause>& index_pool;    // restrictions and their derived index clauses
+  const std::vector<IndexInfo>& indexes;
+  std::function<bool(const std::vector<int>& keys)> covers_query;  // an index-only scan's test
+  TableScan table;  // what the scan nodes are built over (valid while the chooser runs)
+};
+
+std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
+                                                     const std::vector<ParamClause>& clauses,
+                                                     double loop_count);
+
+}  // namespace tp
