@@ -76,6 +76,14 @@ struct BuiltInput {
     computed.push_back(&key);
     return uint32_t(layout.size() + computed.size() - 1);
   }
+  // The row's slot types: the vars', then the computed keys'.
+  std::vector<TypeId> types(const JoinQuery& q) const {
+    std::vector<TypeId> out;
+    for (uint32_t v : layout)
+      if (v != UINT32_MAX) out.push_back(q.vars[v].type);
+    for (const TypedExpr* k : computed) out.push_back(k->type);
+    return out;
+  }
   // Adds the projection of the computed keys, once every key has its slot.
   void project() {
     if (computed.empty()) return;
@@ -91,6 +99,28 @@ struct BuiltInput {
     layout.insert(layout.end(), computed.size(), UINT32_MAX);
   }
 };
+
+// The Join Filter: every clause of the join's restrictlist but the hash or merge keys
+// (and, for a nested loop, those its parameterized inner side applies).
+void set_join_filter(const JoinPath& p, const std::vector<uint32_t>& combined,
+                     scans::JoinSpec& spec) {
+  std::vector<const RestrictClause*> filter;
+  for (size_t i = 0; i < p.restrict->clauses.size(); ++i)
+    if (std::find(p.join_keys.begin(), p.join_keys.end(), i) == p.join_keys.end())
+      filter.push_back(&p.restrict->clauses[i]);
+  if (filter.empty()) return;
+  TypedExpr f;
+  if (filter.size() == 1) {
+    f = filter[0]->expr;
+  } else {
+    f.kind = TypedExpr::Kind::kAnd;
+    f.type = TypeId::kBool;
+    for (const RestrictClause* c : filter) f.args.push_back(c->expr);
+  }
+  spec.filter_text = deparse(f);
+  remap_vars(f, combined);
+  spec.filter = std::make_shared<const TypedExpr>(std::move(f));
+}
 
 std::string key_text(const TypedExpr& k) {
   return k.kind == TypedExpr::Kind::kColumn ? k.name : "(" + deparse(k) + ")";
@@ -166,32 +196,10 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
   std::vector<uint32_t> combined = outer.layout;
   combined.insert(combined.end(), inner.layout.begin(), inner.layout.end());
   scans::JoinSpec spec;
-  auto types = [&](const BuiltInput& in, std::vector<TypeId>& out) {
-    for (uint32_t v : in.layout)
-      if (v != UINT32_MAX) out.push_back(q_.vars[v].type);
-    for (const TypedExpr* k : in.computed) out.push_back(k->type);
-  };
-  types(outer, spec.outer_types);
-  types(inner, spec.inner_types);
+  spec.outer_types = outer.types(q_);
+  spec.inner_types = inner.types(q_);
   for (uint32_t v : search_.output_vars(p.relids)) spec.output.push_back(position_in(combined, v));
-  // The Join Filter: every clause but the hash or merge keys.
-  std::vector<const RestrictClause*> filter;
-  for (size_t i = 0; i < p.restrict->clauses.size(); ++i)
-    if (std::find(p.join_keys.begin(), p.join_keys.end(), i) == p.join_keys.end())
-      filter.push_back(&p.restrict->clauses[i]);
-  if (!filter.empty()) {
-    TypedExpr f;
-    if (filter.size() == 1) {
-      f = filter[0]->expr;
-    } else {
-      f.kind = TypedExpr::Kind::kAnd;
-      f.type = TypeId::kBool;
-      for (const RestrictClause* c : filter) f.args.push_back(c->expr);
-    }
-    spec.filter_text = deparse(f);
-    remap_vars(f, combined);
-    spec.filter = std::make_shared<const TypedExpr>(std::move(f));
-  }
+  set_join_filter(p, combined, spec);
   std::unique_ptr<scans::ExecNode> node;
   if (p.kind == JoinPath::Kind::kNestLoop) {
     node = std::make_unique<scans::NestLoopNode>(std::move(outer.node), std::move(inner.node), spec,
