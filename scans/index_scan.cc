@@ -63,7 +63,8 @@ void IndexScanNode::do_open() {
     for (auto& set : runtime_sets_)
       for (const IndexScanParams::RuntimeKey& k : params_.runtime_keys) {
         null_key = null_key || params_.params->is_null(k.param);
-        set.push_back(btree::ColumnCondition::eq(k.column, int64_t(params_.params->value(k.param))));
+        set.push_back(
+            btree::ColumnCondition::eq(k.column, int64_t(params_.params->value(k.param))));
       }
     // `key = NULL` never holds.
     if (null_key) runtime_sets_.clear();
@@ -73,8 +74,7 @@ void IndexScanNode::do_open() {
   condition_set_ = 0;
   if (scan_) readahead_ += scan_->leaf_readahead_stats();
   scan_ = std::make_unique<btree::IndexScan>(
-      *params_.index.tree,
-      index_done_ ? std::vector<btree::ColumnCondition>{} : sets()[0],
+      *params_.index.tree, index_done_ ? std::vector<btree::ColumnCondition>{} : sets()[0],
       params_.direction, params_.leaf_readahead && !params_.parallel);
   batch_.reset(params_.output.width(), kIndexBatchRows);
   batch_.shape = params_.output.shape();

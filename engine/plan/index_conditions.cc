@@ -105,7 +105,7 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
 }
 
 std::vector<scans::IndexScanParams::RuntimeKey> runtime_keys(const std::vector<Clause>& clauses,
-                                                            const std::vector<int>& key_columns) {
+                                                             const std::vector<int>& key_columns) {
   std::vector<scans::IndexScanParams::RuntimeKey> keys;
   for (const Clause& c : clauses) {
     if (!c.param) continue;

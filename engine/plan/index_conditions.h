@@ -28,6 +28,6 @@ scans::ConditionSets condition_sets(const std::vector<Clause>& clauses,
 
 // The parameterized clauses (`column = $param`) among `clauses` as the scan's runtime keys.
 std::vector<scans::IndexScanParams::RuntimeKey> runtime_keys(const std::vector<Clause>& clauses,
-                                                            const std::vector<int>& key_columns);
+                                                             const std::vector<int>& key_columns);
 
 }  // namespace tp

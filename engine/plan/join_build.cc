@@ -153,8 +153,8 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::sorted(std::unique_ptr<scans::
                                                          std::vector<scans::SortKey> keys,
                                                          std::string text, int width,
                                                          const PathCost& cost) const {
-  auto sort = std::make_unique<scans::SortNode>(std::move(input), std::move(keys),
-                                                std::move(text), -1, kSortMemoryLimitBytes);
+  auto sort = std::make_unique<scans::SortNode>(std::move(input), std::move(keys), std::move(text),
+                                                -1, kSortMemoryLimitBytes);
   sort->estimate = {cost.startup, cost.total, cost.rows, width};
   return sort;
 }
@@ -209,8 +209,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
         std::move(inner.node), std::move(inner_keys), uint32_t(p.hash_buckets),
         uint32_t(p.hash_batches), uint64_t(hash_memory_limit(ctx_.settings.costs)), nullptr,
         &ctx_.storage.temp_space());
-    hash->estimate = {p.inner->cost.total, p.inner->cost.total, p.inner->cost.rows,
-                      p.inner->width};
+    hash->estimate = {p.inner->cost.total, p.inner->cost.total, p.inner->cost.rows, p.inner->width};
     node = std::make_unique<scans::HashJoinNode>(std::move(outer.node), std::move(hash), spec,
                                                  std::move(outer_keys), and_text(cond));
   } else {

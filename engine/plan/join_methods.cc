@@ -78,11 +78,10 @@ bool JoinSearch::inner_is_unique(const JoinRelation& inner, const RestrictList& 
   return false;
 }
 
-void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer,
-                           const JoinRelation& inner,
+void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const JoinRelation& inner,
                            const std::shared_ptr<const RestrictList>& restrict) {
-  Pair p{outer, inner, *restrict, join, restrict, false, {}};
-  p.inner_unique = inner_is_unique(inner, *restrict);
+  Pair p{outer, inner, * restrict, join, restrict, false, {}};
+  p.inner_unique = inner_is_unique(inner, * restrict);
   if (p.inner_unique) {
     double sel = 1;
     for (const RestrictClause& c : restrict->clauses) sel *= c.selectivity;
@@ -184,8 +183,8 @@ JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
       fallback = fallback || is_default;
     }
     if (!fallback)
-      ndistinct = estimate_num_groups(*base_[size_t(rel)].view, columns, calls,
-                                      base_[size_t(rel)].rows);
+      ndistinct =
+          estimate_num_groups(*base_[size_t(rel)].view, columns, calls, base_[size_t(rel)].rows);
   }
   const MemoizeCost mc = cost_memoize(cs_, {inner->cost, inner->width, calls, ndistinct});
   auto m = std::make_shared<JoinPath>(*inner);
@@ -399,8 +398,8 @@ void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathP
   }
   auto path = std::make_shared<JoinPath>();
   path->kind = JoinPath::Kind::kHashJoin;
-  path->cost = disabled_if(!ctx_.settings.enable_hashjoin,
-                           final_cost_hashjoin(cs_, in, ws, bucket));
+  path->cost =
+      disabled_if(!ctx_.settings.enable_hashjoin, final_cost_hashjoin(cs_, in, ws, bucket));
   path->cost.rows = p.join.rows;
   path->relids = p.join.relids;
   path->width = p.join.width;

@@ -48,7 +48,8 @@ void add_path(std::vector<JoinPathPtr>& list, JoinPathPtr p, bool consider_start
             if (keys != PathKeysComparison::kBetter2) remove_old = p->cost.rows <= old.cost.rows;
             break;
           case FuzzyCompare::kOldBetter:
-            if (keys != PathKeysComparison::kBetter1 && p->cost.rows >= old.cost.rows) accept = false;
+            if (keys != PathKeysComparison::kBetter1 && p->cost.rows >= old.cost.rows)
+              accept = false;
             break;
           case FuzzyCompare::kDifferent:
             break;

@@ -21,8 +21,9 @@ std::string quoted(const std::string& s) {
 }
 
 Error not_supported(const std::string& what, int position) {
-  return Error(what + " is not supported yet").at_position(position).with_sqlstate(
-      sqlstate::kFeatureNotSupported);
+  return Error(what + " is not supported yet")
+      .at_position(position)
+      .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
 bool is_integer(TypeId t) {
@@ -114,9 +115,11 @@ class JoinBinder {
                           s_.group_by.empty() ? s_.having->position : s_.group_by_position);
     if (s_.distinct) throw not_supported("SELECT DISTINCT over a join", s_.from->position);
     for (const sql::Target& t : s_.targets)
-      if (calls_aggregate(*t.expr)) throw not_supported("an aggregate over a join", t.expr->position);
+      if (calls_aggregate(*t.expr))
+        throw not_supported("an aggregate over a join", t.expr->position);
     for (const sql::OrderItem& o : s_.order_by)
-      if (calls_aggregate(*o.expr)) throw not_supported("an aggregate over a join", o.expr->position);
+      if (calls_aggregate(*o.expr))
+        throw not_supported("an aggregate over a join", o.expr->position);
   }
 
   // The relations of `f` (in FROM order), and the ON / USING conjuncts, each checked to
@@ -246,8 +249,7 @@ class JoinBinder {
             .at_position(ref.position)
             .with_sqlstate(sqlstate::kUndefinedTable);
       if (!(scope & (Relids(1) << rel)))
-        throw Error("invalid reference to FROM-clause entry for table " + quoted(ref.qualifier),
-                    "",
+        throw Error("invalid reference to FROM-clause entry for table " + quoted(ref.qualifier), "",
                     "There is an entry for table " + quoted(ref.qualifier) +
                         ", but it cannot be referenced from this part of the query.")
             .at_position(ref.position)

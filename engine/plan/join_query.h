@@ -42,10 +42,10 @@ inline constexpr size_t kMaxJoinRels = 12;
 
 struct JoinBaseRel {
   const RelationEntry* rel = nullptr;
-  std::string refname;      // its alias, else the table's name: what qualifies its columns
-  std::string alias;        // the alias when it differs from the table's name, else ""
-  uint32_t first_var = 0;   // the var of column 0
-  std::string prefix;       // "refname." as EXPLAIN qualifies the columns, quoted if needed
+  std::string refname;     // its alias, else the table's name: what qualifies its columns
+  std::string alias;       // the alias when it differs from the table's name, else ""
+  uint32_t first_var = 0;  // the var of column 0
+  std::string prefix;      // "refname." as EXPLAIN qualifies the columns, quoted if needed
   // Conjuncts over this relation alone, in the order written (a class's `col = const`
   // given to every member after them, as generate_base_implied_equalities does).
   std::vector<const sql::Expr*> restrictions;
@@ -56,8 +56,8 @@ struct QueryVar {
   int column = 0;
   TypeId type = TypeId::kInt4;
   int32_t typmod = kNoTypmod;
-  int width = 0;             // attr_widths: ANALYZE's average, else the type's
-  Relids where_needed = 0;   // relations (and kOutputNeed) reading it above its scan
+  int width = 0;            // attr_widths: ANALYZE's average, else the type's
+  Relids where_needed = 0;  // relations (and kOutputNeed) reading it above its scan
 };
 
 // An equivalence class without a constant that spans several relations: its members in
@@ -95,7 +95,9 @@ struct JoinQuery {
   std::vector<std::unique_ptr<sql::Expr>> derived;
 
   Relids all_rels() const { return (Relids(1) << rels.size()) - 1; }
-  uint32_t var_of(int rel, int column) const { return rels[size_t(rel)].first_var + uint32_t(column); }
+  uint32_t var_of(int rel, int column) const {
+    return rels[size_t(rel)].first_var + uint32_t(column);
+  }
   // The relations `e` reads.
   Relids relids_of(const TypedExpr& e) const;
   // A var as EXPLAIN prints it ("o.cust"), and `a = b` of two vars bound as written.

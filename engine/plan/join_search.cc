@@ -136,8 +136,7 @@ bool JoinSearch::has_join_clauses(const JoinRelation& r) const {
     if ((f.relids & r.relids) && (f.relids & ~r.relids)) return true;
   for (const JoinClass& c : q_.classes) {
     bool in = false, out = false;
-    for (uint32_t v : c.members)
-      (r.relids & (Relids(1) << q_.vars[v].rel) ? in : out) = true;
+    for (uint32_t v : c.members) (r.relids & (Relids(1) << q_.vars[v].rel) ? in : out) = true;
     if (in && out) return true;
   }
   return false;

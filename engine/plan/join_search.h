@@ -29,8 +29,8 @@
 
 #include "engine/plan/join_cost.h"
 #include "engine/plan/join_path.h"
-#include "engine/plan/join_selectivity.h"
 #include "engine/plan/join_query.h"
+#include "engine/plan/join_selectivity.h"
 #include "engine/plan/plan_context.h"
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/selectivity.h"
@@ -120,11 +120,11 @@ class JoinSearch {
   bool inner_is_unique(const JoinRelation& inner, const RestrictList& r) const;
   MergeScanFractions scan_fractions(const RestrictClause& c, const JoinPath& outer,
                                     const JoinPath& inner, const std::vector<PathKey>& order) const;
-  HashBucketStats bucket_stats(const RestrictClause& c, const TypedExpr& inner_key,
-                               double buckets);
+  HashBucketStats bucket_stats(const RestrictClause& c, const TypedExpr& inner_key, double buckets);
   // The restrictlist's hash and merge clauses.
   std::vector<size_t> equi_clauses(const RestrictList& r) const;
-  std::vector<PathKey> outer_keys_for_merge(const Pair& p, const std::vector<size_t>& clauses) const;
+  std::vector<PathKey> outer_keys_for_merge(const Pair& p,
+                                            const std::vector<size_t>& clauses) const;
   QualCost quals_cost(const RestrictList& r, const std::vector<size_t>* only = nullptr) const;
   double approx_tuple_count(const JoinPath& outer, const JoinPath& inner, const RestrictList& r,
                             const std::vector<size_t>& clauses) const;
@@ -135,9 +135,9 @@ class JoinSearch {
   std::vector<JoinBaseInput> base_;
   std::vector<PathKey> query_pathkeys_;
   bool consider_startup_;
-  std::vector<uint32_t> var_key_;      // per var: its class, or classes + var
-  std::vector<JoinRelation> rels_;     // base relations first
-  std::map<Relids, size_t> index_;     // relids -> rels_
+  std::vector<uint32_t> var_key_;   // per var: its class, or classes + var
+  std::vector<JoinRelation> rels_;  // base relations first
+  std::map<Relids, size_t> index_;  // relids -> rels_
   std::vector<std::vector<size_t>> levels_;
   // estimate_hash_bucket_stats as cached on the clause for its inner side.
   std::map<std::pair<std::string, std::string>, HashBucketStats> bucket_cache_;

@@ -39,7 +39,8 @@ ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinSearch& searc
     return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
   });
   sq.constant_columns = constant_columns(sq.clauses);
-  for (uint32_t v : search.output_vars(Relids(1) << rel)) sq.scan_columns.push_back(q.vars[v].column);
+  for (uint32_t v : search.output_vars(Relids(1) << rel))
+    sq.scan_columns.push_back(q.vars[v].column);
   for (const JoinClass& c : q.classes)
     for (uint32_t v : c.members)
       if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
@@ -183,8 +184,7 @@ class JoinSelectPlanner {
     top.node = project(std::move(top.node), computed, layout);
     for (const auto& t : q_.targets) output_slots_.push_back(slot_of(*t, computed, layout));
     if (choice->kind == SerialChoice::Kind::kSort)
-      add_sort(top, choice->top,
-               [&](const TypedExpr& e) { return slot_of(e, computed, layout); });
+      add_sort(top, choice->top, [&](const TypedExpr& e) { return slot_of(e, computed, layout); });
     if (s_.limit || s_.offset.value_or(0) > 0) add_limit(s_.limit, s_.offset.value_or(0), top);
     ChosenScan out;
     out.node = std::move(top.node);
@@ -199,9 +199,9 @@ class JoinSelectPlanner {
     for (const JoinOrderItem& o : q_.order)
       keys.push_back({slot(*o.expr), o.descending, o.nulls_first});
     const std::optional<int64_t> limit = limit_tuples(s_);
-    auto sort = std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys),
-                                                  q_.order_text, limit ? *limit : -1,
-                                                  kSortMemoryLimitBytes);
+    auto sort =
+        std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys), q_.order_text,
+                                          limit ? *limit : -1, kSortMemoryLimitBytes);
     sort->estimate = {cost.startup, cost.total, cost.rows, final_width()};
     top = {std::move(sort), cost};
   }
@@ -244,8 +244,8 @@ class JoinSelectPlanner {
     PlanTop top{std::move(c.node), PathCost{0, 0, 0}};
     if (!q_.order.empty()) {
       const std::optional<int64_t> limit = limit_tuples(s_);
-      const PathCost sorted = cost_sort(ctx_.settings.costs, top.path, 0, width, 0,
-                                        limit ? double(*limit) : -1);
+      const PathCost sorted =
+          cost_sort(ctx_.settings.costs, top.path, 0, width, 0, limit ? double(*limit) : -1);
       // The sort reads no row: every key names slot 0.
       add_sort(top, {sorted.startup, sorted.total, 0}, [](const TypedExpr&) { return 0u; });
     }

@@ -395,7 +395,8 @@ const std::vector<SettingDef>& Settings::definitions() {
        1,
        "on",
        {},
-       "Enables the planner's use of nested-loop join plans (off adds the disable cost; a nested loop is still used when no other method can join).",
+       "Enables the planner's use of nested-loop join plans (off adds the disable cost; a nested "
+       "loop is still used when no other method can join).",
        "Query Tuning / Planner Method Configuration"},
       {"enable_hashjoin",
        SettingType::kBool,
@@ -422,7 +423,8 @@ const std::vector<SettingDef>& Settings::definitions() {
        1,
        "on",
        {},
-       "Enables the planner's use of materialization (off: no Materialize over a nested loop's inner side unless nothing else is possible).",
+       "Enables the planner's use of materialization (off: no Materialize over a nested loop's "
+       "inner side unless nothing else is possible).",
        "Query Tuning / Planner Method Configuration"},
       {"enable_memoize",
        SettingType::kBool,

@@ -200,8 +200,8 @@ enum class JoinKind : uint8_t { kNone, kComma, kCross, kInner, kLeft, kRight, kF
 struct FromItem {
   bool is_function = false;  // generate_series(...) rather than a table
   JoinKind join = JoinKind::kNone;
-  std::string name;          // table or function name
-  std::string schema;        // "public" or "pg_catalog" when the name was qualified
+  std::string name;    // table or function name
+  std::string schema;  // "public" or "pg_catalog" when the name was qualified
   int position = 0;
   std::vector<ExprPtr> func_args;
   std::string alias;                        // s in generate_series(...) s(i)

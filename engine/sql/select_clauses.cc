@@ -33,8 +33,9 @@ FromItem SelectClauseParser::table_ref() {
     } else if (accept_word("inner")) {
       kind = JoinKind::kInner;
     } else if (is_word("left") || is_word("right") || is_word("full")) {
-      kind = accept_word("left") ? JoinKind::kLeft : accept_word("right") ? JoinKind::kRight
-                                                                          : (next(), JoinKind::kFull);
+      kind = accept_word("left")    ? JoinKind::kLeft
+             : accept_word("right") ? JoinKind::kRight
+                                    : (next(), JoinKind::kFull);
       accept_word("outer");
     } else if (is_word("join")) {
       kind = JoinKind::kInner;

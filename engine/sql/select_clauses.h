@@ -1,6 +1,6 @@
 // The clauses of a SELECT that need more than an expression: FROM's list of tables,
-// functions and joins; GROUP BY's items (grouping sets refused by name) and HAVING, LIMIT / OFFSET / FETCH FIRST in
-// PostgreSQL's orders, and the refusal of a clause tidepool does not have where it
+// functions and joins; GROUP BY's items (grouping sets refused by name) and HAVING, LIMIT / OFFSET
+// / FETCH FIRST in PostgreSQL's orders, and the refusal of a clause tidepool does not have where it
 // starts. engine/sql/parser.cc's statement parser builds on these.
 #pragma once
 

@@ -102,8 +102,8 @@ TEST_F(IndexedJoinTables, InnerIndexScanRunsPerOuterRow) {
 // A table whose restrictions are false makes the join empty: no scan runs.
 TEST_F(JoinTables, ContradictionGivesNoRows) {
   EXPECT_TRUE(s_.execute("select * from o, c where o.cust = c.cid and 1 = 2").rows.empty());
-  EXPECT_TRUE(s_.execute("select * from o, c where o.cust = c.cid and o.id = 1 and o.id = 2")
-                  .rows.empty());
+  EXPECT_TRUE(
+      s_.execute("select * from o, c where o.cust = c.cid and o.id = 1 and o.id = 2").rows.empty());
 }
 
 }  // namespace
