@@ -134,9 +134,9 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
   if (p.kind == JoinPath::Kind::kMemoize) {
     std::vector<size_t> keys;
     std::string text;
-    for (size_t i = 0; i < p.param_vars.size(); ++i) {
+    for (size_t i = 0; i < p.param_exprs.size(); ++i) {
       keys.push_back(i);
-      text += (i ? ", " : "") + q_.var_name(p.param_vars[i]);
+      text += (i ? ", " : "") + deparse(p.param_exprs[i]);
     }
     node = std::make_unique<scans::MemoizeNode>(
         parameterized(*p.outer, params), params, std::move(keys), std::move(text), false,
@@ -161,16 +161,17 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::sorted(std::unique_ptr<scans::
 
 std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) const {
   BuiltInput outer{build(*p.outer), search_.output_vars(p.outer->relids), {}};
-  // A parameterized inner scan reads the outer row's values of its vars (a Nested
-  // Loop's parameters, set before each rescan).
+  // A parameterized inner scan reads values of the outer row (a Nested Loop's
+  // parameters, set before each rescan): columns, or expressions computed above the
+  // outer side as a key would be.
   std::unique_ptr<scans::ExecParams> params;
   std::vector<uint32_t> param_slots;
   std::unique_ptr<scans::ExecNode> inner_node;
   if (p.inner->required_outer != 0) {
     std::vector<TypeId> types;
-    for (uint32_t v : p.inner->param_vars) {
-      types.push_back(q_.vars[v].type);
-      param_slots.push_back(position_in(outer.layout, v));
+    for (const TypedExpr& e : p.inner->param_exprs) {
+      types.push_back(e.type);
+      param_slots.push_back(outer.slot(e));
     }
     params = std::make_unique<scans::ExecParams>(std::move(types));
     inner_node = parameterized(*p.inner, params.get());

@@ -164,17 +164,22 @@ void JoinSearch::match_unsorted_outer(Pair& p) {
 // estimate fell back on a default).
 JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
                                      const JoinPathPtr& inner) const {
-  if (!ctx_.settings.enable_memoize || p.outer.rows < 2 || inner->param_vars.empty())
+  if (!ctx_.settings.enable_memoize || p.outer.rows < 2 || inner->param_exprs.empty())
     return nullptr;
-  if (p.inner_unique && inner->param_vars.size() < p.restrict.clauses.size()) return nullptr;
+  if (p.inner_unique && inner->param_exprs.size() < p.restrict.clauses.size()) return nullptr;
   const double calls = clamp_row_est(outer.cost.rows);
+  // estimate_num_groups over the keys' columns (one outer relation's); every call
+  // distinct when a key is no column or its count is a default.
   double ndistinct = calls;
-  const int rel = q_.vars[inner->param_vars[0]].rel;
+  const int rel = std::countr_zero(inner->required_outer);
   std::vector<int> columns;
   bool fallback = base_[size_t(rel)].view == nullptr;
-  for (uint32_t v : inner->param_vars) {
-    if (q_.vars[v].rel != rel) fallback = true;
-    columns.push_back(q_.vars[v].column);
+  for (const TypedExpr& e : inner->param_exprs) {
+    if (e.kind != TypedExpr::Kind::kColumn) {
+      fallback = true;
+      break;
+    }
+    columns.push_back(q_.vars[e.slot].column);
   }
   if (!fallback) {
     for (int c : columns) {
@@ -183,8 +188,8 @@ JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
       fallback = fallback || is_default;
     }
     if (!fallback)
-      ndistinct =
-          estimate_num_groups(*base_[size_t(rel)].view, columns, calls, base_[size_t(rel)].rows);
+      ndistinct = estimate_num_groups(*base_[size_t(rel)].view, columns, calls,
+                                      base_[size_t(rel)].rows);
   }
   const MemoizeCost mc = cost_memoize(cs_, {inner->cost, inner->width, calls, ndistinct});
   auto m = std::make_shared<JoinPath>(*inner);
@@ -253,13 +258,20 @@ void JoinSearch::hash_inner_and_outer(Pair& p) {
 
 void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
                               std::vector<PathKey> pathkeys) {
-  // A parameterized inner side applies the clauses that read only it and the relations
-  // it is parameterized by (join_clause_is_movable_into): they leave the Join Filter.
+  // A parameterized inner side applies its own clauses, and a class's other clauses
+  // between the same relations (join_clause_is_movable_into): they leave the Join Filter.
+  // A clause that also reads a third relation stays, as in PostgreSQL.
   std::vector<size_t> applied, checked;
   const Relids movable = inner->relids | inner->required_outer;
   for (size_t i = 0; i < p.restrict.clauses.size(); ++i) {
+    const RestrictClause& c = p.restrict.clauses[i];
+    const bool own =
+        (c.equi && std::find(inner->param_classes.begin(), inner->param_classes.end(), c.key) !=
+                       inner->param_classes.end()) ||
+        std::find(inner->param_filters.begin(), inner->param_filters.end(), deparse(c.expr)) !=
+            inner->param_filters.end();
     const bool in_inner =
-        inner->required_outer != 0 && (q_.relids_of(p.restrict.clauses[i].expr) & ~movable) == 0;
+        inner->required_outer != 0 && own && (q_.relids_of(c.expr) & ~movable) == 0;
     (in_inner ? applied : checked).push_back(i);
   }
   NestLoopInput in;

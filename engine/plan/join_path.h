@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/core/typed_expr.h"
@@ -78,17 +79,19 @@ struct JoinPath {
   PathCost inner_material_cost;
   int hash_buckets = 0;  // hash join: the planned table
   int hash_batches = 0;
-  // A parameterized scan (the inner side of a Nested Loop over `required_outer`): the
-  // outer vars its parameters read, in parameter order, the classes whose clauses it
-  // applies, and its nodes over the loop's parameters.
   // Memoize: what a rescan costs (cost_memoize_rescan), the cache's planned entries, and
   // whether an entry is complete after one row (an inner-unique join).
   RescanCost memo_rescan{};
   double memo_entries = 0;
   bool memo_singlerow = false;
+  // A parameterized scan (the inner side of a Nested Loop over `required_outer`): what
+  // its parameters are over the outer row (a column, or an expression such as
+  // `(k)::numeric`), in parameter order, the classes whose clauses it applies, and its
+  // nodes over the loop's parameters.
   Relids required_outer = 0;
-  std::vector<uint32_t> param_vars;
+  std::vector<TypedExpr> param_exprs;
   std::vector<uint32_t> param_classes;
+  std::vector<std::string> param_filters;  // Join Filters it applies, as deparsed
   std::function<std::unique_ptr<scans::ExecNode>(const scans::ExecParams*)> param_build;
 };
 

@@ -88,7 +88,8 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
   for (size_t other = 0; other < q_.rels.size(); ++other) {
     if (other == rel) continue;
     std::vector<ParamClause> clauses;
-    std::vector<uint32_t> outer_vars, classes;
+    std::vector<TypedExpr> outer;
+    std::vector<uint32_t> classes;
     for (size_t c = 0; c < q_.classes.size(); ++c) {
       std::optional<uint32_t> in, out;
       for (uint32_t v : q_.classes[c].members) {
@@ -96,10 +97,12 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
         if (size_t(q_.vars[v].rel) == other && !out) out = v;
       }
       if (!in || !out || !same_key_type(q_.vars[*in].type, q_.vars[*out].type)) continue;
-      clauses.push_back({q_.vars[*in].column, q_.var_name(*out)});
-      outer_vars.push_back(*out);
+      clauses.push_back({q_.vars[*in].column, q_.var_name(*out), 0});
+      outer.push_back(q_.var_equality(*in, *out).args[1]);
       classes.push_back(uint32_t(c));
     }
+    std::vector<std::string> filters;
+    add_filter_params(rel, other, clauses, outer, filters);
     if (clauses.empty()) continue;
     std::vector<JoinPathPtr> kept;
     for (ParamScanPath& sp : base_[rel].param_paths(clauses, rels_[other].rows)) {
@@ -108,12 +111,37 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       path->relids = inner.relids;
       path->width = inner.width;
       path->required_outer = Relids(1) << other;
-      path->param_vars = outer_vars;
+      path->param_exprs = outer;
       path->param_classes = classes;
+      path->param_filters = filters;
       path->param_build = std::move(sp.build);
       add_path(kept, std::move(path), false);
     }
     inner.param_paths.insert(inner.param_paths.end(), kept.begin(), kept.end());
+  }
+}
+
+// A Join Filter `column = f(other's columns)` comparing as one type is a parameterized
+// scan's clause too (PostgreSQL: an equivalence class with an expression member).
+void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamClause>& clauses,
+                                   std::vector<TypedExpr>& outer,
+                                   std::vector<std::string>& filters) const {
+  for (const JoinFilterClause& f : q_.filters) {
+    if (f.relids != ((Relids(1) << rel) | (Relids(1) << other))) continue;
+    const TypedExpr& e = f.expr;
+    if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.name != "=")
+      continue;
+    for (size_t side = 0; side < 2; ++side) {
+      const TypedExpr& col = e.args[side];
+      const TypedExpr& val = e.args[1 - side];
+      if (col.kind != TypedExpr::Kind::kColumn || size_t(q_.vars[col.slot].rel) != rel ||
+          q_.relids_of(val) != (Relids(1) << other) || !same_key_type(col.type, val.type))
+        continue;
+      clauses.push_back({q_.vars[col.slot].column, deparse(val), expr_cost_units(val)});
+      outer.push_back(val);
+      filters.push_back(deparse(e));
+      break;
+    }
   }
 }
 

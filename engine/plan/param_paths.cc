@@ -37,7 +37,9 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
     }
     qp = order_qual_clauses(in.cs, qp);
     const bool index_only = in.settings.enable_indexonlyscan && in.covers_query(keys);
-    const BtreeQuals bq = summarize_btree_quals(in.view, keys, ix.entry->unique, ic);
+    BtreeQuals bq = summarize_btree_quals(in.view, keys, ix.entry->unique, ic);
+    // index_other_operands_eval_cost: the outer expressions, once per scan.
+    for (const ParamClause& c : clauses) bq.operand_cost_units += c.operand_cost_units;
     const IndexScanCost isc =
         cost_index_scan(in.cs, size, ix.info, bq, qual_cost(in.cs, qp), loop_count, index_only);
     IndexPathSpec spec{ix.entry, in_key_order(ic, keys), qp, false, index_only};

@@ -104,7 +104,8 @@ struct ScanQuery {
 // parameter i of the Nested Loop above (i: its place in the request).
 struct ParamClause {
   int column = 0;
-  std::string outer_name;  // as EXPLAIN prints the outer column ("a.x")
+  std::string outer_name;  // as EXPLAIN prints the outer value ("a.x", "(a.k + 1)")
+  double operand_cost_units = 0;  // an outer expression's calls, evaluated once per scan
 };
 
 // A parameterized index path (build_index_paths with join clauses): the index applies
