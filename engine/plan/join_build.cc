@@ -187,8 +187,9 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
     const RestrictClause& c = p.restrict->clauses[i];
     const TypedExpr& ok = search_.side_key(c, p.outer->relids);
     const TypedExpr& ik = &ok == &c.key1 ? c.key2 : c.key1;
-    outer_keys.push_back(outer.slot(ok));
-    inner_keys.push_back(inner.slot(ik));
+    const bool first = &ok == &c.key1;
+    outer_keys.push_back(outer.slot(first ? c.exec1 : c.exec2));
+    inner_keys.push_back(inner.slot(first ? c.exec2 : c.exec1));
     // get_switched_clauses: the outer side first.
     cond.push_back("(" + deparse(ok) + " = " + deparse(ik) + ")");
   }

@@ -33,10 +33,10 @@ bool supports_mark_restore(const JoinPath& p) {
 
 }  // namespace
 
-std::vector<size_t> JoinSearch::equi_clauses(const RestrictList& r) const {
+std::vector<size_t> JoinSearch::equi_clauses(const RestrictList& r, bool hashing) const {
   std::vector<size_t> out;
   for (size_t i = 0; i < r.clauses.size(); ++i)
-    if (r.clauses[i].equi) out.push_back(i);
+    if (r.clauses[i].equi && (!hashing || r.clauses[i].hashable)) out.push_back(i);
   return out;
 }
 
@@ -188,8 +188,8 @@ JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
       fallback = fallback || is_default;
     }
     if (!fallback)
-      ndistinct = estimate_num_groups(*base_[size_t(rel)].view, columns, calls,
-                                      base_[size_t(rel)].rows);
+      ndistinct =
+          estimate_num_groups(*base_[size_t(rel)].view, columns, calls, base_[size_t(rel)].rows);
   }
   const MemoizeCost mc = cost_memoize(cs_, {inner->cost, inner->width, calls, ndistinct});
   auto m = std::make_shared<JoinPath>(*inner);
@@ -249,7 +249,7 @@ void JoinSearch::merge_paths_for_outer(Pair& p, const JoinPathPtr& outer,
 }
 
 void JoinSearch::hash_inner_and_outer(Pair& p) {
-  if (equi_clauses(p.restrict).empty()) return;
+  if (equi_clauses(p.restrict, true).empty()) return;
   const JoinPathPtr& startup = p.outer.cheapest_startup;
   const JoinPathPtr& total = p.outer.cheapest_total;
   try_hashjoin(p, startup, p.inner.cheapest_total);
@@ -265,11 +265,10 @@ void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathP
   const Relids movable = inner->relids | inner->required_outer;
   for (size_t i = 0; i < p.restrict.clauses.size(); ++i) {
     const RestrictClause& c = p.restrict.clauses[i];
-    const bool own =
-        (c.equi && std::find(inner->param_classes.begin(), inner->param_classes.end(), c.key) !=
-                       inner->param_classes.end()) ||
-        std::find(inner->param_filters.begin(), inner->param_filters.end(), deparse(c.expr)) !=
-            inner->param_filters.end();
+    const bool own = (c.equi && std::find(inner->param_classes.begin(), inner->param_classes.end(),
+                                          c.key) != inner->param_classes.end()) ||
+                     std::find(inner->param_filters.begin(), inner->param_filters.end(),
+                               deparse(c.expr)) != inner->param_filters.end();
     const bool in_inner =
         inner->required_outer != 0 && own && (q_.relids_of(c.expr) & ~movable) == 0;
     (in_inner ? applied : checked).push_back(i);
@@ -356,6 +355,11 @@ MergeScanFractions JoinSearch::scan_fractions(const RestrictClause& c, const Joi
   if (!order.empty() && order[0].descending) return {};
   const QueryVar& o = q_.vars[ok.slot];
   const QueryVar& i = q_.vars[ik.slot];
+  // Bounds compare only within one type here (integers alike).
+  const bool integers =
+      (o.type == TypeId::kInt2 || o.type == TypeId::kInt4 || o.type == TypeId::kInt8) &&
+      (i.type == TypeId::kInt2 || i.type == TypeId::kInt4 || i.type == TypeId::kInt8);
+  if (o.type != i.type && !integers) return {};
   const RelationStatsView* ov = base_[size_t(o.rel)].view;
   const RelationStatsView* iv = base_[size_t(i.rel)].view;
   (void)inner;
@@ -389,7 +393,7 @@ HashBucketStats JoinSearch::bucket_stats(const RestrictClause& c, const TypedExp
 }
 
 void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner) {
-  const std::vector<size_t> clauses = equi_clauses(p.restrict);
+  const std::vector<size_t> clauses = equi_clauses(p.restrict, true);
   HashJoinInput in;
   in.inner_unique = p.inner_unique;
   in.outer = {outer->cost, outer->width};

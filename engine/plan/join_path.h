@@ -46,6 +46,14 @@ struct RestrictClause {
   bool equi = false;
   TypedExpr key1;
   TypedExpr key2;
+  // What the join nodes hash and compare: the keys as the operator compares them (a
+  // `real = double precision` side cast up, as PostgreSQL's cross-type hash functions
+  // do); the keys themselves for one type.
+  TypedExpr exec1;
+  TypedExpr exec2;
+  // A hash clause too (not every cross-type family hashes: date = timestamptz only
+  // merges).
+  bool hashable = true;
   uint32_t key = 0;  // equi: the class (or the clause's own key), as pathkeys name it
   double selectivity = 1;
 };

@@ -5,6 +5,7 @@
 
 #include "engine/core/error.h"
 #include "engine/plan/join_selectivity.h"
+#include "engine/sql/expr_ops.h"
 
 namespace tp {
 
@@ -252,7 +253,7 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
   for (size_t i = 0; i < q_.filters.size(); ++i) {
     const JoinFilterClause& f = q_.filters[i];
     if ((f.relids & ~joined) || !(f.relids & ~rel1) || !(f.relids & ~rel2)) continue;
-    RestrictClause c{f.expr, false, {}, {}, 0, clause_selectivity(f.expr)};
+    RestrictClause c{f.expr, false, {}, {}, {}, {}, true, 0, clause_selectivity(f.expr)};
     mark_equi(c, rel1, rel2, kOwnKeys + uint32_t(i));
     r->clauses.push_back(std::move(c));
   }
@@ -270,7 +271,7 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     const TypeId cmp = a.type == b.type ? a.type : TypeId::kInt8;
     const double sel = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
     TypedExpr k1 = eq.args[0], k2 = eq.args[1];
-    r->clauses.push_back({std::move(eq), true, std::move(k1), std::move(k2), uint32_t(c), sel});
+    r->clauses.push_back({std::move(eq), true, k1, k2, k1, k2, true, uint32_t(c), sel});
   }
   return r;
 }
@@ -284,15 +285,31 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
       e.args.size() != 2)
     return;
   const TypeId t0 = e.args[0].type, t1 = e.args[1].type;
-  if (t0 != t1 && !(is_integer(t0) && is_integer(t1))) return;
   const Relids r0 = q_.relids_of(e.args[0]), r1 = q_.relids_of(e.args[1]);
   if (r0 == 0 || r1 == 0) return;
+  // Two types the operator compares as a third (float4 = float8, date = timestamptz):
+  // each side as that type, as PostgreSQL's cross-type operator families hash and sort.
+  TypedExpr x0 = e.args[0], x1 = e.args[1];
+  if (t0 != t1 && !(is_integer(t0) && is_integer(t1))) {
+    if (!expr::can_coerce(t0, e.compare_as, expr::CoercionContext::kImplicit) ||
+        !expr::can_coerce(t1, e.compare_as, expr::CoercionContext::kImplicit))
+      return;
+    if (t0 != e.compare_as) x0 = expr::coerce_implicitly(std::move(x0), e.compare_as, -1);
+    if (t1 != e.compare_as) x1 = expr::coerce_implicitly(std::move(x1), e.compare_as, -1);
+    // PostgreSQL's hash families across types: the integers, and float4 with float8.
+    auto is_float = [](TypeId t) { return t == TypeId::kFloat4 || t == TypeId::kFloat8; };
+    c.hashable = is_float(t0) && is_float(t1);
+  }
   if ((r0 & ~rel1) == 0 && (r1 & ~rel2) == 0) {
     c.key1 = e.args[0];
     c.key2 = e.args[1];
+    c.exec1 = std::move(x0);
+    c.exec2 = std::move(x1);
   } else if ((r0 & ~rel2) == 0 && (r1 & ~rel1) == 0) {
     c.key1 = e.args[1];
     c.key2 = e.args[0];
+    c.exec1 = std::move(x1);
+    c.exec2 = std::move(x0);
   } else {
     return;
   }

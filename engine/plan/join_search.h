@@ -123,8 +123,8 @@ class JoinSearch {
   MergeScanFractions scan_fractions(const RestrictClause& c, const JoinPath& outer,
                                     const JoinPath& inner, const std::vector<PathKey>& order) const;
   HashBucketStats bucket_stats(const RestrictClause& c, const TypedExpr& inner_key, double buckets);
-  // The restrictlist's hash and merge clauses.
-  std::vector<size_t> equi_clauses(const RestrictList& r) const;
+  // The restrictlist's merge clauses, or its hash clauses.
+  std::vector<size_t> equi_clauses(const RestrictList& r, bool hashing = false) const;
   std::vector<PathKey> outer_keys_for_merge(const Pair& p,
                                             const std::vector<size_t>& clauses) const;
   QualCost quals_cost(const RestrictList& r, const std::vector<size_t>* only = nullptr) const;

@@ -104,7 +104,7 @@ struct ScanQuery {
 // parameter i of the Nested Loop above (i: its place in the request).
 struct ParamClause {
   int column = 0;
-  std::string outer_name;  // as EXPLAIN prints the outer value ("a.x", "(a.k + 1)")
+  std::string outer_name;         // as EXPLAIN prints the outer value ("a.x", "(a.k + 1)")
   double operand_cost_units = 0;  // an outer expression's calls, evaluated once per scan
 };
 

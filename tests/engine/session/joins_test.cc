@@ -99,6 +99,36 @@ TEST_F(IndexedJoinTables, InnerIndexScanRunsPerOuterRow) {
   EXPECT_NE(text.find("Heap Fetches: 30"), std::string::npos) << text;
 }
 
+// Equalities across types hash and merge as the operator compares them: real with double
+// precision by hash (PostgreSQL's float family hashes both alike), date with timestamptz by
+// merge only (no cross-type hash family); each gives the rows of a plain nested loop.
+TEST_F(JoinTables, CrossTypeEqualitiesHashAndMerge) {
+  s_.execute("create table xr (r real, d date)");
+  s_.execute("create table xd (f float8, tz timestamptz, k int)");
+  s_.execute("insert into xr select (i % 300) / 4.0, date '2020-01-01' + i % 400 "
+             "from generate_series(1, 2000) i");
+  s_.execute("insert into xd select (i % 500) / 4.0, timestamptz '2020-01-01 00:00+00' + "
+             "(i % 700) * interval '1 day', i from generate_series(1, 1000) i");
+  s_.execute("set timezone = 'UTC'");
+  s_.execute("analyze xr");
+  s_.execute("analyze xd");
+  const std::string by_float = "select xr.r, xd.k from xr join xd on xr.r = xd.f order by 1, 2";
+  const std::string by_date =
+      "select xr.d, xd.k from xr join xd on xr.d = xd.tz where xd.k < 100 order by 1, 2";
+  EXPECT_NE(explain(s_, by_float).find("Hash Cond: (xr.r = xd.f)"), std::string::npos)
+      << explain(s_, by_float);
+  EXPECT_NE(explain(s_, by_date).find("Merge Join"), std::string::npos) << explain(s_, by_date);
+  const auto hashed = s_.execute(by_float).rows;
+  const auto merged = s_.execute(by_date).rows;
+  s_.execute("set enable_hashjoin = off");
+  s_.execute("set enable_mergejoin = off");
+  EXPECT_NE(explain(s_, by_float).find("Nested Loop"), std::string::npos);
+  EXPECT_EQ(s_.execute(by_float).rows, hashed);
+  EXPECT_EQ(s_.execute(by_date).rows, merged);
+  EXPECT_EQ(hashed.size(), 4000u);
+  EXPECT_FALSE(merged.empty());
+}
+
 // A table whose restrictions are false makes the join empty: no scan runs.
 TEST_F(JoinTables, ContradictionGivesNoRows) {
   EXPECT_TRUE(s_.execute("select * from o, c where o.cust = c.cid and 1 = 2").rows.empty());
