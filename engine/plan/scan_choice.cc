@@ -134,10 +134,9 @@ class ScanChooser {
     return disabled_if(!settings_.enable_sort, cost_sort(cs_, p, p.rows, width_, 0, limit_rows));
   }
 
-  // Records a serial path of the table that gives the first `keys` ORDER BY keys; for
-  // SELECT DISTINCT, among the input paths too. `physical`: an index-only scan's key
-  // columns (empty: the table's columns). With every DISTINCT column fixed by WHERE
-  // there are no keys, and any path is in their order.
+  // Records a serial path giving the first `keys` ORDER BY keys (for SELECT DISTINCT, an
+  // input path too; `physical`: an index-only scan's key columns, empty: the table's;
+  // with every DISTINCT column fixed by WHERE, any path is in their order).
   void consider(PathCost p, size_t keys, ScanBuilder build, std::vector<int> physical = {},
                 std::vector<int> index_columns = {}) {
     const bool ordered = !q_.order_unavailable && !q_.order.empty() && keys == q_.order.size();
@@ -154,9 +153,8 @@ class ScanChooser {
     builders_.push_back(std::move(build));
   }
 
-  // The plan PostgreSQL ends with (serial_paths.h): one of the table's paths as it is,
-  // under the Sort the planner adds above it or under an Incremental Sort, or a Gather
-  // Merge the ordered relation adds.
+  // The plan PostgreSQL ends with (serial_paths.h): a path as it is, under a Sort or an
+  // Incremental Sort, or a Gather Merge the ordered relation adds.
   void choose_path() {
     SerialQuery sq;
     sq.order_keys = q_.order.size();
