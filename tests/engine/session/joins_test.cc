@@ -105,10 +105,12 @@ TEST_F(IndexedJoinTables, InnerIndexScanRunsPerOuterRow) {
 TEST_F(JoinTables, CrossTypeEqualitiesHashAndMerge) {
   s_.execute("create table xr (r real, d date)");
   s_.execute("create table xd (f float8, tz timestamptz, k int)");
-  s_.execute("insert into xr select (i % 300) / 4.0, date '2020-01-01' + i % 400 "
-             "from generate_series(1, 2000) i");
-  s_.execute("insert into xd select (i % 500) / 4.0, timestamptz '2020-01-01 00:00+00' + "
-             "(i % 700) * interval '1 day', i from generate_series(1, 1000) i");
+  s_.execute(
+      "insert into xr select (i % 300) / 4.0, date '2020-01-01' + i % 400 "
+      "from generate_series(1, 2000) i");
+  s_.execute(
+      "insert into xd select (i % 500) / 4.0, timestamptz '2020-01-01 00:00+00' + "
+      "(i % 700) * interval '1 day', i from generate_series(1, 1000) i");
   s_.execute("set timezone = 'UTC'");
   s_.execute("analyze xr");
   s_.execute("analyze xd");
