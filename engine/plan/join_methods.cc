@@ -311,7 +311,7 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
   in.inner = {inner->cost, inner->width};
   in.sort_outer = !outer_sort.empty();
   in.sort_inner = !inner_sort.empty();
-  in.scan = scan_fractions(p.restrict.clauses[clauses[0]], *outer, *inner,
+  in.scan = scan_fractions(p.restrict.clauses[clauses[0]], *outer,
                            outer_sort.empty() ? outer->pathkeys : outer_sort);
   in.merge_quals = quals_cost(p.restrict, &clauses);
   in.join_quals = quals_cost(p.restrict);
@@ -347,7 +347,6 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
 
 // mergejoinscansel for the first merge clause, over two columns in ascending order.
 MergeScanFractions JoinSearch::scan_fractions(const RestrictClause& c, const JoinPath& outer,
-                                              const JoinPath& inner,
                                               const std::vector<PathKey>& order) const {
   const TypedExpr& ok = side_key(c, outer.relids);
   const TypedExpr& ik = &ok == &c.key1 ? c.key2 : c.key1;
@@ -362,7 +361,6 @@ MergeScanFractions JoinSearch::scan_fractions(const RestrictClause& c, const Joi
   if (o.type != i.type && !integers) return {};
   const RelationStatsView* ov = base_[size_t(o.rel)].view;
   const RelationStatsView* iv = base_[size_t(i.rel)].view;
-  (void)inner;
   if (!ov || !iv) return {};
   return mergejoinscansel(*ov, o.column, *iv, i.column);
 }

@@ -121,7 +121,7 @@ class JoinSearch {
   void try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner);
   bool inner_is_unique(const JoinRelation& inner, const RestrictList& r) const;
   MergeScanFractions scan_fractions(const RestrictClause& c, const JoinPath& outer,
-                                    const JoinPath& inner, const std::vector<PathKey>& order) const;
+                                    const std::vector<PathKey>& order) const;
   HashBucketStats bucket_stats(const RestrictClause& c, const TypedExpr& inner_key, double buckets);
   // The restrictlist's merge clauses, or its hash clauses.
   std::vector<size_t> equi_clauses(const RestrictList& r, bool hashing = false) const;

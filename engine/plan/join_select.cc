@@ -217,9 +217,7 @@ class JoinSelectPlanner {
       remap_vars(*copy, layout);
       exprs.push_back(std::move(copy));
     }
-    const size_t vars = layout.size();
     for (size_t i = 0; i < computed.size(); ++i) layout.push_back(UINT32_MAX - uint32_t(i));
-    (void)vars;
     const scans::PlanEstimate estimate = node->estimate;
     auto p = std::make_unique<scans::ProjectNode>(std::move(node), std::move(exprs));
     p->estimate = estimate;
