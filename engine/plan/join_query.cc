@@ -553,41 +553,7 @@ class JoinBinder {
   std::vector<uint32_t> fixed_;   // vars WHERE fixes to a constant
 };
 
-void relids_in(const JoinQuery& q, const TypedExpr& e, Relids& out) {
-  if (e.kind == TypedExpr::Kind::kColumn) out |= Relids(1) << q.vars[e.slot].rel;
-  for (const TypedExpr& a : e.args) relids_in(q, a, out);
-}
-
 }  // namespace
-
-std::string JoinQuery::var_name(uint32_t var) const {
-  const QueryVar& v = vars[var];
-  const JoinBaseRel& r = rels[size_t(v.rel)];
-  return r.prefix + sql::quote_identifier(r.rel->columns[size_t(v.column)].name);
-}
-
-TypedExpr JoinQuery::var_equality(uint32_t a, uint32_t b) const {
-  // Bound as the parser's `a = b` would be: the operator PostgreSQL resolves for the two
-  // types (int4 = int8 compares as int8).
-  sql::Expr eq(sql::ExprKind::kCompare, 0);
-  eq.name = "=";
-  for (uint32_t v : {a, b}) {
-    auto ref = std::make_unique<sql::Expr>(sql::ExprKind::kColumnRef, 0);
-    ref->ival = v;
-    eq.args.push_back(std::move(ref));
-  }
-  const ColumnLookup lookup = [this](const sql::Expr& ref) {
-    const uint32_t v = uint32_t(ref.ival);
-    return BoundColumnRef{v, vars[v].type, vars[v].typmod, var_name(v)};
-  };
-  return bind_condition(eq, lookup, "JOIN");
-}
-
-Relids JoinQuery::relids_of(const TypedExpr& e) const {
-  Relids r = 0;
-  relids_in(*this, e, r);
-  return r;
-}
 
 JoinQuery bind_join_query(PlanContext& ctx, const sql::Select& s) {
   return JoinBinder(ctx, s).bind();

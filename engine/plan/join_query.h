@@ -100,6 +100,10 @@ struct JoinQuery {
   }
   // The relations `e` reads.
   Relids relids_of(const TypedExpr& e) const;
+  // A var's pathkey: its class's index, or a key of its own (classes.size() + var).
+  uint32_t key_of(uint32_t var) const;
+  // The vars a relation of `relids` returns (those read above it), ascending.
+  std::vector<uint32_t> output_vars(Relids relids) const;
   // A var as EXPLAIN prints it ("o.cust"), and `a = b` of two vars bound as written.
   std::string var_name(uint32_t var) const;
   TypedExpr var_equality(uint32_t a, uint32_t b) const;

@@ -36,10 +36,7 @@ JoinSearch::JoinSearch(const PlanContext& ctx, const JoinQuery& q, std::vector<J
       base_(std::move(base)),
       query_pathkeys_(std::move(query_pathkeys)),
       consider_startup_(consider_startup) {
-  var_key_.resize(q.vars.size());
-  for (uint32_t v = 0; v < q.vars.size(); ++v) var_key_[v] = uint32_t(q.classes.size()) + v;
-  for (size_t c = 0; c < q.classes.size(); ++c)
-    for (uint32_t v : q.classes[c].members) var_key_[v] = uint32_t(c);
+  for (uint32_t v = 0; v < q.vars.size(); ++v) var_key_.push_back(q.key_of(v));
 }
 
 uint32_t JoinSearch::key_of(uint32_t var) const {
@@ -47,12 +44,7 @@ uint32_t JoinSearch::key_of(uint32_t var) const {
 }
 
 std::vector<uint32_t> JoinSearch::output_vars(Relids relids) const {
-  std::vector<uint32_t> out;
-  for (uint32_t v = 0; v < q_.vars.size(); ++v) {
-    const QueryVar& var = q_.vars[v];
-    if ((relids & (Relids(1) << var.rel)) && (var.where_needed & ~relids) != 0) out.push_back(v);
-  }
-  return out;
+  return q_.output_vars(relids);
 }
 
 const JoinRelation& JoinSearch::run() {

@@ -23,8 +23,7 @@ namespace {
 
 // A base relation's restrictions as the scan chooser takes them (its
 // baserestrictinfo, equalities last).
-ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinSearch& search,
-                          const JoinQuery& q) {
+ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinQuery& q) {
   ScanQuery sq;
   sq.rel = r.rel;
   std::vector<Clause> clauses;
@@ -39,8 +38,7 @@ ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinSearch& searc
     return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
   });
   sq.constant_columns = constant_columns(sq.clauses);
-  for (uint32_t v : search.output_vars(Relids(1) << rel))
-    sq.scan_columns.push_back(q.vars[v].column);
+  for (uint32_t v : q.output_vars(Relids(1) << rel)) sq.scan_columns.push_back(q.vars[v].column);
   for (const JoinClass& c : q.classes)
     for (uint32_t v : c.members)
       if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
@@ -63,14 +61,11 @@ class JoinSelectPlanner {
       const uint32_t key = e.kind == TypedExpr::Kind::kColumn ? 0 : 0x80000000u + uint32_t(i);
       query_pathkeys_.push_back({key, q_.order[i].descending, q_.order[i].nulls_first});
     }
-    // The vars' keys come from the search; made once here with no paths to learn them.
-    search_ = std::make_unique<JoinSearch>(ctx_, q_, std::vector<JoinBaseInput>(q_.rels.size()),
-                                           std::vector<PathKey>{}, false);
     for (size_t i = 0; i < q_.order.size(); ++i)
       if (q_.order[i].expr->kind == TypedExpr::Kind::kColumn)
-        query_pathkeys_[i].key = search_->key_of(q_.order[i].expr->slot);
+        query_pathkeys_[i].key = q_.key_of(q_.order[i].expr->slot);
     for (size_t i = 0; i < q_.rels.size(); ++i)
-      queries_.push_back(base_scan_query(q_.rels[i], int(i), *search_, q_));
+      queries_.push_back(base_scan_query(q_.rels[i], int(i), q_));
     inputs_.resize(q_.rels.size());
     builders_.resize(q_.rels.size());
     // A table whose restrictions cannot hold (a constant FALSE, two constants for one
@@ -116,7 +111,7 @@ class JoinSelectPlanner {
         const std::vector<int>& fixed = queries_[i].constant_columns;
         for (int c : t.paths[p].index_columns)
           if (std::find(fixed.begin(), fixed.end(), c) == fixed.end())
-            path->pathkeys.push_back({search_->key_of(q_.var_of(int(i), c)), false, false});
+            path->pathkeys.push_back({q_.key_of(q_.var_of(int(i), c)), false, false});
         in.paths.push_back(std::move(path));
       }
       in.param_paths = t.param_paths;
@@ -262,7 +257,6 @@ class JoinSelectPlanner {
   PlanContext& ctx_;
   const sql::Select& s_;
   JoinQuery q_;
-  std::unique_ptr<JoinSearch> search_;
   std::vector<PathKey> query_pathkeys_;
   std::vector<ScanQuery> queries_;
   std::vector<JoinBaseInput> inputs_;
