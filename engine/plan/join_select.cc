@@ -58,12 +58,10 @@ class JoinSelectPlanner {
     for (size_t i = 0; i < q_.order.size(); ++i) {
       const TypedExpr& e = *q_.order[i].expr;
       // A computed key is a class of its own, which no path's order gives.
-      const uint32_t key = e.kind == TypedExpr::Kind::kColumn ? 0 : 0x80000000u + uint32_t(i);
+      const uint32_t key =
+          e.kind == TypedExpr::Kind::kColumn ? q_.key_of(e.slot) : 0x80000000u + uint32_t(i);
       query_pathkeys_.push_back({key, q_.order[i].descending, q_.order[i].nulls_first});
     }
-    for (size_t i = 0; i < q_.order.size(); ++i)
-      if (q_.order[i].expr->kind == TypedExpr::Kind::kColumn)
-        query_pathkeys_[i].key = q_.key_of(q_.order[i].expr->slot);
     for (size_t i = 0; i < q_.rels.size(); ++i)
       queries_.push_back(base_scan_query(q_.rels[i], int(i), q_));
     inputs_.resize(q_.rels.size());
