@@ -254,7 +254,7 @@ const RowBatch* HashJoinNode::do_next() {
 
 void HashJoinNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
   lines.push_back("Hash Cond: " + hash_cond_);
-  explain_join_filter(rows_.spec(), instr.rows_filtered, instr.loops, analyze, lines);
+  explain_join_filter(rows_, instr.rows_filtered, instr.loops, analyze, lines);
 }
 
 }  // namespace tp::scans

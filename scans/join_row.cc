@@ -76,6 +76,13 @@ void JoinRows::start_batch(RowBatch& out, uint32_t rows) const {
 }
 
 void JoinRows::emit(RowBatch& out) {
+  if (spec_.qual) {
+    eval_arena_.clear();
+    if (!evaluate_qual(*spec_.qual, values_.data(), nulls_.get(), eval_)) {
+      ++qual_removed_;
+      return;
+    }
+  }
   const uint32_t row = out.count;
   Datum* v = out.row(row);
   bool any_null = false;
@@ -98,12 +105,19 @@ void JoinRows::emit(RowBatch& out) {
   ++out.count;
 }
 
-void explain_join_filter(const JoinSpec& spec, uint64_t removed, uint64_t loops, bool analyze,
+void explain_join_filter(const JoinRows& rows, uint64_t removed, uint64_t loops, bool analyze,
                          std::vector<std::string>& lines) {
-  if (!spec.filter) return;
-  lines.push_back("Join Filter: " +
-                  (spec.filter_text.empty() ? deparse(*spec.filter) : spec.filter_text));
-  if (analyze && removed > 0) lines.push_back(rows_removed_line("Join Filter", removed, loops));
+  const JoinSpec& spec = rows.spec();
+  if (spec.filter) {
+    lines.push_back("Join Filter: " +
+                    (spec.filter_text.empty() ? deparse(*spec.filter) : spec.filter_text));
+    if (analyze && removed > 0) lines.push_back(rows_removed_line("Join Filter", removed, loops));
+  }
+  if (spec.qual) {
+    lines.push_back("Filter: " + (spec.qual_text.empty() ? deparse(*spec.qual) : spec.qual_text));
+    if (analyze && rows.qual_removed() > 0)
+      lines.push_back(rows_removed_line("Filter", rows.qual_removed(), loops));
+  }
 }
 
 }  // namespace tp::scans

@@ -59,6 +59,11 @@ struct JoinSpec {
   // true (null: no filter). EXPLAIN prints `filter_text` as "Join Filter:".
   std::shared_ptr<const TypedExpr> filter;
   std::string filter_text;
+  // PostgreSQL's plan qual, over the combined row of each row the join returns (a
+  // NULL-extended one too): the WHERE clauses an outer join must see done before they
+  // filter. EXPLAIN prints `qual_text` as "Filter:".
+  std::shared_ptr<const TypedExpr> qual;
+  std::string qual_text;
   // The planner proved at most one inner row matches each outer row: the join stops
   // looking after the first (PostgreSQL's inner_unique; EXPLAIN VERBOSE's "Inner Unique").
   bool inner_unique = false;
@@ -93,9 +98,11 @@ class JoinRows {
   // `removed` (EXPLAIN's Rows Removed by Join Filter).
   bool filter_passes(uint64_t& removed);
   // Appends the output row of the current pair to `out` (room for it reserved by the
-  // caller's reset); by-reference values are copied into out's arena, since the
-  // children's batches change before `out` is handed up.
+  // caller's reset) if it passes the plan qual; by-reference values are copied into
+  // out's arena, since the children's batches change before `out` is handed up.
   void emit(RowBatch& out);
+  // Rows the plan qual rejected, over every loop (EXPLAIN's Rows Removed by Filter).
+  uint64_t qual_removed() const { return qual_removed_; }
   // Empties `out` for a new batch of up to `rows` rows of this join's output.
   void start_batch(RowBatch& out, uint32_t rows) const;
 
@@ -112,6 +119,7 @@ class JoinRows {
   std::unique_ptr<bool[]> nulls_;          // its NULL flags, as the evaluator reads them
   ValueArena eval_arena_;                  // the filter's by-reference intermediates
   EvalState eval_{&eval_arena_, 0};
+  uint64_t qual_removed_ = 0;
 };
 
 // A child the join reads again and again: opened the first time, rescanned after, so
@@ -125,9 +133,9 @@ inline void open_or_rescan(ExecNode& child, bool& started) {
   }
 }
 
-// The "Join Filter:" line and, under ANALYZE, its Rows Removed line (left out when zero,
-// as PostgreSQL's text format does).
-void explain_join_filter(const JoinSpec& spec, uint64_t removed, uint64_t loops, bool analyze,
+// The "Join Filter:" and "Filter:" lines and, under ANALYZE, their Rows Removed lines
+// (left out when zero, as PostgreSQL's text format does).
+void explain_join_filter(const JoinRows& rows, uint64_t removed, uint64_t loops, bool analyze,
                          std::vector<std::string>& lines);
 
 }  // namespace tp::scans

@@ -252,7 +252,7 @@ const RowBatch* MergeJoinNode::do_next() {
 
 void MergeJoinNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
   lines.push_back("Merge Cond: " + merge_cond_);
-  explain_join_filter(rows_.spec(), instr.rows_filtered, instr.loops, analyze, lines);
+  explain_join_filter(rows_, instr.rows_filtered, instr.loops, analyze, lines);
 }
 
 }  // namespace tp::scans

@@ -43,7 +43,7 @@ class NestLoopNode final : public ExecNode {
     return join_node_name("Nested Loop", rows_.spec().type);
   }
   void explain_details(std::vector<std::string>& lines, bool analyze) const override {
-    explain_join_filter(rows_.spec(), instr.rows_filtered, instr.loops, analyze, lines);
+    explain_join_filter(rows_, instr.rows_filtered, instr.loops, analyze, lines);
   }
   std::vector<const ExecNode*> children() const override { return {outer_.get(), inner_.get()}; }
   // PostgreSQL's ExecReScanNestLoop: only the outer side starts over; the inner one is

@@ -100,26 +100,55 @@ struct BuiltInput {
   }
 };
 
+TypedExpr and_of(const std::vector<const RestrictClause*>& clauses) {
+  if (clauses.size() == 1) return clauses[0]->expr;
+  TypedExpr f;
+  f.kind = TypedExpr::Kind::kAnd;
+  f.type = TypeId::kBool;
+  for (const RestrictClause* c : clauses) f.args.push_back(c->expr);
+  return f;
+}
+
+scans::JoinType exec_join_type(JoinKind k) {
+  switch (k) {
+    case JoinKind::kLeft:
+      return scans::JoinType::kLeft;
+    case JoinKind::kRight:
+      return scans::JoinType::kRight;
+    case JoinKind::kFull:
+      return scans::JoinType::kFull;
+    case JoinKind::kSemi:
+      return scans::JoinType::kSemi;
+    case JoinKind::kAnti:
+      return scans::JoinType::kAnti;
+    default:
+      return scans::JoinType::kInner;
+  }
+}
+
 // The Join Filter: every clause of the join's restrictlist but the hash or merge keys
-// (and, for a nested loop, those its parameterized inner side applies).
+// (and, for a nested loop, those its parameterized inner side applies); an outer join's
+// WHERE clauses are its Filter instead (extract_actual_join_clauses).
 void set_join_filter(const JoinPath& p, const std::vector<uint32_t>& combined,
                      scans::JoinSpec& spec) {
-  std::vector<const RestrictClause*> filter;
-  for (size_t i = 0; i < p.restrict->clauses.size(); ++i)
-    if (std::find(p.join_keys.begin(), p.join_keys.end(), i) == p.join_keys.end())
-      filter.push_back(&p.restrict->clauses[i]);
-  if (filter.empty()) return;
-  TypedExpr f;
-  if (filter.size() == 1) {
-    f = filter[0]->expr;
-  } else {
-    f.kind = TypedExpr::Kind::kAnd;
-    f.type = TypeId::kBool;
-    for (const RestrictClause* c : filter) f.args.push_back(c->expr);
+  std::vector<const RestrictClause*> filter, qual;
+  for (size_t i = 0; i < p.restrict->clauses.size(); ++i) {
+    if (std::find(p.join_keys.begin(), p.join_keys.end(), i) != p.join_keys.end()) continue;
+    const RestrictClause& c = p.restrict->clauses[i];
+    (p.join_kind != JoinKind::kInner && c.pushed_down ? qual : filter).push_back(&c);
   }
-  spec.filter_text = deparse(f);
-  remap_vars(f, combined);
-  spec.filter = std::make_shared<const TypedExpr>(std::move(f));
+  if (!filter.empty()) {
+    TypedExpr f = and_of(filter);
+    spec.filter_text = deparse(f);
+    remap_vars(f, combined);
+    spec.filter = std::make_shared<const TypedExpr>(std::move(f));
+  }
+  if (!qual.empty()) {
+    TypedExpr f = and_of(qual);
+    spec.qual_text = deparse(f);
+    remap_vars(f, combined);
+    spec.qual = std::make_shared<const TypedExpr>(std::move(f));
+  }
 }
 
 std::string key_text(const TypedExpr& k) {
@@ -198,6 +227,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
   std::vector<uint32_t> combined = outer.layout;
   combined.insert(combined.end(), inner.layout.begin(), inner.layout.end());
   scans::JoinSpec spec;
+  spec.type = exec_join_type(p.join_kind);
   spec.outer_types = outer.types(q_);
   spec.inner_types = inner.types(q_);
   for (uint32_t v : search_.output_vars(p.relids)) spec.output.push_back(position_in(combined, v));

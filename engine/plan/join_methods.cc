@@ -33,11 +33,22 @@ bool supports_mark_restore(const JoinPath& p) {
 
 }  // namespace
 
-std::vector<size_t> JoinSearch::equi_clauses(const RestrictList& r, bool hashing) const {
-  std::vector<size_t> out;
-  for (size_t i = 0; i < r.clauses.size(); ++i)
-    if (r.clauses[i].equi && (!hashing || r.clauses[i].hashable)) out.push_back(i);
-  return out;
+bool JoinSearch::select_equi_clauses(Pair& p) const {
+  const bool outer_join = p.kind != JoinKind::kInner;
+  const bool merging = ctx_.settings.enable_mergejoin || p.kind == JoinKind::kFull;
+  bool all_mergeable = true;
+  for (size_t i = 0; i < p.restrict.clauses.size(); ++i) {
+    const RestrictClause& c = p.restrict.clauses[i];
+    // A WHERE clause done at an outer join filters its rows: it matches nothing.
+    if (outer_join && c.pushed_down) continue;
+    if (c.equi && c.hashable) p.hash.push_back(i);
+    if (c.equi && c.mergeable) {
+      if (merging) p.merge.push_back(i);
+    } else {
+      all_mergeable = false;
+    }
+  }
+  return p.kind != JoinKind::kFull || all_mergeable;
 }
 
 QualCost JoinSearch::quals_cost(const RestrictList& r, const std::vector<size_t>* only) const {
@@ -59,13 +70,14 @@ double JoinSearch::approx_tuple_count(const JoinPath& outer, const JoinPath& inn
 
 // analyzejoins.c's innerrel_is_unique for a base relation: a unique index whose every
 // key column the join's class clauses equate to the outer side.
-bool JoinSearch::inner_is_unique(const JoinRelation& inner, const RestrictList& r) const {
+bool JoinSearch::inner_is_unique(const JoinRelation& inner, const RestrictList& r,
+                                 JoinKind kind) const {
   if (std::popcount(inner.relids) != 1) return false;
   const int rel = std::countr_zero(inner.relids);
   const RelationEntry& table = *q_.rels[size_t(rel)].rel;
   std::vector<int> equated;
   for (const RestrictClause& c : r.clauses)
-    if (c.equi)
+    if (c.equi && (kind == JoinKind::kInner || !c.pushed_down))
       if (const TypedExpr& k = side_key(c, inner.relids); k.kind == TypedExpr::Kind::kColumn)
         equated.push_back(q_.vars[k.slot].column);
   for (const RelationEntry* idx : ctx_.catalog.indexes_of(table.oid)) {
@@ -79,17 +91,24 @@ bool JoinSearch::inner_is_unique(const JoinRelation& inner, const RestrictList& 
 }
 
 void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const JoinRelation& inner,
-                           const std::shared_ptr<const RestrictList>& restrict) {
-  Pair p{outer, inner, * restrict, join, restrict, false, {}};
-  p.inner_unique = inner_is_unique(inner, * restrict);
-  if (p.inner_unique) {
-    double sel = 1;
-    for (const RestrictClause& c : restrict->clauses) sel *= c.selectivity;
-    p.semi = semi_anti_join_factors(sel, sel, inner.rows);
+                           const std::shared_ptr<const RestrictList>& restrict, JoinKind kind) {
+  Pair p{outer, inner, *restrict, join, restrict, kind, false, {}, {}, {}};
+  // An anti join's inner side is not proven unique (PostgreSQL 15 does not try).
+  p.inner_unique = kind != JoinKind::kAnti && inner_is_unique(inner, *restrict, kind);
+  if (p.inner_unique || kind == JoinKind::kAnti) {
+    // compute_semi_anti_join_factors over the clauses that decide matches.
+    double jselec = 1, nselec = 1;
+    for (const RestrictClause& c : restrict->clauses) {
+      if (kind != JoinKind::kInner && c.pushed_down) continue;
+      jselec *= kind == JoinKind::kAnti ? c.semi_selectivity : c.selectivity;
+      nselec *= c.selectivity;
+    }
+    p.semi = semi_anti_join_factors(jselec, nselec, inner.rows);
   }
-  if (ctx_.settings.enable_mergejoin) sort_inner_and_outer(p);
-  match_unsorted_outer(p);
-  if (ctx_.settings.enable_hashjoin) hash_inner_and_outer(p);
+  const bool merge_allowed = select_equi_clauses(p);
+  if (merge_allowed) sort_inner_and_outer(p);
+  if (merge_allowed) match_unsorted_outer(p);
+  if (ctx_.settings.enable_hashjoin || kind == JoinKind::kFull) hash_inner_and_outer(p);
 }
 
 // select_outer_pathkeys_for_merge: the classes of the merge clauses, the ORDER BY's
@@ -103,21 +122,45 @@ std::vector<PathKey> JoinSearch::outer_keys_for_merge(const Pair& p,
   bool all_in_order = !query_pathkeys_.empty();
   for (const PathKey& k : query_pathkeys_) {
     bool found = false;
-    for (size_t i : clauses) found = found || p.restrict.clauses[i].key == k.key;
+    for (size_t i : clauses) found = found || outer_key(p, i) == k.key;
     all_in_order = all_in_order && found;
   }
   if (all_in_order)
     for (const PathKey& k : query_pathkeys_)
       if (!has(k.key)) keys.push_back(k);
   for (size_t i : clauses)
-    if (!has(p.restrict.clauses[i].key)) keys.push_back({p.restrict.clauses[i].key, false, false});
+    if (!has(outer_key(p, i))) keys.push_back({outer_key(p, i), false, false});
   return keys;
 }
 
+// The pathkey of a merge clause's outer side, and of its inner side.
+uint32_t JoinSearch::outer_key(const Pair& p, size_t clause) const {
+  const RestrictClause& c = p.restrict.clauses[clause];
+  return &side_key(c, p.outer.relids) == &c.key1 ? c.key : c.key_b;
+}
+
+std::vector<PathKey> JoinSearch::inner_keys_for(const Pair& p, const std::vector<size_t>& merge,
+                                                const std::vector<PathKey>& outer_keys) const {
+  std::vector<PathKey> keys;
+  for (size_t k = 0; k < merge.size() && k < outer_keys.size(); ++k) {
+    const RestrictClause& c = p.restrict.clauses[merge[k]];
+    PathKey pk = outer_keys[k];
+    pk.key = outer_key(p, merge[k]) == c.key ? c.key_b : c.key;
+    keys.push_back(pk);
+  }
+  return keys;
+}
+
+// build_join_pathkeys: a join's rows come in its outer side's order, unless it also
+// returns unmatched inner rows (a Right or Full join), which come last.
+std::vector<PathKey> JoinSearch::join_pathkeys(const Pair& p, const std::vector<PathKey>& outer) const {
+  if (p.kind == JoinKind::kRight || p.kind == JoinKind::kFull) return {};
+  return useful_pathkeys(p.join, outer);
+}
+
 void JoinSearch::sort_inner_and_outer(Pair& p) {
-  const std::vector<size_t> clauses = equi_clauses(p.restrict);
-  if (clauses.empty()) return;
-  const std::vector<PathKey> all = outer_keys_for_merge(p, clauses);
+  if (p.merge.empty()) return;
+  const std::vector<PathKey> all = outer_keys_for_merge(p, p.merge);
   for (size_t front = 0; front < all.size(); ++front) {
     std::vector<PathKey> outer_keys = all;
     if (front > 0) {
@@ -125,18 +168,24 @@ void JoinSearch::sort_inner_and_outer(Pair& p) {
       outer_keys.insert(outer_keys.begin(), all[front]);
     }
     std::vector<size_t> merge;
+    std::vector<PathKey> outer_sort;
     for (const PathKey& k : outer_keys)
-      for (size_t i : clauses)
-        if (p.restrict.clauses[i].key == k.key) merge.push_back(i);
-    try_mergejoin(p, p.outer.cheapest_total, p.inner.cheapest_total,
-                  useful_pathkeys(p.join, outer_keys), merge, outer_keys, outer_keys);
+      for (size_t i : p.merge)
+        if (outer_key(p, i) == k.key) {
+          merge.push_back(i);
+          outer_sort.push_back(k);
+        }
+    try_mergejoin(p, p.outer.cheapest_total, p.inner.cheapest_total, join_pathkeys(p, outer_keys),
+                  merge, outer_keys, inner_keys_for(p, merge, outer_sort));
   }
 }
 
 void JoinSearch::match_unsorted_outer(Pair& p) {
+  // Only the outer side of a Nested Loop is preserved: no Right or Full loops.
+  const bool nestloop = p.kind != JoinKind::kRight && p.kind != JoinKind::kFull;
   const JoinPathPtr& inner = p.inner.cheapest_total;
   JoinPathPtr material;
-  if (ctx_.settings.enable_material && inner->kind != JoinPath::Kind::kMaterial) {
+  if (nestloop && ctx_.settings.enable_material && inner->kind != JoinPath::Kind::kMaterial) {
     auto m = std::make_shared<JoinPath>();
     m->kind = JoinPath::Kind::kMaterial;
     m->relids = inner->relids;
@@ -146,15 +195,17 @@ void JoinSearch::match_unsorted_outer(Pair& p) {
     material = std::move(m);
   }
   for (const JoinPathPtr& outer : std::vector<JoinPathPtr>(p.outer.paths)) {
-    std::vector<PathKey> keys = useful_pathkeys(p.join, outer->pathkeys);
-    try_nestloop(p, outer, inner, keys);
-    for (const JoinPathPtr& param : p.inner.param_paths) {
-      if ((param->required_outer & ~p.outer.relids) != 0) continue;
-      try_nestloop(p, outer, param, keys);
-      if (JoinPathPtr memo = memoize_path(p, *outer, param)) try_nestloop(p, outer, memo, keys);
+    std::vector<PathKey> keys = join_pathkeys(p, outer->pathkeys);
+    if (nestloop) {
+      try_nestloop(p, outer, inner, keys);
+      for (const JoinPathPtr& param : p.inner.param_paths) {
+        if ((param->required_outer & ~p.outer.relids) != 0) continue;
+        try_nestloop(p, outer, param, keys);
+        if (JoinPathPtr memo = memoize_path(p, *outer, param)) try_nestloop(p, outer, memo, keys);
+      }
+      if (material) try_nestloop(p, outer, material, keys);
     }
-    if (material) try_nestloop(p, outer, material, keys);
-    if (ctx_.settings.enable_mergejoin) merge_paths_for_outer(p, outer, keys);
+    if (!p.merge.empty()) merge_paths_for_outer(p, outer, keys);
   }
 }
 
@@ -166,6 +217,7 @@ JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
                                      const JoinPathPtr& inner) const {
   if (!ctx_.settings.enable_memoize || p.outer.rows < 2 || inner->param_exprs.empty())
     return nullptr;
+  if (p.kind == JoinKind::kAnti && !p.inner_unique) return nullptr;
   if (p.inner_unique && inner->param_exprs.size() < p.restrict.clauses.size()) return nullptr;
   const double calls = clamp_row_est(outer.cost.rows);
   // estimate_num_groups over the keys' columns (one outer relation's); every call
@@ -208,20 +260,23 @@ JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
 // paths already in that order (or a prefix of it).
 void JoinSearch::merge_paths_for_outer(Pair& p, const JoinPathPtr& outer,
                                        const std::vector<PathKey>& keys) {
-  const std::vector<size_t> equi = equi_clauses(p.restrict);
   std::vector<size_t> merge;
-  std::vector<PathKey> inner_keys;
+  std::vector<PathKey> outer_order;
   for (const PathKey& k : outer->pathkeys) {
     bool found = false;
-    for (size_t i : equi)
-      if (p.restrict.clauses[i].key == k.key) {
+    for (size_t i : p.merge)
+      if (outer_key(p, i) == k.key) {
         merge.push_back(i);
+        outer_order.push_back(k);
         found = true;
       }
     if (!found) break;
-    inner_keys.push_back(k);
   }
   if (merge.empty()) return;
+  // A Right or Full merge join must merge on every clause: none may be a Join Filter.
+  const bool use_all = p.kind == JoinKind::kRight || p.kind == JoinKind::kFull;
+  if (use_all && merge.size() != p.merge.size()) return;
+  const std::vector<PathKey> inner_keys = inner_keys_for(p, merge, outer_order);
   try_mergejoin(p, outer, p.inner.cheapest_total, keys, merge, {}, inner_keys);
   JoinPathPtr cheapest_total, cheapest_startup;
   for (size_t n = inner_keys.size(); n > 0; --n) {
@@ -233,9 +288,9 @@ void JoinSearch::merge_paths_for_outer(Pair& p, const JoinPathPtr& outer,
       if (!by_startup || ip->cost.startup < by_startup->cost.startup) by_startup = ip;
     }
     std::vector<size_t> trimmed;
-    for (size_t i : merge)
+    for (size_t m = 0; m < merge.size(); ++m)
       for (size_t k = 0; k < n; ++k)
-        if (p.restrict.clauses[i].key == trial[k].key) trimmed.push_back(i);
+        if (inner_keys[m].key == trial[k].key) trimmed.push_back(merge[m]);
     if (by_total && (!cheapest_total || by_total->cost.total < cheapest_total->cost.total)) {
       try_mergejoin(p, outer, by_total, keys, trimmed, {}, {});
       cheapest_total = by_total;
@@ -245,11 +300,12 @@ void JoinSearch::merge_paths_for_outer(Pair& p, const JoinPathPtr& outer,
       if (by_startup != cheapest_total) try_mergejoin(p, outer, by_startup, keys, trimmed, {}, {});
       cheapest_startup = by_startup;
     }
+    if (use_all) break;
   }
 }
 
 void JoinSearch::hash_inner_and_outer(Pair& p) {
-  if (equi_clauses(p.restrict, true).empty()) return;
+  if (p.hash.empty()) return;
   const JoinPathPtr& startup = p.outer.cheapest_startup;
   const JoinPathPtr& total = p.outer.cheapest_total;
   try_hashjoin(p, startup, p.inner.cheapest_total);
@@ -274,6 +330,7 @@ void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathP
     (in_inner ? applied : checked).push_back(i);
   }
   NestLoopInput in;
+  in.kind = p.kind;
   in.inner_unique = p.inner_unique;
   in.outer = outer->cost;
   in.inner = inner->cost;
@@ -289,6 +346,7 @@ void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathP
   // The disable cost goes on the startup and total, as initial_cost_nestloop adds it.
   auto path = std::make_shared<JoinPath>();
   path->kind = JoinPath::Kind::kNestLoop;
+  path->join_kind = p.kind;
   path->cost = {cost.startup, cost.total, p.join.rows};
   path->relids = p.join.relids;
   path->width = p.join.width;
@@ -306,6 +364,7 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
   if (!outer_sort.empty() && pathkeys_contained_in(outer_sort, outer->pathkeys)) outer_sort.clear();
   if (!inner_sort.empty() && pathkeys_contained_in(inner_sort, inner->pathkeys)) inner_sort.clear();
   MergeJoinInput in;
+  in.kind = p.kind;
   in.inner_unique = p.inner_unique;
   in.outer = {outer->cost, outer->width};
   in.inner = {inner->cost, inner->width};
@@ -324,6 +383,7 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
   const MergeJoinCost mc = final_cost_mergejoin(cs_, in, ws);
   auto path = std::make_shared<JoinPath>();
   path->kind = JoinPath::Kind::kMergeJoin;
+  path->join_kind = p.kind;
   path->cost = disabled_if(!ctx_.settings.enable_mergejoin, mc.path);
   path->cost.rows = p.join.rows;
   path->relids = p.join.relids;
@@ -391,8 +451,9 @@ HashBucketStats JoinSearch::bucket_stats(const RestrictClause& c, const TypedExp
 }
 
 void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner) {
-  const std::vector<size_t> clauses = equi_clauses(p.restrict, true);
+  const std::vector<size_t>& clauses = p.hash;
   HashJoinInput in;
+  in.kind = p.kind;
   in.inner_unique = p.inner_unique;
   in.outer = {outer->cost, outer->width};
   in.inner = {inner->cost, inner->width};
@@ -412,6 +473,7 @@ void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathP
   }
   auto path = std::make_shared<JoinPath>();
   path->kind = JoinPath::Kind::kHashJoin;
+  path->join_kind = p.kind;
   path->cost =
       disabled_if(!ctx_.settings.enable_hashjoin, final_cost_hashjoin(cs_, in, ws, bucket));
   path->cost.rows = p.join.rows;

@@ -54,8 +54,19 @@ struct RestrictClause {
   // A hash clause too (not every cross-type family hashes: date = timestamptz only
   // merges).
   bool hashable = true;
-  uint32_t key = 0;  // equi: the class (or the clause's own key), as pathkeys name it
-  double selectivity = 1;
+  // equi: the pathkeys of key1's side and key2's (a class, a var's own key, or the
+  // clause's own key); the same but for an outer join's `a.x = b.y`, whose sides are
+  // no class (one may go NULL above the join).
+  uint32_t key = 0;
+  uint32_t key_b = 0;
+  double selectivity = 1;       // clause_selectivity as an inner join's
+  double semi_selectivity = 1;  // as an anti join's (eqjoinsel_semi)
+  // A WHERE clause (or an inner join's); false for an outer join's own ON clause, which
+  // decides matches: only those are an outer join's hash or merge keys and Join Filter,
+  // the others its Filter.
+  bool pushed_down = true;
+  // Its outer join may use it to merge (a side a WHERE constant fixes sorts nothing).
+  bool mergeable = true;
 };
 
 struct RestrictList {
@@ -67,6 +78,7 @@ struct RestrictList {
 struct JoinPath {
   enum class Kind : uint8_t { kScan, kNestLoop, kHashJoin, kMergeJoin, kMaterial, kMemoize };
   Kind kind = Kind::kScan;
+  JoinKind join_kind = JoinKind::kInner;  // joins: inner, left, right, full or anti
   PathCost cost;
   Relids relids = 0;
   int width = 0;

@@ -6,6 +6,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/plan/outer_joins.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/select_list.h"
 #include "engine/sql/expr_bind.h"
@@ -78,31 +79,33 @@ struct Resolved {
   int column = -1;
 };
 
-// A conjunct with the relations it reads.
-struct Conjunct {
-  const sql::Expr* expr;
-  Relids relids;
-};
-
 class JoinBinder {
  public:
   JoinBinder(PlanContext& ctx, const sql::Select& s) : ctx_(ctx), s_(s) {}
 
   JoinQuery bind() {
     refuse_unbuilt();
-    std::vector<Conjunct> conjuncts;
-    collect(*s_.from, conjuncts);
+    JoinTreeNode tree = collect(*s_.from);
     if (q_.rels.size() > kMaxJoinRels)
       throw not_supported("a join of more than " + std::to_string(kMaxJoinRels) + " tables",
                           s_.from->position);
     add_vars();
-    std::vector<const sql::Expr*> where;
-    split_and(s_.where.get(), where);
-    for (const sql::Expr* e : where) conjuncts.push_back({e, relids_of(*e, q_.all_rels())});
+    std::vector<const sql::Expr*> where_exprs;
+    split_and(s_.where.get(), where_exprs);
+    std::vector<size_t> where;
+    for (const sql::Expr* e : where_exprs) {
+      where.push_back(conjuncts_.size());
+      conjuncts_.push_back({e, {}, relids_of(*e, q_.all_rels())});
+    }
     bind_targets();
     bind_order();
-    distribute(conjuncts);
+    for (BoundConjunct& c : conjuncts_)
+      c.bound = bind_condition(*c.expr, lookup(q_.all_rels()), "WHERE");
+    const VarRel rel_of = [this](uint32_t v) { return q_.vars[v].rel; };
+    reduce_outer_joins(tree, conjuncts_, where, rel_of);
+    distribute(deconstruct_join_tree(tree, conjuncts_, where, rel_of, q_.special_joins));
     drop_fixed_order_keys();
+    q_.fixed = fixed_;
     q_.limit = s_.limit;
     q_.offset = s_.offset.value_or(0);
     return std::move(q_);
@@ -122,25 +125,38 @@ class JoinBinder {
         throw not_supported("an aggregate over a join", o.expr->position);
   }
 
-  // The relations of `f` (in FROM order), and the ON / USING conjuncts, each checked to
-  // read only the relations of its join. Returns the relations `f` covers.
-  Relids collect(const sql::FromItem& f, std::vector<Conjunct>& conjuncts) {
+  static JoinKind kind_of(sql::JoinKind k) {
+    switch (k) {
+      case sql::JoinKind::kLeft:
+        return JoinKind::kLeft;
+      case sql::JoinKind::kRight:
+        return JoinKind::kRight;
+      case sql::JoinKind::kFull:
+        return JoinKind::kFull;
+      default:
+        return JoinKind::kInner;
+    }
+  }
+
+  // The join tree of `f` (relations in FROM order), with each join's ON / USING
+  // conjuncts, each checked to read only the relations of its join.
+  JoinTreeNode collect(const sql::FromItem& f) {
     check_stack_depth();
+    JoinTreeNode node;
     if (!f.is_join()) {
       if (f.is_function) throw not_supported("a function in a join", f.position);
       add_rel(f);
-      return Relids(1) << (q_.rels.size() - 1);
+      node.rel = int(q_.rels.size() - 1);
+      node.relids = Relids(1) << node.rel;
+      return node;
     }
-    if (f.join == sql::JoinKind::kLeft || f.join == sql::JoinKind::kRight ||
-        f.join == sql::JoinKind::kFull)
-      throw not_supported(std::string(f.join == sql::JoinKind::kLeft    ? "LEFT"
-                                      : f.join == sql::JoinKind::kRight ? "RIGHT"
-                                                                        : "FULL") +
-                              " JOIN",
-                          f.position);
-    const Relids left = collect(f.sides[0], conjuncts);
-    const Relids right = collect(f.sides[1], conjuncts);
-    const Relids scope = left | right;
+    node.kind = kind_of(f.join);
+    if (node.kind == JoinKind::kFull && !f.using_columns.empty())
+      throw not_supported("FULL JOIN with USING", f.position);
+    node.left = std::make_unique<JoinTreeNode>(collect(f.sides[0]));
+    node.right = std::make_unique<JoinTreeNode>(collect(f.sides[1]));
+    const Relids left = node.left->relids, right = node.right->relids;
+    node.relids = left | right;
     if (f.on) {
       std::vector<const sql::Expr*> on;
       split_and(f.on.get(), on);
@@ -148,20 +164,26 @@ class JoinBinder {
         throw Error("aggregate functions are not allowed in JOIN conditions")
             .at_position(f.on->position)
             .with_sqlstate(sqlstate::kGroupingError);
-      for (const sql::Expr* e : on) conjuncts.push_back({e, relids_of(*e, scope)});
+      for (const sql::Expr* e : on) add_conjunct(node, e, relids_of(*e, node.relids));
     }
     for (const std::string& name : f.using_columns) {
       const Resolved l = resolve_using(name, left, f.position, "left");
       const Resolved r = resolve_using(name, right, f.position, "right");
-      using_joins_.push_back({name, scope, l});
+      // The merged column is the left one's, a RIGHT join's the right one's.
+      using_joins_.push_back({name, node.relids, node.kind == JoinKind::kRight ? r : l});
       auto eq = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, f.position);
       eq->name = "=";
       eq->args.push_back(column_ref(l));
       eq->args.push_back(column_ref(r));
-      conjuncts.push_back({eq.get(), (Relids(1) << l.rel) | (Relids(1) << r.rel)});
+      add_conjunct(node, eq.get(), (Relids(1) << l.rel) | (Relids(1) << r.rel));
       q_.derived.push_back(std::move(eq));
     }
-    return scope;
+    return node;
+  }
+
+  void add_conjunct(JoinTreeNode& node, const sql::Expr* e, Relids relids) {
+    node.quals.push_back(conjuncts_.size());
+    conjuncts_.push_back({e, {}, relids});
   }
 
   void add_rel(const sql::FromItem& f) {
@@ -322,8 +344,10 @@ class JoinBinder {
       return std::find(f.using_columns.begin(), f.using_columns.end(), named(r)) !=
              f.using_columns.end();
     };
+    // The merged columns: a RIGHT join's are its right side's.
+    const std::vector<Resolved>& merged = f.join == sql::JoinKind::kRight ? right : left;
     for (const std::string& u : f.using_columns)
-      for (const Resolved& r : left)
+      for (const Resolved& r : merged)
         if (named(r) == u) {
           out.push_back(r);
           break;
@@ -471,30 +495,33 @@ class JoinBinder {
     return v;
   }
 
-  // distribute_qual_to_rels, then the classes: each conjunct becomes a restriction of
-  // its one relation, a class member, or a Join Filter.
-  void distribute(const std::vector<Conjunct>& conjuncts) {
+  // distribute_qual_to_rels, then the classes: each conjunct, where deconstruct put it,
+  // becomes a restriction of its one relation, a class member, or a Join Filter.
+  void distribute(const std::vector<PlacedConjunct>& placed) {
     parent_.resize(q_.vars.size());
     std::iota(parent_.begin(), parent_.end(), 0u);
     std::vector<uint32_t> member_order;
     std::vector<std::pair<uint32_t, const sql::Expr*>> constants;
-    for (const Conjunct& c : conjuncts) {
-      const int single = std::has_single_bit(c.relids) ? std::countr_zero(c.relids) : -1;
-      if (c.relids == 0 || single >= 0) {
+    for (const PlacedConjunct& p : placed) {
+      const BoundConjunct& c = conjuncts_[p.conjunct];
+      const int single = std::has_single_bit(p.relids) ? std::countr_zero(p.relids) : -1;
+      if (p.relids == 0 || single >= 0) {
         q_.rels[size_t(single < 0 ? 0 : single)].restrictions.push_back(c.expr);
-        if (auto k = constant_equality(*c.expr)) constants.push_back(*k);
+        if (p.may_equate)
+          if (auto k = constant_equality(*c.expr)) constants.push_back(*k);
         continue;
       }
-      TypedExpr bound = bind_condition(*c.expr, lookup(q_.all_rels()), "WHERE");
-      need(bound, c.relids);
-      if (auto eq = class_equality(*c.expr)) {
-        for (uint32_t v : {eq->first, eq->second})
-          if (std::find(member_order.begin(), member_order.end(), v) == member_order.end())
-            member_order.push_back(v);
-        parent_[find(eq->second)] = find(eq->first);
-        continue;
-      }
-      q_.filters.push_back({std::move(bound), c.relids});
+      need(c.bound, p.relids);
+      if (p.may_equate)
+        if (auto eq = class_equality(*c.expr)) {
+          for (uint32_t v : {eq->first, eq->second})
+            if (std::find(member_order.begin(), member_order.end(), v) == member_order.end())
+              member_order.push_back(v);
+          parent_[find(eq->second)] = find(eq->first);
+          continue;
+        }
+      q_.filters.push_back(
+          {c.bound, p.relids, p.pushed_down, p.outer_relids, p.nullable_relids});
     }
     for (const auto& [v, value] : constants) fixed_.push_back(v);
     form_classes(member_order, constants);
@@ -548,6 +575,7 @@ class JoinBinder {
   PlanContext& ctx_;
   const sql::Select& s_;
   JoinQuery q_;
+  std::vector<BoundConjunct> conjuncts_;  // ON and USING conjuncts, then WHERE's
   std::vector<UsingJoin> using_joins_;
   std::vector<uint32_t> parent_;  // union-find over vars
   std::vector<uint32_t> fixed_;   // vars WHERE fixes to a constant

@@ -20,6 +20,7 @@
 // are refused by name.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "engine/core/typed_expr.h"
+#include "engine/plan/join_cost.h"
 #include "engine/plan/plan_context.h"
 #include "engine/sql/ast.h"
 #include "engine/storage/catalog.h"
@@ -68,10 +70,29 @@ struct JoinClass {
 };
 
 // A conjunct over several relations that is no class's: a Join Filter where all of them
-// are joined.
+// are joined (`relids`: PostgreSQL's required_relids, which an outer join widens: its
+// own ON clause waits for both its sides, a WHERE clause over a nullable relation for
+// the join that nulls it).
 struct JoinFilterClause {
   TypedExpr expr;  // slots are vars
   Relids relids = 0;
+  // A WHERE or inner ON clause; false for an outer join's own ON clause, which decides
+  // matches rather than filtering rows (EXPLAIN's Join Filter against Filter).
+  bool pushed_down = true;
+  Relids outer_relids = 0;     // an ON clause's preserved side: no scan there may apply it
+  Relids nullable_relids = 0;  // relations an outer join below it may null
+};
+
+// An outer (or anti) join (PostgreSQL's SpecialJoinInfo): the relations each side must
+// hold when it is done (min_*), and those written on each side (syn_*).
+struct SpecialJoin {
+  JoinKind kind = JoinKind::kLeft;  // kLeft, kFull or kAnti
+  Relids min_lefthand = 0;
+  Relids min_righthand = 0;
+  Relids syn_lefthand = 0;
+  Relids syn_righthand = 0;
+  bool lhs_strict = false;         // its ON clause is strict for some left relation
+  bool delay_upper_joins = false;  // a WHERE clause must see it done before joins above
 };
 
 struct JoinOrderItem {
@@ -85,15 +106,21 @@ struct JoinQuery {
   std::vector<QueryVar> vars;
   std::vector<JoinClass> classes;
   std::vector<JoinFilterClause> filters;
+  std::vector<SpecialJoin> special_joins;  // bottom-up, as written
   std::vector<std::shared_ptr<TypedExpr>> targets;  // over vars
   std::vector<std::string> names;
   std::vector<JoinOrderItem> order;
   std::string order_text;  // EXPLAIN's Sort Key
   std::optional<int64_t> limit;
   int64_t offset = 0;
+  // Vars a WHERE (or degenerate ON) constant fixes: `x = 5`, or a class with one.
+  std::vector<uint32_t> fixed;
   // The `col = const` conjuncts written for a class's other members.
   std::vector<std::unique_ptr<sql::Expr>> derived;
 
+  bool is_fixed(uint32_t var) const {
+    return std::find(fixed.begin(), fixed.end(), var) != fixed.end();
+  }
   Relids all_rels() const { return (Relids(1) << rels.size()) - 1; }
   uint32_t var_of(int rel, int column) const {
     return rels[size_t(rel)].first_var + uint32_t(column);

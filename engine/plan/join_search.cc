@@ -5,6 +5,7 @@
 
 #include "engine/core/error.h"
 #include "engine/plan/join_selectivity.h"
+#include "engine/plan/outer_joins.h"
 #include "engine/sql/expr_ops.h"
 
 namespace tp {
@@ -13,6 +14,15 @@ namespace {
 
 bool is_integer(TypeId t) {
   return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
+}
+
+bool is_string(TypeId t) {
+  return t == TypeId::kText || t == TypeId::kVarchar;
+}
+
+// One btree family: the types an equivalence class may mix.
+bool same_family(TypeId a, TypeId b) {
+  return a == b || (is_integer(a) && is_integer(b)) || (is_string(a) && is_string(b));
 }
 
 // A parameter's value goes into the index key as it is: the same type, or integers.
@@ -121,6 +131,9 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
                                    std::vector<std::string>& filters) const {
   for (const JoinFilterClause& f : q_.filters) {
     if (f.relids != ((Relids(1) << rel) | (Relids(1) << other))) continue;
+    // join_clause_is_movable_to: not into an outer join's preserved side, nor into a
+    // relation an outer join below the clause may null.
+    if ((f.outer_relids | f.nullable_relids) & (Relids(1) << rel)) continue;
     const TypedExpr& e = f.expr;
     if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.name != "=")
       continue;
@@ -160,7 +173,7 @@ bool JoinSearch::has_join_clauses(const JoinRelation& r) const {
     for (uint32_t v : c.members) (r.relids & (Relids(1) << q_.vars[v].rel) ? in : out) = true;
     if (in && out) return true;
   }
-  return false;
+  return has_join_restriction(q_.special_joins, r.relids);
 }
 
 bool JoinSearch::have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const {
@@ -178,18 +191,37 @@ bool JoinSearch::have_relevant_joinclause(const JoinRelation& a, const JoinRelat
   return false;
 }
 
+// have_join_order_restriction: an outer join needs the pair joined, unless either can
+// first join something else legally through a join clause (clauseless joins wait).
+bool JoinSearch::have_join_order_restriction(const JoinRelation& a, const JoinRelation& b) const {
+  if (!join_order_restricted(q_.special_joins, a.relids, b.relids)) return false;
+  return !has_legal_joinclause(a) && !has_legal_joinclause(b);
+}
+
+bool JoinSearch::has_legal_joinclause(const JoinRelation& r) const {
+  for (size_t other : levels_[1]) {
+    const JoinRelation& o = rels_[other];
+    if ((o.relids & r.relids) || !have_relevant_joinclause(r, o)) continue;
+    int match = -1;
+    bool reversed = false;
+    if (join_is_legal(q_.special_joins, r.relids, o.relids, match, reversed)) return true;
+  }
+  return false;
+}
+
+bool JoinSearch::joinable(const JoinRelation& a, const JoinRelation& b) const {
+  return !(a.relids & b.relids) &&
+         (have_relevant_joinclause(a, b) || have_join_order_restriction(a, b));
+}
+
 void JoinSearch::search_level(size_t level) {
   const std::vector<size_t> below = levels_[level - 1];
   const std::vector<size_t> initial = levels_[1];
   for (size_t i = 0; i < below.size(); ++i) {
     const size_t old = below[i];
     if (has_join_clauses(rels_[old])) {
-      for (size_t j = level == 2 ? i + 1 : 0; j < initial.size(); ++j) {
-        const size_t other = initial[j];
-        if (!(rels_[old].relids & rels_[other].relids) &&
-            have_relevant_joinclause(rels_[old], rels_[other]))
-          make_join_rel(old, other);
-      }
+      for (size_t j = level == 2 ? i + 1 : 0; j < initial.size(); ++j)
+        if (joinable(rels_[old], rels_[initial[j]])) make_join_rel(old, initial[j]);
     } else {
       for (size_t other : initial)
         if (!(rels_[old].relids & rels_[other].relids)) make_join_rel(old, other);
@@ -201,28 +233,39 @@ void JoinSearch::search_level(size_t level) {
     for (size_t i = 0; i < left.size(); ++i) {
       if (!has_join_clauses(rels_[left[i]])) continue;
       for (size_t j = k == level - k ? i + 1 : 0; j < right.size(); ++j)
-        if (!(rels_[left[i]].relids & rels_[right[j]].relids) &&
-            have_relevant_joinclause(rels_[left[i]], rels_[right[j]]))
-          make_join_rel(left[i], right[j]);
+        if (joinable(rels_[left[i]], rels_[right[j]])) make_join_rel(left[i], right[j]);
     }
   }
   if (levels_[level].empty())
     for (size_t old : below)
       for (size_t other : initial)
         if (!(rels_[old].relids & rels_[other].relids)) make_join_rel(old, other);
+  if (levels_[level].empty() && q_.special_joins.empty())
+    throw Error("failed to build any " + std::to_string(level) + "-way joins");
 }
 
 void JoinSearch::make_join_rel(size_t r1, size_t r2) {
+  int special = -1;
+  bool reversed = false;
+  if (!join_is_legal(q_.special_joins, rels_[r1].relids, rels_[r2].relids, special, reversed))
+    return;
+  if (reversed) std::swap(r1, r2);
+  const JoinKind kind = special < 0 ? JoinKind::kInner : q_.special_joins[size_t(special)].kind;
   const Relids joined = rels_[r1].relids | rels_[r2].relids;
-  std::shared_ptr<const RestrictList> restrict = restrictlist(rels_[r1].relids, rels_[r2].relids);
+  std::shared_ptr<const RestrictList> restrict =
+      restrictlist(rels_[r1].relids, rels_[r2].relids, kind);
   auto found = index_.find(joined);
   if (found == index_.end()) {
-    // build_join_rel: the size from the first pair that makes the relation.
+    // build_join_rel: the size from the first pair that makes the relation; an outer
+    // join's own clauses (jselec) apart from the WHERE clauses done there (pselec).
     JoinRelation j;
     j.relids = joined;
-    double selectivity = 1;
-    for (const RestrictClause& c : restrict->clauses) selectivity *= c.selectivity;
-    j.rows = join_rows(JoinKind::kInner, rels_[r1].rows, rels_[r2].rows, selectivity);
+    double jselec = 1, pselec = 1;
+    for (const RestrictClause& c : restrict->clauses) {
+      if (kind != JoinKind::kInner && c.pushed_down) pselec *= c.selectivity;
+      else jselec *= kind == JoinKind::kAnti ? c.semi_selectivity : c.selectivity;
+    }
+    j.rows = join_rows(kind, rels_[r1].rows, rels_[r2].rows, jselec, pselec);
     j.vars = output_vars(joined);
     for (uint32_t v : j.vars) j.width += q_.vars[v].width;
     found = index_.emplace(joined, rels_.size()).first;
@@ -230,22 +273,47 @@ void JoinSearch::make_join_rel(size_t r1, size_t r2) {
     rels_.push_back(std::move(j));
   }
   JoinRelation& join = rels_[found->second];
-  add_paths(join, rels_[r1], rels_[r2], restrict);
-  add_paths(join, rels_[r2], rels_[r1], restrict);
+  switch (kind) {
+    case JoinKind::kLeft:
+      add_paths(join, rels_[r1], rels_[r2], restrict, JoinKind::kLeft);
+      add_paths(join, rels_[r2], rels_[r1], restrict, JoinKind::kRight);
+      break;
+    case JoinKind::kFull:
+      add_paths(join, rels_[r1], rels_[r2], restrict, JoinKind::kFull);
+      add_paths(join, rels_[r2], rels_[r1], restrict, JoinKind::kFull);
+      if (join.paths.empty())
+        throw Error(
+            "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions")
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
+      break;
+    case JoinKind::kAnti:
+      add_paths(join, rels_[r1], rels_[r2], restrict, JoinKind::kAnti);
+      break;
+    default:
+      add_paths(join, rels_[r1], rels_[r2], restrict, JoinKind::kInner);
+      add_paths(join, rels_[r2], rels_[r1], restrict, JoinKind::kInner);
+  }
 }
 
 // build_joinrel_restrictlist: the Join Filters first evaluable at this join, in the
 // order written, then generate_join_implied_equalities' one clause per class with
 // members on both sides (rel1's first member = rel2's first member).
-std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids rel2) const {
+std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids rel2,
+                                                             JoinKind kind) const {
   auto r = std::make_shared<RestrictList>();
   r->rel1 = rel1;
   r->rel2 = rel2;
   const Relids joined = rel1 | rel2;
+  const double inner_rows = kind == JoinKind::kAnti ? rels_[index_.at(rel2)].rows : -1;
   for (size_t i = 0; i < q_.filters.size(); ++i) {
     const JoinFilterClause& f = q_.filters[i];
     if ((f.relids & ~joined) || !(f.relids & ~rel1) || !(f.relids & ~rel2)) continue;
-    RestrictClause c{f.expr, false, {}, {}, {}, {}, true, 0, clause_selectivity(f.expr)};
+    RestrictClause c;
+    c.expr = f.expr;
+    c.selectivity = clause_selectivity(f.expr);
+    c.semi_selectivity =
+        kind == JoinKind::kAnti ? clause_selectivity(f.expr, rel2, inner_rows) : c.selectivity;
+    c.pushed_down = f.pushed_down;
     mark_equi(c, rel1, rel2, kOwnKeys + uint32_t(i));
     r->clauses.push_back(std::move(c));
   }
@@ -259,11 +327,16 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     if (!m1 || !m2) continue;
     const QueryVar& a = q_.vars[*m1];
     const QueryVar& b = q_.vars[*m2];
-    TypedExpr eq = q_.var_equality(*m1, *m2);
+    RestrictClause rc;
+    rc.expr = q_.var_equality(*m1, *m2);
     const TypeId cmp = a.type == b.type ? a.type : TypeId::kInt8;
-    const double sel = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
-    TypedExpr k1 = eq.args[0], k2 = eq.args[1];
-    r->clauses.push_back({std::move(eq), true, k1, k2, k1, k2, true, uint32_t(c), sel});
+    rc.selectivity = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
+    rc.semi_selectivity = rc.selectivity;
+    rc.equi = true;
+    rc.key1 = rc.exec1 = rc.expr.args[0];
+    rc.key2 = rc.exec2 = rc.expr.args[1];
+    rc.key = rc.key_b = uint32_t(c);
+    r->clauses.push_back(std::move(rc));
   }
   return r;
 }
@@ -306,7 +379,15 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
     return;
   }
   c.equi = true;
-  c.key = key;
+  c.key = c.key_b = key;
+  // An outer join's `a.x = b.y` of one family sorts each side by its var's own order
+  // (the class it is in, if any), which a side a constant fixes has none of.
+  if (!c.pushed_down && c.key1.kind == TypedExpr::Kind::kColumn &&
+      c.key2.kind == TypedExpr::Kind::kColumn && same_family(c.key1.type, c.key2.type)) {
+    c.key = q_.key_of(c.key1.slot);
+    c.key_b = q_.key_of(c.key2.slot);
+    c.mergeable = !q_.is_fixed(c.key1.slot) && !q_.is_fixed(c.key2.slot);
+  }
 }
 
 const TypedExpr& JoinSearch::side_key(const RestrictClause& c, Relids side) const {
@@ -331,7 +412,8 @@ const TypedExpr& JoinSearch::side_key(const RestrictClause& c, Relids side) cons
 // comparisons (eqjoinsel over the two sides, with statistics where a side is one
 // column; 1/3 for an inequality), AND and OR combined as independent, 1/3 for any other
 // boolean expression (no estimator).
-double JoinSearch::clause_selectivity(const TypedExpr& e) const {
+double JoinSearch::clause_selectivity(const TypedExpr& e, Relids semi_inner,
+                                      double inner_rows) const {
   using K = TypedExpr::Kind;
   // A part over one table is a restriction there, estimated with its statistics.
   if (const Relids rels = q_.relids_of(e); std::has_single_bit(rels)) {
@@ -344,18 +426,18 @@ double JoinSearch::clause_selectivity(const TypedExpr& e) const {
   }
   if (e.kind == K::kAnd) {
     double s = 1;
-    for (const TypedExpr& a : e.args) s *= clause_selectivity(a);
+    for (const TypedExpr& a : e.args) s *= clause_selectivity(a, semi_inner, inner_rows);
     return s;
   }
   if (e.kind == K::kOr) {
     double s = 0;
     for (const TypedExpr& a : e.args) {
-      const double t = clause_selectivity(a);
+      const double t = clause_selectivity(a, semi_inner, inner_rows);
       s = s + t - s * t;
     }
     return s;
   }
-  if (e.kind == K::kNot) return 1 - clause_selectivity(e.args[0]);
+  if (e.kind == K::kNot) return 1 - clause_selectivity(e.args[0], semi_inner, inner_rows);
   if (e.kind == K::kCall && e.form == TypedExpr::Form::kInfix && e.args.size() == 2 &&
       (e.name == "=" || e.name == "<>")) {
     auto side = [&](const TypedExpr& a) {
@@ -364,10 +446,13 @@ double JoinSearch::clause_selectivity(const TypedExpr& e) const {
       j.type = a.type;
       return j;
     };
-    const ::tp::JoinVar l = side(e.args[0]);
-    const ::tp::JoinVar r = side(e.args[1]);
-    return e.name == "=" ? eqjoinsel(l, r, JoinKind::kInner, e.compare_as)
-                         : neqjoinsel(l, r, JoinKind::kInner, e.compare_as);
+    // An anti join's estimators read the outer side first.
+    const bool swap = semi_inner != 0 && (q_.relids_of(e.args[0]) & ~semi_inner) == 0;
+    const ::tp::JoinVar l = side(e.args[swap ? 1 : 0]);
+    const ::tp::JoinVar r = side(e.args[swap ? 0 : 1]);
+    const JoinKind kind = semi_inner != 0 ? JoinKind::kAnti : JoinKind::kInner;
+    return e.name == "=" ? eqjoinsel(l, r, kind, e.compare_as, inner_rows)
+                         : neqjoinsel(l, r, kind, e.compare_as, inner_rows);
   }
   return ineqjoinsel();
 }

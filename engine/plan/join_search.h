@@ -16,9 +16,13 @@
 //                          paths with the cheapest inner path
 //
 // each costed by join_cost.h's initial and final costs (a merge join's input fractions
-// from mergejoinscansel) and kept by add_path (join_path.h). Not yet: parameterized
-// bitmap heap paths, parameterization by expressions or by several relations, parallel
-// join paths, outer joins.
+// from mergejoinscansel) and kept by add_path (join_path.h).
+//
+// Outer and anti joins (outer_joins.h) restrict the order: a pair is joined only if
+// join_is_legal, a LEFT join's pair gets Left paths one way and Right paths the other
+// (no Nested Loop: it can only preserve its outer side), a FULL join only Merge and
+// Hash paths, an anti join one way only. Not yet: parameterized bitmap heap paths,
+// parameterization by several relations, parallel join paths.
 #pragma once
 
 #include <map>
@@ -85,8 +89,11 @@ class JoinSearch {
     const RestrictList& restrict;
     JoinRelation& join;
     std::shared_ptr<const RestrictList> shared;
+    JoinKind kind = JoinKind::kInner;
     bool inner_unique = false;
     SemiAntiFactors semi;
+    std::vector<size_t> merge;  // the restrictlist's merge clauses (select_mergejoin_clauses)
+    std::vector<size_t> hash;   // and its hash clauses
   };
 
   void search_level(size_t level);
@@ -95,19 +102,24 @@ class JoinSearch {
                          std::vector<TypedExpr>& outer, std::vector<std::string>& filters) const;
   bool has_join_clauses(const JoinRelation& r) const;
   bool have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const;
+  bool have_join_order_restriction(const JoinRelation& a, const JoinRelation& b) const;
+  bool has_legal_joinclause(const JoinRelation& r) const;
+  bool joinable(const JoinRelation& a, const JoinRelation& b) const;
   void make_join_rel(size_t r1, size_t r2);
-  std::shared_ptr<const RestrictList> restrictlist(Relids rel1, Relids rel2) const;
+  std::shared_ptr<const RestrictList> restrictlist(Relids rel1, Relids rel2, JoinKind kind) const;
   void mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t key) const;
   // Pathkeys of a Join Filter's own equality: after every var's.
   static constexpr uint32_t kOwnKeys = 0x40000000u;
-  double clause_selectivity(const TypedExpr& e) const;
+  // `semi_inner`: an anti join's inner relations, whose estimators it uses.
+  double clause_selectivity(const TypedExpr& e, Relids semi_inner = 0,
+                            double inner_rows = -1) const;
   ::tp::JoinVar join_var(uint32_t var) const;
   void set_cheapest(JoinRelation& r) const;
   std::vector<PathKey> useful_pathkeys(const JoinRelation& r, std::vector<PathKey> keys) const;
 
   // add_paths_to_joinrel and its three parts (join_methods.cc).
   void add_paths(JoinRelation& join, const JoinRelation& outer, const JoinRelation& inner,
-                 const std::shared_ptr<const RestrictList>& restrict);
+                 const std::shared_ptr<const RestrictList>& restrict, JoinKind kind);
   void sort_inner_and_outer(Pair& p);
   void match_unsorted_outer(Pair& p);
   void merge_paths_for_outer(Pair& p, const JoinPathPtr& outer, const std::vector<PathKey>& keys);
@@ -119,12 +131,18 @@ class JoinSearch {
                      std::vector<PathKey> pathkeys, const std::vector<size_t>& clauses,
                      std::vector<PathKey> outer_sort, std::vector<PathKey> inner_sort);
   void try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner);
-  bool inner_is_unique(const JoinRelation& inner, const RestrictList& r) const;
+  bool inner_is_unique(const JoinRelation& inner, const RestrictList& r, JoinKind kind) const;
   MergeScanFractions scan_fractions(const RestrictClause& c, const JoinPath& outer,
                                     const std::vector<PathKey>& order) const;
   HashBucketStats bucket_stats(const RestrictClause& c, const TypedExpr& inner_key, double buckets);
-  // The restrictlist's merge clauses, or its hash clauses.
-  std::vector<size_t> equi_clauses(const RestrictList& r, bool hashing = false) const;
+  // The pair's merge and hash clauses; false when a FULL join has a clause that is no
+  // merge clause (no Merge Full Join then).
+  bool select_equi_clauses(Pair& p) const;
+  uint32_t outer_key(const Pair& p, size_t clause) const;
+  // The inner side's sort keys matching `outer_keys` of `merge` clauses.
+  std::vector<PathKey> inner_keys_for(const Pair& p, const std::vector<size_t>& merge,
+                                      const std::vector<PathKey>& outer_keys) const;
+  std::vector<PathKey> join_pathkeys(const Pair& p, const std::vector<PathKey>& outer) const;
   std::vector<PathKey> outer_keys_for_merge(const Pair& p,
                                             const std::vector<size_t>& clauses) const;
   QualCost quals_cost(const RestrictList& r, const std::vector<size_t>* only = nullptr) const;
