@@ -6,6 +6,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/plan/join_distribute.h"
 #include "engine/plan/outer_joins.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/select_list.h"
@@ -29,14 +30,6 @@ Error not_supported(const std::string& what, int position) {
 
 bool is_integer(TypeId t) {
   return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
-}
-bool is_string(TypeId t) {
-  return t == TypeId::kText || t == TypeId::kVarchar;
-}
-// Whether `a = b` is one btree operator family's (and so makes an equivalence class, and
-// a hash or merge clause the join nodes can compare slot to slot).
-bool same_family(TypeId a, TypeId b) {
-  return a == b || (is_integer(a) && is_integer(b)) || (is_string(a) && is_string(b));
 }
 
 bool is_constant(const sql::Expr& e) {
@@ -103,7 +96,14 @@ class JoinBinder {
       c.bound = bind_condition(*c.expr, lookup(q_.all_rels()), "WHERE");
     const VarRel rel_of = [this](uint32_t v) { return q_.vars[v].rel; };
     reduce_outer_joins(tree, conjuncts_, where, rel_of);
-    distribute(deconstruct_join_tree(tree, conjuncts_, where, rel_of, q_.special_joins));
+    JoinEqualities eq;
+    eq.var_pair = [this](const sql::Expr& e) { return class_equality(e); };
+    eq.var_constant = [this](const sql::Expr& e) { return constant_equality(e); };
+    eq.column_ref = [this](int rel, int column) { return column_ref({rel, column}); };
+    eq.copy = copy_expr;
+    distribute_conjuncts(q_, conjuncts_,
+                         deconstruct_join_tree(tree, conjuncts_, where, rel_of, q_.special_joins),
+                         eq, fixed_);
     drop_fixed_order_keys();
     q_.fixed = fixed_;
     q_.limit = s_.limit;
@@ -466,7 +466,7 @@ class JoinBinder {
     const Resolved a = resolve(*e.args[0], q_.all_rels());
     const Resolved b = resolve(*e.args[1], q_.all_rels());
     const uint32_t va = q_.var_of(a.rel, a.column), vb = q_.var_of(b.rel, b.column);
-    if (a.rel == b.rel || !same_family(q_.vars[va].type, q_.vars[vb].type)) return std::nullopt;
+    if (a.rel == b.rel || !same_btree_family(q_.vars[va].type, q_.vars[vb].type)) return std::nullopt;
     return std::pair{va, vb};
   }
 
@@ -490,82 +490,6 @@ class JoinBinder {
     return std::nullopt;
   }
 
-  uint32_t find(uint32_t v) {
-    while (parent_[v] != v) v = parent_[v] = parent_[parent_[v]];
-    return v;
-  }
-
-  // distribute_qual_to_rels, then the classes: each conjunct, where deconstruct put it,
-  // becomes a restriction of its one relation, a class member, or a Join Filter.
-  void distribute(const std::vector<PlacedConjunct>& placed) {
-    parent_.resize(q_.vars.size());
-    std::iota(parent_.begin(), parent_.end(), 0u);
-    std::vector<uint32_t> member_order;
-    std::vector<std::pair<uint32_t, const sql::Expr*>> constants;
-    for (const PlacedConjunct& p : placed) {
-      const BoundConjunct& c = conjuncts_[p.conjunct];
-      const int single = std::has_single_bit(p.relids) ? std::countr_zero(p.relids) : -1;
-      if (p.relids == 0 || single >= 0) {
-        q_.rels[size_t(single < 0 ? 0 : single)].restrictions.push_back(c.expr);
-        if (p.may_equate)
-          if (auto k = constant_equality(*c.expr)) constants.push_back(*k);
-        continue;
-      }
-      need(c.bound, p.relids);
-      if (p.may_equate)
-        if (auto eq = class_equality(*c.expr)) {
-          for (uint32_t v : {eq->first, eq->second})
-            if (std::find(member_order.begin(), member_order.end(), v) == member_order.end())
-              member_order.push_back(v);
-          parent_[find(eq->second)] = find(eq->first);
-          continue;
-        }
-      q_.filters.push_back(
-          {c.bound, p.relids, p.pushed_down, p.outer_relids, p.nullable_relids});
-    }
-    for (const auto& [v, value] : constants) fixed_.push_back(v);
-    form_classes(member_order, constants);
-  }
-
-  void form_classes(const std::vector<uint32_t>& member_order,
-                    const std::vector<std::pair<uint32_t, const sql::Expr*>>& constants) {
-    std::vector<uint32_t> roots;
-    for (uint32_t v : member_order)
-      if (std::find(roots.begin(), roots.end(), find(v)) == roots.end()) roots.push_back(find(v));
-    for (uint32_t root : roots) {
-      std::vector<uint32_t> members;
-      for (uint32_t v : member_order)
-        if (find(v) == root) members.push_back(v);
-      const sql::Expr* constant = nullptr;
-      for (const auto& [v, value] : constants)
-        if (find(v) == root && !constant) constant = value;
-      if (constant) fixed_.insert(fixed_.end(), members.begin(), members.end());
-      if (!constant) {
-        // Any two members may be joined: each is needed wherever the class reaches
-        // (generate_base_implied_equalities_no_const).
-        Relids reach = 0;
-        for (uint32_t v : members) reach |= Relids(1) << q_.vars[v].rel;
-        for (uint32_t v : members) q_.vars[v].where_needed |= reach;
-        q_.classes.push_back({std::move(members)});
-        continue;
-      }
-      // A class with a constant gives `member = constant` to every member's relation and
-      // joins none of them (generate_base_implied_equalities_const).
-      for (uint32_t v : members) {
-        const bool own = std::any_of(constants.begin(), constants.end(),
-                                     [&](const auto& k) { return k.first == v; });
-        if (own) continue;
-        const QueryVar& var = q_.vars[v];
-        auto eq = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, 0);
-        eq->name = "=";
-        eq->args.push_back(column_ref({var.rel, var.column}));
-        eq->args.push_back(copy_expr(*constant));
-        q_.rels[size_t(var.rel)].restrictions.push_back(eq.get());
-        q_.derived.push_back(std::move(eq));
-      }
-    }
-  }
-
   struct UsingJoin {
     std::string name;
     Relids scope;
@@ -577,8 +501,7 @@ class JoinBinder {
   JoinQuery q_;
   std::vector<BoundConjunct> conjuncts_;  // ON and USING conjuncts, then WHERE's
   std::vector<UsingJoin> using_joins_;
-  std::vector<uint32_t> parent_;  // union-find over vars
-  std::vector<uint32_t> fixed_;   // vars WHERE fixes to a constant
+  std::vector<uint32_t> fixed_;  // vars WHERE fixes to a constant
 };
 
 }  // namespace

@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/core/typed_expr.h"
@@ -81,6 +82,9 @@ struct JoinFilterClause {
   bool pushed_down = true;
   Relids outer_relids = 0;     // an ON clause's preserved side: no scan there may apply it
   Relids nullable_relids = 0;  // relations an outer join below it may null
+  // An outer join's `outer = inner` whose sides a WHERE constant both fix now: checked
+  // still, but it no longer narrows the join's rows.
+  bool redundant = false;
 };
 
 // An outer (or anti) join (PostgreSQL's SpecialJoinInfo): the relations each side must
@@ -131,10 +135,23 @@ struct JoinQuery {
   uint32_t key_of(uint32_t var) const;
   // The vars a relation of `relids` returns (those read above it), ascending.
   std::vector<uint32_t> output_vars(Relids relids) const;
+  // The two vars of each outer join's `x = y` of one family, both ways round: merge
+  // clauses of vars no class holds (an order by either is useful for merging).
+  std::vector<std::pair<uint32_t, uint32_t>> outer_join_merge_pairs() const;
   // A var as EXPLAIN prints it ("o.cust"), and `a = b` of two vars bound as written.
   std::string var_name(uint32_t var) const;
   TypedExpr var_equality(uint32_t a, uint32_t b) const;
 };
+
+// Whether `a = b` is one btree operator family's (and so makes an equivalence class, and
+// a hash or merge clause the join nodes can compare slot to slot).
+inline bool same_btree_family(TypeId a, TypeId b) {
+  auto integer = [](TypeId t) {
+    return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
+  };
+  auto string = [](TypeId t) { return t == TypeId::kText || t == TypeId::kVarchar; };
+  return a == b || (integer(a) && integer(b)) || (string(a) && string(b));
+}
 
 // Whether `s` reads more than one relation (a FROM list or a join).
 inline bool is_join_select(const sql::Select& s) {

@@ -16,15 +16,6 @@ bool is_integer(TypeId t) {
   return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
 }
 
-bool is_string(TypeId t) {
-  return t == TypeId::kText || t == TypeId::kVarchar;
-}
-
-// One btree family: the types an equivalence class may mix.
-bool same_family(TypeId a, TypeId b) {
-  return a == b || (is_integer(a) && is_integer(b)) || (is_string(a) && is_string(b));
-}
-
 // A parameter's value goes into the index key as it is: the same type, or integers.
 bool same_key_type(TypeId a, TypeId b) {
   return a == b || (is_integer(a) && is_integer(b));
@@ -47,6 +38,7 @@ JoinSearch::JoinSearch(const PlanContext& ctx, const JoinQuery& q, std::vector<J
       query_pathkeys_(std::move(query_pathkeys)),
       consider_startup_(consider_startup) {
   for (uint32_t v = 0; v < q.vars.size(); ++v) var_key_.push_back(q.key_of(v));
+  merge_pairs_ = q.outer_join_merge_pairs();
 }
 
 uint32_t JoinSearch::key_of(uint32_t var) const {
@@ -310,9 +302,10 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     if ((f.relids & ~joined) || !(f.relids & ~rel1) || !(f.relids & ~rel2)) continue;
     RestrictClause c;
     c.expr = f.expr;
-    c.selectivity = clause_selectivity(f.expr);
-    c.semi_selectivity =
-        kind == JoinKind::kAnti ? clause_selectivity(f.expr, rel2, inner_rows) : c.selectivity;
+    c.selectivity = f.redundant ? 1.0 : clause_selectivity(f.expr);
+    c.semi_selectivity = kind == JoinKind::kAnti && !f.redundant
+                             ? clause_selectivity(f.expr, rel2, inner_rows)
+                             : c.selectivity;
     c.pushed_down = f.pushed_down;
     mark_equi(c, rel1, rel2, kOwnKeys + uint32_t(i));
     r->clauses.push_back(std::move(c));
@@ -383,7 +376,7 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
   // An outer join's `a.x = b.y` of one family sorts each side by its var's own order
   // (the class it is in, if any), which a side a constant fixes has none of.
   if (!c.pushed_down && c.key1.kind == TypedExpr::Kind::kColumn &&
-      c.key2.kind == TypedExpr::Kind::kColumn && same_family(c.key1.type, c.key2.type)) {
+      c.key2.kind == TypedExpr::Kind::kColumn && same_btree_family(c.key1.type, c.key2.type)) {
     c.key = q_.key_of(c.key1.slot);
     c.key_b = q_.key_of(c.key2.slot);
     c.mergeable = !q_.is_fixed(c.key1.slot) && !q_.is_fixed(c.key2.slot);
@@ -467,6 +460,10 @@ std::vector<PathKey> JoinSearch::useful_pathkeys(const JoinRelation& r,
     if (k.key < q_.classes.size())
       for (uint32_t v : q_.classes[k.key].members)
         useful = useful || !(r.relids & (Relids(1) << q_.vars[v].rel));
+    // A var of no class: an outer join's merge clause still to come may sort by it.
+    for (const auto& [var, other] : merge_pairs_)
+      useful = useful || (key_of(var) == k.key && (r.relids & (Relids(1) << q_.vars[var].rel)) &&
+                          !(r.relids & (Relids(1) << q_.vars[other].rel)));
     if (!useful) break;
     ++merging;
   }

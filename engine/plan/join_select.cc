@@ -42,6 +42,8 @@ ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinQuery& q) {
   for (const JoinClass& c : q.classes)
     for (uint32_t v : c.members)
       if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
+  for (const auto& [v, other] : q.outer_join_merge_pairs())
+    if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
   if (!r.alias.empty()) {
     sq.table_alias = r.alias;
     sq.alias = sql::quote_identifier(r.alias);

@@ -60,4 +60,18 @@ Relids JoinQuery::relids_of(const TypedExpr& e) const {
   return r;
 }
 
+std::vector<std::pair<uint32_t, uint32_t>> JoinQuery::outer_join_merge_pairs() const {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  for (const JoinFilterClause& f : filters) {
+    const TypedExpr& e = f.expr;
+    if (f.pushed_down || e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2 ||
+        e.args[0].kind != TypedExpr::Kind::kColumn || e.args[1].kind != TypedExpr::Kind::kColumn ||
+        !same_btree_family(e.args[0].type, e.args[1].type))
+      continue;
+    out.push_back({e.args[0].slot, e.args[1].slot});
+    out.push_back({e.args[1].slot, e.args[0].slot});
+  }
+  return out;
+}
+
 }  // namespace tp

@@ -92,13 +92,14 @@ class Deconstructor {
                 std::vector<SpecialJoin>& joins)
       : conjuncts_(conjuncts), rel_of_(rel_of), joins_(joins) {}
 
-  // Returns the relations inner-joined within `j` (inner_join_rels).
-  Relids walk(const JoinTreeNode& j) {
+  // Returns the relations inner-joined within `j` (inner_join_rels). `below`: `j` is
+  // inside an outer join's nullable side.
+  Relids walk(const JoinTreeNode& j, bool below) {
     if (j.rel >= 0) return 0;
-    const Relids left_inner = walk(*j.left);
-    const Relids right_inner = walk(*j.right);
+    const Relids left_inner = walk(*j.left, below || j.kind == JoinKind::kFull);
+    const Relids right_inner = walk(*j.right, below || j.kind != JoinKind::kInner);
     if (j.kind == JoinKind::kInner) {
-      for (size_t i : j.quals) place(i, 0, 0);
+      for (size_t i : j.quals) place(i, 0, 0, below);
       return j.relids;
     }
     Relids clause_relids = 0, strict = 0;
@@ -109,17 +110,23 @@ class Deconstructor {
     const SpecialJoin sj = make_special_join(j.kind, j.left->relids, j.right->relids,
                                              left_inner | right_inner, clause_relids, strict, joins_);
     const Relids preserved = j.kind == JoinKind::kFull ? j.relids : j.left->relids;
-    for (size_t i : j.quals) place(i, sj.min_lefthand | sj.min_righthand, preserved);
+    for (size_t i : j.quals) place(i, sj.min_lefthand | sj.min_righthand, preserved, true);
     joins_.push_back(sj);
     return left_inner | right_inner;
   }
 
   // distribute_qual_to_rels' placement. `ojscope` and `preserved` are an outer join's
   // for its own ON conjuncts (0 for WHERE and inner ON conjuncts).
-  void place(size_t i, Relids ojscope, Relids preserved) {
+  void place(size_t i, Relids ojscope, Relids preserved, bool below) {
+    // A constant TRUE is no qual at all (make_ands_implicit drops it).
+    const TypedExpr& e = conjuncts_[i].bound;
+    if (e.kind == TypedExpr::Kind::kConst && !e.isnull && e.type == TypeId::kBool &&
+        e.value.datum() != 0)
+      return;
     PlacedConjunct p;
     p.conjunct = i;
     p.outer_relids = preserved;
+    p.below_outer_join = below;
     Relids relids = conjuncts_[i].relids;
     if (relids == 0 && ojscope != 0) relids = ojscope;
     bool delayed = false;
@@ -170,8 +177,8 @@ std::vector<PlacedConjunct> deconstruct_join_tree(const JoinTreeNode& root,
                                                   const VarRel& rel_of,
                                                   std::vector<SpecialJoin>& joins) {
   Deconstructor d(conjuncts, rel_of, joins);
-  d.walk(root);
-  for (size_t i : where) d.place(i, 0, 0);
+  d.walk(root, false);
+  for (size_t i : where) d.place(i, 0, 0, false);
   return std::move(d.placed);
 }
 

@@ -79,6 +79,9 @@ struct PlacedConjunct {
   Relids relids = 0;  // required_relids: where it is evaluated
   bool pushed_down = true;
   bool may_equate = true;  // may join an equivalence class
+  // Inside an outer join's nullable side (or its own ON): a constant it equates a var
+  // with does not make that var constant above the join.
+  bool below_outer_join = false;
   Relids outer_relids = 0;
   Relids nullable_relids = 0;
 };
