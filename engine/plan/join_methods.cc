@@ -6,6 +6,7 @@
 #include "engine/plan/incremental_sort.h"
 #include "engine/plan/join_search.h"
 #include "engine/plan/join_selectivity.h"
+#include "engine/plan/outer_joins.h"
 
 namespace tp {
 
@@ -408,8 +409,9 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
 // mergejoinscansel for the first merge clause, over two columns in ascending order.
 MergeScanFractions JoinSearch::scan_fractions(const RestrictClause& c, const JoinPath& outer,
                                               const std::vector<PathKey>& order) const {
-  const TypedExpr& ok = side_key(c, outer.relids);
-  const TypedExpr& ik = &ok == &c.key1 ? c.key2 : c.key1;
+  const TypedExpr& outer_side = side_key(c, outer.relids);
+  const TypedExpr& ok = strip_relabel(outer_side);
+  const TypedExpr& ik = strip_relabel(&outer_side == &c.key1 ? c.key2 : c.key1);
   if (ok.kind != TypedExpr::Kind::kColumn || ik.kind != TypedExpr::Kind::kColumn) return {};
   if (!order.empty() && order[0].descending) return {};
   const QueryVar& o = q_.vars[ok.slot];
@@ -432,7 +434,8 @@ HashBucketStats JoinSearch::bucket_stats(const RestrictClause& c, const TypedExp
   if (auto it = bucket_cache_.find(key); it != bucket_cache_.end()) return it->second;
   ::tp::JoinVar v;
   v.type = inner_key.type;
-  if (inner_key.kind == TypedExpr::Kind::kColumn) v = join_var(inner_key.slot);
+  if (const TypedExpr& col = strip_relabel(inner_key); col.kind == TypedExpr::Kind::kColumn)
+    v = join_var(col.slot);
   HashBucketStats s;
   s.mcv_freq = 0;
   if (v.stats && v.stats->valid && !v.stats->mcv_freqs.empty()) s.mcv_freq = v.stats->mcv_freqs[0];

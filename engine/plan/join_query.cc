@@ -92,8 +92,7 @@ class JoinBinder {
     }
     bind_targets();
     bind_order();
-    for (BoundConjunct& c : conjuncts_)
-      c.bound = bind_condition(*c.expr, lookup(q_.all_rels()), "WHERE");
+    for (BoundConjunct& c : conjuncts_) bind_conjunct(c);
     const VarRel rel_of = [this](uint32_t v) { return q_.vars[v].rel; };
     reduce_outer_joins(tree, conjuncts_, where, rel_of);
     JoinEqualities eq;
@@ -179,6 +178,20 @@ class JoinBinder {
       q_.derived.push_back(std::move(eq));
     }
     return node;
+  }
+
+  // A conjunct folded to FALSE or NULL filters like a constant FALSE over no relation
+  // (TRUE is left to be dropped).
+  void bind_conjunct(BoundConjunct& c) {
+    c.bound = fold_qual_constants(bind_condition(*c.expr, lookup(q_.all_rels()), "WHERE"));
+    const TypedExpr& b = c.bound;
+    if (b.kind != TypedExpr::Kind::kConst || (!b.isnull && b.value.datum() != 0)) return;
+    auto f = std::make_unique<sql::Expr>(sql::ExprKind::kBoolConst, c.expr->position);
+    f->ival = 0;
+    c.expr = f.get();
+    c.relids = 0;
+    c.bound.isnull = false;
+    q_.derived.push_back(std::move(f));
   }
 
   void add_conjunct(JoinTreeNode& node, const sql::Expr* e, Relids relids) {

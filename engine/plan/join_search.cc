@@ -375,11 +375,13 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
   c.key = c.key_b = key;
   // An outer join's `a.x = b.y` of one family sorts each side by its var's own order
   // (the class it is in, if any), which a side a constant fixes has none of.
-  if (!c.pushed_down && c.key1.kind == TypedExpr::Kind::kColumn &&
-      c.key2.kind == TypedExpr::Kind::kColumn && same_btree_family(c.key1.type, c.key2.type)) {
-    c.key = q_.key_of(c.key1.slot);
-    c.key_b = q_.key_of(c.key2.slot);
-    c.mergeable = !q_.is_fixed(c.key1.slot) && !q_.is_fixed(c.key2.slot);
+  const TypedExpr& v1 = strip_relabel(c.key1);
+  const TypedExpr& v2 = strip_relabel(c.key2);
+  if (!c.pushed_down && v1.kind == TypedExpr::Kind::kColumn &&
+      v2.kind == TypedExpr::Kind::kColumn && same_btree_family(v1.type, v2.type)) {
+    c.key = q_.key_of(v1.slot);
+    c.key_b = q_.key_of(v2.slot);
+    c.mergeable = !q_.is_fixed(v1.slot) && !q_.is_fixed(v2.slot);
   }
 }
 
@@ -433,7 +435,8 @@ double JoinSearch::clause_selectivity(const TypedExpr& e, Relids semi_inner,
   if (e.kind == K::kNot) return 1 - clause_selectivity(e.args[0], semi_inner, inner_rows);
   if (e.kind == K::kCall && e.form == TypedExpr::Form::kInfix && e.args.size() == 2 &&
       (e.name == "=" || e.name == "<>")) {
-    auto side = [&](const TypedExpr& a) {
+    auto side = [&](const TypedExpr& x) {
+      const TypedExpr& a = strip_relabel(x);
       if (a.kind == K::kColumn) return join_var(a.slot);
       ::tp::JoinVar j;
       j.type = a.type;

@@ -3,6 +3,8 @@
 #include <memory>
 
 #include "engine/plan/join_query.h"
+
+#include "engine/plan/outer_joins.h"
 #include "engine/sql/expr_bind.h"
 #include "engine/sql/identifier.h"
 
@@ -64,12 +66,15 @@ std::vector<std::pair<uint32_t, uint32_t>> JoinQuery::outer_join_merge_pairs() c
   std::vector<std::pair<uint32_t, uint32_t>> out;
   for (const JoinFilterClause& f : filters) {
     const TypedExpr& e = f.expr;
-    if (f.pushed_down || e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2 ||
-        e.args[0].kind != TypedExpr::Kind::kColumn || e.args[1].kind != TypedExpr::Kind::kColumn ||
-        !same_btree_family(e.args[0].type, e.args[1].type))
+    if (f.pushed_down || e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2)
       continue;
-    out.push_back({e.args[0].slot, e.args[1].slot});
-    out.push_back({e.args[1].slot, e.args[0].slot});
+    const TypedExpr& a = strip_relabel(e.args[0]);
+    const TypedExpr& b = strip_relabel(e.args[1]);
+    if (a.kind != TypedExpr::Kind::kColumn || b.kind != TypedExpr::Kind::kColumn ||
+        !same_btree_family(a.type, b.type))
+      continue;
+    out.push_back({a.slot, b.slot});
+    out.push_back({b.slot, a.slot});
   }
   return out;
 }

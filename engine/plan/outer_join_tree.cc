@@ -99,7 +99,7 @@ class Deconstructor {
     const Relids left_inner = walk(*j.left, below || j.kind == JoinKind::kFull);
     const Relids right_inner = walk(*j.right, below || j.kind != JoinKind::kInner);
     if (j.kind == JoinKind::kInner) {
-      for (size_t i : j.quals) place(i, 0, 0, below);
+      for (size_t i : j.quals) place(i, 0, 0, below, j.relids);
       return j.relids;
     }
     Relids clause_relids = 0, strict = 0;
@@ -110,14 +110,16 @@ class Deconstructor {
     const SpecialJoin sj = make_special_join(j.kind, j.left->relids, j.right->relids,
                                              left_inner | right_inner, clause_relids, strict, joins_);
     const Relids preserved = j.kind == JoinKind::kFull ? j.relids : j.left->relids;
-    for (size_t i : j.quals) place(i, sj.min_lefthand | sj.min_righthand, preserved, true);
+    for (size_t i : j.quals) place(i, sj.min_lefthand | sj.min_righthand, preserved, true, j.relids);
     joins_.push_back(sj);
     return left_inner | right_inner;
   }
 
   // distribute_qual_to_rels' placement. `ojscope` and `preserved` are an outer join's
   // for its own ON conjuncts (0 for WHERE and inner ON conjuncts).
-  void place(size_t i, Relids ojscope, Relids preserved, bool below) {
+  // `qualscope`: the relations under the qual's join, one of which a qual over none
+  // filters (a constant FALSE empties that join).
+  void place(size_t i, Relids ojscope, Relids preserved, bool below, Relids qualscope) {
     // A constant TRUE is no qual at all (make_ands_implicit drops it).
     const TypedExpr& e = conjuncts_[i].bound;
     if (e.kind == TypedExpr::Kind::kConst && !e.isnull && e.type == TypeId::kBool &&
@@ -128,7 +130,7 @@ class Deconstructor {
     p.outer_relids = preserved;
     p.below_outer_join = below;
     Relids relids = conjuncts_[i].relids;
-    if (relids == 0 && ojscope != 0) relids = ojscope;
+    if (relids == 0) relids = ojscope != 0 ? ojscope : qualscope & (~qualscope + 1);
     bool delayed = false;
     if (relids & preserved) {
       // An outer join's own clause: evaluated at that join, deciding matches.
@@ -178,7 +180,7 @@ std::vector<PlacedConjunct> deconstruct_join_tree(const JoinTreeNode& root,
                                                   std::vector<SpecialJoin>& joins) {
   Deconstructor d(conjuncts, rel_of, joins);
   d.walk(root, false);
-  for (size_t i : where) d.place(i, 0, 0, false);
+  for (size_t i : where) d.place(i, 0, 0, false, root.relids);
   return std::move(d.placed);
 }
 

@@ -66,6 +66,48 @@ Set nonnullable(const TypedExpr& e, bool top, const Leaf& leaf, const Union& joi
 
 }  // namespace
 
+namespace {
+
+TypedExpr bool_const(bool v) {
+  TypedExpr c;
+  c.kind = TypedExpr::Kind::kConst;
+  c.type = TypeId::kBool;
+  c.value = OwnedDatum::by_value(Datum(v ? 1 : 0));
+  return c;
+}
+
+bool is_bool_const(const TypedExpr& e) {
+  return e.kind == TypedExpr::Kind::kConst && e.type == TypeId::kBool;
+}
+
+}  // namespace
+
+TypedExpr fold_qual_constants(TypedExpr e) {
+  using K = TypedExpr::Kind;
+  if (e.kind != K::kAnd && e.kind != K::kOr) return e;
+  const bool is_or = e.kind == K::kOr;
+  std::vector<TypedExpr> kept;
+  for (TypedExpr& a : e.args) {
+    TypedExpr f = fold_qual_constants(std::move(a));
+    if (is_bool_const(f)) {
+      const bool truth = !f.isnull && f.value.datum() != 0;
+      if (truth == is_or) return bool_const(is_or);  // OR TRUE, AND FALSE (or NULL)
+      continue;                                       // OR FALSE (or NULL), AND TRUE
+    }
+    kept.push_back(std::move(f));
+  }
+  if (kept.empty()) return bool_const(!is_or);
+  if (kept.size() == 1) return std::move(kept[0]);
+  e.args = std::move(kept);
+  return e;
+}
+
+const TypedExpr& strip_relabel(const TypedExpr& e) {
+  if (e.kind == TypedExpr::Kind::kCall && e.form == TypedExpr::Form::kRelabel && e.args.size() == 1)
+    return strip_relabel(e.args[0]);
+  return e;
+}
+
 Relids nonnullable_rels(const TypedExpr& e, const VarRel& rel_of, bool top_level) {
   return nonnullable<Relids>(
       e, top_level, [&](uint32_t v) { return Relids(1) << rel_of(v); },

@@ -34,6 +34,14 @@ std::vector<uint32_t> nonnullable_vars(const TypedExpr& e, bool top_level = true
 // find_forced_null_vars: the vars a conjunct `var IS NULL` requires to be NULL.
 std::vector<uint32_t> forced_null_vars(const TypedExpr& e);
 
+// canonicalize_qual's constant folding for a WHERE or ON qual: in an OR a FALSE or NULL
+// arm drops out and a TRUE arm makes it TRUE; in an AND a TRUE arm drops out and a FALSE
+// or NULL arm makes it FALSE (NULL and FALSE filter alike).
+TypedExpr fold_qual_constants(TypedExpr e);
+// `e` with its binary-compatible casts taken off (`(v)::text` of a varchar column is
+// that column to an estimator and to an index's order).
+const TypedExpr& strip_relabel(const TypedExpr& e);
+
 // make_outerjoininfo: the join's minimal sides given the outer joins below it (`below`,
 // in the order they were made) and the relations inner-joined inside its sides.
 SpecialJoin make_special_join(JoinKind kind, Relids left, Relids right, Relids inner_join_rels,

@@ -1,11 +1,13 @@
-"""Inner joins of the typed tables (plandiff --joins).
+"""Inner and outer joins of the typed tables (plandiff --joins).
 
 Two to four table references (a table may appear twice under two aliases), joined by
 equalities of columns of one family (s1.id = s3.a, s1.t = s2.t, s1.sm = s2.k, ...), now and
 then by an inequality or by nothing (a cross join), written as a FROM list with WHERE, as
-JOIN ... ON, or as JOIN ... USING where the columns share a name; each table restricted by
-typed_grammar's predicates; select lists of qualified columns, * and expressions; ORDER BY
-and LIMIT; under the join methods' settings and work_mem.
+[INNER | LEFT | RIGHT | FULL] JOIN ... ON (with now and then a restriction of one side in
+the ON clause), or as JOIN ... USING where the columns share a name; each table restricted
+by typed_grammar's predicates; `col IS NULL` on a joined table now and then (an outer join
+kept, reduced to an inner join, or made an anti join); select lists of qualified columns,
+* and expressions; ORDER BY and LIMIT; under the join methods' settings and work_mem.
 """
 
 from typed_grammar import TYPED_TABLES, TypedQueryGenerator, family
@@ -66,7 +68,13 @@ class JoinQueryGenerator(TypedQueryGenerator):
             elif using and r.random() < 0.3 and i == 1:
                 from_sql += " JOIN %s USING (%s)" % (item, using)
             else:
-                from_sql += " %sJOIN %s ON %s" % (r.choice(["", "INNER "]), item, cond)
+                kind = r.choice(["", "INNER ", "LEFT ", "LEFT ", "RIGHT ", "FULL "])
+                if kind == "FULL " and " = " not in cond:
+                    kind = "LEFT "
+                if kind in ("LEFT ", "RIGHT ") and r.random() < 0.25:
+                    cond += " AND " + self.where(cols[i][1] if kind == "LEFT " else
+                                                 cols[r.randrange(i)][1])
+                from_sql += " %sJOIN %s ON %s" % (kind, item, cond)
         all_cols = {}
         for _, c in cols:
             all_cols.update(c)
@@ -75,6 +83,8 @@ class JoinQueryGenerator(TypedQueryGenerator):
                 where.append(self.where(c))
         if r.random() < 0.1:
             where.append("(%s OR %s)" % (self.where(r.choice(cols)[1]), self.where(r.choice(cols)[1])))
+        if r.random() < 0.2:
+            where.append("%s IS NULL" % r.choice(list(r.choice(cols[1:])[1])))
         picked = r.sample(list(all_cols), min(len(all_cols), r.randint(1, 4)))
         if r.random() < 0.1:
             select = "*"

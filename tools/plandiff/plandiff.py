@@ -243,7 +243,7 @@ def main():
     ap.add_argument("--grouping", action="store_true",
                     help="GROUP BY queries over the typed tables (grouping_grammar.py)")
     ap.add_argument("--joins", action="store_true",
-                    help="inner joins of the typed tables (join_grammar.py)")
+                    help="inner and outer joins of the typed tables (join_grammar.py)")
     args = ap.parse_args()
     if not os.access(args.tidepool, os.X_OK):
         sys.exit("no tidepool binary at %s: build first (cmake --build build/rel)" % args.tidepool)
