@@ -27,9 +27,10 @@ RescanCost rescan_cost(const CostSettings& cs, const JoinPath& p) {
   }
 }
 
-// ExecSupportsMarkRestore for an unsorted merge join input.
+// ExecSupportsMarkRestore for an unsorted merge join input: a Materialize or an index
+// scan (the Merge Join node keeps its inner group itself, so the plan needs no more).
 bool supports_mark_restore(const JoinPath& p) {
-  return p.kind == JoinPath::Kind::kMaterial;
+  return p.kind == JoinPath::Kind::kMaterial || p.mark_restore;
 }
 
 }  // namespace

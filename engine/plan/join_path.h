@@ -86,6 +86,7 @@ struct JoinPath {
   std::shared_ptr<const JoinPath> outer;  // joins; kMaterial, kMemoize: its input
   std::shared_ptr<const JoinPath> inner;
   int scan = -1;  // kScan: the base relation's path (its builder)
+  bool mark_restore = false;  // kScan: an index scan (ExecSupportsMarkRestore)
   std::shared_ptr<const RestrictList> restrict;
   // Hash join: the hash clauses; merge join: the merge clauses in key order; nested loop:
   // the clauses its parameterized inner side applies (no Join Filter checks them).

@@ -126,6 +126,7 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
     // join_clause_is_movable_to: not into an outer join's preserved side, nor into a
     // relation an outer join below the clause may null.
     if ((f.outer_relids | f.nullable_relids) & (Relids(1) << rel)) continue;
+    if (f.redundant) continue;  // it selects nothing the inner side's constant has not
     const TypedExpr& e = f.expr;
     if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.name != "=")
       continue;
@@ -308,6 +309,11 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
                              : c.selectivity;
     c.pushed_down = f.pushed_down;
     mark_equi(c, rel1, rel2, kOwnKeys + uint32_t(i));
+    // An equality of one type that no outer join holds back is PostgreSQL's equivalence
+    // class of two expressions, whose clause it writes rel1's side first.
+    if (c.equi && f.pushed_down && f.nullable_relids == 0 &&
+        c.expr.args[0].type == c.expr.args[1].type && deparse(c.key1) != deparse(c.expr.args[0]))
+      std::swap(c.expr.args[0], c.expr.args[1]);
     r->clauses.push_back(std::move(c));
   }
   for (size_t c = 0; c < q_.classes.size(); ++c) {

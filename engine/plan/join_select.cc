@@ -106,6 +106,7 @@ class JoinSelectPlanner {
         path->relids = Relids(1) << i;
         path->width = t.width;
         path->scan = int(p);
+        path->mark_restore = !t.paths[p].index_columns.empty();
         // build_index_pathkeys: the index's columns in order, a column WHERE fixes to a
         // constant skipped (the join search keeps the useful ones).
         const std::vector<int>& fixed = queries_[i].constant_columns;

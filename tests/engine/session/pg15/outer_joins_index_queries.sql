@@ -1,0 +1,11 @@
+select o.id, r.label from o left join r on r.rid = o.cust where o.id < 50 order by o.id
+select o.id, c.name from o left join c on c.cid = o.cust where o.id between 100 and 140 order by o.id
+select c.cid, o.id from c left join o on o.cust = c.cid order by c.cid limit 8
+select o.id from o left join r on r.rid = o.cust where r.rid is null and o.id < 100 order by o.id
+select o.id, l.line from o left join l on l.oid = o.id where o.id < 10 order by o.id, l.line
+select r.rid, o.id from r left join o on o.cust = r.rid and o.id < 2000 order by 1, 2
+select o.id, c.cid from o full join c on c.cid = o.cust where o.id < 30 or c.cid > 795 order by 1, 2
+select o.id, c.cid from o left join c on o.cust = c.cid where o.cust = 7 order by o.id
+select o.id from o left join r on o.cust = r.rid where o.id < 20 order by o.id
+select o.id, r.label from o left join r on r.rid = o.cust and r.label like 'region%' where o.id < 8 order by o.id
+select c.cid, l.line from c left join o on o.cust = c.cid left join l on l.oid = o.id where c.cid = 3 order by 2 limit 6
