@@ -6,6 +6,8 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/plan/grouping_bind.h"
+#include "engine/plan/join_grouping.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/select_list.h"
 #include "engine/sql/expr_bind.h"
@@ -99,27 +101,31 @@ class JoinBinder {
     std::vector<const sql::Expr*> where;
     split_and(s_.where.get(), where);
     for (const sql::Expr* e : where) conjuncts.push_back({e, relids_of(*e, q_.all_rels())});
-    bind_targets();
-    bind_order();
+    if (is_grouped()) {
+      bind_grouping(conjuncts);
+    } else {
+      bind_targets();
+      bind_order();
+    }
     distribute(conjuncts);
     drop_fixed_order_keys();
     q_.limit = s_.limit;
     q_.offset = s_.offset.value_or(0);
+    q_.fixed = fixed_;
     return std::move(q_);
   }
 
  private:
   void refuse_unbuilt() {
-    if (!s_.group_by.empty() || s_.having)
-      throw not_supported(s_.group_by.empty() ? "HAVING over a join" : "GROUP BY over a join",
-                          s_.group_by.empty() ? s_.having->position : s_.group_by_position);
     if (s_.distinct) throw not_supported("SELECT DISTINCT over a join", s_.from->position);
-    for (const sql::Target& t : s_.targets)
-      if (calls_aggregate(*t.expr))
-        throw not_supported("an aggregate over a join", t.expr->position);
-    for (const sql::OrderItem& o : s_.order_by)
-      if (calls_aggregate(*o.expr))
-        throw not_supported("an aggregate over a join", o.expr->position);
+  }
+
+  bool is_grouped() const {
+    return !s_.group_by.empty() || s_.having ||
+           std::any_of(s_.targets.begin(), s_.targets.end(),
+                       [](const sql::Target& t) { return calls_aggregate(*t.expr); }) ||
+           std::any_of(s_.order_by.begin(), s_.order_by.end(),
+                       [](const sql::OrderItem& o) { return calls_aggregate(*o.expr); });
   }
 
   // The relations of `f` (in FROM order), and the ON / USING conjuncts, each checked to
@@ -340,23 +346,50 @@ class JoinBinder {
     return -1;
   }
 
+  // The columns `*` or `t.*` stands for.
+  std::vector<Resolved> star_of(const sql::Expr& e) const {
+    std::vector<Resolved> cols;
+    if (e.qualifier.empty()) {
+      star_columns(*s_.from, cols);
+      return cols;
+    }
+    const int rel = rel_named(e.qualifier);
+    if (rel < 0)
+      throw Error("missing FROM-clause entry for table " + quoted(e.qualifier))
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kUndefinedTable);
+    for (size_t c = 0; c < q_.rels[size_t(rel)].rel->columns.size(); ++c)
+      cols.push_back({rel, int(c)});
+    return cols;
+  }
+
+  // GROUP BY, HAVING and aggregates, bound by engine/plan/grouping_bind.h over the vars;
+  // HAVING's conjuncts that move join WHERE's.
+  void bind_grouping(std::vector<Conjunct>& conjuncts) {
+    GroupingColumns cols;
+    cols.lookup = lookup(q_.all_rels());
+    cols.has_name = [this](const std::string& n) { return !matches(n, q_.all_rels()).empty(); };
+    cols.error_name = [this](uint32_t v) {
+      const QueryVar& var = q_.vars[v];
+      const JoinBaseRel& r = q_.rels[size_t(var.rel)];
+      return r.refname + "." + r.rel->columns[size_t(var.column)].name;
+    };
+    cols.star = [this](const sql::Expr& e) {
+      std::vector<std::pair<sql::ExprPtr, std::string>> out;
+      for (const Resolved& r : star_of(e))
+        out.emplace_back(column_ref(r), q_.rels[size_t(r.rel)].rel->columns[size_t(r.column)].name);
+      return out;
+    };
+    bind_join_grouping(q_, s_, cols);
+    for (const sql::Expr* e : q_.grouped->having_to_where)
+      conjuncts.push_back({e, relids_of(*e, q_.all_rels())});
+  }
+
   void bind_targets() {
     for (const sql::Target& t : s_.targets) {
       const sql::Expr& e = *t.expr;
       if (e.kind == sql::ExprKind::kStar) {
-        std::vector<Resolved> cols;
-        if (e.qualifier.empty()) {
-          star_columns(*s_.from, cols);
-        } else {
-          const int rel = rel_named(e.qualifier);
-          if (rel < 0)
-            throw Error("missing FROM-clause entry for table " + quoted(e.qualifier))
-                .at_position(e.position)
-                .with_sqlstate(sqlstate::kUndefinedTable);
-          for (size_t c = 0; c < q_.rels[size_t(rel)].rel->columns.size(); ++c)
-            cols.push_back({rel, int(c)});
-        }
-        for (const Resolved& r : cols)
+        for (const Resolved& r : star_of(e))
           add_target(var_expr(r.rel, r.column),
                      q_.rels[size_t(r.rel)].rel->columns[size_t(r.column)].name);
         continue;

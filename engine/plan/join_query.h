@@ -15,9 +15,12 @@
 // own scan (kOutputNeed: the select list or ORDER BY), which decides the columns each
 // scan and join returns and so their widths.
 //
+// A query with GROUP BY, HAVING or aggregates is bound as GroupedSelect over the vars
+// (engine/plan/grouping_bind.h, its keys' and aggregates' columns var ids) in `grouped`,
+// `targets` and `order` left empty; the vars it reads are needed by the output.
+//
 // Inner joins only (FROM lists, [INNER] JOIN ... ON / USING, CROSS JOIN): an outer join
-// and what the join planner cannot run yet (GROUP BY, aggregates, DISTINCT over a join)
-// are refused by name.
+// and what the join planner cannot run yet (DISTINCT over a join) are refused by name.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +35,8 @@
 #include "engine/storage/catalog.h"
 
 namespace tp {
+
+struct GroupedSelect;
 
 // A set of base relations, one bit each (PostgreSQL's Relids).
 using Relids = uint64_t;
@@ -93,6 +98,8 @@ struct JoinQuery {
   int64_t offset = 0;
   // The `col = const` conjuncts written for a class's other members.
   std::vector<std::unique_ptr<sql::Expr>> derived;
+  std::shared_ptr<GroupedSelect> grouped;  // GROUP BY, HAVING or aggregates
+  std::vector<uint32_t> fixed;             // vars WHERE fixes to a constant
 
   Relids all_rels() const { return (Relids(1) << rels.size()) - 1; }
   uint32_t var_of(int rel, int column) const {
