@@ -7,6 +7,7 @@
 #include "engine/plan/select_list.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/expr_bind.h"
+#include "engine/sql/identifier.h"
 
 namespace tp {
 namespace {
@@ -30,8 +31,16 @@ void check_input_type(const std::string& name, TypeId t, int position) {
 
 }  // namespace
 
-// An aggregate call of the select list: its kind and the table column it reads.
 BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
+  const ColumnLookup columns = [&rel](const sql::Expr& ref) {
+    const int c = bind_column(rel, ref);
+    const Column& col = rel.columns[size_t(c)];
+    return BoundColumnRef{uint32_t(c), col.type, col.typmod, sql::quote_identifier(col.name)};
+  };
+  return bind_aggregate(columns, e);
+}
+
+BoundAgg bind_aggregate(const ColumnLookup& columns, const sql::Expr& e) {
   static const std::pair<const char*, scans::AggKind> kinds[] = {{"count", scans::AggKind::kCount},
                                                                  {"sum", scans::AggKind::kSum},
                                                                  {"min", scans::AggKind::kMin},
@@ -71,7 +80,8 @@ BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
       throw Error("aggregate function calls cannot be nested")
           .at_position(e.args[0]->position)
           .with_sqlstate(sqlstate::kGroupingError);
-    BoundAgg a{*kind, -1, false, TypeId::kInt8, bind_select_expr(rel, *e.args[0])};
+    BoundAgg a{*kind, -1, false, TypeId::kInt8,
+               std::make_shared<TypedExpr>(finish_output(bind_expr(*e.args[0], columns)))};
     a.type = a.arg->type;
     if (distinct)
       throw Error(e.name + "(DISTINCT) over an expression is not supported yet")
@@ -80,8 +90,9 @@ BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e) {
     if (*kind != scans::AggKind::kCount) check_input_type(e.name, a.type, e.position);
     return a;
   }
-  const int column = bind_column(rel, *e.args[0]);
-  const TypeId type = rel.columns[size_t(column)].type;
+  const BoundColumnRef ref = columns(*e.args[0]);
+  const int column = int(ref.slot);
+  const TypeId type = ref.type;
   // count(a) counts a's non-NULL values whatever their type.
   if (*kind != scans::AggKind::kCount) check_input_type(e.name, type, e.position);
   return {*kind, column, distinct, type, nullptr};

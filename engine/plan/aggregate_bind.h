@@ -12,6 +12,7 @@
 #include "engine/core/types.h"
 #include "engine/plan/aggregate_expr.h"
 #include "engine/sql/ast.h"
+#include "engine/sql/expr_bind.h"
 #include "engine/storage/catalog.h"
 #include "scans/sort_limit_agg.h"
 
@@ -35,6 +36,9 @@ inline bool is_typed_input(TypeId t) {
 
 // An aggregate call of the select list: its kind and the table column it reads.
 BoundAgg bind_aggregate(const RelationEntry& rel, const sql::Expr& e);
+// The same over any columns: `columns` gives a reference's id (a table column, a join's
+// var), which `BoundAgg::column` and the argument's slots then hold.
+BoundAgg bind_aggregate(const ColumnLookup& columns, const sql::Expr& e);
 
 // An output column over aggregates; its aggregates join `aggs`. `in_arithmetic`: inside
 // an operator, where only integer results may stand.

@@ -45,8 +45,8 @@ void conjuncts(const sql::Expr& e, std::vector<const sql::Expr*>& out) {
 
 class GroupingBinder {
  public:
-  GroupingBinder(const RelationEntry& rel, const sql::Select& s, GroupedSelect& g)
-      : rel_(rel), s_(s), g_(g) {}
+  GroupingBinder(const GroupingColumns& cols, const sql::Select& s, GroupedSelect& g)
+      : cols_(cols), s_(s), g_(g) {}
 
   void bind() {
     bind_keys();
@@ -67,11 +67,10 @@ class GroupingBinder {
   // where `aggregates` allows them (not in GROUP BY, which `context` names).
   ColumnLookup tagged_columns() {
     return [&](const sql::Expr& ref) {
-      const int c = bind_column(rel_, ref);
-      const Column& col = rel_.columns[size_t(c)];
-      refs_.push_back({c, ref.position});
+      const BoundColumnRef col = cols_.lookup(ref);
+      refs_.push_back({int(col.slot), ref.position});
       return BoundColumnRef{kRefTag + uint32_t(refs_.size() - 1), col.type, col.typmod,
-                            sql::quote_identifier(col.name)};
+                            col.printed};
     };
   }
   CallLookup aggregate_calls(bool aggregates, const char* context) {
@@ -91,7 +90,7 @@ class GroupingBinder {
 
   // An aggregate call as its upper slot; the same call twice is one aggregate.
   TypedExpr aggregate_ref(const sql::Expr& call) {
-    BoundAgg a = bind_aggregate(rel_, call);
+    BoundAgg a = bind_aggregate(cols_.lookup, call);
     std::string text;
     if (call.star_arg) {
       text = call.name + "(*)";
@@ -122,12 +121,7 @@ class GroupingBinder {
   // An aggregate's argument as EXPLAIN prints it inside the call: a column bare, an
   // operator in its parentheses ("sum((a + b))").
   std::shared_ptr<TypedExpr> bind_select_expr_text(const sql::Expr& e) {
-    const ColumnLookup columns = [&](const sql::Expr& ref) {
-      const int c = bind_column(rel_, ref);
-      const Column& col = rel_.columns[size_t(c)];
-      return BoundColumnRef{uint32_t(c), col.type, col.typmod, sql::quote_identifier(col.name)};
-    };
-    return std::make_shared<TypedExpr>(bind_expr(e, columns));
+    return std::make_shared<TypedExpr>(bind_expr(e, cols_.lookup));
   }
 
   // The table expression of a tagged expression: each reference back to its column.
@@ -158,7 +152,7 @@ class GroupingBinder {
     }
     if (e.kind == TypedExpr::Kind::kColumn && e.slot >= kRefTag) {
       const ColumnRef& ref = refs_[e.slot - kRefTag];
-      throw Error("column \"" + rel_.name + "." + rel_.columns[size_t(ref.column)].name +
+      throw Error("column \"" + cols_.error_name(uint32_t(ref.column)) +
                   "\" must appear in the GROUP BY clause or be used in an aggregate function")
           .at_position(ref.position)
           .with_sqlstate(sqlstate::kGroupingError);
@@ -179,8 +173,7 @@ class GroupingBinder {
       return *s_.targets[size_t(item.ival - 1)].expr;
     }
     if (item.kind == sql::ExprKind::kColumnRef && item.qualifier.empty() &&
-        std::none_of(rel_.columns.begin(), rel_.columns.end(),
-                     [&](const Column& c) { return c.name == item.name; })) {
+        !cols_.has_name(item.name)) {
       const sql::Expr* found = nullptr;
       for (const sql::Target& t : s_.targets) {
         if (output_name(t) != item.name) continue;
@@ -239,11 +232,8 @@ class GroupingBinder {
   void bind_target(const sql::Target& t) {
     const sql::Expr& e = *t.expr;
     if (e.kind == sql::ExprKind::kStar) {
-      for (size_t c = 0; c < rel_.columns.size(); ++c) {
-        sql::Expr ref(sql::ExprKind::kColumnRef, e.position);
-        ref.name = rel_.columns[c].name;
-        add_output(finish_output(bind_raw(ref, true, "")), rel_.columns[c].name);
-      }
+      for (auto& [ref, name] : cols_.star(e))
+        add_output(finish_output(bind_raw(*ref, true, "")), name);
       return;
     }
     add_output(finish_output(bind_raw(e, true, "")),
@@ -452,7 +442,7 @@ class GroupingBinder {
     for (const TypedExpr& r : raw_having_) pull(r);
   }
 
-  const RelationEntry& rel_;
+  const GroupingColumns& cols_;
   const sql::Select& s_;
   GroupedSelect& g_;
   std::vector<ColumnRef> refs_;
@@ -468,8 +458,32 @@ class GroupingBinder {
 }  // namespace
 
 GroupedSelect bind_grouped_select(const RelationEntry& rel, const sql::Select& s) {
+  GroupingColumns cols;
+  cols.lookup = [&rel](const sql::Expr& ref) {
+    const int c = bind_column(rel, ref);
+    const Column& col = rel.columns[size_t(c)];
+    return BoundColumnRef{uint32_t(c), col.type, col.typmod, sql::quote_identifier(col.name)};
+  };
+  cols.has_name = [&rel](const std::string& name) {
+    return std::any_of(rel.columns.begin(), rel.columns.end(),
+                       [&](const Column& c) { return c.name == name; });
+  };
+  cols.error_name = [&rel](uint32_t c) { return rel.name + "." + rel.columns[c].name; };
+  cols.star = [&rel](const sql::Expr& star) {
+    std::vector<std::pair<sql::ExprPtr, std::string>> out;
+    for (const Column& c : rel.columns) {
+      auto ref = std::make_unique<sql::Expr>(sql::ExprKind::kColumnRef, star.position);
+      ref->name = c.name;
+      out.emplace_back(std::move(ref), c.name);
+    }
+    return out;
+  };
+  return bind_grouped_select(cols, s);
+}
+
+GroupedSelect bind_grouped_select(const GroupingColumns& columns, const sql::Select& s) {
   GroupedSelect g;
-  GroupingBinder(rel, s, g).bind();
+  GroupingBinder(columns, s, g).bind();
   return g;
 }
 

@@ -1,10 +1,10 @@
-// GROUP BY and HAVING bound over one table as PostgreSQL 15's parser and planner see
-// them. The grouping keys (columns, expressions, select-list ordinals and aliases) are
-// expressions over the table's columns; everything above the grouping (the select list,
-// HAVING, ORDER BY) becomes an expression over the grouped row: the keys' values, then
-// the aggregates' results ("upper slots"). A column used outside an aggregate that is
-// no key, or a key that is no part of an expression PostgreSQL would match, is its
-// 42803 "must appear in the GROUP BY clause".
+// GROUP BY and HAVING bound over one table (or a join's vars: GroupingColumns) as
+// PostgreSQL 15's parser and planner see them. The grouping keys (columns, expressions, select-list
+// ordinals and aliases) are expressions over the table's columns; everything above the grouping
+// (the select list, HAVING, ORDER BY) becomes an expression over the grouped row: the keys' values,
+// then the aggregates' results ("upper slots"). A column used outside an aggregate that is no key,
+// or a key that is no part of an expression PostgreSQL would match, is its 42803 "must appear in
+// the GROUP BY clause".
 //
 //   GroupedSelect g = bind_grouped_select(rel, select);
 //   g.keys[i].expr      // over table columns (a kColumn's slot is its column number)
@@ -17,6 +17,7 @@
 // subquery_planner moves them.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "engine/core/typed_expr.h"
 #include "engine/plan/aggregate_bind.h"
 #include "engine/sql/ast.h"
+#include "engine/sql/expr_bind.h"
 #include "engine/storage/catalog.h"
 
 namespace tp {
@@ -72,6 +74,20 @@ struct GroupedSelect {
   size_t upper_width() const { return keys.size() + aggs.size(); }
 };
 
+// Where the grouped query's column references resolve: one table's columns, or the vars
+// of a join (engine/plan/join_query.h). A key's `column`, an aggregate's `column` and
+// `input_vars` then hold the ids `lookup` gives.
+struct GroupingColumns {
+  ColumnLookup lookup;  // slot: the column's id; printed: as EXPLAIN names it
+  // Whether some table has a column of this bare name (GROUP BY prefers it to an alias).
+  std::function<bool(const std::string&)> has_name;
+  // A column as the grouping error names it ("o.cust").
+  std::function<std::string(uint32_t)> error_name;
+  // The column references `*` (or `t.*`) stands for, each with its output name.
+  std::function<std::vector<std::pair<sql::ExprPtr, std::string>>(const sql::Expr& star)> star;
+};
+
 GroupedSelect bind_grouped_select(const RelationEntry& rel, const sql::Select& s);
+GroupedSelect bind_grouped_select(const GroupingColumns& columns, const sql::Select& s);
 
 }  // namespace tp

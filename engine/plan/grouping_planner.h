@@ -1,5 +1,6 @@
 // The planner of SELECT ... GROUP BY over one table (engine/plan/grouping_paths.h), as
-// one object holding its state from binding to the built plan: the serial part here,
+// one object holding its state from binding to the built plan (what it shares with the
+// join's grouping planner in engine/plan/grouping_steps.h): the serial part here,
 // the parallel part (the table's Gather Merges on computed keys, partial grouping under
 // Gathers) in grouping_parallel.cc.
 #pragma once
@@ -11,6 +12,7 @@
 #include "engine/plan/grouping_bind.h"
 #include "engine/plan/grouping_nodes.h"
 #include "engine/plan/grouping_paths.h"
+#include "engine/plan/grouping_steps.h"
 #include "engine/plan/having_selectivity.h"
 #include "engine/plan/incremental_sort.h"
 #include "engine/plan/parallel_cost.h"
@@ -30,25 +32,10 @@
 namespace tp {
 namespace grouping_detail {
 
-// "b DESC", "(count(*)) NULLS FIRST": a sort key as EXPLAIN prints it.
-inline std::string sort_key_text(const std::string& text, bool desc, bool nulls_first) {
-  std::string out = text + (desc ? " DESC" : "");
-  if (nulls_first != desc) out += nulls_first ? " NULLS FIRST" : " NULLS LAST";
-  return out;
-}
-
-// What the chosen input and its plan are, filled in while the scan chooser's paths
-// are alive.
-struct Chosen {
-  GroupingChoice choice;
-  PathCost input;
-  int input_width = 0;
-};
-
-class GroupingPlanner {
+class GroupingPlanner : public GroupingSteps {
  public:
   GroupingPlanner(PlanContext& ctx, const sql::Select& s, const RelationEntry& rel)
-      : ctx_(ctx), cs_(ctx.settings.costs), s_(s), rel_(rel), g_(bind_grouped_select(rel, s)) {
+      : GroupingSteps(ctx, s, bind_grouped_select(rel, s)), rel_(rel) {
     if (!rel.stats.empty()) stats_ = stats_from_catalog(rel.stats);
   }
 
@@ -74,7 +61,7 @@ class GroupingPlanner {
   }
 
  private:
-  int column_width_of(int c) const {
+  int column_width_of(int c) const override {
     if (dummy_) return column_avg_width(rel_.columns[size_t(c)]);
     return column_width(rel_, size_t(c), stats_ ? &*stats_ : nullptr);
   }
@@ -188,61 +175,10 @@ class GroupingPlanner {
     }
   }
 
-  // ORDER BY's pathkeys over the grouped rows (fixed and repeated keys dropped), and
-  // how many of them lead the grouping's.
-  void order_pathkeys() {
-    std::vector<std::string> seen;
-    for (size_t i = 0; i < g_.order.size(); ++i) {
-      const UpperSortKey& o = g_.order[i];
-      if (o.group_key >= 0 &&
-          std::find(pathkeys_.begin(), pathkeys_.end(), size_t(o.group_key)) == pathkeys_.end())
-        continue;  // WHERE fixes it
-      const std::string text = deparse(*o.expr);
-      if (std::find(seen.begin(), seen.end(), text) != seen.end()) continue;
-      seen.push_back(text);
-      order_keys_.push_back(i);
-    }
-    for (size_t i = 0; i < order_keys_.size() && i < pathkeys_.size(); ++i) {
-      const UpperSortKey& o = g_.order[order_keys_[i]];
-      const GroupKey& k = g_.keys[pathkeys_[i]];
-      if (o.group_key != int(pathkeys_[i]) || o.descending != k.descending ||
-          o.nulls_first != k.nulls_first)
-        break;
-      ++order_in_group_;
-    }
-  }
-
-  // What engine/plan/grouping.h weighs the paths with: the keys, the aggregates' costs
-  // and states, HAVING, the widths, the settings, ORDER BY and LIMIT.
+  // What engine/plan/grouping.h weighs the table's paths with: the common part, and the
+  // Incremental Sorts' group estimates over the table's statistics.
   GroupingQuery grouping_query(const TablePaths& t) {
-    GroupingQuery q;
-    q.pathkeys = pathkeys_.size();
-    q.group_columns = int(g_.keys.size());
-    q.has_aggs = !g_.aggs.empty();
-    q.can_hash = !g_.keys.empty() && std::none_of(g_.aggs.begin(), g_.aggs.end(),
-                                                  [](const BoundAgg& a) { return a.distinct; });
-    q.aggs = agg_clause_costs(cs_, calls_, AggSplit::kSimple);
-    q.final_aggs = agg_clause_costs(cs_, calls_, AggSplit::kFinalDeserial);
-    const AggTransitions trans = agg_transitions(calls_);
-    q.states = {trans.states, trans.space};
-    if (g_.having)
-      q.having = HavingQual{
-          QualCost{0, expr_cost_units(*g_.having) * cs_.cpu_operator_cost},
-          having_selectivity(*g_.having, [this](const TypedExpr& e) { return reads_column(e); })};
-    q.output_cost = g_.target_cost_units * cs_.cpu_operator_cost;
-    q.input_width = t.width;
-    q.width = grouped_width();
-    const PlannerSettings& ps = ctx_.settings;
-    q.enable_hashagg = ps.enable_hashagg;
-    q.enable_sort = ps.enable_sort;
-    q.enable_incremental_sort = ps.enable_incremental_sort;
-    order_pathkeys();
-    q.has_order_by = !s_.order_by.empty();
-    q.order_pathkeys = order_keys_.size();
-    q.order_in_group = order_in_group_;
-    if (s_.limit) q.limit_count = double(*s_.limit);
-    q.offset = double(s_.offset.value_or(0));
-    q.limit_tuples = limit_tuples(s_) ? double(*limit_tuples(s_)) : -1;
+    GroupingQuery q = common_query(t.width);
     q.incremental_sort = t.incremental_sort;
     q.order_incremental_sort = [this, view = t.view, rel_rows = t.size.rows, width = q.width](
                                    const PathCost& grouped, size_t presorted, double limit) {
@@ -305,26 +241,6 @@ class GroupingPlanner {
     return estimate_num_groups(view, columns, rows, rel_rows, boolean_exprs, expr_vars);
   }
 
-  // Whether an expression over the grouped row reads a table column: a key, or an
-  // aggregate of a column or expression (count(*) reads none).
-  bool reads_column(const TypedExpr& e) const {
-    if (e.kind == TypedExpr::Kind::kColumn) {
-      if (e.slot < g_.keys.size()) return true;
-      const BoundAgg& a = g_.aggs[e.slot - g_.keys.size()];
-      return a.column >= 0 || a.arg != nullptr;
-    }
-    return std::any_of(e.args.begin(), e.args.end(),
-                       [this](const TypedExpr& a) { return reads_column(a); });
-  }
-
-  // The final target list's width (the grouped rows').
-  int grouped_width() const {
-    int width = 0;
-    for (const GroupedSelect::TargetEntry& t : g_.target)
-      width += t.column >= 0 ? column_width_of(t.column) : type_avg_width(t.type, t.typmod);
-    return width;
-  }
-
   ChosenScan choose(TablePaths t) {
     const bool startup = s_.limit.has_value();
     const size_t made = t.paths.size();
@@ -378,57 +294,6 @@ class GroupingPlanner {
                                     std::vector<size_t>& ids);
   std::unique_ptr<scans::ExecNode> gather_node(const PartialGroupedPath& p);
 
-  // The grouping node's spec over input rows whose keys are at `keys` and the
-  // aggregates' inputs (or states) at `aggs`' slots; `wrapped`: a computed key reaches it
-  // through a node that passes it on (a Sort, a Gather), which EXPLAIN parenthesizes.
-  scans::GroupAggSpec grouping_spec(AggStrategy strategy, scans::AggMode mode,
-                                    std::vector<uint32_t> keys, std::vector<scans::AggSpec> aggs,
-                                    bool wrapped, int planned_partitions) const {
-    scans::GroupAggSpec spec;
-    spec.strategy = strategy == AggStrategy::kSorted ? scans::GroupStrategy::kSorted
-                                                     : scans::GroupStrategy::kHashed;
-    spec.mode = mode;
-    spec.keys = std::move(keys);
-    spec.aggs = std::move(aggs);
-    std::vector<TypeId> key_types;
-    for (const GroupKey& k : g_.keys) key_types.push_back(k.expr->type);
-    if (mode == scans::AggMode::kPartial) {
-      spec.row_types = scans::partial_row_types(key_types, spec.aggs);
-    } else {
-      spec.row_types = key_types;
-      for (const OutputAggregate& o : outputs_) spec.row_types.push_back(o.result);
-      spec.finalize = [outs = outputs_](size_t a, const scans::AggState& st, ValueArena& arena,
-                                        bool& isnull) {
-        return aggregate_datum(outs[a], st, arena, isnull);
-      };
-      spec.having = g_.having;
-      if (g_.having) spec.having_text = deparse(*g_.having);
-    }
-    for (const GroupKey& k : g_.keys)
-      spec.group_text += (spec.group_text.empty() ? "" : ", ") +
-                         (k.column < 0 && wrapped ? "(" + k.text + ")" : k.text);
-    spec.planned_partitions = planned_partitions;
-    spec.max_bytes = kSortMemoryLimitBytes;
-    spec.temp_space = &ctx_.storage.temp_space();
-    spec.hash_mem = uint64_t(hash_memory_limit(cs_));
-    return spec;
-  }
-
-  // The Sort on the grouping keys, at `slots` in the rows it sorts.
-  std::vector<scans::SortKey> key_sort(const std::vector<uint32_t>& slots) const {
-    std::vector<scans::SortKey> keys;
-    for (size_t i : pathkeys_)
-      keys.push_back({slots[i], g_.keys[i].descending, g_.keys[i].nulls_first});
-    return keys;
-  }
-
-  std::string presorted_text(size_t presorted) const {
-    std::string text;
-    for (size_t i = 0; i < presorted; ++i)
-      text += (text.empty() ? "" : ", ") + g_.keys[pathkeys_[i]].text;
-    return text;
-  }
-
   PlannedQuery build(ChosenScan scan) {
     const GroupingChoice& c = chosen_.choice;
     PlanTop top{std::move(scan.node), chosen_.input};
@@ -461,77 +326,12 @@ class GroupingPlanner {
     return q;
   }
 
-  // The select list and ORDER BY's keys over the grouped row (a projection where they
-  // are more than a slot of it), ORDER BY's Sort, and the output columns.
-  PlannedQuery outputs_above(PlanTop& top) {
-    const auto upper_width = uint32_t(g_.upper_width());
-    std::vector<std::shared_ptr<const TypedExpr>> projected;
-    auto slot_of = [&](const std::shared_ptr<TypedExpr>& e) {
-      if (e->kind == TypedExpr::Kind::kColumn) return e->slot;
-      for (size_t i = 0; i < projected.size(); ++i)
-        if (projected[i] == e) return upper_width + uint32_t(i);
-      projected.push_back(e);
-      return upper_width + uint32_t(projected.size() - 1);
-    };
-    PlannedQuery q;
-    q.column_names = g_.names;
-    for (size_t i = 0; i < g_.outputs.size(); ++i) {
-      const TypedExpr& e = *g_.outputs[i];
-      q.output_slots.push_back(slot_of(g_.outputs[i]));
-      q.output_columns.push_back(Column{g_.names[i], e.type, e.typmod});
-      q.output_types.push_back(e.type == TypeId::kInt8 ? OutputType::kInt8 : OutputType::kInt4);
-    }
-    std::vector<scans::SortKey> keys;
-    std::string text;
-    for (size_t i : order_keys_) {
-      const UpperSortKey& o = g_.order[i];
-      keys.push_back({slot_of(o.expr), o.descending, o.nulls_first});
-      text += (text.empty() ? "" : ", ") + sort_key_text(o.text, o.descending, o.nulls_first);
-    }
-    if (!projected.empty()) {
-      const scans::PlanEstimate e = top.node->estimate;
-      top.node = std::make_unique<scans::ProjectNode>(std::move(top.node), projected);
-      top.node->estimate = e;
-    }
-    const GroupingChoice& c = chosen_.choice;
-    if (c.order_sort == InputSort::kSort) {
-      const int64_t bound = limit_tuples(s_).value_or(0);
-      top.node = std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys), text,
-                                                   bound, kSortMemoryLimitBytes);
-      top.node->estimate = {c.order.startup, c.order.total, c.order.rows, width_};
-      top.path = c.order;
-    } else if (c.order_sort == InputSort::kIncrementalSort) {
-      std::string presorted;
-      for (size_t i = 0; i < c.order_presorted; ++i) {
-        const UpperSortKey& o = g_.order[order_keys_[i]];
-        presorted += (presorted.empty() ? "" : ", ") + o.text;
-      }
-      top.node = std::make_unique<scans::IncrementalSortNode>(std::move(top.node), std::move(keys),
-                                                              c.order_presorted, text, presorted,
-                                                              kSortMemoryLimitBytes);
-      top.node->estimate = {c.order.startup, c.order.total, c.order.rows, width_};
-      top.path = c.order;
-    }
-    return q;
-  }
-
-  PlanContext& ctx_;
-  const CostSettings& cs_;
-  const sql::Select& s_;
   const RelationEntry& rel_;
-  GroupedSelect g_;
   std::optional<TableStats> stats_;
   std::vector<int> columns_;                                // the scan's columns, by slot
   std::vector<uint32_t> key_slots_;                         // each key's slot below the grouping
   std::vector<std::shared_ptr<const TypedExpr>> computed_;  // projected above the scan
   size_t computed_keys_ = 0;
-  std::vector<scans::AggSpec> specs_;
-  std::vector<AggCall> calls_;
-  std::vector<OutputAggregate> outputs_;
-  std::vector<size_t> pathkeys_;    // the keys that are group_pathkeys
-  std::string sort_text_;           // their Sort Key
-  std::vector<size_t> order_keys_;  // ORDER BY's keys that are sort_pathkeys
-  size_t order_in_group_ = 0;
   double projection_cost_ = 0;  // the computed keys' per row
   double num_groups_ = 1;
   size_t sorted_prefix_ = 0;               // the leading pathkeys an index can give (columns)
@@ -543,9 +343,7 @@ class GroupingPlanner {
   bool dummy_ = false;
   bool gated_ = false;  // the scan sits under a gating Result
   RelationStatsView empty_view_;
-  Chosen chosen_;
   size_t presorted_ = 0;  // the chosen input's leading keys in order
-  int width_ = 0;
 };
 
 }  // namespace grouping_detail

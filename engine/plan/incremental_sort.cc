@@ -5,6 +5,40 @@
 
 namespace tp {
 
+namespace {
+
+double groups_of(const std::vector<GroupRel>& rels, double input_rows, double booleans) {
+  double numdistinct = booleans;
+  for (const GroupRel& g : rels) {
+    const RelationStatsView& rel = *g.view;
+    if (g.columns.empty() || rel.tuples <= 0) continue;
+    double reldistinct = 1, relmaxndistinct = 1;
+    for (int c : g.columns) {
+      bool is_default = false;
+      const double nd = get_variable_numdistinct(rel, c, &is_default);
+      reldistinct *= nd;
+      relmaxndistinct = std::max(relmaxndistinct, nd);
+    }
+    double clamp = rel.tuples;
+    if (g.columns.size() > 1) {
+      clamp *= 0.1;
+      if (clamp < relmaxndistinct) clamp = std::min(relmaxndistinct, rel.tuples);
+    }
+    if (reldistinct > clamp) reldistinct = clamp;
+    // The values a random rel_rows of the table's rows hold (Dell'Era's approximation).
+    if (reldistinct > 0 && g.rel_rows < rel.tuples)
+      reldistinct *=
+          (1 - std::pow((rel.tuples - g.rel_rows) / rel.tuples, rel.tuples / reldistinct));
+    numdistinct *= clamp_row_est(reldistinct);
+  }
+  numdistinct = std::ceil(numdistinct);
+  if (numdistinct > input_rows) numdistinct = input_rows;
+  if (numdistinct < 1.0) numdistinct = 1.0;
+  return numdistinct;
+}
+
+}  // namespace
+
 double estimate_num_groups(const RelationStatsView& rel, const std::vector<int>& columns,
                            double input_rows, double rel_rows, int boolean_exprs,
                            const std::vector<int>& expr_vars) {
@@ -23,30 +57,12 @@ double estimate_num_groups(const RelationStatsView& rel, const std::vector<int>&
   for (int c : expr_vars)
     if (std::find(distinct.begin(), distinct.end(), c) == distinct.end()) distinct.push_back(c);
   if (distinct.empty() && booleans == 1.0) return 1.0;
-  double reldistinct = 1, relmaxndistinct = 1;
-  for (int c : distinct) {
-    bool is_default = false;
-    const double nd = get_variable_numdistinct(rel, c, &is_default);
-    reldistinct *= nd;
-    relmaxndistinct = std::max(relmaxndistinct, nd);
-  }
-  double numdistinct = booleans;
-  if (!distinct.empty() && rel.tuples > 0) {
-    double clamp = rel.tuples;
-    if (distinct.size() > 1) {
-      clamp *= 0.1;
-      if (clamp < relmaxndistinct) clamp = std::min(relmaxndistinct, rel.tuples);
-    }
-    if (reldistinct > clamp) reldistinct = clamp;
-    // The values a random rel_rows of the table's rows hold (Dell'Era's approximation).
-    if (reldistinct > 0 && rel_rows < rel.tuples)
-      reldistinct *= (1 - std::pow((rel.tuples - rel_rows) / rel.tuples, rel.tuples / reldistinct));
-    numdistinct *= clamp_row_est(reldistinct);
-  }
-  numdistinct = std::ceil(numdistinct);
-  if (numdistinct > input_rows) numdistinct = input_rows;
-  if (numdistinct < 1.0) numdistinct = 1.0;
-  return numdistinct;
+  return groups_of(std::vector<GroupRel>{{&rel, rel_rows, distinct}}, input_rows, booleans);
+}
+
+double estimate_num_groups(const std::vector<GroupRel>& rels, double input_rows,
+                           int boolean_exprs) {
+  return groups_of(rels, clamp_row_est(input_rows), std::pow(2.0, boolean_exprs));
 }
 
 PathCost cost_incremental_sort(const CostSettings& cs, const PathCost& input, double input_groups,

@@ -24,6 +24,17 @@ double estimate_num_groups(const RelationStatsView& rel, const std::vector<int>&
                            double input_rows, double rel_rows, int boolean_exprs = 0,
                            const std::vector<int>& expr_vars = {});
 
+// The same over columns of several tables (a join's): each table's distinct counts
+// multiplied, clamped and thinned as above with its own tuples and rows, the tables in
+// the order given; then the product over them, at most `input_rows`.
+struct GroupRel {
+  const RelationStatsView* view = nullptr;
+  double rel_rows = 0;
+  std::vector<int> columns;  // distinct, in the order estimate_num_groups met them
+};
+double estimate_num_groups(const std::vector<GroupRel>& rels, double input_rows,
+                           int boolean_exprs = 0);
+
 // cost_incremental_sort with no extra comparison cost: the first group's sort (of 1.5x the
 // average group's rows) and its
 // share of the input before the first row, then every other group's, plus a tuple copy

@@ -6,7 +6,9 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/plan/grouping_bind.h"
 #include "engine/plan/join_distribute.h"
+#include "engine/plan/join_grouping.h"
 #include "engine/plan/outer_joins.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/select_list.h"
@@ -86,12 +88,13 @@ class JoinBinder {
     std::vector<const sql::Expr*> where_exprs;
     split_and(s_.where.get(), where_exprs);
     std::vector<size_t> where;
-    for (const sql::Expr* e : where_exprs) {
-      where.push_back(conjuncts_.size());
-      conjuncts_.push_back({e, {}, relids_of(*e, q_.all_rels())});
+    for (const sql::Expr* e : where_exprs) add_where(e, where);
+    if (is_grouped()) {
+      bind_grouping(where);
+    } else {
+      bind_targets();
+      bind_order();
     }
-    bind_targets();
-    bind_order();
     for (BoundConjunct& c : conjuncts_) bind_conjunct(c);
     const VarRel rel_of = [this](uint32_t v) { return q_.vars[v].rel; };
     reduce_outer_joins(tree, conjuncts_, where, rel_of);
@@ -104,24 +107,23 @@ class JoinBinder {
                          deconstruct_join_tree(tree, conjuncts_, where, rel_of, q_.special_joins),
                          eq, fixed_);
     drop_fixed_order_keys();
-    q_.fixed = fixed_;
     q_.limit = s_.limit;
     q_.offset = s_.offset.value_or(0);
+    q_.fixed = fixed_;
     return std::move(q_);
   }
 
  private:
   void refuse_unbuilt() {
-    if (!s_.group_by.empty() || s_.having)
-      throw not_supported(s_.group_by.empty() ? "HAVING over a join" : "GROUP BY over a join",
-                          s_.group_by.empty() ? s_.having->position : s_.group_by_position);
     if (s_.distinct) throw not_supported("SELECT DISTINCT over a join", s_.from->position);
-    for (const sql::Target& t : s_.targets)
-      if (calls_aggregate(*t.expr))
-        throw not_supported("an aggregate over a join", t.expr->position);
-    for (const sql::OrderItem& o : s_.order_by)
-      if (calls_aggregate(*o.expr))
-        throw not_supported("an aggregate over a join", o.expr->position);
+  }
+
+  bool is_grouped() const {
+    return !s_.group_by.empty() || s_.having ||
+           std::any_of(s_.targets.begin(), s_.targets.end(),
+                       [](const sql::Target& t) { return calls_aggregate(*t.expr); }) ||
+           std::any_of(s_.order_by.begin(), s_.order_by.end(),
+                       [](const sql::OrderItem& o) { return calls_aggregate(*o.expr); });
   }
 
   static JoinKind kind_of(sql::JoinKind k) {
@@ -377,23 +379,54 @@ class JoinBinder {
     return -1;
   }
 
+  // The columns `*` or `t.*` stands for.
+  std::vector<Resolved> star_of(const sql::Expr& e) const {
+    std::vector<Resolved> cols;
+    if (e.qualifier.empty()) {
+      star_columns(*s_.from, cols);
+      return cols;
+    }
+    const int rel = rel_named(e.qualifier);
+    if (rel < 0)
+      throw Error("missing FROM-clause entry for table " + quoted(e.qualifier))
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kUndefinedTable);
+    for (size_t c = 0; c < q_.rels[size_t(rel)].rel->columns.size(); ++c)
+      cols.push_back({rel, int(c)});
+    return cols;
+  }
+
+  void add_where(const sql::Expr* e, std::vector<size_t>& where) {
+    where.push_back(conjuncts_.size());
+    conjuncts_.push_back({e, {}, relids_of(*e, q_.all_rels())});
+  }
+
+  // GROUP BY, HAVING and aggregates, bound by engine/plan/grouping_bind.h over the vars;
+  // HAVING's conjuncts that move join WHERE's.
+  void bind_grouping(std::vector<size_t>& where) {
+    GroupingColumns cols;
+    cols.lookup = lookup(q_.all_rels());
+    cols.has_name = [this](const std::string& n) { return !matches(n, q_.all_rels()).empty(); };
+    cols.error_name = [this](uint32_t v) {
+      const QueryVar& var = q_.vars[v];
+      const JoinBaseRel& r = q_.rels[size_t(var.rel)];
+      return r.refname + "." + r.rel->columns[size_t(var.column)].name;
+    };
+    cols.star = [this](const sql::Expr& e) {
+      std::vector<std::pair<sql::ExprPtr, std::string>> out;
+      for (const Resolved& r : star_of(e))
+        out.emplace_back(column_ref(r), q_.rels[size_t(r.rel)].rel->columns[size_t(r.column)].name);
+      return out;
+    };
+    bind_join_grouping(q_, s_, cols);
+    for (const sql::Expr* e : q_.grouped->having_to_where) add_where(e, where);
+  }
+
   void bind_targets() {
     for (const sql::Target& t : s_.targets) {
       const sql::Expr& e = *t.expr;
       if (e.kind == sql::ExprKind::kStar) {
-        std::vector<Resolved> cols;
-        if (e.qualifier.empty()) {
-          star_columns(*s_.from, cols);
-        } else {
-          const int rel = rel_named(e.qualifier);
-          if (rel < 0)
-            throw Error("missing FROM-clause entry for table " + quoted(e.qualifier))
-                .at_position(e.position)
-                .with_sqlstate(sqlstate::kUndefinedTable);
-          for (size_t c = 0; c < q_.rels[size_t(rel)].rel->columns.size(); ++c)
-            cols.push_back({rel, int(c)});
-        }
-        for (const Resolved& r : cols)
+        for (const Resolved& r : star_of(e))
           add_target(var_expr(r.rel, r.column),
                      q_.rels[size_t(r.rel)].rel->columns[size_t(r.column)].name);
         continue;

@@ -15,9 +15,12 @@
 // own scan (kOutputNeed: the select list or ORDER BY), which decides the columns each
 // scan and join returns and so their widths.
 //
+// A query with GROUP BY, HAVING or aggregates is bound as GroupedSelect over the vars
+// (engine/plan/grouping_bind.h, its keys' and aggregates' columns var ids) in `grouped`,
+// `targets` and `order` left empty; the vars it reads are needed by the output.
+//
 // Inner joins only (FROM lists, [INNER] JOIN ... ON / USING, CROSS JOIN): an outer join
-// and what the join planner cannot run yet (GROUP BY, aggregates, DISTINCT over a join)
-// are refused by name.
+// and what the join planner cannot run yet (DISTINCT over a join) are refused by name.
 #pragma once
 
 #include <algorithm>
@@ -35,6 +38,8 @@
 #include "engine/storage/catalog.h"
 
 namespace tp {
+
+struct GroupedSelect;
 
 // A set of base relations, one bit each (PostgreSQL's Relids).
 using Relids = uint64_t;
@@ -117,10 +122,11 @@ struct JoinQuery {
   std::string order_text;  // EXPLAIN's Sort Key
   std::optional<int64_t> limit;
   int64_t offset = 0;
-  // Vars a WHERE (or degenerate ON) constant fixes: `x = 5`, or a class with one.
-  std::vector<uint32_t> fixed;
   // The `col = const` conjuncts written for a class's other members.
   std::vector<std::unique_ptr<sql::Expr>> derived;
+  std::shared_ptr<GroupedSelect> grouped;  // GROUP BY, HAVING or aggregates
+  // Vars a WHERE constant fixes (`x = 5`, or a class with one) for the whole query.
+  std::vector<uint32_t> fixed;
 
   bool is_fixed(uint32_t var) const {
     return std::find(fixed.begin(), fixed.end(), var) != fixed.end();

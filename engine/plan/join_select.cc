@@ -6,6 +6,7 @@
 #include "engine/core/error.h"
 #include "engine/plan/equivalence.h"
 #include "engine/plan/join_build.h"
+#include "engine/plan/join_grouping.h"
 #include "engine/plan/join_query.h"
 #include "engine/plan/join_search.h"
 #include "engine/plan/plan_steps.h"
@@ -57,6 +58,10 @@ class JoinSelectPlanner {
       : ctx_(ctx), s_(s), q_(bind_join_query(ctx, s)) {}
 
   PlannedQuery plan() {
+    if (q_.grouped) {
+      grouping_ = std::make_unique<JoinGrouping>(ctx_, s_, q_);
+      query_pathkeys_ = grouping_->query_pathkeys();
+    }
     for (size_t i = 0; i < q_.order.size(); ++i) {
       const TypedExpr& e = *q_.order[i].expr;
       // A computed key is a class of its own, which no path's order gives.
@@ -72,10 +77,17 @@ class JoinSelectPlanner {
     // column) makes the whole join PostgreSQL's dummy relation.
     for (ScanQuery& sq : queries_)
       if (sq.proven_empty || sq.one_time_false) {
+        if (q_.grouped)
+          throw Error("GROUP BY or aggregates over a join WHERE makes empty are not supported yet")
+              .with_sqlstate(sqlstate::kFeatureNotSupported);
         sq.proven_empty = true;
         return empty_plan(sq);
       }
     ChosenScan top = enter(0);
+    if (grouping_) {
+      grouped_.root = std::move(top.node);
+      return std::move(grouped_);
+    }
     PlannedQuery out;
     out.column_names = q_.names;
     out.output_slots = output_slots_;
@@ -136,8 +148,17 @@ class JoinSelectPlanner {
   }
 
   ChosenScan finish() {
+    std::vector<JoinGroupingRel> stats;
+    for (const JoinBaseInput& in : inputs_) stats.push_back({in.view, in.rows});
     JoinSearch search(ctx_, q_, std::move(inputs_), query_pathkeys_, q_.limit.has_value());
     const JoinRelation& rel = search.run();
+    if (grouping_) {
+      JoinPlanBuilder builder(ctx_, q_, search, builders_);
+      grouped_ = grouping_->plan(rel, stats, [&](const JoinPath& p) { return builder.build(p); });
+      ChosenScan out;
+      out.node = std::move(grouped_.root);
+      return out;
+    }
     const int width = final_width();
     // The select list's computed columns and computed sort keys: a projection the join
     // computes on each of its rows (apply_scanjoin_target_to_paths).
@@ -263,6 +284,8 @@ class JoinSelectPlanner {
   std::vector<JoinBaseInput> inputs_;
   std::vector<ScanBuilders> builders_;
   std::vector<uint32_t> output_slots_;
+  std::unique_ptr<JoinGrouping> grouping_;  // GROUP BY, HAVING or aggregates
+  PlannedQuery grouped_;
 };
 
 }  // namespace

@@ -1,0 +1,15 @@
+select c.cid, count(*), sum(o.amount) from o join c on o.cust = c.cid where c.cid < 50 group by c.cid order by 1
+select l.oid, count(*) from o join l on l.oid = o.id where o.id < 1000 group by l.oid order by 1 limit 10
+select c.cid, max(o.placed) from c join o on o.cust = c.cid group by c.cid
+select l.oid, l.line, sum(l.qty) from o join l on l.oid = o.id where o.id < 200 group by 1, 2 order by 1, 2 limit 7
+select r.rid, count(*) from r join c on c.region = r.rid group by r.rid order by 1
+select count(*), avg(l.qty) from o join l on l.oid = o.id where o.id between 100 and 300
+select o.id, count(l.line) from o join l on l.oid = o.id where o.id < 50 group by o.id having count(*) > 5 order by o.id desc
+select l.oid, l.qty, count(*) from o join l on l.oid = o.id where o.id < 300 group by l.oid, l.qty order by 1, 2 limit 5
+select l.oid, o.note, count(*) from o join l on l.oid = o.id where o.id < 300 group by l.oid, o.note
+select o.id, l.qty, sum(l.line) from o join l on l.oid = o.id where o.id < 1000 group by o.id, l.qty order by o.id limit 10
+select l.oid, max(l.qty) from l join o on l.oid = o.id group by l.oid having max(l.qty) > 7 order by 1 desc limit 3
+select count(distinct c.region), count(distinct o.cust) from o join c on o.cust = c.cid
+select o.placed, count(*) from o join l on l.oid = o.id group by o.placed order by 2 desc, 1 limit 3
+select r.label, c.region, sum(c.cid) from r join c on c.region = r.rid group by r.label, c.region order by 2
+select avg(o.amount), c.region from o join c on o.cust = c.cid group by c.region having avg(o.amount) > 49.6 order by 1
