@@ -38,10 +38,12 @@ class Distributor {
   void place(const BoundConjunct& c, const PlacedConjunct& p) {
     const int single = std::has_single_bit(p.relids) ? std::countr_zero(p.relids) : -1;
     if (p.relids == 0 || single >= 0) {
-      q_.rels[size_t(single < 0 ? 0 : single)].restrictions.push_back(c.expr);
-      if (p.may_equate)
-        if (auto k = eq_.var_constant(*c.expr))
-          constants_.push_back({k->first, k->second, p.below_outer_join});
+      JoinBaseRel& rel = q_.rels[size_t(single < 0 ? 0 : single)];
+      rel.restrictions.push_back(c.expr);
+      if (auto k = eq_.var_constant(*c.expr)) {
+        rel.constant_columns.push_back(q_.vars[k->first].column);
+        if (p.may_equate) constants_.push_back({k->first, k->second, p.below_outer_join});
+      }
       return;
     }
     need(c.bound, p.relids);
@@ -119,6 +121,7 @@ class Distributor {
     e->args.push_back(eq_.column_ref(var.rel, var.column));
     e->args.push_back(eq_.copy(value));
     q_.rels[size_t(var.rel)].restrictions.push_back(e.get());
+    q_.rels[size_t(var.rel)].constant_columns.push_back(var.column);
     q_.derived.push_back(std::move(e));
   }
 

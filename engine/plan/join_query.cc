@@ -9,6 +9,7 @@
 #include "engine/plan/grouping_bind.h"
 #include "engine/plan/join_distribute.h"
 #include "engine/plan/join_grouping.h"
+#include "engine/plan/join_removal.h"
 #include "engine/plan/outer_joins.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/select_list.h"
@@ -106,6 +107,7 @@ class JoinBinder {
     distribute_conjuncts(q_, conjuncts_,
                          deconstruct_join_tree(tree, conjuncts_, where, rel_of, q_.special_joins),
                          eq, fixed_);
+    remove_useless_joins(q_, ctx_);
     drop_fixed_order_keys();
     q_.limit = s_.limit;
     q_.offset = s_.offset.value_or(0);

@@ -57,6 +57,7 @@ struct JoinBaseRel {
   // Conjuncts over this relation alone, in the order written (a class's `col = const`
   // given to every member after them, as generate_base_implied_equalities does).
   std::vector<const sql::Expr*> restrictions;
+  std::vector<int> constant_columns;  // columns a restriction `col = constant` fixes
 };
 
 struct QueryVar {
@@ -131,7 +132,11 @@ struct JoinQuery {
   bool is_fixed(uint32_t var) const {
     return std::find(fixed.begin(), fixed.end(), var) != fixed.end();
   }
-  Relids all_rels() const { return (Relids(1) << rels.size()) - 1; }
+  // Relations a LEFT JOIN reads nothing from and cannot multiply (remove_useless_joins).
+  Relids removed = 0;
+
+  Relids all_rels() const { return ((Relids(1) << rels.size()) - 1) & ~removed; }
+  bool is_removed(size_t rel) const { return (removed >> rel) & 1; }
   uint32_t var_of(int rel, int column) const {
     return rels[size_t(rel)].first_var + uint32_t(column);
   }

@@ -52,6 +52,12 @@ std::vector<uint32_t> JoinSearch::output_vars(Relids relids) const {
 const JoinRelation& JoinSearch::run() {
   levels_.assign(q_.rels.size() + 1, {});
   for (size_t i = 0; i < q_.rels.size(); ++i) {
+    if (q_.is_removed(i)) {
+      // Kept in its place (rels_ is indexed by base relation first), joined to nothing.
+      index_[Relids(1) << i] = rels_.size();
+      rels_.push_back({Relids(1) << i, 0, 0, {}, {}, {}, nullptr, nullptr});
+      continue;
+    }
     JoinRelation r;
     r.relids = Relids(1) << i;
     r.rows = base_[i].rows;
@@ -67,8 +73,9 @@ const JoinRelation& JoinSearch::run() {
     levels_[1].push_back(rels_.size());
     rels_.push_back(std::move(r));
   }
-  for (size_t i = 0; i < q_.rels.size(); ++i) add_param_paths(rels_[i], i);
-  for (size_t level = 2; level <= q_.rels.size(); ++level) {
+  for (size_t i = 0; i < q_.rels.size(); ++i)
+    if (!q_.is_removed(i)) add_param_paths(rels_[i], i);
+  for (size_t level = 2; level <= size_t(std::popcount(q_.all_rels())); ++level) {
     search_level(level);
     for (size_t i : levels_[level]) set_cheapest(rels_[i]);
   }
@@ -81,7 +88,7 @@ const JoinRelation& JoinSearch::run() {
 void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
   if (!base_[rel].param_paths) return;
   for (size_t other = 0; other < q_.rels.size(); ++other) {
-    if (other == rel) continue;
+    if (other == rel || q_.is_removed(other)) continue;
     std::vector<ParamClause> clauses;
     std::vector<TypedExpr> outer;
     std::vector<uint32_t> classes;

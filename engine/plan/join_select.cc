@@ -16,6 +16,7 @@
 #include "engine/plan/serial_paths.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
+#include "scans/one_time_false.h"
 #include "scans/project.h"
 #include "scans/sort_limit_agg.h"
 
@@ -75,7 +76,13 @@ class JoinSelectPlanner {
     builders_.resize(q_.rels.size());
     // A table whose restrictions cannot hold (a constant FALSE, two constants for one
     // column) makes the whole join PostgreSQL's dummy relation.
-    for (ScanQuery& sq : queries_)
+    Relids nullable = 0;
+    for (const SpecialJoin& j : q_.special_joins)
+      nullable |= j.syn_righthand | (j.kind == JoinKind::kFull ? j.syn_lefthand : 0);
+    for (size_t i = 0; i < queries_.size(); ++i) {
+      ScanQuery& sq = queries_[i];
+      // Empty on an outer join's nullable side, it empties nothing above the join.
+      if (q_.is_removed(i) || (nullable & (Relids(1) << i))) continue;
       if (sq.proven_empty || sq.one_time_false) {
         if (q_.grouped)
           throw Error("GROUP BY or aggregates over a join WHERE makes empty are not supported yet")
@@ -83,6 +90,7 @@ class JoinSelectPlanner {
         sq.proven_empty = true;
         return empty_plan(sq);
       }
+    }
     ChosenScan top = enter(0);
     if (grouping_) {
       grouped_.root = std::move(top.node);
@@ -105,6 +113,7 @@ class JoinSelectPlanner {
   // Enters base relation i's scan chooser, which hands its paths to the next one's,
   // until the last plans the join with all of them in reach.
   ChosenScan enter(size_t i) {
+    if (q_.is_removed(i)) return i + 1 < q_.rels.size() ? enter(i + 1) : finish();
     queries_[i].upper = [this, i](TablePaths t) {
       JoinBaseInput& in = inputs_[i];
       in.tuples = t.size.tuples;
@@ -129,6 +138,16 @@ class JoinSelectPlanner {
       }
       in.param_paths = t.param_paths;
       builders_[i] = t.builders;
+      // Restrictions proven contradictory on a nullable side: PostgreSQL's gating
+      // Result over the scan, which returns nothing.
+      if (queries_[i].one_time_false)
+        for (size_t p = 0; p < builders_[i].size() && p < t.paths.size(); ++p)
+          builders_[i][p] = [scan = std::move(builders_[i][p]), cost = t.paths[p].cost,
+                             width = t.width]() -> std::unique_ptr<scans::ExecNode> {
+            std::unique_ptr<scans::ExecNode> child = scan();
+            child->estimate = {cost.startup, cost.total, cost.rows, width};
+            return std::make_unique<scans::OneTimeFalseNode>(std::move(child));
+          };
       return i + 1 < q_.rels.size() ? enter(i + 1) : finish();
     };
     return choose_scan(ctx_, queries_[i]);
