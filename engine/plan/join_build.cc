@@ -12,6 +12,7 @@
 #include "scans/memoize.h"
 #include "scans/merge_join.h"
 #include "scans/nest_loop.h"
+#include "scans/one_time_false.h"
 #include "scans/project.h"
 #include "scans/sort_limit_agg.h"
 
@@ -48,6 +49,9 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build(const JoinPath& p) const
       node = scans_[size_t(rel)][size_t(p.scan)]();
       break;
     }
+    case JoinPath::Kind::kDummy:
+      node = std::make_unique<scans::OneTimeFalseNode>(nullptr);
+      break;
     case JoinPath::Kind::kMaterial:
       node = std::make_unique<scans::MaterializeNode>(
           build(*p.outer), uint64_t(ctx_.settings.costs.work_mem_kb) * 1024, nullptr,

@@ -76,7 +76,9 @@ struct RestrictList {
 };
 
 struct JoinPath {
-  enum class Kind : uint8_t { kScan, kNestLoop, kHashJoin, kMergeJoin, kMaterial, kMemoize };
+  // kDummy: a relation proven empty (PostgreSQL's dummy path, a Result that returns
+  // nothing).
+  enum class Kind : uint8_t { kScan, kNestLoop, kHashJoin, kMergeJoin, kMaterial, kMemoize, kDummy };
   Kind kind = Kind::kScan;
   JoinKind join_kind = JoinKind::kInner;  // joins: inner, left, right, full or anti
   PathCost cost;

@@ -97,6 +97,9 @@ class JoinBinder {
       bind_order();
     }
     for (BoundConjunct& c : conjuncts_) bind_conjunct(c);
+    for (size_t i : where)
+      if (conjuncts_[i].bound.kind == TypedExpr::Kind::kConst && conjuncts_[i].bound.value.datum() == 0)
+        q_.where_false = true;
     const VarRel rel_of = [this](uint32_t v) { return q_.vars[v].rel; };
     reduce_outer_joins(tree, conjuncts_, where, rel_of);
     JoinEqualities eq;

@@ -132,6 +132,8 @@ struct JoinQuery {
   bool is_fixed(uint32_t var) const {
     return std::find(fixed.begin(), fixed.end(), var) != fixed.end();
   }
+  // WHERE folds to FALSE or NULL: no row at all (a Result with a false One-Time Filter).
+  bool where_false = false;
   // Relations a LEFT JOIN reads nothing from and cannot multiply (remove_useless_joins).
   Relids removed = 0;
 

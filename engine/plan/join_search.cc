@@ -151,6 +151,17 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
   }
 }
 
+void JoinSearch::mark_dummy(JoinRelation& r) const {
+  auto dummy = std::make_shared<JoinPath>();
+  dummy->kind = JoinPath::Kind::kDummy;
+  dummy->relids = r.relids;
+  dummy->width = r.width;
+  r.rows = 0;
+  r.paths = {dummy};
+  r.param_paths.clear();
+  set_cheapest(r);
+}
+
 void JoinSearch::set_cheapest(JoinRelation& r) const {
   if (r.paths.empty()) throw Error("could not devise a query plan for the given query");
   r.cheapest_total = r.paths[0];
@@ -273,6 +284,14 @@ void JoinSearch::make_join_rel(size_t r1, size_t r2) {
     rels_.push_back(std::move(j));
   }
   JoinRelation& join = rels_[found->second];
+  // An outer join's own clause that is constant FALSE matches nothing: its nullable side
+  // is PostgreSQL's dummy relation (mark_dummy_rel), the join keeps every outer row.
+  if ((kind == JoinKind::kLeft || kind == JoinKind::kAnti) &&
+      (rels_[r2].relids & ~q_.special_joins[size_t(special)].syn_righthand) == 0 &&
+      std::any_of(restrict->clauses.begin(), restrict->clauses.end(), [](const RestrictClause& c) {
+        return !c.pushed_down && c.expr.kind == TypedExpr::Kind::kConst && c.expr.value.datum() == 0;
+      }))
+    mark_dummy(rels_[r2]);
   switch (kind) {
     case JoinKind::kLeft:
       add_paths(join, rels_[r1], rels_[r2], restrict, JoinKind::kLeft);
@@ -423,6 +442,7 @@ const TypedExpr& JoinSearch::side_key(const RestrictClause& c, Relids side) cons
 double JoinSearch::clause_selectivity(const TypedExpr& e, Relids semi_inner,
                                       double inner_rows) const {
   using K = TypedExpr::Kind;
+  if (e.kind == K::kConst && e.type == TypeId::kBool) return !e.isnull && e.value.datum() != 0;
   // A part over one table is a restriction there, estimated with its statistics.
   if (const Relids rels = q_.relids_of(e); std::has_single_bit(rels)) {
     const size_t rel = size_t(std::countr_zero(rels));

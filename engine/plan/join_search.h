@@ -115,6 +115,7 @@ class JoinSearch {
                             double inner_rows = -1) const;
   ::tp::JoinVar join_var(uint32_t var) const;
   void set_cheapest(JoinRelation& r) const;
+  void mark_dummy(JoinRelation& r) const;
   std::vector<PathKey> useful_pathkeys(const JoinRelation& r, std::vector<PathKey> keys) const;
 
   // add_paths_to_joinrel and its three parts (join_methods.cc).

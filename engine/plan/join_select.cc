@@ -81,9 +81,10 @@ class JoinSelectPlanner {
       nullable |= j.syn_righthand | (j.kind == JoinKind::kFull ? j.syn_lefthand : 0);
     for (size_t i = 0; i < queries_.size(); ++i) {
       ScanQuery& sq = queries_[i];
-      // Empty on an outer join's nullable side, it empties nothing above the join.
-      if (q_.is_removed(i) || (nullable & (Relids(1) << i))) continue;
-      if (sq.proven_empty || sq.one_time_false) {
+      // Empty on an outer join's nullable side, it empties nothing above the join; a
+      // WHERE that folds to FALSE empties everything.
+      if (q_.is_removed(i) || ((nullable & (Relids(1) << i)) && !q_.where_false)) continue;
+      if (sq.proven_empty || sq.one_time_false || q_.where_false) {
         if (q_.grouped)
           throw Error("GROUP BY or aggregates over a join WHERE makes empty are not supported yet")
               .with_sqlstate(sqlstate::kFeatureNotSupported);
