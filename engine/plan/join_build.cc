@@ -139,7 +139,7 @@ void set_join_filter(const JoinPath& p, const std::vector<uint32_t>& combined,
   for (size_t i = 0; i < p.restrict->clauses.size(); ++i) {
     if (std::find(p.join_keys.begin(), p.join_keys.end(), i) != p.join_keys.end()) continue;
     const RestrictClause& c = p.restrict->clauses[i];
-    (p.join_kind != JoinKind::kInner && c.pushed_down ? qual : filter).push_back(&c);
+    (is_outer_join(p.join_kind) && c.pushed_down ? qual : filter).push_back(&c);
   }
   if (!filter.empty()) {
     TypedExpr f = and_of(filter);

@@ -59,6 +59,13 @@ inline RescanCost rescan_as_first_scan(const PathCost& p) {
 // which must read the preserved side whole.
 enum class JoinKind { kInner, kLeft, kRight, kFull, kSemi, kAnti };
 
+// IS_OUTER_JOIN: the join types whose own clauses decide matches apart from the WHERE
+// clauses done there (a semi join's are all alike, as an inner join's).
+inline bool is_outer_join(JoinKind k) {
+  return k == JoinKind::kLeft || k == JoinKind::kRight || k == JoinKind::kFull ||
+         k == JoinKind::kAnti;
+}
+
 // compute_semi_anti_join_factors, for semi and anti joins and for joins whose inner
 // side is unique (extra->inner_unique): the executor stops at an outer row's first
 // match, so the joins cost only part of the inner scans.

@@ -36,7 +36,7 @@ bool supports_mark_restore(const JoinPath& p) {
 }  // namespace
 
 bool JoinSearch::select_equi_clauses(Pair& p) const {
-  const bool outer_join = p.kind != JoinKind::kInner;
+  const bool outer_join = is_outer_join(p.kind);
   const bool merging = ctx_.settings.enable_mergejoin || p.kind == JoinKind::kFull;
   bool all_mergeable = true;
   for (size_t i = 0; i < p.restrict.clauses.size(); ++i) {
@@ -79,7 +79,7 @@ bool JoinSearch::inner_is_unique(const JoinRelation& inner, const RestrictList& 
   const RelationEntry& table = *q_.rels[size_t(rel)].rel;
   std::vector<int> equated;
   for (const RestrictClause& c : r.clauses)
-    if (c.equi && (kind == JoinKind::kInner || !c.pushed_down))
+    if (c.equi && (!is_outer_join(kind) || !c.pushed_down))
       if (const TypedExpr& k = side_key(c, inner.relids); k.kind == TypedExpr::Kind::kColumn)
         equated.push_back(q_.vars[k.slot].column);
   for (const RelationEntry* idx : ctx_.catalog.indexes_of(table.oid)) {
@@ -96,13 +96,15 @@ void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const 
                            const std::shared_ptr<const RestrictList>& restrict, JoinKind kind) {
   Pair p{outer, inner, *restrict, join, restrict, kind, false, {}, {}, {}};
   // An anti join's inner side is not proven unique (PostgreSQL 15 does not try).
-  p.inner_unique = kind != JoinKind::kAnti && inner_is_unique(inner, *restrict, kind);
-  if (p.inner_unique || kind == JoinKind::kAnti) {
+  const bool semi_or_anti = kind == JoinKind::kSemi || kind == JoinKind::kAnti;
+  p.inner_unique = !semi_or_anti && inner_is_unique(inner, *restrict, kind);
+  if (p.inner_unique || semi_or_anti) {
     // compute_semi_anti_join_factors over the clauses that decide matches.
     double jselec = 1, nselec = 1;
     for (const RestrictClause& c : restrict->clauses) {
-      if (kind != JoinKind::kInner && c.pushed_down) continue;
-      jselec *= kind == JoinKind::kAnti ? c.semi_selectivity : c.selectivity;
+      if (is_outer_join(kind) && c.pushed_down) continue;
+      jselec *= kind == JoinKind::kAnti || kind == JoinKind::kSemi ? c.semi_selectivity
+                                                                    : c.selectivity;
       nselec *= c.selectivity;
     }
     p.semi = semi_anti_join_factors(jselec, nselec, inner.rows);
@@ -219,7 +221,7 @@ JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
                                      const JoinPathPtr& inner) const {
   if (!ctx_.settings.enable_memoize || p.outer.rows < 2 || inner->param_exprs.empty())
     return nullptr;
-  if (p.kind == JoinKind::kAnti && !p.inner_unique) return nullptr;
+  if ((p.kind == JoinKind::kAnti || p.kind == JoinKind::kSemi) && !p.inner_unique) return nullptr;
   if (p.inner_unique && inner->param_exprs.size() < p.restrict.clauses.size()) return nullptr;
   const double calls = clamp_row_est(outer.cost.rows);
   // estimate_num_groups over the keys' columns (one outer relation's); every call

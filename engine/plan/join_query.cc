@@ -8,8 +8,10 @@
 #include "engine/core/stack_depth.h"
 #include "engine/plan/grouping_bind.h"
 #include "engine/plan/join_distribute.h"
+#include "engine/plan/join_exprs.h"
 #include "engine/plan/join_grouping.h"
 #include "engine/plan/join_removal.h"
+#include "engine/plan/join_sublinks.h"
 #include "engine/plan/outer_joins.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/select_list.h"
@@ -21,53 +23,8 @@
 namespace tp {
 namespace {
 
-std::string quoted(const std::string& s) {
-  return "\"" + s + "\"";
-}
-
-Error not_supported(const std::string& what, int position) {
-  return Error(what + " is not supported yet")
-      .at_position(position)
-      .with_sqlstate(sqlstate::kFeatureNotSupported);
-}
-
 bool is_integer(TypeId t) {
   return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
-}
-
-bool is_constant(const sql::Expr& e) {
-  switch (e.kind) {
-    case sql::ExprKind::kIntConst:
-    case sql::ExprKind::kNumConst:
-    case sql::ExprKind::kStrConst:
-    case sql::ExprKind::kBoolConst:
-      return true;
-    case sql::ExprKind::kCast:
-    case sql::ExprKind::kUnary:
-      return is_constant(*e.args[0]);
-    default:
-      return false;
-  }
-}
-
-std::unique_ptr<sql::Expr> copy_expr(const sql::Expr& e) {
-  auto c = std::make_unique<sql::Expr>(e.kind, e.position);
-  c->name = e.name;
-  c->qualifier = e.qualifier;
-  c->ival = e.ival;
-  c->dval = e.dval;
-  c->sval = e.sval;
-  for (const sql::ExprPtr& a : e.args) c->args.push_back(copy_expr(*a));
-  return c;
-}
-
-void split_and(const sql::Expr* e, std::vector<const sql::Expr*>& out) {
-  if (e == nullptr) return;
-  if (e->kind == sql::ExprKind::kAnd) {
-    for (const sql::ExprPtr& a : e->args) split_and(a.get(), out);
-    return;
-  }
-  out.push_back(e);
 }
 
 struct Resolved {
@@ -82,14 +39,20 @@ class JoinBinder {
   JoinQuery bind() {
     refuse_unbuilt();
     JoinTreeNode tree = collect(*s_.from);
+    scope_ = tree.relids;
+    std::vector<const sql::Expr*> where_exprs;
+    split_and(s_.where.get(), where_exprs);
+    std::vector<const sql::Expr*> plain;
+    for (const sql::Expr* e : where_exprs) {
+      if (is_sublink_conjunct(*e)) tree = pull_up_sublink(std::move(tree), *e, scope_, hooks());
+      else plain.push_back(e);
+    }
     if (q_.rels.size() > kMaxJoinRels)
       throw not_supported("a join of more than " + std::to_string(kMaxJoinRels) + " tables",
                           s_.from->position);
     add_vars();
-    std::vector<const sql::Expr*> where_exprs;
-    split_and(s_.where.get(), where_exprs);
     std::vector<size_t> where;
-    for (const sql::Expr* e : where_exprs) add_where(e, where);
+    for (const sql::Expr* e : plain) add_where(qualified(*e, scope_), where);
     if (is_grouped()) {
       bind_grouping(where);
     } else {
@@ -106,7 +69,7 @@ class JoinBinder {
     eq.var_pair = [this](const sql::Expr& e) { return class_equality(e); };
     eq.var_constant = [this](const sql::Expr& e) { return constant_equality(e); };
     eq.column_ref = [this](int rel, int column) { return column_ref({rel, column}); };
-    eq.copy = copy_expr;
+    eq.copy = [](const sql::Expr& e) { return copy_expr(e); };
     distribute_conjuncts(q_, conjuncts_,
                          deconstruct_join_tree(tree, conjuncts_, where, rel_of, q_.special_joins),
                          eq, fixed_);
@@ -170,7 +133,10 @@ class JoinBinder {
         throw Error("aggregate functions are not allowed in JOIN conditions")
             .at_position(f.on->position)
             .with_sqlstate(sqlstate::kGroupingError);
-      for (const sql::Expr* e : on) add_conjunct(node, e, relids_of(*e, node.relids));
+      for (const sql::Expr* e : on) {
+        const sql::Expr* q = qualified(*e, node.relids);
+        add_conjunct(node, q, relids_of(*q, node.relids));
+      }
     }
     for (const std::string& name : f.using_columns) {
       const Resolved l = resolve_using(name, left, f.position, "left");
@@ -206,6 +172,45 @@ class JoinBinder {
     conjuncts_.push_back({e, {}, relids});
   }
 
+  // A copy of `e` whose column references name their tables (resolved in `scope`, then
+  // in `outer`), so that it binds the same anywhere in the query.
+  const sql::Expr* qualified(const sql::Expr& e, Relids scope, Relids outer = 0,
+                             bool* correlated = nullptr) {
+    const std::function<std::string(const sql::Expr&)> name = [&](const sql::Expr& ref) {
+      const Resolved r = resolve_nested(ref, scope, outer);
+      if (correlated && !(scope & (Relids(1) << r.rel))) *correlated = true;
+      return q_.rels[size_t(r.rel)].refname;
+    };
+    q_.derived.push_back(copy_expr(e, &name));
+    return q_.derived.back().get();
+  }
+
+  // A subquery's name: its own tables first, then the query's around it.
+  Resolved resolve_nested(const sql::Expr& ref, Relids scope, Relids outer) const {
+    if (outer == 0) return resolve(ref, scope);
+    const int rel = ref.qualifier.empty() ? -1 : rel_named(ref.qualifier);
+    const bool inner = ref.qualifier.empty() ? !matches(ref.name, scope).empty()
+                                             : rel >= 0 && (scope & (Relids(1) << rel));
+    return resolve(ref, inner ? scope : outer);
+  }
+
+  SublinkHooks hooks() {
+    SublinkHooks h;
+    h.collect = [this](const sql::FromItem& f) {
+      in_subquery_ = true;
+      JoinTreeNode n = collect(f);
+      in_subquery_ = false;
+      return n;
+    };
+    h.qualify = [this](const sql::Expr& e, Relids inner, Relids outer, bool& correlated) {
+      return qualified(e, inner, outer, &correlated);
+    };
+    h.add_qual = [this](JoinTreeNode& node, const sql::Expr* e) {
+      add_conjunct(node, e, relids_of(*e, node.relids));
+    };
+    return h;
+  }
+
   void add_rel(const sql::FromItem& f) {
     JoinBaseRel r;
     r.rel = &find_table_item(ctx_, f);
@@ -213,7 +218,9 @@ class JoinBinder {
     if (!f.alias.empty() && f.alias != r.rel->name) r.alias = f.alias;
     if (!f.column_aliases.empty()) throw not_supported("column aliases in a join", f.position);
     for (const JoinBaseRel& o : q_.rels)
-      if (o.refname == r.refname)
+      if (o.refname == r.refname && in_subquery_)
+        throw not_supported("a subquery's table named as one outside it", f.position);
+      else if (o.refname == r.refname)
         throw Error("table name " + quoted(r.refname) + " specified more than once")
             .at_position(f.position)
             .with_sqlstate(sqlstate::kDuplicateAlias);
@@ -410,8 +417,8 @@ class JoinBinder {
   // HAVING's conjuncts that move join WHERE's.
   void bind_grouping(std::vector<size_t>& where) {
     GroupingColumns cols;
-    cols.lookup = lookup(q_.all_rels());
-    cols.has_name = [this](const std::string& n) { return !matches(n, q_.all_rels()).empty(); };
+    cols.lookup = lookup(scope_);
+    cols.has_name = [this](const std::string& n) { return !matches(n, scope_).empty(); };
     cols.error_name = [this](uint32_t v) {
       const QueryVar& var = q_.vars[v];
       const JoinBaseRel& r = q_.rels[size_t(var.rel)];
@@ -424,7 +431,7 @@ class JoinBinder {
       return out;
     };
     bind_join_grouping(q_, s_, cols);
-    for (const sql::Expr* e : q_.grouped->having_to_where) add_where(e, where);
+    for (const sql::Expr* e : q_.grouped->having_to_where) add_where(qualified(*e, scope_), where);
   }
 
   void bind_targets() {
@@ -436,7 +443,7 @@ class JoinBinder {
                      q_.rels[size_t(r.rel)].rel->columns[size_t(r.column)].name);
         continue;
       }
-      auto bound = std::make_shared<TypedExpr>(finish_output(bind_expr(e, lookup(q_.all_rels()))));
+      auto bound = std::make_shared<TypedExpr>(finish_output(bind_expr(e, lookup(scope_))));
       add_target(std::move(bound), !t.alias.empty() ? t.alias : sql::default_column_name(e));
     }
     for (const auto& t : q_.targets) need(*t, kOutputNeed);
@@ -465,7 +472,7 @@ class JoinBinder {
       if (found) return found;
     }
     // An expression equal to a select-list entry is that entry (findTargetlistEntrySQL99).
-    auto bound = std::make_shared<TypedExpr>(bind_expr(e, lookup(q_.all_rels())));
+    auto bound = std::make_shared<TypedExpr>(bind_expr(e, lookup(scope_)));
     for (const auto& t : q_.targets)
       if (deparse(*t) == deparse(*bound)) return t;
     return bound;
@@ -551,6 +558,8 @@ class JoinBinder {
   const sql::Select& s_;
   JoinQuery q_;
   std::vector<BoundConjunct> conjuncts_;  // ON and USING conjuncts, then WHERE's
+  Relids scope_ = 0;  // the FROM clause's tables, where the query's own names resolve
+  bool in_subquery_ = false;
   std::vector<UsingJoin> using_joins_;
   std::vector<uint32_t> fixed_;  // vars WHERE fixes to a constant
 };

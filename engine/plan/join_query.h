@@ -166,10 +166,9 @@ inline bool same_btree_family(TypeId a, TypeId b) {
   return a == b || (integer(a) && integer(b)) || (string(a) && string(b));
 }
 
-// Whether `s` reads more than one relation (a FROM list or a join).
-inline bool is_join_select(const sql::Select& s) {
-  return s.from && s.from->is_join();
-}
+// Whether `s` reads more than one relation (a FROM list or a join, or a subquery in
+// WHERE that joins the query as a semi or anti join).
+bool is_join_select(const sql::Select& s);
 
 // Binds `s` (is_join_select). Throws PostgreSQL's errors for unknown, ambiguous and
 // out-of-scope columns and relations, and refuses by name what is not built yet.

@@ -272,9 +272,10 @@ void JoinSearch::make_join_rel(size_t r1, size_t r2) {
     JoinRelation j;
     j.relids = joined;
     double jselec = 1, pselec = 1;
+    const bool semi_or_anti = kind == JoinKind::kSemi || kind == JoinKind::kAnti;
     for (const RestrictClause& c : restrict->clauses) {
-      if (kind != JoinKind::kInner && c.pushed_down) pselec *= c.selectivity;
-      else jselec *= kind == JoinKind::kAnti ? c.semi_selectivity : c.selectivity;
+      if (is_outer_join(kind) && c.pushed_down) pselec *= c.selectivity;
+      else jselec *= semi_or_anti ? c.semi_selectivity : c.selectivity;
     }
     j.rows = join_rows(kind, rels_[r1].rows, rels_[r2].rows, jselec, pselec);
     j.vars = output_vars(joined);
@@ -306,7 +307,10 @@ void JoinSearch::make_join_rel(size_t r1, size_t r2) {
             .with_sqlstate(sqlstate::kFeatureNotSupported);
       break;
     case JoinKind::kAnti:
-      add_paths(join, rels_[r1], rels_[r2], restrict, JoinKind::kAnti);
+    case JoinKind::kSemi:
+      // No right semi or anti join in PostgreSQL 15, and no unique-ified inner side
+      // here yet (create_unique_path): one order only.
+      add_paths(join, rels_[r1], rels_[r2], restrict, kind);
       break;
     default:
       add_paths(join, rels_[r1], rels_[r2], restrict, JoinKind::kInner);
@@ -323,14 +327,15 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
   r->rel1 = rel1;
   r->rel2 = rel2;
   const Relids joined = rel1 | rel2;
-  const double inner_rows = kind == JoinKind::kAnti ? rels_[index_.at(rel2)].rows : -1;
+  const bool semi_or_anti = kind == JoinKind::kSemi || kind == JoinKind::kAnti;
+  const double inner_rows = semi_or_anti ? rels_[index_.at(rel2)].rows : -1;
   for (size_t i = 0; i < q_.filters.size(); ++i) {
     const JoinFilterClause& f = q_.filters[i];
     if ((f.relids & ~joined) || !(f.relids & ~rel1) || !(f.relids & ~rel2)) continue;
     RestrictClause c;
     c.expr = f.expr;
     c.selectivity = f.redundant ? 1.0 : clause_selectivity(f.expr);
-    c.semi_selectivity = kind == JoinKind::kAnti && !f.redundant
+    c.semi_selectivity = semi_or_anti && !f.redundant
                              ? clause_selectivity(f.expr, rel2, inner_rows)
                              : c.selectivity;
     c.pushed_down = f.pushed_down;
@@ -356,7 +361,9 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     rc.expr = q_.var_equality(*m1, *m2);
     const TypeId cmp = a.type == b.type ? a.type : TypeId::kInt8;
     rc.selectivity = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
-    rc.semi_selectivity = rc.selectivity;
+    rc.semi_selectivity =
+        semi_or_anti ? eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kSemi, cmp, inner_rows)
+                     : rc.selectivity;
     rc.equi = true;
     rc.key1 = rc.exec1 = rc.expr.args[0];
     rc.key2 = rc.exec2 = rc.expr.args[1];

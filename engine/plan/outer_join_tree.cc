@@ -54,7 +54,7 @@ class Reducer {
     Constraints local;
     if (kind != JoinKind::kFull) {
       local = constraints_of(conjuncts_, j.quals, rel_of_);
-      if (kind == JoinKind::kInner) {
+      if (kind == JoinKind::kInner || kind == JoinKind::kSemi) {
         local.nonnullable |= above.nonnullable;
         local.forced_null.insert(local.forced_null.end(), above.forced_null.begin(),
                                  above.forced_null.end());
@@ -63,7 +63,7 @@ class Reducer {
     // An inner join passes everything down; a LEFT (or anti) join passes what is above
     // to its preserved side and its own ON clause to its nullable side; nothing passes a
     // FULL join.
-    if (kind == JoinKind::kInner) reduce(*j.left, local);
+    if (kind == JoinKind::kInner || kind == JoinKind::kSemi) reduce(*j.left, local);
     else if (kind == JoinKind::kFull) reduce(*j.left, {});
     else reduce(*j.left, above);
     reduce(*j.right, kind == JoinKind::kFull ? Constraints{} : local);
@@ -97,7 +97,8 @@ class Deconstructor {
   Relids walk(const JoinTreeNode& j, bool below) {
     if (j.rel >= 0) return 0;
     const Relids left_inner = walk(*j.left, below || j.kind == JoinKind::kFull);
-    const Relids right_inner = walk(*j.right, below || j.kind != JoinKind::kInner);
+    const Relids right_inner =
+        walk(*j.right, below || (j.kind != JoinKind::kInner && j.kind != JoinKind::kSemi));
     if (j.kind == JoinKind::kInner) {
       for (size_t i : j.quals) place(i, 0, 0, below, j.relids);
       return j.relids;
@@ -109,8 +110,14 @@ class Deconstructor {
     }
     const SpecialJoin sj = make_special_join(j.kind, j.left->relids, j.right->relids,
                                              left_inner | right_inner, clause_relids, strict, joins_);
-    const Relids preserved = j.kind == JoinKind::kFull ? j.relids : j.left->relids;
-    for (size_t i : j.quals) place(i, sj.min_lefthand | sj.min_righthand, preserved, true, j.relids);
+    if (j.kind == JoinKind::kSemi) {
+      // A semi join's quals are placed as an inner join's (they may form classes); its
+      // minimal sides keep them from being done anywhere but at it.
+      for (size_t i : j.quals) place(i, 0, 0, below, j.relids);
+    } else {
+      const Relids preserved = j.kind == JoinKind::kFull ? j.relids : j.left->relids;
+      for (size_t i : j.quals) place(i, sj.min_lefthand | sj.min_righthand, preserved, true, j.relids);
+    }
     joins_.push_back(sj);
     return left_inner | right_inner;
   }

@@ -46,10 +46,14 @@ enum class ExprKind {
   // case_operand, then each WHEN's (w, t) in order, then e when case_else.
   kCase,
   kBoolTest,  // args[0] IS TRUE / FALSE / UNKNOWN: name "true", "false", "unknown"; negated: IS NOT
+  // A subquery (PostgreSQL's SubLink) over `subselect`: name "exists" (EXISTS (...)) or
+  // "in" (args[0] IN (SELECT ...), negated for NOT IN).
+  kSubLink,
 };
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+struct Select;
 
 // A statement's parse makes at most this many expression nodes (160 bytes
 // each, more with their names and lists): a bound on its memory however its text is written (SELECT
@@ -118,6 +122,7 @@ struct Expr {
   double dval = 0;
   std::string sval;  // string constant; for NumConst the literal text (exact, signed)
   std::vector<ExprPtr> args;
+  std::shared_ptr<const Select> subselect;  // kSubLink
   // kInList whose every item is a plain integer literal (IN (1, 2, 3)): the items, in
   // order, in place of args[1..] (8 bytes each instead of a node: a list of millions).
   std::vector<int64_t> int_items;

@@ -88,6 +88,11 @@ class Binder {
         return cast(e);
       case sql::ExprKind::kCase:
         return case_expr(e);
+      case sql::ExprKind::kSubLink:
+        // Only EXISTS and IN over a join's WHERE are planned (as semi and anti joins).
+        throw Error("subqueries are not supported here")
+            .at_position(e.position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
       default:
         throw Error("this expression is not supported here")
             .at_position(e.position)

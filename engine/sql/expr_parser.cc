@@ -161,6 +161,13 @@ ExprPtr ExprParser::predicate(ExprPtr left) {
     e->negated = negated;
     e->args.push_back(std::move(left));
     expect_punct("(");
+    if (is_word("select")) {
+      e->kind = ExprKind::kSubLink;
+      e->name = "in";
+      e->subselect = subselect();
+      expect_punct(")");
+      return sealed(std::move(e));
+    }
     refuse_subquery();
     if (!integer_items(*e)) {
       do e->args.push_back(expr());
@@ -486,6 +493,11 @@ std::string ExprParser::cast_target(const TypeRef& t) const {
   }
 }
 
+std::shared_ptr<const Select> ExprParser::subselect() {
+  refuse_subquery();
+  syntax_error();
+}
+
 void ExprParser::refuse_subquery() const {
   if (is_word("select") || is_word("values") || is_word("with"))
     throw Error("subqueries are not supported")
@@ -575,6 +587,15 @@ ExprPtr ExprParser::primary_leaf() {
         if (t.text == "null") {
           next();
           return std::make_unique<Expr>(ExprKind::kNullConst, t.position);
+        }
+        if (t.text == "exists" && is_punct_at("(", 1)) {
+          next();
+          next();
+          auto e = std::make_unique<Expr>(ExprKind::kSubLink, t.position);
+          e->name = "exists";
+          e->subselect = subselect();
+          expect_punct(")");
+          return e;
         }
         if (ExprPtr e = keyword_form(t)) return e;
       }

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "engine/core/error.h"
+#include "engine/core/stack_depth.h"
 #include "engine/sql/expr_parser.h"
 #include "engine/sql/lexer.h"
 #include "engine/sql/reloptions.h"
@@ -314,6 +315,11 @@ class Parser : public SelectClauseParser {
   }
 
   Statement select() { return select_body(); }
+
+  std::shared_ptr<const Select> subselect() override {
+    check_stack_depth();
+    return std::make_shared<const Select>(select_body());
+  }
 
   Select select_body() {
     Select s;

@@ -466,6 +466,10 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
     case ExprKind::kCase:
     case ExprKind::kBoolTest:
       break;  // over typed values only (engine/sql/typed_expr.h)
+    case ExprKind::kSubLink:
+      throw Error("subqueries are not supported here")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
   }
   throw Error("unsupported expression")
       .at_position(e.position)

@@ -67,6 +67,9 @@ std::string shape(const Expr& e) {
     case ExprKind::kInList:
       head = no + "in";
       break;
+    case ExprKind::kSubLink:
+      head = no + e.name + " (select)";
+      break;
     case ExprKind::kCast:
       head = "::" + e.sval;
       break;
