@@ -34,6 +34,12 @@ TEST_F(OuterJoinTables, PlansAndRowsArePostgres) {
   EXPECT_EQ(testing::check_pg15_queries(s_, "outer_joins.out"), 22u);
 }
 
+// EXISTS, NOT EXISTS and IN (SELECT ...) pulled up into Semi and Anti Joins
+// (pg15/subqueries.out).
+TEST_F(OuterJoinTables, SubqueriesBecomeSemiAndAntiJoins) {
+  EXPECT_EQ(testing::check_pg15_queries(s_, "subqueries.out"), 10u);
+}
+
 // A WHERE clause the outer join must finish before it filters is the join's Filter: it
 // sees the NULL-extended rows, and ANALYZE counts what it removed.
 TEST_F(OuterJoinTables, WhereClauseAtTheJoinFiltersNullExtendedRows) {
