@@ -6,6 +6,7 @@
 #include "engine/core/error.h"
 #include "engine/plan/join_cost.h"
 #include "engine/plan/plan_steps.h"
+#include "scans/distinct.h"
 #include "scans/hash.h"
 #include "scans/hash_join.h"
 #include "scans/materialize.h"
@@ -49,6 +50,9 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build(const JoinPath& p) const
       node = scans_[size_t(rel)][size_t(p.scan)]();
       break;
     }
+    case JoinPath::Kind::kUnique:
+      node = build_unique(p);
+      break;
     case JoinPath::Kind::kDummy:
       node = std::make_unique<scans::OneTimeFalseNode>(nullptr);
       break;
@@ -180,6 +184,26 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
   }
   node->estimate = {p.cost.startup, p.cost.total, p.cost.rows, p.width};
   return node;
+}
+
+std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_unique(const JoinPath& p) const {
+  const std::vector<uint32_t> layout = search_.output_vars(p.outer->relids);
+  std::vector<uint32_t> keys;
+  std::vector<scans::SortKey> sort_keys;
+  std::string text;
+  for (uint32_t v : p.unique_vars) {
+    keys.push_back(position_in(layout, v));
+    sort_keys.push_back({keys.back(), false, false});
+    text += (text.empty() ? "" : ", ") + q_.var_name(v);
+  }
+  std::unique_ptr<scans::ExecNode> input = build(*p.outer);
+  if (p.unique_hashed)
+    return std::make_unique<scans::HashAggregateNode>(
+        std::move(input), std::move(keys), std::move(text), 0,
+        uint64_t(hash_memory_limit(ctx_.settings.costs)));
+  input = sorted(std::move(input), std::move(sort_keys), std::move(text), p.outer->width,
+                 p.unique_sort_cost);
+  return std::make_unique<scans::UniqueNode>(std::move(input), std::move(keys));
 }
 
 std::unique_ptr<scans::ExecNode> JoinPlanBuilder::sorted(std::unique_ptr<scans::ExecNode> input,

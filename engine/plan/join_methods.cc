@@ -93,18 +93,23 @@ bool JoinSearch::inner_is_unique(const JoinRelation& inner, const RestrictList& 
 }
 
 void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const JoinRelation& inner,
-                           const std::shared_ptr<const RestrictList>& restrict, JoinKind kind) {
-  Pair p{outer, inner, *restrict, join, restrict, kind, false, {}, {}, {}};
-  // An anti join's inner side is not proven unique (PostgreSQL 15 does not try).
+                           const std::shared_ptr<const RestrictList>& restrict, JoinKind kind,
+                           UniqueSide unique, JoinPathPtr unique_path) {
+  Pair p{outer, inner, *restrict, join, restrict, kind, false, {}, {}, {}, unique,
+         outer.cheapest_total, outer.cheapest_startup, inner.cheapest_total};
+  if (unique == UniqueSide::kOuter) p.outer_total = p.outer_startup = unique_path;
+  if (unique == UniqueSide::kInner) p.inner_total = unique_path;
+  // A semi or anti join's inner side is not proven unique (PostgreSQL 15 does not try);
+  // a unique-ified one meets each outer row at most once.
   const bool semi_or_anti = kind == JoinKind::kSemi || kind == JoinKind::kAnti;
-  p.inner_unique = !semi_or_anti && inner_is_unique(inner, *restrict, kind);
+  p.inner_unique = unique == UniqueSide::kInner ||
+                   (!semi_or_anti && inner_is_unique(inner, *restrict, kind));
   if (p.inner_unique || semi_or_anti) {
     // compute_semi_anti_join_factors over the clauses that decide matches.
     double jselec = 1, nselec = 1;
     for (const RestrictClause& c : restrict->clauses) {
       if (is_outer_join(kind) && c.pushed_down) continue;
-      jselec *= kind == JoinKind::kAnti || kind == JoinKind::kSemi ? c.semi_selectivity
-                                                                    : c.selectivity;
+      jselec *= semi_or_anti || unique == UniqueSide::kInner ? c.semi_selectivity : c.selectivity;
       nselec *= c.selectivity;
     }
     p.semi = semi_anti_join_factors(jselec, nselec, inner.rows);
@@ -179,7 +184,7 @@ void JoinSearch::sort_inner_and_outer(Pair& p) {
           merge.push_back(i);
           outer_sort.push_back(k);
         }
-    try_mergejoin(p, p.outer.cheapest_total, p.inner.cheapest_total, join_pathkeys(p, outer_keys),
+    try_mergejoin(p, p.outer_total, p.inner_total, join_pathkeys(p, outer_keys),
                   merge, outer_keys, inner_keys_for(p, merge, outer_sort));
   }
 }
@@ -187,9 +192,10 @@ void JoinSearch::sort_inner_and_outer(Pair& p) {
 void JoinSearch::match_unsorted_outer(Pair& p) {
   // Only the outer side of a Nested Loop is preserved: no Right or Full loops.
   const bool nestloop = p.kind != JoinKind::kRight && p.kind != JoinKind::kFull;
-  const JoinPathPtr& inner = p.inner.cheapest_total;
+  const JoinPathPtr& inner = p.inner_total;
   JoinPathPtr material;
-  if (nestloop && ctx_.settings.enable_material && inner->kind != JoinPath::Kind::kMaterial) {
+  if (nestloop && p.unique != UniqueSide::kInner && ctx_.settings.enable_material &&
+      inner->kind != JoinPath::Kind::kMaterial) {
     auto m = std::make_shared<JoinPath>();
     m->kind = JoinPath::Kind::kMaterial;
     m->relids = inner->relids;
@@ -198,9 +204,14 @@ void JoinSearch::match_unsorted_outer(Pair& p) {
     m->outer = inner;
     material = std::move(m);
   }
-  for (const JoinPathPtr& outer : std::vector<JoinPathPtr>(p.outer.paths)) {
+  // A unique-ified outer side: its one path, over the cheapest.
+  const std::vector<JoinPathPtr> outers =
+      p.unique == UniqueSide::kOuter ? std::vector<JoinPathPtr>{p.outer_total} : p.outer.paths;
+  for (const JoinPathPtr& outer : outers) {
     std::vector<PathKey> keys = join_pathkeys(p, outer->pathkeys);
-    if (nestloop) {
+    if (p.unique == UniqueSide::kInner) {
+      try_nestloop(p, outer, inner, keys);  // with the unique path alone
+    } else if (nestloop) {
       try_nestloop(p, outer, inner, keys);
       for (const JoinPathPtr& param : p.inner.param_paths) {
         if ((param->required_outer & ~p.outer.relids) != 0) continue;
@@ -209,7 +220,7 @@ void JoinSearch::match_unsorted_outer(Pair& p) {
       }
       if (material) try_nestloop(p, outer, material, keys);
     }
-    if (!p.merge.empty()) merge_paths_for_outer(p, outer, keys);
+    if (!p.merge.empty() && p.unique != UniqueSide::kOuter) merge_paths_for_outer(p, outer, keys);
   }
 }
 
@@ -281,7 +292,8 @@ void JoinSearch::merge_paths_for_outer(Pair& p, const JoinPathPtr& outer,
   const bool use_all = p.kind == JoinKind::kRight || p.kind == JoinKind::kFull;
   if (use_all && merge.size() != p.merge.size()) return;
   const std::vector<PathKey> inner_keys = inner_keys_for(p, merge, outer_order);
-  try_mergejoin(p, outer, p.inner.cheapest_total, keys, merge, {}, inner_keys);
+  try_mergejoin(p, outer, p.inner_total, keys, merge, {}, inner_keys);
+  if (p.unique == UniqueSide::kInner) return;  // no presorted unique paths
   JoinPathPtr cheapest_total, cheapest_startup;
   for (size_t n = inner_keys.size(); n > 0; --n) {
     const std::vector<PathKey> trial(inner_keys.begin(), inner_keys.begin() + std::ptrdiff_t(n));
@@ -310,10 +322,15 @@ void JoinSearch::merge_paths_for_outer(Pair& p, const JoinPathPtr& outer,
 
 void JoinSearch::hash_inner_and_outer(Pair& p) {
   if (p.hash.empty()) return;
-  const JoinPathPtr& startup = p.outer.cheapest_startup;
-  const JoinPathPtr& total = p.outer.cheapest_total;
-  try_hashjoin(p, startup, p.inner.cheapest_total);
-  if (total != startup) try_hashjoin(p, total, p.inner.cheapest_total);
+  const JoinPathPtr& startup = p.outer_startup;
+  const JoinPathPtr& total = p.outer_total;
+  if (p.unique == UniqueSide::kInner) {
+    try_hashjoin(p, total, p.inner_total);
+    if (startup != total) try_hashjoin(p, startup, p.inner_total);
+    return;
+  }
+  try_hashjoin(p, startup, p.inner_total);
+  if (total != startup) try_hashjoin(p, total, p.inner_total);
 }
 
 void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,

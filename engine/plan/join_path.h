@@ -78,7 +78,10 @@ struct RestrictList {
 struct JoinPath {
   // kDummy: a relation proven empty (PostgreSQL's dummy path, a Result that returns
   // nothing).
-  enum class Kind : uint8_t { kScan, kNestLoop, kHashJoin, kMergeJoin, kMaterial, kMemoize, kDummy };
+  // kUnique: its input (outer) made distinct on `unique_vars` (create_unique_path).
+  enum class Kind : uint8_t {
+    kScan, kNestLoop, kHashJoin, kMergeJoin, kMaterial, kMemoize, kDummy, kUnique
+  };
   Kind kind = Kind::kScan;
   JoinKind join_kind = JoinKind::kInner;  // joins: inner, left, right, full or anti
   PathCost cost;
@@ -99,6 +102,9 @@ struct JoinPath {
   PathCost outer_sort_cost;
   PathCost inner_sort_cost;
   bool materialize_inner = false;  // merge join: a Materialize over the inner side
+  std::vector<uint32_t> unique_vars;  // kUnique: its keys
+  bool unique_hashed = false;         // kUnique: a HashAggregate, else Unique over a Sort
+  PathCost unique_sort_cost;          // kUnique: that Sort
   PathCost inner_material_cost;
   int hash_buckets = 0;  // hash join: the planned table
   int hash_batches = 0;

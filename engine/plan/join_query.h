@@ -101,6 +101,11 @@ struct SpecialJoin {
   Relids min_righthand = 0;
   Relids syn_lefthand = 0;
   Relids syn_righthand = 0;
+  // A semi join whose quals are `lhs expr = rhs var` equalities (and restrictions of one
+  // side): its right side may be made unique on those vars and inner-joined instead
+  // (compute_semijoin_info, create_unique_path).
+  std::vector<uint32_t> semi_rhs_vars;
+  bool semi_can_unique = false;
   bool lhs_strict = false;         // its ON clause is strict for some left relation
   bool delay_upper_joins = false;  // a WHERE clause must see it done before joins above
 };

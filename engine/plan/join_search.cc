@@ -307,11 +307,19 @@ void JoinSearch::make_join_rel(size_t r1, size_t r2) {
             .with_sqlstate(sqlstate::kFeatureNotSupported);
       break;
     case JoinKind::kAnti:
-    case JoinKind::kSemi:
-      // No right semi or anti join in PostgreSQL 15, and no unique-ified inner side
-      // here yet (create_unique_path): one order only.
-      add_paths(join, rels_[r1], rels_[r2], restrict, kind);
+      add_paths(join, rels_[r1], rels_[r2], restrict, kind);  // no right anti join in 15
       break;
+    case JoinKind::kSemi: {
+      const SpecialJoin& sj = q_.special_joins[size_t(special)];
+      add_paths(join, rels_[r1], rels_[r2], restrict, kind);
+      // Or the right side made unique and inner-joined, either way round.
+      if (sj.semi_can_unique && rels_[r2].relids == sj.syn_righthand)
+        if (JoinPathPtr u = unique_path(rels_[r2], sj)) {
+          add_paths(join, rels_[r1], rels_[r2], restrict, JoinKind::kInner, UniqueSide::kInner, u);
+          add_paths(join, rels_[r2], rels_[r1], restrict, JoinKind::kInner, UniqueSide::kOuter, u);
+        }
+      break;
+    }
     default:
       add_paths(join, rels_[r1], rels_[r2], restrict, JoinKind::kInner);
       add_paths(join, rels_[r2], rels_[r1], restrict, JoinKind::kInner);

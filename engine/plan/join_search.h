@@ -64,6 +64,9 @@ struct JoinRelation {
   JoinPathPtr cheapest_startup;
 };
 
+// Which side of a pair add_paths_to_joinrel unique-ifies (a semi join's right side).
+enum class UniqueSide : uint8_t { kNone, kInner, kOuter };
+
 class JoinSearch {
  public:
   // `query_pathkeys`: the ORDER BY's (JoinSearch::key_of for a var, else a key no path
@@ -94,6 +97,11 @@ class JoinSearch {
     SemiAntiFactors semi;
     std::vector<size_t> merge;  // the restrictlist's merge clauses (select_mergejoin_clauses)
     std::vector<size_t> hash;   // and its hash clauses
+    // JOIN_UNIQUE_INNER / _OUTER: that side is a unique path, joined as an inner join.
+    UniqueSide unique = UniqueSide::kNone;
+    JoinPathPtr outer_total;
+    JoinPathPtr outer_startup;
+    JoinPathPtr inner_total;
   };
 
   void search_level(size_t level);
@@ -120,11 +128,14 @@ class JoinSearch {
 
   // add_paths_to_joinrel and its three parts (join_methods.cc).
   void add_paths(JoinRelation& join, const JoinRelation& outer, const JoinRelation& inner,
-                 const std::shared_ptr<const RestrictList>& restrict, JoinKind kind);
+                 const std::shared_ptr<const RestrictList>& restrict, JoinKind kind,
+                 UniqueSide unique = UniqueSide::kNone, JoinPathPtr unique_path = nullptr);
   void sort_inner_and_outer(Pair& p);
   void match_unsorted_outer(Pair& p);
   void merge_paths_for_outer(Pair& p, const JoinPathPtr& outer, const std::vector<PathKey>& keys);
   void hash_inner_and_outer(Pair& p);
+  // create_unique_path (join_unique.cc): `rel` distinct on a semi join's right vars.
+  JoinPathPtr unique_path(const JoinRelation& rel, const SpecialJoin& sj);
   JoinPathPtr memoize_path(const Pair& p, const JoinPath& outer, const JoinPathPtr& inner) const;
   void try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
                     std::vector<PathKey> pathkeys);
@@ -163,6 +174,7 @@ class JoinSearch {
   std::vector<std::vector<size_t>> levels_;
   // estimate_hash_bucket_stats as cached on the clause for its inner side.
   std::map<std::pair<std::string, std::string>, HashBucketStats> bucket_cache_;
+  std::map<Relids, JoinPathPtr> unique_cache_;  // create_unique_path's, per relation
 };
 
 }  // namespace tp

@@ -108,8 +108,9 @@ class Deconstructor {
       clause_relids |= conjuncts_[i].relids;
       strict |= nonnullable_rels(conjuncts_[i].bound, rel_of_);
     }
-    const SpecialJoin sj = make_special_join(j.kind, j.left->relids, j.right->relids,
-                                             left_inner | right_inner, clause_relids, strict, joins_);
+    SpecialJoin sj = make_special_join(j.kind, j.left->relids, j.right->relids,
+                                       left_inner | right_inner, clause_relids, strict, joins_);
+    if (j.kind == JoinKind::kSemi) semijoin_info(j, sj);
     if (j.kind == JoinKind::kSemi) {
       // A semi join's quals are placed as an inner join's (they may form classes); its
       // minimal sides keep them from being done anywhere but at it.
@@ -156,6 +157,35 @@ class Deconstructor {
   std::vector<PlacedConjunct> placed;
 
  private:
+  Relids relids_of(const TypedExpr& e) const {
+    Relids r = e.kind == TypedExpr::Kind::kColumn ? Relids(1) << rel_of_(e.slot) : 0;
+    for (const TypedExpr& a : e.args) r |= relids_of(a);
+    return r;
+  }
+
+  // compute_semijoin_info: every qual over both sides an equality of a left expression
+  // and a right column of one btree family (hashable and sortable alike).
+  void semijoin_info(const JoinTreeNode& j, SpecialJoin& sj) const {
+    const Relids rhs = sj.syn_righthand;
+    for (size_t i : j.quals) {
+      const TypedExpr& e = conjuncts_[i].bound;
+      const Relids all = relids_of(e);
+      if (!(all & rhs) || (all & ~rhs) == 0) continue;  // over one side: a restriction
+      if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return;
+      const Relids r0 = relids_of(e.args[0]), r1 = relids_of(e.args[1]);
+      const int side = (r1 != 0 && (r1 & ~rhs) == 0 && !(r0 & rhs))   ? 1
+                       : (r0 != 0 && (r0 & ~rhs) == 0 && !(r1 & rhs)) ? 0
+                                                                       : -1;
+      if (side < 0) return;
+      const TypedExpr& in = strip_relabel(e.args[size_t(side)]);
+      if (in.kind != TypedExpr::Kind::kColumn ||
+          !same_btree_family(e.args[0].type, e.args[1].type))
+        return;
+      sj.semi_rhs_vars.push_back(in.slot);
+    }
+    sj.semi_can_unique = !sj.semi_rhs_vars.empty();
+  }
+
   // check_redundant_nullability_qual: `var IS NULL` over the nullable side of an anti
   // join, which returns only rows where it holds.
   bool redundant_is_null(const TypedExpr& e) const {

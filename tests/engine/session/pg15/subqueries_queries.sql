@@ -8,3 +8,4 @@ select o.id from o left join c on c.cid = o.cust where not exists (select * from
 select o.id from o where exists (select 1 from l where l.oid = o.id and l.qty > 7) order by o.id limit 5
 select c.name from c where c.cid in (select o.cust from o join l on l.oid = o.id where l.qty = 8 and l.line < 200) order by 1
 select o.id from o where not exists (select 1 from c where c.cid = o.cust) and o.id < 500 order by 1
+select * from r where exists (select 1 from c, o where o.cust = c.cid and c.region = r.rid and o.id < 30) order by 1

@@ -1,0 +1,77 @@
+// create_unique_path and the unique-ified joins of a semi join (joinpath.c's
+// JOIN_UNIQUE_INNER and JOIN_UNIQUE_OUTER): the semi join's right side made distinct on
+// its join vars (a HashAggregate, or a Unique over a Sort; nothing when a unique index
+// already proves it) and joined to the left side as an inner join, either way round.
+#include <algorithm>
+#include <bit>
+
+#include "engine/plan/incremental_sort.h"
+#include "engine/plan/join_search.h"
+
+namespace tp {
+
+JoinPathPtr JoinSearch::unique_path(const JoinRelation& rel, const SpecialJoin& sj) {
+  if (auto it = unique_cache_.find(rel.relids); it != unique_cache_.end()) return it->second;
+  JoinPathPtr& cached = unique_cache_[rel.relids];
+  const JoinPathPtr& sub = rel.cheapest_total;
+  // A unique index on the vars (or on them and columns a constant fixes): already so.
+  if (std::has_single_bit(rel.relids)) {
+    const int r = std::countr_zero(rel.relids);
+    std::vector<int> cols = q_.rels[size_t(r)].constant_columns;
+    for (uint32_t v : sj.semi_rhs_vars)
+      if (q_.vars[v].rel == r) cols.push_back(q_.vars[v].column);
+    for (const RelationEntry* idx : ctx_.catalog.indexes_of(q_.rels[size_t(r)].rel->oid))
+      if (idx->unique && !ctx_.data_dir.damage(idx->relnumber) && !idx->key_columns.empty() &&
+          std::all_of(idx->key_columns.begin(), idx->key_columns.end(), [&](int k) {
+            return std::find(cols.begin(), cols.end(), k) != cols.end();
+          }))
+        return cached = sub;
+  }
+  std::vector<GroupRel> groups_over;
+  for (uint32_t v : sj.semi_rhs_vars) {
+    const QueryVar& var = q_.vars[v];
+    auto g = std::find_if(groups_over.begin(), groups_over.end(), [&](const GroupRel& x) {
+      return x.view == base_[size_t(var.rel)].view;
+    });
+    if (g == groups_over.end()) {
+      groups_over.push_back({base_[size_t(var.rel)].view, base_[size_t(var.rel)].rows, {}});
+      g = groups_over.end() - 1;
+    }
+    if (std::find(g->columns.begin(), g->columns.end(), var.column) == g->columns.end())
+      g->columns.push_back(var.column);
+  }
+  const bool stats = std::all_of(groups_over.begin(), groups_over.end(),
+                                 [](const GroupRel& g) { return g.view != nullptr; });
+  const double groups = stats ? estimate_num_groups(groups_over, rel.rows) : clamp_row_est(rel.rows);
+  const int ncols = int(sj.semi_rhs_vars.size());
+  PathCost sorted = cost_sort(cs_, sub->cost, rel.rows, sub->width);
+  sorted.total += cs_.cpu_operator_cost * rel.rows * ncols;
+  auto path = std::make_shared<JoinPath>();
+  path->kind = JoinPath::Kind::kUnique;
+  path->relids = rel.relids;
+  path->width = sub->width;
+  path->outer = sub;
+  path->unique_vars = sj.semi_rhs_vars;
+  path->cost = sorted;
+  path->unique_sort_cost = sorted;
+  if ((sub->width + 64) * groups <= hash_memory_limit(cs_)) {
+    GroupAggInput in;
+    in.strategy = AggStrategy::kHashed;
+    in.group_columns = ncols;
+    in.groups = groups;
+    in.input = sub->cost;
+    in.input_width = sub->width;
+    const PathCost hashed = cost_agg(cs_, in).path;
+    if (hashed.total < sorted.total) {
+      path->cost = hashed;
+      path->unique_hashed = true;
+    }
+  }
+  path->cost.rows = groups;
+  // The Sort below a Unique is costed without its comparisons.
+  path->unique_sort_cost.total -= cs_.cpu_operator_cost * rel.rows * ncols;
+  path->unique_sort_cost.rows = rel.rows;
+  return cached = path;
+}
+
+}  // namespace tp
