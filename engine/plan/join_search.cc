@@ -311,7 +311,8 @@ void JoinSearch::make_join_rel(size_t r1, size_t r2) {
       break;
     case JoinKind::kSemi: {
       const SpecialJoin& sj = q_.special_joins[size_t(special)];
-      add_paths(join, rels_[r1], rels_[r2], restrict, kind);
+      if ((sj.min_lefthand & ~rels_[r1].relids) == 0 && (sj.min_righthand & ~rels_[r2].relids) == 0)
+        add_paths(join, rels_[r1], rels_[r2], restrict, kind);
       // Or the right side made unique and inner-joined, either way round.
       if (sj.semi_can_unique && rels_[r2].relids == sj.syn_righthand)
         if (JoinPathPtr u = unique_path(rels_[r2], sj)) {
@@ -422,13 +423,14 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
   c.key = c.key_b = key;
   // An outer join's `a.x = b.y` of one family sorts each side by its var's own order
   // (the class it is in, if any), which a side a constant fixes has none of.
+  // (A side that is an expression keeps the clause's own key.)
   const TypedExpr& v1 = strip_relabel(c.key1);
   const TypedExpr& v2 = strip_relabel(c.key2);
-  if (!c.pushed_down && v1.kind == TypedExpr::Kind::kColumn &&
-      v2.kind == TypedExpr::Kind::kColumn && same_btree_family(v1.type, v2.type)) {
-    c.key = q_.key_of(v1.slot);
-    c.key_b = q_.key_of(v2.slot);
-    c.mergeable = !q_.is_fixed(v1.slot) && !q_.is_fixed(v2.slot);
+  if (!c.pushed_down && same_btree_family(c.key1.type, c.key2.type)) {
+    if (v1.kind == TypedExpr::Kind::kColumn) c.key = q_.key_of(v1.slot);
+    if (v2.kind == TypedExpr::Kind::kColumn) c.key_b = q_.key_of(v2.slot);
+    c.mergeable = !(v1.kind == TypedExpr::Kind::kColumn && q_.is_fixed(v1.slot)) &&
+                  !(v2.kind == TypedExpr::Kind::kColumn && q_.is_fixed(v2.slot));
   }
 }
 

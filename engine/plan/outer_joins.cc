@@ -222,6 +222,13 @@ bool join_is_legal(const std::vector<SpecialJoin>& joins, Relids rel1, Relids re
       if (match >= 0) return false;
       match = int(i);
       reversed = true;
+    } else if (j.kind == JoinKind::kSemi && j.semi_can_unique &&
+               (rel2 == j.syn_righthand || rel1 == j.syn_righthand)) {
+      // The whole right side, unique-ified, may inner-join anything (even less than
+      // the semi join's left side): a semi join's IN list made small first.
+      if (match >= 0) return false;
+      match = int(i);
+      reversed = rel1 == j.syn_righthand;
     } else {
       // Both inputs already inside its right side: a join that finishes building it.
       if ((rel1 & j.min_righthand) && (rel2 & j.min_righthand)) continue;

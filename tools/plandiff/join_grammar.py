@@ -6,7 +6,9 @@ then by an inequality or by nothing (a cross join), written as a FROM list with 
 [INNER | LEFT | RIGHT | FULL] JOIN ... ON (with now and then a restriction of one side in
 the ON clause), or as JOIN ... USING where the columns share a name; each table restricted
 by typed_grammar's predicates; `col IS NULL` on a joined table now and then (an outer join
-kept, reduced to an inner join, or made an anti join); select lists of qualified columns,
+kept, reduced to an inner join, or made an anti join); `[NOT] EXISTS (SELECT ...)` and
+`col IN (SELECT ...)` over another table now and then (semi and anti joins); select lists
+of qualified columns,
 * and expressions; ORDER BY and LIMIT; under the join methods' settings and work_mem.
 """
 
@@ -85,6 +87,8 @@ class JoinQueryGenerator(TypedQueryGenerator):
             where.append("(%s OR %s)" % (self.where(r.choice(cols)[1]), self.where(r.choice(cols)[1])))
         if r.random() < 0.2:
             where.append("%s IS NULL" % r.choice(list(r.choice(cols[1:])[1])))
+        if r.random() < 0.25:
+            where.append(self.sublink(cols, names))
         picked = r.sample(list(all_cols), min(len(all_cols), r.randint(1, 4)))
         if r.random() < 0.1:
             select = "*"
@@ -102,6 +106,23 @@ class JoinQueryGenerator(TypedQueryGenerator):
         if r.random() < 0.3 or risky:
             sql += " LIMIT %d" % r.choice([1, 5, 10, 100])
         return sql
+
+    def sublink(self, cols, names):
+        """EXISTS / NOT EXISTS correlated on an equality, or IN over one column."""
+        r = self.r
+        table = r.choice(names)
+        alias = "q%d" % r.randrange(100)
+        qcols = {"%s.%s" % (alias, c): v for c, v in TYPED_TABLES[table][2].items()}
+        cond, _ = self.join_condition(r.choice(cols), (alias, qcols))
+        extra = (" AND " + self.where(qcols)) if r.random() < 0.5 else ""
+        if cond and " = " in cond and r.random() < 0.6:
+            neg = "NOT " if r.random() < 0.4 else ""
+            return "%sEXISTS (SELECT 1 FROM %s %s WHERE %s%s)" % (neg, table, alias, cond, extra)
+        outer, inner = (cond.split(" = ") if cond and " = " in cond else
+                        (None, None))
+        if outer is None:
+            return "true"
+        return "%s IN (SELECT %s FROM %s %s WHERE true%s)" % (outer, inner, table, alias, extra)
 
     def settings(self):
         r = self.r
