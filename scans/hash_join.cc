@@ -7,6 +7,12 @@ namespace tp::scans {
 
 namespace {
 constexpr uint32_t kOutputBatchRows = 1024;
+
+std::vector<TypeId> key_types(const JoinSpec& spec, const std::vector<uint32_t>& outer_keys) {
+  std::vector<TypeId> types;
+  for (uint32_t s : outer_keys) types.push_back(spec.outer_types[s]);
+  return types;
+}
 }  // namespace
 
 HashJoinNode::HashJoinNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<HashNode> hash,
@@ -15,6 +21,7 @@ HashJoinNode::HashJoinNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<Hash
       hash_(std::move(hash)),
       rows_(spec),
       outer_keys_(std::move(outer_keys)),
+      key_equal_(key_types(spec, outer_keys_)),
       hash_cond_(std::move(hash_cond)) {
   assert(outer_keys_.size() == hash_->keys().size());
   hash_->set_keep_nulls(fills_inner(spec.type));
@@ -91,6 +98,7 @@ bool HashJoinNode::build() {
 bool HashJoinNode::next_outer_row(RowRef& row) {
   while (outer_batch_ == nullptr || outer_at_ >= outer_batch_->count) {
     if (outer_done_) return false;
+    rows_.keep_outer_refs(batch_);  // the outer batch is about to be replaced
     if (hash_->current_batch() == 0) {
       outer_batch_ = outer_->next();
     } else {
@@ -106,20 +114,6 @@ bool HashJoinNode::next_outer_row(RowRef& row) {
     }
   }
   row = outer_batch_->ref(outer_at_++);
-  return true;
-}
-
-bool HashJoinNode::keys_equal(RowRef outer, uint32_t inner_row) const {
-  const RowRef inner = hash_->rows().ref(inner_row);
-  const RowShape* shape = outer_batch_->shape.get();
-  for (size_t k = 0; k < outer_keys_.size(); ++k) {
-    const Datum x = outer.values[outer_keys_[k]], y = inner.values[hash_->keys()[k]];
-    if (!shape || datum_is_integral(shape->type(outer_keys_[k]))) {
-      if (x != y) return false;
-    } else if (!datums_equal(shape->type(outer_keys_[k]), x, y)) {
-      return false;
-    }
-  }
   return true;
 }
 
@@ -162,7 +156,9 @@ void HashJoinNode::probe(uint32_t limit) {
       const uint32_t r = chain_;
       chain_ = hash_->next_in_bucket(r);
       cancel_.tick();
-      if (hash_->row_hash(r) != outer_hash_ || !keys_equal(o, r)) continue;
+      if (hash_->row_hash(r) != outer_hash_ ||
+          !key_equal_(o.values, outer_keys_.data(), hash_->rows().row(r), hash_->keys().data()))
+        continue;
       rows_.set_inner(hash_->rows().ref(r));
       if (!rows_.filter_passes(instr.rows_filtered)) continue;
       matched_ = true;
@@ -218,6 +214,7 @@ bool HashJoinNode::next_batch() {
     drop_batches();
     return false;
   }
+  rows_.keep_inner_refs(batch_);  // the table is about to be replaced
   hash_->load_batch(b);
   inner_matched_.assign(fills_inner(type) ? hash_->rows().count : 0, 0);
   outer_file_ = outer_files_.take(b);

@@ -69,6 +69,7 @@ int MergeJoinNode::compare(RowRef a, bool a_outer, RowRef b, bool b_outer) const
 bool MergeJoinNode::peek_inner(RowRef& row) {
   while (inner_batch_ == nullptr || inner_at_ >= inner_batch_->count) {
     if (inner_done_) return false;
+    rows_.keep_inner_refs(batch_);
     inner_batch_ = inner_->next();
     inner_at_ = 0;
     if (inner_batch_ == nullptr) {
@@ -81,6 +82,7 @@ bool MergeJoinNode::peek_inner(RowRef& row) {
 }
 
 void MergeJoinNode::load_group() {
+  rows_.keep_inner_refs(batch_);
   group_.clear_rows();
   group_.shape = inner_shape_;
   RowRef r{nullptr, nullptr};
@@ -138,6 +140,7 @@ void MergeJoinNode::step() {
         emit_inner_unmatched(group_.ref(r));
         return;
       }
+      rows_.keep_inner_refs(batch_);
       group_.clear_rows();
       step_ = after_flush_;
       return;
@@ -160,6 +163,7 @@ void MergeJoinNode::next_outer() {
   const JoinType type = rows_.spec().type;
   while (outer_batch_ == nullptr || outer_at_ >= outer_batch_->count) {
     if (!outer_done_) {
+      rows_.keep_outer_refs(batch_);
       outer_batch_ = outer_->next();
       outer_at_ = 0;
       if (outer_batch_ != nullptr) continue;
@@ -197,6 +201,7 @@ void MergeJoinNode::place_outer() {
       after_flush_ = Step::kPlace;
       step_ = Step::kFlushGroup;
     } else {
+      rows_.keep_inner_refs(batch_);
       group_.clear_rows();
     }
     return;
