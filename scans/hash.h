@@ -82,6 +82,17 @@ class HashNode final : public ExecNode {
   uint32_t bucket_head(uint64_t hash) const { return buckets_[hash & (buckets_.size() - 1)]; }
   uint32_t next_in_bucket(uint32_t row) const { return next_[row]; }
   uint64_t row_hash(uint32_t row) const { return hashes_[row]; }
+  // The first row of `hash`'s bucket with that very hash (kNoRow: none), where a probe
+  // starts; and a hint to fetch the bucket's memory ahead of that walk.
+  uint32_t first_with_hash(uint64_t hash) const {
+    if (buckets_.empty()) return kNoRow;
+    uint32_t r = bucket_head(hash);
+    while (r != kNoRow && hashes_[r] != hash) r = next_[r];
+    return r;
+  }
+  void prefetch_bucket(uint64_t hash) const {
+    if (!buckets_.empty()) __builtin_prefetch(&buckets_[hash & (buckets_.size() - 1)]);
+  }
 
   // The batches of this build (PostgreSQL's nbatch, nbatch_original, curbatch).
   uint32_t nbatch() const { return nbatch_; }

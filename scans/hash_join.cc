@@ -113,8 +113,33 @@ bool HashJoinNode::next_outer_row(RowRef& row) {
       return false;
     }
   }
+  if (outer_at_ == 0) prepare_probes();
   row = outer_batch_->ref(outer_at_++);
   return true;
+}
+
+// Probing one row at a time waits for each of its dependent loads in turn: its bucket,
+// the chain's hashes and links, the matching row. The rows of a batch are independent,
+// so their lookups are done first, in two short loops: hashes and bucket prefetches,
+// then each row's first candidate (prefetched for the key comparison and the filter).
+// The CPU then has many rows' cache misses in flight at once, and probe() finds its
+// memory cached. A NULL-key row's hash is never used; a row of a later batch starts
+// nowhere (it goes to its file).
+void HashJoinNode::prepare_probes() {
+  const RowBatch& b = *outer_batch_;
+  probe_hash_.resize(b.count);
+  probe_start_.resize(b.count);
+  for (uint32_t i = 0; i < b.count; ++i) {
+    probe_hash_[i] = hash_slots(outer_keys_, b.shape.get(), b.ref(i));
+    hash_->prefetch_bucket(probe_hash_[i]);
+  }
+  for (uint32_t i = 0; i < b.count; ++i) {
+    const uint64_t h = probe_hash_[i];
+    const uint32_t r =
+        hash_->batch_of(h) == hash_->current_batch() ? hash_->first_with_hash(h) : HashNode::kNoRow;
+    probe_start_[i] = r;
+    if (r != HashNode::kNoRow) __builtin_prefetch(hash_->rows().row(r));
+  }
 }
 
 void HashJoinNode::probe(uint32_t limit) {
@@ -139,7 +164,7 @@ void HashJoinNode::probe(uint32_t limit) {
         }
         continue;
       }
-      outer_hash_ = hash_slots(outer_keys_, outer_batch_->shape.get(), o);
+      outer_hash_ = probe_hash_[outer_at_ - 1];
       const uint32_t batch = hash_->batch_of(outer_hash_);
       if (batch != hash_->current_batch()) {
         // Its inner rows are in a later batch (never an earlier one: nbatch only grows).
@@ -147,7 +172,7 @@ void HashJoinNode::probe(uint32_t limit) {
         outer_files_.add(batch, *outer_batch_, outer_at_ - 1);
         continue;
       }
-      chain_ = hash_->rows().count > 0 ? hash_->bucket_head(outer_hash_) : HashNode::kNoRow;
+      chain_ = probe_start_[outer_at_ - 1];
       matched_ = false;
       have_outer_ = true;
     }

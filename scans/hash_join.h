@@ -84,6 +84,8 @@ class HashJoinNode final : public ExecNode {
   bool build();
   // Takes the next outer row; false at the outer's end.
   bool next_outer_row(RowRef& row);
+  // Each row of a new outer batch: its hash and where its probe starts.
+  void prepare_probes();
   void probe(uint32_t limit);
   void fill(uint32_t limit);
   // Loads the next batch that can return rows; false when none is left.
@@ -107,6 +109,8 @@ class HashJoinNode final : public ExecNode {
   bool have_outer_ = false;  // an outer row is being probed
   bool matched_ = false;     // ... and some inner row passed
   uint64_t outer_hash_ = 0;
+  std::vector<uint64_t> probe_hash_;    // per row of outer_batch_ (prepare_probes)
+  std::vector<uint32_t> probe_start_;   // ... its first row of equal hash, or kNoRow
   uint32_t chain_ = HashNode::kNoRow;   // the next row of its bucket to look at
   std::vector<uint8_t> inner_matched_;  // right / full: per stored inner row
   uint32_t fill_at_ = 0;
