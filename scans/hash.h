@@ -2,7 +2,9 @@
 // in-memory hash table keyed by some of its slots. It returns no rows: its Hash Join
 // builds it (open(), or rescan() when the rows must be read again) and probes it.
 //
-//   rows_     the current batch's rows (by-reference bytes copied into its arena)
+//   rows_     the current batch's rows (by-reference bytes copied into its arena), with
+//             room reserved at the build's first batch for the planner's row estimate
+//             (at most max_bytes of slots), not grown by doubling
 //   hashes_   each row's hash of its key slots (hash_slots: hash_datum per type)
 //   buckets_  a power of two of chain heads; next_ links the rows of one bucket
 //
@@ -127,6 +129,7 @@ class HashNode final : public ExecNode {
   static constexpr uint32_t kNullKey = kNoRow - 1;  // next_ of a NULL-key row: no bucket
 
   void build();
+  void reserve_rows(uint32_t width);
   void fresh_table();
   // Stores row `r` of `b` in its batch: the table or the batch's file. False for a
   // NULL-key row not kept.
