@@ -23,9 +23,10 @@
 // rescan, a new hash batch or merge group), it calls keep_outer_refs / keep_inner_refs,
 // which copy the bytes of that side's values in the rows it has emitted so far into
 // the output batch's arena. The batch handed up is then valid until the join's next
-// call, as every node's is. The common case, a batch filled from one outer batch and a
-// stable table, copies nothing; without a by-reference output slot on a side, keeping
-// it costs nothing.
+// call, as every node's is. Values of a side whose memory stays put while the batch
+// fills (a Hash's table, a Merge Join's group) are mostly never copied; an outer side's
+// are copied about once, as before, since an output batch spans several outer batches;
+// a side with no by-reference output slot costs nothing to keep.
 #pragma once
 
 #include <cstdint>
