@@ -164,6 +164,17 @@ void HashNode::link_buckets() {
   note_memory();
 }
 
+// Room for the rows the planner expects (no more than max_bytes of slots), so the table
+// does not grow by doubling, copying every row and faulting in fresh pages each time.
+void HashNode::reserve_rows(uint32_t width) {
+  const uint64_t row_bytes = uint64_t(width) * sizeof(Datum) + sizeof(uint64_t) + sizeof(uint32_t);
+  const uint64_t rows =
+      std::min<uint64_t>(uint64_t(std::max(estimate.rows, 0.0)) + 1, max_bytes_ / row_bytes + 1);
+  rows_.values.reserve(rows * width);
+  hashes_.reserve(rows);
+  next_.reserve(rows);
+}
+
 void HashNode::build() {
   release_batches();
   built_ = false;
@@ -179,6 +190,7 @@ void HashNode::build() {
   try {
     while (const RowBatch* b = child_->next()) {
       if (!shape_) shape_ = b->shape;
+      if (total_rows_ == 0) reserve_rows(b->width);
       width_ = rows_.width = b->width;
       if (!rows_.shape) rows_.shape = shape_;
       for (uint32_t r = 0; r < b->count; ++r) total_rows_ += add_row(*b, r);

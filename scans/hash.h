@@ -2,7 +2,9 @@
 // in-memory hash table keyed by some of its slots. It returns no rows: its Hash Join
 // builds it (open(), or rescan() when the rows must be read again) and probes it.
 //
-//   rows_     the current batch's rows (by-reference bytes copied into its arena)
+//   rows_     the current batch's rows (by-reference bytes copied into its arena), with
+//             room reserved at the build's first batch for the planner's row estimate
+//             (at most max_bytes of slots), not grown by doubling
 //   hashes_   each row's hash of its key slots (hash_slots: hash_datum per type)
 //   buckets_  a power of two of chain heads; next_ links the rows of one bucket
 //
@@ -82,6 +84,17 @@ class HashNode final : public ExecNode {
   uint32_t bucket_head(uint64_t hash) const { return buckets_[hash & (buckets_.size() - 1)]; }
   uint32_t next_in_bucket(uint32_t row) const { return next_[row]; }
   uint64_t row_hash(uint32_t row) const { return hashes_[row]; }
+  // The first row of `hash`'s bucket with that very hash (kNoRow: none), where a probe
+  // starts; and a hint to fetch the bucket's memory ahead of that walk.
+  uint32_t first_with_hash(uint64_t hash) const {
+    if (buckets_.empty()) return kNoRow;
+    uint32_t r = bucket_head(hash);
+    while (r != kNoRow && hashes_[r] != hash) r = next_[r];
+    return r;
+  }
+  void prefetch_bucket(uint64_t hash) const {
+    if (!buckets_.empty()) __builtin_prefetch(&buckets_[hash & (buckets_.size() - 1)]);
+  }
 
   // The batches of this build (PostgreSQL's nbatch, nbatch_original, curbatch).
   uint32_t nbatch() const { return nbatch_; }
@@ -116,6 +129,7 @@ class HashNode final : public ExecNode {
   static constexpr uint32_t kNullKey = kNoRow - 1;  // next_ of a NULL-key row: no bucket
 
   void build();
+  void reserve_rows(uint32_t width);
   void fresh_table();
   // Stores row `r` of `b` in its batch: the table or the batch's file. False for a
   // NULL-key row not kept.

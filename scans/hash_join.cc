@@ -7,6 +7,12 @@ namespace tp::scans {
 
 namespace {
 constexpr uint32_t kOutputBatchRows = 1024;
+
+std::vector<TypeId> key_types(const JoinSpec& spec, const std::vector<uint32_t>& outer_keys) {
+  std::vector<TypeId> types;
+  for (uint32_t s : outer_keys) types.push_back(spec.outer_types[s]);
+  return types;
+}
 }  // namespace
 
 HashJoinNode::HashJoinNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<HashNode> hash,
@@ -15,6 +21,7 @@ HashJoinNode::HashJoinNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<Hash
       hash_(std::move(hash)),
       rows_(spec),
       outer_keys_(std::move(outer_keys)),
+      key_equal_(key_types(spec, outer_keys_)),
       hash_cond_(std::move(hash_cond)) {
   assert(outer_keys_.size() == hash_->keys().size());
   hash_->set_keep_nulls(fills_inner(spec.type));
@@ -91,6 +98,7 @@ bool HashJoinNode::build() {
 bool HashJoinNode::next_outer_row(RowRef& row) {
   while (outer_batch_ == nullptr || outer_at_ >= outer_batch_->count) {
     if (outer_done_) return false;
+    rows_.keep_outer_refs(batch_);  // the outer batch is about to be replaced
     if (hash_->current_batch() == 0) {
       outer_batch_ = outer_->next();
     } else {
@@ -105,22 +113,33 @@ bool HashJoinNode::next_outer_row(RowRef& row) {
       return false;
     }
   }
+  if (outer_at_ == 0) prepare_probes();
   row = outer_batch_->ref(outer_at_++);
   return true;
 }
 
-bool HashJoinNode::keys_equal(RowRef outer, uint32_t inner_row) const {
-  const RowRef inner = hash_->rows().ref(inner_row);
-  const RowShape* shape = outer_batch_->shape.get();
-  for (size_t k = 0; k < outer_keys_.size(); ++k) {
-    const Datum x = outer.values[outer_keys_[k]], y = inner.values[hash_->keys()[k]];
-    if (!shape || datum_is_integral(shape->type(outer_keys_[k]))) {
-      if (x != y) return false;
-    } else if (!datums_equal(shape->type(outer_keys_[k]), x, y)) {
-      return false;
-    }
+// Probing one row at a time waits for each of its dependent loads in turn: its bucket,
+// the chain's hashes and links, the matching row. The rows of a batch are independent,
+// so their lookups are done first, in two short loops: hashes and bucket prefetches,
+// then each row's first candidate (prefetched for the key comparison and the filter).
+// The CPU then has many rows' cache misses in flight at once, and probe() finds its
+// memory cached. A NULL-key row's hash is never used; a row of a later batch starts
+// nowhere (it goes to its file).
+void HashJoinNode::prepare_probes() {
+  const RowBatch& b = *outer_batch_;
+  probe_hash_.resize(b.count);
+  probe_start_.resize(b.count);
+  for (uint32_t i = 0; i < b.count; ++i) {
+    probe_hash_[i] = hash_slots(outer_keys_, b.shape.get(), b.ref(i));
+    hash_->prefetch_bucket(probe_hash_[i]);
   }
-  return true;
+  for (uint32_t i = 0; i < b.count; ++i) {
+    const uint64_t h = probe_hash_[i];
+    const uint32_t r =
+        hash_->batch_of(h) == hash_->current_batch() ? hash_->first_with_hash(h) : HashNode::kNoRow;
+    probe_start_[i] = r;
+    if (r != HashNode::kNoRow) __builtin_prefetch(hash_->rows().row(r));
+  }
 }
 
 void HashJoinNode::probe(uint32_t limit) {
@@ -145,7 +164,7 @@ void HashJoinNode::probe(uint32_t limit) {
         }
         continue;
       }
-      outer_hash_ = hash_slots(outer_keys_, outer_batch_->shape.get(), o);
+      outer_hash_ = probe_hash_[outer_at_ - 1];
       const uint32_t batch = hash_->batch_of(outer_hash_);
       if (batch != hash_->current_batch()) {
         // Its inner rows are in a later batch (never an earlier one: nbatch only grows).
@@ -153,7 +172,7 @@ void HashJoinNode::probe(uint32_t limit) {
         outer_files_.add(batch, *outer_batch_, outer_at_ - 1);
         continue;
       }
-      chain_ = hash_->rows().count > 0 ? hash_->bucket_head(outer_hash_) : HashNode::kNoRow;
+      chain_ = probe_start_[outer_at_ - 1];
       matched_ = false;
       have_outer_ = true;
     }
@@ -162,7 +181,9 @@ void HashJoinNode::probe(uint32_t limit) {
       const uint32_t r = chain_;
       chain_ = hash_->next_in_bucket(r);
       cancel_.tick();
-      if (hash_->row_hash(r) != outer_hash_ || !keys_equal(o, r)) continue;
+      if (hash_->row_hash(r) != outer_hash_ ||
+          !key_equal_(o.values, outer_keys_.data(), hash_->rows().row(r), hash_->keys().data()))
+        continue;
       rows_.set_inner(hash_->rows().ref(r));
       if (!rows_.filter_passes(instr.rows_filtered)) continue;
       matched_ = true;
@@ -218,6 +239,7 @@ bool HashJoinNode::next_batch() {
     drop_batches();
     return false;
   }
+  rows_.keep_inner_refs(batch_);  // the table is about to be replaced
   hash_->load_batch(b);
   inner_matched_.assign(fills_inner(type) ? hash_->rows().count : 0, 0);
   outer_file_ = outer_files_.take(b);

@@ -9,8 +9,8 @@
 //            join
 //   probe    each outer row: NULL key -> no match (returned at once by a left, full or
 //            anti join, never spilled); a row of a later batch -> that batch's outer
-//            file; else the bucket's rows with the same hash and equal keys (datums_equal
-//            per type), then the Join Filter
+//            file; else the bucket's rows with the same hash and equal keys (KeyEquality,
+//            chosen by the key types once), then the Join Filter
 //   fill     right and full joins: the batch's inner rows no outer row matched, outer NULL
 //   next     batch b + 1 (ExecHashJoinNewBatch): its inner file becomes the table, its
 //            outer file the outer rows; probe and fill again. A batch is skipped when no
@@ -84,7 +84,8 @@ class HashJoinNode final : public ExecNode {
   bool build();
   // Takes the next outer row; false at the outer's end.
   bool next_outer_row(RowRef& row);
-  bool keys_equal(RowRef outer, uint32_t inner_row) const;
+  // Each row of a new outer batch: its hash and where its probe starts.
+  void prepare_probes();
   void probe(uint32_t limit);
   void fill(uint32_t limit);
   // Loads the next batch that can return rows; false when none is left.
@@ -96,6 +97,7 @@ class HashJoinNode final : public ExecNode {
   std::unique_ptr<HashNode> hash_;
   JoinRows rows_;
   std::vector<uint32_t> outer_keys_;
+  KeyEquality key_equal_;  // outer_keys_ against the Hash's keys
   std::string hash_cond_;
   Phase phase_ = Phase::kBuild;
   bool hash_started_ = false;     // the Hash was opened once; later builds rescan it
@@ -107,6 +109,8 @@ class HashJoinNode final : public ExecNode {
   bool have_outer_ = false;  // an outer row is being probed
   bool matched_ = false;     // ... and some inner row passed
   uint64_t outer_hash_ = 0;
+  std::vector<uint64_t> probe_hash_;    // per row of outer_batch_ (prepare_probes)
+  std::vector<uint32_t> probe_start_;   // ... its first row of equal hash, or kNoRow
   uint32_t chain_ = HashNode::kNoRow;   // the next row of its bucket to look at
   std::vector<uint8_t> inner_matched_;  // right / full: per stored inner row
   uint32_t fill_at_ = 0;

@@ -19,8 +19,14 @@ MergeJoinNode::MergeJoinNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<Ex
       keys_(std::move(keys)),
       merge_cond_(std::move(merge_cond)),
       max_bytes_(max_bytes),
-      outer_shape_(std::make_shared<const RowShape>(spec.outer_types)),
-      inner_shape_(std::make_shared<const RowShape>(spec.inner_types)) {}
+      inner_shape_(std::make_shared<const RowShape>(spec.inner_types)) {
+  // Integer keys of any width compare as their Datums: one type stands for them all,
+  // so compare() tests one value per key instead of classifying the type per row.
+  for (const MergeKey& k : keys_) {
+    const TypeId t = spec.outer_types[k.outer_slot];
+    key_types_.push_back(datum_is_integral(t) ? TypeId::kInt8 : t);
+  }
+}
 
 void MergeJoinNode::reset_state() {
   step_ = Step::kNextOuter;
@@ -51,16 +57,12 @@ bool MergeJoinNode::null_key(RowRef r, bool outer) const {
 }
 
 int MergeJoinNode::compare(RowRef a, bool a_outer, RowRef b, bool b_outer) const {
-  for (const MergeKey& k : keys_) {
-    const uint32_t as = a_outer ? k.outer_slot : k.inner_slot;
-    const uint32_t bs = b_outer ? k.outer_slot : k.inner_slot;
-    const TypeId t = (a_outer ? outer_shape_ : inner_shape_)->type(as);
-    const Datum x = a.values[as], y = b.values[bs];
-    int c;
-    if (datum_is_integral(t))
-      c = x < y ? -1 : x > y ? 1 : 0;
-    else
-      c = compare_datums(t, x, y);
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    const MergeKey& k = keys_[i];
+    const Datum x = a.values[a_outer ? k.outer_slot : k.inner_slot];
+    const Datum y = b.values[b_outer ? k.outer_slot : k.inner_slot];
+    const TypeId t = key_types_[i];
+    const int c = t == TypeId::kInt8 ? (x < y ? -1 : x > y ? 1 : 0) : compare_datums(t, x, y);
     if (c != 0) return k.descending ? -c : c;
   }
   return 0;
@@ -69,6 +71,7 @@ int MergeJoinNode::compare(RowRef a, bool a_outer, RowRef b, bool b_outer) const
 bool MergeJoinNode::peek_inner(RowRef& row) {
   while (inner_batch_ == nullptr || inner_at_ >= inner_batch_->count) {
     if (inner_done_) return false;
+    rows_.keep_inner_refs(batch_);
     inner_batch_ = inner_->next();
     inner_at_ = 0;
     if (inner_batch_ == nullptr) {
@@ -81,6 +84,7 @@ bool MergeJoinNode::peek_inner(RowRef& row) {
 }
 
 void MergeJoinNode::load_group() {
+  rows_.keep_inner_refs(batch_);
   group_.clear_rows();
   group_.shape = inner_shape_;
   RowRef r{nullptr, nullptr};
@@ -138,6 +142,7 @@ void MergeJoinNode::step() {
         emit_inner_unmatched(group_.ref(r));
         return;
       }
+      rows_.keep_inner_refs(batch_);
       group_.clear_rows();
       step_ = after_flush_;
       return;
@@ -160,6 +165,7 @@ void MergeJoinNode::next_outer() {
   const JoinType type = rows_.spec().type;
   while (outer_batch_ == nullptr || outer_at_ >= outer_batch_->count) {
     if (!outer_done_) {
+      rows_.keep_outer_refs(batch_);
       outer_batch_ = outer_->next();
       outer_at_ = 0;
       if (outer_batch_ != nullptr) continue;
@@ -197,6 +203,7 @@ void MergeJoinNode::place_outer() {
       after_flush_ = Step::kPlace;
       step_ = Step::kFlushGroup;
     } else {
+      rows_.keep_inner_refs(batch_);
       group_.clear_rows();
     }
     return;

@@ -92,8 +92,8 @@ class MergeJoinNode final : public ExecNode {
   std::vector<MergeKey> keys_;
   std::string merge_cond_;
   uint64_t max_bytes_;
-  std::shared_ptr<const RowShape> outer_shape_;  // the spec's types, for comparing
-  std::shared_ptr<const RowShape> inner_shape_;
+  std::shared_ptr<const RowShape> inner_shape_;  // the spec's inner types: the group's shape
+  std::vector<TypeId> key_types_;  // per key: its type, kInt8 for any integer (compare())
   Step step_ = Step::kNextOuter;
   Step after_flush_ = Step::kPlace;
   const RowBatch* outer_batch_ = nullptr;

@@ -52,6 +52,7 @@ void NestLoopNode::do_rescan() {
 bool NestLoopNode::start_next_outer() {
   while (outer_batch_ == nullptr || outer_at_ >= outer_batch_->count) {
     if (outer_done_) return false;
+    rows_.keep_outer_refs(batch_);
     outer_batch_ = outer_->next();
     outer_at_ = 0;
     if (outer_batch_ == nullptr) {
@@ -62,6 +63,7 @@ bool NestLoopNode::start_next_outer() {
   const RowRef o = outer_batch_->ref(outer_at_++);
   rows_.set_outer(o);
   if (params_) params_->set_from_row(param_slots_, o);
+  rows_.keep_inner_refs(batch_);  // a rescan may reuse the inner's batch
   open_or_rescan(*inner_, inner_started_);
   inner_batch_ = nullptr;
   inner_at_ = 0;
@@ -81,6 +83,7 @@ const RowBatch* NestLoopNode::do_next() {
     // The current outer row against the rest of its inner scan, until the batch is full.
     while (batch_.count < limit) {
       if (inner_batch_ == nullptr || inner_at_ >= inner_batch_->count) {
+        rows_.keep_inner_refs(batch_);
         inner_batch_ = inner_->next();
         inner_at_ = 0;
         if (inner_batch_ == nullptr) {

@@ -57,23 +57,48 @@ void SortNode::keep_best() {
   used_bound_ = true;
 }
 
+void SortNode::note_rows_held() {
+  const uint64_t bytes = held_bytes(rows_);
+  peak_bytes_ = std::max(peak_bytes_, bytes);
+  memory_.set(rows_.bytes_held());
+  if (bytes > max_bytes_)
+    throw Error("sort of " + std::to_string(rows_.count) + "+ rows needs more than " +
+                    std::to_string(max_bytes_ >> 20) + " MB, the in-memory sort limit",
+                "", "Add a LIMIT or a WHERE clause that keeps fewer rows.")
+        .with_sqlstate(sqlstate::kProgramLimitExceeded);
+}
+
+void SortNode::read_input() {
+  const size_t keep_at = std::max<size_t>(size_t(bound_) * 2, 1024);
+  while (const RowBatch* b = child_->next()) {
+    if (rows_.width != b->width) rows_.width = b->width;
+    if (!shape_) shape_ = b->shape;
+    const bool bounded = bound_ > 0 && rows_.width > 0;
+    if (!used_bound_) {
+      for (uint32_t r = 0; r < b->count; ++r) rows_.push(*b, r);
+      note_rows_held();
+      if (bounded && rows_.count >= keep_at) keep_best();
+      continue;
+    }
+    // The best `bound_` rows are held (keep_best ran): a row that does not sort before
+    // the last of them cannot be in the result (on a tie the earlier row wins), so it
+    // is dropped with one comparison, uncopied, as PostgreSQL's bounded heap drops a
+    // row worse than its top. Rows are kept down to the best again as soon as twice as
+    // many are held, so later rounds hold no more than the first.
+    for (uint32_t r = 0; r < b->count; ++r) {
+      if (!rows_less(keys_, 0, shape_.get(), b->ref(r), rows_.ref(uint32_t(bound_ - 1)))) continue;
+      rows_.push(*b, r);
+      if (rows_.count < keep_at) continue;
+      note_rows_held();
+      keep_best();
+    }
+    note_rows_held();
+  }
+}
+
 const RowBatch* SortNode::do_next() {
   if (!sorted_) {
-    while (const RowBatch* b = child_->next()) {
-      if (rows_.width != b->width) rows_.width = b->width;
-      if (!shape_) shape_ = b->shape;
-      for (uint32_t r = 0; r < b->count; ++r) rows_.push(*b, r);
-      const uint64_t bytes = held_bytes(rows_);
-      peak_bytes_ = std::max(peak_bytes_, bytes);
-      memory_.set(rows_.bytes_held());
-      if (bytes > max_bytes_)
-        throw Error("sort of " + std::to_string(rows_.count) + "+ rows needs more than " +
-                        std::to_string(max_bytes_ >> 20) + " MB, the in-memory sort limit",
-                    "", "Add a LIMIT or a WHERE clause that keeps fewer rows.")
-            .with_sqlstate(sqlstate::kProgramLimitExceeded);
-      if (bound_ > 0 && rows_.width > 0 && rows_.count >= size_t(bound_) * 2 && rows_.count >= 1024)
-        keep_best();
-    }
+    read_input();
     order_.resize(rows_.count);
     memory_.set(rows_.bytes_held() + order_.capacity() * sizeof(uint32_t));
     std::iota(order_.begin(), order_.end(), 0u);

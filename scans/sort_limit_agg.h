@@ -29,7 +29,10 @@ class SortCancelCheck {
 
 // Sort: reads every row of its child, then returns them ordered by the keys
 // (ties keep input order). With a bound (a LIMIT above), only the best
-// `bound` rows are kept, PostgreSQL's top-N heapsort. Throws tp::Error when
+// `bound` rows are kept, PostgreSQL's top-N heapsort: the rows are sorted down to the
+// best `bound` whenever twice as many are held, and from then on a row that does not
+// sort before the last of those is dropped with one comparison, uncopied (as
+// PostgreSQL's bounded heap drops a row worse than its top). Throws tp::Error when
 // the rows it must hold exceed `max_bytes` (documented in scans/README.md).
 class SortNode final : public ExecNode {
  public:
@@ -47,6 +50,8 @@ class SortNode final : public ExecNode {
  private:
   bool less(uint32_t a, uint32_t b) const;  // rows_[a] before rows_[b]
   void keep_best();                         // bounded sort: drop all but the best `bound_` rows
+  void read_input();                        // every child row into rows_ (the best, if bounded)
+  void note_rows_held();                    // peak, session figure, the in-memory limit
 
   std::unique_ptr<ExecNode> child_;
   std::vector<SortKey> keys_;

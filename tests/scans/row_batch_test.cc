@@ -5,6 +5,7 @@
 // into the input batch would read bytes overwritten since), order them by the type's
 // order (C collation, numeric value, NULLs last ascending and first descending) and
 // group them by equality of value ('ab' = 'ab  ' in char(n), 1.0 = 1.00 in numeric).
+// A bounded Sort (top-N) returns the full sort's first rows, ties in input order.
 // TupleReader: a heap tuple with a varlena and a NULL deformed into a row.
 #include <gmock/gmock.h>
 
@@ -116,6 +117,31 @@ TEST(TypedRows, DescendingSortPutsNullsFirstAndComparesNumericByValue) {
   std::vector<Cell> want = {std::nullopt, "NaN", "1000", "10", "9.5",
                             "2.50",       "2.5", "1",    "0",  "-3"};
   EXPECT_EQ(numbers, want);
+}
+
+TEST(TypedRows, BoundedSortReturnsTheFullSortsFirstRowsWithTiesInInputOrder) {
+  // 5,000 rows of 37 key values (NULLs among them) in batches of 7: once a bounded Sort
+  // holds its best rows it drops each row not sorting before the last of them, and a
+  // row equal to that one must be dropped too (the earlier row wins a tie). The texts
+  // name the input order, so a tie broken the other way shows.
+  std::vector<Row> rows;
+  for (int i = 0; i < 5000; ++i) {
+    const int key = (i * 7919) % 37;
+    rows.push_back({key == 5 ? Cell{} : Cell{std::to_string(key)}, "row " + std::to_string(i)});
+  }
+  const std::vector<TypeId> types = {TypeId::kInt4, TypeId::kText};
+  for (bool descending : {false, true}) {
+    const std::vector<scans::SortKey> keys = {{0, descending, descending}};
+    scans::SortNode full(std::make_unique<TypedRows>(types, rows, 7), keys, "k", 0,
+                         uint64_t(1) << 30);
+    const std::vector<Row> all = drain(full);
+    for (int64_t bound : {1, 10, 135, 600, 2600}) {
+      SCOPED_TRACE("bound " + std::to_string(bound) + (descending ? " DESC" : ""));
+      scans::SortNode top(std::make_unique<TypedRows>(types, rows, 7), keys, "k", bound,
+                          uint64_t(1) << 30);
+      EXPECT_EQ(drain(top), std::vector<Row>(all.begin(), all.begin() + bound));
+    }
+  }
 }
 
 TEST(TypedRows, HashAggregateGroupsEqualValuesWhateverTheirBytes) {
