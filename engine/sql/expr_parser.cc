@@ -192,38 +192,6 @@ ExprPtr ExprParser::predicate(ExprPtr left) {
   return left;
 }
 
-// An IN list of plain integer literals, read into e.int_items up to its ")": true.
-// At the first item that is anything else (a sign, an expression, NULL, a bigger
-// number), the integers read so far become ordinary constants in e.args and false
-// says the caller reads the rest as expressions.
-bool ExprParser::integer_items(Expr& e) {
-  std::vector<int> positions;
-  for (;;) {
-    const Token& t = peek();
-    const bool plain =
-        t.kind == TokenKind::kInteger && (is_punct_at(",", 1) || is_punct_at(")", 1));
-    long long v = 0;
-    if (plain) {
-      errno = 0;
-      v = std::strtoll(t.text.c_str(), nullptr, 10);
-    }
-    if (!plain || errno == ERANGE) break;
-    e.int_items.push_back(v);
-    if (ParsedNodeBudget* b = ParsedNodeBudget::current()) b->take_int_item();
-    positions.push_back(t.position);
-    next();
-    if (is_punct(")")) return true;
-    next();  // the comma
-  }
-  for (size_t i = 0; i < e.int_items.size(); ++i) {
-    auto c = std::make_unique<Expr>(ExprKind::kIntConst, positions[i]);
-    c->ival = e.int_items[i];
-    e.args.push_back(std::move(c));
-  }
-  e.int_items.clear();
-  return false;
-}
-
 // `left = ANY (array)` and `left <> ALL (array)` over an array constant ('{1,2}',
 // '{1,2}'::int[] or ARRAY[1, 2]): PostgreSQL's form of IN and NOT IN, read as those.
 // Other operators with ANY / ALL, and subqueries, are refused by name.
@@ -491,18 +459,6 @@ std::string ExprParser::cast_target(const TypeRef& t) const {
     default:
       return "";
   }
-}
-
-std::shared_ptr<const Select> ExprParser::subselect() {
-  refuse_subquery();
-  syntax_error();
-}
-
-void ExprParser::refuse_subquery() const {
-  if (is_word("select") || is_word("values") || is_word("with"))
-    throw Error("subqueries are not supported")
-        .at_position(peek().position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
 ExprPtr ExprParser::primary() {

@@ -1,9 +1,12 @@
 // ExprParser's keyword forms: CASE, CAST(x AS t), and the functions PostgreSQL's grammar
 // spells in SQL's own syntax (func_expr_common_subexpr): EXTRACT, POSITION, SUBSTRING,
-// TRIM, CURRENT_DATE, CURRENT_TIMESTAMP, LOCALTIMESTAMP. Each becomes the node PostgreSQL's
+// TRIM, CURRENT_DATE, CURRENT_TIMESTAMP, LOCALTIMESTAMP; IN lists of plain integers, and
+// subqueries (which only the statement parser reads). Each becomes the node PostgreSQL's
 // parser makes (a FuncCall of its pg_proc name, marked sql_syntax so deparse prints the
 // SQL form back), with gram.y's syntax errors for what it does not accept.
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <iterator>
 #include <string>
 #include <utility>
@@ -271,6 +274,50 @@ ExprPtr ExprParser::column_ref(const Token& t) {
   }
   if (!parts.empty()) e->sval = std::move(parts.back());
   return e;
+}
+
+// An IN list of plain integer literals, read into e.int_items up to its ")": true.
+// At the first item that is anything else (a sign, an expression, NULL, a bigger
+// number), the integers read so far become ordinary constants in e.args and false
+// says the caller reads the rest as expressions.
+bool ExprParser::integer_items(Expr& e) {
+  std::vector<int> positions;
+  for (;;) {
+    const Token& t = peek();
+    const bool plain =
+        t.kind == TokenKind::kInteger && (is_punct_at(",", 1) || is_punct_at(")", 1));
+    long long v = 0;
+    if (plain) {
+      errno = 0;
+      v = std::strtoll(t.text.c_str(), nullptr, 10);
+    }
+    if (!plain || errno == ERANGE) break;
+    e.int_items.push_back(v);
+    if (ParsedNodeBudget* b = ParsedNodeBudget::current()) b->take_int_item();
+    positions.push_back(t.position);
+    next();
+    if (is_punct(")")) return true;
+    next();  // the comma
+  }
+  for (size_t i = 0; i < e.int_items.size(); ++i) {
+    auto c = std::make_unique<Expr>(ExprKind::kIntConst, positions[i]);
+    c->ival = e.int_items[i];
+    e.args.push_back(std::move(c));
+  }
+  e.int_items.clear();
+  return false;
+}
+
+std::shared_ptr<const Select> ExprParser::subselect() {
+  refuse_subquery();
+  syntax_error();
+}
+
+void ExprParser::refuse_subquery() const {
+  if (is_word("select") || is_word("values") || is_word("with"))
+    throw Error("subqueries are not supported")
+        .at_position(peek().position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
 }  // namespace tp::sql
