@@ -22,8 +22,7 @@ void split_and(const sql::Expr* e, std::vector<const sql::Expr*>& out);
 // A deep copy of `e`; with `qualify`, each column reference gets the name of the table
 // it resolves to (how a subquery's names keep their scope once it is pulled up).
 std::unique_ptr<sql::Expr> copy_expr(
-    const sql::Expr& e,
-    const std::function<std::string(const sql::Expr& ref)>* qualify = nullptr);
+    const sql::Expr& e, const std::function<std::string(const sql::Expr& ref)>* qualify = nullptr);
 // Whether a WHERE conjunct is a subquery the join planner pulls up: EXISTS (...),
 // NOT EXISTS (...), x IN (SELECT ...).
 bool is_sublink_conjunct(const sql::Expr& e);

@@ -102,8 +102,8 @@ void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const 
   // A semi or anti join's inner side is not proven unique (PostgreSQL 15 does not try);
   // a unique-ified one meets each outer row at most once.
   const bool semi_or_anti = kind == JoinKind::kSemi || kind == JoinKind::kAnti;
-  p.inner_unique = unique == UniqueSide::kInner ||
-                   (!semi_or_anti && inner_is_unique(inner, *restrict, kind));
+  p.inner_unique =
+      unique == UniqueSide::kInner || (!semi_or_anti && inner_is_unique(inner, * restrict, kind));
   if (p.inner_unique || semi_or_anti) {
     // compute_semi_anti_join_factors over the clauses that decide matches.
     double jselec = 1, nselec = 1;
@@ -162,7 +162,8 @@ std::vector<PathKey> JoinSearch::inner_keys_for(const Pair& p, const std::vector
 
 // build_join_pathkeys: a join's rows come in its outer side's order, unless it also
 // returns unmatched inner rows (a Right or Full join), which come last.
-std::vector<PathKey> JoinSearch::join_pathkeys(const Pair& p, const std::vector<PathKey>& outer) const {
+std::vector<PathKey> JoinSearch::join_pathkeys(const Pair& p,
+                                               const std::vector<PathKey>& outer) const {
   if (p.kind == JoinKind::kRight || p.kind == JoinKind::kFull) return {};
   return useful_pathkeys(p.join, outer);
 }
@@ -184,8 +185,8 @@ void JoinSearch::sort_inner_and_outer(Pair& p) {
           merge.push_back(i);
           outer_sort.push_back(k);
         }
-    try_mergejoin(p, p.outer_total, p.inner_total, join_pathkeys(p, outer_keys),
-                  merge, outer_keys, inner_keys_for(p, merge, outer_sort));
+    try_mergejoin(p, p.outer_total, p.inner_total, join_pathkeys(p, outer_keys), merge, outer_keys,
+                  inner_keys_for(p, merge, outer_sort));
   }
 }
 

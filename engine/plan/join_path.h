@@ -80,7 +80,14 @@ struct JoinPath {
   // nothing).
   // kUnique: its input (outer) made distinct on `unique_vars` (create_unique_path).
   enum class Kind : uint8_t {
-    kScan, kNestLoop, kHashJoin, kMergeJoin, kMaterial, kMemoize, kDummy, kUnique
+    kScan,
+    kNestLoop,
+    kHashJoin,
+    kMergeJoin,
+    kMaterial,
+    kMemoize,
+    kDummy,
+    kUnique
   };
   Kind kind = Kind::kScan;
   JoinKind join_kind = JoinKind::kInner;  // joins: inner, left, right, full or anti
@@ -90,7 +97,7 @@ struct JoinPath {
   std::vector<PathKey> pathkeys;
   std::shared_ptr<const JoinPath> outer;  // joins; kMaterial, kMemoize: its input
   std::shared_ptr<const JoinPath> inner;
-  int scan = -1;  // kScan: the base relation's path (its builder)
+  int scan = -1;              // kScan: the base relation's path (its builder)
   bool mark_restore = false;  // kScan: an index scan (ExecSupportsMarkRestore)
   std::shared_ptr<const RestrictList> restrict;
   // Hash join: the hash clauses; merge join: the merge clauses in key order; nested loop:
@@ -101,7 +108,7 @@ struct JoinPath {
   std::vector<PathKey> inner_sort;
   PathCost outer_sort_cost;
   PathCost inner_sort_cost;
-  bool materialize_inner = false;  // merge join: a Materialize over the inner side
+  bool materialize_inner = false;     // merge join: a Materialize over the inner side
   std::vector<uint32_t> unique_vars;  // kUnique: its keys
   bool unique_hashed = false;         // kUnique: a HashAggregate, else Unique over a Sort
   PathCost unique_sort_cost;          // kUnique: that Sort

@@ -44,8 +44,10 @@ class JoinBinder {
     split_and(s_.where.get(), where_exprs);
     std::vector<const sql::Expr*> plain;
     for (const sql::Expr* e : where_exprs) {
-      if (is_sublink_conjunct(*e)) tree = pull_up_sublink(std::move(tree), *e, scope_, hooks());
-      else plain.push_back(e);
+      if (is_sublink_conjunct(*e))
+        tree = pull_up_sublink(std::move(tree), *e, scope_, hooks());
+      else
+        plain.push_back(e);
     }
     if (q_.rels.size() > kMaxJoinRels)
       throw not_supported("a join of more than " + std::to_string(kMaxJoinRels) + " tables",
@@ -61,7 +63,8 @@ class JoinBinder {
     }
     for (BoundConjunct& c : conjuncts_) bind_conjunct(c);
     for (size_t i : where)
-      if (conjuncts_[i].bound.kind == TypedExpr::Kind::kConst && conjuncts_[i].bound.value.datum() == 0)
+      if (conjuncts_[i].bound.kind == TypedExpr::Kind::kConst &&
+          conjuncts_[i].bound.value.datum() == 0)
         q_.where_false = true;
     const VarRel rel_of = [this](uint32_t v) { return q_.vars[v].rel; };
     reduce_outer_joins(tree, conjuncts_, where, rel_of);
@@ -524,7 +527,8 @@ class JoinBinder {
     const Resolved a = resolve(*e.args[0], q_.all_rels());
     const Resolved b = resolve(*e.args[1], q_.all_rels());
     const uint32_t va = q_.var_of(a.rel, a.column), vb = q_.var_of(b.rel, b.column);
-    if (a.rel == b.rel || !same_btree_family(q_.vars[va].type, q_.vars[vb].type)) return std::nullopt;
+    if (a.rel == b.rel || !same_btree_family(q_.vars[va].type, q_.vars[vb].type))
+      return std::nullopt;
     return std::pair{va, vb};
   }
 

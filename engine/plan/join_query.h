@@ -121,7 +121,7 @@ struct JoinQuery {
   std::vector<QueryVar> vars;
   std::vector<JoinClass> classes;
   std::vector<JoinFilterClause> filters;
-  std::vector<SpecialJoin> special_joins;  // bottom-up, as written
+  std::vector<SpecialJoin> special_joins;           // bottom-up, as written
   std::vector<std::shared_ptr<TypedExpr>> targets;  // over vars
   std::vector<std::string> names;
   std::vector<JoinOrderItem> order;

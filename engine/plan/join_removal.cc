@@ -53,9 +53,8 @@ bool removable(const JoinQuery& q, const PlanContext& ctx, const SpecialJoin& j)
   cols->insert(cols->end(), r.constant_columns.begin(), r.constant_columns.end());
   for (const RelationEntry* idx : ctx.catalog.indexes_of(r.rel->oid)) {
     if (!idx->unique || ctx.data_dir.damage(idx->relnumber) || idx->key_columns.empty()) continue;
-    if (std::all_of(idx->key_columns.begin(), idx->key_columns.end(), [&](int k) {
-          return std::find(cols->begin(), cols->end(), k) != cols->end();
-        }))
+    if (std::all_of(idx->key_columns.begin(), idx->key_columns.end(),
+                    [&](int k) { return std::find(cols->begin(), cols->end(), k) != cols->end(); }))
       return true;
   }
   return false;
@@ -72,7 +71,8 @@ void remove(JoinQuery& q, size_t join) {
     o.syn_lefthand &= ~bit;
     o.syn_righthand &= ~bit;
   }
-  std::erase_if(q.filters, [&](const JoinFilterClause& f) { return (q.relids_of(f.expr) & bit) != 0; });
+  std::erase_if(q.filters,
+                [&](const JoinFilterClause& f) { return (q.relids_of(f.expr) & bit) != 0; });
   for (JoinFilterClause& f : q.filters) {
     f.relids &= ~bit;
     f.outer_relids &= ~bit;

@@ -274,8 +274,10 @@ void JoinSearch::make_join_rel(size_t r1, size_t r2) {
     double jselec = 1, pselec = 1;
     const bool semi_or_anti = kind == JoinKind::kSemi || kind == JoinKind::kAnti;
     for (const RestrictClause& c : restrict->clauses) {
-      if (is_outer_join(kind) && c.pushed_down) pselec *= c.selectivity;
-      else jselec *= semi_or_anti ? c.semi_selectivity : c.selectivity;
+      if (is_outer_join(kind) && c.pushed_down)
+        pselec *= c.selectivity;
+      else
+        jselec *= semi_or_anti ? c.semi_selectivity : c.selectivity;
     }
     j.rows = join_rows(kind, rels_[r1].rows, rels_[r2].rows, jselec, pselec);
     j.vars = output_vars(joined);
@@ -290,7 +292,8 @@ void JoinSearch::make_join_rel(size_t r1, size_t r2) {
   if ((kind == JoinKind::kLeft || kind == JoinKind::kAnti) &&
       (rels_[r2].relids & ~q_.special_joins[size_t(special)].syn_righthand) == 0 &&
       std::any_of(restrict->clauses.begin(), restrict->clauses.end(), [](const RestrictClause& c) {
-        return !c.pushed_down && c.expr.kind == TypedExpr::Kind::kConst && c.expr.value.datum() == 0;
+        return !c.pushed_down && c.expr.kind == TypedExpr::Kind::kConst &&
+               c.expr.value.datum() == 0;
       }))
     mark_dummy(rels_[r2]);
   switch (kind) {
@@ -344,9 +347,8 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     RestrictClause c;
     c.expr = f.expr;
     c.selectivity = f.redundant ? 1.0 : clause_selectivity(f.expr);
-    c.semi_selectivity = semi_or_anti && !f.redundant
-                             ? clause_selectivity(f.expr, rel2, inner_rows)
-                             : c.selectivity;
+    c.semi_selectivity =
+        semi_or_anti && !f.redundant ? clause_selectivity(f.expr, rel2, inner_rows) : c.selectivity;
     c.pushed_down = f.pushed_down;
     mark_equi(c, rel1, rel2, kOwnKeys + uint32_t(i));
     // An equality of one type that no outer join holds back is PostgreSQL's equivalence

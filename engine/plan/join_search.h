@@ -167,10 +167,10 @@ class JoinSearch {
   std::vector<JoinBaseInput> base_;
   std::vector<PathKey> query_pathkeys_;
   bool consider_startup_;
-  std::vector<uint32_t> var_key_;   // per var: its class, or classes + var
+  std::vector<uint32_t> var_key_;                           // per var: its class, or classes + var
   std::vector<std::pair<uint32_t, uint32_t>> merge_pairs_;  // outer_join_merge_pairs
-  std::vector<JoinRelation> rels_;  // base relations first
-  std::map<Relids, size_t> index_;  // relids -> rels_
+  std::vector<JoinRelation> rels_;                          // base relations first
+  std::map<Relids, size_t> index_;                          // relids -> rels_
   std::vector<std::vector<size_t>> levels_;
   // estimate_hash_bucket_stats as cached on the clause for its inner side.
   std::map<std::pair<std::string, std::string>, HashBucketStats> bucket_cache_;

@@ -22,17 +22,15 @@ JoinPathPtr JoinSearch::unique_path(const JoinRelation& rel, const SpecialJoin& 
       if (q_.vars[v].rel == r) cols.push_back(q_.vars[v].column);
     for (const RelationEntry* idx : ctx_.catalog.indexes_of(q_.rels[size_t(r)].rel->oid))
       if (idx->unique && !ctx_.data_dir.damage(idx->relnumber) && !idx->key_columns.empty() &&
-          std::all_of(idx->key_columns.begin(), idx->key_columns.end(), [&](int k) {
-            return std::find(cols.begin(), cols.end(), k) != cols.end();
-          }))
+          std::all_of(idx->key_columns.begin(), idx->key_columns.end(),
+                      [&](int k) { return std::find(cols.begin(), cols.end(), k) != cols.end(); }))
         return cached = sub;
   }
   std::vector<GroupRel> groups_over;
   for (uint32_t v : sj.semi_rhs_vars) {
     const QueryVar& var = q_.vars[v];
-    auto g = std::find_if(groups_over.begin(), groups_over.end(), [&](const GroupRel& x) {
-      return x.view == base_[size_t(var.rel)].view;
-    });
+    auto g = std::find_if(groups_over.begin(), groups_over.end(),
+                          [&](const GroupRel& x) { return x.view == base_[size_t(var.rel)].view; });
     if (g == groups_over.end()) {
       groups_over.push_back({base_[size_t(var.rel)].view, base_[size_t(var.rel)].rows, {}});
       g = groups_over.end() - 1;
@@ -42,7 +40,8 @@ JoinPathPtr JoinSearch::unique_path(const JoinRelation& rel, const SpecialJoin& 
   }
   const bool stats = std::all_of(groups_over.begin(), groups_over.end(),
                                  [](const GroupRel& g) { return g.view != nullptr; });
-  const double groups = stats ? estimate_num_groups(groups_over, rel.rows) : clamp_row_est(rel.rows);
+  const double groups =
+      stats ? estimate_num_groups(groups_over, rel.rows) : clamp_row_est(rel.rows);
   const int ncols = int(sj.semi_rhs_vars.size());
   PathCost sorted = cost_sort(cs_, sub->cost, rel.rows, sub->width);
   sorted.total += cs_.cpu_operator_cost * rel.rows * ncols;

@@ -41,9 +41,12 @@ class Reducer {
     if (kind == JoinKind::kLeft && right_rejected) kind = JoinKind::kInner;
     if (kind == JoinKind::kRight && left_rejected) kind = JoinKind::kInner;
     if (kind == JoinKind::kFull) {
-      if (left_rejected && right_rejected) kind = JoinKind::kInner;
-      else if (left_rejected) kind = JoinKind::kLeft;
-      else if (right_rejected) kind = JoinKind::kRight;
+      if (left_rejected && right_rejected)
+        kind = JoinKind::kInner;
+      else if (left_rejected)
+        kind = JoinKind::kLeft;
+      else if (right_rejected)
+        kind = JoinKind::kRight;
     }
     if (kind == JoinKind::kRight) {
       std::swap(j.left, j.right);
@@ -63,9 +66,12 @@ class Reducer {
     // An inner join passes everything down; a LEFT (or anti) join passes what is above
     // to its preserved side and its own ON clause to its nullable side; nothing passes a
     // FULL join.
-    if (kind == JoinKind::kInner || kind == JoinKind::kSemi) reduce(*j.left, local);
-    else if (kind == JoinKind::kFull) reduce(*j.left, {});
-    else reduce(*j.left, above);
+    if (kind == JoinKind::kInner || kind == JoinKind::kSemi)
+      reduce(*j.left, local);
+    else if (kind == JoinKind::kFull)
+      reduce(*j.left, {});
+    else
+      reduce(*j.left, above);
     reduce(*j.right, kind == JoinKind::kFull ? Constraints{} : local);
   }
 
@@ -117,7 +123,8 @@ class Deconstructor {
       for (size_t i : j.quals) place(i, 0, 0, below, j.relids);
     } else {
       const Relids preserved = j.kind == JoinKind::kFull ? j.relids : j.left->relids;
-      for (size_t i : j.quals) place(i, sj.min_lefthand | sj.min_righthand, preserved, true, j.relids);
+      for (size_t i : j.quals)
+        place(i, sj.min_lefthand | sj.min_righthand, preserved, true, j.relids);
     }
     joins_.push_back(sj);
     return left_inner | right_inner;
@@ -175,11 +182,10 @@ class Deconstructor {
       const Relids r0 = relids_of(e.args[0]), r1 = relids_of(e.args[1]);
       const int side = (r1 != 0 && (r1 & ~rhs) == 0 && !(r0 & rhs))   ? 1
                        : (r0 != 0 && (r0 & ~rhs) == 0 && !(r1 & rhs)) ? 0
-                                                                       : -1;
+                                                                      : -1;
       if (side < 0) return;
       const TypedExpr& in = strip_relabel(e.args[size_t(side)]);
-      if (in.kind != TypedExpr::Kind::kColumn ||
-          !same_btree_family(e.args[0].type, e.args[1].type))
+      if (in.kind != TypedExpr::Kind::kColumn || !same_btree_family(e.args[0].type, e.args[1].type))
         return;
       sj.semi_rhs_vars.push_back(in.slot);
     }

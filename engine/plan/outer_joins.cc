@@ -92,7 +92,7 @@ TypedExpr fold_qual_constants(TypedExpr e) {
     if (is_bool_const(f)) {
       const bool truth = !f.isnull && f.value.datum() != 0;
       if (truth == is_or) return bool_const(is_or);  // OR TRUE, AND FALSE (or NULL)
-      continue;                                       // OR FALSE (or NULL), AND TRUE
+      continue;                                      // OR FALSE (or NULL), AND TRUE
     }
     kept.push_back(std::move(f));
   }
