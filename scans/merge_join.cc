@@ -258,7 +258,7 @@ const RowBatch* MergeJoinNode::do_next() {
 }
 
 void MergeJoinNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
-  lines.push_back("Merge Cond: " + merge_cond_);
+  if (!merge_cond_.empty()) lines.push_back("Merge Cond: " + merge_cond_);
   explain_join_filter(rows_, instr.rows_filtered, instr.loops, analyze, lines);
 }
 

@@ -28,6 +28,7 @@ uint32_t position_in(const std::vector<uint32_t>& layout, uint32_t var) {
 }
 
 std::string and_text(const std::vector<std::string>& parts) {
+  if (parts.empty()) return "";
   if (parts.size() == 1) return parts[0];
   std::string s = "(";
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? " AND " : "") + parts[i];

@@ -221,7 +221,12 @@ void JoinSearch::match_unsorted_outer(Pair& p) {
       }
       if (material) try_nestloop(p, outer, material, keys);
     }
-    if (!p.merge.empty() && p.unique != UniqueSide::kOuter) merge_paths_for_outer(p, outer, keys);
+    if (!p.merge.empty() && p.unique != UniqueSide::kOuter) {
+      merge_paths_for_outer(p, outer, keys);
+    } else if (p.kind == JoinKind::kFull && p.restrict.clauses.empty()) {
+      // FULL JOIN ... ON TRUE: only a Merge Join runs a full join without a clause.
+      try_mergejoin(p, outer, p.inner_total, {}, {}, {}, {});
+    }
   }
 }
 
@@ -392,7 +397,9 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
   in.inner = {inner->cost, inner->width};
   in.sort_outer = !outer_sort.empty();
   in.sort_inner = !inner_sort.empty();
-  in.scan = scan_fractions(p.restrict.clauses[clauses[0]], *outer,
+  // (A FULL JOIN ... ON TRUE merges on no clause: every pair matches.)
+  if (!clauses.empty())
+    in.scan = scan_fractions(p.restrict.clauses[clauses[0]], *outer,
                            outer_sort.empty() ? outer->pathkeys : outer_sort);
   in.merge_quals = quals_cost(p.restrict, &clauses);
   in.join_quals = quals_cost(p.restrict);
