@@ -20,7 +20,10 @@ std::unique_ptr<TidBitmap> BitmapIndexScanNode::build(int64_t budget_bytes) {
   ++instr.loops;
   auto bitmap = std::make_unique<TidBitmap>(budget_bytes);
   btree::IndexBatch batch;
-  for (const auto& conditions : condition_sets_) {
+  const ConditionSets sets = runtime_keys_.empty()
+                                 ? condition_sets_
+                                 : with_runtime_keys(condition_sets_, runtime_keys_, *params_);
+  for (const auto& conditions : sets) {
     btree::IndexScan scan(*index_.tree, conditions, btree::ScanDirection::kForward,
                           leaf_readahead_);
     while (scan.next_batch(batch)) {
@@ -153,6 +156,8 @@ BitmapHeapScanNode::~BitmapHeapScanNode() {
 void BitmapHeapScanNode::do_open() {
   stream_.reset();
   iter_.reset();
+  for (const BitmapHeapScanParams::ParamRecheck& r : params_.param_rechecks)
+    params_.recheck.clauses[r.clause].value = int64_t(params_.params->value(r.param));
   child_->instr.timing = instr.timing;
   bufmgr::ReadStreamConfig config = params_.stream;
   config.per_buffer_data_size = sizeof(PageData);

@@ -45,6 +45,12 @@ class BitmapIndexScanNode final : public BitmapNode {
                       bool leaf_readahead = false);
   std::unique_ptr<TidBitmap> build(int64_t budget_bytes) override;
   std::unique_ptr<BitmapNode> clone() const override;
+  // A parameterized scan (under a Nested Loop): `key = $param` joins every condition set
+  // at each build, from the values the outer row set (PostgreSQL's runtime keys).
+  void set_runtime_keys(std::vector<IndexScanParams::RuntimeKey> keys, const ExecParams* params) {
+    runtime_keys_ = std::move(keys);
+    params_ = params;
+  }
   std::string explain_name() const override { return "Bitmap Index Scan"; }
   std::string explain_target() const override { return " on " + index_.name; }
   void explain_details(std::vector<std::string>& lines, bool analyze) const override;
@@ -52,6 +58,8 @@ class BitmapIndexScanNode final : public BitmapNode {
  private:
   IndexHandle index_;
   ConditionSets condition_sets_;
+  std::vector<IndexScanParams::RuntimeKey> runtime_keys_;
+  const ExecParams* params_ = nullptr;
   std::string index_cond_text_;
   bool leaf_readahead_;
   btree::LeafReadaheadStats readahead_;  // all loops
@@ -107,7 +115,15 @@ struct BitmapHeapScanParams {
   bufmgr::ReadStreamConfig stream;
   TupleReader output;
   CompiledQual recheck;  // the index conditions, rechecked on lossy pages
-  CompiledQual filter;   // the other quals
+  // A parameterized scan: the recheck's `key = $param` comparisons (clause, parameter),
+  // their values set from `params` at each open.
+  struct ParamRecheck {
+    size_t clause = 0;
+    size_t param = 0;
+  };
+  std::vector<ParamRecheck> param_rechecks;
+  const ExecParams* params = nullptr;
+  CompiledQual filter;  // the other quals
   std::string recheck_text;
   std::string filter_text;
   // Parallel Bitmap Heap Scan: the bitmap and its iteration this participant shares

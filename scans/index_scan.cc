@@ -57,18 +57,9 @@ void IndexScanNode::do_open() {
   ahead_batch_ = ahead_item_ = 0;
   block_switches_ = 0;
   heap_reads_ = 0;
-  if (!params_.runtime_keys.empty()) {
-    runtime_sets_ = params_.condition_sets;
-    bool null_key = false;
-    for (auto& set : runtime_sets_)
-      for (const IndexScanParams::RuntimeKey& k : params_.runtime_keys) {
-        null_key = null_key || params_.params->is_null(k.param);
-        set.push_back(
-            btree::ColumnCondition::eq(k.column, int64_t(params_.params->value(k.param))));
-      }
-    // `key = NULL` never holds.
-    if (null_key) runtime_sets_.clear();
-  }
+  if (!params_.runtime_keys.empty())
+    runtime_sets_ =
+        with_runtime_keys(params_.condition_sets, params_.runtime_keys, *params_.params);
   // No condition set: an empty array (= ANY ('{}')) matches nothing.
   index_done_ = sets().empty();
   condition_set_ = 0;
@@ -355,6 +346,18 @@ void IndexScanNode::explain_details(std::vector<std::string>& lines, bool analyz
     std::snprintf(buf, sizeof buf, "Heap Fetches: %.0f", double(instr.heap_fetches));
     lines.push_back(buf);
   }
+}
+
+ConditionSets with_runtime_keys(const ConditionSets& sets,
+                                const std::vector<IndexScanParams::RuntimeKey>& keys,
+                                const ExecParams& params) {
+  ConditionSets out = sets;
+  for (const IndexScanParams::RuntimeKey& k : keys) {
+    if (params.is_null(k.param)) return {};  // `key = NULL` never holds
+    for (auto& set : out)
+      set.push_back(btree::ColumnCondition::eq(k.column, int64_t(params.value(k.param))));
+  }
+  return out;
 }
 
 }  // namespace tp::scans

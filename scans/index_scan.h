@@ -115,6 +115,12 @@ struct IndexScanParams {
 // streamed block was not the leaf the scan expected).
 std::string leaf_readahead_line(const btree::LeafReadaheadStats& stats);
 
+// `sets` with `key = $param` added to each for the runtime keys' current values; none
+// (nothing matches) when a value is NULL.
+ConditionSets with_runtime_keys(const ConditionSets& sets,
+                                const std::vector<IndexScanParams::RuntimeKey>& keys,
+                                const ExecParams& params);
+
 class IndexScanNode final : public ExecNode {
  public:
   IndexScanNode(bufmgr::BufferPool& pool, aio::IoFile& heap, IndexScanParams params);

@@ -400,7 +400,7 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
   // (A FULL JOIN ... ON TRUE merges on no clause: every pair matches.)
   if (!clauses.empty())
     in.scan = scan_fractions(p.restrict.clauses[clauses[0]], *outer,
-                           outer_sort.empty() ? outer->pathkeys : outer_sort);
+                             outer_sort.empty() ? outer->pathkeys : outer_sort);
   in.merge_quals = quals_cost(p.restrict, &clauses);
   in.join_quals = quals_cost(p.restrict);
   in.only_merge_quals = clauses.size() == p.restrict.clauses.size();

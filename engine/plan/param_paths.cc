@@ -8,6 +8,43 @@
 
 namespace tp {
 
+namespace {
+
+// The parameterized Bitmap Heap Scan over one index (create_bitmap_heap_path with the
+// loop count): its Bitmap Index Scan searches with the parameters as runtime keys, and
+// the heap scan rechecks them. Integer keys only (the recheck's compiled comparison).
+ParamScanPath bitmap_path(const ParamPathInputs& in, const IndexInfo& ix,
+                          const std::vector<Clause>& ic, const BtreeQuals& bq,
+                          const std::vector<Clause>& quals, const RelSize& size,
+                          double loop_count) {
+  for (const Clause& c : ic)
+    if (c.param) {
+      const TypeId t = in.table.rel.columns[size_t(c.column)].type;
+      if (t != TypeId::kInt4 && t != TypeId::kInt8) return {};
+    }
+  const BitmapPath node = BitmapPath::index_scan(
+      cost_btree_index(in.cs, size, ix.info, bq, loop_count), size.rows, ix.info.pages);
+  const BitmapHeapScanCost bc =
+      cost_bitmap_heap_scan(in.cs, size, node, qual_cost(in.cs, quals), loop_count);
+  BitmapCandidate cand;
+  cand.node = node;
+  cand.scan = BitmapChoice{node, &ix, ic};
+  cand.quals = ic;
+  const std::vector<int> keys = ix.entry->key_columns;
+  return {disabled_if(!in.settings.enable_bitmapscan, bc.path),
+          [table = in.table, restrictions = in.restrictions, cand, node, keys,
+           cost = bc.path](const scans::ExecParams* p) {
+            BitmapHeapPlan plan = bitmap_heap_plan(table, restrictions, {cand}, node);
+            auto* index_scan = dynamic_cast<scans::BitmapIndexScanNode*>(plan.tree.get());
+            if (index_scan)
+              index_scan->set_runtime_keys(runtime_keys(cand.scan.index_clauses, keys), p);
+            plan.params.params = p;
+            return make_bitmap_heap(table, std::move(plan), cost);
+          }};
+}
+
+}  // namespace
+
 std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
                                                      const std::vector<ParamClause>& clauses,
                                                      double loop_count) {
@@ -48,6 +85,8 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
                      spec.params = p;
                      return make_index_scan(table, spec);
                    }});
+    if (ParamScanPath b = bitmap_path(in, ix, ic, bq, all, size, loop_count); b.build)
+      out.push_back(std::move(b));
   }
   return out;
 }

@@ -160,7 +160,15 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
   bp.work_mem_bytes = t.cs.work_mem_kb * 1024;
   bp.stream = t.ctx.settings.stream;
   bp.output = t.output;
-  bp.recheck = scans::compile_qual(recheck, t.layout);
+  // A parameterized clause (`key = $n`, an integer key) is rechecked as `key = 0`
+  // whose value the scan sets from the parameter at each open.
+  std::vector<Clause> compiled = recheck;
+  for (size_t i = 0; i < compiled.size(); ++i)
+    if (compiled[i].param) {
+      bp.param_rechecks.push_back({i, *compiled[i].param});
+      compiled[i] = Clause::cmp(compiled[i].column, CmpOp::kEq, 0);
+    }
+  bp.recheck = scans::compile_qual(compiled, t.layout);
   bp.filter = scans::compile_qual(filter, t.layout);
   bp.recheck_text = clauses_text(recheck, t.rel);
   bp.filter_text = clauses_text(filter, t.rel);
