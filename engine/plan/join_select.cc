@@ -5,6 +5,7 @@
 
 #include "engine/core/error.h"
 #include "engine/plan/equivalence.h"
+#include "engine/plan/incremental_sort.h"
 #include "engine/plan/join_build.h"
 #include "engine/plan/join_grouping.h"
 #include "engine/plan/join_query.h"
@@ -16,6 +17,7 @@
 #include "engine/plan/serial_paths.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
+#include "scans/incremental_sort.h"
 #include "scans/one_time_false.h"
 #include "scans/project.h"
 #include "scans/sort_limit_agg.h"
@@ -170,6 +172,7 @@ class JoinSelectPlanner {
   ChosenScan finish() {
     std::vector<JoinGroupingRel> stats;
     for (const JoinBaseInput& in : inputs_) stats.push_back({in.view, in.rows});
+    rel_stats_ = stats;  // inputs_ move into the search
     JoinSearch search(ctx_, q_, std::move(inputs_), query_pathkeys_, q_.limit.has_value());
     const JoinRelation& rel = search.run();
     if (grouping_) {
@@ -209,6 +212,11 @@ class JoinSelectPlanner {
       return disabled_if(!ctx_.settings.enable_sort,
                          cost_sort(ctx_.settings.costs, p, p.rows, width, 0, limit_rows));
     };
+    if (ctx_.settings.enable_incremental_sort)
+      sq.incremental_sort = [&](const PathCost& p, size_t keys) {
+        return cost_incremental_sort(ctx_.settings.costs, p, presorted_groups(keys, p.rows), width,
+                                     limit_rows);
+      };
     const std::optional<SerialChoice> choice = choose_serial_path(paths, sq);
     if (!choice) throw Error("could not devise a query plan for the given query");
     const JoinPath& chosen = *rel.paths[choice->path];
@@ -220,8 +228,11 @@ class JoinSelectPlanner {
     std::vector<uint32_t> layout = rel.vars;
     top.node = project(std::move(top.node), computed, layout);
     for (const auto& t : q_.targets) output_slots_.push_back(slot_of(*t, computed, layout));
-    if (choice->kind == SerialChoice::Kind::kSort)
-      add_sort(top, choice->top, [&](const TypedExpr& e) { return slot_of(e, computed, layout); });
+    if (choice->kind == SerialChoice::Kind::kSort ||
+        choice->kind == SerialChoice::Kind::kIncrementalSort)
+      add_sort(
+          top, choice->top, [&](const TypedExpr& e) { return slot_of(e, computed, layout); },
+          choice->kind == SerialChoice::Kind::kIncrementalSort ? paths[choice->path].keys : 0);
     if (s_.limit || s_.offset.value_or(0) > 0) add_limit(s_.limit, s_.offset.value_or(0), top);
     ChosenScan out;
     out.node = std::move(top.node);
@@ -230,17 +241,56 @@ class JoinSelectPlanner {
     return out;
   }
 
+  // The ORDER BY's Sort, or an Incremental Sort over `presorted` leading keys the path
+  // already gives.
   void add_sort(PlanTop& top, const PathCost& cost,
-                const std::function<uint32_t(const TypedExpr&)>& slot) const {
+                const std::function<uint32_t(const TypedExpr&)>& slot, size_t presorted = 0) const {
     std::vector<scans::SortKey> keys;
     for (const JoinOrderItem& o : q_.order)
       keys.push_back({slot(*o.expr), o.descending, o.nulls_first});
     const std::optional<int64_t> limit = limit_tuples(s_);
-    auto sort =
-        std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys), q_.order_text,
-                                          limit ? *limit : -1, kSortMemoryLimitBytes);
+    std::unique_ptr<scans::ExecNode> sort;
+    if (presorted > 0) {
+      std::string presorted_text;
+      for (size_t i = 0; i < presorted; ++i)
+        presorted_text += (i ? ", " : "") + deparse_key(*q_.order[i].expr);
+      sort = std::make_unique<scans::IncrementalSortNode>(std::move(top.node), std::move(keys),
+                                                          presorted, q_.order_text, presorted_text,
+                                                          kSortMemoryLimitBytes);
+    } else {
+      sort = std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys), q_.order_text,
+                                               limit ? *limit : -1, kSortMemoryLimitBytes);
+    }
     sort->estimate = {cost.startup, cost.total, cost.rows, final_width()};
     top = {std::move(sort), cost};
+  }
+
+  static std::string deparse_key(const TypedExpr& e) {
+    return e.kind == TypedExpr::Kind::kColumn ? deparse(e) : "(" + deparse(e) + ")";
+  }
+
+  // estimate_num_groups over the first `keys` ORDER BY keys (cost_incremental_sort's
+  // input groups): each a var (a class's first member), else 200 groups at most.
+  double presorted_groups(size_t keys, double rows) const {
+    std::vector<GroupRel> over;
+    for (size_t i = 0; i < keys; ++i) {
+      const TypedExpr& e = *q_.order[i].expr;
+      if (e.kind != TypedExpr::Kind::kColumn) return std::min(rows, 200.0);
+      const uint32_t key = q_.key_of(e.slot);
+      const uint32_t var = key < q_.classes.size() ? q_.classes[key].members[0] : e.slot;
+      const QueryVar& v = q_.vars[var];
+      const RelationStatsView* view = rel_stats_[size_t(v.rel)].view;
+      if (!view) return std::min(rows, 200.0);
+      auto g =
+          std::find_if(over.begin(), over.end(), [&](const GroupRel& x) { return x.view == view; });
+      if (g == over.end()) {
+        over.push_back({view, rel_stats_[size_t(v.rel)].rows, {}});
+        g = over.end() - 1;
+      }
+      if (std::find(g->columns.begin(), g->columns.end(), v.column) == g->columns.end())
+        g->columns.push_back(v.column);
+    }
+    return estimate_num_groups(over, rows);
   }
 
   // The computed columns after the join's vars, in `layout` as sentinel entries.
@@ -302,6 +352,7 @@ class JoinSelectPlanner {
   std::vector<PathKey> query_pathkeys_;
   std::vector<ScanQuery> queries_;
   std::vector<JoinBaseInput> inputs_;
+  std::vector<JoinGroupingRel> rel_stats_;  // each base relation's statistics and rows
   std::vector<ScanBuilders> builders_;
   std::vector<uint32_t> output_slots_;
   std::unique_ptr<JoinGrouping> grouping_;  // GROUP BY, HAVING or aggregates

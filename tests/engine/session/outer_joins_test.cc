@@ -69,7 +69,7 @@ class IndexedOuterJoinTables : public ::testing::Test {
 };
 
 TEST_F(IndexedOuterJoinTables, PlansAndRowsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "outer_joins_index.out"), 11u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "outer_joins_index.out"), 12u);
 }
 
 }  // namespace

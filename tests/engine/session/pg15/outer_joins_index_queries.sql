@@ -1,5 +1,6 @@
 select o.id, r.label from o left join r on r.rid = o.cust where o.id < 50 order by o.id
 select o.id, c.name from o left join c on c.cid = o.cust where o.id between 100 and 140 order by o.id
+select c.cid, o.id from c left join o on o.cust = c.cid where c.cid < 3 order by 1, 2
 select c.cid, o.id from c left join o on o.cust = c.cid order by c.cid limit 8
 select o.id from o left join r on r.rid = o.cust where r.rid is null and o.id < 100 order by o.id
 select o.id, l.line from o left join l on l.oid = o.id where o.id < 10 order by o.id, l.line
