@@ -29,6 +29,13 @@ void check_simple(const sql::Select& s, bool exists, int position) {
   }
 }
 
+bool reads_column(const sql::Expr& e) {
+  if (e.kind == sql::ExprKind::kColumnRef) return true;
+  for (const sql::ExprPtr& a : e.args)
+    if (reads_column(*a)) return true;
+  return false;
+}
+
 }  // namespace
 
 JoinTreeNode pull_up_sublink(JoinTreeNode tree, const sql::Expr& conjunct, Relids scope,
@@ -59,6 +66,9 @@ JoinTreeNode pull_up_sublink(JoinTreeNode tree, const sql::Expr& conjunct, Relid
     if (!correlated) throw not_supported("an uncorrelated EXISTS", link.position);
   } else {
     if (correlated) throw not_supported("a correlated IN (SELECT ...)", link.position);
+    // Without the query's columns on its left it is no join: PostgreSQL keeps a SubPlan.
+    if (!reads_column(*link.args[0]))
+      throw not_supported("IN (SELECT ...) over a constant", link.position);
     bool outer_vars = false, unused = false;
     auto eq = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, link.position);
     eq->name = "=";
