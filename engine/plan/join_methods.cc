@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "engine/plan/incremental_sort.h"
+#include "engine/plan/join_removal.h"
 #include "engine/plan/join_search.h"
 #include "engine/plan/join_selectivity.h"
 #include "engine/plan/outer_joins.h"
@@ -76,20 +77,13 @@ bool JoinSearch::inner_is_unique(const JoinRelation& inner, const RestrictList& 
                                  JoinKind kind) const {
   if (std::popcount(inner.relids) != 1) return false;
   const int rel = std::countr_zero(inner.relids);
-  const RelationEntry& table = *q_.rels[size_t(rel)].rel;
-  std::vector<int> equated;
+  // The restrictions' `column = constant` count too (relation_has_unique_index_for).
+  std::vector<int> equated = q_.rels[size_t(rel)].constant_columns;
   for (const RestrictClause& c : r.clauses)
     if (c.equi && (!is_outer_join(kind) || !c.pushed_down))
       if (const TypedExpr& k = side_key(c, inner.relids); k.kind == TypedExpr::Kind::kColumn)
         equated.push_back(q_.vars[k.slot].column);
-  for (const RelationEntry* idx : ctx_.catalog.indexes_of(table.oid)) {
-    if (!idx->unique || ctx_.data_dir.damage(idx->relnumber)) continue;
-    bool all = !idx->key_columns.empty();
-    for (int k : idx->key_columns)
-      all = all && std::find(equated.begin(), equated.end(), k) != equated.end();
-    if (all) return true;
-  }
-  return false;
+  return unique_index_on(ctx_, *q_.rels[size_t(rel)].rel, equated);
 }
 
 void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const JoinRelation& inner,

@@ -51,13 +51,7 @@ bool removable(const JoinQuery& q, const PlanContext& ctx, const SpecialJoin& j)
   std::optional<std::vector<int>> cols = equated_columns(q, j, inner);
   if (!cols) return false;
   cols->insert(cols->end(), r.constant_columns.begin(), r.constant_columns.end());
-  for (const RelationEntry* idx : ctx.catalog.indexes_of(r.rel->oid)) {
-    if (!idx->unique || ctx.data_dir.damage(idx->relnumber) || idx->key_columns.empty()) continue;
-    if (std::all_of(idx->key_columns.begin(), idx->key_columns.end(),
-                    [&](int k) { return std::find(cols->begin(), cols->end(), k) != cols->end(); }))
-      return true;
-  }
-  return false;
+  return unique_index_on(ctx, *r.rel, *cols);
 }
 
 void remove(JoinQuery& q, size_t join) {
@@ -82,6 +76,18 @@ void remove(JoinQuery& q, size_t join) {
 }
 
 }  // namespace
+
+bool unique_index_on(const PlanContext& ctx, const RelationEntry& table,
+                     const std::vector<int>& columns) {
+  for (const RelationEntry* idx : ctx.catalog.indexes_of(table.oid)) {
+    if (!idx->unique || ctx.data_dir.damage(idx->relnumber) || idx->key_columns.empty()) continue;
+    if (std::all_of(idx->key_columns.begin(), idx->key_columns.end(), [&](int k) {
+          return std::find(columns.begin(), columns.end(), k) != columns.end();
+        }))
+      return true;
+  }
+  return false;
+}
 
 void remove_useless_joins(JoinQuery& q, const PlanContext& ctx) {
   for (size_t i = 0; i < q.special_joins.size();) {

@@ -14,4 +14,9 @@ namespace tp {
 // Marks such tables in q.removed and drops their special joins and clauses.
 void remove_useless_joins(JoinQuery& q, const PlanContext& ctx);
 
+// relation_has_unique_index_for: a usable unique index of `table` all of whose key
+// columns are among `columns` (those a join equates, and those a constant fixes).
+bool unique_index_on(const PlanContext& ctx, const RelationEntry& table,
+                     const std::vector<int>& columns);
+
 }  // namespace tp

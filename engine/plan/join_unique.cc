@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "engine/plan/incremental_sort.h"
+#include "engine/plan/join_removal.h"
 #include "engine/plan/join_search.h"
 
 namespace tp {
@@ -20,11 +21,7 @@ JoinPathPtr JoinSearch::unique_path(const JoinRelation& rel, const SpecialJoin& 
     std::vector<int> cols = q_.rels[size_t(r)].constant_columns;
     for (uint32_t v : sj.semi_rhs_vars)
       if (q_.vars[v].rel == r) cols.push_back(q_.vars[v].column);
-    for (const RelationEntry* idx : ctx_.catalog.indexes_of(q_.rels[size_t(r)].rel->oid))
-      if (idx->unique && !ctx_.data_dir.damage(idx->relnumber) && !idx->key_columns.empty() &&
-          std::all_of(idx->key_columns.begin(), idx->key_columns.end(),
-                      [&](int k) { return std::find(cols.begin(), cols.end(), k) != cols.end(); }))
-        return cached = sub;
+    if (unique_index_on(ctx_, *q_.rels[size_t(r)].rel, cols)) return cached = sub;
   }
   std::vector<GroupRel> groups_over;
   for (uint32_t v : sj.semi_rhs_vars) {
