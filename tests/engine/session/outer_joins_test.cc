@@ -10,6 +10,11 @@
 // (pg15/outer_joins.out, pg15/outer_joins_index.out).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
 #include "tests/engine/session/pg15_queries.h"
 #include "tests/support/test_util.h"
 
@@ -52,6 +57,42 @@ TEST_F(OuterJoinTables, WhereClauseAtTheJoinFiltersNullExtendedRows) {
                 .rows.at(0)
                 .at(0),
             "208");
+}
+
+// A Hash Left Join beyond work_mem x hash_mem_multiplier spills to batch files in the data
+// directory's pgsql_tmp: the same rows as in memory, Batches above 1 under ANALYZE, and
+// no file left behind, whether the statement finishes or a cancel stops it midway.
+TEST_F(OuterJoinTables, MultiBatchHashJoinLeavesNoTemporaryFile) {
+  const std::string q = "select count(*), sum(y.qty) from l x left join l y on x.oid = y.oid";
+  const auto in_memory = s_.execute(q).rows;
+  s_.execute("set work_mem = '64kB'");
+  s_.execute("set enable_mergejoin = off");
+  s_.execute("set enable_nestloop = off");
+  EXPECT_EQ(s_.execute(q).rows, in_memory);
+  const std::string plan = explain(s_, q);
+  EXPECT_NE(plan.find("Hash Left Join"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("Batches: 1 "), std::string::npos) << plan;
+  const std::filesystem::path tmp = std::filesystem::path(tmp_.data()) / "pgsql_tmp";
+  auto empty = [&] { return !std::filesystem::exists(tmp) || std::filesystem::is_empty(tmp); };
+  EXPECT_TRUE(empty()) << "a batch file outlived its statement";
+  // Cancels keep coming until the statement ends, one way or the other.
+  std::atomic<bool> done{false};
+  std::thread canceller([&] {
+    while (!done.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      s_.cancel();
+    }
+  });
+  std::string error;
+  try {
+    s_.execute(q);
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  done.store(true);
+  canceller.join();
+  EXPECT_TRUE(error.empty() || error == "canceling statement due to user request") << error;
+  EXPECT_TRUE(empty()) << "a canceled join left a batch file";
 }
 
 // A FULL join whose only condition is no merge or hash clause cannot be run: PostgreSQL's
