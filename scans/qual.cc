@@ -71,7 +71,8 @@ CompiledClause compile(const Clause& c, const HeapTupleLayout& layout, bool& nee
     t.column = uint32_t(column);
     needs_values = needs_values || !layout.fixed(size_t(column));
     t.offset = layout.offset(size_t(column));
-    t.is_int8 = layout.type(size_t(column)) == ColumnType::kInt8;
+    // Eight bytes: int8, and the timestamps a parameterized recheck compares as integers.
+    t.is_int8 = type_info(layout.type(size_t(column))).len == 8;
   };
   switch (c.kind) {
     case K::kCompare:

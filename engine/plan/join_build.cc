@@ -172,9 +172,9 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
   if (p.kind == JoinPath::Kind::kMemoize) {
     std::vector<size_t> keys;
     std::string text;
-    for (size_t i = 0; i < p.param_exprs.size(); ++i) {
+    for (size_t i = 0; i < p.param_keys.size(); ++i) {
       keys.push_back(i);
-      text += (i ? ", " : "") + deparse(p.param_exprs[i]);
+      text += (i ? ", " : "") + deparse(p.param_keys[i]);
     }
     node = std::make_unique<scans::MemoizeNode>(
         parameterized(*p.outer, params), params, std::move(keys), std::move(text), false,

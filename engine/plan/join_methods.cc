@@ -241,7 +241,7 @@ JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
   const int rel = std::countr_zero(inner->required_outer);
   std::vector<int> columns;
   bool fallback = base_[size_t(rel)].view == nullptr;
-  for (const TypedExpr& e : inner->param_exprs) {
+  for (const TypedExpr& e : inner->param_keys) {
     if (e.kind != TypedExpr::Kind::kColumn) {
       fallback = true;
       break;

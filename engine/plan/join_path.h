@@ -126,6 +126,7 @@ struct JoinPath {
   // nodes over the loop's parameters.
   Relids required_outer = 0;
   std::vector<TypedExpr> param_exprs;
+  std::vector<TypedExpr> param_keys;  // as written (param_exprs may cast one to its key's type)
   std::vector<uint32_t> param_classes;
   std::vector<std::string> param_filters;  // Join Filters it applies, as deparsed
   std::function<std::unique_ptr<scans::ExecNode>(const scans::ExecParams*)> param_build;

@@ -21,6 +21,15 @@ bool same_key_type(TypeId a, TypeId b) {
   return a == b || (is_integer(a) && is_integer(b));
 }
 
+// A value of `from` that the key type `to` holds exactly, as PostgreSQL's cross-type
+// index operators compare them (date with timestamp, real with double precision): the
+// parameter is cast to the key's type when the outer row sets it.
+bool widens_to(TypeId from, TypeId to) {
+  return (from == TypeId::kDate && (to == TypeId::kTimestamp || to == TypeId::kTimestamptz)) ||
+         (from == TypeId::kTimestamp && to == TypeId::kTimestamptz) ||
+         (from == TypeId::kFloat4 && to == TypeId::kFloat8);
+}
+
 // Var slots back to the table's column numbers.
 void to_columns(TypedExpr& e, uint32_t first_var) {
   if (e.kind == TypedExpr::Kind::kColumn) e.slot -= first_var;
@@ -90,7 +99,7 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
   for (size_t other = 0; other < q_.rels.size(); ++other) {
     if (other == rel || q_.is_removed(other)) continue;
     std::vector<ParamClause> clauses;
-    std::vector<TypedExpr> outer;
+    std::vector<TypedExpr> outer, written;
     std::vector<uint32_t> classes;
     for (size_t c = 0; c < q_.classes.size(); ++c) {
       std::optional<uint32_t> in, out;
@@ -101,10 +110,11 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       if (!in || !out || !same_key_type(q_.vars[*in].type, q_.vars[*out].type)) continue;
       clauses.push_back({q_.vars[*in].column, q_.var_name(*out), 0});
       outer.push_back(q_.var_equality(*in, *out).args[1]);
+      written.push_back(outer.back());
       classes.push_back(uint32_t(c));
     }
     std::vector<std::string> filters;
-    add_filter_params(rel, other, clauses, outer, filters);
+    add_filter_params(rel, other, clauses, outer, written, filters);
     if (clauses.empty()) continue;
     std::vector<JoinPathPtr> kept;
     for (ParamScanPath& sp : base_[rel].param_paths(clauses, rels_[other].rows)) {
@@ -114,6 +124,7 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       path->width = inner.width;
       path->required_outer = Relids(1) << other;
       path->param_exprs = outer;
+      path->param_keys = written;
       path->param_classes = classes;
       path->param_filters = filters;
       path->param_build = std::move(sp.build);
@@ -126,7 +137,7 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
 // A Join Filter `column = f(other's columns)` comparing as one type is a parameterized
 // scan's clause too (PostgreSQL: an equivalence class with an expression member).
 void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamClause>& clauses,
-                                   std::vector<TypedExpr>& outer,
+                                   std::vector<TypedExpr>& outer, std::vector<TypedExpr>& written,
                                    std::vector<std::string>& filters) const {
   for (const JoinFilterClause& f : q_.filters) {
     if (f.relids != ((Relids(1) << rel) | (Relids(1) << other))) continue;
@@ -141,10 +152,14 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
       const TypedExpr& col = e.args[side];
       const TypedExpr& val = e.args[1 - side];
       if (col.kind != TypedExpr::Kind::kColumn || size_t(q_.vars[col.slot].rel) != rel ||
-          q_.relids_of(val) != (Relids(1) << other) || !same_key_type(col.type, val.type))
+          q_.relids_of(val) != (Relids(1) << other) ||
+          !(same_key_type(col.type, val.type) || widens_to(val.type, col.type)))
         continue;
       clauses.push_back({q_.vars[col.slot].column, deparse(val), expr_cost_units(val)});
-      outer.push_back(val);
+      outer.push_back(val.type == col.type || same_key_type(col.type, val.type)
+                          ? val
+                          : expr::coerce_implicitly(val, col.type, -1));
+      written.push_back(val);
       filters.push_back(deparse(e));
       break;
     }

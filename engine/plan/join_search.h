@@ -107,7 +107,8 @@ class JoinSearch {
   void search_level(size_t level);
   void add_param_paths(JoinRelation& inner, size_t rel);
   void add_filter_params(size_t rel, size_t other, std::vector<ParamClause>& clauses,
-                         std::vector<TypedExpr>& outer, std::vector<std::string>& filters) const;
+                         std::vector<TypedExpr>& outer, std::vector<TypedExpr>& written,
+                         std::vector<std::string>& filters) const;
   bool has_join_clauses(const JoinRelation& r) const;
   bool have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const;
   bool have_join_order_restriction(const JoinRelation& a, const JoinRelation& b) const;

@@ -12,8 +12,8 @@ namespace {
 
 // The parameterized Bitmap Heap Scan over one index (create_bitmap_heap_path with the
 // loop count): its Bitmap Index Scan searches with the parameters as runtime keys, and
-// the heap scan rechecks them. Keys of int4, int8 and date only (the recheck's compiled
-// integer comparison).
+// the heap scan rechecks them. Keys of int4, int8, date and the timestamps only (the
+// recheck's compiled integer comparison, exact for them).
 ParamScanPath bitmap_path(const ParamPathInputs& in, const IndexInfo& ix,
                           const std::vector<Clause>& ic, const BtreeQuals& bq,
                           const std::vector<Clause>& quals, const RelSize& size,
@@ -21,7 +21,9 @@ ParamScanPath bitmap_path(const ParamPathInputs& in, const IndexInfo& ix,
   for (const Clause& c : ic)
     if (c.param) {
       const TypeId t = in.table.rel.columns[size_t(c.column)].type;
-      if (t != TypeId::kInt4 && t != TypeId::kInt8 && t != TypeId::kDate) return {};
+      if (t != TypeId::kInt4 && t != TypeId::kInt8 && t != TypeId::kDate &&
+          t != TypeId::kTimestamp && t != TypeId::kTimestamptz)
+        return {};
     }
   const BitmapPath node = BitmapPath::index_scan(
       cost_btree_index(in.cs, size, ix.info, bq, loop_count), size.rows, ix.info.pages);

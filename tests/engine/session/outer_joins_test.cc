@@ -113,5 +113,15 @@ TEST_F(IndexedOuterJoinTables, PlansAndRowsArePostgres) {
   EXPECT_EQ(testing::check_pg15_queries(s_, "outer_joins_index.out"), 12u);
 }
 
+// A date joined against timestamp and timestamptz keys: the inner index (or bitmap) scan
+// takes the outer date as its key's type, as PostgreSQL's cross-type operators compare
+// them (pg15/cross_type_join.out).
+TEST(CrossTypeJoinKeys, ParameterizedScansArePostgres) {
+  testing::TempDir tmp;
+  Session s{testing::options_for(tmp.data())};
+  testing::run_pg15_setup(s, "cross_type_join_setup.sql");
+  EXPECT_EQ(testing::check_pg15_queries(s, "cross_type_join.out"), 4u);
+}
+
 }  // namespace
 }  // namespace tp
