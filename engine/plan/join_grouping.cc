@@ -130,11 +130,7 @@ class JoinGrouping::Planner : public grouping_detail::GroupingSteps {
     for (const JoinPathPtr& p : rel.paths) {
       PathCost c = p->cost;
       c.total += projection * c.rows;
-      size_t presorted = 0;
-      while (presorted < p->pathkeys.size() && presorted < query_pathkeys.size() &&
-             p->pathkeys[presorted] == query_pathkeys[presorted])
-        ++presorted;
-      in.inputs.push_back({c, presorted, true});
+      in.inputs.push_back({c, common_pathkeys(p->pathkeys, query_pathkeys), true});
     }
     in.cheapest = cheapest_total_input(in.inputs);
     std::vector<std::pair<int, const TypedExpr*>> keys;

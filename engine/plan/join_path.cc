@@ -12,6 +12,12 @@ PathKeysComparison compare_pathkeys(const std::vector<PathKey>& a, const std::ve
   return a.size() > b.size() ? PathKeysComparison::kBetter1 : PathKeysComparison::kBetter2;
 }
 
+size_t common_pathkeys(const std::vector<PathKey>& have, const std::vector<PathKey>& wanted) {
+  size_t n = 0;
+  while (n < have.size() && n < wanted.size() && have[n] == wanted[n]) ++n;
+  return n;
+}
+
 bool pathkeys_contained_in(const std::vector<PathKey>& wanted, const std::vector<PathKey>& have) {
   const PathKeysComparison c = compare_pathkeys(wanted, have);
   return c == PathKeysComparison::kEqual || c == PathKeysComparison::kBetter2;

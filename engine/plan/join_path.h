@@ -34,6 +34,8 @@ enum class PathKeysComparison { kEqual, kBetter1, kBetter2, kDifferent };
 
 // compare_pathkeys: equal, one a longer version of the other (better), or different.
 PathKeysComparison compare_pathkeys(const std::vector<PathKey>& a, const std::vector<PathKey>& b);
+// How many leading keys `have` shares with `wanted` (pathkeys_count_contained_in).
+size_t common_pathkeys(const std::vector<PathKey>& have, const std::vector<PathKey>& wanted);
 // pathkeys_contained_in: `wanted` is a prefix of `have`.
 bool pathkeys_contained_in(const std::vector<PathKey>& wanted, const std::vector<PathKey>& have);
 

@@ -537,11 +537,7 @@ std::vector<PathKey> JoinSearch::useful_pathkeys(const JoinRelation& r,
     if (!useful) break;
     ++merging;
   }
-  size_t ordering = 0;
-  while (ordering < keys.size() && ordering < query_pathkeys_.size() &&
-         keys[ordering] == query_pathkeys_[ordering])
-    ++ordering;
-  keys.resize(std::max(merging, ordering));
+  keys.resize(std::max(merging, common_pathkeys(keys, query_pathkeys_)));
   return keys;
 }
 

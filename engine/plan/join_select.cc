@@ -197,11 +197,7 @@ class JoinSelectPlanner {
     for (const JoinPathPtr& p : rel.paths) {
       PathCost c = p->cost;
       c.total += projection * c.rows;
-      size_t keys = 0;
-      while (keys < p->pathkeys.size() && keys < query_pathkeys_.size() &&
-             p->pathkeys[keys] == query_pathkeys_[keys])
-        ++keys;
-      paths.push_back({c, keys, true, {}});
+      paths.push_back({c, common_pathkeys(p->pathkeys, query_pathkeys_), true, {}});
     }
     SerialQuery sq;
     sq.order_keys = q_.order.size();
