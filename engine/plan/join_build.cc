@@ -320,4 +320,21 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_merge(
                                                 kSortMemoryLimitBytes);
 }
 
+std::unique_ptr<scans::ExecNode> project_join_columns(
+    std::unique_ptr<scans::ExecNode> node, const std::vector<std::shared_ptr<TypedExpr>>& computed,
+    std::vector<uint32_t>& layout) {
+  if (computed.empty()) return node;
+  std::vector<std::shared_ptr<const TypedExpr>> exprs;
+  for (const auto& e : computed) {
+    auto copy = std::make_shared<TypedExpr>(*e);
+    remap_vars(*copy, layout);
+    exprs.push_back(std::move(copy));
+  }
+  for (size_t i = 0; i < computed.size(); ++i) layout.push_back(UINT32_MAX - uint32_t(i));
+  const scans::PlanEstimate estimate = node->estimate;
+  auto p = std::make_unique<scans::ProjectNode>(std::move(node), std::move(exprs));
+  p->estimate = estimate;
+  return p;
+}
+
 }  // namespace tp

@@ -57,4 +57,11 @@ class JoinPlanBuilder {
 // Rewrites `e`'s var slots into positions of `layout` (a var list).
 void remap_vars(TypedExpr& e, const std::vector<uint32_t>& layout);
 
+// `computed` (expressions over the join's vars) projected after the columns of `node`,
+// whose rows hold the vars `layout`; `layout` gets a sentinel entry per computed column
+// (UINT32_MAX - i). The node keeps its input's estimate.
+std::unique_ptr<scans::ExecNode> project_join_columns(
+    std::unique_ptr<scans::ExecNode> node, const std::vector<std::shared_ptr<TypedExpr>>& computed,
+    std::vector<uint32_t>& layout);
+
 }  // namespace tp

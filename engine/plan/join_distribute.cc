@@ -105,6 +105,7 @@ class Distributor {
       }
       if (!below && !constant->below_outer_join)
         fixed_.insert(fixed_.end(), members.begin(), members.end());
+      q_.constant_classes.push_back({members});
       // A class with a constant gives `member = constant` to every member's relation and
       // joins none of them (generate_base_implied_equalities_const).
       for (uint32_t v : members)

@@ -155,57 +155,9 @@ class JoinGrouping::Planner : public grouping_detail::GroupingSteps {
     return groups_over(exprs, rows);
   }
 
-  // estimate_num_groups over expressions (a var, or -1 and the expression), `rows`
-  // input rows: add_unique_group_var's list, then each table's product.
   double groups_over(const std::vector<std::pair<int, const TypedExpr*>>& exprs,
                      double rows) const {
-    int bools = 0;
-    std::vector<std::pair<uint32_t, double>> infos;  // var, its distinct count
-    auto add = [&](uint32_t v) {
-      const QueryVar& var = q_.vars[v];
-      bool is_default = false;
-      const double nd =
-          get_variable_numdistinct(*(*base_)[size_t(var.rel)].view, var.column, &is_default);
-      for (size_t i = 0; i < infos.size();) {
-        const uint32_t o = infos[i].first;
-        if (o == v) return;
-        const bool equal = q_.vars[o].rel != var.rel && q_.key_of(o) == q_.key_of(v) &&
-                           q_.key_of(v) < q_.classes.size();
-        if (equal && infos[i].second <= nd) return;
-        if (equal)
-          infos.erase(infos.begin() + std::ptrdiff_t(i));
-        else
-          ++i;
-      }
-      infos.push_back({v, nd});
-    };
-    for (const auto& [var, e] : exprs) {
-      if (e->type == TypeId::kBool) {
-        ++bools;
-        continue;
-      }
-      if (var >= 0) {
-        add(uint32_t(var));
-        continue;
-      }
-      std::vector<uint32_t> vars;
-      expr_slots(*e, vars);
-      for (uint32_t v : vars) add(v);
-    }
-    std::vector<GroupRel> rels;
-    std::vector<int> rel_of;
-    for (const auto& [v, nd] : infos) {
-      const QueryVar& var = q_.vars[v];
-      auto it = std::find(rel_of.begin(), rel_of.end(), var.rel);
-      if (it == rel_of.end()) {
-        rel_of.push_back(var.rel);
-        const JoinGroupingRel& b = (*base_)[size_t(var.rel)];
-        rels.push_back({b.view, b.rows, {}});
-        it = rel_of.end() - 1;
-      }
-      rels[size_t(it - rel_of.begin())].columns.push_back(var.column);
-    }
-    return estimate_num_groups(rels, rows, bools);
+    return join_num_groups(q_, *base_, exprs, rows);
   }
 
   // The grouping's nodes over the chosen path (its columns `layout`): the expression
@@ -256,6 +208,65 @@ class JoinGrouping::Planner : public grouping_detail::GroupingSteps {
   const std::vector<JoinGroupingRel>* base_ = nullptr;
   int input_width_ = 0;
 };
+
+// exprs_known_equal: two vars of one equivalence class, with or without a constant.
+static bool known_equal(const JoinQuery& q, uint32_t a, uint32_t b) {
+  if (q.key_of(a) == q.key_of(b) && q.key_of(a) < q.classes.size()) return true;
+  return std::any_of(q.constant_classes.begin(), q.constant_classes.end(), [&](const JoinClass& c) {
+    return std::find(c.members.begin(), c.members.end(), a) != c.members.end() &&
+           std::find(c.members.begin(), c.members.end(), b) != c.members.end();
+  });
+}
+
+double join_num_groups(const JoinQuery& q, const std::vector<JoinGroupingRel>& base,
+                       const std::vector<std::pair<int, const TypedExpr*>>& exprs, double rows) {
+  int bools = 0;
+  std::vector<std::pair<uint32_t, double>> infos;  // var, its distinct count
+  auto add = [&](uint32_t v) {
+    const QueryVar& var = q.vars[v];
+    bool is_default = false;
+    const double nd =
+        get_variable_numdistinct(*base[size_t(var.rel)].view, var.column, &is_default);
+    for (size_t i = 0; i < infos.size();) {
+      const uint32_t o = infos[i].first;
+      if (o == v) return;
+      const bool equal = q.vars[o].rel != var.rel && known_equal(q, o, v);
+      if (equal && infos[i].second <= nd) return;
+      if (equal)
+        infos.erase(infos.begin() + std::ptrdiff_t(i));
+      else
+        ++i;
+    }
+    infos.push_back({v, nd});
+  };
+  for (const auto& [var, e] : exprs) {
+    if (e->type == TypeId::kBool) {
+      ++bools;
+      continue;
+    }
+    if (var >= 0) {
+      add(uint32_t(var));
+      continue;
+    }
+    std::vector<uint32_t> vars;
+    expr_slots(*e, vars);
+    for (uint32_t v : vars) add(v);
+  }
+  std::vector<GroupRel> rels;
+  std::vector<int> rel_of;
+  for (const auto& [v, nd] : infos) {
+    const QueryVar& var = q.vars[v];
+    auto it = std::find(rel_of.begin(), rel_of.end(), var.rel);
+    if (it == rel_of.end()) {
+      rel_of.push_back(var.rel);
+      const JoinGroupingRel& b = base[size_t(var.rel)];
+      rels.push_back({b.view, b.rows, {}});
+      it = rel_of.end() - 1;
+    }
+    rels[size_t(it - rel_of.begin())].columns.push_back(var.column);
+  }
+  return estimate_num_groups(rels, rows, bools);
+}
 
 JoinGrouping::JoinGrouping(PlanContext& ctx, const sql::Select& s, const JoinQuery& q)
     : p_(std::make_unique<Planner>(ctx, s, q)) {}

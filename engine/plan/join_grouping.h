@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "engine/plan/join_path.h"
@@ -59,6 +60,13 @@ class JoinGrouping {
   class Planner;
   std::unique_ptr<Planner> p_;
 };
+
+// estimate_num_groups over expressions of the join's vars (each a var, or -1 and the
+// expression), `rows` input rows: add_unique_group_var's list (a var an equivalence class
+// makes equal to an earlier one kept once, the one with fewer distinct values), then
+// each table's product; a boolean expression two groups.
+double join_num_groups(const JoinQuery& q, const std::vector<JoinGroupingRel>& base,
+                       const std::vector<std::pair<int, const TypedExpr*>>& exprs, double rows);
 
 // Binds `s`'s grouping over the vars `columns` resolves (JoinQuery::grouped), marking the
 // vars it reads as the output's.

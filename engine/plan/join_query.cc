@@ -7,6 +7,7 @@
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
 #include "engine/plan/grouping_bind.h"
+#include "engine/plan/join_distinct.h"
 #include "engine/plan/join_distribute.h"
 #include "engine/plan/join_exprs.h"
 #include "engine/plan/join_grouping.h"
@@ -86,7 +87,10 @@ class JoinBinder {
 
  private:
   void refuse_unbuilt() {
-    if (s_.distinct) throw not_supported("SELECT DISTINCT over a join", s_.from->position);
+    if (!s_.distinct_on.empty())
+      throw not_supported("SELECT DISTINCT ON over a join", s_.from->position);
+    if (s_.distinct && is_grouped())
+      throw not_supported("SELECT DISTINCT over a join's groups or aggregates", s_.from->position);
   }
 
   bool is_grouped() const {
@@ -488,8 +492,10 @@ class JoinBinder {
       item.descending = o.descending;
       item.nulls_first = o.nulls_first.value_or(o.descending);
       need(*item.expr, kOutputNeed);
+      if (s_.distinct) add_distinct_item(q_, item, o.expr->position);
       q_.order.push_back(std::move(item));
     }
+    if (s_.distinct) finish_distinct_clause(q_);
   }
 
   // A key on a column WHERE fixes to a constant orders nothing: PostgreSQL's pathkeys

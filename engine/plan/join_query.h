@@ -116,10 +116,22 @@ struct JoinOrderItem {
   bool nulls_first = false;
 };
 
+// An entry of SELECT DISTINCT's clause as PostgreSQL's transformDistinctClause makes it:
+// the select-list entries ORDER BY names first, in its order and directions, then every
+// other entry ascending.
+struct JoinDistinctItem {
+  size_t target = 0;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
 struct JoinQuery {
   std::vector<JoinBaseRel> rels;
   std::vector<QueryVar> vars;
   std::vector<JoinClass> classes;
+  // Classes with a constant (`a.x = b.y AND b.y = 5`): they join nothing, but their
+  // members are known equal (estimate_num_groups counts them once).
+  std::vector<JoinClass> constant_classes;
   std::vector<JoinFilterClause> filters;
   std::vector<SpecialJoin> special_joins;           // bottom-up, as written
   std::vector<std::shared_ptr<TypedExpr>> targets;  // over vars
@@ -131,6 +143,7 @@ struct JoinQuery {
   // The `col = const` conjuncts written for a class's other members.
   std::vector<std::unique_ptr<sql::Expr>> derived;
   std::shared_ptr<GroupedSelect> grouped;  // GROUP BY, HAVING or aggregates
+  std::vector<JoinDistinctItem> distinct;  // SELECT DISTINCT's clause (empty: none)
   // Vars a WHERE constant fixes (`x = 5`, or a class with one) for the whole query.
   std::vector<uint32_t> fixed;
 

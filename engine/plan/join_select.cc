@@ -7,6 +7,7 @@
 #include "engine/plan/equivalence.h"
 #include "engine/plan/incremental_sort.h"
 #include "engine/plan/join_build.h"
+#include "engine/plan/join_distinct.h"
 #include "engine/plan/join_grouping.h"
 #include "engine/plan/join_query.h"
 #include "engine/plan/join_search.h"
@@ -64,8 +65,12 @@ class JoinSelectPlanner {
     if (q_.grouped) {
       grouping_ = std::make_unique<JoinGrouping>(ctx_, s_, q_);
       query_pathkeys_ = grouping_->query_pathkeys();
+    } else if (!q_.distinct.empty()) {
+      // distinct_pathkeys begin with ORDER BY's and are at least as long.
+      distinct_ = std::make_unique<JoinDistinct>(ctx_, s_, q_);
+      query_pathkeys_ = distinct_->query_pathkeys();
     }
-    for (size_t i = 0; i < q_.order.size(); ++i) {
+    for (size_t i = 0; i < q_.order.size() && !distinct_; ++i) {
       const TypedExpr& e = *q_.order[i].expr;
       // A computed key is a class of its own, which no path's order gives.
       const uint32_t key =
@@ -87,15 +92,16 @@ class JoinSelectPlanner {
       // WHERE that folds to FALSE empties everything.
       if (q_.is_removed(i) || ((nullable & (Relids(1) << i)) && !q_.where_false)) continue;
       if (sq.proven_empty || sq.one_time_false || q_.where_false) {
-        if (q_.grouped)
-          throw Error("GROUP BY or aggregates over a join WHERE makes empty are not supported yet")
+        if (q_.grouped || distinct_)
+          throw Error(std::string(q_.grouped ? "GROUP BY or aggregates" : "SELECT DISTINCT") +
+                      " over a join WHERE makes empty is not supported yet")
               .with_sqlstate(sqlstate::kFeatureNotSupported);
         sq.proven_empty = true;
         return empty_plan(sq);
       }
     }
     ChosenScan top = enter(0);
-    if (grouping_) {
+    if (grouping_ || distinct_) {
       grouped_.root = std::move(top.node);
       return std::move(grouped_);
     }
@@ -175,9 +181,11 @@ class JoinSelectPlanner {
     rel_stats_ = stats;  // inputs_ move into the search
     JoinSearch search(ctx_, q_, std::move(inputs_), query_pathkeys_, q_.limit.has_value());
     const JoinRelation& rel = search.run();
-    if (grouping_) {
+    if (grouping_ || distinct_) {
       JoinPlanBuilder builder(ctx_, q_, search, builders_);
-      grouped_ = grouping_->plan(rel, stats, [&](const JoinPath& p) { return builder.build(p); });
+      auto build = [&](const JoinPath& p) { return builder.build(p); };
+      grouped_ =
+          grouping_ ? grouping_->plan(rel, stats, build) : distinct_->plan(rel, stats, build);
       ChosenScan out;
       out.node = std::move(grouped_.root);
       return out;
@@ -222,7 +230,7 @@ class JoinSelectPlanner {
     node->estimate.total_cost = paths[choice->path].cost.total;
     PlanTop top{std::move(node), paths[choice->path].cost};
     std::vector<uint32_t> layout = rel.vars;
-    top.node = project(std::move(top.node), computed, layout);
+    top.node = project_join_columns(std::move(top.node), computed, layout);
     for (const auto& t : q_.targets) output_slots_.push_back(slot_of(*t, computed, layout));
     if (choice->kind == SerialChoice::Kind::kSort ||
         choice->kind == SerialChoice::Kind::kIncrementalSort)
@@ -289,24 +297,6 @@ class JoinSelectPlanner {
     return estimate_num_groups(over, rows);
   }
 
-  // The computed columns after the join's vars, in `layout` as sentinel entries.
-  std::unique_ptr<scans::ExecNode> project(std::unique_ptr<scans::ExecNode> node,
-                                           const std::vector<std::shared_ptr<TypedExpr>>& computed,
-                                           std::vector<uint32_t>& layout) const {
-    if (computed.empty()) return node;
-    std::vector<std::shared_ptr<const TypedExpr>> exprs;
-    for (const auto& e : computed) {
-      auto copy = std::make_shared<TypedExpr>(*e);
-      remap_vars(*copy, layout);
-      exprs.push_back(std::move(copy));
-    }
-    for (size_t i = 0; i < computed.size(); ++i) layout.push_back(UINT32_MAX - uint32_t(i));
-    const scans::PlanEstimate estimate = node->estimate;
-    auto p = std::make_unique<scans::ProjectNode>(std::move(node), std::move(exprs));
-    p->estimate = estimate;
-    return p;
-  }
-
   uint32_t slot_of(const TypedExpr& e, const std::vector<std::shared_ptr<TypedExpr>>& computed,
                    const std::vector<uint32_t>& layout) const {
     if (e.kind == TypedExpr::Kind::kColumn)
@@ -352,7 +342,8 @@ class JoinSelectPlanner {
   std::vector<ScanBuilders> builders_;
   std::vector<uint32_t> output_slots_;
   std::unique_ptr<JoinGrouping> grouping_;  // GROUP BY, HAVING or aggregates
-  PlannedQuery grouped_;
+  std::unique_ptr<JoinDistinct> distinct_;  // SELECT DISTINCT
+  PlannedQuery grouped_;                    // the plan of either
 };
 
 }  // namespace

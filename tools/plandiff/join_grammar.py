@@ -8,8 +8,8 @@ the ON clause), or as JOIN ... USING where the columns share a name; each table 
 by typed_grammar's predicates; `col IS NULL` on a joined table now and then (an outer join
 kept, reduced to an inner join, or made an anti join); `[NOT] EXISTS (SELECT ...)` and
 `col IN (SELECT ...)` over another table now and then (semi and anti joins); select lists
-of qualified columns,
-* and expressions; ORDER BY and LIMIT; under the join methods' settings and work_mem.
+of qualified columns, * and expressions, now and then DISTINCT; ORDER BY and LIMIT; under
+the join methods' settings and work_mem.
 """
 
 from typed_grammar import TYPED_TABLES, TypedQueryGenerator, family
@@ -97,11 +97,14 @@ class JoinQueryGenerator(TypedQueryGenerator):
             if r.random() < 0.3:
                 items.append(self.expression(all_cols)[0])
             select = ", ".join(items)
-        sql = "SELECT %s FROM %s" % (select, from_sql)
+        # SELECT DISTINCT sorts only by what it returns.
+        distinct = r.random() < 0.15
+        sql = "SELECT %s%s FROM %s" % ("DISTINCT " if distinct else "", select, from_sql)
         if where:
             sql += " WHERE " + " AND ".join(where)
         if r.random() < 0.5 and not risky:
-            keys = r.sample(list(all_cols), r.randint(1, 2))
+            orderable = picked if distinct and select != "*" else list(all_cols)
+            keys = r.sample(orderable, min(len(orderable), r.randint(1, 2)))
             sql += " ORDER BY " + ", ".join(k + r.choice(["", " DESC"]) for k in keys)
         if r.random() < 0.3 or risky:
             sql += " LIMIT %d" % r.choice([1, 5, 10, 100])
