@@ -28,7 +28,8 @@ namespace {
 
 // A base relation's restrictions as the scan chooser takes them (its
 // baserestrictinfo, equalities last).
-ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinQuery& q) {
+ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinQuery& q,
+                          const std::vector<PathKey>& query_pathkeys) {
   ScanQuery sq;
   sq.rel = r.rel;
   std::vector<Clause> clauses;
@@ -49,6 +50,14 @@ ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinQuery& q) {
       if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
   for (const auto& [v, other] : q.outer_join_merge_pairs())
     if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
+  // An index leading with the first ORDER BY (or grouping) key is useful for ordering
+  // (pathkeys_useful_for_ordering): a Nested Loop over it may feed a LIMIT in order.
+  if (!query_pathkeys.empty() && query_pathkeys[0].key < q.classes.size() + q.vars.size()) {
+    const uint32_t key = query_pathkeys[0].key;
+    const std::vector<uint32_t> one{key - uint32_t(q.classes.size())};
+    for (uint32_t v : key < q.classes.size() ? q.classes[key].members : one)
+      if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
+  }
   if (!r.alias.empty()) {
     sq.table_alias = r.alias;
     sq.alias = sql::quote_identifier(r.alias);
@@ -78,7 +87,7 @@ class JoinSelectPlanner {
       query_pathkeys_.push_back({key, q_.order[i].descending, q_.order[i].nulls_first});
     }
     for (size_t i = 0; i < q_.rels.size(); ++i)
-      queries_.push_back(base_scan_query(q_.rels[i], int(i), q_));
+      queries_.push_back(base_scan_query(q_.rels[i], int(i), q_, query_pathkeys_));
     inputs_.resize(q_.rels.size());
     builders_.resize(q_.rels.size());
     // A table whose restrictions cannot hold (a constant FALSE, two constants for one

@@ -66,5 +66,12 @@ TEST_F(IndexedJoinDistinct, PlansAndRowsArePostgres) {
   EXPECT_EQ(testing::check_pg15_queries(s_, "join_distinct_index.out"), 4u);
 }
 
+// ORDER BY ... LIMIT over a join: an index leading with the first ORDER BY key is kept
+// for ordering (pathkeys_useful_for_ordering), so a Nested Loop (inner, left, semi, anti)
+// over it feeds the Limit in order, as in PostgreSQL's plans.
+TEST_F(IndexedJoinDistinct, OrderedOuterIndexFeedsTheLimit) {
+  EXPECT_EQ(testing::check_pg15_queries(s_, "join_order_limit.out"), 8u);
+}
+
 }  // namespace
 }  // namespace tp
