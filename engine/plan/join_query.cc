@@ -270,12 +270,12 @@ class JoinBinder {
                   which + " table")
           .at_position(position)
           .with_sqlstate(sqlstate::kUndefinedColumn);
-    if (found.size() > 1 && !merged_by_using(name, found))
-      throw Error("common column name " + quoted(name) + " appears more than once in " + which +
-                  " table")
-          .at_position(position)
-          .with_sqlstate(sqlstate::kAmbiguousColumn);
-    return found[0];
+    if (found.size() == 1) return found[0];
+    if (const std::optional<Resolved> merged = merged_by_using(name, found)) return *merged;
+    throw Error("common column name " + quoted(name) + " appears more than once in " + which +
+                " table")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kAmbiguousColumn);
   }
 
   std::vector<Resolved> matches(const std::string& name, Relids scope) const {
@@ -286,13 +286,20 @@ class JoinBinder {
     return found;
   }
 
-  // Several tables' `name` that USING joins made one column (the left one stands for it).
-  bool merged_by_using(const std::string& name, const std::vector<Resolved>& found) const {
+  // Several tables' `name` that USING joins made one column: the column that stands for
+  // it (the left side's, a RIGHT join's right side's) of the smallest such join holding
+  // them all; none when no USING join merged them.
+  std::optional<Resolved> merged_by_using(const std::string& name,
+                                          const std::vector<Resolved>& found) const {
     Relids need = 0;
     for (const Resolved& r : found) need |= Relids(1) << r.rel;
+    const UsingJoin* best = nullptr;
     for (const UsingJoin& u : using_joins_)
-      if (u.name == name && (need & ~u.scope) == 0) return true;
-    return false;
+      if (u.name == name && (need & ~u.scope) == 0 &&
+          (!best || std::popcount(u.scope) < std::popcount(best->scope)))
+        best = &u;
+    if (!best) return std::nullopt;
+    return best->stands_for;
   }
 
   Resolved resolve(const sql::Expr& ref, Relids scope) const {
@@ -322,11 +329,11 @@ class JoinBinder {
       throw Error("column " + quoted(ref.name) + " does not exist")
           .at_position(ref.position)
           .with_sqlstate(sqlstate::kUndefinedColumn);
-    if (found.size() > 1 && !merged_by_using(ref.name, found))
-      throw Error("column reference " + quoted(ref.name) + " is ambiguous")
-          .at_position(ref.position)
-          .with_sqlstate(sqlstate::kAmbiguousColumn);
-    return found[0];
+    if (found.size() == 1) return found[0];
+    if (const std::optional<Resolved> merged = merged_by_using(ref.name, found)) return *merged;
+    throw Error("column reference " + quoted(ref.name) + " is ambiguous")
+        .at_position(ref.position)
+        .with_sqlstate(sqlstate::kAmbiguousColumn);
   }
 
   Relids relids_of(const sql::Expr& e, Relids scope) const {
@@ -561,7 +568,7 @@ class JoinBinder {
   struct UsingJoin {
     std::string name;
     Relids scope;
-    Resolved left;
+    Resolved stands_for;  // the merged column's var
   };
 
   PlanContext& ctx_;
