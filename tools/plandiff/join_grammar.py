@@ -68,7 +68,8 @@ class JoinQueryGenerator(TypedQueryGenerator):
             elif cond is None:
                 from_sql += " CROSS JOIN " + item
             elif using and r.random() < 0.3 and i == 1:
-                from_sql += " JOIN %s USING (%s)" % (item, using)
+                from_sql += " %sJOIN %s USING (%s)" % (r.choice(["", "LEFT ", "RIGHT "]), item,
+                                                       using)
             else:
                 kind = r.choice(["", "INNER ", "LEFT ", "LEFT ", "RIGHT ", "FULL "])
                 if kind == "FULL " and " = " not in cond:
