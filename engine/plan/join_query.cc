@@ -555,6 +555,8 @@ class JoinBinder {
       if (col.kind == sql::ExprKind::kColumnRef && is_constant(value)) {
         const Resolved r = resolve(col, q_.all_rels());
         const uint32_t var = q_.var_of(r.rel, r.column);
+        // `b = true` is `b`, `b = false` `NOT b` (simplify_boolean_equality): no class.
+        if (q_.vars[var].type == TypeId::kBool) return std::nullopt;
         // An integer column against a decimal compares in numeric: `(col)::numeric = c`,
         // an expression no class holds.
         if (is_integer(q_.vars[var].type) && value.kind != sql::ExprKind::kIntConst)

@@ -1,7 +1,7 @@
-create table ua (k int, a int);
+create table ua (k int, a int, flag boolean);
 create table ub (k int, b int);
 create table uc (k int, c int);
-insert into ua select i, i * 10 from generate_series(1, 300) i;
+insert into ua select i, i * 10, i % 3 = 0 from generate_series(1, 300) i;
 insert into ub select i * 2, i from generate_series(1, 300) i;
 insert into uc select i * 3, -i from generate_series(1, 200) i;
 insert into ub values (null, 0);
