@@ -220,6 +220,8 @@ static bool known_equal(const JoinQuery& q, uint32_t a, uint32_t b) {
 
 double join_num_groups(const JoinQuery& q, const std::vector<JoinGroupingRel>& base,
                        const std::vector<std::pair<int, const TypedExpr*>>& exprs, double rows) {
+  // Every estimate is clamped to the input rows, and never below one group.
+  if (clamp_row_est(rows) <= 1) return 1;
   int bools = 0;
   std::vector<std::pair<uint32_t, double>> infos;  // var, its distinct count
   auto add = [&](uint32_t v) {

@@ -101,10 +101,7 @@ class JoinSelectPlanner {
       // WHERE that folds to FALSE empties everything.
       if (q_.is_removed(i) || ((nullable & (Relids(1) << i)) && !q_.where_false)) continue;
       if (sq.proven_empty || sq.one_time_false || q_.where_false) {
-        if (q_.grouped || distinct_)
-          throw Error(std::string(q_.grouped ? "GROUP BY or aggregates" : "SELECT DISTINCT") +
-                      " over a join WHERE makes empty is not supported yet")
-              .with_sqlstate(sqlstate::kFeatureNotSupported);
+        if (grouping_ || distinct_) return upper_over_dummy();
         sq.proven_empty = true;
         return empty_plan(sq);
       }
@@ -313,6 +310,29 @@ class JoinSelectPlanner {
     for (size_t i = 0; i < computed.size(); ++i)
       if (computed[i].get() == &e) return uint32_t(layout.size() - computed.size() + i);
     throw Error("internal error: an output column the join does not compute");
+  }
+
+  // The grouping or DISTINCT over PostgreSQL's dummy join relation: its one path a
+  // Result that returns nothing (One-Time Filter: false), costing nothing.
+  PlannedQuery upper_over_dummy() {
+    JoinRelation rel;
+    rel.relids = q_.all_rels();
+    rel.vars = q_.output_vars(rel.relids);
+    for (uint32_t v : rel.vars) rel.width += q_.vars[v].width;
+    auto dummy = std::make_shared<JoinPath>();
+    dummy->kind = JoinPath::Kind::kDummy;
+    dummy->relids = rel.relids;
+    dummy->width = rel.width;
+    rel.paths.push_back(dummy);
+    rel.cheapest_total = rel.cheapest_startup = dummy;
+    // No statistics needed: at most one row makes one group (estimate_num_groups).
+    const std::vector<JoinGroupingRel> stats(q_.rels.size());
+    auto build = [](const JoinPath& p) -> std::unique_ptr<scans::ExecNode> {
+      auto node = std::make_unique<scans::OneTimeFalseNode>(nullptr);
+      node->estimate = {0, 0, 0, p.width};
+      return node;
+    };
+    return grouping_ ? grouping_->plan(rel, stats, build) : distinct_->plan(rel, stats, build);
   }
 
   // PostgreSQL's dummy relation: a Result that returns nothing, still sorted and limited

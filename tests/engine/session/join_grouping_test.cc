@@ -44,8 +44,7 @@ TEST_F(JoinGrouping, ErrorsAndRefusals) {
   for (const char* q : {"select distinct c.region, count(*) from o join c on o.cust = c.cid "
                         "group by c.region",
                         "select c.region, count(*) from o join c on o.cust = c.cid "
-                        "group by rollup (c.region)",
-                        "select count(*) from o join c on o.cust = c.cid where 1 = 0"}) {
+                        "group by rollup (c.region)"}) {
     try {
       s_.execute(q);
       ADD_FAILURE() << q << ": no error";
