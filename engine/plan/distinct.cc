@@ -11,7 +11,6 @@ namespace tp {
 namespace {
 
 constexpr double kPageBytes = 8192;
-constexpr double kHashMemMultiplier = 2.0;  // PostgreSQL 15's hash_mem_multiplier default
 // nodeAgg.c: a group's entry is a TupleHashEntryData (24 bytes) and its first tuple, a
 // MinimalTuple (header MAXALIGNed to 16) in a chunk with a 16-byte header.
 constexpr double kHashEntryOverhead = 24 + 16 + 16;
@@ -120,7 +119,7 @@ PathCost cost_hash_distinct(const CostSettings& cs, const PathCost& input, size_
   p.rows = num_groups;
   // hash_agg_set_limits: all of hash_mem when the groups fit, else hash_mem less the
   // partitions' buffers (at least 3/4 of it).
-  const double hash_mem = std::floor(double(cs.work_mem_kb) * kHashMemMultiplier * 1024.0);
+  const double hash_mem = std::floor(double(cs.work_mem_kb) * cs.hash_mem_multiplier * 1024.0);
   const double entry = kHashEntryOverhead + input_width;
   double mem_limit = hash_mem;
   int nparts = 0;

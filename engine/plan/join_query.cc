@@ -7,6 +7,7 @@
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
 #include "engine/plan/grouping_bind.h"
+#include "engine/plan/join_collapse.h"
 #include "engine/plan/join_distinct.h"
 #include "engine/plan/join_distribute.h"
 #include "engine/plan/join_exprs.h"
@@ -69,6 +70,7 @@ class JoinBinder {
         q_.where_false = true;
     const VarRel rel_of = [this](uint32_t v) { return q_.vars[v].rel; };
     reduce_outer_joins(tree, conjuncts_, where, rel_of);
+    q_.subproblems = join_subproblems(tree, ctx_.settings, s_.from->position).units;
     JoinEqualities eq;
     eq.var_pair = [this](const sql::Expr& e) { return class_equality(e); };
     eq.var_constant = [this](const sql::Expr& e) { return constant_equality(e); };
@@ -78,6 +80,7 @@ class JoinBinder {
                          deconstruct_join_tree(tree, conjuncts_, where, rel_of, q_.special_joins),
                          eq, fixed_);
     remove_useless_joins(q_, ctx_);
+    for (Relids& unit : q_.subproblems) unit &= q_.all_rels();
     drop_fixed_order_keys();
     q_.limit = s_.limit;
     q_.offset = s_.offset.value_or(0);
@@ -127,6 +130,7 @@ class JoinBinder {
       return node;
     }
     node.kind = kind_of(f.join);
+    node.comma = f.join == sql::JoinKind::kComma;
     if (node.kind == JoinKind::kFull && !f.using_columns.empty())
       throw not_supported("FULL JOIN with USING", f.position);
     node.left = std::make_unique<JoinTreeNode>(collect(f.sides[0]));

@@ -154,6 +154,9 @@ struct JoinQuery {
   bool where_false = false;
   // Relations a LEFT JOIN reads nothing from and cannot multiply (remove_useless_joins).
   Relids removed = 0;
+  // The joinlist's sub-lists (join_collapse.h): a join relation holds all of each or
+  // none of it, or lies inside it.
+  std::vector<Relids> subproblems;
 
   Relids all_rels() const { return ((Relids(1) << rels.size()) - 1) & ~removed; }
   bool is_removed(size_t rel) const { return (removed >> rel) & 1; }

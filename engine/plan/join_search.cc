@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "engine/core/error.h"
+#include "engine/plan/join_collapse.h"
 #include "engine/plan/join_selectivity.h"
 #include "engine/plan/outer_joins.h"
 #include "engine/sql/expr_ops.h"
@@ -266,6 +267,16 @@ void JoinSearch::search_level(size_t level) {
     for (size_t old : below)
       for (size_t other : initial)
         if (!(rels_[old].relids & rels_[other].relids)) make_join_rel(old, other);
+  // Sub-lists (join_collapse.h) are searched as units: a level may hold no relation at
+  // all, and two units with no clause between them still join (clauselessly).
+  if (!q_.subproblems.empty()) {
+    if (levels_[level].empty())
+      for (size_t k = 2; k <= level - k; ++k)
+        for (size_t a : levels_[k])
+          for (size_t b : levels_[level - k])
+            if (!(rels_[a].relids & rels_[b].relids)) make_join_rel(a, b);
+    return;
+  }
   if (levels_[level].empty() && q_.special_joins.empty())
     throw Error("failed to build any " + std::to_string(level) + "-way joins");
 }
@@ -273,7 +284,8 @@ void JoinSearch::search_level(size_t level) {
 void JoinSearch::make_join_rel(size_t r1, size_t r2) {
   int special = -1;
   bool reversed = false;
-  if (!join_is_legal(q_.special_joins, rels_[r1].relids, rels_[r2].relids, special, reversed))
+  if (!join_is_legal(q_.special_joins, rels_[r1].relids, rels_[r2].relids, special, reversed) ||
+      !respects_units(q_.subproblems, rels_[r1].relids | rels_[r2].relids))
     return;
   if (reversed) std::swap(r1, r2);
   const JoinKind kind = special < 0 ? JoinKind::kInner : q_.special_joins[size_t(special)].kind;

@@ -72,6 +72,7 @@ struct JoinTreeNode {
   std::unique_ptr<JoinTreeNode> right;
   Relids relids = 0;
   std::vector<size_t> quals;  // indices into the conjuncts
+  bool comma = false;         // an inner join of a FROM list's items (a FromExpr's)
 };
 
 // A WHERE or ON conjunct, bound over the query's vars.

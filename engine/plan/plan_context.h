@@ -33,6 +33,12 @@ struct PlannerSettings {
   bool enable_mergejoin = true;
   bool enable_material = true;  // off: no Materialize over a nested loop's inner side
   bool enable_memoize = true;   // off: no Memoize over a parameterized inner side
+  // deconstruct_jointree's limits: beyond them a join search is split into subproblems.
+  int join_collapse_limit = 8;
+  int from_collapse_limit = 8;
+  // A (sub)problem of geqo_threshold items or more would be GEQO's: refused while on.
+  bool geqo = true;
+  int geqo_threshold = 12;
   IndexPrefetch index_prefetch = IndexPrefetch::kOff;
   // Leaf pages of index scans and bitmap index scans read ahead through a read stream.
   bool index_leaf_readahead = true;

@@ -77,6 +77,7 @@ PlannerSettings planner_settings(const Settings& s) {
   cs.cpu_operator_cost = s.get_real("cpu_operator_cost");
   cs.effective_cache_size_pages = double(s.get_int("effective_cache_size"));
   cs.work_mem_kb = s.get_int("work_mem");
+  cs.hash_mem_multiplier = s.get_real("hash_mem_multiplier");
   cs.parallel_setup_cost = s.get_real("parallel_setup_cost");
   cs.parallel_tuple_cost = s.get_real("parallel_tuple_cost");
   cs.validate();
@@ -93,6 +94,10 @@ PlannerSettings planner_settings(const Settings& s) {
   p.enable_mergejoin = s.get_bool("enable_mergejoin");
   p.enable_material = s.get_bool("enable_material");
   p.enable_memoize = s.get_bool("enable_memoize");
+  p.join_collapse_limit = s.get_int("join_collapse_limit");
+  p.from_collapse_limit = s.get_int("from_collapse_limit");
+  p.geqo = s.get_bool("geqo");
+  p.geqo_threshold = s.get_int("geqo_threshold");
   const std::string& prefetch = s.get_enum("index_prefetch");
   p.index_prefetch = prefetch == "off"  ? IndexPrefetch::kOff
                      : prefetch == "on" ? IndexPrefetch::kOn

@@ -9,7 +9,7 @@ by typed_grammar's predicates; `col IS NULL` on a joined table now and then (an 
 kept, reduced to an inner join, or made an anti join); `[NOT] EXISTS (SELECT ...)` and
 `col IN (SELECT ...)` over another table now and then (semi and anti joins); select lists
 of qualified columns, * and expressions, now and then DISTINCT; ORDER BY and LIMIT; under
-the join methods' settings and work_mem.
+the join methods' settings, work_mem, hash_mem_multiplier and the collapse limits.
 """
 
 from typed_grammar import TYPED_TABLES, TypedQueryGenerator, family
@@ -137,4 +137,10 @@ class JoinQueryGenerator(TypedQueryGenerator):
                 out.append("SET %s = off" % name)
         if r.random() < 0.15:
             out.append("SET work_mem = '%s'" % r.choice(["64kB", "256kB", "1MB"]))
+        if r.random() < 0.1:
+            out.append("SET hash_mem_multiplier = %s" % r.choice(["1", "4"]))
+        if r.random() < 0.1:
+            out.append("SET join_collapse_limit = %d" % r.choice([1, 2]))
+        if r.random() < 0.05:
+            out.append("SET from_collapse_limit = %d" % r.choice([1, 2]))
         return out
