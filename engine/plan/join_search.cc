@@ -160,7 +160,11 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
                           ? val
                           : expr::coerce_implicitly(val, col.type, -1));
       written.push_back(val);
+      // The restrictlist may write the clause either way round (rel1's side first).
       filters.push_back(deparse(e));
+      TypedExpr swapped = e;
+      std::swap(swapped.args[0], swapped.args[1]);
+      filters.push_back(deparse(swapped));
       break;
     }
   }

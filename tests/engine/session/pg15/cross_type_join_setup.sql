@@ -7,3 +7,11 @@ create table dd (k int, d date);
 insert into dd select i, date '2020-01-01' + i from generate_series(1, 300) i;
 analyze tzt;
 analyze dd;
+-- Numeric and text keys, each value on rows spread over the table: a parameterized
+-- Bitmap Heap Scan, its recheck comparing by the key type's order.
+create table nk (id int, n numeric, t text, c char(6));
+insert into nk select i, (i % 1000) * 1.5, 'k' || (i % 700), 'c' || (i % 900) from generate_series(1, 20000) i;
+create index nk_n on nk (n);
+create index nk_t on nk (t);
+create index nk_c on nk (c);
+analyze nk;
