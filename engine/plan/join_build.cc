@@ -5,6 +5,7 @@
 
 #include "engine/core/error.h"
 #include "engine/plan/join_cost.h"
+#include "engine/plan/outer_joins.h"
 #include "engine/plan/plan_steps.h"
 #include "scans/distinct.h"
 #include "scans/hash.h"
@@ -174,7 +175,8 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
     std::string text;
     for (size_t i = 0; i < p.param_keys.size(); ++i) {
       keys.push_back(i);
-      text += (i ? ", " : "") + deparse(p.param_keys[i]);
+      // Printed without its implicit casts (a varchar key relabeled as text).
+      text += (i ? ", " : "") + deparse(strip_relabel(p.param_keys[i]));
     }
     node = std::make_unique<scans::MemoizeNode>(
         parameterized(*p.outer, params), params, std::move(keys), std::move(text), false,

@@ -241,7 +241,9 @@ JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
   const int rel = std::countr_zero(inner->required_outer);
   std::vector<int> columns;
   bool fallback = base_[size_t(rel)].view == nullptr;
-  for (const TypedExpr& e : inner->param_keys) {
+  for (const TypedExpr& key : inner->param_keys) {
+    // examine_variable looks through a binary-compatible cast (varchar as text).
+    const TypedExpr& e = strip_relabel(key);
     if (e.kind != TypedExpr::Kind::kColumn) {
       fallback = true;
       break;

@@ -108,8 +108,8 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
         if (size_t(q_.vars[v].rel) == other && !out) out = v;
       }
       if (!in || !out || !same_key_type(q_.vars[*in].type, q_.vars[*out].type)) continue;
-      clauses.push_back({q_.vars[*in].column, q_.var_name(*out), 0});
       outer.push_back(q_.var_equality(*in, *out).args[1]);
+      clauses.push_back({q_.vars[*in].column, deparse(outer.back()), 0});
       written.push_back(outer.back());
       classes.push_back(uint32_t(c));
     }

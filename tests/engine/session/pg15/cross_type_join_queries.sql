@@ -7,3 +7,5 @@ select dd.k, count(*) from dd join nk on nk.n = dd.k * 1.5 where dd.k between 10
 select dd.k, nk.id from dd join nk on nk.t = 'k' || dd.k where dd.k < 3 order by 1, 2
 select a.id, b.id from nk a join nk b on b.t = a.c where a.id < 3 order by 1, 2
 select dd.k, nk.id from dd left join nk on nk.c = 'c' || dd.k where dd.k < 3 order by 1, 2
+select count(*) from vk a join vk b on b.v = a.w where a.id < 2000
+select a.id, b.id from vk a join vk b on b.v = a.w where a.id < 30 order by 1, 2

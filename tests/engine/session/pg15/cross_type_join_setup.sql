@@ -15,3 +15,8 @@ create index nk_n on nk (n);
 create index nk_t on nk (t);
 create index nk_c on nk (c);
 analyze nk;
+-- varchar keys, compared as text: the parameter and the Memoize key look through the relabel.
+create table vk (id int, v varchar(12), w varchar(12));
+insert into vk select i, 'v' || i, 'w' || (i % 20) from generate_series(1, 20000) i;
+create index vk_v on vk (v);
+analyze vk;
