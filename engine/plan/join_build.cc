@@ -5,7 +5,6 @@
 
 #include "engine/core/error.h"
 #include "engine/plan/join_cost.h"
-#include "engine/plan/outer_joins.h"
 #include "engine/plan/plan_steps.h"
 #include "scans/distinct.h"
 #include "scans/hash.h"
@@ -175,8 +174,14 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
     std::string text;
     for (size_t i = 0; i < p.param_keys.size(); ++i) {
       keys.push_back(i);
-      // Printed without its implicit casts (a varchar key relabeled as text).
-      text += (i ? ", " : "") + deparse(strip_relabel(p.param_keys[i]));
+      // Printed without its implicit casts (ruleutils hides them at the top of an
+      // expression): a varchar key relabeled as text, a smallint widened to float8.
+      const TypedExpr* key = &p.param_keys[i];
+      while (key->kind == TypedExpr::Kind::kCall && key->args.size() == 1 &&
+             (key->form == TypedExpr::Form::kRelabel ||
+              (key->form == TypedExpr::Form::kCast && !key->explicit_cast)))
+        key = &key->args[0];
+      text += (i ? ", " : "") + deparse(*key);
     }
     node = std::make_unique<scans::MemoizeNode>(
         parameterized(*p.outer, params), params, std::move(keys), std::move(text), false,

@@ -9,3 +9,5 @@ select a.id, b.id from nk a join nk b on b.t = a.c where a.id < 3 order by 1, 2
 select dd.k, nk.id from dd left join nk on nk.c = 'c' || dd.k where dd.k < 3 order by 1, 2
 select count(*) from vk a join vk b on b.v = a.w where a.id < 2000
 select a.id, b.id from vk a join vk b on b.v = a.w where a.id < 30 order by 1, 2
+select count(*) from sk join nk on nk.n = sk.s where sk.id < 3000
+select sk.s, count(*) from sk join nk on nk.n = sk.s * 3 where sk.id < 3000 group by 1 order by 1

@@ -20,3 +20,8 @@ create table vk (id int, v varchar(12), w varchar(12));
 insert into vk select i, 'v' || i, 'w' || (i % 20) from generate_series(1, 20000) i;
 create index vk_v on vk (v);
 analyze vk;
+-- A smallint outer column cast to the numeric key: the Memoize counts the column's
+-- distinct values (estimate_num_groups pulls the vars out of the cast).
+create table sk (id int, s smallint);
+insert into sk select i, i % 30 from generate_series(1, 5000) i;
+analyze sk;
