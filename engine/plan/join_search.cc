@@ -116,6 +116,13 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
     std::vector<std::string> filters;
     add_filter_params(rel, other, clauses, outer, written, filters);
     if (clauses.empty()) continue;
+    // set_base_rel_consider_startup: a semi or anti join's inner relation alone is read
+    // until its first match, so its parameterized paths are weighed by startup cost too.
+    bool consider_startup = false;
+    for (const SpecialJoin& sj : q_.special_joins)
+      if ((sj.kind == JoinKind::kSemi || sj.kind == JoinKind::kAnti) &&
+          sj.syn_righthand == (Relids(1) << rel))
+        consider_startup = true;
     std::vector<JoinPathPtr> kept;
     for (ParamScanPath& sp : base_[rel].param_paths(clauses, rels_[other].rows)) {
       auto path = std::make_shared<JoinPath>();
@@ -128,7 +135,7 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       path->param_classes = classes;
       path->param_filters = filters;
       path->param_build = std::move(sp.build);
-      add_path(kept, std::move(path), false);
+      add_path(kept, std::move(path), consider_startup);
     }
     inner.param_paths.insert(inner.param_paths.end(), kept.begin(), kept.end());
   }

@@ -11,3 +11,5 @@ select count(*) from vk a join vk b on b.v = a.w where a.id < 2000
 select a.id, b.id from vk a join vk b on b.v = a.w where a.id < 30 order by 1, 2
 select count(*) from sk join nk on nk.n = sk.s where sk.id < 3000
 select sk.s, count(*) from sk join nk on nk.n = sk.s * 3 where sk.id < 3000 group by 1 order by 1
+select dd.k from dd where dd.k < 5 and exists (select 1 from sd where sd.s = dd.k and sd.id > 100) order by 1
+select dd.k from dd where dd.k < 5 and not exists (select 1 from sd where sd.s = dd.k and sd.id > 100) order by 1

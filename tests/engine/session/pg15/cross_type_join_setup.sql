@@ -25,3 +25,10 @@ analyze vk;
 create table sk (id int, s smallint);
 insert into sk select i, i % 30 from generate_series(1, 5000) i;
 analyze sk;
+-- An index whose second column is the semi join's key: its parameterized Index Scan
+-- starts at once, its Bitmap Heap Scan costs less in all; the semi join's inner side
+-- keeps both (consider_param_startup).
+create table sd (id int, s smallint, g int);
+insert into sd select i, i % 200, i % 7 from generate_series(1, 20000) i;
+create index sd_g_s on sd (g, s);
+analyze sd;
