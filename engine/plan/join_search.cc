@@ -16,9 +16,14 @@ bool is_integer(TypeId t) {
   return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
 }
 
-// A parameter's value goes into the index key as it is: the same type, or integers.
+bool is_text(TypeId t) {
+  return t == TypeId::kText || t == TypeId::kVarchar;
+}
+
+// A parameter's value goes into the index key as it is: the same type, integers, or
+// text and varchar (one btree operator family: a varchar is relabeled as text).
 bool same_key_type(TypeId a, TypeId b) {
-  return a == b || (is_integer(a) && is_integer(b));
+  return a == b || (is_integer(a) && is_integer(b)) || (is_text(a) && is_text(b));
 }
 
 // A value of `from` that the key type `to` holds exactly, as PostgreSQL's cross-type
@@ -396,7 +401,10 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     const QueryVar& b = q_.vars[*m2];
     RestrictClause rc;
     rc.expr = q_.var_equality(*m1, *m2);
-    const TypeId cmp = a.type == b.type ? a.type : TypeId::kInt8;
+    // Integers of two widths compare as int8, varchar and text as text.
+    const TypeId cmp = a.type == b.type                     ? a.type
+                       : is_text(a.type) && is_text(b.type) ? TypeId::kText
+                                                            : TypeId::kInt8;
     rc.selectivity = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
     rc.semi_selectivity =
         semi_or_anti ? eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kSemi, cmp, inner_rows)

@@ -13,3 +13,5 @@ select count(*) from sk join nk on nk.n = sk.s where sk.id < 3000
 select sk.s, count(*) from sk join nk on nk.n = sk.s * 3 where sk.id < 3000 group by 1 order by 1
 select dd.k from dd where dd.k < 5 and exists (select 1 from sd where sd.s = dd.k and sd.id > 100) order by 1
 select dd.k from dd where dd.k < 5 and not exists (select 1 from sd where sd.s = dd.k and sd.id > 100) order by 1
+select count(*) from vk join tk on tk.t = vk.w where vk.id < 100
+select tk.id, vk.id from tk join vk on vk.v = tk.t where tk.id < 12 order by 1, 2

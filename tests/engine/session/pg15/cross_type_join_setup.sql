@@ -32,3 +32,9 @@ create table sd (id int, s smallint, g int);
 insert into sd select i, i % 200, i % 7 from generate_series(1, 20000) i;
 create index sd_g_s on sd (g, s);
 analyze sd;
+-- A text column joined to the varchar columns: one operator family, the varchar
+-- relabeled as text on either side of a parameterized scan.
+create table tk (id int, t text);
+insert into tk select i, case when i % 2 = 0 then 'w' || (i % 40) else 'v' || i end from generate_series(1, 10000) i;
+create index tk_t on tk (t);
+analyze tk;
