@@ -524,8 +524,15 @@ double JoinSearch::clause_selectivity(const TypedExpr& e, Relids semi_inner,
     auto side = [&](const TypedExpr& x) {
       const TypedExpr& a = strip_relabel(x);
       if (a.kind == K::kColumn) return join_var(a.slot);
+      // An expression has no statistics, but one over a single table has its size
+      // (examine_variable's vardata->rel), which get_variable_numdistinct reads.
       ::tp::JoinVar j;
       j.type = a.type;
+      if (const Relids r = q_.relids_of(a); std::has_single_bit(r)) {
+        const JoinBaseInput& b = base_[size_t(std::countr_zero(r))];
+        j.tuples = b.tuples;
+        j.rows = b.rows;
+      }
       return j;
     };
     // An anti join's estimators read the outer side first.
