@@ -494,7 +494,11 @@ void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathP
   in.rows = p.join.rows;
   const HashJoinWorkspace ws = initial_cost_hashjoin(cs_, in);
   HashBucketStats bucket{1, 1};
+  // final_cost_hashjoin: a unique-ified inner side is taken as good for hashing, one
+  // row per bucket and no common value (even where a unique index made it a no-op).
+  if (p.unique == UniqueSide::kInner) bucket = {1.0 / ws.virtual_buckets(), 0};
   for (size_t i : clauses) {
+    if (p.unique == UniqueSide::kInner) break;
     const RestrictClause& c = p.restrict.clauses[i];
     const HashBucketStats s = bucket_stats(c, side_key(c, inner->relids), ws.virtual_buckets());
     bucket.bucket_size = std::min(bucket.bucket_size, s.bucket_size);

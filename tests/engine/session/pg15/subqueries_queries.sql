@@ -10,3 +10,4 @@ select c.name from c where c.cid in (select o.cust from o join l on l.oid = o.id
 select o.id from o where not exists (select 1 from c where c.cid = o.cust) and o.id < 500 order by 1
 select * from r where exists (select 1 from c, o where o.cust = c.cid and c.region = r.rid and o.id < 30) order by 1
 select count(*) from o where not exists (select 1 from c where (c.region + 100) = o.cust)
+select count(*) from l where l.oid in (select o.cust from o where o.id < 3000)
