@@ -11,3 +11,6 @@ select o.id from o where not exists (select 1 from c where c.cid = o.cust) and o
 select * from r where exists (select 1 from c, o where o.cust = c.cid and c.region = r.rid and o.id < 30) order by 1
 select count(*) from o where not exists (select 1 from c where (c.region + 100) = o.cust)
 select count(*) from l where l.oid in (select o.cust from o where o.id < 3000)
+select count(*) from o where exists (select 1 from l where l.qty * 100 = o.cust)
+select o.id from o where o.amount in (select l.qty * 10 from l) and o.id < 50 order by 1
+select count(*), sum(o.id) from o where o.cust in (select c.cid + 1 from c where c.region = 3)
