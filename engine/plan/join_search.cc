@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "engine/core/datetime.h"
 #include "engine/core/error.h"
 #include "engine/plan/join_selectivity.h"
 #include "engine/plan/outer_joins.h"
@@ -33,6 +34,19 @@ bool widens_to(TypeId from, TypeId to) {
   return (from == TypeId::kDate && (to == TypeId::kTimestamp || to == TypeId::kTimestamptz)) ||
          (from == TypeId::kTimestamp && to == TypeId::kTimestamptz) ||
          (from == TypeId::kFloat4 && to == TypeId::kFloat8);
+}
+
+// A timestamp parameter into a date key (PostgreSQL's date = timestamp operator): the
+// date it equals, NULL (no key matches) when it is not a midnight.
+Datum timestamp_date_exact(const Datum* args, const TypedExpr&, EvalState& st) {
+  const int64_t ts = int64_t(args[0]);
+  if (ts == kTimestampNoBegin) return Datum(int64_t(kDateNoBegin));
+  if (ts == kTimestampNoEnd) return Datum(int64_t(kDateNoEnd));
+  if (ts % kUsecsPerDay != 0) {
+    st.null_result = true;
+    return 0;
+  }
+  return Datum(ts / kUsecsPerDay);
 }
 
 // Var slots back to the table's column numbers.
@@ -165,12 +179,23 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
       const TypedExpr& val = e.args[1 - side];
       if (col.kind != TypedExpr::Kind::kColumn || size_t(q_.vars[col.slot].rel) != rel ||
           q_.relids_of(val) != (Relids(1) << other) ||
-          !(same_key_type(col.type, val.type) || widens_to(val.type, col.type)))
+          !(same_key_type(col.type, val.type) || widens_to(val.type, col.type) ||
+            (val.type == TypeId::kTimestamp && col.type == TypeId::kDate)))
         continue;
       clauses.push_back({q_.vars[col.slot].column, deparse(val), expr_cost_units(val)});
-      outer.push_back(val.type == col.type || same_key_type(col.type, val.type)
-                          ? val
-                          : expr::coerce_implicitly(val, col.type, -1));
+      if (val.type == TypeId::kTimestamp && col.type == TypeId::kDate) {
+        TypedExpr exact;
+        exact.kind = TypedExpr::Kind::kCall;
+        exact.type = TypeId::kDate;
+        exact.name = "date_exact";
+        exact.fn = timestamp_date_exact;
+        exact.args = {val};
+        outer.push_back(std::move(exact));
+      } else {
+        outer.push_back(val.type == col.type || same_key_type(col.type, val.type)
+                            ? val
+                            : expr::coerce_implicitly(val, col.type, -1));
+      }
       written.push_back(val);
       // The restrictlist may write the clause either way round (rel1's side first).
       filters.push_back(deparse(e));

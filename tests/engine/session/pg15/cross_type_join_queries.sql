@@ -15,3 +15,5 @@ select dd.k from dd where dd.k < 5 and exists (select 1 from sd where sd.s = dd.
 select dd.k from dd where dd.k < 5 and not exists (select 1 from sd where sd.s = dd.k and sd.id > 100) order by 1
 select count(*) from vk join tk on tk.t = vk.w where vk.id < 100
 select tk.id, vk.id from tk join vk on vk.v = tk.t where tk.id < 12 order by 1, 2
+select tsx.id, count(*) from tsx join dt on dt.d = tsx.ts where tsx.id < 12 group by 1 order by 1
+select tsx.id, dt.k from tsx left join dt on dt.d = tsx.ts where tsx.id between 4 and 6 order by 1, 2

@@ -38,3 +38,12 @@ create table tk (id int, t text);
 insert into tk select i, case when i % 2 = 0 then 'w' || (i % 40) else 'v' || i end from generate_series(1, 10000) i;
 create index tk_t on tk (t);
 analyze tk;
+-- A timestamp joined to a date key (date = timestamp): the parameter matches only at
+-- midnight.
+create table dt (k int, d date);
+insert into dt select i, date '2020-01-01' + (i % 300) from generate_series(1, 6000) i;
+create index dt_d on dt (d);
+analyze dt;
+create table tsx (id int, ts timestamp);
+insert into tsx select i, timestamp '2020-01-01' + i * interval '6 hours' from generate_series(1, 2000) i;
+analyze tsx;
