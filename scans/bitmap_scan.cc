@@ -156,8 +156,11 @@ BitmapHeapScanNode::~BitmapHeapScanNode() {
 void BitmapHeapScanNode::do_open() {
   stream_.reset();
   iter_.reset();
-  for (const BitmapHeapScanParams::ParamRecheck& r : params_.param_rechecks)
-    params_.recheck.clauses[r.clause].value = int64_t(params_.params->value(r.param));
+  for (const BitmapHeapScanParams::ParamRecheck& r : params_.param_rechecks) {
+    CompiledClause& c = params_.recheck.clauses[r.clause];
+    c.value = int64_t(params_.params->value(r.param));
+    if (c.kind == CompiledClause::Kind::kParamEqual) c.negated = params_.params->is_null(r.param);
+  }
   child_->instr.timing = instr.timing;
   bufmgr::ReadStreamConfig config = params_.stream;
   config.per_buffer_data_size = sizeof(PageData);

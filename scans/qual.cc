@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "engine/core/datum_ops.h"
 #include "engine/core/stack_depth.h"
 
 namespace tp::scans {
@@ -177,6 +178,9 @@ Truth CompiledClause::evaluate_values(const Datum* values, const bool* isnull,
           v.size() >= prefix.size() && std::memcmp(v.data(), prefix.data(), prefix.size()) == 0;
       return truth(starts != negated);
     }
+    case Kind::kParamEqual:
+      if (isnull[column] || negated) return Truth::kUnknown;
+      return truth(compare_datums(type, values[column], Datum(value)) == 0);
     case Kind::kExpr: {
       bool n = false;
       const Datum v = tp::evaluate(*expr, values, isnull, st, n);

@@ -101,6 +101,9 @@ struct Clause {
   // rescan from the outer row (`value` unused); printed as `param_name`, the outer column.
   std::optional<uint32_t> param;
   std::string param_name;
+  // The param clause as an Index Only Scan prints it: the index's own column, a varchar
+  // key without the cast to text an Index Scan's condition shows.
+  bool param_key_bare = false;
 
   // The NULL boolean constant (kBool without a value), which filters as FALSE but stays
   // NULL under NOT.

@@ -174,7 +174,14 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
     std::string text;
     for (size_t i = 0; i < p.param_keys.size(); ++i) {
       keys.push_back(i);
-      text += (i ? ", " : "") + deparse(p.param_keys[i]);
+      // Printed without its implicit casts (ruleutils hides them at the top of an
+      // expression): a varchar key relabeled as text, a smallint widened to float8.
+      const TypedExpr* key = &p.param_keys[i];
+      while (key->kind == TypedExpr::Kind::kCall && key->args.size() == 1 &&
+             (key->form == TypedExpr::Form::kRelabel ||
+              (key->form == TypedExpr::Form::kCast && !key->explicit_cast)))
+        key = &key->args[0];
+      text += (i ? ", " : "") + deparse(*key);
     }
     node = std::make_unique<scans::MemoizeNode>(
         parameterized(*p.outer, params), params, std::move(keys), std::move(text), false,
@@ -185,6 +192,15 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
   }
   node->estimate = {p.cost.startup, p.cost.total, p.cost.rows, p.width};
   return node;
+}
+
+// A path's row: its relations' vars, then (a unique-ified side grouped by expressions)
+// the keys computed below it, which no var names.
+std::vector<uint32_t> JoinPlanBuilder::layout_of(const JoinPath& p) const {
+  std::vector<uint32_t> layout = search_.output_vars(p.relids);
+  if (p.kind == JoinPath::Kind::kUnique)
+    layout.insert(layout.end(), p.unique_exprs.size(), UINT32_MAX);
+  return layout;
 }
 
 std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_unique(const JoinPath& p) const {
@@ -198,6 +214,20 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_unique(const JoinPath& p
     text += (text.empty() ? "" : ", ") + q_.var_name(v);
   }
   std::unique_ptr<scans::ExecNode> input = build(*p.outer);
+  if (!p.unique_exprs.empty()) {
+    // Keys that are expressions: computed after the vars, grouped on there.
+    BuiltInput in{std::move(input), layout, {}};
+    keys.clear();
+    sort_keys.clear();
+    text.clear();
+    for (const TypedExpr& e : p.unique_exprs) {
+      keys.push_back(in.slot(e));
+      sort_keys.push_back({keys.back(), false, false});
+      text += (text.empty() ? "" : ", ") + deparse(e);
+    }
+    in.project();
+    input = std::move(in.node);
+  }
   if (p.unique_hashed)
     return std::make_unique<scans::HashAggregateNode>(
         std::move(input), std::move(keys), std::move(text), 0,
@@ -218,7 +248,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::sorted(std::unique_ptr<scans::
 }
 
 std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) const {
-  BuiltInput outer{build(*p.outer), search_.output_vars(p.outer->relids), {}};
+  BuiltInput outer{build(*p.outer), layout_of(*p.outer), {}};
   // A parameterized inner scan reads values of the outer row (a Nested Loop's
   // parameters, set before each rescan): columns, or expressions computed above the
   // outer side as a key would be.
@@ -236,7 +266,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
   } else {
     inner_node = build(*p.inner);
   }
-  BuiltInput inner{std::move(inner_node), search_.output_vars(p.inner->relids), {}};
+  BuiltInput inner{std::move(inner_node), layout_of(*p.inner), {}};
   // The keys' slots on each side, in join_keys' order.
   std::vector<uint32_t> outer_keys, inner_keys;
   std::vector<std::string> cond;

@@ -235,19 +235,23 @@ JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
   if ((p.kind == JoinKind::kAnti || p.kind == JoinKind::kSemi) && !p.inner_unique) return nullptr;
   if (p.inner_unique && inner->param_exprs.size() < p.restrict.clauses.size()) return nullptr;
   const double calls = clamp_row_est(outer.cost.rows);
-  // estimate_num_groups over the keys' columns (one outer relation's); every call
-  // distinct when a key is no column or its count is a default.
+  // estimate_num_groups over the keys: a key that is no column counts as the columns it
+  // reads (pull_var_clause; a cast of the outer column as that column), a key that
+  // reads none as one value; every call distinct when a column's count is a default.
   double ndistinct = calls;
   const int rel = std::countr_zero(inner->required_outer);
   std::vector<int> columns;
   bool fallback = base_[size_t(rel)].view == nullptr;
-  for (const TypedExpr& e : inner->param_keys) {
-    if (e.kind != TypedExpr::Kind::kColumn) {
-      fallback = true;
-      break;
+  for (const TypedExpr& key : inner->param_keys) {
+    std::vector<uint32_t> slots;
+    expr_slots(key, slots);
+    for (uint32_t v : slots) {
+      if (q_.vars[v].rel != rel) fallback = true;
+      if (std::find(columns.begin(), columns.end(), q_.vars[v].column) == columns.end())
+        columns.push_back(q_.vars[v].column);
     }
-    columns.push_back(q_.vars[e.slot].column);
   }
+  if (columns.empty()) fallback = true;
   if (!fallback) {
     for (int c : columns) {
       bool is_default = false;
@@ -490,7 +494,11 @@ void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathP
   in.rows = p.join.rows;
   const HashJoinWorkspace ws = initial_cost_hashjoin(cs_, in);
   HashBucketStats bucket{1, 1};
+  // final_cost_hashjoin: a unique-ified inner side is taken as good for hashing, one
+  // row per bucket and no common value (even where a unique index made it a no-op).
+  if (p.unique == UniqueSide::kInner) bucket = {1.0 / ws.virtual_buckets(), 0};
   for (size_t i : clauses) {
+    if (p.unique == UniqueSide::kInner) break;
     const RestrictClause& c = p.restrict.clauses[i];
     const HashBucketStats s = bucket_stats(c, side_key(c, inner->relids), ws.virtual_buckets());
     bucket.bucket_size = std::min(bucket.bucket_size, s.bucket_size);

@@ -112,8 +112,11 @@ struct JoinPath {
   PathCost inner_sort_cost;
   bool materialize_inner = false;     // merge join: a Materialize over the inner side
   std::vector<uint32_t> unique_vars;  // kUnique: its keys
-  bool unique_hashed = false;         // kUnique: a HashAggregate, else Unique over a Sort
-  PathCost unique_sort_cost;          // kUnique: that Sort
+  // kUnique by expressions (semi_rhs_exprs): its keys, computed below it and kept in its
+  // rows after the vars.
+  std::vector<TypedExpr> unique_exprs;
+  bool unique_hashed = false;  // kUnique: a HashAggregate, else Unique over a Sort
+  PathCost unique_sort_cost;   // kUnique: that Sort
   PathCost inner_material_cost;
   int hash_buckets = 0;  // hash join: the planned table
   int hash_batches = 0;

@@ -105,6 +105,9 @@ struct SpecialJoin {
   // side): its right side may be made unique on those vars and inner-joined instead
   // (compute_semijoin_info, create_unique_path).
   std::vector<uint32_t> semi_rhs_vars;
+  // The right sides as expressions, when some is no plain column (`x = (q.id)::numeric`):
+  // the unique-ified side is grouped by their values, computed below it.
+  std::vector<TypedExpr> semi_rhs_exprs;
   bool semi_can_unique = false;
   bool lhs_strict = false;         // its ON clause is strict for some left relation
   bool delay_upper_joins = false;  // a WHERE clause must see it done before joins above

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "engine/core/datetime.h"
 #include "engine/core/error.h"
 #include "engine/plan/join_collapse.h"
 #include "engine/plan/join_selectivity.h"
@@ -17,9 +18,14 @@ bool is_integer(TypeId t) {
   return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
 }
 
-// A parameter's value goes into the index key as it is: the same type, or integers.
+bool is_text(TypeId t) {
+  return t == TypeId::kText || t == TypeId::kVarchar;
+}
+
+// A parameter's value goes into the index key as it is: the same type, integers, or
+// text and varchar (one btree operator family: a varchar is relabeled as text).
 bool same_key_type(TypeId a, TypeId b) {
-  return a == b || (is_integer(a) && is_integer(b));
+  return a == b || (is_integer(a) && is_integer(b)) || (is_text(a) && is_text(b));
 }
 
 // A value of `from` that the key type `to` holds exactly, as PostgreSQL's cross-type
@@ -29,6 +35,19 @@ bool widens_to(TypeId from, TypeId to) {
   return (from == TypeId::kDate && (to == TypeId::kTimestamp || to == TypeId::kTimestamptz)) ||
          (from == TypeId::kTimestamp && to == TypeId::kTimestamptz) ||
          (from == TypeId::kFloat4 && to == TypeId::kFloat8);
+}
+
+// A timestamp parameter into a date key (PostgreSQL's date = timestamp operator): the
+// date it equals, NULL (no key matches) when it is not a midnight.
+Datum timestamp_date_exact(const Datum* args, const TypedExpr&, EvalState& st) {
+  const int64_t ts = int64_t(args[0]);
+  if (ts == kTimestampNoBegin) return Datum(int64_t(kDateNoBegin));
+  if (ts == kTimestampNoEnd) return Datum(int64_t(kDateNoEnd));
+  if (ts % kUsecsPerDay != 0) {
+    st.null_result = true;
+    return 0;
+  }
+  return Datum(ts / kUsecsPerDay);
 }
 
 // Var slots back to the table's column numbers.
@@ -109,14 +128,21 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
         if (size_t(q_.vars[v].rel) == other && !out) out = v;
       }
       if (!in || !out || !same_key_type(q_.vars[*in].type, q_.vars[*out].type)) continue;
-      clauses.push_back({q_.vars[*in].column, q_.var_name(*out), 0});
       outer.push_back(q_.var_equality(*in, *out).args[1]);
+      clauses.push_back({q_.vars[*in].column, deparse(outer.back()), 0});
       written.push_back(outer.back());
       classes.push_back(uint32_t(c));
     }
     std::vector<std::string> filters;
     add_filter_params(rel, other, clauses, outer, written, filters);
     if (clauses.empty()) continue;
+    // set_base_rel_consider_startup: a semi or anti join's inner relation alone is read
+    // until its first match, so its parameterized paths are weighed by startup cost too.
+    bool consider_startup = false;
+    for (const SpecialJoin& sj : q_.special_joins)
+      if ((sj.kind == JoinKind::kSemi || sj.kind == JoinKind::kAnti) &&
+          sj.syn_righthand == (Relids(1) << rel))
+        consider_startup = true;
     std::vector<JoinPathPtr> kept;
     for (ParamScanPath& sp : base_[rel].param_paths(clauses, rels_[other].rows)) {
       auto path = std::make_shared<JoinPath>();
@@ -129,7 +155,7 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       path->param_classes = classes;
       path->param_filters = filters;
       path->param_build = std::move(sp.build);
-      add_path(kept, std::move(path), false);
+      add_path(kept, std::move(path), consider_startup);
     }
     inner.param_paths.insert(inner.param_paths.end(), kept.begin(), kept.end());
   }
@@ -154,14 +180,29 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
       const TypedExpr& val = e.args[1 - side];
       if (col.kind != TypedExpr::Kind::kColumn || size_t(q_.vars[col.slot].rel) != rel ||
           q_.relids_of(val) != (Relids(1) << other) ||
-          !(same_key_type(col.type, val.type) || widens_to(val.type, col.type)))
+          !(same_key_type(col.type, val.type) || widens_to(val.type, col.type) ||
+            (val.type == TypeId::kTimestamp && col.type == TypeId::kDate)))
         continue;
       clauses.push_back({q_.vars[col.slot].column, deparse(val), expr_cost_units(val)});
-      outer.push_back(val.type == col.type || same_key_type(col.type, val.type)
-                          ? val
-                          : expr::coerce_implicitly(val, col.type, -1));
+      if (val.type == TypeId::kTimestamp && col.type == TypeId::kDate) {
+        TypedExpr exact;
+        exact.kind = TypedExpr::Kind::kCall;
+        exact.type = TypeId::kDate;
+        exact.name = "date_exact";
+        exact.fn = timestamp_date_exact;
+        exact.args = {val};
+        outer.push_back(std::move(exact));
+      } else {
+        outer.push_back(val.type == col.type || same_key_type(col.type, val.type)
+                            ? val
+                            : expr::coerce_implicitly(val, col.type, -1));
+      }
       written.push_back(val);
+      // The restrictlist may write the clause either way round (rel1's side first).
       filters.push_back(deparse(e));
+      TypedExpr swapped = e;
+      std::swap(swapped.args[0], swapped.args[1]);
+      filters.push_back(deparse(swapped));
       break;
     }
   }
@@ -397,7 +438,10 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     const QueryVar& b = q_.vars[*m2];
     RestrictClause rc;
     rc.expr = q_.var_equality(*m1, *m2);
-    const TypeId cmp = a.type == b.type ? a.type : TypeId::kInt8;
+    // Integers of two widths compare as int8, varchar and text as text.
+    const TypeId cmp = a.type == b.type                     ? a.type
+                       : is_text(a.type) && is_text(b.type) ? TypeId::kText
+                                                            : TypeId::kInt8;
     rc.selectivity = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
     rc.semi_selectivity =
         semi_or_anti ? eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kSemi, cmp, inner_rows)
@@ -517,8 +561,15 @@ double JoinSearch::clause_selectivity(const TypedExpr& e, Relids semi_inner,
     auto side = [&](const TypedExpr& x) {
       const TypedExpr& a = strip_relabel(x);
       if (a.kind == K::kColumn) return join_var(a.slot);
+      // An expression has no statistics, but one over a single table has its size
+      // (examine_variable's vardata->rel), which get_variable_numdistinct reads.
       ::tp::JoinVar j;
       j.type = a.type;
+      if (const Relids r = q_.relids_of(a); std::has_single_bit(r)) {
+        const JoinBaseInput& b = base_[size_t(std::countr_zero(r))];
+        j.tuples = b.tuples;
+        j.rows = b.rows;
+      }
       return j;
     };
     // An anti join's estimators read the outer side first.

@@ -58,6 +58,18 @@ ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinQuery& q,
     for (uint32_t v : key < q.classes.size() ? q.classes[key].members : one)
       if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
   }
+  // The ORDER BY's leading keys this table gives (a column of its class), each with
+  // the NULLs where an index scan puts them (last ascending, first descending).
+  if (!q.grouped)
+    for (const JoinOrderItem& o : q.order) {
+      if (o.expr->kind != TypedExpr::Kind::kColumn || o.nulls_first != o.descending) break;
+      const uint32_t key = q.key_of(o.expr->slot);
+      std::optional<int> column;
+      for (uint32_t v = 0; v < q.vars.size() && !column; ++v)
+        if (q.vars[v].rel == rel && q.key_of(v) == key) column = q.vars[v].column;
+      if (!column) break;
+      sq.join_order.push_back({*column, o.descending});
+    }
   if (!r.alias.empty()) {
     sq.table_alias = r.alias;
     sq.alias = sql::quote_identifier(r.alias);
@@ -146,9 +158,10 @@ class JoinSelectPlanner {
         // build_index_pathkeys: the index's columns in order, a column WHERE fixes to a
         // constant skipped (the join search keeps the useful ones).
         const std::vector<int>& fixed = queries_[i].constant_columns;
+        const bool backward = t.paths[p].backward;
         for (int c : t.paths[p].index_columns)
           if (std::find(fixed.begin(), fixed.end(), c) == fixed.end())
-            path->pathkeys.push_back({q_.key_of(q_.var_of(int(i), c)), false, false});
+            path->pathkeys.push_back({q_.key_of(q_.var_of(int(i), c)), backward, backward});
         in.paths.push_back(std::move(path));
       }
       in.param_paths = t.param_paths;

@@ -16,7 +16,8 @@ JoinPathPtr JoinSearch::unique_path(const JoinRelation& rel, const SpecialJoin& 
   JoinPathPtr& cached = unique_cache_[rel.relids];
   const JoinPathPtr& sub = rel.cheapest_total;
   // A unique index on the vars (or on them and columns a constant fixes): already so.
-  if (std::has_single_bit(rel.relids)) {
+  const bool computed = !sj.semi_rhs_exprs.empty();
+  if (std::has_single_bit(rel.relids) && !computed) {
     const int r = std::countr_zero(rel.relids);
     std::vector<int> cols = q_.rels[size_t(r)].constant_columns;
     for (uint32_t v : sj.semi_rhs_vars)
@@ -24,7 +25,13 @@ JoinPathPtr JoinSearch::unique_path(const JoinRelation& rel, const SpecialJoin& 
     if (unique_index_on(ctx_, *q_.rels[size_t(r)].rel, cols)) return cached = sub;
   }
   std::vector<GroupRel> groups_over;
-  for (uint32_t v : sj.semi_rhs_vars) {
+  // estimate_num_groups over the vars the keys read (an expression's pulled out).
+  std::vector<uint32_t> vars = sj.semi_rhs_vars;
+  if (computed) {
+    vars.clear();
+    for (const TypedExpr& e : sj.semi_rhs_exprs) expr_slots(e, vars);
+  }
+  for (uint32_t v : vars) {
     const QueryVar& var = q_.vars[v];
     auto g = std::find_if(groups_over.begin(), groups_over.end(),
                           [&](const GroupRel& x) { return x.view == base_[size_t(var.rel)].view; });
@@ -39,7 +46,7 @@ JoinPathPtr JoinSearch::unique_path(const JoinRelation& rel, const SpecialJoin& 
                                  [](const GroupRel& g) { return g.view != nullptr; });
   const double groups =
       stats ? estimate_num_groups(groups_over, rel.rows) : clamp_row_est(rel.rows);
-  const int ncols = int(sj.semi_rhs_vars.size());
+  const int ncols = int(computed ? sj.semi_rhs_exprs.size() : sj.semi_rhs_vars.size());
   PathCost sorted = cost_sort(cs_, sub->cost, rel.rows, sub->width);
   sorted.total += cs_.cpu_operator_cost * rel.rows * ncols;
   auto path = std::make_shared<JoinPath>();
@@ -48,6 +55,7 @@ JoinPathPtr JoinSearch::unique_path(const JoinRelation& rel, const SpecialJoin& 
   path->width = sub->width;
   path->outer = sub;
   path->unique_vars = sj.semi_rhs_vars;
+  if (computed) path->unique_exprs = sj.semi_rhs_exprs;
   path->cost = sorted;
   path->unique_sort_cost = sorted;
   if ((sub->width + 64) * groups <= hash_memory_limit(cs_)) {

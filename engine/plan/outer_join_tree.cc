@@ -185,11 +185,12 @@ class Deconstructor {
                                                                       : -1;
       if (side < 0) return;
       const TypedExpr& in = strip_relabel(e.args[size_t(side)]);
-      if (in.kind != TypedExpr::Kind::kColumn || !same_btree_family(e.args[0].type, e.args[1].type))
-        return;
-      sj.semi_rhs_vars.push_back(in.slot);
+      if (!same_btree_family(e.args[0].type, e.args[1].type)) return;
+      if (in.kind == TypedExpr::Kind::kColumn) sj.semi_rhs_vars.push_back(in.slot);
+      sj.semi_rhs_exprs.push_back(in.kind == TypedExpr::Kind::kColumn ? in : e.args[size_t(side)]);
     }
-    sj.semi_can_unique = !sj.semi_rhs_vars.empty();
+    if (sj.semi_rhs_vars.size() == sj.semi_rhs_exprs.size()) sj.semi_rhs_exprs.clear();
+    sj.semi_can_unique = !sj.semi_rhs_vars.empty() || !sj.semi_rhs_exprs.empty();
   }
 
   // check_redundant_nullability_qual: `var IS NULL` over the nullable side of an anti

@@ -12,23 +12,19 @@ namespace {
 
 // The parameterized Bitmap Heap Scan over one index (create_bitmap_heap_path with the
 // loop count): its Bitmap Index Scan searches with the parameters as runtime keys, and
-// the heap scan rechecks them. Keys of int4, int8, date and the timestamps only (the
-// recheck's compiled integer comparison, exact for them).
-ParamScanPath bitmap_path(const ParamPathInputs& in, const IndexInfo& ix,
-                          const std::vector<Clause>& ic, const BtreeQuals& bq,
+// the heap scan rechecks them (scan_nodes.cc: by the key type's order).
+ParamScanPath bitmap_path(const ParamPathInputs& in, const std::vector<ParamClause>& clauses,
+                          const IndexInfo& ix, const std::vector<Clause>& ic, const BtreeQuals& bq,
                           const std::vector<Clause>& quals, const RelSize& size,
                           double loop_count) {
-  for (const Clause& c : ic)
-    if (c.param) {
-      const TypeId t = in.table.rel.columns[size_t(c.column)].type;
-      if (t != TypeId::kInt4 && t != TypeId::kInt8 && t != TypeId::kDate &&
-          t != TypeId::kTimestamp && t != TypeId::kTimestamptz)
-        return {};
-    }
   const BitmapPath node = BitmapPath::index_scan(
       cost_btree_index(in.cs, size, ix.info, bq, loop_count), size.rows, ix.info.pages);
-  const BitmapHeapScanCost bc =
-      cost_bitmap_heap_scan(in.cs, size, node, qual_cost(in.cs, quals), loop_count);
+  // The heap scan evaluates the join clauses per row, their outer expressions (a cast
+  // of the outer column) included.
+  QualCost qc = qual_cost(in.cs, quals);
+  for (const ParamClause& c : clauses)
+    qc.per_tuple += c.operand_cost_units * in.cs.cpu_operator_cost;
+  const BitmapHeapScanCost bc = cost_bitmap_heap_scan(in.cs, size, node, qc, loop_count);
   BitmapCandidate cand;
   cand.node = node;
   cand.scan = BitmapChoice{node, &ix, ic};
@@ -88,7 +84,7 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
                      spec.params = p;
                      return make_index_scan(table, spec);
                    }});
-    if (ParamScanPath b = bitmap_path(in, ix, ic, bq, all, size, loop_count); b.build)
+    if (ParamScanPath b = bitmap_path(in, clauses, ix, ic, bq, all, size, loop_count); b.build)
       out.push_back(std::move(b));
   }
   return out;

@@ -357,16 +357,33 @@ class ScanChooser {
     // path, even with no clause or order to offer (a full index scan).
     const bool index_only = settings_.enable_indexonlyscan && covers_query(keys);
     const auto& merge = q_.merge_columns;
-    if (ic.empty() && presorted == 0 && !index_only &&
-        std::find(merge.begin(), merge.end(), keys[0]) == merge.end())
-      return;
+    bool join_backward = false;
+    const size_t join_keys =
+        may_order && q_.order.empty() && !q_.join_order.empty()
+            ? index_order_prefix(keys, q_.join_order, q_.constant_columns, join_backward)
+            : 0;
+    // build_index_paths' backward scan, for the descending order a join's ORDER BY wants.
+    const bool backward_path = join_keys > 0 && join_backward;
+    const bool forward_path = !ic.empty() || presorted > 0 || index_only ||
+                              (join_keys > 0 && !join_backward) ||
+                              std::find(merge.begin(), merge.end(), keys[0]) != merge.end();
+    if (!forward_path && !backward_path) return;
     BtreeQuals bq = summarize_btree_quals(view_, keys, ix.entry->unique, ic);
     IndexScanCost isc = cost_index_scan(cs_, rs_, ix.info, bq, qual_cost(cs_, qp), 1, index_only);
     PathCost p = disabled_if(!settings_.enable_indexscan, isc.path);
     IndexPathSpec spec{ix.entry, ic, qp, backward, index_only};
-    consider(
-        p, presorted, [this, spec] { return make_index_scan(table(), spec); },
-        index_only ? keys : std::vector<int>{}, backward ? std::vector<int>{} : keys);
+    const std::vector<int> physical = index_only ? keys : std::vector<int>{};
+    if (forward_path)
+      consider(
+          p, presorted, [this, spec] { return make_index_scan(table(), spec); }, physical,
+          backward ? std::vector<int>{} : keys);
+    if (backward_path) {
+      IndexPathSpec back{ix.entry, ic, qp, true, index_only};
+      consider(
+          p, 0, [this, back] { return make_index_scan(table(), back); }, physical, keys);
+      table_paths_.back().backward = true;
+    }
+    if (!forward_path) return;
     // build_index_paths' partial twin (cost_index with partial_path): workers by the
     // heap pages Mackert-Lohman fetches (not counted for an index-only scan) and the
     // index pages.
@@ -553,41 +570,6 @@ class ScanChooser {
   bool gated_below_ = false;  // the gating Result went below the chosen Incremental Sort
   ScanBuilder best_build_;
 };
-
-}  // namespace
-
-namespace {
-
-// A dummy relation's plan: Result (cost=0.00..0.00 rows=0 width=0) with a false
-// One-Time Filter and no scan below. Its columns were never measured, so the nodes
-// above size its rows by the types' default widths (set_pathtarget_cost_width without
-// attr_widths).
-ChosenScan empty_scan(PlanContext& ctx, const ScanQuery& q) {
-  int width = q.computed_width;
-  for (size_t i = 0; i < q.scan_columns.size() && i < q.width_columns; ++i)
-    width += column_avg_width(q.rel->columns[size_t(q.scan_columns[i])]);
-  const auto build = [] {
-    auto node = std::make_unique<scans::OneTimeFalseNode>(nullptr);
-    node->estimate = {0, 0, 0, 0};
-    return node;
-  };
-  if (q.distinct) {
-    // DISTINCT still plans its Unique or HashAggregate over the empty input (one group).
-    RelationStatsView view;
-    view.columns.resize(q.rel->columns.size());
-    for (size_t c = 0; c < q.rel->columns.size(); ++c)
-      view.columns[c].type = q.rel->columns[c].type;
-    DistinctScanPath path{{PathCost{0, 0, 0}, false, true}, build, {}};
-    ChosenScan chosen = choose_distinct_scan(ctx, q, view, RelSize{}, width, {path}, {}, {});
-    chosen.node->estimate.width = 0;
-    return chosen;
-  }
-  ChosenScan chosen;
-  chosen.node = build();
-  chosen.path = PathCost{0, 0, 0};
-  chosen.width = width;
-  return chosen;
-}
 
 }  // namespace
 

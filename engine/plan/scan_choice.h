@@ -56,6 +56,10 @@ struct ScanQuery {
   // Columns a join above may merge on: an index that leads with one gives a path in its
   // order even with no condition to apply (PostgreSQL keeps it for its useful pathkeys).
   std::vector<int> merge_columns;
+  // A join's ORDER BY, its leading keys that are this table's columns (descending, NULLs
+  // where an index scan puts them): an index in that order gives a path, backward for
+  // DESC, that a join above may keep for it (pathkeys_useful_for_ordering).
+  std::vector<std::pair<int, bool>> join_order;
   // Only paths that give `order` themselves (no Sort): a min/max InitPlan's subquery,
   // which PostgreSQL answers from presorted paths only. choose_scan's node is null when
   // there is none.
@@ -155,5 +159,9 @@ struct ChosenScan {
 };
 
 ChosenScan choose_scan(PlanContext& ctx, const ScanQuery& query);
+
+// choose_scan's plan for a query proven empty (scan_empty.cc): PostgreSQL's dummy
+// relation, a Result with a false One-Time Filter.
+ChosenScan empty_scan(PlanContext& ctx, const ScanQuery& q);
 
 }  // namespace tp

@@ -14,6 +14,12 @@ namespace tp {
 
 namespace {
 
+// A key the compiled recheck compares as a four- or eight-byte integer at its offset.
+bool param_compares_as_integer(TypeId t) {
+  return t == TypeId::kInt4 || t == TypeId::kInt8 || t == TypeId::kDate ||
+         t == TypeId::kTimestamp || t == TypeId::kTimestamptz;
+}
+
 std::unique_ptr<scans::BitmapIndexScanNode> make_bitmap_index(const TableScan& t,
                                                               const BitmapChoice& ch) {
   const RelationEntry& index = *ch.index->entry;
@@ -160,8 +166,9 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
   bp.work_mem_bytes = t.cs.work_mem_kb * 1024;
   bp.stream = t.ctx.settings.stream;
   bp.output = t.output;
-  // A parameterized clause (`key = $n`, an integer key) is rechecked as `key = 0`
-  // whose value the scan sets from the parameter at each open.
+  // A parameterized clause (`key = $n`) is rechecked as `key = 0` whose value the scan
+  // sets from the parameter at each open: compared as an integer over an integer,
+  // date or timestamp key, by the key type's order over any other.
   std::vector<Clause> compiled = recheck;
   for (size_t i = 0; i < compiled.size(); ++i)
     if (compiled[i].param) {
@@ -169,6 +176,14 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
       compiled[i] = Clause::cmp(compiled[i].column, CmpOp::kEq, 0);
     }
   bp.recheck = scans::compile_qual(compiled, t.layout);
+  for (const scans::BitmapHeapScanParams::ParamRecheck& r : bp.param_rechecks) {
+    const TypeId type = t.rel.columns[size_t(recheck[r.clause].column)].type;
+    if (param_compares_as_integer(type)) continue;
+    scans::CompiledClause& c = bp.recheck.clauses[r.clause];
+    c.kind = scans::CompiledClause::Kind::kParamEqual;
+    c.type = type;
+    bp.recheck.needs_values = true;
+  }
   bp.filter = scans::compile_qual(filter, t.layout);
   bp.recheck_text = clauses_text(recheck, t.rel);
   bp.filter_text = clauses_text(filter, t.rel);

@@ -28,6 +28,9 @@ struct TablePath {
   // A forward index scan: the index's key columns, the order its rows come in (what a
   // join above weighs for a merge join).
   std::vector<int> index_columns;
+  // The index scanned backward (for a join's ORDER BY ... DESC): its rows come in the
+  // columns' descending order, NULLs first.
+  bool backward = false;
 };
 
 struct SerialQuery {

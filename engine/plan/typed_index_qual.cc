@@ -250,6 +250,7 @@ std::vector<Clause> pattern_index_clauses(const Clause& c) {
 
 Clause index_cond_form(Clause c, bool index_only) {
   c.constant_left = false;
+  if (c.param) c.param_key_bare = index_only;
   if (c.kind != Clause::Kind::kExpr || !c.expr || !typed_index_qual(*c.expr)) return c;
   const TypedExpr& e = *c.expr;
   const TypedExpr* bool_col = nullptr;

@@ -442,7 +442,13 @@ std::string deparse(const Clause& e, const RelationEntry& rel) {
   }
   switch (e.kind) {
     case K::kCompare:
-      if (e.param) return "(" + col(e.column) + " = " + e.param_name + ")";
+      if (e.param) {
+        // varchar compares as text (texteq): the key is printed relabeled.
+        const bool varchar =
+            rel.columns[size_t(e.column)].type == TypeId::kVarchar && !e.param_key_bare;
+        return "(" + (varchar ? "(" + col(e.column) + ")::text" : col(e.column)) + " = " +
+               e.param_name + ")";
+      }
       if (e.constant_left)
         return "(" + const_text(e.value) + " " + cmp_op_name(commute(e.op)) + " " + col(e.column) +
                ")";

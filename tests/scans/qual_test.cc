@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/core/clause.h"
+#include "engine/core/datum_ops.h"
 #include "engine/core/heap_tuple.h"
 
 namespace tp::scans {
@@ -64,6 +65,36 @@ TEST_F(QualTest, NullConstantsFollowSql) {
   EXPECT_FALSE(passes({Clause::in(0, {std::nullopt, 4}, true)}, 5, 0));    // NOT IN (NULL, 4)
   EXPECT_FALSE(passes({Clause::is_null(0)}, 0, 0));
   EXPECT_TRUE(passes({Clause::is_null(0, /*negated=*/true)}, 0, 0));
+}
+
+}  // namespace
+}  // namespace tp::scans
+
+namespace tp::scans {
+namespace {
+
+// A parameterized Bitmap Heap Scan's recheck over a numeric key: the row's value against
+// the parameter's by the type's order (1.50 = 1.5), never true for a NULL on either side.
+TEST(ParamEqualTest, ComparesByTheKeyTypesOrder) {
+  CompiledClause c;
+  c.kind = CompiledClause::Kind::kParamEqual;
+  c.column = 0;
+  c.type = TypeId::kNumeric;
+  const OwnedDatum row = datum_in(TypeId::kNumeric, -1, "1.50", 0);
+  const OwnedDatum same = datum_in(TypeId::kNumeric, -1, "1.5", 0);
+  const OwnedDatum other = datum_in(TypeId::kNumeric, -1, "2", 0);
+  const Datum values[] = {row.datum()};
+  bool isnull[] = {false};
+  EvalState st{nullptr, 0};
+  c.value = int64_t(same.datum());
+  EXPECT_EQ(c.evaluate_values(values, isnull, st), Truth::kTrue);
+  c.value = int64_t(other.datum());
+  EXPECT_EQ(c.evaluate_values(values, isnull, st), Truth::kFalse);
+  c.negated = true;  // the parameter is NULL
+  EXPECT_NE(c.evaluate_values(values, isnull, st), Truth::kTrue);
+  c.negated = false;
+  isnull[0] = true;
+  EXPECT_NE(c.evaluate_values(values, isnull, st), Truth::kTrue);
 }
 
 }  // namespace

@@ -7,3 +7,5 @@ select c.cid, l.line from c, o, l where c.cid = o.cust and o.id = l.oid and c.ci
 select r.label, c.cid from r join c on c.region = r.rid where c.cid < 20 order by c.cid
 select o.id, c.name from o join c on c.cid = o.cust where o.id in (5, 6, 7) order by o.id
 select o.id from o join l on o.id = l.oid where o.cust = 3 and l.line < 1000 order by 1
+select o.cust, c.region from o join c on c.region = o.id % 12 order by o.cust desc limit 3
+select o.cust, r.label from o join r on r.label = o.note order by o.cust limit 5

@@ -9,3 +9,8 @@ select o.id from o where exists (select 1 from l where l.oid = o.id and l.qty > 
 select c.name from c where c.cid in (select o.cust from o join l on l.oid = o.id where l.qty = 8 and l.line < 200) order by 1
 select o.id from o where not exists (select 1 from c where c.cid = o.cust) and o.id < 500 order by 1
 select * from r where exists (select 1 from c, o where o.cust = c.cid and c.region = r.rid and o.id < 30) order by 1
+select count(*) from o where not exists (select 1 from c where (c.region + 100) = o.cust)
+select count(*) from l where l.oid in (select o.cust from o where o.id < 3000)
+select count(*) from o where exists (select 1 from l where l.qty * 100 = o.cust)
+select o.id from o where o.amount in (select l.qty * 10 from l) and o.id < 50 order by 1
+select count(*), sum(o.id) from o where o.cust in (select c.cid + 1 from c where c.region = 3)
