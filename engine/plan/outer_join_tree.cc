@@ -101,7 +101,11 @@ class Deconstructor {
   // Returns the relations inner-joined within `j` (inner_join_rels). `below`: `j` is
   // inside an outer join's nullable side.
   Relids walk(const JoinTreeNode& j, bool below) {
-    if (j.rel >= 0) return 0;
+    if (j.rel >= 0) {
+      // A pulled-up subquery's WHERE over its one table.
+      for (size_t i : j.quals) place(i, 0, 0, below, j.relids);
+      return 0;
+    }
     const Relids left_inner = walk(*j.left, below || j.kind == JoinKind::kFull);
     const Relids right_inner =
         walk(*j.right, below || (j.kind != JoinKind::kInner && j.kind != JoinKind::kSemi));

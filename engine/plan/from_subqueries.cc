@@ -1,0 +1,437 @@
+#include "engine/plan/from_subqueries.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/core/error.h"
+#include "engine/core/stack_depth.h"
+#include "engine/plan/join_exprs.h"
+#include "engine/plan/select_list.h"
+#include "engine/sql/expr_bind.h"
+#include "engine/sql/parser.h"
+
+namespace tp {
+namespace {
+
+// A base table's qualifier until every level is flattened and EXPLAIN's names are known:
+// a character no written name holds, then the table's place in the range table.
+constexpr char kLeafMark = '\x01';
+
+using CteEnv = std::vector<const sql::CommonTableExpr*>;  // innermost last
+
+const sql::CommonTableExpr* find_cte(const CteEnv& env, const sql::FromItem& f) {
+  if (!f.is_table() || !f.schema.empty()) return nullptr;
+  for (auto it = env.rbegin(); it != env.rend(); ++it)
+    if ((*it)->name == f.name) return *it;
+  return nullptr;
+}
+
+// A FROM item as one query level sees it: its name and its columns, each what a
+// reference to it becomes (a base table's column, or a pulled-up select-list entry).
+struct Item {
+  std::string name;
+  int position = 0;
+  std::vector<std::string> columns;
+  std::vector<const sql::Expr*> exprs;
+};
+
+// A subquery flattened: its FROM tree (its own WHERE on the tree's root), and its
+// select list's names and expressions.
+struct Flat {
+  sql::FromItem from;
+  std::vector<std::string> names;
+  std::vector<const sql::Expr*> outputs;
+};
+
+bool calls_volatile(const sql::Expr& e) {
+  static const char* const kVolatile[] = {"random",          "setseed",     "nextval",
+                                          "clock_timestamp", "timeofday",   "gen_random_uuid",
+                                          "random_normal",   "txid_current"};
+  if (e.kind == sql::ExprKind::kFuncCall)
+    for (const char* f : kVolatile)
+      if (e.name == f) return true;
+  return std::any_of(e.args.begin(), e.args.end(),
+                     [](const sql::ExprPtr& a) { return calls_volatile(*a); });
+}
+
+sql::ExprPtr and_of(sql::ExprPtr a, sql::ExprPtr b) {
+  if (!a) return b;
+  if (!b) return a;
+  auto e = std::make_unique<sql::Expr>(sql::ExprKind::kAnd, a->position);
+  e->height = 1 + std::max(a->height, b->height);
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+class Flattener {
+ public:
+  explicit Flattener(PlanContext& ctx) : ctx_(ctx) {}
+
+  sql::Select top(const sql::Select& s) {
+    count_refs(s, {});
+    CteEnv env;
+    for (const sql::CommonTableExpr& c : s.with) env.push_back(&c);
+    sql::Select out;
+    std::vector<Item> items;
+    out.from = level_from(*s.from, items, env);
+    const size_t all = items.size();
+    if (s.where) out.where = rewrite(*s.where, items, 0, all);
+    for (const sql::Target& t : s.targets) {
+      if (t.expr->kind == sql::ExprKind::kStar) {
+        expand_star(*t.expr, items, out.targets);
+        continue;
+      }
+      sql::Target o;
+      o.expr = rewrite(*t.expr, items, 0, all);
+      o.alias = t.alias.empty() ? sql::default_column_name(*t.expr) : t.alias;
+      out.targets.push_back(std::move(o));
+    }
+    for (const sql::ExprPtr& g : s.group_by)
+      out.group_by.push_back(is_output_name(*g, items, false) ? copy_expr(*g)
+                                                              : rewrite(*g, items, 0, all));
+    out.group_by_position = s.group_by_position;
+    if (s.having) out.having = rewrite(*s.having, items, 0, all);
+    for (const sql::OrderItem& o : s.order_by) {
+      sql::OrderItem r;
+      r.expr = is_output_name(*o.expr, items, true, &s) ? copy_expr(*o.expr)
+                                                        : rewrite(*o.expr, items, 0, all);
+      r.descending = o.descending;
+      r.nulls_first = o.nulls_first;
+      out.order_by.push_back(std::move(r));
+    }
+    out.distinct = s.distinct;
+    for (const sql::ExprPtr& d : s.distinct_on)
+      out.distinct_on.push_back(rewrite(*d, items, 0, all));
+    out.limit = s.limit;
+    out.offset = s.offset;
+    out.pulled_up = true;
+    rename(out);
+    return out;
+  }
+
+ private:
+  // cterefcount: the references to each WITH query anywhere in the statement (a query
+  // of WITH's list sees the ones before it).
+  void count_refs(const sql::Select& s, CteEnv env) {
+    check_stack_depth();
+    for (const sql::CommonTableExpr& c : s.with) {
+      count_refs(*c.query, env);
+      env.push_back(&c);
+    }
+    if (s.from) count_from(*s.from, env);
+  }
+  void count_from(const sql::FromItem& f, const CteEnv& env) {
+    for (const sql::FromItem& side : f.sides) count_from(side, env);
+    if (f.subquery) count_refs(*f.subquery, env);
+    if (const sql::CommonTableExpr* c = find_cte(env, f)) ++refs_[c];
+  }
+
+  // A bare name ORDER BY (or GROUP BY) reads as an output column rather than an input one.
+  bool is_output_name(const sql::Expr& e, const std::vector<Item>& items, bool order_by,
+                      const sql::Select* s = nullptr) const {
+    if (e.kind == sql::ExprKind::kIntConst) return true;
+    if (e.kind != sql::ExprKind::kColumnRef || !e.qualifier.empty()) return false;
+    if (order_by) {
+      for (const sql::Target& t : s->targets)
+        if (t.expr->kind != sql::ExprKind::kStar &&
+            (t.alias.empty() ? sql::default_column_name(*t.expr) : t.alias) == e.name)
+          return true;
+      return false;
+    }
+    // GROUP BY: an input column first (findTargetlistEntrySQL92).
+    for (const Item& it : items)
+      if (std::find(it.columns.begin(), it.columns.end(), e.name) != it.columns.end()) return false;
+    return true;
+  }
+
+  // One level's FROM: its own tables take their places in the range table first, then
+  // each subquery's, in the order written (pull_up_subqueries appends them).
+  sql::FromItem level_from(const sql::FromItem& f, std::vector<Item>& items, const CteEnv& env) {
+    std::map<const sql::FromItem*, size_t> leaf_of;
+    register_tables(f, env, leaf_of);
+    sql::FromItem out = flatten(f, items, env, leaf_of);
+    for (size_t i = 0; i < items.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (items[j].name == items[i].name)
+          throw Error("table name " + quoted(items[i].name) + " specified more than once")
+              .at_position(items[i].position)
+              .with_sqlstate(sqlstate::kDuplicateAlias);
+    return out;
+  }
+
+  void register_tables(const sql::FromItem& f, const CteEnv& env,
+                       std::map<const sql::FromItem*, size_t>& leaf_of) {
+    for (const sql::FromItem& side : f.sides) register_tables(side, env, leaf_of);
+    if (f.is_table() && !f.is_function && !find_cte(env, f)) {
+      leaf_of[&f] = leaves_.size();
+      leaves_.push_back(f.alias.empty() ? f.name : f.alias);
+    }
+  }
+
+  sql::FromItem flatten(const sql::FromItem& f, std::vector<Item>& items, const CteEnv& env,
+                        const std::map<const sql::FromItem*, size_t>& leaf_of) {
+    check_stack_depth();
+    sql::FromItem out;
+    out.position = f.position;
+    if (f.is_join()) {
+      if (!f.using_columns.empty())
+        throw not_supported("USING in a query with a subquery in FROM", f.position);
+      if (f.join == sql::JoinKind::kLeft || f.join == sql::JoinKind::kRight ||
+          f.join == sql::JoinKind::kFull)
+        throw not_supported("an outer join in a query with a subquery in FROM", f.position);
+      out.join = f.join;
+      const size_t begin = items.size();
+      for (const sql::FromItem& side : f.sides)
+        out.sides.push_back(flatten(side, items, env, leaf_of));
+      if (f.on) out.on = rewrite(*f.on, items, begin, items.size());
+      return out;
+    }
+    if (f.is_function) throw not_supported("a function in a join", f.position);
+    Item item;
+    item.position = f.position;
+    if (const sql::CommonTableExpr* cte = find_cte(env, f); cte || f.subquery) {
+      if (cte) check_inlined(*cte, f.position);
+      // A WITH query sees the WITH queries before it, not the query that names it.
+      CteEnv inner = env;
+      if (cte) inner.erase(std::find(inner.begin(), inner.end(), cte), inner.end());
+      Flat sub = subquery(cte ? *cte->query : *f.subquery, f.position, inner);
+      item.name = f.alias.empty() ? cte->name : f.alias;
+      item.columns = sub.names;
+      item.exprs = sub.outputs;
+      if (cte) alias_columns(item, cte->column_aliases, f.position);
+      alias_columns(item, f.column_aliases, f.position);
+      items.push_back(std::move(item));
+      return std::move(sub.from);
+    }
+    const RelationEntry& rel = find_table_item(ctx_, f);
+    const std::string id = std::string(1, kLeafMark) + std::to_string(leaf_of.at(&f));
+    item.name = f.alias.empty() ? f.name : f.alias;
+    for (const Column& c : rel.columns) {
+      auto ref = std::make_unique<sql::Expr>(sql::ExprKind::kColumnRef, f.position);
+      ref->qualifier = id;
+      ref->name = c.name;
+      item.columns.push_back(c.name);
+      item.exprs.push_back(ref.get());
+      pool_.push_back(std::move(ref));
+    }
+    alias_columns(item, f.column_aliases, f.position);
+    items.push_back(std::move(item));
+    out.name = f.name;
+    out.schema = f.schema;
+    out.alias = id;
+    return out;
+  }
+
+  // inline_cte's conditions (PostgreSQL 12+): referenced once, or written NOT MATERIALIZED.
+  void check_inlined(const sql::CommonTableExpr& c, int position) {
+    if (c.materialized.value_or(false))
+      throw not_supported("WITH ... AS MATERIALIZED (a CTE Scan)", position);
+    if (refs_[&c] > 1 && !c.materialized.has_value())
+      throw not_supported("a WITH query referenced more than once (a CTE Scan)", position);
+  }
+
+  void alias_columns(Item& item, const std::vector<std::string>& aliases, int position) const {
+    (void)position;
+    if (aliases.size() > item.columns.size())
+      throw Error("table " + quoted(item.name) + " has " + std::to_string(item.columns.size()) +
+                  " columns available but " + std::to_string(aliases.size()) + " columns specified")
+          .with_sqlstate(sqlstate::kInvalidColumnReference);
+    for (size_t i = 0; i < aliases.size(); ++i) item.columns[i] = aliases[i];
+  }
+
+  // is_simple_subquery: what PostgreSQL would plan on its own is refused by name.
+  Flat subquery(const sql::Select& q, int position, const CteEnv& env) {
+    check_stack_depth();
+    if (!q.with.empty()) throw not_supported("WITH inside a subquery in FROM", position);
+    if (!q.values.empty() || !q.from)
+      throw not_supported("a subquery in FROM without a FROM clause", position);
+    const bool aggregates = std::any_of(q.targets.begin(), q.targets.end(),
+                                        [](const auto& t) { return calls_aggregate(*t.expr); });
+    if (!q.group_by.empty() || q.having || aggregates)
+      throw not_supported("a subquery in FROM with GROUP BY or aggregates (a Subquery Scan)",
+                          position);
+    if (q.distinct)
+      throw not_supported("a subquery in FROM with DISTINCT (a Subquery Scan)", position);
+    if (!q.order_by.empty() || q.limit || q.offset)
+      throw not_supported("a subquery in FROM with ORDER BY, LIMIT or OFFSET (a Subquery Scan)",
+                          position);
+    if (std::any_of(q.targets.begin(), q.targets.end(),
+                    [](const auto& t) { return calls_volatile(*t.expr); }))
+      throw not_supported("a subquery in FROM whose select list calls a volatile function",
+                          position);
+    Flat flat;
+    std::vector<Item> items;
+    flat.from = level_from(*q.from, items, env);
+    if (q.where)
+      flat.from.pulled_quals =
+          and_of(std::move(flat.from.pulled_quals), rewrite(*q.where, items, 0, items.size()));
+    for (const sql::Target& t : q.targets) {
+      if (t.expr->kind == sql::ExprKind::kStar) {
+        std::vector<sql::Target> star;
+        expand_star(*t.expr, items, star);
+        for (sql::Target& s : star) {
+          flat.names.push_back(s.alias);
+          flat.outputs.push_back(s.expr.get());
+          pool_.push_back(std::move(s.expr));
+        }
+        continue;
+      }
+      flat.names.push_back(t.alias.empty() ? sql::default_column_name(*t.expr) : t.alias);
+      pool_.push_back(rewrite(*t.expr, items, 0, items.size()));
+      flat.outputs.push_back(pool_.back().get());
+    }
+    return flat;
+  }
+
+  void expand_star(const sql::Expr& star, const std::vector<Item>& items,
+                   std::vector<sql::Target>& out) const {
+    bool found = star.qualifier.empty();
+    for (const Item& it : items) {
+      if (!star.qualifier.empty() && it.name != star.qualifier) continue;
+      found = true;
+      for (size_t c = 0; c < it.columns.size(); ++c)
+        out.push_back({copy_expr(*it.exprs[c]), it.columns[c]});
+    }
+    if (!found)
+      throw Error("missing FROM-clause entry for table " + quoted(star.qualifier))
+          .at_position(star.position)
+          .with_sqlstate(sqlstate::kUndefinedTable);
+  }
+
+  // A copy of `e` with each column reference replaced by what it names among
+  // items[begin, end) (an ON clause sees its join's items only).
+  sql::ExprPtr rewrite(const sql::Expr& e, const std::vector<Item>& items, size_t begin,
+                       size_t end) const {
+    check_stack_depth();
+    if (e.kind == sql::ExprKind::kColumnRef) return copy_expr(*resolve(e, items, begin, end));
+    if (e.kind == sql::ExprKind::kSubLink)
+      throw not_supported("a subquery in an expression of a query with a subquery in FROM",
+                          e.position);
+    sql::ExprPtr c = copy_expr(e);
+    c->args.clear();
+    c->height = 1;
+    for (const sql::ExprPtr& a : e.args) {
+      c->args.push_back(a->kind == sql::ExprKind::kStar ? copy_expr(*a)
+                                                        : rewrite(*a, items, begin, end));
+      c->height = std::max(c->height, 1 + c->args.back()->height);
+    }
+    return c;
+  }
+
+  const sql::Expr* resolve(const sql::Expr& ref, const std::vector<Item>& items, size_t begin,
+                           size_t end) const {
+    if (!ref.qualifier.empty()) {
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (items[i].name != ref.qualifier) continue;
+        if (i < begin || i >= end)
+          throw Error("invalid reference to FROM-clause entry for table " + quoted(ref.qualifier),
+                      "",
+                      "There is an entry for table " + quoted(ref.qualifier) +
+                          ", but it cannot be referenced from this part of the query.")
+              .at_position(ref.position)
+              .with_sqlstate(sqlstate::kUndefinedTable);
+        const sql::Expr* found = nullptr;
+        for (size_t c = 0; c < items[i].columns.size(); ++c)
+          if (items[i].columns[c] == ref.name) {
+            if (found)
+              throw Error("column reference " + quoted(ref.name) + " is ambiguous")
+                  .at_position(ref.position)
+                  .with_sqlstate(sqlstate::kAmbiguousColumn);
+            found = items[i].exprs[c];
+          }
+        if (!found)
+          throw Error("column " + ref.qualifier + "." + ref.name + " does not exist")
+              .at_position(ref.position)
+              .with_sqlstate(sqlstate::kUndefinedColumn);
+        return found;
+      }
+      throw Error("missing FROM-clause entry for table " + quoted(ref.qualifier))
+          .at_position(ref.position)
+          .with_sqlstate(sqlstate::kUndefinedTable);
+    }
+    const sql::Expr* found = nullptr;
+    for (size_t i = begin; i < end; ++i)
+      for (size_t c = 0; c < items[i].columns.size(); ++c)
+        if (items[i].columns[c] == ref.name) {
+          if (found)
+            throw Error("column reference " + quoted(ref.name) + " is ambiguous")
+                .at_position(ref.position)
+                .with_sqlstate(sqlstate::kAmbiguousColumn);
+          found = items[i].exprs[c];
+        }
+    if (!found)
+      throw Error("column " + quoted(ref.name) + " does not exist")
+          .at_position(ref.position)
+          .with_sqlstate(sqlstate::kUndefinedColumn);
+    return found;
+  }
+
+  // set_rtable_names: each table in range-table order takes its alias or name, or that
+  // name suffixed `_N` (a counter per name) when an earlier table holds it.
+  void rename(sql::Select& s) {
+    std::map<std::string, int> counter;
+    std::vector<std::string> used;
+    for (const std::string& base : leaves_) {
+      std::string name = base;
+      if (std::find(used.begin(), used.end(), name) != used.end()) {
+        int& n = counter[base];
+        do name = base + "_" + std::to_string(++n);
+        while (std::find(used.begin(), used.end(), name) != used.end());
+      }
+      used.push_back(name);
+      final_.push_back(name);
+    }
+    rename_from(*s.from);
+    for (sql::Target& t : s.targets) rename_expr(t.expr.get());
+    rename_expr(s.where.get());
+    for (sql::ExprPtr& g : s.group_by) rename_expr(g.get());
+    rename_expr(s.having.get());
+    for (sql::OrderItem& o : s.order_by) rename_expr(o.expr.get());
+    for (sql::ExprPtr& d : s.distinct_on) rename_expr(d.get());
+  }
+  void rename_from(sql::FromItem& f) {
+    for (sql::FromItem& side : f.sides) rename_from(side);
+    rename_expr(f.on.get());
+    rename_expr(f.pulled_quals.get());
+    if (!f.alias.empty() && f.alias[0] == kLeafMark) f.alias = final_name(f.alias);
+  }
+  void rename_expr(sql::Expr* e) {
+    if (e == nullptr) return;
+    check_stack_depth();
+    if (!e->qualifier.empty() && e->qualifier[0] == kLeafMark)
+      e->qualifier = final_name(e->qualifier);
+    for (sql::ExprPtr& a : e->args) rename_expr(a.get());
+  }
+  const std::string& final_name(const std::string& id) const {
+    return final_[size_t(std::stoul(id.substr(1)))];
+  }
+
+  PlanContext& ctx_;
+  std::map<const sql::CommonTableExpr*, int> refs_;
+  std::vector<std::string> leaves_;  // each base table's alias or name, in range-table order
+  std::vector<std::string> final_;   // and the name EXPLAIN gives it
+  std::vector<sql::ExprPtr> pool_;   // the expressions references are replaced by
+};
+
+bool from_has_subquery(const sql::FromItem& f) {
+  if (f.subquery) return true;
+  return std::any_of(f.sides.begin(), f.sides.end(),
+                     [](const sql::FromItem& s) { return from_has_subquery(s); });
+}
+
+}  // namespace
+
+bool has_from_subqueries(const sql::Select& s) {
+  return !s.pulled_up && (!s.with.empty() || (s.from && from_has_subquery(*s.from)));
+}
+
+sql::Select pull_up_from_subqueries(PlanContext& ctx, const sql::Select& s) {
+  if (!s.from) throw not_supported("WITH over a query without FROM", 0);
+  return Flattener(ctx).top(s);
+}
+
+}  // namespace tp
