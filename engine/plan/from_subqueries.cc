@@ -1,6 +1,7 @@
 #include "engine/plan/from_subqueries.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -36,6 +37,10 @@ struct Item {
   int position = 0;
   std::vector<std::string> columns;
   std::vector<const sql::Expr*> exprs;
+  // Under the nullable side of an outer join: a pulled-up expression read above it
+  // would need PostgreSQL's PlaceHolderVar unless it is strict over the subquery's columns.
+  bool nullable = false;
+  bool subquery = false;
 };
 
 // A subquery flattened: its FROM tree (its own WHERE on the tree's root), and its
@@ -153,7 +158,7 @@ class Flattener {
   sql::FromItem level_from(const sql::FromItem& f, std::vector<Item>& items, const CteEnv& env) {
     std::map<const sql::FromItem*, size_t> leaf_of;
     register_tables(f, env, leaf_of);
-    sql::FromItem out = flatten(f, items, env, leaf_of);
+    sql::FromItem out = flatten(f, items, env, leaf_of, false);
     for (size_t i = 0; i < items.size(); ++i)
       for (size_t j = 0; j < i; ++j)
         if (items[j].name == items[i].name)
@@ -173,32 +178,41 @@ class Flattener {
   }
 
   sql::FromItem flatten(const sql::FromItem& f, std::vector<Item>& items, const CteEnv& env,
-                        const std::map<const sql::FromItem*, size_t>& leaf_of) {
+                        const std::map<const sql::FromItem*, size_t>& leaf_of, bool nullable) {
     check_stack_depth();
     sql::FromItem out;
     out.position = f.position;
     if (f.is_join()) {
       if (!f.using_columns.empty())
         throw not_supported("USING in a query with a subquery in FROM", f.position);
-      if (f.join == sql::JoinKind::kLeft || f.join == sql::JoinKind::kRight ||
-          f.join == sql::JoinKind::kFull)
-        throw not_supported("an outer join in a query with a subquery in FROM", f.position);
       out.join = f.join;
       const size_t begin = items.size();
-      for (const sql::FromItem& side : f.sides)
-        out.sides.push_back(flatten(side, items, env, leaf_of));
+      const bool full = f.join == sql::JoinKind::kFull;
+      out.sides.push_back(flatten(f.sides[0], items, env, leaf_of,
+                                  nullable || full || f.join == sql::JoinKind::kRight));
+      out.sides.push_back(flatten(f.sides[1], items, env, leaf_of,
+                                  nullable || full || f.join == sql::JoinKind::kLeft));
       if (f.on) out.on = rewrite(*f.on, items, begin, items.size());
       return out;
     }
     if (f.is_function) throw not_supported("a function in a join", f.position);
     Item item;
     item.position = f.position;
+    item.nullable = nullable;
     if (const sql::CommonTableExpr* cte = find_cte(env, f); cte || f.subquery) {
       if (cte) check_inlined(*cte, f.position);
       // A WITH query sees the WITH queries before it, not the query that names it.
       CteEnv inner = env;
       if (cte) inner.erase(std::find(inner.begin(), inner.end(), cte), inner.end());
+      outer_.push_back(&items);
       Flat sub = subquery(cte ? *cte->query : *f.subquery, f.position, inner);
+      outer_.pop_back();
+      item.subquery = true;
+      // Its WHERE filters the subquery's own join: over an outer join inside it, that
+      // would need a FromExpr above the join the join tree here does not have.
+      if (sub.from.pulled_quals && sub.from.is_join() && sub.from.join != sql::JoinKind::kInner &&
+          sub.from.join != sql::JoinKind::kComma && sub.from.join != sql::JoinKind::kCross)
+        throw not_supported("a WHERE over an outer join in a subquery in FROM", f.position);
       item.name = f.alias.empty() ? cte->name : f.alias;
       item.columns = sub.names;
       item.exprs = sub.outputs;
@@ -347,13 +361,24 @@ class Flattener {
           throw Error("column " + ref.qualifier + "." + ref.name + " does not exist")
               .at_position(ref.position)
               .with_sqlstate(sqlstate::kUndefinedColumn);
-        return found;
+        return checked(found, items[i], ref);
       }
+      // A table of a query around this subquery: PostgreSQL's hint toward LATERAL.
+      for (const std::vector<Item>* level : outer_)
+        for (const Item& it : *level)
+          if (it.name == ref.qualifier)
+            throw Error("invalid reference to FROM-clause entry for table " + quoted(ref.qualifier),
+                        "",
+                        "There is an entry for table " + quoted(ref.qualifier) +
+                            ", but it cannot be referenced from this part of the query.")
+                .at_position(ref.position)
+                .with_sqlstate(sqlstate::kUndefinedTable);
       throw Error("missing FROM-clause entry for table " + quoted(ref.qualifier))
           .at_position(ref.position)
           .with_sqlstate(sqlstate::kUndefinedTable);
     }
     const sql::Expr* found = nullptr;
+    const Item* from = nullptr;
     for (size_t i = begin; i < end; ++i)
       for (size_t c = 0; c < items[i].columns.size(); ++c)
         if (items[i].columns[c] == ref.name) {
@@ -362,12 +387,50 @@ class Flattener {
                 .at_position(ref.position)
                 .with_sqlstate(sqlstate::kAmbiguousColumn);
           found = items[i].exprs[c];
+          from = &items[i];
         }
     if (!found)
       throw Error("column " + quoted(ref.name) + " does not exist")
           .at_position(ref.position)
           .with_sqlstate(sqlstate::kUndefinedColumn);
-    return found;
+    return checked(found, *from, ref);
+  }
+
+  // pull_up_simple_subquery wraps an output read above an outer join that nulls it in a
+  // PlaceHolderVar unless it is a column, or strict over the subquery's columns (then it
+  // goes NULL with them): only those are pulled up here.
+  const sql::Expr* checked(const sql::Expr* e, const Item& item, const sql::Expr& ref) const {
+    if (item.nullable && item.subquery && !strict_over_columns(*e))
+      throw not_supported(
+          "an expression of a subquery in FROM on the nullable side of an outer "
+          "join (a PlaceHolderVar)",
+          ref.position);
+    return e;
+  }
+  static bool strict_over_columns(const sql::Expr& e) {
+    std::function<bool(const sql::Expr&)> strict = [&](const sql::Expr& x) {
+      switch (x.kind) {
+        case sql::ExprKind::kColumnRef:
+        case sql::ExprKind::kIntConst:
+        case sql::ExprKind::kNumConst:
+        case sql::ExprKind::kStrConst:
+          return true;
+        case sql::ExprKind::kUnary:
+        case sql::ExprKind::kBinary:
+        case sql::ExprKind::kCompare:
+        case sql::ExprKind::kCast:
+          return std::all_of(x.args.begin(), x.args.end(),
+                             [&](const sql::ExprPtr& a) { return strict(*a); });
+        default:
+          return false;
+      }
+    };
+    std::function<bool(const sql::Expr&)> has_column = [&](const sql::Expr& x) {
+      return x.kind == sql::ExprKind::kColumnRef ||
+             std::any_of(x.args.begin(), x.args.end(),
+                         [&](const sql::ExprPtr& a) { return has_column(*a); });
+    };
+    return strict(e) && has_column(e);
   }
 
   // set_rtable_names: each table in range-table order takes its alias or name, or that
@@ -415,6 +478,7 @@ class Flattener {
   std::vector<std::string> leaves_;  // each base table's alias or name, in range-table order
   std::vector<std::string> final_;   // and the name EXPLAIN gives it
   std::vector<sql::ExprPtr> pool_;   // the expressions references are replaced by
+  std::vector<const std::vector<Item>*> outer_;  // the levels around the subquery being read
 };
 
 bool from_has_subquery(const sql::FromItem& f) {

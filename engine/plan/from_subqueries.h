@@ -18,8 +18,10 @@
 //
 // What PostgreSQL plans as a Subquery Scan or a CTE Scan (a subquery with GROUP BY,
 // aggregates, DISTINCT, ORDER BY, LIMIT or OFFSET; a WITH query referenced twice or AS
-// MATERIALIZED), and what pulling up would need more of (outer joins around a subquery,
-// USING beside one, subqueries in expressions beside one, LATERAL) is refused by name.
+// MATERIALIZED), and what pulling up would need more of (a PlaceHolderVar: an output that
+// is not strict over the subquery's columns read above an outer join that nulls it; a
+// WHERE over an outer join inside the subquery; USING beside a subquery; subqueries in
+// expressions beside one; LATERAL) is refused by name.
 #pragma once
 
 #include "engine/plan/plan_context.h"
