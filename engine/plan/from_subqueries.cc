@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,24 @@ struct Item {
   // would need PostgreSQL's PlaceHolderVar unless it is strict over the subquery's columns.
   bool nullable = false;
   bool subquery = false;
+};
+
+// A column an unqualified name may mean (PostgreSQL's namespace item with its columns
+// visible): each item's, and a join's as its join RTE lists them (USING's merged ones
+// first, once).
+struct NsCol {
+  std::string name;
+  const sql::Expr* expr;
+  size_t item;
+};
+
+// Where a level's names resolve: items[begin, end) by their names (an ON clause sees
+// its join's only), `cols` for unqualified names.
+struct Scope {
+  const std::vector<Item>* items;
+  size_t begin;
+  size_t end;
+  const std::vector<NsCol>* cols;
 };
 
 // A subquery flattened: its FROM tree (its own WHERE on the tree's root), and its
@@ -82,35 +101,33 @@ class Flattener {
     for (const sql::CommonTableExpr& c : s.with) env.push_back(&c);
     sql::Select out;
     std::vector<Item> items;
-    out.from = level_from(*s.from, items, env);
-    const size_t all = items.size();
-    if (s.where) out.where = rewrite(*s.where, items, 0, all);
+    std::vector<NsCol> cols;
+    out.from = level_from(*s.from, items, env, cols);
+    const Scope all{&items, 0, items.size(), &cols};
+    if (s.where) out.where = rewrite(*s.where, all);
     for (const sql::Target& t : s.targets) {
       if (t.expr->kind == sql::ExprKind::kStar) {
-        expand_star(*t.expr, items, out.targets);
+        expand_star(*t.expr, all, out.targets);
         continue;
       }
       sql::Target o;
-      o.expr = rewrite(*t.expr, items, 0, all);
+      o.expr = rewrite(*t.expr, all);
       o.alias = t.alias.empty() ? sql::default_column_name(*t.expr) : t.alias;
       out.targets.push_back(std::move(o));
     }
     for (const sql::ExprPtr& g : s.group_by)
-      out.group_by.push_back(is_output_name(*g, items, false) ? copy_expr(*g)
-                                                              : rewrite(*g, items, 0, all));
+      out.group_by.push_back(is_output_name(*g, cols, false) ? copy_expr(*g) : rewrite(*g, all));
     out.group_by_position = s.group_by_position;
-    if (s.having) out.having = rewrite(*s.having, items, 0, all);
+    if (s.having) out.having = rewrite(*s.having, all);
     for (const sql::OrderItem& o : s.order_by) {
       sql::OrderItem r;
-      r.expr = is_output_name(*o.expr, items, true, &s) ? copy_expr(*o.expr)
-                                                        : rewrite(*o.expr, items, 0, all);
+      r.expr = is_output_name(*o.expr, cols, true, &s) ? copy_expr(*o.expr) : rewrite(*o.expr, all);
       r.descending = o.descending;
       r.nulls_first = o.nulls_first;
       out.order_by.push_back(std::move(r));
     }
     out.distinct = s.distinct;
-    for (const sql::ExprPtr& d : s.distinct_on)
-      out.distinct_on.push_back(rewrite(*d, items, 0, all));
+    for (const sql::ExprPtr& d : s.distinct_on) out.distinct_on.push_back(rewrite(*d, all));
     out.limit = s.limit;
     out.offset = s.offset;
     out.pulled_up = true;
@@ -136,7 +153,7 @@ class Flattener {
   }
 
   // A bare name ORDER BY (or GROUP BY) reads as an output column rather than an input one.
-  bool is_output_name(const sql::Expr& e, const std::vector<Item>& items, bool order_by,
+  bool is_output_name(const sql::Expr& e, const std::vector<NsCol>& cols, bool order_by,
                       const sql::Select* s = nullptr) const {
     if (e.kind == sql::ExprKind::kIntConst) return true;
     if (e.kind != sql::ExprKind::kColumnRef || !e.qualifier.empty()) return false;
@@ -148,17 +165,16 @@ class Flattener {
       return false;
     }
     // GROUP BY: an input column first (findTargetlistEntrySQL92).
-    for (const Item& it : items)
-      if (std::find(it.columns.begin(), it.columns.end(), e.name) != it.columns.end()) return false;
-    return true;
+    return std::none_of(cols.begin(), cols.end(), [&](const NsCol& c) { return c.name == e.name; });
   }
 
   // One level's FROM: its own tables take their places in the range table first, then
   // each subquery's, in the order written (pull_up_subqueries appends them).
-  sql::FromItem level_from(const sql::FromItem& f, std::vector<Item>& items, const CteEnv& env) {
+  sql::FromItem level_from(const sql::FromItem& f, std::vector<Item>& items, const CteEnv& env,
+                           std::vector<NsCol>& cols) {
     std::map<const sql::FromItem*, size_t> leaf_of;
     register_tables(f, env, leaf_of);
-    sql::FromItem out = flatten(f, items, env, leaf_of, false);
+    sql::FromItem out = flatten(f, items, env, leaf_of, false, cols);
     for (size_t i = 0; i < items.size(); ++i)
       for (size_t j = 0; j < i; ++j)
         if (items[j].name == items[i].name)
@@ -174,25 +190,34 @@ class Flattener {
     if (f.is_table() && !f.is_function && !find_cte(env, f)) {
       leaf_of[&f] = leaves_.size();
       leaves_.push_back(f.alias.empty() ? f.name : f.alias);
+      leaf_rel_.push_back(nullptr);
     }
   }
 
   sql::FromItem flatten(const sql::FromItem& f, std::vector<Item>& items, const CteEnv& env,
-                        const std::map<const sql::FromItem*, size_t>& leaf_of, bool nullable) {
+                        const std::map<const sql::FromItem*, size_t>& leaf_of, bool nullable,
+                        std::vector<NsCol>& cols) {
     check_stack_depth();
     sql::FromItem out;
     out.position = f.position;
     if (f.is_join()) {
-      if (!f.using_columns.empty())
-        throw not_supported("USING in a query with a subquery in FROM", f.position);
+      if (f.join == sql::JoinKind::kFull && !f.using_columns.empty())
+        throw not_supported("FULL JOIN with USING", f.position);
       out.join = f.join;
       const size_t begin = items.size();
       const bool full = f.join == sql::JoinKind::kFull;
+      std::vector<NsCol> left, right;
       out.sides.push_back(flatten(f.sides[0], items, env, leaf_of,
-                                  nullable || full || f.join == sql::JoinKind::kRight));
+                                  nullable || full || f.join == sql::JoinKind::kRight, left));
       out.sides.push_back(flatten(f.sides[1], items, env, leaf_of,
-                                  nullable || full || f.join == sql::JoinKind::kLeft));
-      if (f.on) out.on = rewrite(*f.on, items, begin, items.size());
+                                  nullable || full || f.join == sql::JoinKind::kLeft, right));
+      if (!f.using_columns.empty()) {
+        out.on = using_join(f, items, left, right, cols);
+        return out;
+      }
+      cols = left;
+      cols.insert(cols.end(), right.begin(), right.end());
+      if (f.on) out.on = rewrite(*f.on, {&items, begin, items.size(), &cols});
       return out;
     }
     if (f.is_function) throw not_supported("a function in a join", f.position);
@@ -218,10 +243,12 @@ class Flattener {
       item.exprs = sub.outputs;
       if (cte) alias_columns(item, cte->column_aliases, f.position);
       alias_columns(item, f.column_aliases, f.position);
+      leaf_cols(item, items.size(), cols);
       items.push_back(std::move(item));
       return std::move(sub.from);
     }
     const RelationEntry& rel = find_table_item(ctx_, f);
+    leaf_rel_[leaf_of.at(&f)] = &rel;
     const std::string id = std::string(1, kLeafMark) + std::to_string(leaf_of.at(&f));
     item.name = f.alias.empty() ? f.name : f.alias;
     for (const Column& c : rel.columns) {
@@ -233,11 +260,109 @@ class Flattener {
       pool_.push_back(std::move(ref));
     }
     alias_columns(item, f.column_aliases, f.position);
+    leaf_cols(item, items.size(), cols);
     items.push_back(std::move(item));
     out.name = f.name;
     out.schema = f.schema;
     out.alias = id;
     return out;
+  }
+
+  static void leaf_cols(const Item& item, size_t index, std::vector<NsCol>& cols) {
+    for (size_t c = 0; c < item.columns.size(); ++c)
+      cols.push_back({item.columns[c], item.exprs[c], index});
+  }
+
+  // JOIN ... USING (x, ...) as the ON clause `left.x = right.x AND ...` it is, and the
+  // join's columns: the merged ones first (a RIGHT join's are its right side's), then each
+  // side's others.
+  sql::ExprPtr using_join(const sql::FromItem& f, const std::vector<Item>& items,
+                          const std::vector<NsCol>& left, const std::vector<NsCol>& right,
+                          std::vector<NsCol>& cols) const {
+    sql::ExprPtr on;
+    std::vector<NsCol> merged;
+    for (const std::string& name : f.using_columns) {
+      const NsCol& l = using_side(name, left, f.position, "left");
+      const NsCol& r = using_side(name, right, f.position, "right");
+      merged.push_back(merged_column(f, l, r));
+      checked(l.expr, items[l.item], f.position);
+      checked(r.expr, items[r.item], f.position);
+      auto eq = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, f.position);
+      eq->name = "=";
+      eq->args.push_back(copy_expr(*l.expr));
+      eq->args.push_back(copy_expr(*r.expr));
+      eq->height = 1 + std::max(eq->args[0]->height, eq->args[1]->height);
+      on = and_of(std::move(on), std::move(eq));
+    }
+    cols = merged;
+    auto rest = [&](const std::vector<NsCol>& side) {
+      for (const NsCol& c : side)
+        if (std::find(f.using_columns.begin(), f.using_columns.end(), c.name) ==
+            f.using_columns.end())
+          cols.push_back(c);
+    };
+    rest(left);
+    rest(right);
+    return on;
+  }
+
+  // buildMergedJoinVar: an inner join's merged column is the side not coerced to the
+  // common type (the left one when neither is), a LEFT (RIGHT) join's its left (right)
+  // side's, coerced.
+  const NsCol& merged_column(const sql::FromItem& f, const NsCol& l, const NsCol& r) const {
+    const std::optional<TypeId> lt = type_of(*l.expr), rt = type_of(*r.expr);
+    if (!lt || !rt || *lt == *rt) return f.join == sql::JoinKind::kRight ? r : l;
+    auto rank = [](TypeId t) {
+      switch (t) {
+        case TypeId::kInt2:
+          return 1;
+        case TypeId::kInt4:
+          return 2;
+        case TypeId::kInt8:
+          return 3;
+        case TypeId::kVarchar:
+          return 11;
+        case TypeId::kText:
+          return 12;
+        default:
+          return 0;
+      }
+    };
+    const int a = rank(*lt), b = rank(*rt);
+    if (a == 0 || b == 0 || (a > 10) != (b > 10) || f.join != sql::JoinKind::kInner)
+      throw not_supported("JOIN ... USING over columns of different types beside a subquery",
+                          f.position);
+    return a > b ? l : r;
+  }
+
+  // A base table's column's type (a pulled-up expression's is not known here).
+  std::optional<TypeId> type_of(const sql::Expr& e) const {
+    if (e.kind != sql::ExprKind::kColumnRef || e.qualifier.empty() || e.qualifier[0] != kLeafMark)
+      return std::nullopt;
+    const RelationEntry* rel = leaf_rel_[size_t(std::stoul(e.qualifier.substr(1)))];
+    for (const Column& c : rel->columns)
+      if (c.name == e.name) return c.type;
+    return std::nullopt;
+  }
+
+  static const NsCol& using_side(const std::string& name, const std::vector<NsCol>& side,
+                                 int position, const char* which) {
+    const NsCol* found = nullptr;
+    for (const NsCol& c : side)
+      if (c.name == name) {
+        if (found)
+          throw Error("common column name " + quoted(name) + " appears more than once in " + which +
+                      " table")
+              .at_position(position)
+              .with_sqlstate(sqlstate::kAmbiguousColumn);
+        found = &c;
+      }
+    if (!found)
+      throw Error("column " + quoted(name) + " specified in USING clause does not exist in " +
+                  which + " table")
+          .at_position(position)
+          .with_sqlstate(sqlstate::kUndefinedColumn);
+    return *found;
   }
 
   // inline_cte's conditions (PostgreSQL 12+): referenced once, or written NOT MATERIALIZED.
@@ -279,14 +404,15 @@ class Flattener {
                           position);
     Flat flat;
     std::vector<Item> items;
-    flat.from = level_from(*q.from, items, env);
+    std::vector<NsCol> cols;
+    flat.from = level_from(*q.from, items, env, cols);
+    const Scope all{&items, 0, items.size(), &cols};
     if (q.where)
-      flat.from.pulled_quals =
-          and_of(std::move(flat.from.pulled_quals), rewrite(*q.where, items, 0, items.size()));
+      flat.from.pulled_quals = and_of(std::move(flat.from.pulled_quals), rewrite(*q.where, all));
     for (const sql::Target& t : q.targets) {
       if (t.expr->kind == sql::ExprKind::kStar) {
         std::vector<sql::Target> star;
-        expand_star(*t.expr, items, star);
+        expand_star(*t.expr, all, star);
         for (sql::Target& s : star) {
           flat.names.push_back(s.alias);
           flat.outputs.push_back(s.expr.get());
@@ -295,16 +421,19 @@ class Flattener {
         continue;
       }
       flat.names.push_back(t.alias.empty() ? sql::default_column_name(*t.expr) : t.alias);
-      pool_.push_back(rewrite(*t.expr, items, 0, items.size()));
+      pool_.push_back(rewrite(*t.expr, all));
       flat.outputs.push_back(pool_.back().get());
     }
     return flat;
   }
 
-  void expand_star(const sql::Expr& star, const std::vector<Item>& items,
-                   std::vector<sql::Target>& out) const {
-    bool found = star.qualifier.empty();
-    for (const Item& it : items) {
+  void expand_star(const sql::Expr& star, const Scope& scope, std::vector<sql::Target>& out) const {
+    if (star.qualifier.empty()) {
+      for (const NsCol& c : *scope.cols) out.push_back({copy_expr(*c.expr), c.name});
+      return;
+    }
+    bool found = false;
+    for (const Item& it : *scope.items) {
       if (!star.qualifier.empty() && it.name != star.qualifier) continue;
       found = true;
       for (size_t c = 0; c < it.columns.size(); ++c)
@@ -318,10 +447,9 @@ class Flattener {
 
   // A copy of `e` with each column reference replaced by what it names among
   // items[begin, end) (an ON clause sees its join's items only).
-  sql::ExprPtr rewrite(const sql::Expr& e, const std::vector<Item>& items, size_t begin,
-                       size_t end) const {
+  sql::ExprPtr rewrite(const sql::Expr& e, const Scope& scope) const {
     check_stack_depth();
-    if (e.kind == sql::ExprKind::kColumnRef) return copy_expr(*resolve(e, items, begin, end));
+    if (e.kind == sql::ExprKind::kColumnRef) return copy_expr(*resolve(e, scope));
     if (e.kind == sql::ExprKind::kSubLink)
       throw not_supported("a subquery in an expression of a query with a subquery in FROM",
                           e.position);
@@ -329,19 +457,18 @@ class Flattener {
     c->args.clear();
     c->height = 1;
     for (const sql::ExprPtr& a : e.args) {
-      c->args.push_back(a->kind == sql::ExprKind::kStar ? copy_expr(*a)
-                                                        : rewrite(*a, items, begin, end));
+      c->args.push_back(a->kind == sql::ExprKind::kStar ? copy_expr(*a) : rewrite(*a, scope));
       c->height = std::max(c->height, 1 + c->args.back()->height);
     }
     return c;
   }
 
-  const sql::Expr* resolve(const sql::Expr& ref, const std::vector<Item>& items, size_t begin,
-                           size_t end) const {
+  const sql::Expr* resolve(const sql::Expr& ref, const Scope& scope) const {
+    const std::vector<Item>& items = *scope.items;
     if (!ref.qualifier.empty()) {
       for (size_t i = 0; i < items.size(); ++i) {
         if (items[i].name != ref.qualifier) continue;
-        if (i < begin || i >= end)
+        if (i < scope.begin || i >= scope.end)
           throw Error("invalid reference to FROM-clause entry for table " + quoted(ref.qualifier),
                       "",
                       "There is an entry for table " + quoted(ref.qualifier) +
@@ -361,7 +488,7 @@ class Flattener {
           throw Error("column " + ref.qualifier + "." + ref.name + " does not exist")
               .at_position(ref.position)
               .with_sqlstate(sqlstate::kUndefinedColumn);
-        return checked(found, items[i], ref);
+        return checked(found, items[i], ref.position);
       }
       // A table of a query around this subquery: PostgreSQL's hint toward LATERAL.
       for (const std::vector<Item>* level : outer_)
@@ -379,32 +506,31 @@ class Flattener {
     }
     const sql::Expr* found = nullptr;
     const Item* from = nullptr;
-    for (size_t i = begin; i < end; ++i)
-      for (size_t c = 0; c < items[i].columns.size(); ++c)
-        if (items[i].columns[c] == ref.name) {
-          if (found)
-            throw Error("column reference " + quoted(ref.name) + " is ambiguous")
-                .at_position(ref.position)
-                .with_sqlstate(sqlstate::kAmbiguousColumn);
-          found = items[i].exprs[c];
-          from = &items[i];
-        }
+    for (const NsCol& c : *scope.cols)
+      if (c.name == ref.name) {
+        if (found)
+          throw Error("column reference " + quoted(ref.name) + " is ambiguous")
+              .at_position(ref.position)
+              .with_sqlstate(sqlstate::kAmbiguousColumn);
+        found = c.expr;
+        from = &items[c.item];
+      }
     if (!found)
       throw Error("column " + quoted(ref.name) + " does not exist")
           .at_position(ref.position)
           .with_sqlstate(sqlstate::kUndefinedColumn);
-    return checked(found, *from, ref);
+    return checked(found, *from, ref.position);
   }
 
   // pull_up_simple_subquery wraps an output read above an outer join that nulls it in a
   // PlaceHolderVar unless it is a column, or strict over the subquery's columns (then it
   // goes NULL with them): only those are pulled up here.
-  const sql::Expr* checked(const sql::Expr* e, const Item& item, const sql::Expr& ref) const {
+  const sql::Expr* checked(const sql::Expr* e, const Item& item, int position) const {
     if (item.nullable && item.subquery && !strict_over_columns(*e))
       throw not_supported(
           "an expression of a subquery in FROM on the nullable side of an outer "
           "join (a PlaceHolderVar)",
-          ref.position);
+          position);
     return e;
   }
   static bool strict_over_columns(const sql::Expr& e) {
@@ -476,8 +602,9 @@ class Flattener {
   PlanContext& ctx_;
   std::map<const sql::CommonTableExpr*, int> refs_;
   std::vector<std::string> leaves_;  // each base table's alias or name, in range-table order
-  std::vector<std::string> final_;   // and the name EXPLAIN gives it
-  std::vector<sql::ExprPtr> pool_;   // the expressions references are replaced by
+  std::vector<const RelationEntry*> leaf_rel_;
+  std::vector<std::string> final_;               // and the name EXPLAIN gives it
+  std::vector<sql::ExprPtr> pool_;               // the expressions references are replaced by
   std::vector<const std::vector<Item>*> outer_;  // the levels around the subquery being read
 };
 

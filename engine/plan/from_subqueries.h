@@ -20,8 +20,9 @@
 // aggregates, DISTINCT, ORDER BY, LIMIT or OFFSET; a WITH query referenced twice or AS
 // MATERIALIZED), and what pulling up would need more of (a PlaceHolderVar: an output that
 // is not strict over the subquery's columns read above an outer join that nulls it; a
-// WHERE over an outer join inside the subquery; USING beside a subquery; subqueries in
-// expressions beside one; LATERAL) is refused by name.
+// WHERE over an outer join inside the subquery; subqueries in expressions beside one;
+// LATERAL) is refused by name. JOIN ... USING beside a subquery becomes the ON clause it
+// stands for, its merged columns resolving as PostgreSQL's join RTE lists them.
 #pragma once
 
 #include "engine/plan/plan_context.h"
