@@ -1,0 +1,25 @@
+select * from (select id, cust as k from o where amount > 50) s join c on s.k = c.cid where s.id < 300
+select s.k, c.name from (select id, cust as k from o where amount > 50) s join c on s.k = c.cid where c.region = 3
+select * from (select id, cust + 1 as k from o where amount > 50) s where s.k < 20 order by k, s.id
+select s.total, r.label from (select oid, qty * 2 as total from l where line < 100) s, r where s.oid = r.rid
+select x.a, x.b from (select id, cust from o) x(a, b) join c on x.b = c.cid where x.a < 200
+select count(*) from (select cust from o where id < 5000) s join c on s.cust = c.cid
+select s.region, count(*) from (select c.cid, c.region from c join r on c.region = r.rid) s join o on o.cust = s.cid group by s.region order by s.region
+select s.id, c.name from (select id, cust from o where id < 20) s join c on c.cid = s.cust
+select s.id, l.qty from (select id, cust from o where id between 100 and 110) s join l on l.oid = s.id
+select s.id, x.label from (select id, cust, amount from o where id < 50 and amount > 1) s, (select rid, label from r where rid < 5) x where x.rid = s.cust
+select s.v from (select amount * 2 as v, cust from o) s join c on s.cust = c.cid order by s.v desc limit 5
+select * from (select id from o where id < 10) o join o o2 on o.id = o2.id
+select * from (select * from (select id, cust from o where id < 300) a where a.cust > 10) b join c on b.cust = c.cid
+select * from (select o.id, c.name from o join c on o.cust = c.cid where c.region = 2) s join l on l.oid = s.id where l.qty = 3
+select t.k, count(*) from (select cust % 10 as k from o) t group by t.k order by t.k
+select s.k from (select cust as k from o) s join c on s.k = c.cid where c.cid = 5
+with w as (select cid, region from c where region < 4) select o.id, w.region from o join w on o.cust = w.cid where o.id < 100
+with big as (select oid, line from l where qty = 2) select o.id, big.line from o join big on big.oid = o.id where o.cust = 17
+with w as not materialized (select cid, region from c where region < 4) select * from w join o on o.cust = w.cid join w w2 on w2.cid = o.id
+with a as (select cid from c where region = 1), b as (select * from a join o on o.cust = a.cid) select b.id from b where b.amount > 98
+select c.name, s.id from c left join (select id, cust from o where amount > 90) s on c.cid = s.cust where c.region = 1
+select c.name, s.k from c left join (select id, cust + 1 as k from o where amount > 90) s on c.cid = s.k where c.region = 1
+select c.name, s.id from c left join (select id, cust from o where amount > 90) s on c.cid = s.cust where s.id is null
+select cust, s.id from (select id, cust from o where id < 30) s join (select cid as cust, name from c) t using (cust) where cust > 3
+select * from (select id, cust, cust as k from o where id < 5) s join (select id from o) t using (id)
