@@ -10,6 +10,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/plan/from_subquery_names.h"
 #include "engine/plan/join_exprs.h"
 #include "engine/plan/select_list.h"
 #include "engine/sql/expr_bind.h"
@@ -18,9 +19,7 @@
 namespace tp {
 namespace {
 
-// A base table's qualifier until every level is flattened and EXPLAIN's names are known:
-// a character no written name holds, then the table's place in the range table.
-constexpr char kLeafMark = '\x01';
+using namespace from_subqueries;  // NOLINT(google-build-using-namespace)
 
 using CteEnv = std::vector<const sql::CommonTableExpr*>;  // innermost last
 
@@ -30,37 +29,6 @@ const sql::CommonTableExpr* find_cte(const CteEnv& env, const sql::FromItem& f) 
     if ((*it)->name == f.name) return *it;
   return nullptr;
 }
-
-// A FROM item as one query level sees it: its name and its columns, each what a
-// reference to it becomes (a base table's column, or a pulled-up select-list entry).
-struct Item {
-  std::string name;
-  int position = 0;
-  std::vector<std::string> columns;
-  std::vector<const sql::Expr*> exprs;
-  // Under the nullable side of an outer join: a pulled-up expression read above it
-  // would need PostgreSQL's PlaceHolderVar unless it is strict over the subquery's columns.
-  bool nullable = false;
-  bool subquery = false;
-};
-
-// A column an unqualified name may mean (PostgreSQL's namespace item with its columns
-// visible): each item's, and a join's as its join RTE lists them (USING's merged ones
-// first, once).
-struct NsCol {
-  std::string name;
-  const sql::Expr* expr;
-  size_t item;
-};
-
-// Where a level's names resolve: items[begin, end) by their names (an ON clause sees
-// its join's only), `cols` for unqualified names.
-struct Scope {
-  const std::vector<Item>* items;
-  size_t begin;
-  size_t end;
-  const std::vector<NsCol>* cols;
-};
 
 // A subquery flattened: its FROM tree (its own WHERE on the tree's root), and its
 // select list's names and expressions.
@@ -103,7 +71,7 @@ class Flattener {
     std::vector<Item> items;
     std::vector<NsCol> cols;
     out.from = level_from(*s.from, items, env, cols);
-    const Scope all{&items, 0, items.size(), &cols};
+    const Scope all{&items, 0, items.size(), &cols, &outer_};
     if (s.where) out.where = rewrite(*s.where, all);
     for (const sql::Target& t : s.targets) {
       if (t.expr->kind == sql::ExprKind::kStar) {
@@ -217,7 +185,7 @@ class Flattener {
       }
       cols = left;
       cols.insert(cols.end(), right.begin(), right.end());
-      if (f.on) out.on = rewrite(*f.on, {&items, begin, items.size(), &cols});
+      if (f.on) out.on = rewrite(*f.on, {&items, begin, items.size(), &cols, &outer_});
       return out;
     }
     if (f.is_function) throw not_supported("a function in a join", f.position);
@@ -345,26 +313,6 @@ class Flattener {
     return std::nullopt;
   }
 
-  static const NsCol& using_side(const std::string& name, const std::vector<NsCol>& side,
-                                 int position, const char* which) {
-    const NsCol* found = nullptr;
-    for (const NsCol& c : side)
-      if (c.name == name) {
-        if (found)
-          throw Error("common column name " + quoted(name) + " appears more than once in " + which +
-                      " table")
-              .at_position(position)
-              .with_sqlstate(sqlstate::kAmbiguousColumn);
-        found = &c;
-      }
-    if (!found)
-      throw Error("column " + quoted(name) + " specified in USING clause does not exist in " +
-                  which + " table")
-          .at_position(position)
-          .with_sqlstate(sqlstate::kUndefinedColumn);
-    return *found;
-  }
-
   // inline_cte's conditions (PostgreSQL 12+): referenced once, or written NOT MATERIALIZED.
   void check_inlined(const sql::CommonTableExpr& c, int position) {
     if (c.materialized.value_or(false))
@@ -406,7 +354,7 @@ class Flattener {
     std::vector<Item> items;
     std::vector<NsCol> cols;
     flat.from = level_from(*q.from, items, env, cols);
-    const Scope all{&items, 0, items.size(), &cols};
+    const Scope all{&items, 0, items.size(), &cols, &outer_};
     if (q.where)
       flat.from.pulled_quals = and_of(std::move(flat.from.pulled_quals), rewrite(*q.where, all));
     for (const sql::Target& t : q.targets) {
@@ -425,138 +373,6 @@ class Flattener {
       flat.outputs.push_back(pool_.back().get());
     }
     return flat;
-  }
-
-  void expand_star(const sql::Expr& star, const Scope& scope, std::vector<sql::Target>& out) const {
-    if (star.qualifier.empty()) {
-      for (const NsCol& c : *scope.cols) out.push_back({copy_expr(*c.expr), c.name});
-      return;
-    }
-    bool found = false;
-    for (const Item& it : *scope.items) {
-      if (!star.qualifier.empty() && it.name != star.qualifier) continue;
-      found = true;
-      for (size_t c = 0; c < it.columns.size(); ++c)
-        out.push_back({copy_expr(*it.exprs[c]), it.columns[c]});
-    }
-    if (!found)
-      throw Error("missing FROM-clause entry for table " + quoted(star.qualifier))
-          .at_position(star.position)
-          .with_sqlstate(sqlstate::kUndefinedTable);
-  }
-
-  // A copy of `e` with each column reference replaced by what it names among
-  // items[begin, end) (an ON clause sees its join's items only).
-  sql::ExprPtr rewrite(const sql::Expr& e, const Scope& scope) const {
-    check_stack_depth();
-    if (e.kind == sql::ExprKind::kColumnRef) return copy_expr(*resolve(e, scope));
-    if (e.kind == sql::ExprKind::kSubLink)
-      throw not_supported("a subquery in an expression of a query with a subquery in FROM",
-                          e.position);
-    sql::ExprPtr c = copy_expr(e);
-    c->args.clear();
-    c->height = 1;
-    for (const sql::ExprPtr& a : e.args) {
-      c->args.push_back(a->kind == sql::ExprKind::kStar ? copy_expr(*a) : rewrite(*a, scope));
-      c->height = std::max(c->height, 1 + c->args.back()->height);
-    }
-    return c;
-  }
-
-  const sql::Expr* resolve(const sql::Expr& ref, const Scope& scope) const {
-    const std::vector<Item>& items = *scope.items;
-    if (!ref.qualifier.empty()) {
-      for (size_t i = 0; i < items.size(); ++i) {
-        if (items[i].name != ref.qualifier) continue;
-        if (i < scope.begin || i >= scope.end)
-          throw Error("invalid reference to FROM-clause entry for table " + quoted(ref.qualifier),
-                      "",
-                      "There is an entry for table " + quoted(ref.qualifier) +
-                          ", but it cannot be referenced from this part of the query.")
-              .at_position(ref.position)
-              .with_sqlstate(sqlstate::kUndefinedTable);
-        const sql::Expr* found = nullptr;
-        for (size_t c = 0; c < items[i].columns.size(); ++c)
-          if (items[i].columns[c] == ref.name) {
-            if (found)
-              throw Error("column reference " + quoted(ref.name) + " is ambiguous")
-                  .at_position(ref.position)
-                  .with_sqlstate(sqlstate::kAmbiguousColumn);
-            found = items[i].exprs[c];
-          }
-        if (!found)
-          throw Error("column " + ref.qualifier + "." + ref.name + " does not exist")
-              .at_position(ref.position)
-              .with_sqlstate(sqlstate::kUndefinedColumn);
-        return checked(found, items[i], ref.position);
-      }
-      // A table of a query around this subquery: PostgreSQL's hint toward LATERAL.
-      for (const std::vector<Item>* level : outer_)
-        for (const Item& it : *level)
-          if (it.name == ref.qualifier)
-            throw Error("invalid reference to FROM-clause entry for table " + quoted(ref.qualifier),
-                        "",
-                        "There is an entry for table " + quoted(ref.qualifier) +
-                            ", but it cannot be referenced from this part of the query.")
-                .at_position(ref.position)
-                .with_sqlstate(sqlstate::kUndefinedTable);
-      throw Error("missing FROM-clause entry for table " + quoted(ref.qualifier))
-          .at_position(ref.position)
-          .with_sqlstate(sqlstate::kUndefinedTable);
-    }
-    const sql::Expr* found = nullptr;
-    const Item* from = nullptr;
-    for (const NsCol& c : *scope.cols)
-      if (c.name == ref.name) {
-        if (found)
-          throw Error("column reference " + quoted(ref.name) + " is ambiguous")
-              .at_position(ref.position)
-              .with_sqlstate(sqlstate::kAmbiguousColumn);
-        found = c.expr;
-        from = &items[c.item];
-      }
-    if (!found)
-      throw Error("column " + quoted(ref.name) + " does not exist")
-          .at_position(ref.position)
-          .with_sqlstate(sqlstate::kUndefinedColumn);
-    return checked(found, *from, ref.position);
-  }
-
-  // pull_up_simple_subquery wraps an output read above an outer join that nulls it in a
-  // PlaceHolderVar unless it is a column, or strict over the subquery's columns (then it
-  // goes NULL with them): only those are pulled up here.
-  const sql::Expr* checked(const sql::Expr* e, const Item& item, int position) const {
-    if (item.nullable && item.subquery && !strict_over_columns(*e))
-      throw not_supported(
-          "an expression of a subquery in FROM on the nullable side of an outer "
-          "join (a PlaceHolderVar)",
-          position);
-    return e;
-  }
-  static bool strict_over_columns(const sql::Expr& e) {
-    std::function<bool(const sql::Expr&)> strict = [&](const sql::Expr& x) {
-      switch (x.kind) {
-        case sql::ExprKind::kColumnRef:
-        case sql::ExprKind::kIntConst:
-        case sql::ExprKind::kNumConst:
-        case sql::ExprKind::kStrConst:
-          return true;
-        case sql::ExprKind::kUnary:
-        case sql::ExprKind::kBinary:
-        case sql::ExprKind::kCompare:
-        case sql::ExprKind::kCast:
-          return std::all_of(x.args.begin(), x.args.end(),
-                             [&](const sql::ExprPtr& a) { return strict(*a); });
-        default:
-          return false;
-      }
-    };
-    std::function<bool(const sql::Expr&)> has_column = [&](const sql::Expr& x) {
-      return x.kind == sql::ExprKind::kColumnRef ||
-             std::any_of(x.args.begin(), x.args.end(),
-                         [&](const sql::ExprPtr& a) { return has_column(*a); });
-    };
-    return strict(e) && has_column(e);
   }
 
   // set_rtable_names: each table in range-table order takes its alias or name, or that
