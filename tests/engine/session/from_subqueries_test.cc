@@ -82,6 +82,9 @@ TEST_F(FromSubqueryTables, WhatIsNotBuiltIsRefusedByName) {
       "select c.name, s.k from c left join (select id, 1 as k, cust from o) s on c.cid = "
       "s.cust",
       "PlaceHolderVar");
+  // PostgreSQL's dummy relation on the nullable side: refused, not planned as empty.
+  refused("select o.id, s.cid from o left join (select cid from c where false) s on o.cust = s.cid",
+          "always false on the nullable side");
   refused("select * from lateral (select 1) s", "LATERAL");
   refused("with recursive w as (select 1) select * from w", "WITH RECURSIVE");
   refused("select * from (select id from o) s where exists (select 1 from c where c.cid = s.id)",
