@@ -59,6 +59,12 @@ sql::ExprPtr and_of(sql::ExprPtr a, sql::ExprPtr b) {
   return e;
 }
 
+bool from_has_subquery(const sql::FromItem& f) {
+  if (f.subquery) return true;
+  return std::any_of(f.sides.begin(), f.sides.end(),
+                     [](const sql::FromItem& s) { return from_has_subquery(s); });
+}
+
 class Flattener {
  public:
   explicit Flattener(PlanContext& ctx) : ctx_(ctx) {}
@@ -71,7 +77,8 @@ class Flattener {
     std::vector<Item> items;
     std::vector<NsCol> cols;
     out.from = level_from(*s.from, items, env, cols);
-    const Scope all{&items, 0, items.size(), &cols, &outer_};
+    sublink_leaves_ = leaves_.size();
+    const Scope all{&items, 0, items.size(), &cols, &outer_, nullptr, &sublink_hook_};
     if (s.where) out.where = rewrite(*s.where, all);
     for (const sql::Target& t : s.targets) {
       if (t.expr->kind == sql::ExprKind::kStar) {
@@ -104,6 +111,89 @@ class Flattener {
   }
 
  private:
+  // EXISTS (...) / x IN (SELECT ...) in the query's WHERE, left for the join binder to
+  // pull up (engine/plan/join_sublinks.h) with its references to this level's names
+  // replaced: its own tables keep their names, a name they lack is read from the query.
+  sql::ExprPtr sublink(const sql::Expr& e, const Scope& around) {
+    const sql::Select& q = *e.subselect;
+    if (!q.with.empty() || (q.from && from_has_subquery(*q.from)))
+      throw not_supported("a subquery in FROM inside a subquery in WHERE", e.position);
+    auto out = std::make_shared<sql::Select>();
+    std::vector<Item> items;
+    std::vector<NsCol> cols;
+    const size_t first_leaf = leaves_.size();
+    if (q.from) out->from = sublink_from(*q.from, items, cols);
+    // IN's subquery joins as a subquery (convert_ANY_sublink_to_join), pulled up after the
+    // FROM clause's; EXISTS's tables join the range table at once.
+    if (e.name == "in")
+      for (size_t i = first_leaf; i < leaves_.size(); ++i) in_leaves_.push_back(i);
+    const Scope local{&items, 0, items.size(), &cols, &outer_, &around};
+    for (const sql::Target& t : q.targets) {
+      sql::Target o;
+      o.expr = t.expr->kind == sql::ExprKind::kStar ? copy_expr(*t.expr) : rewrite(*t.expr, local);
+      o.alias = t.alias;
+      out->targets.push_back(std::move(o));
+    }
+    if (q.where) out->where = rewrite(*q.where, local);
+    for (const sql::ExprPtr& g : q.group_by) out->group_by.push_back(rewrite(*g, local));
+    out->group_by_position = q.group_by_position;
+    if (q.having) out->having = rewrite(*q.having, local);
+    for (const sql::OrderItem& o : q.order_by)
+      out->order_by.push_back({rewrite(*o.expr, local), o.descending, o.nulls_first});
+    out->distinct = q.distinct;
+    out->limit = q.limit;
+    out->offset = q.offset;
+    sql::ExprPtr c = copy_expr(e);
+    c->args.clear();
+    for (const sql::ExprPtr& a : e.args) c->args.push_back(rewrite(*a, around));
+    c->subselect = out;
+    sublinks_.push_back(std::move(out));
+    return c;
+  }
+
+  // A subquery in WHERE's FROM: tables (under their own names) in a list or CROSS JOIN.
+  sql::FromItem sublink_from(const sql::FromItem& f, std::vector<Item>& items,
+                             std::vector<NsCol>& cols) {
+    sql::FromItem out;
+    out.position = f.position;
+    out.join = f.join;
+    if (f.is_join()) {
+      if (f.on || !f.using_columns.empty())
+        throw not_supported(
+            "JOIN ... ON or USING inside a subquery in WHERE beside a subquery "
+            "in FROM",
+            f.position);
+      for (const sql::FromItem& side : f.sides)
+        out.sides.push_back(sublink_from(side, items, cols));
+      return out;
+    }
+    if (f.is_function) throw not_supported("a function in a join", f.position);
+    const RelationEntry& rel = find_table_item(ctx_, f);
+    Item item;
+    item.name = f.alias.empty() ? f.name : f.alias;
+    item.position = f.position;
+    // Its tables join the range table too (pull_up_sublinks appends them), and take
+    // EXPLAIN's names with the others.
+    const std::string id = std::string(1, kLeafMark) + std::to_string(leaves_.size());
+    leaves_.push_back(item.name);
+    leaf_rel_.push_back(&rel);
+    for (const Column& c : rel.columns) {
+      auto ref = std::make_unique<sql::Expr>(sql::ExprKind::kColumnRef, f.position);
+      ref->qualifier = id;
+      ref->name = c.name;
+      item.columns.push_back(c.name);
+      item.exprs.push_back(ref.get());
+      pool_.push_back(std::move(ref));
+    }
+    alias_columns(item, f.column_aliases, f.position);
+    leaf_cols(item, items.size(), cols);
+    items.push_back(std::move(item));
+    out.name = f.name;
+    out.schema = f.schema;
+    out.alias = id;
+    return out;
+  }
+
   // cterefcount: the references to each WITH query anywhere in the statement (a query
   // of WITH's list sees the ones before it).
   void count_refs(const sql::Select& s, CteEnv env) {
@@ -141,7 +231,12 @@ class Flattener {
   sql::FromItem level_from(const sql::FromItem& f, std::vector<Item>& items, const CteEnv& env,
                            std::vector<NsCol>& cols) {
     std::map<const sql::FromItem*, size_t> leaf_of;
+    const bool top = leaves_.empty() && !top_registered_;
     register_tables(f, env, leaf_of);
+    if (top) {
+      top_own_ = leaves_.size();
+      top_registered_ = true;
+    }
     sql::FromItem out = flatten(f, items, env, leaf_of, false, cols);
     for (size_t i = 0; i < items.size(); ++i)
       for (size_t j = 0; j < i; ++j)
@@ -380,7 +475,20 @@ class Flattener {
   void rename(sql::Select& s) {
     std::map<std::string, int> counter;
     std::vector<std::string> used;
-    for (const std::string& base : leaves_) {
+    // The range table's order: the query's own tables, then EXISTS's (pull_up_sublinks
+    // runs first), then the subqueries' in FROM, then IN's.
+    std::vector<size_t> order;
+    auto is_in = [&](size_t i) {
+      return std::find(in_leaves_.begin(), in_leaves_.end(), i) != in_leaves_.end();
+    };
+    for (size_t i = 0; i < top_own_; ++i) order.push_back(i);
+    for (size_t i = sublink_leaves_; i < leaves_.size(); ++i)
+      if (!is_in(i)) order.push_back(i);
+    for (size_t i = top_own_; i < sublink_leaves_; ++i) order.push_back(i);
+    for (size_t i : in_leaves_) order.push_back(i);
+    final_.resize(leaves_.size());
+    for (size_t leaf : order) {
+      const std::string& base = leaves_[leaf];
       std::string name = base;
       if (std::find(used.begin(), used.end(), name) != used.end()) {
         int& n = counter[base];
@@ -388,7 +496,7 @@ class Flattener {
         while (std::find(used.begin(), used.end(), name) != used.end());
       }
       used.push_back(name);
-      final_.push_back(name);
+      final_[leaf] = name;
     }
     rename_from(*s.from);
     for (sql::Target& t : s.targets) rename_expr(t.expr.get());
@@ -397,6 +505,14 @@ class Flattener {
     rename_expr(s.having.get());
     for (sql::OrderItem& o : s.order_by) rename_expr(o.expr.get());
     for (sql::ExprPtr& d : s.distinct_on) rename_expr(d.get());
+    for (const std::shared_ptr<sql::Select>& q : sublinks_) {
+      if (q->from) rename_from(*q->from);
+      for (sql::Target& t : q->targets) rename_expr(t.expr.get());
+      rename_expr(q->where.get());
+      for (sql::ExprPtr& g : q->group_by) rename_expr(g.get());
+      rename_expr(q->having.get());
+      for (sql::OrderItem& o : q->order_by) rename_expr(o.expr.get());
+    }
   }
   void rename_from(sql::FromItem& f) {
     for (sql::FromItem& side : f.sides) rename_from(side);
@@ -419,16 +535,17 @@ class Flattener {
   std::map<const sql::CommonTableExpr*, int> refs_;
   std::vector<std::string> leaves_;  // each base table's alias or name, in range-table order
   std::vector<const RelationEntry*> leaf_rel_;
-  std::vector<std::string> final_;               // and the name EXPLAIN gives it
-  std::vector<sql::ExprPtr> pool_;               // the expressions references are replaced by
+  std::vector<std::string> final_;  // and the name EXPLAIN gives it
+  std::vector<sql::ExprPtr> pool_;  // the expressions references are replaced by
+  bool top_registered_ = false;
+  size_t top_own_ = 0;             // the query's own tables: leaves [0, top_own_)
+  size_t sublink_leaves_ = 0;      // its subqueries' in WHERE: leaves from here on
+  std::vector<size_t> in_leaves_;  // the tables of IN (SELECT ...)s
+  std::vector<std::shared_ptr<sql::Select>> sublinks_;  // the subqueries in WHERE, rewritten
+  const std::function<sql::ExprPtr(const sql::Expr&, const Scope&)> sublink_hook_ =
+      [this](const sql::Expr& e, const Scope& around) { return sublink(e, around); };
   std::vector<const std::vector<Item>*> outer_;  // the levels around the subquery being read
 };
-
-bool from_has_subquery(const sql::FromItem& f) {
-  if (f.subquery) return true;
-  return std::any_of(f.sides.begin(), f.sides.end(),
-                     [](const sql::FromItem& s) { return from_has_subquery(s); });
-}
 
 }  // namespace
 

@@ -83,9 +83,12 @@ void expand_star(const sql::Expr& star, const Scope& scope, std::vector<sql::Tar
 sql::ExprPtr rewrite(const sql::Expr& e, const Scope& scope) {
   check_stack_depth();
   if (e.kind == sql::ExprKind::kColumnRef) return copy_expr(*resolve(e, scope));
-  if (e.kind == sql::ExprKind::kSubLink)
-    throw not_supported("a subquery in an expression of a query with a subquery in FROM",
-                        e.position);
+  if (e.kind == sql::ExprKind::kSubLink) {
+    if (scope.sublink == nullptr)
+      throw not_supported("a subquery in an expression of a query with a subquery in FROM",
+                          e.position);
+    return (*scope.sublink)(e, scope);
+  }
   sql::ExprPtr c = copy_expr(e);
   c->args.clear();
   c->height = 1;
@@ -98,6 +101,14 @@ sql::ExprPtr rewrite(const sql::Expr& e, const Scope& scope) {
 
 const sql::Expr* resolve(const sql::Expr& ref, const Scope& scope) {
   const std::vector<Item>& items = *scope.items;
+  if (scope.parent != nullptr) {
+    const bool here = ref.qualifier.empty()
+                          ? std::any_of(scope.cols->begin(), scope.cols->end(),
+                                        [&](const NsCol& c) { return c.name == ref.name; })
+                          : std::any_of(items.begin(), items.end(),
+                                        [&](const Item& it) { return it.name == ref.qualifier; });
+    if (!here) return resolve(ref, *scope.parent);
+  }
   if (!ref.qualifier.empty()) {
     for (size_t i = 0; i < items.size(); ++i) {
       if (items[i].name != ref.qualifier) continue;

@@ -6,6 +6,7 @@
 // several columns, or to a level a subquery without LATERAL may not read.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,11 @@ struct Scope {
   // The levels around this one, innermost last, as far as they are read: a name of
   // theirs is PostgreSQL's "invalid reference" (no LATERAL), not a missing one.
   const std::vector<const std::vector<Item>*>* outer;
+  // A subquery in WHERE: the level around it, whose names it reads (correlated) when
+  // its own tables do not have them.
+  const Scope* parent = nullptr;
+  // What a subquery in an expression becomes (null: refused by name).
+  const std::function<sql::ExprPtr(const sql::Expr&, const Scope&)>* sublink = nullptr;
 };
 
 // A copy of `e` with each column reference replaced by what it names in `scope`.

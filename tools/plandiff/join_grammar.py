@@ -94,8 +94,7 @@ class JoinQueryGenerator(TypedQueryGenerator):
             where.append("(%s OR %s)" % (self.where(r.choice(cols)[1]), self.where(r.choice(cols)[1])))
         if r.random() < 0.2:
             where.append("%s IS NULL" % r.choice(list(r.choice(cols[1:])[1])))
-        # A subquery in WHERE beside one in FROM is not built: none then.
-        if r.random() < 0.25 and not any(i.startswith("(") for i in items) and not ctes:
+        if r.random() < 0.25:
             where.append(self.sublink(cols, names))
         picked = r.sample(list(all_cols), min(len(all_cols), r.randint(1, 4)))
         if r.random() < 0.1:

@@ -23,3 +23,11 @@ select c.name, s.k from c left join (select id, cust + 1 as k from o where amoun
 select c.name, s.id from c left join (select id, cust from o where amount > 90) s on c.cid = s.cust where s.id is null
 select cust, s.id from (select id, cust from o where id < 30) s join (select cid as cust, name from c) t using (cust) where cust > 3
 select * from (select id, cust, cust as k from o where id < 5) s join (select id from o) t using (id)
+select s.id from (select id, cust from o where id < 500) s where exists (select 1 from c where c.cid = s.cust and c.region = 3)
+select s.id from (select id, cust from o where id < 500) s where not exists (select 1 from c where c.cid = s.cust and c.region = 3)
+select s.id, s.k from (select id, cust + 0 as k from o where id < 500) s where s.k in (select cid from c where region = 3)
+select s.id from (select id, cust from o where amount > 90) s join r on r.rid = s.cust where exists (select 1 from l where l.oid = s.id and l.qty = 2)
+with w as (select cid, region from c where region < 3) select o.id from o join w on o.cust = w.cid where exists (select 1 from l where l.oid = o.id)
+select s.id from (select id, cust from o where id < 500) s where exists (select 1 from c where cid = cust)
+select s.id from (select id, cust from o) s where exists (select 1 from o where o.id = s.cust)
+select s.id from (select id, cust from o where id < 100) s join o on o.id = s.cust where exists (select 1 from o x where x.id = s.cust) and s.id in (select o.cust from o where o.id < 50)
