@@ -296,11 +296,6 @@ class Flattener {
       Flat sub = subquery(cte ? *cte->query : *f.subquery, f.position, inner);
       outer_.pop_back();
       item.subquery = true;
-      // Its WHERE filters the subquery's own join: over an outer join inside it, that
-      // would need a FromExpr above the join the join tree here does not have.
-      if (sub.from.pulled_quals && sub.from.is_join() && sub.from.join != sql::JoinKind::kInner &&
-          sub.from.join != sql::JoinKind::kComma && sub.from.join != sql::JoinKind::kCross)
-        throw not_supported("a WHERE over an outer join in a subquery in FROM", f.position);
       item.name = f.alias.empty() ? cte->name : f.alias;
       item.columns = sub.names;
       item.exprs = sub.outputs;

@@ -20,7 +20,7 @@
 // aggregates, DISTINCT, ORDER BY, LIMIT or OFFSET; a WITH query referenced twice or AS
 // MATERIALIZED), and what pulling up would need more of (a PlaceHolderVar: an output that
 // is not strict over the subquery's columns read above an outer join that nulls it; a
-// WHERE over an outer join inside the subquery; a subquery in WHERE inside one in FROM;
+// subquery in WHERE inside one in FROM;
 // LATERAL) is refused by name. EXISTS / IN (SELECT ...) in the query's WHERE have their
 // references to the query's names replaced the same way and are left to the join binder
 // (their tables named in PostgreSQL's range-table order: EXISTS's before the FROM

@@ -163,9 +163,14 @@ class JoinBinder {
   void add_pulled_quals(JoinTreeNode& node, const sql::FromItem& f) {
     std::vector<const sql::Expr*> quals;
     split_and(f.pulled_quals.get(), quals);
+    const bool outer = node.kind != JoinKind::kInner;  // over an outer join: a FromExpr's
     for (const sql::Expr* e : quals) {
       const sql::Expr* q = qualified(*e, node.relids);
       add_conjunct(node, q, relids_of(*q, node.relids));
+      if (outer) {
+        node.upper_quals.push_back(node.quals.back());
+        node.quals.pop_back();
+      }
     }
   }
 

@@ -31,3 +31,9 @@ with w as (select cid, region from c where region < 3) select o.id from o join w
 select s.id from (select id, cust from o where id < 500) s where exists (select 1 from c where cid = cust)
 select s.id from (select id, cust from o) s where exists (select 1 from o where o.id = s.cust)
 select s.id from (select id, cust from o where id < 100) s join o on o.id = s.cust where exists (select 1 from o x where x.id = s.cust) and s.id in (select o.cust from o where o.id < 50)
+select * from (select o.id, c.name from o left join c on o.cust = c.cid where o.id < 10) s join r on r.rid = s.id
+select * from (select o.id, c.name, c.region from o left join c on o.cust = c.cid where c.region = 3) s where s.id < 100
+select * from (select o.id, c.name from o left join c on o.cust = c.cid where c.cid is null) s join r on r.rid = s.id % 10
+select s.id, s.region from (select o.id, c.region from o left join c on o.cust = c.cid where o.amount > 99 or c.region is null) s
+select * from r left join (select o.id, c.name from o left join c on o.cust = c.cid where o.id < 10) s on r.rid = s.id
+select * from (select o.id, c.cid from o full join c on o.cust = c.cid where o.id < 5 or c.cid < 3) s
