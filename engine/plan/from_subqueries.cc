@@ -73,6 +73,7 @@ class Flattener {
     count_refs(s, {});
     CteEnv env;
     for (const sql::CommonTableExpr& c : s.with) env.push_back(&c);
+    all_ctes_ = env;
     sql::Select out;
     std::vector<Item> items;
     std::vector<NsCol> cols;
@@ -185,7 +186,7 @@ class Flattener {
       item.exprs.push_back(ref.get());
       pool_.push_back(std::move(ref));
     }
-    alias_columns(item, f.column_aliases, f.position);
+    alias_columns(item, f.column_aliases);
     leaf_cols(item, items.size(), cols);
     items.push_back(std::move(item));
     out.name = f.name;
@@ -237,14 +238,21 @@ class Flattener {
       top_own_ = leaves_.size();
       top_registered_ = true;
     }
-    sql::FromItem out = flatten(f, items, env, leaf_of, false, cols);
-    for (size_t i = 0; i < items.size(); ++i)
+    // The parser's checkNameSpaceConflicts, before anything is looked up.
+    std::vector<std::pair<std::string, int>> names;
+    item_names(f, names);
+    for (size_t i = 0; i < names.size(); ++i)
       for (size_t j = 0; j < i; ++j)
-        if (items[j].name == items[i].name)
-          throw Error("table name " + quoted(items[i].name) + " specified more than once")
-              .at_position(items[i].position)
+        if (names[j].first == names[i].first)
+          throw Error("table name " + quoted(names[i].first) + " specified more than once")
+              .at_position(names[i].second)
               .with_sqlstate(sqlstate::kDuplicateAlias);
-    return out;
+    return flatten(f, items, env, leaf_of, false, cols);
+  }
+
+  static void item_names(const sql::FromItem& f, std::vector<std::pair<std::string, int>>& out) {
+    for (const sql::FromItem& side : f.sides) item_names(side, out);
+    if (!f.is_join()) out.emplace_back(f.alias.empty() ? f.name : f.alias, f.position);
   }
 
   void register_tables(const sql::FromItem& f, const CteEnv& env,
@@ -299,12 +307,13 @@ class Flattener {
       item.name = f.alias.empty() ? cte->name : f.alias;
       item.columns = sub.names;
       item.exprs = sub.outputs;
-      if (cte) alias_columns(item, cte->column_aliases, f.position);
-      alias_columns(item, f.column_aliases, f.position);
+      if (cte) alias_columns(item, cte->column_aliases, cte);
+      alias_columns(item, f.column_aliases);
       leaf_cols(item, items.size(), cols);
       items.push_back(std::move(item));
       return std::move(sub.from);
     }
+    check_forward_reference(f);
     const RelationEntry& rel = find_table_item(ctx_, f);
     leaf_rel_[leaf_of.at(&f)] = &rel;
     const std::string id = std::string(1, kLeafMark) + std::to_string(leaf_of.at(&f));
@@ -317,7 +326,7 @@ class Flattener {
       item.exprs.push_back(ref.get());
       pool_.push_back(std::move(ref));
     }
-    alias_columns(item, f.column_aliases, f.position);
+    alias_columns(item, f.column_aliases);
     leaf_cols(item, items.size(), cols);
     items.push_back(std::move(item));
     out.name = f.name;
@@ -403,6 +412,20 @@ class Flattener {
     return std::nullopt;
   }
 
+  // A name of a WITH query that cannot be seen from here (itself, or one after it):
+  // PostgreSQL's error, with its detail and hint, when no table has the name.
+  void check_forward_reference(const sql::FromItem& f) const {
+    if (!f.schema.empty() || ctx_.catalog.find(f.name)) return;
+    for (const sql::CommonTableExpr* c : all_ctes_)
+      if (c->name == f.name)
+        throw Error("relation " + quoted(f.name) + " does not exist",
+                    "There is a WITH item named " + quoted(f.name) +
+                        ", but it cannot be referenced from this part of the query.",
+                    "Use WITH RECURSIVE, or re-order the WITH items to remove forward references.")
+            .at_position(f.position)
+            .with_sqlstate(sqlstate::kUndefinedTable);
+  }
+
   // inline_cte's conditions (PostgreSQL 12+): referenced once, or written NOT MATERIALIZED.
   void check_inlined(const sql::CommonTableExpr& c, int position) {
     if (c.materialized.value_or(false))
@@ -411,11 +434,16 @@ class Flattener {
       throw not_supported("a WITH query referenced more than once (a CTE Scan)", position);
   }
 
-  void alias_columns(Item& item, const std::vector<std::string>& aliases, int position) const {
-    (void)position;
+  // A FROM item's column aliases (buildRelationAliases), or a WITH query's own
+  // (analyzeCTETargetList, its error at the WITH query's name).
+  static void alias_columns(Item& item, const std::vector<std::string>& aliases,
+                            const sql::CommonTableExpr* cte = nullptr) {
     if (aliases.size() > item.columns.size())
-      throw Error("table " + quoted(item.name) + " has " + std::to_string(item.columns.size()) +
-                  " columns available but " + std::to_string(aliases.size()) + " columns specified")
+      throw Error(std::string(cte ? "WITH query " : "table ") +
+                  quoted(cte ? cte->name : item.name) + " has " +
+                  std::to_string(item.columns.size()) + " columns available but " +
+                  std::to_string(aliases.size()) + " columns specified")
+          .at_position(cte ? cte->position : 0)
           .with_sqlstate(sqlstate::kInvalidColumnReference);
     for (size_t i = 0; i < aliases.size(); ++i) item.columns[i] = aliases[i];
   }
@@ -528,6 +556,7 @@ class Flattener {
 
   PlanContext& ctx_;
   std::map<const sql::CommonTableExpr*, int> refs_;
+  CteEnv all_ctes_;                  // the statement's WITH queries
   std::vector<std::string> leaves_;  // each base table's alias or name, in range-table order
   std::vector<const RelationEntry*> leaf_rel_;
   std::vector<std::string> final_;  // and the name EXPLAIN gives it

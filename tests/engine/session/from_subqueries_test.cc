@@ -29,7 +29,7 @@ TEST_F(FromSubqueryTables, PlansAndRowsArePostgres) {
 }
 
 TEST_F(FromSubqueryTables, ErrorsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "from_subqueries_errors.out"), 14u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "from_subqueries_errors.out"), 19u);
 }
 
 // The table joined to a pulled-up subquery is scanned once per row of it: the subquery's

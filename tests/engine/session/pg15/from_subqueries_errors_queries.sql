@@ -12,3 +12,8 @@ select * from (select id from o) s join c on s.id = c.cid join r on r.rid = x.y
 select * from (select id, cust from o) s join c using (cust)
 select * from (select id, cust, id as cust from o) s join c on c.cid = s.cust
 with w as (select id from o) select w.cust from w
+with w as (select * from w) select * from w
+with a as (select * from b), b as (select cid from c) select * from a
+with w as (select id from o) select * from w, w
+with w(x, y, z) as (select id, cust from o) select * from w
+select * from (select id from o) s, c s
