@@ -579,7 +579,21 @@ bool has_from_subqueries(const sql::Select& s) {
 
 sql::Select pull_up_from_subqueries(PlanContext& ctx, const sql::Select& s) {
   if (!s.from) throw not_supported("WITH over a query without FROM", 0);
-  return Flattener(ctx).top(s);
+  sql::Select flat = Flattener(ctx).top(s);
+  // One table left, and nothing above its scan that names columns (EXPLAIN qualifies
+  // those once the range table holds the subquery too: a Sort or Group Key): the
+  // single-table planner's plan is PostgreSQL's (min/max InitPlans, parallel scans),
+  // its WHERE the subquery's first.
+  std::vector<const sql::Expr*> where;
+  split_and(flat.where.get(), where);
+  const bool sublinks = std::any_of(where.begin(), where.end(),
+                                    [](const sql::Expr* e) { return is_sublink_conjunct(*e); });
+  if (!flat.from->is_join() && flat.order_by.empty() && flat.group_by.empty() && !flat.having &&
+      !flat.distinct && !sublinks) {
+    flat.where = and_of(std::move(flat.from->pulled_quals), std::move(flat.where));
+    flat.pulled_up = false;
+  }
+  return flat;
 }
 
 }  // namespace tp

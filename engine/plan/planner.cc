@@ -430,7 +430,7 @@ DistinctClause plan_distinct_on_input(PlanContext& ctx, const sql::Select& s,
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   if (has_from_subqueries(s)) {
     const sql::Select flat = pull_up_from_subqueries(ctx, s);
-    return plan_join_select(ctx, flat);
+    return plan_select(ctx, flat);
   }
   if (is_join_select(s)) return plan_join_select(ctx, s);
   const RelationEntry& rel = find_table(ctx, s);

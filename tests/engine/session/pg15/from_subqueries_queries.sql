@@ -37,3 +37,6 @@ select * from (select o.id, c.name from o left join c on o.cust = c.cid where c.
 select s.id, s.region from (select o.id, c.region from o left join c on o.cust = c.cid where o.amount > 99 or c.region is null) s
 select * from r left join (select o.id, c.name from o left join c on o.cust = c.cid where o.id < 10) s on r.rid = s.id
 select * from (select o.id, c.cid from o full join c on o.cust = c.cid where o.id < 5 or c.cid < 3) s
+select max(s.c) from (select cust as c from o) s
+select count(*), max(s.k) from (select id, cust + 1 as k from o where amount > 50) s where s.k < 20
+with w as (select * from l where qty = 3) select count(*) from w where w.line < 1000
