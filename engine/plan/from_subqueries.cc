@@ -74,9 +74,11 @@ class Flattener {
     CteEnv env;
     for (const sql::CommonTableExpr& c : s.with) env.push_back(&c);
     all_ctes_ = env;
+    check_unreferenced(s);
     sql::Select out;
     std::vector<Item> items;
     std::vector<NsCol> cols;
+    registering_top_ = true;
     out.from = level_from(*s.from, items, env, cols);
     sublink_leaves_ = leaves_.size();
     const Scope all{&items, 0, items.size(), &cols, &outer_, nullptr, &sublink_hook_};
@@ -232,12 +234,10 @@ class Flattener {
   sql::FromItem level_from(const sql::FromItem& f, std::vector<Item>& items, const CteEnv& env,
                            std::vector<NsCol>& cols) {
     std::map<const sql::FromItem*, size_t> leaf_of;
-    const bool top = leaves_.empty() && !top_registered_;
+    const bool top = registering_top_;
+    registering_top_ = false;
     register_tables(f, env, leaf_of);
-    if (top) {
-      top_own_ = leaves_.size();
-      top_registered_ = true;
-    }
+    if (top) top_own_ = leaves_.size();
     // The parser's checkNameSpaceConflicts, before anything is looked up.
     std::vector<std::pair<std::string, int>> names;
     item_names(f, names);
@@ -412,6 +412,25 @@ class Flattener {
     return std::nullopt;
   }
 
+  // A WITH query nothing reads is not planned, but PostgreSQL's parser reads its names
+  // all the same: their errors are its errors (what is not built yet is no error here).
+  void check_unreferenced(const sql::Select& s) {
+    CteEnv env;
+    for (const sql::CommonTableExpr& c : s.with) {
+      if (refs_[&c] == 0) {
+        const size_t leaves = leaves_.size();
+        try {
+          subquery(*c.query, c.position, env);
+        } catch (const Error& e) {
+          if (e.sqlstate() != sqlstate::kFeatureNotSupported) throw;
+        }
+        leaves_.resize(leaves);
+        leaf_rel_.resize(leaves);
+      }
+      env.push_back(&c);
+    }
+  }
+
   // A name of a WITH query that cannot be seen from here (itself, or one after it):
   // PostgreSQL's error, with its detail and hint, when no table has the name.
   void check_forward_reference(const sql::FromItem& f) const {
@@ -561,10 +580,10 @@ class Flattener {
   std::vector<const RelationEntry*> leaf_rel_;
   std::vector<std::string> final_;  // and the name EXPLAIN gives it
   std::vector<sql::ExprPtr> pool_;  // the expressions references are replaced by
-  bool top_registered_ = false;
-  size_t top_own_ = 0;             // the query's own tables: leaves [0, top_own_)
-  size_t sublink_leaves_ = 0;      // its subqueries' in WHERE: leaves from here on
-  std::vector<size_t> in_leaves_;  // the tables of IN (SELECT ...)s
+  bool registering_top_ = false;    // the next level_from is the query's own FROM
+  size_t top_own_ = 0;              // the query's own tables: leaves [0, top_own_)
+  size_t sublink_leaves_ = 0;       // its subqueries' in WHERE: leaves from here on
+  std::vector<size_t> in_leaves_;   // the tables of IN (SELECT ...)s
   std::vector<std::shared_ptr<sql::Select>> sublinks_;  // the subqueries in WHERE, rewritten
   const std::function<sql::ExprPtr(const sql::Expr&, const Scope&)> sublink_hook_ =
       [this](const sql::Expr& e, const Scope& around) { return sublink(e, around); };

@@ -95,10 +95,25 @@ TEST_F(FromSubqueryTables, WhatIsNotBuiltIsRefusedByName) {
       "a subquery in an expression");
 }
 
-// A WITH query nothing reads is not planned at all (PostgreSQL drops it).
-TEST_F(FromSubqueryTables, UnreferencedWithQueryIsIgnored) {
-  EXPECT_EQ(s_.execute("with w as (select * from nosuch_table_either) select count(*) from o "
+// A WITH query nothing reads is not planned, but its names are checked as PostgreSQL's
+// parser checks them.
+TEST_F(FromSubqueryTables, UnreferencedWithQueryIsCheckedNotPlanned) {
+  EXPECT_EQ(s_.execute("with w as (select cid from c where region < 0) select count(*) from o "
                        "join c on o.cust = c.cid where o.id < 10")
+                .rows.at(0)
+                .at(0),
+            "9");
+  EXPECT_EQ(testing::error_of(s_,
+                              "with w as (select * from nosuch_table) select count(*) from o "
+                              "join c on o.cust = c.cid where o.id < 10"),
+            "relation \"nosuch_table\" does not exist");
+  EXPECT_EQ(testing::error_of(s_,
+                              "with w as (select nope from c) select count(*) from o join c "
+                              "on o.cust = c.cid"),
+            "column \"nope\" does not exist");
+  // Not built is no error for a WITH query nothing reads.
+  EXPECT_EQ(s_.execute("with w as (select count(*) from c) select count(*) from o join c on "
+                       "o.cust = c.cid where o.id < 10")
                 .rows.at(0)
                 .at(0),
             "9");
