@@ -38,27 +38,6 @@ struct Flat {
   std::vector<const sql::Expr*> outputs;
 };
 
-bool calls_volatile(const sql::Expr& e) {
-  static const char* const kVolatile[] = {"random",          "setseed",     "nextval",
-                                          "clock_timestamp", "timeofday",   "gen_random_uuid",
-                                          "random_normal",   "txid_current"};
-  if (e.kind == sql::ExprKind::kFuncCall)
-    for (const char* f : kVolatile)
-      if (e.name == f) return true;
-  return std::any_of(e.args.begin(), e.args.end(),
-                     [](const sql::ExprPtr& a) { return calls_volatile(*a); });
-}
-
-sql::ExprPtr and_of(sql::ExprPtr a, sql::ExprPtr b) {
-  if (!a) return b;
-  if (!b) return a;
-  auto e = std::make_unique<sql::Expr>(sql::ExprKind::kAnd, a->position);
-  e->height = 1 + std::max(a->height, b->height);
-  e->args.push_back(std::move(a));
-  e->args.push_back(std::move(b));
-  return e;
-}
-
 bool from_has_subquery(const sql::FromItem& f) {
   if (f.subquery) return true;
   return std::any_of(f.sides.begin(), f.sides.end(),
@@ -248,11 +227,6 @@ class Flattener {
               .at_position(names[i].second)
               .with_sqlstate(sqlstate::kDuplicateAlias);
     return flatten(f, items, env, leaf_of, false, cols);
-  }
-
-  static void item_names(const sql::FromItem& f, std::vector<std::pair<std::string, int>>& out) {
-    for (const sql::FromItem& side : f.sides) item_names(side, out);
-    if (!f.is_join()) out.emplace_back(f.alias.empty() ? f.name : f.alias, f.position);
   }
 
   void register_tables(const sql::FromItem& f, const CteEnv& env,
@@ -453,20 +427,6 @@ class Flattener {
       throw not_supported("a WITH query referenced more than once (a CTE Scan)", position);
   }
 
-  // A FROM item's column aliases (buildRelationAliases), or a WITH query's own
-  // (analyzeCTETargetList, its error at the WITH query's name).
-  static void alias_columns(Item& item, const std::vector<std::string>& aliases,
-                            const sql::CommonTableExpr* cte = nullptr) {
-    if (aliases.size() > item.columns.size())
-      throw Error(std::string(cte ? "WITH query " : "table ") +
-                  quoted(cte ? cte->name : item.name) + " has " +
-                  std::to_string(item.columns.size()) + " columns available but " +
-                  std::to_string(aliases.size()) + " columns specified")
-          .at_position(cte ? cte->position : 0)
-          .with_sqlstate(sqlstate::kInvalidColumnReference);
-    for (size_t i = 0; i < aliases.size(); ++i) item.columns[i] = aliases[i];
-  }
-
   // is_simple_subquery: what PostgreSQL would plan on its own is refused by name.
   Flat subquery(const sql::Select& q, int position, const CteEnv& env) {
     check_stack_depth();
@@ -599,16 +559,15 @@ bool has_from_subqueries(const sql::Select& s) {
 sql::Select pull_up_from_subqueries(PlanContext& ctx, const sql::Select& s) {
   if (!s.from) throw not_supported("WITH over a query without FROM", 0);
   sql::Select flat = Flattener(ctx).top(s);
-  // One table left, and nothing above its scan that names columns (EXPLAIN qualifies
-  // those once the range table holds the subquery too: a Sort or Group Key): the
-  // single-table planner's plan is PostgreSQL's (min/max InitPlans, parallel scans),
-  // its WHERE the subquery's first.
+  // One table left: the single-table planner's plan is PostgreSQL's (min/max InitPlans,
+  // parallel scans, ordered index scans under a LIMIT, DISTINCT), its WHERE the
+  // subquery's first; EXPLAIN qualifies the names above its scan (PlannedQuery::
+  // upper_prefix_table) as PostgreSQL's does once the range table holds the subquery too.
   std::vector<const sql::Expr*> where;
   split_and(flat.where.get(), where);
   const bool sublinks = std::any_of(where.begin(), where.end(),
                                     [](const sql::Expr* e) { return is_sublink_conjunct(*e); });
-  if (!flat.from->is_join() && flat.order_by.empty() && flat.group_by.empty() && !flat.having &&
-      !flat.distinct && !sublinks) {
+  if (!flat.from->is_join() && !sublinks) {
     flat.where = and_of(std::move(flat.from->pulled_quals), std::move(flat.where));
     flat.pulled_up = false;
   }

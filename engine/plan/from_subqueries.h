@@ -15,8 +15,7 @@
 // suffixed `_1`, `_2`, ...), so a pulled-up table reads and prints like a table written in
 // the outer query. Names resolve level by level with PostgreSQL's errors (42P01, 42703,
 // 42702, 42712, 42P10). The result is planned by the join planner (`Select::pulled_up`),
-// or over one table with nothing above its scan that names a column (no ORDER BY, GROUP
-// BY, HAVING, DISTINCT) by the single-table planner.
+// or, left with one table (and no subquery in WHERE), by the single-table planner.
 //
 // What PostgreSQL plans as a Subquery Scan or a CTE Scan (a subquery with GROUP BY,
 // aggregates, DISTINCT, ORDER BY, LIMIT or OFFSET; a WITH query referenced twice or AS

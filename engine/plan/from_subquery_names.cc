@@ -177,4 +177,43 @@ const sql::Expr* checked(const sql::Expr* e, const Item& item, int position) {
   return e;
 }
 
+bool calls_volatile(const sql::Expr& e) {
+  static const char* const kVolatile[] = {"random",          "setseed",     "nextval",
+                                          "clock_timestamp", "timeofday",   "gen_random_uuid",
+                                          "random_normal",   "txid_current"};
+  if (e.kind == sql::ExprKind::kFuncCall)
+    for (const char* f : kVolatile)
+      if (e.name == f) return true;
+  return std::any_of(e.args.begin(), e.args.end(),
+                     [](const sql::ExprPtr& a) { return calls_volatile(*a); });
+}
+
+sql::ExprPtr and_of(sql::ExprPtr a, sql::ExprPtr b) {
+  if (!a) return b;
+  if (!b) return a;
+  auto e = std::make_unique<sql::Expr>(sql::ExprKind::kAnd, a->position);
+  e->height = 1 + std::max(a->height, b->height);
+  e->args.push_back(std::move(a));
+  e->args.push_back(std::move(b));
+  return e;
+}
+
+void item_names(const sql::FromItem& f, std::vector<std::pair<std::string, int>>& out) {
+  for (const sql::FromItem& side : f.sides) item_names(side, out);
+  if (!f.is_join()) out.emplace_back(f.alias.empty() ? f.name : f.alias, f.position);
+}
+
+// A FROM item's column aliases (buildRelationAliases), or a WITH query's own
+// (analyzeCTETargetList, its error at the WITH query's name).
+void alias_columns(Item& item, const std::vector<std::string>& aliases,
+                   const sql::CommonTableExpr* cte) {
+  if (aliases.size() > item.columns.size())
+    throw Error(std::string(cte ? "WITH query " : "table ") + quoted(cte ? cte->name : item.name) +
+                " has " + std::to_string(item.columns.size()) + " columns available but " +
+                std::to_string(aliases.size()) + " columns specified")
+        .at_position(cte ? cte->position : 0)
+        .with_sqlstate(sqlstate::kInvalidColumnReference);
+  for (size_t i = 0; i < aliases.size(); ++i) item.columns[i] = aliases[i];
+}
+
 }  // namespace tp::from_subqueries

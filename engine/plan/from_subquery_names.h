@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/sql/ast.h"
@@ -68,5 +69,17 @@ const NsCol& using_side(const std::string& name, const std::vector<NsCol>& side,
                         const char* which);
 // `e`, read from `item`: refused by name where PostgreSQL would need a PlaceHolderVar.
 const sql::Expr* checked(const sql::Expr* e, const Item& item, int position);
+
+// Whether `e` calls a volatile function (random(), nextval(), ...): is_simple_subquery's
+// contain_volatile_functions over a select list.
+bool calls_volatile(const sql::Expr& e);
+// `a AND b`, either of them possibly absent.
+sql::ExprPtr and_of(sql::ExprPtr a, sql::ExprPtr b);
+// Each FROM item's name (alias, else table or WITH query name) and position, in order.
+void item_names(const sql::FromItem& f, std::vector<std::pair<std::string, int>>& out);
+// A FROM item's column aliases (buildRelationAliases), or a WITH query's own
+// (analyzeCTETargetList, its error at the WITH query's name), over `item`'s columns.
+void alias_columns(Item& item, const std::vector<std::string>& aliases,
+                   const sql::CommonTableExpr* cte = nullptr);
 
 }  // namespace tp::from_subqueries

@@ -430,7 +430,13 @@ DistinctClause plan_distinct_on_input(PlanContext& ctx, const sql::Select& s,
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   if (has_from_subqueries(s)) {
     const sql::Select flat = pull_up_from_subqueries(ctx, s);
-    return plan_select(ctx, flat);
+    PlannedQuery q = plan_select(ctx, flat);
+    if (!flat.pulled_up && !is_join_select(flat)) {
+      q.upper_prefix_table = flat.from->alias.empty() ? flat.from->name : flat.from->alias;
+      for (const Column& c : find_table_item(ctx, *flat.from).columns)
+        q.upper_prefix_columns.push_back(c.name);
+    }
+    return q;
   }
   if (is_join_select(s)) return plan_join_select(ctx, s);
   const RelationEntry& rel = find_table(ctx, s);

@@ -25,7 +25,7 @@ class FromSubqueryTables : public ::testing::Test {
 };
 
 TEST_F(FromSubqueryTables, PlansAndRowsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "from_subqueries.out"), 42u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "from_subqueries.out"), 50u);
 }
 
 TEST_F(FromSubqueryTables, ErrorsArePostgres) {

@@ -40,3 +40,11 @@ select * from (select o.id, c.cid from o full join c on o.cust = c.cid where o.i
 select max(s.c) from (select cust as c from o) s
 select count(*), max(s.k) from (select id, cust + 1 as k from o where amount > 50) s where s.k < 20
 with w as (select * from l where qty = 3) select count(*) from w where w.line < 1000
+select distinct s.c from (select cust as c from o where id < 100) s
+select s.c from (select cust as c from o where id < 100) s order by s.c limit 3
+select * from (select id, cust + 1 as k from o where amount > 50) s where s.k < 20 order by k, s.id
+select t.k, count(*) from (select cust % 10 as k from o) t group by t.k order by t.k
+select t.k, count(*) from (select cust % 10 as k, note from o) t group by t.k having count(*) > 1 and max(t.note) > 'a' order by 2 desc, 1
+select s.n from (select note as n, id from o) s where s.id < 2000 order by s.n desc limit 10
+select s."Weird Name" from (select id as "Weird Name", cust from o where id < 300) s order by 1 desc
+select s.k, count(distinct s.id) from (select id, cust as k from o where id < 1000) s group by s.k order by s.k limit 4
