@@ -70,7 +70,7 @@ std::unique_ptr<sql::Expr> copy_expr(
 
 bool is_join_select(const sql::Select& s) {
   if (!s.from) return false;
-  if (s.from->is_join()) return true;
+  if (s.from->is_join() || s.pulled_up) return true;
   std::vector<const sql::Expr*> where;
   split_and(s.where.get(), where);
   for (const sql::Expr* e : where)

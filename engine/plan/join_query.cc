@@ -127,6 +127,7 @@ class JoinBinder {
       add_rel(f);
       node.rel = int(q_.rels.size() - 1);
       node.relids = Relids(1) << node.rel;
+      add_pulled_quals(node, f);
       return node;
     }
     node.kind = kind_of(f.join);
@@ -161,7 +162,24 @@ class JoinBinder {
       add_conjunct(node, eq.get(), (Relids(1) << l.rel) | (Relids(1) << r.rel));
       q_.derived.push_back(std::move(eq));
     }
+    add_pulled_quals(node, f);
     return node;
+  }
+
+  // A pulled-up subquery's WHERE (engine/plan/from_subqueries.h), after the ON clause of
+  // the join it stood in place of, as deconstruct_jointree meets its FromExpr's quals.
+  void add_pulled_quals(JoinTreeNode& node, const sql::FromItem& f) {
+    std::vector<const sql::Expr*> quals;
+    split_and(f.pulled_quals.get(), quals);
+    const bool outer = node.kind != JoinKind::kInner;  // over an outer join: a FromExpr's
+    for (const sql::Expr* e : quals) {
+      const sql::Expr* q = qualified(*e, node.relids);
+      add_conjunct(node, q, relids_of(*q, node.relids));
+      if (outer) {
+        node.upper_quals.push_back(node.quals.back());
+        node.quals.pop_back();
+      }
+    }
   }
 
   // A conjunct folded to FALSE or NULL filters like a constant FALSE over no relation

@@ -8,6 +8,7 @@
 #include "engine/plan/incremental_sort.h"
 #include "engine/plan/join_build.h"
 #include "engine/plan/join_distinct.h"
+#include "engine/plan/join_exprs.h"
 #include "engine/plan/join_grouping.h"
 #include "engine/plan/join_query.h"
 #include "engine/plan/join_search.h"
@@ -111,7 +112,17 @@ class JoinSelectPlanner {
       ScanQuery& sq = queries_[i];
       // Empty on an outer join's nullable side, it empties nothing above the join; a
       // WHERE that folds to FALSE empties everything.
-      if (q_.is_removed(i) || ((nullable & (Relids(1) << i)) && !q_.where_false)) continue;
+      if (q_.is_removed(i)) continue;
+      if ((nullable & (Relids(1) << i)) && !q_.where_false) {
+        // A pulled-up subquery's WHERE folded to FALSE: PostgreSQL's dummy relation
+        // (rows=0, cost 0) on the nullable side, which the join search has no path for.
+        if (sq.proven_empty)
+          throw not_supported(
+              "a subquery in FROM whose WHERE is always false on the nullable side of an "
+              "outer join",
+              0);
+        continue;
+      }
       if (sq.proven_empty || sq.one_time_false || q_.where_false) {
         if (grouping_ || distinct_) return upper_over_dummy();
         sq.proven_empty = true;

@@ -33,8 +33,16 @@ class Reducer {
   Reducer(const std::vector<BoundConjunct>& conjuncts, const VarRel& rel_of)
       : conjuncts_(conjuncts), rel_of_(rel_of) {}
 
-  void reduce(JoinTreeNode& j, const Constraints& above) {
+  void reduce(JoinTreeNode& j, const Constraints& outer) {
     if (j.rel >= 0) return;
+    // reduce_outer_joins_pass2's FromExpr: its quals join what is passed down from above.
+    Constraints above = outer;
+    if (!j.upper_quals.empty()) {
+      const Constraints own = constraints_of(conjuncts_, j.upper_quals, rel_of_);
+      above.nonnullable |= own.nonnullable;
+      above.forced_null.insert(above.forced_null.end(), own.forced_null.begin(),
+                               own.forced_null.end());
+    }
     JoinKind kind = j.kind;
     const bool left_rejected = (above.nonnullable & j.left->relids) != 0;
     const bool right_rejected = (above.nonnullable & j.right->relids) != 0;
@@ -101,12 +109,17 @@ class Deconstructor {
   // Returns the relations inner-joined within `j` (inner_join_rels). `below`: `j` is
   // inside an outer join's nullable side.
   Relids walk(const JoinTreeNode& j, bool below) {
-    if (j.rel >= 0) return 0;
+    if (j.rel >= 0) {
+      // A pulled-up subquery's WHERE over its one table.
+      for (size_t i : j.quals) place(i, 0, 0, below, j.relids);
+      return 0;
+    }
     const Relids left_inner = walk(*j.left, below || j.kind == JoinKind::kFull);
     const Relids right_inner =
         walk(*j.right, below || (j.kind != JoinKind::kInner && j.kind != JoinKind::kSemi));
     if (j.kind == JoinKind::kInner) {
       for (size_t i : j.quals) place(i, 0, 0, below, j.relids);
+      for (size_t i : j.upper_quals) place(i, 0, 0, below, j.relids);
       return j.relids;
     }
     Relids clause_relids = 0, strict = 0;
@@ -127,6 +140,7 @@ class Deconstructor {
         place(i, sj.min_lefthand | sj.min_righthand, preserved, true, j.relids);
     }
     joins_.push_back(sj);
+    for (size_t i : j.upper_quals) place(i, 0, 0, below, j.relids);
     return left_inner | right_inner;
   }
 

@@ -73,6 +73,9 @@ struct JoinTreeNode {
   Relids relids = 0;
   std::vector<size_t> quals;  // indices into the conjuncts
   bool comma = false;         // an inner join of a FROM list's items (a FromExpr's)
+  // A pulled-up subquery's WHERE over an outer join (PostgreSQL's FromExpr above the
+  // JoinExpr): inner quals done once this join is, which reject NULLs below it.
+  std::vector<size_t> upper_quals;
 };
 
 // A WHERE or ON conjunct, bound over the query's vars.

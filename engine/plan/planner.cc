@@ -14,6 +14,7 @@
 #include "engine/plan/distinct_clause.h"
 #include "engine/plan/distinct_on.h"
 #include "engine/plan/equivalence.h"
+#include "engine/plan/from_subqueries.h"
 #include "engine/plan/grouping_paths.h"
 #include "engine/plan/join_query.h"
 #include "engine/plan/join_select.h"
@@ -427,6 +428,16 @@ DistinctClause plan_distinct_on_input(PlanContext& ctx, const sql::Select& s,
 }  // namespace
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
+  if (has_from_subqueries(s)) {
+    const sql::Select flat = pull_up_from_subqueries(ctx, s);
+    PlannedQuery q = plan_select(ctx, flat);
+    if (!flat.pulled_up && !is_join_select(flat)) {
+      q.upper_prefix_table = flat.from->alias.empty() ? flat.from->name : flat.from->alias;
+      for (const Column& c : find_table_item(ctx, *flat.from).columns)
+        q.upper_prefix_columns.push_back(c.name);
+    }
+    return q;
+  }
   if (is_join_select(s)) return plan_join_select(ctx, s);
   const RelationEntry& rel = find_table(ctx, s);
   if (!s.group_by.empty() || s.having) return plan_grouped_select(ctx, s, rel);

@@ -37,6 +37,11 @@ struct PlannedQuery {
   // Non-empty when some output column is arithmetic over the aggregates: one
   // expression per output column (engine/plan/aggregate_expr.h).
   std::vector<AggregateExpr> output_exprs;
+  // A query over one table whose range table holds more entries (a subquery pulled up
+  // into it): EXPLAIN qualifies the names above the scan with this table's name, as
+  // PostgreSQL does (engine/session/explain_prefix.h). Empty: names stay bare.
+  std::string upper_prefix_table;
+  std::vector<std::string> upper_prefix_columns;
 };
 
 // Plans `select` (FROM a table). Throws tp::Error for anything the user wrote

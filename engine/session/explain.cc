@@ -121,6 +121,7 @@ void text_node(const scans::ExecNode& n, const ExplainRun& run, int indent,
   out.push_back(line);
   std::vector<std::string> details;
   n.explain_details(details, o.analyze && n.instr.loops > 0);
+  qualify_upper_details(n.explain_name(), run.prefix, details);
   runtime_details(n, run, details);
   for (const std::string& d : details)
     out.push_back(std::string(size_t(detail_indent) * 2, ' ') + d);
@@ -303,6 +304,7 @@ void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std:
   }
   std::vector<std::string> details;
   n.explain_details(details, o.analyze && n.instr.loops > 0);
+  qualify_upper_details(n.explain_name(), run.prefix, details);
   for (const std::string& d : details)
     for (std::string& f : json_details(d)) fields.push_back(std::move(f));
   json_runtime_fields(n, run, fields);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/session/explain_prefix.h"
 #include "engine/sql/ast.h"
 #include "scans/exec_node.h"
 
@@ -34,6 +35,9 @@ struct ExplainRun {
   // pages an actual-range probe visits): PostgreSQL's "Planning:" buffers, shown with
   // BUFFERS when there are any.
   bufmgr::BufferUsage planning_buffers;
+  // The table EXPLAIN qualifies the names above the scan with (PlannedQuery::
+  // upper_prefix_table), or none.
+  ExplainPrefix prefix;
 };
 
 // The lines of EXPLAIN's output (one row each in text format; one row in JSON).

@@ -148,6 +148,7 @@ ResultSet query_explain(Session& session, const sql::Explain& explain) {
   ExplainRun run;
   run.planning_buffers = bufmgr::thread_buffer_usage() - before_planning;
   run.options = &explain.options;
+  run.prefix = {q.upper_prefix_table, q.upper_prefix_columns};
   run.track_io_timing = session.settings().get_bool("track_io_timing");
   if (ctx.settings.costs.prefetch.enabled)
     run.cost_model = describe_cost_model(ctx.settings.costs.prefetch);

@@ -27,13 +27,26 @@ bool select_calls(const sql::Select& s, std::string_view name) {
 }
 
 // Every table a FROM clause reads (a join's both sides), in share mode.
+// (a name WITH defines takes a lock on a table that may not exist: harmless).
+template <typename Add>
+void add_select_tables(const sql::Select& s, Add& add);
+
 template <typename Add>
 void add_from_tables(const sql::FromItem& f, Add& add) {
   if (f.is_join()) {
     for (const sql::FromItem& side : f.sides) add_from_tables(side, add);
+  } else if (f.subquery) {
+    add_select_tables(*f.subquery, add);
   } else if (!f.is_function) {
     add(f.name, LockMode::kShare);
   }
+}
+
+// Every table a SELECT's FROM clause and WITH queries read.
+template <typename Add>
+void add_select_tables(const sql::Select& s, Add& add) {
+  for (const sql::CommonTableExpr& c : s.with) add_select_tables(*c.query, add);
+  if (s.from) add_from_tables(*s.from, add);
 }
 
 }  // namespace
@@ -119,8 +132,7 @@ StatementLocks Session::take_locks(const sql::Statement& st) {
               if (r.is_table()) add(r.name, LockMode::kShare);
           }
         }
-        if constexpr (std::is_same_v<T, sql::Select>)
-          if (s.from) add_from_tables(*s.from, add);
+        if constexpr (std::is_same_v<T, sql::Select>) add_select_tables(s, add);
       },
       *inner);
   locks.take(std::move(tables));

@@ -215,10 +215,15 @@ struct FromItem {
   std::vector<FromItem> sides;
   ExprPtr on;
   std::vector<std::string> using_columns;
+  // A subquery in FROM: `(SELECT ...) alias [(columns)]` (alias and column_aliases above).
+  std::shared_ptr<const Select> subquery;
+  // Set by the planner only (engine/plan/from_subqueries.h): the WHERE of a subquery pulled
+  // up in this item's place, filtering it as PostgreSQL's pulled-up FromExpr quals do.
+  ExprPtr pulled_quals;
 
   bool is_join() const { return join != JoinKind::kNone; }
-  // A single table (not a function, not a join).
-  bool is_table() const { return !is_function && !is_join(); }
+  // A single table (not a function, not a join, not a subquery).
+  bool is_table() const { return !is_function && !is_join() && !subquery; }
 };
 
 struct OrderItem {
@@ -228,7 +233,21 @@ struct OrderItem {
   std::optional<bool> nulls_first;
 };
 
+// One `name [(columns)] AS [[NOT] MATERIALIZED] (SELECT ...)` of a WITH clause.
+struct CommonTableExpr {
+  std::string name;
+  int position = 0;
+  std::vector<std::string> column_aliases;
+  std::shared_ptr<const Select> query;
+  std::optional<bool> materialized;  // AS MATERIALIZED / AS NOT MATERIALIZED as written
+};
+
 struct Select {
+  std::vector<CommonTableExpr> with;  // WITH's queries, in order
+  // The planner pulled its subqueries in FROM (and WITH's) up into this copy: it is
+  // planned by the join planner, whose names it prints qualified, as PostgreSQL does for
+  // a query whose range table holds more than one entry.
+  bool pulled_up = false;
   bool distinct = false;             // SELECT DISTINCT (also with ON)
   std::vector<ExprPtr> distinct_on;  // SELECT DISTINCT ON (expr, ...)
   std::vector<Target> targets;

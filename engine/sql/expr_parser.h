@@ -76,9 +76,13 @@ class ExprParser : public TokenCursor {
   std::string cast_target(const TypeRef& t) const;
   ExprPtr primary();
   void refuse_subquery() const;
-  // A SELECT in parentheses (EXISTS (...), x IN (...)), at its SELECT: the statement
-  // parser reads it; an expression alone refuses it.
+
+ protected:
+  // A SELECT in parentheses (EXISTS (...), x IN (...), a subquery in FROM), at its SELECT:
+  // the statement parser reads it; an expression alone refuses it.
   virtual std::shared_ptr<const Select> subselect();
+
+ private:
   [[gnu::noinline]] ExprPtr primary_leaf();
   [[gnu::noinline]] ExprPtr function_call(const Token& name);
 

@@ -42,7 +42,7 @@ class Parser : public SelectClauseParser {
       return t;
     }
     if (is_word("insert")) return insert();
-    if (is_word("select") || is_word("values")) return select();
+    if (is_word("select") || is_word("values") || is_word("with")) return select();
     if (accept_word("set")) return set();
     if (accept_word("show")) {
       ShowStmt s;
@@ -323,6 +323,7 @@ class Parser : public SelectClauseParser {
 
   Select select_body() {
     Select s;
+    if (accept_word("with")) with_clause(s);
     if (accept_word("values")) {
       do {
         expect_punct("(");
@@ -400,6 +401,42 @@ class Parser : public SelectClauseParser {
     // relation is the error PostgreSQL gives first).
     if (!s.from || s.from->is_function) check_column_qualifiers(s);
     return s;
+  }
+
+  // WITH's list, after the keyword: each `name [(columns)] AS [[NOT] MATERIALIZED] (query)`.
+  void with_clause(Select& s) {
+    if (is_word("recursive"))
+      throw Error("WITH RECURSIVE is not supported")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    do {
+      CommonTableExpr c;
+      c.position = peek().position;
+      c.name = identifier();
+      if (accept_punct("(")) {
+        do c.column_aliases.push_back(identifier());
+        while (accept_punct(","));
+        expect_punct(")");
+      }
+      expect_word("as");
+      if (accept_word("not")) {
+        expect_word("materialized");
+        c.materialized = false;
+      } else if (accept_word("materialized")) {
+        c.materialized = true;
+      }
+      expect_punct("(");
+      if (!is_word("select") && !is_word("values") && !is_word("with")) {
+        refuse_clauses({{"insert", "INSERT in WITH"},
+                        {"update", "UPDATE in WITH"},
+                        {"delete", "DELETE in WITH"}});
+        syntax_error();
+      }
+      c.query = subselect();
+      expect_punct(")");
+      s.with.push_back(std::move(c));
+    } while (accept_punct(","));
+    if (!is_word("select") && !is_word("values")) syntax_error();
   }
 
   Statement set() {
@@ -497,7 +534,7 @@ class Parser : public SelectClauseParser {
       if (accept_word("analyze") || accept_word("analyse")) e->options.analyze = true;
       if (accept_word("verbose")) e->options.verbose = true;
     }
-    if (!is_word("select")) syntax_error();
+    if (!is_word("select") && !is_word("with")) syntax_error();
     e->statement = select_body();
     return e;
   }

@@ -71,8 +71,12 @@ FromItem SelectClauseParser::from_primary() {
         .at_position(peek().position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
   if (!is_punct("(")) return relation_item();
-  if (is_word("select", 1) || is_word("values", 1) || is_word("with", 1) || is_word("table", 1) ||
-      is_punct_at("(", 1))
+  if (is_word("select", 1) || is_word("with", 1)) return subquery_item();
+  if (is_word("values", 1))
+    throw Error("VALUES in FROM is not supported")
+        .at_position(peek().position)
+        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  if (is_word("table", 1) || is_punct_at("(", 1))
     throw Error("subqueries in FROM are not supported")
         .at_position(peek().position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
@@ -84,6 +88,29 @@ FromItem SelectClauseParser::from_primary() {
         .at_position(peek().position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
   return inner;
+}
+
+// `(SELECT ...) [AS] alias [(columns)]`: PostgreSQL 15 requires the alias.
+FromItem SelectClauseParser::subquery_item() {
+  FromItem f;
+  f.position = peek().position;
+  expect_punct("(");
+  f.subquery = subselect();
+  expect_punct(")");
+  if (accept_word("as") || (peek().kind == TokenKind::kIdentifier && !is_reserved(peek().text))) {
+    f.alias = identifier();
+    if (accept_punct("(")) {
+      do f.column_aliases.push_back(identifier());
+      while (accept_punct(","));
+      expect_punct(")");
+    }
+  } else {
+    throw Error("subquery in FROM must have an alias", "",
+                "For example, FROM (SELECT ...) [AS] foo.")
+        .at_position(f.position)
+        .with_sqlstate(sqlstate::kSyntaxError);
+  }
+  return f;
 }
 
 FromItem SelectClauseParser::relation_item() {

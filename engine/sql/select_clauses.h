@@ -19,8 +19,8 @@ class SelectClauseParser : public ExprParser {
 
  protected:
   // FROM's items: one table or function, or a tree of joins (a comma list as kComma
-  // joins, left to right). Subqueries, NATURAL joins and an alias on a parenthesised
-  // join are refused by name.
+  // joins, left to right), subqueries with their aliases. VALUES, NATURAL joins and an alias on a
+  // parenthesised join are refused by name.
   FromItem from_clause();
   // GROUP BY's items into s.group_by and HAVING's condition into s.having (each when
   // written); WINDOW is refused by name.
@@ -38,6 +38,7 @@ class SelectClauseParser : public ExprParser {
   FromItem table_ref();
   FromItem from_primary();
   FromItem relation_item();
+  FromItem subquery_item();
 };
 
 }  // namespace tp::sql

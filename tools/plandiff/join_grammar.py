@@ -7,7 +7,10 @@ then by an inequality or by nothing (a cross join), written as a FROM list with 
 the ON clause), or as JOIN ... USING where the columns share a name; each table restricted
 by typed_grammar's predicates; `col IS NULL` on a joined table now and then (an outer join
 kept, reduced to an inner join, or made an anti join); `[NOT] EXISTS (SELECT ...)` and
-`col IN (SELECT ...)` over another table now and then (semi and anti joins); select lists
+`col IN (SELECT ...)` over another table now and then (semi and anti joins); now and then
+a table reference written as a subquery in FROM, `(SELECT <its columns> FROM table WHERE
+...) alias`, or as a WITH query referenced once (both pulled up: a column of the select
+list now and then an expression of the same family under the column's name); select lists
 of qualified columns, * and expressions, now and then DISTINCT; ORDER BY and LIMIT; under
 the join methods' settings, work_mem, hash_mem_multiplier and the collapse limits.
 """
@@ -50,15 +53,19 @@ class JoinQueryGenerator(TypedQueryGenerator):
             cols.append((alias, {"%s.%s" % (alias, c): v
                                  for c, v in TYPED_TABLES[table][2].items()}))
         style = r.choice(["list", "on", "on"])
-        from_sql = "%s %s" % (refs[0][0], refs[0][1]) if refs[0][0] != refs[0][1] else refs[0][0]
+        ctes = []
+        subqueries = r.random() < 0.3
+        items = [self.subquery_item(table, alias, ctes) if subqueries and r.random() < 0.6 else
+                 ("%s %s" % (table, alias) if table != alias else table)
+                 for table, alias in refs]
+        from_sql = items[0]
         where = []
         # A join that may return millions of rows (a condition-less or inequality join,
         # three tables or more) is read through a LIMIT without ORDER BY, so that neither
         # system computes all of it.
         risky = len(refs) > 2
         for i in range(1, len(refs)):
-            table, alias = refs[i]
-            item = "%s %s" % (table, alias) if table != alias else table
+            item = items[i]
             cond, using = self.join_condition(cols[r.randrange(i)], cols[i])
             risky = risky or cond is None or " = " not in cond
             if style == "list":
@@ -101,6 +108,8 @@ class JoinQueryGenerator(TypedQueryGenerator):
         # SELECT DISTINCT sorts only by what it returns.
         distinct = r.random() < 0.15
         sql = "SELECT %s%s FROM %s" % ("DISTINCT " if distinct else "", select, from_sql)
+        if ctes:
+            sql = "WITH " + ", ".join(ctes) + " " + sql
         if where:
             sql += " WHERE " + " AND ".join(where)
         if r.random() < 0.5 and not risky:
@@ -110,6 +119,27 @@ class JoinQueryGenerator(TypedQueryGenerator):
         if r.random() < 0.3 or risky:
             sql += " LIMIT %d" % r.choice([1, 5, 10, 100])
         return sql
+
+    def subquery_item(self, table, alias, ctes):
+        """`table` as a simple subquery in FROM (or a WITH query named once) giving its
+        columns under their names, restricted now and then."""
+        r = self.r
+        columns = TYPED_TABLES[table][2]
+        inner = {"%s.%s" % (table, c): v for c, v in columns.items()}
+        outputs = []
+        for c, v in columns.items():
+            if v[1] in ("int", "smallint") and r.random() < 0.15:
+                outputs.append("%s + 0 AS %s" % (c, c))
+            else:
+                outputs.append(c)
+        body = "SELECT %s FROM %s" % (", ".join(outputs), table)
+        if r.random() < 0.7:
+            body += " WHERE " + self.where(inner)
+        if r.random() < 0.3:
+            name = "w%d" % len(ctes)
+            ctes.append("%s AS (%s)" % (name, body))
+            return "%s %s" % (name, alias)
+        return "(%s) %s" % (body, alias)
 
     def sublink(self, cols, names):
         """EXISTS / NOT EXISTS correlated on an equality, or IN over one column."""
