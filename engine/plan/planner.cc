@@ -15,6 +15,7 @@
 #include "engine/plan/distinct_on.h"
 #include "engine/plan/equivalence.h"
 #include "engine/plan/grouping_paths.h"
+#include "engine/plan/join_exprs.h"
 #include "engine/plan/join_query.h"
 #include "engine/plan/join_select.h"
 #include "engine/plan/minmax_agg.h"
@@ -26,10 +27,12 @@
 #include "engine/plan/rel_size.h"
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/select_list.h"
+#include "engine/plan/subplans.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/expr_bind.h"
 #include "engine/sql/identifier.h"
 #include "engine/sql/parser.h"
+#include "scans/subplan_host.h"
 
 namespace tp {
 namespace {
@@ -426,7 +429,26 @@ DistinctClause plan_distinct_on_input(PlanContext& ctx, const sql::Select& s,
 
 }  // namespace
 
-PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
+namespace {
+
+// Restrictions that read no column but an InitPlan's value (`EXISTS (...)` as $0):
+// PostgreSQL's pseudo-constant quals, a gating Result's One-Time Filter above the scan,
+// estimated as selectivity 1.
+void take_gating_quals(ScanQuery& sq) {
+  std::vector<Clause> kept;
+  for (Clause& c : sq.clauses) {
+    std::vector<uint32_t> slots;
+    if (c.kind == Clause::Kind::kExpr) expr_slots(*c.expr, slots);
+    if (c.kind != Clause::Kind::kExpr || !slots.empty() || !reads_subquery(*c.expr)) {
+      kept.push_back(std::move(c));
+      continue;
+    }
+    sq.gating.push_back(*c.expr);
+  }
+  sq.clauses = std::move(kept);
+}
+
+PlannedQuery plan_select_core(PlanContext& ctx, const sql::Select& s) {
   if (is_join_select(s)) return plan_join_select(ctx, s);
   const RelationEntry& rel = find_table(ctx, s);
   if (!s.group_by.empty() || s.having) return plan_grouped_select(ctx, s, rel);
@@ -438,7 +460,13 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     sq.table_alias = s.from->alias;
     sq.alias = sql::quote_identifier(s.from->alias);
   }
+  // A subquery's table named as an earlier one of the statement: `u u_1`.
+  if (const std::string shown =
+          subplan_display_name(s.from && !s.from->alias.empty() ? s.from->alias : rel.name);
+      !shown.empty())
+    sq.alias = sql::quote_identifier(shown);
   sq.clauses = restrictions(rel, s, {}, sq.one_time_false, sq.class_start);
+  take_gating_quals(sq);
   sq.proven_empty = std::any_of(sq.clauses.begin(), sq.clauses.end(), [](const Clause& c) {
     return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
   });
@@ -473,6 +501,10 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   const bool projected_in_paths = targets.aggs.empty() && !distinct;
   if (projected_in_paths) sq.projection_cost = select_list_cost(ctx.settings.costs, computed);
   ChosenScan scan = choose_scan(ctx, sq);
+  if (!sq.gating.empty() && scan.distinct)
+    throw not_supported("SELECT DISTINCT beside an uncorrelated EXISTS", s.from->position);
+  if (!sq.gating.empty() && !sq.one_time_false && scan.node)
+    scan.node = scans::gating_result(std::move(scan.node), sq.gating);
   PlanTop top{std::move(scan.node), scan.path};
   if (targets.computed() || !order.resjunk.empty())
     top.node =
@@ -505,6 +537,13 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   // PostgreSQL attaches the InitPlans to the plan's top node.
   if (init_plans) q.root->shown_init_plans = init_plans->hand_over_init_plans();
   return q;
+}
+
+}  // namespace
+
+PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
+  if (has_subqueries(s)) return plan_with_subplans(ctx, s, plan_select_core);
+  return plan_select_core(ctx, s);
 }
 
 }  // namespace tp

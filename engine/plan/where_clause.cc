@@ -68,7 +68,7 @@ class Binder {
     TypedExpr t = bind_condition(e, lookup, "WHERE");
     std::vector<uint32_t> slots;
     expr_slots(t, slots);
-    if (slots.empty()) {
+    if (slots.empty() && !reads_subquery(t)) {
       // No column: its value once (PostgreSQL folds it, or tests it once).
       ValueArena arena;
       EvalState st{&arena, timestamp_now()};

@@ -26,6 +26,21 @@ int figure_column_name(const Expr& e, std::string& name) {
       name = e.sval;  // pg_type's name: int4, float8, ...
       return 1;
     }
+    case ExprKind::kSubLink:
+      // A scalar subquery is named after its one column, EXISTS "exists".
+      if (e.name == "exists") {
+        name = "exists";
+        return 2;
+      }
+      if (e.name == "expr" && e.subselect && !e.subselect->targets.empty()) {
+        const Target& t = e.subselect->targets[0];
+        if (!t.alias.empty()) {
+          name = t.alias;
+          return 2;
+        }
+        return figure_column_name(*t.expr, name);
+      }
+      return 0;
     case ExprKind::kCase: {
       const int strength = e.case_else ? figure_column_name(*e.args.back(), name) : 0;
       if (strength > 1) return strength;

@@ -89,7 +89,14 @@ class Binder {
       case sql::ExprKind::kCase:
         return case_expr(e);
       case sql::ExprKind::kSubLink:
-        // Only EXISTS and IN over a join's WHERE are planned (as semi and anti joins).
+        // The planner's subqueries (InitPlans, SubPlans); EXISTS and IN over a join's
+        // WHERE are planned as semi and anti joins before binding.
+        if (sublink_planned(e)) {
+          TypedExpr bound = current_sublinks()->bind(e, columns_);
+          if (e.name == "in" && bound.kind == TypedExpr::Kind::kSubPlan && e.negated)
+            return negate_expr(std::move(bound));
+          return bound;
+        }
         throw Error("subqueries are not supported here")
             .at_position(e.position)
             .with_sqlstate(sqlstate::kFeatureNotSupported);
@@ -311,6 +318,16 @@ class Binder {
 };
 
 }  // namespace
+
+const SubLinkBinding*& current_sublinks() {
+  thread_local const SubLinkBinding* binding = nullptr;
+  return binding;
+}
+
+bool sublink_planned(const sql::Expr& sublink) {
+  const SubLinkBinding* b = current_sublinks();
+  return b != nullptr && b->planned(sublink);
+}
 
 TypedExpr bind_expr(const sql::Expr& e, const ColumnLookup& columns, const CallLookup& calls) {
   return expr::simplify_constants(Binder(columns, calls).bind(e));

@@ -1,0 +1,441 @@
+#include "engine/plan/subplans.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "engine/core/error.h"
+#include "engine/plan/join_exprs.h"
+#include "engine/plan/select_list.h"
+#include "engine/sql/expr_bind.h"
+#include "scans/subplan_host.h"
+
+namespace tp {
+
+namespace {
+
+// Calls `f(sublink, top)` for each subquery in `e` (not inside the subqueries); `top`:
+// a WHERE conjunct, or NOT over one.
+template <typename F>
+void each_sublink(const sql::Expr* e, bool top, F&& f) {
+  if (e == nullptr) return;
+  if (e->kind == sql::ExprKind::kSubLink) f(*e, top);
+  const bool conjunct =
+      e->kind == sql::ExprKind::kAnd ||
+      (e->kind == sql::ExprKind::kNot && e->args[0]->kind == sql::ExprKind::kSubLink);
+  for (const sql::ExprPtr& a : e->args) each_sublink(a.get(), top && conjunct, f);
+}
+
+// PostgreSQL's order of make_subplan calls: the select list, then WHERE, then HAVING.
+template <typename F>
+void each_query_sublink(const sql::Select& s, F&& f) {
+  for (const sql::Target& t : s.targets) each_sublink(t.expr.get(), false, f);
+  each_sublink(s.where.get(), true, f);
+  each_sublink(s.having.get(), false, f);
+  for (const sql::OrderItem& o : s.order_by) each_sublink(o.expr.get(), false, f);
+}
+
+void column_refs(const sql::Expr* e, std::vector<const sql::Expr*>& out) {
+  if (e == nullptr) return;
+  if (e->kind == sql::ExprKind::kColumnRef) out.push_back(e);
+  for (const sql::ExprPtr& a : e->args) column_refs(a.get(), out);
+}
+
+void table_items(const sql::FromItem& f, std::vector<const sql::FromItem*>& out) {
+  if (!f.is_join()) {
+    out.push_back(&f);
+    return;
+  }
+  for (const sql::FromItem& side : f.sides) table_items(side, out);
+}
+
+// Whether a name the subquery could not resolve is a column of the outer query's tables:
+// the subquery is correlated.
+bool resolves_outside(PlanContext& ctx, const sql::Select& outer, const sql::Select& sub) {
+  if (!outer.from) return false;
+  std::vector<const sql::Expr*> refs;
+  for (const sql::Target& t : sub.targets) column_refs(t.expr.get(), refs);
+  column_refs(sub.where.get(), refs);
+  column_refs(sub.having.get(), refs);
+  std::vector<const sql::FromItem*> items;
+  table_items(*outer.from, items);
+  for (const sql::FromItem* item : items) {
+    if (item->is_function) continue;
+    const RelationEntry* rel = nullptr;
+    try {
+      rel = &find_table_item(ctx, *item);
+    } catch (const Error&) {
+      continue;
+    }
+    const std::string& name = item->alias.empty() ? rel->name : item->alias;
+    for (const sql::Expr* r : refs) {
+      if (!r->qualifier.empty()) {
+        if (r->qualifier == name) return true;
+        continue;
+      }
+      for (const Column& c : rel->columns)
+        if (c.name == r->name) return true;
+    }
+  }
+  return false;
+}
+
+std::unique_ptr<sql::Expr> int_const(int64_t v, int position) {
+  auto e = std::make_unique<sql::Expr>(sql::ExprKind::kIntConst, position);
+  e->ival = v;
+  return e;
+}
+
+sql::FromItem copy_from(const sql::FromItem& f) {
+  sql::FromItem c;
+  c.is_function = f.is_function;
+  c.join = f.join;
+  c.name = f.name;
+  c.schema = f.schema;
+  c.position = f.position;
+  for (const sql::ExprPtr& a : f.func_args) c.func_args.push_back(copy_expr(*a));
+  c.alias = f.alias;
+  c.column_aliases = f.column_aliases;
+  for (const sql::FromItem& s : f.sides) c.sides.push_back(copy_from(s));
+  if (f.on) c.on = copy_expr(*f.on);
+  c.using_columns = f.using_columns;
+  return c;
+}
+
+// simplify_EXISTS_query: what EXISTS's subquery returns does not matter, nor its order.
+sql::Select exists_query(const sql::Select& s, int position) {
+  sql::Select c;
+  c.targets.push_back({int_const(1, position), ""});
+  if (s.from) c.from = copy_from(*s.from);
+  if (s.where) c.where = copy_expr(*s.where);
+  for (const sql::ExprPtr& g : s.group_by) c.group_by.push_back(copy_expr(*g));
+  if (s.having) c.having = copy_expr(*s.having);
+  c.group_by_position = s.group_by_position;
+  return c;
+}
+
+void zero_widths(scans::ExecNode& n) {
+  n.estimate.width = 0;
+  for (scans::ExecNode* c : n.mutable_children()) zero_widths(*c);
+}
+
+bool hashable_type(TypeId t) {
+  return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8 || t == TypeId::kDate;
+}
+
+double maxalign(double v) {
+  return std::ceil(v / 8.0) * 8.0;
+}
+
+// The names EXPLAIN has given relations so far, and the renamings of the subquery being
+// planned.
+struct DisplayNames {
+  std::vector<std::string> used;
+  std::map<std::string, std::string> renamed;
+};
+DisplayNames*& display_names() {
+  thread_local DisplayNames* names = nullptr;
+  return names;
+}
+
+std::string refname_of(const sql::FromItem& f) {
+  return f.alias.empty() ? f.name : f.alias;
+}
+
+// Gives each table of `from` its display name, renaming those taken; returns the
+// renamings.
+std::map<std::string, std::string> name_tables(const sql::FromItem& from, DisplayNames& names) {
+  std::vector<const sql::FromItem*> items;
+  table_items(from, items);
+  std::map<std::string, std::string> renamed;
+  for (const sql::FromItem* item : items) {
+    const std::string base = refname_of(*item);
+    std::string name = base;
+    for (int n = 1; std::find(names.used.begin(), names.used.end(), name) != names.used.end(); ++n)
+      name = base + "_" + std::to_string(n);
+    names.used.push_back(name);
+    if (name != base) renamed[base] = name;
+  }
+  return renamed;
+}
+
+struct Sub {
+  enum class Kind { kInit, kExists, kHashed };
+  Kind kind = Kind::kInit;
+  int plan_id = 0;   // EXPLAIN's InitPlan / SubPlan number
+  int param = -1;    // an InitPlan's $n
+  size_t index = 0;  // in the host's init_plans or sub_plans
+  PlannedQuery q;
+  TypeId type = TypeId::kInt4;
+  int32_t typmod = kNoTypmod;
+  double startup = 0, per_call = 0;  // cost_subplan
+  scans::SubqueryValue value;
+};
+
+scans::SubqueryValue value_of(const PlannedQuery& q) {
+  if (q.aggregate) {
+    const scans::AggregateResults* agg = q.aggregate;
+    std::vector<OutputAggregate> aggs = q.aggregates;
+    if (!q.output_exprs.empty() && q.output_exprs[0].kind != AggregateExpr::Kind::kAggregate) {
+      AggregateExpr e = q.output_exprs[0];
+      return [agg, aggs, e](const scans::RowBatch&, uint32_t, ValueArena&, bool& isnull) {
+        const std::optional<int64_t> v = evaluate_aggregate_expr(e, aggs, agg->results());
+        isnull = !v.has_value();
+        return v ? Datum(*v) : Datum(0);
+      };
+    }
+    const size_t i = q.output_exprs.empty() ? 0 : q.output_exprs[0].aggregate;
+    return [agg, aggs, i](const scans::RowBatch&, uint32_t, ValueArena& arena, bool& isnull) {
+      return aggregate_datum(aggs[i], agg->results()[i], arena, isnull);
+    };
+  }
+  const uint32_t slot = q.output_slots.at(0);
+  return [slot](const scans::RowBatch& b, uint32_t i, ValueArena&, bool& isnull) {
+    isnull = b.is_null(i, slot);
+    return b.row(i)[slot];
+  };
+}
+
+class SubPlanner {
+ public:
+  SubPlanner(PlanContext& ctx, const sql::Select& s) : ctx_(ctx), s_(s) {}
+
+  // Plans each subquery PostgreSQL makes a SubPlan or InitPlan of, in its order.
+  void plan_all() {
+    each_query_sublink(s_, [&](const sql::Expr& link, bool top) { consider(link, top); });
+  }
+
+  bool any() const { return !subs_.empty(); }
+  bool planned(const sql::Expr& link) const { return subs_.count(link.subselect.get()) != 0; }
+
+  TypedExpr bind(const sql::Expr& link, const ColumnLookup& columns) const {
+    const auto it = subs_.find(link.subselect.get());
+    if (it == subs_.end()) throw not_supported("this subquery", link.position);
+    const Sub& sub = it->second;
+    TypedExpr e;
+    if (sub.kind == Sub::Kind::kHashed) {
+      e.kind = TypedExpr::Kind::kSubPlan;
+      e.type = TypeId::kBool;
+      e.slot = uint32_t(sub.index);
+      e.name = "hashed SubPlan " + std::to_string(sub.plan_id);
+      TypedExpr left = bind_expr(*link.args[0], columns);
+      if (left.type != sub.type || !hashable_type(left.type))
+        throw not_supported("IN (SELECT ...) comparing values of different types or of type " +
+                                std::string(type_info(left.type).name),
+                            link.position);
+      e.args.push_back(std::move(left));
+      e.subplan_startup = sub.startup;
+      e.subplan_per_call = sub.per_call;
+      return e;
+    }
+    e.kind = TypedExpr::Kind::kParam;
+    e.slot = uint32_t(sub.param);
+    e.type = sub.kind == Sub::Kind::kExists ? TypeId::kBool : sub.type;
+    e.typmod = sub.kind == Sub::Kind::kExists ? kNoTypmod : sub.typmod;
+    e.name = "$" + std::to_string(sub.param);
+    return e;
+  }
+
+  // The outer plan wrapped in the host that runs the subqueries, their costs charged.
+  PlannedQuery finish(PlannedQuery q) {
+    scans::ExecNode* top = q.root.get();
+    while (top->explain_transparent()) top = top->mutable_children()[0];
+    if (!top->shown_init_plans.empty())
+      throw not_supported("a subquery beside min() or max() over an index", s_.from->position);
+    std::vector<Sub*> order(subs_.size());
+    for (auto& [key, sub] : subs_) order[size_t(sub.plan_id - 1)] = &sub;
+    std::vector<scans::InitPlanRun> inits;
+    std::vector<scans::SubPlanRun> hashed;
+    double init_cost = 0;
+    std::vector<std::pair<std::string, const scans::ExecNode*>> init_labels, sub_labels;
+    for (Sub* sub : order) {
+      if (sub->kind == Sub::Kind::kHashed) {
+        sub_labels.emplace_back("SubPlan " + std::to_string(sub->plan_id), sub->q.root.get());
+        scans::SubPlanRun r;
+        r.kind = scans::SubPlanRun::Kind::kAny;
+        r.hashed = true;
+        r.plan = std::move(sub->q.root);
+        r.value = sub->value;
+        r.type = sub->type;
+        hashed.push_back(std::move(r));
+        continue;
+      }
+      init_cost += sub->startup + sub->per_call;
+      init_labels.emplace_back("InitPlan " + std::to_string(sub->plan_id) + " (returns $" +
+                                   std::to_string(sub->param) + ")",
+                               sub->q.root.get());
+      scans::InitPlanRun r;
+      r.plan = std::move(sub->q.root);
+      r.value = sub->value;
+      r.type = sub->type;
+      r.exists = sub->kind == Sub::Kind::kExists;
+      inits.push_back(std::move(r));
+    }
+    // SS_charge_for_initplans: the final path's costs, which the nodes made from it
+    // (a transparent projection's scan, a gating Result's child) copy.
+    for (scans::ExecNode* n = q.root.get();;) {
+      n->estimate.startup_cost += init_cost;
+      n->estimate.total_cost += init_cost;
+      const bool gating = dynamic_cast<scans::GatingResultNode*>(n) != nullptr;
+      if (!n->explain_transparent() && !gating) break;
+      n = n->mutable_children()[0];
+    }
+    top->shown_init_plans = init_labels;
+    if (!sub_labels.empty()) {
+      scans::ExecNode* scan = top;
+      while (scan->children().size() == 1 && scan->explain_name().find("Scan") == std::string::npos)
+        scan = scan->mutable_children()[0];
+      scan->shown_sub_plans = sub_labels;
+    }
+    q.root = std::make_unique<scans::SubPlanHostNode>(std::move(q.root), std::move(inits),
+                                                      std::move(hashed));
+    return q;
+  }
+
+ private:
+  void consider(const sql::Expr& link, bool top) {
+    const sql::Select& sub = *link.subselect;
+    if (has_subqueries(sub)) throw not_supported("a subquery within a subquery", link.position);
+    const bool exists = link.name == "exists";
+    const bool in = link.name == "in";
+    if (in && link.negated && sub.targets.size() != 1)
+      throw Error("subquery has too many columns")
+          .at_position(link.position)
+          .with_sqlstate(sqlstate::kSyntaxError);
+    PlannedQuery q;
+    const sql::Select simplified = exists ? exists_query(sub, link.position) : sql::Select{};
+    DisplayNames* names = display_names();
+    const std::vector<std::string> used_before = names->used;
+    if (sub.from) names->renamed = name_tables(*sub.from, *names);
+    try {
+      q = plan_select(ctx_, exists ? simplified : sub);
+      names->renamed.clear();
+    } catch (const Error& e) {
+      names->renamed.clear();
+      names->used = used_before;
+      const bool unresolved = std::string(e.sqlstate()) == sqlstate::kUndefinedColumn ||
+                              std::string(e.sqlstate()) == sqlstate::kUndefinedTable;
+      if (!unresolved || !resolves_outside(ctx_, s_, sub)) throw;
+      // Correlated: a WHERE conjunct's EXISTS (NOT EXISTS) is the join planner's.
+      if (top && exists) return;
+      throw not_supported(std::string("a correlated subquery ") + (exists ? "EXISTS"
+                                                                   : in   ? "IN (SELECT ...)"
+                                                                          : "in an expression"),
+                          link.position);
+    }
+    // An uncorrelated IN as a WHERE conjunct is a semi join.
+    if (in && !link.negated && top) return;
+    if (in && !link.negated)
+      throw not_supported("IN (SELECT ...) inside an expression", link.position);
+    if (!exists && q.column_names.size() != 1)
+      throw Error(in ? "subquery has too many columns" : "subquery must return only one column")
+          .at_position(link.position)
+          .with_sqlstate(sqlstate::kSyntaxError);
+    if (q.aggregate && q.root->explain_name() == "Result")
+      throw not_supported("a subquery of min() or max() over an index", link.position);
+    const CostSettings& cs = ctx_.settings.costs;
+    Sub s;
+    s.plan_id = int(subs_.size()) + 1;
+    const scans::PlanEstimate& est = q.root->estimate;
+    if (exists) {
+      zero_widths(*q.root);
+      s.kind = Sub::Kind::kExists;
+      s.type = TypeId::kBool;
+      // cost_subplan: one row of the plan (its rows never below one).
+      s.per_call = (est.total_cost - est.startup_cost) / std::max(1.0, est.rows);
+      s.startup = 0;
+      s.per_call += est.startup_cost;
+    } else {
+      s.type = q.output_columns.at(0).type;
+      s.typmod = q.output_columns.at(0).typmod;
+      s.value = value_of(q);
+      if (in) {
+        // subplan_is_hashable: the rows with a tuple header each within hash_mem.
+        const double bytes = est.rows * (maxalign(est.width) + maxalign(23));
+        const double hash_mem = double(cs.work_mem_kb) * 1024.0 * cs.hash_mem_multiplier;
+        if (bytes > hash_mem)
+          throw not_supported("NOT IN (SELECT ...) over more rows than fit in hash_mem",
+                              link.position);
+        s.kind = Sub::Kind::kHashed;
+        s.startup = est.total_cost + cs.cpu_operator_cost * est.rows;
+        s.per_call = cs.cpu_operator_cost;  // the test expression's equality
+      } else {
+        s.kind = Sub::Kind::kInit;
+        s.per_call = est.total_cost - est.startup_cost;
+        s.startup = 0;
+        s.per_call += est.startup_cost;
+      }
+    }
+    if (s.kind == Sub::Kind::kHashed) {
+      s.index = hashed_++;
+    } else {
+      s.index = size_t(params_);
+      s.param = params_++;
+    }
+    s.q = std::move(q);
+    subs_.emplace(link.subselect.get(), std::move(s));
+  }
+
+  PlanContext& ctx_;
+  const sql::Select& s_;
+  std::map<const sql::Select*, Sub> subs_;
+  int params_ = 0;
+  size_t hashed_ = 0;
+};
+
+bool& qualify_flag() {
+  thread_local bool qualify = false;
+  return qualify;
+}
+
+}  // namespace
+
+bool qualify_sort_keys() {
+  return qualify_flag();
+}
+
+std::string subplan_display_name(const std::string& refname) {
+  const DisplayNames* names = display_names();
+  if (names == nullptr) return "";
+  const auto it = names->renamed.find(refname);
+  return it == names->renamed.end() ? "" : it->second;
+}
+
+bool has_subqueries(const sql::Select& s) {
+  bool found = false;
+  each_query_sublink(s, [&](const sql::Expr&, bool) { found = true; });
+  return found;
+}
+
+PlannedQuery plan_with_subplans(
+    PlanContext& ctx, const sql::Select& s,
+    const std::function<PlannedQuery(PlanContext&, const sql::Select&)>& plan) {
+  struct Qualify {
+    bool saved = qualify_flag();
+    Qualify() { qualify_flag() = true; }
+    ~Qualify() { qualify_flag() = saved; }
+  } qualify;
+  // The outer query's relations keep their names; the subqueries' come after them.
+  DisplayNames names;
+  if (s.from) name_tables(*s.from, names);
+  struct Names {
+    DisplayNames* saved = display_names();
+    explicit Names(DisplayNames* n) { display_names() = n; }
+    ~Names() { display_names() = saved; }
+  } scoped_names(&names);
+  SubPlanner planner(ctx, s);
+  planner.plan_all();
+  if (!planner.any()) return plan(ctx, s);
+  SubLinkBinding binding;
+  binding.planned = [&](const sql::Expr& link) { return planner.planned(link); };
+  binding.bind = [&](const sql::Expr& link, const ColumnLookup& columns) {
+    return planner.bind(link, columns);
+  };
+  ScopedSubLinks scope(&binding);
+  // A plan with InitPlans runs in one process (PostgreSQL marks its paths parallel-unsafe).
+  PlanContext outer = ctx;
+  outer.settings.max_parallel_workers_per_gather = 0;
+  return planner.finish(plan(outer, s));
+}
+
+}  // namespace tp

@@ -1,0 +1,20 @@
+select id from t where k = (select max(x) from u where z = 3) order by id
+select id, v from t where v > (select avg(x) from u) / 20 order by id limit 5
+select id, (select y from w where k = 5) from t where id < 5 order by id
+select count(*) from t where k < (select min(z) from u where x > 100) + 3
+select id from t where k = (select k from u where x = 7) and id < 200 order by id
+select id from t where v = (select x from u where x = 5000) order by id
+select id, name from t where exists (select 1 from u where z = 3) and id < 10 order by id
+select id from t where not exists (select 1 from u where z = 99) and id < 4 order by id
+select count(*) from t where exists (select * from u where z = 99)
+select id from t where v not in (select z from u) and id < 40 order by id
+select count(*) from t where v not in (select z from u)
+select count(*) from t where v not in (select a from n)
+select count(*) from t where v not in (select k from u where x < 0)
+select count(*) from w where k not in (select v from t where id < 20)
+select id, v from t where id < 30 and v not in (select a from n where a is not null) order by id
+select id, v from t where v is null and v not in (select a from n where a > 5) and id < 70 order by id
+select id, (select x from u where x = 5000) as none, (select max(k) from u) from t where id < 3 order by id
+select count(*) from t where (select count(*) from n) = 3 and k = 1
+select id from t where k = (select y from w where k = 2) / 10 order by id desc limit 3
+select count(*) from t where name = (select name from t where id = 5)
