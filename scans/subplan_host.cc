@@ -48,6 +48,12 @@ void SubPlanHostNode::do_open() {
   opened_.assign(sub_plans_.size(), false);
   arena_.clear();
   Scope scope(this);
+  for (size_t i = 0; i < init_plans_.size(); ++i)
+    if (init_plans_[i].eager) {
+      bool isnull = false;
+      const Datum v = param(uint32_t(i), isnull);
+      params_.at(0)->set(i, v, isnull);
+    }
   main_->open();
 }
 

@@ -42,6 +42,9 @@ struct InitPlanRun {
   SubqueryValue value;
   TypeId type = TypeId::kInt4;
   bool exists = false;  // EXISTS: true when the plan returns a row (it stops at the first)
+  // An index scan's key reads it (`Index Cond: (k = $0)`): run when the plan starts, its
+  // value set in the host's first ExecParams at $n.
+  bool eager = false;
 };
 
 struct SubPlanRun {

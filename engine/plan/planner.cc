@@ -440,7 +440,8 @@ void take_gating_quals(ScanQuery& sq) {
     std::vector<uint32_t> slots;
     if (c.kind == Clause::Kind::kExpr) expr_slots(*c.expr, slots);
     if (c.kind != Clause::Kind::kExpr || !slots.empty() || !reads_subquery(*c.expr)) {
-      kept.push_back(std::move(c));
+      std::optional<Clause> param = init_param_clause(c);
+      kept.push_back(param ? std::move(*param) : std::move(c));
       continue;
     }
     sq.gating.push_back(*c.expr);

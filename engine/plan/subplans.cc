@@ -114,6 +114,17 @@ sql::Select exists_query(const sql::Select& s, int position) {
   return c;
 }
 
+// The node whose EXPLAIN details print `text` (a Filter running a SubPlan).
+scans::ExecNode* node_running(scans::ExecNode& n, const std::string& text) {
+  std::vector<std::string> lines;
+  n.explain_details(lines, false);
+  for (const std::string& l : lines)
+    if (l.find(text) != std::string::npos) return &n;
+  for (scans::ExecNode* c : n.mutable_children())
+    if (scans::ExecNode* found = node_running(*c, text)) return found;
+  return nullptr;
+}
+
 void zero_widths(scans::ExecNode& n) {
   n.estimate.width = 0;
   for (scans::ExecNode* c : n.mutable_children()) zero_widths(*c);
@@ -237,7 +248,16 @@ class SubPlanner {
   }
 
   // The outer plan wrapped in the host that runs the subqueries, their costs charged.
-  PlannedQuery finish(PlannedQuery q) {
+  // The InitPlans' value types, by $n.
+  std::vector<TypeId> init_types() const {
+    std::vector<TypeId> types(size_t(params_), TypeId::kBool);
+    for (const auto& [key, sub] : subs_)
+      if (sub.param >= 0) types[size_t(sub.param)] = sub.type;
+    return types;
+  }
+
+  PlannedQuery finish(PlannedQuery q, std::unique_ptr<scans::ExecParams> params,
+                      const std::vector<bool>& eager) {
     scans::ExecNode* top = q.root.get();
     while (top->explain_transparent()) top = top->mutable_children()[0];
     if (!top->shown_init_plans.empty())
@@ -269,6 +289,7 @@ class SubPlanner {
       r.value = sub->value;
       r.type = sub->type;
       r.exists = sub->kind == Sub::Kind::kExists;
+      r.eager = eager.at(size_t(sub->param));
       inits.push_back(std::move(r));
     }
     // SS_charge_for_initplans: the final path's costs, which the nodes made from it
@@ -281,14 +302,16 @@ class SubPlanner {
       n = n->mutable_children()[0];
     }
     top->shown_init_plans = init_labels;
-    if (!sub_labels.empty()) {
-      scans::ExecNode* scan = top;
-      while (scan->children().size() == 1 && scan->explain_name().find("Scan") == std::string::npos)
-        scan = scan->mutable_children()[0];
-      scan->shown_sub_plans = sub_labels;
+    // A SubPlan is shown under the node whose expressions run it.
+    for (const auto& label : sub_labels) {
+      scans::ExecNode* at = node_running(*top, "(hashed " + label.first + ")");
+      if (at == nullptr) at = top;
+      at->shown_sub_plans.push_back(label);
     }
+    std::vector<std::unique_ptr<scans::ExecParams>> owned;
+    owned.push_back(std::move(params));
     q.root = std::make_unique<scans::SubPlanHostNode>(std::move(q.root), std::move(inits),
-                                                      std::move(hashed));
+                                                      std::move(hashed), std::move(owned));
     return q;
   }
 
@@ -323,6 +346,9 @@ class SubPlanner {
                                                                           : "in an expression"),
                           link.position);
     }
+    if (exists && top && s_.from && s_.from->is_join())
+      throw not_supported("an uncorrelated EXISTS over a join (a gating Result above it)",
+                          link.position);
     // An uncorrelated IN as a WHERE conjunct is a semi join.
     if (in && !link.negated && top) return;
     if (in && !link.negated)
@@ -383,6 +409,17 @@ class SubPlanner {
   size_t hashed_ = 0;
 };
 
+// The statement's InitPlan values for index keys: made before the outer query is planned,
+// handed to the host after.
+struct InitParams {
+  std::unique_ptr<scans::ExecParams> params;
+  std::vector<bool> eager;  // read by an index scan's key: run when the plan starts
+};
+InitParams*& init_params() {
+  thread_local InitParams* p = nullptr;
+  return p;
+}
+
 bool& qualify_flag() {
   thread_local bool qualify = false;
   return qualify;
@@ -399,6 +436,31 @@ std::string subplan_display_name(const std::string& refname) {
   if (names == nullptr) return "";
   const auto it = names->renamed.find(refname);
   return it == names->renamed.end() ? "" : it->second;
+}
+
+const scans::ExecParams* init_params_for_keys(
+    const std::vector<scans::IndexScanParams::RuntimeKey>& keys) {
+  InitParams* p = init_params();
+  if (p == nullptr || !p->params)
+    throw Error("an index key reads a parameter no InitPlan sets")
+        .with_sqlstate(sqlstate::kInternalError);
+  for (const scans::IndexScanParams::RuntimeKey& k : keys) p->eager.at(k.param) = true;
+  return p->params.get();
+}
+
+std::optional<Clause> init_param_clause(const Clause& c) {
+  if (c.kind != Clause::Kind::kExpr || init_params() == nullptr) return std::nullopt;
+  const TypedExpr& e = *c.expr;
+  if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return std::nullopt;
+  const bool param_left = e.args[0].kind == TypedExpr::Kind::kParam;
+  const TypedExpr& col = e.args[param_left ? 1 : 0];
+  const TypedExpr& param = e.args[param_left ? 0 : 1];
+  if (col.kind != TypedExpr::Kind::kColumn || param.kind != TypedExpr::Kind::kParam ||
+      col.type != param.type || (col.type != TypeId::kInt4 && col.type != TypeId::kInt8))
+    return std::nullopt;
+  Clause p = Clause::param_eq(int(col.slot), param.slot, param.name);
+  p.expr = c.expr;
+  return p;
 }
 
 bool has_subqueries(const sql::Select& s) {
@@ -426,6 +488,14 @@ PlannedQuery plan_with_subplans(
   SubPlanner planner(ctx, s);
   planner.plan_all();
   if (!planner.any()) return plan(ctx, s);
+  InitParams params;
+  params.params = std::make_unique<scans::ExecParams>(planner.init_types());
+  params.eager.assign(params.params->size(), false);
+  struct ScopedParams {
+    InitParams* saved = init_params();
+    explicit ScopedParams(InitParams* p) { init_params() = p; }
+    ~ScopedParams() { init_params() = saved; }
+  } scoped_params(&params);
   SubLinkBinding binding;
   binding.planned = [&](const sql::Expr& link) { return planner.planned(link); };
   binding.bind = [&](const sql::Expr& link, const ColumnLookup& columns) {
@@ -435,7 +505,8 @@ PlannedQuery plan_with_subplans(
   // A plan with InitPlans runs in one process (PostgreSQL marks its paths parallel-unsafe).
   PlanContext outer = ctx;
   outer.settings.max_parallel_workers_per_gather = 0;
-  return planner.finish(plan(outer, s));
+  PlannedQuery q = plan(outer, s);
+  return planner.finish(std::move(q), std::move(params.params), params.eager);
 }
 
 }  // namespace tp

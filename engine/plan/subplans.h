@@ -15,9 +15,12 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/plan/planner.h"
+#include "scans/index_scan.h"
 
 namespace tp {
 
@@ -28,6 +31,15 @@ bool qualify_sort_keys();
 // name) in the subquery being planned: `u_1` when an earlier relation of the statement
 // took `u` (PostgreSQL's set_rtable_names); empty when it keeps its own.
 std::string subplan_display_name(const std::string& refname);
+
+// The statement's InitPlan values as a parameterized index scan reads them (`Index Cond:
+// (k = $0)`): the InitPlans of `keys` are then run when the plan starts, before the scan
+// reads its keys. Throws when no InitPlan is being planned.
+const scans::ExecParams* init_params_for_keys(
+    const std::vector<scans::IndexScanParams::RuntimeKey>& keys);
+// `column = $n` (a typed clause over an InitPlan's value of the column's integer type) as
+// the parameterized clause an index searches with; the typed form stays its filter.
+std::optional<Clause> init_param_clause(const Clause& c);
 
 // Whether `s` holds a subquery outside FROM.
 bool has_subqueries(const sql::Select& s);

@@ -18,3 +18,9 @@ select id, (select x from u where x = 5000) as none, (select max(k) from u) from
 select count(*) from t where (select count(*) from n) = 3 and k = 1
 select id from t where k = (select y from w where k = 2) / 10 order by id desc limit 3
 select count(*) from t where name = (select name from t where id = 5)
+select * from w where k = (select k from u where x = 7)
+select * from w where k = (select k from u where x = -7)
+select count(*) from w where k = (select max(z) from u)
+select * from w where k > 490 and k = (select k from u where x = 299)
+select count(*) from t join w on w.k = t.id where t.v not in (select z from u where x < 100)
+select t.id, w.y from t join w on w.k = t.k where t.v = (select max(z) from u) order by t.id limit 4
