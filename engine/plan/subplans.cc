@@ -319,6 +319,7 @@ class SubPlanner {
   void consider(const sql::Expr& link, bool top) {
     const sql::Select& sub = *link.subselect;
     if (has_subqueries(sub)) throw not_supported("a subquery within a subquery", link.position);
+    if (!sub.from) throw not_supported("a subquery without FROM", link.position);
     const bool exists = link.name == "exists";
     const bool in = link.name == "in";
     if (in && link.negated && sub.targets.size() != 1)
@@ -341,9 +342,9 @@ class SubPlanner {
       if (!unresolved || !resolves_outside(ctx_, s_, sub)) throw;
       // Correlated: a WHERE conjunct's EXISTS (NOT EXISTS) is the join planner's.
       if (top && exists) return;
-      throw not_supported(std::string("a correlated subquery ") + (exists ? "EXISTS"
-                                                                   : in   ? "IN (SELECT ...)"
-                                                                          : "in an expression"),
+      throw not_supported(exists ? "a correlated EXISTS inside an expression"
+                          : in   ? "a correlated IN (SELECT ...)"
+                                 : "a correlated scalar subquery",
                           link.position);
     }
     if (exists && top && s_.from && s_.from->is_join())

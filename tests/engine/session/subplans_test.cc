@@ -89,7 +89,7 @@ TEST_F(SubPlanTables, CorrelatedSubqueriesAreRefusedByName) {
     s_.execute("select id, (select count(*) from u where u.k = t.k) from t");
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("a correlated subquery"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a correlated scalar subquery"), std::string::npos) << e.what();
     EXPECT_EQ(e.sqlstate(), "0A000");
   }
 }
