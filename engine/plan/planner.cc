@@ -89,6 +89,8 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
     }
     if (!b.first_plain) b.first_plain = &e;
   }
+  if (!b.aggs.empty() && b.first_plain && b.first_plain->kind == sql::ExprKind::kSubLink)
+    throw not_supported("a subquery beside aggregates in the select list", b.first_plain->position);
   if (!b.aggs.empty() && b.first_plain)
     throw Error(
         "column \"" + rel.name + "." +

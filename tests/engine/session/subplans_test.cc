@@ -28,7 +28,7 @@ class SubPlanTables : public ::testing::Test {
 };
 
 TEST_F(SubPlanTables, PlansAndRowsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "subplans.out"), 26u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "subplans.out"), 28u);
 }
 
 TEST_F(SubPlanTables, ErrorsArePostgres) {

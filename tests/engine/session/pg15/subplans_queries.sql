@@ -24,3 +24,5 @@ select count(*) from w where k = (select max(z) from u)
 select * from w where k > 490 and k = (select k from u where x = 299)
 select count(*) from t join w on w.k = t.id where t.v not in (select z from u where x < 100)
 select t.id, w.y from t join w on w.k = t.k where t.v = (select max(z) from u) order by t.id limit 4
+select k, count(*) from t where v = (select max(z) from u) group by k order by k limit 2
+select k from t group by k having count(*) > (select count(*) from n) + 36 order by k
