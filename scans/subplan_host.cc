@@ -100,6 +100,12 @@ void SubPlanHostNode::run_init_plan(size_t i) {
 }
 
 Datum SubPlanHostNode::param(uint32_t id, bool& isnull) {
+  // A correlated SubPlan's parameter: the outer row's value it was called with.
+  for (const SubPlanRun& p : sub_plans_)
+    if (p.params != nullptr && id >= p.param_base && id - p.param_base < p.params->size()) {
+      isnull = p.params->is_null(id - p.param_base);
+      return p.params->value(id - p.param_base);
+    }
   if (id >= init_plans_.size())
     throw Error("no subquery parameter $" + std::to_string(id))
         .with_sqlstate(sqlstate::kInternalError);
@@ -142,6 +148,9 @@ Datum SubPlanHostNode::run_correlated(size_t i, const Datum* args, const bool* a
   }
   isnull = true;
   bool found = false;
+  Datum result = 0;
+  // Read to the end: a second row is PostgreSQL's 21000.
+  p.plan->row_limit_hint = 2;
   while (const RowBatch* b = p.plan->next()) {
     if (b->count == 0) continue;
     if (found || b->count > 1)
@@ -153,14 +162,17 @@ Datum SubPlanHostNode::run_correlated(size_t i, const Datum* args, const bool* a
     isnull = n;
     if (n) continue;
     const TypeInfo& info = type_info(p.type);
-    if (info.byval) return d;
+    if (info.byval) {
+      result = d;
+      continue;
+    }
     // The value outlives the batch: copied into the host's arena (kept for the statement).
     const uint32_t size = datum_ref_size(info.len, d);
     char* bytes = arena_.allocate(size);
     std::memcpy(bytes, datum_pointer(d), size);
-    return pointer_datum(bytes);
+    result = pointer_datum(bytes);
   }
-  return 0;
+  return result;
 }
 
 Datum SubPlanHostNode::subplan(uint32_t id, const Datum* args, const bool* arg_nulls,

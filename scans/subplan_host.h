@@ -61,8 +61,8 @@ struct SubPlanRun {
   // Correlated: the row's values (the expression's args) become these parameters
   // before the plan is rescanned.
   ExecParams* params = nullptr;
-  // The comparison of kAny (args[0] op value), equality of `type` when null.
-  ScalarFn compare = nullptr;
+  // The kParam slot of params' first entry (the subquery's expressions read them).
+  uint32_t param_base = 0;
 };
 
 class SubPlanHostNode final : public ExecNode, public ParamSource {

@@ -86,6 +86,13 @@ Datum evaluate_call(const TypedExpr& e, const Datum* values, const bool* nulls, 
       args[i] = evaluate(a, values, nulls, st, n);
     }
     if (n) {
+      // PostgreSQL evaluates every argument before its strictness check: a SubPlan
+      // after the NULL still runs (EXPLAIN ANALYZE counts its loops).
+      for (size_t j = i + 1; j < e.args.size(); ++j)
+        if (e.args[j].kind == TypedExpr::Kind::kSubPlan) {
+          bool ignored = false;
+          evaluate(e.args[j], values, nulls, st, ignored);
+        }
       isnull = true;
       return 0;
     }

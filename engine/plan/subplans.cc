@@ -7,6 +7,7 @@
 #include "engine/core/error.h"
 #include "engine/plan/join_exprs.h"
 #include "engine/plan/select_list.h"
+#include "engine/plan/subplan_correlated.h"
 #include "engine/sql/expr_bind.h"
 #include "scans/subplan_host.h"
 
@@ -125,6 +126,13 @@ scans::ExecNode* node_running(scans::ExecNode& n, const std::string& text) {
   return nullptr;
 }
 
+scans::ExecNode* first_scan(scans::ExecNode& n) {
+  if (n.explain_name().find("Scan") != std::string::npos && !n.explain_transparent()) return &n;
+  for (scans::ExecNode* c : n.mutable_children())
+    if (scans::ExecNode* found = first_scan(*c)) return found;
+  return nullptr;
+}
+
 void zero_widths(scans::ExecNode& n) {
   n.estimate.width = 0;
   for (scans::ExecNode* c : n.mutable_children()) zero_widths(*c);
@@ -171,7 +179,7 @@ std::map<std::string, std::string> name_tables(const sql::FromItem& from, Displa
 }
 
 struct Sub {
-  enum class Kind { kInit, kExists, kHashed };
+  enum class Kind { kInit, kExists, kHashed, kCorrelated };
   Kind kind = Kind::kInit;
   int plan_id = 0;   // EXPLAIN's InitPlan / SubPlan number
   int param = -1;    // an InitPlan's $n
@@ -181,6 +189,10 @@ struct Sub {
   int32_t typmod = kNoTypmod;
   double startup = 0, per_call = 0;  // cost_subplan
   scans::SubqueryValue value;
+  // kCorrelated: the outer columns it reads, and the parameters they set.
+  std::vector<std::string> outer_columns;
+  std::unique_ptr<scans::ExecParams> params;
+  uint32_t slot_base = 0;
 };
 
 scans::SubqueryValue value_of(const PlannedQuery& q) {
@@ -239,6 +251,21 @@ class SubPlanner {
       e.subplan_per_call = sub.per_call;
       return e;
     }
+    if (sub.kind == Sub::Kind::kCorrelated) {
+      e.kind = TypedExpr::Kind::kSubPlan;
+      e.type = sub.type;
+      e.typmod = sub.typmod;
+      e.slot = uint32_t(sub.index);
+      e.name = "SubPlan " + std::to_string(sub.plan_id);
+      for (const std::string& c : sub.outer_columns) {
+        sql::Expr ref(sql::ExprKind::kColumnRef, link.position);
+        ref.name = c;
+        e.args.push_back(bind_expr(ref, columns));
+      }
+      e.subplan_startup = sub.startup;
+      e.subplan_per_call = sub.per_call;
+      return e;
+    }
     e.kind = TypedExpr::Kind::kParam;
     e.slot = uint32_t(sub.param);
     e.type = sub.kind == Sub::Kind::kExists ? TypeId::kBool : sub.type;
@@ -266,17 +293,22 @@ class SubPlanner {
     for (auto& [key, sub] : subs_) order[size_t(sub.plan_id - 1)] = &sub;
     std::vector<scans::InitPlanRun> inits;
     std::vector<scans::SubPlanRun> hashed;
+    std::vector<std::unique_ptr<scans::ExecParams>> owned;
     double init_cost = 0;
     std::vector<std::pair<std::string, const scans::ExecNode*>> init_labels, sub_labels;
     for (Sub* sub : order) {
-      if (sub->kind == Sub::Kind::kHashed) {
+      if (sub->kind == Sub::Kind::kHashed || sub->kind == Sub::Kind::kCorrelated) {
+        const bool is_hashed = sub->kind == Sub::Kind::kHashed;
         sub_labels.emplace_back("SubPlan " + std::to_string(sub->plan_id), sub->q.root.get());
         scans::SubPlanRun r;
-        r.kind = scans::SubPlanRun::Kind::kAny;
-        r.hashed = true;
+        r.kind = is_hashed ? scans::SubPlanRun::Kind::kAny : scans::SubPlanRun::Kind::kExpr;
+        r.hashed = is_hashed;
         r.plan = std::move(sub->q.root);
         r.value = sub->value;
         r.type = sub->type;
+        r.params = sub->params.get();
+        r.param_base = sub->slot_base;
+        if (sub->params) owned.push_back(std::move(sub->params));
         hashed.push_back(std::move(r));
         continue;
       }
@@ -305,11 +337,13 @@ class SubPlanner {
     // A SubPlan is shown under the node whose expressions run it.
     for (const auto& label : sub_labels) {
       scans::ExecNode* at = node_running(*top, "(hashed " + label.first + ")");
+      if (at == nullptr) at = node_running(*top, "(" + label.first + ")");
+      // In the select list: the scan computes it.
+      if (at == nullptr) at = first_scan(*top);
       if (at == nullptr) at = top;
       at->shown_sub_plans.push_back(label);
     }
-    std::vector<std::unique_ptr<scans::ExecParams>> owned;
-    owned.push_back(std::move(params));
+    owned.insert(owned.begin(), std::move(params));
     q.root = std::make_unique<scans::SubPlanHostNode>(std::move(q.root), std::move(inits),
                                                       std::move(hashed), std::move(owned));
     return q;
@@ -327,6 +361,7 @@ class SubPlanner {
           .at_position(link.position)
           .with_sqlstate(sqlstate::kSyntaxError);
     PlannedQuery q;
+    std::optional<CorrelatedPlan> correlated;
     const sql::Select simplified = exists ? exists_query(sub, link.position) : sql::Select{};
     DisplayNames* names = display_names();
     const std::vector<std::string> used_before = names->used;
@@ -342,10 +377,19 @@ class SubPlanner {
       if (!unresolved || !resolves_outside(ctx_, s_, sub)) throw;
       // Correlated: a WHERE conjunct's EXISTS (NOT EXISTS) is the join planner's.
       if (top && exists) return;
-      throw not_supported(exists ? "a correlated EXISTS inside an expression"
-                          : in   ? "a correlated IN (SELECT ...)"
-                                 : "a correlated scalar subquery",
-                          link.position);
+      if (exists || in || !s_.from->is_table())
+        throw not_supported(exists ? "a correlated EXISTS inside an expression"
+                            : in   ? "a correlated IN (SELECT ...)"
+                                   : "a correlated scalar subquery over a join",
+                            link.position);
+      // A scalar subquery correlated on the one outer table: a SubPlan per row.
+      names->renamed = name_tables(*sub.from, *names);
+      const RelationEntry& outer = find_table_item(ctx_, *s_.from);
+      correlated =
+          plan_correlated(ctx_, sub, outer, s_.from->alias.empty() ? outer.name : s_.from->alias,
+                          kCorrelationSlots + correlation_slots_);
+      names->renamed.clear();
+      q = std::move(correlated->q);
     }
     if (exists && top && s_.from && s_.from->is_join())
       throw not_supported("an uncorrelated EXISTS over a join (a gating Result above it)",
@@ -387,13 +431,19 @@ class SubPlanner {
         s.startup = est.total_cost + cs.cpu_operator_cost * est.rows;
         s.per_call = cs.cpu_operator_cost;  // the test expression's equality
       } else {
-        s.kind = Sub::Kind::kInit;
+        s.kind = correlated ? Sub::Kind::kCorrelated : Sub::Kind::kInit;
         s.per_call = est.total_cost - est.startup_cost;
         s.startup = 0;
         s.per_call += est.startup_cost;
       }
     }
-    if (s.kind == Sub::Kind::kHashed) {
+    if (correlated) {
+      s.outer_columns = correlated->outer_columns;
+      s.params = std::move(correlated->params);
+      s.slot_base = kCorrelationSlots + correlation_slots_;
+      correlation_slots_ += uint32_t(s.outer_columns.size());
+    }
+    if (s.kind == Sub::Kind::kHashed || s.kind == Sub::Kind::kCorrelated) {
       s.index = hashed_++;
     } else {
       s.index = size_t(params_);
@@ -407,19 +457,9 @@ class SubPlanner {
   const sql::Select& s_;
   std::map<const sql::Select*, Sub> subs_;
   int params_ = 0;
-  size_t hashed_ = 0;
+  size_t hashed_ = 0;  // SubPlans: hashed and correlated
+  uint32_t correlation_slots_ = 0;
 };
-
-// The statement's InitPlan values for index keys: made before the outer query is planned,
-// handed to the host after.
-struct InitParams {
-  std::unique_ptr<scans::ExecParams> params;
-  std::vector<bool> eager;  // read by an index scan's key: run when the plan starts
-};
-InitParams*& init_params() {
-  thread_local InitParams* p = nullptr;
-  return p;
-}
 
 bool& qualify_flag() {
   thread_local bool qualify = false;
@@ -432,6 +472,11 @@ bool qualify_sort_keys() {
   return qualify_flag();
 }
 
+SubqueryParams*& current_subquery_params() {
+  thread_local SubqueryParams* p = nullptr;
+  return p;
+}
+
 std::string subplan_display_name(const std::string& refname) {
   const DisplayNames* names = display_names();
   if (names == nullptr) return "";
@@ -441,7 +486,7 @@ std::string subplan_display_name(const std::string& refname) {
 
 const scans::ExecParams* init_params_for_keys(
     const std::vector<scans::IndexScanParams::RuntimeKey>& keys) {
-  InitParams* p = init_params();
+  SubqueryParams* p = current_subquery_params();
   if (p == nullptr || !p->params)
     throw Error("an index key reads a parameter no InitPlan sets")
         .with_sqlstate(sqlstate::kInternalError);
@@ -450,7 +495,8 @@ const scans::ExecParams* init_params_for_keys(
 }
 
 std::optional<Clause> init_param_clause(const Clause& c) {
-  if (c.kind != Clause::Kind::kExpr || init_params() == nullptr) return std::nullopt;
+  const SubqueryParams* sp = current_subquery_params();
+  if (c.kind != Clause::Kind::kExpr || sp == nullptr || !sp->params) return std::nullopt;
   const TypedExpr& e = *c.expr;
   if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return std::nullopt;
   const bool param_left = e.args[0].kind == TypedExpr::Kind::kParam;
@@ -459,7 +505,9 @@ std::optional<Clause> init_param_clause(const Clause& c) {
   if (col.kind != TypedExpr::Kind::kColumn || param.kind != TypedExpr::Kind::kParam ||
       col.type != param.type || (col.type != TypeId::kInt4 && col.type != TypeId::kInt8))
     return std::nullopt;
-  Clause p = Clause::param_eq(int(col.slot), param.slot, param.name);
+  if (param.slot < sp->slot_base || param.slot - sp->slot_base >= sp->params->size())
+    return std::nullopt;
+  Clause p = Clause::param_eq(int(col.slot), param.slot - sp->slot_base, param.name);
   p.expr = c.expr;
   return p;
 }
@@ -489,13 +537,13 @@ PlannedQuery plan_with_subplans(
   SubPlanner planner(ctx, s);
   planner.plan_all();
   if (!planner.any()) return plan(ctx, s);
-  InitParams params;
+  SubqueryParams params;
   params.params = std::make_unique<scans::ExecParams>(planner.init_types());
   params.eager.assign(params.params->size(), false);
   struct ScopedParams {
-    InitParams* saved = init_params();
-    explicit ScopedParams(InitParams* p) { init_params() = p; }
-    ~ScopedParams() { init_params() = saved; }
+    SubqueryParams* saved = current_subquery_params();
+    explicit ScopedParams(SubqueryParams* p) { current_subquery_params() = p; }
+    ~ScopedParams() { current_subquery_params() = saved; }
   } scoped_params(&params);
   SubLinkBinding binding;
   binding.planned = [&](const sql::Expr& link) { return planner.planned(link); };

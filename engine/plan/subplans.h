@@ -41,6 +41,17 @@ const scans::ExecParams* init_params_for_keys(
 // the parameterized clause an index searches with; the typed form stays its filter.
 std::optional<Clause> init_param_clause(const Clause& c);
 
+// The parameters index keys read while a query is planned: the statement's InitPlan
+// values ($n: slot n), or a correlated subquery's outer values (slots from `slot_base`).
+struct SubqueryParams {
+  std::unique_ptr<scans::ExecParams> params;
+  std::vector<bool> eager;  // an InitPlan an index key reads: run when the plan starts
+  uint32_t slot_base = 0;   // the kParam slot of params' first entry
+};
+SubqueryParams*& current_subquery_params();
+// kParam slots of correlated subqueries' parameters start here (InitPlans' are $n).
+inline constexpr uint32_t kCorrelationSlots = 1u << 20;
+
 // Whether `s` holds a subquery outside FROM.
 bool has_subqueries(const sql::Select& s);
 

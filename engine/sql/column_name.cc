@@ -5,6 +5,7 @@
 
 #include "engine/core/error.h"
 #include "engine/sql/ast.h"
+#include "engine/sql/expr_bind.h"
 #include "engine/sql/parser.h"
 
 namespace tp::sql {
@@ -82,6 +83,8 @@ void check_reference(const Expr& ref, const FromItem* from) {
                              "\", but it cannot be referenced from this part of the query.");
     }
   }
+  // A correlated subquery's reference to the outer query's table.
+  if (names_outer_table(ref)) return;
   throw Error("missing FROM-clause entry for table \"" + ref.qualifier + "\"")
       .at_position(ref.position)
       .with_sqlstate(sqlstate::kUndefinedTable);

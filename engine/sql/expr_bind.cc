@@ -124,6 +124,20 @@ class Binder {
       case sql::ExprKind::kBoolConst:
         return expr::make_const(TypeId::kBool, kNoTypmod, e.ival != 0, false);
       default: {
+        // A correlated subquery's reference to the outer query: a parameter the SubPlan
+        // sets per outer row (current_outer_refs), when its own tables lack the name.
+        if (const OuterRefs* outer = current_outer_refs()) {
+          try {
+            const BoundColumnRef c = columns_(e);
+            return column_expr(c.slot, c.type, c.typmod, c.printed);
+          } catch (const Error& err) {
+            if (err.sqlstate() != sqlstate::kUndefinedColumn &&
+                err.sqlstate() != sqlstate::kUndefinedTable)
+              throw;
+            if (std::optional<TypedExpr> p = outer->resolve(e)) return *p;
+            throw;
+          }
+        }
         const BoundColumnRef c = columns_(e);
         return column_expr(c.slot, c.type, c.typmod, c.printed);
       }
@@ -322,6 +336,16 @@ class Binder {
 const SubLinkBinding*& current_sublinks() {
   thread_local const SubLinkBinding* binding = nullptr;
   return binding;
+}
+
+const OuterRefs*& current_outer_refs() {
+  thread_local const OuterRefs* refs = nullptr;
+  return refs;
+}
+
+bool names_outer_table(const sql::Expr& ref) {
+  const OuterRefs* outer = current_outer_refs();
+  return outer != nullptr && !ref.qualifier.empty() && outer->outer_only(ref.qualifier);
 }
 
 bool sublink_planned(const sql::Expr& sublink) {

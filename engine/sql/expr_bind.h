@@ -44,6 +44,20 @@ struct SubLinkBinding {
 const SubLinkBinding*& current_sublinks();
 // Whether the running plan made an InitPlan or SubPlan of `sublink`.
 bool sublink_planned(const sql::Expr& sublink);
+// While a correlated subquery is planned: a column reference its own tables do not
+// resolve, as the parameter that carries the outer row's value (nullopt: not the outer
+// query's either, the error stands).
+// `outer_only`: whether a qualifier names an outer query's table and none of the
+// subquery's (`t.k` inside a subquery over u), so that the subquery's tables, which
+// resolve names alone, do not take it.
+struct OuterRefs {
+  std::function<std::optional<TypedExpr>(const sql::Expr& ref)> resolve;
+  std::function<bool(const std::string& qualifier)> outer_only;
+};
+// Whether `ref` is written qualified by an outer query's table only (OuterRefs).
+bool names_outer_table(const sql::Expr& ref);
+const OuterRefs*& current_outer_refs();
+
 class ScopedSubLinks {
  public:
   explicit ScopedSubLinks(const SubLinkBinding* b) : saved_(current_sublinks()) {

@@ -2,8 +2,10 @@
 // tables (t with NULLs in v, u unindexed, w indexed on k, n holding a NULL): uncorrelated
 // scalar subqueries in WHERE and in the select list (`k = $0`, NULL when no row), an
 // uncorrelated EXISTS and NOT EXISTS (`One-Time Filter: $0`), NOT IN as a hashed SubPlan
-// with NULLs on either side and an empty subquery. Plans, costs and rows are PostgreSQL
-// 15.20's (pg15/subplans.out), errors too (pg15/subplans_errors.out, among them 21000).
+// with NULLs on either side and an empty subquery; correlated scalar subqueries as
+// SubPlans run per row (an inner index scan's runtime key from the outer row). Plans, costs and
+// rows are PostgreSQL 15.20's (pg15/subplans.out), errors too (pg15/subplans_errors.out, among them
+// 21000).
 #include <gtest/gtest.h>
 
 #include "engine/core/error.h"
@@ -28,13 +30,13 @@ class SubPlanTables : public ::testing::Test {
 };
 
 TEST_F(SubPlanTables, PlansAndRowsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "subplans.out"), 28u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "subplans.out"), 34u);
 }
 
 TEST_F(SubPlanTables, ErrorsArePostgres) {
   const std::vector<std::string> lines =
       testing::fixture_lines("tests/engine/session/pg15/subplans_errors.out");
-  ASSERT_EQ(lines.size(), 8u);
+  ASSERT_EQ(lines.size(), 10u);
   for (size_t i = 0; i + 1 < lines.size(); i += 2) {
     const std::string sql = lines[i].substr(2);
     try {
@@ -83,13 +85,22 @@ TEST_F(SubPlanTables, HashedSubPlanRunsOnce) {
             "2000");
 }
 
-// What is not built yet is refused by name.
-TEST_F(SubPlanTables, CorrelatedSubqueriesAreRefusedByName) {
+// A correlated SubPlan runs once per outer row, rescanning its plan with the row's
+// values; what is not built yet is refused by name.
+TEST_F(SubPlanTables, CorrelatedSubPlanRunsPerRow) {
+  const std::string text =
+      explain(s_, "select id from t where v = (select max(y) from w where w.k = t.k)");
+  // PostgreSQL runs it for the rows whose v is NULL too (the operator's arguments first).
+  EXPECT_NE(text.find("->  Aggregate (actual rows=1 loops=2000)"), std::string::npos) << text;
+  EXPECT_NE(text.find("Index Scan using w_k on w (actual rows=1 loops=2000)"), std::string::npos)
+      << text;
   try {
-    s_.execute("select id, (select count(*) from u where u.k = t.k) from t");
+    s_.execute("select t.id, (select count(*) from u where u.k = t.k) from t join w on w.k = t.id");
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("a correlated scalar subquery"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a correlated scalar subquery over a join"),
+              std::string::npos)
+        << e.what();
     EXPECT_EQ(e.sqlstate(), "0A000");
   }
 }

@@ -26,3 +26,9 @@ select count(*) from t join w on w.k = t.id where t.v not in (select z from u wh
 select t.id, w.y from t join w on w.k = t.k where t.v = (select max(z) from u) order by t.id limit 4
 select k, count(*) from t where v = (select max(z) from u) group by k order by k limit 2
 select k from t group by k having count(*) > (select count(*) from n) + 36 order by k
+select id, (select count(*) from u where u.k = t.k) from t where id < 10 order by id
+select id from t where v = (select max(y) from w where w.k = t.k) order by id
+select id, (select y from w where w.k = t.id) from t where id < 4 order by id
+select id, (select max(x) from u where u.k = t.v) as mx from t where id between 12 and 14 order by id
+select count(*) from t where k > (select avg(z) from u where u.k = t.id)
+select x.id, (select max(t.k) from t where t.id = x.id + 1) from t x where x.id < 3 order by x.id
