@@ -32,7 +32,8 @@ SubPlanHostNode::SubPlanHostNode(std::unique_ptr<ExecNode> main,
 
 std::vector<const ExecNode*> SubPlanHostNode::children() const {
   std::vector<const ExecNode*> out{main_.get()};
-  for (const InitPlanRun& p : init_plans_) out.push_back(p.plan.get());
+  for (const InitPlanRun& p : init_plans_)
+    if (p.plan) out.push_back(p.plan.get());
   for (const SubPlanRun& p : sub_plans_) out.push_back(p.plan.get());
   return out;
 }
@@ -106,7 +107,7 @@ Datum SubPlanHostNode::param(uint32_t id, bool& isnull) {
       isnull = p.params->is_null(id - p.param_base);
       return p.params->value(id - p.param_base);
     }
-  if (id >= init_plans_.size())
+  if (id >= init_plans_.size() || !init_plans_[id].plan)
     throw Error("no subquery parameter $" + std::to_string(id))
         .with_sqlstate(sqlstate::kInternalError);
   if (!init_values_[id].done) run_init_plan(id);

@@ -9,6 +9,7 @@
 #include "engine/plan/select_list.h"
 #include "engine/plan/subplan_correlated.h"
 #include "engine/sql/expr_bind.h"
+#include "scans/init_plan_result.h"
 #include "scans/subplan_host.h"
 
 namespace tp {
@@ -289,9 +290,12 @@ class SubPlanner {
     while (top->explain_transparent()) top = top->mutable_children()[0];
     if (!top->shown_init_plans.empty())
       throw not_supported("a subquery beside min() or max() over an index", s_.from->position);
-    std::vector<Sub*> order(subs_.size());
-    for (auto& [key, sub] : subs_) order[size_t(sub.plan_id - 1)] = &sub;
-    std::vector<scans::InitPlanRun> inits;
+    std::vector<Sub*> order;
+    for (auto& [key, sub] : subs_) order.push_back(&sub);
+    std::sort(order.begin(), order.end(),
+              [](const Sub* a, const Sub* b) { return a->plan_id < b->plan_id; });
+    // By $n; a min() / max() subquery's own InitPlans hold numbers the host leaves empty.
+    std::vector<scans::InitPlanRun> inits(static_cast<size_t>(params_));
     std::vector<scans::SubPlanRun> hashed;
     std::vector<std::unique_ptr<scans::ExecParams>> owned;
     double init_cost = 0;
@@ -322,7 +326,7 @@ class SubPlanner {
       r.type = sub->type;
       r.exists = sub->kind == Sub::Kind::kExists;
       r.eager = eager.at(size_t(sub->param));
-      inits.push_back(std::move(r));
+      inits[size_t(sub->param)] = std::move(r);
     }
     // SS_charge_for_initplans: the final path's costs, which the nodes made from it
     // (a transparent projection's scan, a gating Result's child) copy.
@@ -402,11 +406,16 @@ class SubPlanner {
       throw Error(in ? "subquery has too many columns" : "subquery must return only one column")
           .at_position(link.position)
           .with_sqlstate(sqlstate::kSyntaxError);
-    if (q.aggregate && q.root->explain_name() == "Result")
-      throw not_supported("a subquery of min() or max() over an index", link.position);
+    // min() / max() as planagg's InitPlans inside this one: numbered first.
+    if (auto* minmax = dynamic_cast<scans::InitPlanResultNode*>(q.root.get())) {
+      if (correlated) throw not_supported("a correlated min() or max() subquery", link.position);
+      minmax->number_from(size_t(next_plan_id_), size_t(params_));
+      next_plan_id_ += int(minmax->init_plan_count());
+      params_ += int(minmax->init_plan_count());
+    }
     const CostSettings& cs = ctx_.settings.costs;
     Sub s;
-    s.plan_id = int(subs_.size()) + 1;
+    s.plan_id = next_plan_id_++;
     const scans::PlanEstimate& est = q.root->estimate;
     if (exists) {
       zero_widths(*q.root);
@@ -457,6 +466,7 @@ class SubPlanner {
   const sql::Select& s_;
   std::map<const sql::Select*, Sub> subs_;
   int params_ = 0;
+  int next_plan_id_ = 1;
   size_t hashed_ = 0;  // SubPlans: hashed and correlated
   uint32_t correlation_slots_ = 0;
 };

@@ -32,3 +32,5 @@ select id, (select y from w where w.k = t.id) from t where id < 4 order by id
 select id, (select max(x) from u where u.k = t.v) as mx from t where id between 12 and 14 order by id
 select count(*) from t where k > (select avg(z) from u where u.k = t.id)
 select x.id, (select max(t.k) from t where t.id = x.id + 1) from t x where x.id < 3 order by x.id
+select id from t where k = (select max(k) from w) - 490 order by id
+select count(*) from w where k > (select min(k) from w) + 497 and y < (select max(y) from w where k < 10)
