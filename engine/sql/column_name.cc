@@ -67,6 +67,8 @@ namespace {
 // A qualified `t.a` / `s.t.a` / `t.*` names the FROM item by its alias, or by its table's
 // name when it has none; the schema, when written, must be the table's.
 void check_reference(const Expr& ref, const FromItem* from) {
+  // A correlated subquery's reference to the outer query's table.
+  if (names_outer_table(ref)) return;
   if (from) {
     const bool aliased = !from->alias.empty() && from->alias != from->name;
     const std::string& refname = from->alias.empty() ? from->name : from->alias;
@@ -83,8 +85,6 @@ void check_reference(const Expr& ref, const FromItem* from) {
                              "\", but it cannot be referenced from this part of the query.");
     }
   }
-  // A correlated subquery's reference to the outer query's table.
-  if (names_outer_table(ref)) return;
   throw Error("missing FROM-clause entry for table \"" + ref.qualifier + "\"")
       .at_position(ref.position)
       .with_sqlstate(sqlstate::kUndefinedTable);

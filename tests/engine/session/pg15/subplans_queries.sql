@@ -34,3 +34,9 @@ select count(*) from t where k > (select avg(z) from u where u.k = t.id)
 select x.id, (select max(t.k) from t where t.id = x.id + 1) from t x where x.id < 3 order by x.id
 select id from t where k = (select max(k) from w) - 490 order by id
 select count(*) from w where k > (select min(k) from w) + 497 and y < (select max(y) from w where k < 10)
+select id, (select count(*) from t t2 where t2.name = t.name and t2.id < 30) from t where id < 3 order by id
+select id, (select name from t t2 where t2.id = t.id + 1) from t where id < 3 order by id
+select k, count(*) from t where v = (select max(y) / 10 from w where w.k = t.k) group by k order by k limit 3
+select id from t where id < 5 order by (select max(x) from u where u.k = t.id) desc, id
+select id, exists (select 1 from n where a is null) from t where id < 3 order by id
+select count(*) from t where (select max(x) from u where u.k = t.k) is null
