@@ -176,12 +176,44 @@ Datum SubPlanHostNode::run_correlated(size_t i, const Datum* args, const bool* a
   return result;
 }
 
+Datum SubPlanHostNode::run_any(size_t i, const Datum* args, const bool* arg_nulls, bool& isnull) {
+  SubPlanRun& p = sub_plans_[i];
+  if (!opened_[i]) {
+    p.plan->open();
+    opened_[i] = true;
+  } else {
+    p.plan->rescan();
+  }
+  // x IN (rows), read until a row equals x: SQL's NULL rules as the hashed form's.
+  bool any_row = false, any_null = false;
+  ValueArena scratch;
+  while (const RowBatch* b = p.plan->next()) {
+    for (uint32_t r = 0; r < b->count; ++r) {
+      bool n = false;
+      const Datum d = p.value(*b, r, scratch, n);
+      any_row = true;
+      if (n || arg_nulls[0]) {
+        any_null = true;
+        continue;
+      }
+      if (d == args[0]) {
+        isnull = false;
+        return 1;
+      }
+    }
+    scratch.clear();
+  }
+  isnull = any_row && any_null;
+  return 0;
+}
+
 Datum SubPlanHostNode::subplan(uint32_t id, const Datum* args, const bool* arg_nulls,
                                bool& isnull) {
   if (id >= sub_plans_.size())
     throw Error("no SubPlan " + std::to_string(id + 1)).with_sqlstate(sqlstate::kInternalError);
   SubPlanRun& p = sub_plans_[id];
   if (p.kind == SubPlanRun::Kind::kExpr) return run_correlated(id, args, arg_nulls, isnull);
+  if (!p.hashed) return run_any(id, args, arg_nulls, isnull);
   HashedRows& h = hashed_[id];
   if (!h.built) build_hashed(id);
   // x IN (rows): true when some row equals x; otherwise NULL when x or some row is NULL

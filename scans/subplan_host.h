@@ -107,6 +107,7 @@ class SubPlanHostNode final : public ExecNode, public ParamSource {
   void run_init_plan(size_t i);
   void build_hashed(size_t i);
   Datum run_correlated(size_t i, const Datum* args, const bool* arg_nulls, bool& isnull);
+  Datum run_any(size_t i, const Datum* args, const bool* arg_nulls, bool& isnull);
 
   std::unique_ptr<ExecNode> main_;
   std::vector<InitPlanRun> init_plans_;

@@ -5,11 +5,13 @@
 #include <map>
 
 #include "engine/core/error.h"
+#include "engine/plan/join_cost.h"
 #include "engine/plan/join_exprs.h"
 #include "engine/plan/select_list.h"
 #include "engine/plan/subplan_correlated.h"
 #include "engine/sql/expr_bind.h"
 #include "scans/init_plan_result.h"
+#include "scans/materialize.h"
 #include "scans/subplan_host.h"
 
 namespace tp {
@@ -183,7 +185,7 @@ std::map<std::string, std::string> name_tables(const sql::FromItem& from, Displa
 }
 
 struct Sub {
-  enum class Kind { kInit, kExists, kHashed, kCorrelated };
+  enum class Kind { kInit, kExists, kHashed, kCorrelated, kPlainAny };
   Kind kind = Kind::kInit;
   int plan_id = 0;   // EXPLAIN's InitPlan / SubPlan number
   int param = -1;    // an InitPlan's $n
@@ -246,11 +248,12 @@ class SubPlanner {
     if (it == subs_.end()) throw not_supported("this subquery", link.position);
     const Sub& sub = it->second;
     TypedExpr e;
-    if (sub.kind == Sub::Kind::kHashed) {
+    if (sub.kind == Sub::Kind::kHashed || sub.kind == Sub::Kind::kPlainAny) {
       e.kind = TypedExpr::Kind::kSubPlan;
       e.type = TypeId::kBool;
       e.slot = uint32_t(sub.index);
-      e.name = "hashed SubPlan " + std::to_string(sub.plan_id);
+      e.name = std::string(sub.kind == Sub::Kind::kHashed ? "hashed " : "") + "SubPlan " +
+               std::to_string(sub.plan_id);
       TypedExpr left = bind_expr(*link.args[0], columns);
       if (left.type != sub.type || !hashable_type(left.type))
         throw not_supported("IN (SELECT ...) comparing values of different types or of type " +
@@ -310,11 +313,13 @@ class SubPlanner {
     double init_cost = 0;
     std::vector<std::pair<std::string, const scans::ExecNode*>> init_labels, sub_labels;
     for (Sub* sub : order) {
-      if (sub->kind == Sub::Kind::kHashed || sub->kind == Sub::Kind::kCorrelated) {
+      if (sub->kind == Sub::Kind::kHashed || sub->kind == Sub::Kind::kCorrelated ||
+          sub->kind == Sub::Kind::kPlainAny) {
         const bool is_hashed = sub->kind == Sub::Kind::kHashed;
         sub_labels.emplace_back("SubPlan " + std::to_string(sub->plan_id), sub->q.root.get());
         scans::SubPlanRun r;
-        r.kind = is_hashed ? scans::SubPlanRun::Kind::kAny : scans::SubPlanRun::Kind::kExpr;
+        r.kind = sub->kind == Sub::Kind::kCorrelated ? scans::SubPlanRun::Kind::kExpr
+                                                     : scans::SubPlanRun::Kind::kAny;
         r.hashed = is_hashed;
         r.plan = std::move(sub->q.root);
         r.value = sub->value;
@@ -442,12 +447,31 @@ class SubPlanner {
         // subplan_is_hashable: the rows with a tuple header each within hash_mem.
         const double bytes = est.rows * (maxalign(est.width) + maxalign(23));
         const double hash_mem = double(cs.work_mem_kb) * 1024.0 * cs.hash_mem_multiplier;
-        if (bytes > hash_mem)
-          throw not_supported("NOT IN (SELECT ...) over more rows than fit in hash_mem",
-                              link.position);
-        s.kind = Sub::Kind::kHashed;
-        s.startup = est.total_cost + cs.cpu_operator_cost * est.rows;
-        s.per_call = cs.cpu_operator_cost;  // the test expression's equality
+        if (bytes <= hash_mem) {
+          s.kind = Sub::Kind::kHashed;
+          s.startup = est.total_cost + cs.cpu_operator_cost * est.rows;
+          s.per_call = cs.cpu_operator_cost;  // the test expression's equality
+        } else {
+          // A plain SubPlan, read again per row: over a Materialize unless its top node
+          // keeps its rows already (materialize_finished_plan), half of it read a call.
+          s.kind = Sub::Kind::kPlainAny;
+          const bool sorts = q.root->explain_name() == "Sort";
+          scans::PlanEstimate top = est;
+          if (ctx_.settings.enable_material && !sorts) {
+            const PathCost m =
+                cost_material(cs, {est.startup_cost, est.total_cost, est.rows}, est.width);
+            auto mat = std::make_unique<scans::MaterializeNode>(
+                std::move(q.root), uint64_t(cs.work_mem_kb) * 1024, nullptr,
+                &ctx_.storage.temp_space());
+            mat->estimate = {m.startup, m.total, est.rows, est.width};
+            top = mat->estimate;
+            q.root = std::move(mat);
+          }
+          s.per_call = cs.cpu_operator_cost + 0.5 * (top.total_cost - top.startup_cost) +
+                       0.5 * top.rows * cs.cpu_operator_cost;
+          const bool materializes = q.root->explain_name() == "Materialize" || sorts;
+          (materializes ? s.startup : s.per_call) += top.startup_cost;
+        }
       } else {
         s.kind = correlated ? Sub::Kind::kCorrelated : Sub::Kind::kInit;
         s.per_call = est.total_cost - est.startup_cost;
@@ -461,7 +485,8 @@ class SubPlanner {
       s.slot_base = kCorrelationSlots + correlation_slots_;
       correlation_slots_ += uint32_t(s.outer_columns.size());
     }
-    if (s.kind == Sub::Kind::kHashed || s.kind == Sub::Kind::kCorrelated) {
+    if (s.kind == Sub::Kind::kHashed || s.kind == Sub::Kind::kCorrelated ||
+        s.kind == Sub::Kind::kPlainAny) {
       s.index = hashed_++;
     } else {
       s.index = size_t(params_);

@@ -85,6 +85,50 @@ TEST_F(SubPlanTables, HashedSubPlanRunsOnce) {
             "2000");
 }
 
+// NOT IN over more rows than hash_mem holds: a plain SubPlan read again per row, over a
+// Materialize (none with enable_material off); PostgreSQL 15.20's plans, costs and loops.
+TEST_F(SubPlanTables, PlainSubPlanBeyondHashMem) {
+  s_.execute("create table b (x int)");
+  s_.execute("insert into b select i from generate_series(1, 6000) i");
+  s_.execute("analyze b");
+  s_.execute("set work_mem = '64kB'");
+  const std::string q =
+      "select id from t where id < 20 and v not in (select x + 90 from b) order by id";
+  auto plan = [&] {
+    std::string text;
+    for (const auto& row : s_.execute("explain " + q).rows) text += row.at(0) + "\n";
+    return text;
+  };
+  EXPECT_EQ(plan(),
+            "Sort  (cost=171041.17..171041.19 rows=10 width=4)\n"
+            "  Sort Key: t.id\n"
+            "  ->  Seq Scan on t  (cost=0.00..171041.00 rows=10 width=4)\n"
+            "        Filter: ((id < 20) AND (NOT (SubPlan 1)))\n"
+            "        SubPlan 1\n"
+            "          ->  Materialize  (cost=0.00..156.00 rows=6000 width=4)\n"
+            "                ->  Seq Scan on b  (cost=0.00..102.00 rows=6000 width=4)\n");
+  std::string text = explain(s_, q);
+  EXPECT_NE(text.find("->  Materialize (actual rows=6000 loops=19)"), std::string::npos) << text;
+  EXPECT_NE(text.find("->  Seq Scan on b (actual rows=6000 loops=1)"), std::string::npos) << text;
+  EXPECT_EQ(s_.execute(q).rows.size(), 18u);
+  s_.execute("set enable_material = off");
+  EXPECT_EQ(plan(),
+            "Sort  (cost=117041.17..117041.19 rows=10 width=4)\n"
+            "  Sort Key: t.id\n"
+            "  ->  Seq Scan on t  (cost=0.00..117041.00 rows=10 width=4)\n"
+            "        Filter: ((id < 20) AND (NOT (SubPlan 1)))\n"
+            "        SubPlan 1\n"
+            "          ->  Seq Scan on b  (cost=0.00..102.00 rows=6000 width=4)\n");
+  text = explain(s_, q);
+  EXPECT_NE(text.find("->  Seq Scan on b (actual rows=6000 loops=19)"), std::string::npos) << text;
+  // NULLs: a NULL on the left, or among the rows, makes NOT IN NULL (the row filtered out).
+  EXPECT_EQ(s_.execute("select count(*) from t where v not in (select x from b)").rows.at(0).at(0),
+            "19");
+  s_.execute("insert into b values (null)");
+  EXPECT_EQ(s_.execute("select count(*) from t where v not in (select x from b)").rows.at(0).at(0),
+            "0");
+}
+
 // A correlated SubPlan runs once per outer row, rescanning its plan with the row's
 // values; what is not built yet is refused by name.
 TEST_F(SubPlanTables, CorrelatedSubPlanRunsPerRow) {
