@@ -62,6 +62,7 @@ class JoinBinder {
       bind_order();
     }
     for (BoundConjunct& c : conjuncts_) bind_conjunct(c);
+    take_gating_conjuncts(where);
     for (size_t i : where)
       if (conjuncts_[i].bound.kind == TypedExpr::Kind::kConst &&
           conjuncts_[i].bound.value.datum() == 0)
@@ -87,6 +88,22 @@ class JoinBinder {
  private:
   void refuse_unbuilt() {
     if (s_.distinct) throw not_supported("SELECT DISTINCT over a join", s_.from->position);
+  }
+
+  // WHERE conjuncts that read no column but an InitPlan's value: PostgreSQL's
+  // pseudo-constant quals, gating the join from above, estimated as selectivity 1.
+  void take_gating_conjuncts(std::vector<size_t>& where) {
+    std::vector<size_t> kept;
+    for (size_t i : where) {
+      const TypedExpr& e = conjuncts_[i].bound;
+      std::vector<uint32_t> slots;
+      expr_slots(e, slots);
+      if (slots.empty() && reads_subquery(e))
+        q_.gating.push_back(e);
+      else
+        kept.push_back(i);
+    }
+    where = std::move(kept);
   }
 
   bool is_grouped() const {

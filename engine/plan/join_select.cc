@@ -21,6 +21,7 @@
 #include "scans/one_time_false.h"
 #include "scans/project.h"
 #include "scans/sort_limit_agg.h"
+#include "scans/subplan_host.h"
 
 namespace tp {
 namespace {
@@ -177,7 +178,12 @@ class JoinSelectPlanner {
     const JoinRelation& rel = search.run();
     if (grouping_) {
       JoinPlanBuilder builder(ctx_, q_, search, builders_);
-      grouped_ = grouping_->plan(rel, stats, [&](const JoinPath& p) { return builder.build(p); });
+      grouped_ = grouping_->plan(rel, stats, [&](const JoinPath& p) {
+        std::unique_ptr<scans::ExecNode> node = builder.build(p);
+        // The gating Result sits on the join, below the grouping.
+        if (!q_.gating.empty()) node = scans::gating_result(std::move(node), q_.gating);
+        return node;
+      });
       ChosenScan out;
       out.node = std::move(grouped_.root);
       return out;
@@ -220,6 +226,7 @@ class JoinSelectPlanner {
     std::unique_ptr<scans::ExecNode> node = builder.build(chosen);
     node->estimate.width = width;
     node->estimate.total_cost = paths[choice->path].cost.total;
+    if (!q_.gating.empty()) node = scans::gating_result(std::move(node), q_.gating);
     PlanTop top{std::move(node), paths[choice->path].cost};
     std::vector<uint32_t> layout = rel.vars;
     top.node = project(std::move(top.node), computed, layout);

@@ -326,9 +326,6 @@ class SubPlanner {
       names->renamed.clear();
       q = std::move(correlated->q);
     }
-    if (exists && top && s_.from && s_.from->is_join())
-      throw not_supported("an uncorrelated EXISTS over a join (a gating Result above it)",
-                          link.position);
     // An uncorrelated IN as a WHERE conjunct is a semi join.
     if (in && !link.negated && top) return;
     if (in && !link.negated)

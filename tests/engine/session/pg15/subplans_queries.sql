@@ -40,3 +40,7 @@ select k, count(*) from t where v = (select max(y) / 10 from w where w.k = t.k) 
 select id from t where id < 5 order by (select max(x) from u where u.k = t.id) desc, id
 select id, exists (select 1 from n where a is null) from t where id < 3 order by id
 select count(*) from t where (select max(x) from u where u.k = t.k) is null
+select count(*) from t join w on w.k = t.id where exists (select 1 from u where z = 3)
+select t.id, w.y from t join w on w.k = t.id where not exists (select 1 from u where z = 99) and t.id < 5 order by t.id
+select t.id from t, w where w.k = t.id and exists (select 1 from u where z = 3) order by t.id limit 3
+select t.k, count(*) from t join w on w.k = t.id where exists (select 1 from u where z = 3) group by t.k order by t.k limit 2
