@@ -256,7 +256,12 @@ void consider_minmax(PlanContext& ctx, const ScanQuery& sq, const BoundTargets& 
   for (const AggregateExpr& e : targets.outputs) ops += operator_count(e);
   std::optional<MinMaxPlan> mm = plan_minmax_aggregates(ctx, sq, calls, top.node->estimate.width,
                                                         ops * ctx.settings.costs.cpu_operator_cost);
-  if (!mm || !minmax_plan_wins(mm->cost, top.path, plain_parallel_safe)) return;
+  if (!mm) return;
+  if (!minmax_plan_wins(mm->cost, top.path, plain_parallel_safe)) {
+    // PostgreSQL numbered the path's $n before weighing it: they stay taken.
+    minmax_params_taken() += int(calls.size());
+    return;
+  }
   q.aggregate = mm->node.get();
   top = {std::move(mm->node), mm->cost};
 }

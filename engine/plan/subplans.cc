@@ -301,9 +301,11 @@ class SubPlanner {
     DisplayNames* names = display_names();
     const std::vector<std::string> used_before = names->used;
     if (sub.from) names->renamed = name_tables(*sub.from, *names);
+    minmax_params_taken() = 0;
     try {
       q = plan_select(ctx_, exists ? simplified : sub);
       names->renamed.clear();
+      params_ += minmax_params_taken();
     } catch (const Error& e) {
       names->renamed.clear();
       names->used = used_before;
@@ -428,6 +430,11 @@ bool& qualify_flag() {
 
 bool qualify_sort_keys() {
   return qualify_flag();
+}
+
+int& minmax_params_taken() {
+  thread_local int taken = 0;
+  return taken;
 }
 
 SubqueryParams*& current_subquery_params() {

@@ -52,6 +52,11 @@ SubqueryParams*& current_subquery_params();
 // kParam slots of correlated subqueries' parameters start here (InitPlans' are $n).
 inline constexpr uint32_t kCorrelationSlots = 1u << 20;
 
+// The $n planagg took for min() / max() paths that lost to the plain Aggregate
+// (PostgreSQL makes their parameters before it weighs the paths): a subquery's later
+// InitPlans are numbered after them.
+int& minmax_params_taken();
+
 // Whether `s` holds a subquery outside FROM.
 bool has_subqueries(const sql::Select& s);
 
