@@ -15,6 +15,7 @@
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/select_list.h"
 #include "engine/plan/serial_paths.h"
+#include "engine/plan/subplans.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
 #include "scans/incremental_sort.h"
@@ -37,6 +38,9 @@ ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinQuery& q) {
       clauses.push_back(std::move(c));
   EquivalenceResult classes = apply_equivalence_classes(std::move(clauses));
   sq.clauses = std::move(classes.clauses);
+  // `column = $n` over an InitPlan's value: an index key too (Index Cond: (a = $0)).
+  for (Clause& c : sq.clauses)
+    if (std::optional<Clause> p = init_param_clause(c)) c = std::move(*p);
   sq.one_time_false = classes.contradiction;
   sq.class_start = classes.class_start;
   sq.proven_empty = std::any_of(sq.clauses.begin(), sq.clauses.end(), [](const Clause& c) {

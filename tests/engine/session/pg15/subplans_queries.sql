@@ -45,3 +45,4 @@ select t.id, w.y from t join w on w.k = t.id where not exists (select 1 from u w
 select t.id from t, w where w.k = t.id and exists (select 1 from u where z = 3) order by t.id limit 3
 select t.k, count(*) from t join w on w.k = t.id where exists (select 1 from u where z = 3) group by t.k order by t.k limit 2
 select id from t where k < (select max(k) from w where y = 50) + (select min(x) from u) order by id limit 2
+select t.id, w.y from t join w on w.y = t.id * 10 where w.k = (select k from u where x = 7)
