@@ -111,6 +111,10 @@ class ExecNode {
   // runs them (SELECT DISTINCT over min/max InitPlans): EXPLAIN prints them, with their
   // labels, before this node's children.
   std::vector<std::pair<std::string, const ExecNode*>> shown_init_plans;
+  // SubPlans whose expressions this node evaluates (its Filter's `(hashed SubPlan 1)`)
+  // though the plan's subquery host (scans/subplan_host.h) runs them: EXPLAIN prints
+  // them, labelled "SubPlan N", after this node's children.
+  std::vector<std::pair<std::string, const ExecNode*>> shown_sub_plans;
   // Set by a Limit above: the parent needs at most this many more rows, so a
   // scan returns no bigger batch (and reads no page) beyond them.
   uint64_t row_limit_hint = UINT64_MAX;

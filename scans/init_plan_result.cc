@@ -22,7 +22,8 @@ std::vector<std::pair<std::string, const ExecNode*>> InitPlanResultNode::hand_ov
 }
 
 std::string InitPlanResultNode::child_label(size_t i) const {
-  return "InitPlan " + std::to_string(i + 1) + " (returns $" + std::to_string(i) + ")";
+  return "InitPlan " + std::to_string(first_plan_id_ + i) + " (returns $" +
+         std::to_string(first_param_ + i) + ")";
 }
 
 void InitPlanResultNode::do_open() {

@@ -35,6 +35,13 @@ class InitPlanResultNode final : public ExecNode, public AggregateResults {
   // For the plan's top to show (ExecNode::shown_init_plans): the InitPlans with their
   // labels; this node then shows none itself (it still runs them).
   std::vector<std::pair<std::string, const ExecNode*>> hand_over_init_plans();
+  // Inside a subquery that is itself an InitPlan, its InitPlans are numbered after those
+  // the statement made before (PostgreSQL numbers plans and $n across the statement).
+  void number_from(size_t plan_id, size_t param) {
+    first_plan_id_ = plan_id;
+    first_param_ = param;
+  }
+  size_t init_plan_count() const { return init_plans_.size(); }
   // Which InitPlan ($n) each aggregate of the select list reads.
   const std::vector<size_t>& outputs() const { return outputs_; }
   // Output column i as an aggregate's state: count 1 and min = max = the value, or
@@ -49,6 +56,8 @@ class InitPlanResultNode final : public ExecNode, public AggregateResults {
   std::vector<InitPlan> init_plans_;
   std::vector<size_t> outputs_;
   bool handed_over_ = false;
+  size_t first_plan_id_ = 1;
+  size_t first_param_ = 0;
   std::vector<AggState> results_;
   bool done_ = false;
   RowBatch batch_;

@@ -77,6 +77,8 @@ CompiledClause compile(const Clause& c, const HeapTupleLayout& layout, bool& nee
   };
   switch (c.kind) {
     case K::kCompare:
+      // `column = $n` over an InitPlan's value: the typed comparison reads it.
+      if (c.param && c.expr) return compile(Clause::expression(*c.expr), layout, needs_values);
       if (!c.value) return const_clause(false);  // comparison with NULL is never true
       t.kind = CompiledClause::Kind::kCompare;
       set_column(c.column);

@@ -36,6 +36,7 @@ inline constexpr const char* kInvalidRowCountInLimitClause = "2201W";
 inline constexpr const char* kInvalidRowCountInResultOffsetClause = "2201X";
 inline constexpr const char* kInvalidTextRepresentation = "22P02";
 // Class 23: integrity constraint violation.
+inline constexpr const char* kCardinalityViolation = "21000";
 inline constexpr const char* kNotNullViolation = "23502";
 inline constexpr const char* kUniqueViolation = "23505";
 // Class 25: invalid transaction state.

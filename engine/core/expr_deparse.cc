@@ -185,6 +185,10 @@ std::string deparse(const TypedExpr& e) {
       return any_array(e);
     case TypedExpr::Kind::kBoolTest:
       return "(" + deparse(e.args[0]) + (e.negated ? " IS NOT " : " IS ") + e.name + ")";
+    case TypedExpr::Kind::kParam:
+      return e.name;
+    case TypedExpr::Kind::kSubPlan:
+      return "(" + e.name + ")";
   }
   return "";
 }

@@ -86,6 +86,13 @@ Datum evaluate_call(const TypedExpr& e, const Datum* values, const bool* nulls, 
       args[i] = evaluate(a, values, nulls, st, n);
     }
     if (n) {
+      // PostgreSQL evaluates every argument before its strictness check: a SubPlan
+      // after the NULL still runs (EXPLAIN ANALYZE counts its loops).
+      for (size_t j = i + 1; j < e.args.size(); ++j)
+        if (e.args[j].kind == TypedExpr::Kind::kSubPlan) {
+          bool ignored = false;
+          evaluate(e.args[j], values, nulls, st, ignored);
+        }
       isnull = true;
       return 0;
     }
@@ -153,6 +160,20 @@ bool evaluate_scaled(const TypedExpr& e, const Datum* values, const bool* nulls,
       break;
   }
   return false;
+}
+
+[[gnu::noinline]] Datum evaluate_subquery(const TypedExpr& e, const Datum* values,
+                                          const bool* nulls, EvalState& st, bool& isnull) {
+  ParamSource* source = current_param_source();
+  if (source == nullptr)
+    throw Error("a subquery's value was read outside the plan that runs it")
+        .with_sqlstate(sqlstate::kInternalError);
+  if (e.kind == TypedExpr::Kind::kParam) return source->param(e.slot, isnull);
+  Datum args[8];
+  bool arg_nulls[8];
+  for (size_t i = 0; i < e.args.size() && i < 8; ++i)
+    args[i] = evaluate(e.args[i], values, nulls, st, arg_nulls[i]);
+  return source->subplan(e.slot, args, arg_nulls, isnull);
 }
 
 }  // namespace
@@ -232,9 +253,17 @@ Datum evaluate(const TypedExpr& e, const Datum* values, const bool* nulls, EvalS
       const bool holds = e.name == "UNKNOWN" ? n : !n && (v != 0) == (e.name == "TRUE");
       return holds != e.negated;
     }
+    case TypedExpr::Kind::kParam:
+    case TypedExpr::Kind::kSubPlan:
+      return evaluate_subquery(e, values, nulls, st, isnull);
   }
   isnull = true;
   return 0;
+}
+
+ParamSource*& current_param_source() {
+  thread_local ParamSource* source = nullptr;
+  return source;
 }
 
 double expr_cost_units(const TypedExpr& e) {
@@ -319,6 +348,19 @@ bool expr_is_volatile(const TypedExpr& e) {
   if (e.kind == TypedExpr::Kind::kCall && (e.name == "random" || e.name == "clock_timestamp"))
     return true;
   return std::any_of(e.args.begin(), e.args.end(), expr_is_volatile);
+}
+
+void subplan_costs(const TypedExpr& e, double& startup, double& per_call) {
+  if (e.kind == TypedExpr::Kind::kSubPlan) {
+    startup += e.subplan_startup;
+    per_call += e.subplan_per_call;
+  }
+  for (const TypedExpr& a : e.args) subplan_costs(a, startup, per_call);
+}
+
+bool reads_subquery(const TypedExpr& e) {
+  if (e.kind == TypedExpr::Kind::kParam || e.kind == TypedExpr::Kind::kSubPlan) return true;
+  return std::any_of(e.args.begin(), e.args.end(), reads_subquery);
 }
 
 void expr_slots(const TypedExpr& e, std::vector<uint32_t>& slots) {

@@ -58,6 +58,13 @@ struct TypedExpr {
     kMinMax,    // GREATEST (name "GREATEST") / LEAST over args, NULLs skipped
     kAnyArray,  // args[0] op ANY (args[1..]) (negated: op ALL); `fn` the comparison
     kBoolTest,  // args[0] IS [NOT] TRUE / FALSE / UNKNOWN (name "TRUE", ...; negated: NOT)
+    // An InitPlan's value, PostgreSQL's PARAM_EXEC `$slot` (name "$0"): read from the
+    // running plan's ParamSource, which runs the InitPlan the first time it is read.
+    kParam,
+    // A SubPlan run for each row (name "SubPlan 1" or "hashed SubPlan 1"): `slot` its
+    // number for the ParamSource, args the values it takes from the row (the left side
+    // of `x IN (SELECT ...)`, a correlated subquery's outer columns).
+    kSubPlan,
   };
   // How a kCall prints (ruleutils' cases).
   enum class Form : uint8_t {
@@ -99,9 +106,25 @@ struct TypedExpr {
   // constants is computed as scaled integers, one value written for the whole tree.
   char numeric_op = 0;
   std::vector<TypedExpr> args;
+  // kSubPlan: PostgreSQL's cost_subplan, charged where the expression is evaluated (once
+  // for the startup, per evaluation for the rest) on top of expr_cost_units.
+  double subplan_startup = 0;
+  double subplan_per_call = 0;
 
   bool is_const() const { return kind == Kind::kConst; }
 };
+
+// Where kParam and kSubPlan get their values: the running plan's subquery host
+// (scans/subplan_host.h), which a thread sets as `current_param_source()` while it runs
+// that plan. A subquery's plan runs inside an expression's evaluation, so it is reached
+// through this hook rather than through every node's EvalState.
+class ParamSource {
+ public:
+  virtual ~ParamSource() = default;
+  virtual Datum param(uint32_t id, bool& isnull) = 0;
+  virtual Datum subplan(uint32_t id, const Datum* args, const bool* arg_nulls, bool& isnull) = 0;
+};
+ParamSource*& current_param_source();
 
 // A reference to slot `slot` of the row, of `type`, printed as `name`.
 inline TypedExpr column_expr(uint32_t slot, TypeId type, int32_t typmod, std::string name) {
@@ -130,6 +153,12 @@ inline bool evaluate_qual(const TypedExpr& e, const Datum* values, const bool* n
 // cost_qual_eval's per-row count of operator and function calls in `e` (each costs
 // cpu_operator_cost); `= ANY` over n elements counts n / 2 calls, as PostgreSQL does.
 double expr_cost_units(const TypedExpr& e);
+
+// The SubPlans' costs in `e` (cost_qual_eval's share for them): added to `startup` and
+// `per_call`.
+void subplan_costs(const TypedExpr& e, double& startup, double& per_call);
+// Whether `e` reads an InitPlan's value or runs a SubPlan (nothing to fold at plan time).
+bool reads_subquery(const TypedExpr& e);
 
 // As PostgreSQL's EXPLAIN prints it (ruleutils, showimplicit inside operators).
 std::string deparse(const TypedExpr& e);

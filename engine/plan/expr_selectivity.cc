@@ -251,6 +251,22 @@ double comparison_selectivity(const RelationStatsView& rel, const TypedExpr& cal
   const TypedExpr r = plan_time_value(call.args[1]).value_or(call.args[1]);
   const bool lc = l.is_const(), rc = r.is_const();
   const std::string& name = call.name;
+  if (lc == rc && !lc) {
+    // A column against an InitPlan's value ($0): var_eq_non_const, or the inequality's
+    // default.
+    std::vector<uint32_t> ls, rs;
+    expr_slots(l, ls);
+    expr_slots(r, rs);
+    if (ls.empty() != rs.empty()) {
+      const TypedExpr& var = ls.empty() ? r : l;
+      if (name == "=" || name == "<>") {
+        const double nullfrac = null_fraction(rel, var);
+        const double eq = clamp_probability(1.0 / numdistinct(rel, var) * (1.0 - nullfrac));
+        return name == "=" ? eq : clamp_probability(1.0 - eq - nullfrac);
+      }
+      return kDefaultIneqSel;
+    }
+  }
   if (lc == rc) {
     // Two expressions over columns: the operators' defaults.
     if (name == "=") return kDefaultEqSel;

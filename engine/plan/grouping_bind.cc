@@ -6,6 +6,7 @@
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
 #include "engine/plan/aggregate_text.h"
+#include "engine/plan/subplans.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/expr_bind.h"
 #include "engine/sql/identifier.h"
@@ -459,10 +460,18 @@ class GroupingBinder {
 
 GroupedSelect bind_grouped_select(const RelationEntry& rel, const sql::Select& s) {
   GroupingColumns cols;
-  cols.lookup = [&rel](const sql::Expr& ref) {
+  // Beside InitPlans EXPLAIN's range table holds several relations: keys are qualified.
+  std::string prefix;
+  if (qualify_sort_keys()) {
+    const std::string ref = s.from && !s.from->alias.empty() ? s.from->alias : rel.name;
+    const std::string shown = subplan_display_name(ref);
+    prefix = sql::quote_identifier(shown.empty() ? ref : shown) + ".";
+  }
+  cols.lookup = [&rel, prefix](const sql::Expr& ref) {
     const int c = bind_column(rel, ref);
     const Column& col = rel.columns[size_t(c)];
-    return BoundColumnRef{uint32_t(c), col.type, col.typmod, sql::quote_identifier(col.name)};
+    return BoundColumnRef{uint32_t(c), col.type, col.typmod,
+                          prefix + sql::quote_identifier(col.name)};
   };
   cols.has_name = [&rel](const std::string& name) {
     return std::any_of(rel.columns.begin(), rel.columns.end(),

@@ -1,5 +1,7 @@
 #include "engine/plan/join_exprs.h"
 
+#include "engine/sql/expr_bind.h"
+
 #include "engine/core/stack_depth.h"
 #include "engine/plan/join_query.h"
 
@@ -80,7 +82,8 @@ bool is_join_select(const sql::Select& s) {
 
 bool is_sublink_conjunct(const sql::Expr& e) {
   if (e.kind == sql::ExprKind::kNot) return is_sublink_conjunct(*e.args[0]);
-  return e.kind == sql::ExprKind::kSubLink;
+  // An InitPlan or SubPlan (engine/plan/subplans.h) is an expression, not a join.
+  return e.kind == sql::ExprKind::kSubLink && !sublink_planned(e);
 }
 
 }  // namespace tp

@@ -64,6 +64,7 @@ class JoinBinder {
       bind_order();
     }
     for (BoundConjunct& c : conjuncts_) bind_conjunct(c);
+    take_gating_conjuncts(where);
     for (size_t i : where)
       if (conjuncts_[i].bound.kind == TypedExpr::Kind::kConst &&
           conjuncts_[i].bound.value.datum() == 0)
@@ -94,6 +95,22 @@ class JoinBinder {
       throw not_supported("SELECT DISTINCT ON over a join", s_.from->position);
     if (s_.distinct && is_grouped())
       throw not_supported("SELECT DISTINCT over a join's groups or aggregates", s_.from->position);
+  }
+
+  // WHERE conjuncts that read no column but an InitPlan's value: PostgreSQL's
+  // pseudo-constant quals, gating the join from above, estimated as selectivity 1.
+  void take_gating_conjuncts(std::vector<size_t>& where) {
+    std::vector<size_t> kept;
+    for (size_t i : where) {
+      const TypedExpr& e = conjuncts_[i].bound;
+      std::vector<uint32_t> slots;
+      expr_slots(e, slots);
+      if (slots.empty() && reads_subquery(e))
+        q_.gating.push_back(e);
+      else
+        kept.push_back(i);
+    }
+    where = std::move(kept);
   }
 
   bool is_grouped() const {

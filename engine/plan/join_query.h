@@ -155,6 +155,9 @@ struct JoinQuery {
   }
   // WHERE folds to FALSE or NULL: no row at all (a Result with a false One-Time Filter).
   bool where_false = false;
+  // WHERE conjuncts over InitPlans' values and no column (`EXISTS (...)` as $0): a gating
+  // Result's One-Time Filter above the join (scans/subplan_host.h).
+  std::vector<TypedExpr> gating;
   // Relations a LEFT JOIN reads nothing from and cannot multiply (remove_useless_joins).
   Relids removed = 0;
   // The joinlist's sub-lists (join_collapse.h): a join relation holds all of each or

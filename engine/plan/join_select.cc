@@ -17,12 +17,14 @@
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/select_list.h"
 #include "engine/plan/serial_paths.h"
+#include "engine/plan/subplans.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
 #include "scans/incremental_sort.h"
 #include "scans/one_time_false.h"
 #include "scans/project.h"
 #include "scans/sort_limit_agg.h"
+#include "scans/subplan_host.h"
 
 namespace tp {
 namespace {
@@ -39,6 +41,9 @@ ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinQuery& q,
       clauses.push_back(std::move(c));
   EquivalenceResult classes = apply_equivalence_classes(std::move(clauses));
   sq.clauses = std::move(classes.clauses);
+  // `column = $n` over an InitPlan's value: an index key too (Index Cond: (a = $0)).
+  for (Clause& c : sq.clauses)
+    if (std::optional<Clause> p = init_param_clause(c)) c = std::move(*p);
   sq.one_time_false = classes.contradiction;
   sq.class_start = classes.class_start;
   sq.proven_empty = std::any_of(sq.clauses.begin(), sq.clauses.end(), [](const Clause& c) {
@@ -213,7 +218,12 @@ class JoinSelectPlanner {
     const JoinRelation& rel = search.run();
     if (grouping_ || distinct_) {
       JoinPlanBuilder builder(ctx_, q_, search, builders_);
-      auto build = [&](const JoinPath& p) { return builder.build(p); };
+      auto build = [&](const JoinPath& p) {
+        std::unique_ptr<scans::ExecNode> node = builder.build(p);
+        // The gating Result sits on the join, below the grouping or DISTINCT.
+        if (!q_.gating.empty()) node = scans::gating_result(std::move(node), q_.gating);
+        return node;
+      };
       grouped_ =
           grouping_ ? grouping_->plan(rel, stats, build) : distinct_->plan(rel, stats, build);
       ChosenScan out;
@@ -258,6 +268,7 @@ class JoinSelectPlanner {
     std::unique_ptr<scans::ExecNode> node = builder.build(chosen);
     node->estimate.width = width;
     node->estimate.total_cost = paths[choice->path].cost.total;
+    if (!q_.gating.empty()) node = scans::gating_result(std::move(node), q_.gating);
     PlanTop top{std::move(node), paths[choice->path].cost};
     std::vector<uint32_t> layout = rel.vars;
     top.node = project_join_columns(std::move(top.node), computed, layout);

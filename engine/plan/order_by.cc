@@ -4,6 +4,7 @@
 
 #include "engine/core/error.h"
 #include "engine/plan/select_list.h"
+#include "engine/plan/subplans.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
 
@@ -96,6 +97,11 @@ BoundOrder bind_order_by(const RelationEntry& rel, const sql::Select& s, const O
       if (std::find(seen.begin(), seen.end(), col) != seen.end()) continue;
       seen.push_back(col);
       name = sql::quote_identifier(rel.columns[size_t(col)].name);
+      if (qualify_sort_keys()) {
+        const std::string ref = s.from && !s.from->alias.empty() ? s.from->alias : rel.name;
+        const std::string shown = subplan_display_name(ref);
+        name = sql::quote_identifier(shown.empty() ? ref : shown) + "." + name;
+      }
     }
     order.keys.push_back({col, o.descending});
     order.nulls_first.push_back(o.nulls_first.value_or(o.descending));

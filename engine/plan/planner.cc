@@ -16,6 +16,7 @@
 #include "engine/plan/equivalence.h"
 #include "engine/plan/from_subqueries.h"
 #include "engine/plan/grouping_paths.h"
+#include "engine/plan/join_exprs.h"
 #include "engine/plan/join_query.h"
 #include "engine/plan/join_select.h"
 #include "engine/plan/minmax_agg.h"
@@ -27,10 +28,12 @@
 #include "engine/plan/rel_size.h"
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/select_list.h"
+#include "engine/plan/subplans.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/expr_bind.h"
 #include "engine/sql/identifier.h"
 #include "engine/sql/parser.h"
+#include "scans/subplan_host.h"
 
 namespace tp {
 namespace {
@@ -87,6 +90,8 @@ BoundTargets bind_targets(const RelationEntry& rel, const sql::Select& s) {
     }
     if (!b.first_plain) b.first_plain = &e;
   }
+  if (!b.aggs.empty() && b.first_plain && b.first_plain->kind == sql::ExprKind::kSubLink)
+    throw not_supported("a subquery beside aggregates in the select list", b.first_plain->position);
   if (!b.aggs.empty() && b.first_plain)
     throw Error(
         "column \"" + rel.name + "." +
@@ -252,7 +257,12 @@ void consider_minmax(PlanContext& ctx, const ScanQuery& sq, const BoundTargets& 
   for (const AggregateExpr& e : targets.outputs) ops += operator_count(e);
   std::optional<MinMaxPlan> mm = plan_minmax_aggregates(ctx, sq, calls, top.node->estimate.width,
                                                         ops * ctx.settings.costs.cpu_operator_cost);
-  if (!mm || !minmax_plan_wins(mm->cost, top.path, plain_parallel_safe)) return;
+  if (!mm) return;
+  if (!minmax_plan_wins(mm->cost, top.path, plain_parallel_safe)) {
+    // PostgreSQL numbered the path's $n before weighing it: they stay taken.
+    minmax_params_taken() += int(calls.size());
+    return;
+  }
   q.aggregate = mm->node.get();
   top = {std::move(mm->node), mm->cost};
 }
@@ -427,17 +437,27 @@ DistinctClause plan_distinct_on_input(PlanContext& ctx, const sql::Select& s,
 
 }  // namespace
 
-PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
-  if (has_from_subqueries(s)) {
-    const sql::Select flat = pull_up_from_subqueries(ctx, s);
-    PlannedQuery q = plan_select(ctx, flat);
-    if (!flat.pulled_up && !is_join_select(flat)) {
-      q.upper_prefix_table = flat.from->alias.empty() ? flat.from->name : flat.from->alias;
-      for (const Column& c : find_table_item(ctx, *flat.from).columns)
-        q.upper_prefix_columns.push_back(c.name);
+namespace {
+
+// Restrictions that read no column but an InitPlan's value (`EXISTS (...)` as $0):
+// PostgreSQL's pseudo-constant quals, a gating Result's One-Time Filter above the scan,
+// estimated as selectivity 1.
+void take_gating_quals(ScanQuery& sq) {
+  std::vector<Clause> kept;
+  for (Clause& c : sq.clauses) {
+    std::vector<uint32_t> slots;
+    if (c.kind == Clause::Kind::kExpr) expr_slots(*c.expr, slots);
+    if (c.kind != Clause::Kind::kExpr || !slots.empty() || !reads_subquery(*c.expr)) {
+      std::optional<Clause> param = init_param_clause(c);
+      kept.push_back(param ? std::move(*param) : std::move(c));
+      continue;
     }
-    return q;
+    sq.gating.push_back(*c.expr);
   }
+  sq.clauses = std::move(kept);
+}
+
+PlannedQuery plan_select_core(PlanContext& ctx, const sql::Select& s) {
   if (is_join_select(s)) return plan_join_select(ctx, s);
   const RelationEntry& rel = find_table(ctx, s);
   if (!s.group_by.empty() || s.having) return plan_grouped_select(ctx, s, rel);
@@ -449,7 +469,13 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
     sq.table_alias = s.from->alias;
     sq.alias = sql::quote_identifier(s.from->alias);
   }
+  // A subquery's table named as an earlier one of the statement: `u u_1`.
+  if (const std::string shown =
+          subplan_display_name(s.from && !s.from->alias.empty() ? s.from->alias : rel.name);
+      !shown.empty())
+    sq.alias = sql::quote_identifier(shown);
   sq.clauses = restrictions(rel, s, {}, sq.one_time_false, sq.class_start);
+  take_gating_quals(sq);
   sq.proven_empty = std::any_of(sq.clauses.begin(), sq.clauses.end(), [](const Clause& c) {
     return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
   });
@@ -484,6 +510,10 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   const bool projected_in_paths = targets.aggs.empty() && !distinct;
   if (projected_in_paths) sq.projection_cost = select_list_cost(ctx.settings.costs, computed);
   ChosenScan scan = choose_scan(ctx, sq);
+  if (!sq.gating.empty() && scan.distinct)
+    throw not_supported("SELECT DISTINCT beside an uncorrelated EXISTS", s.from->position);
+  if (!sq.gating.empty() && !sq.one_time_false && scan.node)
+    scan.node = scans::gating_result(std::move(scan.node), sq.gating);
   PlanTop top{std::move(scan.node), scan.path};
   if (targets.computed() || !order.resjunk.empty())
     top.node =
@@ -516,6 +546,23 @@ PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
   // PostgreSQL attaches the InitPlans to the plan's top node.
   if (init_plans) q.root->shown_init_plans = init_plans->hand_over_init_plans();
   return q;
+}
+
+}  // namespace
+
+PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
+  if (has_from_subqueries(s)) {
+    const sql::Select flat = pull_up_from_subqueries(ctx, s);
+    PlannedQuery q = plan_select(ctx, flat);
+    if (!flat.pulled_up && !is_join_select(flat)) {
+      q.upper_prefix_table = flat.from->alias.empty() ? flat.from->name : flat.from->alias;
+      for (const Column& c : find_table_item(ctx, *flat.from).columns)
+        q.upper_prefix_columns.push_back(c.name);
+    }
+    return q;
+  }
+  if (has_subqueries(s)) return plan_with_subplans(ctx, s, plan_select_core);
+  return plan_select_core(ctx, s);
 }
 
 }  // namespace tp

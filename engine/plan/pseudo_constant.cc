@@ -19,7 +19,8 @@ bool is_pseudo_constant(const TypedExpr& e) {
 
 std::optional<TypedExpr> plan_time_value(const TypedExpr& e) {
   if (e.is_const()) return e;
-  if (!is_pseudo_constant(e)) return std::nullopt;
+  // An InitPlan's value is not known until the plan runs (PostgreSQL's Param).
+  if (!is_pseudo_constant(e) || reads_subquery(e)) return std::nullopt;
   ValueArena arena;
   EvalState st{&arena, timestamp_now()};
   bool isnull = false;

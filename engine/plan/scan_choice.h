@@ -71,6 +71,9 @@ struct ScanQuery {
   // parallel path is made, and the scan sits under a Result whose One-Time Filter
   // is false, so it never runs.
   bool one_time_false = false;
+  // Quals over InitPlans' values and no column (`WHERE EXISTS (...)`, $0): the scan sits
+  // under a Result whose One-Time Filter they are (scans/subplan_host.h).
+  std::vector<TypedExpr> gating;
   // The restrictions reduced to a constant FALSE or NULL (`WHERE 1 = 2`, `a = NULL`):
   // PostgreSQL's dummy relation, no scan at all, only a Result that returns nothing
   // (relation_excluded_by_constraints).

@@ -7,6 +7,7 @@
 #include "engine/plan/predtest.h"
 #include "engine/plan/prepqual.h"
 #include "engine/plan/pseudo_constant.h"
+#include "engine/plan/subplans.h"
 #include "engine/plan/typed_index_qual.h"
 #include "engine/plan/where_clause.h"
 
@@ -56,6 +57,10 @@ scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec
   ip.condition_sets = condition_sets(spec.index_clauses, index.key_columns, spec.backward);
   ip.runtime_keys = runtime_keys(spec.index_clauses, index.key_columns);
   ip.params = spec.params;
+  // `key = $n` over an InitPlan's value: its runtime key reads the statement's values,
+  // which the subquery host sets before the scan starts.
+  if (ip.params == nullptr && !ip.runtime_keys.empty())
+    ip.params = init_params_for_keys(ip.runtime_keys);
   ip.direction = spec.backward ? btree::ScanDirection::kBackward : btree::ScanDirection::kForward;
   ip.stream = s.stream;
   ip.prefetch = s.index_prefetch != IndexPrefetch::kOff;

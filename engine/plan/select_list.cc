@@ -78,10 +78,13 @@ void place_computed_columns(std::vector<std::shared_ptr<TypedExpr>>& exprs,
 
 double select_list_cost(const CostSettings& cs,
                         const std::vector<std::shared_ptr<TypedExpr>>& exprs) {
-  double units = 0;
+  double units = 0, startup = 0, per_call = 0;
   for (const auto& e : exprs)
-    if (e) units += expr_cost_units(*e);
-  return units * cs.cpu_operator_cost;
+    if (e) {
+      units += expr_cost_units(*e);
+      subplan_costs(*e, startup, per_call);  // a SubPlan's run per row
+    }
+  return units * cs.cpu_operator_cost + per_call;
 }
 
 std::unique_ptr<scans::ExecNode> project_select_list(std::unique_ptr<scans::ExecNode> node,

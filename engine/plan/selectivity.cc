@@ -498,6 +498,7 @@ void add_qual_cost(const CostSettings& cs, const Clause& e, QualCost* qc) {
       return;
     case Clause::Kind::kExpr:
       qc->per_tuple += expr_cost_units(*e.expr) * cs.cpu_operator_cost;
+      subplan_costs(*e.expr, qc->startup, qc->per_tuple);
       return;
     case Clause::Kind::kAnd:
     case Clause::Kind::kOr:

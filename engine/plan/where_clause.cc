@@ -40,7 +40,7 @@ class Binder {
   explicit Binder(const RelationEntry& rel) : rel_(rel) {}
 
   int column(const sql::Expr& e) const {
-    for (size_t c = 0; c < rel_.columns.size(); ++c)
+    for (size_t c = 0; c < rel_.columns.size() && !names_outer_table(e); ++c)
       if (rel_.columns[c].name == e.name) return int(c);
     throw Error("column " + quoted(e.name) + " does not exist")
         .at_position(e.position)
@@ -68,7 +68,7 @@ class Binder {
     TypedExpr t = bind_condition(e, lookup, "WHERE");
     std::vector<uint32_t> slots;
     expr_slots(t, slots);
-    if (slots.empty()) {
+    if (slots.empty() && !reads_subquery(t)) {
       // No column: its value once (PostgreSQL folds it, or tests it once).
       ValueArena arena;
       EvalState st{&arena, timestamp_now()};
@@ -98,8 +98,12 @@ class Binder {
     try {
       return integer_form();
     } catch (const Error& err) {
+      // An outer query's column in a correlated subquery is the typed form's parameter.
+      const bool outer =
+          current_outer_refs() != nullptr && (err.sqlstate() == sqlstate::kUndefinedColumn ||
+                                              err.sqlstate() == sqlstate::kUndefinedTable);
       if (err.sqlstate() != sqlstate::kFeatureNotSupported &&
-          err.sqlstate() != sqlstate::kUndefinedFunction)
+          err.sqlstate() != sqlstate::kUndefinedFunction && !outer)
         throw;
     }
     return typed(e);

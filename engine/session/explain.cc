@@ -103,6 +103,7 @@ std::vector<std::pair<std::string, const scans::ExecNode*>> labelled_children(
   std::vector<std::pair<std::string, const scans::ExecNode*>> out = n.shown_init_plans;
   const std::vector<const scans::ExecNode*> kids = n.children();
   for (size_t i = 0; i < kids.size(); ++i) out.emplace_back(n.child_label(i), kids[i]);
+  out.insert(out.end(), n.shown_sub_plans.begin(), n.shown_sub_plans.end());
   return out;
 }
 

@@ -46,8 +46,9 @@ enum class ExprKind {
   // case_operand, then each WHEN's (w, t) in order, then e when case_else.
   kCase,
   kBoolTest,  // args[0] IS TRUE / FALSE / UNKNOWN: name "true", "false", "unknown"; negated: IS NOT
-  // A subquery (PostgreSQL's SubLink) over `subselect`: name "exists" (EXISTS (...)) or
-  // "in" (args[0] IN (SELECT ...), negated for NOT IN).
+  // A subquery (PostgreSQL's SubLink) over `subselect`: name "exists" (EXISTS (...)),
+  // "in" (args[0] IN (SELECT ...), negated for NOT IN) or "expr" ((SELECT ...), a scalar
+  // subquery).
   kSubLink,
 };
 

@@ -5,6 +5,7 @@
 
 #include "engine/core/error.h"
 #include "engine/sql/ast.h"
+#include "engine/sql/expr_bind.h"
 #include "engine/sql/parser.h"
 
 namespace tp::sql {
@@ -26,6 +27,21 @@ int figure_column_name(const Expr& e, std::string& name) {
       name = e.sval;  // pg_type's name: int4, float8, ...
       return 1;
     }
+    case ExprKind::kSubLink:
+      // A scalar subquery is named after its one column, EXISTS "exists".
+      if (e.name == "exists") {
+        name = "exists";
+        return 2;
+      }
+      if (e.name == "expr" && e.subselect && !e.subselect->targets.empty()) {
+        const Target& t = e.subselect->targets[0];
+        if (!t.alias.empty()) {
+          name = t.alias;
+          return 2;
+        }
+        return figure_column_name(*t.expr, name);
+      }
+      return 0;
     case ExprKind::kCase: {
       const int strength = e.case_else ? figure_column_name(*e.args.back(), name) : 0;
       if (strength > 1) return strength;
@@ -51,6 +67,8 @@ namespace {
 // A qualified `t.a` / `s.t.a` / `t.*` names the FROM item by its alias, or by its table's
 // name when it has none; the schema, when written, must be the table's.
 void check_reference(const Expr& ref, const FromItem* from) {
+  // A correlated subquery's reference to the outer query's table.
+  if (names_outer_table(ref)) return;
   if (from) {
     const bool aliased = !from->alias.empty() && from->alias != from->name;
     const std::string& refname = from->alias.empty() ? from->name : from->alias;

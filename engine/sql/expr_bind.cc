@@ -89,7 +89,14 @@ class Binder {
       case sql::ExprKind::kCase:
         return case_expr(e);
       case sql::ExprKind::kSubLink:
-        // Only EXISTS and IN over a join's WHERE are planned (as semi and anti joins).
+        // The planner's subqueries (InitPlans, SubPlans); EXISTS and IN over a join's
+        // WHERE are planned as semi and anti joins before binding.
+        if (sublink_planned(e)) {
+          TypedExpr bound = current_sublinks()->bind(e, columns_);
+          if (e.name == "in" && bound.kind == TypedExpr::Kind::kSubPlan && e.negated)
+            return negate_expr(std::move(bound));
+          return bound;
+        }
         throw Error("subqueries are not supported here")
             .at_position(e.position)
             .with_sqlstate(sqlstate::kFeatureNotSupported);
@@ -117,6 +124,20 @@ class Binder {
       case sql::ExprKind::kBoolConst:
         return expr::make_const(TypeId::kBool, kNoTypmod, e.ival != 0, false);
       default: {
+        // A correlated subquery's reference to the outer query: a parameter the SubPlan
+        // sets per outer row (current_outer_refs), when its own tables lack the name.
+        if (const OuterRefs* outer = current_outer_refs()) {
+          try {
+            const BoundColumnRef c = columns_(e);
+            return column_expr(c.slot, c.type, c.typmod, c.printed);
+          } catch (const Error& err) {
+            if (err.sqlstate() != sqlstate::kUndefinedColumn &&
+                err.sqlstate() != sqlstate::kUndefinedTable)
+              throw;
+            if (std::optional<TypedExpr> p = outer->resolve(e)) return *p;
+            throw;
+          }
+        }
         const BoundColumnRef c = columns_(e);
         return column_expr(c.slot, c.type, c.typmod, c.printed);
       }
@@ -311,6 +332,26 @@ class Binder {
 };
 
 }  // namespace
+
+const SubLinkBinding*& current_sublinks() {
+  thread_local const SubLinkBinding* binding = nullptr;
+  return binding;
+}
+
+const OuterRefs*& current_outer_refs() {
+  thread_local const OuterRefs* refs = nullptr;
+  return refs;
+}
+
+bool names_outer_table(const sql::Expr& ref) {
+  const OuterRefs* outer = current_outer_refs();
+  return outer != nullptr && !ref.qualifier.empty() && outer->outer_only(ref.qualifier);
+}
+
+bool sublink_planned(const sql::Expr& sublink) {
+  const SubLinkBinding* b = current_sublinks();
+  return b != nullptr && b->planned(sublink);
+}
 
 TypedExpr bind_expr(const sql::Expr& e, const ColumnLookup& columns, const CallLookup& calls) {
   return expr::simplify_constants(Binder(columns, calls).bind(e));

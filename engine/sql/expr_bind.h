@@ -33,6 +33,43 @@ using ColumnLookup = std::function<BoundColumnRef(const sql::Expr& ref)>;
 using CallLookup = std::function<std::optional<TypedExpr>(const sql::Expr& call)>;
 
 TypedExpr bind_expr(const sql::Expr& e, const ColumnLookup& columns, const CallLookup& calls = {});
+// The subqueries (kSubLink) the planner planned: which (`planned`), and each as the
+// expression that reads its value (`bind`): an InitPlan's kParam, a SubPlan's kSubPlan
+// (its arguments bound through `columns`). While a ScopedSubLinks is alive on a thread,
+// bind_expr binds subqueries with it; otherwise they are refused.
+struct SubLinkBinding {
+  std::function<bool(const sql::Expr& sublink)> planned;
+  std::function<TypedExpr(const sql::Expr& sublink, const ColumnLookup& columns)> bind;
+};
+const SubLinkBinding*& current_sublinks();
+// Whether the running plan made an InitPlan or SubPlan of `sublink`.
+bool sublink_planned(const sql::Expr& sublink);
+// While a correlated subquery is planned: a column reference its own tables do not
+// resolve, as the parameter that carries the outer row's value (nullopt: not the outer
+// query's either, the error stands).
+// `outer_only`: whether a qualifier names an outer query's table and none of the
+// subquery's (`t.k` inside a subquery over u), so that the subquery's tables, which
+// resolve names alone, do not take it.
+struct OuterRefs {
+  std::function<std::optional<TypedExpr>(const sql::Expr& ref)> resolve;
+  std::function<bool(const std::string& qualifier)> outer_only;
+};
+// Whether `ref` is written qualified by an outer query's table only (OuterRefs).
+bool names_outer_table(const sql::Expr& ref);
+const OuterRefs*& current_outer_refs();
+
+class ScopedSubLinks {
+ public:
+  explicit ScopedSubLinks(const SubLinkBinding* b) : saved_(current_sublinks()) {
+    current_sublinks() = b;
+  }
+  ~ScopedSubLinks() { current_sublinks() = saved_; }
+  ScopedSubLinks(const ScopedSubLinks&) = delete;
+  ScopedSubLinks& operator=(const ScopedSubLinks&) = delete;
+
+ private:
+  const SubLinkBinding* saved_;
+};
 
 // A boolean context (WHERE, CASE WHEN): `e` must be boolean (an unknown literal is read
 // as one); `context` names it in the error ("argument of WHERE must be type boolean").

@@ -463,7 +463,15 @@ std::string ExprParser::cast_target(const TypeRef& t) const {
 
 ExprPtr ExprParser::primary() {
   if (!is_punct("(")) return primary_leaf();
-  next();
+  const int pos = next().position;
+  if (is_word("select")) {
+    // A scalar subquery: PostgreSQL's EXPR_SUBLINK.
+    auto e = std::make_unique<Expr>(ExprKind::kSubLink, pos);
+    e->name = "expr";
+    e->subselect = subselect();
+    expect_punct(")");
+    return e;
+  }
   refuse_subquery();
   ExprPtr e = expr();
   expect_punct(")");

@@ -7,7 +7,9 @@ then by an inequality or by nothing (a cross join), written as a FROM list with 
 the ON clause), or as JOIN ... USING where the columns share a name; each table restricted
 by typed_grammar's predicates; `col IS NULL` on a joined table now and then (an outer join
 kept, reduced to an inner join, or made an anti join); `[NOT] EXISTS (SELECT ...)` and
-`col IN (SELECT ...)` over another table now and then (semi and anti joins); now and then
+`col IN (SELECT ...)` over another table now and then (semi and anti joins); uncorrelated
+scalar subqueries (`col = (SELECT max(x) ...)`, InitPlans) and `col NOT IN (SELECT ...)`
+(hashed SubPlans) now and then; now and then
 a table reference written as a subquery in FROM, `(SELECT <its columns> FROM table WHERE
 ...) alias`, or as a WITH query referenced once (both pulled up: a column of the select
 list now and then an expression of the same family under the column's name); select lists
@@ -97,6 +99,8 @@ class JoinQueryGenerator(TypedQueryGenerator):
             where.append("%s IS NULL" % r.choice(list(r.choice(cols[1:])[1])))
         if r.random() < 0.25:
             where.append(self.sublink(cols, names))
+        if r.random() < 0.15:
+            where.append(self.subplan(cols, names))
         picked = r.sample(list(all_cols), min(len(all_cols), r.randint(1, 4)))
         if r.random() < 0.1:
             select = "*"
@@ -157,6 +161,27 @@ class JoinQueryGenerator(TypedQueryGenerator):
         if outer is None:
             return "true"
         return "%s IN (SELECT %s FROM %s %s WHERE true%s)" % (outer, inner, table, alias, extra)
+
+    def subplan(self, cols, names):
+        """An uncorrelated scalar subquery compared with a column (an InitPlan: `k = $0`)
+        or NOT IN over one column of the same type (a hashed SubPlan)."""
+        r = self.r
+        ocols = r.choice(cols)[1]
+        outer = r.choice(list(ocols))
+        kind = ocols[outer][1]
+        table = r.choice(names)
+        alias = "q%d" % r.randrange(100)
+        qcols = {"%s.%s" % (alias, c): v for c, v in TYPED_TABLES[table][2].items()}
+        same = [c for c in qcols if qcols[c][1] == kind]
+        if not same or kind not in ("int", "smallint", "date", "numeric", "float"):
+            return "true"
+        inner = r.choice(same)
+        extra = (" WHERE " + self.where(qcols)) if r.random() < 0.5 else ""
+        if kind in ("int", "smallint", "date") and r.random() < 0.5:
+            return "%s NOT IN (SELECT %s FROM %s %s%s)" % (outer, inner, table, alias, extra)
+        op = "=" if kind == "int" and r.random() < 0.5 else r.choice(["<", ">="])
+        return "%s %s (SELECT %s(%s) FROM %s %s%s)" % (
+            outer, op, r.choice(["max", "min"]), inner, table, alias, extra)
 
     def settings(self):
         r = self.r

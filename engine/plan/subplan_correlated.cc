@@ -1,0 +1,78 @@
+#include "engine/plan/subplan_correlated.h"
+
+#include <algorithm>
+
+#include "engine/plan/join_exprs.h"
+#include "engine/plan/subplans.h"
+#include "engine/sql/expr_bind.h"
+#include "engine/sql/identifier.h"
+
+namespace tp {
+
+namespace {
+
+struct ScopedOuterRefs {
+  explicit ScopedOuterRefs(const OuterRefs* refs) : saved(current_outer_refs()) {
+    current_outer_refs() = refs;
+  }
+  ~ScopedOuterRefs() { current_outer_refs() = saved; }
+  const OuterRefs* saved;
+};
+
+struct ScopedParams {
+  explicit ScopedParams(SubqueryParams* p) : saved(current_subquery_params()) {
+    current_subquery_params() = p;
+  }
+  ~ScopedParams() { current_subquery_params() = saved; }
+  SubqueryParams* saved;
+};
+
+}  // namespace
+
+CorrelatedPlan plan_correlated(PlanContext& ctx, const sql::Select& sub, const RelationEntry& outer,
+                               const std::string& outer_refname, uint32_t slot_base) {
+  if (!sub.from || !sub.from->is_table())
+    throw not_supported("a correlated subquery over a join", sub.from->position);
+  const std::string sub_ref = sub.from->alias.empty() ? sub.from->name : sub.from->alias;
+  CorrelatedPlan out;
+  std::vector<const Column*> cols;
+  OuterRefs refs;
+  refs.outer_only = [&](const std::string& q) { return q == outer_refname && q != sub_ref; };
+  refs.resolve = [&](const sql::Expr& ref) -> std::optional<TypedExpr> {
+    if (!ref.qualifier.empty() && ref.qualifier != outer_refname) return std::nullopt;
+    const auto col = std::find_if(outer.columns.begin(), outer.columns.end(),
+                                  [&](const Column& c) { return c.name == ref.name; });
+    if (col == outer.columns.end()) return std::nullopt;
+    auto at = std::find(out.outer_columns.begin(), out.outer_columns.end(), col->name);
+    if (at == out.outer_columns.end()) {
+      out.outer_columns.push_back(col->name);
+      cols.push_back(&*col);
+      at = out.outer_columns.end() - 1;
+    }
+    TypedExpr p;
+    p.kind = TypedExpr::Kind::kParam;
+    p.slot = slot_base + uint32_t(at - out.outer_columns.begin());
+    p.type = col->type;
+    p.typmod = col->typmod;
+    p.name = sql::quote_identifier(outer_refname) + "." + sql::quote_identifier(col->name);
+    return p;
+  };
+  ScopedOuterRefs scope(&refs);
+  {
+    // A first plan finds the parameters (no index reads them yet: none exist).
+    ScopedParams none(nullptr);
+    plan_select(ctx, sub);
+  }
+  std::vector<TypeId> types;
+  for (const Column* c : cols) types.push_back(c->type);
+  SubqueryParams params;
+  params.params = std::make_unique<scans::ExecParams>(types);
+  params.eager.assign(types.size(), false);
+  params.slot_base = slot_base;
+  ScopedParams with(&params);
+  out.q = plan_select(ctx, sub);
+  out.params = std::move(params.params);
+  return out;
+}
+
+}  // namespace tp

@@ -1,0 +1,13 @@
+create table t (id int, k int, v int, name text);
+create table u (k int, x int, z int);
+create table w (k int, y int);
+create table n (a int);
+insert into t select i, i % 50, case when i % 13 = 0 then null else i % 100 end, 'n' || (i % 7) from generate_series(1, 2000) i;
+insert into u select i % 300, i, i % 17 from generate_series(1, 3000) i;
+insert into w select i, i * 10 from generate_series(1, 500) i;
+insert into n values (1), (2), (null);
+create index w_k on w (k);
+analyze t;
+analyze u;
+analyze w;
+analyze n;
