@@ -13,6 +13,7 @@
 #include "engine/plan/join_exprs.h"
 #include "engine/plan/join_grouping.h"
 #include "engine/plan/join_removal.h"
+#include "engine/plan/join_star.h"
 #include "engine/plan/join_sublinks.h"
 #include "engine/plan/outer_joins.h"
 #include "engine/plan/rel_size.h"
@@ -29,10 +30,7 @@ bool is_integer(TypeId t) {
   return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
 }
 
-struct Resolved {
-  int rel = -1;
-  int column = -1;
-};
+using Resolved = RelColumn;
 
 class JoinBinder {
  public:
@@ -234,7 +232,7 @@ class JoinBinder {
   // A subquery's name: its own tables first, then the query's around it.
   Resolved resolve_nested(const sql::Expr& ref, Relids scope, Relids outer) const {
     if (outer == 0) return resolve(ref, scope);
-    const int rel = ref.qualifier.empty() ? -1 : rel_named(ref.qualifier);
+    const int rel = ref.qualifier.empty() ? -1 : rel_named(q_, ref.qualifier);
     const bool inner = ref.qualifier.empty() ? !matches(ref.name, scope).empty()
                                              : rel >= 0 && (scope & (Relids(1) << rel));
     return resolve(ref, inner ? scope : outer);
@@ -405,62 +403,6 @@ class JoinBinder {
     q_.names.push_back(std::move(name));
   }
 
-  // `*` over a FROM item: its columns in PostgreSQL's order (a USING join's merged
-  // columns first, once).
-  void star_columns(const sql::FromItem& f, std::vector<Resolved>& out) const {
-    if (!f.is_join()) {
-      const int rel = rel_named(f.alias.empty() ? f.name : f.alias);
-      for (size_t c = 0; c < q_.rels[size_t(rel)].rel->columns.size(); ++c)
-        out.push_back({rel, int(c)});
-      return;
-    }
-    std::vector<Resolved> left, right;
-    star_columns(f.sides[0], left);
-    star_columns(f.sides[1], right);
-    auto named = [&](const Resolved& r) {
-      return q_.rels[size_t(r.rel)].rel->columns[size_t(r.column)].name;
-    };
-    auto is_using = [&](const Resolved& r) {
-      return std::find(f.using_columns.begin(), f.using_columns.end(), named(r)) !=
-             f.using_columns.end();
-    };
-    // The merged columns: a RIGHT join's are its right side's.
-    const std::vector<Resolved>& merged = f.join == sql::JoinKind::kRight ? right : left;
-    for (const std::string& u : f.using_columns)
-      for (const Resolved& r : merged)
-        if (named(r) == u) {
-          out.push_back(r);
-          break;
-        }
-    for (const Resolved& r : left)
-      if (!is_using(r)) out.push_back(r);
-    for (const Resolved& r : right)
-      if (!is_using(r)) out.push_back(r);
-  }
-
-  int rel_named(const std::string& refname) const {
-    for (size_t i = 0; i < q_.rels.size(); ++i)
-      if (q_.rels[i].refname == refname) return int(i);
-    return -1;
-  }
-
-  // The columns `*` or `t.*` stands for.
-  std::vector<Resolved> star_of(const sql::Expr& e) const {
-    std::vector<Resolved> cols;
-    if (e.qualifier.empty()) {
-      star_columns(*s_.from, cols);
-      return cols;
-    }
-    const int rel = rel_named(e.qualifier);
-    if (rel < 0)
-      throw Error("missing FROM-clause entry for table " + quoted(e.qualifier))
-          .at_position(e.position)
-          .with_sqlstate(sqlstate::kUndefinedTable);
-    for (size_t c = 0; c < q_.rels[size_t(rel)].rel->columns.size(); ++c)
-      cols.push_back({rel, int(c)});
-    return cols;
-  }
-
   void add_where(const sql::Expr* e, std::vector<size_t>& where) {
     where.push_back(conjuncts_.size());
     conjuncts_.push_back({e, {}, relids_of(*e, q_.all_rels())});
@@ -479,7 +421,7 @@ class JoinBinder {
     };
     cols.star = [this](const sql::Expr& e) {
       std::vector<std::pair<sql::ExprPtr, std::string>> out;
-      for (const Resolved& r : star_of(e))
+      for (const Resolved& r : star_of(q_, *s_.from, e))
         out.emplace_back(column_ref(r), q_.rels[size_t(r.rel)].rel->columns[size_t(r.column)].name);
       return out;
     };
@@ -491,7 +433,7 @@ class JoinBinder {
     for (const sql::Target& t : s_.targets) {
       const sql::Expr& e = *t.expr;
       if (e.kind == sql::ExprKind::kStar) {
-        for (const Resolved& r : star_of(e))
+        for (const Resolved& r : star_of(q_, *s_.from, e))
           add_target(var_expr(r.rel, r.column),
                      q_.rels[size_t(r.rel)].rel->columns[size_t(r.column)].name);
         continue;

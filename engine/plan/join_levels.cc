@@ -1,0 +1,101 @@
+// JoinSearch's levels (join_search.h): join_search_one_level (joinrels.c): which pairs of
+// relations a level of the join search tries, by their join clauses and the outer
+// joins' order restrictions.
+#include <string>
+
+#include "engine/core/error.h"
+#include "engine/plan/join_search.h"
+#include "engine/plan/outer_joins.h"
+
+namespace tp {
+
+bool JoinSearch::has_join_clauses(const JoinRelation& r) const {
+  for (const JoinFilterClause& f : q_.filters)
+    if ((f.relids & r.relids) && (f.relids & ~r.relids)) return true;
+  for (const JoinClass& c : q_.classes) {
+    bool in = false, out = false;
+    for (uint32_t v : c.members) (r.relids & (Relids(1) << q_.vars[v].rel) ? in : out) = true;
+    if (in && out) return true;
+  }
+  return has_join_restriction(q_.special_joins, r.relids);
+}
+
+bool JoinSearch::have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const {
+  for (const JoinFilterClause& f : q_.filters)
+    if ((f.relids & a.relids) && (f.relids & b.relids)) return true;
+  for (const JoinClass& c : q_.classes) {
+    bool in_a = false, in_b = false;
+    for (uint32_t v : c.members) {
+      const Relids bit = Relids(1) << q_.vars[v].rel;
+      in_a = in_a || (a.relids & bit);
+      in_b = in_b || (b.relids & bit);
+    }
+    if (in_a && in_b) return true;
+  }
+  return false;
+}
+
+// have_join_order_restriction: an outer join needs the pair joined, unless either can
+// first join something else legally through a join clause (clauseless joins wait).
+bool JoinSearch::have_join_order_restriction(const JoinRelation& a, const JoinRelation& b) const {
+  if (!join_order_restricted(q_.special_joins, a.relids, b.relids)) return false;
+  return !has_legal_joinclause(a) && !has_legal_joinclause(b);
+}
+
+bool JoinSearch::has_legal_joinclause(const JoinRelation& r) const {
+  for (size_t other : levels_[1]) {
+    const JoinRelation& o = rels_[other];
+    if ((o.relids & r.relids) || !have_relevant_joinclause(r, o)) continue;
+    int match = -1;
+    bool reversed = false;
+    if (join_is_legal(q_.special_joins, r.relids, o.relids, match, reversed)) return true;
+  }
+  return false;
+}
+
+bool JoinSearch::joinable(const JoinRelation& a, const JoinRelation& b) const {
+  return !(a.relids & b.relids) &&
+         (have_relevant_joinclause(a, b) || have_join_order_restriction(a, b));
+}
+
+void JoinSearch::search_level(size_t level) {
+  const std::vector<size_t> below = levels_[level - 1];
+  const std::vector<size_t> initial = levels_[1];
+  for (size_t i = 0; i < below.size(); ++i) {
+    const size_t old = below[i];
+    if (has_join_clauses(rels_[old])) {
+      for (size_t j = level == 2 ? i + 1 : 0; j < initial.size(); ++j)
+        if (joinable(rels_[old], rels_[initial[j]])) make_join_rel(old, initial[j]);
+    } else {
+      for (size_t other : initial)
+        if (!(rels_[old].relids & rels_[other].relids)) make_join_rel(old, other);
+    }
+  }
+  for (size_t k = 2; k <= level - k; ++k) {
+    const std::vector<size_t> left = levels_[k];
+    const std::vector<size_t> right = levels_[level - k];
+    for (size_t i = 0; i < left.size(); ++i) {
+      if (!has_join_clauses(rels_[left[i]])) continue;
+      for (size_t j = k == level - k ? i + 1 : 0; j < right.size(); ++j)
+        if (joinable(rels_[left[i]], rels_[right[j]])) make_join_rel(left[i], right[j]);
+    }
+  }
+  if (levels_[level].empty())
+    for (size_t old : below)
+      for (size_t other : initial)
+        if (!(rels_[old].relids & rels_[other].relids)) make_join_rel(old, other);
+  // Sub-lists (join_collapse.h) are searched as units: a level may hold no relation at
+  // all, and two units with no clause between them still join (clauselessly).
+  if (!q_.subproblems.empty()) {
+    if (levels_[level].empty())
+      for (size_t k = 2; k <= level - k; ++k)
+        for (size_t a : levels_[k])
+          for (size_t b : levels_[level - k])
+            if (!(rels_[a].relids & rels_[b].relids)) make_join_rel(a, b);
+    return;
+  }
+  if (levels_[level].empty() && q_.special_joins.empty())
+    throw Error("failed to build any " + std::to_string(level) + "-way joins");
+}
+
+}  // namespace tp
