@@ -159,21 +159,7 @@ class Flattener {
     const std::string id = std::string(1, kLeafMark) + std::to_string(leaves_.size());
     leaves_.push_back(item.name);
     leaf_rel_.push_back(&rel);
-    for (const Column& c : rel.columns) {
-      auto ref = std::make_unique<sql::Expr>(sql::ExprKind::kColumnRef, f.position);
-      ref->qualifier = id;
-      ref->name = c.name;
-      item.columns.push_back(c.name);
-      item.exprs.push_back(ref.get());
-      pool_.push_back(std::move(ref));
-    }
-    alias_columns(item, f.column_aliases);
-    leaf_cols(item, items.size(), cols);
-    items.push_back(std::move(item));
-    out.name = f.name;
-    out.schema = f.schema;
-    out.alias = id;
-    return out;
+    return table_leaf(f, rel, id, std::move(item), items, cols, std::move(out));
   }
 
   // cterefcount: the references to each WITH query anywhere in the statement (a query
@@ -292,6 +278,14 @@ class Flattener {
     leaf_rel_[leaf_of.at(&f)] = &rel;
     const std::string id = std::string(1, kLeafMark) + std::to_string(leaf_of.at(&f));
     item.name = f.alias.empty() ? f.name : f.alias;
+    return table_leaf(f, rel, id, std::move(item), items, cols, std::move(out));
+  }
+
+  // A table of the FROM clause as a leaf: its columns named `id`.column (the leaf's
+  // mark), as the item's outputs, and the FROM item that stands for it.
+  sql::FromItem table_leaf(const sql::FromItem& f, const RelationEntry& rel, const std::string& id,
+                           Item item, std::vector<Item>& items, std::vector<NsCol>& cols,
+                           sql::FromItem out) {
     for (const Column& c : rel.columns) {
       auto ref = std::make_unique<sql::Expr>(sql::ExprKind::kColumnRef, f.position);
       ref->qualifier = id;
