@@ -457,11 +457,9 @@ void take_gating_quals(ScanQuery& sq) {
   sq.clauses = std::move(kept);
 }
 
-PlannedQuery plan_select_core(PlanContext& ctx, const sql::Select& s) {
-  if (is_join_select(s)) return plan_join_select(ctx, s);
-  const RelationEntry& rel = find_table(ctx, s);
-  if (!s.group_by.empty() || s.having) return plan_grouped_select(ctx, s, rel);
-  BoundTargets targets = bind_targets(rel, s);
+// The table's scan query: its name as EXPLAIN shows it and WHERE's restrictions (those
+// reading only an InitPlan's value gate the scan instead).
+ScanQuery table_scan_query(const sql::Select& s, const RelationEntry& rel) {
   ScanQuery sq;
   sq.rel = &rel;
   // EXPLAIN names the table by its alias when that differs from its name (`r1 x`).
@@ -480,6 +478,15 @@ PlannedQuery plan_select_core(PlanContext& ctx, const sql::Select& s) {
     return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
   });
   sq.constant_columns = constant_columns(sq.clauses);
+  return sq;
+}
+
+PlannedQuery plan_select_core(PlanContext& ctx, const sql::Select& s) {
+  if (is_join_select(s)) return plan_join_select(ctx, s);
+  const RelationEntry& rel = find_table(ctx, s);
+  if (!s.group_by.empty() || s.having) return plan_grouped_select(ctx, s, rel);
+  BoundTargets targets = bind_targets(rel, s);
+  ScanQuery sq = table_scan_query(s, rel);
   const OrderTargets order_targets{targets.columns, targets.names, targets.exprs,
                                    !targets.aggs.empty()};
   BoundOrder order =

@@ -343,9 +343,30 @@ class SubPlanner {
       next_plan_id_ += int(minmax->init_plan_count());
       params_ += int(minmax->init_plan_count());
     }
-    const CostSettings& cs = ctx_.settings.costs;
     Sub s;
     s.plan_id = next_plan_id_++;
+    cost(s, q, exists, in, correlated.has_value());
+    if (correlated) {
+      s.outer_columns = correlated->outer_columns;
+      s.params = std::move(correlated->params);
+      s.slot_base = kCorrelationSlots + correlation_slots_;
+      correlation_slots_ += uint32_t(s.outer_columns.size());
+    }
+    if (s.kind == Sub::Kind::kHashed || s.kind == Sub::Kind::kCorrelated ||
+        s.kind == Sub::Kind::kPlainAny) {
+      s.index = hashed_++;
+    } else {
+      s.index = size_t(params_);
+      s.param = params_++;
+    }
+    s.q = std::move(q);
+    subs_.emplace(link.subselect.get(), std::move(s));
+  }
+
+  // cost_subplan: what the SubPlan or InitPlan of `q` costs at startup and per call, and
+  // its kind (an IN beyond hash_mem gets its Materialize here).
+  void cost(Sub& s, PlannedQuery& q, bool exists, bool in, bool correlated) const {
+    const CostSettings& cs = ctx_.settings.costs;
     const scans::PlanEstimate& est = q.root->estimate;
     if (exists) {
       zero_widths(*q.root);
@@ -395,21 +416,6 @@ class SubPlanner {
         s.per_call += est.startup_cost;
       }
     }
-    if (correlated) {
-      s.outer_columns = correlated->outer_columns;
-      s.params = std::move(correlated->params);
-      s.slot_base = kCorrelationSlots + correlation_slots_;
-      correlation_slots_ += uint32_t(s.outer_columns.size());
-    }
-    if (s.kind == Sub::Kind::kHashed || s.kind == Sub::Kind::kCorrelated ||
-        s.kind == Sub::Kind::kPlainAny) {
-      s.index = hashed_++;
-    } else {
-      s.index = size_t(params_);
-      s.param = params_++;
-    }
-    s.q = std::move(q);
-    subs_.emplace(link.subselect.get(), std::move(s));
   }
 
   PlanContext& ctx_;
