@@ -86,6 +86,10 @@ PathCost cost_unique(const CostSettings& cs, const PathCost& input, size_t colum
 PathCost cost_hash_distinct(const CostSettings& cs, const PathCost& input, size_t group_columns,
                             double num_groups, int input_width, int* partitions = nullptr);
 
+// set_cheapest's cheapest total path of `inputs`: the lowest total, then startup, then
+// the first.
+size_t cheapest_total(const std::vector<DistinctInput>& inputs);
+
 // The plan PostgreSQL would pick over `rels` (each with at least one path, in the order
 // PostgreSQL adds their distinct paths).
 DistinctChoice choose_distinct(const CostSettings& cs, const DistinctQuery& q,

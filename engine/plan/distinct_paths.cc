@@ -6,9 +6,7 @@
 #include "scans/one_time_false.h"
 
 namespace tp {
-namespace {
 
-// set_cheapest's cheapest total path: the lowest total, then startup, then the first.
 size_t cheapest_total(const std::vector<DistinctInput>& inputs) {
   size_t best = 0;
   for (size_t i = 1; i < inputs.size(); ++i) {
@@ -17,6 +15,8 @@ size_t cheapest_total(const std::vector<DistinctInput>& inputs) {
   }
   return best;
 }
+
+namespace {
 
 // The table's Gather and Gather Merges that add_path keeps beside its serial paths
 // (fuzzily cheaper, or cheaper at startup under a LIMIT, or in more of the order) and

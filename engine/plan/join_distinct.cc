@@ -17,16 +17,6 @@ namespace {
 // A key no path's order gives: a DISTINCT entry that is an expression.
 constexpr uint32_t kExprKey = 0x80000000u;
 
-// set_cheapest's cheapest total path: the lowest total, then startup, then the first.
-size_t cheapest_total(const std::vector<DistinctInput>& inputs) {
-  size_t best = 0;
-  for (size_t i = 1; i < inputs.size(); ++i) {
-    const PathCost &p = inputs[i].cost, &b = inputs[best].cost;
-    if (p.total < b.total || (p.total == b.total && p.startup < b.startup)) best = i;
-  }
-  return best;
-}
-
 bool in_clause(const JoinQuery& q, size_t target) {
   return std::any_of(q.distinct.begin(), q.distinct.end(),
                      [target](const JoinDistinctItem& d) { return d.target == target; });
