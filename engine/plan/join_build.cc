@@ -71,41 +71,63 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build(const JoinPath& p) const
 
 namespace {
 
-// A join input's node and its row: the relation's vars, then the key expressions a
-// projection computes above it (a hash or merge key that is no plain column).
+// A join input's node and its row: the relation's vars, then the key expressions
+// computed above them: by the input itself (a side unique-ified on expressions) or by a
+// projection this join adds (a hash or merge key, a parameter that is no plain column).
 struct BuiltInput {
   std::unique_ptr<scans::ExecNode> node;
   std::vector<uint32_t> layout;  // vars; UINT32_MAX for a computed key
+  // Every computed key: the `present` ones the row holds (its UINT32_MAX slots, in
+  // order), then those project() adds.
   std::vector<const TypedExpr*> computed;
+  size_t present = 0;
+
+  BuiltInput(std::unique_ptr<scans::ExecNode> n, std::vector<uint32_t> l,
+             const std::vector<TypedExpr>& holds = {})
+      : node(std::move(n)), layout(std::move(l)) {
+    for (const TypedExpr& e : holds) computed.push_back(&e);
+    present = computed.size();
+  }
 
   uint32_t slot(const TypedExpr& key) {
     if (key.kind == TypedExpr::Kind::kColumn) return position_in(layout, key.slot);
     for (size_t i = 0; i < computed.size(); ++i)
-      if (deparse(*computed[i]) == deparse(key)) return uint32_t(layout.size() + i);
+      if (deparse(*computed[i]) == deparse(key)) return computed_slot(i);
     computed.push_back(&key);
-    return uint32_t(layout.size() + computed.size() - 1);
+    return computed_slot(computed.size() - 1);
   }
-  // The row's slot types: the vars', then the computed keys'.
+  // The row's slot types: the vars' and the computed keys' in the row, then the new keys'.
   std::vector<TypeId> types(const JoinQuery& q) const {
     std::vector<TypeId> out;
+    size_t held = 0;
     for (uint32_t v : layout)
-      if (v != UINT32_MAX) out.push_back(q.vars[v].type);
-    for (const TypedExpr* k : computed) out.push_back(k->type);
+      out.push_back(v != UINT32_MAX ? q.vars[v].type : computed[held++]->type);
+    for (size_t i = present; i < computed.size(); ++i) out.push_back(computed[i]->type);
     return out;
   }
-  // Adds the projection of the computed keys, once every key has its slot.
+  // Adds the projection of the new computed keys, once every key has its slot.
   void project() {
-    if (computed.empty()) return;
+    if (computed.size() == present) return;
     std::vector<std::shared_ptr<const TypedExpr>> exprs;
-    for (const TypedExpr* k : computed) {
-      auto e = std::make_shared<TypedExpr>(*k);
+    for (size_t i = present; i < computed.size(); ++i) {
+      auto e = std::make_shared<TypedExpr>(*computed[i]);
       remap_vars(*e, layout);
       exprs.push_back(std::move(e));
     }
     const scans::PlanEstimate estimate = node->estimate;
     node = std::make_unique<scans::ProjectNode>(std::move(node), std::move(exprs));
     node->estimate = estimate;
-    layout.insert(layout.end(), computed.size(), UINT32_MAX);
+    layout.insert(layout.end(), computed.size() - present, UINT32_MAX);
+    present = computed.size();
+  }
+
+ private:
+  uint32_t computed_slot(size_t i) const {
+    if (i >= present) return uint32_t(layout.size() + i - present);
+    size_t seen = 0;  // the i-th UINT32_MAX slot of the row
+    for (size_t at = 0; at < layout.size(); ++at)
+      if (layout[at] == UINT32_MAX && seen++ == i) return uint32_t(at);
+    throw Error("internal error: a computed key outside its input's row");
   }
 };
 
@@ -203,6 +225,12 @@ std::vector<uint32_t> JoinPlanBuilder::layout_of(const JoinPath& p) const {
   return layout;
 }
 
+// The computed keys a path's row holds after its vars (layout_of's UINT32_MAX slots).
+const std::vector<TypedExpr>& JoinPlanBuilder::held_keys(const JoinPath& p) const {
+  static const std::vector<TypedExpr> none;
+  return p.kind == JoinPath::Kind::kUnique ? p.unique_exprs : none;
+}
+
 std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_unique(const JoinPath& p) const {
   const std::vector<uint32_t> layout = search_.output_vars(p.outer->relids);
   std::vector<uint32_t> keys;
@@ -216,7 +244,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_unique(const JoinPath& p
   std::unique_ptr<scans::ExecNode> input = build(*p.outer);
   if (!p.unique_exprs.empty()) {
     // Keys that are expressions: computed after the vars, grouped on there.
-    BuiltInput in{std::move(input), layout, {}};
+    BuiltInput in(std::move(input), layout);
     keys.clear();
     sort_keys.clear();
     text.clear();
@@ -248,7 +276,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::sorted(std::unique_ptr<scans::
 }
 
 std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) const {
-  BuiltInput outer{build(*p.outer), layout_of(*p.outer), {}};
+  BuiltInput outer(build(*p.outer), layout_of(*p.outer), held_keys(*p.outer));
   // A parameterized inner scan reads values of the outer row (a Nested Loop's
   // parameters, set before each rescan): columns, or expressions computed above the
   // outer side as a key would be.
@@ -266,7 +294,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
   } else {
     inner_node = build(*p.inner);
   }
-  BuiltInput inner{std::move(inner_node), layout_of(*p.inner), {}};
+  BuiltInput inner(std::move(inner_node), layout_of(*p.inner), held_keys(*p.inner));
   // The keys' slots on each side, in join_keys' order.
   std::vector<uint32_t> outer_keys, inner_keys;
   std::vector<std::string> cond;

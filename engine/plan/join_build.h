@@ -34,6 +34,7 @@ class JoinPlanBuilder {
   std::unique_ptr<scans::ExecNode> build_join(const JoinPath& p) const;
   // A semi join's right side made distinct: HashAggregate, or Unique over a Sort.
   std::vector<uint32_t> layout_of(const JoinPath& p) const;
+  const std::vector<TypedExpr>& held_keys(const JoinPath& p) const;
   std::unique_ptr<scans::ExecNode> build_unique(const JoinPath& p) const;
   // A parameterized scan, or a Memoize over one, reading `params`.
   std::unique_ptr<scans::ExecNode> parameterized(const JoinPath& p,

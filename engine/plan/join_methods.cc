@@ -59,6 +59,7 @@ QualCost JoinSearch::quals_cost(const RestrictList& r, const std::vector<size_t>
   for (size_t i = 0; i < r.clauses.size(); ++i) {
     if (only && std::find(only->begin(), only->end(), i) == only->end()) continue;
     q.per_tuple += cs_.cpu_operator_cost * expr_cost_units(r.clauses[i].expr);
+    subplan_costs(r.clauses[i].expr, q.startup, q.per_tuple);  // a SubPlan's run per row
   }
   return q;
 }

@@ -378,6 +378,10 @@ class JoinBinder {
     Relids r = 0;
     if (e.kind == sql::ExprKind::kColumnRef) r |= Relids(1) << resolve(e, scope).rel;
     for (const sql::ExprPtr& a : e.args) r |= relids_of(*a, scope);
+    // A correlated SubPlan reads the outer columns it takes as parameters.
+    if (e.kind == sql::ExprKind::kSubLink && current_sublinks() && current_sublinks()->outer_refs)
+      for (const sql::Expr& ref : current_sublinks()->outer_refs(e))
+        r |= Relids(1) << resolve(ref, scope).rel;
     return r;
   }
 
@@ -486,15 +490,25 @@ class JoinBinder {
     if (s_.distinct) finish_distinct_clause(q_);
   }
 
-  // A key on a column WHERE fixes to a constant orders nothing: PostgreSQL's pathkeys
-  // leave it out (a redundant class), and so does the Sort Key.
+  // A key on a column WHERE fixes to a constant orders nothing, nor does one whose
+  // equivalence class an earlier key sorts already (`ORDER BY a.x, b.x` over `a.x =
+  // b.x`): PostgreSQL's pathkeys leave them out (pathkey_is_redundant), and so does the
+  // Sort Key.
   void drop_fixed_order_keys() {
     std::vector<JoinOrderItem> kept;
+    std::vector<uint32_t> sorted_classes;
     for (JoinOrderItem& item : q_.order) {
       const TypedExpr& e = *item.expr;
       if (e.kind == TypedExpr::Kind::kColumn &&
           std::find(fixed_.begin(), fixed_.end(), e.slot) != fixed_.end())
         continue;
+      if (e.kind == TypedExpr::Kind::kColumn && !s_.distinct) {
+        const uint32_t key = q_.key_of(e.slot);
+        if (key < q_.classes.size() &&
+            std::find(sorted_classes.begin(), sorted_classes.end(), key) != sorted_classes.end())
+          continue;
+        sorted_classes.push_back(key);
+      }
       const bool odd_nulls = item.nulls_first != item.descending;
       // A computed key prints in parentheses of its own, as show_sort_keys deparses it.
       const std::string text =

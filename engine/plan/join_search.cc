@@ -144,7 +144,7 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
           sj.syn_righthand == (Relids(1) << rel))
         consider_startup = true;
     std::vector<JoinPathPtr> kept;
-    for (ParamScanPath& sp : base_[rel].param_paths(clauses, rels_[other].rows)) {
+    for (ParamScanPath& sp : base_[rel].param_paths(clauses, loop_count(rel, other))) {
       auto path = std::make_shared<JoinPath>();
       path->cost = sp.cost;
       path->relids = inner.relids;

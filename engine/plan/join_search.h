@@ -137,6 +137,9 @@ class JoinSearch {
   void hash_inner_and_outer(Pair& p);
   // create_unique_path (join_unique.cc): `rel` distinct on a semi join's right vars.
   JoinPathPtr unique_path(const JoinRelation& rel, const SpecialJoin& sj);
+  double semi_rhs_groups(const SpecialJoin& sj, double rows) const;
+  // get_loop_count (join_unique.cc): how often `other` rescans a scan of `rel`.
+  double loop_count(size_t rel, size_t other) const;
   JoinPathPtr memoize_path(const Pair& p, const JoinPath& outer, const JoinPathPtr& inner) const;
   void try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
                     std::vector<PathKey> pathkeys);

@@ -29,24 +29,41 @@ struct ScopedParams {
 
 }  // namespace
 
-CorrelatedPlan plan_correlated(PlanContext& ctx, const sql::Select& sub, const RelationEntry& outer,
-                               const std::string& outer_refname, uint32_t slot_base) {
+CorrelatedPlan plan_correlated(PlanContext& ctx, const sql::Select& sub,
+                               const std::vector<OuterTable>& outer, uint32_t slot_base) {
   if (!sub.from || !sub.from->is_table())
     throw not_supported("a correlated subquery over a join", sub.from->position);
   const std::string sub_ref = sub.from->alias.empty() ? sub.from->name : sub.from->alias;
   CorrelatedPlan out;
   std::vector<const Column*> cols;
   OuterRefs refs;
-  refs.outer_only = [&](const std::string& q) { return q == outer_refname && q != sub_ref; };
+  refs.outer_only = [&](const std::string& q) {
+    return q != sub_ref && std::any_of(outer.begin(), outer.end(),
+                                       [&](const OuterTable& t) { return t.refname == q; });
+  };
   refs.resolve = [&](const sql::Expr& ref) -> std::optional<TypedExpr> {
-    if (!ref.qualifier.empty() && ref.qualifier != outer_refname) return std::nullopt;
-    const auto col = std::find_if(outer.columns.begin(), outer.columns.end(),
-                                  [&](const Column& c) { return c.name == ref.name; });
-    if (col == outer.columns.end()) return std::nullopt;
-    auto at = std::find(out.outer_columns.begin(), out.outer_columns.end(), col->name);
+    // The outer table the reference names, or the one table of the outer query with
+    // a column of that name (more than one: PostgreSQL's 42702).
+    const OuterTable* table = nullptr;
+    const Column* col = nullptr;
+    for (const OuterTable& t : outer) {
+      if (!ref.qualifier.empty() && ref.qualifier != t.refname) continue;
+      const auto c = std::find_if(t.rel->columns.begin(), t.rel->columns.end(),
+                                  [&](const Column& x) { return x.name == ref.name; });
+      if (c == t.rel->columns.end()) continue;
+      if (table != nullptr)
+        throw Error("column reference \"" + ref.name + "\" is ambiguous")
+            .at_position(ref.position)
+            .with_sqlstate(sqlstate::kAmbiguousColumn);
+      table = &t;
+      col = &*c;
+    }
+    if (table == nullptr) return std::nullopt;
+    const std::pair<std::string, std::string> key{table->refname, col->name};
+    auto at = std::find(out.outer_columns.begin(), out.outer_columns.end(), key);
     if (at == out.outer_columns.end()) {
-      out.outer_columns.push_back(col->name);
-      cols.push_back(&*col);
+      out.outer_columns.push_back(key);
+      cols.push_back(col);
       at = out.outer_columns.end() - 1;
     }
     TypedExpr p;
@@ -54,7 +71,7 @@ CorrelatedPlan plan_correlated(PlanContext& ctx, const sql::Select& sub, const R
     p.slot = slot_base + uint32_t(at - out.outer_columns.begin());
     p.type = col->type;
     p.typmod = col->typmod;
-    p.name = sql::quote_identifier(outer_refname) + "." + sql::quote_identifier(col->name);
+    p.name = sql::quote_identifier(table->refname) + "." + sql::quote_identifier(col->name);
     return p;
   };
   ScopedOuterRefs scope(&refs);

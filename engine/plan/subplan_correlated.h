@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/plan/planner.h"
@@ -24,12 +25,19 @@ namespace tp {
 struct CorrelatedPlan {
   PlannedQuery q;
   std::unique_ptr<scans::ExecParams> params;
-  std::vector<std::string> outer_columns;  // the outer table's columns, in parameter order
+  // The outer tables' columns (reference name, column), in parameter order.
+  std::vector<std::pair<std::string, std::string>> outer_columns;
 };
 
-// `sub` planned with the columns of `outer` (named `outer_refname` in the query) that its
-// own table does not resolve as parameters, their kParam slots from `slot_base`.
-CorrelatedPlan plan_correlated(PlanContext& ctx, const sql::Select& sub, const RelationEntry& outer,
-                               const std::string& outer_refname, uint32_t slot_base);
+// A table of the outer query and the name the query gives it.
+struct OuterTable {
+  std::string refname;
+  const RelationEntry* rel = nullptr;
+};
+
+// `sub` planned with the columns of the `outer` tables that its own table does not
+// resolve as parameters, their kParam slots from `slot_base`.
+CorrelatedPlan plan_correlated(PlanContext& ctx, const sql::Select& sub,
+                               const std::vector<OuterTable>& outer, uint32_t slot_base);
 
 }  // namespace tp

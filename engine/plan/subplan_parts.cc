@@ -58,7 +58,11 @@ scans::ExecNode* node_running(scans::ExecNode& n, const std::string& text) {
 }
 
 scans::ExecNode* first_scan(scans::ExecNode& n) {
-  if (n.explain_name().find("Scan") != std::string::npos && !n.explain_transparent()) return &n;
+  const std::string name = n.explain_name();
+  const bool scan_or_join = name.find("Scan") != std::string::npos ||
+                            name.find("Join") != std::string::npos ||
+                            name.rfind("Nested Loop", 0) == 0;
+  if (scan_or_join && !n.explain_transparent()) return &n;
   for (scans::ExecNode* c : n.mutable_children())
     if (scans::ExecNode* found = first_scan(*c)) return found;
   return nullptr;

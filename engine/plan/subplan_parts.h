@@ -16,7 +16,8 @@ sql::Select exists_query(const sql::Select& s, int position);
 // The node whose EXPLAIN details print `text` (a Filter running a SubPlan); sort and
 // group keys do not count (the scan below computes them). Null when none.
 scans::ExecNode* node_running(scans::ExecNode& n, const std::string& text);
-// The first scan of `n`'s tree (a select list's SubPlan runs there).
+// The first scan or join of `n`'s tree from the top: the node that computes the select
+// list (a select list's SubPlan runs there).
 scans::ExecNode* first_scan(scans::ExecNode& n);
 // EXISTS's plan returns no column: width 0 throughout.
 void zero_widths(scans::ExecNode& n);

@@ -137,7 +137,7 @@ struct Sub {
   double startup = 0, per_call = 0;  // cost_subplan
   scans::SubqueryValue value;
   // kCorrelated: the outer columns it reads, and the parameters they set.
-  std::vector<std::string> outer_columns;
+  std::vector<std::pair<std::string, std::string>> outer_columns;
   std::unique_ptr<scans::ExecParams> params;
   uint32_t slot_base = 0;
 };
@@ -159,6 +159,19 @@ class SubPlanner {
 
   bool any() const { return !subs_.empty(); }
   bool planned(const sql::Expr& link) const { return subs_.count(link.subselect.get()) != 0; }
+
+  std::vector<sql::Expr> outer_refs(const sql::Expr& link) const {
+    std::vector<sql::Expr> refs;
+    const auto it = subs_.find(link.subselect.get());
+    if (it == subs_.end()) return refs;
+    for (const auto& [table, c] : it->second.outer_columns) {
+      sql::Expr ref(sql::ExprKind::kColumnRef, link.position);
+      ref.qualifier = table;
+      ref.name = c;
+      refs.push_back(std::move(ref));
+    }
+    return refs;
+  }
 
   TypedExpr bind(const sql::Expr& link, const ColumnLookup& columns) const {
     const auto it = subs_.find(link.subselect.get());
@@ -187,11 +200,7 @@ class SubPlanner {
       e.typmod = sub.typmod;
       e.slot = uint32_t(sub.index);
       e.name = "SubPlan " + std::to_string(sub.plan_id);
-      for (const std::string& c : sub.outer_columns) {
-        sql::Expr ref(sql::ExprKind::kColumnRef, link.position);
-        ref.name = c;
-        e.args.push_back(bind_expr(ref, columns));
-      }
+      for (const sql::Expr& ref : outer_refs(link)) e.args.push_back(bind_expr(ref, columns));
       e.subplan_startup = sub.startup;
       e.subplan_per_call = sub.per_call;
       return e;
@@ -314,17 +323,14 @@ class SubPlanner {
       if (!unresolved || !resolves_outside(ctx_, s_, sub)) throw;
       // Correlated: a WHERE conjunct's EXISTS (NOT EXISTS) is the join planner's.
       if (top && exists) return;
-      if (exists || in || !s_.from->is_table())
-        throw not_supported(exists ? "a correlated EXISTS inside an expression"
-                            : in   ? "a correlated IN (SELECT ...)"
-                                   : "a correlated scalar subquery over a join",
-                            link.position);
-      // A scalar subquery correlated on the one outer table: a SubPlan per row.
+      if (exists || in)
+        throw not_supported(
+            exists ? "a correlated EXISTS inside an expression" : "a correlated IN (SELECT ...)",
+            link.position);
+      // A scalar subquery correlated on the outer tables: a SubPlan per row.
+      std::vector<OuterTable> outer = outer_tables(link);
       names->renamed = name_tables(*sub.from, *names);
-      const RelationEntry& outer = find_table_item(ctx_, *s_.from);
-      correlated =
-          plan_correlated(ctx_, sub, outer, s_.from->alias.empty() ? outer.name : s_.from->alias,
-                          kCorrelationSlots + correlation_slots_);
+      correlated = plan_correlated(ctx_, sub, outer, kCorrelationSlots + correlation_slots_);
       names->renamed.clear();
       q = std::move(correlated->q);
     }
@@ -361,6 +367,22 @@ class SubPlanner {
     }
     s.q = std::move(q);
     subs_.emplace(link.subselect.get(), std::move(s));
+  }
+
+  // The outer query's tables a correlated subquery may read (each a table, not a
+  // subquery or a function in FROM).
+  std::vector<OuterTable> outer_tables(const sql::Expr& link) const {
+    std::vector<const sql::FromItem*> items;
+    table_items(*s_.from, items);
+    std::vector<OuterTable> out;
+    for (const sql::FromItem* item : items) {
+      if (item->is_function || item->subquery)
+        throw not_supported("a correlated subquery beside a function or subquery in FROM",
+                            link.position);
+      const RelationEntry& rel = find_table_item(ctx_, *item);
+      out.push_back({item->alias.empty() ? rel.name : item->alias, &rel});
+    }
+    return out;
   }
 
   // cost_subplan: what the SubPlan or InitPlan of `q` costs at startup and per call, and
@@ -521,6 +543,7 @@ PlannedQuery plan_with_subplans(
   binding.bind = [&](const sql::Expr& link, const ColumnLookup& columns) {
     return planner.bind(link, columns);
   };
+  binding.outer_refs = [&](const sql::Expr& link) { return planner.outer_refs(link); };
   ScopedSubLinks scope(&binding);
   // A plan with InitPlans runs in one process (PostgreSQL marks its paths parallel-unsafe).
   PlanContext outer = ctx;

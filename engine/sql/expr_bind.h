@@ -40,6 +40,9 @@ TypedExpr bind_expr(const sql::Expr& e, const ColumnLookup& columns, const CallL
 struct SubLinkBinding {
   std::function<bool(const sql::Expr& sublink)> planned;
   std::function<TypedExpr(const sql::Expr& sublink, const ColumnLookup& columns)> bind;
+  // A correlated SubPlan's references to the outer query's columns, as qualified column
+  // references (none for an InitPlan): the tables a clause with it reads.
+  std::function<std::vector<sql::Expr>(const sql::Expr& sublink)> outer_refs;
 };
 const SubLinkBinding*& current_sublinks();
 // Whether the running plan made an InitPlan or SubPlan of `sublink`.

@@ -17,10 +17,11 @@ of qualified columns, * and expressions, now and then DISTINCT; ORDER BY and LIM
 the join methods' settings, work_mem, hash_mem_multiplier and the collapse limits.
 """
 
-from typed_grammar import TYPED_TABLES, TypedQueryGenerator, family
+from grouping_grammar import GroupingQueryGenerator
+from typed_grammar import TYPED_TABLES, family
 
 
-class JoinQueryGenerator(TypedQueryGenerator):
+class JoinQueryGenerator(GroupingQueryGenerator):
 
     def join_condition(self, left, right):
         """An equality of a column of `left` with one of `right` (aliases -> cols), or an
@@ -66,10 +67,12 @@ class JoinQueryGenerator(TypedQueryGenerator):
         # three tables or more) is read through a LIMIT without ORDER BY, so that neither
         # system computes all of it.
         risky = len(refs) > 2
+        unbounded = False  # a condition-less or inequality join: too many rows to group
         for i in range(1, len(refs)):
             item = items[i]
             cond, using = self.join_condition(cols[r.randrange(i)], cols[i])
-            risky = risky or cond is None or " = " not in cond
+            unbounded = unbounded or cond is None or " = " not in cond
+            risky = risky or unbounded
             if style == "list":
                 from_sql += ", " + item
                 if cond:
@@ -101,7 +104,14 @@ class JoinQueryGenerator(TypedQueryGenerator):
             where.append(self.sublink(cols, names))
         if r.random() < 0.15:
             where.append(self.subplan(cols, names))
+        if r.random() < 0.05:
+            where.append(self.correlated(cols, names, "WHERE"))
+        # GROUP BY and DISTINCT read the whole join before a LIMIT: not an unbounded one.
+        if r.random() < 0.15 and not unbounded:
+            return self.grouped(from_sql, ctes, where, all_cols)
         picked = r.sample(list(all_cols), min(len(all_cols), r.randint(1, 4)))
+        if r.random() < 0.05:
+            picked.append(self.correlated(cols, names, "SELECT"))
         if r.random() < 0.1:
             select = "*"
         else:
@@ -110,7 +120,7 @@ class JoinQueryGenerator(TypedQueryGenerator):
                 items.append(self.expression(all_cols)[0])
             select = ", ".join(items)
         # SELECT DISTINCT sorts only by what it returns.
-        distinct = r.random() < 0.15
+        distinct = r.random() < 0.15 and not unbounded
         sql = "SELECT %s%s FROM %s" % ("DISTINCT " if distinct else "", select, from_sql)
         if ctes:
             sql = "WITH " + ", ".join(ctes) + " " + sql
@@ -123,6 +133,46 @@ class JoinQueryGenerator(TypedQueryGenerator):
         if r.random() < 0.3 or risky:
             sql += " LIMIT %d" % r.choice([1, 5, 10, 100])
         return sql
+
+    def grouped(self, from_sql, ctes, where, all_cols):
+        """GROUP BY over the join: keys from any of its tables (by name or ordinal),
+        aggregates over any of them, HAVING now and then, ORDER BY keys or aggregates."""
+        r = self.r
+        keys = r.sample(list(all_cols), min(len(all_cols), r.choice([1, 1, 2])))
+        aggs = [self.aggregate(all_cols)[0] for _ in range(r.randint(1, 2))]
+        select = [k for k in keys if r.random() < 0.85] + aggs
+        sql = "SELECT %s FROM %s" % (", ".join(select), from_sql)
+        if ctes:
+            sql = "WITH " + ", ".join(ctes) + " " + sql
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " GROUP BY " + ", ".join(
+            str(select.index(k) + 1) if k in select and r.random() < 0.2 else k for k in keys)
+        if r.random() < 0.25:
+            sql += " HAVING count(*) %s %d" % (r.choice([">", "<", ">="]), r.choice([1, 2, 5]))
+        if r.random() < 0.6:
+            items = r.sample(keys + aggs, min(len(keys + aggs), r.randint(1, 2)))
+            # Every key in ORDER BY, so that a LIMIT keeps the same groups in both.
+            items += [k for k in keys if k not in items]
+            sql += " ORDER BY " + ", ".join(i + r.choice(["", " DESC"]) for i in items)
+        if r.random() < 0.3:
+            sql += " LIMIT %d" % r.choice([1, 5, 10, 100])
+        return sql
+
+    def correlated(self, cols, names, where_to):
+        """A correlated scalar subquery over another table: a count or max per row of the
+        join, in the select list or compared in WHERE (a SubPlan)."""
+        r = self.r
+        table = r.choice(names)
+        alias = "c%d" % r.randrange(100)
+        qcols = {"%s.%s" % (alias, c): v for c, v in TYPED_TABLES[table][2].items()}
+        cond, _ = self.join_condition(r.choice(cols), (alias, qcols))
+        if not cond or " = " not in cond:
+            return "true" if where_to == "WHERE" else "1"
+        sub = "(SELECT count(*) FROM %s %s WHERE %s)" % (table, alias, cond)
+        if where_to == "WHERE":
+            return "%s %s %d" % (sub, r.choice([">", "=", "<"]), r.choice([0, 1, 2]))
+        return sub
 
     def subquery_item(self, table, alias, ctes):
         """`table` as a simple subquery in FROM (or a WITH query named once) giving its

@@ -17,3 +17,5 @@ select count(*) from vk join tk on tk.t = vk.w where vk.id < 100
 select tk.id, vk.id from tk join vk on vk.v = tk.t where tk.id < 12 order by 1, 2
 select tsx.id, count(*) from tsx join dt on dt.d = tsx.ts where tsx.id < 12 group by 1 order by 1
 select tsx.id, dt.k from tsx left join dt on dt.d = tsx.ts where tsx.id between 4 and 6 order by 1, 2
+select nk.id, nk.t, nk.n from nk where nk.n in (select sk.s from sk where sk.id < 10) order by 1
+select nk.id, nk.c from nk where nk.n in (select sk.s * 3 from sk where sk.id < 40) and nk.id < 5000 order by 1

@@ -46,3 +46,8 @@ select t.id from t, w where w.k = t.id and exists (select 1 from u where z = 3) 
 select t.k, count(*) from t join w on w.k = t.id where exists (select 1 from u where z = 3) group by t.k order by t.k limit 2
 select id from t where k < (select max(k) from w where y = 50) + (select min(x) from u) order by id limit 2
 select t.id, w.y from t join w on w.y = t.id * 10 where w.k = (select k from u where x = 7)
+select t.id, w.y, (select count(*) from u where u.k = t.k) from t join w on w.k = t.id where t.id < 20 order by t.id
+select t.id, w.y from t join w on w.k = t.id where (select count(*) from u where u.k = t.k and u.z = w.k % 17) > 0 and t.id < 100 order by t.id
+select t.id from t join w on w.k = t.id where t.v = (select min(y) / 10 from w w2 where w2.k = t.k) order by 1
+select t.id, w.y from t left join w on w.k = t.id + 1990 where t.id > 1995 and coalesce((select count(*) from u where u.k = w.k), -1) >= 0 order by 1
+select count(*) from t join w on w.k = t.k where (select count(*) from u where u.k = t.id) = 10
