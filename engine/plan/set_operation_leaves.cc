@@ -128,7 +128,12 @@ std::string key_text(PlanContext& ctx, const sql::Select& s, const sql::Expr& e,
                          : sql::quote_identifier(table) + "." + sql::quote_identifier(e.name);
   }
   if (join) return sql::quote_identifier(output_name);  // not deparsed over a join
-  std::shared_ptr<TypedExpr> bound = bind_select_expr(find_table(ctx, s), e);
+  std::shared_ptr<TypedExpr> bound;
+  try {
+    bound = bind_select_expr(find_table(ctx, s), e);
+  } catch (const Error&) {  // an aggregate: its value is the grouped row's, not deparsed here
+    return sql::quote_identifier(output_name);
+  }
   const std::string text = deparse(*bound);
   if (bound->kind == TypedExpr::Kind::kColumn) return text;
   return "(" + text + ")";

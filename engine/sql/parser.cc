@@ -517,7 +517,10 @@ class Parser : public SelectClauseParser {
 
   Statement explain() {
     auto e = std::make_unique<Explain>();
-    if (accept_punct("(")) {
+    // `EXPLAIN (SELECT ...) UNION ...`: the parenthesis opens the query, not options.
+    const bool options =
+        is_punct("(") && !is_word("select", 1) && !is_word("with", 1) && !is_punct_at("(", 1);
+    if (options && accept_punct("(")) {
       do {
         Token t = peek();
         std::string opt = identifier();
@@ -563,11 +566,11 @@ class Parser : public SelectClauseParser {
               .with_sqlstate(sqlstate::kSyntaxError);
       } while (accept_punct(","));
       expect_punct(")");
-    } else {
+    } else if (!options) {
       if (accept_word("analyze") || accept_word("analyse")) e->options.analyze = true;
       if (accept_word("verbose")) e->options.verbose = true;
     }
-    if (!is_word("select") && !is_word("with")) syntax_error();
+    if (!is_word("select") && !is_word("with") && !is_punct("(")) syntax_error();
     e->statement = select_body();
     return e;
   }

@@ -12,10 +12,10 @@ select o.id, c.name from o join c on o.cust = c.cid where o.id < 20 union all se
 select o.id, c.name from o join c on o.cust = c.cid where o.id < 20 union select rid, label from r order by 1, 2
 select id from o where id < 3 union all select id from o where id > 19997 union all select rid from r where rid < 2 order by 1
 select id from o where id < 3 union select id from o where id < 5 union all select rid from r where rid < 2 order by 1
-(select id from o order by id desc limit 3) union all (select rid from r order by rid limit 2) order by 1
+(select id from o order by id desc limit 3) union all (select rid from r order by rid limit 2)
 select cust, null from o where id < 5 union select region, name from c where cid < 4 order by 1, 2 nulls first
-select region, amount from c, o where c.cid = 7 and o.id = c.cid union select rid, rid from r where rid < 3 order by 1
-select id from o union select id from o limit 3
+select region, amount from c, o where c.cid = 7 and o.id = c.cid union select rid, rid * 2 from r where rid < 3 order by 1
+select id from o where id < 3 union select id from o where id < 4 limit 5
 select cust from o union select cust from o order by cust limit 4
 select id + 1 as k from o where id < 4 union select rid from r where rid < 3 order by k
 select placed from o where id < 3 union select placed from o where id between 2 and 4 order by 1
