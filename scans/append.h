@@ -52,6 +52,43 @@ class AppendNode final : public ExecNode {
   RowBatch batch_;
 };
 
+// Merge Append: its children each return rows in the order of `keys` (slots of the
+// union's layout, read in child i through columns[i]); it returns them merged in that
+// order, taking the least current row of all children each time (PostgreSQL keeps a
+// binary heap; with a handful of children a scan of them is as good).
+class MergeAppendNode final : public ExecNode {
+ public:
+  MergeAppendNode(std::vector<std::unique_ptr<ExecNode>> children,
+                  std::vector<std::vector<uint32_t>> columns, std::vector<SortKey> keys,
+                  std::string key_text, std::shared_ptr<const RowShape> shape);
+
+  std::string explain_name() const override { return "Merge Append"; }
+  void explain_details(std::vector<std::string>& lines, bool) const override {
+    lines.push_back("Sort Key: " + key_text_);
+  }
+  std::vector<const ExecNode*> children() const override;
+
+ protected:
+  void do_open() override;
+  const RowBatch* do_next() override;
+
+ private:
+  struct Input {
+    const RowBatch* batch = nullptr;  // null: the child has ended
+    uint32_t at = 0;
+  };
+  bool advance(size_t child);  // moves to the child's next row; false at its end
+  int compare(size_t a, size_t b) const;
+
+  std::vector<std::unique_ptr<ExecNode>> children_;
+  std::vector<std::vector<uint32_t>> columns_;
+  std::vector<SortKey> keys_;
+  std::string key_text_;
+  std::shared_ptr<const RowShape> shape_;
+  std::vector<Input> inputs_;
+  RowBatch batch_;
+};
+
 // The names a branch's EXPLAIN lines above its scan qualify (its table and columns), as
 // engine/session/explain_prefix.h takes them; empty table: none.
 struct BranchPrefix {

@@ -75,7 +75,7 @@ std::shared_ptr<sql::Select> renamed_copy(const sql::Select& s, const std::strin
   f.name = s.from->name;
   f.schema = s.from->schema;
   f.position = s.from->position;
-  f.alias = to;
+  f.alias = to == s.from->name ? s.from->alias : to;
   c->from = std::move(f);
   c->where = copy_renamed(s.where, from, to);
   for (const sql::ExprPtr& g : s.group_by) c->group_by.push_back(copy_renamed(g, from, to));
@@ -169,6 +169,24 @@ void describe_columns(PlanContext& ctx, const sql::Select& s, SetOpLeaf& leaf) {
 }
 
 }  // namespace
+
+std::shared_ptr<sql::Select> ordered_leaf(const SetOpLeaf& leaf, size_t column,
+                                          const sql::OrderItem& order) {
+  const sql::Select& s = leaf.renamed ? *leaf.renamed : *leaf.select;
+  const std::string name = s.from->alias.empty() ? s.from->name : s.from->alias;
+  std::shared_ptr<sql::Select> c = renamed_copy(s, name, name);
+  sql::OrderItem o;
+  if (s.targets.size() == 1 && s.targets[0].expr->kind == sql::ExprKind::kStar) {
+    o.expr = std::make_unique<sql::Expr>(sql::ExprKind::kColumnRef, 0);
+    o.expr->name = leaf.columns[column].name;
+  } else {
+    o.expr = copy_expr(*s.targets[column].expr);
+  }
+  o.descending = order.descending;
+  o.nulls_first = order.nulls_first;
+  c->order_by.push_back(std::move(o));
+  return c;
+}
 
 std::vector<SetOpLeaf> plan_set_operation_leaves(PlanContext& ctx, const sql::Select& top) {
   std::vector<const sql::Select*> selects;

@@ -40,6 +40,12 @@ struct SetOpLeaf {
   int first_position = 0;      // its first select-list entry
 };
 
+// A copy of a single-table branch (as planned, renamed) ordered by its column `column`
+// in `order`'s direction: planned with enable_sort off, its plan is the cheapest path
+// already in that order, if the table has one.
+std::shared_ptr<sql::Select> ordered_leaf(const SetOpLeaf& leaf, size_t column,
+                                          const sql::OrderItem& order);
+
 // Plans the branches of `top`'s set operation tree, left to right.
 std::vector<SetOpLeaf> plan_set_operation_leaves(PlanContext& ctx, const sql::Select& top);
 

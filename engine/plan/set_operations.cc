@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "engine/core/error.h"
 #include "engine/plan/distinct.h"
@@ -58,7 +59,12 @@ class UnionPlanner {
     check_literals();
     flat_ = flattenable(s_);
     name_columns();
-    Child top = flat_ ? append_relation() : union_paths(*s_.set_operation);
+    order_ = bind_order(order_text_);
+    std::optional<Child> merged;
+    if (flat_) merged = merge_append();
+    Child top = merged  ? std::move(*merged)
+                : flat_ ? append_relation()
+                        : union_paths(*s_.set_operation);
     return finish(std::move(top));
   }
 
@@ -310,6 +316,7 @@ class UnionPlanner {
     if (!shown) top_prefix_ = first.prefix;
   }
 
+  std::optional<Child> merge_append();
   PlannedQuery finish(Child top);
   std::vector<scans::SortKey> bind_order(std::string& text) const;
   void check_names(const sql::Expr& e) const;
@@ -327,6 +334,9 @@ class UnionPlanner {
   scans::BranchPrefix top_prefix_;         // what EXPLAIN qualifies above the union
   bool flat_ = false;
   bool sorted_on_all_ = false;  // the top is a Unique over a Sort on every column
+  bool merged_ = false;         // the top is a Merge Append in ORDER BY's order
+  std::vector<scans::SortKey> order_;
+  std::string order_text_;
 };
 
 // ORDER BY over the union's output: a column's name or position only (PostgreSQL binds
@@ -386,13 +396,117 @@ int UnionPlanner::leftmost(const sql::Expr& e) {
   return p;
 }
 
+// generate_orderedappend_paths for an ORDER BY of one output column over an append
+// relation of single tables: where some branch's table has a path in that order (an
+// index), a Merge Append over each branch's cheapest path in it (a Sort, bounded by the
+// LIMIT, over the others'), cost_merge_append's heap on top; kept when it is cheaper
+// than the Sort over the Append for the rows the LIMIT fetches.
+std::optional<Child> UnionPlanner::merge_append() {
+  if (order_.size() != 1) return std::nullopt;
+  for (const SetOpLeaf& leaf : leaves_)
+    if (!leaf.simple) return std::nullopt;
+  const scans::SortKey key = order_[0];
+  const std::optional<int64_t> bound = limit_tuples(s_);
+  PlanContext unsorted{ctx_.catalog, ctx_.data_dir, ctx_.storage, ctx_.settings, ctx_.worker_slots};
+  unsorted.settings.enable_sort = false;
+  std::vector<std::optional<PlannedQuery>> ordered(leaves_.size());
+  bool any = false;
+  PathCost input, plain;
+  double size = 0;
+  for (size_t i = 0; i < leaves_.size(); ++i) {
+    PlannedQuery q = plan_select(unsorted, *ordered_leaf(leaves_[i], key.slot, s_.order_by[0]));
+    const std::string name = q.root->explain_name();
+    const scans::PlanEstimate& own = leaves_[i].plan.root->estimate;
+    plain.total += own.total_cost;
+    plain.rows += own.rows;
+    if (i == 0) plain.startup = own.startup_cost;
+    size += own.rows * own.width;
+    if (name.find("Index") != std::string::npos && name.find("Bitmap") == std::string::npos &&
+        q.root->estimate.total_cost < kDisableCost) {
+      input.startup += q.root->estimate.startup_cost;
+      input.total += q.root->estimate.total_cost;
+      ordered[i] = std::move(q);
+      any = true;
+      continue;
+    }
+    const PathCost sorted = cost_sort(cs_, {own.startup_cost, own.total_cost, own.rows}, own.rows,
+                                      own.width, 0, bound ? double(*bound) : -1);
+    input.startup += sorted.startup;
+    input.total += sorted.total;
+  }
+  if (!any) return std::nullopt;
+  const double rows = plain.rows;
+  const int width = rows > 0 ? int(std::rint(size / rows)) : 0;
+  const double n = std::max<double>(2, double(leaves_.size())), log_n = std::log2(n);
+  const double comparison = 2 * cs_.cpu_operator_cost;
+  const double heap = comparison * n * log_n;
+  const PathCost merged{heap + input.startup,
+                        heap + rows * comparison * log_n +
+                            cs_.cpu_tuple_cost * kAppendCpuCostMultiplier * rows + input.total,
+                        rows};
+  plain.total += cs_.cpu_tuple_cost * kAppendCpuCostMultiplier * rows;
+  const PathCost sort = cost_sort(cs_, plain, rows, width, 0, bound ? double(*bound) : -1);
+  PathCost a = merged, b = sort;
+  if (s_.limit || s_.offset.value_or(0) > 0) {
+    const double count = s_.limit ? double(*s_.limit) : -1;
+    a = cost_limit(merged, double(s_.offset.value_or(0)), count);
+    b = cost_limit(sort, double(s_.offset.value_or(0)), count);
+  }
+  if (!(a.total < b.total || (a.total == b.total && a.startup < b.startup))) return std::nullopt;
+
+  std::vector<std::unique_ptr<scans::ExecNode>> nodes;
+  std::vector<std::vector<uint32_t>> columns;
+  for (size_t i = 0; i < leaves_.size(); ++i) {
+    SetOpLeaf& leaf = leaves_[i];
+    std::unique_ptr<scans::ExecNode> node;
+    if (ordered[i]) {
+      columns.push_back(ordered[i]->output_slots);
+      node = std::move(ordered[i]->root);
+    } else {
+      const scans::PlanEstimate own = leaf.plan.root->estimate;
+      const PathCost sorted = cost_sort(cs_, {own.startup_cost, own.total_cost, own.rows}, own.rows,
+                                        own.width, 0, bound ? double(*bound) : -1);
+      std::string text = leaf.columns[key.slot].key_text + (key.descending ? " DESC" : "");
+      if (key.nulls_first != key.descending)
+        text += key.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+      columns.push_back(leaf.plan.output_slots);
+      auto sort_node = std::make_unique<scans::SortNode>(
+          std::move(leaf.plan.root),
+          std::vector<scans::SortKey>{
+              {leaf.plan.output_slots[key.slot], key.descending, key.nulls_first}},
+          text, bound.value_or(0), kSortMemoryLimitBytes);
+      sort_node->estimate = {sorted.startup, sorted.total, own.rows, own.width};
+      node = std::move(sort_node);
+    }
+    const scans::PlanEstimate shown = node->estimate;
+    auto scan = std::make_unique<scans::SubqueryScanNode>(
+        std::move(node), "\"*SELECT* " + std::to_string(leaf.number) + "\"", false, leaf.prefix);
+    scan->estimate = shown;
+    nodes.push_back(std::move(scan));
+  }
+  std::vector<TypeId> types;
+  for (const SetOpColumn& col : columns_) types.push_back(col.type);
+  auto node = std::make_unique<scans::MergeAppendNode>(
+      std::move(nodes), std::move(columns), order_, order_text_,
+      std::make_shared<const scans::RowShape>(std::move(types)));
+  node->estimate = {merged.startup, merged.total, rows, width};
+  Child out;
+  out.node = std::move(node);
+  out.cost = merged;
+  out.width = width;
+  for (size_t i = 0; i < columns_.size(); ++i) out.slots.push_back(uint32_t(i));
+  out.casts.assign(columns_.size(), nullptr);
+  merged_ = true;
+  return out;
+}
+
 // ORDER BY's Sort (none over a Unique already in its order), LIMIT and the output.
 PlannedQuery UnionPlanner::finish(Child top) {
-  std::string key_text;
-  const std::vector<scans::SortKey> keys = bind_order(key_text);
+  const std::string& key_text = order_text_;
+  const std::vector<scans::SortKey>& keys = order_;
   std::optional<int64_t> bound = limit_tuples(s_);
-  bool presorted = sorted_on_all_;
-  for (size_t i = 0; i < keys.size() && presorted; ++i)
+  bool presorted = sorted_on_all_ || merged_;
+  for (size_t i = 0; i < keys.size() && presorted && !merged_; ++i)
     presorted = keys[i].slot == i && !keys[i].descending && !keys[i].nulls_first;
   PlanTop plan{std::move(top.node), top.cost};
   if (!keys.empty() && !presorted) {
