@@ -97,18 +97,16 @@ void MergeAppendNode::do_open() {
   // Every child is read from the start: the first row of each decides the first output.
   inputs_.assign(children_.size(), Input{});
   batch_.shape = shape_;
-  for (size_t i = 0; i < children_.size(); ++i) {
-    children_[i]->open();
-    inputs_[i].batch = children_[i]->next();
-  }
+  for (const auto& child : children_) child->open();
+  started_ = false;
 }
 
-bool MergeAppendNode::advance(size_t child) {
+void MergeAppendNode::refill(size_t child, uint64_t needed) {
   Input& in = inputs_[child];
-  if (++in.at < in.batch->count) return true;
+  if (in.batch == nullptr || in.at < in.batch->count) return;
+  children_[child]->row_limit_hint = std::max<uint64_t>(needed, 1);
   in.batch = children_[child]->next();
   in.at = 0;
-  return in.batch != nullptr;
 }
 
 int MergeAppendNode::compare(size_t a, size_t b) const {
@@ -139,7 +137,16 @@ const RowBatch* MergeAppendNode::do_next() {
   const uint32_t want =
       uint32_t(std::min<uint64_t>(kBatchRows, std::max<uint64_t>(row_limit_hint, 1)));
   batch_.reset(width, want);
+  if (!started_) {  // each input's first rows, once the LIMIT above has said how many
+    started_ = true;
+    for (size_t i = 0; i < children_.size(); ++i) {
+      children_[i]->row_limit_hint = row_limit_hint;
+      inputs_[i].batch = children_[i]->next();
+    }
+  }
   while (batch_.count < want) {
+    // An input is read on only when its next row is needed: a LIMIT met leaves it be.
+    for (size_t i = 0; i < inputs_.size(); ++i) refill(i, want - batch_.count);
     size_t best = inputs_.size();
     for (size_t i = 0; i < inputs_.size(); ++i)
       if (inputs_[i].batch && (best == inputs_.size() || compare(i, best) < 0)) best = i;
@@ -162,7 +169,7 @@ const RowBatch* MergeAppendNode::do_next() {
           batch_.arena.copy(datum_pointer(out[r.slot]), datum_ref_size(r.typlen, out[r.slot]));
     }
     ++batch_.count;
-    advance(best);
+    ++inputs_[best].at;
   }
   return batch_.count == 0 ? nullptr : &batch_;
 }

@@ -77,7 +77,8 @@ class MergeAppendNode final : public ExecNode {
     const RowBatch* batch = nullptr;  // null: the child has ended
     uint32_t at = 0;
   };
-  bool advance(size_t child);  // moves to the child's next row; false at its end
+  // Reads the child's next batch (of at most `needed` rows) once its rows are used up.
+  void refill(size_t child, uint64_t needed);
   int compare(size_t a, size_t b) const;
 
   std::vector<std::unique_ptr<ExecNode>> children_;
@@ -86,6 +87,7 @@ class MergeAppendNode final : public ExecNode {
   std::string key_text_;
   std::shared_ptr<const RowShape> shape_;
   std::vector<Input> inputs_;
+  bool started_ = false;
   RowBatch batch_;
 };
 

@@ -200,14 +200,34 @@ class UnionPlanner {
   // The append relation of flatten_simple_union_all: every branch of the tree, its width
   // the average of the branches' over their rows (set_append_rel_size).
   Child append_relation() {
+    // A branch proven empty is no member (set_append_rel_size skips dummy children);
+    // with one member left the Append is that member (create_append_path's costs, and
+    // setrefs removes the node).
+    std::vector<SetOpLeaf*> live;
+    for (SetOpLeaf& leaf : leaves_)
+      if (!is_dummy(leaf)) live.push_back(&leaf);
+    if (live.empty())
+      for (SetOpLeaf& leaf : leaves_) live.push_back(&leaf);
+    if (live.size() == 1) {  // the keys above print as the member's own
+      for (size_t c = 0; c < columns_.size(); ++c) key_texts_[c] = live[0]->columns[c].key_text;
+      top_prefix_ = live[0]->prefix;
+      return leaf_child(*live[0], !live[0]->simple, columns_);
+    }
     std::vector<Child> children;
     double rows = 0, size = 0;
-    for (SetOpLeaf& leaf : leaves_) {
+    for (SetOpLeaf* member : live) {
+      SetOpLeaf& leaf = *member;
       children.push_back(leaf_child(leaf, !leaf.simple, columns_));
       rows += children.back().cost.rows;
       size += children.back().cost.rows * children.back().width;
     }
     return append(std::move(children), rows > 0 ? int(std::rint(size / rows)) : 0);
+  }
+
+  // The plan of a branch whose WHERE is proven false: a Result that returns nothing.
+  static bool is_dummy(const SetOpLeaf& leaf) {
+    const scans::PlanEstimate& e = leaf.plan.root->estimate;
+    return leaf.plan.root->explain_name() == "Result" && e.rows == 0 && e.total_cost == 0;
   }
 
   // plan_union_children: the operands of `top`, an operand that is the same UNION (or a
@@ -404,7 +424,7 @@ int UnionPlanner::leftmost(const sql::Expr& e) {
 std::optional<Child> UnionPlanner::merge_append() {
   if (order_.size() != 1) return std::nullopt;
   for (const SetOpLeaf& leaf : leaves_)
-    if (!leaf.simple) return std::nullopt;
+    if (!leaf.simple || is_dummy(leaf)) return std::nullopt;
   const scans::SortKey key = order_[0];
   const std::optional<int64_t> bound = limit_tuples(s_);
   PlanContext unsorted{ctx_.catalog, ctx_.data_dir, ctx_.storage, ctx_.settings, ctx_.worker_slots};
@@ -502,12 +522,13 @@ std::optional<Child> UnionPlanner::merge_append() {
 
 // ORDER BY's Sort (none over a Unique already in its order), LIMIT and the output.
 PlannedQuery UnionPlanner::finish(Child top) {
-  const std::string& key_text = order_text_;
-  const std::vector<scans::SortKey>& keys = order_;
+  std::string key_text;
+  std::vector<scans::SortKey> keys = bind_order(key_text);
+  for (scans::SortKey& k : keys) k.slot = top.slots[k.slot];  // a lone member's own slots
   std::optional<int64_t> bound = limit_tuples(s_);
   bool presorted = sorted_on_all_ || merged_;
   for (size_t i = 0; i < keys.size() && presorted && !merged_; ++i)
-    presorted = keys[i].slot == i && !keys[i].descending && !keys[i].nulls_first;
+    presorted = order_[i].slot == i && !keys[i].descending && !keys[i].nulls_first;
   PlanTop plan{std::move(top.node), top.cost};
   if (!keys.empty() && !presorted) {
     const PathCost sorted =
@@ -522,7 +543,7 @@ PlannedQuery UnionPlanner::finish(Child top) {
   q.root = std::move(plan.node);
   for (size_t c = 0; c < columns_.size(); ++c) {
     q.column_names.push_back(output_names_[c]);
-    q.output_slots.push_back(uint32_t(c));
+    q.output_slots.push_back(top.slots[c]);
     q.output_columns.push_back({output_names_[c], columns_[c].type, columns_[c].typmod});
     q.output_types.push_back(columns_[c].type == TypeId::kInt8 ? OutputType::kInt8
                                                                : OutputType::kInt4);

@@ -5,7 +5,8 @@
 // otherwise (a Subquery Scan shown where it casts a column, the keys above read through
 // it), HashAggregate or Sort + Unique for UNION, nested unions, a table in two branches
 // (`o o_1`), ORDER BY by name or position and LIMIT / OFFSET over the whole; PostgreSQL's
-// errors for mismatched branches and ORDER BY expressions.
+// errors for mismatched branches and ORDER BY expressions; the Merge Append of
+// generate_orderedappend_paths over branches with an index in ORDER BY's order.
 #include <gtest/gtest.h>
 
 #include "tests/engine/session/pg15_queries.h"
@@ -27,7 +28,7 @@ class SetOperationTables : public ::testing::Test {
 };
 
 TEST_F(SetOperationTables, PlansAndRowsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "set_operations.out"), 22u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "set_operations.out"), 28u);
 }
 
 TEST_F(SetOperationTables, ErrorsArePostgres) {
@@ -62,6 +63,29 @@ TEST_F(SetOperationTables, LimitStopsTheAppend) {
       "limit 3");
   EXPECT_NE(text.find("Append (actual rows=3 loops=1)"), std::string::npos) << text;
   EXPECT_NE(text.find("never executed"), std::string::npos) << text;
+}
+
+// A Merge Append reads each branch in order and stops with the LIMIT: no branch is read
+// beyond the rows the LIMIT lets through.
+TEST_F(SetOperationTables, MergeAppendMergesInOrderAndStops) {
+  const std::string text = plan(
+      "explain (analyze, costs off, timing off) select cust from o union all select rid from r "
+      "order by 1 limit 5");
+  EXPECT_NE(text.find("Merge Append (actual rows=5 loops=1)"), std::string::npos) << text;
+  // PostgreSQL reads a row at a time; tidepool's batches stop at the LIMIT's 5 rows.
+  EXPECT_NE(text.find("Index Only Scan using o_cust on o (actual rows=5 loops=1)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Index Only Scan using r_rid on r (actual rows=5 loops=1)"),
+            std::string::npos)
+      << text;
+  const ResultSet r = s_.execute(
+      "select rid from r where rid > 7 union all select cid from c where cid < 2 union all "
+      "select 5 from r where rid = 0 order by 1");
+  ASSERT_EQ(r.rows.size(), 5u);
+  EXPECT_EQ(r.rows[0][0], "0");
+  EXPECT_EQ(r.rows[2][0], "5");
+  EXPECT_EQ(r.rows[4][0], "9");
 }
 
 // Output names and types: the first branch's names, int4 with int8 as bigint, varchar

@@ -20,3 +20,9 @@ select cust from o union select cust from o order by cust limit 4
 select id + 1 as k from o where id < 4 union select rid from r where rid < 3 order by k
 select placed from o where id < 3 union select placed from o where id between 2 and 4 order by 1
 select id, note from o where id < 4 union all select rid, label from r where rid < 2 order by 2 desc, 1 offset 1 limit 3
+select cust from o union all select rid from r order by 1 limit 5
+select cid from c union all select cid from c order by cid desc limit 3
+select oid from l where false union all select rid from r order by 1
+select rid from r union all select cid from c union all select region from c order by 1 desc limit 6
+select rid from r union all select oid from l order by 1
+select label from r union all select name from c order by 1 limit 4
