@@ -337,6 +337,8 @@ class UnionPlanner {
   }
 
   std::optional<Child> merge_append();
+  Child build_merge_append(std::vector<std::optional<PlannedQuery>> ordered, const PathCost& merged,
+                           int width);
   PlannedQuery finish(Child top);
   std::vector<scans::SortKey> bind_order(std::string& text) const;
   void check_names(const sql::Expr& e) const;
@@ -473,7 +475,15 @@ std::optional<Child> UnionPlanner::merge_append() {
     b = cost_limit(sort, double(s_.offset.value_or(0)), count);
   }
   if (!(a.total < b.total || (a.total == b.total && a.startup < b.startup))) return std::nullopt;
+  return build_merge_append(std::move(ordered), merged, width);
+}
 
+// The Merge Append's nodes: each branch's ordered plan, or a Sort over its own.
+Child UnionPlanner::build_merge_append(std::vector<std::optional<PlannedQuery>> ordered,
+                                       const PathCost& merged, int width) {
+  const scans::SortKey key = order_[0];
+  const std::optional<int64_t> bound = limit_tuples(s_);
+  const double rows = merged.rows;
   std::vector<std::unique_ptr<scans::ExecNode>> nodes;
   std::vector<std::vector<uint32_t>> columns;
   for (size_t i = 0; i < leaves_.size(); ++i) {
