@@ -6,8 +6,12 @@
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
 #include "engine/plan/join_exprs.h"
+#include "engine/plan/result_plan.h"
 #include "engine/plan/select_list.h"
+#include "engine/sql/expr_bind.h"
 #include "engine/sql/identifier.h"
+#include "engine/sql/parser.h"
+#include "scans/project.h"
 
 namespace tp {
 namespace {
@@ -168,6 +172,41 @@ void describe_columns(PlanContext& ctx, const sql::Select& s, SetOpLeaf& leaf) {
   }
 }
 
+// A branch without FROM (`SELECT 1, 'a'`): PostgreSQL's Result, its select list computed
+// over the one row it returns (a projection EXPLAIN does not show).
+void plan_result_leaf(PlanContext& ctx, const sql::Select& s, SetOpLeaf& leaf) {
+  leaf.plan = plan_result(ctx, s);
+  const ColumnLookup no_columns = [](const sql::Expr& ref) -> BoundColumnRef {
+    throw Error("column \"" + ref.name + "\" does not exist")
+        .at_position(ref.position)
+        .with_sqlstate(sqlstate::kUndefinedColumn);
+  };
+  std::vector<std::shared_ptr<const TypedExpr>> exprs;
+  for (const sql::Target& t : s.targets) {
+    TypedExpr e = finish_output(bind_expr(*t.expr, no_columns));
+    SetOpColumn c;
+    c.name = t.alias.empty() ? sql::default_column_name(*t.expr) : t.alias;
+    c.type = e.type;
+    c.typmod = e.typmod;
+    c.position = leftmost_position(*t.expr);
+    c.unknown =
+        t.expr->kind == sql::ExprKind::kNullConst || t.expr->kind == sql::ExprKind::kStrConst;
+    c.null_literal = t.expr->kind == sql::ExprKind::kNullConst;
+    c.key_text = "(" + deparse(e) + ")";
+    leaf.plan.output_slots.push_back(uint32_t(exprs.size()));
+    leaf.plan.output_columns.push_back({c.name, e.type, e.typmod});
+    leaf.plan.column_names.push_back(c.name);
+    leaf.columns.push_back(std::move(c));
+    exprs.push_back(std::make_shared<const TypedExpr>(std::move(e)));
+  }
+  const scans::PlanEstimate estimate = leaf.plan.root->estimate;
+  leaf.plan.root =
+      std::make_unique<scans::ProjectNode>(std::move(leaf.plan.root), std::move(exprs));
+  leaf.plan.root->estimate = estimate;
+  leaf.first_position = s.targets.empty() ? 0 : s.targets[0].expr->position;
+  leaf.simple = true;  // is_safe_append_member: an empty FROM is pulled up as a Result
+}
+
 }  // namespace
 
 std::shared_ptr<sql::Select> ordered_leaf(const SetOpLeaf& leaf, size_t column,
@@ -198,8 +237,13 @@ std::vector<SetOpLeaf> plan_set_operation_leaves(PlanContext& ctx, const sql::Se
     SetOpLeaf leaf;
     leaf.select = s;
     leaf.number = int(leaves.size()) + 1;
+    if (!s->from && s->values.empty()) {
+      plan_result_leaf(ctx, *s, leaf);
+      leaves.push_back(std::move(leaf));
+      continue;
+    }
     if (!s->from || s->from->is_function || !s->values.empty())
-      throw not_supported("a UNION branch without a table in FROM",
+      throw not_supported("a UNION branch over a function or VALUES",
                           s->targets.empty() ? 0 : s->targets[0].expr->position);
     const sql::Select* planned = s;
     if (s->from->is_table() && s->with.empty()) {

@@ -88,10 +88,10 @@ class UnionPlanner {
       b.unknown_literal = r[i].unknown;
       const TypeId t = expr::unify_types({&a, &b}, "UNION", r[i].position);
       if (!(l[i].unknown && r[i].unknown)) {
-        const bool same_mod = (l[i].unknown || r[i].unknown ||
-                               (l[i].type == r[i].type && l[i].typmod == r[i].typmod));
-        const int32_t mod = l[i].unknown ? r[i].typmod : l[i].typmod;
-        l[i].typmod = same_mod && t == (l[i].unknown ? r[i].type : l[i].type) ? mod : kNoTypmod;
+        // select_common_typmod: the typmod both sides share, none beside an untyped literal.
+        const bool same_mod =
+            !l[i].unknown && !r[i].unknown && l[i].type == r[i].type && l[i].typmod == r[i].typmod;
+        l[i].typmod = same_mod ? l[i].typmod : kNoTypmod;
         l[i].type = t;
         l[i].unknown = false;
         l[i].null_literal = false;
@@ -101,15 +101,30 @@ class UnionPlanner {
     return l;
   }
 
-  // An untyped string literal read as another type than text is not built.
+  // An untyped NULL is the union's type in its branch (PostgreSQL coerces the constant
+  // there: its width and printed form are that type's); an untyped string literal read
+  // as another type than text is not built.
   void check_literals() {
-    for (const SetOpLeaf& leaf : leaves_)
-      for (size_t c = 0; c < leaf.columns.size(); ++c)
-        if (leaf.columns[c].unknown && !leaf.columns[c].null_literal &&
-            columns_[c].type != TypeId::kText)
+    for (SetOpLeaf& leaf : leaves_)
+      for (size_t c = 0; c < leaf.columns.size(); ++c) {
+        SetOpColumn& col = leaf.columns[c];
+        if (!col.unknown || columns_[c].type == col.type) continue;
+        if (!col.null_literal)
           throw not_supported("an untyped literal read as " +
                                   format_type(columns_[c].type, columns_[c].typmod) + " in a UNION",
-                              leaf.columns[c].position);
+                              col.position);
+        const int delta =
+            type_avg_width(columns_[c].type, kNoTypmod) - type_avg_width(col.type, col.typmod);
+        scans::ExecNode* node = leaf.plan.root.get();
+        node->estimate.width += delta;
+        while (node->explain_transparent()) {  // the node EXPLAIN shows for it
+          node = node->mutable_children()[0];
+          node->estimate.width += delta;
+        }
+        col.key_text = "(NULL::" + format_type(columns_[c].type, kNoTypmod) + ")";
+        col.type = columns_[c].type;
+        col.typmod = kNoTypmod;
+      }
   }
 
   bool needs_cast(const SetOpLeaf& leaf, size_t c, TypeId to) const {
@@ -426,7 +441,7 @@ int UnionPlanner::leftmost(const sql::Expr& e) {
 std::optional<Child> UnionPlanner::merge_append() {
   if (order_.size() != 1) return std::nullopt;
   for (const SetOpLeaf& leaf : leaves_)
-    if (!leaf.simple || is_dummy(leaf)) return std::nullopt;
+    if (!leaf.simple || is_dummy(leaf) || !leaf.select->from) return std::nullopt;
   const scans::SortKey key = order_[0];
   const std::optional<int64_t> bound = limit_tuples(s_);
   PlanContext unsorted{ctx_.catalog, ctx_.data_dir, ctx_.storage, ctx_.settings, ctx_.worker_slots};

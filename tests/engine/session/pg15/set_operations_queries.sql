@@ -26,3 +26,10 @@ select oid from l where false union all select rid from r order by 1
 select rid from r union all select cid from c union all select region from c order by 1 desc limit 6
 select rid from r union all select oid from l order by 1
 select label from r union all select name from c order by 1 limit 4
+select label from r union select null from r order by 1
+select label from r union select label from r order by 1 limit 2
+select null, cust from o where id < 3 union all select 'x', rid from r where rid < 2 order by 2, 1
+select 1 union select 2
+select id from o where id < 3 union all select 5 order by 1
+select null union select 2 union select 2 order by 1
+select null, note from o where id < 3 union select id, 'x' from o where id < 3 order by 1, 2
