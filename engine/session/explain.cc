@@ -285,7 +285,10 @@ void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std:
                                        "\"Subplan Name\": \"" + json_escape(label) + "\""});
   }
   std::string target = n.explain_target();
-  if (target.rfind(" on ", 0) == 0) {
+  if (n.explain_name() == "Subquery Scan" && target.size() > 6) {
+    // A subquery has no relation: PostgreSQL's JSON gives its alias alone, unquoted.
+    fields.push_back("\"Alias\": \"" + json_escape(target.substr(5, target.size() - 6)) + "\"");
+  } else if (target.rfind(" on ", 0) == 0) {
     // " on t1" or, for a second reference to one table, " on t1 t1_1" (name, alias).
     std::string name = target.substr(4), alias = name;
     bool quoted = false;
