@@ -28,6 +28,7 @@
 #include "engine/plan/rel_size.h"
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/select_list.h"
+#include "engine/plan/set_operations.h"
 #include "engine/plan/subplans.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/expr_bind.h"
@@ -558,6 +559,7 @@ PlannedQuery plan_select_core(PlanContext& ctx, const sql::Select& s) {
 }  // namespace
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
+  if (s.set_operation) return plan_set_operation(ctx, s);
   if (has_from_subqueries(s)) {
     const sql::Select flat = pull_up_from_subqueries(ctx, s);
     PlannedQuery q = plan_select(ctx, flat);

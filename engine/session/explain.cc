@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <optional>
 
+#include "scans/append.h"
+
 namespace tp {
 namespace {
 
@@ -109,6 +111,16 @@ std::vector<std::pair<std::string, const scans::ExecNode*>> labelled_children(
 
 void text_node(const scans::ExecNode& n, const ExplainRun& run, int indent,
                std::vector<std::string>& out) {
+  // A UNION's branch is a query of its own: the names above its scan are qualified with
+  // its table, not the first branch's.
+  if (const auto* branch = dynamic_cast<const scans::SubqueryScanNode*>(&n)) {
+    const scans::BranchPrefix& p = branch->prefix();
+    if (p.table != run.prefix.table || p.columns != run.prefix.columns) {
+      ExplainRun inner = run;
+      inner.prefix = {p.table, p.columns};
+      return text_node(n, inner, indent, out);
+    }
+  }
   if (n.explain_transparent()) return text_node(*n.children()[0], run, indent, out);
   const sql::ExplainOptions& o = *run.options;
   // PostgreSQL's layout: a child's line is "->  " at its parent's detail
@@ -273,7 +285,10 @@ void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std:
                                        "\"Subplan Name\": \"" + json_escape(label) + "\""});
   }
   std::string target = n.explain_target();
-  if (target.rfind(" on ", 0) == 0) {
+  if (n.explain_name() == "Subquery Scan" && target.size() > 6) {
+    // A subquery has no relation: PostgreSQL's JSON gives its alias alone, unquoted.
+    fields.push_back("\"Alias\": \"" + json_escape(target.substr(5, target.size() - 6)) + "\"");
+  } else if (target.rfind(" on ", 0) == 0) {
     // " on t1" or, for a second reference to one table, " on t1 t1_1" (name, alias).
     std::string name = target.substr(4), alias = name;
     bool quoted = false;

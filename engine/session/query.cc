@@ -144,7 +144,8 @@ ResultSet query_explain(Session& session, const sql::Explain& explain) {
   Clock::time_point start = Clock::now();
   const bufmgr::BufferUsage before_planning = bufmgr::thread_buffer_usage();
   PlanContext ctx = session.plan_context();
-  PlannedQuery q = select->from ? plan_select(ctx, *select) : plan_result(ctx, *select);
+  PlannedQuery q =
+      select->from || select->set_operation ? plan_select(ctx, *select) : plan_result(ctx, *select);
   ExplainRun run;
   run.planning_buffers = bufmgr::thread_buffer_usage() - before_planning;
   run.options = &explain.options;

@@ -302,6 +302,7 @@ RowSourceContext Session::row_source_context() {
 }
 
 ResultSet Session::select(const sql::Select& s) {
+  if (s.set_operation) return query_select(*this, s);
   const bool table = s.from && !s.from->is_function && !is_system_view(*s.from);
   if (!table && (!s.group_by.empty() || s.having))
     throw Error(std::string(s.having && s.group_by.empty() ? "HAVING" : "GROUP BY") +

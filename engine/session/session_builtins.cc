@@ -62,7 +62,7 @@ Value signal_backend(const sql::Expr& e, const std::vector<Value>& args, Session
 
 bool Session::needs_statement_lock(const sql::Statement& st) {
   const auto* s = std::get_if<sql::Select>(&st);
-  if (s == nullptr || !s->values.empty()) return true;
+  if (s == nullptr || !s->values.empty() || s->set_operation) return true;
   if (s->from && !is_system_view(*s->from)) return true;
   for (const auto& t : s->targets)
     if (!calls_only_lock_free_functions(*t.expr)) return true;

@@ -47,6 +47,10 @@ template <typename Add>
 void add_select_tables(const sql::Select& s, Add& add) {
   for (const sql::CommonTableExpr& c : s.with) add_select_tables(*c.query, add);
   if (s.from) add_from_tables(*s.from, add);
+  if (s.set_operation) {
+    add_select_tables(*s.set_operation->left, add);
+    add_select_tables(*s.set_operation->right, add);
+  }
 }
 
 }  // namespace

@@ -243,8 +243,13 @@ struct CommonTableExpr {
   std::optional<bool> materialized;  // AS MATERIALIZED / AS NOT MATERIALIZED as written
 };
 
+struct SetOperation;
+
 struct Select {
   std::vector<CommonTableExpr> with;  // WITH's queries, in order
+  // `left UNION [ALL] right`: this Select's ORDER BY, LIMIT and OFFSET apply to the whole
+  // and its other fields are unused. Null: a plain SELECT (or VALUES).
+  std::shared_ptr<const SetOperation> set_operation;
   // The planner pulled its subqueries in FROM (and WITH's) up into this copy: it is
   // planned by the join planner, whose names it prints qualified, as PostgreSQL does for
   // a query whose range table holds more than one entry.
@@ -263,6 +268,16 @@ struct Select {
   std::optional<int64_t> offset;  // OFFSET n [ROWS]
   // VALUES (...), (...) as a row source (INSERT ... VALUES); targets unused then.
   std::vector<std::vector<ExprPtr>> values;
+};
+
+// `left UNION [ALL] right`, PostgreSQL's SetOperationStmt (left-deep as written: `a UNION
+// b UNION ALL c` is `(a UNION b) UNION ALL c`). A side is a plain SELECT (a parenthesised
+// one with its own ORDER BY / LIMIT) or another set operation.
+struct SetOperation {
+  bool all = false;
+  int position = 0;  // where UNION stands
+  std::shared_ptr<const Select> left;
+  std::shared_ptr<const Select> right;
 };
 
 struct Insert {

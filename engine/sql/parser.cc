@@ -42,7 +42,7 @@ class Parser : public SelectClauseParser {
       return t;
     }
     if (is_word("insert")) return insert();
-    if (is_word("select") || is_word("values") || is_word("with")) return select();
+    if (is_word("select") || is_word("values") || is_word("with") || is_punct("(")) return select();
     if (accept_word("set")) return set();
     if (accept_word("show")) {
       ShowStmt s;
@@ -311,6 +311,10 @@ class Parser : public SelectClauseParser {
     }
     if (!is_word("select") && !is_word("values")) syntax_error();
     ins.source = select_body();
+    if (ins.source.set_operation)
+      throw Error("INSERT ... SELECT over a UNION is not supported")
+          .at_position(ins.source.set_operation->position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     return ins;
   }
 
@@ -318,7 +322,12 @@ class Parser : public SelectClauseParser {
 
   std::shared_ptr<const Select> subselect() override {
     check_stack_depth();
-    return std::make_shared<const Select>(select_body());
+    auto sub = std::make_shared<const Select>(select_body());
+    if (sub->set_operation)
+      throw Error("UNION in a subquery is not supported")
+          .at_position(sub->set_operation->position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    return sub;
   }
 
   Select select_body() {
@@ -338,6 +347,64 @@ class Parser : public SelectClauseParser {
         s.values.push_back(std::move(row));
       } while (accept_punct(","));
       return s;
+    }
+    select_term(s);
+    if (is_word("union")) {
+      if (!s.with.empty())
+        throw Error("WITH over a UNION is not supported")
+            .at_position(peek().position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
+      s = set_operations(std::move(s));
+    }
+    order_by_clause(s);
+    limit_clauses(s);
+    refuse_clauses({{"for", "SELECT ... FOR UPDATE / FOR SHARE"},
+                    {"intersect", "INTERSECT"},
+                    {"except", "EXCEPT"}});
+    // Over a table the qualifiers are checked once the table is found (a missing
+    // relation is the error PostgreSQL gives first).
+    if (!s.set_operation && (!s.from || s.from->is_function)) check_column_qualifiers(s);
+    return s;
+  }
+
+  // `left UNION [ALL | DISTINCT] right ...`, left to right, after the first term `left`.
+  Select set_operations(Select left) {
+    if (!left.set_operation && (!left.from || left.from->is_function))
+      check_column_qualifiers(left);
+    while (is_word("union")) {
+      auto op = std::make_shared<SetOperation>();
+      op->position = next().position;
+      op->all = accept_word("all");
+      if (!op->all) accept_word("distinct");
+      Select right;
+      select_term(right);
+      if (!right.set_operation && (!right.from || right.from->is_function))
+        check_column_qualifiers(right);
+      op->left = std::make_shared<const Select>(std::move(left));
+      op->right = std::make_shared<const Select>(std::move(right));
+      left = Select{};
+      left.set_operation = std::move(op);
+    }
+    refuse_clauses({{"intersect", "INTERSECT"}, {"except", "EXCEPT"}});
+    return left;
+  }
+
+  // One operand of a set operation: `SELECT ...` up to its ORDER BY, or a parenthesised
+  // query with its own ORDER BY and LIMIT.
+  void select_term(Select& s) {
+    if (accept_punct("(")) {
+      check_stack_depth();
+      if (!is_word("select") && !is_word("values") && !is_word("with") && !is_punct("("))
+        syntax_error();
+      std::vector<CommonTableExpr> with = std::move(s.with);
+      s = select_body();
+      if (!with.empty() && !s.with.empty())
+        throw Error("multiple WITH clauses not allowed")
+            .at_position(peek().position)
+            .with_sqlstate(sqlstate::kSyntaxError);
+      if (!with.empty()) s.with = std::move(with);
+      expect_punct(")");
+      return;
     }
     expect_word("select");
     if (is_word("distinct")) {
@@ -367,40 +434,6 @@ class Parser : public SelectClauseParser {
     if (accept_word("from")) s.from = from_clause();
     if (accept_word("where")) s.where = expr();
     grouping_clauses(s);
-    if (accept_word("order")) {
-      expect_word("by");
-      do {
-        OrderItem o;
-        o.expr = expr();
-        if (accept_word("desc")) {
-          o.descending = true;
-        } else {
-          accept_word("asc");
-        }
-        if (is_word("using"))
-          throw Error("ORDER BY ... USING is not supported")
-              .at_position(peek().position)
-              .with_sqlstate(sqlstate::kFeatureNotSupported);
-        if (accept_word("nulls")) {
-          if (accept_word("first")) {
-            o.nulls_first = true;
-          } else {
-            expect_word("last");
-            o.nulls_first = false;
-          }
-        }
-        s.order_by.push_back(std::move(o));
-      } while (accept_punct(","));
-    }
-    limit_clauses(s);
-    refuse_clauses({{"for", "SELECT ... FOR UPDATE / FOR SHARE"},
-                    {"union", "UNION"},
-                    {"intersect", "INTERSECT"},
-                    {"except", "EXCEPT"}});
-    // Over a table the qualifiers are checked once the table is found (a missing
-    // relation is the error PostgreSQL gives first).
-    if (!s.from || s.from->is_function) check_column_qualifiers(s);
-    return s;
   }
 
   // WITH's list, after the keyword: each `name [(columns)] AS [[NOT] MATERIALIZED] (query)`.
@@ -484,7 +517,10 @@ class Parser : public SelectClauseParser {
 
   Statement explain() {
     auto e = std::make_unique<Explain>();
-    if (accept_punct("(")) {
+    // `EXPLAIN (SELECT ...) UNION ...`: the parenthesis opens the query, not options.
+    const bool options =
+        is_punct("(") && !is_word("select", 1) && !is_word("with", 1) && !is_punct_at("(", 1);
+    if (options && accept_punct("(")) {
       do {
         Token t = peek();
         std::string opt = identifier();
@@ -530,11 +566,11 @@ class Parser : public SelectClauseParser {
               .with_sqlstate(sqlstate::kSyntaxError);
       } while (accept_punct(","));
       expect_punct(")");
-    } else {
+    } else if (!options) {
       if (accept_word("analyze") || accept_word("analyse")) e->options.analyze = true;
       if (accept_word("verbose")) e->options.verbose = true;
     }
-    if (!is_word("select") && !is_word("with")) syntax_error();
+    if (!is_word("select") && !is_word("with") && !is_punct("(")) syntax_error();
     e->statement = select_body();
     return e;
   }

@@ -184,11 +184,49 @@ void SelectClauseParser::refuse_clauses(
           .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
+// ORDER BY's items, each `expr [ASC | DESC] [NULLS FIRST | LAST]` (USING refused).
+void SelectClauseParser::order_by_clause(Select& s) {
+  if (!is_word("order")) return;
+  if (!s.order_by.empty())  // a parenthesised query's own, then one over it
+    throw Error("multiple ORDER BY clauses not allowed")
+        .at_position(peek().position)
+        .with_sqlstate(sqlstate::kSyntaxError);
+  next();
+  expect_word("by");
+  do {
+    OrderItem o;
+    o.expr = expr();
+    if (accept_word("desc")) {
+      o.descending = true;
+    } else {
+      accept_word("asc");
+    }
+    if (is_word("using"))
+      throw Error("ORDER BY ... USING is not supported")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    if (accept_word("nulls")) {
+      if (accept_word("first")) {
+        o.nulls_first = true;
+      } else {
+        expect_word("last");
+        o.nulls_first = false;
+      }
+    }
+    s.order_by.push_back(std::move(o));
+  } while (accept_punct(","));
+}
+
 // LIMIT {n | ALL}, OFFSET n [ROW | ROWS] and FETCH {FIRST | NEXT} [n] {ROW | ROWS} ONLY,
 // in PostgreSQL's orders: LIMIT and OFFSET either way round, FETCH after OFFSET.
 void SelectClauseParser::limit_clauses(Select& s) {
   bool limit_seen = false;
+  const bool had_limit = s.limit.has_value();  // a parenthesised query's own
   for (;;) {
+    if (had_limit && (is_word("limit") || is_word("fetch")))
+      throw Error("multiple LIMIT clauses not allowed")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kSyntaxError);
     if (!limit_seen && is_word("limit")) {
       next();
       limit_seen = true;

@@ -28,6 +28,8 @@ class SelectClauseParser : public ExprParser {
   void group_by_items(Select& s);
   // A clause PostgreSQL has and tidepool does not: refused by name where it starts.
   void refuse_clauses(std::initializer_list<std::pair<const char*, const char*>> clauses);
+  // ORDER BY's items, when written (a second one over a parenthesised query's: 42601).
+  void order_by_clause(Select& s);
   // LIMIT {n | ALL}, OFFSET n [ROW | ROWS] and FETCH {FIRST | NEXT} [n] {ROW | ROWS} ONLY,
   // in PostgreSQL's orders: LIMIT and OFFSET either way round, FETCH after OFFSET.
   void limit_clauses(Select& s);

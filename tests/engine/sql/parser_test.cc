@@ -102,6 +102,42 @@ TEST(Parser, WhereWithBetweenOrInNot) {
   EXPECT_TRUE(w.args[1]->args[0]->negated);
 }
 
+// UNION is left-deep as written; ORDER BY and LIMIT after the last branch are the
+// whole's, a parenthesised branch keeps its own.
+TEST(Parser, UnionTreeAndItsClauses) {
+  auto st = parse_statement(
+      "SELECT a FROM t UNION SELECT b FROM u UNION ALL (SELECT c FROM v ORDER BY c LIMIT 2) "
+      "ORDER BY 1 DESC LIMIT 5");
+  const Select& top = std::get<Select>(st);
+  ASSERT_TRUE(top.set_operation);
+  EXPECT_TRUE(top.set_operation->all);
+  ASSERT_EQ(top.order_by.size(), 1u);
+  EXPECT_TRUE(top.order_by[0].descending);
+  EXPECT_EQ(top.limit, 5);
+  const Select& left = *top.set_operation->left;
+  ASSERT_TRUE(left.set_operation);
+  EXPECT_FALSE(left.set_operation->all);
+  EXPECT_EQ(left.set_operation->left->from->name, "t");
+  EXPECT_TRUE(left.set_operation->left->order_by.empty());
+  const Select& right = *top.set_operation->right;
+  EXPECT_FALSE(right.set_operation);
+  EXPECT_EQ(right.from->name, "v");
+  EXPECT_EQ(right.limit, 2);
+  EXPECT_EQ(right.order_by.size(), 1u);
+  EXPECT_TRUE(
+      std::get<Select>(parse_statement("(SELECT 1) UNION DISTINCT SELECT 2")).set_operation);
+  auto e = error_for("(SELECT a FROM t ORDER BY a) ORDER BY a");
+  EXPECT_EQ(e.message, "multiple ORDER BY clauses not allowed");
+  e = error_for("(SELECT a FROM t LIMIT 1) LIMIT 2");
+  EXPECT_EQ(e.message, "multiple LIMIT clauses not allowed");
+  e = error_for("SELECT a FROM t ORDER BY a UNION SELECT b FROM u");
+  EXPECT_EQ(e.message, "syntax error at or near \"UNION\"");
+  e = error_for("SELECT a FROM t INTERSECT SELECT b FROM u");
+  EXPECT_EQ(e.message, "INTERSECT is not supported");
+  e = error_for("SELECT * FROM (SELECT a FROM t UNION SELECT b FROM u) s");
+  EXPECT_EQ(e.message, "UNION in a subquery is not supported");
+}
+
 TEST(Parser, SetForms) {
   EXPECT_EQ(std::get<SetStmt>(parse_statement("SET work_mem = '64MB'")).value, "64MB");
   EXPECT_EQ(std::get<SetStmt>(parse_statement("set io_method to worker")).value, "worker");
