@@ -329,7 +329,7 @@ TEST_F(Pg15Sql, QualifiedNamesAndRefusalsNameTheConstruct) {
       {"SELECT count(*) OVER () FROM q1", "window functions are not supported"},
       {"SELECT * FROM q1 FOR UPDATE", "SELECT ... FOR UPDATE / FOR SHARE is not supported"},
       {"SELECT * FROM q1 TABLESAMPLE SYSTEM (10)", "TABLESAMPLE is not supported"},
-      {"SELECT * FROM q1 UNION SELECT * FROM q1", "UNION is not supported"},
+      {"SELECT * FROM q1 INTERSECT SELECT * FROM q1", "INTERSECT is not supported"},
       {"SELECT * FROM q1 WHERE a NOT LIKE '1%'", "operator does not exist: integer !~~ unknown"},
       {"SELECT * FROM q1 WHERE a SIMILAR TO '1%'", "SIMILAR TO is not supported"},
       {"SELECT * FROM q1 WHERE a < ANY ('{1,2}')",
