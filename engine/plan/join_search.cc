@@ -150,10 +150,19 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       path->relids = inner.relids;
       path->width = inner.width;
       path->required_outer = Relids(1) << other;
-      path->param_exprs = outer;
-      path->param_keys = written;
-      path->param_classes = classes;
-      path->param_filters = filters;
+      // The clauses the path applies: the classes come first in the request, then the
+      // filters (two spellings each).
+      for (size_t i : sp.applied) {
+        path->param_exprs.push_back(outer[i]);
+        path->param_keys.push_back(written[i]);
+        if (i < classes.size()) {
+          path->param_classes.push_back(classes[i]);
+        } else {
+          const size_t f = 2 * (i - classes.size());
+          path->param_filters.insert(path->param_filters.end(), filters.begin() + long(f),
+                                     filters.begin() + long(f) + 2);
+        }
+      }
       path->param_build = std::move(sp.build);
       add_path(kept, std::move(path), consider_startup);
     }
@@ -173,17 +182,24 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
     if ((f.outer_relids | f.nullable_relids) & (Relids(1) << rel)) continue;
     if (f.redundant) continue;  // it selects nothing the inner side's constant has not
     const TypedExpr& e = f.expr;
-    if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.name != "=")
+    const std::optional<CmpOp> written_op = cmp_op_of_name(e.name);
+    if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || !written_op ||
+        *written_op == CmpOp::kNe)
       continue;
+    const bool equality = *written_op == CmpOp::kEq;
     for (size_t side = 0; side < 2; ++side) {
       const TypedExpr& col = e.args[side];
       const TypedExpr& val = e.args[1 - side];
+      // A date key bounded by a timestamp has no exact date bound: that stays a filter.
       if (col.kind != TypedExpr::Kind::kColumn || size_t(q_.vars[col.slot].rel) != rel ||
           q_.relids_of(val) != (Relids(1) << other) ||
           !(same_key_type(col.type, val.type) || widens_to(val.type, col.type) ||
-            (val.type == TypeId::kTimestamp && col.type == TypeId::kDate)))
+            (equality && val.type == TypeId::kTimestamp && col.type == TypeId::kDate)))
         continue;
-      clauses.push_back({q_.vars[col.slot].column, deparse(val), expr_cost_units(val)});
+      ParamClause pc{q_.vars[col.slot].column, deparse(val), expr_cost_units(val)};
+      pc.op = side == 0 ? *written_op : commute(*written_op);
+      pc.outer_left = side == 1;
+      clauses.push_back(std::move(pc));
       if (val.type == TypeId::kTimestamp && col.type == TypeId::kDate) {
         TypedExpr exact;
         exact.kind = TypedExpr::Kind::kCall;
@@ -202,6 +218,7 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
       filters.push_back(deparse(e));
       TypedExpr swapped = e;
       std::swap(swapped.args[0], swapped.args[1]);
+      swapped.name = cmp_op_name(commute(*written_op));
       filters.push_back(deparse(swapped));
       break;
     }

@@ -1,6 +1,7 @@
 #include "engine/plan/param_paths.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "engine/plan/btree_qual_summary.h"
 #include "engine/plan/index_conditions.h"
@@ -39,29 +40,47 @@ ParamScanPath bitmap_path(const ParamPathInputs& in, const std::vector<ParamClau
               index_scan->set_runtime_keys(runtime_keys(cand.scan.index_clauses, keys), p);
             plan.params.params = p;
             return make_bitmap_heap(table, std::move(plan), cost);
-          }};
+          },
+          {}};
+}
+
+// The request's clauses an index applies: every equality, or none (the index does not
+// serve the request), and each inequality on one of its keys.
+std::optional<std::vector<size_t>> applied_clauses(const std::vector<ParamClause>& clauses,
+                                                   const std::vector<int>& keys) {
+  std::vector<size_t> applied;
+  for (size_t i = 0; i < clauses.size(); ++i) {
+    const bool key = std::find(keys.begin(), keys.end(), clauses[i].column) != keys.end();
+    if (key) applied.push_back(i);
+    if (!key && clauses[i].op == CmpOp::kEq) return std::nullopt;
+  }
+  if (applied.empty()) return std::nullopt;
+  return applied;
 }
 
 }  // namespace
 
 std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
-                                                     const std::vector<ParamClause>& clauses,
+                                                     const std::vector<ParamClause>& request,
                                                      double loop_count) {
-  std::vector<Clause> params;
-  for (size_t i = 0; i < clauses.size(); ++i)
-    params.push_back(Clause::param_eq(clauses[i].column, uint32_t(i), clauses[i].outer_name));
-  // get_parameterized_baserel_size: the join clauses, then the restrictions.
-  std::vector<Clause> all = params;
-  all.insert(all.end(), in.restrictions.begin(), in.restrictions.end());
-  RelSize size = in.size;
-  size.rows = clamp_row_est(size.tuples * clauselist_selectivity(in.view, all));
   std::vector<ParamScanPath> out;
   for (const IndexInfo& ix : in.indexes) {
     const std::vector<int>& keys = ix.entry->key_columns;
-    if (!std::all_of(params.begin(), params.end(), [&](const Clause& c) {
-          return std::find(keys.begin(), keys.end(), c.column) != keys.end();
-        }))
-      continue;
+    const std::optional<std::vector<size_t>> applied = applied_clauses(request, keys);
+    if (!applied) continue;
+    std::vector<ParamClause> clauses;
+    std::vector<Clause> params;
+    for (size_t i : *applied) {
+      const ParamClause& c = request[i];
+      clauses.push_back(c);
+      params.push_back(Clause::param_cmp(c.column, c.op, uint32_t(params.size()), c.outer_name));
+      params.back().constant_left = c.outer_left;
+    }
+    // get_parameterized_baserel_size: the join clauses, then the restrictions.
+    std::vector<Clause> all = params;
+    all.insert(all.end(), in.restrictions.begin(), in.restrictions.end());
+    RelSize size = in.size;
+    size.rows = clamp_row_est(size.tuples * clauselist_selectivity(in.view, all));
     std::vector<Clause> ic = params, qp;
     for (const Clause& c : in.index_pool) {
       const bool usable = usable_index_clause(c, keys) && !is_index_in_list(c);
@@ -83,9 +102,12 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
                    [table = in.table, spec](const scans::ExecParams* p) mutable {
                      spec.params = p;
                      return make_index_scan(table, spec);
-                   }});
-    if (ParamScanPath b = bitmap_path(in, clauses, ix, ic, bq, all, size, loop_count); b.build)
+                   },
+                   *applied});
+    if (ParamScanPath b = bitmap_path(in, clauses, ix, ic, bq, all, size, loop_count); b.build) {
+      b.applied = *applied;
       out.push_back(std::move(b));
+    }
   }
   return out;
 }

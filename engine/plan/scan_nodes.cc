@@ -171,21 +171,21 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
   bp.work_mem_bytes = t.cs.work_mem_kb * 1024;
   bp.stream = t.ctx.settings.stream;
   bp.output = t.output;
-  // A parameterized clause (`key = $n`) is rechecked as `key = 0` whose value the scan
+  // A parameterized clause (`key op $n`) is rechecked as `key op 0` whose value the scan
   // sets from the parameter at each open: compared as an integer over an integer,
   // date or timestamp key, by the key type's order over any other.
   std::vector<Clause> compiled = recheck;
   for (size_t i = 0; i < compiled.size(); ++i)
     if (compiled[i].param) {
       bp.param_rechecks.push_back({i, *compiled[i].param});
-      compiled[i] = Clause::cmp(compiled[i].column, CmpOp::kEq, 0);
+      compiled[i] = Clause::cmp(compiled[i].column, compiled[i].op, 0);
     }
   bp.recheck = scans::compile_qual(compiled, t.layout);
   for (const scans::BitmapHeapScanParams::ParamRecheck& r : bp.param_rechecks) {
     const TypeId type = t.rel.columns[size_t(recheck[r.clause].column)].type;
     if (param_compares_as_integer(type)) continue;
     scans::CompiledClause& c = bp.recheck.clauses[r.clause];
-    c.kind = scans::CompiledClause::Kind::kParamEqual;
+    c.kind = scans::CompiledClause::Kind::kParamCompare;
     c.type = type;
     bp.recheck.needs_values = true;
   }

@@ -77,7 +77,7 @@ namespace {
 // the parameter's by the type's order (1.50 = 1.5), never true for a NULL on either side.
 TEST(ParamEqualTest, ComparesByTheKeyTypesOrder) {
   CompiledClause c;
-  c.kind = CompiledClause::Kind::kParamEqual;
+  c.kind = CompiledClause::Kind::kParamCompare;
   c.column = 0;
   c.type = TypeId::kNumeric;
   const OwnedDatum row = datum_in(TypeId::kNumeric, -1, "1.50", 0);
