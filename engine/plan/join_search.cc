@@ -155,6 +155,7 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       for (size_t i : sp.applied) {
         path->param_exprs.push_back(outer[i]);
         path->param_keys.push_back(written[i]);
+        path->param_inequality = path->param_inequality || clauses[i].op != CmpOp::kEq;
         if (i < classes.size()) {
           path->param_classes.push_back(classes[i]);
         } else {
