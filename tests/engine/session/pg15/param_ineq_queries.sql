@@ -16,3 +16,8 @@ select dd.k, count(*) from dd join tzt on tzt.tz < dd.ts and tzt.tz >= dd.d wher
 select dd.k, count(*) from dd join tzt on tzt.ts <= dd.ts and tzt.ts > dd.d where dd.k < 30 group by dd.k order by 1
 select dd.k, count(*) from dd join tzt on tzt.ts >= dd.ts where dd.k < 4 and tzt.id % 7 = 0 group by dd.k order by 1
 select dd.k, count(*) from dd join tzt on tzt.id <= dd.k where dd.k < 3 group by dd.k order by 1
+select jo.k, ji.id, ji.a from jo join ji on ji.a between jo.lo and jo.hi where jo.k < 4 order by 1, 2
+select count(*), sum(ji.id) from jo join ji on ji.a between jo.lo and jo.hi and ji.c between jo.k and jo.s where jo.k < 40
+select count(*), sum(ji.id) from jo left join ji on ji.a between jo.lo and jo.hi and ji.c between jo.k and jo.s where jo.k < 40
+select count(*), sum(ji.id) from jo join ji on jo.k between ji.c and ji.a where jo.k < 40
+select count(*) from jo join ji on ji.a not between jo.lo and jo.hi where jo.k < 3
