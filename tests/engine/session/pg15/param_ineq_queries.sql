@@ -21,3 +21,6 @@ select count(*), sum(ji.id) from jo join ji on ji.a between jo.lo and jo.hi and 
 select count(*), sum(ji.id) from jo left join ji on ji.a between jo.lo and jo.hi and ji.c between jo.k and jo.s where jo.k < 40
 select count(*), sum(ji.id) from jo join ji on jo.k between ji.c and ji.a where jo.k < 40
 select count(*) from jo join ji on ji.a not between jo.lo and jo.hi where jo.k < 3
+select vo.k, count(*) from vo join vi on vi.v <= vo.t where vo.k < 4 group by vo.k order by 1
+select vo.k, count(*) from vo join vi on vo.w < vi.v where vo.k < 4 group by vo.k order by 1
+select vo.k, count(*) from vo join vi on vi.v >= vo.t and vi.v < vo.w where vo.k < 40 group by vo.k order by 1

@@ -19,3 +19,11 @@ create table dd (k int, d date, ts timestamp);
 insert into dd select i, date '2020-01-01' + i, timestamp '2020-01-01 06:00' + i * interval '1 day' from generate_series(1, 300) i;
 analyze tzt;
 analyze dd;
+-- varchar keys bounded by text and varchar values: compared as text.
+create table vi (id int, v varchar(12));
+insert into vi select i, 'v' || (i % 3000) from generate_series(1, 20000) i;
+create index vi_v on vi (v);
+create table vo (k int, t text, w varchar(12));
+insert into vo select i, 'v' || (i * 7), 'v' || (i * 11) from generate_series(1, 300) i;
+analyze vi;
+analyze vo;
