@@ -83,5 +83,12 @@ void add_bitmap_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandid
 std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> candidates,
                                                const CostSettings& cs,
                                                const BitmapHeapCost& heap_cost, BitmapPath& bitmap);
+// The same, the heap scan's cost told the group's candidates too (bitmap_and_cost_est:
+// a group holding a parameterized scan costs a parameterized heap scan).
+using GroupHeapCost =
+    std::function<double(const BitmapPath&, const std::vector<const BitmapCandidate*>& group)>;
+std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> candidates,
+                                               const CostSettings& cs,
+                                               const GroupHeapCost& heap_cost, BitmapPath& bitmap);
 
 }  // namespace tp

@@ -115,7 +115,7 @@ PartialScan partial_index_scan(const TableScan& t, const IndexPathSpec& spec, co
 
 BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& clauses,
                                 const std::vector<BitmapCandidate>& chosen,
-                                const BitmapPath& bitmap) {
+                                const BitmapPath& bitmap, const scans::ExecParams* params) {
   // The heap scan rechecks the bitmap's conditions (create_bitmap_subplan's quals: an
   // index scan's each, a BitmapOr's as one OR); a restriction the indexes apply, or one
   // their conditions imply, leaves the Filter. A LIKE whose prefix range an index
@@ -136,6 +136,10 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
   };
   for (const BitmapCandidate& c : chosen) {
     members.push_back(make_bitmap_tree(t, c));
+    if (params && c.kind == BitmapCandidate::Kind::kIndex)
+      if (auto* scan = dynamic_cast<scans::BitmapIndexScanNode*>(members.back().get()))
+        scan->set_runtime_keys(runtime_keys(c.scan.index_clauses, c.scan.index->entry->key_columns),
+                               params);
     add_parts(recheck, candidate_recheck(c), c.kind);
     add_parts(index_quals, candidate_recheck(c, /*index_quals=*/true), c.kind);
   }
