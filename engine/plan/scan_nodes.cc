@@ -113,6 +113,21 @@ PartialScan partial_index_scan(const TableScan& t, const IndexPathSpec& spec, co
   return p;
 }
 
+namespace {
+
+// A candidate's bitmap tree; an index scan applying parameters takes them as runtime keys.
+std::unique_ptr<scans::BitmapNode> make_bitmap_member(const TableScan& t, const BitmapCandidate& c,
+                                                      const scans::ExecParams* params) {
+  std::unique_ptr<scans::BitmapNode> tree = make_bitmap_tree(t, c);
+  if (params && c.kind == BitmapCandidate::Kind::kIndex)
+    if (auto* scan = dynamic_cast<scans::BitmapIndexScanNode*>(tree.get()))
+      scan->set_runtime_keys(runtime_keys(c.scan.index_clauses, c.scan.index->entry->key_columns),
+                             params);
+  return tree;
+}
+
+}  // namespace
+
 BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& clauses,
                                 const std::vector<BitmapCandidate>& chosen,
                                 const BitmapPath& bitmap, const scans::ExecParams* params) {
@@ -135,11 +150,7 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
       if (!among(list, part)) list.push_back(std::move(part));
   };
   for (const BitmapCandidate& c : chosen) {
-    members.push_back(make_bitmap_tree(t, c));
-    if (params && c.kind == BitmapCandidate::Kind::kIndex)
-      if (auto* scan = dynamic_cast<scans::BitmapIndexScanNode*>(members.back().get()))
-        scan->set_runtime_keys(runtime_keys(c.scan.index_clauses, c.scan.index->entry->key_columns),
-                               params);
+    members.push_back(make_bitmap_member(t, c, params));
     add_parts(recheck, candidate_recheck(c), c.kind);
     add_parts(index_quals, candidate_recheck(c, /*index_quals=*/true), c.kind);
   }
