@@ -37,6 +37,9 @@ struct BitmapCandidate {
   // The index conditions it applies, over all its members (classify_index_clause_usage:
   // two candidates applying an equal clause are never ANDed).
   std::vector<Clause> quals;
+  // A parameterized index scan (engine/plan/param_paths.h): the join clauses of the
+  // request it applies, the first of its index conditions (and quals).
+  std::vector<size_t> join_params;
 };
 
 // What the heap scan rechecks for a candidate (create_bitmap_subplan's quals): an index

@@ -48,20 +48,21 @@ RelSize param_size(const ParamPathInputs& in, const std::vector<Clause>& params)
   return size;
 }
 
-// Parameters renumbered by their place in `applied` (the Nested Loop's order).
-void renumber(std::vector<Clause>& clauses, const std::vector<size_t>& applied) {
-  for (Clause& c : clauses)
-    if (c.param)
-      c.param = uint32_t(std::find(applied.begin(), applied.end(), *c.param) - applied.begin());
+// The first `count` clauses, the join clauses' parameters, renumbered by their place in
+// `applied` (the Nested Loop's order); the others (an InitPlan's `$n`) stay.
+void renumber(std::vector<Clause>& clauses, size_t count, const std::vector<size_t>& applied) {
+  for (size_t i = 0; i < count && i < clauses.size(); ++i)
+    if (clauses[i].param)
+      clauses[i].param =
+          uint32_t(std::find(applied.begin(), applied.end(), *clauses[i].param) - applied.begin());
 }
 
 // The request's clauses a bitmap group's parameterized scans apply, in request order.
 std::vector<size_t> group_applied(const std::vector<const BitmapCandidate*>& group) {
   std::vector<size_t> applied;
   for (const BitmapCandidate* c : group)
-    for (const Clause& q : c->quals)
-      if (q.param && std::find(applied.begin(), applied.end(), *q.param) == applied.end())
-        applied.push_back(*q.param);
+    for (size_t i : c->join_params)
+      if (std::find(applied.begin(), applied.end(), i) == applied.end()) applied.push_back(i);
   std::sort(applied.begin(), applied.end());
   return applied;
 }
@@ -109,8 +110,8 @@ std::optional<ParamScanPath> bitmap_path(const ParamPathInputs& in,
   if (applied.empty()) return std::nullopt;  // the unparameterized Bitmap Heap Scan
   const HeapCost hc = param_heap_cost(in, request, applied, bitmap, loop_count);
   for (BitmapCandidate& c : chosen) {
-    renumber(c.quals, applied);
-    renumber(c.scan.index_clauses, applied);
+    renumber(c.quals, c.join_params.size(), applied);
+    renumber(c.scan.index_clauses, c.join_params.size(), applied);
   }
   const PathCost cost = disabled_if(!in.settings.enable_bitmapscan, hc.cost.path);
   return ParamScanPath{cost,
@@ -139,7 +140,9 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
     const RelSize size = param_size(in, params);
     std::vector<Clause> ic = params, qp;
     for (const Clause& c : in.index_pool) {
-      const bool usable = usable_index_clause(c, keys) && !is_index_in_list(c);
+      // An InitPlan's `$n` is no key beside the join's parameters (one set of runtime
+      // keys per scan): it filters.
+      const bool usable = usable_index_clause(c, keys) && !is_index_in_list(c) && !c.param;
       if (c.derived_from) {  // a LIKE's prefix range: an index condition or nothing
         if (usable) ic.push_back(c);
         continue;
@@ -158,8 +161,9 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
                                        size.rows, ix.info.pages);
     cand.scan = BitmapChoice{cand.node, &ix, ic};
     cand.quals = ic;
+    cand.join_params = *applied;
     bitmap_candidates.push_back(std::move(cand));
-    renumber(ic, *applied);
+    renumber(ic, applied->size(), *applied);
     IndexPathSpec spec{ix.entry, in_key_order(ic, keys), qp, false, index_only};
     out.push_back({disabled_if(!in.settings.enable_indexscan, isc.path),
                    [table = in.table, spec](const scans::ExecParams* p) mutable {

@@ -34,7 +34,20 @@ std::unique_ptr<scans::BitmapIndexScanNode> make_bitmap_index(const TableScan& t
 }
 
 std::unique_ptr<scans::BitmapNode> make_bitmap_tree(const TableScan& t, const BitmapCandidate& c) {
-  if (c.kind == BitmapCandidate::Kind::kIndex) return make_bitmap_index(t, c.scan);
+  if (c.kind == BitmapCandidate::Kind::kIndex) {
+    std::unique_ptr<scans::BitmapNode> node = make_bitmap_index(t, c.scan);
+    // `key = $n` over an InitPlan's value (a join's parameters are set by the caller):
+    // the runtime key reads the statement's values, as an index scan's does.
+    if (c.join_params.empty()) {
+      auto keys = runtime_keys(c.scan.index_clauses, c.scan.index->entry->key_columns);
+      if (!keys.empty())
+        if (auto* scan = dynamic_cast<scans::BitmapIndexScanNode*>(node.get())) {
+          const scans::ExecParams* params = init_params_for_keys(keys);
+          scan->set_runtime_keys(std::move(keys), params);
+        }
+    }
+    return node;
+  }
   std::vector<std::unique_ptr<scans::BitmapNode>> children;
   for (const BitmapCandidate& m : c.members) children.push_back(make_bitmap_tree(t, m));
   auto node = std::make_unique<scans::BitmapCombineNode>(c.kind == BitmapCandidate::Kind::kAnd,
@@ -119,7 +132,7 @@ namespace {
 std::unique_ptr<scans::BitmapNode> make_bitmap_member(const TableScan& t, const BitmapCandidate& c,
                                                       const scans::ExecParams* params) {
   std::unique_ptr<scans::BitmapNode> tree = make_bitmap_tree(t, c);
-  if (params && c.kind == BitmapCandidate::Kind::kIndex)
+  if (params && c.kind == BitmapCandidate::Kind::kIndex && !c.join_params.empty())
     if (auto* scan = dynamic_cast<scans::BitmapIndexScanNode*>(tree.get()))
       scan->set_runtime_keys(runtime_keys(c.scan.index_clauses, c.scan.index->entry->key_columns),
                              params);
@@ -191,7 +204,7 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
   // date or timestamp key, by the key type's order over any other.
   std::vector<Clause> compiled = recheck;
   for (size_t i = 0; i < compiled.size(); ++i)
-    if (compiled[i].param) {
+    if (compiled[i].param && !compiled[i].expr) {  // an InitPlan's `$n` reads its value itself
       bp.param_rechecks.push_back({i, *compiled[i].param});
       compiled[i] = Clause::cmp(compiled[i].column, compiled[i].op, 0);
     }

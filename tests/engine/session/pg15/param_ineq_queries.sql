@@ -24,3 +24,7 @@ select count(*) from jo join ji on ji.a not between jo.lo and jo.hi where jo.k <
 select vo.k, count(*) from vo join vi on vi.v <= vo.t where vo.k < 4 group by vo.k order by 1
 select vo.k, count(*) from vo join vi on vo.w < vi.v where vo.k < 4 group by vo.k order by 1
 select vo.k, count(*) from vo join vi on vi.v >= vo.t and vi.v < vo.w where vo.k < 40 group by vo.k order by 1
+select count(*), sum(id) from ji where c = (select max(c) from ji)
+select count(*), sum(ji.id) from jo join ji on ji.a <= jo.lo where jo.k < 3 and ji.c = (select max(c) from ji)
+select count(*), sum(ji.id) from jo join ji on ji.a <= jo.lo where jo.k < 30 and ji.c = (select max(k) from jo where k < 5)
+select count(*), sum(ji.id) from jo join ji on ji.a = jo.lo where jo.k < 300 and ji.c = (select max(k) from jo where k < 5)
