@@ -155,7 +155,7 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       for (size_t i : sp.applied) {
         path->param_exprs.push_back(outer[i]);
         path->param_keys.push_back(written[i]);
-        path->param_inequality = path->param_inequality || clauses[i].op != CmpOp::kEq;
+        path->param_binary = path->param_binary || !clauses[i].hashable;
         if (i < classes.size()) {
           path->param_classes.push_back(classes[i]);
         } else {
@@ -206,6 +206,10 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
       ParamClause pc{q_.vars[col.slot].column, deparse(val), expr_cost_units(val)};
       pc.op = side == 0 ? *written_op : commute(*written_op);
       pc.outer_left = side == 1;
+      // An equality of one type, of two integers or of real and double precision hashes.
+      auto is_float = [](TypeId t) { return t == TypeId::kFloat4 || t == TypeId::kFloat8; };
+      pc.hashable = equality && (same_key_type(col.type, val.type) ||
+                                 (is_float(col.type) && is_float(val.type)));
       clauses.push_back(std::move(pc));
       if (val.type == TypeId::kTimestamp && col.type == TypeId::kDate) {
         TypedExpr exact;
@@ -434,7 +438,12 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
   // (A side that is an expression keeps the clause's own key.)
   const TypedExpr& v1 = strip_relabel(c.key1);
   const TypedExpr& v2 = strip_relabel(c.key2);
-  if (!c.pushed_down && same_btree_family(c.key1.type, c.key2.type)) {
+  // A WHERE's (or inner ON's) cross-type equality of one family, no equivalence class
+  // here, is one to PostgreSQL: its sides sort by their vars' orders too (an index on
+  // either side is a merge input).
+  const bool cross_type = c.pushed_down && c.key1.type != c.key2.type;
+  if ((!c.pushed_down && same_btree_family(c.key1.type, c.key2.type)) ||
+      (cross_type && same_merge_family(c.key1.type, c.key2.type))) {
     if (v1.kind == TypedExpr::Kind::kColumn) c.key = q_.key_of(v1.slot);
     if (v2.kind == TypedExpr::Kind::kColumn) c.key_b = q_.key_of(v2.slot);
     c.mergeable = !(v1.kind == TypedExpr::Kind::kColumn && q_.is_fixed(v1.slot)) &&

@@ -116,6 +116,7 @@ struct ParamClause {
   double operand_cost_units = 0;  // an outer expression's calls, evaluated once per scan
   CmpOp op = CmpOp::kEq;
   bool outer_left = false;
+  bool hashable = true;  // a hashable equality (a Memoize above compares by value)
 };
 
 // A parameterized index path (build_index_paths with join clauses): the index applies
