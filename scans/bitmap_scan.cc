@@ -159,7 +159,7 @@ void BitmapHeapScanNode::do_open() {
   for (const BitmapHeapScanParams::ParamRecheck& r : params_.param_rechecks) {
     CompiledClause& c = params_.recheck.clauses[r.clause];
     c.value = int64_t(params_.params->value(r.param));
-    if (c.kind == CompiledClause::Kind::kParamEqual) c.negated = params_.params->is_null(r.param);
+    if (c.kind == CompiledClause::Kind::kParamCompare) c.negated = params_.params->is_null(r.param);
   }
   child_->instr.timing = instr.timing;
   bufmgr::ReadStreamConfig config = params_.stream;

@@ -353,9 +353,15 @@ ConditionSets with_runtime_keys(const ConditionSets& sets,
                                 const ExecParams& params) {
   ConditionSets out = sets;
   for (const IndexScanParams::RuntimeKey& k : keys) {
-    if (params.is_null(k.param)) return {};  // `key = NULL` never holds
-    for (auto& set : out)
-      set.push_back(btree::ColumnCondition::eq(k.column, int64_t(params.value(k.param))));
+    if (params.is_null(k.param)) return {};  // `key op NULL` never holds
+    const auto v = int64_t(params.value(k.param));
+    using C = btree::ColumnCondition;
+    const C c = k.op == CmpOp::kLt   ? C::lt(k.column, v)
+                : k.op == CmpOp::kLe ? C::le(k.column, v)
+                : k.op == CmpOp::kGt ? C::gt(k.column, v)
+                : k.op == CmpOp::kGe ? C::ge(k.column, v)
+                                     : C::eq(k.column, v);
+    for (auto& set : out) set.push_back(c);
   }
   return out;
 }

@@ -65,11 +65,12 @@ struct IndexScanParams {
   IndexHandle index;
   ConditionSets condition_sets;  // none: nothing matches (an empty = ANY array)
   // A parameterized scan (the inner side of a Nested Loop): at each open and rescan,
-  // `key = $param` joins every condition set, the value the outer row set in `params`
+  // `key op $param` joins every condition set, the value the outer row set in `params`
   // (PostgreSQL's runtime keys); a NULL value matches nothing.
   struct RuntimeKey {
     int column = 0;  // the index key's position
     size_t param = 0;
+    CmpOp op = CmpOp::kEq;  // any but <>
   };
   std::vector<RuntimeKey> runtime_keys;
   const ExecParams* params = nullptr;
@@ -115,7 +116,7 @@ struct IndexScanParams {
 // streamed block was not the leaf the scan expected).
 std::string leaf_readahead_line(const btree::LeafReadaheadStats& stats);
 
-// `sets` with `key = $param` added to each for the runtime keys' current values; none
+// `sets` with `key op $param` added to each for the runtime keys' current values; none
 // (nothing matches) when a value is NULL.
 ConditionSets with_runtime_keys(const ConditionSets& sets,
                                 const std::vector<IndexScanParams::RuntimeKey>& keys,

@@ -180,9 +180,9 @@ Truth CompiledClause::evaluate_values(const Datum* values, const bool* isnull,
           v.size() >= prefix.size() && std::memcmp(v.data(), prefix.data(), prefix.size()) == 0;
       return truth(starts != negated);
     }
-    case Kind::kParamEqual:
+    case Kind::kParamCompare:
       if (isnull[column] || negated) return Truth::kUnknown;
-      return truth(compare_datums(type, values[column], Datum(value)) == 0);
+      return truth(cmp_holds(op, compare_datums(type, values[column], Datum(value)), 0));
     case Kind::kExpr: {
       bool n = false;
       const Datum v = tp::evaluate(*expr, values, isnull, st, n);

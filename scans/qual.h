@@ -32,7 +32,7 @@ enum class Truth : uint8_t { kFalse, kTrue, kUnknown };
 // NULLs is tested at byte offsets (evaluate); one with NULLs, deformed, by its values
 // with three-valued logic (evaluate_values).
 struct CompiledClause {
-  // kParamEqual: a parameterized Bitmap Heap Scan's recheck `key = $n` over a key that
+  // kParamCompare: a parameterized Bitmap Heap Scan's recheck `key op $n` over a key that
   // is no integer (numeric, text, float8, ...): the column's value against the
   // parameter's Datum, which the scan sets at each open, by the type's btree order.
   // kColumnCall: a typed expression that is one strict call over a column and a
@@ -49,13 +49,13 @@ struct CompiledClause {
     kExpr,
     kColumnCall,
     kTextPrefix,
-    kParamEqual
+    kParamCompare
   };
   Kind kind = Kind::kConst;
   CmpOp op = CmpOp::kEq;
   bool negated = false;              // kIn: NOT IN; kIsNull: IS NOT NULL; kTextPrefix: NOT LIKE;
-                                     // kParamEqual: the parameter is NULL (never true)
-  TypeId type = TypeId::kInt4;       // kParamEqual: the column's type
+                                     // kParamCompare: the parameter is NULL (never true)
+  TypeId type = TypeId::kInt4;       // kParamCompare: the column's type
   uint32_t column = 0;               // the column's position in the row
   bool is_int8 = false;              // the column's width: int8 (else int4)
   uint32_t offset = 0;               // the column's byte offset inside the tuple
@@ -101,7 +101,7 @@ struct CompiledClause {
       case Kind::kExpr:  // CompiledQual::needs_values sends these rows to evaluate_values
       case Kind::kColumnCall:
       case Kind::kTextPrefix:
-      case Kind::kParamEqual:
+      case Kind::kParamCompare:
         return false;
     }
     return false;

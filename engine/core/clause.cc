@@ -62,7 +62,10 @@ Clause Clause::cmp(int column, CmpOp op, std::optional<int64_t> value) {
   return e;
 }
 Clause Clause::param_eq(int column, uint32_t param, std::string name) {
-  Clause e = cmp(column, CmpOp::kEq, 0);
+  return param_cmp(column, CmpOp::kEq, param, std::move(name));
+}
+Clause Clause::param_cmp(int column, CmpOp op, uint32_t param, std::string name) {
+  Clause e = cmp(column, op, 0);
   e.param = param;
   e.param_name = std::move(name);
   return e;
@@ -153,6 +156,10 @@ Clause normalize_impl(const Clause& e, bool negated) {
       Clause c = Clause::cmp(e.column, negated ? negate(e.op) : e.op, e.value);
       c.constant_left = e.constant_left;
       c.numeric = e.numeric;
+      c.param = e.param;  // a parameterized clause stays one
+      c.param_name = e.param_name;
+      c.param_key_bare = e.param_key_bare;
+      c.expr = e.expr;
       if (c.numeric && negated) c.numeric->op = negate(c.numeric->op);
       return c;
     }

@@ -97,8 +97,9 @@ struct Clause {
   // narrows the index search, lossily: a bitmap heap scan rechecks the original, and
   // the original stays a Filter.
   std::shared_ptr<const Clause> derived_from;
-  // kCompare `column = $param`: a parameterized scan's join clause, its value set at each
-  // rescan from the outer row (`value` unused); printed as `param_name`, the outer column.
+  // kCompare `column op $param`: a parameterized scan's join clause, its value set at each
+  // rescan from the outer row (`value` unused); printed as `param_name`, the outer column
+  // (as `param_name op column` when written that way round: `constant_left`).
   std::optional<uint32_t> param;
   std::string param_name;
   // The param clause as an Index Only Scan prints it: the index's own column, a varchar
@@ -110,6 +111,7 @@ struct Clause {
   static Clause null_constant();
   static Clause cmp(int column, CmpOp op, std::optional<int64_t> value);
   static Clause param_eq(int column, uint32_t param, std::string name);
+  static Clause param_cmp(int column, CmpOp op, uint32_t param, std::string name);
   static Clause between(int column, int64_t lo, int64_t hi, bool negated = false);
   static Clause in(int column, std::vector<std::optional<int64_t>> list, bool negated = false);
   static Clause is_null(int column, bool negated = false);

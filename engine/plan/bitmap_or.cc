@@ -187,6 +187,21 @@ std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> cand
                                                const CostSettings& cs,
                                                const BitmapHeapCost& heap_cost,
                                                BitmapPath& bitmap) {
+  return choose_bitmap_and(
+      std::move(candidates), cs,
+      [&](const BitmapPath& b, const std::vector<const BitmapCandidate*>&) { return heap_cost(b); },
+      bitmap);
+}
+
+std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> candidates,
+                                               const CostSettings& cs,
+                                               const GroupHeapCost& group_cost,
+                                               BitmapPath& bitmap) {
+  auto heap_cost = [&](const std::vector<size_t>& group) {
+    std::vector<const BitmapCandidate*> members;
+    for (size_t i : group) members.push_back(&candidates[i]);
+    return group_cost(group_node(candidates, group), members);
+  };
   std::stable_sort(candidates.begin(), candidates.end(),
                    [&](const BitmapCandidate& a, const BitmapCandidate& b) {
                      BitmapTreeCost ca = cost_bitmap_tree_node(cs, a.node);
@@ -199,11 +214,11 @@ std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> cand
   for (size_t lead = 0; lead < candidates.size(); ++lead) {
     std::vector<size_t> group = {lead};
     std::vector<Clause> used = candidates[lead].quals;
-    double cost = heap_cost(group_node(candidates, group));
+    double cost = heap_cost(group);
     for (size_t j = lead + 1; j < candidates.size(); ++j) {
       if (shares_a_clause(candidates[j].quals, used)) continue;
       group.push_back(j);
-      double with = heap_cost(group_node(candidates, group));
+      double with = heap_cost(group);
       if (with < cost) {
         cost = with;
         append_unique(used, candidates[j].quals);

@@ -37,6 +37,9 @@ struct BitmapCandidate {
   // The index conditions it applies, over all its members (classify_index_clause_usage:
   // two candidates applying an equal clause are never ANDed).
   std::vector<Clause> quals;
+  // A parameterized index scan (engine/plan/param_paths.h): the join clauses of the
+  // request it applies, the first of its index conditions (and quals).
+  std::vector<size_t> join_params;
 };
 
 // What the heap scan rechecks for a candidate (create_bitmap_subplan's quals): an index
@@ -83,5 +86,12 @@ void add_bitmap_candidate(std::vector<BitmapCandidate>& candidates, BitmapCandid
 std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> candidates,
                                                const CostSettings& cs,
                                                const BitmapHeapCost& heap_cost, BitmapPath& bitmap);
+// The same, the heap scan's cost told the group's candidates too (bitmap_and_cost_est:
+// a group holding a parameterized scan costs a parameterized heap scan).
+using GroupHeapCost =
+    std::function<double(const BitmapPath&, const std::vector<const BitmapCandidate*>& group)>;
+std::vector<BitmapCandidate> choose_bitmap_and(std::vector<BitmapCandidate> candidates,
+                                               const CostSettings& cs,
+                                               const GroupHeapCost& heap_cost, BitmapPath& bitmap);
 
 }  // namespace tp

@@ -111,7 +111,7 @@ std::vector<scans::IndexScanParams::RuntimeKey> runtime_keys(const std::vector<C
     if (!c.param) continue;
     for (size_t k = 0; k < key_columns.size(); ++k)
       if (key_columns[k] == c.column) {
-        keys.push_back({int(k), *c.param});
+        keys.push_back({int(k), *c.param, c.op});
         break;
       }
   }

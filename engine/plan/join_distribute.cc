@@ -56,6 +56,13 @@ class Distributor {
         parent_[find(e->second)] = find(e->first);
         return;
       }
+    // A BETWEEN is two clauses to PostgreSQL (its AND flattened into the qual list): each
+    // bound may key an index of its own.
+    if (c.bound.kind == TypedExpr::Kind::kAnd) {
+      for (const TypedExpr& arm : c.bound.args)
+        q_.filters.push_back({arm, p.relids, p.pushed_down, p.outer_relids, p.nullable_relids});
+      return;
+    }
     q_.filters.push_back({c.bound, p.relids, p.pushed_down, p.outer_relids, p.nullable_relids});
   }
 

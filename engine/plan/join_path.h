@@ -134,6 +134,10 @@ struct JoinPath {
   std::vector<TypedExpr> param_keys;  // as written (param_exprs may cast one to its key's type)
   std::vector<uint32_t> param_classes;
   std::vector<std::string> param_filters;  // Join Filters it applies, as deparsed
+  // One of its clauses is no hashable equality (an inequality, a cross-type datetime
+  // equality): a Memoize above compares the keys' bytes (paraminfo_get_equal_hashops'
+  // binary mode).
+  bool param_binary = false;
   std::function<std::unique_ptr<scans::ExecNode>(const scans::ExecParams*)> param_build;
 };
 

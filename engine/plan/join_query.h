@@ -192,6 +192,15 @@ inline bool same_btree_family(TypeId a, TypeId b) {
   auto string = [](TypeId t) { return t == TypeId::kText || t == TypeId::kVarchar; };
   return a == b || (integer(a) && integer(b)) || (string(a) && string(b));
 }
+// The same, with the cross-type families a WHERE's equality merges over: date, timestamp
+// and timestamptz (datetime_ops), real and double precision (float_ops).
+inline bool same_merge_family(TypeId a, TypeId b) {
+  auto datetime = [](TypeId t) {
+    return t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestamptz;
+  };
+  auto floating = [](TypeId t) { return t == TypeId::kFloat4 || t == TypeId::kFloat8; };
+  return same_btree_family(a, b) || (datetime(a) && datetime(b)) || (floating(a) && floating(b));
+}
 
 // Whether `s` reads more than one relation (a FROM list or a join, or a subquery in
 // WHERE that joins the query as a semi or anti join).

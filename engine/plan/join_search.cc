@@ -150,10 +150,20 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       path->relids = inner.relids;
       path->width = inner.width;
       path->required_outer = Relids(1) << other;
-      path->param_exprs = outer;
-      path->param_keys = written;
-      path->param_classes = classes;
-      path->param_filters = filters;
+      // The clauses the path applies: the classes come first in the request, then the
+      // filters (two spellings each).
+      for (size_t i : sp.applied) {
+        path->param_exprs.push_back(outer[i]);
+        path->param_keys.push_back(written[i]);
+        path->param_binary = path->param_binary || !clauses[i].hashable;
+        if (i < classes.size()) {
+          path->param_classes.push_back(classes[i]);
+        } else {
+          const size_t f = 2 * (i - classes.size());
+          path->param_filters.insert(path->param_filters.end(), filters.begin() + long(f),
+                                     filters.begin() + long(f) + 2);
+        }
+      }
       path->param_build = std::move(sp.build);
       add_path(kept, std::move(path), consider_startup);
     }
@@ -173,17 +183,34 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
     if ((f.outer_relids | f.nullable_relids) & (Relids(1) << rel)) continue;
     if (f.redundant) continue;  // it selects nothing the inner side's constant has not
     const TypedExpr& e = f.expr;
-    if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.name != "=")
+    const std::optional<CmpOp> written_op = cmp_op_of_name(e.name);
+    if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || !written_op ||
+        *written_op == CmpOp::kNe)
       continue;
+    const bool equality = *written_op == CmpOp::kEq;
     for (size_t side = 0; side < 2; ++side) {
-      const TypedExpr& col = e.args[side];
+      // A varchar key compares as text (`(v)::text <= s1.t`): the index's order.
+      const TypedExpr& written_col = e.args[side];
+      const bool varchar_key = !equality && written_col.form == TypedExpr::Form::kRelabel &&
+                               written_col.args.size() == 1 &&
+                               written_col.args[0].kind == TypedExpr::Kind::kColumn &&
+                               written_col.args[0].type == TypeId::kVarchar;
+      const TypedExpr& col = varchar_key ? written_col.args[0] : written_col;
       const TypedExpr& val = e.args[1 - side];
+      // A date key bounded by a timestamp has no exact date bound: that stays a filter.
       if (col.kind != TypedExpr::Kind::kColumn || size_t(q_.vars[col.slot].rel) != rel ||
           q_.relids_of(val) != (Relids(1) << other) ||
           !(same_key_type(col.type, val.type) || widens_to(val.type, col.type) ||
-            (val.type == TypeId::kTimestamp && col.type == TypeId::kDate)))
+            (equality && val.type == TypeId::kTimestamp && col.type == TypeId::kDate)))
         continue;
-      clauses.push_back({q_.vars[col.slot].column, deparse(val), expr_cost_units(val)});
+      ParamClause pc{q_.vars[col.slot].column, deparse(val), expr_cost_units(val)};
+      pc.op = side == 0 ? *written_op : commute(*written_op);
+      pc.outer_left = side == 1;
+      // An equality of one type, of two integers or of real and double precision hashes.
+      auto is_float = [](TypeId t) { return t == TypeId::kFloat4 || t == TypeId::kFloat8; };
+      pc.hashable = equality && (same_key_type(col.type, val.type) ||
+                                 (is_float(col.type) && is_float(val.type)));
+      clauses.push_back(std::move(pc));
       if (val.type == TypeId::kTimestamp && col.type == TypeId::kDate) {
         TypedExpr exact;
         exact.kind = TypedExpr::Kind::kCall;
@@ -202,6 +229,7 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
       filters.push_back(deparse(e));
       TypedExpr swapped = e;
       std::swap(swapped.args[0], swapped.args[1]);
+      swapped.name = cmp_op_name(commute(*written_op));
       filters.push_back(deparse(swapped));
       break;
     }
@@ -410,7 +438,12 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
   // (A side that is an expression keeps the clause's own key.)
   const TypedExpr& v1 = strip_relabel(c.key1);
   const TypedExpr& v2 = strip_relabel(c.key2);
-  if (!c.pushed_down && same_btree_family(c.key1.type, c.key2.type)) {
+  // A WHERE's (or inner ON's) cross-type equality of one family, no equivalence class
+  // here, is one to PostgreSQL: its sides sort by their vars' orders too (an index on
+  // either side is a merge input).
+  const bool cross_type = c.pushed_down && c.key1.type != c.key2.type;
+  if ((!c.pushed_down && same_btree_family(c.key1.type, c.key2.type)) ||
+      (cross_type && same_merge_family(c.key1.type, c.key2.type))) {
     if (v1.kind == TypedExpr::Kind::kColumn) c.key = q_.key_of(v1.slot);
     if (v2.kind == TypedExpr::Kind::kColumn) c.key_b = q_.key_of(v2.slot);
     c.mergeable = !(v1.kind == TypedExpr::Kind::kColumn && q_.is_fixed(v1.slot)) &&

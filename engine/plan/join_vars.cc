@@ -66,12 +66,13 @@ std::vector<std::pair<uint32_t, uint32_t>> JoinQuery::outer_join_merge_pairs() c
   std::vector<std::pair<uint32_t, uint32_t>> out;
   for (const JoinFilterClause& f : filters) {
     const TypedExpr& e = f.expr;
-    if (f.pushed_down || e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2)
-      continue;
+    if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) continue;
+    // A pushed-down one of two types (no class holds it) sorts its sides the same way.
+    if (f.pushed_down && e.args[0].type == e.args[1].type) continue;
     const TypedExpr& a = strip_relabel(e.args[0]);
     const TypedExpr& b = strip_relabel(e.args[1]);
     if (a.kind != TypedExpr::Kind::kColumn || b.kind != TypedExpr::Kind::kColumn ||
-        !same_btree_family(a.type, b.type))
+        !(f.pushed_down ? same_merge_family(a.type, b.type) : same_btree_family(a.type, b.type)))
       continue;
     out.push_back({a.slot, b.slot});
     out.push_back({b.slot, a.slot});

@@ -1,6 +1,8 @@
 #include "engine/plan/param_paths.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include "engine/plan/btree_qual_summary.h"
 #include "engine/plan/index_conditions.h"
@@ -10,61 +12,137 @@ namespace tp {
 
 namespace {
 
-// The parameterized Bitmap Heap Scan over one index (create_bitmap_heap_path with the
-// loop count): its Bitmap Index Scan searches with the parameters as runtime keys, and
-// the heap scan rechecks them (scan_nodes.cc: by the key type's order).
-ParamScanPath bitmap_path(const ParamPathInputs& in, const std::vector<ParamClause>& clauses,
-                          const IndexInfo& ix, const std::vector<Clause>& ic, const BtreeQuals& bq,
-                          const std::vector<Clause>& quals, const RelSize& size,
-                          double loop_count) {
-  const BitmapPath node = BitmapPath::index_scan(
-      cost_btree_index(in.cs, size, ix.info, bq, loop_count), size.rows, ix.info.pages);
-  // The heap scan evaluates the join clauses per row, their outer expressions (a cast
-  // of the outer column) included.
-  QualCost qc = qual_cost(in.cs, quals);
-  for (const ParamClause& c : clauses)
-    qc.per_tuple += c.operand_cost_units * in.cs.cpu_operator_cost;
-  const BitmapHeapScanCost bc = cost_bitmap_heap_scan(in.cs, size, node, qc, loop_count);
-  BitmapCandidate cand;
-  cand.node = node;
-  cand.scan = BitmapChoice{node, &ix, ic};
-  cand.quals = ic;
-  const std::vector<int> keys = ix.entry->key_columns;
-  return {disabled_if(!in.settings.enable_bitmapscan, bc.path),
-          [table = in.table, restrictions = in.restrictions, cand, node, keys,
-           cost = bc.path](const scans::ExecParams* p) {
-            BitmapHeapPlan plan = bitmap_heap_plan(table, restrictions, {cand}, node);
-            auto* index_scan = dynamic_cast<scans::BitmapIndexScanNode*>(plan.tree.get());
-            if (index_scan)
-              index_scan->set_runtime_keys(runtime_keys(cand.scan.index_clauses, keys), p);
-            plan.params.params = p;
-            return make_bitmap_heap(table, std::move(plan), cost);
-          }};
+// The request's clauses an index applies: every equality, or none (the index does not
+// serve the request), and each inequality on one of its keys.
+std::optional<std::vector<size_t>> applied_clauses(const std::vector<ParamClause>& clauses,
+                                                   const std::vector<int>& keys) {
+  std::vector<size_t> applied;
+  for (size_t i = 0; i < clauses.size(); ++i) {
+    const bool key = std::find(keys.begin(), keys.end(), clauses[i].column) != keys.end();
+    if (key) applied.push_back(i);
+    if (!key && clauses[i].op == CmpOp::kEq) return std::nullopt;
+  }
+  if (applied.empty()) return std::nullopt;
+  return applied;
+}
+
+// The request's clauses `applied` as parameterized clauses, parameter i the request's
+// clause i.
+std::vector<Clause> param_clauses(const std::vector<ParamClause>& request,
+                                  const std::vector<size_t>& applied) {
+  std::vector<Clause> params;
+  for (size_t i : applied) {
+    const ParamClause& c = request[i];
+    params.push_back(Clause::param_cmp(c.column, c.op, uint32_t(i), c.outer_name));
+    params.back().constant_left = c.outer_left;
+  }
+  return params;
+}
+
+// get_parameterized_baserel_size: the join clauses, then the restrictions.
+RelSize param_size(const ParamPathInputs& in, const std::vector<Clause>& params) {
+  std::vector<Clause> all = params;
+  all.insert(all.end(), in.restrictions.begin(), in.restrictions.end());
+  RelSize size = in.size;
+  size.rows = clamp_row_est(size.tuples * clauselist_selectivity(in.view, all));
+  return size;
+}
+
+// The first `count` clauses, the join clauses' parameters, renumbered by their place in
+// `applied` (the Nested Loop's order); the others (an InitPlan's `$n`) stay.
+void renumber(std::vector<Clause>& clauses, size_t count, const std::vector<size_t>& applied) {
+  for (size_t i = 0; i < count && i < clauses.size(); ++i)
+    if (clauses[i].param)
+      clauses[i].param =
+          uint32_t(std::find(applied.begin(), applied.end(), *clauses[i].param) - applied.begin());
+}
+
+// The request's clauses a bitmap group's parameterized scans apply, in request order.
+std::vector<size_t> group_applied(const std::vector<const BitmapCandidate*>& group) {
+  std::vector<size_t> applied;
+  for (const BitmapCandidate* c : group)
+    for (size_t i : c->join_params)
+      if (std::find(applied.begin(), applied.end(), i) == applied.end()) applied.push_back(i);
+  std::sort(applied.begin(), applied.end());
+  return applied;
+}
+
+struct HeapCost {
+  BitmapHeapScanCost cost;
+  RelSize size;
+};
+
+// The parameterized heap scan over a bitmap whose scans apply `applied` (cost_bitmap_heap_scan
+// with the loop count): the join clauses evaluated per row, their outer expressions too.
+HeapCost param_heap_cost(const ParamPathInputs& in, const std::vector<ParamClause>& request,
+                         const std::vector<size_t>& applied, const BitmapPath& bitmap,
+                         double loop_count) {
+  const std::vector<Clause> params = param_clauses(request, applied);
+  const RelSize size = param_size(in, params);
+  std::vector<Clause> all = params;
+  all.insert(all.end(), in.restrictions.begin(), in.restrictions.end());
+  QualCost qc = qual_cost(in.cs, all);
+  for (size_t i : applied) qc.per_tuple += request[i].operand_cost_units * in.cs.cpu_operator_cost;
+  return {cost_bitmap_heap_scan(in.cs, size, bitmap, qc, loop_count), size};
+}
+
+// create_index_paths' join bitmap paths: the parameterized bitmap index scans and the
+// restrictions' bitmap candidates, ANDed as choose_bitmap_and picks; a parameterized
+// Bitmap Heap Scan when the pick holds a parameterized scan.
+std::optional<ParamScanPath> bitmap_path(const ParamPathInputs& in,
+                                         const std::vector<ParamClause>& request,
+                                         std::vector<BitmapCandidate> candidates,
+                                         double loop_count) {
+  if (candidates.empty() || !in.bitmap_candidates) return std::nullopt;
+  for (BitmapCandidate& c : in.bitmap_candidates()) add_bitmap_candidate(candidates, c, in.cs);
+  BitmapPath bitmap;
+  std::vector<BitmapCandidate> chosen = choose_bitmap_and(
+      std::move(candidates), in.cs,
+      [&](const BitmapPath& b, const std::vector<const BitmapCandidate*>& group) {
+        const std::vector<size_t> applied = group_applied(group);
+        if (applied.empty()) return in.heap_cost(b);
+        return param_heap_cost(in, request, applied, b, loop_count).cost.path.total;
+      },
+      bitmap);
+  std::vector<const BitmapCandidate*> members;
+  for (const BitmapCandidate& c : chosen) members.push_back(&c);
+  const std::vector<size_t> applied = group_applied(members);
+  if (applied.empty()) return std::nullopt;  // the unparameterized Bitmap Heap Scan
+  const HeapCost hc = param_heap_cost(in, request, applied, bitmap, loop_count);
+  for (BitmapCandidate& c : chosen) {
+    renumber(c.quals, c.join_params.size(), applied);
+    renumber(c.scan.index_clauses, c.join_params.size(), applied);
+  }
+  const PathCost cost = disabled_if(!in.settings.enable_bitmapscan, hc.cost.path);
+  return ParamScanPath{cost,
+                       [table = in.table, restrictions = in.restrictions, chosen, bitmap,
+                        cost](const scans::ExecParams* p) {
+                         BitmapHeapPlan plan =
+                             bitmap_heap_plan(table, restrictions, chosen, bitmap, p);
+                         plan.params.params = p;
+                         return make_bitmap_heap(table, std::move(plan), cost);
+                       },
+                       applied};
 }
 
 }  // namespace
 
 std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
-                                                     const std::vector<ParamClause>& clauses,
+                                                     const std::vector<ParamClause>& request,
                                                      double loop_count) {
-  std::vector<Clause> params;
-  for (size_t i = 0; i < clauses.size(); ++i)
-    params.push_back(Clause::param_eq(clauses[i].column, uint32_t(i), clauses[i].outer_name));
-  // get_parameterized_baserel_size: the join clauses, then the restrictions.
-  std::vector<Clause> all = params;
-  all.insert(all.end(), in.restrictions.begin(), in.restrictions.end());
-  RelSize size = in.size;
-  size.rows = clamp_row_est(size.tuples * clauselist_selectivity(in.view, all));
   std::vector<ParamScanPath> out;
+  std::vector<BitmapCandidate> bitmap_candidates;
   for (const IndexInfo& ix : in.indexes) {
     const std::vector<int>& keys = ix.entry->key_columns;
-    if (!std::all_of(params.begin(), params.end(), [&](const Clause& c) {
-          return std::find(keys.begin(), keys.end(), c.column) != keys.end();
-        }))
-      continue;
+    const std::optional<std::vector<size_t>> applied = applied_clauses(request, keys);
+    if (!applied) continue;
+    const std::vector<Clause> params = param_clauses(request, *applied);
+    const RelSize size = param_size(in, params);
     std::vector<Clause> ic = params, qp;
     for (const Clause& c : in.index_pool) {
-      const bool usable = usable_index_clause(c, keys) && !is_index_in_list(c);
+      // An InitPlan's `$n` is no key beside the join's parameters (one set of runtime
+      // keys per scan): it filters.
+      const bool usable = usable_index_clause(c, keys) && !is_index_in_list(c) && !c.param;
       if (c.derived_from) {  // a LIKE's prefix range: an index condition or nothing
         if (usable) ic.push_back(c);
         continue;
@@ -75,18 +153,28 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
     const bool index_only = in.settings.enable_indexonlyscan && in.covers_query(keys);
     BtreeQuals bq = summarize_btree_quals(in.view, keys, ix.entry->unique, ic);
     // index_other_operands_eval_cost: the outer expressions, once per scan.
-    for (const ParamClause& c : clauses) bq.operand_cost_units += c.operand_cost_units;
+    for (size_t i : *applied) bq.operand_cost_units += request[i].operand_cost_units;
     const IndexScanCost isc =
         cost_index_scan(in.cs, size, ix.info, bq, qual_cost(in.cs, qp), loop_count, index_only);
+    BitmapCandidate cand;
+    cand.node = BitmapPath::index_scan(cost_btree_index(in.cs, size, ix.info, bq, loop_count),
+                                       size.rows, ix.info.pages);
+    cand.scan = BitmapChoice{cand.node, &ix, ic};
+    cand.quals = ic;
+    cand.join_params = *applied;
+    bitmap_candidates.push_back(std::move(cand));
+    renumber(ic, applied->size(), *applied);
     IndexPathSpec spec{ix.entry, in_key_order(ic, keys), qp, false, index_only};
     out.push_back({disabled_if(!in.settings.enable_indexscan, isc.path),
                    [table = in.table, spec](const scans::ExecParams* p) mutable {
                      spec.params = p;
                      return make_index_scan(table, spec);
-                   }});
-    if (ParamScanPath b = bitmap_path(in, clauses, ix, ic, bq, all, size, loop_count); b.build)
-      out.push_back(std::move(b));
+                   },
+                   *applied});
   }
+  if (std::optional<ParamScanPath> b =
+          bitmap_path(in, request, std::move(bitmap_candidates), loop_count))
+    out.push_back(std::move(*b));
   return out;
 }
 

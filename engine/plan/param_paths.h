@@ -34,6 +34,10 @@ struct ParamPathInputs {
   const std::vector<IndexInfo>& indexes;
   std::function<bool(const std::vector<int>& keys)> covers_query;  // an index-only scan's test
   TableScan table;  // what the scan nodes are built over (valid while the chooser runs)
+  // The restrictions' bitmap candidates (bitindexpaths), and the unparameterized heap
+  // scan's cost over a bitmap: what a join bitmap path is chosen among.
+  std::function<std::vector<BitmapCandidate>()> bitmap_candidates;
+  std::function<double(const BitmapPath&)> heap_cost;
 };
 
 std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,

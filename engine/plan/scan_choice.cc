@@ -411,8 +411,10 @@ class ScanChooser {
     t.param_paths = [this](const std::vector<ParamClause>& clauses, double loops) {
       auto covers = [this](const std::vector<int>& keys) { return covers_query(keys); };
       return parameterized_index_paths(
-          {cs_, settings_, view_, rs_, q_.clauses, index_pool_, indexes_, covers, table()}, clauses,
-          loops);
+          {cs_, settings_, view_, rs_, q_.clauses, index_pool_, indexes_, covers, table(),
+           [this] { return bitmap_candidates(); },
+           [this](const BitmapPath& b) { return heap_cost(b); }},
+          clauses, loops);
     };
     std::tie(t.paths, t.builders, t.view, t.size, t.width) =
         std::tuple(table_paths_, builders_, &view_, rs_, width_);
@@ -460,6 +462,31 @@ class ScanChooser {
   // takes each later candidate (sharing no clause) when the heap scan's cost drops; the
   // cheapest group wins.
   void consider_bitmap_heap_scan() {
+    std::vector<BitmapCandidate> candidates = bitmap_candidates();
+    if (candidates.empty()) return;
+    BitmapPath bitmap;
+    std::vector<BitmapCandidate> chosen = choose_bitmap_and(
+        std::move(candidates), cs_, [this](const BitmapPath& b) { return heap_cost(b); }, bitmap);
+    const BitmapHeapScanCost bc = cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_);
+    PathCost p = disabled_if(!settings_.enable_bitmapscan, bc.path);
+    consider(p, 0, [this, chosen, bitmap, p] {
+      return make_bitmap_heap(table(), bitmap_heap_plan(table(), q_.clauses, chosen, bitmap), p);
+    });
+    // create_partial_bitmap_paths: workers by the heap pages the bitmap fetches.
+    if (!parallel_ok()) return;
+    const int workers = partial_workers(bc.pages.pages_fetched, -1);
+    if (workers <= 0) return;
+    PathCost pp = divide_cpu_cost(bc.path.startup, bc.noncpu_run_cost, bc.cpu_run_cost, rs_.rows,
+                                  divisor(workers));
+    add_partial(partial_bitmap_heap_scan(table(),
+                                         bitmap_heap_plan(table(), q_.clauses, chosen, bitmap),
+                                         disabled_if(!settings_.enable_bitmapscan, pp), workers));
+  }
+
+  // The restrictions' bitmap candidates: a bitmap index scan per index that applies some
+  // clauses, and a BitmapOr per OR clause whose every arm an index covers; candidates
+  // applying the same clauses keep only the cheapest.
+  std::vector<BitmapCandidate> bitmap_candidates() const {
     std::vector<BitmapCandidate> candidates;
     for (const IndexInfo& ix : indexes_) {
       const std::vector<int>& keys = ix.entry->key_columns;
@@ -489,24 +516,7 @@ class ScanChooser {
                              [this](const BitmapPath& b) { return heap_cost(b); }};
     for (BitmapCandidate& c : bitmap_or_candidates(q_.clauses, {}, bctx))
       add_candidate(candidates, std::move(c));
-    if (candidates.empty()) return;
-    BitmapPath bitmap;
-    std::vector<BitmapCandidate> chosen = choose_bitmap_and(
-        std::move(candidates), cs_, [this](const BitmapPath& b) { return heap_cost(b); }, bitmap);
-    const BitmapHeapScanCost bc = cost_bitmap_heap_scan(cs_, rs_, bitmap, all_quals_);
-    PathCost p = disabled_if(!settings_.enable_bitmapscan, bc.path);
-    consider(p, 0, [this, chosen, bitmap, p] {
-      return make_bitmap_heap(table(), bitmap_heap_plan(table(), q_.clauses, chosen, bitmap), p);
-    });
-    // create_partial_bitmap_paths: workers by the heap pages the bitmap fetches.
-    if (!parallel_ok()) return;
-    const int workers = partial_workers(bc.pages.pages_fetched, -1);
-    if (workers <= 0) return;
-    PathCost pp = divide_cpu_cost(bc.path.startup, bc.noncpu_run_cost, bc.cpu_run_cost, rs_.rows,
-                                  divisor(workers));
-    add_partial(partial_bitmap_heap_scan(table(),
-                                         bitmap_heap_plan(table(), q_.clauses, chosen, bitmap),
-                                         disabled_if(!settings_.enable_bitmapscan, pp), workers));
+    return candidates;
   }
 
   // The bitmap index scan of one index applying the restriction clauses `ids`.

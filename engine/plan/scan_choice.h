@@ -107,19 +107,25 @@ struct ScanQuery {
   std::function<ChosenScan(TablePaths)> upper;
 };
 
-// A join clause `column = outer column` a parameterized path may apply: its value is
-// parameter i of the Nested Loop above (i: its place in the request).
+// A join clause `column op outer value` a parameterized path may apply (op: =, <, <=, >,
+// >=; `outer_left`: written `outer op' column`). An equality must be an index condition of
+// every path of the request; an inequality is one where the index holds its column.
 struct ParamClause {
   int column = 0;
   std::string outer_name;         // as EXPLAIN prints the outer value ("a.x", "(a.k + 1)")
   double operand_cost_units = 0;  // an outer expression's calls, evaluated once per scan
+  CmpOp op = CmpOp::kEq;
+  bool outer_left = false;
+  bool hashable = true;  // a hashable equality (a Memoize above compares by value)
 };
 
 // A parameterized index path (build_index_paths with join clauses): the index applies
-// some of the request's clauses, each scan reads the rows of one outer value.
+// the request's clauses `applied` (in that order: parameter i of the Nested Loop above is
+// the value of applied[i]'s outer side), each scan reads the rows of one outer value.
 struct ParamScanPath {
   PathCost cost;  // one scan's: its rows are get_parameterized_baserel_size's
   std::function<std::unique_ptr<scans::ExecNode>(const scans::ExecParams*)> build;
+  std::vector<size_t> applied;
 };
 
 // The table's paths as the scan chooser made them, for a plan above that weighs them

@@ -34,7 +34,20 @@ std::unique_ptr<scans::BitmapIndexScanNode> make_bitmap_index(const TableScan& t
 }
 
 std::unique_ptr<scans::BitmapNode> make_bitmap_tree(const TableScan& t, const BitmapCandidate& c) {
-  if (c.kind == BitmapCandidate::Kind::kIndex) return make_bitmap_index(t, c.scan);
+  if (c.kind == BitmapCandidate::Kind::kIndex) {
+    std::unique_ptr<scans::BitmapNode> node = make_bitmap_index(t, c.scan);
+    // `key = $n` over an InitPlan's value (a join's parameters are set by the caller):
+    // the runtime key reads the statement's values, as an index scan's does.
+    if (c.join_params.empty()) {
+      auto keys = runtime_keys(c.scan.index_clauses, c.scan.index->entry->key_columns);
+      if (!keys.empty())
+        if (auto* scan = dynamic_cast<scans::BitmapIndexScanNode*>(node.get())) {
+          const scans::ExecParams* params = init_params_for_keys(keys);
+          scan->set_runtime_keys(std::move(keys), params);
+        }
+    }
+    return node;
+  }
   std::vector<std::unique_ptr<scans::BitmapNode>> children;
   for (const BitmapCandidate& m : c.members) children.push_back(make_bitmap_tree(t, m));
   auto node = std::make_unique<scans::BitmapCombineNode>(c.kind == BitmapCandidate::Kind::kAnd,
@@ -113,9 +126,24 @@ PartialScan partial_index_scan(const TableScan& t, const IndexPathSpec& spec, co
   return p;
 }
 
+namespace {
+
+// A candidate's bitmap tree; an index scan applying parameters takes them as runtime keys.
+std::unique_ptr<scans::BitmapNode> make_bitmap_member(const TableScan& t, const BitmapCandidate& c,
+                                                      const scans::ExecParams* params) {
+  std::unique_ptr<scans::BitmapNode> tree = make_bitmap_tree(t, c);
+  if (params && c.kind == BitmapCandidate::Kind::kIndex && !c.join_params.empty())
+    if (auto* scan = dynamic_cast<scans::BitmapIndexScanNode*>(tree.get()))
+      scan->set_runtime_keys(runtime_keys(c.scan.index_clauses, c.scan.index->entry->key_columns),
+                             params);
+  return tree;
+}
+
+}  // namespace
+
 BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& clauses,
                                 const std::vector<BitmapCandidate>& chosen,
-                                const BitmapPath& bitmap) {
+                                const BitmapPath& bitmap, const scans::ExecParams* params) {
   // The heap scan rechecks the bitmap's conditions (create_bitmap_subplan's quals: an
   // index scan's each, a BitmapOr's as one OR); a restriction the indexes apply, or one
   // their conditions imply, leaves the Filter. A LIKE whose prefix range an index
@@ -135,7 +163,7 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
       if (!among(list, part)) list.push_back(std::move(part));
   };
   for (const BitmapCandidate& c : chosen) {
-    members.push_back(make_bitmap_tree(t, c));
+    members.push_back(make_bitmap_member(t, c, params));
     add_parts(recheck, candidate_recheck(c), c.kind);
     add_parts(index_quals, candidate_recheck(c, /*index_quals=*/true), c.kind);
   }
@@ -171,21 +199,21 @@ BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& c
   bp.work_mem_bytes = t.cs.work_mem_kb * 1024;
   bp.stream = t.ctx.settings.stream;
   bp.output = t.output;
-  // A parameterized clause (`key = $n`) is rechecked as `key = 0` whose value the scan
+  // A parameterized clause (`key op $n`) is rechecked as `key op 0` whose value the scan
   // sets from the parameter at each open: compared as an integer over an integer,
   // date or timestamp key, by the key type's order over any other.
   std::vector<Clause> compiled = recheck;
   for (size_t i = 0; i < compiled.size(); ++i)
-    if (compiled[i].param) {
+    if (compiled[i].param && !compiled[i].expr) {  // an InitPlan's `$n` reads its value itself
       bp.param_rechecks.push_back({i, *compiled[i].param});
-      compiled[i] = Clause::cmp(compiled[i].column, CmpOp::kEq, 0);
+      compiled[i] = Clause::cmp(compiled[i].column, compiled[i].op, 0);
     }
   bp.recheck = scans::compile_qual(compiled, t.layout);
   for (const scans::BitmapHeapScanParams::ParamRecheck& r : bp.param_rechecks) {
     const TypeId type = t.rel.columns[size_t(recheck[r.clause].column)].type;
     if (param_compares_as_integer(type)) continue;
     scans::CompiledClause& c = bp.recheck.clauses[r.clause];
-    c.kind = scans::CompiledClause::Kind::kParamEqual;
+    c.kind = scans::CompiledClause::Kind::kParamCompare;
     c.type = type;
     bp.recheck.needs_values = true;
   }

@@ -57,14 +57,16 @@ PartialScan partial_index_scan(const TableScan& t, const IndexPathSpec& spec, co
 
 // The Bitmap Heap Scan over the chosen bitmap candidates (their BitmapAnd when there
 // are several): the clauses they apply are rechecked, the other restrictions
-// (`clauses`) filter. `p` is the heap scan's cost.
+// (`clauses`) filter. `p` is the heap scan's cost. Over a Nested Loop's `params`, the
+// index scans whose conditions hold parameters take them as runtime keys.
 struct BitmapHeapPlan {
   std::unique_ptr<scans::BitmapNode> tree;
   scans::BitmapHeapScanParams params;
 };
 BitmapHeapPlan bitmap_heap_plan(const TableScan& t, const std::vector<Clause>& clauses,
                                 const std::vector<BitmapCandidate>& chosen,
-                                const BitmapPath& bitmap);
+                                const BitmapPath& bitmap,
+                                const scans::ExecParams* params = nullptr);
 std::unique_ptr<scans::ExecNode> make_bitmap_heap(const TableScan& t, BitmapHeapPlan plan,
                                                   const PathCost& p);
 

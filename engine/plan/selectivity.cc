@@ -190,6 +190,9 @@ std::optional<RangePair> range_bound(const Clause& clause, bool& is_lobound) {
     if (var->kind == TypedExpr::Kind::kColumn) pair.null_column = int(var->slot);
     return pair;
   }
+  // A join clause (`d <= $1`, the outer row's value) bounds no range: PostgreSQL pairs
+  // only clauses of one relation.
+  if (clause.param) return std::nullopt;
   const bool numeric = clause.numeric.has_value();
   const CmpOp op = numeric ? clause.numeric->op : clause.op;
   const bool comparison = numeric ? !clause.numeric->array : clause.kind == Clause::Kind::kCompare;
@@ -351,7 +354,11 @@ double var_eq_non_const(const RelationStatsView& rel, int column) {
 
 double clause_selectivity(const RelationStatsView& rel, const Clause& clause) {
   if (clause.numeric) return numeric_selectivity(rel, clause);
-  if (clause.param) return var_eq_non_const(rel, clause.column);
+  // A join clause's other side is no constant here (scalarineqsel's default for `<`).
+  if (clause.param) {
+    if (clause.op == CmpOp::kEq) return var_eq_non_const(rel, clause.column);
+    return clause.op == CmpOp::kNe ? 1.0 - var_eq_non_const(rel, clause.column) : kDefaultIneqSel;
+  }
   switch (clause.kind) {
     case Clause::Kind::kCompare:
       if (clause.op == CmpOp::kEq || clause.op == CmpOp::kNe) {

@@ -450,8 +450,10 @@ std::string deparse(const Clause& e, const RelationEntry& rel) {
         // varchar compares as text (texteq): the key is printed relabeled.
         const bool varchar =
             rel.columns[size_t(e.column)].type == TypeId::kVarchar && !e.param_key_bare;
-        return "(" + (varchar ? "(" + col(e.column) + ")::text" : col(e.column)) + " = " +
-               e.param_name + ")";
+        const std::string key = varchar ? "(" + col(e.column) + ")::text" : col(e.column);
+        if (e.constant_left)
+          return "(" + e.param_name + " " + cmp_op_name(commute(e.op)) + " " + key + ")";
+        return "(" + key + " " + cmp_op_name(e.op) + " " + e.param_name + ")";
       }
       if (e.constant_left)
         return "(" + const_text(e.value) + " " + cmp_op_name(commute(e.op)) + " " + col(e.column) +

@@ -77,7 +77,7 @@ namespace {
 // the parameter's by the type's order (1.50 = 1.5), never true for a NULL on either side.
 TEST(ParamEqualTest, ComparesByTheKeyTypesOrder) {
   CompiledClause c;
-  c.kind = CompiledClause::Kind::kParamEqual;
+  c.kind = CompiledClause::Kind::kParamCompare;
   c.column = 0;
   c.type = TypeId::kNumeric;
   const OwnedDatum row = datum_in(TypeId::kNumeric, -1, "1.50", 0);
@@ -95,6 +95,30 @@ TEST(ParamEqualTest, ComparesByTheKeyTypesOrder) {
   c.negated = false;
   isnull[0] = true;
   EXPECT_NE(c.evaluate_values(values, isnull, st), Truth::kTrue);
+}
+
+// An inequality's recheck (`key < $n`): the row's value against the parameter's by the
+// clause's operator, in the type's order (1.50 < 2, not 1.50 < 1.5).
+TEST(ParamEqualTest, InequalitiesCompareByTheirOperator) {
+  CompiledClause c;
+  c.kind = CompiledClause::Kind::kParamCompare;
+  c.op = CmpOp::kLt;
+  c.type = TypeId::kNumeric;
+  const OwnedDatum row = datum_in(TypeId::kNumeric, -1, "1.50", 0);
+  const OwnedDatum same = datum_in(TypeId::kNumeric, -1, "1.5", 0);
+  const OwnedDatum above = datum_in(TypeId::kNumeric, -1, "2", 0);
+  const Datum values[] = {row.datum()};
+  bool isnull[] = {false};
+  EvalState st{nullptr, 0};
+  c.value = int64_t(same.datum());
+  EXPECT_EQ(c.evaluate_values(values, isnull, st), Truth::kFalse);
+  c.op = CmpOp::kLe;
+  EXPECT_EQ(c.evaluate_values(values, isnull, st), Truth::kTrue);
+  c.op = CmpOp::kLt;
+  c.value = int64_t(above.datum());
+  EXPECT_EQ(c.evaluate_values(values, isnull, st), Truth::kTrue);
+  c.op = CmpOp::kGe;
+  EXPECT_EQ(c.evaluate_values(values, isnull, st), Truth::kFalse);
 }
 
 }  // namespace

@@ -123,5 +123,18 @@ TEST(CrossTypeJoinKeys, ParameterizedScansArePostgres) {
   EXPECT_EQ(testing::check_pg15_queries(s, "cross_type_join.out"), 21u);
 }
 
+// Join clauses bounding an inner index key (`ji.a <= jo.lo`, two bounds on one key, a
+// BETWEEN, a varchar key against text, a date or timestamp against timestamp and
+// timestamptz keys): parameterized Index and Bitmap Heap Scans with runtime inequality
+// keys, their 1/3 row estimate, a Memoize above in binary mode, semi and anti joins over
+// them; an InitPlan's `$n` as a Bitmap Index Scan's key, alone or beside a join's
+// parameters (pg15/param_ineq.out).
+TEST(InequalityJoinKeys, ParameterizedScansArePostgres) {
+  testing::TempDir tmp;
+  Session s{testing::options_for(tmp.data())};
+  testing::run_pg15_setup(s, "param_ineq_setup.sql");
+  EXPECT_EQ(testing::check_pg15_queries(s, "param_ineq.out"), 30u);
+}
+
 }  // namespace
 }  // namespace tp
