@@ -240,15 +240,37 @@ class Flattener {
       std::vector<NsCol> left, right;
       out.sides.push_back(flatten(f.sides[0], items, env, leaf_of,
                                   nullable || full || f.join == sql::JoinKind::kRight, left));
+      // A LATERAL item on the right sees the left side's items (not across RIGHT or FULL).
+      const size_t lateral_cols = lateral_cols_.size(), not_lateral = not_lateral_.size();
+      for (const NsCol& c : left) {
+        lateral_cols_.push_back(c);
+        if (full || f.join == sql::JoinKind::kRight) not_lateral_.push_back(c.item);
+      }
       out.sides.push_back(flatten(f.sides[1], items, env, leaf_of,
                                   nullable || full || f.join == sql::JoinKind::kLeft, right));
+      lateral_cols_.resize(lateral_cols);
+      not_lateral_.resize(not_lateral);
+      // A pulled-up LATERAL subquery's WHERE conjuncts over the items before it belong to
+      // the lowest join holding those items (deconstruct_jointree's postponed quals),
+      // before its own ON clause: an outer join's, they decide its matches.
+      sql::ExprPtr postponed;
+      for (auto it = postponed_.begin(); it != postponed_.end();)
+        if (it->level == outer_.size() && it->first_item >= begin) {
+          postponed = and_of(std::move(postponed), std::move(it->qual));
+          it = postponed_.erase(it);
+        } else {
+          ++it;
+        }
       if (!f.using_columns.empty()) {
-        out.on = using_join(f, items, left, right, cols);
+        out.on = and_of(std::move(postponed), using_join(f, items, left, right, cols));
         return out;
       }
       cols = left;
       cols.insert(cols.end(), right.begin(), right.end());
       if (f.on) out.on = rewrite(*f.on, {&items, begin, items.size(), &cols, &outer_});
+      out.on = and_of(std::move(postponed), std::move(out.on));
+      if (out.on && (f.join == sql::JoinKind::kComma || f.join == sql::JoinKind::kCross))
+        out.join = sql::JoinKind::kInner;
       return out;
     }
     if (f.is_function) throw not_supported("a function in a join", f.position);
@@ -261,7 +283,18 @@ class Flattener {
       CteEnv inner = env;
       if (cte) inner.erase(std::find(inner.begin(), inner.end(), cte), inner.end());
       outer_.push_back(&items);
-      Flat sub = subquery(cte ? *cte->query : *f.subquery, f.position, inner);
+      // The subquery's own levels start with nothing before them.
+      std::vector<NsCol> visible;
+      std::vector<size_t> not_lateral;
+      std::vector<size_t> touched;
+      visible.swap(lateral_cols_);
+      not_lateral.swap(not_lateral_);
+      const Scope lateral{&items,  0,       items.size(), &visible,    &outer_,
+                          nullptr, nullptr, &touched,     &not_lateral};
+      Flat sub = subquery(cte ? *cte->query : *f.subquery, f.position, inner,
+                          f.lateral ? &lateral : nullptr, nullable);
+      visible.swap(lateral_cols_);
+      not_lateral.swap(not_lateral_);
       outer_.pop_back();
       item.subquery = true;
       item.name = f.alias.empty() ? cte->name : f.alias;
@@ -422,7 +455,8 @@ class Flattener {
   }
 
   // is_simple_subquery: what PostgreSQL would plan on its own is refused by name.
-  Flat subquery(const sql::Select& q, int position, const CteEnv& env) {
+  Flat subquery(const sql::Select& q, int position, const CteEnv& env,
+                const Scope* lateral = nullptr, bool nullable = false) {
     check_stack_depth();
     if (!q.with.empty()) throw not_supported("WITH inside a subquery in FROM", position);
     if (!q.values.empty() || !q.from)
@@ -445,9 +479,20 @@ class Flattener {
     std::vector<Item> items;
     std::vector<NsCol> cols;
     flat.from = level_from(*q.from, items, env, cols);
-    const Scope all{&items, 0, items.size(), &cols, &outer_};
-    if (q.where)
-      flat.from.pulled_quals = and_of(std::move(flat.from.pulled_quals), rewrite(*q.where, all));
+    const Scope all{&items, 0, items.size(), &cols, &outer_, lateral};
+    std::vector<const sql::Expr*> where;
+    split_and(q.where.get(), where);
+    for (const sql::Expr* w : where) {
+      if (lateral) lateral->touched->clear();
+      sql::ExprPtr e = rewrite(*w, all);
+      if (lateral && !lateral->touched->empty()) {
+        const size_t first = *std::min_element(lateral->touched->begin(), lateral->touched->end());
+        postponed_.push_back({std::move(e), first, outer_.size() - 1});
+      } else {
+        flat.from.pulled_quals = and_of(std::move(flat.from.pulled_quals), std::move(e));
+      }
+    }
+    if (lateral) lateral->touched->clear();
     for (const sql::Target& t : q.targets) {
       if (t.expr->kind == sql::ExprKind::kStar) {
         std::vector<sql::Target> star;
@@ -463,6 +508,13 @@ class Flattener {
       pool_.push_back(rewrite(*t.expr, all));
       flat.outputs.push_back(pool_.back().get());
     }
+    // An output reading the items before a LATERAL subquery on an outer join's nullable
+    // side would go NULL with the subquery only through a PlaceHolderVar.
+    if (lateral && nullable && !lateral->touched->empty())
+      throw not_supported(
+          "a LATERAL subquery's output over the tables before it on the nullable side of "
+          "an outer join (a PlaceHolderVar)",
+          position);
     return flat;
   }
 
@@ -542,6 +594,16 @@ class Flattener {
   const std::function<sql::ExprPtr(const sql::Expr&, const Scope&)> sublink_hook_ =
       [this](const sql::Expr& e, const Scope& around) { return sublink(e, around); };
   std::vector<const std::vector<Item>*> outer_;  // the levels around the subquery being read
+  // What a LATERAL subquery at this level may read: the columns of the items before it,
+  // and those across a RIGHT or FULL join (an error to read).
+  std::vector<NsCol> lateral_cols_;
+  std::vector<size_t> not_lateral_;
+  struct Postponed {
+    sql::ExprPtr qual;
+    size_t first_item;  // the first item it reads (the lowest join holding it takes it)
+    size_t level;       // of those items (the depth of outer_ there)
+  };
+  std::vector<Postponed> postponed_;
 };
 
 }  // namespace

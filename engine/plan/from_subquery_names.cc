@@ -38,6 +38,18 @@ bool strict_over_columns(const sql::Expr& e) {
   return strict(e) && has_column(e);
 }
 
+// A LATERAL subquery reads item `i` of the level around it.
+void note_lateral(const Scope& scope, size_t i, const std::string& name, int position) {
+  if (scope.not_lateral != nullptr &&
+      std::find(scope.not_lateral->begin(), scope.not_lateral->end(), i) !=
+          scope.not_lateral->end())
+    throw Error("invalid reference to FROM-clause entry for table " + quoted(name),
+                "The combining JOIN type must be INNER or LEFT for a LATERAL reference.", "")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kInvalidColumnReference);
+  if (scope.touched != nullptr) scope.touched->push_back(i);
+}
+
 }  // namespace
 
 const NsCol& using_side(const std::string& name, const std::vector<NsCol>& side, int position,
@@ -131,6 +143,7 @@ const sql::Expr* resolve(const sql::Expr& ref, const Scope& scope) {
         throw Error("column " + ref.qualifier + "." + ref.name + " does not exist")
             .at_position(ref.position)
             .with_sqlstate(sqlstate::kUndefinedColumn);
+      note_lateral(scope, i, items[i].name, ref.position);
       return checked(found, items[i], ref.position);
     }
     // A table of a query around this subquery: PostgreSQL's hint toward LATERAL.
@@ -162,6 +175,7 @@ const sql::Expr* resolve(const sql::Expr& ref, const Scope& scope) {
     throw Error("column " + quoted(ref.name) + " does not exist")
         .at_position(ref.position)
         .with_sqlstate(sqlstate::kUndefinedColumn);
+  note_lateral(scope, size_t(from - items.data()), from->name, ref.position);
   return checked(found, *from, ref.position);
 }
 

@@ -56,6 +56,11 @@ struct Scope {
   const Scope* parent = nullptr;
   // What a subquery in an expression becomes (null: refused by name).
   const std::function<sql::ExprPtr(const sql::Expr&, const Scope&)>* sublink = nullptr;
+  // A LATERAL subquery's view of the FROM items before it: the items it reads are noted
+  // in `touched`; those of `not_lateral` (the other side of a RIGHT or FULL join) are
+  // PostgreSQL's 42P10.
+  std::vector<size_t>* touched = nullptr;
+  const std::vector<size_t>* not_lateral = nullptr;
 };
 
 // A copy of `e` with each column reference replaced by what it names in `scope`.
