@@ -10,6 +10,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/plan/from_lateral.h"
 #include "engine/plan/from_subquery_names.h"
 #include "engine/plan/join_exprs.h"
 #include "engine/plan/select_list.h"
@@ -282,6 +283,14 @@ class Flattener {
       // A WITH query sees the WITH queries before it, not the query that names it.
       CteEnv inner = env;
       if (cte) inner.erase(std::find(inner.begin(), inner.end(), cte), inner.end());
+      if (f.lateral && planned_alone(*f.subquery)) {
+        item.subquery = true;
+        sql::FromItem alone =
+            lateral_alone(f, item, items, lateral_cols_, not_lateral_, leaves_, pool_);
+        leaf_cols(item, items.size(), cols);
+        items.push_back(std::move(item));
+        return alone;
+      }
       outer_.push_back(&items);
       // The subquery's own levels start with nothing before them.
       std::vector<NsCol> visible;
@@ -567,6 +576,7 @@ class Flattener {
     rename_expr(f.on.get());
     rename_expr(f.pulled_quals.get());
     if (!f.alias.empty() && f.alias[0] == kLeafMark) f.alias = final_name(f.alias);
+    if (!f.lateral_outer.empty()) f.lateral_outer = final_name(f.lateral_outer);
   }
   void rename_expr(sql::Expr* e) {
     if (e == nullptr) return;

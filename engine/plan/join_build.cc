@@ -184,7 +184,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
       text += (i ? ", " : "") + deparse(*key);
     }
     node = std::make_unique<scans::MemoizeNode>(
-        parameterized(*p.outer, params), params, std::move(keys), std::move(text), false,
+        parameterized(*p.outer, params), params, std::move(keys), std::move(text), p.lateral,
         p.memo_singlerow, uint32_t(std::min(p.memo_entries, 4294967295.0)),
         uint64_t(hash_memory_limit(ctx_.settings.costs)));
   } else {

@@ -135,6 +135,8 @@ struct JoinPath {
   std::vector<uint32_t> param_classes;
   std::vector<std::string> param_filters;  // Join Filters it applies, as deparsed
   std::function<std::unique_ptr<scans::ExecNode>(const scans::ExecParams*)> param_build;
+  // A LATERAL subquery's scan: a Memoize over it compares its keys' bytes (binary mode).
+  bool lateral = false;
 };
 
 using JoinPathPtr = std::shared_ptr<const JoinPath>;

@@ -15,6 +15,7 @@
 #include "engine/plan/join_removal.h"
 #include "engine/plan/join_star.h"
 #include "engine/plan/join_sublinks.h"
+#include "engine/plan/lateral.h"
 #include "engine/plan/outer_joins.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/select_list.h"
@@ -257,6 +258,17 @@ class JoinBinder {
 
   void add_rel(const sql::FromItem& f) {
     JoinBaseRel r;
+    if (f.lateral) {
+      r.lateral_outer = rel_named(q_, f.lateral_outer);
+      if (r.lateral_outer < 0) throw not_supported("a LATERAL subquery here", f.position);
+      const JoinBaseRel& outer = q_.rels[size_t(r.lateral_outer)];
+      r.lateral = plan_lateral(ctx_, f, *outer.rel, outer.refname);
+      r.rel = &r.lateral->entry;
+      r.refname = f.alias;
+      r.prefix = sql::quote_identifier(r.refname) + ".";
+      q_.rels.push_back(std::move(r));
+      return;
+    }
     r.rel = &find_table_item(ctx_, f);
     r.refname = f.alias.empty() ? f.name : f.alias;
     if (!f.alias.empty() && f.alias != r.rel->name) r.alias = f.alias;
@@ -280,10 +292,17 @@ class JoinBinder {
           r.rel->stats.empty() ? std::nullopt : std::optional(stats_from_catalog(r.rel->stats));
       for (size_t c = 0; c < r.rel->columns.size(); ++c) {
         const Column& col = r.rel->columns[c];
-        q_.vars.push_back({int(i), int(c), col.type, col.typmod,
-                           column_width(*r.rel, c, stats ? &*stats : nullptr), 0});
+        q_.vars.push_back(
+            {int(i), int(c), col.type, col.typmod,
+             r.lateral ? r.lateral->widths[c] : column_width(*r.rel, c, stats ? &*stats : nullptr),
+             0});
       }
     }
+    // A LATERAL subquery's references: its outer relation returns them to the join.
+    for (size_t i = 0; i < q_.rels.size(); ++i)
+      if (q_.rels[i].lateral)
+        for (int c : q_.rels[i].lateral->outer_columns)
+          q_.vars[q_.var_of(q_.rels[i].lateral_outer, c)].where_needed |= Relids(1) << i;
   }
 
   std::unique_ptr<sql::Expr> column_ref(const Resolved& r) const {

@@ -40,6 +40,7 @@
 namespace tp {
 
 struct GroupedSelect;
+struct LateralSubquery;
 
 // A set of base relations, one bit each (PostgreSQL's Relids).
 using Relids = uint64_t;
@@ -58,6 +59,10 @@ struct JoinBaseRel {
   // given to every member after them, as generate_base_implied_equalities does).
   std::vector<const sql::Expr*> restrictions;
   std::vector<int> constant_columns;  // columns a restriction `col = constant` fixes
+  // A LATERAL subquery planned on its own (engine/plan/lateral.h; `rel` is its output
+  // columns), parameterized by the base relation `lateral_outer`.
+  std::shared_ptr<LateralSubquery> lateral;
+  int lateral_outer = -1;
 };
 
 struct QueryVar {

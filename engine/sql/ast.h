@@ -220,6 +220,9 @@ struct FromItem {
   std::shared_ptr<const Select> subquery;
   // `LATERAL (SELECT ...)`: the subquery may read the FROM items before it.
   bool lateral = false;
+  // Set by the planner only (engine/plan/lateral.h): the table a LATERAL subquery it
+  // plans on its own reads, by the name EXPLAIN gives it.
+  std::string lateral_outer;
   // Set by the planner only (engine/plan/from_subqueries.h): the WHERE of a subquery pulled
   // up in this item's place, filtering it as PostgreSQL's pulled-up FromExpr quals do.
   ExprPtr pulled_quals;
