@@ -58,6 +58,35 @@ size_t outer_item(const sql::FromItem& f, const std::vector<Item>& items,
 
 }  // namespace
 
+void lateral_where(const sql::Expr* where, const Scope& all, const Scope* lateral,
+                   sql::ExprPtr& quals, std::vector<Postponed>& postponed, size_t level) {
+  std::vector<const sql::Expr*> conjuncts;
+  split_and(where, conjuncts);
+  for (const sql::Expr* w : conjuncts) {
+    if (lateral) lateral->touched->clear();
+    sql::ExprPtr e = rewrite(*w, all);
+    if (lateral && !lateral->touched->empty()) {
+      const size_t first = *std::min_element(lateral->touched->begin(), lateral->touched->end());
+      postponed.push_back({std::move(e), first, level});
+    } else {
+      quals = and_of(std::move(quals), std::move(e));
+    }
+  }
+  if (lateral) lateral->touched->clear();
+}
+
+sql::ExprPtr take_postponed(std::vector<Postponed>& postponed, size_t level, size_t begin) {
+  sql::ExprPtr out;
+  for (auto it = postponed.begin(); it != postponed.end();)
+    if (it->level == level && it->first_item >= begin) {
+      out = and_of(std::move(out), std::move(it->qual));
+      it = postponed.erase(it);
+    } else {
+      ++it;
+    }
+  return out;
+}
+
 bool planned_alone(const sql::Select& q) {
   return !q.group_by.empty() || q.having || q.distinct || !q.order_by.empty() || q.limit ||
          q.offset || std::any_of(q.targets.begin(), q.targets.end(), [](const sql::Target& t) {

@@ -13,6 +13,22 @@
 
 namespace tp::from_subqueries {
 
+// A pulled-up LATERAL subquery's WHERE conjunct over the items before it: it belongs to
+// the lowest join holding those items (deconstruct_jointree's postponed quals).
+struct Postponed {
+  sql::ExprPtr qual;
+  size_t first_item;  // the first item it reads (the lowest join holding it takes it)
+  size_t level;       // of those items (the depth of the levels around there)
+};
+
+// `where` rewritten in `all`: a conjunct reading the items before the LATERAL subquery
+// (`lateral`, null for another) postponed, the others ANDed into `quals`.
+void lateral_where(const sql::Expr* where, const Scope& all, const Scope* lateral,
+                   sql::ExprPtr& quals, std::vector<Postponed>& postponed, size_t level);
+
+// The conjuncts a join of the items from `begin` at `level` takes, ANDed.
+sql::ExprPtr take_postponed(std::vector<Postponed>& postponed, size_t level, size_t begin);
+
 // Whether PostgreSQL plans `q` on its own rather than pulling it up.
 bool planned_alone(const sql::Select& q);
 

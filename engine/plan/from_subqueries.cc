@@ -251,17 +251,8 @@ class Flattener {
                                   nullable || full || f.join == sql::JoinKind::kLeft, right));
       lateral_cols_.resize(lateral_cols);
       not_lateral_.resize(not_lateral);
-      // A pulled-up LATERAL subquery's WHERE conjuncts over the items before it belong to
-      // the lowest join holding those items (deconstruct_jointree's postponed quals),
-      // before its own ON clause: an outer join's, they decide its matches.
-      sql::ExprPtr postponed;
-      for (auto it = postponed_.begin(); it != postponed_.end();)
-        if (it->level == outer_.size() && it->first_item >= begin) {
-          postponed = and_of(std::move(postponed), std::move(it->qual));
-          it = postponed_.erase(it);
-        } else {
-          ++it;
-        }
+      // Before its own ON clause: an outer join's, they decide its matches.
+      sql::ExprPtr postponed = take_postponed(postponed_, outer_.size(), begin);
       if (!f.using_columns.empty()) {
         out.on = and_of(std::move(postponed), using_join(f, items, left, right, cols));
         return out;
@@ -361,7 +352,7 @@ class Flattener {
     for (const std::string& name : f.using_columns) {
       const NsCol& l = using_side(name, left, f.position, "left");
       const NsCol& r = using_side(name, right, f.position, "right");
-      merged.push_back(merged_column(f, l, r));
+      merged.push_back(merged_column(f, l, r, type_of(*l.expr), type_of(*r.expr)));
       checked(l.expr, items[l.item], f.position);
       checked(r.expr, items[r.item], f.position);
       auto eq = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, f.position);
@@ -381,35 +372,6 @@ class Flattener {
     rest(left);
     rest(right);
     return on;
-  }
-
-  // buildMergedJoinVar: an inner join's merged column is the side not coerced to the
-  // common type (the left one when neither is), a LEFT (RIGHT) join's its left (right)
-  // side's, coerced.
-  const NsCol& merged_column(const sql::FromItem& f, const NsCol& l, const NsCol& r) const {
-    const std::optional<TypeId> lt = type_of(*l.expr), rt = type_of(*r.expr);
-    if (!lt || !rt || *lt == *rt) return f.join == sql::JoinKind::kRight ? r : l;
-    auto rank = [](TypeId t) {
-      switch (t) {
-        case TypeId::kInt2:
-          return 1;
-        case TypeId::kInt4:
-          return 2;
-        case TypeId::kInt8:
-          return 3;
-        case TypeId::kVarchar:
-          return 11;
-        case TypeId::kText:
-          return 12;
-        default:
-          return 0;
-      }
-    };
-    const int a = rank(*lt), b = rank(*rt);
-    if (a == 0 || b == 0 || (a > 10) != (b > 10) || f.join != sql::JoinKind::kInner)
-      throw not_supported("JOIN ... USING over columns of different types beside a subquery",
-                          f.position);
-    return a > b ? l : r;
   }
 
   // A base table's column's type (a pulled-up expression's is not known here).
@@ -489,19 +451,8 @@ class Flattener {
     std::vector<NsCol> cols;
     flat.from = level_from(*q.from, items, env, cols);
     const Scope all{&items, 0, items.size(), &cols, &outer_, lateral};
-    std::vector<const sql::Expr*> where;
-    split_and(q.where.get(), where);
-    for (const sql::Expr* w : where) {
-      if (lateral) lateral->touched->clear();
-      sql::ExprPtr e = rewrite(*w, all);
-      if (lateral && !lateral->touched->empty()) {
-        const size_t first = *std::min_element(lateral->touched->begin(), lateral->touched->end());
-        postponed_.push_back({std::move(e), first, outer_.size() - 1});
-      } else {
-        flat.from.pulled_quals = and_of(std::move(flat.from.pulled_quals), std::move(e));
-      }
-    }
-    if (lateral) lateral->touched->clear();
+    lateral_where(q.where.get(), all, lateral, flat.from.pulled_quals, postponed_,
+                  outer_.size() - 1);
     for (const sql::Target& t : q.targets) {
       if (t.expr->kind == sql::ExprKind::kStar) {
         std::vector<sql::Target> star;
@@ -608,11 +559,6 @@ class Flattener {
   // and those across a RIGHT or FULL join (an error to read).
   std::vector<NsCol> lateral_cols_;
   std::vector<size_t> not_lateral_;
-  struct Postponed {
-    sql::ExprPtr qual;
-    size_t first_item;  // the first item it reads (the lowest join holding it takes it)
-    size_t level;       // of those items (the depth of outer_ there)
-  };
   std::vector<Postponed> postponed_;
 };
 

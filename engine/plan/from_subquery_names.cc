@@ -191,6 +191,35 @@ const sql::Expr* checked(const sql::Expr* e, const Item& item, int position) {
   return e;
 }
 
+// buildMergedJoinVar: an inner join's merged column is the side not coerced to the
+// common type (the left one when neither is), a LEFT (RIGHT) join's its left (right)
+// side's, coerced.
+const NsCol& merged_column(const sql::FromItem& f, const NsCol& l, const NsCol& r,
+                           std::optional<TypeId> lt, std::optional<TypeId> rt) {
+  if (!lt || !rt || *lt == *rt) return f.join == sql::JoinKind::kRight ? r : l;
+  auto rank = [](TypeId t) {
+    switch (t) {
+      case TypeId::kInt2:
+        return 1;
+      case TypeId::kInt4:
+        return 2;
+      case TypeId::kInt8:
+        return 3;
+      case TypeId::kVarchar:
+        return 11;
+      case TypeId::kText:
+        return 12;
+      default:
+        return 0;
+    }
+  };
+  const int a = rank(*lt), b = rank(*rt);
+  if (a == 0 || b == 0 || (a > 10) != (b > 10) || f.join != sql::JoinKind::kInner)
+    throw not_supported("JOIN ... USING over columns of different types beside a subquery",
+                        f.position);
+  return a > b ? l : r;
+}
+
 bool calls_volatile(const sql::Expr& e) {
   static const char* const kVolatile[] = {"random",          "setseed",     "nextval",
                                           "clock_timestamp", "timeofday",   "gen_random_uuid",

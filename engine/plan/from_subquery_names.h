@@ -7,10 +7,12 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "engine/core/types.h"
 #include "engine/sql/ast.h"
 
 namespace tp::from_subqueries {
@@ -72,6 +74,10 @@ void expand_star(const sql::Expr& star, const Scope& scope, std::vector<sql::Tar
 // USING's column `name` on one side of its join (`which`: "left" or "right").
 const NsCol& using_side(const std::string& name, const std::vector<NsCol>& side, int position,
                         const char* which);
+// buildMergedJoinVar: JOIN ... USING's merged column of `l` and `r` (their types when
+// known).
+const NsCol& merged_column(const sql::FromItem& f, const NsCol& l, const NsCol& r,
+                           std::optional<TypeId> lt, std::optional<TypeId> rt);
 // `e`, read from `item`: refused by name where PostgreSQL would need a PlaceHolderVar.
 const sql::Expr* checked(const sql::Expr* e, const Item& item, int position);
 

@@ -406,15 +406,15 @@ class JoinBinder {
       const JoinBaseRel& rel = q_.rels[size_t(r.rel)];
       const Column& col = rel.rel->columns[size_t(r.column)];
       return BoundColumnRef{q_.var_of(r.rel, r.column), col.type, col.typmod,
-                            rel.prefix + sql::quote_identifier(col.name)};
+                            q_.column_name(r.rel, r.column)};
     };
   }
 
   std::shared_ptr<TypedExpr> var_expr(int rel, int column) const {
     const JoinBaseRel& r = q_.rels[size_t(rel)];
     const Column& col = r.rel->columns[size_t(column)];
-    return std::make_shared<TypedExpr>(column_expr(q_.var_of(rel, column), col.type, col.typmod,
-                                                   r.prefix + sql::quote_identifier(col.name)));
+    return std::make_shared<TypedExpr>(
+        column_expr(q_.var_of(rel, column), col.type, col.typmod, q_.column_name(rel, column)));
   }
 
   void add_target(std::shared_ptr<TypedExpr> e, std::string name) {

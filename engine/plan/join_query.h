@@ -176,6 +176,9 @@ struct JoinQuery {
   }
   // The relations `e` reads.
   Relids relids_of(const TypedExpr& e) const;
+  // A column as EXPLAIN prints it: "o.cust", or a LATERAL subquery's output column as
+  // the expression of its plan it is ("o.id": setrefs removed the Subquery Scan).
+  std::string column_name(int rel, int column) const;
   // A var's pathkey: its class's index, or a key of its own (classes.size() + var).
   uint32_t key_of(uint32_t var) const;
   // The vars a relation of `relids` returns (those read above it), ascending.

@@ -109,6 +109,17 @@ class JoinSelectPlanner {
       // PostgreSQL pushes such a condition down into the subquery (not built).
       if (q_.rels[i].lateral && !q_.rels[i].restrictions.empty())
         throw not_supported("a WHERE condition over a LATERAL subquery's columns alone", 0);
+      // PostgreSQL applies one in a Subquery Scan's Filter, or in a join relation
+      // parameterized by the subquery's outer relation (not built).
+      const Relids bit = Relids(1) << i;
+      if (q_.rels[i].lateral &&
+          (std::any_of(q_.filters.begin(), q_.filters.end(),
+                       [&](const JoinFilterClause& f) { return (f.relids & bit) != 0; }) ||
+           std::any_of(q_.classes.begin(), q_.classes.end(), [&](const JoinClass& c) {
+             return std::any_of(c.members.begin(), c.members.end(),
+                                [&](uint32_t v) { return size_t(q_.vars[v].rel) == i; });
+           })))
+        throw not_supported("a join condition over a LATERAL subquery planned on its own", 0);
       queries_.push_back(q_.rels[i].lateral
                              ? ScanQuery{}
                              : base_scan_query(q_.rels[i], int(i), q_, query_pathkeys_));

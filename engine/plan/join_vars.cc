@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "engine/plan/join_query.h"
+#include "engine/plan/lateral.h"
 
 #include "engine/plan/outer_joins.h"
 #include "engine/sql/expr_bind.h"
@@ -34,9 +35,14 @@ std::vector<uint32_t> JoinQuery::output_vars(Relids relids) const {
 }
 
 std::string JoinQuery::var_name(uint32_t var) const {
-  const QueryVar& v = vars[var];
-  const JoinBaseRel& r = rels[size_t(v.rel)];
-  return r.prefix + sql::quote_identifier(r.rel->columns[size_t(v.column)].name);
+  return column_name(vars[var].rel, vars[var].column);
+}
+
+std::string JoinQuery::column_name(int rel, int column) const {
+  const JoinBaseRel& r = rels[size_t(rel)];
+  if (r.lateral && !r.lateral->shown[size_t(column)].empty())
+    return r.lateral->shown[size_t(column)];
+  return r.prefix + sql::quote_identifier(r.rel->columns[size_t(column)].name);
 }
 
 TypedExpr JoinQuery::var_equality(uint32_t a, uint32_t b) const {

@@ -7,7 +7,9 @@
 #include "engine/plan/join_exprs.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/select_list.h"
+#include "engine/plan/subplans.h"
 #include "engine/sql/expr_bind.h"
+#include "engine/sql/identifier.h"
 #include "engine/storage/table_stats.h"
 #include "scans/lateral_scan.h"
 
@@ -31,6 +33,13 @@ int output_width(PlanContext& ctx, const sql::Select& sub, size_t i, const Colum
   return column_avg_width(col);
 }
 
+bool has_bitmap_scan(const scans::ExecNode& n) {
+  if (n.explain_name() == "Bitmap Heap Scan") return true;
+  for (const scans::ExecNode* c : n.children())
+    if (has_bitmap_scan(*c)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::shared_ptr<LateralSubquery> plan_lateral(PlanContext& ctx, const sql::FromItem& f,
@@ -41,8 +50,11 @@ std::shared_ptr<LateralSubquery> plan_lateral(PlanContext& ctx, const sql::FromI
     throw not_supported("a LATERAL subquery over a join or a subquery", f.position);
   if (!sub.with.empty()) throw not_supported("WITH inside a LATERAL subquery", f.position);
   auto out = std::make_shared<LateralSubquery>();
-  out->plan = plan_correlated(ctx, sub, outer, outer_refname, 0);
+  out->plan = plan_correlated(ctx, sub, outer, outer_refname, kCorrelationSlots);
   const PlannedQuery& q = out->plan.q;
+  // Its rows per outer value are wrong or lost there (as under a correlated SubPlan).
+  if (has_bitmap_scan(*q.root))
+    throw not_supported("a LATERAL subquery over a parameterized Bitmap Heap Scan", f.position);
   if (q.aggregate || q.output_columns.size() != q.column_names.size() ||
       q.output_slots.size() != q.column_names.size())
     throw not_supported("a LATERAL subquery with aggregates (a Subquery Scan over an Aggregate)",
@@ -55,6 +67,15 @@ std::shared_ptr<LateralSubquery> plan_lateral(PlanContext& ctx, const sql::FromI
     Column c = q.output_columns[i];
     c.name = i < f.column_aliases.size() ? f.column_aliases[i] : q.column_names[i];
     out->widths.push_back(output_width(ctx, sub, i, c));
+    const sql::Expr& e = *sub.targets[i].expr;
+    const std::string table = sub.from->alias.empty() ? sub.from->name : sub.from->alias;
+    const std::vector<Column>& own = find_table_item(ctx, *sub.from).columns;
+    const bool column =
+        std::any_of(own.begin(), own.end(), [&](const Column& x) { return x.name == e.name; });
+    out->shown.push_back(e.kind == sql::ExprKind::kColumnRef && column &&
+                                 (e.qualifier.empty() || e.qualifier == table)
+                             ? sql::quote_identifier(table) + "." + sql::quote_identifier(e.name)
+                             : "");
     out->entry.columns.push_back(std::move(c));
   }
   if (f.column_aliases.size() > q.column_names.size())
@@ -69,6 +90,9 @@ std::shared_ptr<LateralSubquery> plan_lateral(PlanContext& ctx, const sql::FromI
   if (out->outer_columns.empty())
     throw not_supported("a LATERAL subquery that reads no table before it (a Subquery Scan)",
                         f.position);
+  out->prefix_table = sub.from->alias.empty() ? sub.from->name : sub.from->alias;
+  for (const Column& c : find_table_item(ctx, *sub.from).columns)
+    out->prefix_columns.push_back(c.name);
   const scans::PlanEstimate& e = q.root->estimate;
   out->cost = {e.startup_cost, e.total_cost, e.rows};
   return out;
@@ -79,8 +103,9 @@ std::unique_ptr<scans::ExecNode> lateral_scan(LateralSubquery& s, const scans::E
   if (!s.plan.q.root) throw Error("internal error: a LATERAL subquery's plan built twice");
   std::vector<uint32_t> slots;
   for (int c : columns) slots.push_back(s.plan.q.output_slots[size_t(c)]);
-  return std::make_unique<scans::LateralScanNode>(std::move(s.plan.q.root), params,
-                                                  std::move(s.plan.params), std::move(slots));
+  return std::make_unique<scans::LateralScanNode>(
+      std::move(s.plan.q.root), params, std::move(s.plan.params), std::move(slots),
+      kCorrelationSlots, s.prefix_table, s.prefix_columns);
 }
 
 }  // namespace tp

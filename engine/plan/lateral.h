@@ -39,8 +39,13 @@ struct LateralSubquery {
   CorrelatedPlan plan;
   RelationEntry entry;             // its output columns, as the join binder reads a table's
   std::vector<int> widths;         // each output column's width
+  std::vector<std::string> shown;  // as EXPLAIN prints each ("o.id"; "": its own name)
   std::vector<int> outer_columns;  // the outer table's columns, in parameter order
   PathCost cost;                   // the subquery's plan
+  // Its table's name and columns, which EXPLAIN qualifies above its scan (the query's
+  // range table holds more than one entry).
+  std::string prefix_table;
+  std::vector<std::string> prefix_columns;
 };
 
 // `f` (a LATERAL subquery in FROM) planned with `outer`'s columns as parameters.
