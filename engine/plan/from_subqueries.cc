@@ -283,18 +283,7 @@ class Flattener {
         return alone;
       }
       outer_.push_back(&items);
-      // The subquery's own levels start with nothing before them.
-      std::vector<NsCol> visible;
-      std::vector<size_t> not_lateral;
-      std::vector<size_t> touched;
-      visible.swap(lateral_cols_);
-      not_lateral.swap(not_lateral_);
-      const Scope lateral{&items,  0,       items.size(), &visible,    &outer_,
-                          nullptr, nullptr, &touched,     &not_lateral};
-      Flat sub = subquery(cte ? *cte->query : *f.subquery, f.position, inner,
-                          f.lateral ? &lateral : nullptr, nullable);
-      visible.swap(lateral_cols_);
-      not_lateral.swap(not_lateral_);
+      Flat sub = subquery_seeing(cte ? *cte->query : *f.subquery, f, items, inner, nullable);
       outer_.pop_back();
       item.subquery = true;
       item.name = f.alias.empty() ? cte->name : f.alias;
@@ -312,6 +301,23 @@ class Flattener {
     const std::string id = std::string(1, kLeafMark) + std::to_string(leaf_of.at(&f));
     item.name = f.alias.empty() ? f.name : f.alias;
     return table_leaf(f, rel, id, std::move(item), items, cols, std::move(out));
+  }
+
+  // `q` flattened, reading the items before it if `f` is LATERAL (its own levels start
+  // with nothing before them).
+  Flat subquery_seeing(const sql::Select& q, const sql::FromItem& f, const std::vector<Item>& items,
+                       const CteEnv& env, bool nullable) {
+    std::vector<NsCol> visible;
+    std::vector<size_t> not_lateral;
+    std::vector<size_t> touched;
+    visible.swap(lateral_cols_);
+    not_lateral.swap(not_lateral_);
+    const Scope lateral{&items,  0,       items.size(), &visible,    &outer_,
+                        nullptr, nullptr, &touched,     &not_lateral};
+    Flat sub = subquery(q, f.position, env, f.lateral ? &lateral : nullptr, nullable);
+    visible.swap(lateral_cols_);
+    not_lateral.swap(not_lateral_);
+    return sub;
   }
 
   // A table of the FROM clause as a leaf: its columns named `id`.column (the leaf's
