@@ -95,6 +95,11 @@ class ExecNode {
   // A node EXPLAIN does not show: its only child's line stands for it (a projection
   // PostgreSQL's scans do themselves).
   virtual bool explain_transparent() const { return false; }
+  // A transparent node over a plan of its own range-table entries (a LATERAL subquery's):
+  // the table whose columns EXPLAIN qualifies above that plan's scan, and those columns.
+  virtual bool upper_prefix(std::string& /*table*/, std::vector<std::string>& /*columns*/) const {
+    return false;
+  }
   // What EXPLAIN prints above child i when it is no plain input ("InitPlan 1 (returns
   // $0)"); "" for an input.
   virtual std::string child_label(size_t) const { return ""; }

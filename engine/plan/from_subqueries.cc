@@ -10,6 +10,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/plan/from_lateral.h"
 #include "engine/plan/from_subquery_names.h"
 #include "engine/plan/join_exprs.h"
 #include "engine/plan/select_list.h"
@@ -240,15 +241,28 @@ class Flattener {
       std::vector<NsCol> left, right;
       out.sides.push_back(flatten(f.sides[0], items, env, leaf_of,
                                   nullable || full || f.join == sql::JoinKind::kRight, left));
+      // A LATERAL item on the right sees the left side's items (not across RIGHT or FULL).
+      const size_t lateral_cols = lateral_cols_.size(), not_lateral = not_lateral_.size();
+      for (const NsCol& c : left) {
+        lateral_cols_.push_back(c);
+        if (full || f.join == sql::JoinKind::kRight) not_lateral_.push_back(c.item);
+      }
       out.sides.push_back(flatten(f.sides[1], items, env, leaf_of,
                                   nullable || full || f.join == sql::JoinKind::kLeft, right));
+      lateral_cols_.resize(lateral_cols);
+      not_lateral_.resize(not_lateral);
+      // Before its own ON clause: an outer join's, they decide its matches.
+      sql::ExprPtr postponed = take_postponed(postponed_, outer_.size(), begin);
       if (!f.using_columns.empty()) {
-        out.on = using_join(f, items, left, right, cols);
+        out.on = and_of(std::move(postponed), using_join(f, items, left, right, cols));
         return out;
       }
       cols = left;
       cols.insert(cols.end(), right.begin(), right.end());
       if (f.on) out.on = rewrite(*f.on, {&items, begin, items.size(), &cols, &outer_});
+      out.on = and_of(std::move(postponed), std::move(out.on));
+      if (out.on && (f.join == sql::JoinKind::kComma || f.join == sql::JoinKind::kCross))
+        out.join = sql::JoinKind::kInner;
       return out;
     }
     if (f.is_function) throw not_supported("a function in a join", f.position);
@@ -260,8 +274,16 @@ class Flattener {
       // A WITH query sees the WITH queries before it, not the query that names it.
       CteEnv inner = env;
       if (cte) inner.erase(std::find(inner.begin(), inner.end(), cte), inner.end());
+      if (f.lateral && planned_alone(*f.subquery)) {
+        item.subquery = true;
+        sql::FromItem alone =
+            lateral_alone(f, item, items, lateral_cols_, not_lateral_, leaves_, pool_);
+        leaf_cols(item, items.size(), cols);
+        items.push_back(std::move(item));
+        return alone;
+      }
       outer_.push_back(&items);
-      Flat sub = subquery(cte ? *cte->query : *f.subquery, f.position, inner);
+      Flat sub = subquery_seeing(cte ? *cte->query : *f.subquery, f, items, inner, nullable);
       outer_.pop_back();
       item.subquery = true;
       item.name = f.alias.empty() ? cte->name : f.alias;
@@ -279,6 +301,23 @@ class Flattener {
     const std::string id = std::string(1, kLeafMark) + std::to_string(leaf_of.at(&f));
     item.name = f.alias.empty() ? f.name : f.alias;
     return table_leaf(f, rel, id, std::move(item), items, cols, std::move(out));
+  }
+
+  // `q` flattened, reading the items before it if `f` is LATERAL (its own levels start
+  // with nothing before them).
+  Flat subquery_seeing(const sql::Select& q, const sql::FromItem& f, const std::vector<Item>& items,
+                       const CteEnv& env, bool nullable) {
+    std::vector<NsCol> visible;
+    std::vector<size_t> not_lateral;
+    std::vector<size_t> touched;
+    visible.swap(lateral_cols_);
+    not_lateral.swap(not_lateral_);
+    const Scope lateral{&items,  0,       items.size(), &visible,    &outer_,
+                        nullptr, nullptr, &touched,     &not_lateral};
+    Flat sub = subquery(q, f.position, env, f.lateral ? &lateral : nullptr, nullable);
+    visible.swap(lateral_cols_);
+    not_lateral.swap(not_lateral_);
+    return sub;
   }
 
   // A table of the FROM clause as a leaf: its columns named `id`.column (the leaf's
@@ -319,7 +358,7 @@ class Flattener {
     for (const std::string& name : f.using_columns) {
       const NsCol& l = using_side(name, left, f.position, "left");
       const NsCol& r = using_side(name, right, f.position, "right");
-      merged.push_back(merged_column(f, l, r));
+      merged.push_back(merged_column(f, l, r, type_of(*l.expr), type_of(*r.expr)));
       checked(l.expr, items[l.item], f.position);
       checked(r.expr, items[r.item], f.position);
       auto eq = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, f.position);
@@ -339,35 +378,6 @@ class Flattener {
     rest(left);
     rest(right);
     return on;
-  }
-
-  // buildMergedJoinVar: an inner join's merged column is the side not coerced to the
-  // common type (the left one when neither is), a LEFT (RIGHT) join's its left (right)
-  // side's, coerced.
-  const NsCol& merged_column(const sql::FromItem& f, const NsCol& l, const NsCol& r) const {
-    const std::optional<TypeId> lt = type_of(*l.expr), rt = type_of(*r.expr);
-    if (!lt || !rt || *lt == *rt) return f.join == sql::JoinKind::kRight ? r : l;
-    auto rank = [](TypeId t) {
-      switch (t) {
-        case TypeId::kInt2:
-          return 1;
-        case TypeId::kInt4:
-          return 2;
-        case TypeId::kInt8:
-          return 3;
-        case TypeId::kVarchar:
-          return 11;
-        case TypeId::kText:
-          return 12;
-        default:
-          return 0;
-      }
-    };
-    const int a = rank(*lt), b = rank(*rt);
-    if (a == 0 || b == 0 || (a > 10) != (b > 10) || f.join != sql::JoinKind::kInner)
-      throw not_supported("JOIN ... USING over columns of different types beside a subquery",
-                          f.position);
-    return a > b ? l : r;
   }
 
   // A base table's column's type (a pulled-up expression's is not known here).
@@ -422,7 +432,8 @@ class Flattener {
   }
 
   // is_simple_subquery: what PostgreSQL would plan on its own is refused by name.
-  Flat subquery(const sql::Select& q, int position, const CteEnv& env) {
+  Flat subquery(const sql::Select& q, int position, const CteEnv& env,
+                const Scope* lateral = nullptr, bool nullable = false) {
     check_stack_depth();
     if (!q.with.empty()) throw not_supported("WITH inside a subquery in FROM", position);
     if (!q.values.empty() || !q.from)
@@ -445,9 +456,9 @@ class Flattener {
     std::vector<Item> items;
     std::vector<NsCol> cols;
     flat.from = level_from(*q.from, items, env, cols);
-    const Scope all{&items, 0, items.size(), &cols, &outer_};
-    if (q.where)
-      flat.from.pulled_quals = and_of(std::move(flat.from.pulled_quals), rewrite(*q.where, all));
+    const Scope all{&items, 0, items.size(), &cols, &outer_, lateral};
+    lateral_where(q.where.get(), all, lateral, flat.from.pulled_quals, postponed_,
+                  outer_.size() - 1);
     for (const sql::Target& t : q.targets) {
       if (t.expr->kind == sql::ExprKind::kStar) {
         std::vector<sql::Target> star;
@@ -463,6 +474,13 @@ class Flattener {
       pool_.push_back(rewrite(*t.expr, all));
       flat.outputs.push_back(pool_.back().get());
     }
+    // An output reading the items before a LATERAL subquery on an outer join's nullable
+    // side would go NULL with the subquery only through a PlaceHolderVar.
+    if (lateral && nullable && !lateral->touched->empty())
+      throw not_supported(
+          "a LATERAL subquery's output over the tables before it on the nullable side of "
+          "an outer join (a PlaceHolderVar)",
+          position);
     return flat;
   }
 
@@ -515,6 +533,7 @@ class Flattener {
     rename_expr(f.on.get());
     rename_expr(f.pulled_quals.get());
     if (!f.alias.empty() && f.alias[0] == kLeafMark) f.alias = final_name(f.alias);
+    if (!f.lateral_outer.empty()) f.lateral_outer = final_name(f.lateral_outer);
   }
   void rename_expr(sql::Expr* e) {
     if (e == nullptr) return;
@@ -542,6 +561,11 @@ class Flattener {
   const std::function<sql::ExprPtr(const sql::Expr&, const Scope&)> sublink_hook_ =
       [this](const sql::Expr& e, const Scope& around) { return sublink(e, around); };
   std::vector<const std::vector<Item>*> outer_;  // the levels around the subquery being read
+  // What a LATERAL subquery at this level may read: the columns of the items before it,
+  // and those across a RIGHT or FULL join (an error to read).
+  std::vector<NsCol> lateral_cols_;
+  std::vector<size_t> not_lateral_;
+  std::vector<Postponed> postponed_;
 };
 
 }  // namespace

@@ -21,12 +21,13 @@
 // aggregates, DISTINCT, ORDER BY, LIMIT or OFFSET; a WITH query referenced twice or AS
 // MATERIALIZED), and what pulling up would need more of (a PlaceHolderVar: an output that
 // is not strict over the subquery's columns read above an outer join that nulls it; a
-// subquery in WHERE inside one in FROM;
-// LATERAL) is refused by name. EXISTS / IN (SELECT ...) in the query's WHERE have their
-// references to the query's names replaced the same way and are left to the join binder
-// (their tables named in PostgreSQL's range-table order: EXISTS's before the FROM
-// subqueries', IN's after). JOIN ... USING beside a subquery becomes the ON clause it
-// stands for, its merged columns resolving as PostgreSQL's join RTE lists them.
+// subquery in WHERE inside one in FROM) is refused by name. A LATERAL subquery reads the
+// items before it: pulled up, its WHERE conjuncts over them join the lowest join holding
+// them; one PostgreSQL plans on its own stays a FROM item (engine/plan/from_lateral.h). EXISTS / IN
+// (SELECT ...) in the query's WHERE have their references to the query's names replaced the same
+// way and are left to the join binder (their tables named in PostgreSQL's range-table order:
+// EXISTS's before the FROM subqueries', IN's after). JOIN ... USING beside a subquery becomes the
+// ON clause it stands for, its merged columns resolving as PostgreSQL's join RTE lists them.
 #pragma once
 
 #include "engine/plan/plan_context.h"

@@ -38,6 +38,18 @@ bool strict_over_columns(const sql::Expr& e) {
   return strict(e) && has_column(e);
 }
 
+// A LATERAL subquery reads item `i` of the level around it.
+void note_lateral(const Scope& scope, size_t i, const std::string& name, int position) {
+  if (scope.not_lateral != nullptr &&
+      std::find(scope.not_lateral->begin(), scope.not_lateral->end(), i) !=
+          scope.not_lateral->end())
+    throw Error("invalid reference to FROM-clause entry for table " + quoted(name),
+                "The combining JOIN type must be INNER or LEFT for a LATERAL reference.", "")
+        .at_position(position)
+        .with_sqlstate(sqlstate::kInvalidColumnReference);
+  if (scope.touched != nullptr) scope.touched->push_back(i);
+}
+
 }  // namespace
 
 const NsCol& using_side(const std::string& name, const std::vector<NsCol>& side, int position,
@@ -131,6 +143,7 @@ const sql::Expr* resolve(const sql::Expr& ref, const Scope& scope) {
         throw Error("column " + ref.qualifier + "." + ref.name + " does not exist")
             .at_position(ref.position)
             .with_sqlstate(sqlstate::kUndefinedColumn);
+      note_lateral(scope, i, items[i].name, ref.position);
       return checked(found, items[i], ref.position);
     }
     // A table of a query around this subquery: PostgreSQL's hint toward LATERAL.
@@ -162,6 +175,7 @@ const sql::Expr* resolve(const sql::Expr& ref, const Scope& scope) {
     throw Error("column " + quoted(ref.name) + " does not exist")
         .at_position(ref.position)
         .with_sqlstate(sqlstate::kUndefinedColumn);
+  note_lateral(scope, size_t(from - items.data()), from->name, ref.position);
   return checked(found, *from, ref.position);
 }
 
@@ -175,6 +189,35 @@ const sql::Expr* checked(const sql::Expr* e, const Item& item, int position) {
         "join (a PlaceHolderVar)",
         position);
   return e;
+}
+
+// buildMergedJoinVar: an inner join's merged column is the side not coerced to the
+// common type (the left one when neither is), a LEFT (RIGHT) join's its left (right)
+// side's, coerced.
+const NsCol& merged_column(const sql::FromItem& f, const NsCol& l, const NsCol& r,
+                           std::optional<TypeId> lt, std::optional<TypeId> rt) {
+  if (!lt || !rt || *lt == *rt) return f.join == sql::JoinKind::kRight ? r : l;
+  auto rank = [](TypeId t) {
+    switch (t) {
+      case TypeId::kInt2:
+        return 1;
+      case TypeId::kInt4:
+        return 2;
+      case TypeId::kInt8:
+        return 3;
+      case TypeId::kVarchar:
+        return 11;
+      case TypeId::kText:
+        return 12;
+      default:
+        return 0;
+    }
+  };
+  const int a = rank(*lt), b = rank(*rt);
+  if (a == 0 || b == 0 || (a > 10) != (b > 10) || f.join != sql::JoinKind::kInner)
+    throw not_supported("JOIN ... USING over columns of different types beside a subquery",
+                        f.position);
+  return a > b ? l : r;
 }
 
 bool calls_volatile(const sql::Expr& e) {

@@ -7,10 +7,12 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "engine/core/types.h"
 #include "engine/sql/ast.h"
 
 namespace tp::from_subqueries {
@@ -56,6 +58,11 @@ struct Scope {
   const Scope* parent = nullptr;
   // What a subquery in an expression becomes (null: refused by name).
   const std::function<sql::ExprPtr(const sql::Expr&, const Scope&)>* sublink = nullptr;
+  // A LATERAL subquery's view of the FROM items before it: the items it reads are noted
+  // in `touched`; those of `not_lateral` (the other side of a RIGHT or FULL join) are
+  // PostgreSQL's 42P10.
+  std::vector<size_t>* touched = nullptr;
+  const std::vector<size_t>* not_lateral = nullptr;
 };
 
 // A copy of `e` with each column reference replaced by what it names in `scope`.
@@ -67,6 +74,10 @@ void expand_star(const sql::Expr& star, const Scope& scope, std::vector<sql::Tar
 // USING's column `name` on one side of its join (`which`: "left" or "right").
 const NsCol& using_side(const std::string& name, const std::vector<NsCol>& side, int position,
                         const char* which);
+// buildMergedJoinVar: JOIN ... USING's merged column of `l` and `r` (their types when
+// known).
+const NsCol& merged_column(const sql::FromItem& f, const NsCol& l, const NsCol& r,
+                           std::optional<TypeId> lt, std::optional<TypeId> rt);
 // `e`, read from `item`: refused by name where PostgreSQL would need a PlaceHolderVar.
 const sql::Expr* checked(const sql::Expr* e, const Item& item, int position);
 

@@ -205,10 +205,11 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
         key = &key->args[0];
       text += (i ? ", " : "") + deparse(*key);
     }
-    node = std::make_unique<scans::MemoizeNode>(
-        parameterized(*p.outer, params), params, std::move(keys), std::move(text), p.param_binary,
-        p.memo_singlerow, uint32_t(std::min(p.memo_entries, 4294967295.0)),
-        uint64_t(hash_memory_limit(ctx_.settings.costs)));
+    node = std::make_unique<scans::MemoizeNode>(parameterized(*p.outer, params), params,
+                                                std::move(keys), std::move(text),
+                                                p.param_binary || p.lateral, p.memo_singlerow,
+                                                uint32_t(std::min(p.memo_entries, 4294967295.0)),
+                                                uint64_t(hash_memory_limit(ctx_.settings.costs)));
   } else {
     node = p.param_build(params);
   }

@@ -17,7 +17,7 @@ bool JoinSearch::has_join_clauses(const JoinRelation& r) const {
     for (uint32_t v : c.members) (r.relids & (Relids(1) << q_.vars[v].rel) ? in : out) = true;
     if (in && out) return true;
   }
-  return has_join_restriction(q_.special_joins, r.relids);
+  return has_join_restriction(q_.special_joins, r.relids) || lateral_restricted(r.relids);
 }
 
 bool JoinSearch::have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const {
@@ -38,6 +38,7 @@ bool JoinSearch::have_relevant_joinclause(const JoinRelation& a, const JoinRelat
 // have_join_order_restriction: an outer join needs the pair joined, unless either can
 // first join something else legally through a join clause (clauseless joins wait).
 bool JoinSearch::have_join_order_restriction(const JoinRelation& a, const JoinRelation& b) const {
+  if (lateral_link(a.relids, b.relids)) return true;
   if (!join_order_restricted(q_.special_joins, a.relids, b.relids)) return false;
   return !has_legal_joinclause(a) && !has_legal_joinclause(b);
 }

@@ -78,6 +78,7 @@ bool JoinSearch::inner_is_unique(const JoinRelation& inner, const RestrictList& 
                                  JoinKind kind) const {
   if (std::popcount(inner.relids) != 1) return false;
   const int rel = std::countr_zero(inner.relids);
+  if (q_.rels[size_t(rel)].lateral) return false;  // no index: innerrel_is_unique's false
   // The restrictions' `column = constant` count too (relation_has_unique_index_for).
   std::vector<int> equated = q_.rels[size_t(rel)].constant_columns;
   for (const RestrictClause& c : r.clauses)
@@ -110,6 +111,8 @@ void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const 
     p.semi = semi_anti_join_factors(jselec, nselec, inner.rows);
   }
   const bool merge_allowed = select_equi_clauses(p);
+  if (!p.outer_total) return;  // a LATERAL subquery is only ever an inner side
+  if (!p.inner_total) return lateral_nestloops(p);
   if (merge_allowed) sort_inner_and_outer(p);
   if (merge_allowed) match_unsorted_outer(p);
   if (ctx_.settings.enable_hashjoin || kind == JoinKind::kFull) hash_inner_and_outer(p);

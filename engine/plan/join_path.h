@@ -139,6 +139,8 @@ struct JoinPath {
   // binary mode).
   bool param_binary = false;
   std::function<std::unique_ptr<scans::ExecNode>(const scans::ExecParams*)> param_build;
+  // A LATERAL subquery's scan: a Memoize over it compares its keys' bytes (binary mode).
+  bool lateral = false;
 };
 
 using JoinPathPtr = std::shared_ptr<const JoinPath>;

@@ -15,6 +15,7 @@
 #include "engine/plan/join_removal.h"
 #include "engine/plan/join_star.h"
 #include "engine/plan/join_sublinks.h"
+#include "engine/plan/lateral.h"
 #include "engine/plan/outer_joins.h"
 #include "engine/plan/rel_size.h"
 #include "engine/plan/select_list.h"
@@ -80,10 +81,10 @@ class JoinBinder {
                          eq, fixed_);
     remove_useless_joins(q_, ctx_);
     for (Relids& unit : q_.subproblems) unit &= q_.all_rels();
-    drop_fixed_order_keys();
+    q_.fixed = fixed_;
+    drop_redundant_order_keys(q_, s_.distinct);
     q_.limit = s_.limit;
     q_.offset = s_.offset.value_or(0);
-    q_.fixed = fixed_;
     return std::move(q_);
   }
 
@@ -257,6 +258,17 @@ class JoinBinder {
 
   void add_rel(const sql::FromItem& f) {
     JoinBaseRel r;
+    if (f.lateral) {
+      r.lateral_outer = rel_named(q_, f.lateral_outer);
+      if (r.lateral_outer < 0) throw not_supported("a LATERAL subquery here", f.position);
+      const JoinBaseRel& outer = q_.rels[size_t(r.lateral_outer)];
+      r.lateral = plan_lateral(ctx_, f, *outer.rel, outer.refname);
+      r.rel = &r.lateral->entry;
+      r.refname = f.alias;
+      r.prefix = sql::quote_identifier(r.refname) + ".";
+      q_.rels.push_back(std::move(r));
+      return;
+    }
     r.rel = &find_table_item(ctx_, f);
     r.refname = f.alias.empty() ? f.name : f.alias;
     if (!f.alias.empty() && f.alias != r.rel->name) r.alias = f.alias;
@@ -280,10 +292,17 @@ class JoinBinder {
           r.rel->stats.empty() ? std::nullopt : std::optional(stats_from_catalog(r.rel->stats));
       for (size_t c = 0; c < r.rel->columns.size(); ++c) {
         const Column& col = r.rel->columns[c];
-        q_.vars.push_back({int(i), int(c), col.type, col.typmod,
-                           column_width(*r.rel, c, stats ? &*stats : nullptr), 0});
+        q_.vars.push_back(
+            {int(i), int(c), col.type, col.typmod,
+             r.lateral ? r.lateral->widths[c] : column_width(*r.rel, c, stats ? &*stats : nullptr),
+             0});
       }
     }
+    // A LATERAL subquery's references: its outer relation returns them to the join.
+    for (size_t i = 0; i < q_.rels.size(); ++i)
+      if (q_.rels[i].lateral)
+        for (int c : q_.rels[i].lateral->outer_columns)
+          q_.vars[q_.var_of(q_.rels[i].lateral_outer, c)].where_needed |= Relids(1) << i;
   }
 
   std::unique_ptr<sql::Expr> column_ref(const Resolved& r) const {
@@ -391,15 +410,15 @@ class JoinBinder {
       const JoinBaseRel& rel = q_.rels[size_t(r.rel)];
       const Column& col = rel.rel->columns[size_t(r.column)];
       return BoundColumnRef{q_.var_of(r.rel, r.column), col.type, col.typmod,
-                            rel.prefix + sql::quote_identifier(col.name)};
+                            q_.column_name(r.rel, r.column)};
     };
   }
 
   std::shared_ptr<TypedExpr> var_expr(int rel, int column) const {
     const JoinBaseRel& r = q_.rels[size_t(rel)];
     const Column& col = r.rel->columns[size_t(column)];
-    return std::make_shared<TypedExpr>(column_expr(q_.var_of(rel, column), col.type, col.typmod,
-                                                   r.prefix + sql::quote_identifier(col.name)));
+    return std::make_shared<TypedExpr>(
+        column_expr(q_.var_of(rel, column), col.type, col.typmod, q_.column_name(rel, column)));
   }
 
   void add_target(std::shared_ptr<TypedExpr> e, std::string name) {
@@ -488,37 +507,6 @@ class JoinBinder {
       q_.order.push_back(std::move(item));
     }
     if (s_.distinct) finish_distinct_clause(q_);
-  }
-
-  // A key on a column WHERE fixes to a constant orders nothing, nor does one whose
-  // equivalence class an earlier key sorts already (`ORDER BY a.x, b.x` over `a.x =
-  // b.x`): PostgreSQL's pathkeys leave them out (pathkey_is_redundant), and so does the
-  // Sort Key.
-  void drop_fixed_order_keys() {
-    std::vector<JoinOrderItem> kept;
-    std::vector<uint32_t> sorted_classes;
-    for (JoinOrderItem& item : q_.order) {
-      const TypedExpr& e = *item.expr;
-      if (e.kind == TypedExpr::Kind::kColumn &&
-          std::find(fixed_.begin(), fixed_.end(), e.slot) != fixed_.end())
-        continue;
-      if (e.kind == TypedExpr::Kind::kColumn && !s_.distinct) {
-        const uint32_t key = q_.key_of(e.slot);
-        if (key < q_.classes.size() &&
-            std::find(sorted_classes.begin(), sorted_classes.end(), key) != sorted_classes.end())
-          continue;
-        sorted_classes.push_back(key);
-      }
-      const bool odd_nulls = item.nulls_first != item.descending;
-      // A computed key prints in parentheses of its own, as show_sort_keys deparses it.
-      const std::string text =
-          e.kind == TypedExpr::Kind::kColumn ? deparse(e) : "(" + deparse(e) + ")";
-      q_.order_text += (q_.order_text.empty() ? "" : ", ") + text +
-                       (item.descending ? " DESC" : "") +
-                       (odd_nulls ? (item.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
-      kept.push_back(std::move(item));
-    }
-    q_.order = std::move(kept);
   }
 
   void need(const TypedExpr& e, Relids by) {

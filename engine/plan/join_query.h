@@ -40,6 +40,7 @@
 namespace tp {
 
 struct GroupedSelect;
+struct LateralSubquery;
 
 // A set of base relations, one bit each (PostgreSQL's Relids).
 using Relids = uint64_t;
@@ -58,6 +59,10 @@ struct JoinBaseRel {
   // given to every member after them, as generate_base_implied_equalities does).
   std::vector<const sql::Expr*> restrictions;
   std::vector<int> constant_columns;  // columns a restriction `col = constant` fixes
+  // A LATERAL subquery planned on its own (engine/plan/lateral.h; `rel` is its output
+  // columns), parameterized by the base relation `lateral_outer`.
+  std::shared_ptr<LateralSubquery> lateral;
+  int lateral_outer = -1;
 };
 
 struct QueryVar {
@@ -171,6 +176,9 @@ struct JoinQuery {
   }
   // The relations `e` reads.
   Relids relids_of(const TypedExpr& e) const;
+  // A column as EXPLAIN prints it: "o.cust", or a LATERAL subquery's output column as
+  // the expression of its plan it is ("o.id": setrefs removed the Subquery Scan).
+  std::string column_name(int rel, int column) const;
   // A var's pathkey: its class's index, or a key of its own (classes.size() + var).
   uint32_t key_of(uint32_t var) const;
   // The vars a relation of `relids` returns (those read above it), ascending.
@@ -209,5 +217,9 @@ bool is_join_select(const sql::Select& s);
 // Binds `s` (is_join_select). Throws PostgreSQL's errors for unknown, ambiguous and
 // out-of-scope columns and relations, and refuses by name what is not built yet.
 JoinQuery bind_join_query(PlanContext& ctx, const sql::Select& s);
+
+// ORDER BY's keys as PostgreSQL's pathkeys keep them (join_vars.cc): a key WHERE fixes
+// to a constant, or of a class an earlier key sorts, left out; the Sort Key's text.
+void drop_redundant_order_keys(JoinQuery& q, bool distinct);
 
 }  // namespace tp

@@ -97,7 +97,8 @@ const JoinRelation& JoinSearch::run() {
       kept->pathkeys = useful_pathkeys(r, p->pathkeys);
       add_path(r.paths, std::move(kept), consider_startup_);
     }
-    set_cheapest(r);
+    // A LATERAL subquery has only its parameterized path: no cheapest unparameterized one.
+    if (!q_.rels[i].lateral) set_cheapest(r);
     index_[r.relids] = rels_.size();
     levels_[1].push_back(rels_.size());
     rels_.push_back(std::move(r));
@@ -115,6 +116,7 @@ const JoinRelation& JoinSearch::run() {
 // linking it to this one (`inner member = outer member`), the index paths that apply
 // them, costed for as many scans as that relation has rows (get_loop_count).
 void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
+  if (q_.rels[rel].lateral) return add_lateral_path(inner, rel);
   if (!base_[rel].param_paths) return;
   for (size_t other = 0; other < q_.rels.size(); ++other) {
     if (other == rel || q_.is_removed(other)) continue;
@@ -265,7 +267,8 @@ void JoinSearch::make_join_rel(size_t r1, size_t r2) {
   int special = -1;
   bool reversed = false;
   if (!join_is_legal(q_.special_joins, rels_[r1].relids, rels_[r2].relids, special, reversed) ||
-      !respects_units(q_.subproblems, rels_[r1].relids | rels_[r2].relids))
+      !respects_units(q_.subproblems, rels_[r1].relids | rels_[r2].relids) ||
+      !lateral_legal(rels_[r1].relids | rels_[r2].relids))
     return;
   if (reversed) std::swap(r1, r2);
   const JoinKind kind = special < 0 ? JoinKind::kInner : q_.special_joins[size_t(special)].kind;

@@ -106,6 +106,14 @@ class JoinSearch {
 
   void search_level(size_t level);
   void add_param_paths(JoinRelation& inner, size_t rel);
+  // join_lateral.cc: a LATERAL subquery's one path, parameterized by the relation it
+  // reads; the join relations that may hold it (those holding that relation too); and
+  // the Nested Loops that join it, the only method that can.
+  void add_lateral_path(JoinRelation& inner, size_t rel);
+  bool lateral_legal(Relids joined) const;
+  bool lateral_link(Relids a, Relids b) const;
+  bool lateral_restricted(Relids r) const;
+  void lateral_nestloops(Pair& p);
   void add_filter_params(size_t rel, size_t other, std::vector<ParamClause>& clauses,
                          std::vector<TypedExpr>& outer, std::vector<TypedExpr>& written,
                          std::vector<std::string>& filters) const;

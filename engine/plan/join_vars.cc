@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "engine/plan/join_query.h"
+#include "engine/plan/lateral.h"
 
 #include "engine/plan/outer_joins.h"
 #include "engine/sql/expr_bind.h"
@@ -34,9 +35,14 @@ std::vector<uint32_t> JoinQuery::output_vars(Relids relids) const {
 }
 
 std::string JoinQuery::var_name(uint32_t var) const {
-  const QueryVar& v = vars[var];
-  const JoinBaseRel& r = rels[size_t(v.rel)];
-  return r.prefix + sql::quote_identifier(r.rel->columns[size_t(v.column)].name);
+  return column_name(vars[var].rel, vars[var].column);
+}
+
+std::string JoinQuery::column_name(int rel, int column) const {
+  const JoinBaseRel& r = rels[size_t(rel)];
+  if (r.lateral && !r.lateral->shown[size_t(column)].empty())
+    return r.lateral->shown[size_t(column)];
+  return r.prefix + sql::quote_identifier(r.rel->columns[size_t(column)].name);
 }
 
 TypedExpr JoinQuery::var_equality(uint32_t a, uint32_t b) const {
@@ -78,6 +84,36 @@ std::vector<std::pair<uint32_t, uint32_t>> JoinQuery::outer_join_merge_pairs() c
     out.push_back({b.slot, a.slot});
   }
   return out;
+}
+
+// A key on a column WHERE fixes to a constant orders nothing, nor does one whose
+// equivalence class an earlier key sorts already (`ORDER BY a.x, b.x` over `a.x =
+// b.x`): PostgreSQL's pathkeys leave them out (pathkey_is_redundant), and so does the
+// Sort Key.
+void drop_redundant_order_keys(JoinQuery& q, bool distinct) {
+  std::vector<JoinOrderItem> kept;
+  std::vector<uint32_t> sorted_classes;
+  for (JoinOrderItem& item : q.order) {
+    const TypedExpr& e = *item.expr;
+    if (e.kind == TypedExpr::Kind::kColumn &&
+        std::find(q.fixed.begin(), q.fixed.end(), e.slot) != q.fixed.end())
+      continue;
+    if (e.kind == TypedExpr::Kind::kColumn && !distinct) {
+      const uint32_t key = q.key_of(e.slot);
+      if (key < q.classes.size() &&
+          std::find(sorted_classes.begin(), sorted_classes.end(), key) != sorted_classes.end())
+        continue;
+      sorted_classes.push_back(key);
+    }
+    const bool odd_nulls = item.nulls_first != item.descending;
+    // A computed key prints in parentheses of its own, as show_sort_keys deparses it.
+    const std::string text =
+        e.kind == TypedExpr::Kind::kColumn ? deparse(e) : "(" + deparse(e) + ")";
+    q.order_text += (q.order_text.empty() ? "" : ", ") + text + (item.descending ? " DESC" : "") +
+                    (odd_nulls ? (item.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
+    kept.push_back(std::move(item));
+  }
+  q.order = std::move(kept);
 }
 
 }  // namespace tp

@@ -121,7 +121,12 @@ void text_node(const scans::ExecNode& n, const ExplainRun& run, int indent,
       return text_node(n, inner, indent, out);
     }
   }
-  if (n.explain_transparent()) return text_node(*n.children()[0], run, indent, out);
+  if (n.explain_transparent()) {
+    ExplainRun inner = run;
+    if (n.upper_prefix(inner.prefix.table, inner.prefix.columns))
+      return text_node(*n.children()[0], inner, indent, out);
+    return text_node(*n.children()[0], run, indent, out);
+  }
   const sql::ExplainOptions& o = *run.options;
   // PostgreSQL's layout: a child's line is "->  " at its parent's detail
   // indent; its own details sit 2 columns right of its name.
@@ -275,7 +280,12 @@ void json_runtime_fields(const scans::ExecNode& n, const ExplainRun& run,
 
 void json_node(const scans::ExecNode& n, const ExplainRun& run, int indent, std::string& out,
                const std::string& label = "") {
-  if (n.explain_transparent()) return json_node(*n.children()[0], run, indent, out, label);
+  if (n.explain_transparent()) {
+    ExplainRun inner = run;
+    if (n.upper_prefix(inner.prefix.table, inner.prefix.columns))
+      return json_node(*n.children()[0], inner, indent, out, label);
+    return json_node(*n.children()[0], run, indent, out, label);
+  }
   const sql::ExplainOptions& o = *run.options;
   std::string pad(size_t(indent), ' ');
   std::vector<std::string> fields;

@@ -218,6 +218,11 @@ struct FromItem {
   std::vector<std::string> using_columns;
   // A subquery in FROM: `(SELECT ...) alias [(columns)]` (alias and column_aliases above).
   std::shared_ptr<const Select> subquery;
+  // `LATERAL (SELECT ...)`: the subquery may read the FROM items before it.
+  bool lateral = false;
+  // Set by the planner only (engine/plan/lateral.h): the table a LATERAL subquery it
+  // plans on its own reads, by the name EXPLAIN gives it.
+  std::string lateral_outer;
   // Set by the planner only (engine/plan/from_subqueries.h): the WHERE of a subquery pulled
   // up in this item's place, filtering it as PostgreSQL's pulled-up FromExpr quals do.
   ExprPtr pulled_quals;

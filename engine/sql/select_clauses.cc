@@ -66,10 +66,27 @@ FromItem SelectClauseParser::table_ref() {
 // A table or function with its alias, or a parenthesised join.
 FromItem SelectClauseParser::from_primary() {
   accept_word("only");  // no table has children: ONLY t is t
-  if (is_word("lateral"))
-    throw Error("LATERAL is not supported")
-        .at_position(peek().position)
-        .with_sqlstate(sqlstate::kFeatureNotSupported);
+  if (is_word("lateral")) {
+    const int position = peek().position;
+    next();
+    if (!is_punct("(")) {
+      // Only a subquery or a function may follow (PostgreSQL's grammar): a table name
+      // is a syntax error at the token after it.
+      identifier();
+      while (accept_punct(".")) identifier();
+      if (!is_punct("(")) syntax_error();
+      throw Error("LATERAL over a function is not supported")
+          .at_position(position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    }
+    if (!is_word("select", 1) && !is_word("with", 1))
+      throw Error("LATERAL over a parenthesised join or VALUES is not supported")
+          .at_position(position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+    FromItem f = subquery_item();
+    f.lateral = true;
+    return f;
+  }
   if (!is_punct("(")) return relation_item();
   if (is_word("select", 1) || is_word("with", 1)) return subquery_item();
   if (is_word("values", 1))

@@ -87,7 +87,7 @@ TEST_F(FromSubqueryTables, WhatIsNotBuiltIsRefusedByName) {
   // PostgreSQL's dummy relation on the nullable side: refused, not planned as empty.
   refused("select o.id, s.cid from o left join (select cid from c where false) s on o.cust = s.cid",
           "always false on the nullable side");
-  refused("select * from lateral (select 1) s", "LATERAL");
+  refused("select * from lateral (select 1) s", "a subquery in FROM without a FROM clause");
   refused("with recursive w as (select 1) select * from w", "WITH RECURSIVE");
   refused(
       "select * from (select id from o where exists (select 1 from c where c.cid = o.cust)) s "
