@@ -12,6 +12,7 @@
 #include "engine/plan/join_grouping.h"
 #include "engine/plan/join_query.h"
 #include "engine/plan/join_search.h"
+#include "engine/plan/parallel_cost.h"
 #include "engine/plan/plan_steps.h"
 #include "engine/plan/prepqual.h"
 #include "engine/plan/scan_choice.h"
@@ -164,9 +165,11 @@ class JoinSelectPlanner {
       in.width = t.width;
       in.view = t.view;
       for (size_t p = 0; p < t.paths.size(); ++p) {
-        if (!t.paths[p].parallel_safe) continue;  // parallel joins: not yet
         auto path = std::make_shared<JoinPath>();
         path->cost = t.paths[p].cost;
+        // A Gather over the table's partial path (generate_useful_gather_paths on a
+        // base relation of a join) competes with its serial paths.
+        path->parallel_safe = t.paths[p].parallel_safe;
         path->relids = Relids(1) << i;
         path->width = t.width;
         path->scan = int(p);
@@ -181,6 +184,16 @@ class JoinSelectPlanner {
         in.paths.push_back(std::move(path));
       }
       in.param_paths = t.param_paths;
+      if (partial_joins_ok())
+        for (const PartialScan& ps : t.partials) {
+          auto path = std::make_shared<JoinPath>();
+          path->cost = ps.path;
+          path->relids = Relids(1) << i;
+          path->width = t.width;
+          path->workers = ps.workers;
+          path->partial_scan = std::make_shared<const PartialScan>(ps);
+          in.partial_paths.push_back(std::move(path));
+        }
       builders_[i] = t.builders;
       // Restrictions proven contradictory on a nullable side: PostgreSQL's gating
       // Result over the scan, which returns nothing.
@@ -195,6 +208,12 @@ class JoinSelectPlanner {
       return i + 1 < q_.rels.size() ? enter(i + 1) : finish();
     };
     return choose_scan(ctx_, queries_[i]);
+  }
+
+  // Partial join paths run the join below a Gather in every participant; not under a
+  // gating Result (its quals would go into the participants).
+  bool partial_joins_ok() const {
+    return ctx_.settings.max_parallel_workers_per_gather > 0 && q_.gating.empty();
   }
 
   int final_width() const {
@@ -241,11 +260,14 @@ class JoinSelectPlanner {
           std::find(computed.begin(), computed.end(), o.expr) == computed.end())
         computed.push_back(o.expr);
     const double projection = select_list_cost(ctx_.settings.costs, computed);
+    std::vector<JoinPathPtr> candidates = rel.paths;
+    if (JoinPathPtr g = top_gather(rel, projection, width)) candidates.push_back(std::move(g));
     std::vector<TablePath> paths;
-    for (const JoinPathPtr& p : rel.paths) {
+    for (const JoinPathPtr& p : candidates) {
       PathCost c = p->cost;
-      c.total += projection * c.rows;
-      paths.push_back({c, common_pathkeys(p->pathkeys, query_pathkeys_), true, {}});
+      // A Gather's participants computed the target below it.
+      if (p->kind != JoinPath::Kind::kGather) c.total += projection * c.rows;
+      paths.push_back({c, common_pathkeys(p->pathkeys, query_pathkeys_), p->parallel_safe, {}});
     }
     SerialQuery sq;
     sq.order_keys = q_.order.size();
@@ -263,7 +285,7 @@ class JoinSelectPlanner {
       };
     const std::optional<SerialChoice> choice = choose_serial_path(paths, sq);
     if (!choice) throw Error("could not devise a query plan for the given query");
-    const JoinPath& chosen = *rel.paths[choice->path];
+    const JoinPath& chosen = *candidates[choice->path];
     JoinPlanBuilder builder(ctx_, q_, search, builders_);
     std::unique_ptr<scans::ExecNode> node = builder.build(chosen);
     node->estimate.width = width;
@@ -284,6 +306,25 @@ class JoinSelectPlanner {
     out.path = top.path;
     out.width = width;
     return out;
+  }
+
+  // The top relation's Gather (apply_scanjoin_target_to_paths, then
+  // generate_useful_gather_paths): over the cheapest partial path with the select list's
+  // cost on each participant's rows, returning the relation's rows.
+  JoinPathPtr top_gather(const JoinRelation& rel, double projection, int width) const {
+    if (rel.partial_paths.empty()) return nullptr;
+    auto sub = std::make_shared<JoinPath>(*rel.partial_paths.front());
+    sub->cost.total += projection * sub->cost.rows;
+    sub->width = width;
+    auto g = std::make_shared<JoinPath>();
+    g->kind = JoinPath::Kind::kGather;
+    g->cost = cost_gather(ctx_.settings.costs, sub->cost, rel.rows);
+    g->relids = rel.relids;
+    g->width = width;
+    g->workers = sub->workers;
+    g->outer = std::move(sub);
+    g->parallel_safe = false;
+    return g;
   }
 
   // The ORDER BY's Sort, or an Incremental Sort over `presorted` leading keys the path
