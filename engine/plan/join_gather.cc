@@ -1,4 +1,5 @@
-// A Gather over a partial join path. Each participant runs its own copy of the join: the
+// A Gather over a partial join path, or a Gather Merge over each participant's Sort of
+// it. Each participant runs its own copy of the join: the
 // partial scan at its outer end reads a share of the table's blocks (the copies share
 // them through the Gather's ParallelBlocks), every other node is whole in each copy (a
 // nested loop's inner scans, a Hash each participant builds).
@@ -6,14 +7,16 @@
 // The copies are built at plan time, while the scan choosers whose builders make the
 // inner scans are alive: the Gather builds the leader's copy when it is made, and this
 // builder makes every worker's copy then too, handing one to each worker at its start.
-// A second run of the Gather (a rescan) would need new copies after the planner is gone,
-// so it is refused with an error; the join planner never puts such a Gather where it
-// runs twice (a Gather over a join is the plan's top or below a join that reads it once).
+// A second run of the Gather (a rescan, as the inner side of a Nested Loop) would need new
+// copies after the planner is gone: it starts no worker, and the leader runs its own copy
+// over all the blocks (as PostgreSQL does when no background worker can be had).
 #include <deque>
 
 #include "engine/core/error.h"
 #include "engine/plan/join_build.h"
+#include "engine/plan/plan_steps.h"
 #include "scans/gather.h"
+#include "scans/gather_merge.h"
 
 namespace tp {
 
@@ -38,10 +41,19 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_gather(const JoinPath& p
   };
   auto copies = std::make_shared<Copies>();
   const JoinPath& sub = *p.outer;
-  copies->fill = [this, &sub, &f, n = p.workers + 1,
+  auto participant_top = [this, &p](const JoinPath& input) {
+    std::unique_ptr<scans::ExecNode> node = build(input);
+    if (!p.gather_merge) return node;
+    node = std::make_unique<scans::SortNode>(std::move(node), p.merge_keys, p.merge_text,
+                                             p.merge_bound, kSortMemoryLimitBytes);
+    const PathCost& c = p.merge_sort_cost;
+    node->estimate = {c.startup, c.total, c.rows, input.width};
+    return node;
+  };
+  copies->fill = [this, &participant_top, &sub, &f, n = p.workers + 1,
                   out = copies.get()](scans::ParallelBlocks& blocks) {
     partial_leaf_ = [&f, &blocks] { return f.participant(blocks); };
-    for (int i = 0; i < n; ++i) out->ready.push_back(build(sub));
+    for (int i = 0; i < n; ++i) out->ready.push_back(participant_top(sub));
     partial_leaf_ = nullptr;
   };
   scans::ParticipantBuilder participant = [copies](scans::ParallelBlocks& blocks) {
@@ -50,15 +62,20 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_gather(const JoinPath& p
       copies->fill = nullptr;
       fill(blocks);
     }
-    if (copies->ready.empty())
-      throw Error("not supported: running a Gather over a join a second time (a rescan)");
+    // A rescan finds none left: its workers do not start, the leader's copy (kept
+    // across runs) reads every block.
+    if (copies->ready.empty()) return std::unique_ptr<scans::ExecNode>();
     std::unique_ptr<scans::ExecNode> node = std::move(copies->ready.front());
     copies->ready.pop_front();
     return node;
   };
   scans::GatherParams params = gather_params(ctx_, scan, f.shared);
   params.workers_planned = p.workers;
-  auto node = std::make_unique<scans::GatherNode>(std::move(participant), params);
+  std::unique_ptr<scans::ExecNode> node;
+  if (p.gather_merge)
+    node = std::make_unique<scans::GatherMergeNode>(std::move(participant), params, p.merge_keys);
+  else
+    node = std::make_unique<scans::GatherNode>(std::move(participant), params);
   node->estimate = {p.cost.startup, p.cost.total, p.cost.rows, p.width};
   return node;
 }

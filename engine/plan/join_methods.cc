@@ -351,9 +351,6 @@ void JoinSearch::hash_inner_and_outer(Pair& p) {
 
 void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
                               std::vector<PathKey> pathkeys, bool partial) {
-  // A Gather over a join cannot run twice (join_gather.cc); as a loop's inner side it
-  // would, and PostgreSQL's costs never pick that.
-  if (inner->kind == JoinPath::Kind::kGather) return;
   // A parameterized inner side applies its own clauses, and a class's other clauses
   // between the same relations (join_clause_is_movable_into): they leave the Join Filter.
   // A clause that also reads a third relation stays, as in PostgreSQL.

@@ -4,6 +4,8 @@
 // of a Gather above it: its outer side is partial (each participant reads a share of the
 // outer relation's blocks), its inner side whole in each participant, so only joins that
 // preserve nothing of the inner side can be partial (no Right or Full join).
+#include <optional>
+
 #include "engine/plan/join_search.h"
 #include "engine/plan/parallel_cost.h"
 
@@ -81,9 +83,12 @@ void JoinSearch::add_join_path(Pair& p, std::shared_ptr<JoinPath> path, bool par
   add_partial_path(p.join.partial_paths, std::move(path));
 }
 
-// generate_gather_paths for a join relation below the top: a Gather over the cheapest
-// partial path, returning the relation's rows; not parallel-safe itself.
-void JoinSearch::add_gather_path(JoinRelation& r) const {
+// generate_useful_gather_paths for a relation below the top: a Gather over the cheapest
+// partial path (a base relation has it from its scan chooser), and a Gather Merge over
+// each participant's Sort of it in the leading ORDER BY keys the relation returns
+// (get_useful_pathkeys_for_relation); both return the relation's rows and are not
+// parallel-safe themselves.
+void JoinSearch::add_gather_path(JoinRelation& r, bool base) const {
   if (r.partial_paths.empty()) return;
   const JoinPathPtr& sub = r.partial_paths.front();
   auto g = std::make_shared<JoinPath>();
@@ -94,7 +99,35 @@ void JoinSearch::add_gather_path(JoinRelation& r) const {
   g->outer = sub;
   g->workers = sub->workers;
   g->parallel_safe = false;
-  add_path(r.paths, std::move(g), consider_startup_);
+  if (!base) add_path(r.paths, g, consider_startup_);
+  std::vector<PathKey> keys;
+  std::vector<scans::SortKey> sort;
+  for (const PathKey& k : query_pathkeys_) {
+    std::optional<size_t> slot;
+    for (size_t i = 0; i < r.vars.size() && !slot; ++i)
+      if (var_key_[r.vars[i]] == k.key) slot = i;
+    if (!slot) break;
+    keys.push_back(k);
+    sort.push_back({uint32_t(*slot), k.descending, k.nulls_first});
+  }
+  if (keys.empty()) return;
+  const PlannerSettings& st = ctx_.settings;
+  auto gm = std::make_shared<JoinPath>(*g);
+  gm->gather_merge = true;
+  gm->merge_sort_cost =
+      disabled_if(!st.enable_sort, cost_sort(cs_, sub->cost, sub->cost.rows, sub->width, 0, -1));
+  gm->cost =
+      cost_gather_merge(cs_, gm->merge_sort_cost, r.rows, sub->workers, !st.enable_gathermerge);
+  gm->pathkeys = keys;
+  gm->merge_keys = std::move(sort);
+  for (const scans::SortKey& k : gm->merge_keys) {
+    // The relation's member of the key's class, as EXPLAIN prints a sort key.
+    gm->merge_text += (gm->merge_text.empty() ? "" : ", ") + q_.var_name(r.vars[k.slot]);
+    if (k.descending) gm->merge_text += " DESC";
+    if (k.nulls_first != k.descending)
+      gm->merge_text += k.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+  }
+  add_path(r.paths, std::move(gm), consider_startup_);
 }
 
 }  // namespace tp

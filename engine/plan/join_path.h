@@ -19,6 +19,7 @@
 #include "engine/plan/parallel_paths.h"
 #include "scans/exec_node.h"
 #include "scans/exec_params.h"
+#include "scans/sort_limit_agg.h"
 
 namespace tp {
 
@@ -110,6 +111,13 @@ struct JoinPath {
   std::shared_ptr<const PartialScan> partial_scan;
   // Whether the path may run below a Gather (false for a Gather and all above one).
   bool parallel_safe = true;
+  // kGather as a Gather Merge: each participant sorts its rows on `merge_keys` (slots of
+  // the relation's vars), costed `merge_sort_cost`, bounded by a LIMIT's `merge_bound`.
+  bool gather_merge = false;
+  std::vector<scans::SortKey> merge_keys;
+  std::string merge_text;
+  PathCost merge_sort_cost;
+  int64_t merge_bound = -1;
   bool mark_restore = false;  // kScan: an index scan (ExecSupportsMarkRestore)
   std::shared_ptr<const RestrictList> restrict;
   // Hash join: the hash clauses; merge join: the merge clauses in key order; nested loop:

@@ -99,6 +99,7 @@ const JoinRelation& JoinSearch::run() {
       add_path(r.paths, std::move(kept), consider_startup_);
     }
     if (consider_parallel_) r.partial_paths = base_[i].partial_paths;
+    add_gather_path(r, true);
     set_cheapest(r);
     index_[r.relids] = rels_.size();
     levels_[1].push_back(rels_.size());

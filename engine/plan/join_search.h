@@ -169,7 +169,7 @@ class JoinSearch {
   void prepare_partial(Pair& p) const;
   void consider_parallel_nestloop(Pair& p);
   void consider_parallel_mergejoin(Pair& p);
-  void add_gather_path(JoinRelation& r) const;
+  void add_gather_path(JoinRelation& r, bool base = false) const;
   // Where a path's rows and precheck go: the relation's rows, or a participant's share.
   double path_rows(const Pair& p, const JoinPath& outer, bool partial) const;
   bool keep_partial(const Pair& p, double initial_total, const std::vector<PathKey>& keys) const;

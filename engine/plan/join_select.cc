@@ -261,7 +261,19 @@ class JoinSelectPlanner {
         computed.push_back(o.expr);
     const double projection = select_list_cost(ctx_.settings.costs, computed);
     std::vector<JoinPathPtr> candidates = rel.paths;
-    if (JoinPathPtr g = top_gather(rel, projection, width)) candidates.push_back(std::move(g));
+    const std::optional<int64_t> limit = limit_tuples(s_);
+    const double limit_rows = limit ? double(*limit) : -1;
+    SerialQuery sq;
+    JoinPathPtr limited_merge;  // create_ordered_paths' Gather Merge, bounded by the LIMIT
+    if (JoinPathPtr g = top_gather(rel, projection, width)) {
+      candidates.push_back(g);
+      if (participants_can_sort()) {
+        candidates.push_back(top_gather_merge(*g, rel, rel.rows, -1));
+        const JoinPath& sub = *g->outer;
+        limited_merge = top_gather_merge(*g, rel, sub.cost.rows * sub.workers, limit_rows);
+        sq.ordered_extra.push_back(limited_merge->cost);
+      }
+    }
     std::vector<TablePath> paths;
     for (const JoinPathPtr& p : candidates) {
       PathCost c = p->cost;
@@ -269,10 +281,7 @@ class JoinSelectPlanner {
       if (p->kind != JoinPath::Kind::kGather) c.total += projection * c.rows;
       paths.push_back({c, common_pathkeys(p->pathkeys, query_pathkeys_), p->parallel_safe, {}});
     }
-    SerialQuery sq;
     sq.order_keys = q_.order.size();
-    const std::optional<int64_t> limit = limit_tuples(s_);
-    const double limit_rows = limit ? double(*limit) : -1;
     if (limit) sq.limit_rows = limit_rows;
     sq.sort = [&](const PathCost& p) {
       return disabled_if(!ctx_.settings.enable_sort,
@@ -285,13 +294,15 @@ class JoinSelectPlanner {
       };
     const std::optional<SerialChoice> choice = choose_serial_path(paths, sq);
     if (!choice) throw Error("could not devise a query plan for the given query");
-    const JoinPath& chosen = *candidates[choice->path];
+    const bool extra = choice->kind == SerialChoice::Kind::kOrderedExtra;
+    const JoinPath& chosen = extra ? *limited_merge : *candidates[choice->path];
+    const PathCost chosen_cost = extra ? choice->top : paths[choice->path].cost;
     JoinPlanBuilder builder(ctx_, q_, search, builders_);
     std::unique_ptr<scans::ExecNode> node = builder.build(chosen);
     node->estimate.width = width;
-    node->estimate.total_cost = paths[choice->path].cost.total;
+    node->estimate.total_cost = chosen_cost.total;
     if (!q_.gating.empty()) node = scans::gating_result(std::move(node), q_.gating);
-    PlanTop top{std::move(node), paths[choice->path].cost};
+    PlanTop top{std::move(node), chosen_cost};
     std::vector<uint32_t> layout = rel.vars;
     top.node = project_join_columns(std::move(top.node), computed, layout);
     for (const auto& t : q_.targets) output_slots_.push_back(slot_of(*t, computed, layout));
@@ -325,6 +336,38 @@ class JoinSelectPlanner {
     g->outer = std::move(sub);
     g->parallel_safe = false;
     return g;
+  }
+
+  // Each participant can sort the join's rows itself: every ORDER BY key is a column (a
+  // computed one is projected above the Gather Merge).
+  bool participants_can_sort() const {
+    return !q_.order.empty() &&
+           std::all_of(q_.order.begin(), q_.order.end(), [](const JoinOrderItem& o) {
+             return o.expr->kind == TypedExpr::Kind::kColumn;
+           });
+  }
+
+  // A Gather Merge over each participant's Sort of the top Gather's partial path:
+  // generate_useful_gather_paths' (`rows` the relation's, no bound) and
+  // create_ordered_paths' (`rows` a participant's times the workers, the LIMIT's bound).
+  JoinPathPtr top_gather_merge(const JoinPath& gather, const JoinRelation& rel, double rows,
+                               double limit_rows) const {
+    const PlannerSettings& st = ctx_.settings;
+    const JoinPath& sub = *gather.outer;
+    auto gm = std::make_shared<JoinPath>(gather);
+    gm->gather_merge = true;
+    gm->merge_sort_cost = disabled_if(
+        !st.enable_sort, cost_sort(st.costs, sub.cost, sub.cost.rows, sub.width, 0, limit_rows));
+    gm->cost =
+        cost_gather_merge(st.costs, gm->merge_sort_cost, rows, sub.workers, !st.enable_gathermerge);
+    gm->pathkeys = query_pathkeys_;
+    for (const JoinOrderItem& o : q_.order) {
+      const auto at = std::find(rel.vars.begin(), rel.vars.end(), o.expr->slot);
+      gm->merge_keys.push_back({uint32_t(at - rel.vars.begin()), o.descending, o.nulls_first});
+    }
+    gm->merge_text = q_.order_text;
+    gm->merge_bound = limit_rows >= 0 ? int64_t(limit_rows) : -1;
+    return gm;
   }
 
   // The ORDER BY's Sort, or an Incremental Sort over `presorted` leading keys the path
