@@ -55,7 +55,7 @@ class ParallelJoinTables : public ::testing::Test {
 };
 
 TEST_F(ParallelJoinTables, PlansAndRowsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "join_parallel.out"), 12u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "join_parallel.out"), 15u);
 }
 
 // Each participant runs the join over its share of o's blocks and the whole of c:
