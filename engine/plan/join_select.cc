@@ -264,16 +264,9 @@ class JoinSelectPlanner {
     const std::optional<int64_t> limit = limit_tuples(s_);
     const double limit_rows = limit ? double(*limit) : -1;
     SerialQuery sq;
-    JoinPathPtr limited_merge;  // create_ordered_paths' Gather Merge, bounded by the LIMIT
-    if (JoinPathPtr g = top_gather(rel, projection, width)) {
-      candidates.push_back(g);
-      if (participants_can_sort()) {
-        candidates.push_back(top_gather_merge(*g, rel, rel.rows, -1));
-        const JoinPath& sub = *g->outer;
-        limited_merge = top_gather_merge(*g, rel, sub.cost.rows * sub.workers, limit_rows);
-        sq.ordered_extra.push_back(limited_merge->cost);
-      }
-    }
+    // create_ordered_paths' Gather Merge, bounded by the LIMIT.
+    const JoinPathPtr limited_merge =
+        add_top_gathers(rel, projection, width, limit_rows, candidates, sq);
     std::vector<TablePath> paths;
     for (const JoinPathPtr& p : candidates) {
       PathCost c = p->cost;
@@ -336,6 +329,23 @@ class JoinSelectPlanner {
     g->outer = std::move(sub);
     g->parallel_safe = false;
     return g;
+  }
+
+  // The top relation's Gather, and with an ORDER BY its Gather Merges: generate_useful_
+  // gather_paths' among the candidates, create_ordered_paths' (returned) as `sq`'s extra
+  // ordered path.
+  JoinPathPtr add_top_gathers(const JoinRelation& rel, double projection, int width,
+                              double limit_rows, std::vector<JoinPathPtr>& candidates,
+                              SerialQuery& sq) const {
+    const JoinPathPtr g = top_gather(rel, projection, width);
+    if (!g) return nullptr;
+    candidates.push_back(g);
+    if (!participants_can_sort()) return nullptr;
+    candidates.push_back(top_gather_merge(*g, rel, rel.rows, -1));
+    const JoinPath& sub = *g->outer;
+    JoinPathPtr limited = top_gather_merge(*g, rel, sub.cost.rows * sub.workers, limit_rows);
+    sq.ordered_extra.push_back(limited->cost);
+    return limited;
   }
 
   // Each participant can sort the join's rows itself: every ORDER BY key is a column (a
