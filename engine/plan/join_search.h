@@ -28,8 +28,9 @@
 // parallel-safe inner one (nested loops over the inner's plain and parameterized paths
 // and their Memoize, a merge join of both sorted, a hash join whose Hash each
 // participant builds), kept by add_partial_path; a Gather over the cheapest one below
-// the top level. Not yet: Parallel Hash (a shared table), Gather Merge below the top,
-// parameterized bitmap heap paths, parameterization by several relations.
+// the top level, and a Gather Merge over each participant's Sort of it in the leading
+// ORDER BY keys the relation returns. Not yet: Parallel Hash (a shared table), a Gather
+// Merge straight over an ordered partial path, parameterization by several relations.
 #pragma once
 
 #include <map>
