@@ -80,6 +80,7 @@ void WorkerGroup::start() {
     for (int i = 0; i < granted; ++i) {
       auto w = std::make_unique<Worker>();
       w->tree = build_(blocks_);
+      if (!w->tree) break;  // no copy for this run: as a worker that cannot start
       std::vector<ExecNode*> nodes;
       preorder(*w->tree, nodes);
       for (size_t k = 0; k < nodes.size() && k < leader_nodes.size(); ++k)

@@ -60,7 +60,8 @@ class ParallelWorkerSlots {
 };
 
 // Builds one participant's copy of the plan below the Gather; every copy reads
-// its table's blocks from `blocks`.
+// its table's blocks from `blocks`. A worker's copy may be null: that worker does not
+// start this run (as when no thread can be had), the others and the leader do its share.
 using ParticipantBuilder = std::function<std::unique_ptr<ExecNode>(ParallelBlocks& blocks)>;
 
 struct GatherParams {

@@ -47,10 +47,17 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build(const JoinPath& p) const
   switch (p.kind) {
     case JoinPath::Kind::kScan: {
       if (p.param_build) throw Error("internal error: a parameterized scan outside a nested loop");
+      if (p.partial_scan) {
+        if (!partial_leaf_) throw Error("internal error: a partial scan outside a Gather");
+        node = partial_leaf_();
+        break;
+      }
       const int rel = std::countr_zero(p.relids);
       node = scans_[size_t(rel)][size_t(p.scan)]();
       break;
     }
+    case JoinPath::Kind::kGather:
+      return build_gather(p);
     case JoinPath::Kind::kUnique:
       node = build_unique(p);
       break;

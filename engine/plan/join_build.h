@@ -3,7 +3,8 @@
 // combined row is its outer input's vars, then its inner input's, and its conditions
 // are remapped onto those slots. Nested Loop (its Join Filter every clause), Hash Join
 // (the class clauses as Hash Cond, outer side first, the others as Join Filter) with its
-// Hash, Merge Join with the Sorts and the Materialize the path asked for, Materialize.
+// Hash, Merge Join with the Sorts and the Materialize the path asked for, Materialize,
+// and a Gather over a partial join (join_gather.cc).
 //
 //   JoinPlanBuilder b(ctx, q, search, scan_builders);
 //   std::unique_ptr<scans::ExecNode> root = b.build(*chosen);   // rows: search.output_vars(all)
@@ -32,6 +33,9 @@ class JoinPlanBuilder {
 
  private:
   std::unique_ptr<scans::ExecNode> build_join(const JoinPath& p) const;
+  // A Gather over a partial join path (join_gather.cc): every participant's copy of the
+  // join, its partial scan reading the blocks they share.
+  std::unique_ptr<scans::ExecNode> build_gather(const JoinPath& p) const;
   // A semi join's right side made distinct: HashAggregate, or Unique over a Sort.
   std::vector<uint32_t> layout_of(const JoinPath& p) const;
   const std::vector<TypedExpr>& held_keys(const JoinPath& p) const;
@@ -54,6 +58,8 @@ class JoinPlanBuilder {
   const JoinQuery& q_;
   const JoinSearch& search_;
   const std::vector<ScanBuilders>& scans_;
+  // While a Gather's copies are built: the participant's partial scan.
+  mutable std::function<std::unique_ptr<scans::ExecNode>()> partial_leaf_;
 };
 
 // Rewrites `e`'s var slots into positions of `layout` (a var list).

@@ -92,7 +92,7 @@ void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const 
                            const std::shared_ptr<const RestrictList>& restrict, JoinKind kind,
                            UniqueSide unique, JoinPathPtr unique_path) {
   Pair p{outer, inner, *restrict, join, restrict, kind, false, {}, {}, {}, unique,
-         outer.cheapest_total, outer.cheapest_startup, inner.cheapest_total};
+         outer.cheapest_total, outer.cheapest_startup, inner.cheapest_total, nullptr, nullptr};
   if (unique == UniqueSide::kOuter) p.outer_total = p.outer_startup = unique_path;
   if (unique == UniqueSide::kInner) p.inner_total = unique_path;
   // A semi or anti join's inner side is not proven unique (PostgreSQL 15 does not try);
@@ -113,6 +113,7 @@ void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const 
   const bool merge_allowed = select_equi_clauses(p);
   if (!p.outer_total) return;  // a LATERAL subquery is only ever an inner side
   if (!p.inner_total) return lateral_nestloops(p);
+  prepare_partial(p);
   if (merge_allowed) sort_inner_and_outer(p);
   if (merge_allowed) match_unsorted_outer(p);
   if (ctx_.settings.enable_hashjoin || kind == JoinKind::kFull) hash_inner_and_outer(p);
@@ -185,6 +186,9 @@ void JoinSearch::sort_inner_and_outer(Pair& p) {
         }
     try_mergejoin(p, p.outer_total, p.inner_total, join_pathkeys(p, outer_keys), merge, outer_keys,
                   inner_keys_for(p, merge, outer_sort));
+    if (p.partial_outer && p.safe_inner)
+      try_mergejoin(p, p.partial_outer, p.safe_inner, join_pathkeys(p, outer_keys), merge,
+                    outer_keys, inner_keys_for(p, merge, outer_sort), true);
   }
 }
 
@@ -201,6 +205,7 @@ void JoinSearch::match_unsorted_outer(Pair& p) {
     m->width = inner->width;
     m->cost = cost_material(cs_, inner->cost, inner->width);
     m->outer = inner;
+    m->parallel_safe = inner->parallel_safe;
     material = std::move(m);
   }
   // A unique-ified outer side: its one path, over the cheapest.
@@ -226,6 +231,8 @@ void JoinSearch::match_unsorted_outer(Pair& p) {
       try_mergejoin(p, outer, p.inner_total, {}, {}, {}, {});
     }
   }
+  if (p.partial_outer && nestloop) consider_parallel_nestloop(p);
+  if (p.partial_outer) consider_parallel_mergejoin(p);
 }
 
 // get_memoize_path: a Memoize over a parameterized inner path, keyed by its parameters,
@@ -282,7 +289,7 @@ JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
 // clauses its leading pathkeys give, the cheapest inner path sorted to match, and inner
 // paths already in that order (or a prefix of it).
 void JoinSearch::merge_paths_for_outer(Pair& p, const JoinPathPtr& outer,
-                                       const std::vector<PathKey>& keys) {
+                                       const std::vector<PathKey>& keys, bool partial) {
   std::vector<size_t> merge;
   std::vector<PathKey> outer_order;
   for (const PathKey& k : outer->pathkeys) {
@@ -300,14 +307,15 @@ void JoinSearch::merge_paths_for_outer(Pair& p, const JoinPathPtr& outer,
   const bool use_all = p.kind == JoinKind::kRight || p.kind == JoinKind::kFull;
   if (use_all && merge.size() != p.merge.size()) return;
   const std::vector<PathKey> inner_keys = inner_keys_for(p, merge, outer_order);
-  try_mergejoin(p, outer, p.inner_total, keys, merge, {}, inner_keys);
+  const JoinPathPtr& sorted_inner = partial ? p.safe_inner : p.inner_total;
+  try_mergejoin(p, outer, sorted_inner, keys, merge, {}, inner_keys, partial);
   if (p.unique == UniqueSide::kInner) return;  // no presorted unique paths
   JoinPathPtr cheapest_total, cheapest_startup;
   for (size_t n = inner_keys.size(); n > 0; --n) {
     const std::vector<PathKey> trial(inner_keys.begin(), inner_keys.begin() + std::ptrdiff_t(n));
     JoinPathPtr by_total, by_startup;
     for (const JoinPathPtr& ip : p.inner.paths) {
-      if (!pathkeys_contained_in(trial, ip->pathkeys)) continue;
+      if (!pathkeys_contained_in(trial, ip->pathkeys) || (partial && !ip->parallel_safe)) continue;
       if (!by_total || ip->cost.total < by_total->cost.total) by_total = ip;
       if (!by_startup || ip->cost.startup < by_startup->cost.startup) by_startup = ip;
     }
@@ -316,12 +324,13 @@ void JoinSearch::merge_paths_for_outer(Pair& p, const JoinPathPtr& outer,
       for (size_t k = 0; k < n; ++k)
         if (inner_keys[m].key == trial[k].key) trimmed.push_back(merge[m]);
     if (by_total && (!cheapest_total || by_total->cost.total < cheapest_total->cost.total)) {
-      try_mergejoin(p, outer, by_total, keys, trimmed, {}, {});
+      try_mergejoin(p, outer, by_total, keys, trimmed, {}, {}, partial);
       cheapest_total = by_total;
     }
     if (by_startup &&
         (!cheapest_startup || by_startup->cost.startup < cheapest_startup->cost.startup)) {
-      if (by_startup != cheapest_total) try_mergejoin(p, outer, by_startup, keys, trimmed, {}, {});
+      if (by_startup != cheapest_total)
+        try_mergejoin(p, outer, by_startup, keys, trimmed, {}, {}, partial);
       cheapest_startup = by_startup;
     }
     if (use_all) break;
@@ -335,14 +344,17 @@ void JoinSearch::hash_inner_and_outer(Pair& p) {
   if (p.unique == UniqueSide::kInner) {
     try_hashjoin(p, total, p.inner_total);
     if (startup != total) try_hashjoin(p, startup, p.inner_total);
+    if (p.partial_outer && p.safe_inner) try_hashjoin(p, p.partial_outer, p.safe_inner, true);
     return;
   }
   try_hashjoin(p, startup, p.inner_total);
   if (total != startup) try_hashjoin(p, total, p.inner_total);
+  // A partial hash join: each participant builds the whole table (no Parallel Hash).
+  if (p.partial_outer && p.safe_inner) try_hashjoin(p, p.partial_outer, p.safe_inner, true);
 }
 
 void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
-                              std::vector<PathKey> pathkeys) {
+                              std::vector<PathKey> pathkeys, bool partial) {
   // A parameterized inner side applies its own clauses, and a class's other clauses
   // between the same relations (join_clause_is_movable_into): they leave the Join Filter.
   // A clause that also reads a third relation stays, as in PostgreSQL.
@@ -369,14 +381,16 @@ void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathP
   in.indexed_join_quals =
       inner->kind == JoinPath::Kind::kScan && inner->required_outer != 0 && checked.empty();
   in.join_quals = quals_cost(p.restrict, &checked);
-  in.rows = p.join.rows;
-  PathCost cost = cost_nestloop(cs_, in);
+  in.rows = path_rows(p, *outer, partial);
+  const NestLoopWorkspace ws = initial_cost_nestloop(cs_, in);
+  if (partial && !keep_partial(p, ws.total, pathkeys)) return;
+  PathCost cost = final_cost_nestloop(cs_, in, ws);
   cost = disabled_if(!ctx_.settings.enable_nestloop, cost);
   // The disable cost goes on the startup and total, as initial_cost_nestloop adds it.
   auto path = std::make_shared<JoinPath>();
   path->kind = JoinPath::Kind::kNestLoop;
   path->join_kind = p.kind;
-  path->cost = {cost.startup, cost.total, p.join.rows};
+  path->cost = {cost.startup, cost.total, in.rows};
   path->relids = p.join.relids;
   path->width = p.join.width;
   path->pathkeys = std::move(pathkeys);
@@ -384,12 +398,13 @@ void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathP
   path->inner = inner;
   path->restrict = p.shared;
   path->join_keys = std::move(applied);
-  add_path(p.join.paths, std::move(path), consider_startup_);
+  add_join_path(p, std::move(path), partial);
 }
 
 void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
                                std::vector<PathKey> pathkeys, const std::vector<size_t>& clauses,
-                               std::vector<PathKey> outer_sort, std::vector<PathKey> inner_sort) {
+                               std::vector<PathKey> outer_sort, std::vector<PathKey> inner_sort,
+                               bool partial) {
   if (!outer_sort.empty() && pathkeys_contained_in(outer_sort, outer->pathkeys)) outer_sort.clear();
   if (!inner_sort.empty() && pathkeys_contained_in(inner_sort, inner->pathkeys)) inner_sort.clear();
   MergeJoinInput in;
@@ -409,14 +424,15 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
   in.mergejoin_tuples = approx_tuple_count(*outer, *inner, p.restrict, clauses);
   in.inner_supports_mark_restore = supports_mark_restore(*inner);
   in.enable_material = ctx_.settings.enable_material;
-  in.rows = p.join.rows;
+  in.rows = path_rows(p, *outer, partial);
   const MergeJoinWorkspace ws = initial_cost_mergejoin(cs_, in);
+  if (partial && !keep_partial(p, ws.total, pathkeys)) return;
   const MergeJoinCost mc = final_cost_mergejoin(cs_, in, ws);
   auto path = std::make_shared<JoinPath>();
   path->kind = JoinPath::Kind::kMergeJoin;
   path->join_kind = p.kind;
   path->cost = disabled_if(!ctx_.settings.enable_mergejoin, mc.path);
-  path->cost.rows = p.join.rows;
+  path->cost.rows = in.rows;
   path->relids = p.join.relids;
   path->width = p.join.width;
   path->pathkeys = std::move(pathkeys);
@@ -433,7 +449,7 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
     const PathCost inner_plan = path->inner_sort.empty() ? inner->cost : ws.inner_sort;
     path->inner_material_cost = mergejoin_inner_material(cs_, inner_plan);
   }
-  add_path(p.join.paths, std::move(path), consider_startup_);
+  add_join_path(p, std::move(path), partial);
 }
 
 // mergejoinscansel for the first merge clause, over two columns in ascending order.
@@ -483,7 +499,8 @@ HashBucketStats JoinSearch::bucket_stats(const RestrictClause& c, const TypedExp
   return s;
 }
 
-void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner) {
+void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
+                              bool partial) {
   const std::vector<size_t>& clauses = p.hash;
   HashJoinInput in;
   in.kind = p.kind;
@@ -495,8 +512,9 @@ void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathP
   in.join_quals = quals_cost(p.restrict);
   in.semi = p.semi;
   in.hashjoin_tuples = approx_tuple_count(*outer, *inner, p.restrict, clauses);
-  in.rows = p.join.rows;
+  in.rows = path_rows(p, *outer, partial);
   const HashJoinWorkspace ws = initial_cost_hashjoin(cs_, in);
+  if (partial && !keep_partial(p, ws.total, {})) return;
   HashBucketStats bucket{1, 1};
   // final_cost_hashjoin: a unique-ified inner side is taken as good for hashing, one
   // row per bucket and no common value (even where a unique index made it a no-op).
@@ -513,7 +531,7 @@ void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathP
   path->join_kind = p.kind;
   path->cost =
       disabled_if(!ctx_.settings.enable_hashjoin, final_cost_hashjoin(cs_, in, ws, bucket));
-  path->cost.rows = p.join.rows;
+  path->cost.rows = in.rows;
   path->relids = p.join.relids;
   path->width = p.join.width;
   path->outer = outer;
@@ -522,7 +540,7 @@ void JoinSearch::try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathP
   path->join_keys = clauses;
   path->hash_buckets = ws.table.buckets;
   path->hash_batches = ws.table.batches;
-  add_path(p.join.paths, std::move(path), consider_startup_);
+  add_join_path(p, std::move(path), partial);
 }
 
 }  // namespace tp

@@ -36,9 +36,13 @@ void add_path(std::vector<JoinPathPtr>& list, JoinPathPtr p, bool consider_start
         switch (costs) {
           case FuzzyCompare::kEqual:
             if (keys == PathKeysComparison::kBetter1) {
-              remove_old = p->cost.rows <= old.cost.rows;
+              remove_old = p->cost.rows <= old.cost.rows && p->parallel_safe >= old.parallel_safe;
             } else if (keys == PathKeysComparison::kBetter2) {
-              accept = !(p->cost.rows >= old.cost.rows);
+              accept = !(p->cost.rows >= old.cost.rows && p->parallel_safe <= old.parallel_safe);
+            } else if (p->parallel_safe && !old.parallel_safe) {
+              remove_old = true;
+            } else if (!p->parallel_safe && old.parallel_safe) {
+              accept = false;
             } else if (p->cost.rows < old.cost.rows) {
               remove_old = true;
             } else if (p->cost.rows > old.cost.rows) {
@@ -51,10 +55,12 @@ void add_path(std::vector<JoinPathPtr>& list, JoinPathPtr p, bool consider_start
             }
             break;
           case FuzzyCompare::kNewBetter:
-            if (keys != PathKeysComparison::kBetter2) remove_old = p->cost.rows <= old.cost.rows;
+            if (keys != PathKeysComparison::kBetter2)
+              remove_old = p->cost.rows <= old.cost.rows && p->parallel_safe >= old.parallel_safe;
             break;
           case FuzzyCompare::kOldBetter:
-            if (keys != PathKeysComparison::kBetter1 && p->cost.rows >= old.cost.rows)
+            if (keys != PathKeysComparison::kBetter1 && p->cost.rows >= old.cost.rows &&
+                p->parallel_safe <= old.parallel_safe)
               accept = false;
             break;
           case FuzzyCompare::kDifferent:
@@ -71,6 +77,64 @@ void add_path(std::vector<JoinPathPtr>& list, JoinPathPtr p, bool consider_start
     ++i;
   }
   list.insert(list.begin() + std::ptrdiff_t(insert_at), std::move(p));
+}
+
+void add_partial_path(std::vector<JoinPathPtr>& list, JoinPathPtr p) {
+  constexpr double kFuzz = 1.01;
+  size_t insert_at = 0;
+  for (size_t i = 0; i < list.size();) {
+    const JoinPath& old = *list[i];
+    bool remove_old = false, accept = true;
+    const PathKeysComparison keys = compare_pathkeys(p->pathkeys, old.pathkeys);
+    if (keys != PathKeysComparison::kDifferent) {
+      if (p->cost.total > old.cost.total * kFuzz) {
+        accept = keys == PathKeysComparison::kBetter1;
+      } else if (old.cost.total > p->cost.total * kFuzz) {
+        remove_old = keys != PathKeysComparison::kBetter2;
+      } else if (keys == PathKeysComparison::kBetter1) {
+        remove_old = true;
+      } else if (keys == PathKeysComparison::kBetter2) {
+        accept = false;
+      } else if (old.cost.total > p->cost.total * 1.0000000001) {
+        remove_old = true;
+      } else {
+        accept = false;
+      }
+    }
+    if (remove_old) {
+      list.erase(list.begin() + std::ptrdiff_t(i));
+      continue;
+    }
+    if (p->cost.total >= old.cost.total) insert_at = i + 1;
+    if (!accept) return;
+    ++i;
+  }
+  list.insert(list.begin() + std::ptrdiff_t(insert_at), std::move(p));
+}
+
+bool partial_path_precheck(const std::vector<JoinPathPtr>& partial,
+                           const std::vector<JoinPathPtr>& regular, double total,
+                           const std::vector<PathKey>& pathkeys, bool consider_startup) {
+  constexpr double kFuzz = 1.01;
+  for (const JoinPathPtr& old : partial) {
+    const PathKeysComparison keys = compare_pathkeys(pathkeys, old->pathkeys);
+    if (keys == PathKeysComparison::kDifferent) continue;
+    if (total > old->cost.total * kFuzz && keys != PathKeysComparison::kBetter1) return false;
+    if (old->cost.total > total * kFuzz && keys != PathKeysComparison::kBetter2) return true;
+  }
+  // add_path_precheck with the total as the startup cost too: the list is ordered by
+  // total cost, so the first dearer path ends the look.
+  for (const JoinPathPtr& old : regular) {
+    if (total <= old->cost.total * kFuzz) break;
+    if (consider_startup && total <= old->cost.startup * kFuzz) continue;  // wins on startup
+    const PathKeysComparison keys = compare_pathkeys(pathkeys, old->pathkeys);
+    if (keys == PathKeysComparison::kEqual || keys == PathKeysComparison::kBetter2) return false;
+  }
+  return true;
+}
+
+double partial_rows(double rows, int workers, bool leader_participation) {
+  return clamp_row_est(rows / parallel_divisor(workers, leader_participation));
 }
 
 }  // namespace tp

@@ -16,8 +16,10 @@
 #include "engine/plan/cost_model.h"
 #include "engine/plan/join_cost.h"
 #include "engine/plan/join_query.h"
+#include "engine/plan/parallel_paths.h"
 #include "scans/exec_node.h"
 #include "scans/exec_params.h"
+#include "scans/sort_limit_agg.h"
 
 namespace tp {
 
@@ -81,6 +83,7 @@ struct JoinPath {
   // kDummy: a relation proven empty (PostgreSQL's dummy path, a Result that returns
   // nothing).
   // kUnique: its input (outer) made distinct on `unique_vars` (create_unique_path).
+  // kGather: a Gather over a partial path (outer), each participant running a copy.
   enum class Kind : uint8_t {
     kScan,
     kNestLoop,
@@ -89,7 +92,8 @@ struct JoinPath {
     kMaterial,
     kMemoize,
     kDummy,
-    kUnique
+    kUnique,
+    kGather
   };
   Kind kind = Kind::kScan;
   JoinKind join_kind = JoinKind::kInner;  // joins: inner, left, right, full or anti
@@ -99,7 +103,21 @@ struct JoinPath {
   std::vector<PathKey> pathkeys;
   std::shared_ptr<const JoinPath> outer;  // joins; kMaterial, kMemoize: its input
   std::shared_ptr<const JoinPath> inner;
-  int scan = -1;              // kScan: the base relation's path (its builder)
+  int scan = -1;  // kScan: the base relation's path (its builder)
+  // A partial path (PostgreSQL's partial_pathlist) runs in every participant of a Gather
+  // above it: its rows are one participant's share, `workers` the Gather's. A kScan
+  // partial path is `partial_scan`, whose blocks the participants share.
+  int workers = 0;
+  std::shared_ptr<const PartialScan> partial_scan;
+  // Whether the path may run below a Gather (false for a Gather and all above one).
+  bool parallel_safe = true;
+  // kGather as a Gather Merge: each participant sorts its rows on `merge_keys` (slots of
+  // the relation's vars), costed `merge_sort_cost`, bounded by a LIMIT's `merge_bound`.
+  bool gather_merge = false;
+  std::vector<scans::SortKey> merge_keys;
+  std::string merge_text;
+  PathCost merge_sort_cost;
+  int64_t merge_bound = -1;
   bool mark_restore = false;  // kScan: an index scan (ExecSupportsMarkRestore)
   std::shared_ptr<const RestrictList> restrict;
   // Hash join: the hash clauses; merge join: the merge clauses in key order; nested loop:
@@ -149,6 +167,22 @@ using JoinPathPtr = std::shared_ptr<const JoinPath>;
 // kept unless a path in `list` dominates it (fuzzily cheaper by 1%, with no worse
 // pathkeys; `consider_startup` when a LIMIT makes startup cost count), and those it
 // dominates are dropped. `list` stays ordered by total cost.
+// A parallel-safe path beats an unsafe one of fuzzily equal costs and order.
 void add_path(std::vector<JoinPathPtr>& list, JoinPathPtr p, bool consider_startup);
+
+// add_partial_path over a relation's partial paths: total cost alone (1% fuzz), better
+// pathkeys keeping a fuzzily dearer path. `list` stays ordered by total cost.
+void add_partial_path(std::vector<JoinPathPtr>& list, JoinPathPtr p);
+
+// add_partial_path_precheck: whether a partial path of `total` cost (a lower bound, the
+// initial cost) and `pathkeys` could survive beside the relation's partial paths and its
+// regular ones (a regular path fuzzily cheaper, in an order at least as good, rules it
+// out, unless `consider_startup` and the new one may win on startup).
+bool partial_path_precheck(const std::vector<JoinPathPtr>& partial,
+                           const std::vector<JoinPathPtr>& regular, double total,
+                           const std::vector<PathKey>& pathkeys, bool consider_startup);
+
+// The rows of a partial join path: the relation's, divided among the participants.
+double partial_rows(double rows, int workers, bool leader_participation);
 
 }  // namespace tp

@@ -68,6 +68,7 @@ JoinSearch::JoinSearch(const PlanContext& ctx, const JoinQuery& q, std::vector<J
       consider_startup_(consider_startup) {
   for (uint32_t v = 0; v < q.vars.size(); ++v) var_key_.push_back(q.key_of(v));
   merge_pairs_ = q.outer_join_merge_pairs();
+  consider_parallel_ = ctx.settings.max_parallel_workers_per_gather > 0;
 }
 
 uint32_t JoinSearch::key_of(uint32_t var) const {
@@ -84,7 +85,7 @@ const JoinRelation& JoinSearch::run() {
     if (q_.is_removed(i)) {
       // Kept in its place (rels_ is indexed by base relation first), joined to nothing.
       index_[Relids(1) << i] = rels_.size();
-      rels_.push_back({Relids(1) << i, 0, 0, {}, {}, {}, nullptr, nullptr});
+      rels_.push_back({Relids(1) << i, 0, 0, {}, {}, {}, nullptr, nullptr, {}});
       continue;
     }
     JoinRelation r;
@@ -97,17 +98,26 @@ const JoinRelation& JoinSearch::run() {
       kept->pathkeys = useful_pathkeys(r, p->pathkeys);
       add_path(r.paths, std::move(kept), consider_startup_);
     }
+    if (consider_parallel_ && !q_.rels[i].lateral) r.partial_paths = base_[i].partial_paths;
     // A LATERAL subquery has only its parameterized path: no cheapest unparameterized one.
-    if (!q_.rels[i].lateral) set_cheapest(r);
+    if (!q_.rels[i].lateral) {
+      add_gather_path(r, true);
+      set_cheapest(r);
+    }
     index_[r.relids] = rels_.size();
     levels_[1].push_back(rels_.size());
     rels_.push_back(std::move(r));
   }
   for (size_t i = 0; i < q_.rels.size(); ++i)
     if (!q_.is_removed(i)) add_param_paths(rels_[i], i);
-  for (size_t level = 2; level <= size_t(std::popcount(q_.all_rels())); ++level) {
+  const size_t top = size_t(std::popcount(q_.all_rels()));
+  for (size_t level = 2; level <= top; ++level) {
     search_level(level);
-    for (size_t i : levels_[level]) set_cheapest(rels_[i]);
+    for (size_t i : levels_[level]) {
+      // The top relation's Gather comes after its target is costed (join_select.cc).
+      if (level < top) add_gather_path(rels_[i]);
+      set_cheapest(rels_[i]);
+    }
   }
   return rels_[index_.at(q_.all_rels())];
 }
@@ -246,6 +256,7 @@ void JoinSearch::mark_dummy(JoinRelation& r) const {
   r.rows = 0;
   r.paths = {dummy};
   r.param_paths.clear();
+  r.partial_paths.clear();
   set_cheapest(r);
 }
 

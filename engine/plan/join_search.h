@@ -21,8 +21,16 @@
 // Outer and anti joins (outer_joins.h) restrict the order: a pair is joined only if
 // join_is_legal, a LEFT join's pair gets Left paths one way and Right paths the other
 // (no Nested Loop: it can only preserve its outer side), a FULL join only Merge and
-// Hash paths, an anti join one way only. Not yet: parameterized bitmap heap paths,
-// parameterization by several relations, parallel join paths.
+// Hash paths, an anti join one way only.
+//
+// Partial paths (join_partial.cc): a base relation's partial scans, and a join's partial
+// paths made as add_paths_to_joinrel makes them over a partial outer path and a
+// parallel-safe inner one (nested loops over the inner's plain and parameterized paths
+// and their Memoize, a merge join of both sorted, a hash join whose Hash each
+// participant builds), kept by add_partial_path; a Gather over the cheapest one below
+// the top level, and a Gather Merge over each participant's Sort of it in the leading
+// ORDER BY keys the relation returns. Not yet: Parallel Hash (a shared table), a Gather
+// Merge straight over an ordered partial path, parameterization by several relations.
 #pragma once
 
 #include <map>
@@ -47,7 +55,8 @@ struct JoinBaseInput {
   double rows = 0;    // after its restrictions
   int width = 0;
   const RelationStatsView* view = nullptr;
-  std::vector<JoinPathPtr> paths;  // kScan paths, as add_path keeps them
+  std::vector<JoinPathPtr> paths;          // kScan paths, as add_path keeps them
+  std::vector<JoinPathPtr> partial_paths;  // partial kScan paths, add_partial_path's order
   // Its index paths parameterized by join clauses (TablePaths::param_paths).
   std::function<std::vector<ParamScanPath>(const std::vector<ParamClause>&, double)> param_paths;
 };
@@ -62,6 +71,7 @@ struct JoinRelation {
   std::vector<JoinPathPtr> param_paths;
   JoinPathPtr cheapest_total;
   JoinPathPtr cheapest_startup;
+  std::vector<JoinPathPtr> partial_paths;  // cheapest total first
 };
 
 // Which side of a pair add_paths_to_joinrel unique-ifies (a semi join's right side).
@@ -102,6 +112,11 @@ class JoinSearch {
     JoinPathPtr outer_total;
     JoinPathPtr outer_startup;
     JoinPathPtr inner_total;
+    // Partial paths are made (the outer side has some, no unique-ified outer side, no
+    // Right or Full join): the cheapest partial outer path and the cheapest
+    // parallel-safe inner path (none: no partial merge or hash join).
+    JoinPathPtr partial_outer;
+    JoinPathPtr safe_inner;
   };
 
   void search_level(size_t level);
@@ -141,7 +156,8 @@ class JoinSearch {
                  UniqueSide unique = UniqueSide::kNone, JoinPathPtr unique_path = nullptr);
   void sort_inner_and_outer(Pair& p);
   void match_unsorted_outer(Pair& p);
-  void merge_paths_for_outer(Pair& p, const JoinPathPtr& outer, const std::vector<PathKey>& keys);
+  void merge_paths_for_outer(Pair& p, const JoinPathPtr& outer, const std::vector<PathKey>& keys,
+                             bool partial = false);
   void hash_inner_and_outer(Pair& p);
   // create_unique_path (join_unique.cc): `rel` distinct on a semi join's right vars.
   JoinPathPtr unique_path(const JoinRelation& rel, const SpecialJoin& sj);
@@ -149,12 +165,27 @@ class JoinSearch {
   // get_loop_count (join_unique.cc): how often `other` rescans a scan of `rel`.
   double loop_count(size_t rel, size_t other) const;
   JoinPathPtr memoize_path(const Pair& p, const JoinPath& outer, const JoinPathPtr& inner) const;
+  // `partial`: a partial path over a partial outer path (try_partial_*_path), kept by
+  // add_partial_path after its precheck.
   void try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
-                    std::vector<PathKey> pathkeys);
+                    std::vector<PathKey> pathkeys, bool partial = false);
   void try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
                      std::vector<PathKey> pathkeys, const std::vector<size_t>& clauses,
-                     std::vector<PathKey> outer_sort, std::vector<PathKey> inner_sort);
-  void try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner);
+                     std::vector<PathKey> outer_sort, std::vector<PathKey> inner_sort,
+                     bool partial = false);
+  void try_hashjoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
+                    bool partial = false);
+  // Partial paths (join_partial.cc): the pair's partial outer and safe inner paths,
+  // consider_parallel_nestloop, consider_parallel_mergejoin, and a join relation's
+  // Gather (generate_gather_paths).
+  void prepare_partial(Pair& p) const;
+  void consider_parallel_nestloop(Pair& p);
+  void consider_parallel_mergejoin(Pair& p);
+  void add_gather_path(JoinRelation& r, bool base = false) const;
+  // Where a path's rows and precheck go: the relation's rows, or a participant's share.
+  double path_rows(const Pair& p, const JoinPath& outer, bool partial) const;
+  bool keep_partial(const Pair& p, double initial_total, const std::vector<PathKey>& keys) const;
+  void add_join_path(Pair& p, std::shared_ptr<JoinPath> path, bool partial);
   bool inner_is_unique(const JoinRelation& inner, const RestrictList& r, JoinKind kind) const;
   MergeScanFractions scan_fractions(const RestrictClause& c, const JoinPath& outer,
                                     const std::vector<PathKey>& order) const;
@@ -179,6 +210,8 @@ class JoinSearch {
   std::vector<JoinBaseInput> base_;
   std::vector<PathKey> query_pathkeys_;
   bool consider_startup_;
+  // The relations may have partial paths (PostgreSQL's consider_parallel).
+  bool consider_parallel_ = false;
   std::vector<uint32_t> var_key_;                           // per var: its class, or classes + var
   std::vector<std::pair<uint32_t, uint32_t>> merge_pairs_;  // outer_join_merge_pairs
   std::vector<JoinRelation> rels_;                          // base relations first

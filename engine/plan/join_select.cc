@@ -13,6 +13,7 @@
 #include "engine/plan/join_query.h"
 #include "engine/plan/join_search.h"
 #include "engine/plan/lateral.h"
+#include "engine/plan/parallel_cost.h"
 #include "engine/plan/plan_steps.h"
 #include "engine/plan/prepqual.h"
 #include "engine/plan/scan_choice.h"
@@ -189,9 +190,11 @@ class JoinSelectPlanner {
       in.width = t.width;
       in.view = t.view;
       for (size_t p = 0; p < t.paths.size(); ++p) {
-        if (!t.paths[p].parallel_safe) continue;  // parallel joins: not yet
         auto path = std::make_shared<JoinPath>();
         path->cost = t.paths[p].cost;
+        // A Gather over the table's partial path (generate_useful_gather_paths on a
+        // base relation of a join) competes with its serial paths.
+        path->parallel_safe = t.paths[p].parallel_safe;
         path->relids = Relids(1) << i;
         path->width = t.width;
         path->scan = int(p);
@@ -206,6 +209,16 @@ class JoinSelectPlanner {
         in.paths.push_back(std::move(path));
       }
       in.param_paths = t.param_paths;
+      if (partial_joins_ok())
+        for (const PartialScan& ps : t.partials) {
+          auto path = std::make_shared<JoinPath>();
+          path->cost = ps.path;
+          path->relids = Relids(1) << i;
+          path->width = t.width;
+          path->workers = ps.workers;
+          path->partial_scan = std::make_shared<const PartialScan>(ps);
+          in.partial_paths.push_back(std::move(path));
+        }
       builders_[i] = t.builders;
       // Restrictions proven contradictory on a nullable side: PostgreSQL's gating
       // Result over the scan, which returns nothing.
@@ -220,6 +233,12 @@ class JoinSelectPlanner {
       return i + 1 < q_.rels.size() ? enter(i + 1) : finish();
     };
     return choose_scan(ctx_, queries_[i]);
+  }
+
+  // Partial join paths run the join below a Gather in every participant; not under a
+  // gating Result (its quals would go into the participants).
+  bool partial_joins_ok() const {
+    return ctx_.settings.max_parallel_workers_per_gather > 0 && q_.gating.empty();
   }
 
   int final_width() const {
@@ -266,16 +285,21 @@ class JoinSelectPlanner {
           std::find(computed.begin(), computed.end(), o.expr) == computed.end())
         computed.push_back(o.expr);
     const double projection = select_list_cost(ctx_.settings.costs, computed);
-    std::vector<TablePath> paths;
-    for (const JoinPathPtr& p : rel.paths) {
-      PathCost c = p->cost;
-      c.total += projection * c.rows;
-      paths.push_back({c, common_pathkeys(p->pathkeys, query_pathkeys_), true, {}});
-    }
-    SerialQuery sq;
-    sq.order_keys = q_.order.size();
+    std::vector<JoinPathPtr> candidates = rel.paths;
     const std::optional<int64_t> limit = limit_tuples(s_);
     const double limit_rows = limit ? double(*limit) : -1;
+    SerialQuery sq;
+    // create_ordered_paths' Gather Merge, bounded by the LIMIT.
+    const JoinPathPtr limited_merge =
+        add_top_gathers(rel, projection, width, limit_rows, candidates, sq);
+    std::vector<TablePath> paths;
+    for (const JoinPathPtr& p : candidates) {
+      PathCost c = p->cost;
+      // A Gather's participants computed the target below it.
+      if (p->kind != JoinPath::Kind::kGather) c.total += projection * c.rows;
+      paths.push_back({c, common_pathkeys(p->pathkeys, query_pathkeys_), p->parallel_safe, {}});
+    }
+    sq.order_keys = q_.order.size();
     if (limit) sq.limit_rows = limit_rows;
     sq.sort = [&](const PathCost& p) {
       return disabled_if(!ctx_.settings.enable_sort,
@@ -288,13 +312,15 @@ class JoinSelectPlanner {
       };
     const std::optional<SerialChoice> choice = choose_serial_path(paths, sq);
     if (!choice) throw Error("could not devise a query plan for the given query");
-    const JoinPath& chosen = *rel.paths[choice->path];
+    const bool extra = choice->kind == SerialChoice::Kind::kOrderedExtra;
+    const JoinPath& chosen = extra ? *limited_merge : *candidates[choice->path];
+    const PathCost chosen_cost = extra ? choice->top : paths[choice->path].cost;
     JoinPlanBuilder builder(ctx_, q_, search, builders_);
     std::unique_ptr<scans::ExecNode> node = builder.build(chosen);
     node->estimate.width = width;
-    node->estimate.total_cost = paths[choice->path].cost.total;
+    node->estimate.total_cost = chosen_cost.total;
     if (!q_.gating.empty()) node = scans::gating_result(std::move(node), q_.gating);
-    PlanTop top{std::move(node), paths[choice->path].cost};
+    PlanTop top{std::move(node), chosen_cost};
     std::vector<uint32_t> layout = rel.vars;
     top.node = project_join_columns(std::move(top.node), computed, layout);
     for (const auto& t : q_.targets) output_slots_.push_back(slot_of(*t, computed, layout));
@@ -309,6 +335,74 @@ class JoinSelectPlanner {
     out.path = top.path;
     out.width = width;
     return out;
+  }
+
+  // The top relation's Gather (apply_scanjoin_target_to_paths, then
+  // generate_useful_gather_paths): over the cheapest partial path with the select list's
+  // cost on each participant's rows, returning the relation's rows.
+  JoinPathPtr top_gather(const JoinRelation& rel, double projection, int width) const {
+    if (rel.partial_paths.empty()) return nullptr;
+    auto sub = std::make_shared<JoinPath>(*rel.partial_paths.front());
+    sub->cost.total += projection * sub->cost.rows;
+    sub->width = width;
+    auto g = std::make_shared<JoinPath>();
+    g->kind = JoinPath::Kind::kGather;
+    g->cost = cost_gather(ctx_.settings.costs, sub->cost, rel.rows);
+    g->relids = rel.relids;
+    g->width = width;
+    g->workers = sub->workers;
+    g->outer = std::move(sub);
+    g->parallel_safe = false;
+    return g;
+  }
+
+  // The top relation's Gather, and with an ORDER BY its Gather Merges: generate_useful_
+  // gather_paths' among the candidates, create_ordered_paths' (returned) as `sq`'s extra
+  // ordered path.
+  JoinPathPtr add_top_gathers(const JoinRelation& rel, double projection, int width,
+                              double limit_rows, std::vector<JoinPathPtr>& candidates,
+                              SerialQuery& sq) const {
+    const JoinPathPtr g = top_gather(rel, projection, width);
+    if (!g) return nullptr;
+    candidates.push_back(g);
+    if (!participants_can_sort()) return nullptr;
+    candidates.push_back(top_gather_merge(*g, rel, rel.rows, -1));
+    const JoinPath& sub = *g->outer;
+    JoinPathPtr limited = top_gather_merge(*g, rel, sub.cost.rows * sub.workers, limit_rows);
+    sq.ordered_extra.push_back(limited->cost);
+    return limited;
+  }
+
+  // Each participant can sort the join's rows itself: every ORDER BY key is a column (a
+  // computed one is projected above the Gather Merge).
+  bool participants_can_sort() const {
+    return !q_.order.empty() &&
+           std::all_of(q_.order.begin(), q_.order.end(), [](const JoinOrderItem& o) {
+             return o.expr->kind == TypedExpr::Kind::kColumn;
+           });
+  }
+
+  // A Gather Merge over each participant's Sort of the top Gather's partial path:
+  // generate_useful_gather_paths' (`rows` the relation's, no bound) and
+  // create_ordered_paths' (`rows` a participant's times the workers, the LIMIT's bound).
+  JoinPathPtr top_gather_merge(const JoinPath& gather, const JoinRelation& rel, double rows,
+                               double limit_rows) const {
+    const PlannerSettings& st = ctx_.settings;
+    const JoinPath& sub = *gather.outer;
+    auto gm = std::make_shared<JoinPath>(gather);
+    gm->gather_merge = true;
+    gm->merge_sort_cost = disabled_if(
+        !st.enable_sort, cost_sort(st.costs, sub.cost, sub.cost.rows, sub.width, 0, limit_rows));
+    gm->cost =
+        cost_gather_merge(st.costs, gm->merge_sort_cost, rows, sub.workers, !st.enable_gathermerge);
+    gm->pathkeys = query_pathkeys_;
+    for (const JoinOrderItem& o : q_.order) {
+      const auto at = std::find(rel.vars.begin(), rel.vars.end(), o.expr->slot);
+      gm->merge_keys.push_back({uint32_t(at - rel.vars.begin()), o.descending, o.nulls_first});
+    }
+    gm->merge_text = q_.order_text;
+    gm->merge_bound = limit_rows >= 0 ? int64_t(limit_rows) : -1;
+    return gm;
   }
 
   // The ORDER BY's Sort, or an Incremental Sort over `presorted` leading keys the path

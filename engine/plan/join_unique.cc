@@ -33,6 +33,7 @@ JoinPathPtr JoinSearch::unique_path(const JoinRelation& rel, const SpecialJoin& 
   path->relids = rel.relids;
   path->width = sub->width;
   path->outer = sub;
+  path->parallel_safe = sub->parallel_safe;
   path->unique_vars = sj.semi_rhs_vars;
   if (computed) path->unique_exprs = sj.semi_rhs_exprs;
   path->cost = sorted;

@@ -6,8 +6,6 @@
 
 namespace tp {
 
-namespace {
-
 scans::GatherParams gather_params(const PlanContext& ctx, const PartialScan& scan,
                                   std::shared_ptr<scans::ParallelShared> shared) {
   scans::GatherParams gp;
@@ -19,6 +17,8 @@ scans::GatherParams gather_params(const PlanContext& ctx, const PartialScan& sca
   gp.shared = std::move(shared);
   return gp;
 }
+
+namespace {
 
 // Each participant's copy of the partial scan, with the path's estimate.
 using ScanCopies = std::function<std::unique_ptr<scans::ExecNode>(scans::ParallelBlocks&)>;

@@ -76,6 +76,11 @@ std::optional<PartialScan> partial_seq_scan(PlanContext& ctx, const RelationEntr
                                             const RelSize& size, const QualCost& quals,
                                             scans::SeqScanParams params, int width);
 
+// A Gather's parameters over the partial scan: its table's blocks, its workers, the
+// session's worker limits, and what its participants share besides the blocks.
+scans::GatherParams gather_params(const PlanContext& ctx, const PartialScan& scan,
+                                  std::shared_ptr<scans::ParallelShared> shared);
+
 // pathnode.c's add_partial_path over the partial paths made so far (`kept` holds
 // indexes into `paths`, cheapest total first): partial paths compete on total cost
 // alone (1% fuzz), a path with more of the order's keys surviving a cheaper one.

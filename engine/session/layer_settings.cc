@@ -94,6 +94,7 @@ PlannerSettings planner_settings(const Settings& s) {
   p.enable_mergejoin = s.get_bool("enable_mergejoin");
   p.enable_material = s.get_bool("enable_material");
   p.enable_memoize = s.get_bool("enable_memoize");
+  p.enable_parallel_hash = s.get_bool("enable_parallel_hash");
   p.join_collapse_limit = s.get_int("join_collapse_limit");
   p.from_collapse_limit = s.get_int("from_collapse_limit");
   p.geqo = s.get_bool("geqo");

@@ -446,6 +446,16 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Enables the planner's use of memoization (a Memoize caching a parameterized inner "
        "scan's rows per outer value).",
        "Query Tuning / Planner Method Configuration"},
+      {"enable_parallel_hash",
+       SettingType::kBool,
+       SettingUnit::kNone,
+       0,
+       1,
+       "on",
+       {},
+       "Enables the planner's use of parallel hash plans (a hash table shared by a Gather's "
+       "participants, each building it from its share of the inner side).",
+       "Query Tuning / Planner Method Configuration"},
       {"join_collapse_limit",
        SettingType::kInt,
        SettingUnit::kNone,

@@ -15,6 +15,11 @@ a table reference written as a subquery in FROM, `(SELECT <its columns> FROM tab
 list now and then an expression of the same family under the column's name); select lists
 of qualified columns, * and expressions, now and then DISTINCT; ORDER BY and LIMIT; under
 the join methods' settings, work_mem, hash_mem_multiplier and the collapse limits.
+
+With plandiff's --parallel, `parallel_settings` adds to a share of the queries (drawn from
+a generator of its own, so the queries are those of the run without it) parallel costs low
+enough for partial join paths under Gathers over these small tables, now and then with
+enable_parallel_hash off.
 """
 
 from grouping_grammar import GroupingQueryGenerator
@@ -249,3 +254,16 @@ class JoinQueryGenerator(GroupingQueryGenerator):
         if r.random() < 0.05:
             out.append("SET from_collapse_limit = %d" % r.choice([1, 2]))
         return out
+
+
+def parallel_settings(r):
+    """Parallel settings for one query, from the random generator `r`, or none."""
+    if r.random() >= 0.5:
+        return []
+    out = ["SET min_parallel_table_scan_size = 0",
+           "SET min_parallel_index_scan_size = 0",
+           "SET parallel_setup_cost = %d" % r.choice([0, 0, 10, 100]),
+           "SET parallel_tuple_cost = %s" % r.choice(["0", "0.001", "0.01", "0.1"])]
+    if r.random() < 0.5:
+        out.append("SET enable_parallel_hash = off")
+    return out

@@ -37,7 +37,7 @@ except ImportError:
 
 from grammar import QueryGenerator, TABLES, setup_statements
 from grouping_grammar import GroupingQueryGenerator
-from join_grammar import JoinQueryGenerator
+from join_grammar import JoinQueryGenerator, parallel_settings
 from typed_grammar import TypedQueryGenerator, typed_setup_statements
 
 PG_BIN = "/usr/lib/postgresql/15/bin"
@@ -264,6 +264,9 @@ def main():
                     help="GROUP BY queries over the typed tables (grouping_grammar.py)")
     ap.add_argument("--joins", action="store_true",
                     help="inner and outer joins of the typed tables (join_grammar.py)")
+    ap.add_argument("--parallel", action="store_true",
+                    help="with --joins: parallel costs on half the queries (the same queries "
+                    "as without it)")
     args = ap.parse_args()
     if not os.access(args.tidepool, os.X_OK):
         sys.exit("no tidepool binary at %s: build first (cmake --build build/rel)" % args.tidepool)
@@ -286,6 +289,10 @@ def main():
                    GroupingQueryGenerator if args.grouping else
                    TypedQueryGenerator if args.typed else QueryGenerator)(random.Random(args.seed))
             queries = [(gen.settings(), gen.query()) for _ in range(args.queries)]
+            if args.parallel:
+                # A generator of its own: the queries stay those of the run without it.
+                pr = random.Random(args.seed * 7919 + 17)
+                queries = [(s + parallel_settings(pr), q) for s, q in queries]
             results = []
             for settings, sql in queries:
                 pg_plan, pg_err = explain(pg_conn, sql, settings)
