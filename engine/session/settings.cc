@@ -178,6 +178,7 @@ Settings::Settings() {
   on_apply("max_stack_depth",
            [this](const std::string&) { set_max_stack_depth_kb(get_int("max_stack_depth")); });
   check_device_curves();
+  refuse_unbuilt();
 }
 
 Settings::Settings(Settings& database) : database_(&database) {
@@ -189,6 +190,7 @@ Settings::Settings(Settings& database) : database_(&database) {
   on_apply("max_stack_depth",
            [this](const std::string&) { set_max_stack_depth_kb(get_int("max_stack_depth")); });
   check_device_curves();
+  refuse_unbuilt();
 }
 
 Settings& Settings::owner(const SettingDef& d) {
@@ -375,6 +377,15 @@ void Settings::check_device_curves() {
       const std::string name = device_curve_setting(method, direct);
       on_apply(name, [this](const std::string& n) { parse_device_curve(get_text(n), n); });
     }
+}
+
+void Settings::refuse_unbuilt() {
+  // A setting whose `on` would need what is not built (a Parallel Hash's shared table).
+  on_apply("enable_parallel_hash", [this](const std::string& n) {
+    if (get_bool(n))
+      throw Error("enable_parallel_hash = on is not supported: tidepool has no Parallel Hash")
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
+  });
 }
 
 void Settings::on_apply(std::string_view name, ApplyHook hook) {

@@ -113,6 +113,7 @@ class Settings {
   // Where `d`'s value lives: the Database's Settings for a database-wide
   // setting of a session's Settings, this object otherwise.
   Settings& owner(const SettingDef& d);
+  void refuse_unbuilt();
   void check_device_curves();  // registers the hooks that parse each device_* setting
   const Settings& owner(const SettingDef& d) const;
 

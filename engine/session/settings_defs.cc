@@ -451,10 +451,12 @@ const std::vector<SettingDef>& Settings::definitions() {
        SettingUnit::kNone,
        0,
        1,
-       "on",
+       "off",
        {},
        "Enables the planner's use of parallel hash plans (a hash table shared by a Gather's "
-       "participants, each building it from its share of the inner side).",
+       "participants, each building it from its share of the inner side). tidepool has no "
+       "Parallel Hash: off (PostgreSQL's default is on) and only off is accepted; each "
+       "participant of a parallel hash join builds its own Hash.",
        "Query Tuning / Planner Method Configuration"},
       {"join_collapse_limit",
        SettingType::kInt,

@@ -13,8 +13,10 @@ scalar subqueries (`col = (SELECT max(x) ...)`, InitPlans) and `col NOT IN (SELE
 a table reference written as a subquery in FROM, `(SELECT <its columns> FROM table WHERE
 ...) alias`, or as a WITH query referenced once (both pulled up: a column of the select
 list now and then an expression of the same family under the column's name); select lists
-of qualified columns, * and expressions, now and then DISTINCT; ORDER BY and LIMIT; under
-the join methods' settings, work_mem, hash_mem_multiplier and the collapse limits.
+of qualified columns, * and expressions, now and then DISTINCT; now and then GROUP BY over
+the join (keys of any table, aggregates, HAVING) and correlated scalar subqueries (a count
+per row of the join, in the select list or in WHERE); ORDER BY and LIMIT; under the join
+methods' settings, work_mem, hash_mem_multiplier and the collapse limits.
 
 With plandiff's --parallel, `parallel_settings` adds to a share of the queries (drawn from
 a generator of its own, so the queries are those of the run without it) parallel costs low

@@ -38,6 +38,18 @@ TEST(Settings, RandomSeedRangeAndReset) {
   EXPECT_EQ(s.get_int("random_seed"), 0);
 }
 
+// tidepool has no Parallel Hash: enable_parallel_hash is off and `on` is refused by name,
+// the value left as it was.
+TEST(Settings, ParallelHashOnIsRefused) {
+  Settings s;
+  EXPECT_EQ(s.show("enable_parallel_hash"), "off");
+  EXPECT_EQ(error_of([&] { s.set("enable_parallel_hash", "on"); }),
+            "enable_parallel_hash = on is not supported: tidepool has no Parallel Hash");
+  EXPECT_FALSE(s.get_bool("enable_parallel_hash"));
+  s.set("enable_parallel_hash", "off");
+  EXPECT_EQ(s.show("enable_parallel_hash"), "off");
+}
+
 TEST(Settings, HugeIntegerValueIsRefusedNotOverflowed) {
   Settings s;
   // These overflowed int64_t while formatting the range error (UBSan: signed
