@@ -31,8 +31,8 @@ struct PlannerSettings {
   bool enable_nestloop = true;          // off: the disable cost on each join method's paths
   bool enable_hashjoin = true;
   bool enable_mergejoin = true;
-  bool enable_material = true;       // off: no Materialize over a nested loop's inner side
-  bool enable_memoize = true;        // off: no Memoize over a parameterized inner side
+  bool enable_material = true;        // off: no Materialize over a nested loop's inner side
+  bool enable_memoize = true;         // off: no Memoize over a parameterized inner side
   bool enable_parallel_hash = false;  // no Parallel Hash (a shared table): only off
   // deconstruct_jointree's limits: beyond them a join search is split into subproblems.
   int join_collapse_limit = 8;
