@@ -254,29 +254,25 @@ class JoinSelectPlanner {
     return w;
   }
 
-  ChosenScan finish() {
-    std::vector<JoinGroupingRel> stats;
-    for (const JoinBaseInput& in : inputs_) stats.push_back({in.view, in.rows});
-    rel_stats_ = stats;  // inputs_ move into the search
-    JoinSearch search(ctx_, q_, std::move(inputs_), query_pathkeys_, q_.limit.has_value());
-    const JoinRelation& rel = search.run();
-    if (grouping_ || distinct_) {
-      JoinPlanBuilder builder(ctx_, q_, search, builders_);
-      auto build = [&](const JoinPath& p) {
-        std::unique_ptr<scans::ExecNode> node = builder.build(p);
-        // The gating Result sits on the join, below the grouping or DISTINCT.
-        if (!q_.gating.empty()) node = scans::gating_result(std::move(node), q_.gating);
-        return node;
-      };
-      grouped_ =
-          grouping_ ? grouping_->plan(rel, stats, build) : distinct_->plan(rel, stats, build);
-      ChosenScan out;
-      out.node = std::move(grouped_.root);
-      return out;
-    }
-    const int width = final_width();
-    // The select list's computed columns and computed sort keys: a projection the join
-    // computes on each of its rows (apply_scanjoin_target_to_paths).
+  // GROUP BY or DISTINCT over the join's paths (join_grouping.h, join_distinct.h).
+  ChosenScan finish_upper(const JoinSearch& search, const JoinRelation& rel,
+                          const std::vector<JoinGroupingRel>& stats) {
+    JoinPlanBuilder builder(ctx_, q_, search, builders_);
+    auto build = [&](const JoinPath& p) {
+      std::unique_ptr<scans::ExecNode> node = builder.build(p);
+      // The gating Result sits on the join, below the grouping or DISTINCT.
+      if (!q_.gating.empty()) node = scans::gating_result(std::move(node), q_.gating);
+      return node;
+    };
+    grouped_ = grouping_ ? grouping_->plan(rel, stats, build) : distinct_->plan(rel, stats, build);
+    ChosenScan out;
+    out.node = std::move(grouped_.root);
+    return out;
+  }
+
+  // The select list's computed columns and computed sort keys: a projection the join
+  // computes on each of its rows (apply_scanjoin_target_to_paths).
+  std::vector<std::shared_ptr<TypedExpr>> computed_columns() const {
     std::vector<std::shared_ptr<TypedExpr>> computed;
     for (const auto& t : q_.targets)
       if (t->kind != TypedExpr::Kind::kColumn) computed.push_back(t);
@@ -284,6 +280,18 @@ class JoinSelectPlanner {
       if (o.expr->kind != TypedExpr::Kind::kColumn &&
           std::find(computed.begin(), computed.end(), o.expr) == computed.end())
         computed.push_back(o.expr);
+    return computed;
+  }
+
+  ChosenScan finish() {
+    std::vector<JoinGroupingRel> stats;
+    for (const JoinBaseInput& in : inputs_) stats.push_back({in.view, in.rows});
+    rel_stats_ = stats;  // inputs_ move into the search
+    JoinSearch search(ctx_, q_, std::move(inputs_), query_pathkeys_, q_.limit.has_value());
+    const JoinRelation& rel = search.run();
+    if (grouping_ || distinct_) return finish_upper(search, rel, stats);
+    const int width = final_width();
+    const std::vector<std::shared_ptr<TypedExpr>> computed = computed_columns();
     const double projection = select_list_cost(ctx_.settings.costs, computed);
     std::vector<JoinPathPtr> candidates = rel.paths;
     const std::optional<int64_t> limit = limit_tuples(s_);
