@@ -36,6 +36,16 @@ class ExecParams {
     for (TypeId t : types_) typlen_.push_back(type_info(t).byval ? 0 : type_info(t).len);
   }
 
+  // One more parameter, while the plan is built (a value the plan derives from the
+  // others, such as an outer value cast to an index key's type); its index.
+  size_t add(TypeId t) {
+    types_.push_back(t);
+    typlen_.push_back(type_info(t).byval ? 0 : type_info(t).len);
+    values_.push_back(0);
+    nulls_.push_back(1);
+    return types_.size() - 1;
+  }
+
   size_t size() const { return types_.size(); }
   TypeId type(size_t i) const { return types_[i]; }
   Datum value(size_t i) const { return values_[i]; }

@@ -19,7 +19,7 @@ struct AsSource {
 }  // namespace
 
 Datum LateralScanNode::param(uint32_t id, bool& isnull) {
-  if (id >= slot_base_ && id - slot_base_ < to_->size()) {
+  if (id >= slot_base_ && id - slot_base_ < from_->size()) {
     isnull = to_->is_null(id - slot_base_);
     return isnull ? 0 : to_->value(id - slot_base_);
   }
@@ -40,19 +40,34 @@ Datum LateralScanNode::subplan(uint32_t id, const Datum* args, const bool* arg_n
 LateralScanNode::LateralScanNode(std::unique_ptr<ExecNode> child, const ExecParams* from,
                                  std::unique_ptr<ExecParams> to, std::vector<uint32_t> slots,
                                  uint32_t slot_base, std::string prefix_table,
-                                 std::vector<std::string> prefix_columns)
+                                 std::vector<std::string> prefix_columns,
+                                 std::vector<TypedExpr> derived)
     : child_(std::move(child)),
       from_(from),
       to_(std::move(to)),
       slots_(std::move(slots)),
       slot_base_(slot_base),
       prefix_table_(std::move(prefix_table)),
-      prefix_columns_(std::move(prefix_columns)) {}
+      prefix_columns_(std::move(prefix_columns)),
+      derived_(std::move(derived)),
+      outer_values_(from_->size()),
+      outer_nulls_(std::make_unique<bool[]>(from_->size() + 1)) {}
 
 void LateralScanNode::copy_params() {
   // By-reference values stay in the Nested Loop's arena, which holds them until its
   // next outer row, after the last rescan under this one.
-  for (size_t i = 0; i < from_->size(); ++i) to_->set(i, from_->value(i), from_->is_null(i));
+  for (size_t i = 0; i < from_->size(); ++i) {
+    outer_values_[i] = from_->value(i);
+    outer_nulls_[i] = from_->is_null(i);
+    to_->set(i, outer_values_[i], outer_nulls_[i]);
+  }
+  derived_bytes_.clear();
+  EvalState st{&derived_bytes_, 0};
+  for (size_t j = 0; j < derived_.size(); ++j) {
+    bool isnull = false;
+    const Datum d = evaluate(derived_[j], outer_values_.data(), outer_nulls_.get(), st, isnull);
+    to_->set(from_->size() + j, d, isnull);
+  }
 }
 
 void LateralScanNode::do_open() {

@@ -27,10 +27,13 @@ class LateralScanNode final : public ExecNode, public ParamSource {
  public:
   // `from` and `to` hold the same parameters in the same order; `slots` are the
   // subquery's output columns in its rows, in the order this node returns them.
-  // It owns `to`, which the child's nodes read.
+  // It owns `to`, which the child's nodes read. `to` may hold more: one per `derived`
+  // expression, each over `from`'s values as a row (an index key's cast of an outer
+  // column), computed at every rescan.
   LateralScanNode(std::unique_ptr<ExecNode> child, const ExecParams* from,
                   std::unique_ptr<ExecParams> to, std::vector<uint32_t> slots, uint32_t slot_base,
-                  std::string prefix_table = {}, std::vector<std::string> prefix_columns = {});
+                  std::string prefix_table = {}, std::vector<std::string> prefix_columns = {},
+                  std::vector<TypedExpr> derived = {});
 
   Datum param(uint32_t id, bool& isnull) override;
   Datum subplan(uint32_t id, const Datum* args, const bool* arg_nulls, bool& isnull) override;
@@ -61,6 +64,10 @@ class LateralScanNode final : public ExecNode, public ParamSource {
   ParamSource* around_ = nullptr;  // the source current when the child was entered
   std::string prefix_table_;
   std::vector<std::string> prefix_columns_;
+  std::vector<TypedExpr> derived_;
+  std::vector<Datum> outer_values_;  // from's values as a row, for derived_
+  std::unique_ptr<bool[]> outer_nulls_;
+  ValueArena derived_bytes_;
   RowBatch batch_;
   std::shared_ptr<const RowShape> in_shape_;  // the child shape shape_ was made for
   std::shared_ptr<const RowShape> shape_;

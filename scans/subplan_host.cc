@@ -103,7 +103,7 @@ void SubPlanHostNode::run_init_plan(size_t i) {
 Datum SubPlanHostNode::param(uint32_t id, bool& isnull) {
   // A correlated SubPlan's parameter: the outer row's value it was called with.
   for (const SubPlanRun& p : sub_plans_)
-    if (p.params != nullptr && id >= p.param_base && id - p.param_base < p.params->size()) {
+    if (p.params != nullptr && id >= p.param_base && id - p.param_base < p.outer_values) {
       isnull = p.params->is_null(id - p.param_base);
       return p.params->value(id - p.param_base);
     }
@@ -139,7 +139,14 @@ Datum SubPlanHostNode::run_correlated(size_t i, const Datum* args, const bool* a
                                       bool& isnull) {
   SubPlanRun& p = sub_plans_[i];
   if (p.params != nullptr) {
-    for (size_t k = 0; k < p.params->size(); ++k) p.params->set(k, args[k], arg_nulls[k]);
+    for (size_t k = 0; k < p.outer_values; ++k) p.params->set(k, args[k], arg_nulls[k]);
+    derived_bytes_.clear();
+    EvalState st{&derived_bytes_, 0};
+    for (size_t j = 0; j < p.derived.size(); ++j) {
+      bool isnull = false;
+      const Datum d = evaluate(p.derived[j], args, arg_nulls, st, isnull);
+      p.params->set(p.outer_values + j, d, isnull);
+    }
   }
   if (!opened_[i]) {
     p.plan->open();

@@ -63,6 +63,10 @@ struct SubPlanRun {
   ExecParams* params = nullptr;
   // The kParam slot of params' first entry (the subquery's expressions read them).
   uint32_t param_base = 0;
+  // params: the `outer_values` args, then one per `derived` expression (over the args
+  // as a row: an index key's cast of an outer value), computed before each rescan.
+  size_t outer_values = 0;
+  std::vector<TypedExpr> derived;
 };
 
 class SubPlanHostNode final : public ExecNode, public ParamSource {
@@ -117,6 +121,7 @@ class SubPlanHostNode final : public ExecNode, public ParamSource {
   std::vector<HashedRows> hashed_;
   std::vector<bool> opened_;  // a correlated SubPlan's first call opens, later ones rescan
   ValueArena arena_;
+  ValueArena derived_bytes_;  // the derived parameters' values of the running SubPlan
 };
 
 // Result with a One-Time Filter over subquery values (`One-Time Filter: $0`): the filter is

@@ -73,7 +73,10 @@ BtreeQuals summarize_btree_quals(const RelationStatsView& rel,
   // index_other_operands_eval_cost: the value sides that are computed, not constant (a
   // comparison's pseudo-constant side, an IN list's computed elements).
   for (const Clause& c : all) {
-    if (c.kind != Clause::Kind::kExpr) continue;
+    // A subquery's `column = value` over its parameters keeps its typed form: the value
+    // side (a cast of an outer value) is computed once per scan.
+    const bool param_expr = c.kind == Clause::Kind::kCompare && c.param && c.expr;
+    if (c.kind != Clause::Kind::kExpr && !param_expr) continue;
     const TypedExpr& e = *c.expr;
     if (e.kind != TypedExpr::Kind::kCall && e.kind != TypedExpr::Kind::kAnyArray) continue;
     for (size_t i = e.kind == TypedExpr::Kind::kAnyArray ? 1 : 0; i < e.args.size(); ++i)

@@ -8,6 +8,7 @@
 #include "engine/plan/join_collapse.h"
 #include "engine/plan/join_selectivity.h"
 #include "engine/plan/outer_joins.h"
+#include "engine/plan/param_paths.h"
 #include "engine/sql/expr_ops.h"
 
 namespace tp {
@@ -20,21 +21,6 @@ bool is_integer(TypeId t) {
 
 bool is_text(TypeId t) {
   return t == TypeId::kText || t == TypeId::kVarchar;
-}
-
-// A parameter's value goes into the index key as it is: the same type, integers, or
-// text and varchar (one btree operator family: a varchar is relabeled as text).
-bool same_key_type(TypeId a, TypeId b) {
-  return a == b || (is_integer(a) && is_integer(b)) || (is_text(a) && is_text(b));
-}
-
-// A value of `from` that the key type `to` holds exactly, as PostgreSQL's cross-type
-// index operators compare them (date with timestamp, real with double precision): the
-// parameter is cast to the key's type when the outer row sets it.
-bool widens_to(TypeId from, TypeId to) {
-  return (from == TypeId::kDate && (to == TypeId::kTimestamp || to == TypeId::kTimestamptz)) ||
-         (from == TypeId::kTimestamp && to == TypeId::kTimestamptz) ||
-         (from == TypeId::kFloat4 && to == TypeId::kFloat8);
 }
 
 // A timestamp parameter into a date key (PostgreSQL's date = timestamp operator): the

@@ -33,13 +33,6 @@ int output_width(PlanContext& ctx, const sql::Select& sub, size_t i, const Colum
   return column_avg_width(col);
 }
 
-bool has_bitmap_scan(const scans::ExecNode& n) {
-  if (n.explain_name() == "Bitmap Heap Scan") return true;
-  for (const scans::ExecNode* c : n.children())
-    if (has_bitmap_scan(*c)) return true;
-  return false;
-}
-
 }  // namespace
 
 std::shared_ptr<LateralSubquery> plan_lateral(PlanContext& ctx, const sql::FromItem& f,
@@ -52,9 +45,6 @@ std::shared_ptr<LateralSubquery> plan_lateral(PlanContext& ctx, const sql::FromI
   auto out = std::make_shared<LateralSubquery>();
   out->plan = plan_correlated(ctx, sub, {{outer_refname, &outer}}, kCorrelationSlots);
   const PlannedQuery& q = out->plan.q;
-  // Its rows per outer value are wrong or lost there (as under a correlated SubPlan).
-  if (has_bitmap_scan(*q.root))
-    throw not_supported("a LATERAL subquery over a parameterized Bitmap Heap Scan", f.position);
   if (q.aggregate || q.output_columns.size() != q.column_names.size() ||
       q.output_slots.size() != q.column_names.size())
     throw not_supported("a LATERAL subquery with aggregates (a Subquery Scan over an Aggregate)",
@@ -105,7 +95,7 @@ std::unique_ptr<scans::ExecNode> lateral_scan(LateralSubquery& s, const scans::E
   for (int c : columns) slots.push_back(s.plan.q.output_slots[size_t(c)]);
   return std::make_unique<scans::LateralScanNode>(
       std::move(s.plan.q.root), params, std::move(s.plan.params), std::move(slots),
-      kCorrelationSlots, s.prefix_table, s.prefix_columns);
+      kCorrelationSlots, s.prefix_table, s.prefix_columns, std::move(s.plan.derived));
 }
 
 }  // namespace tp

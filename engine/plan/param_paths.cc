@@ -7,6 +7,7 @@
 #include "engine/plan/btree_qual_summary.h"
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/prepqual.h"
+#include "engine/sql/expr_ops.h"
 
 namespace tp {
 
@@ -176,6 +177,17 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
           bitmap_path(in, request, std::move(bitmap_candidates), loop_count))
     out.push_back(std::move(*b));
   return out;
+}
+
+bool same_key_type(TypeId a, TypeId b) {
+  const auto is_text = [](TypeId t) { return t == TypeId::kText || t == TypeId::kVarchar; };
+  return a == b || (expr::is_integer(a) && expr::is_integer(b)) || (is_text(a) && is_text(b));
+}
+
+bool widens_to(TypeId from, TypeId to) {
+  return (from == TypeId::kDate && (to == TypeId::kTimestamp || to == TypeId::kTimestamptz)) ||
+         (from == TypeId::kTimestamp && to == TypeId::kTimestamptz) ||
+         (from == TypeId::kFloat4 && to == TypeId::kFloat8);
 }
 
 }  // namespace tp

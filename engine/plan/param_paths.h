@@ -44,4 +44,12 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
                                                      const std::vector<ParamClause>& clauses,
                                                      double loop_count);
 
+// A parameter's value goes into an index key as it is: the same type, integers, or text
+// and varchar (one btree operator family: a varchar is relabeled as text).
+bool same_key_type(TypeId a, TypeId b);
+// A value of `from` that the key type `to` holds exactly, as PostgreSQL's cross-type
+// index operators compare them (date with timestamp, real with double precision): the
+// parameter is cast to the key's type when it is set.
+bool widens_to(TypeId from, TypeId to);
+
 }  // namespace tp

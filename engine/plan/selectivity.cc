@@ -482,7 +482,8 @@ void add_qual_cost(const CostSettings& cs, const Clause& e, QualCost* qc) {
   }
   switch (e.kind) {
     case Clause::Kind::kCompare:
-      qc->per_tuple += cs.cpu_operator_cost;
+      // A subquery's `column = f(outer values)` keeps its typed form: f's calls count.
+      qc->per_tuple += (e.param && e.expr ? expr_cost_units(*e.expr) : 1.0) * cs.cpu_operator_cost;
       return;
     case Clause::Kind::kBetween:
     case Clause::Kind::kNot:

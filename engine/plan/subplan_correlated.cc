@@ -86,9 +86,12 @@ CorrelatedPlan plan_correlated(PlanContext& ctx, const sql::Select& sub,
   params.params = std::make_unique<scans::ExecParams>(types);
   params.eager.assign(types.size(), false);
   params.slot_base = slot_base;
+  params.correlated = true;
+  params.outer_values = types.size();
   ScopedParams with(&params);
   out.q = plan_select(ctx, sub);
   out.params = std::move(params.params);
+  out.derived = std::move(params.derived);
   return out;
 }
 

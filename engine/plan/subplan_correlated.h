@@ -9,7 +9,8 @@
 //
 // Its references to the outer table become parameters (kParam, printed as the outer
 // column) that the subquery host sets from each outer row before it rescans the plan;
-// over an integer index key they are its runtime keys (`Index Cond: (k = t.k)`).
+// compared with an index key (as they are, or cast to the key's type) they are its runtime
+// keys (`Index Cond: (k = t.k)`, `Index Cond: (n = (t.k)::numeric)`).
 #pragma once
 
 #include <memory>
@@ -27,6 +28,9 @@ struct CorrelatedPlan {
   std::unique_ptr<scans::ExecParams> params;
   // The outer tables' columns (reference name, column), in parameter order.
   std::vector<std::pair<std::string, std::string>> outer_columns;
+  // The parameters after them: index keys' expressions of the outer values (slot i:
+  // outer value i), such as `(t.k)::numeric` for a numeric key.
+  std::vector<TypedExpr> derived;
 };
 
 // A table of the outer query and the name the query gives it.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "engine/core/error.h"
 #include "engine/plan/join_cost.h"
@@ -128,9 +129,10 @@ std::map<std::string, std::string> name_tables(const sql::FromItem& from, Displa
 struct Sub {
   enum class Kind { kInit, kExists, kHashed, kCorrelated, kPlainAny };
   Kind kind = Kind::kInit;
-  int plan_id = 0;   // EXPLAIN's InitPlan / SubPlan number
-  int param = -1;    // an InitPlan's $n
-  size_t index = 0;  // in the host's init_plans or sub_plans
+  const sql::Select* select = nullptr;  // the subquery
+  int plan_id = 0;                      // EXPLAIN's InitPlan / SubPlan number
+  int param = -1;                       // an InitPlan's $n
+  size_t index = 0;                     // in the host's init_plans or sub_plans
   PlannedQuery q;
   TypeId type = TypeId::kInt4;
   int32_t typmod = kNoTypmod;
@@ -139,6 +141,7 @@ struct Sub {
   // kCorrelated: the outer columns it reads, and the parameters they set.
   std::vector<std::pair<std::string, std::string>> outer_columns;
   std::unique_ptr<scans::ExecParams> params;
+  std::vector<TypedExpr> derived;  // the parameters after the outer values (index keys)
   uint32_t slot_base = 0;
 };
 
@@ -238,11 +241,13 @@ class SubPlanner {
     std::vector<std::unique_ptr<scans::ExecParams>> owned;
     double init_cost = 0;
     std::vector<std::pair<std::string, const scans::ExecNode*>> init_labels, sub_labels;
+    std::vector<const sql::Select*> sub_selects;  // each SubPlan's query
     for (Sub* sub : order) {
       if (sub->kind == Sub::Kind::kHashed || sub->kind == Sub::Kind::kCorrelated ||
           sub->kind == Sub::Kind::kPlainAny) {
         const bool is_hashed = sub->kind == Sub::Kind::kHashed;
         sub_labels.emplace_back("SubPlan " + std::to_string(sub->plan_id), sub->q.root.get());
+        sub_selects.push_back(sub->select);
         scans::SubPlanRun r;
         r.kind = sub->kind == Sub::Kind::kCorrelated ? scans::SubPlanRun::Kind::kExpr
                                                      : scans::SubPlanRun::Kind::kAny;
@@ -252,6 +257,8 @@ class SubPlanner {
         r.type = sub->type;
         r.params = sub->params.get();
         r.param_base = sub->slot_base;
+        r.outer_values = sub->outer_columns.size();
+        r.derived = std::move(sub->derived);
         if (sub->params) owned.push_back(std::move(sub->params));
         hashed.push_back(std::move(r));
         continue;
@@ -279,9 +286,18 @@ class SubPlanner {
     }
     top->shown_init_plans = init_labels;
     // A SubPlan is shown under the node whose expressions run it.
-    for (const auto& label : sub_labels) {
+    std::set<const sql::Select*> in_select_list;
+    const auto note = [&](const sql::Expr& link, bool) {
+      in_select_list.insert(link.subselect.get());
+    };
+    for (const sql::Target& t : s_.targets) each_sublink(t.expr.get(), false, note);
+    for (const sql::OrderItem& o : s_.order_by) each_sublink(o.expr.get(), false, note);
+    for (size_t i = 0; i < sub_labels.size(); ++i) {
+      const auto& label = sub_labels[i];
       scans::ExecNode* at = node_running(*top, "(hashed " + label.first + ")");
       if (at == nullptr) at = node_running(*top, "(" + label.first + ")");
+      // A condition the planner proved constant (a WHERE that is always false) runs none.
+      if (at == nullptr && in_select_list.count(sub_selects[i]) == 0) continue;
       // In the select list: the scan computes it.
       if (at == nullptr) at = first_scan(*top);
       if (at == nullptr) at = top;
@@ -355,6 +371,7 @@ class SubPlanner {
     if (correlated) {
       s.outer_columns = correlated->outer_columns;
       s.params = std::move(correlated->params);
+      s.derived = std::move(correlated->derived);
       s.slot_base = kCorrelationSlots + correlation_slots_;
       correlation_slots_ += uint32_t(s.outer_columns.size());
     }
@@ -366,6 +383,7 @@ class SubPlanner {
       s.param = params_++;
     }
     s.q = std::move(q);
+    s.select = link.subselect.get();
     subs_.emplace(link.subselect.get(), std::move(s));
   }
 
@@ -475,34 +493,6 @@ std::string subplan_display_name(const std::string& refname) {
   if (names == nullptr) return "";
   const auto it = names->renamed.find(refname);
   return it == names->renamed.end() ? "" : it->second;
-}
-
-const scans::ExecParams* init_params_for_keys(
-    const std::vector<scans::IndexScanParams::RuntimeKey>& keys) {
-  SubqueryParams* p = current_subquery_params();
-  if (p == nullptr || !p->params)
-    throw Error("an index key reads a parameter no InitPlan sets")
-        .with_sqlstate(sqlstate::kInternalError);
-  for (const scans::IndexScanParams::RuntimeKey& k : keys) p->eager.at(k.param) = true;
-  return p->params.get();
-}
-
-std::optional<Clause> init_param_clause(const Clause& c) {
-  const SubqueryParams* sp = current_subquery_params();
-  if (c.kind != Clause::Kind::kExpr || sp == nullptr || !sp->params) return std::nullopt;
-  const TypedExpr& e = *c.expr;
-  if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return std::nullopt;
-  const bool param_left = e.args[0].kind == TypedExpr::Kind::kParam;
-  const TypedExpr& col = e.args[param_left ? 1 : 0];
-  const TypedExpr& param = e.args[param_left ? 0 : 1];
-  if (col.kind != TypedExpr::Kind::kColumn || param.kind != TypedExpr::Kind::kParam ||
-      col.type != param.type || (col.type != TypeId::kInt4 && col.type != TypeId::kInt8))
-    return std::nullopt;
-  if (param.slot < sp->slot_base || param.slot - sp->slot_base >= sp->params->size())
-    return std::nullopt;
-  Clause p = Clause::param_eq(int(col.slot), param.slot - sp->slot_base, param.name);
-  p.expr = c.expr;
-  return p;
 }
 
 bool has_subqueries(const sql::Select& s) {

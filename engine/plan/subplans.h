@@ -37,8 +37,9 @@ std::string subplan_display_name(const std::string& refname);
 // reads its keys. Throws when no InitPlan is being planned.
 const scans::ExecParams* init_params_for_keys(
     const std::vector<scans::IndexScanParams::RuntimeKey>& keys);
-// `column = $n` (a typed clause over an InitPlan's value of the column's integer type) as
-// the parameterized clause an index searches with; the typed form stays its filter.
+// `column = $n` (a typed clause over an InitPlan's value, or over a correlated
+// subquery's outer values, of a type the index key holds) as the parameterized clause an
+// index searches with; the typed form stays its filter.
 std::optional<Clause> init_param_clause(const Clause& c);
 
 // The parameters index keys read while a query is planned: the statement's InitPlan
@@ -47,6 +48,13 @@ struct SubqueryParams {
   std::unique_ptr<scans::ExecParams> params;
   std::vector<bool> eager;  // an InitPlan an index key reads: run when the plan starts
   uint32_t slot_base = 0;   // the kParam slot of params' first entry
+  // A correlated subquery's: an index key compares with an expression of the outer values
+  // (`n = (t.k)::numeric`, a date cast to a timestamptz key), a parameter of its own after
+  // the outer values, set from them before each run. Each is written over the outer
+  // values as a row (slot i: outer value i).
+  bool correlated = false;
+  size_t outer_values = 0;
+  std::vector<TypedExpr> derived;
 };
 SubqueryParams*& current_subquery_params();
 // kParam slots of correlated subqueries' parameters start here (InitPlans' are $n).

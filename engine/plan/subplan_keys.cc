@@ -1,0 +1,94 @@
+// Index keys over a subquery's parameters: an InitPlan's value (`Index Cond: (k = $0)`)
+// or a correlated subquery's outer values (`Index Cond: (n = (t.k)::numeric)`), the
+// declarations in subplans.h.
+#include <algorithm>
+
+#include "engine/core/error.h"
+#include "engine/plan/param_paths.h"
+#include "engine/plan/subplans.h"
+#include "engine/sql/expr_ops.h"
+
+namespace tp {
+
+const scans::ExecParams* init_params_for_keys(
+    const std::vector<scans::IndexScanParams::RuntimeKey>& keys) {
+  SubqueryParams* p = current_subquery_params();
+  if (p == nullptr || !p->params)
+    throw Error("an index key reads a parameter no InitPlan sets")
+        .with_sqlstate(sqlstate::kInternalError);
+  for (const scans::IndexScanParams::RuntimeKey& k : keys) p->eager.at(k.param) = true;
+  return p->params.get();
+}
+
+namespace {
+
+// Whether `e` reads nothing but the outer values of `sp` (no column of its own table, no
+// InitPlan, no other subquery's parameter) and gives one value per outer row.
+bool reads_only_outer_values(const TypedExpr& e, const SubqueryParams& sp) {
+  if (e.kind == TypedExpr::Kind::kColumn || e.kind == TypedExpr::Kind::kSubPlan) return false;
+  if (e.kind == TypedExpr::Kind::kParam)
+    return e.slot >= sp.slot_base && e.slot - sp.slot_base < sp.outer_values;
+  return std::all_of(e.args.begin(), e.args.end(),
+                     [&](const TypedExpr& a) { return reads_only_outer_values(a, sp); });
+}
+
+// `e` over the outer values as a row: parameter slot_base + i reads slot i.
+TypedExpr outer_values_as_row(TypedExpr e, uint32_t slot_base) {
+  if (e.kind == TypedExpr::Kind::kParam) {
+    e.kind = TypedExpr::Kind::kColumn;
+    e.slot -= slot_base;
+  }
+  for (TypedExpr& a : e.args) a = outer_values_as_row(std::move(a), slot_base);
+  return e;
+}
+
+// The parameter an index key of type `key` compares with `value`: an InitPlan's or an
+// outer value as it is, or (correlated subqueries) the value cast to the key's type,
+// a parameter derived from the outer values.
+std::optional<uint32_t> key_param(SubqueryParams& sp, const TypedExpr& value, TypeId key) {
+  const bool own = value.kind == TypedExpr::Kind::kParam && value.slot >= sp.slot_base &&
+                   value.slot - sp.slot_base < sp.params->size();
+  if (own && same_key_type(key, value.type) && (sp.correlated || value.type == key))
+    return value.slot - sp.slot_base;
+  if (!sp.correlated || !reads_only_outer_values(value, sp) || expr_is_volatile(value) ||
+      !(same_key_type(key, value.type) || widens_to(value.type, key)))
+    return std::nullopt;
+  TypedExpr derived = outer_values_as_row(
+      same_key_type(key, value.type) ? value : expr::coerce_implicitly(value, key, -1),
+      sp.slot_base);
+  // A plan may be costed more than once: one parameter per expression.
+  const std::string text = deparse(derived);
+  for (size_t j = 0; j < sp.derived.size(); ++j)
+    if (sp.derived[j].type == derived.type && deparse(sp.derived[j]) == text)
+      return uint32_t(sp.outer_values + j);
+  sp.derived.push_back(std::move(derived));
+  sp.eager.push_back(false);
+  return uint32_t(sp.params->add(key));
+}
+
+}  // namespace
+
+std::optional<Clause> init_param_clause(const Clause& c) {
+  SubqueryParams* sp = current_subquery_params();
+  if (c.kind != Clause::Kind::kExpr || sp == nullptr || !sp->params) return std::nullopt;
+  const TypedExpr& e = *c.expr;
+  if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return std::nullopt;
+  for (size_t side = 0; side < 2; ++side) {
+    // A varchar key compares as text (`(v)::text = t.s`): the index's order.
+    const TypedExpr& written = e.args[side];
+    const bool relabeled = written.form == TypedExpr::Form::kRelabel && written.args.size() == 1 &&
+                           written.args[0].kind == TypedExpr::Kind::kColumn &&
+                           written.args[0].type == TypeId::kVarchar;
+    const TypedExpr& col = relabeled ? written.args[0] : written;
+    const TypedExpr& value = e.args[1 - side];
+    if (col.kind != TypedExpr::Kind::kColumn) continue;
+    const std::optional<uint32_t> param = key_param(*sp, value, col.type);
+    if (!param) continue;
+    Clause p = Clause::param_eq(int(col.slot), *param, deparse(value));
+    p.expr = c.expr;
+    return p;
+  }
+  return std::nullopt;
+}
+
+}  // namespace tp
