@@ -462,11 +462,16 @@ MergeScanFractions JoinSearch::scan_fractions(const RestrictClause& c, const Joi
   if (!order.empty() && order[0].descending) return {};
   const QueryVar& o = q_.vars[ok.slot];
   const QueryVar& i = q_.vars[ik.slot];
-  // Bounds compare only within one type here (integers alike).
-  const bool integers =
-      (o.type == TypeId::kInt2 || o.type == TypeId::kInt4 || o.type == TypeId::kInt8) &&
-      (i.type == TypeId::kInt2 || i.type == TypeId::kInt4 || i.type == TypeId::kInt8);
-  if (o.type != i.type && !integers) return {};
+  // Bounds compare within one type, integers alike, or as timestamps (a date's midnight).
+  const auto integer = [](TypeId t) {
+    return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
+  };
+  const auto datetime = [](TypeId t) {
+    return t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestamptz;
+  };
+  if (o.type != i.type && !(integer(o.type) && integer(i.type)) &&
+      !(datetime(o.type) && datetime(i.type)))
+    return {};
   const RelationStatsView* ov = base_[size_t(o.rel)].view;
   const RelationStatsView* iv = base_[size_t(i.rel)].view;
   if (!ov || !iv) return {};

@@ -36,6 +36,12 @@ Datum timestamp_date_exact(const Datum* args, const TypedExpr&, EvalState& st) {
   return Datum(ts / kUsecsPerDay);
 }
 
+// A timestamp (with or without time zone: TimeZone is UTC) equal to a date key: the
+// key's value is the date it is the midnight of.
+bool date_from_timestamp(TypeId value, TypeId key) {
+  return key == TypeId::kDate && (value == TypeId::kTimestamp || value == TypeId::kTimestamptz);
+}
+
 // Var slots back to the table's column numbers.
 void to_columns(TypedExpr& e, uint32_t first_var) {
   if (e.kind == TypedExpr::Kind::kColumn) e.slot -= first_var;
@@ -199,7 +205,7 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
       if (col.kind != TypedExpr::Kind::kColumn || size_t(q_.vars[col.slot].rel) != rel ||
           q_.relids_of(val) != (Relids(1) << other) ||
           !(same_key_type(col.type, val.type) || widens_to(val.type, col.type) ||
-            (equality && val.type == TypeId::kTimestamp && col.type == TypeId::kDate)))
+            (equality && date_from_timestamp(val.type, col.type))))
         continue;
       ParamClause pc{q_.vars[col.slot].column, deparse(val), expr_cost_units(val)};
       pc.op = side == 0 ? *written_op : commute(*written_op);
@@ -209,7 +215,7 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
       pc.hashable = equality && (same_key_type(col.type, val.type) ||
                                  (is_float(col.type) && is_float(val.type)));
       clauses.push_back(std::move(pc));
-      if (val.type == TypeId::kTimestamp && col.type == TypeId::kDate) {
+      if (date_from_timestamp(val.type, col.type)) {
         TypedExpr exact;
         exact.kind = TypedExpr::Kind::kCall;
         exact.type = TypeId::kDate;

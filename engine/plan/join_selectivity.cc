@@ -8,13 +8,32 @@
 #include <optional>
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
+#include "engine/core/datetime.h"
 #include "engine/core/datum_ops.h"
 
 namespace tp {
 
 namespace {
+
+Datum date_as_timestamp(Datum d) {
+  const auto date = int32_t(int64_t(d));
+  if (date == kDateNoBegin) return Datum(kTimestampNoBegin);
+  if (date == kDateNoEnd) return Datum(kTimestampNoEnd);
+  return Datum(int64_t(date) * kUsecsPerDay);
+}
+
+bool is_timestamp(TypeId t) {
+  return t == TypeId::kTimestamp || t == TypeId::kTimestamptz;
+}
+
+// A value of a `from` column as the operator comparing it with a `to` column sees it:
+// a date against a timestamp is its midnight (TimeZone being UTC).
+Datum compared_as(TypeId from, TypeId to, Datum v) {
+  return from == TypeId::kDate && is_timestamp(to) ? date_as_timestamp(v) : v;
+}
 
 const ColumnStats* stats_of(const JoinVar& v) {
   return v.stats != nullptr && v.stats->valid ? v.stats : nullptr;
@@ -43,14 +62,17 @@ struct McvMatch {
   double matchprodfreq = 0;  // sum over pairs of freq1 * freq2: their share of the product
 };
 
-McvMatch match_mcvs(const ColumnStats& s1, const ColumnStats& s2, size_t n2, TypeId cmp_type) {
+McvMatch match_mcvs(const JoinVar& v1, const JoinVar& v2, size_t n2, TypeId cmp_type) {
+  const ColumnStats& s1 = *v1.stats;
+  const ColumnStats& s2 = *v2.stats;
   McvMatch m;
   m.matched1.assign(s1.mcv_values.size(), false);
   m.matched2.assign(n2, false);
   for (size_t i = 0; i < s1.mcv_values.size(); ++i) {
     for (size_t j = 0; j < n2; ++j) {
       if (m.matched2[j]) continue;
-      if (datums_equal(cmp_type, s1.mcv_values[i], s2.mcv_values[j])) {
+      if (datums_equal(cmp_type, compared_as(v1.type, v2.type, s1.mcv_values[i]),
+                       compared_as(v2.type, v1.type, s2.mcv_values[j]))) {
         m.matched1[i] = m.matched2[j] = true;
         m.matchprodfreq += s1.mcv_freqs[i] * s2.mcv_freqs[j];  // float4 product, as C's
         ++m.nmatches;
@@ -91,7 +113,7 @@ double eqjoinsel_inner(const JoinVar& outer, const JoinVar& inner, TypeId cmp_ty
   }
   const ColumnStats& s1 = *stats_of(outer);
   const ColumnStats& s2 = *stats_of(inner);
-  const McvMatch m = match_mcvs(s1, s2, s2.mcv_values.size(), cmp_type);
+  const McvMatch m = match_mcvs(outer, inner, s2.mcv_values.size(), cmp_type);
   double matchfreq1 = 0, unmatchfreq1 = 0, matchfreq2 = 0, unmatchfreq2 = 0;
   for (size_t i = 0; i < s1.mcv_freqs.size(); ++i) {
     (m.matched1[i] ? matchfreq1 : unmatchfreq1) += s1.mcv_freqs[i];
@@ -164,7 +186,7 @@ double eqjoinsel_semi(const JoinVar& outer, const JoinVar& inner, TypeId cmp_typ
   const int clamped_nvalues2 =
       static_cast<int>(std::min(static_cast<double>(s2.mcv_values.size()), nd2));
   const McvMatch m =
-      match_mcvs(s1, s2, static_cast<size_t>(std::max(clamped_nvalues2, 0)), cmp_type);
+      match_mcvs(outer, inner, static_cast<size_t>(std::max(clamped_nvalues2, 0)), cmp_type);
   double matchfreq1 = 0;
   for (size_t i = 0; i < s1.mcv_freqs.size(); ++i) {
     if (m.matched1[i]) matchfreq1 += s1.mcv_freqs[i];
@@ -274,10 +296,44 @@ std::optional<VariableRange> variable_range(const RelationStatsView& rel, int co
   return r;
 }
 
+// A date column's statistics as a timestamp column's (each date its midnight, TimeZone
+// being UTC): what PostgreSQL's date-against-timestamp operators compare, and the scalar
+// its histogram interpolation converts a date to (date2timestamp_no_overflow).
+struct DateAsTimestamp {
+  RelationStatsView view;
+  ColumnStats stats;
+};
+
+std::unique_ptr<DateAsTimestamp> date_as_timestamps(const RelationStatsView& rel, int column) {
+  const ColumnStatsView& c = rel.columns[size_t(column)];
+  auto out = std::make_unique<DateAsTimestamp>();
+  out->view = rel;
+  ColumnStatsView& v = out->view.columns[size_t(column)];
+  v.type = TypeId::kTimestamp;
+  if (c.actual_min) v.actual_min = date_as_timestamp(*c.actual_min);
+  if (c.actual_max) v.actual_max = date_as_timestamp(*c.actual_max);
+  if (c.stats != nullptr) {
+    out->stats = *c.stats;
+    for (Datum& d : out->stats.mcv_values) d = date_as_timestamp(d);
+    for (Datum& d : out->stats.histogram) d = date_as_timestamp(d);
+    v.stats = &out->stats;
+  }
+  return out;
+}
+
 }  // namespace
 
 MergeScanFractions mergejoinscansel(const RelationStatsView& left, int left_column,
                                     const RelationStatsView& right, int right_column) {
+  // A date merged with a timestamp compares as timestamps.
+  const TypeId lt = left.columns[size_t(left_column)].type;
+  const TypeId rt = right.columns[size_t(right_column)].type;
+  if (lt == TypeId::kDate && is_timestamp(rt))
+    return mergejoinscansel(date_as_timestamps(left, left_column)->view, left_column, right,
+                            right_column);
+  if (rt == TypeId::kDate && is_timestamp(lt))
+    return mergejoinscansel(left, left_column, date_as_timestamps(right, right_column)->view,
+                            right_column);
   MergeScanFractions f;
   const std::optional<VariableRange> lr = variable_range(left, left_column);
   const std::optional<VariableRange> rr = variable_range(right, right_column);

@@ -245,22 +245,10 @@ class SubPlanner {
     for (Sub* sub : order) {
       if (sub->kind == Sub::Kind::kHashed || sub->kind == Sub::Kind::kCorrelated ||
           sub->kind == Sub::Kind::kPlainAny) {
-        const bool is_hashed = sub->kind == Sub::Kind::kHashed;
         sub_labels.emplace_back("SubPlan " + std::to_string(sub->plan_id), sub->q.root.get());
         sub_selects.push_back(sub->select);
-        scans::SubPlanRun r;
-        r.kind = sub->kind == Sub::Kind::kCorrelated ? scans::SubPlanRun::Kind::kExpr
-                                                     : scans::SubPlanRun::Kind::kAny;
-        r.hashed = is_hashed;
-        r.plan = std::move(sub->q.root);
-        r.value = sub->value;
-        r.type = sub->type;
-        r.params = sub->params.get();
-        r.param_base = sub->slot_base;
-        r.outer_values = sub->outer_columns.size();
-        r.derived = std::move(sub->derived);
+        hashed.push_back(sub_plan_run(*sub));
         if (sub->params) owned.push_back(std::move(sub->params));
-        hashed.push_back(std::move(r));
         continue;
       }
       init_cost += sub->startup + sub->per_call;
@@ -285,24 +273,7 @@ class SubPlanner {
       n = n->mutable_children()[0];
     }
     top->shown_init_plans = init_labels;
-    // A SubPlan is shown under the node whose expressions run it.
-    std::set<const sql::Select*> in_select_list;
-    const auto note = [&](const sql::Expr& link, bool) {
-      in_select_list.insert(link.subselect.get());
-    };
-    for (const sql::Target& t : s_.targets) each_sublink(t.expr.get(), false, note);
-    for (const sql::OrderItem& o : s_.order_by) each_sublink(o.expr.get(), false, note);
-    for (size_t i = 0; i < sub_labels.size(); ++i) {
-      const auto& label = sub_labels[i];
-      scans::ExecNode* at = node_running(*top, "(hashed " + label.first + ")");
-      if (at == nullptr) at = node_running(*top, "(" + label.first + ")");
-      // A condition the planner proved constant (a WHERE that is always false) runs none.
-      if (at == nullptr && in_select_list.count(sub_selects[i]) == 0) continue;
-      // In the select list: the scan computes it.
-      if (at == nullptr) at = first_scan(*top);
-      if (at == nullptr) at = top;
-      at->shown_sub_plans.push_back(label);
-    }
+    show_sub_plans(*top, sub_labels, sub_selects);
     owned.insert(owned.begin(), std::move(params));
     q.root = std::make_unique<scans::SubPlanHostNode>(std::move(q.root), std::move(inits),
                                                       std::move(hashed), std::move(owned));
@@ -310,6 +281,46 @@ class SubPlanner {
   }
 
  private:
+  // The run of a SubPlan (correlated, hashed or plain `x IN`); its parameters stay
+  // with `sub` for the host to own.
+  static scans::SubPlanRun sub_plan_run(Sub& sub) {
+    scans::SubPlanRun r;
+    r.kind = sub.kind == Sub::Kind::kCorrelated ? scans::SubPlanRun::Kind::kExpr
+                                                : scans::SubPlanRun::Kind::kAny;
+    r.hashed = sub.kind == Sub::Kind::kHashed;
+    r.plan = std::move(sub.q.root);
+    r.value = sub.value;
+    r.type = sub.type;
+    r.params = sub.params.get();
+    r.param_base = sub.slot_base;
+    r.outer_values = sub.outer_columns.size();
+    r.derived = std::move(sub.derived);
+    return r;
+  }
+
+  // Each SubPlan shown under the node whose expressions run it (`labels[i]` of the
+  // query `selects[i]`).
+  void show_sub_plans(scans::ExecNode& top,
+                      const std::vector<std::pair<std::string, const scans::ExecNode*>>& labels,
+                      const std::vector<const sql::Select*>& selects) const {
+    std::set<const sql::Select*> in_select_list;
+    const auto note = [&](const sql::Expr& link, bool) {
+      in_select_list.insert(link.subselect.get());
+    };
+    for (const sql::Target& t : s_.targets) each_sublink(t.expr.get(), false, note);
+    for (const sql::OrderItem& o : s_.order_by) each_sublink(o.expr.get(), false, note);
+    for (size_t i = 0; i < labels.size(); ++i) {
+      scans::ExecNode* at = node_running(top, "(hashed " + labels[i].first + ")");
+      if (at == nullptr) at = node_running(top, "(" + labels[i].first + ")");
+      // A condition the planner proved constant (a WHERE that is always false) runs none.
+      if (at == nullptr && in_select_list.count(selects[i]) == 0) continue;
+      // In the select list: the scan computes it.
+      if (at == nullptr) at = first_scan(top);
+      if (at == nullptr) at = &top;
+      at->shown_sub_plans.push_back(labels[i]);
+    }
+  }
+
   void consider(const sql::Expr& link, bool top) {
     const sql::Select& sub = *link.subselect;
     if (has_subqueries(sub)) throw not_supported("a subquery within a subquery", link.position);

@@ -19,3 +19,6 @@ select tsx.id, count(*) from tsx join dt on dt.d = tsx.ts where tsx.id < 12 grou
 select tsx.id, dt.k from tsx left join dt on dt.d = tsx.ts where tsx.id between 4 and 6 order by 1, 2
 select nk.id, nk.t, nk.n from nk where nk.n in (select sk.s from sk where sk.id < 10) order by 1
 select nk.id, nk.c from nk where nk.n in (select sk.s * 3 from sk where sk.id < 40) and nk.id < 5000 order by 1
+select t.id, k.k from tzt t join dk k on k.d = t.tz where t.id < 6 order by 1, 2
+select t.id, count(k.k) from tzt t left join dk k on k.d = t.tz + interval '1 hour' where t.id < 20 group by t.id order by 1
+select count(*) from tzt t join dk k on t.tz = k.d where t.id between 100 and 140

@@ -47,3 +47,9 @@ analyze dt;
 create table tsx (id int, ts timestamp);
 insert into tsx select i, timestamp '2020-01-01' + i * interval '6 hours' from generate_series(1, 2000) i;
 analyze tsx;
+-- A date key searched with a timestamptz outer value (date = timestamptz): the date it is
+-- the midnight of, none when it is not one.
+create table dk (k int, d date);
+insert into dk select i, date '2020-01-01' + (i % 900) from generate_series(1, 30000) i;
+create index dk_d on dk (d);
+analyze dk;
