@@ -5,6 +5,7 @@
 
 #include "engine/core/error.h"
 #include "engine/plan/join_cost.h"
+#include "engine/plan/outer_joins.h"
 #include "engine/plan/plan_steps.h"
 #include "scans/distinct.h"
 #include "scans/hash.h"
@@ -314,8 +315,15 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
     const bool first = &ok == &c.key1;
     outer_keys.push_back(outer.slot(first ? c.exec1 : c.exec2));
     inner_keys.push_back(inner.slot(first ? c.exec2 : c.exec1));
-    // get_switched_clauses: the outer side first.
-    cond.push_back("(" + deparse(ok) + " = " + deparse(ik) + ")");
+    // get_switched_clauses: the outer side first. A Merge Join reads an expression key
+    // from its input's target list, where the Sort below computed it: printed in
+    // parentheses, as EXPLAIN prints a reference to a computed column.
+    const auto side = [&](const TypedExpr& e) {
+      const bool computed =
+          p.kind == JoinPath::Kind::kMergeJoin && strip_relabel(e).kind != TypedExpr::Kind::kColumn;
+      return computed ? "(" + deparse(e) + ")" : deparse(e);
+    };
+    cond.push_back("(" + side(ok) + " = " + side(ik) + ")");
   }
   outer.project();
   inner.project();

@@ -448,8 +448,16 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
   // here, is one to PostgreSQL: its sides sort by their vars' orders too (an index on
   // either side is a merge input).
   const bool cross_type = c.pushed_down && c.key1.type != c.key2.type;
+  // One of one type with an expression side (`s1.n = (s0.k)::numeric`): PostgreSQL's
+  // class holds both, so either side sorts as the column's var (ORDER BY s1.n is met by
+  // a merge join with either outer side).
+  const bool expression_side =
+      c.pushed_down && !cross_type &&
+      (v1.kind == TypedExpr::Kind::kColumn) != (v2.kind == TypedExpr::Kind::kColumn);
+  if (expression_side)
+    c.key = c.key_b = q_.key_of((v1.kind == TypedExpr::Kind::kColumn ? v1 : v2).slot);
   if ((!c.pushed_down && same_btree_family(c.key1.type, c.key2.type)) ||
-      (cross_type && same_merge_family(c.key1.type, c.key2.type))) {
+      (cross_type && same_merge_family(c.key1.type, c.key2.type)) || expression_side) {
     if (v1.kind == TypedExpr::Kind::kColumn) c.key = q_.key_of(v1.slot);
     if (v2.kind == TypedExpr::Kind::kColumn) c.key_b = q_.key_of(v2.slot);
     c.mergeable = !(v1.kind == TypedExpr::Kind::kColumn && q_.is_fixed(v1.slot)) &&

@@ -13,6 +13,7 @@
 #include "engine/plan/join_query.h"
 #include "engine/plan/join_search.h"
 #include "engine/plan/lateral.h"
+#include "engine/plan/outer_joins.h"
 #include "engine/plan/parallel_cost.h"
 #include "engine/plan/plan_steps.h"
 #include "engine/plan/prepqual.h"
@@ -441,6 +442,28 @@ class JoinSelectPlanner {
     return e.kind == TypedExpr::Kind::kColumn ? deparse(e) : "(" + deparse(e) + ")";
   }
 
+  // The var whose statistics count the groups of `var`'s class when that class, to
+  // PostgreSQL, was made by a WHERE's `f(x) = var` with f(x) written first (its first
+  // member): x, the one var f reads; else `var` itself.
+  uint32_t expression_class_var(uint32_t var) const {
+    for (const JoinFilterClause& f : q_.filters) {
+      const TypedExpr& e = f.expr;
+      if (!f.pushed_down || e.kind != TypedExpr::Kind::kCall || e.name != "=" ||
+          e.form != TypedExpr::Form::kInfix || e.args.size() != 2)
+        continue;
+      const TypedExpr& right = strip_relabel(e.args[1]);
+      if (right.kind != TypedExpr::Kind::kColumn || right.slot != var ||
+          strip_relabel(e.args[0]).kind == TypedExpr::Kind::kColumn)
+        continue;
+      std::vector<uint32_t> vars;
+      expr_slots(e.args[0], vars);
+      std::sort(vars.begin(), vars.end());
+      vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
+      if (vars.size() == 1) return vars[0];
+    }
+    return var;
+  }
+
   // estimate_num_groups over the first `keys` ORDER BY keys (cost_incremental_sort's
   // input groups): each a var (a class's first member), else 200 groups at most.
   double presorted_groups(size_t keys, double rows) const {
@@ -449,7 +472,8 @@ class JoinSelectPlanner {
       const TypedExpr& e = *q_.order[i].expr;
       if (e.kind != TypedExpr::Kind::kColumn) return std::min(rows, 200.0);
       const uint32_t key = q_.key_of(e.slot);
-      const uint32_t var = key < q_.classes.size() ? q_.classes[key].members[0] : e.slot;
+      const uint32_t var =
+          key < q_.classes.size() ? q_.classes[key].members[0] : expression_class_var(e.slot);
       const QueryVar& v = q_.vars[var];
       const RelationStatsView* view = rel_stats_[size_t(v.rel)].view;
       if (!view) return std::min(rows, 200.0);

@@ -6,3 +6,5 @@ select c.cid, r.label from c join r on r.rid = c.region order by c.cid limit 3
 select l.oid, l.line, o.amount from l join o on o.id = l.oid order by l.oid, l.line limit 6
 select c.cid, count(*) from c join o on o.cust = c.cid group by c.cid order by c.cid limit 3
 select o.cust, c.name from o join c on c.cid = o.cust order by o.cust
+select o.id, l.qty from o join l on o.cust * 2 = l.qty where o.id < 300 order by l.qty, o.id limit 10
+select o.id, l.qty from o join l on o.cust * 2 = l.qty where o.id < 20 and l.line < 3 order by l.qty, o.id
