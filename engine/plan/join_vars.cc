@@ -1,5 +1,6 @@
 // JoinQuery's questions about its vars: their classes' keys, which a relation returns,
 // how EXPLAIN names them, the equality of two, the relations an expression reads.
+#include <algorithm>
 #include <memory>
 
 #include "engine/plan/join_query.h"
@@ -73,10 +74,23 @@ std::vector<std::pair<uint32_t, uint32_t>> JoinQuery::outer_join_merge_pairs() c
   for (const JoinFilterClause& f : filters) {
     const TypedExpr& e = f.expr;
     if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) continue;
-    // A pushed-down one of two types (no class holds it) sorts its sides the same way.
-    if (f.pushed_down && e.args[0].type == e.args[1].type) continue;
     const TypedExpr& a = strip_relabel(e.args[0]);
     const TypedExpr& b = strip_relabel(e.args[1]);
+    // A column equal to an expression of one var of another relation (`s1.n =
+    // (s3.a)::numeric`, `s0.k + 1 = s1.k`): the column's order serves a merge join too.
+    if ((a.kind == TypedExpr::Kind::kColumn) != (b.kind == TypedExpr::Kind::kColumn)) {
+      const TypedExpr& col = a.kind == TypedExpr::Kind::kColumn ? a : b;
+      std::vector<uint32_t> other;
+      expr_slots(a.kind == TypedExpr::Kind::kColumn ? e.args[1] : e.args[0], other);
+      std::sort(other.begin(), other.end());
+      other.erase(std::unique(other.begin(), other.end()), other.end());
+      if (other.size() == 1 && vars[other[0]].rel != vars[col.slot].rel &&
+          e.args[0].type == e.args[1].type)
+        out.push_back({col.slot, other[0]});
+      continue;
+    }
+    // A pushed-down one of two types (no class holds it) sorts its sides the same way.
+    if (f.pushed_down && e.args[0].type == e.args[1].type) continue;
     if (a.kind != TypedExpr::Kind::kColumn || b.kind != TypedExpr::Kind::kColumn ||
         !(f.pushed_down ? same_merge_family(a.type, b.type) : same_btree_family(a.type, b.type)))
       continue;

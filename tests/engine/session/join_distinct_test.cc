@@ -82,5 +82,27 @@ TEST_F(IndexedJoinDistinct, OrderedOuterIndexFeedsTheLimit) {
   EXPECT_EQ(testing::check_pg15_queries(s_, "join_order_limit.out"), 10u);
 }
 
+// An outer join's `l.oid = o.cust * 2`: the column side's index order is a merge input
+// (PostgreSQL's single-member class for each side), so the Merge Right Join reads l_oid
+// rather than sorting l (PostgreSQL 15.20's plan and count, hash and nested loop joins
+// off).
+TEST_F(IndexedJoinDistinct, ColumnSideOfAnExpressionJoinIsAMergeInput) {
+  s_.execute("set enable_hashjoin = off");
+  s_.execute("set enable_nestloop = off");
+  const std::string q = "select count(l.line) from l right join o on l.oid = o.cust * 2";
+  std::vector<std::string> plan;
+  for (const auto& row : s_.execute("explain " + q).rows) plan.push_back(row.at(0));
+  const std::vector<std::string> want = {
+      "Aggregate  (cost=5737.47..5737.48 rows=1 width=8)",
+      "  ->  Merge Right Join  (cost=1757.06..5437.47 rows=120000 width=4)",
+      "        Merge Cond: (l.oid = ((o.cust * 2)))",
+      "        ->  Index Only Scan using l_oid on l  (cost=0.29..1430.69 rows=30000 width=8)",
+      "        ->  Sort  (cost=1756.77..1806.77 rows=20000 width=4)",
+      "              Sort Key: ((o.cust * 2))",
+      "              ->  Seq Scan on o  (cost=0.00..328.00 rows=20000 width=4)"};
+  EXPECT_EQ(plan, want);
+  EXPECT_EQ(s_.execute(q).rows.at(0).at(0), "118524");
+}
+
 }  // namespace
 }  // namespace tp
