@@ -531,8 +531,11 @@ class JoinBinder {
   // A restriction `column = constant` (either way round): the column's var and the
   // constant.
   std::optional<std::pair<uint32_t, const sql::Expr*>> constant_equality(const sql::Expr& e) const {
-    if (e.kind != sql::ExprKind::kCompare || e.name != "=") return std::nullopt;
-    for (int side = 0; side < 2; ++side) {
+    // `x IN (v)` is `x = v` (transformAExprIn with one item).
+    const bool in_one = e.kind == sql::ExprKind::kInList && !e.negated && !e.array &&
+                        e.int_items.empty() && e.args.size() == 2;
+    if (!in_one && (e.kind != sql::ExprKind::kCompare || e.name != "=")) return std::nullopt;
+    for (int side = 0; side < (in_one ? 1 : 2); ++side) {
       const sql::Expr& col = *e.args[size_t(side)];
       const sql::Expr& value = *e.args[size_t(1 - side)];
       if (col.kind == sql::ExprKind::kColumnRef && is_constant(value)) {

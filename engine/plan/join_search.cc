@@ -456,7 +456,7 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
       (v1.kind == TypedExpr::Kind::kColumn) != (v2.kind == TypedExpr::Kind::kColumn);
   if (expression_side)
     c.key = c.key_b = q_.key_of((v1.kind == TypedExpr::Kind::kColumn ? v1 : v2).slot);
-  if ((!c.pushed_down && same_btree_family(c.key1.type, c.key2.type)) ||
+  if ((!c.pushed_down && same_merge_family(c.key1.type, c.key2.type)) ||
       (cross_type && same_merge_family(c.key1.type, c.key2.type)) || expression_side) {
     if (v1.kind == TypedExpr::Kind::kColumn) c.key = q_.key_of(v1.slot);
     if (v2.kind == TypedExpr::Kind::kColumn) c.key_b = q_.key_of(v2.slot);

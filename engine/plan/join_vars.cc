@@ -92,7 +92,7 @@ std::vector<std::pair<uint32_t, uint32_t>> JoinQuery::outer_join_merge_pairs() c
     // A pushed-down one of two types (no class holds it) sorts its sides the same way.
     if (f.pushed_down && e.args[0].type == e.args[1].type) continue;
     if (a.kind != TypedExpr::Kind::kColumn || b.kind != TypedExpr::Kind::kColumn ||
-        !(f.pushed_down ? same_merge_family(a.type, b.type) : same_btree_family(a.type, b.type)))
+        !same_merge_family(a.type, b.type))
       continue;
     out.push_back({a.slot, b.slot});
     out.push_back({b.slot, a.slot});

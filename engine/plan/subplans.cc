@@ -41,6 +41,28 @@ void each_query_sublink(const sql::Select& s, F&& f) {
   for (const sql::OrderItem& o : s.order_by) each_sublink(o.expr.get(), false, f);
 }
 
+// Whether PostgreSQL's eval_const_expressions folds `e` to false: a false constant, an
+// AND holding one, an OR of nothing else, NOT over a true constant. A WHERE that folds
+// so loses its subqueries before they are planned: no InitPlan of theirs is made.
+bool folds_to_false(const sql::Expr& e, bool want = false) {
+  switch (e.kind) {
+    case sql::ExprKind::kBoolConst:
+      return (e.ival != 0) == want;
+    case sql::ExprKind::kAnd:
+    case sql::ExprKind::kOr: {
+      // AND is false when one arm is, true when all are; OR the other way round.
+      const bool any = (e.kind == sql::ExprKind::kAnd) != want;
+      const auto arm = [&](const sql::ExprPtr& a) { return folds_to_false(*a, want); };
+      return any ? std::any_of(e.args.begin(), e.args.end(), arm)
+                 : std::all_of(e.args.begin(), e.args.end(), arm);
+    }
+    case sql::ExprKind::kNot:
+      return folds_to_false(*e.args[0], !want);
+    default:
+      return false;
+  }
+}
+
 void column_refs(const sql::Expr* e, std::vector<const sql::Expr*>& out) {
   if (e == nullptr) return;
   if (e->kind == sql::ExprKind::kColumnRef) out.push_back(e);
@@ -242,6 +264,11 @@ class SubPlanner {
     double init_cost = 0;
     std::vector<std::pair<std::string, const scans::ExecNode*>> init_labels, sub_labels;
     std::vector<const sql::Select*> sub_selects;  // each SubPlan's query
+    // A WHERE folded to false made none of its InitPlans (nothing runs them here).
+    std::set<const sql::Select*> dropped;
+    if (s_.where && folds_to_false(*s_.where))
+      each_sublink(s_.where.get(), true,
+                   [&](const sql::Expr& link, bool) { dropped.insert(link.subselect.get()); });
     for (Sub* sub : order) {
       if (sub->kind == Sub::Kind::kHashed || sub->kind == Sub::Kind::kCorrelated ||
           sub->kind == Sub::Kind::kPlainAny) {
@@ -251,10 +278,12 @@ class SubPlanner {
         if (sub->params) owned.push_back(std::move(sub->params));
         continue;
       }
-      init_cost += sub->startup + sub->per_call;
-      init_labels.emplace_back("InitPlan " + std::to_string(sub->plan_id) + " (returns $" +
-                                   std::to_string(sub->param) + ")",
-                               sub->q.root.get());
+      if (!dropped.count(sub->select)) {
+        init_cost += sub->startup + sub->per_call;
+        init_labels.emplace_back("InitPlan " + std::to_string(sub->plan_id) + " (returns $" +
+                                     std::to_string(sub->param) + ")",
+                                 sub->q.root.get());
+      }
       scans::InitPlanRun r;
       r.plan = std::move(sub->q.root);
       r.value = sub->value;

@@ -296,7 +296,16 @@ bool ExprParser::integer_items(Expr& e) {
     if (ParsedNodeBudget* b = ParsedNodeBudget::current()) b->take_int_item();
     positions.push_back(t.position);
     next();
-    if (is_punct(")")) return true;
+    if (is_punct(")")) {
+      // IN (v) is v's equality to PostgreSQL (an equivalence class's constant): a node.
+      if (e.int_items.size() == 1) {
+        auto c = std::make_unique<Expr>(ExprKind::kIntConst, positions[0]);
+        c->ival = e.int_items[0];
+        e.args.push_back(std::move(c));
+        e.int_items.clear();
+      }
+      return true;
+    }
     next();  // the comma
   }
   for (size_t i = 0; i < e.int_items.size(); ++i) {

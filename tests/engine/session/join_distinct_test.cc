@@ -79,7 +79,7 @@ TEST_F(IndexedJoinDistinct, PlansAndRowsArePostgres) {
 // `o.cust * 2 = l.qty` returns rows in l.qty's order (one class to PostgreSQL), which an
 // Incremental Sort completes.
 TEST_F(IndexedJoinDistinct, OrderedOuterIndexFeedsTheLimit) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "join_order_limit.out"), 10u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "join_order_limit.out"), 12u);
 }
 
 // An outer join's `l.oid = o.cust * 2`: the column side's index order is a merge input

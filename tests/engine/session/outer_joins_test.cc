@@ -123,6 +123,18 @@ TEST(CrossTypeJoinKeys, ParameterizedScansArePostgres) {
   EXPECT_EQ(testing::check_pg15_queries(s, "cross_type_join.out"), 24u);
 }
 
+// An outer join's date = timestamp (and timestamptz) is a merge clause of one operator
+// family (datetime_ops), each side in its index's order (pg15/merge_cross_type.out,
+// captured with hash and nested loop joins off).
+TEST(CrossTypeJoinKeys, OuterJoinsMergeDatesWithTimestamps) {
+  testing::TempDir tmp;
+  Session s{testing::options_for(tmp.data())};
+  testing::run_pg15_setup(s, "cross_type_join_setup.sql");
+  s.execute("set enable_hashjoin = off");
+  s.execute("set enable_nestloop = off");
+  EXPECT_EQ(testing::check_pg15_queries(s, "merge_cross_type.out"), 4u);
+}
+
 // Join clauses bounding an inner index key (`ji.a <= jo.lo`, two bounds on one key, a
 // BETWEEN, a varchar key against text, a date or timestamp against timestamp and
 // timestamptz keys): parameterized Index and Bitmap Heap Scans with runtime inequality

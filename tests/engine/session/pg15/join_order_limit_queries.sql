@@ -8,3 +8,5 @@ select c.cid, count(*) from c join o on o.cust = c.cid group by c.cid order by c
 select o.cust, c.name from o join c on c.cid = o.cust order by o.cust
 select o.id, l.qty from o join l on o.cust * 2 = l.qty where o.id < 300 order by l.qty, o.id limit 10
 select o.id, l.qty from o join l on o.cust * 2 = l.qty where o.id < 20 and l.line < 3 order by l.qty, o.id
+select o.id, c.name from o join c on c.cid = o.cust where o.cust in (7) order by 1
+select o.id, r.label from o join r on r.rid = o.cust where r.rid in (3) and o.id < 100 order by 1

@@ -51,3 +51,5 @@ select t.id, w.y from t join w on w.k = t.id where (select count(*) from u where
 select t.id from t join w on w.k = t.id where t.v = (select min(y) / 10 from w w2 where w2.k = t.k) order by 1
 select t.id, w.y from t left join w on w.k = t.id + 1990 where t.id > 1995 and coalesce((select count(*) from u where u.k = w.k), -1) >= 0 order by 1
 select count(*) from t join w on w.k = t.k where (select count(*) from u where u.k = t.id) = 10
+select id from t where false and t.k > (select avg(x) from u)
+select t.id from t join w on w.k = t.id where (t.v is null and false) and (select count(*) from u where u.k = t.k) > 0
