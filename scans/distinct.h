@@ -96,7 +96,12 @@ class HashAggregateNode final : public ExecNode {
 
 class ResultNode final : public ExecNode {
  public:
-  explicit ResultNode(std::unique_ptr<ExecNode> child) : child_(std::move(child)) {}
+  // `projects`: it computes the select list (its child, transparent, does the work), so
+  // EXPLAIN shows the select list's SubPlans under it.
+  explicit ResultNode(std::unique_ptr<ExecNode> child, bool projects = false)
+      : child_(std::move(child)), projects_(projects) {}
+
+  bool projects() const { return projects_; }
 
   std::string explain_name() const override { return "Result"; }
   void explain_details(std::vector<std::string>&, bool) const override {}
@@ -111,6 +116,7 @@ class ResultNode final : public ExecNode {
 
  private:
   std::unique_ptr<ExecNode> child_;
+  bool projects_;
 };
 
 class OneRowNode final : public ExecNode {

@@ -12,6 +12,7 @@
 #include "engine/plan/join_grouping.h"
 #include "engine/plan/join_query.h"
 #include "engine/plan/join_search.h"
+#include "engine/plan/join_sort_target.h"
 #include "engine/plan/lateral.h"
 #include "engine/plan/outer_joins.h"
 #include "engine/plan/parallel_cost.h"
@@ -20,9 +21,11 @@
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/select_list.h"
 #include "engine/plan/serial_paths.h"
+#include "engine/plan/sort_input_target.h"
 #include "engine/plan/subplans.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
+#include "scans/distinct.h"
 #include "scans/incremental_sort.h"
 #include "scans/one_time_false.h"
 #include "scans/project.h"
@@ -292,8 +295,14 @@ class JoinSelectPlanner {
     const JoinRelation& rel = search.run();
     if (grouping_ || distinct_) return finish_upper(search, rel, stats);
     const int width = final_width();
-    const std::vector<std::shared_ptr<TypedExpr>> computed = computed_columns();
-    const double projection = select_list_cost(ctx_.settings.costs, computed);
+    std::vector<const TypedExpr*> sort_keys;
+    for (const JoinOrderItem& o : q_.order) sort_keys.push_back(o.expr.get());
+    // A plan with SubPlans is serial (plan_with_subplans): only then is one postponed.
+    const SortInputTarget target =
+        make_sort_input_target(ctx_.settings.costs, computed_columns(), sort_keys,
+                               s_.limit.has_value() && rel.partial_paths.empty());
+    const double projection = target.early_cost;
+    const int sort_width = target.late.empty() ? width : sort_input_width(q_, target, width);
     std::vector<JoinPathPtr> candidates = rel.paths;
     const std::optional<int64_t> limit = limit_tuples(s_);
     const double limit_rows = limit ? double(*limit) : -1;
@@ -302,42 +311,87 @@ class JoinSelectPlanner {
     const JoinPathPtr limited_merge =
         add_top_gathers(rel, projection, width, limit_rows, candidates, sq);
     std::vector<TablePath> paths;
+    const bool serial =
+        !limited_merge && std::none_of(candidates.begin(), candidates.end(), [](const auto& p) {
+          return p->kind == JoinPath::Kind::kGather;
+        });
     for (const JoinPathPtr& p : candidates) {
       PathCost c = p->cost;
       // A Gather's participants computed the target below it.
-      if (p->kind != JoinPath::Kind::kGather) c.total += projection * c.rows;
-      paths.push_back({c, common_pathkeys(p->pathkeys, query_pathkeys_), p->parallel_safe, {}});
+      const size_t keys = common_pathkeys(p->pathkeys, query_pathkeys_);
+      const PathCost unprojected = c;
+      // A path in order computes the whole list (apply_projection_to_path).
+      if (p->kind != JoinPath::Kind::kGather)
+        c.total += (keys == q_.order.size() ? target.full_cost : projection) * c.rows;
+      // add_path kept the join relation's paths before its target was costed on them;
+      // a Gather above it comes after (generate_useful_gather_paths), weighed projected.
+      paths.push_back({serial ? unprojected : c, keys, p->parallel_safe, {}});
+      sq.projected.push_back(c);
     }
     sq.order_keys = q_.order.size();
     if (limit) sq.limit_rows = limit_rows;
-    sq.sort = [&](const PathCost& p) {
-      return disabled_if(!ctx_.settings.enable_sort,
-                         cost_sort(ctx_.settings.costs, p, p.rows, width, 0, limit_rows));
+    // With columns postponed, the Result above the sort computes the list.
+    const auto above = [&](const PathCost& c) {
+      return target.late.empty() ? c : result_over_sort(ctx_.settings.costs, c, target.full_cost);
     };
+    sq.sort = [&](const PathCost& p) { return above(order_sort(p, 0, sort_width)); };
     if (ctx_.settings.enable_incremental_sort)
       sq.incremental_sort = [&](const PathCost& p, size_t keys) {
-        return cost_incremental_sort(ctx_.settings.costs, p, presorted_groups(keys, p.rows), width,
-                                     limit_rows);
+        return above(order_sort(p, keys, sort_width));
       };
     const std::optional<SerialChoice> choice = choose_serial_path(paths, sq);
     if (!choice) throw Error("could not devise a query plan for the given query");
     const bool extra = choice->kind == SerialChoice::Kind::kOrderedExtra;
     const JoinPath& chosen = extra ? *limited_merge : *candidates[choice->path];
-    const PathCost chosen_cost = extra ? choice->top : paths[choice->path].cost;
+    const PathCost chosen_cost = extra ? choice->top : sq.projected[choice->path];
+    const size_t presorted =
+        choice->kind == SerialChoice::Kind::kIncrementalSort ? paths[choice->path].keys : 0;
+    return build_ordered(search, rel, target, *choice, chosen, chosen_cost, presorted, sort_width);
+  }
+
+  // The ORDER BY's Sort (or, `presorted` keys in order, Incremental Sort) over a path.
+  PathCost order_sort(const PathCost& p, size_t presorted, int width) const {
+    const std::optional<int64_t> limit = limit_tuples(s_);
+    const double limit_rows = limit ? double(*limit) : -1;
+    if (presorted > 0)
+      return cost_incremental_sort(ctx_.settings.costs, p, presorted_groups(presorted, p.rows),
+                                   width, limit_rows);
+    return disabled_if(!ctx_.settings.enable_sort,
+                       cost_sort(ctx_.settings.costs, p, p.rows, width, 0, limit_rows));
+  }
+
+  // The chosen path built, its select list computed below the sort, or (postponed
+  // columns) partly in the Result above it, then the Limit.
+  ChosenScan build_ordered(const JoinSearch& search, const JoinRelation& rel,
+                           const SortInputTarget& target, const SerialChoice& choice,
+                           const JoinPath& chosen, const PathCost& chosen_cost, size_t presorted,
+                           int sort_width) {
+    const int width = final_width();
+    std::vector<std::shared_ptr<TypedExpr>> computed = target.early;
+    computed.insert(computed.end(), target.late.begin(), target.late.end());
+    const bool sorted = choice.kind == SerialChoice::Kind::kSort ||
+                        choice.kind == SerialChoice::Kind::kIncrementalSort;
     JoinPlanBuilder builder(ctx_, q_, search, builders_);
     std::unique_ptr<scans::ExecNode> node = builder.build(chosen);
-    node->estimate.width = width;
+    node->estimate.width = sorted ? sort_width : width;  // the sort input target's
     node->estimate.total_cost = chosen_cost.total;
     if (!q_.gating.empty()) node = scans::gating_result(std::move(node), q_.gating);
     PlanTop top{std::move(node), chosen_cost};
     std::vector<uint32_t> layout = rel.vars;
-    top.node = project_join_columns(std::move(top.node), computed, layout);
-    for (const auto& t : q_.targets) output_slots_.push_back(slot_of(*t, computed, layout));
-    if (choice->kind == SerialChoice::Kind::kSort ||
-        choice->kind == SerialChoice::Kind::kIncrementalSort)
+    const std::vector<std::shared_ptr<TypedExpr>>& below = sorted ? target.early : computed;
+    top.node = project_join_columns(std::move(top.node), below, layout);
+    if (sorted) {
       add_sort(
-          top, choice->top, [&](const TypedExpr& e) { return slot_of(e, computed, layout); },
-          choice->kind == SerialChoice::Kind::kIncrementalSort ? paths[choice->path].keys : 0);
+          top, order_sort(chosen_cost, presorted, sort_width),
+          [&](const TypedExpr& e) { return slot_of(e, below, layout); }, presorted, sort_width);
+      if (!target.late.empty()) {
+        top.node = project_join_columns(std::move(top.node), target.late, layout);
+        top.node = std::make_unique<scans::ResultNode>(std::move(top.node), true);
+        top.node->estimate = {choice.top.startup, choice.top.total, choice.top.rows, width};
+        top.path = choice.top;
+      }
+    }
+    for (const auto& t : q_.targets) output_slots_.push_back(slot_of(*t, computed, layout));
     if (s_.limit || s_.offset.value_or(0) > 0) add_limit(s_.limit, s_.offset.value_or(0), top);
     ChosenScan out;
     out.node = std::move(top.node);
@@ -417,7 +471,8 @@ class JoinSelectPlanner {
   // The ORDER BY's Sort, or an Incremental Sort over `presorted` leading keys the path
   // already gives.
   void add_sort(PlanTop& top, const PathCost& cost,
-                const std::function<uint32_t(const TypedExpr&)>& slot, size_t presorted = 0) const {
+                const std::function<uint32_t(const TypedExpr&)>& slot, size_t presorted,
+                int width) const {
     std::vector<scans::SortKey> keys;
     for (const JoinOrderItem& o : q_.order)
       keys.push_back({slot(*o.expr), o.descending, o.nulls_first});
@@ -434,7 +489,7 @@ class JoinSelectPlanner {
       sort = std::make_unique<scans::SortNode>(std::move(top.node), std::move(keys), q_.order_text,
                                                limit ? *limit : -1, kSortMemoryLimitBytes);
     }
-    sort->estimate = {cost.startup, cost.total, cost.rows, final_width()};
+    sort->estimate = {cost.startup, cost.total, cost.rows, width};
     top = {std::move(sort), cost};
   }
 
@@ -442,51 +497,8 @@ class JoinSelectPlanner {
     return e.kind == TypedExpr::Kind::kColumn ? deparse(e) : "(" + deparse(e) + ")";
   }
 
-  // The var whose statistics count the groups of `var`'s class when that class, to
-  // PostgreSQL, was made by a WHERE's `f(x) = var` with f(x) written first (its first
-  // member): x, the one var f reads; else `var` itself.
-  uint32_t expression_class_var(uint32_t var) const {
-    for (const JoinFilterClause& f : q_.filters) {
-      const TypedExpr& e = f.expr;
-      if (!f.pushed_down || e.kind != TypedExpr::Kind::kCall || e.name != "=" ||
-          e.form != TypedExpr::Form::kInfix || e.args.size() != 2)
-        continue;
-      const TypedExpr& right = strip_relabel(e.args[1]);
-      if (right.kind != TypedExpr::Kind::kColumn || right.slot != var ||
-          strip_relabel(e.args[0]).kind == TypedExpr::Kind::kColumn)
-        continue;
-      std::vector<uint32_t> vars;
-      expr_slots(e.args[0], vars);
-      std::sort(vars.begin(), vars.end());
-      vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
-      if (vars.size() == 1) return vars[0];
-    }
-    return var;
-  }
-
-  // estimate_num_groups over the first `keys` ORDER BY keys (cost_incremental_sort's
-  // input groups): each a var (a class's first member), else 200 groups at most.
   double presorted_groups(size_t keys, double rows) const {
-    std::vector<GroupRel> over;
-    for (size_t i = 0; i < keys; ++i) {
-      const TypedExpr& e = *q_.order[i].expr;
-      if (e.kind != TypedExpr::Kind::kColumn) return std::min(rows, 200.0);
-      const uint32_t key = q_.key_of(e.slot);
-      const uint32_t var =
-          key < q_.classes.size() ? q_.classes[key].members[0] : expression_class_var(e.slot);
-      const QueryVar& v = q_.vars[var];
-      const RelationStatsView* view = rel_stats_[size_t(v.rel)].view;
-      if (!view) return std::min(rows, 200.0);
-      auto g =
-          std::find_if(over.begin(), over.end(), [&](const GroupRel& x) { return x.view == view; });
-      if (g == over.end()) {
-        over.push_back({view, rel_stats_[size_t(v.rel)].rows, {}});
-        g = over.end() - 1;
-      }
-      if (std::find(g->columns.begin(), g->columns.end(), v.column) == g->columns.end())
-        g->columns.push_back(v.column);
-    }
-    return estimate_num_groups(over, rows);
+    return presorted_order_groups(q_, rel_stats_, keys, rows);
   }
 
   uint32_t slot_of(const TypedExpr& e, const std::vector<std::shared_ptr<TypedExpr>>& computed,
@@ -533,7 +545,8 @@ class JoinSelectPlanner {
       const PathCost sorted =
           cost_sort(ctx_.settings.costs, top.path, 0, width, 0, limit ? double(*limit) : -1);
       // The sort reads no row: every key names slot 0.
-      add_sort(top, {sorted.startup, sorted.total, 0}, [](const TypedExpr&) { return 0u; });
+      add_sort(
+          top, {sorted.startup, sorted.total, 0}, [](const TypedExpr&) { return 0u; }, 0, width);
     }
     if (s_.limit || s_.offset.value_or(0) > 0) add_limit(s_.limit, s_.offset.value_or(0), top);
     PlannedQuery out;

@@ -30,6 +30,10 @@ std::optional<SerialChoice> choose_serial_path(const std::vector<TablePath>& pat
   for (size_t i = 0; i < paths.size(); ++i)
     add_path(rel, {paths[i].cost, paths[i].parallel_safe, int(i), int(paths[i].keys)}, startup);
   if (rel.empty()) return std::nullopt;
+  const auto cost_of = [&](size_t i) -> const PathCost& {
+    return q.projected.empty() ? paths[i].cost : q.projected[i];
+  };
+  for (RelPath& r : rel) r.cost = cost_of(size_t(r.id));
   // The pathlist runs cheapest total first, which is the order create_ordered_paths
   // offers its paths in.
   std::stable_sort(rel.begin(), rel.end(),
@@ -37,7 +41,7 @@ std::optional<SerialChoice> choose_serial_path(const std::vector<TablePath>& pat
   const RelPath& cheapest = cheapest_total(rel);
   using Kind = SerialChoice::Kind;
   if (q.aggregate || (q.order_keys == 0 && !q.limit_rows)) {
-    const PathCost& c = paths[size_t(cheapest.id)].cost;
+    const PathCost& c = cost_of(size_t(cheapest.id));
     return SerialChoice{size_t(cheapest.id), Kind::kAsIs, c, c};
   }
   std::vector<SerialChoice> tops;
@@ -48,13 +52,14 @@ std::optional<SerialChoice> choose_serial_path(const std::vector<TablePath>& pat
   };
   for (const RelPath& r : rel) {
     const TablePath& t = paths[size_t(r.id)];
+    const PathCost& cost = r.cost;
     if (q.order_keys == 0 || t.keys == q.order_keys) {
-      offer(size_t(r.id), Kind::kAsIs, t.cost, t.parallel_safe);
+      offer(size_t(r.id), Kind::kAsIs, cost, t.parallel_safe);
       continue;
     }
-    if (&r == &cheapest) offer(size_t(r.id), Kind::kSort, q.sort(t.cost), t.parallel_safe);
+    if (&r == &cheapest) offer(size_t(r.id), Kind::kSort, q.sort(cost), t.parallel_safe);
     if (t.keys > 0 && q.incremental_sort)
-      offer(size_t(r.id), Kind::kIncrementalSort, q.incremental_sort(t.cost, t.keys),
+      offer(size_t(r.id), Kind::kIncrementalSort, q.incremental_sort(cost, t.keys),
             t.parallel_safe);
   }
   if (q.order_keys > 0)

@@ -44,6 +44,10 @@ struct SerialQuery {
   // after those over the table's paths (a Gather Merge over each participant's sorted
   // share, bounded by the LIMIT): parallel-unsafe.
   std::vector<PathCost> ordered_extra;
+  // The paths' costs with the select list computed on them (apply_scanjoin_target_to_paths),
+  // when `paths` hold them without it: add_path weighs the relation's paths as they are,
+  // the rest of the choice as projected. Empty: `paths` hold the projected costs.
+  std::vector<PathCost> projected;
 };
 
 struct SerialChoice {

@@ -2,6 +2,7 @@
 
 #include "engine/plan/aggregate_expr.h"
 #include "engine/plan/join_exprs.h"
+#include "scans/distinct.h"
 
 namespace tp {
 
@@ -54,6 +55,13 @@ scans::ExecNode* node_running(scans::ExecNode& n, const std::string& text) {
       return &n;
   for (scans::ExecNode* c : n.mutable_children())
     if (scans::ExecNode* found = node_running(*c, text)) return found;
+  return nullptr;
+}
+
+scans::ExecNode* projecting_result(scans::ExecNode& n) {
+  if (auto* r = dynamic_cast<scans::ResultNode*>(&n); r != nullptr && r->projects()) return r;
+  for (scans::ExecNode* c : n.mutable_children())
+    if (scans::ExecNode* found = projecting_result(*c)) return found;
   return nullptr;
 }
 

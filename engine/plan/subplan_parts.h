@@ -19,6 +19,8 @@ scans::ExecNode* node_running(scans::ExecNode& n, const std::string& text);
 // The first scan or join of `n`'s tree from the top: the node that computes the select
 // list (a select list's SubPlan runs there).
 scans::ExecNode* first_scan(scans::ExecNode& n);
+// The Result above a sort that computes the select list (sort_input_target.h), if any.
+scans::ExecNode* projecting_result(scans::ExecNode& n);
 // EXISTS's plan returns no column: width 0 throughout.
 void zero_widths(scans::ExecNode& n);
 // The value of a planned subquery's one column in a row of its plan: a plain column's

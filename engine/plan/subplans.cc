@@ -343,7 +343,8 @@ class SubPlanner {
       if (at == nullptr) at = node_running(top, "(" + labels[i].first + ")");
       // A condition the planner proved constant (a WHERE that is always false) runs none.
       if (at == nullptr && in_select_list.count(selects[i]) == 0) continue;
-      // In the select list: the scan computes it.
+      // In the select list: the Result above a sort computes it, else the scan.
+      if (at == nullptr) at = projecting_result(top);
       if (at == nullptr) at = first_scan(top);
       if (at == nullptr) at = &top;
       at->shown_sub_plans.push_back(labels[i]);

@@ -53,3 +53,6 @@ select t.id, w.y from t left join w on w.k = t.id + 1990 where t.id > 1995 and c
 select count(*) from t join w on w.k = t.k where (select count(*) from u where u.k = t.id) = 10
 select id from t where false and t.k > (select avg(x) from u)
 select t.id from t join w on w.k = t.id where (t.v is null and false) and (select count(*) from u where u.k = t.k) > 0
+select t.id, (select count(*) from u where u.k = t.k) from t join w on w.k = t.id order by w.y desc limit 3
+select t.id, w.y, (select max(x) from u where u.k = t.k) from t join w on w.k = t.id where t.id < 300 order by t.v, t.id limit 4
+select t.id, (select max(x) from u where u.k = t.k) as m from t join w on w.k = t.id order by m desc, t.id limit 2
