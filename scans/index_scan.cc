@@ -58,15 +58,21 @@ void IndexScanNode::do_open() {
   block_switches_ = 0;
   heap_reads_ = 0;
   if (!params_.runtime_keys.empty())
-    runtime_sets_ =
-        with_runtime_keys(params_.condition_sets, params_.runtime_keys, *params_.params);
+    set_runtime_keys(runtime_sets_, params_.condition_sets, params_.runtime_keys, *params_.params);
   // No condition set: an empty array (= ANY ('{}')) matches nothing.
   index_done_ = sets().empty();
   condition_set_ = 0;
-  if (scan_) readahead_ += scan_->leaf_readahead_stats();
-  scan_ = std::make_unique<btree::IndexScan>(
-      *params_.index.tree, index_done_ ? std::vector<btree::ColumnCondition>{} : sets()[0],
-      params_.direction, params_.leaf_readahead && !params_.parallel);
+  static const std::vector<btree::ColumnCondition> kNoConditions;
+  const std::vector<btree::ColumnCondition>& first = index_done_ ? kNoConditions : sets()[0];
+  if (scan_ && !params_.parallel) {
+    // A rescan (the inner side of a Nested Loop, once per outer row) restarts the same
+    // B-tree scan, whose read-ahead figures go on accumulating.
+    scan_->rescan(first);
+  } else {
+    if (scan_) readahead_ += scan_->leaf_readahead_stats();
+    scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, first, params_.direction,
+                                               params_.leaf_readahead && !params_.parallel);
+  }
   batch_.reset(params_.output.width(), kIndexBatchRows);
   batch_.shape = params_.output.shape();
 }
@@ -351,9 +357,23 @@ void IndexScanNode::explain_details(std::vector<std::string>& lines, bool analyz
 ConditionSets with_runtime_keys(const ConditionSets& sets,
                                 const std::vector<IndexScanParams::RuntimeKey>& keys,
                                 const ExecParams& params) {
-  ConditionSets out = sets;
+  ConditionSets out;
+  set_runtime_keys(out, sets, keys, params);
+  return out;
+}
+
+void set_runtime_keys(ConditionSets& out, const ConditionSets& sets,
+                      const std::vector<IndexScanParams::RuntimeKey>& keys,
+                      const ExecParams& params) {
+  for (const IndexScanParams::RuntimeKey& k : keys)
+    if (params.is_null(k.param)) {  // `key op NULL` never holds
+      out.clear();
+      return;
+    }
+  // Assigned element by element, so a rescan reuses the vectors of the one before.
+  out.resize(sets.size());
+  for (size_t i = 0; i < sets.size(); ++i) out[i].assign(sets[i].begin(), sets[i].end());
   for (const IndexScanParams::RuntimeKey& k : keys) {
-    if (params.is_null(k.param)) return {};  // `key op NULL` never holds
     const auto v = int64_t(params.value(k.param));
     using C = btree::ColumnCondition;
     const C c = k.op == CmpOp::kLt   ? C::lt(k.column, v)
@@ -363,7 +383,6 @@ ConditionSets with_runtime_keys(const ConditionSets& sets,
                                      : C::eq(k.column, v);
     for (auto& set : out) set.push_back(c);
   }
-  return out;
 }
 
 }  // namespace tp::scans

@@ -121,6 +121,10 @@ std::string leaf_readahead_line(const btree::LeafReadaheadStats& stats);
 ConditionSets with_runtime_keys(const ConditionSets& sets,
                                 const std::vector<IndexScanParams::RuntimeKey>& keys,
                                 const ExecParams& params);
+// The same into `out`, reusing its vectors (a rescan's, without allocating).
+void set_runtime_keys(ConditionSets& out, const ConditionSets& sets,
+                      const std::vector<IndexScanParams::RuntimeKey>& keys,
+                      const ExecParams& params);
 
 class IndexScanNode final : public ExecNode {
  public:

@@ -515,7 +515,12 @@ const RowBatch* MemoizeNode::do_next() {
 }
 
 void MemoizeNode::publish_memory() {
-  memory_.set(mem_used_ + buckets_.size() * sizeof(uint32_t));
+  // The session's gauge costs two atomic adds: it follows the cache in steps, not per
+  // miss (a cache at its limit moves by an entry's bytes at each one); empty is exact.
+  constexpr uint64_t kStep = 64 * 1024;
+  const uint64_t now = mem_used_ + buckets_.size() * sizeof(uint32_t);
+  const uint64_t shown = memory_.held();
+  if (mem_used_ == 0 || now > shown + kStep || shown > now + kStep) memory_.set(now);
 }
 
 void MemoizeNode::explain_details(std::vector<std::string>& lines, bool analyze) const {

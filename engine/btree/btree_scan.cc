@@ -63,7 +63,7 @@ void append_item(const TupleLayout& layout, TupleView item, IndexBatch& batch) {
 IndexScan::IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
                      ScanDirection direction, bool leaf_readahead)
     : tree_(&tree), direction_(direction), leaf_readahead_(leaf_readahead) {
-  rescan(std::move(conditions));
+  rescan(conditions);
 }
 
 IndexScan::~IndexScan() {
@@ -78,7 +78,7 @@ void IndexScan::set_state(ScanState next) {
   state_ = next;
 }
 
-void IndexScan::rescan(std::vector<ColumnCondition> conditions) {
+void IndexScan::rescan(const std::vector<ColumnCondition>& conditions) {
   const int ncols = tree_->layout().ncols;
   conditions_.assign(size_t(ncols), ColumnCondition{});
   for (int i = 0; i < ncols; ++i) conditions_[size_t(i)].column = i;
