@@ -174,10 +174,37 @@ void BTree::check_node(const PageGuard& guard, uint32_t level, ScanCounters* cou
                        std::to_string(special->level));
 }
 
+namespace {
+
+// A binary search over a page that is not in the CPU's caches (an inner probe's leaf)
+// waits for one miss per step, each address known only when the step before has
+// compared: the line pointers are fetched at once, and each step fetches the tuples of
+// both possible next steps before it compares, so that their misses overlap. Inlined
+// by force: GCC takes a function whose only effect is a prefetch for one without any,
+// and drops its calls.
+[[gnu::always_inline]] inline void prefetch_line_pointers(const char* page, OffsetNumber lo,
+                                                          OffsetNumber hi) {
+  if (lo >= hi) return;
+  const auto* first = reinterpret_cast<const char*>(page_item_id(page, lo));
+  const auto* last = reinterpret_cast<const char*>(page_item_id(page, OffsetNumber(hi - 1)));
+  for (const char* p = first; p <= last; p += 64) __builtin_prefetch(p);
+  __builtin_prefetch(last);
+}
+
+[[gnu::always_inline]] inline void prefetch_next_steps(const char* page, OffsetNumber lo,
+                                                       OffsetNumber mid, OffsetNumber hi) {
+  if (mid > lo) __builtin_prefetch(page_item(page, OffsetNumber(lo + (mid - lo) / 2)));
+  if (hi > mid + 1) __builtin_prefetch(page_item(page, OffsetNumber(mid + 1 + (hi - mid - 1) / 2)));
+}
+
+}  // namespace
+
 OffsetNumber BTree::leaf_search(const char* page, const Probe& probe) const {
   OffsetNumber lo = bt_first_data(page), hi = OffsetNumber(page_max_offset(page) + 1);
+  prefetch_line_pointers(page, lo, hi);
   while (lo < hi) {
     OffsetNumber mid = OffsetNumber(lo + (hi - lo) / 2);
+    prefetch_next_steps(page, lo, mid, hi);
     if (compare(layout_, probe, tuple_at(page, mid)) > 0)
       lo = OffsetNumber(mid + 1);
     else
@@ -190,8 +217,10 @@ OffsetNumber BTree::internal_search(const char* page, const Probe& probe) const 
   // The first data item is minus infinity: it always qualifies.
   OffsetNumber first = bt_first_data(page);
   OffsetNumber lo = OffsetNumber(first + 1), hi = OffsetNumber(page_max_offset(page) + 1);
+  prefetch_line_pointers(page, lo, hi);
   while (lo < hi) {
     OffsetNumber mid = OffsetNumber(lo + (hi - lo) / 2);
+    prefetch_next_steps(page, lo, mid, hi);
     if (compare(layout_, probe, tuple_at(page, mid)) >= 0)
       lo = OffsetNumber(mid + 1);
     else
