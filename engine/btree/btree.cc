@@ -197,15 +197,16 @@ namespace {
   if (hi > mid + 1) __builtin_prefetch(page_item(page, OffsetNumber(mid + 1 + (hi - mid - 1) / 2)));
 }
 
-}  // namespace
-
-OffsetNumber BTree::leaf_search(const char* page, const Probe& probe) const {
-  OffsetNumber lo = bt_first_data(page), hi = OffsetNumber(page_max_offset(page) + 1);
-  prefetch_line_pointers(page, lo, hi);
+// The first offset in [lo, hi) that the probe is not after (kStrict: compare() > 0
+// moves right; otherwise >= 0 does), with `cmp` standing for compare().
+template <bool kStrict, typename Cmp>
+[[gnu::always_inline]] inline OffsetNumber search_loop(const char* page, OffsetNumber lo,
+                                                       OffsetNumber hi, Cmp cmp) {
   while (lo < hi) {
-    OffsetNumber mid = OffsetNumber(lo + (hi - lo) / 2);
+    const auto mid = OffsetNumber(lo + (hi - lo) / 2);
     prefetch_next_steps(page, lo, mid, hi);
-    if (compare(layout_, probe, tuple_at(page, mid)) > 0)
+    const int c = cmp(tuple_at(page, mid));
+    if (kStrict ? c > 0 : c >= 0)
       lo = OffsetNumber(mid + 1);
     else
       hi = mid;
@@ -213,20 +214,46 @@ OffsetNumber BTree::leaf_search(const char* page, const Probe& probe) const {
   return lo;
 }
 
+// compare()'s fast path with what does not change from step to step (the probe's first
+// value, the column's offset and width) held once for the whole search.
+template <bool kStrict, int kLen>
+OffsetNumber search_int_first(const TupleLayout& layout, const char* page, OffsetNumber lo,
+                              OffsetNumber hi, const Probe& probe) {
+  const Datum k = probe.key.v[0];
+  const uint16_t at = layout.offsets[0];
+  return search_loop<kStrict>(page, lo, hi, [&](TupleView t) {
+    if (!t.has_nulls() && t.natts(layout) > 0) {
+      const Datum v = fetch_byval(t.p + at, kLen);
+      if (k != v) return k < v ? -1 : 1;
+    }
+    return compare_general(layout, probe, t);
+  });
+}
+
+template <bool kStrict>
+OffsetNumber search(const TupleLayout& layout, const char* page, OffsetNumber lo, OffsetNumber hi,
+                    const Probe& probe) {
+  prefetch_line_pointers(page, lo, hi);
+  if (layout.int_first && probe.key.n > 0 && (probe.key.nulls & 1) == 0) {
+    if (layout.attrs[0].len == 4) return search_int_first<kStrict, 4>(layout, page, lo, hi, probe);
+    if (layout.attrs[0].len == 8) return search_int_first<kStrict, 8>(layout, page, lo, hi, probe);
+  }
+  return search_loop<kStrict>(page, lo, hi, [&](TupleView t) { return compare(layout, probe, t); });
+}
+
+}  // namespace
+
+OffsetNumber BTree::leaf_search(const char* page, const Probe& probe) const {
+  return search</*kStrict=*/true>(layout_, page, bt_first_data(page),
+                                  OffsetNumber(page_max_offset(page) + 1), probe);
+}
+
 OffsetNumber BTree::internal_search(const char* page, const Probe& probe) const {
   // The first data item is minus infinity: it always qualifies.
-  OffsetNumber first = bt_first_data(page);
-  OffsetNumber lo = OffsetNumber(first + 1), hi = OffsetNumber(page_max_offset(page) + 1);
-  prefetch_line_pointers(page, lo, hi);
-  while (lo < hi) {
-    OffsetNumber mid = OffsetNumber(lo + (hi - lo) / 2);
-    prefetch_next_steps(page, lo, mid, hi);
-    if (compare(layout_, probe, tuple_at(page, mid)) >= 0)
-      lo = OffsetNumber(mid + 1);
-    else
-      hi = mid;
-  }
-  return OffsetNumber(lo - 1);
+  const OffsetNumber first = bt_first_data(page);
+  return OffsetNumber(search</*kStrict=*/false>(layout_, page, OffsetNumber(first + 1),
+                                                OffsetNumber(page_max_offset(page) + 1), probe) -
+                      1);
 }
 
 PageGuard BTree::descend(const Probe& probe, PageLock leaf_lock, DescentStack* stack,
