@@ -57,8 +57,7 @@ void IndexScanNode::do_open() {
   ahead_batch_ = ahead_item_ = 0;
   block_switches_ = 0;
   heap_reads_ = 0;
-  if (!params_.runtime_keys.empty())
-    set_runtime_keys(runtime_sets_, params_.condition_sets, params_.runtime_keys, *params_.params);
+  if (!params_.runtime_keys.empty()) refresh_runtime_sets();
   // No condition set: an empty array (= ANY ('{}')) matches nothing.
   index_done_ = sets().empty();
   condition_set_ = 0;
@@ -354,6 +353,17 @@ void IndexScanNode::explain_details(std::vector<std::string>& lines, bool analyz
   }
 }
 
+btree::ColumnCondition runtime_condition(const IndexScanParams::RuntimeKey& k,
+                                         const ExecParams& params) {
+  const auto v = int64_t(params.value(k.param));
+  using C = btree::ColumnCondition;
+  return k.op == CmpOp::kLt   ? C::lt(k.column, v)
+         : k.op == CmpOp::kLe ? C::le(k.column, v)
+         : k.op == CmpOp::kGt ? C::gt(k.column, v)
+         : k.op == CmpOp::kGe ? C::ge(k.column, v)
+                              : C::eq(k.column, v);
+}
+
 ConditionSets with_runtime_keys(const ConditionSets& sets,
                                 const std::vector<IndexScanParams::RuntimeKey>& keys,
                                 const ExecParams& params) {
@@ -374,14 +384,27 @@ void set_runtime_keys(ConditionSets& out, const ConditionSets& sets,
   out.resize(sets.size());
   for (size_t i = 0; i < sets.size(); ++i) out[i].assign(sets[i].begin(), sets[i].end());
   for (const IndexScanParams::RuntimeKey& k : keys) {
-    const auto v = int64_t(params.value(k.param));
-    using C = btree::ColumnCondition;
-    const C c = k.op == CmpOp::kLt   ? C::lt(k.column, v)
-                : k.op == CmpOp::kLe ? C::le(k.column, v)
-                : k.op == CmpOp::kGt ? C::gt(k.column, v)
-                : k.op == CmpOp::kGe ? C::ge(k.column, v)
-                                     : C::eq(k.column, v);
+    const btree::ColumnCondition c = runtime_condition(k, params);
     for (auto& set : out) set.push_back(c);
+  }
+}
+
+void IndexScanNode::refresh_runtime_sets() {
+  const std::vector<IndexScanParams::RuntimeKey>& keys = params_.runtime_keys;
+  const ExecParams& params = *params_.params;
+  bool null = false;
+  for (const IndexScanParams::RuntimeKey& k : keys) null = null || params.is_null(k.param);
+  if (!runtime_sets_ready_ || null) {
+    set_runtime_keys(runtime_sets_, params_.condition_sets, keys, params);
+    runtime_sets_ready_ = !null;
+    return;
+  }
+  // The sets' own conditions are the same at every rescan: only the runtime keys' (the
+  // last of each set, as set_runtime_keys appended them) take the new values.
+  for (size_t i = 0; i < runtime_sets_.size(); ++i) {
+    std::vector<btree::ColumnCondition>& set = runtime_sets_[i];
+    const size_t base = params_.condition_sets[i].size();
+    for (size_t j = 0; j < keys.size(); ++j) set[base + j] = runtime_condition(keys[j], params);
   }
 }
 
