@@ -157,6 +157,9 @@ MemoizeNode::MemoizeNode(std::unique_ptr<ExecNode> child, const ExecParams* para
       est_entries_(est_entries),
       max_bytes_(max_bytes),
       upper_params_(std::move(upper_params)) {
+  if (key_params_.empty())
+    throw Error("Memoize without a cache key", "A Memoize node needs at least one key parameter.")
+        .with_sqlstate(sqlstate::kInternalError);
   for (size_t p : key_params_) {
     const TypeInfo& info = type_info(params_->type(p));
     key_typlen_.push_back(info.byval ? 0 : info.len);
