@@ -179,7 +179,9 @@ namespace {
 // A binary search over a page that is not in the CPU's caches (an inner probe's leaf)
 // waits for one miss per step, each address known only when the step before has
 // compared: the line pointers are fetched at once, and each step fetches the tuples of
-// both possible next steps before it compares, so that their misses overlap. Inlined
+// both possible next steps before it compares, so that their misses overlap. Leaves
+// only: the internal levels a descent reads (the root above all) are the same few pages
+// probe after probe, and stay cached. Inlined
 // by force: GCC takes a function whose only effect is a prefetch for one without any,
 // and drops its calls.
 [[gnu::always_inline]] inline void prefetch_line_pointers(const char* page, OffsetNumber lo,
@@ -204,7 +206,7 @@ template <bool kStrict, typename Cmp>
                                                        OffsetNumber hi, Cmp cmp) {
   while (lo < hi) {
     const auto mid = OffsetNumber(lo + (hi - lo) / 2);
-    prefetch_next_steps(page, lo, mid, hi);
+    if constexpr (kStrict) prefetch_next_steps(page, lo, mid, hi);
     const int c = cmp(tuple_at(page, mid));
     if (kStrict ? c > 0 : c >= 0)
       lo = OffsetNumber(mid + 1);
@@ -233,7 +235,7 @@ OffsetNumber search_int_first(const TupleLayout& layout, const char* page, Offse
 template <bool kStrict>
 OffsetNumber search(const TupleLayout& layout, const char* page, OffsetNumber lo, OffsetNumber hi,
                     const Probe& probe) {
-  prefetch_line_pointers(page, lo, hi);
+  if constexpr (kStrict) prefetch_line_pointers(page, lo, hi);
   if (layout.int_first && probe.key.n > 0 && (probe.key.nulls & 1) == 0) {
     if (layout.attrs[0].len == 4) return search_int_first<kStrict, 4>(layout, page, lo, hi, probe);
     if (layout.attrs[0].len == 8) return search_int_first<kStrict, 8>(layout, page, lo, hi, probe);

@@ -5,7 +5,8 @@
 // mode; exact hit, miss, eviction (LRU, not FIFO) and overflow counts; singlerow entries
 // complete after one row (and an error when a second comes); a scan cut short is
 // rebuilt in full at the next lookup of its key; a change of an enclosing loop's
-// parameter empties the cache; EXPLAIN's lines; the child's loops are the misses.
+// parameter empties the cache; a key of two parameters; EXPLAIN's lines; the child's loops
+// are the misses.
 #include <gmock/gmock.h>
 
 #include <algorithm>
