@@ -389,6 +389,21 @@ void set_runtime_keys(ConditionSets& out, const ConditionSets& sets,
   }
 }
 
+namespace {
+
+void set_bound(std::optional<btree::Bound>& b, bool present, Datum v, bool inclusive) {
+  if (!present) {
+    b.reset();
+    return;
+  }
+  if (!b) b.emplace();
+  b->value = v;
+  b->inclusive = inclusive;
+  b->null = false;
+}
+
+}  // namespace
+
 void IndexScanNode::refresh_runtime_sets() {
   const std::vector<IndexScanParams::RuntimeKey>& keys = params_.runtime_keys;
   const ExecParams& params = *params_.params;
@@ -404,7 +419,18 @@ void IndexScanNode::refresh_runtime_sets() {
   for (size_t i = 0; i < runtime_sets_.size(); ++i) {
     std::vector<btree::ColumnCondition>& set = runtime_sets_[i];
     const size_t base = params_.condition_sets[i].size();
-    for (size_t j = 0; j < keys.size(); ++j) set[base + j] = runtime_condition(keys[j], params);
+    for (size_t j = 0; j < keys.size(); ++j) {
+      // Field by field: a whole condition copied through a temporary stalls on store
+      // forwarding (its optionals' flags are single bytes read back as words).
+      const IndexScanParams::RuntimeKey& k = keys[j];
+      btree::ColumnCondition& c = set[base + j];
+      const Datum v = params.value(k.param);
+      const bool has_lower = k.op != CmpOp::kLt && k.op != CmpOp::kLe;
+      const bool has_upper = k.op != CmpOp::kGt && k.op != CmpOp::kGe;
+      const bool inclusive = k.op != CmpOp::kLt && k.op != CmpOp::kGt;
+      set_bound(c.lower, has_lower, v, inclusive);
+      set_bound(c.upper, has_upper, v, inclusive);
+    }
   }
 }
 
