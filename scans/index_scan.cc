@@ -57,16 +57,21 @@ void IndexScanNode::do_open() {
   ahead_batch_ = ahead_item_ = 0;
   block_switches_ = 0;
   heap_reads_ = 0;
-  if (!params_.runtime_keys.empty())
-    runtime_sets_ =
-        with_runtime_keys(params_.condition_sets, params_.runtime_keys, *params_.params);
+  if (!params_.runtime_keys.empty()) refresh_runtime_sets();
   // No condition set: an empty array (= ANY ('{}')) matches nothing.
   index_done_ = sets().empty();
   condition_set_ = 0;
-  if (scan_) readahead_ += scan_->leaf_readahead_stats();
-  scan_ = std::make_unique<btree::IndexScan>(
-      *params_.index.tree, index_done_ ? std::vector<btree::ColumnCondition>{} : sets()[0],
-      params_.direction, params_.leaf_readahead && !params_.parallel);
+  static const std::vector<btree::ColumnCondition> kNoConditions;
+  const std::vector<btree::ColumnCondition>& first = index_done_ ? kNoConditions : sets()[0];
+  if (scan_ && !params_.parallel) {
+    // A rescan (the inner side of a Nested Loop, once per outer row) restarts the same
+    // B-tree scan, whose read-ahead figures go on accumulating.
+    scan_->rescan(first);
+  } else {
+    if (scan_) readahead_ += scan_->leaf_readahead_stats();
+    scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, first, params_.direction,
+                                               params_.leaf_readahead && !params_.parallel);
+  }
   batch_.reset(params_.output.width(), kIndexBatchRows);
   batch_.shape = params_.output.shape();
 }
@@ -348,22 +353,85 @@ void IndexScanNode::explain_details(std::vector<std::string>& lines, bool analyz
   }
 }
 
+btree::ColumnCondition runtime_condition(const IndexScanParams::RuntimeKey& k,
+                                         const ExecParams& params) {
+  const auto v = int64_t(params.value(k.param));
+  using C = btree::ColumnCondition;
+  return k.op == CmpOp::kLt   ? C::lt(k.column, v)
+         : k.op == CmpOp::kLe ? C::le(k.column, v)
+         : k.op == CmpOp::kGt ? C::gt(k.column, v)
+         : k.op == CmpOp::kGe ? C::ge(k.column, v)
+                              : C::eq(k.column, v);
+}
+
 ConditionSets with_runtime_keys(const ConditionSets& sets,
                                 const std::vector<IndexScanParams::RuntimeKey>& keys,
                                 const ExecParams& params) {
-  ConditionSets out = sets;
+  ConditionSets out;
+  set_runtime_keys(out, sets, keys, params);
+  return out;
+}
+
+void set_runtime_keys(ConditionSets& out, const ConditionSets& sets,
+                      const std::vector<IndexScanParams::RuntimeKey>& keys,
+                      const ExecParams& params) {
+  for (const IndexScanParams::RuntimeKey& k : keys)
+    if (params.is_null(k.param)) {  // `key op NULL` never holds
+      out.clear();
+      return;
+    }
+  // Assigned element by element, so a rescan reuses the vectors of the one before.
+  out.resize(sets.size());
+  for (size_t i = 0; i < sets.size(); ++i) out[i].assign(sets[i].begin(), sets[i].end());
   for (const IndexScanParams::RuntimeKey& k : keys) {
-    if (params.is_null(k.param)) return {};  // `key op NULL` never holds
-    const auto v = int64_t(params.value(k.param));
-    using C = btree::ColumnCondition;
-    const C c = k.op == CmpOp::kLt   ? C::lt(k.column, v)
-                : k.op == CmpOp::kLe ? C::le(k.column, v)
-                : k.op == CmpOp::kGt ? C::gt(k.column, v)
-                : k.op == CmpOp::kGe ? C::ge(k.column, v)
-                                     : C::eq(k.column, v);
+    const btree::ColumnCondition c = runtime_condition(k, params);
     for (auto& set : out) set.push_back(c);
   }
-  return out;
+}
+
+namespace {
+
+void set_bound(std::optional<btree::Bound>& b, bool present, Datum v, bool inclusive) {
+  if (!present) {
+    b.reset();
+    return;
+  }
+  if (!b) b.emplace();
+  b->value = v;
+  b->inclusive = inclusive;
+  b->null = false;
+}
+
+}  // namespace
+
+void IndexScanNode::refresh_runtime_sets() {
+  const std::vector<IndexScanParams::RuntimeKey>& keys = params_.runtime_keys;
+  const ExecParams& params = *params_.params;
+  bool null = false;
+  for (const IndexScanParams::RuntimeKey& k : keys) null = null || params.is_null(k.param);
+  if (!runtime_sets_ready_ || null) {
+    set_runtime_keys(runtime_sets_, params_.condition_sets, keys, params);
+    runtime_sets_ready_ = !null;
+    return;
+  }
+  // The sets' own conditions are the same at every rescan: only the runtime keys' (the
+  // last of each set, as set_runtime_keys appended them) take the new values.
+  for (size_t i = 0; i < runtime_sets_.size(); ++i) {
+    std::vector<btree::ColumnCondition>& set = runtime_sets_[i];
+    const size_t base = params_.condition_sets[i].size();
+    for (size_t j = 0; j < keys.size(); ++j) {
+      // Field by field: a whole condition copied through a temporary stalls on store
+      // forwarding (its optionals' flags are single bytes read back as words).
+      const IndexScanParams::RuntimeKey& k = keys[j];
+      btree::ColumnCondition& c = set[base + j];
+      const Datum v = params.value(k.param);
+      const bool has_lower = k.op != CmpOp::kLt && k.op != CmpOp::kLe;
+      const bool has_upper = k.op != CmpOp::kGt && k.op != CmpOp::kGe;
+      const bool inclusive = k.op != CmpOp::kLt && k.op != CmpOp::kGt;
+      set_bound(c.lower, has_lower, v, inclusive);
+      set_bound(c.upper, has_upper, v, inclusive);
+    }
+  }
 }
 
 }  // namespace tp::scans

@@ -121,6 +121,14 @@ std::string leaf_readahead_line(const btree::LeafReadaheadStats& stats);
 ConditionSets with_runtime_keys(const ConditionSets& sets,
                                 const std::vector<IndexScanParams::RuntimeKey>& keys,
                                 const ExecParams& params);
+// `key op $param` for the parameter's current value (not NULL).
+btree::ColumnCondition runtime_condition(const IndexScanParams::RuntimeKey& k,
+                                         const ExecParams& params);
+// The same as with_runtime_keys into `out`, reusing its vectors (a rescan's, without
+// allocating).
+void set_runtime_keys(ConditionSets& out, const ConditionSets& sets,
+                      const std::vector<IndexScanParams::RuntimeKey>& keys,
+                      const ExecParams& params);
 
 class IndexScanNode final : public ExecNode {
  public:
@@ -138,6 +146,9 @@ class IndexScanNode final : public ExecNode {
 
  private:
   bool load_batch();
+  // runtime_sets_ for the parameters' current values (a rescan: only the runtime keys'
+  // conditions are rewritten).
+  void refresh_runtime_sets();
   // Parallel: the matches of the next leaf page this participant seizes that has any.
   bool load_parallel_batch(btree::IndexBatch& b);
   void retire_front_batch();
@@ -161,7 +172,8 @@ class IndexScanNode final : public ExecNode {
   std::unique_ptr<btree::IndexScan> scan_;
   btree::LeafReadaheadStats readahead_;  // of the B-tree scans of earlier loops
   size_t condition_set_ = 0;
-  ConditionSets runtime_sets_;  // condition_sets with the runtime keys' current values
+  ConditionSets runtime_sets_;       // condition_sets with the runtime keys' current values
+  bool runtime_sets_ready_ = false;  // runtime_sets_ holds every set and runtime key
   const ConditionSets& sets() const {
     return params_.runtime_keys.empty() ? params_.condition_sets : runtime_sets_;
   }

@@ -16,35 +16,72 @@ constexpr uint32_t kOutputBatchRows = 1024;
 // The bytes of one entry's by-reference values, in chunks that never move (the stored
 // Datums point into them). Chunks start small and double with what the entry holds:
 // a cache is many entries of a few short rows each, and a batch's 32 kB arena chunk
-// per entry would fill work_mem with empty room.
+// per entry would fill work_mem with empty room. held() counts the chunks as this
+// policy sizes them; clear() keeps a small first chunk for the next entry of the slot
+// (an entry of a busy cache is evicted to make room for one much like it), so a cache
+// that evicts on every miss does not allocate on every miss.
 class EntryBytes {
  public:
   Datum copy(const char* p, size_t n) {
     const size_t need = (n + 7) & ~size_t(7);
-    if (room_ - used_ < need) {
-      const size_t size = std::max(need, std::clamp<size_t>(held_, kFirstChunk, kMaxChunk));
-      chunks_.push_back(std::make_unique_for_overwrite<char[]>(size));
-      last_ = chunks_.back().get();
-      room_ = size;
-      used_ = 0;
-      held_ += size;
-    }
+    if (room_ - used_ < need) add_chunk(need);
     char* dst = last_ + used_;
     used_ += need;
     std::memcpy(dst, p, n);
     return pointer_datum(dst);
   }
   uint64_t held() const { return held_; }
+  void clear() {
+    more_.clear();
+    if (first_size_ > kKeptChunk) {
+      first_.reset();
+      first_size_ = 0;
+    }
+    last_ = nullptr;
+    room_ = used_ = 0;
+    held_ = 0;
+  }
 
  private:
   static constexpr size_t kFirstChunk = 128;
   static constexpr size_t kMaxChunk = 16 * 1024;
-  std::vector<std::unique_ptr<char[]>> chunks_;
+  static constexpr size_t kKeptChunk = 1024;
+
+  void add_chunk(size_t need) {
+    const size_t size = std::max(need, std::clamp<size_t>(held_, kFirstChunk, kMaxChunk));
+    if (held_ == 0) {
+      if (first_size_ < size) {
+        first_ = std::make_unique_for_overwrite<char[]>(size);
+        first_size_ = size;
+      }
+      last_ = first_.get();
+    } else {
+      more_.push_back(std::make_unique_for_overwrite<char[]>(size));
+      last_ = more_.back().get();
+    }
+    room_ = size;
+    used_ = 0;
+    held_ += size;
+  }
+
+  std::unique_ptr<char[]> first_;
+  size_t first_size_ = 0;  // its real size (at least what held() counts for it)
+  std::vector<std::unique_ptr<char[]>> more_;
   char* last_ = nullptr;
   size_t room_ = 0;
   size_t used_ = 0;
   uint64_t held_ = 0;
 };
+
+// Empties a vector, keeping its storage when small (the slot's next entry reuses it).
+template <typename T>
+void clear_keeping_small(std::vector<T>& v) {
+  constexpr size_t kKeptBytes = 1024;
+  if (v.capacity() * sizeof(T) > kKeptBytes)
+    std::vector<T>().swap(v);
+  else
+    v.clear();
+}
 
 // Binary mode's hash and equality: the value's image (a varlena's payload, whichever
 // header form it has, as PostgreSQL's datum_image_eq compares).
@@ -70,31 +107,40 @@ bool image_equal(int16_t typlen, Datum a, Datum b) {
 
 }  // namespace
 
-struct MemoizeNode::Entry {
+// What a lookup and an eviction touch, dense: the hash chains and the LRU list.
+struct MemoizeNode::Slot {
   uint64_t hash = 0;
-  uint32_t chain = kNone;  // the next entry of its bucket
+  uint32_t chain = kNone;       // the next entry of its bucket
+  uint32_t chain_prev = kNone;  // the previous one (kNone: the bucket's head)
   uint32_t lru_prev = kNone;
   uint32_t lru_next = kNone;
+};
+
+// The rest of an entry (its key values are in keys_ and key_nulls_).
+struct MemoizeNode::Entry {
   bool complete = false;  // the scan for this key ran to its end (or, singlerow, one row)
   uint32_t rows = 0;
-  uint64_t bytes = 0;  // what mem_used_ counts for it
-  std::vector<Datum> key;
-  std::vector<uint8_t> key_nulls;
-  std::unique_ptr<char[]> key_bytes;  // the by-reference key values (key points in)
+  uint64_t bytes = 0;                 // what mem_used_ counts for it
+  std::unique_ptr<char[]> key_bytes;  // the by-reference key values (the key points in)
   size_t key_bytes_size = 0;
   std::vector<Datum> values;   // rows x width_; by-reference slots point into ref_bytes
   std::vector<uint8_t> nulls;  // rows x width_ once a stored row had a NULL, else empty
   EntryBytes ref_bytes;
 };
 
-// The entry's own fields and its bucket slot, as PostgreSQL counts its MemoizeEntry and
-// MemoizeKey beside the key's bytes.
+// What an entry costs besides its key and rows: the figure the cache has always charged
+// (its entry record and bucket slot when each entry held its own key vectors), which
+// sets EXPLAIN's Evictions and Memory Usage to PostgreSQL's. A constant, so that a
+// change of the entries' layout leaves those figures as they are.
+constexpr uint64_t kEntryOverhead = 212;
+
 uint64_t MemoizeNode::entry_overhead() {
-  return sizeof(Entry) + sizeof(uint32_t);
+  return kEntryOverhead;
 }
 
-uint64_t MemoizeNode::entry_bytes(const Entry& e) {
-  return entry_overhead() + e.key.size() * sizeof(Datum) + e.key_nulls.size() + e.key_bytes_size +
+uint64_t MemoizeNode::entry_bytes(const Entry& e) const {
+  const uint64_t nkeys = key_params_.size();
+  return kEntryOverhead + nkeys * sizeof(Datum) + nkeys + e.key_bytes_size +
          e.values.size() * sizeof(Datum) + e.nulls.size() + e.ref_bytes.held();
 }
 
@@ -111,6 +157,9 @@ MemoizeNode::MemoizeNode(std::unique_ptr<ExecNode> child, const ExecParams* para
       est_entries_(est_entries),
       max_bytes_(max_bytes),
       upper_params_(std::move(upper_params)) {
+  if (key_params_.empty())
+    throw Error("Memoize without a cache key", "A Memoize node needs at least one key parameter.")
+        .with_sqlstate(sqlstate::kInternalError);
   for (size_t p : key_params_) {
     const TypeInfo& info = type_info(params_->type(p));
     key_typlen_.push_back(info.byval ? 0 : info.len);
@@ -158,20 +207,23 @@ uint64_t MemoizeNode::probe_hash() const {
   return h ^ (h >> 33);
 }
 
-bool MemoizeNode::probe_equals(const Entry& e) const {
-  for (size_t k = 0; k < probe_.size(); ++k) {
-    if (probe_nulls_[k] != e.key_nulls[k]) return false;
+bool MemoizeNode::probe_equals(uint32_t i) const {
+  const size_t nkeys = probe_.size();
+  const Datum* key = keys_.data() + size_t(i) * nkeys;
+  const uint8_t* key_nulls = key_nulls_.data() + size_t(i) * nkeys;
+  for (size_t k = 0; k < nkeys; ++k) {
+    if (probe_nulls_[k] != key_nulls[k]) return false;
     if (probe_nulls_[k]) continue;  // NULL = NULL for the cache
-    const bool eq = binary_mode_ ? image_equal(key_typlen_[k], probe_[k], e.key[k])
-                                 : datums_equal(params_->type(key_params_[k]), probe_[k], e.key[k]);
+    const bool eq = binary_mode_ ? image_equal(key_typlen_[k], probe_[k], key[k])
+                                 : datums_equal(params_->type(key_params_[k]), probe_[k], key[k]);
     if (!eq) return false;
   }
   return true;
 }
 
 uint32_t MemoizeNode::find_entry(uint64_t hash) const {
-  for (uint32_t i = buckets_[hash & (buckets_.size() - 1)]; i != kNone; i = entries_[i].chain)
-    if (entries_[i].hash == hash && probe_equals(entries_[i])) return i;
+  for (uint32_t i = buckets_[hash & (buckets_.size() - 1)]; i != kNone; i = slots_[i].chain)
+    if (slots_[i].hash == hash && probe_equals(i)) return i;
   return kNone;
 }
 
@@ -223,6 +275,7 @@ void MemoizeNode::lookup() {
 }
 
 uint32_t MemoizeNode::new_entry(uint64_t hash) {
+  const size_t nkeys = probe_.size();
   uint32_t i;
   if (!free_.empty()) {
     i = free_.back();
@@ -230,76 +283,88 @@ uint32_t MemoizeNode::new_entry(uint64_t hash) {
   } else {
     i = uint32_t(entries_.size());
     entries_.emplace_back();
+    slots_.emplace_back();
+    keys_.resize(keys_.size() + nkeys);
+    key_nulls_.resize(key_nulls_.size() + nkeys);
   }
   Entry& e = entries_[i];
-  e.hash = hash;
-  e.key = probe_;
-  e.key_nulls = probe_nulls_;
+  Datum* key = keys_.data() + size_t(i) * nkeys;
+  std::copy_n(probe_.data(), nkeys, key);
+  std::copy_n(probe_nulls_.data(), nkeys, key_nulls_.data() + size_t(i) * nkeys);
   // The parameters' bytes change at the next outer row: the key keeps its own.
-  for (size_t k = 0; k < probe_.size(); ++k)
+  for (size_t k = 0; k < nkeys; ++k)
     if (key_typlen_[k] != 0 && !probe_nulls_[k])
       e.key_bytes_size += (datum_ref_size(key_typlen_[k], probe_[k]) + 7) & ~size_t(7);
   if (e.key_bytes_size > 0) {
     e.key_bytes = std::make_unique_for_overwrite<char[]>(e.key_bytes_size);
     size_t at = 0;
-    for (size_t k = 0; k < probe_.size(); ++k) {
+    for (size_t k = 0; k < nkeys; ++k) {
       if (key_typlen_[k] == 0 || probe_nulls_[k]) continue;
       const uint32_t n = datum_ref_size(key_typlen_[k], probe_[k]);
       std::memcpy(e.key_bytes.get() + at, datum_pointer(probe_[k]), n);
-      e.key[k] = pointer_datum(e.key_bytes.get() + at);
+      key[k] = pointer_datum(e.key_bytes.get() + at);
       at += (n + 7) & ~size_t(7);
     }
   }
-  uint32_t& head = buckets_[hash & (buckets_.size() - 1)];
-  e.chain = head;
-  head = i;
+  slots_[i].hash = hash;
+  chain_push(i);
   lru_push_tail(i);
   ++live_;
   if (live_ > buckets_.size()) grow_buckets();
   return i;
 }
 
+void MemoizeNode::chain_push(uint32_t i) {
+  Slot& s = slots_[i];
+  uint32_t& head = buckets_[s.hash & (buckets_.size() - 1)];
+  s.chain = head;
+  s.chain_prev = kNone;
+  if (head != kNone) slots_[head].chain_prev = i;
+  head = i;
+}
+
 void MemoizeNode::grow_buckets() {
   buckets_.assign(buckets_.size() * 2, kNone);
-  for (uint32_t i = lru_head_; i != kNone; i = entries_[i].lru_next) {
-    Entry& e = entries_[i];
-    uint32_t& head = buckets_[e.hash & (buckets_.size() - 1)];
-    e.chain = head;
-    head = i;
-  }
+  for (uint32_t i = lru_head_; i != kNone; i = slots_[i].lru_next) chain_push(i);
 }
 
 void MemoizeNode::lru_unlink(uint32_t i) {
-  Entry& e = entries_[i];
-  (e.lru_prev == kNone ? lru_head_ : entries_[e.lru_prev].lru_next) = e.lru_next;
-  (e.lru_next == kNone ? lru_tail_ : entries_[e.lru_next].lru_prev) = e.lru_prev;
-  e.lru_prev = e.lru_next = kNone;
+  Slot& s = slots_[i];
+  (s.lru_prev == kNone ? lru_head_ : slots_[s.lru_prev].lru_next) = s.lru_next;
+  (s.lru_next == kNone ? lru_tail_ : slots_[s.lru_next].lru_prev) = s.lru_prev;
+  s.lru_prev = s.lru_next = kNone;
 }
 
 void MemoizeNode::lru_push_tail(uint32_t i) {
-  Entry& e = entries_[i];
-  e.lru_prev = lru_tail_;
-  e.lru_next = kNone;
-  (lru_tail_ == kNone ? lru_head_ : entries_[lru_tail_].lru_next) = i;
+  Slot& s = slots_[i];
+  s.lru_prev = lru_tail_;
+  s.lru_next = kNone;
+  (lru_tail_ == kNone ? lru_head_ : slots_[lru_tail_].lru_next) = i;
   lru_tail_ = i;
 }
 
 void MemoizeNode::remove_entry(uint32_t i) {
   lru_unlink(i);
+  Slot& s = slots_[i];
+  (s.chain_prev == kNone ? buckets_[s.hash & (buckets_.size() - 1)] : slots_[s.chain_prev].chain) =
+      s.chain;
+  if (s.chain != kNone) slots_[s.chain].chain_prev = s.chain_prev;
+  s.chain = s.chain_prev = kNone;
   Entry& e = entries_[i];
-  uint32_t* link = &buckets_[e.hash & (buckets_.size() - 1)];
-  while (*link != i) link = &entries_[*link].chain;
-  *link = e.chain;
   mem_used_ -= e.bytes;
-  e = Entry();  // frees the key, the rows and their bytes now
+  e.bytes = 0;
+  e.key_bytes.reset();
+  e.key_bytes_size = 0;
+  purge_rows(e);
   free_.push_back(i);
   --live_;
 }
 
 void MemoizeNode::purge_rows(Entry& e) {
-  std::vector<Datum>().swap(e.values);
-  std::vector<uint8_t>().swap(e.nulls);
-  e.ref_bytes = EntryBytes();
+  // The storage stays with the slot when small: the next entry there reuses it.
+  clear_keeping_small(e.values);
+  clear_keeping_small(e.nulls);
+  e.ref_bytes.clear();
   e.rows = 0;
   e.complete = false;
 }
@@ -307,6 +372,9 @@ void MemoizeNode::purge_rows(Entry& e) {
 void MemoizeNode::purge_all() {
   evictions_ += live_;  // PostgreSQL's cache_purge_all counts them as evictions too
   std::vector<Entry>().swap(entries_);
+  std::vector<Slot>().swap(slots_);
+  std::vector<Datum>().swap(keys_);
+  std::vector<uint8_t>().swap(key_nulls_);
   std::vector<uint32_t>().swap(free_);
   std::fill(buckets_.begin(), buckets_.end(), kNone);
   live_ = 0;
@@ -450,7 +518,12 @@ const RowBatch* MemoizeNode::do_next() {
 }
 
 void MemoizeNode::publish_memory() {
-  memory_.set(mem_used_ + buckets_.size() * sizeof(uint32_t));
+  // The session's gauge costs two atomic adds: it follows the cache in steps, not per
+  // miss (a cache at its limit moves by an entry's bytes at each one); empty is exact.
+  constexpr uint64_t kStep = 64 * 1024;
+  const uint64_t now = mem_used_ + buckets_.size() * sizeof(uint32_t);
+  const uint64_t shown = memory_.held();
+  if (mem_used_ == 0 || now > shown + kStep || shown > now + kStep) memory_.set(now);
 }
 
 void MemoizeNode::explain_details(std::vector<std::string>& lines, bool analyze) const {

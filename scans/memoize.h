@@ -75,6 +75,7 @@ class MemoizeNode final : public ExecNode {
   const RowBatch* do_next() override;
 
  private:
+  struct Slot;
   struct Entry;
   static constexpr uint32_t kNone = UINT32_MAX;
   enum class State : uint8_t { kEnd, kHit, kFilling, kBypass };
@@ -83,9 +84,10 @@ class MemoizeNode final : public ExecNode {
   void lookup();
   void read_probe();
   uint64_t probe_hash() const;
-  bool probe_equals(const Entry& e) const;
+  bool probe_equals(uint32_t i) const;
   uint32_t find_entry(uint64_t hash) const;
   uint32_t new_entry(uint64_t hash);
+  void chain_push(uint32_t i);
   void grow_buckets();
   void lru_unlink(uint32_t i);
   void lru_push_tail(uint32_t i);
@@ -93,7 +95,7 @@ class MemoizeNode final : public ExecNode {
   void purge_rows(Entry& e);
   void purge_all();
   static uint64_t entry_overhead();
-  static uint64_t entry_bytes(const Entry& e);
+  uint64_t entry_bytes(const Entry& e) const;
   // Recounts entry i's bytes into the total; evicts (LRU first) while the total is over
   // max_bytes. False when entry i itself had to go.
   bool account(uint32_t i);
@@ -117,8 +119,14 @@ class MemoizeNode final : public ExecNode {
   std::vector<int16_t> key_typlen_;          // per key: 0 by value, else the type's length
   bool child_started_ = false;               // opened once; later misses rescan it
 
-  // The cache: entries in a slab (freed slots reused), chained from a power-of-two
-  // bucket array, and linked in LRU order (head: least recently used).
+  // The cache: entries in a slab (freed slots reused, with their storage when small),
+  // chained from a power-of-two bucket array, and linked in LRU order (head: least
+  // recently used). An entry's chain and LRU links (slots_) and key (keys_, key_nulls_:
+  // key_params_.size() per entry) sit in dense arrays apart from its rows (entries_), so
+  // that a lookup and an eviction touch a few cache lines.
+  std::vector<Slot> slots_;
+  std::vector<Datum> keys_;
+  std::vector<uint8_t> key_nulls_;
   std::vector<Entry> entries_;
   std::vector<uint32_t> free_;
   std::vector<uint32_t> buckets_;

@@ -276,6 +276,8 @@ TupleLayout TupleLayout::from(const IndexDef& def) {
     layout.ends[size_t(i) + 1] = uint16_t(end);
     layout.fixed_cols = i + 1;
   }
+  layout.int_first =
+      layout.fixed_cols > 0 && layout.attrs[0].byval && datum_is_integral(layout.type_ids[0]);
   return layout;
 }
 
@@ -441,7 +443,7 @@ static int compare_tuple_columns(const TupleLayout& layout, int col, TupleView a
   return layout.compare_values(col, a.value(layout, col), b.value(layout, col));
 }
 
-int compare(const TupleLayout& layout, const Probe& probe, TupleView tuple) {
+int compare_general(const TupleLayout& layout, const Probe& probe, TupleView tuple) {
   int natts = tuple.natts(layout);
   int common = std::min(probe.key.n, natts);
   for (int i = 0; i < common; ++i) {

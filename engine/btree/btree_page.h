@@ -115,6 +115,9 @@ struct TupleLayout {
   int fixed_cols = 0;
   bool integral = true;     // every column's Datum order is its value order
   bool equal_image = true;  // PostgreSQL's allequalimage: deduplication is safe
+  // Column 0 has a fixed offset and orders as its Datum (an integer-like type):
+  // compare()'s fast path reads it straight from the tuple.
+  bool int_first = false;
 
   // Checks the definition (1..8 columns, a name) and computes offsets.
   // Throws tp::Error for a definition a user could write wrongly.
@@ -370,7 +373,19 @@ struct Probe {
 // <0, 0, >0 as probe is before, at, after the tuple. A pivot's truncated
 // columns and missing heap TID are minus infinity. A probe with a heap TID is
 // "at" a posting list of its key when the TID lies within the list's range.
-int compare(const TupleLayout& layout, const Probe& probe, TupleView tuple);
+int compare_general(const TupleLayout& layout, const Probe& probe, TupleView tuple);
+// The same, inline for the binary searches' common step: with an integer first column
+// and no NULL on either side, a first column that differs decides without the
+// per-column machinery; anything else is compare_general's.
+inline int compare(const TupleLayout& layout, const Probe& probe, TupleView tuple) {
+  if (layout.int_first && probe.key.n > 0 && (probe.key.nulls & 1) == 0 && !tuple.has_nulls() &&
+      tuple.natts(layout) > 0) {
+    const Datum k = probe.key.v[0];
+    const Datum t = fetch_byval(tuple.p + layout.offsets[0], layout.attrs[0].len);
+    if (k != t) return k < t ? -1 : 1;
+  }
+  return compare_general(layout, probe, tuple);
+}
 
 // Orders two tuples (leaf items or pivots) the same way, by their first heap
 // TIDs. Used by the verifier.

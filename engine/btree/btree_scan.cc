@@ -24,14 +24,21 @@ int compare_to_bound(const TupleLayout& layout, int col, bool null, Datum v, con
   return layout.compare_values(col, v, b.value);
 }
 
-// Keeps the tighter of two lower (or upper) bounds on column `col`.
-std::optional<Bound> tighter(const TupleLayout& layout, int col, std::optional<Bound> a,
-                             std::optional<Bound> b, bool lower) {
-  if (!a) return b;
-  if (!b) return a;
+// Keeps in `a` the tighter of two lower (or upper) bounds on column `col`. In place:
+// a rescan per outer row of a Nested Loop does this, and optionals passed by value
+// cost store-forwarding stalls there.
+void tighten(const TupleLayout& layout, int col, std::optional<Bound>& a,
+             const std::optional<Bound>& b, bool lower) {
+  if (!b) return;
+  if (!a) {
+    a = b;
+    return;
+  }
   const int c = compare_to_bound(layout, col, a->null, a->value, *b);
-  if (c != 0) return (c > 0) == lower ? a : b;
-  return Bound{a->value, a->inclusive && b->inclusive, a->null};
+  if (c == 0)
+    a->inclusive = a->inclusive && b->inclusive;
+  else if ((c > 0) != lower)
+    a = b;
 }
 
 bool is_equality(const TupleLayout& layout, const ColumnCondition& c) {
@@ -63,7 +70,7 @@ void append_item(const TupleLayout& layout, TupleView item, IndexBatch& batch) {
 IndexScan::IndexScan(const BTree& tree, std::vector<ColumnCondition> conditions,
                      ScanDirection direction, bool leaf_readahead)
     : tree_(&tree), direction_(direction), leaf_readahead_(leaf_readahead) {
-  rescan(std::move(conditions));
+  rescan(conditions);
 }
 
 IndexScan::~IndexScan() {
@@ -78,10 +85,17 @@ void IndexScan::set_state(ScanState next) {
   state_ = next;
 }
 
-void IndexScan::rescan(std::vector<ColumnCondition> conditions) {
+void IndexScan::rescan(const std::vector<ColumnCondition>& conditions) {
   const int ncols = tree_->layout().ncols;
-  conditions_.assign(size_t(ncols), ColumnCondition{});
-  for (int i = 0; i < ncols; ++i) conditions_[size_t(i)].column = i;
+  if (conditions_.size() != size_t(ncols)) {
+    conditions_.assign(size_t(ncols), ColumnCondition{});
+    for (int i = 0; i < ncols; ++i) conditions_[size_t(i)].column = i;
+  } else {
+    for (ColumnCondition& c : conditions_) {
+      c.lower.reset();
+      c.upper.reset();
+    }
+  }
   unsatisfiable_ = false;
   std::array<bool, kMaxKeyColumns> searches_null{}, compares{};  // no allocation per rescan
   for (const ColumnCondition& c : conditions) {
@@ -95,8 +109,8 @@ void IndexScan::rescan(std::vector<ColumnCondition> conditions) {
     compares[col] = compares[col] || (c.lower && !c.lower->null) || (c.upper && !c.upper->null);
     unsatisfiable_ = unsatisfiable_ || (searches_null[col] && compares[col]);
     ColumnCondition& merged = conditions_[size_t(c.column)];
-    merged.lower = tighter(tree_->layout(), c.column, merged.lower, c.lower, true);
-    merged.upper = tighter(tree_->layout(), c.column, merged.upper, c.upper, false);
+    tighten(tree_->layout(), c.column, merged.lower, c.lower, true);
+    tighten(tree_->layout(), c.column, merged.upper, c.upper, false);
   }
   derive_bounds();
   drop_leaf_stream(false);
@@ -111,8 +125,11 @@ void IndexScan::rescan(std::vector<ColumnCondition> conditions) {
 void IndexScan::derive_bounds() {
   // Equalities on leading columns extend both bounds; the first other column
   // contributes its own lower / upper bound and ends them.
-  lower_ = Probe{};
-  Probe upper;
+  lower_.key = KeyValues{};
+  lower_.tid = Tid{};
+  lower_.has_tid = false;
+  lower_.after = false;
+  Probe& upper = upper_.emplace();
   bool has_upper = false;
   for (const ColumnCondition& c : conditions_) {
     if (is_equality(tree_->layout(), c)) {
@@ -133,8 +150,7 @@ void IndexScan::derive_bounds() {
     }
     break;
   }
-  upper_.reset();
-  if (has_upper) upper_ = upper;
+  if (!has_upper) upper_.reset();
 }
 
 bool IndexScan::passes_filters(TupleView item) const {

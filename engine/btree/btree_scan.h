@@ -166,7 +166,7 @@ class IndexScan {
   bool next_batch(IndexBatch& batch);
 
   // Starts over with new conditions, same direction; counters keep accumulating.
-  void rescan(std::vector<ColumnCondition> conditions);
+  void rescan(const std::vector<ColumnCondition>& conditions);
 
   // A parallel scan's step (engine/btree/parallel_scan.h): reads exactly the one leaf
   // page at `at` (descending first when the scan is at its start) and replaces `batch`

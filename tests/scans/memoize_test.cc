@@ -5,7 +5,8 @@
 // mode; exact hit, miss, eviction (LRU, not FIFO) and overflow counts; singlerow entries
 // complete after one row (and an error when a second comes); a scan cut short is
 // rebuilt in full at the next lookup of its key; a change of an enclosing loop's
-// parameter empties the cache; EXPLAIN's lines; the child's loops are the misses.
+// parameter empties the cache; a key of two parameters; EXPLAIN's lines; the child's loops
+// are the misses.
 #include <gmock/gmock.h>
 
 #include <algorithm>
@@ -156,6 +157,67 @@ TEST(Memoize, NestLoopGivesTheRowsItGivesWithoutMemoize) {
         } else {
           EXPECT_GT(m->evictions(), 0u);
         }
+      }
+    }
+}
+
+// The rows whose key equals $0 (int4) and whose text equals $1: a scan with two
+// parameters, both in the cache key.
+class TwoParamRowsNode final : public RowsNode {
+ public:
+  TwoParamRowsNode(std::vector<TRow> rows, uint32_t batch, const scans::ExecParams& params)
+      : RowsNode(std::move(rows), batch), params_(params) {}
+
+ protected:
+  bool wanted(const TRow& r) const override {
+    if (params_.is_null(0) || params_.is_null(1) || !r.key || !r.t) return false;
+    const std::string bytes = make_varlena(*r.t);
+    return Datum(*r.key) == params_.value(0) &&
+           compare_datums(TypeId::kText, pointer_datum(bytes.data()), params_.value(1)) == 0;
+  }
+
+ private:
+  const scans::ExecParams& params_;
+};
+
+TEST(Memoize, AKeyOfTwoParametersIsOneEntryPerPairOfValues) {
+  std::mt19937 rng(11);
+  auto rows = [&](size_t n) {
+    std::vector<TRow> out;
+    for (size_t i = 0; i < n; ++i) {
+      TRow r;
+      if (rng() % 9 != 0) r.key = int32_t(rng() % 4);
+      if (rng() % 9 != 0) r.t = "v" + std::to_string(rng() % 3);
+      out.push_back(r);
+    }
+    return out;
+  };
+  const auto outer = rows(200), inner = rows(60);
+  std::set<std::pair<std::optional<int32_t>, std::optional<std::string>>> pairs;
+  for (const TRow& r : outer) pairs.insert({r.key, r.t});
+  for (uint64_t max_bytes : {kBig, uint64_t(2 * 1024)})
+    for (JoinType type : {JoinType::kInner, JoinType::kLeft}) {
+      SCOPED_TRACE("type " + std::to_string(int(type)) + " max_bytes " + std::to_string(max_bytes));
+      const scans::JoinSpec spec = spec_for(type, n_le_filter());
+      scans::ExecParams plain_params({TypeId::kInt4, TypeId::kText});
+      scans::NestLoopNode plain(std::make_unique<RowsNode>(outer, 7),
+                                std::make_unique<TwoParamRowsNode>(inner, 4, plain_params), spec,
+                                &plain_params, {0, 1});
+      const auto expected = drain(plain);
+
+      scans::ExecParams params({TypeId::kInt4, TypeId::kText});
+      auto memo = std::make_unique<MemoizeNode>(
+          std::make_unique<TwoParamRowsNode>(inner, 4, params), &params, std::vector<size_t>{0, 1},
+          "o.key, o.t", false, false, 16, max_bytes);
+      const MemoizeNode* m = memo.get();
+      scans::NestLoopNode nl(std::make_unique<RowsNode>(outer, 7), std::move(memo), spec, &params,
+                             {0, 1});
+      EXPECT_EQ(drain(nl), expected);
+      EXPECT_EQ(m->hits() + m->misses(), outer.size());
+      if (max_bytes == kBig) {
+        EXPECT_EQ(m->misses(), pairs.size());  // NULLs are keys too, equal to each other
+      } else {
+        EXPECT_GT(m->evictions(), 0u);
       }
     }
 }
