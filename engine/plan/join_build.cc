@@ -190,8 +190,12 @@ void set_join_filter(const JoinPath& p, const std::vector<uint32_t>& combined,
   }
 }
 
+// A merge key as the Sort Key prints it: a column (under a binary-compatible cast too:
+// the sort reads the column itself, tlist_member_ignore_relabel), else the expression
+// the sort's input computes, in parentheses.
 std::string key_text(const TypedExpr& k) {
-  return k.kind == TypedExpr::Kind::kColumn ? k.name : "(" + deparse(k) + ")";
+  const TypedExpr& bare = strip_relabel(k);
+  return bare.kind == TypedExpr::Kind::kColumn ? bare.name : "(" + deparse(k) + ")";
 }
 
 }  // namespace
