@@ -22,6 +22,7 @@
 
 #include "engine/core/typed_expr.h"
 #include "scans/exec_node.h"
+#include "scans/pass_through.h"
 
 namespace tp::scans {
 
@@ -98,31 +99,21 @@ struct BranchPrefix {
   std::vector<std::string> columns;
 };
 
-class SubqueryScanNode final : public ExecNode {
+class SubqueryScanNode final : public PassThroughNode {
  public:
   SubqueryScanNode(std::unique_ptr<ExecNode> child, std::string name, bool shown,
                    BranchPrefix prefix)
-      : child_(std::move(child)),
+      : PassThroughNode(std::move(child)),
         name_(std::move(name)),
         shown_(shown),
         prefix_(std::move(prefix)) {}
 
   std::string explain_name() const override { return "Subquery Scan"; }
   std::string explain_target() const override { return " on " + name_; }
-  void explain_details(std::vector<std::string>&, bool) const override {}
   bool explain_transparent() const override { return !shown_; }
-  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
   const BranchPrefix& prefix() const { return prefix_; }
 
- protected:
-  void do_open() override { child_->open(); }
-  const RowBatch* do_next() override {
-    child_->row_limit_hint = row_limit_hint;
-    return child_->next();
-  }
-
  private:
-  std::unique_ptr<ExecNode> child_;
   std::string name_;
   bool shown_;
   BranchPrefix prefix_;

@@ -22,6 +22,7 @@
 
 #include "engine/core/session_memory.h"
 #include "scans/exec_node.h"
+#include "scans/pass_through.h"
 
 namespace tp::scans {
 
@@ -94,48 +95,31 @@ class HashAggregateNode final : public ExecNode {
   RowBatch batch_;
 };
 
-class ResultNode final : public ExecNode {
+class ResultNode final : public PassThroughNode {
  public:
   // `projects`: it computes the select list (its child, transparent, does the work), so
   // EXPLAIN shows the select list's SubPlans under it.
   explicit ResultNode(std::unique_ptr<ExecNode> child, bool projects = false)
-      : child_(std::move(child)), projects_(projects) {}
+      : PassThroughNode(std::move(child)), projects_(projects) {}
 
   bool projects() const { return projects_; }
-
   std::string explain_name() const override { return "Result"; }
-  void explain_details(std::vector<std::string>&, bool) const override {}
-  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
-
- protected:
-  void do_open() override { child_->open(); }
-  const RowBatch* do_next() override {
-    child_->row_limit_hint = row_limit_hint;
-    return child_->next();
-  }
 
  private:
-  std::unique_ptr<ExecNode> child_;
   bool projects_;
 };
 
-class OneRowNode final : public ExecNode {
+class OneRowNode final : public PassThroughNode {
  public:
   OneRowNode(std::unique_ptr<ExecNode> child, std::string name, std::string detail)
-      : child_(std::move(child)), name_(std::move(name)), detail_(std::move(detail)) {}
+      : PassThroughNode(std::move(child)), name_(std::move(name)), detail_(std::move(detail)) {}
 
   std::string explain_name() const override { return name_; }
   void explain_details(std::vector<std::string>& lines, bool) const override {
     if (!detail_.empty()) lines.push_back(detail_);
   }
-  std::vector<const ExecNode*> children() const override { return {child_.get()}; }
-
- protected:
-  void do_open() override { child_->open(); }
-  const RowBatch* do_next() override { return child_->next(); }
 
  private:
-  std::unique_ptr<ExecNode> child_;
   std::string name_;
   std::string detail_;
 };
