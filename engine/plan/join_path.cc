@@ -23,93 +23,110 @@ bool pathkeys_contained_in(const std::vector<PathKey>& wanted, const std::vector
   return c == PathKeysComparison::kEqual || c == PathKeysComparison::kBetter2;
 }
 
-void add_path(std::vector<JoinPathPtr>& list, JoinPathPtr p, bool consider_startup) {
+namespace {
+
+// What the new path does to one already kept: removes it, and whether it survives it.
+struct Verdict {
+  bool remove_old = false;
   bool accept = true;
+};
+
+// add_path's and add_partial_path's walk over the list, kept in total-cost order.
+template <typename Judge>
+void insert_judged(std::vector<JoinPathPtr>& list, JoinPathPtr p, Judge judge) {
   size_t insert_at = 0;
   for (size_t i = 0; i < list.size();) {
     const JoinPath& old = *list[i];
-    bool remove_old = false;
-    const FuzzyCompare costs = compare_path_costs_fuzzily(p->cost, old.cost, consider_startup);
-    if (costs != FuzzyCompare::kDifferent) {
-      const PathKeysComparison keys = compare_pathkeys(p->pathkeys, old.pathkeys);
-      if (keys != PathKeysComparison::kDifferent) {
-        switch (costs) {
-          case FuzzyCompare::kEqual:
-            if (keys == PathKeysComparison::kBetter1) {
-              remove_old = p->cost.rows <= old.cost.rows && p->parallel_safe >= old.parallel_safe;
-            } else if (keys == PathKeysComparison::kBetter2) {
-              accept = !(p->cost.rows >= old.cost.rows && p->parallel_safe <= old.parallel_safe);
-            } else if (p->parallel_safe && !old.parallel_safe) {
-              remove_old = true;
-            } else if (!p->parallel_safe && old.parallel_safe) {
-              accept = false;
-            } else if (p->cost.rows < old.cost.rows) {
-              remove_old = true;
-            } else if (p->cost.rows > old.cost.rows) {
-              accept = false;
-            } else if (compare_path_costs_fuzzily(p->cost, old.cost, consider_startup,
-                                                  1.0000000001) == FuzzyCompare::kNewBetter) {
-              remove_old = true;
-            } else {
-              accept = false;
-            }
-            break;
-          case FuzzyCompare::kNewBetter:
-            if (keys != PathKeysComparison::kBetter2)
-              remove_old = p->cost.rows <= old.cost.rows && p->parallel_safe >= old.parallel_safe;
-            break;
-          case FuzzyCompare::kOldBetter:
-            if (keys != PathKeysComparison::kBetter1 && p->cost.rows >= old.cost.rows &&
-                p->parallel_safe <= old.parallel_safe)
-              accept = false;
-            break;
-          case FuzzyCompare::kDifferent:
-            break;
-        }
-      }
-    }
-    if (remove_old) {
+    const Verdict v = judge(*p, old);
+    if (v.remove_old) {
       list.erase(list.begin() + std::ptrdiff_t(i));
       continue;
     }
     if (p->cost.total >= old.cost.total) insert_at = i + 1;
-    if (!accept) return;
+    if (!v.accept) return;
     ++i;
   }
   list.insert(list.begin() + std::ptrdiff_t(insert_at), std::move(p));
 }
 
-void add_partial_path(std::vector<JoinPathPtr>& list, JoinPathPtr p) {
-  constexpr double kFuzz = 1.01;
-  size_t insert_at = 0;
-  for (size_t i = 0; i < list.size();) {
-    const JoinPath& old = *list[i];
-    bool remove_old = false, accept = true;
-    const PathKeysComparison keys = compare_pathkeys(p->pathkeys, old.pathkeys);
+// add_path's comparison: fuzzy costs, then pathkeys, parallel safety and rows.
+Verdict judge_path(const JoinPath& p, const JoinPath& old, bool consider_startup) {
+  bool remove_old = false, accept = true;
+  const FuzzyCompare costs = compare_path_costs_fuzzily(p.cost, old.cost, consider_startup);
+  if (costs != FuzzyCompare::kDifferent) {
+    const PathKeysComparison keys = compare_pathkeys(p.pathkeys, old.pathkeys);
     if (keys != PathKeysComparison::kDifferent) {
-      if (p->cost.total > old.cost.total * kFuzz) {
-        accept = keys == PathKeysComparison::kBetter1;
-      } else if (old.cost.total > p->cost.total * kFuzz) {
-        remove_old = keys != PathKeysComparison::kBetter2;
-      } else if (keys == PathKeysComparison::kBetter1) {
-        remove_old = true;
-      } else if (keys == PathKeysComparison::kBetter2) {
-        accept = false;
-      } else if (old.cost.total > p->cost.total * 1.0000000001) {
-        remove_old = true;
-      } else {
-        accept = false;
+      switch (costs) {
+        case FuzzyCompare::kEqual:
+          if (keys == PathKeysComparison::kBetter1) {
+            remove_old = p.cost.rows <= old.cost.rows && p.parallel_safe >= old.parallel_safe;
+          } else if (keys == PathKeysComparison::kBetter2) {
+            accept = !(p.cost.rows >= old.cost.rows && p.parallel_safe <= old.parallel_safe);
+          } else if (p.parallel_safe && !old.parallel_safe) {
+            remove_old = true;
+          } else if (!p.parallel_safe && old.parallel_safe) {
+            accept = false;
+          } else if (p.cost.rows < old.cost.rows) {
+            remove_old = true;
+          } else if (p.cost.rows > old.cost.rows) {
+            accept = false;
+          } else if (compare_path_costs_fuzzily(p.cost, old.cost, consider_startup, 1.0000000001) ==
+                     FuzzyCompare::kNewBetter) {
+            remove_old = true;
+          } else {
+            accept = false;
+          }
+          break;
+        case FuzzyCompare::kNewBetter:
+          if (keys != PathKeysComparison::kBetter2)
+            remove_old = p.cost.rows <= old.cost.rows && p.parallel_safe >= old.parallel_safe;
+          break;
+        case FuzzyCompare::kOldBetter:
+          if (keys != PathKeysComparison::kBetter1 && p.cost.rows >= old.cost.rows &&
+              p.parallel_safe <= old.parallel_safe)
+            accept = false;
+          break;
+        case FuzzyCompare::kDifferent:
+          break;
       }
     }
-    if (remove_old) {
-      list.erase(list.begin() + std::ptrdiff_t(i));
-      continue;
-    }
-    if (p->cost.total >= old.cost.total) insert_at = i + 1;
-    if (!accept) return;
-    ++i;
   }
-  list.insert(list.begin() + std::ptrdiff_t(insert_at), std::move(p));
+  return {remove_old, accept};
+}
+
+// add_partial_path's: total cost alone (a partial path's startup never counts).
+Verdict judge_partial(const JoinPath& p, const JoinPath& old) {
+  constexpr double kFuzz = 1.01;
+  bool remove_old = false, accept = true;
+  const PathKeysComparison keys = compare_pathkeys(p.pathkeys, old.pathkeys);
+  if (keys != PathKeysComparison::kDifferent) {
+    if (p.cost.total > old.cost.total * kFuzz) {
+      accept = keys == PathKeysComparison::kBetter1;
+    } else if (old.cost.total > p.cost.total * kFuzz) {
+      remove_old = keys != PathKeysComparison::kBetter2;
+    } else if (keys == PathKeysComparison::kBetter1) {
+      remove_old = true;
+    } else if (keys == PathKeysComparison::kBetter2) {
+      accept = false;
+    } else if (old.cost.total > p.cost.total * 1.0000000001) {
+      remove_old = true;
+    } else {
+      accept = false;
+    }
+  }
+  return {remove_old, accept};
+}
+
+}  // namespace
+
+void add_path(std::vector<JoinPathPtr>& list, JoinPathPtr p, bool consider_startup) {
+  insert_judged(list, std::move(p), [&](const JoinPath& n, const JoinPath& old) {
+    return judge_path(n, old, consider_startup);
+  });
+}
+
+void add_partial_path(std::vector<JoinPathPtr>& list, JoinPathPtr p) {
+  insert_judged(list, std::move(p), judge_partial);
 }
 
 bool partial_path_precheck(const std::vector<JoinPathPtr>& partial,
