@@ -48,8 +48,7 @@ TypedExpr outer_values_as_row(TypedExpr e, uint32_t slot_base) {
 std::optional<uint32_t> key_param(SubqueryParams& sp, const TypedExpr& value, TypeId key) {
   const bool own = value.kind == TypedExpr::Kind::kParam && value.slot >= sp.slot_base &&
                    value.slot - sp.slot_base < sp.params->size();
-  if (own && same_key_type(key, value.type) && (sp.correlated || value.type == key))
-    return value.slot - sp.slot_base;
+  if (own && same_key_type(key, value.type)) return value.slot - sp.slot_base;
   if (!sp.correlated || !reads_only_outer_values(value, sp) || expr_is_volatile(value) ||
       !(same_key_type(key, value.type) || widens_to(value.type, key)))
     return std::nullopt;

@@ -12,3 +12,6 @@ select p.id, (select min(q.x) from q where q.i = p.id + 0.5) from p where p.id <
 select p.id, s.x from p, lateral (select q.x from q where q.n = p.k order by q.x limit 2) s where p.id < 12 order by 1, 2
 select p.id, s.x from p left join lateral (select q.x from q where q.i = p.big + 1 order by q.x desc limit 1) s on true where p.id < 12 order by 1, 2
 select p.id, s.x from p, lateral (select q.x from q where q.tz = p.d order by q.x limit 1) s where p.id < 8 order by 1, 2
+select count(*) from q where q.v = (select max(tag) from p)
+select count(*) from q where q.b = (select max(k) from p)
+select count(*) from q where q.t = (select min(name) from p where id > 990)
