@@ -14,6 +14,15 @@ struct Constant {
   bool below_outer_join;
 };
 
+// A Join Filter `var = expression` (JoinEqualities::var_expression): the expression
+// joins the var's class.
+struct ExpressionMember {
+  uint32_t var;
+  std::unique_ptr<sql::Expr> expr;
+  int rel;        // the relation it reads
+  size_t filter;  // its clause in q.filters
+};
+
 bool contains(const std::vector<uint32_t>& v, uint32_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
@@ -31,6 +40,7 @@ class Distributor {
     for (const Constant& k : constants_)
       if (!k.below_outer_join) fixed_.push_back(k.var);
     form_classes();
+    constant_expression_members();
     reconsider_outer_join_clauses();
   }
 
@@ -55,6 +65,11 @@ class Distributor {
         }
         parent_[find(e->second)] = find(e->first);
         return;
+      }
+    if (p.may_equate && !p.below_outer_join && std::popcount(p.relids) == 2)
+      if (auto m = expression_member(c)) {
+        const int other = std::countr_zero(p.relids & ~(Relids(1) << q_.vars[m->first].rel));
+        members_.push_back({m->first, std::move(m->second), other, q_.filters.size()});
       }
     // A BETWEEN is two clauses to PostgreSQL (its AND flattened into the qual list): each
     // bound may key an index of its own.
@@ -122,6 +137,68 @@ class Distributor {
     }
   }
 
+  // A conjunct `x = f(y)` comparing as one type, x a column and f(y) an expression
+  // that is no column (PostgreSQL: a class with an expression member): x's var, and
+  // f(y) written as its own restriction would be (an implicit cast made explicit).
+  std::optional<std::pair<uint32_t, std::unique_ptr<sql::Expr>>> expression_member(
+      const BoundConjunct& c) const {
+    const TypedExpr& e = c.bound;
+    if (c.expr->kind != sql::ExprKind::kCompare || c.expr->name != "=" ||
+        e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2 ||
+        c.expr->args.size() != 2 || expr_is_volatile(e))
+      return std::nullopt;
+    for (size_t side = 0; side < 2; ++side) {
+      const TypedExpr& var = e.args[side];
+      const TypedExpr& other = e.args[1 - side];
+      if (var.kind != TypedExpr::Kind::kColumn || other.kind == TypedExpr::Kind::kColumn ||
+          other.type != var.type || other.form == TypedExpr::Form::kRelabel)
+        continue;
+      std::unique_ptr<sql::Expr> written = eq_.copy(*c.expr->args[1 - side]);
+      const bool coerced = other.kind == TypedExpr::Kind::kCall &&
+                           other.form == TypedExpr::Form::kCast && !other.explicit_cast;
+      if (coerced) written = cast_to(std::move(written), other.type, other.typmod);
+      return std::pair{var.slot, std::move(written)};
+    }
+    return std::nullopt;
+  }
+
+  static std::unique_ptr<sql::Expr> cast_to(std::unique_ptr<sql::Expr> e, TypeId type,
+                                            int32_t typmod) {
+    auto cast = std::make_unique<sql::Expr>(sql::ExprKind::kCast, e->position);
+    cast->cast_type = {type, typmod, e->position};
+    cast->sval = std::string(type_info(type).pg_name);
+    cast->height = e->height + 1;
+    cast->args.push_back(std::move(e));
+    return cast;
+  }
+
+  // generate_base_implied_equalities_const for expression members: a class with a
+  // constant gives `f(y) = constant` to y's relation, and the join clause is gone.
+  void constant_expression_members() {
+    std::vector<size_t> dropped;
+    for (ExpressionMember& m : members_) {
+      const Constant* k = constant_of(find(m.var));
+      if (!k || k->below_outer_join || contains(below_, m.var)) continue;
+      auto e = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, 0);
+      e->name = "=";
+      e->args.push_back(std::move(m.expr));
+      e->args.push_back(eq_.copy(*k->value));
+      q_.rels[size_t(m.rel)].restrictions.push_back(e.get());
+      q_.derived.push_back(std::move(e));
+      dropped.push_back(m.filter);
+      constant_class_of(m.var).expression_rels |= Relids(1) << m.rel;
+    }
+    std::sort(dropped.rbegin(), dropped.rend());
+    for (size_t f : dropped) q_.filters.erase(q_.filters.begin() + long(f));
+  }
+
+  JoinClass& constant_class_of(uint32_t v) {
+    for (JoinClass& c : q_.constant_classes)
+      if (contains(c.members, v)) return c;
+    q_.constant_classes.push_back({{v}});
+    return q_.constant_classes.back();
+  }
+
   void restrict_to(uint32_t v, const sql::Expr& value) {
     const QueryVar& var = q_.vars[v];
     auto e = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, 0);
@@ -170,6 +247,7 @@ class Distributor {
   std::vector<uint32_t> member_order_;
   std::vector<uint32_t> below_;  // vars an equality inside a nullable side names
   std::vector<Constant> constants_;
+  std::vector<ExpressionMember> members_;
 };
 
 }  // namespace

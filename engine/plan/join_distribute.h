@@ -2,8 +2,8 @@
 // it (outer_joins.h), becomes a restriction of one relation, a member of an equivalence
 // class, or a Join Filter (distribute_qual_to_rels); then the classes are formed
 // (equivclass.c: a class with a constant gives `member = constant` to each member's
-// relation), and an outer join's `outer = inner` whose outer side a constant fixes
-// gives its inner side the same constant (reconsider_outer_join_clauses).
+// relation, an expression member among them), and an outer join's `outer = inner` whose outer side
+// a constant fixes gives its inner side the same constant (reconsider_outer_join_clauses).
 #pragma once
 
 #include <functional>

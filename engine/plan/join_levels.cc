@@ -9,29 +9,33 @@
 
 namespace tp {
 
+// The relations a class's members read; a class with a constant counts too, as
+// PostgreSQL's has_relevant_eclass_joinclause does not tell them apart.
+Relids JoinSearch::class_relids(const JoinClass& c) const {
+  Relids r = c.expression_rels;
+  for (uint32_t v : c.members) r |= Relids(1) << q_.vars[v].rel;
+  return r;
+}
+
 bool JoinSearch::has_join_clauses(const JoinRelation& r) const {
   for (const JoinFilterClause& f : q_.filters)
     if ((f.relids & r.relids) && (f.relids & ~r.relids)) return true;
-  for (const JoinClass& c : q_.classes) {
-    bool in = false, out = false;
-    for (uint32_t v : c.members) (r.relids & (Relids(1) << q_.vars[v].rel) ? in : out) = true;
-    if (in && out) return true;
-  }
+  for (const auto* list : {&q_.classes, &q_.constant_classes})
+    for (const JoinClass& c : *list) {
+      const Relids in = class_relids(c);
+      if ((in & r.relids) && (in & ~r.relids)) return true;
+    }
   return has_join_restriction(q_.special_joins, r.relids) || lateral_restricted(r.relids);
 }
 
 bool JoinSearch::have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const {
   for (const JoinFilterClause& f : q_.filters)
     if ((f.relids & a.relids) && (f.relids & b.relids)) return true;
-  for (const JoinClass& c : q_.classes) {
-    bool in_a = false, in_b = false;
-    for (uint32_t v : c.members) {
-      const Relids bit = Relids(1) << q_.vars[v].rel;
-      in_a = in_a || (a.relids & bit);
-      in_b = in_b || (b.relids & bit);
+  for (const auto* list : {&q_.classes, &q_.constant_classes})
+    for (const JoinClass& c : *list) {
+      const Relids in = class_relids(c);
+      if ((in & a.relids) && (in & b.relids)) return true;
     }
-    if (in_a && in_b) return true;
-  }
   return false;
 }
 

@@ -462,8 +462,8 @@ MergeScanFractions JoinSearch::scan_fractions(const RestrictClause& c, const Joi
   if (!order.empty() && order[0].descending) return {};
   const QueryVar& o = q_.vars[ok.slot];
   const QueryVar& i = q_.vars[ik.slot];
-  // Bounds compare within one type, integers alike, text and varchar alike, or as
-  // timestamps (a date's midnight).
+  // Bounds compare within one type, integers alike, text and varchar alike, reals as
+  // doubles, or as timestamps (a date's midnight).
   const auto integer = [](TypeId t) {
     return t == TypeId::kInt2 || t == TypeId::kInt4 || t == TypeId::kInt8;
   };
@@ -471,8 +471,10 @@ MergeScanFractions JoinSearch::scan_fractions(const RestrictClause& c, const Joi
     return t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestamptz;
   };
   const auto string = [](TypeId t) { return t == TypeId::kText || t == TypeId::kVarchar; };
+  const auto real = [](TypeId t) { return t == TypeId::kFloat4 || t == TypeId::kFloat8; };
   if (o.type != i.type && !(integer(o.type) && integer(i.type)) &&
-      !(datetime(o.type) && datetime(i.type)) && !(string(o.type) && string(i.type)))
+      !(datetime(o.type) && datetime(i.type)) && !(string(o.type) && string(i.type)) &&
+      !(real(o.type) && real(i.type)))
     return {};
   const RelationStatsView* ov = base_[size_t(o.rel)].view;
   const RelationStatsView* iv = base_[size_t(i.rel)].view;

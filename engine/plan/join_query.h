@@ -79,6 +79,9 @@ struct QueryVar {
 // of it (generate_join_implied_equalities).
 struct JoinClass {
   std::vector<uint32_t> members;  // vars
+  // A class with a constant: the relations of its expression members (`(s3.a)::numeric`
+  // of `x.n = s3.a AND x.n = 1100`), which the constant restricts too.
+  Relids expression_rels = 0;
 };
 
 // A conjunct over several relations that is no class's: a Join Filter where all of them

@@ -25,14 +25,21 @@ Datum date_as_timestamp(Datum d) {
   return Datum(int64_t(date) * kUsecsPerDay);
 }
 
+Datum real_as_double(Datum d) {
+  return float8_datum(double(datum_float4(d)));
+}
+
 bool is_timestamp(TypeId t) {
   return t == TypeId::kTimestamp || t == TypeId::kTimestamptz;
 }
 
 // A value of a `from` column as the operator comparing it with a `to` column sees it:
-// a date against a timestamp is its midnight (TimeZone being UTC).
+// a date against a timestamp is its midnight (TimeZone being UTC), a real against a
+// double precision widened.
 Datum compared_as(TypeId from, TypeId to, Datum v) {
-  return from == TypeId::kDate && is_timestamp(to) ? date_as_timestamp(v) : v;
+  if (from == TypeId::kDate && is_timestamp(to)) return date_as_timestamp(v);
+  if (from == TypeId::kFloat4 && to == TypeId::kFloat8) return real_as_double(v);
+  return v;
 }
 
 const ColumnStats* stats_of(const JoinVar& v) {
@@ -296,44 +303,56 @@ std::optional<VariableRange> variable_range(const RelationStatsView& rel, int co
   return r;
 }
 
-// A date column's statistics as a timestamp column's (each date its midnight, TimeZone
-// being UTC): what PostgreSQL's date-against-timestamp operators compare, and the scalar
-// its histogram interpolation converts a date to (date2timestamp_no_overflow).
-struct DateAsTimestamp {
+// A column's statistics as those of the type it is merged as: a date's as a timestamp
+// column's (each date its midnight, TimeZone being UTC: what PostgreSQL's
+// date-against-timestamp operators compare, and the scalar its histogram interpolation
+// converts a date to, date2timestamp_no_overflow), a real's as a double precision's
+// (float48 operators widen the real).
+struct ColumnAsType {
   RelationStatsView view;
   ColumnStats stats;
 };
 
-std::unique_ptr<DateAsTimestamp> date_as_timestamps(const RelationStatsView& rel, int column) {
+std::unique_ptr<ColumnAsType> column_as(const RelationStatsView& rel, int column, TypeId type,
+                                        Datum (*convert)(Datum)) {
   const ColumnStatsView& c = rel.columns[size_t(column)];
-  auto out = std::make_unique<DateAsTimestamp>();
+  auto out = std::make_unique<ColumnAsType>();
   out->view = rel;
   ColumnStatsView& v = out->view.columns[size_t(column)];
-  v.type = TypeId::kTimestamp;
-  if (c.actual_min) v.actual_min = date_as_timestamp(*c.actual_min);
-  if (c.actual_max) v.actual_max = date_as_timestamp(*c.actual_max);
+  v.type = type;
+  if (c.actual_min) v.actual_min = convert(*c.actual_min);
+  if (c.actual_max) v.actual_max = convert(*c.actual_max);
   if (c.stats != nullptr) {
     out->stats = *c.stats;
-    for (Datum& d : out->stats.mcv_values) d = date_as_timestamp(d);
-    for (Datum& d : out->stats.histogram) d = date_as_timestamp(d);
+    for (Datum& d : out->stats.mcv_values) d = convert(d);
+    for (Datum& d : out->stats.histogram) d = convert(d);
     v.stats = &out->stats;
   }
   return out;
+}
+
+// The type a merge of `from` with `other` compares `from` as (kInvalid: as it is).
+std::unique_ptr<ColumnAsType> widened(const RelationStatsView& rel, int column, TypeId other) {
+  const TypeId from = rel.columns[size_t(column)].type;
+  if (from == TypeId::kDate && is_timestamp(other))
+    return column_as(rel, column, TypeId::kTimestamp, date_as_timestamp);
+  if (from == TypeId::kFloat4 && other == TypeId::kFloat8)
+    return column_as(rel, column, TypeId::kFloat8, real_as_double);
+  return nullptr;
 }
 
 }  // namespace
 
 MergeScanFractions mergejoinscansel(const RelationStatsView& left, int left_column,
                                     const RelationStatsView& right, int right_column) {
-  // A date merged with a timestamp compares as timestamps.
+  // A date merged with a timestamp compares as timestamps, a real with a double
+  // precision as doubles.
   const TypeId lt = left.columns[size_t(left_column)].type;
   const TypeId rt = right.columns[size_t(right_column)].type;
-  if (lt == TypeId::kDate && is_timestamp(rt))
-    return mergejoinscansel(date_as_timestamps(left, left_column)->view, left_column, right,
-                            right_column);
-  if (rt == TypeId::kDate && is_timestamp(lt))
-    return mergejoinscansel(left, left_column, date_as_timestamps(right, right_column)->view,
-                            right_column);
+  if (std::unique_ptr<ColumnAsType> l = widened(left, left_column, rt))
+    return mergejoinscansel(l->view, left_column, right, right_column);
+  if (std::unique_ptr<ColumnAsType> r = widened(right, right_column, lt))
+    return mergejoinscansel(left, left_column, r->view, right_column);
   MergeScanFractions f;
   const std::optional<VariableRange> lr = variable_range(left, left_column);
   const std::optional<VariableRange> rr = variable_range(right, right_column);

@@ -22,3 +22,6 @@ select nk.id, nk.c from nk where nk.n in (select sk.s * 3 from sk where sk.id < 
 select t.id, k.k from tzt t join dk k on k.d = t.tz where t.id < 6 order by 1, 2
 select t.id, count(k.k) from tzt t left join dk k on k.d = t.tz + interval '1 hour' where t.id < 20 group by t.id order by 1
 select count(*) from tzt t join dk k on t.tz = k.d where t.id between 100 and 140
+select nk.id, sk.id from nk join sk on nk.n = sk.s where nk.n = 15 and sk.id < 200 order by 1, 2
+select count(*) from nk, sk, dd where nk.n = sk.s and nk.n in (15) and dd.k = sk.id
+select count(*) from nk join sk on sk.s + 1 = nk.n join dd on dd.k = nk.id where nk.n = 16.5

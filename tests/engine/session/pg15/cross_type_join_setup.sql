@@ -53,3 +53,9 @@ create table dk (k int, d date);
 insert into dk select i, date '2020-01-01' + (i % 900) from generate_series(1, 30000) i;
 create index dk_d on dk (d);
 analyze dk;
+-- A real column merged with a double precision one: mergejoinscansel widens the real's
+-- statistics, and the merge stops where the shorter range ends.
+create table rf (id int, r real, f float8);
+insert into rf select i, (i % 300) / 7.0, i / 7.0 from generate_series(1, 20000) i;
+create index rf_id on rf (id);
+analyze rf;
