@@ -193,9 +193,10 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
       continue;
     const bool equality = *written_op == CmpOp::kEq;
     for (size_t side = 0; side < 2; ++side) {
-      // A varchar key compares as text (`(v)::text <= s1.t`): the index's order.
+      // A varchar key compares as text (`(v)::text <= s1.t`, an outer join's `(v)::text =
+      // s1.t`): the index's order.
       const TypedExpr& written_col = e.args[side];
-      const bool varchar_key = !equality && written_col.form == TypedExpr::Form::kRelabel &&
+      const bool varchar_key = written_col.form == TypedExpr::Form::kRelabel &&
                                written_col.args.size() == 1 &&
                                written_col.args[0].kind == TypedExpr::Kind::kColumn &&
                                written_col.args[0].type == TypeId::kVarchar;

@@ -25,3 +25,4 @@ select count(*) from tzt t join dk k on t.tz = k.d where t.id between 100 and 14
 select nk.id, sk.id from nk join sk on nk.n = sk.s where nk.n = 15 and sk.id < 200 order by 1, 2
 select count(*) from nk, sk, dd where nk.n = sk.s and nk.n in (15) and dd.k = sk.id
 select count(*) from nk join sk on sk.s + 1 = nk.n join dd on dd.k = nk.id where nk.n = 16.5
+select tk.id, vk.id from tk left join vk on tk.t = vk.v where tk.id < 4 order by 1, 2
