@@ -60,8 +60,11 @@ class Deconstructor {
     check_stack_depth();
     if (node.rel >= 0) return {Item{node.relids, {}}};
     if (node.comma) return from_list(node);
-    std::vector<Item> left = recurse(*node.left);
-    std::vector<Item> right = recurse(*node.right);
+    // Below a pulled-up sublink's join, the FROM items still to join (unless another
+    // sublink's join comes first) and the subquery's are each a FromExpr.
+    const bool from_left = node.sublink && !node.left->sublink;
+    std::vector<Item> left = from_left ? from_list(*node.left) : recurse(*node.left);
+    std::vector<Item> right = node.sublink ? from_list(*node.right) : recurse(*node.right);
     if (node.kind == JoinKind::kFull) {
       // The join order is forced exactly here.
       std::vector<Item> pair;

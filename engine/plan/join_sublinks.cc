@@ -57,6 +57,7 @@ JoinTreeNode pull_up_sublink(JoinTreeNode tree, const sql::Expr& conjunct, Relid
     if (is_sublink_conjunct(*e)) throw not_supported("a subquery within a subquery", e->position);
   JoinTreeNode join;
   join.kind = exists && negated_exists ? JoinKind::kAnti : JoinKind::kSemi;
+  join.sublink = true;
   join.relids = tree.relids | inner;
   bool correlated = false;
   std::vector<const sql::Expr*> quals;

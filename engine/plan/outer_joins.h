@@ -73,6 +73,9 @@ struct JoinTreeNode {
   Relids relids = 0;
   std::vector<size_t> quals;  // indices into the conjuncts
   bool comma = false;         // an inner join of a FROM list's items (a FromExpr's)
+  // A pulled-up sublink's semi or anti join: PostgreSQL's FromExpr holds the query's
+  // FROM items under it (from_collapse_limit applies there), and the subquery's.
+  bool sublink = false;
   // A pulled-up subquery's WHERE over an outer join (PostgreSQL's FromExpr above the
   // JoinExpr): inner quals done once this join is, which reject NULLs below it.
   std::vector<size_t> upper_quals;

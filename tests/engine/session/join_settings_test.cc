@@ -1,9 +1,9 @@
 // The join planner's settings against PostgreSQL 15.20, over pg15/joins_setup.sql:
 // join_collapse_limit and from_collapse_limit (pg15/join_collapse_*.out: the same queries
-// captured at 1, at 2 / 2 and at the defaults of 8, their plans differing: explicit JOINs
-// in the order written, FROM lists and a pulled-up EXISTS kept as sub-lists, a FULL
-// JOIN's sides), hash_mem_multiplier (pg15/hash_mem_*.out at 1 and 8 with work_mem
-// 64kB: HashAggregates planning partitions or not), and geqo / geqo_threshold, which
+// captured at 1, at 2 / 2, at the defaults of 8 and with from_collapse_limit 1, their plans
+// differing: explicit JOINs in the order written, FROM lists and a pulled-up EXISTS kept as
+// sub-lists, a FULL JOIN's sides), hash_mem_multiplier (pg15/hash_mem_*.out at 1 and 8 with
+// work_mem 64kB: HashAggregates planning partitions or not), and geqo / geqo_threshold, which
 // refuse a join search PostgreSQL would give its genetic optimizer. Plans, costs and rows
 // are PostgreSQL's; the settings' ranges and errors too.
 #include <gtest/gtest.h>
@@ -30,12 +30,20 @@ class JoinSettings : public ::testing::Test {
 };
 
 TEST_F(JoinSettings, CollapseLimitsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "join_collapse_8.out"), 10u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "join_collapse_8.out"), 11u);
   s_.execute("set join_collapse_limit = 1");
-  EXPECT_EQ(testing::check_pg15_queries(s_, "join_collapse_1.out"), 10u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "join_collapse_1.out"), 11u);
   s_.execute("set join_collapse_limit = 2");
   s_.execute("set from_collapse_limit = 2");
-  EXPECT_EQ(testing::check_pg15_queries(s_, "join_collapse_2.out"), 10u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "join_collapse_2.out"), 11u);
+}
+
+// A pulled-up sublink's semi join holds the query's FROM items as a FromExpr of their
+// own: with from_collapse_limit = 1 an explicit JOIN tree below it is a sub-list, joined
+// before the subquery's relation (pg15/join_collapse_from1.out).
+TEST_F(JoinSettings, FromCollapseLimitAppliesBelowAPulledUpSublink) {
+  s_.execute("set from_collapse_limit = 1");
+  EXPECT_EQ(testing::check_pg15_queries(s_, "join_collapse_from1.out"), 11u);
 }
 
 TEST_F(JoinSettings, HashMemMultiplierIsPostgres) {

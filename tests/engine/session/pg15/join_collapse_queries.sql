@@ -8,3 +8,4 @@ select count(*) from o join c on o.cust = c.cid where exists (select 1 from l wh
 select count(*) from r cross join c join o on o.cust = c.cid where r.rid = c.region
 select count(*) from o full join c on o.cust = c.cid join r on r.rid = c.region
 select c.region, count(*) from l join o on o.id = l.oid join c on c.cid = o.cust group by c.region order by 1
+select count(*) from o join c on o.cust = c.cid join r on r.rid = c.region where o.id in (select oid from l where qty > 5)
