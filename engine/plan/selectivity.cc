@@ -170,7 +170,9 @@ struct RangePair {
 // A clause addRangeClause pairs: `x < c`, `x >= c`, `c > x`, ... for an integer column,
 // its (x)::numeric, or a typed expression; nullopt for the others.
 std::optional<RangePair> range_bound(const Clause& clause, bool& is_lobound) {
-  if (clause.kind == Clause::Kind::kExpr) {
+  // An index key over an InitPlan's or a subquery's outer value (`k < $1`) keeps its
+  // expression: a Param is a pseudo-constant to PostgreSQL, so the clause pairs.
+  if (clause.kind == Clause::Kind::kExpr || (clause.param && clause.expr)) {
     const TypedExpr& e = *clause.expr;
     if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix ||
         e.args.size() != 2 || is_pseudo_constant(e.args[0]) == is_pseudo_constant(e.args[1]))

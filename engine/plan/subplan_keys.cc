@@ -71,7 +71,10 @@ std::optional<Clause> init_param_clause(const Clause& c) {
   SubqueryParams* sp = current_subquery_params();
   if (c.kind != Clause::Kind::kExpr || sp == nullptr || !sp->params) return std::nullopt;
   const TypedExpr& e = *c.expr;
-  if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return std::nullopt;
+  const std::optional<CmpOp> op = cmp_op_of_name(e.name);
+  if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || !op ||
+      *op == CmpOp::kNe || e.args.size() != 2)
+    return std::nullopt;
   for (size_t side = 0; side < 2; ++side) {
     // A varchar key compares as text (`(v)::text = t.s`): the index's order.
     const TypedExpr& written = e.args[side];
@@ -83,7 +86,10 @@ std::optional<Clause> init_param_clause(const Clause& c) {
     if (col.kind != TypedExpr::Kind::kColumn) continue;
     const std::optional<uint32_t> param = key_param(*sp, value, col.type);
     if (!param) continue;
-    Clause p = Clause::param_eq(int(col.slot), *param, deparse(value));
+    // An inequality bounds the key as written (`n < $1`, `$1 > n` commuted).
+    Clause p =
+        Clause::param_cmp(int(col.slot), side == 0 ? *op : commute(*op), *param, deparse(value));
+    p.constant_left = side == 1 && *op != CmpOp::kEq;
     p.expr = c.expr;
     return p;
   }

@@ -15,3 +15,9 @@ select p.id, s.x from p, lateral (select q.x from q where q.tz = p.d order by q.
 select count(*) from q where q.v = (select max(tag) from p)
 select count(*) from q where q.b = (select max(k) from p)
 select count(*) from q where q.t = (select min(name) from p where id > 990)
+select count(*) from q where n < (select min(n) from q where x = 7) and x < 50
+select count(*) from q where (select max(i) - 5 from q) <= i
+select count(*) from q where t > (select max(name) from p) and i >= 0
+select count(*) from q where i < 100 and i < (select max(k) from p)
+select p.id, (select count(*) from q where q.i < p.k) from p where p.id < 6 order by 1
+select p.id, (select count(*) from q where p.name >= q.t and q.i < 3000) from p where p.id < 6 order by 1
