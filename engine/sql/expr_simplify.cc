@@ -2,6 +2,8 @@
 // expression beyond folding calls of constants (which the binder does as it goes).
 // It runs once the whole tree is bound, as PostgreSQL's does after parse analysis:
 // the binder still resolves operators over NULL arguments by their types.
+#include <algorithm>
+
 #include "engine/core/stack_depth.h"
 #include "engine/core/value_arena.h"
 #include "engine/sql/expr_ops.h"
@@ -81,6 +83,36 @@ TypedExpr evaluated(const TypedExpr& e) {
   return make_const(e.type, e.typmod, v, isnull);
 }
 
+// A CASE whose conditions are constants: a FALSE or NULL one drops its arm, the first
+// TRUE one's result is the value (eval_const_expressions' CaseExpr).
+TypedExpr simplify_case(TypedExpr e) {
+  std::vector<TypedExpr> kept;
+  size_t i = 0;
+  for (; i + 1 < e.args.size(); i += 2) {
+    TypedExpr& when = e.args[i];
+    if (!when.is_const()) {
+      kept.push_back(std::move(when));
+      kept.push_back(std::move(e.args[i + 1]));
+      continue;
+    }
+    if (!when.isnull && when.value.datum() != 0) break;  // its result ends the CASE
+  }
+  kept.push_back(std::move(e.args[i < e.args.size() - 1 ? i + 1 : e.args.size() - 1]));
+  if (kept.size() == 1) return std::move(kept[0]);
+  e.args = std::move(kept);
+  return e;
+}
+
+// A comparison of two constants of one type (immutable, unlike a date against a
+// timestamptz): a simplified argument made it foldable.
+bool foldable_comparison(const TypedExpr& e) {
+  static const char* const kOps[] = {"=", "<>", "<", "<=", ">", ">="};
+  return e.form == TypedExpr::Form::kInfix && e.args.size() == 2 && all_const(e) &&
+         e.args[0].type == e.args[1].type &&
+         std::any_of(std::begin(kOps), std::end(kOps),
+                     [&](const char* op) { return e.name == op; });
+}
+
 }  // namespace
 
 TypedExpr simplify_constants(TypedExpr e) {
@@ -91,7 +123,9 @@ TypedExpr simplify_constants(TypedExpr e) {
       // A strict function with a NULL argument is never called (evaluate_function).
       for (const TypedExpr& a : e.args)
         if (is_null_const(a)) return null_of(e);
-      return e;
+      return foldable_comparison(e) ? evaluated(e) : e;
+    case TypedExpr::Kind::kCase:
+      return simplify_case(std::move(e));
     case TypedExpr::Kind::kAnd:
     case TypedExpr::Kind::kOr:
       return and_or(std::move(e));

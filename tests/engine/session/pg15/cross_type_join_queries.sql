@@ -26,3 +26,5 @@ select nk.id, sk.id from nk join sk on nk.n = sk.s where nk.n = 15 and sk.id < 2
 select count(*) from nk, sk, dd where nk.n = sk.s and nk.n in (15) and dd.k = sk.id
 select count(*) from nk join sk on sk.s + 1 = nk.n join dd on dd.k = nk.id where nk.n = 16.5
 select tk.id, vk.id from tk left join vk on tk.t = vk.v where tk.id < 4 order by 1, 2
+select count(*) from nk, sk where (case when true then 'a' else 'b' end = 'b') or nk.id = sk.id
+select sk.id, case when false then 0 when sk.s > 5 then 1 else 2 end, case when sk.s > 5 then 1 when true then 7 end from sk join nk on nk.id = sk.id where sk.id < 9 order by 1
