@@ -73,7 +73,8 @@ TypedExpr fold(TypedExpr e);
 // (every one here strict) with a NULL constant argument is NULL; AND / OR flattened,
 // their constants dropped or deciding the whole; NOT of a constant; COALESCE without its
 // NULL constants, ending at its first non-NULL one; NULLIF with a NULL argument its first
-// argument; IS [NOT] NULL and = ANY of constants evaluated.
+// argument; IS [NOT] NULL and = ANY of constants evaluated; a CASE's constant conditions
+// drop their arms or end it; a comparison of two constants of one type folded.
 TypedExpr simplify_constants(TypedExpr e);
 // A constant of `t` owning `d`'s bytes.
 TypedExpr make_const(TypeId t, int32_t typmod, Datum d, bool isnull);
