@@ -202,6 +202,7 @@ class JoinBinder {
   // (TRUE is left to be dropped).
   void bind_conjunct(BoundConjunct& c) {
     c.bound = fold_qual_constants(bind_condition(*c.expr, lookup(q_.all_rels()), "WHERE"));
+    drop_false_or_arms(c);
     const TypedExpr& b = c.bound;
     if (b.kind != TypedExpr::Kind::kConst || (!b.isnull && b.value.datum() != 0)) return;
     auto f = std::make_unique<sql::Expr>(sql::ExprKind::kBoolConst, c.expr->position);
@@ -210,6 +211,27 @@ class JoinBinder {
     c.relids = 0;
     c.bound.isnull = false;
     q_.derived.push_back(std::move(f));
+  }
+
+  // find_duplicate_ors: an OR's arms that fold to FALSE or NULL drop out of a qual; the
+  // conjunct then reads fewer relations and is placed as one over those
+  // (`s2.d IN (...) OR s3.k <> NULL` is a restriction of s2).
+  void drop_false_or_arms(BoundConjunct& c) {
+    if (c.expr->kind != sql::ExprKind::kOr || c.bound.kind == TypedExpr::Kind::kConst) return;
+    const Relids now = q_.relids_of(c.bound);
+    if (now == c.relids) return;
+    auto kept = std::make_unique<sql::Expr>(sql::ExprKind::kOr, c.expr->position);
+    for (const sql::ExprPtr& arm : c.expr->args) {
+      const TypedExpr b = fold_qual_constants(bind_condition(*arm, lookup(q_.all_rels()), "WHERE"));
+      if (b.kind == TypedExpr::Kind::kConst && (b.isnull || b.value.datum() == 0)) continue;
+      kept->args.push_back(copy_expr(*arm));
+      kept->height = std::max(kept->height, kept->args.back()->height + 1);
+    }
+    if (kept->args.empty()) return;
+    if (kept->args.size() == 1) kept = std::move(kept->args[0]);
+    c.expr = kept.get();
+    c.relids = now;
+    q_.derived.push_back(std::move(kept));
   }
 
   void add_conjunct(JoinTreeNode& node, const sql::Expr* e, Relids relids) {

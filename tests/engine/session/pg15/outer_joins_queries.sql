@@ -20,3 +20,5 @@ select r.rid, x.cid from r left join (c x join o y on y.cust = x.cid) on x.regio
 select o.id, coalesce(c.name, 'none') from o left join c on o.cust = c.cid and c.region = 99 where o.id < 6 order by 1
 select * from c x left join c y using (cid) where x.cid < 3 order by 1
 select * from c x right join c y using (cid) where y.cid > 797 order by 1
+select count(*) from o join c on o.cust = c.cid left join r on r.rid = c.region where (o.amount < 50 or r.label <> null) and c.region < 4
+select count(*) from o left join c on o.cust = c.cid where (c.name = 'x' or o.id <> null or c.region < 2)
