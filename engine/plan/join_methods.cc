@@ -218,7 +218,9 @@ void JoinSearch::match_unsorted_outer(Pair& p) {
     } else if (nestloop) {
       try_nestloop(p, outer, inner, keys);
       for (const JoinPathPtr& param : p.inner.param_paths) {
-        if ((param->required_outer & ~p.outer.relids) != 0) continue;
+        if ((param->required_outer & ~p.outer.relids) != 0 ||
+            (param->param_needs & ~p.join.relids) != 0)
+          continue;
         try_nestloop(p, outer, param, keys);
         if (JoinPathPtr memo = memoize_path(p, *outer, param)) try_nestloop(p, outer, memo, keys);
       }

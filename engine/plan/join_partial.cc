@@ -47,7 +47,9 @@ void JoinSearch::consider_parallel_nestloop(Pair& p) {
     // ones this outer relation satisfies (no Materialize in a partial nested loop).
     if (p.inner_total->parallel_safe) try_nestloop(p, outer, p.inner_total, keys, true);
     for (const JoinPathPtr& param : p.inner.param_paths) {
-      if ((param->required_outer & ~p.outer.relids) != 0 || !param->parallel_safe) continue;
+      if ((param->required_outer & ~p.outer.relids) != 0 ||
+          (param->param_needs & ~p.join.relids) != 0 || !param->parallel_safe)
+        continue;
       try_nestloop(p, outer, param, keys, true);
       if (JoinPathPtr memo = memoize_path(p, *outer, param))
         try_nestloop(p, outer, memo, keys, true);

@@ -152,6 +152,9 @@ struct JoinPath {
   std::vector<TypedExpr> param_keys;  // as written (param_exprs may cast one to its key's type)
   std::vector<uint32_t> param_classes;
   std::vector<std::string> param_filters;  // Join Filters it applies, as deparsed
+  // The relations those filters wait for (an outer join below delays one): only a join
+  // holding them all may take the path as its inner side.
+  Relids param_needs = 0;
   // One of its clauses is no hashable equality (an inequality, a cross-type datetime
   // equality): a Memoize above compares the keys' bytes (paraminfo_get_equal_hashops'
   // binary mode).

@@ -138,7 +138,8 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       classes.push_back(uint32_t(c));
     }
     std::vector<std::string> filters;
-    add_filter_params(rel, other, clauses, outer, written, filters);
+    std::vector<Relids> needs;
+    add_filter_params(rel, other, clauses, outer, written, filters, needs);
     if (clauses.empty()) continue;
     // set_base_rel_consider_startup: a semi or anti join's inner relation alone is read
     // until its first match, so its parameterized paths are weighed by startup cost too.
@@ -166,6 +167,7 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
           const size_t f = 2 * (i - classes.size());
           path->param_filters.insert(path->param_filters.end(), filters.begin() + long(f),
                                      filters.begin() + long(f) + 2);
+          path->param_needs |= needs[i - classes.size()];
         }
       }
       path->param_build = std::move(sp.build);
@@ -179,9 +181,12 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
 // scan's clause too (PostgreSQL: an equivalence class with an expression member).
 void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamClause>& clauses,
                                    std::vector<TypedExpr>& outer, std::vector<TypedExpr>& written,
-                                   std::vector<std::string>& filters) const {
+                                   std::vector<std::string>& filters,
+                                   std::vector<Relids>& needs) const {
   for (const JoinFilterClause& f : q_.filters) {
-    if (f.relids != ((Relids(1) << rel) | (Relids(1) << other))) continue;
+    // The relations it reads (join_clause_is_movable_into's clause_relids): a clause an
+    // outer join below delays is still a key, for a join that holds all it waits for.
+    if (q_.relids_of(f.expr) != ((Relids(1) << rel) | (Relids(1) << other))) continue;
     // join_clause_is_movable_to: not into an outer join's preserved side, nor into a
     // relation an outer join below the clause may null.
     if ((f.outer_relids | f.nullable_relids) & (Relids(1) << rel)) continue;
@@ -236,6 +241,7 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
       std::swap(swapped.args[0], swapped.args[1]);
       swapped.name = cmp_op_name(commute(*written_op));
       filters.push_back(deparse(swapped));
+      needs.push_back(f.relids);
       break;
     }
   }

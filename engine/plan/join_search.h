@@ -131,7 +131,7 @@ class JoinSearch {
   void lateral_nestloops(Pair& p);
   void add_filter_params(size_t rel, size_t other, std::vector<ParamClause>& clauses,
                          std::vector<TypedExpr>& outer, std::vector<TypedExpr>& written,
-                         std::vector<std::string>& filters) const;
+                         std::vector<std::string>& filters, std::vector<Relids>& needs) const;
   Relids class_relids(const JoinClass& c) const;
   bool has_join_clauses(const JoinRelation& r) const;
   bool have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const;

@@ -110,7 +110,7 @@ class IndexedOuterJoinTables : public ::testing::Test {
 };
 
 TEST_F(IndexedOuterJoinTables, PlansAndRowsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "outer_joins_index.out"), 12u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "outer_joins_index.out"), 14u);
 }
 
 // A date joined against timestamp and timestamptz keys: the inner index (or bitmap) scan

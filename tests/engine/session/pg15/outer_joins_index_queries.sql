@@ -10,3 +10,5 @@ select o.id, c.cid from o left join c on o.cust = c.cid where o.cust = 7 order b
 select o.id from o left join r on o.cust = r.rid where o.id < 20 order by o.id
 select o.id, r.label from o left join r on r.rid = o.cust and r.label like 'region%' where o.id < 8 order by o.id
 select c.cid, l.line from c left join o on o.cust = c.cid left join l on l.oid = o.id where c.cid = 3 order by 2 limit 6
+select count(*) from c right join r on c.cid = r.rid + 1000 where r.rid < 8 and not exists (select 1 from o where o.cust = c.region)
+select count(*) from c right join r on c.cid = r.rid + 1000, o where o.cust = coalesce(c.region, 0) + 7 and r.rid < 8
