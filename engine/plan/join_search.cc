@@ -23,25 +23,6 @@ bool is_text(TypeId t) {
   return t == TypeId::kText || t == TypeId::kVarchar;
 }
 
-// A timestamp parameter into a date key (PostgreSQL's date = timestamp operator): the
-// date it equals, NULL (no key matches) when it is not a midnight.
-Datum timestamp_date_exact(const Datum* args, const TypedExpr&, EvalState& st) {
-  const int64_t ts = int64_t(args[0]);
-  if (ts == kTimestampNoBegin) return Datum(int64_t(kDateNoBegin));
-  if (ts == kTimestampNoEnd) return Datum(int64_t(kDateNoEnd));
-  if (ts % kUsecsPerDay != 0) {
-    st.null_result = true;
-    return 0;
-  }
-  return Datum(ts / kUsecsPerDay);
-}
-
-// A timestamp (with or without time zone: TimeZone is UTC) equal to a date key: the
-// key's value is the date it is the midnight of.
-bool date_from_timestamp(TypeId value, TypeId key) {
-  return key == TypeId::kDate && (value == TypeId::kTimestamp || value == TypeId::kTimestamptz);
-}
-
 // Var slots back to the table's column numbers.
 void to_columns(TypedExpr& e, uint32_t first_var) {
   if (e.kind == TypedExpr::Kind::kColumn) e.slot -= first_var;
@@ -222,13 +203,7 @@ void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamCl
                                  (is_float(col.type) && is_float(val.type)));
       clauses.push_back(std::move(pc));
       if (date_from_timestamp(val.type, col.type)) {
-        TypedExpr exact;
-        exact.kind = TypedExpr::Kind::kCall;
-        exact.type = TypeId::kDate;
-        exact.name = "date_exact";
-        exact.fn = timestamp_date_exact;
-        exact.args = {val};
-        outer.push_back(std::move(exact));
+        outer.push_back(exact_date_of(val));
       } else {
         outer.push_back(val.type == col.type || same_key_type(col.type, val.type)
                             ? val

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "engine/core/datetime.h"
 #include "engine/plan/btree_qual_summary.h"
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/prepqual.h"
@@ -177,6 +178,37 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
           bitmap_path(in, request, std::move(bitmap_candidates), loop_count))
     out.push_back(std::move(*b));
   return out;
+}
+
+namespace {
+
+// A timestamp parameter into a date key (PostgreSQL's date = timestamp operator): the
+// date it equals, NULL (no key matches) when it is not a midnight.
+Datum timestamp_date_exact(const Datum* args, const TypedExpr&, EvalState& st) {
+  const int64_t ts = int64_t(args[0]);
+  if (ts == kTimestampNoBegin) return Datum(int64_t(kDateNoBegin));
+  if (ts == kTimestampNoEnd) return Datum(int64_t(kDateNoEnd));
+  if (ts % kUsecsPerDay != 0) {
+    st.null_result = true;
+    return 0;
+  }
+  return Datum(ts / kUsecsPerDay);
+}
+
+}  // namespace
+
+bool date_from_timestamp(TypeId value, TypeId key) {
+  return key == TypeId::kDate && (value == TypeId::kTimestamp || value == TypeId::kTimestamptz);
+}
+
+TypedExpr exact_date_of(TypedExpr value) {
+  TypedExpr exact;
+  exact.kind = TypedExpr::Kind::kCall;
+  exact.type = TypeId::kDate;
+  exact.name = "date_exact";
+  exact.fn = timestamp_date_exact;
+  exact.args.push_back(std::move(value));
+  return exact;
 }
 
 bool same_key_type(TypeId a, TypeId b) {

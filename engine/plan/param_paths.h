@@ -51,5 +51,9 @@ bool same_key_type(TypeId a, TypeId b);
 // index operators compare them (date with timestamp, real with double precision): the
 // parameter is cast to the key's type when it is set.
 bool widens_to(TypeId from, TypeId to);
+// A timestamp (with or without time zone: TimeZone is UTC) equal to a date key: the
+// key's value is the date it is the midnight of (exact_date_of, NULL when it is none).
+bool date_from_timestamp(TypeId value, TypeId key);
+TypedExpr exact_date_of(TypedExpr value);
 
 }  // namespace tp

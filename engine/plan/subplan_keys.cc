@@ -45,16 +45,21 @@ TypedExpr outer_values_as_row(TypedExpr e, uint32_t slot_base) {
 // The parameter an index key of type `key` compares with `value`: an InitPlan's or an
 // outer value as it is, or (correlated subqueries) the value cast to the key's type,
 // a parameter derived from the outer values.
-std::optional<uint32_t> key_param(SubqueryParams& sp, const TypedExpr& value, TypeId key) {
+std::optional<uint32_t> key_param(SubqueryParams& sp, const TypedExpr& value, TypeId key,
+                                  bool equality) {
   const bool own = value.kind == TypedExpr::Kind::kParam && value.slot >= sp.slot_base &&
                    value.slot - sp.slot_base < sp.params->size();
   if (own && same_key_type(key, value.type)) return value.slot - sp.slot_base;
+  // A timestamp equal to a date key is the date of its midnight (a bound has no exact
+  // date: it stays a filter).
+  const bool exact_date = equality && date_from_timestamp(value.type, key);
   if (!sp.correlated || !reads_only_outer_values(value, sp) || expr_is_volatile(value) ||
-      !(same_key_type(key, value.type) || widens_to(value.type, key)))
+      !(same_key_type(key, value.type) || widens_to(value.type, key) || exact_date))
     return std::nullopt;
-  TypedExpr derived = outer_values_as_row(
-      same_key_type(key, value.type) ? value : expr::coerce_implicitly(value, key, -1),
-      sp.slot_base);
+  TypedExpr derived = outer_values_as_row(same_key_type(key, value.type) ? value
+                                          : exact_date                   ? exact_date_of(value)
+                                                       : expr::coerce_implicitly(value, key, -1),
+                                          sp.slot_base);
   // A plan may be costed more than once: one parameter per expression.
   const std::string text = deparse(derived);
   for (size_t j = 0; j < sp.derived.size(); ++j)
@@ -84,7 +89,7 @@ std::optional<Clause> init_param_clause(const Clause& c) {
     const TypedExpr& col = relabeled ? written.args[0] : written;
     const TypedExpr& value = e.args[1 - side];
     if (col.kind != TypedExpr::Kind::kColumn) continue;
-    const std::optional<uint32_t> param = key_param(*sp, value, col.type);
+    const std::optional<uint32_t> param = key_param(*sp, value, col.type, *op == CmpOp::kEq);
     if (!param) continue;
     // An inequality bounds the key as written (`n < $1`, `$1 > n` commuted).
     Clause p =

@@ -165,7 +165,7 @@ TEST(SubPlanKeys, OuterValuesOfOtherTypesAreIndexKeys) {
   testing::TempDir tmp;
   Session s{testing::options_for(tmp.data())};
   testing::run_pg15_setup(s, "subplan_keys_setup.sql");
-  EXPECT_EQ(testing::check_pg15_queries(s, "subplan_keys.out"), 23u);
+  EXPECT_EQ(testing::check_pg15_queries(s, "subplan_keys.out"), 25u);
 }
 
 }  // namespace

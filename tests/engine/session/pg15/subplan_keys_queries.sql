@@ -21,3 +21,5 @@ select count(*) from q where t > (select max(name) from p) and i >= 0
 select count(*) from q where i < 100 and i < (select max(k) from p)
 select p.id, (select count(*) from q where q.i < p.k) from p where p.id < 6 order by 1
 select p.id, (select count(*) from q where p.name >= q.t and q.i < 3000) from p where p.id < 6 order by 1
+select q.x, (select count(*) from p where p.d = q.tz) from q where q.x < 6 order by 1
+select q.x, (select count(*) from p where p.d = q.tz + interval '1 hour') from q where q.x < 6 order by 1

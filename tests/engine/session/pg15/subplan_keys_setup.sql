@@ -8,5 +8,7 @@ create index q_t on q (t);
 create index q_v on q (v);
 create index q_i on q (i);
 create index q_b on q (b);
+-- A date key compared with a timestamptz outer value: the date of its midnight.
+create index p_d on p (d);
 analyze p;
 analyze q;
