@@ -37,12 +37,12 @@ constexpr KeyTypeName kKeyTypes[] = {
 
 // PostgreSQL 15's allequalimage per operator class: whether equal values are equal
 // images, so posting lists lose nothing. float (-0 = 0), numeric (1.0 = 1.00) and
-// interval (1 day = 24 hours) are not, and neither is char(n) as PostgreSQL 15 decides
-// it (bt_metap shows allequalimage false for a char(5) index): an index over any of
-// them never deduplicates.
+// interval (1 day = 24 hours) are not: an index over any of them never deduplicates.
+// char(n) is (btvarstrequalimage under a deterministic collation: bt_metap shows
+// allequalimage true for a char(8) index; its values are stored padded to n).
 bool type_has_equal_image(TypeId t) {
   return t != TypeId::kFloat4 && t != TypeId::kFloat8 && t != TypeId::kNumeric &&
-         t != TypeId::kInterval && t != TypeId::kBpchar;
+         t != TypeId::kInterval;
 }
 
 uint32_t align_to(uint32_t off, uint32_t align) {
