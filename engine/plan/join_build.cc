@@ -193,9 +193,13 @@ void set_join_filter(const JoinPath& p, const std::vector<uint32_t>& combined,
 // A merge key as the Sort Key prints it: a column (under a binary-compatible cast too:
 // the sort reads the column itself, tlist_member_ignore_relabel), else the expression
 // the sort's input computes, in parentheses.
+// A column sorted by another type's order (a varchar as char(n), which compares without
+// trailing blanks) names that order's operator: `s0.t USING <`.
 std::string key_text(const TypedExpr& k) {
   const TypedExpr& bare = strip_relabel(k);
-  return bare.kind == TypedExpr::Kind::kColumn ? bare.name : "(" + deparse(k) + ")";
+  if (bare.kind != TypedExpr::Kind::kColumn) return "(" + deparse(k) + ")";
+  return k.type == TypeId::kBpchar && bare.type != TypeId::kBpchar ? bare.name + " USING <"
+                                                                   : bare.name;
 }
 
 }  // namespace

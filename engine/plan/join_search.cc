@@ -424,8 +424,8 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
   // An outer join's `a.x = b.y` of one family sorts each side by its var's own order
   // (the class it is in, if any), which a side a constant fixes has none of.
   // (A side that is an expression keeps the clause's own key.)
-  const TypedExpr& v1 = strip_relabel(c.key1);
-  const TypedExpr& v2 = strip_relabel(c.key2);
+  const TypedExpr& v1 = strip_order_keeping_relabel(c.key1);
+  const TypedExpr& v2 = strip_order_keeping_relabel(c.key2);
   // A WHERE's (or inner ON's) cross-type equality of one family, no equivalence class
   // here, is one to PostgreSQL: its sides sort by their vars' orders too (an index on
   // either side is a merge input).

@@ -74,8 +74,8 @@ std::vector<std::pair<uint32_t, uint32_t>> JoinQuery::outer_join_merge_pairs() c
   for (const JoinFilterClause& f : filters) {
     const TypedExpr& e = f.expr;
     if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) continue;
-    const TypedExpr& a = strip_relabel(e.args[0]);
-    const TypedExpr& b = strip_relabel(e.args[1]);
+    const TypedExpr& a = strip_order_keeping_relabel(e.args[0]);
+    const TypedExpr& b = strip_order_keeping_relabel(e.args[1]);
     // A column equal to an expression of one var of another relation (`s1.n =
     // (s3.a)::numeric`, `s0.k + 1 = s1.k`): the column's order serves a merge join too.
     if ((a.kind == TypedExpr::Kind::kColumn) != (b.kind == TypedExpr::Kind::kColumn)) {

@@ -108,6 +108,14 @@ const TypedExpr& strip_relabel(const TypedExpr& e) {
   return e;
 }
 
+const TypedExpr& strip_order_keeping_relabel(const TypedExpr& e) {
+  const auto is_string = [](TypeId t) { return t == TypeId::kText || t == TypeId::kVarchar; };
+  if (e.kind == TypedExpr::Kind::kCall && e.form == TypedExpr::Form::kRelabel &&
+      e.args.size() == 1 && is_string(e.type) && is_string(e.args[0].type))
+    return strip_order_keeping_relabel(e.args[0]);
+  return e;
+}
+
 Relids nonnullable_rels(const TypedExpr& e, const VarRel& rel_of, bool top_level) {
   return nonnullable<Relids>(
       e, top_level, [&](uint32_t v) { return Relids(1) << rel_of(v); },

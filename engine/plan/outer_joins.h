@@ -41,6 +41,10 @@ TypedExpr fold_qual_constants(TypedExpr e);
 // `e` with its binary-compatible casts taken off (`(v)::text` of a varchar column is
 // that column to an estimator and to an index's order).
 const TypedExpr& strip_relabel(const TypedExpr& e);
+// `e` without the binary-compatible casts that keep its order (varchar as text): a sort
+// by the column is a sort by the cast. text or varchar as char(n) is binary-compatible
+// too, but compares without trailing blanks: a merge over it sorts by the cast.
+const TypedExpr& strip_order_keeping_relabel(const TypedExpr& e);
 
 // make_outerjoininfo: the join's minimal sides given the outer joins below it (`below`,
 // in the order they were made) and the relations inner-joined inside its sides.

@@ -6,3 +6,4 @@ select count(*) from vk join tk on vk.w = tk.t
 select count(*) from tk join vk on vk.v = tk.t
 select count(*) from rf a join rf b on a.r = b.f where a.id < 3000
 select count(*) from rf a join rf b on b.f = a.r where a.id < 3000 and a.r > 10
+select count(*) from vk full join nk on vk.v = nk.c
