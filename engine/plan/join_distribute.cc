@@ -18,9 +18,11 @@ struct Constant {
 // joins the var's class.
 struct ExpressionMember {
   uint32_t var;
-  std::unique_ptr<sql::Expr> expr;
-  int rel;        // the relation it reads
-  size_t filter;  // its clause in q.filters
+  std::unique_ptr<sql::Expr> expr;  // as its relation's restriction writes it
+  TypedExpr bound;                  // as the clause compares it
+  int rel = 0;                      // the relation it reads
+  size_t filter = 0;                // its clause in q.filters
+  bool taken = false;               // a class with a constant took it
 };
 
 bool contains(const std::vector<uint32_t>& v, uint32_t x) {
@@ -41,6 +43,8 @@ class Distributor {
       if (!k.below_outer_join) fixed_.push_back(k.var);
     form_classes();
     constant_expression_members();
+    expression_classes();
+    drop_taken_filters();
     reconsider_outer_join_clauses();
   }
 
@@ -67,9 +71,10 @@ class Distributor {
         return;
       }
     if (p.may_equate && !p.below_outer_join && std::popcount(p.relids) == 2)
-      if (auto m = expression_member(c)) {
-        const int other = std::countr_zero(p.relids & ~(Relids(1) << q_.vars[m->first].rel));
-        members_.push_back({m->first, std::move(m->second), other, q_.filters.size()});
+      if (std::optional<ExpressionMember> m = expression_member(c)) {
+        m->rel = std::countr_zero(p.relids & ~(Relids(1) << q_.vars[m->var].rel));
+        m->filter = q_.filters.size();
+        members_.push_back(std::move(*m));
       }
     // A BETWEEN is two clauses to PostgreSQL (its AND flattened into the qual list): each
     // bound may key an index of its own.
@@ -122,12 +127,12 @@ class Distributor {
         Relids reach = 0;
         for (uint32_t v : members) reach |= Relids(1) << q_.vars[v].rel;
         for (uint32_t v : members) q_.vars[v].where_needed |= reach;
-        q_.classes.push_back({std::move(members)});
+        q_.classes.push_back({std::move(members), {}, 0});
         continue;
       }
       if (!below && !constant->below_outer_join)
         fixed_.insert(fixed_.end(), members.begin(), members.end());
-      q_.constant_classes.push_back({members});
+      q_.constant_classes.push_back({members, {}, 0});
       // A class with a constant gives `member = constant` to every member's relation and
       // joins none of them (generate_base_implied_equalities_const).
       for (uint32_t v : members)
@@ -140,8 +145,7 @@ class Distributor {
   // A conjunct `x = f(y)` comparing as one type, x a column and f(y) an expression
   // that is no column (PostgreSQL: a class with an expression member): x's var, and
   // f(y) written as its own restriction would be (an implicit cast made explicit).
-  std::optional<std::pair<uint32_t, std::unique_ptr<sql::Expr>>> expression_member(
-      const BoundConjunct& c) const {
+  std::optional<ExpressionMember> expression_member(const BoundConjunct& c) const {
     const TypedExpr& e = c.bound;
     if (c.expr->kind != sql::ExprKind::kCompare || c.expr->name != "=" ||
         e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2 ||
@@ -157,7 +161,11 @@ class Distributor {
       const bool coerced = other.kind == TypedExpr::Kind::kCall &&
                            other.form == TypedExpr::Form::kCast && !other.explicit_cast;
       if (coerced) written = cast_to(std::move(written), other.type, other.typmod);
-      return std::pair{var.slot, std::move(written)};
+      ExpressionMember m;
+      m.var = var.slot;
+      m.expr = std::move(written);
+      m.bound = other;
+      return m;
     }
     return std::nullopt;
   }
@@ -175,7 +183,6 @@ class Distributor {
   // generate_base_implied_equalities_const for expression members: a class with a
   // constant gives `f(y) = constant` to y's relation, and the join clause is gone.
   void constant_expression_members() {
-    std::vector<size_t> dropped;
     for (ExpressionMember& m : members_) {
       const Constant* k = constant_of(find(m.var));
       if (!k || k->below_outer_join || contains(below_, m.var)) continue;
@@ -185,9 +192,78 @@ class Distributor {
       e->args.push_back(eq_.copy(*k->value));
       q_.rels[size_t(m.rel)].restrictions.push_back(e.get());
       q_.derived.push_back(std::move(e));
-      dropped.push_back(m.filter);
+      m.taken = true;
       constant_class_of(m.var).expression_rels |= Relids(1) << m.rel;
     }
+  }
+
+  // An expression member in a class without a constant (process_equivalence): `s0.f =
+  // (s2.n)::double precision` joins s0.f's class, and two clauses equating one
+  // expression (`(s2.k)::numeric = s1.n AND (s2.k)::numeric = x2.n`) make one class. The
+  // class then writes the join clauses (s1.n = x2.n among them). A lone `x = f(y)` stays
+  // the Join Filter it is (hashed and merged all the same: mark_equi).
+  void expression_classes() {
+    for (size_t i = 0; i < members_.size(); ++i) {
+      ExpressionMember& m = members_[i];
+      if (m.taken) continue;
+      const std::string text = deparse(m.bound);
+      std::vector<ExpressionMember*> same{&m};
+      for (size_t j = i + 1; j < members_.size(); ++j)
+        if (!members_[j].taken && members_[j].bound.type == m.bound.type &&
+            deparse(members_[j].bound) == text)
+          same.push_back(&members_[j]);
+      const bool in_class = std::any_of(same.begin(), same.end(), [&](ExpressionMember* x) {
+        return class_index(x->var).has_value();
+      });
+      if (same.size() < 2 && !in_class) continue;
+      const size_t target = merge_classes(same);
+      q_.classes[target].exprs.push_back({m.bound, m.rel});
+      q_.classes[target].expression_rels |= Relids(1) << m.rel;
+      for (ExpressionMember* x : same) x->taken = true;
+      Relids reach = q_.classes[target].expression_rels;
+      for (uint32_t v : q_.classes[target].members) reach |= Relids(1) << q_.vars[v].rel;
+      need(m.bound, reach);
+      for (uint32_t v : q_.classes[target].members) q_.vars[v].where_needed |= reach;
+    }
+  }
+
+  std::optional<size_t> class_index(uint32_t var) const {
+    for (size_t c = 0; c < q_.classes.size(); ++c)
+      if (contains(q_.classes[c].members, var)) return c;
+    return std::nullopt;
+  }
+
+  // One class holding every var of `same` (their classes merged, a lone var added).
+  size_t merge_classes(const std::vector<ExpressionMember*>& same) {
+    std::optional<size_t> target;
+    for (ExpressionMember* x : same)
+      if (!target) target = class_index(x->var);
+    if (!target) {
+      q_.classes.push_back({});
+      target = q_.classes.size() - 1;
+    }
+    for (ExpressionMember* x : same) {
+      const std::optional<size_t> c = class_index(x->var);
+      if (!c) {
+        q_.classes[*target].members.push_back(x->var);
+      } else if (*c != *target) {
+        JoinClass merged = std::move(q_.classes[*c]);
+        q_.classes.erase(q_.classes.begin() + long(*c));
+        if (*c < *target) --*target;
+        JoinClass& t = q_.classes[*target];
+        t.members.insert(t.members.end(), merged.members.begin(), merged.members.end());
+        t.exprs.insert(t.exprs.end(), merged.exprs.begin(), merged.exprs.end());
+        t.expression_rels |= merged.expression_rels;
+      }
+    }
+    return *target;
+  }
+
+  // The clauses the classes took leave the Join Filters.
+  void drop_taken_filters() {
+    std::vector<size_t> dropped;
+    for (const ExpressionMember& m : members_)
+      if (m.taken) dropped.push_back(m.filter);
     std::sort(dropped.rbegin(), dropped.rend());
     for (size_t f : dropped) q_.filters.erase(q_.filters.begin() + long(f));
   }
@@ -195,7 +271,7 @@ class Distributor {
   JoinClass& constant_class_of(uint32_t v) {
     for (JoinClass& c : q_.constant_classes)
       if (contains(c.members, v)) return c;
-    q_.constant_classes.push_back({{v}});
+    q_.constant_classes.push_back({{v}, {}, 0});
     return q_.constant_classes.back();
   }
 

@@ -77,10 +77,18 @@ struct QueryVar {
 // An equivalence class without a constant that spans several relations: its members in
 // the order they joined it. A join of two relation sets checks one `outer = inner` pair
 // of it (generate_join_implied_equalities).
+// An expression member of a class (`(s2.n)::double precision` of `s0.f = s2.n`): over
+// the vars of one relation.
+struct ClassExpr {
+  TypedExpr expr;
+  int rel = 0;
+};
+
 struct JoinClass {
   std::vector<uint32_t> members;  // vars
-  // A class with a constant: the relations of its expression members (`(s3.a)::numeric`
-  // of `x.n = s3.a AND x.n = 1100`), which the constant restricts too.
+  std::vector<ClassExpr> exprs;   // expression members
+  // The relations of its expression members (`(s3.a)::numeric` of `x.n = s3.a AND x.n =
+  // 1100` in a class with a constant, which the constant restricts too).
   Relids expression_rels = 0;
 };
 
@@ -192,6 +200,9 @@ struct JoinQuery {
   // A var as EXPLAIN prints it ("o.cust"), and `a = b` of two vars bound as written.
   std::string var_name(uint32_t var) const;
   TypedExpr var_equality(uint32_t a, uint32_t b) const;
+  // A var as an expression, and `a = b` of two class members (vars or expressions).
+  TypedExpr var_expr(uint32_t var) const;
+  TypedExpr member_equality(TypedExpr a, TypedExpr b) const;
 };
 
 // Whether `a = b` is one btree operator family's (and so makes an equivalence class, and

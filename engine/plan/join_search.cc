@@ -112,7 +112,20 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
         if (size_t(q_.vars[v].rel) == rel && !in) in = v;
         if (size_t(q_.vars[v].rel) == other && !out) out = v;
       }
-      if (!in || !out || !same_key_type(q_.vars[*in].type, q_.vars[*out].type)) continue;
+      if (!in) continue;
+      if (!out) {
+        // The other relation's expression member as the outer value (`n = (s0.k)::numeric`).
+        for (const ClassExpr& e : q_.classes[c].exprs) {
+          if (size_t(e.rel) != other || !same_key_type(q_.vars[*in].type, e.expr.type)) continue;
+          outer.push_back(e.expr);
+          clauses.push_back({q_.vars[*in].column, deparse(e.expr), expr_cost_units(e.expr)});
+          written.push_back(e.expr);
+          classes.push_back(uint32_t(c));
+          break;
+        }
+        continue;
+      }
+      if (!same_key_type(q_.vars[*in].type, q_.vars[*out].type)) continue;
       outer.push_back(q_.var_equality(*in, *out).args[1]);
       clauses.push_back({q_.vars[*in].column, deparse(outer.back()), 0});
       written.push_back(outer.back());
@@ -360,7 +373,14 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
       if ((rel1 & bit) && !m1) m1 = v;
       if ((rel2 & bit) && !m2) m2 = v;
     }
-    if (!m1 || !m2) continue;
+    if (!m1 || !m2) {
+      // A side with no var of the class joins through an expression member (PostgreSQL
+      // prefers vars on both sides: they have statistics and cost nothing).
+      if (std::optional<RestrictClause> rc =
+              expression_member_clause(uint32_t(c), m1, m2, rel1, rel2, semi_or_anti, inner_rows))
+        r->clauses.push_back(std::move(*rc));
+      continue;
+    }
     const QueryVar& a = q_.vars[*m1];
     const QueryVar& b = q_.vars[*m2];
     RestrictClause rc;
@@ -380,6 +400,32 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     r->clauses.push_back(std::move(rc));
   }
   return r;
+}
+
+// generate_join_implied_equalities over an expression member: `m1 = m2`, each side a
+// var of the class or an expression member of that side's relations.
+std::optional<RestrictClause> JoinSearch::expression_member_clause(
+    uint32_t c, std::optional<uint32_t> m1, std::optional<uint32_t> m2, Relids rel1, Relids rel2,
+    bool semi_or_anti, double inner_rows) const {
+  const JoinClass& jc = q_.classes[c];
+  auto side = [&](std::optional<uint32_t> var, Relids rels) -> std::optional<TypedExpr> {
+    if (var) return q_.var_expr(*var);
+    for (const ClassExpr& e : jc.exprs)
+      if (rels & (Relids(1) << e.rel)) return e.expr;
+    return std::nullopt;
+  };
+  std::optional<TypedExpr> a = side(m1, rel1), b = side(m2, rel2);
+  if (!a || !b) return std::nullopt;
+  RestrictClause rc;
+  rc.expr = q_.member_equality(std::move(*a), std::move(*b));
+  rc.selectivity = clause_selectivity(rc.expr);
+  rc.semi_selectivity =
+      semi_or_anti ? clause_selectivity(rc.expr, rel2, inner_rows) : rc.selectivity;
+  rc.pushed_down = true;
+  mark_equi(rc, rel1, rel2, c);
+  if (!rc.equi) return std::nullopt;
+  rc.key = rc.key_b = c;
+  return rc;
 }
 
 // A Join Filter `f(a) = g(b)` whose sides read one side of the pair each and compare as
@@ -530,9 +576,7 @@ std::vector<PathKey> JoinSearch::useful_pathkeys(const JoinRelation& r,
   size_t merging = 0;
   for (const PathKey& k : keys) {
     bool useful = false;
-    if (k.key < q_.classes.size())
-      for (uint32_t v : q_.classes[k.key].members)
-        useful = useful || !(r.relids & (Relids(1) << q_.vars[v].rel));
+    if (k.key < q_.classes.size()) useful = (class_relids(q_.classes[k.key]) & ~r.relids) != 0;
     // A var of no class: an outer join's merge clause still to come may sort by it.
     for (const auto& [var, other] : merge_pairs_)
       useful = useful || (key_of(var) == k.key && (r.relids & (Relids(1) << q_.vars[var].rel)) &&

@@ -132,6 +132,10 @@ class JoinSearch {
   void add_filter_params(size_t rel, size_t other, std::vector<ParamClause>& clauses,
                          std::vector<TypedExpr>& outer, std::vector<TypedExpr>& written,
                          std::vector<std::string>& filters, std::vector<Relids>& needs) const;
+  std::optional<RestrictClause> expression_member_clause(uint32_t c, std::optional<uint32_t> m1,
+                                                         std::optional<uint32_t> m2, Relids rel1,
+                                                         Relids rel2, bool semi_or_anti,
+                                                         double inner_rows) const;
   Relids class_relids(const JoinClass& c) const;
   bool has_join_clauses(const JoinRelation& r) const;
   bool have_relevant_joinclause(const JoinRelation& a, const JoinRelation& b) const;

@@ -8,6 +8,7 @@
 
 #include "engine/plan/outer_joins.h"
 #include "engine/sql/expr_bind.h"
+#include "engine/sql/expr_ops.h"
 #include "engine/sql/identifier.h"
 
 namespace tp {
@@ -61,6 +62,14 @@ TypedExpr JoinQuery::var_equality(uint32_t a, uint32_t b) const {
     return BoundColumnRef{v, vars[v].type, vars[v].typmod, var_name(v)};
   };
   return bind_condition(eq, lookup, "JOIN");
+}
+
+TypedExpr JoinQuery::var_expr(uint32_t var) const {
+  return column_expr(var, vars[var].type, vars[var].typmod, var_name(var));
+}
+
+TypedExpr JoinQuery::member_equality(TypedExpr a, TypedExpr b) const {
+  return expr::resolve_operator("=", std::move(a), std::move(b), 0);
 }
 
 Relids JoinQuery::relids_of(const TypedExpr& e) const {

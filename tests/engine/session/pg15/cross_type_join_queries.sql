@@ -28,3 +28,6 @@ select count(*) from nk join sk on sk.s + 1 = nk.n join dd on dd.k = nk.id where
 select tk.id, vk.id from tk left join vk on tk.t = vk.v where tk.id < 4 order by 1, 2
 select count(*) from nk, sk where (case when true then 'a' else 'b' end = 'b') or nk.id = sk.id
 select sk.id, case when false then 0 when sk.s > 5 then 1 else 2 end, case when sk.s > 5 then 1 when true then 7 end from sk join nk on nk.id = sk.id where sk.id < 9 order by 1
+select count(*) from nk a, nk b, sk where a.n = sk.s and b.n = sk.s and sk.id < 100
+select count(*) from nk a, nk b, sk where a.n = b.n and b.n = sk.s and a.id < 50
+select a.id, b.id from rf a join rf b on a.r = b.f where a.f in (select nk.n from nk where nk.id < 40) order by 1, 2
