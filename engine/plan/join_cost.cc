@@ -183,6 +183,7 @@ MergeJoinWorkspace initial_cost_mergejoin(const CostSettings& cs, const MergeJoi
   PathCost outer_src = in.outer.cost;
   if (in.sort_outer) {
     ws.outer_sort = cost_sort(cs, in.outer.cost, outer_path_rows, in.outer.width);
+    ws.outer_sort.rows = in.outer.cost.rows;  // a dummy input's 0 (costed as 1)
     outer_src = ws.outer_sort;
   }
   startup += outer_src.startup;
@@ -192,6 +193,7 @@ MergeJoinWorkspace initial_cost_mergejoin(const CostSettings& cs, const MergeJoi
   PathCost inner_src = in.inner.cost;
   if (in.sort_inner) {
     ws.inner_sort = cost_sort(cs, in.inner.cost, inner_path_rows, in.inner.width);
+    ws.inner_sort.rows = in.inner.cost.rows;
     inner_src = ws.inner_sort;
   }
   startup += inner_src.startup;

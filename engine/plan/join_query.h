@@ -203,6 +203,9 @@ struct JoinQuery {
   // A var as an expression, and `a = b` of two class members (vars or expressions).
   TypedExpr var_expr(uint32_t var) const;
   TypedExpr member_equality(TypedExpr a, TypedExpr b) const;
+  // A dummy relation's columns print bare (`Hash Cond: (s0.a = k)`): its Result has no
+  // relation to qualify them by.
+  void unqualify(int rel);
 };
 
 // Whether `a = b` is one btree operator family's (and so makes an equivalence class, and

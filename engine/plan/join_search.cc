@@ -66,6 +66,7 @@ const JoinRelation& JoinSearch::run() {
     r.rows = base_[i].rows;
     r.width = base_[i].width;
     r.vars = output_vars(r.relids);
+    if (base_[i].dummy) mark_dummy(r);
     for (const JoinPathPtr& p : base_[i].paths) {
       auto kept = std::make_shared<JoinPath>(*p);
       kept->pathkeys = useful_pathkeys(r, p->pathkeys);
@@ -73,7 +74,7 @@ const JoinRelation& JoinSearch::run() {
     }
     if (consider_parallel_ && !q_.rels[i].lateral) r.partial_paths = base_[i].partial_paths;
     // A LATERAL subquery has only its parameterized path: no cheapest unparameterized one.
-    if (!q_.rels[i].lateral) {
+    if (!q_.rels[i].lateral && !base_[i].dummy) {
       add_gather_path(r, true);
       set_cheapest(r);
     }

@@ -59,6 +59,7 @@ struct JoinBaseInput {
   std::vector<JoinPathPtr> partial_paths;  // partial kScan paths, add_partial_path's order
   // Its index paths parameterized by join clauses (TablePaths::param_paths).
   std::function<std::vector<ParamScanPath>(const std::vector<ParamClause>&, double)> param_paths;
+  bool dummy = false;  // its one restriction is FALSE: no scan, PostgreSQL's dummy relation
 };
 
 struct JoinRelation {

@@ -142,13 +142,19 @@ class JoinSelectPlanner {
       // WHERE that folds to FALSE empties everything.
       if (q_.is_removed(i)) continue;
       if ((nullable & (Relids(1) << i)) && !q_.where_false) {
-        // A pulled-up subquery's WHERE folded to FALSE: PostgreSQL's dummy relation
-        // (rows=0, cost 0) on the nullable side, which the join search has no path for.
-        if (sq.proven_empty)
+        // A pulled-up subquery's WHERE folded to FALSE, its one restriction: PostgreSQL's
+        // dummy relation (relation_excluded_by_constraints: rows 0, width 0) on the
+        // nullable side. Beside other restrictions it gates a scan instead, which is not
+        // built here.
+        if (sq.proven_empty && sq.clauses.size() == 1) {
+          inputs_[i].dummy = true;
+          q_.unqualify(int(i));
+        } else if (sq.proven_empty) {
           throw not_supported(
               "a subquery in FROM whose WHERE is always false on the nullable side of an "
-              "outer join",
+              "outer join, beside other restrictions of that table",
               0);
+        }
         continue;
       }
       if (sq.proven_empty || sq.one_time_false || q_.where_false) {
@@ -180,6 +186,7 @@ class JoinSelectPlanner {
   // until the last plans the join with all of them in reach.
   ChosenScan enter(size_t i) {
     if (q_.is_removed(i)) return i + 1 < q_.rels.size() ? enter(i + 1) : finish();
+    if (inputs_[i].dummy) return i + 1 < q_.rels.size() ? enter(i + 1) : finish();
     if (q_.rels[i].lateral) {
       // Its paths are the join search's (join_lateral.cc): no scan to choose.
       JoinBaseInput& in = inputs_[i];

@@ -1,6 +1,7 @@
 // JoinQuery's questions about its vars: their classes' keys, which a relation returns,
 // how EXPLAIN names them, the equality of two, the relations an expression reads.
 #include <algorithm>
+#include <functional>
 #include <memory>
 
 #include "engine/plan/join_query.h"
@@ -70,6 +71,20 @@ TypedExpr JoinQuery::var_expr(uint32_t var) const {
 
 TypedExpr JoinQuery::member_equality(TypedExpr a, TypedExpr b) const {
   return expr::resolve_operator("=", std::move(a), std::move(b), 0);
+}
+
+void JoinQuery::unqualify(int rel) {
+  rels[size_t(rel)].prefix.clear();
+  // Its attr_widths were never set: 0 in a join's width.
+  for (QueryVar& v : vars)
+    if (v.rel == rel) v.width = 0;
+  const std::function<void(TypedExpr&)> rename = [&](TypedExpr& e) {
+    if (e.kind == TypedExpr::Kind::kColumn && vars[e.slot].rel == rel) e.name = var_name(e.slot);
+    for (TypedExpr& a : e.args) rename(a);
+  };
+  for (JoinFilterClause& f : filters) rename(f.expr);
+  for (const std::shared_ptr<TypedExpr>& t : targets) rename(*t);
+  for (JoinOrderItem& o : order) rename(*o.expr);
 }
 
 Relids JoinQuery::relids_of(const TypedExpr& e) const {

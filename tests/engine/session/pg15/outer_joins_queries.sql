@@ -22,3 +22,5 @@ select * from c x left join c y using (cid) where x.cid < 3 order by 1
 select * from c x right join c y using (cid) where y.cid > 797 order by 1
 select count(*) from o join c on o.cust = c.cid left join r on r.rid = c.region where (o.amount < 50 or r.label <> null) and c.region < 4
 select count(*) from o left join c on o.cust = c.cid where (c.name = 'x' or o.id <> null or c.region < 2)
+select count(*), count(x.name) from o left join (select cid, name from c where false) x on o.cust = x.cid
+select count(*) from o full join (select cid, name from c where false) x on o.cust = x.cid
