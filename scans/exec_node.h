@@ -123,6 +123,9 @@ class ExecNode {
   // Set by a Limit above: the parent needs at most this many more rows, so a
   // scan returns no bigger batch (and reads no page) beyond them.
   uint64_t row_limit_hint = UINT64_MAX;
+  // A scan whose Filter runs a subquery per row: it returns each passing row at once, so
+  // that the rows a parent never asks for cost no subquery.
+  bool row_at_a_time = false;
 
  protected:
   virtual void do_open() = 0;

@@ -282,7 +282,8 @@ const char* IndexScanNode::tuple_from_index(const btree::IndexBatch& batch, size
 const RowBatch* IndexScanNode::do_next() {
   const bool has_filter = !params_.filter.empty();
   batch_.clear_rows();
-  const uint32_t cap = uint32_t(std::min<uint64_t>(kIndexBatchRows, row_limit_hint));
+  const uint32_t cap =
+      row_at_a_time ? 1u : uint32_t(std::min<uint64_t>(kIndexBatchRows, row_limit_hint));
   while (batch_.count < cap) {
     if (ring_.empty() || item_ >= ring_.front().size()) {
       if (!ring_.empty()) {

@@ -94,9 +94,25 @@ scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec
   return ip;
 }
 
+namespace {
+
+bool runs_subplan(const TypedExpr& e) {
+  return e.kind == TypedExpr::Kind::kSubPlan ||
+         std::any_of(e.args.begin(), e.args.end(), runs_subplan);
+}
+
+}  // namespace
+
 std::unique_ptr<scans::ExecNode> make_index_scan(const TableScan& t, const IndexPathSpec& spec) {
-  return std::make_unique<scans::IndexScanNode>(t.ctx.storage.pool(), t.ctx.storage.file(t.rel),
-                                                index_scan_params(t, spec));
+  auto node = std::make_unique<scans::IndexScanNode>(
+      t.ctx.storage.pool(), t.ctx.storage.file(t.rel), index_scan_params(t, spec));
+  // A Filter running a subquery per row returns each row that passes at once: a join
+  // above that stops early (its other side done) runs no subquery beyond it, as
+  // PostgreSQL's row-at-a-time executor does not.
+  node->row_at_a_time = std::any_of(spec.filter.begin(), spec.filter.end(), [](const Clause& c) {
+    return c.expr != nullptr && runs_subplan(*c.expr);
+  });
+  return node;
 }
 
 PartialScan partial_index_scan(const TableScan& t, const IndexPathSpec& spec, const PathCost& cost,

@@ -129,6 +129,27 @@ TEST_F(SubPlanTables, PlainSubPlanBeyondHashMem) {
             "0");
 }
 
+// An index scan whose Filter runs a SubPlan hands up each row that passes at once: a
+// Merge Join whose other side runs out reads 11 rows and runs the SubPlan 11 times, as
+// PostgreSQL's EXPLAIN ANALYZE shows for the same tables (not a batch of them).
+TEST_F(SubPlanTables, FilterSubPlanRunsOnlyForRowsTheParentReads) {
+  s_.execute("create table ma (k int, v int)");
+  s_.execute("insert into ma select i, i % 7 from generate_series(1, 3000) i");
+  s_.execute("create index ma_k on ma (k)");
+  s_.execute("create table mb (k int)");
+  s_.execute("insert into mb select i from generate_series(1, 10) i");
+  s_.execute("analyze ma");
+  s_.execute("analyze mb");
+  s_.execute("set enable_hashjoin = off");
+  s_.execute("set enable_nestloop = off");
+  const std::string text = explain(s_,
+                                   "select count(*) from ma join mb on ma.k = mb.k where (select "
+                                   "count(*) from mb b2 where b2.k = ma.v) >= 0");
+  EXPECT_NE(text.find("Index Scan using ma_k on ma (actual rows=11 loops=1)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("->  Aggregate (actual rows=1 loops=11)"), std::string::npos) << text;
+}
+
 // A correlated SubPlan runs once per outer row, rescanning its plan with the row's
 // values; what is not built yet is refused by name.
 TEST_F(SubPlanTables, CorrelatedSubPlanRunsPerRow) {
