@@ -110,25 +110,7 @@ class JoinSelectPlanner {
           e.kind == TypedExpr::Kind::kColumn ? q_.key_of(e.slot) : 0x80000000u + uint32_t(i);
       query_pathkeys_.push_back({key, q_.order[i].descending, q_.order[i].nulls_first});
     }
-    for (size_t i = 0; i < q_.rels.size(); ++i) {
-      // PostgreSQL pushes such a condition down into the subquery (not built).
-      if (q_.rels[i].lateral && !q_.rels[i].restrictions.empty())
-        throw not_supported("a WHERE condition over a LATERAL subquery's columns alone", 0);
-      // PostgreSQL applies one in a Subquery Scan's Filter, or in a join relation
-      // parameterized by the subquery's outer relation (not built).
-      const Relids bit = Relids(1) << i;
-      if (q_.rels[i].lateral &&
-          (std::any_of(q_.filters.begin(), q_.filters.end(),
-                       [&](const JoinFilterClause& f) { return (f.relids & bit) != 0; }) ||
-           std::any_of(q_.classes.begin(), q_.classes.end(), [&](const JoinClass& c) {
-             return std::any_of(c.members.begin(), c.members.end(),
-                                [&](uint32_t v) { return size_t(q_.vars[v].rel) == i; });
-           })))
-        throw not_supported("a join condition over a LATERAL subquery planned on its own", 0);
-      queries_.push_back(q_.rels[i].lateral
-                             ? ScanQuery{}
-                             : base_scan_query(q_.rels[i], int(i), q_, query_pathkeys_));
-    }
+    scan_queries();
     inputs_.resize(q_.rels.size());
     builders_.resize(q_.rels.size());
     // A table whose restrictions cannot hold (a constant FALSE, two constants for one
@@ -182,6 +164,30 @@ class JoinSelectPlanner {
   }
 
  private:
+  // Each base relation's scan query (a LATERAL subquery's is empty: the join search
+  // plans it), refusing what PostgreSQL does that is not built.
+  void scan_queries() {
+    for (size_t i = 0; i < q_.rels.size(); ++i) {
+      // PostgreSQL pushes such a condition down into the subquery (not built).
+      if (q_.rels[i].lateral && !q_.rels[i].restrictions.empty())
+        throw not_supported("a WHERE condition over a LATERAL subquery's columns alone", 0);
+      // PostgreSQL applies one in a Subquery Scan's Filter, or in a join relation
+      // parameterized by the subquery's outer relation (not built).
+      const Relids bit = Relids(1) << i;
+      if (q_.rels[i].lateral &&
+          (std::any_of(q_.filters.begin(), q_.filters.end(),
+                       [&](const JoinFilterClause& f) { return (f.relids & bit) != 0; }) ||
+           std::any_of(q_.classes.begin(), q_.classes.end(), [&](const JoinClass& c) {
+             return std::any_of(c.members.begin(), c.members.end(),
+                                [&](uint32_t v) { return size_t(q_.vars[v].rel) == i; });
+           })))
+        throw not_supported("a join condition over a LATERAL subquery planned on its own", 0);
+      queries_.push_back(q_.rels[i].lateral
+                             ? ScanQuery{}
+                             : base_scan_query(q_.rels[i], int(i), q_, query_pathkeys_));
+    }
+  }
+
   // Enters base relation i's scan chooser, which hands its paths to the next one's,
   // until the last plans the join with all of them in reach.
   ChosenScan enter(size_t i) {
