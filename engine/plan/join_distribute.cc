@@ -14,15 +14,15 @@ struct Constant {
   bool below_outer_join;
 };
 
-// A Join Filter `var = expression` (JoinEqualities::var_expression): the expression
-// joins the var's class.
+// A Join Filter `var = expression` (Distributor::expression_member): the expression
+// may join the var's class.
 struct ExpressionMember {
   uint32_t var;
   std::unique_ptr<sql::Expr> expr;  // as its relation's restriction writes it
   TypedExpr bound;                  // as the clause compares it
   int rel = 0;                      // the relation it reads
   size_t filter = 0;                // its clause in q.filters
-  bool taken = false;               // a class with a constant took it
+  bool taken = false;               // a class took it: the filter goes
 };
 
 bool contains(const std::vector<uint32_t>& v, uint32_t x) {
