@@ -87,17 +87,18 @@ TypedExpr evaluated(const TypedExpr& e) {
 // TRUE one's result is the value (eval_const_expressions' CaseExpr).
 TypedExpr simplify_case(TypedExpr e) {
   std::vector<TypedExpr> kept;
-  size_t i = 0;
-  for (; i + 1 < e.args.size(); i += 2) {
+  TypedExpr* value = &e.args.back();  // the ELSE, unless a TRUE condition comes first
+  for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
     TypedExpr& when = e.args[i];
     if (!when.is_const()) {
       kept.push_back(std::move(when));
       kept.push_back(std::move(e.args[i + 1]));
-      continue;
+    } else if (!when.isnull && when.value.datum() != 0) {
+      value = &e.args[i + 1];
+      break;
     }
-    if (!when.isnull && when.value.datum() != 0) break;  // its result ends the CASE
   }
-  kept.push_back(std::move(e.args[i < e.args.size() - 1 ? i + 1 : e.args.size() - 1]));
+  kept.push_back(std::move(*value));
   if (kept.size() == 1) return std::move(kept[0]);
   e.args = std::move(kept);
   return e;
