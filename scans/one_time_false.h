@@ -24,11 +24,14 @@ namespace tp::scans {
 
 class OneTimeFalseNode final : public ExecNode {
  public:
-  explicit OneTimeFalseNode(std::unique_ptr<ExecNode> child) : child_(std::move(child)) {}
+  // `null`: the filter is a NULL (a subquery's `WHERE NULL` beside restrictions from
+  // outside it), shown as `One-Time Filter: NULL::boolean`.
+  explicit OneTimeFalseNode(std::unique_ptr<ExecNode> child, bool null = false)
+      : child_(std::move(child)), null_(null) {}
 
   std::string explain_name() const override { return "Result"; }
   void explain_details(std::vector<std::string>& lines, bool) const override {
-    lines.push_back("One-Time Filter: false");
+    lines.push_back(null_ ? "One-Time Filter: NULL::boolean" : "One-Time Filter: false");
   }
   std::vector<const ExecNode*> children() const override {
     if (!child_) return {};
@@ -41,6 +44,7 @@ class OneTimeFalseNode final : public ExecNode {
 
  private:
   std::unique_ptr<ExecNode> child_;
+  bool null_ = false;
 };
 
 // The Result of a SELECT without FROM (`EXPLAIN SELECT 1`): one row, whose values the

@@ -63,6 +63,8 @@ class JoinBinder {
       bind_order();
     }
     for (BoundConjunct& c : conjuncts_) bind_conjunct(c);
+    q_.derived.push_back(std::make_unique<sql::Expr>(sql::ExprKind::kBoolConst, 0));
+    collapse_false_lists(tree, conjuncts_, qual_lists_, q_.derived.back().get());
     take_gating_conjuncts(where);
     for (size_t i : where)
       if (conjuncts_[i].bound.kind == TypedExpr::Kind::kConst &&
@@ -120,19 +122,6 @@ class JoinBinder {
                        [](const sql::OrderItem& o) { return calls_aggregate(*o.expr); });
   }
 
-  static JoinKind kind_of(sql::JoinKind k) {
-    switch (k) {
-      case sql::JoinKind::kLeft:
-        return JoinKind::kLeft;
-      case sql::JoinKind::kRight:
-        return JoinKind::kRight;
-      case sql::JoinKind::kFull:
-        return JoinKind::kFull;
-      default:
-        return JoinKind::kInner;
-    }
-  }
-
   // The join tree of `f` (relations in FROM order), with each join's ON / USING
   // conjuncts, each checked to read only the relations of its join.
   JoinTreeNode collect(const sql::FromItem& f) {
@@ -146,7 +135,7 @@ class JoinBinder {
       add_pulled_quals(node, f);
       return node;
     }
-    node.kind = kind_of(f.join);
+    node.kind = join_kind_of(f.join);
     node.comma = f.join == sql::JoinKind::kComma;
     if (node.kind == JoinKind::kFull && !f.using_columns.empty())
       throw not_supported("FULL JOIN with USING", f.position);
@@ -154,6 +143,7 @@ class JoinBinder {
     node.right = std::make_unique<JoinTreeNode>(collect(f.sides[1]));
     const Relids left = node.left->relids, right = node.right->relids;
     node.relids = left | right;
+    const size_t first_on = conjuncts_.size();
     if (f.on) {
       std::vector<const sql::Expr*> on;
       split_and(f.on.get(), on);
@@ -178,6 +168,7 @@ class JoinBinder {
       add_conjunct(node, eq.get(), (Relids(1) << l.rel) | (Relids(1) << r.rel));
       q_.derived.push_back(std::move(eq));
     }
+    qual_lists_.emplace_back(first_on, conjuncts_.size());
     add_pulled_quals(node, f);
     return node;
   }
@@ -187,6 +178,7 @@ class JoinBinder {
   void add_pulled_quals(JoinTreeNode& node, const sql::FromItem& f) {
     std::vector<const sql::Expr*> quals;
     split_and(f.pulled_quals.get(), quals);
+    qual_lists_.emplace_back(conjuncts_.size(), conjuncts_.size() + quals.size());
     const bool outer = node.kind != JoinKind::kInner;  // over an outer join: a FromExpr's
     for (const sql::Expr* e : quals) {
       const sql::Expr* q = qualified(*e, node.relids);
@@ -205,7 +197,9 @@ class JoinBinder {
     drop_false_or_arms(c);
     const TypedExpr& b = c.bound;
     if (b.kind != TypedExpr::Kind::kConst || (!b.isnull && b.value.datum() != 0)) return;
-    auto f = std::make_unique<sql::Expr>(sql::ExprKind::kBoolConst, c.expr->position);
+    // A NULL alone is shown as one (`One-Time Filter: NULL::boolean`).
+    auto f = std::make_unique<sql::Expr>(
+        b.isnull ? sql::ExprKind::kNullConst : sql::ExprKind::kBoolConst, c.expr->position);
     f->ival = 0;
     c.expr = f.get();
     c.relids = 0;
@@ -584,7 +578,8 @@ class JoinBinder {
   PlanContext& ctx_;
   const sql::Select& s_;
   JoinQuery q_;
-  std::vector<BoundConjunct> conjuncts_;  // ON and USING conjuncts, then WHERE's
+  std::vector<BoundConjunct> conjuncts_;               // ON and USING conjuncts, then WHERE's
+  std::vector<std::pair<size_t, size_t>> qual_lists_;  // each ON's, each subquery WHERE's
   Relids scope_ = 0;  // the FROM clause's tables, where the query's own names resolve
   bool in_subquery_ = false;
   std::vector<UsingJoin> using_joins_;

@@ -126,16 +126,13 @@ class JoinSelectPlanner {
       if ((nullable & (Relids(1) << i)) && !q_.where_false) {
         // A pulled-up subquery's WHERE folded to FALSE, its one restriction: PostgreSQL's
         // dummy relation (relation_excluded_by_constraints: rows 0, width 0) on the
-        // nullable side. Beside other restrictions it gates a scan instead, which is not
-        // built here.
+        // nullable side. Beside other restrictions it gates the scan, which then never
+        // runs (a pseudo-constant qual: selectivity 0, no cost).
         if (sq.proven_empty && sq.clauses.size() == 1) {
           inputs_[i].dummy = true;
           q_.unqualify(int(i));
         } else if (sq.proven_empty) {
-          throw not_supported(
-              "a subquery in FROM whose WHERE is always false on the nullable side of an "
-              "outer join, beside other restrictions of that table",
-              0);
+          gate_on_false(sq);
         }
         continue;
       }
@@ -241,15 +238,27 @@ class JoinSelectPlanner {
       // Result over the scan, which returns nothing.
       if (queries_[i].one_time_false)
         for (size_t p = 0; p < builders_[i].size() && p < t.paths.size(); ++p)
-          builders_[i][p] = [scan = std::move(builders_[i][p]), cost = t.paths[p].cost,
-                             width = t.width]() -> std::unique_ptr<scans::ExecNode> {
+          builders_[i][p] =
+              [scan = std::move(builders_[i][p]), cost = t.paths[p].cost, width = t.width,
+               null = queries_[i].one_time_null]() -> std::unique_ptr<scans::ExecNode> {
             std::unique_ptr<scans::ExecNode> child = scan();
             child->estimate = {cost.startup, cost.total, cost.rows, width};
-            return std::make_unique<scans::OneTimeFalseNode>(std::move(child));
+            return std::make_unique<scans::OneTimeFalseNode>(std::move(child), null);
           };
       return i + 1 < q_.rels.size() ? enter(i + 1) : finish();
     };
     return choose_scan(ctx_, queries_[i]);
+  }
+
+  static void gate_on_false(ScanQuery& sq) {
+    const auto is_false = [](const Clause& c) {
+      return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
+    };
+    const auto f = std::find_if(sq.clauses.begin(), sq.clauses.end(), is_false);
+    sq.one_time_null = !f->value.has_value();
+    std::erase_if(sq.clauses, is_false);
+    sq.proven_empty = false;
+    sq.one_time_false = true;
   }
 
   // Partial join paths run the join below a Gather in every participant; not under a

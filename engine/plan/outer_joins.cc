@@ -82,6 +82,49 @@ bool is_bool_const(const TypedExpr& e) {
 
 }  // namespace
 
+JoinKind join_kind_of(sql::JoinKind k) {
+  switch (k) {
+    case sql::JoinKind::kLeft:
+      return JoinKind::kLeft;
+    case sql::JoinKind::kRight:
+      return JoinKind::kRight;
+    case sql::JoinKind::kFull:
+      return JoinKind::kFull;
+    default:
+      return JoinKind::kInner;
+  }
+}
+
+namespace {
+
+void erase_quals(JoinTreeNode& node, const std::vector<size_t>& gone) {
+  for (std::vector<size_t>* list : {&node.quals, &node.upper_quals})
+    std::erase_if(*list, [&](size_t i) { return std::ranges::find(gone, i) != gone.end(); });
+  for (JoinTreeNode* child : {node.left.get(), node.right.get()})
+    if (child) erase_quals(*child, gone);
+}
+
+}  // namespace
+
+void collapse_false_lists(JoinTreeNode& root, std::vector<BoundConjunct>& conjuncts,
+                          const std::vector<std::pair<size_t, size_t>>& lists,
+                          const sql::Expr* false_expr) {
+  std::vector<size_t> gone;
+  for (const auto& [first, end] : lists) {
+    if (end - first < 2) continue;
+    size_t kept = end;
+    for (size_t i = first; i < end && kept == end; ++i)
+      if (conjuncts[i].relids == 0 && is_bool_const(conjuncts[i].bound) &&
+          conjuncts[i].bound.value.datum() == 0)
+        kept = i;
+    if (kept == end) continue;
+    conjuncts[kept].expr = false_expr;
+    for (size_t i = first; i < end; ++i)
+      if (i != kept) gone.push_back(i);
+  }
+  if (!gone.empty()) erase_quals(root, gone);
+}
+
 TypedExpr fold_qual_constants(TypedExpr e) {
   using K = TypedExpr::Kind;
   if (e.kind != K::kAnd && e.kind != K::kOr) return e;

@@ -111,6 +111,17 @@ struct PlacedConjunct {
 void reduce_outer_joins(JoinTreeNode& root, const std::vector<BoundConjunct>& conjuncts,
                         const std::vector<size_t>& where, const VarRel& rel_of);
 
+// The join tree's kind for a written join (a FROM list's comma is an inner join).
+JoinKind join_kind_of(sql::JoinKind k);
+
+// canonicalize_qual's rule for one WHERE or ON list: a conjunct folded to FALSE or NULL
+// makes the whole list that one FALSE (`k < 5 AND NULL` is `false`). A list's other
+// conjuncts leave the tree; a lone NULL stays NULL. `lists`: each list's conjuncts as
+// [first, end); `false_expr`: what a NULL in a longer list becomes.
+void collapse_false_lists(JoinTreeNode& root, std::vector<BoundConjunct>& conjuncts,
+                          const std::vector<std::pair<size_t, size_t>>& lists,
+                          const sql::Expr* false_expr);
+
 // deconstruct_jointree: the special joins, bottom-up, and each conjunct's place (the
 // ON conjuncts as their joins are met, then `where`); a WHERE `var IS NULL` an anti
 // join makes redundant is left out.

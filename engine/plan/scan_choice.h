@@ -71,6 +71,7 @@ struct ScanQuery {
   // parallel path is made, and the scan sits under a Result whose One-Time Filter
   // is false, so it never runs.
   bool one_time_false = false;
+  bool one_time_null = false;  // that filter is a NULL (`One-Time Filter: NULL::boolean`)
   // Quals over InitPlans' values and no column (`WHERE EXISTS (...)`, $0): the scan sits
   // under a Result whose One-Time Filter they are (scans/subplan_host.h).
   std::vector<TypedExpr> gating;

@@ -24,3 +24,7 @@ select count(*) from o join c on o.cust = c.cid left join r on r.rid = c.region 
 select count(*) from o left join c on o.cust = c.cid where (c.name = 'x' or o.id <> null or c.region < 2)
 select count(*), count(x.name) from o left join (select cid, name from c where false) x on o.cust = x.cid
 select count(*) from o full join (select cid, name from c where false) x on o.cust = x.cid
+select count(*), count(x.name) from o left join (select cid, name, region from c where null) x on o.cust = x.cid and x.region < 5
+select o.id, x.name from o left join (select cid, name, region from c where cid < 50 and null) x on o.cust = x.cid and x.region < 5 where o.id < 10 order by 1
+select count(*), count(x.name) from o left join (select cid, name from c where cid < 50 and false) x on o.cust = x.cid
+select count(*), count(c.name) from o left join c on o.cust = c.cid and c.region < 3 and null
