@@ -370,9 +370,11 @@ double expr_selectivity(const RelationStatsView& rel, const TypedExpr& e) {
     case TypedExpr::Kind::kConst:
       return !e.isnull && e.value.datum() != 0 ? 1.0 : 0.0;
     case TypedExpr::Kind::kAnd: {
-      double s = 1.0;
-      for (const TypedExpr& a : e.args) s *= expr_selectivity(rel, a);
-      return s;
+      // clauselist_selectivity over the arms: `x >= a AND x <= b` (a BETWEEN inside an
+      // OR) is one range, not two independent bounds.
+      std::vector<Clause> arms;
+      for (const TypedExpr& a : e.args) arms.push_back(Clause::expression(a));
+      return clauselist_selectivity(rel, arms);
     }
     case TypedExpr::Kind::kOr: {
       double s1 = 0.0;

@@ -1,6 +1,7 @@
 // JoinSearch's levels (join_search.h): join_search_one_level (joinrels.c): which pairs of
 // relations a level of the join search tries, by their join clauses and the outer
-// joins' order restrictions.
+// joins' order restrictions; and the orders a join relation's paths keep.
+#include <algorithm>
 #include <string>
 
 #include "engine/core/error.h"
@@ -101,6 +102,25 @@ void JoinSearch::search_level(size_t level) {
   }
   if (levels_[level].empty() && q_.special_joins.empty())
     throw Error("failed to build any " + std::to_string(level) + "-way joins");
+}
+
+// truncate_useless_pathkeys for a join relation: the leading keys still useful for a
+// merge join above it (a class with members outside it) or for the ORDER BY.
+std::vector<PathKey> JoinSearch::useful_pathkeys(const JoinRelation& r,
+                                                 std::vector<PathKey> keys) const {
+  size_t merging = 0;
+  for (const PathKey& k : keys) {
+    bool useful = false;
+    if (k.key < q_.classes.size()) useful = (class_relids(q_.classes[k.key]) & ~r.relids) != 0;
+    // A var of no class: an outer join's merge clause still to come may sort by it.
+    for (const auto& [var, other] : merge_pairs_)
+      useful = useful || (key_of(var) == k.key && (r.relids & (Relids(1) << q_.vars[var].rel)) &&
+                          !(r.relids & (Relids(1) << q_.vars[other].rel)));
+    if (!useful) break;
+    ++merging;
+  }
+  keys.resize(std::max(merging, common_pathkeys(keys, query_pathkeys_)));
+  return keys;
 }
 
 }  // namespace tp

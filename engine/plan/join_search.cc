@@ -126,10 +126,14 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
         }
         continue;
       }
-      if (!same_key_type(q_.vars[*in].type, q_.vars[*out].type)) continue;
-      outer.push_back(q_.var_equality(*in, *out).args[1]);
-      clauses.push_back({q_.vars[*in].column, deparse(outer.back()), 0});
-      written.push_back(outer.back());
+      // A real outer value keys a double precision index (float_ops across types).
+      const TypeId key_type = q_.vars[*in].type, out_type = q_.vars[*out].type;
+      const bool widened = !same_key_type(key_type, out_type) && widens_to(out_type, key_type);
+      if (!same_key_type(key_type, out_type) && !widened) continue;
+      written.push_back(q_.var_equality(*in, *out).args[1]);
+      outer.push_back(widened ? expr::coerce_implicitly(written.back(), key_type, -1)
+                              : written.back());
+      clauses.push_back({q_.vars[*in].column, deparse(written.back()), 0});
       classes.push_back(uint32_t(c));
     }
     std::vector<std::string> filters;
@@ -389,15 +393,22 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     // Integers of two widths compare as int8, varchar and text as text.
     const TypeId cmp = a.type == b.type                     ? a.type
                        : is_text(a.type) && is_text(b.type) ? TypeId::kText
-                                                            : TypeId::kInt8;
+                       : a.type == TypeId::kFloat4 || a.type == TypeId::kFloat8
+                           ? TypeId::kFloat8
+                           : TypeId::kInt8;
     rc.selectivity = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
     rc.semi_selectivity =
         semi_or_anti ? eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kSemi, cmp, inner_rows)
                      : rc.selectivity;
-    rc.equi = true;
-    rc.key1 = rc.exec1 = rc.expr.args[0];
-    rc.key2 = rc.exec2 = rc.expr.args[1];
-    rc.key = rc.key_b = uint32_t(c);
+    if (a.type != b.type && cmp == TypeId::kFloat8) {
+      rc.pushed_down = true;  // real = double precision: each side hashed and sorted as double
+      mark_equi(rc, rel1, rel2, uint32_t(c));
+    } else {
+      rc.equi = true;
+      rc.key1 = rc.exec1 = rc.expr.args[0];
+      rc.key2 = rc.exec2 = rc.expr.args[1];
+      rc.key = rc.key_b = uint32_t(c);
+    }
     r->clauses.push_back(std::move(rc));
   }
   return r;
@@ -568,25 +579,6 @@ double JoinSearch::clause_selectivity(const TypedExpr& e, Relids semi_inner,
                          : neqjoinsel(l, r, kind, e.compare_as, inner_rows);
   }
   return ineqjoinsel();
-}
-
-// truncate_useless_pathkeys for a join relation: the leading keys still useful for a
-// merge join above it (a class with members outside it) or for the ORDER BY.
-std::vector<PathKey> JoinSearch::useful_pathkeys(const JoinRelation& r,
-                                                 std::vector<PathKey> keys) const {
-  size_t merging = 0;
-  for (const PathKey& k : keys) {
-    bool useful = false;
-    if (k.key < q_.classes.size()) useful = (class_relids(q_.classes[k.key]) & ~r.relids) != 0;
-    // A var of no class: an outer join's merge clause still to come may sort by it.
-    for (const auto& [var, other] : merge_pairs_)
-      useful = useful || (key_of(var) == k.key && (r.relids & (Relids(1) << q_.vars[var].rel)) &&
-                          !(r.relids & (Relids(1) << q_.vars[other].rel)));
-    if (!useful) break;
-    ++merging;
-  }
-  keys.resize(std::max(merging, common_pathkeys(keys, query_pathkeys_)));
-  return keys;
 }
 
 }  // namespace tp
