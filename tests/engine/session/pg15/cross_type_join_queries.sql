@@ -31,3 +31,8 @@ select sk.id, case when false then 0 when sk.s > 5 then 1 else 2 end, case when 
 select count(*) from nk a, nk b, sk where a.n = sk.s and b.n = sk.s and sk.id < 100
 select count(*) from nk a, nk b, sk where a.n = b.n and b.n = sk.s and a.id < 50
 select a.id, b.id from rf a join rf b on a.r = b.f where a.f in (select nk.n from nk where nk.id < 40) order by 1, 2
+select count(*) from rf a join rf b on a.r = b.f join rf c on c.f = a.r where a.id < 100
+select a.id, b.id, c.id from rf a join rf b on a.r = b.f join rf c on c.r = b.f where a.id < 30 and c.id < 400 order by 1, 2, 3
+select count(*) from sk, rf a, rf b where a.f = sk.s and b.f = a.r and sk.id < 200
+select count(*) from nk, sk where nk.id = sk.id and (nk.n between 10 and 20 or sk.s < 3)
+select count(*) from nk, sk where nk.id = sk.id and ((nk.n >= 10 and nk.n <= 20 and nk.id > 5) or sk.s < 3)
