@@ -154,10 +154,11 @@ class Distributor {
     for (size_t side = 0; side < 2; ++side) {
       const TypedExpr& var = e.args[side];
       const TypedExpr& other = e.args[1 - side];
-      // real and double precision share float_ops: one class holds both.
-      const auto floating = [](TypeId t) { return t == TypeId::kFloat4 || t == TypeId::kFloat8; };
+      // Of the var's own type, or real with double precision (float_ops).
+      const bool float_pair = other.type != var.type && !same_btree_family(other.type, var.type) &&
+                              same_class_family(other.type, var.type);
       if (var.kind != TypedExpr::Kind::kColumn || other.kind == TypedExpr::Kind::kColumn ||
-          (other.type != var.type && !(floating(other.type) && floating(var.type))) ||
+          (other.type != var.type && !float_pair) ||
           other.form == TypedExpr::Form::kRelabel)
         continue;
       std::unique_ptr<sql::Expr> written = eq_.copy(*c.expr->args[1 - side]);

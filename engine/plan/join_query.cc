@@ -539,9 +539,7 @@ class JoinBinder {
     const Resolved a = resolve(*e.args[0], q_.all_rels());
     const Resolved b = resolve(*e.args[1], q_.all_rels());
     const uint32_t va = q_.var_of(a.rel, a.column), vb = q_.var_of(b.rel, b.column);
-    const TypeId ta = q_.vars[va].type, tb = q_.vars[vb].type;
-    const auto floating = [](TypeId t) { return t == TypeId::kFloat4 || t == TypeId::kFloat8; };
-    if (a.rel == b.rel || !(same_btree_family(ta, tb) || (floating(ta) && floating(tb))))
+    if (a.rel == b.rel || !same_class_family(q_.vars[va].type, q_.vars[vb].type))
       return std::nullopt;
     return std::pair{va, vb};
   }

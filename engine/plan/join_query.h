@@ -217,6 +217,12 @@ inline bool same_btree_family(TypeId a, TypeId b) {
   auto string = [](TypeId t) { return t == TypeId::kText || t == TypeId::kVarchar; };
   return a == b || (integer(a) && integer(b)) || (string(a) && string(b));
 }
+// The families an equivalence class spans (and a semi join unique-ifies over):
+// same_btree_family's, and real with double precision (float_ops), whose hashes agree.
+inline bool same_class_family(TypeId a, TypeId b) {
+  auto floating = [](TypeId t) { return t == TypeId::kFloat4 || t == TypeId::kFloat8; };
+  return same_btree_family(a, b) || (floating(a) && floating(b));
+}
 // The same, with the cross-type families a WHERE's equality merges over: date, timestamp
 // and timestamptz (datetime_ops), real and double precision (float_ops).
 inline bool same_merge_family(TypeId a, TypeId b) {
