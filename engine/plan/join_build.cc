@@ -211,7 +211,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
     std::vector<size_t> keys;
     std::string text;
     for (size_t i = 0; i < p.param_keys.size(); ++i) {
-      keys.push_back(i);
+      keys.push_back(p.memo_params.empty() ? i : p.memo_params[i]);
       // Printed without its implicit casts (ruleutils hides them at the top of an
       // expression): a varchar key relabeled as text, a smallint widened to float8.
       const TypedExpr* key = &p.param_keys[i];

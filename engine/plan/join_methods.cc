@@ -243,10 +243,11 @@ void JoinSearch::match_unsorted_outer(Pair& p) {
 // estimate fell back on a default).
 JoinPathPtr JoinSearch::memoize_path(const Pair& p, const JoinPath& outer,
                                      const JoinPathPtr& inner) const {
-  if (!ctx_.settings.enable_memoize || p.outer.rows < 2 || inner->param_exprs.empty())
+  if (!ctx_.settings.enable_memoize || p.outer.rows < 2 || inner->param_exprs.empty() ||
+      inner->memo_blocked)
     return nullptr;
   if ((p.kind == JoinKind::kAnti || p.kind == JoinKind::kSemi) && !p.inner_unique) return nullptr;
-  if (p.inner_unique && inner->param_exprs.size() < p.restrict.clauses.size()) return nullptr;
+  if (p.inner_unique && inner->param_keys.size() < p.restrict.clauses.size()) return nullptr;
   const double calls = clamp_row_est(outer.cost.rows);
   // estimate_num_groups over the keys: a key that is no column counts as the columns it
   // reads (pull_var_clause; a cast of the outer column as that column), a key that
@@ -379,9 +380,10 @@ void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathP
   in.inner = inner->cost;
   in.inner_rescan = rescan_cost(cs_, *inner);
   in.semi = p.semi;
-  // has_indexed_join_quals: an index scan applying every join clause (not a Memoize).
-  in.indexed_join_quals =
-      inner->kind == JoinPath::Kind::kScan && inner->required_outer != 0 && checked.empty();
+  // has_indexed_join_quals: an index scan applying every join clause as an index
+  // condition (not a Memoize, no join clause in its Filter).
+  in.indexed_join_quals = inner->kind == JoinPath::Kind::kScan && inner->required_outer != 0 &&
+                          checked.empty() && !inner->param_moved;
   in.join_quals = quals_cost(p.restrict, &checked);
   in.rows = path_rows(p, *outer, partial);
   const NestLoopWorkspace ws = initial_cost_nestloop(cs_, in);

@@ -159,6 +159,14 @@ struct JoinPath {
   // equality): a Memoize above compares the keys' bytes (paraminfo_get_equal_hashops'
   // binary mode).
   bool param_binary = false;
+  // Its scan filters by join clauses no index key holds (PostgreSQL's ppi_clauses that
+  // are no index condition): a Memoize over it keys on their outer columns too, in
+  // ppi_clauses' order (those clauses first), each key the parameter `memo_params` names
+  // (empty: key i is parameter i); one that compares no outer column alone (an OR over
+  // both relations) leaves paraminfo_get_equal_hashops no key, so no Memoize.
+  bool param_moved = false;
+  bool memo_blocked = false;
+  std::vector<size_t> memo_params;
   std::function<std::unique_ptr<scans::ExecNode>(const scans::ExecParams*)> param_build;
   // A LATERAL subquery's scan: a Memoize over it compares its keys' bytes (binary mode).
   bool lateral = false;

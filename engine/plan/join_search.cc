@@ -23,13 +23,12 @@ bool is_text(TypeId t) {
   return t == TypeId::kText || t == TypeId::kVarchar;
 }
 
-// Var slots back to the table's column numbers.
-void to_columns(TypedExpr& e, uint32_t first_var) {
+}  // namespace
+
+void JoinSearch::to_columns(TypedExpr& e, uint32_t first_var) {
   if (e.kind == TypedExpr::Kind::kColumn) e.slot -= first_var;
   for (TypedExpr& a : e.args) to_columns(a, first_var);
 }
-
-}  // namespace
 
 JoinSearch::JoinSearch(const PlanContext& ctx, const JoinQuery& q, std::vector<JoinBaseInput> base,
                        std::vector<PathKey> query_pathkeys, bool consider_startup)
@@ -94,150 +93,6 @@ const JoinRelation& JoinSearch::run() {
     }
   }
   return rels_[index_.at(q_.all_rels())];
-}
-
-// create_index_paths' join clauses: for each other base relation the class clauses
-// linking it to this one (`inner member = outer member`), the index paths that apply
-// them, costed for as many scans as that relation has rows (get_loop_count).
-void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
-  if (q_.rels[rel].lateral) return add_lateral_path(inner, rel);
-  if (!base_[rel].param_paths) return;
-  for (size_t other = 0; other < q_.rels.size(); ++other) {
-    if (other == rel || q_.is_removed(other)) continue;
-    std::vector<ParamClause> clauses;
-    std::vector<TypedExpr> outer, written;
-    std::vector<uint32_t> classes;
-    for (size_t c = 0; c < q_.classes.size(); ++c) {
-      std::optional<uint32_t> in, out;
-      for (uint32_t v : q_.classes[c].members) {
-        if (size_t(q_.vars[v].rel) == rel && !in) in = v;
-        if (size_t(q_.vars[v].rel) == other && !out) out = v;
-      }
-      if (!in) continue;
-      if (!out) {
-        // The other relation's expression member as the outer value (`n = (s0.k)::numeric`).
-        for (const ClassExpr& e : q_.classes[c].exprs) {
-          if (size_t(e.rel) != other || !same_key_type(q_.vars[*in].type, e.expr.type)) continue;
-          outer.push_back(e.expr);
-          clauses.push_back({q_.vars[*in].column, deparse(e.expr), expr_cost_units(e.expr)});
-          written.push_back(e.expr);
-          classes.push_back(uint32_t(c));
-          break;
-        }
-        continue;
-      }
-      // A real outer value keys a double precision index (float_ops across types).
-      const TypeId key_type = q_.vars[*in].type, out_type = q_.vars[*out].type;
-      const bool widened = !same_key_type(key_type, out_type) && widens_to(out_type, key_type);
-      if (!same_key_type(key_type, out_type) && !widened) continue;
-      written.push_back(q_.var_equality(*in, *out).args[1]);
-      outer.push_back(widened ? expr::coerce_implicitly(written.back(), key_type, -1)
-                              : written.back());
-      clauses.push_back({q_.vars[*in].column, deparse(written.back()), 0});
-      classes.push_back(uint32_t(c));
-    }
-    std::vector<std::string> filters;
-    std::vector<Relids> needs;
-    add_filter_params(rel, other, clauses, outer, written, filters, needs);
-    if (clauses.empty()) continue;
-    // set_base_rel_consider_startup: a semi or anti join's inner relation alone is read
-    // until its first match, so its parameterized paths are weighed by startup cost too.
-    bool consider_startup = false;
-    for (const SpecialJoin& sj : q_.special_joins)
-      if ((sj.kind == JoinKind::kSemi || sj.kind == JoinKind::kAnti) &&
-          sj.syn_righthand == (Relids(1) << rel))
-        consider_startup = true;
-    std::vector<JoinPathPtr> kept;
-    for (ParamScanPath& sp : base_[rel].param_paths(clauses, loop_count(rel, other))) {
-      auto path = std::make_shared<JoinPath>();
-      path->cost = sp.cost;
-      path->relids = inner.relids;
-      path->width = inner.width;
-      path->required_outer = Relids(1) << other;
-      // The clauses the path applies: the classes come first in the request, then the
-      // filters (two spellings each).
-      for (size_t i : sp.applied) {
-        path->param_exprs.push_back(outer[i]);
-        path->param_keys.push_back(written[i]);
-        path->param_binary = path->param_binary || !clauses[i].hashable;
-        if (i < classes.size()) {
-          path->param_classes.push_back(classes[i]);
-        } else {
-          const size_t f = 2 * (i - classes.size());
-          path->param_filters.insert(path->param_filters.end(), filters.begin() + long(f),
-                                     filters.begin() + long(f) + 2);
-          path->param_needs |= needs[i - classes.size()];
-        }
-      }
-      path->param_build = std::move(sp.build);
-      add_path(kept, std::move(path), consider_startup);
-    }
-    inner.param_paths.insert(inner.param_paths.end(), kept.begin(), kept.end());
-  }
-}
-
-// A Join Filter `column = f(other's columns)` comparing as one type is a parameterized
-// scan's clause too (PostgreSQL: an equivalence class with an expression member).
-void JoinSearch::add_filter_params(size_t rel, size_t other, std::vector<ParamClause>& clauses,
-                                   std::vector<TypedExpr>& outer, std::vector<TypedExpr>& written,
-                                   std::vector<std::string>& filters,
-                                   std::vector<Relids>& needs) const {
-  for (const JoinFilterClause& f : q_.filters) {
-    // The relations it reads (join_clause_is_movable_into's clause_relids): a clause an
-    // outer join below delays is still a key, for a join that holds all it waits for.
-    if (q_.relids_of(f.expr) != ((Relids(1) << rel) | (Relids(1) << other))) continue;
-    // join_clause_is_movable_to: not into an outer join's preserved side, nor into a
-    // relation an outer join below the clause may null.
-    if ((f.outer_relids | f.nullable_relids) & (Relids(1) << rel)) continue;
-    if (f.redundant) continue;  // it selects nothing the inner side's constant has not
-    const TypedExpr& e = f.expr;
-    const std::optional<CmpOp> written_op = cmp_op_of_name(e.name);
-    if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || !written_op ||
-        *written_op == CmpOp::kNe)
-      continue;
-    const bool equality = *written_op == CmpOp::kEq;
-    for (size_t side = 0; side < 2; ++side) {
-      // A varchar key compares as text (`(v)::text <= s1.t`, an outer join's `(v)::text =
-      // s1.t`): the index's order.
-      const TypedExpr& written_col = e.args[side];
-      const bool varchar_key = written_col.form == TypedExpr::Form::kRelabel &&
-                               written_col.args.size() == 1 &&
-                               written_col.args[0].kind == TypedExpr::Kind::kColumn &&
-                               written_col.args[0].type == TypeId::kVarchar;
-      const TypedExpr& col = varchar_key ? written_col.args[0] : written_col;
-      const TypedExpr& val = e.args[1 - side];
-      // A date key bounded by a timestamp has no exact date bound: that stays a filter.
-      if (col.kind != TypedExpr::Kind::kColumn || size_t(q_.vars[col.slot].rel) != rel ||
-          q_.relids_of(val) != (Relids(1) << other) ||
-          !(same_key_type(col.type, val.type) || widens_to(val.type, col.type) ||
-            (equality && date_from_timestamp(val.type, col.type))))
-        continue;
-      ParamClause pc{q_.vars[col.slot].column, deparse(val), expr_cost_units(val)};
-      pc.op = side == 0 ? *written_op : commute(*written_op);
-      pc.outer_left = side == 1;
-      // An equality of one type, of two integers or of real and double precision hashes.
-      auto is_float = [](TypeId t) { return t == TypeId::kFloat4 || t == TypeId::kFloat8; };
-      pc.hashable = equality && (same_key_type(col.type, val.type) ||
-                                 (is_float(col.type) && is_float(val.type)));
-      clauses.push_back(std::move(pc));
-      if (date_from_timestamp(val.type, col.type)) {
-        outer.push_back(exact_date_of(val));
-      } else {
-        outer.push_back(val.type == col.type || same_key_type(col.type, val.type)
-                            ? val
-                            : expr::coerce_implicitly(val, col.type, -1));
-      }
-      written.push_back(val);
-      // The restrictlist may write the clause either way round (rel1's side first).
-      filters.push_back(deparse(e));
-      TypedExpr swapped = e;
-      std::swap(swapped.args[0], swapped.args[1]);
-      swapped.name = cmp_op_name(commute(*written_op));
-      filters.push_back(deparse(swapped));
-      needs.push_back(f.relids);
-      break;
-    }
-  }
 }
 
 void JoinSearch::mark_dummy(JoinRelation& r) const {

@@ -58,7 +58,9 @@ struct JoinBaseInput {
   std::vector<JoinPathPtr> paths;          // kScan paths, as add_path keeps them
   std::vector<JoinPathPtr> partial_paths;  // partial kScan paths, add_partial_path's order
   // Its index paths parameterized by join clauses (TablePaths::param_paths).
-  std::function<std::vector<ParamScanPath>(const std::vector<ParamClause>&, double)> param_paths;
+  std::function<std::vector<ParamScanPath>(const std::vector<ParamClause>&,
+                                           const std::vector<Clause>&, double)>
+      param_paths;
   bool dummy = false;  // its one restriction is FALSE: no scan, PostgreSQL's dummy relation
 };
 
@@ -130,9 +132,35 @@ class JoinSearch {
   bool lateral_link(Relids a, Relids b) const;
   bool lateral_restricted(Relids r) const;
   void lateral_nestloops(Pair& p);
-  void add_filter_params(size_t rel, size_t other, std::vector<ParamClause>& clauses,
-                         std::vector<TypedExpr>& outer, std::vector<TypedExpr>& written,
-                         std::vector<std::string>& filters, std::vector<Relids>& needs) const;
+  // join_param_paths.cc: what a scan of one relation parameterized by another is asked
+  // for (add_param_paths): the index keys (the classes', then the Join Filters'), each
+  // key's outer value as run and as written, and the other join clauses movable into it.
+  struct ParamRequest {
+    std::vector<ParamClause> clauses;
+    std::vector<TypedExpr> outer, written;
+    std::vector<uint32_t> classes;      // the classes of the first keys
+    std::vector<std::string> filters;   // each filter key's two spellings
+    std::vector<Relids> needs;          // the relations each filter key waits for
+    // Every movable Join Filter in the query's order (ppi_clauses' joininfo part), with
+    // its key's place in `clauses` (-1: no key; an index that does not apply a key
+    // filters by it too).
+    struct Movable {
+      const JoinFilterClause* filter = nullptr;
+      int key = -1;
+    };
+    std::vector<Movable> movable;
+  };
+  void add_class_params(size_t rel, size_t other, ParamRequest& r) const;
+  void add_filter_params(size_t rel, size_t other, ParamRequest& r) const;
+  bool add_filter_key(size_t rel, size_t other, const JoinFilterClause& f, ParamRequest& r) const;
+  std::vector<Clause> moved_clauses(size_t rel, const ParamRequest& r,
+                                    std::vector<TypedExpr>& outer_values) const;
+  std::optional<std::vector<size_t>> memo_sides(size_t rel, const ParamRequest& r,
+                                                std::vector<TypedExpr>& values) const;
+  void set_memo_keys(JoinPath& path, const ParamRequest& r, const std::vector<size_t>& applied,
+                     const std::vector<size_t>& sides, const std::vector<TypedExpr>& values) const;
+  // A var slot of `rel` back to its table column.
+  static void to_columns(TypedExpr& e, uint32_t first_var);
   std::optional<RestrictClause> expression_member_clause(uint32_t c, std::optional<uint32_t> m1,
                                                          std::optional<uint32_t> m2, Relids rel1,
                                                          Relids rel2, bool semi_or_anti,

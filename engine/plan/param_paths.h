@@ -40,9 +40,15 @@ struct ParamPathInputs {
   std::function<double(const BitmapPath&)> heap_cost;
 };
 
+// `join_filters` (kNestLoopParamBase) go into every path's Filter and its rows; each
+// path's build reads their outer values from the parameters after its index keys'.
 std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
                                                      const std::vector<ParamClause>& clauses,
+                                                     const std::vector<Clause>& join_filters,
                                                      double loop_count);
+
+// Whether `e` reads an outer value of a join filter (a kParam from kNestLoopParamBase).
+bool reads_outer_values(const TypedExpr& e);
 
 // A parameter's value goes into an index key as it is: the same type, integers, or text
 // and varchar (one btree operator family: a varchar is relabeled as text).

@@ -408,13 +408,14 @@ class ScanChooser {
 
   TablePaths table_paths() {
     TablePaths t;
-    t.param_paths = [this](const std::vector<ParamClause>& clauses, double loops) {
+    t.param_paths = [this](const std::vector<ParamClause>& clauses,
+                           const std::vector<Clause>& join_filters, double loops) {
       auto covers = [this](const std::vector<int>& keys) { return covers_query(keys); };
       return parameterized_index_paths(
           {cs_, settings_, view_, rs_, q_.clauses, index_pool_, indexes_, covers, table(),
            [this] { return bitmap_candidates(); },
            [this](const BitmapPath& b) { return heap_cost(b); }},
-          clauses, loops);
+          clauses, join_filters, loops);
     };
     std::tie(t.paths, t.builders, t.view, t.size, t.width) =
         std::tuple(table_paths_, builders_, &view_, rs_, width_);

@@ -118,7 +118,17 @@ struct ParamClause {
   CmpOp op = CmpOp::kEq;
   bool outer_left = false;
   bool hashable = true;  // a hashable equality (a Memoize above compares by value)
+  // A Join Filter's key: the filter a path whose index does not apply it filters by
+  // (kNestLoopParamBase, as the request's join filters); null for a class's key.
+  std::shared_ptr<const Clause> unapplied = nullptr;
 };
+
+// A join clause a parameterized path filters by without keying its index (PostgreSQL's
+// ppi_clauses that are no index condition: `(sm * 2) < 7932 OR abs(s3.n - 500) = 1.5`
+// moved into the inner scan of a Nested Loop over s3): a Clause over the table's columns
+// whose outer values are kParam nodes numbered from kNestLoopParamBase, in the order of
+// the outer values the Nested Loop passes after its index keys'.
+inline constexpr uint32_t kNestLoopParamBase = 1u << 20;
 
 // A parameterized index path (build_index_paths with join clauses): the index applies
 // the request's clauses `applied` (in that order: parameter i of the Nested Loop above is
@@ -145,7 +155,9 @@ struct TablePaths {
   std::function<PathCost(const PathCost&, size_t presorted, double limit)> incremental_sort;
   // The parameterized index paths over every index whose keys hold all of `clauses`, costed
   // for `loop_count` scans (valid while the chooser runs, as `builders` are).
+  // `join_filters`: the join clauses every such path filters by (kNestLoopParamBase).
   std::function<std::vector<ParamScanPath>(const std::vector<ParamClause>& clauses,
+                                           const std::vector<Clause>& join_filters,
                                            double loop_count)>
       param_paths;
 };

@@ -108,6 +108,39 @@ TEST_F(IndexedJoinTables, InnerIndexScanRunsPerOuterRow) {
   EXPECT_NE(text.find("Heap Fetches: 30"), std::string::npos) << text;
 }
 
+// Join clauses no index key holds move into the parameterized scan (PostgreSQL's
+// ppi_clauses): its Filter reads the outer row's values, its rows count them, and a
+// Memoize keys on their outer sides (pg15/param_moved.out; pg15/param_moved_nl.out with
+// hash and merge joins off). EXPLAIN ANALYZE's counts are PostgreSQL 15's.
+TEST_F(IndexedJoinTables, JoinClausesMoveIntoTheParameterizedScan) {
+  EXPECT_EQ(testing::check_pg15_queries(s_, "param_moved.out"), 7u);
+  s_.execute("set enable_hashjoin = off");
+  s_.execute("set enable_mergejoin = off");
+  EXPECT_EQ(testing::check_pg15_queries(s_, "param_moved_nl.out"), 7u);
+  auto analyzed = [&](const std::string& q) {
+    std::string text;
+    for (const auto& r : s_.execute("explain (analyze, timing off, costs off) " + q).rows)
+      text += r.at(0) + "\n";
+    return text;
+  };
+  std::string text = analyzed(
+      "select o.id, c.name from o join c on c.cid = o.cust and (c.region < 3 or o.amount > 90) "
+      "where o.id < 40 order by 1");
+  EXPECT_NE(text.find("Index Scan using c_cid on c (actual rows=0 loops=39)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Filter: ((region < 3) OR (o.amount > '90'::numeric))\n"
+                      "              Rows Removed by Filter: 1"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Nested Loop (actual rows=11 loops=1)"), std::string::npos) << text;
+  text = analyzed(
+      "select count(*) from o join c on c.cid = o.cust and c.name <> o.note || 'x' "
+      "where o.id < 2000");
+  EXPECT_NE(text.find("Cache Key: (o.note || 'x'::text), o.cust"), std::string::npos) << text;
+  EXPECT_NE(text.find("Hits: 0  Misses: 1999"), std::string::npos) << text;
+  EXPECT_NE(text.find("Nested Loop (actual rows=1979 loops=1)"), std::string::npos) << text;
+}
+
 // Equalities across types hash and merge as the operator compares them: real with double
 // precision by hash (PostgreSQL's float family hashes both alike), date with timestamptz by
 // merge only (no cross-type hash family); each gives the rows of a plain nested loop.
