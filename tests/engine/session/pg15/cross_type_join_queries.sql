@@ -36,3 +36,4 @@ select a.id, b.id, c.id from rf a join rf b on a.r = b.f join rf c on c.r = b.f 
 select count(*) from sk, rf a, rf b where a.f = sk.s and b.f = a.r and sk.id < 200
 select count(*) from nk, sk where nk.id = sk.id and (nk.n between 10 and 20 or sk.s < 3)
 select count(*) from nk, sk where nk.id = sk.id and ((nk.n >= 10 and nk.n <= 20 and nk.id > 5) or sk.s < 3)
+select count(*) from rf a where a.id < 2000 and a.f in (select b.r from rf b where b.id < 5000)
