@@ -273,10 +273,11 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_unique(const JoinPath& p
     in.project();
     input = std::move(in.node);
   }
+  // Past hash_mem it keeps its table in memory, as a DISTINCT's does, where PostgreSQL
+  // would spill (an estimate under hash_mem chose it).
   if (p.unique_hashed)
-    return std::make_unique<scans::HashAggregateNode>(
-        std::move(input), std::move(keys), std::move(text), 0,
-        uint64_t(hash_memory_limit(ctx_.settings.costs)));
+    return std::make_unique<scans::HashAggregateNode>(std::move(input), std::move(keys),
+                                                      std::move(text), 0, kSortMemoryLimitBytes);
   input = sorted(std::move(input), std::move(sort_keys), std::move(text), p.outer->width,
                  p.unique_sort_cost);
   return std::make_unique<scans::UniqueNode>(std::move(input), std::move(keys));

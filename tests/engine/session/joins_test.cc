@@ -141,6 +141,23 @@ TEST_F(IndexedJoinTables, JoinClausesMoveIntoTheParameterizedScan) {
   EXPECT_NE(text.find("Nested Loop (actual rows=1979 loops=1)"), std::string::npos) << text;
 }
 
+// A semi join's right side unique-ified by a HashAggregate that its statistics said was
+// small (ten values analyzed, twenty thousand since) still answers when the groups
+// outgrow hash_mem: the table stays in memory, as a DISTINCT's does, where PostgreSQL
+// would spill it (it failed with "needs more than 0 MB" before).
+TEST_F(IndexedJoinTables, UniqueifiedSideOutgrowingHashMemStillAnswers) {
+  s_.execute("create table u (k int)");
+  s_.execute("insert into u select i % 10 from generate_series(1, 100) i");
+  s_.execute("analyze u");
+  s_.execute("insert into u select i from generate_series(1, 20000) i");
+  s_.execute("set work_mem = '64kB'");
+  const std::string q = "select count(*) from o where o.id < 300 and o.id in (select k from u)";
+  const std::string plan = explain(s_, q);
+  EXPECT_NE(plan.find("HashAggregate"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Group Key: u.k"), std::string::npos) << plan;
+  EXPECT_EQ(s_.execute(q).rows.at(0).at(0), "299");
+}
+
 // Equalities across types hash and merge as the operator compares them: real with double
 // precision by hash (PostgreSQL's float family hashes both alike), date with timestamptz by
 // merge only (no cross-type hash family); each gives the rows of a plain nested loop.
