@@ -158,8 +158,7 @@ class Distributor {
       const bool float_pair = other.type != var.type && !same_btree_family(other.type, var.type) &&
                               same_class_family(other.type, var.type);
       if (var.kind != TypedExpr::Kind::kColumn || other.kind == TypedExpr::Kind::kColumn ||
-          (other.type != var.type && !float_pair) ||
-          other.form == TypedExpr::Form::kRelabel)
+          (other.type != var.type && !float_pair) || other.form == TypedExpr::Form::kRelabel)
         continue;
       std::unique_ptr<sql::Expr> written = eq_.copy(*c.expr->args[1 - side]);
       const bool coerced = other.kind == TypedExpr::Kind::kCall &&

@@ -97,8 +97,7 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
 // applies it), each class key on its parameter; by bytes when a filter's operator is no
 // hashable equality.
 void JoinSearch::set_memo_keys(JoinPath& path, const ParamRequest& r,
-                               const std::vector<size_t>& applied,
-                               const std::vector<size_t>& sides,
+                               const std::vector<size_t>& applied, const std::vector<size_t>& sides,
                                const std::vector<TypedExpr>& values) const {
   auto position = [&](size_t key) {
     return size_t(std::find(applied.begin(), applied.end(), key) - applied.begin());
@@ -266,7 +265,8 @@ std::vector<Clause> JoinSearch::moved_clauses(size_t rel, const ParamRequest& r,
     }
     // The scan's own columns print bare, as its restrictions do.
     if (e.kind == TypedExpr::Kind::kColumn)
-      e.name = sql::quote_identifier(q_.rels[rel].rel->columns[size_t(q_.vars[e.slot].column)].name);
+      e.name =
+          sql::quote_identifier(q_.rels[rel].rel->columns[size_t(q_.vars[e.slot].column)].name);
     for (TypedExpr& a : e.args) outer_to_params(a);
   };
   std::vector<Clause> out;

@@ -65,7 +65,7 @@ class JoinBinder {
     for (BoundConjunct& c : conjuncts_) bind_conjunct(c);
     q_.derived.push_back(std::make_unique<sql::Expr>(sql::ExprKind::kBoolConst, 0));
     collapse_false_lists(tree, conjuncts_, qual_lists_, q_.derived.back().get());
-    take_gating_conjuncts(where);
+    q_.gating = take_gating_conjuncts(conjuncts_, where);
     for (size_t i : where)
       if (conjuncts_[i].bound.kind == TypedExpr::Kind::kConst &&
           conjuncts_[i].bound.value.datum() == 0)
@@ -96,22 +96,6 @@ class JoinBinder {
       throw not_supported("SELECT DISTINCT ON over a join", s_.from->position);
     if (s_.distinct && is_grouped())
       throw not_supported("SELECT DISTINCT over a join's groups or aggregates", s_.from->position);
-  }
-
-  // WHERE conjuncts that read no column but an InitPlan's value: PostgreSQL's
-  // pseudo-constant quals, gating the join from above, estimated as selectivity 1.
-  void take_gating_conjuncts(std::vector<size_t>& where) {
-    std::vector<size_t> kept;
-    for (size_t i : where) {
-      const TypedExpr& e = conjuncts_[i].bound;
-      std::vector<uint32_t> slots;
-      expr_slots(e, slots);
-      if (slots.empty() && reads_subquery(e))
-        q_.gating.push_back(e);
-      else
-        kept.push_back(i);
-    }
-    where = std::move(kept);
   }
 
   bool is_grouped() const {
@@ -207,6 +191,10 @@ class JoinBinder {
     q_.derived.push_back(std::move(f));
   }
 
+  std::function<TypedExpr(const sql::Expr&)> bind_qual() const {
+    return [this](const sql::Expr& e) { return bind_condition(e, lookup(q_.all_rels()), "WHERE"); };
+  }
+
   // find_duplicate_ors: an OR's arms that fold to FALSE or NULL drop out of a qual; the
   // conjunct then reads fewer relations and is placed as one over those
   // (`s2.d IN (...) OR s3.k <> NULL` is a restriction of s2).
@@ -214,15 +202,8 @@ class JoinBinder {
     if (c.expr->kind != sql::ExprKind::kOr || c.bound.kind == TypedExpr::Kind::kConst) return;
     const Relids now = q_.relids_of(c.bound);
     if (now == c.relids) return;
-    auto kept = std::make_unique<sql::Expr>(sql::ExprKind::kOr, c.expr->position);
-    for (const sql::ExprPtr& arm : c.expr->args) {
-      const TypedExpr b = fold_qual_constants(bind_condition(*arm, lookup(q_.all_rels()), "WHERE"));
-      if (b.kind == TypedExpr::Kind::kConst && (b.isnull || b.value.datum() == 0)) continue;
-      kept->args.push_back(copy_expr(*arm));
-      kept->height = std::max(kept->height, kept->args.back()->height + 1);
-    }
-    if (kept->args.empty()) return;
-    if (kept->args.size() == 1) kept = std::move(kept->args[0]);
+    std::unique_ptr<sql::Expr> kept = without_false_or_arms(*c.expr, bind_qual());
+    if (!kept) return;
     c.expr = kept.get();
     c.relids = now;
     q_.derived.push_back(std::move(kept));
@@ -442,7 +423,19 @@ class JoinBinder {
     q_.names.push_back(std::move(name));
   }
 
+  // An OR whose arms but one AND fold to FALSE or NULL is that AND, flattened into the
+  // qual list (find_duplicate_ors): each conjunct placed, and equated, on its own.
   void add_where(const sql::Expr* e, std::vector<size_t>& where) {
+    if (e->kind == sql::ExprKind::kOr) {
+      const std::vector<const sql::Expr*> live = live_or_arms(*e, bind_qual());
+      if (live.size() == 1 && live[0]->kind == sql::ExprKind::kOr) return add_where(live[0], where);
+      if (live.size() == 1) {
+        std::vector<const sql::Expr*> parts;
+        split_and(live[0], parts);
+        for (const sql::Expr* part : parts) add_where(part, where);
+        return;
+      }
+    }
     where.push_back(conjuncts_.size());
     conjuncts_.push_back({e, {}, relids_of(*e, q_.all_rels())});
   }

@@ -246,11 +246,10 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     RestrictClause rc;
     rc.expr = q_.var_equality(*m1, *m2);
     // Integers of two widths compare as int8, varchar and text as text.
-    const TypeId cmp = a.type == b.type                     ? a.type
-                       : is_text(a.type) && is_text(b.type) ? TypeId::kText
-                       : a.type == TypeId::kFloat4 || a.type == TypeId::kFloat8
-                           ? TypeId::kFloat8
-                           : TypeId::kInt8;
+    const TypeId cmp = a.type == b.type                                         ? a.type
+                       : is_text(a.type) && is_text(b.type)                     ? TypeId::kText
+                       : a.type == TypeId::kFloat4 || a.type == TypeId::kFloat8 ? TypeId::kFloat8
+                                                                                : TypeId::kInt8;
     rc.selectivity = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
     rc.semi_selectivity =
         semi_or_anti ? eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kSemi, cmp, inner_rows)

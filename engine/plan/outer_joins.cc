@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/plan/join_exprs.h"
+
 namespace tp {
 
 namespace {
@@ -123,6 +125,46 @@ void collapse_false_lists(JoinTreeNode& root, std::vector<BoundConjunct>& conjun
       if (i != kept) gone.push_back(i);
   }
   if (!gone.empty()) erase_quals(root, gone);
+}
+
+std::vector<const sql::Expr*> live_or_arms(const sql::Expr& e,
+                                           const std::function<TypedExpr(const sql::Expr&)>& bind) {
+  std::vector<const sql::Expr*> live;
+  for (const sql::ExprPtr& arm : e.args) {
+    const TypedExpr b = fold_qual_constants(bind(*arm));
+    if (b.kind == TypedExpr::Kind::kConst && (b.isnull || b.value.datum() == 0)) continue;
+    live.push_back(arm.get());
+  }
+  return live;
+}
+
+std::unique_ptr<sql::Expr> without_false_or_arms(
+    const sql::Expr& e, const std::function<TypedExpr(const sql::Expr&)>& bind) {
+  auto kept = std::make_unique<sql::Expr>(sql::ExprKind::kOr, e.position);
+  for (const sql::Expr* arm : live_or_arms(e, bind)) {
+    kept->args.push_back(copy_expr(*arm));
+    kept->height = std::max(kept->height, kept->args.back()->height + 1);
+  }
+  if (kept->args.empty()) return nullptr;
+  if (kept->args.size() == 1) kept = std::move(kept->args[0]);
+  return kept;
+}
+
+std::vector<TypedExpr> take_gating_conjuncts(const std::vector<BoundConjunct>& conjuncts,
+                                             std::vector<size_t>& where) {
+  std::vector<TypedExpr> gating;
+  std::vector<size_t> kept;
+  for (size_t i : where) {
+    const TypedExpr& e = conjuncts[i].bound;
+    std::vector<uint32_t> slots;
+    expr_slots(e, slots);
+    if (slots.empty() && reads_subquery(e))
+      gating.push_back(e);
+    else
+      kept.push_back(i);
+  }
+  where = std::move(kept);
+  return gating;
 }
 
 TypedExpr fold_qual_constants(TypedExpr e) {

@@ -38,6 +38,13 @@ std::vector<uint32_t> forced_null_vars(const TypedExpr& e);
 // arm drops out and a TRUE arm makes it TRUE; in an AND a TRUE arm drops out and a FALSE
 // or NULL arm makes it FALSE (NULL and FALSE filter alike).
 TypedExpr fold_qual_constants(TypedExpr e);
+// The arms of the OR `e` whose qual does not fold to FALSE or NULL (`bind` binds one).
+std::vector<const sql::Expr*> live_or_arms(const sql::Expr& e,
+                                           const std::function<TypedExpr(const sql::Expr&)>& bind);
+// The OR `e` without those arms (its one arm alone); null when none is left.
+std::unique_ptr<sql::Expr> without_false_or_arms(
+    const sql::Expr& e, const std::function<TypedExpr(const sql::Expr&)>& bind);
+
 // `e` with its binary-compatible casts taken off (`(v)::text` of a varchar column is
 // that column to an estimator and to an index's order).
 const TypedExpr& strip_relabel(const TypedExpr& e);
@@ -110,6 +117,12 @@ struct PlacedConjunct {
 // and a RIGHT join a LEFT join with its sides swapped. `where`: the WHERE conjuncts.
 void reduce_outer_joins(JoinTreeNode& root, const std::vector<BoundConjunct>& conjuncts,
                         const std::vector<size_t>& where, const VarRel& rel_of);
+
+// WHERE conjuncts (indices in `where`) that read no column but an InitPlan's value:
+// PostgreSQL's pseudo-constant quals, gating the join from above, estimated as
+// selectivity 1. They leave `where`; returned bound.
+std::vector<TypedExpr> take_gating_conjuncts(const std::vector<BoundConjunct>& conjuncts,
+                                             std::vector<size_t>& where);
 
 // The join tree's kind for a written join (a FROM list's comma is an inner join).
 JoinKind join_kind_of(sql::JoinKind k);

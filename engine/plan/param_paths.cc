@@ -176,8 +176,7 @@ std::optional<ParamScanPath> bitmap_path(const ParamPathInputs& in,
       [&](const BitmapPath& b, const std::vector<const BitmapCandidate*>& group) {
         const std::vector<size_t> applied = group_applied(group);
         if (applied.empty()) return in.heap_cost(b);
-        return param_heap_cost(in, request, join_filters, applied, b, loop_count)
-            .cost.path.total;
+        return param_heap_cost(in, request, join_filters, applied, b, loop_count).cost.path.total;
       },
       bitmap);
   std::vector<const BitmapCandidate*> members;
@@ -193,8 +192,7 @@ std::optional<ParamScanPath> bitmap_path(const ParamPathInputs& in,
   return ParamScanPath{cost,
                        [table = in.table, restrictions = in.restrictions,
                         filters = path_filters(request, applied, join_filters),
-                        keys = applied.size(), chosen, bitmap,
-                        cost](const scans::ExecParams* p) {
+                        keys = applied.size(), chosen, bitmap, cost](const scans::ExecParams* p) {
                          std::vector<Clause> heap = restrictions;
                          heap.insert(heap.end(), filters.begin(), filters.end());
                          set_nestloop_params(heap, p, keys);
@@ -233,8 +231,8 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
     }
     qp.insert(qp.end(), filters.begin(), filters.end());
     qp = order_qual_clauses(in.cs, qp);
-    const bool index_only = in.settings.enable_indexonlyscan && in.covers_query(keys) &&
-                            covers_columns(keys, filters);
+    const bool index_only =
+        in.settings.enable_indexonlyscan && in.covers_query(keys) && covers_columns(keys, filters);
     BtreeQuals bq = summarize_btree_quals(in.view, keys, ix.entry->unique, ic);
     // index_other_operands_eval_cost: the outer expressions, once per scan.
     for (size_t i : *applied) bq.operand_cost_units += request[i].operand_cost_units;
@@ -249,14 +247,14 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
     bitmap_candidates.push_back(std::move(cand));
     renumber(ic, applied->size(), *applied);
     IndexPathSpec spec{ix.entry, in_key_order(ic, keys), qp, false, index_only};
-    out.push_back({disabled_if(!in.settings.enable_indexscan, isc.path),
-                   [table = in.table, spec, keys = applied->size()](
-                       const scans::ExecParams* p) mutable {
-                     spec.params = p;
-                     set_nestloop_params(spec.filter, p, keys);
-                     return make_index_scan(table, spec);
-                   },
-                   *applied});
+    out.push_back(
+        {disabled_if(!in.settings.enable_indexscan, isc.path),
+         [table = in.table, spec, keys = applied->size()](const scans::ExecParams* p) mutable {
+           spec.params = p;
+           set_nestloop_params(spec.filter, p, keys);
+           return make_index_scan(table, spec);
+         },
+         *applied});
   }
   if (std::optional<ParamScanPath> b =
           bitmap_path(in, request, join_filters, std::move(bitmap_candidates), loop_count))

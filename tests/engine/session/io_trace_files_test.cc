@@ -94,8 +94,7 @@ TEST_F(IoTraceFiles, ASymbolicLinkIsNeitherFollowedNorReplaced) {
   const std::string link = tmp_.path() + "/link.json";
   std::filesystem::create_symlink(target, link);
   s_.execute("SET io_trace = '" + link + "'");
-  EXPECT_NE(warning_of("SELECT count(*) FROM t").find("it is a symbolic link"),
-            std::string::npos);
+  EXPECT_NE(warning_of("SELECT count(*) FROM t").find("it is a symbolic link"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(target));
   EXPECT_TRUE(std::filesystem::is_symlink(link));
 }

@@ -71,7 +71,7 @@ class IndexedJoinTables : public ::testing::Test {
 };
 
 TEST_F(IndexedJoinTables, PlansAndRowsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "joins_index.out"), 11u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "joins_index.out"), 13u);
 }
 
 // A parameterized inner scan runs once per outer row, each with that row's value, and

@@ -9,3 +9,5 @@ select o.id, c.name from o join c on c.cid = o.cust where o.id in (5, 6, 7) orde
 select o.id from o join l on o.id = l.oid where o.cust = 3 and l.line < 1000 order by 1
 select o.cust, c.region from o join c on c.region = o.id % 12 order by o.cust desc limit 3
 select o.cust, r.label from o join r on r.label = o.note order by o.cust limit 5
+select o.id, r.label from o, c, r where o.cust = c.cid and c.region = r.rid and (o.id < null or (c.region = 3 and o.amount > 99.5)) order by 1
+select count(*) from o join c on o.cust = c.cid where (c.name > null or (c.cid = 7 and o.id > 100)) or (o.id = null)
