@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "engine/core/datum.h"
 #include "engine/core/error.h"
@@ -432,7 +433,29 @@ std::string numeric_from_double(double v) {
   return pack(parse_number(buf, i));
 }
 
+namespace {
+
+// Clinger's fast path: digits that make an integer of at most 2^53, scaled by a power of
+// ten up to 10^22, convert with one exact multiplication or division, which rounds as
+// strtod rounds the decimal text. Nullopt: the text path is needed.
+std::optional<double> exact_double(const numeric_detail::StoredView& s) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (s.kind != Kind::kFinite || s.ndigits > 4) return std::nullopt;
+  uint64_t m = 0;
+  for (int i = 0; i < s.ndigits; ++i) m = m * uint64_t(kBase) + uint64_t(s.digit(i));
+  if (m > (uint64_t(1) << 53)) return std::nullopt;
+  const int e10 = kDecDigits * (s.weight - s.ndigits + 1);
+  if (e10 < -22 || e10 > 22) return std::nullopt;
+  const double d = e10 >= 0 ? double(m) * kPow10[e10] : double(m) / kPow10[-e10];
+  return s.negative ? -d : d;
+}
+
+}  // namespace
+
 double numeric_to_double(const char* a) {
+  if (const std::optional<double> d = exact_double(numeric_detail::view_of(a))) return *d;
   const Var v = unpack(a);
   if (v.kind == Kind::kNaN) return std::nan("");
   if (v.kind == Kind::kPosInf) return HUGE_VAL;

@@ -376,5 +376,32 @@ TEST(Numeric, ScaledArithmeticEqualsExactArithmetic) {
   EXPECT_EQ(numeric_scaled_arith('*', num("1e20").data(), num("1e20").data(), out), 0u);
 }
 
+// numeric to double precision: the exact fast path (a short integer scaled by a power of
+// ten) gives the double strtod reads from the value's text, as PostgreSQL's numeric_float8
+// does, for values across scales and weights.
+TEST(Numeric, DoubleConversionEqualsReadingTheText) {
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 200000; ++i) {
+    const int whole = int(rng() % 18), scale = int(rng() % 24);
+    std::string t = rng() % 2 == 0 ? "-" : "";
+    t += std::to_string(1 + rng() % 9);
+    for (int d = 0; d < whole; ++d) t += char('0' + rng() % 10);
+    if (scale > 0) {
+      t += '.';
+      for (int d = 0; d < scale; ++d) t += char('0' + (rng() % 3 == 0 ? 0 : rng() % 10));
+    }
+    if (rng() % 4 == 0) t = (t[0] == '-' ? "-0." : "0.") + std::string(rng() % 12, '0') + "7";
+    const std::string n = num(t);
+    const std::string text = numeric_out(n.data());
+    ASSERT_EQ(double_text(numeric_to_double(n.data())),
+              double_text(std::strtod(text.c_str(), nullptr)))
+        << text;
+  }
+  EXPECT_EQ(numeric_to_double(num("0").data()), 0.0);
+  EXPECT_EQ(numeric_to_double(num("1e22").data()), 1e22);
+  EXPECT_EQ(numeric_to_double(num("0.1").data()), 0.1);
+  EXPECT_EQ(numeric_to_double(num("-2521.5").data()), -2521.5);
+}
+
 }  // namespace
 }  // namespace tp
