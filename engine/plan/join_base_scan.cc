@@ -30,18 +30,29 @@ ScanQuery base_scan_query(const JoinBaseRel& r, int rel, const JoinQuery& q,
   });
   sq.constant_columns = constant_columns(sq.clauses);
   for (uint32_t v : q.output_vars(Relids(1) << rel)) sq.scan_columns.push_back(q.vars[v].column);
+  // right_merge_direction: a merge key is useful in the direction the ORDER BY (or the
+  // grouping) wants its class anywhere in its keys, ascending when it names none.
+  const auto merge_on = [&](uint32_t v) {
+    const uint32_t key = q.key_of(v);
+    const auto wanted = std::find_if(query_pathkeys.begin(), query_pathkeys.end(),
+                                     [&](const PathKey& k) { return k.key == key; });
+    const bool descending = wanted != query_pathkeys.end() && wanted->descending;
+    (descending ? sq.merge_descending : sq.merge_columns).push_back(q.vars[v].column);
+  };
   for (const JoinClass& c : q.classes)
     for (uint32_t v : c.members)
-      if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
+      if (q.vars[v].rel == rel) merge_on(v);
   for (const auto& [v, other] : q.outer_join_merge_pairs())
-    if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
+    if (q.vars[v].rel == rel) merge_on(v);
   // An index leading with the first ORDER BY (or grouping) key is useful for ordering
   // (pathkeys_useful_for_ordering): a Nested Loop over it may feed a LIMIT in order.
   if (!query_pathkeys.empty() && query_pathkeys[0].key < q.classes.size() + q.vars.size()) {
     const uint32_t key = query_pathkeys[0].key;
     const std::vector<uint32_t> one{key - uint32_t(q.classes.size())};
     for (uint32_t v : key < q.classes.size() ? q.classes[key].members : one)
-      if (q.vars[v].rel == rel) sq.merge_columns.push_back(q.vars[v].column);
+      if (q.vars[v].rel == rel)
+        (query_pathkeys[0].descending ? sq.merge_descending : sq.merge_columns)
+            .push_back(q.vars[v].column);
   }
   // The ORDER BY's leading keys this table gives (a column of its class), each with
   // the NULLs where an index scan puts them (last ascending, first descending).

@@ -104,12 +104,16 @@ void JoinSearch::search_level(size_t level) {
     throw Error("failed to build any " + std::to_string(level) + "-way joins");
 }
 
-// truncate_useless_pathkeys for a join relation: the leading keys still useful for a
-// merge join above it (a class with members outside it) or for the ORDER BY.
+// truncate_useless_pathkeys for a relation: the leading keys still useful for a merge
+// join above it (a class with members outside it, sorted in the direction the ORDER BY
+// wants it, ascending when it names none: right_merge_direction) or for the ORDER BY.
 std::vector<PathKey> JoinSearch::useful_pathkeys(const JoinRelation& r,
                                                  std::vector<PathKey> keys) const {
   size_t merging = 0;
   for (const PathKey& k : keys) {
+    const auto wanted = std::find_if(query_pathkeys_.begin(), query_pathkeys_.end(),
+                                     [&](const PathKey& q) { return q.key == k.key; });
+    if (k.descending != (wanted != query_pathkeys_.end() && wanted->descending)) break;
     bool useful = false;
     if (k.key < q_.classes.size()) useful = (class_relids(q_.classes[k.key]) & ~r.relids) != 0;
     // A var of no class: an outer join's merge clause still to come may sort by it.

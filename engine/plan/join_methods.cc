@@ -456,14 +456,13 @@ void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPath
   add_join_path(p, std::move(path), partial);
 }
 
-// mergejoinscansel for the first merge clause, over two columns in ascending order.
+// mergejoinscansel for the first merge clause, over two columns in its sort direction.
 MergeScanFractions JoinSearch::scan_fractions(const RestrictClause& c, const JoinPath& outer,
                                               const std::vector<PathKey>& order) const {
   const TypedExpr& outer_side = side_key(c, outer.relids);
   const TypedExpr& ok = strip_relabel(outer_side);
   const TypedExpr& ik = strip_relabel(&outer_side == &c.key1 ? c.key2 : c.key1);
   if (ok.kind != TypedExpr::Kind::kColumn || ik.kind != TypedExpr::Kind::kColumn) return {};
-  if (!order.empty() && order[0].descending) return {};
   const QueryVar& o = q_.vars[ok.slot];
   const QueryVar& i = q_.vars[ik.slot];
   // Bounds compare within one type, integers alike, text and varchar alike, reals as
@@ -483,7 +482,8 @@ MergeScanFractions JoinSearch::scan_fractions(const RestrictClause& c, const Joi
   const RelationStatsView* ov = base_[size_t(o.rel)].view;
   const RelationStatsView* iv = base_[size_t(i.rel)].view;
   if (!ov || !iv) return {};
-  return mergejoinscansel(*ov, o.column, *iv, i.column);
+  return mergejoinscansel(*ov, o.column, *iv, i.column, !order.empty() && order[0].descending,
+                          !order.empty() && order[0].nulls_first);
 }
 
 HashBucketStats JoinSearch::bucket_stats(const RestrictClause& c, const TypedExpr& inner_key,

@@ -344,15 +344,16 @@ std::unique_ptr<ColumnAsType> widened(const RelationStatsView& rel, int column, 
 }  // namespace
 
 MergeScanFractions mergejoinscansel(const RelationStatsView& left, int left_column,
-                                    const RelationStatsView& right, int right_column) {
+                                    const RelationStatsView& right, int right_column,
+                                    bool descending, bool nulls_first) {
   // A date merged with a timestamp compares as timestamps, a real with a double
   // precision as doubles.
   const TypeId lt = left.columns[size_t(left_column)].type;
   const TypeId rt = right.columns[size_t(right_column)].type;
   if (std::unique_ptr<ColumnAsType> l = widened(left, left_column, rt))
-    return mergejoinscansel(l->view, left_column, right, right_column);
+    return mergejoinscansel(l->view, left_column, right, right_column, descending, nulls_first);
   if (std::unique_ptr<ColumnAsType> r = widened(right, right_column, lt))
-    return mergejoinscansel(left, left_column, r->view, right_column);
+    return mergejoinscansel(left, left_column, r->view, right_column, descending, nulls_first);
   MergeScanFractions f;
   const std::optional<VariableRange> lr = variable_range(left, left_column);
   const std::optional<VariableRange> rr = variable_range(right, right_column);
@@ -361,8 +362,13 @@ MergeScanFractions mergejoinscansel(const RelationStatsView& left, int left_colu
   const TypeId rtype = right.columns[size_t(right_column)].type;
   // Only estimates from statistics count (scalarineqsel's default is disbelieved).
   auto believed = [](double s, double fallback) { return s != kDefaultIneqSel ? s : fallback; };
-  double lend = believed(ineq_selectivity(left, left_column, CmpOp::kLe, rr->max, ltype), 1.0);
-  double rend = believed(ineq_selectivity(right, right_column, CmpOp::kLe, lr->max, rtype), 1.0);
+  // Descending, each side ends where the other's minimum is and starts past its maximum.
+  const CmpOp to_end = descending ? CmpOp::kGe : CmpOp::kLe;
+  const CmpOp before = descending ? CmpOp::kGt : CmpOp::kLt;
+  double lend = believed(
+      ineq_selectivity(left, left_column, to_end, descending ? rr->min : rr->max, ltype), 1.0);
+  double rend = believed(
+      ineq_selectivity(right, right_column, to_end, descending ? lr->min : lr->max, rtype), 1.0);
   if (lend > rend) {
     lend = 1.0;
   } else if (lend < rend) {
@@ -370,14 +376,27 @@ MergeScanFractions mergejoinscansel(const RelationStatsView& left, int left_colu
   } else {
     lend = rend = 1.0;
   }
-  double lstart = believed(ineq_selectivity(left, left_column, CmpOp::kLt, rr->min, ltype), 0.0);
-  double rstart = believed(ineq_selectivity(right, right_column, CmpOp::kLt, lr->min, rtype), 0.0);
+  double lstart = believed(
+      ineq_selectivity(left, left_column, before, descending ? rr->max : rr->min, ltype), 0.0);
+  double rstart = believed(
+      ineq_selectivity(right, right_column, before, descending ? lr->max : lr->min, rtype), 0.0);
   if (lstart < rstart) {
     lstart = 0.0;
   } else if (lstart > rstart) {
     rstart = 0.0;
   } else {
     lstart = rstart = 0.0;
+  }
+  // NULLs sorted first are skipped too, whatever the bounds' estimates.
+  if (nulls_first) {
+    const auto nulls = [](const RelationStatsView& v, int column) {
+      const ColumnStats* st = v.columns[size_t(column)].stats;
+      return st != nullptr && st->valid ? double(st->null_frac) : 0.0;
+    };
+    lstart = clamp_probability(lstart + nulls(left, left_column));
+    lend = clamp_probability(lend + nulls(left, left_column));
+    rstart = clamp_probability(rstart + nulls(right, right_column));
+    rend = clamp_probability(rend + nulls(right, right_column));
   }
   if (lstart >= lend) lstart = 0.0, lend = 1.0;
   if (rstart >= rend) rstart = 0.0, rend = 1.0;

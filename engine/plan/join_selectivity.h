@@ -87,14 +87,16 @@ inline double ineqjoinsel() {
 double join_rows(JoinKind kind, double outer_rows, double inner_rows, double jselec,
                  double pselec = 1.0);
 
-// mergejoinscansel for a merge clause `left = right` over two columns sorted ascending,
-// NULLs last: how much of each input a merge join skips before its first possible match
-// and reads before either side runs out, from each column's range (get_variable_range:
-// the histogram's ends and the extreme MCVs) and the other column's scalarineqsel at
-// those bounds. Only the smaller end and the larger start are believed; a column without
+// mergejoinscansel for a merge clause `left = right` over two columns sorted ascending
+// (or descending), NULLs last (or first): how much of each input a merge join skips
+// before its first possible match and reads before either side runs out, from each
+// column's range (get_variable_range: the histogram's ends and the extreme MCVs) and
+// the other column's scalarineqsel at those bounds. Only the smaller end and the larger
+// start are believed; NULLs sorted first add their fraction to both; a column without
 // statistics gives the defaults (0 and 1). Returned as left = outer, right = inner.
 MergeScanFractions mergejoinscansel(const RelationStatsView& left, int left_column,
-                                    const RelationStatsView& right, int right_column);
+                                    const RelationStatsView& right, int right_column,
+                                    bool descending = false, bool nulls_first = false);
 
 // compute_semi_anti_join_factors from the join clauses' selectivities: `jselec` as the
 // SpecialJoinInfo's join type makes it (eqjoinsel_semi's for a semi or anti join; for a

@@ -362,8 +362,12 @@ class ScanChooser {
         may_order && q_.order.empty() && !q_.join_order.empty()
             ? index_order_prefix(keys, q_.join_order, q_.constant_columns, join_backward)
             : 0;
-    // build_index_paths' backward scan, for the descending order a join's ORDER BY wants.
-    const bool backward_path = join_keys > 0 && join_backward;
+    // build_index_paths' backward scan, for the descending order a join's ORDER BY wants
+    // (or a merge on a class it wants descending).
+    const auto& merge_down = q_.merge_descending;
+    const bool backward_path =
+        (join_keys > 0 && join_backward) ||
+        std::find(merge_down.begin(), merge_down.end(), keys[0]) != merge_down.end();
     const bool forward_path = !ic.empty() || presorted > 0 || index_only ||
                               (join_keys > 0 && !join_backward) ||
                               std::find(merge.begin(), merge.end(), keys[0]) != merge.end();

@@ -56,6 +56,7 @@ struct ScanQuery {
   // Columns a join above may merge on: an index that leads with one gives a path in its
   // order even with no condition to apply (PostgreSQL keeps it for its useful pathkeys).
   std::vector<int> merge_columns;
+  std::vector<int> merge_descending;  // those the ORDER BY wants descending: a backward scan
   // A join's ORDER BY, its leading keys that are this table's columns (descending, NULLs
   // where an index scan puts them): an index in that order gives a path, backward for
   // DESC, that a join above may keep for it (pathkeys_useful_for_ordering).

@@ -141,6 +141,15 @@ TEST_F(IndexedJoinTables, JoinClausesMoveIntoTheParameterizedScan) {
   EXPECT_NE(text.find("Nested Loop (actual rows=1979 loops=1)"), std::string::npos) << text;
 }
 
+// right_merge_direction: an index is useful for a merge in the direction the ORDER BY
+// wants the merge key's class, wherever in the ORDER BY it stands, so a backward scan
+// feeds a descending Merge Join (hash joins and nested loops off: pg15/merge_desc.out).
+TEST_F(IndexedJoinTables, MergeJoinsRunInTheOrderByDirection) {
+  s_.execute("set enable_hashjoin = off");
+  s_.execute("set enable_nestloop = off");
+  EXPECT_EQ(testing::check_pg15_queries(s_, "merge_desc.out"), 4u);
+}
+
 // A semi join's right side unique-ified by a HashAggregate that its statistics said was
 // small (ten values analyzed, twenty thousand since) still answers when the groups
 // outgrow hash_mem: the table stays in memory, as a DISTINCT's does, where PostgreSQL
