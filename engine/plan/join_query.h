@@ -133,6 +133,7 @@ struct JoinOrderItem {
   std::shared_ptr<TypedExpr> expr;
   bool descending = false;
   bool nulls_first = false;
+  std::string shown;  // as a Sort Key names it (drop_redundant_order_keys)
 };
 
 // An entry of SELECT DISTINCT's clause as PostgreSQL's transformDistinctClause makes it:

@@ -435,8 +435,7 @@ class JoinSelectPlanner {
     std::unique_ptr<scans::ExecNode> sort;
     if (presorted > 0) {
       std::string presorted_text;
-      for (size_t i = 0; i < presorted; ++i)
-        presorted_text += (i ? ", " : "") + deparse_key(*q_.order[i].expr);
+      for (size_t i = 0; i < presorted; ++i) presorted_text += (i ? ", " : "") + q_.order[i].shown;
       sort = std::make_unique<scans::IncrementalSortNode>(std::move(top.node), std::move(keys),
                                                           presorted, q_.order_text, presorted_text,
                                                           kSortMemoryLimitBytes);
@@ -446,10 +445,6 @@ class JoinSelectPlanner {
     }
     sort->estimate = {cost.startup, cost.total, cost.rows, width};
     top = {std::move(sort), cost};
-  }
-
-  static std::string deparse_key(const TypedExpr& e) {
-    return e.kind == TypedExpr::Kind::kColumn ? deparse(e) : "(" + deparse(e) + ")";
   }
 
   double presorted_groups(size_t keys, double rows) const {

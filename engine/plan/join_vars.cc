@@ -144,9 +144,19 @@ void drop_redundant_order_keys(JoinQuery& q, bool distinct) {
       sorted_classes.push_back(key);
     }
     const bool odd_nulls = item.nulls_first != item.descending;
-    // A computed key prints in parentheses of its own, as show_sort_keys deparses it.
+    // A computed key prints in parentheses of its own, as show_sort_keys deparses it; a
+    // column of a class as the select list's first member of it (prepare_sort_from_pathkeys
+    // finds the class in the Sort's input target list).
+    const TypedExpr* shown = &e;
+    if (e.kind == TypedExpr::Kind::kColumn && q.key_of(e.slot) < q.classes.size())
+      for (const std::shared_ptr<TypedExpr>& t : q.targets)
+        if (t->kind == TypedExpr::Kind::kColumn && q.key_of(t->slot) == q.key_of(e.slot)) {
+          shown = t.get();
+          break;
+        }
     const std::string text =
-        e.kind == TypedExpr::Kind::kColumn ? deparse(e) : "(" + deparse(e) + ")";
+        e.kind == TypedExpr::Kind::kColumn ? deparse(*shown) : "(" + deparse(e) + ")";
+    item.shown = text;
     q.order_text += (q.order_text.empty() ? "" : ", ") + text + (item.descending ? " DESC" : "") +
                     (odd_nulls ? (item.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
     kept.push_back(std::move(item));
