@@ -209,24 +209,31 @@ class Distributor {
     for (size_t i = 0; i < members_.size(); ++i) {
       ExpressionMember& m = members_[i];
       if (m.taken) continue;
+      // One class for the clauses equating one expression, or one var, with others.
       const std::string text = deparse(m.bound);
       std::vector<ExpressionMember*> same{&m};
       for (size_t j = i + 1; j < members_.size(); ++j)
         if (!members_[j].taken && members_[j].bound.type == m.bound.type &&
-            deparse(members_[j].bound) == text)
+            (deparse(members_[j].bound) == text || members_[j].var == m.var))
           same.push_back(&members_[j]);
       const bool in_class = std::any_of(same.begin(), same.end(), [&](ExpressionMember* x) {
         return class_index(x->var).has_value();
       });
       if (same.size() < 2 && !in_class) continue;
       const size_t target = merge_classes(same);
-      q_.classes[target].exprs.push_back({m.bound, m.rel});
-      q_.classes[target].expression_rels |= Relids(1) << m.rel;
-      for (ExpressionMember* x : same) x->taken = true;
-      Relids reach = q_.classes[target].expression_rels;
-      for (uint32_t v : q_.classes[target].members) reach |= Relids(1) << q_.vars[v].rel;
-      need(m.bound, reach);
-      for (uint32_t v : q_.classes[target].members) q_.vars[v].where_needed |= reach;
+      JoinClass& c = q_.classes[target];
+      for (ExpressionMember* x : same) {
+        x->taken = true;
+        const bool known = std::any_of(c.exprs.begin(), c.exprs.end(), [&](const ClassExpr& e) {
+          return deparse(e.expr) == deparse(x->bound);
+        });
+        if (!known) c.exprs.push_back({x->bound, x->rel});
+        c.expression_rels |= Relids(1) << x->rel;
+      }
+      Relids reach = c.expression_rels;
+      for (uint32_t v : c.members) reach |= Relids(1) << q_.vars[v].rel;
+      for (const ClassExpr& e : c.exprs) need(e.expr, reach);
+      for (uint32_t v : c.members) q_.vars[v].where_needed |= reach;
     }
   }
 

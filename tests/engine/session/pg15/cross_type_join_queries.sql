@@ -37,3 +37,5 @@ select count(*) from sk, rf a, rf b where a.f = sk.s and b.f = a.r and sk.id < 2
 select count(*) from nk, sk where nk.id = sk.id and (nk.n between 10 and 20 or sk.s < 3)
 select count(*) from nk, sk where nk.id = sk.id and ((nk.n >= 10 and nk.n <= 20 and nk.id > 5) or sk.s < 3)
 select count(*) from rf a where a.id < 2000 and a.f in (select b.r from rf b where b.id < 5000)
+select count(*) from sk a left join nk on a.s = nk.n join sk b on nk.n = b.s where a.id < 40 and b.id < 60
+select a.id, b.id from sk a join nk on a.s = nk.n join sk b on nk.n = b.s where a.id < 12 and b.id < 9 and nk.id < 3000 order by 1, 2
