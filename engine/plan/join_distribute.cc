@@ -155,8 +155,8 @@ class Distributor {
       const TypedExpr& var = e.args[side];
       const TypedExpr& other = e.args[1 - side];
       // Of the var's own type, or real with double precision (float_ops).
-      const bool float_pair = other.type != var.type && !same_btree_family(other.type, var.type) &&
-                              same_class_family(other.type, var.type);
+      const bool float_pair =
+          same_class_family(other.type, var.type) && !same_btree_family(other.type, var.type);
       if (var.kind != TypedExpr::Kind::kColumn || other.kind == TypedExpr::Kind::kColumn ||
           (other.type != var.type && !float_pair) || other.form == TypedExpr::Form::kRelabel)
         continue;

@@ -66,15 +66,13 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       path->relids = inner.relids;
       path->width = inner.width;
       path->required_outer = Relids(1) << other;
-      // The keys the path applies (the classes come first in the request), then the
-      // filters' outer values.
+      // The keys the path applies (the classes come first in the request).
       for (size_t i : sp.applied) {
         path->param_exprs.push_back(r.outer[i]);
         path->param_keys.push_back(r.written[i]);
         path->param_binary = path->param_binary || !r.clauses[i].hashable;
         if (i < r.classes.size()) path->param_classes.push_back(r.classes[i]);
       }
-      path->param_exprs.insert(path->param_exprs.end(), values.begin(), values.end());
       // Every movable filter leaves the Join Filter: a key or in the scan's Filter.
       for (const ParamRequest::Movable& m : r.movable) {
         add_spellings(m.filter->expr, path->param_filters);
@@ -83,6 +81,10 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
                                                      size_t(m.key)) != sp.applied.end();
         path->param_moved = path->param_moved || !applied;
       }
+      // The Filter's outer values follow the keys' among the parameters (none to set per
+      // outer row when every filter is a key the index applies).
+      if (path->param_moved)
+        path->param_exprs.insert(path->param_exprs.end(), values.begin(), values.end());
       path->memo_blocked = path->param_moved && !sides;
       if (path->param_moved && sides) set_memo_keys(*path, r, sp.applied, *sides, values);
       path->param_build = std::move(sp.build);
@@ -216,8 +218,6 @@ bool JoinSearch::add_filter_key(size_t rel, size_t other, const JoinFilterClause
                             : expr::coerce_implicitly(val, col.type, -1));
     }
     r.written.push_back(val);
-    add_spellings(e, r.filters);
-    r.needs.push_back(f.relids);
     return true;
   }
   return false;

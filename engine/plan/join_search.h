@@ -138,9 +138,7 @@ class JoinSearch {
   struct ParamRequest {
     std::vector<ParamClause> clauses;
     std::vector<TypedExpr> outer, written;
-    std::vector<uint32_t> classes;     // the classes of the first keys
-    std::vector<std::string> filters;  // each filter key's two spellings
-    std::vector<Relids> needs;         // the relations each filter key waits for
+    std::vector<uint32_t> classes;  // the classes of the first keys
     // Every movable Join Filter in the query's order (ppi_clauses' joininfo part), with
     // its key's place in `clauses` (-1: no key; an index that does not apply a key
     // filters by it too).
