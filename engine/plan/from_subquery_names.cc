@@ -214,10 +214,22 @@ const NsCol& merged_column(const sql::FromItem& f, const NsCol& l, const NsCol& 
     }
   };
   const int a = rank(*lt), b = rank(*rt);
-  if (a == 0 || b == 0 || (a > 10) != (b > 10) || f.join != sql::JoinKind::kInner)
+  // select_common_type: a number widens to the larger type; varchar and text coerce to
+  // each other implicitly, so the left side's type stays (a varchar's typmod dropped,
+  // which this does not model: text must be on the left).
+  if (a == 0 || b == 0 || (a > 10) != (b > 10) || a == 11)
     throw not_supported("JOIN ... USING over columns of different types beside a subquery",
                         f.position);
-  return a > b ? l : r;
+  const bool left_is_common = a > b;
+  // An outer join's merged column is its kept side's coerced: the column itself only
+  // when that side already has the common type.
+  const bool kept_side_is_common = f.join == sql::JoinKind::kInner ||
+                                   (f.join == sql::JoinKind::kLeft && left_is_common) ||
+                                   (f.join == sql::JoinKind::kRight && !left_is_common);
+  if (!kept_side_is_common)
+    throw not_supported("JOIN ... USING over columns of different types beside a subquery",
+                        f.position);
+  return left_is_common ? l : r;
 }
 
 bool calls_volatile(const sql::Expr& e) {

@@ -39,3 +39,6 @@ select count(*) from nk, sk where nk.id = sk.id and ((nk.n >= 10 and nk.n <= 20 
 select count(*) from rf a where a.id < 2000 and a.f in (select b.r from rf b where b.id < 5000)
 select count(*) from sk a left join nk on a.s = nk.n join sk b on nk.n = b.s where a.id < 40 and b.id < 60
 select a.id, b.id from sk a join nk on a.s = nk.n join sk b on nk.n = b.s where a.id < 12 and b.id < 9 and nk.id < 3000 order by 1, 2
+select t, x.id, y.id from (select t, id from tk where id < 60) x left join (select v as t, id from vk where id < 80) y using (t) order by 1, 2
+select t, count(*) from (select t from tk where id < 60) x join (select v as t from vk where id < 80) y using (t) group by t order by 1
+select k, count(*) from (select s as k from sk where id < 40) a right join (select k from dt where k < 50) b using (k) group by k order by 1
