@@ -156,7 +156,7 @@ class Distributor {
       const TypedExpr& other = e.args[1 - side];
       // Of the var's own type, or real with double precision (float_ops).
       const bool float_pair =
-          same_class_family(other.type, var.type) && !same_btree_family(other.type, var.type);
+          same_hash_family(other.type, var.type) && !same_btree_family(other.type, var.type);
       if (var.kind != TypedExpr::Kind::kColumn || other.kind == TypedExpr::Kind::kColumn ||
           (other.type != var.type && !float_pair) || other.form == TypedExpr::Form::kRelabel)
         continue;

@@ -116,7 +116,7 @@ void JoinSearch::set_memo_keys(JoinPath& path, const ParamRequest& r,
       path.memo_params.push_back(applied.size() + sides[m]);
     }
     const TypedExpr& e = r.movable[m].filter->expr;
-    const bool hashable = e.name == "=" && same_class_family(e.args[0].type, e.args[1].type);
+    const bool hashable = e.name == "=" && same_hash_family(e.args[0].type, e.args[1].type);
     path.param_binary = path.param_binary || !hashable;
   }
   for (size_t i = 0; i < applied.size(); ++i)
@@ -208,7 +208,7 @@ bool JoinSearch::add_filter_key(size_t rel, size_t other, const JoinFilterClause
     pc.outer_left = side == 1;
     // An equality of one type, of two integers or of real and double precision hashes.
     pc.hashable =
-        equality && (same_key_type(col.type, val.type) || same_class_family(col.type, val.type));
+        equality && (same_key_type(col.type, val.type) || same_hash_family(col.type, val.type));
     r.clauses.push_back(std::move(pc));
     if (date_from_timestamp(val.type, col.type)) {
       r.outer.push_back(exact_date_of(val));

@@ -532,7 +532,7 @@ class JoinBinder {
     const Resolved a = resolve(*e.args[0], q_.all_rels());
     const Resolved b = resolve(*e.args[1], q_.all_rels());
     const uint32_t va = q_.var_of(a.rel, a.column), vb = q_.var_of(b.rel, b.column);
-    if (a.rel == b.rel || !same_class_family(q_.vars[va].type, q_.vars[vb].type))
+    if (a.rel == b.rel || !same_merge_family(q_.vars[va].type, q_.vars[vb].type))
       return std::nullopt;
     return std::pair{va, vb};
   }

@@ -218,20 +218,21 @@ inline bool same_btree_family(TypeId a, TypeId b) {
   auto string = [](TypeId t) { return t == TypeId::kText || t == TypeId::kVarchar; };
   return a == b || (integer(a) && integer(b)) || (string(a) && string(b));
 }
-// The families an equivalence class spans (and a semi join unique-ifies over):
+// Whether `a = b` hashes across its types (and a semi join unique-ifies over it):
 // same_btree_family's, and real with double precision (float_ops), whose hashes agree.
-inline bool same_class_family(TypeId a, TypeId b) {
+inline bool same_hash_family(TypeId a, TypeId b) {
   auto floating = [](TypeId t) { return t == TypeId::kFloat4 || t == TypeId::kFloat8; };
   return same_btree_family(a, b) || (floating(a) && floating(b));
 }
 // The same, with the cross-type families a WHERE's equality merges over: date, timestamp
-// and timestamptz (datetime_ops), real and double precision (float_ops).
+// and timestamptz (datetime_ops), real and double precision (float_ops). An equivalence
+// class spans these; a clause between two of its members of different datetime types
+// merges but does not hash.
 inline bool same_merge_family(TypeId a, TypeId b) {
   auto datetime = [](TypeId t) {
     return t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestamptz;
   };
-  auto floating = [](TypeId t) { return t == TypeId::kFloat4 || t == TypeId::kFloat8; };
-  return same_btree_family(a, b) || (datetime(a) && datetime(b)) || (floating(a) && floating(b));
+  return same_hash_family(a, b) || (datetime(a) && datetime(b));
 }
 
 // Whether `s` reads more than one relation (a FROM list or a join, or a subquery in
