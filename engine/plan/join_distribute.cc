@@ -12,6 +12,7 @@ struct Constant {
   uint32_t var;
   const sql::Expr* value;
   bool below_outer_join;
+  TypeId type;  // the type `var = value` gave it (an untyped literal takes the var's)
 };
 
 // A Join Filter `var = expression` (Distributor::expression_member): the expression
@@ -56,7 +57,8 @@ class Distributor {
       rel.restrictions.push_back(c.expr);
       if (auto k = eq_.var_constant(*c.expr)) {
         rel.constant_columns.push_back(q_.vars[k->first].column);
-        if (p.may_equate) constants_.push_back({k->first, k->second, p.below_outer_join});
+        if (p.may_equate) constants_.push_back(
+              {k->first, k->second, p.below_outer_join, q_.vars[k->first].type});
       }
       return;
     }
@@ -138,7 +140,7 @@ class Distributor {
       for (uint32_t v : members)
         if (!std::any_of(constants_.begin(), constants_.end(),
                          [&](const Constant& k) { return k.var == v; }))
-          restrict_to(v, *constant->value);
+          restrict_to(v, *constant);
     }
   }
 
@@ -285,12 +287,17 @@ class Distributor {
     return q_.constant_classes.back();
   }
 
-  void restrict_to(uint32_t v, const sql::Expr& value) {
+  // `member = constant`; a literal keeps the type its own equality gave it, so a
+  // timestamptz member of a date's class compares with `'2022-01-26'::date`.
+  void restrict_to(uint32_t v, const Constant& k) {
     const QueryVar& var = q_.vars[v];
     auto e = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, 0);
     e->name = "=";
     e->args.push_back(eq_.column_ref(var.rel, var.column));
-    e->args.push_back(eq_.copy(value));
+    std::unique_ptr<sql::Expr> value = eq_.copy(*k.value);
+    if (k.value->kind == sql::ExprKind::kStrConst && !same_hash_family(var.type, k.type))
+      value = cast_to(std::move(value), k.type, -1);
+    e->args.push_back(std::move(value));
     q_.rels[size_t(var.rel)].restrictions.push_back(e.get());
     q_.rels[size_t(var.rel)].constant_columns.push_back(var.column);
     q_.derived.push_back(std::move(e));
@@ -318,8 +325,8 @@ class Distributor {
         const Constant* k = constant_of(find(outer));
         if (!k) continue;
         // Constant only where the inner side is scanned: above the join it may be NULL.
-        restrict_to(inner, *k->value);
-        constants_.push_back({inner, k->value, true});
+        restrict_to(inner, *k);
+        constants_.push_back({inner, k->value, true, k->type});
         f.redundant = true;
         changed = true;
       }

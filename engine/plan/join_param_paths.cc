@@ -149,14 +149,20 @@ void JoinSearch::add_class_params(size_t rel, size_t other, ParamRequest& r) con
       }
       continue;
     }
-    // A real outer value keys a double precision index (float_ops across types).
+    // A real outer value keys a double precision index, a date one a timestamp index
+    // (float_ops, datetime_ops across types); a timestamp keys a date index by the date
+    // it is the midnight of.
     const TypeId key_type = q_.vars[*in].type, out_type = q_.vars[*out].type;
     const bool widened = !same_key_type(key_type, out_type) && widens_to(out_type, key_type);
-    if (!same_key_type(key_type, out_type) && !widened) continue;
+    const bool narrowed = date_from_timestamp(out_type, key_type);
+    if (!same_key_type(key_type, out_type) && !widened && !narrowed) continue;
     r.written.push_back(q_.var_equality(*in, *out).args[1]);
-    r.outer.push_back(widened ? expr::coerce_implicitly(r.written.back(), key_type, -1)
-                              : r.written.back());
-    r.clauses.push_back({q_.vars[*in].column, deparse(r.written.back()), 0});
+    r.outer.push_back(narrowed  ? exact_date_of(r.written.back())
+                      : widened ? expr::coerce_implicitly(r.written.back(), key_type, -1)
+                                : r.written.back());
+    ParamClause pc{q_.vars[*in].column, deparse(r.written.back()), 0};
+    pc.hashable = same_hash_family(key_type, out_type);
+    r.clauses.push_back(std::move(pc));
     r.classes.push_back(uint32_t(c));
   }
 }

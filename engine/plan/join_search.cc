@@ -245,17 +245,20 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     const QueryVar& b = q_.vars[*m2];
     RestrictClause rc;
     rc.expr = q_.var_equality(*m1, *m2);
-    // Integers of two widths compare as int8, varchar and text as text.
-    const TypeId cmp = a.type == b.type                                         ? a.type
-                       : is_text(a.type) && is_text(b.type)                     ? TypeId::kText
-                       : a.type == TypeId::kFloat4 || a.type == TypeId::kFloat8 ? TypeId::kFloat8
-                                                                                : TypeId::kInt8;
+    // Integers of two widths compare as int8, varchar and text as text, the rest as the
+    // operator's common type (double precision, timestamp or timestamptz).
+    const TypeId cmp = a.type == b.type                           ? a.type
+                       : is_text(a.type) && is_text(b.type)       ? TypeId::kText
+                       : is_integer(a.type) && is_integer(b.type) ? TypeId::kInt8
+                                                                  : rc.expr.compare_as;
     rc.selectivity = eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kInner, cmp);
     rc.semi_selectivity =
         semi_or_anti ? eqjoinsel(join_var(*m1), join_var(*m2), JoinKind::kSemi, cmp, inner_rows)
                      : rc.selectivity;
-    if (a.type != b.type && cmp == TypeId::kFloat8) {
-      rc.pushed_down = true;  // real = double precision: each side hashed and sorted as double
+    if (!same_btree_family(a.type, b.type)) {
+      // real = double precision, date = timestamptz: each side hashed (if its family
+      // hashes across types) and sorted as the common type.
+      rc.pushed_down = true;
       mark_equi(rc, rel1, rel2, uint32_t(c));
     } else {
       rc.equi = true;

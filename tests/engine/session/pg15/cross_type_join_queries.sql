@@ -42,3 +42,7 @@ select a.id, b.id from sk a join nk on a.s = nk.n join sk b on nk.n = b.s where 
 select t, x.id, y.id from (select t, id from tk where id < 60) x left join (select v as t, id from vk where id < 80) y using (t) order by 1, 2
 select t, count(*) from (select t from tk where id < 60) x join (select v as t from vk where id < 80) y using (t) group by t order by 1
 select k, count(*) from (select s as k from sk where id < 40) a right join (select k from dt where k < 50) b using (k) group by k order by 1
+select count(*) from dd, tzt where dd.d = tzt.tz and dd.d = '2020-03-01'
+select dd.k, tzt.id from dd join tzt on tzt.ts = dd.d where dd.d = date '2020-02-01' and tzt.id < 3000 order by 2
+select count(*) from dd, tzt, dk where dd.d = tzt.tz and tzt.tz = dk.d and dd.k < 20
+select count(*) from dd join tzt on dd.d = tzt.ts left join dk on dk.d = tzt.ts where dd.k between 5 and 9
