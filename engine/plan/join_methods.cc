@@ -96,10 +96,17 @@ void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const 
   if (unique == UniqueSide::kOuter) p.outer_total = p.outer_startup = unique_path;
   if (unique == UniqueSide::kInner) p.inner_total = unique_path;
   // A semi or anti join's inner side is not proven unique (PostgreSQL 15 does not try);
-  // a unique-ified one meets each outer row at most once.
+  // a unique-ified one counts as unique only below an outer side that holds the semi
+  // join's whole left side (add_paths_to_joinrel's JOIN_UNIQUE_INNER).
   const bool semi_or_anti = kind == JoinKind::kSemi || kind == JoinKind::kAnti;
-  p.inner_unique =
-      unique == UniqueSide::kInner || (!semi_or_anti && inner_is_unique(inner, * restrict, kind));
+  p.inner_unique = unique == UniqueSide::kInner
+                       ? std::any_of(q_.special_joins.begin(), q_.special_joins.end(),
+                                     [&](const SpecialJoin& sj) {
+                                       return sj.kind == JoinKind::kSemi &&
+                                              sj.syn_righthand == inner.relids &&
+                                              (sj.min_lefthand & ~outer.relids) == 0;
+                                     })
+                       : !semi_or_anti && inner_is_unique(inner, *restrict, kind);
   if (p.inner_unique || semi_or_anti) {
     // compute_semi_anti_join_factors over the clauses that decide matches.
     double jselec = 1, nselec = 1;

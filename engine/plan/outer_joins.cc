@@ -307,6 +307,11 @@ bool join_is_legal(const std::vector<SpecialJoin>& joins, Relids rel1, Relids re
     if (subset(j.min_lefthand | j.min_righthand, rel1) ||
         subset(j.min_lefthand | j.min_righthand, rel2))
       continue;  // done inside one input
+    // A semi join's right side joined to other relations inside one input was
+    // unique-ified there: what is left is an inner join.
+    if (j.kind == JoinKind::kSemi && ((subset(j.syn_righthand, rel1) && rel1 != j.syn_righthand) ||
+                                      (subset(j.syn_righthand, rel2) && rel2 != j.syn_righthand)))
+      continue;
     if (subset(j.min_lefthand, rel1) && subset(j.min_righthand, rel2)) {
       if (match >= 0) return false;
       match = int(i);

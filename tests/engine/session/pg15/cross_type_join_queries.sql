@@ -46,3 +46,6 @@ select count(*) from dd, tzt where dd.d = tzt.tz and dd.d = '2020-03-01'
 select dd.k, tzt.id from dd join tzt on tzt.ts = dd.d where dd.d = date '2020-02-01' and tzt.id < 3000 order by 2
 select count(*) from dd, tzt, dk where dd.d = tzt.tz and tzt.tz = dk.d and dd.k < 20
 select count(*) from dd join tzt on dd.d = tzt.ts left join dk on dk.d = tzt.ts where dd.k between 5 and 9
+select count(*) from rf a, sk b where a.f = b.id and b.s < 5 and exists (select 1 from nk where a.f = nk.n)
+select count(*) from rf a, nk b where a.f = b.id and b.n < 30 and exists (select 1 from sk where a.f = sk.s and sk.id < 300)
+select count(*) from rf a, dt b where a.id = b.k and b.k < 500 and a.f in (select n from nk where id < 4000)
