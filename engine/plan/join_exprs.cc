@@ -3,6 +3,7 @@
 #include "engine/sql/expr_bind.h"
 
 #include "engine/core/stack_depth.h"
+#include "engine/plan/from_subquery_names.h"
 #include "engine/plan/join_query.h"
 
 namespace tp {
@@ -27,6 +28,14 @@ bool is_constant(const sql::Expr& e) {
     case sql::ExprKind::kCast:
     case sql::ExprKind::kUnary:
       return is_constant(*e.args[0]);
+    // An expression of no column that gives one value per statement (`now() - interval
+    // '3 days'`): PostgreSQL's pseudo-constant class member.
+    case sql::ExprKind::kBinary:
+      return is_constant(*e.args[0]) && is_constant(*e.args[1]);
+    case sql::ExprKind::kFuncCall:
+      return !e.star_arg && !from_subqueries::calls_volatile(e) &&
+             std::all_of(e.args.begin(), e.args.end(),
+                         [](const sql::ExprPtr& a) { return is_constant(*a); });
     default:
       return false;
   }

@@ -15,7 +15,7 @@ namespace tp {
 std::string quoted(const std::string& s);
 // "<what> is not supported yet" (0A000) at `position`.
 Error not_supported(const std::string& what, int position);
-// A literal, or a cast or sign of one.
+// A literal, a cast or sign of one, or an expression of them and stable functions.
 bool is_constant(const sql::Expr& e);
 // The conjuncts of `e` (its top-level ANDs taken apart).
 void split_and(const sql::Expr* e, std::vector<const sql::Expr*>& out);

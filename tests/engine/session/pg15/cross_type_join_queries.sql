@@ -49,3 +49,5 @@ select count(*) from dd join tzt on dd.d = tzt.ts left join dk on dk.d = tzt.ts 
 select count(*) from rf a, sk b where a.f = b.id and b.s < 5 and exists (select 1 from nk where a.f = nk.n)
 select count(*) from rf a, nk b where a.f = b.id and b.n < 30 and exists (select 1 from sk where a.f = sk.s and sk.id < 300)
 select count(*) from rf a, dt b where a.id = b.k and b.k < 500 and a.f in (select n from nk where id < 4000)
+select dd.k, count(*) from dd join tzt on dd.d = tzt.tz where tzt.tz = timestamptz '2020-03-01 00:00+00' + interval '1 day' group by 1
+select count(*) from dd full join dk on dd.d = dk.d where dk.d = date '2020-05-01' + 3 and dd.k < 200
