@@ -56,3 +56,7 @@ select t.id from t join w on w.k = t.id where (t.v is null and false) and (selec
 select t.id, (select count(*) from u where u.k = t.k) from t join w on w.k = t.id order by w.y desc limit 3
 select t.id, w.y, (select max(x) from u where u.k = t.k) from t join w on w.k = t.id where t.id < 300 order by t.v, t.id limit 4
 select t.id, (select max(x) from u where u.k = t.k) as m from t join w on w.k = t.id order by m desc, t.id limit 2
+select id from t where t.k <> null and t.k > (select avg(x) from u)
+select t.id from t join w on w.k = t.id where t.v > 3 and (t.name like null or null) and w.y < (select max(x) from u)
+select count(*) from t where id between null and 5 and k = (select min(k) from u)
+select id from t where (id < 5 or v = null) and k = (select min(k) from u) order by id
