@@ -81,6 +81,14 @@ bool same_pair(const Clause& a, const Clause& b) {
   return (a0 == b0 && a1 == b1) || (a0 == b1 && a1 == b0);
 }
 
+// The nodes' kinds and the columns and parameters they read: two expressions that print
+// alike may still read different things (a column `k` and an outer `k` printed bare).
+std::string reads_of(const TypedExpr& e) {
+  std::string s = std::to_string(int(e.kind)) + ":" + std::to_string(e.slot) + "(";
+  for (const TypedExpr& a : e.args) s += reads_of(a) + ",";
+  return s + ")";
+}
+
 // A restriction `x = x` over one non-volatile expression: process_equivalence makes it
 // `x IS NOT NULL` (every `=` here is strict), in place.
 bool is_self_equality(const Clause& c) {
@@ -88,7 +96,7 @@ bool is_self_equality(const Clause& c) {
   const TypedExpr& e = *c.expr;
   if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return false;
   if (e.args[0].is_const() || expr_is_volatile(e)) return false;
-  return deparse(e.args[0]) == deparse(e.args[1]);
+  return deparse(e.args[0]) == deparse(e.args[1]) && reads_of(e.args[0]) == reads_of(e.args[1]);
 }
 
 Clause not_null(const Clause& equality) {

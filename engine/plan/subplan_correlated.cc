@@ -71,7 +71,9 @@ CorrelatedPlan plan_correlated(PlanContext& ctx, const sql::Select& sub,
     p.slot = slot_base + uint32_t(at - out.outer_columns.begin());
     p.type = col->type;
     p.typmod = col->typmod;
-    p.name = sql::quote_identifier(table->refname) + "." + sql::quote_identifier(col->name);
+    p.name = table->shown_bare
+                 ? sql::quote_identifier(col->name)
+                 : sql::quote_identifier(table->refname) + "." + sql::quote_identifier(col->name);
     return p;
   };
   ScopedOuterRefs scope(&refs);

@@ -37,6 +37,9 @@ struct CorrelatedPlan {
 struct OuterTable {
   std::string refname;
   const RelationEntry* rel = nullptr;
+  // Its columns print bare: the outer query's relations are a dummy Result (a WHERE
+  // that is always false), which has no relation to qualify them by.
+  bool shown_bare = false;
 };
 
 // `sub` planned with the columns of the `outer` tables that its own table does not

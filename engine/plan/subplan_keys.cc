@@ -94,7 +94,7 @@ std::optional<Clause> init_param_clause(const Clause& c) {
     // An inequality bounds the key as written (`n < $1`, `$1 > n` commuted).
     Clause p =
         Clause::param_cmp(int(col.slot), side == 0 ? *op : commute(*op), *param, deparse(value));
-    p.constant_left = side == 1 && *op != CmpOp::kEq;
+    p.constant_left = side == 1;
     p.expr = c.expr;
     return p;
   }

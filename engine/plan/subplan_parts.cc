@@ -3,6 +3,7 @@
 #include "engine/plan/aggregate_expr.h"
 #include "engine/plan/join_exprs.h"
 #include "scans/distinct.h"
+#include "scans/one_time_false.h"
 
 namespace tp {
 
@@ -70,7 +71,9 @@ scans::ExecNode* first_scan(scans::ExecNode& n) {
   const bool scan_or_join = name.find("Scan") != std::string::npos ||
                             name.find("Join") != std::string::npos ||
                             name.rfind("Nested Loop", 0) == 0;
-  if (scan_or_join && !n.explain_transparent()) return &n;
+  // A dummy relation's Result stands where the scans would.
+  const bool dummy = dynamic_cast<const scans::OneTimeFalseNode*>(&n) != nullptr;
+  if ((scan_or_join || dummy) && !n.explain_transparent()) return &n;
   for (scans::ExecNode* c : n.mutable_children())
     if (scans::ExecNode* found = first_scan(*c)) return found;
   return nullptr;

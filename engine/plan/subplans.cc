@@ -438,6 +438,8 @@ class SubPlanner {
             link.position);
       // A scalar subquery correlated on the outer tables: a SubPlan per row.
       std::vector<OuterTable> outer = outer_tables(link);
+      if (s_.where && where_folds_to_false(*s_.where))
+        for (OuterTable& t : outer) t.shown_bare = true;
       names->renamed = name_tables(*sub.from, *names);
       correlated = plan_correlated(ctx_, sub, outer, kCorrelationSlots + correlation_slots_);
       names->renamed.clear();

@@ -30,7 +30,7 @@ class SubPlanTables : public ::testing::Test {
 };
 
 TEST_F(SubPlanTables, PlansAndRowsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "subplans.out"), 62u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "subplans.out"), 65u);
 }
 
 TEST_F(SubPlanTables, ErrorsArePostgres) {

@@ -60,3 +60,6 @@ select id from t where t.k <> null and t.k > (select avg(x) from u)
 select t.id from t join w on w.k = t.id where t.v > 3 and (t.name like null or null) and w.y < (select max(x) from u)
 select count(*) from t where id between null and 5 and k = (select min(k) from u)
 select id from t where (id < 5 or v = null) and k = (select min(k) from u) order by id
+select id, (select count(*) from u where u.k = t.k) from t where t.k <> null limit 3
+select t.id, (select max(x) from u where t.v = u.k) from t join w on w.k = t.id where false
+select id, (select count(*) from u where u.z = t.k) from t where t.k = 3 limit 2
