@@ -24,6 +24,7 @@ struct ExpressionMember {
   int rel = 0;                      // the relation it reads
   size_t filter = 0;                // its clause in q.filters
   bool taken = false;               // a class took it: the filter goes
+  bool written_first = false;       // the clause's left side (`f(y) = x`)
 };
 
 bool contains(const std::vector<uint32_t>& v, uint32_t x) {
@@ -170,6 +171,7 @@ class Distributor {
       m.var = var.slot;
       m.expr = std::move(written);
       m.bound = other;
+      m.written_first = side == 1;
       return m;
     }
     return std::nullopt;
@@ -253,6 +255,7 @@ class Distributor {
     if (!target) {
       q_.classes.push_back({});
       target = q_.classes.size() - 1;
+      q_.classes[*target].expr_first = same[0]->written_first;
     }
     for (ExpressionMember* x : same) {
       const std::optional<size_t> c = class_index(x->var);

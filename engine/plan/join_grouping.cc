@@ -148,7 +148,9 @@ class JoinGrouping::Planner : public grouping_detail::GroupingSteps {
       const GroupKey& k = g_.keys[pathkeys_[i]];
       const uint32_t key = query_pathkeys[i].key;
       if (k.column >= 0 && key < q_.classes.size())
-        exprs.push_back({int(q_.classes[key].members[0]), k.expr.get()});
+        exprs.push_back({int(q_.first_member_var(key)), k.expr.get()});
+      else if (k.column >= 0)
+        exprs.push_back({int(q_.expression_class_var(uint32_t(k.column))), k.expr.get()});
       else
         exprs.push_back({k.column, k.expr.get()});
     }

@@ -90,6 +90,9 @@ struct JoinClass {
   // The relations of its expression members (`(s3.a)::numeric` of `x.n = s3.a AND x.n =
   // 1100` in a class with a constant, which the constant restricts too).
   Relids expression_rels = 0;
+  // PostgreSQL lists exprs[0] first: the class began with `f(y) = x` (process_equivalence
+  // keeps its members in the order the clauses brought them).
+  bool expr_first = false;
 };
 
 // A conjunct over several relations that is no class's: a Join Filter where all of them
@@ -193,6 +196,12 @@ struct JoinQuery {
   std::string column_name(int rel, int column) const;
   // A var's pathkey: its class's index, or a key of its own (classes.size() + var).
   uint32_t key_of(uint32_t var) const;
+  // The var estimate_num_groups counts for a class's first member: the var itself, or
+  // the one var an expression member that comes first reads.
+  uint32_t first_member_var(uint32_t key) const;
+  // The same for a var in no class that a WHERE's `f(x) = var` (f(x) written first)
+  // would have made one of: x, the one var f reads; else `var` itself.
+  uint32_t expression_class_var(uint32_t var) const;
   // The vars a relation of `relids` returns (those read above it), ascending.
   std::vector<uint32_t> output_vars(Relids relids) const;
   // The two vars of each outer join's `x = y` of one family, both ways round: merge

@@ -7,32 +7,6 @@
 
 namespace tp {
 
-namespace {
-
-// The var whose statistics count the groups of `var`'s class when that class, to
-// PostgreSQL, was made by a WHERE's `f(x) = var` with f(x) written first (its first
-// member): x, the one var f reads; else `var` itself.
-uint32_t expression_class_var(const JoinQuery& q, uint32_t var) {
-  for (const JoinFilterClause& f : q.filters) {
-    const TypedExpr& e = f.expr;
-    if (!f.pushed_down || e.kind != TypedExpr::Kind::kCall || e.name != "=" ||
-        e.form != TypedExpr::Form::kInfix || e.args.size() != 2)
-      continue;
-    const TypedExpr& right = strip_relabel(e.args[1]);
-    if (right.kind != TypedExpr::Kind::kColumn || right.slot != var ||
-        strip_relabel(e.args[0]).kind == TypedExpr::Kind::kColumn)
-      continue;
-    std::vector<uint32_t> vars;
-    expr_slots(e.args[0], vars);
-    std::sort(vars.begin(), vars.end());
-    vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
-    if (vars.size() == 1) return vars[0];
-  }
-  return var;
-}
-
-}  // namespace
-
 // estimate_num_groups over the first `keys` ORDER BY keys (cost_incremental_sort's
 // input groups): each a var (a class's first member), else 200 groups at most.
 double presorted_order_groups(const JoinQuery& q, const std::vector<JoinGroupingRel>& stats,
@@ -43,7 +17,7 @@ double presorted_order_groups(const JoinQuery& q, const std::vector<JoinGrouping
     if (e.kind != TypedExpr::Kind::kColumn) return std::min(rows, 200.0);
     const uint32_t key = q.key_of(e.slot);
     const uint32_t var =
-        key < q.classes.size() ? q.classes[key].members[0] : expression_class_var(q, e.slot);
+        key < q.classes.size() ? q.first_member_var(key) : q.expression_class_var(e.slot);
     const QueryVar& v = q.vars[var];
     const RelationStatsView* view = stats[size_t(v.rel)].view;
     if (!view) return std::min(rows, 200.0);

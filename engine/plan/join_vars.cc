@@ -29,6 +29,40 @@ uint32_t JoinQuery::key_of(uint32_t var) const {
   return uint32_t(classes.size()) + var;
 }
 
+uint32_t JoinQuery::first_member_var(uint32_t key) const {
+  const JoinClass& c = classes[key];
+  if (c.expr_first && !c.exprs.empty()) {
+    std::vector<uint32_t> read;
+    expr_slots(c.exprs[0].expr, read);
+    std::sort(read.begin(), read.end());
+    read.erase(std::unique(read.begin(), read.end()), read.end());
+    if (read.size() == 1) return read[0];
+  }
+  return c.members[0];
+}
+
+// The var whose statistics count the groups of `var`'s class when that class, to
+// PostgreSQL, was made by a WHERE's `f(x) = var` with f(x) written first (its first
+// member): x, the one var f reads; else `var` itself.
+uint32_t JoinQuery::expression_class_var(uint32_t var) const {
+  for (const JoinFilterClause& f : filters) {
+    const TypedExpr& e = f.expr;
+    if (!f.pushed_down || e.kind != TypedExpr::Kind::kCall || e.name != "=" ||
+        e.form != TypedExpr::Form::kInfix || e.args.size() != 2)
+      continue;
+    const TypedExpr& right = strip_relabel(e.args[1]);
+    if (right.kind != TypedExpr::Kind::kColumn || right.slot != var ||
+        strip_relabel(e.args[0]).kind == TypedExpr::Kind::kColumn)
+      continue;
+    std::vector<uint32_t> vars;
+    expr_slots(e.args[0], vars);
+    std::sort(vars.begin(), vars.end());
+    vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
+    if (vars.size() == 1) return vars[0];
+  }
+  return var;
+}
+
 std::vector<uint32_t> JoinQuery::output_vars(Relids relids) const {
   std::vector<uint32_t> out;
   for (uint32_t v = 0; v < vars.size(); ++v)

@@ -22,12 +22,12 @@ class JoinGrouping : public ::testing::Test {
 };
 
 TEST_F(JoinGrouping, PlansAndRowsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "join_grouping.out"), 25u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "join_grouping.out"), 26u);
 }
 
 TEST_F(JoinGrouping, WithoutHashAggregatePlansAndRowsArePostgres) {
   s_.execute("set enable_hashagg = off");
-  EXPECT_EQ(testing::check_pg15_queries(s_, "join_grouping_sorted.out"), 25u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "join_grouping_sorted.out"), 26u);
 }
 
 // PostgreSQL's grouping error names the column by its table's name in the query; what

@@ -23,3 +23,4 @@ select count(*) from c join r on c.region = r.rid having count(*) > 5
 select c.region, count(*) from o join c on o.cust = c.cid group by c.region order by c.region desc limit 3 offset 2
 select c.region, o.note, count(*) from o join c on o.cust = c.cid join r on r.rid = c.region where r.label <> 'region3' group by 1, 2 order by 3 desc, 1, 2 limit 5
 select sum(c.region * o.id) / count(*), min(r.label) from o, c, r where o.cust = c.cid and c.region = r.rid and o.id < 5000
+select o.amount, count(c.name) from o join c on c.cid = o.amount group by o.amount order by o.amount desc, count(c.name) desc limit 5
