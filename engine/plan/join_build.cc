@@ -325,14 +325,16 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
     outer_keys.push_back(outer.slot(first ? c.exec1 : c.exec2));
     inner_keys.push_back(inner.slot(first ? c.exec2 : c.exec1));
     // get_switched_clauses: the outer side first. A Merge Join reads an expression key
-    // from its input's target list, where the Sort below computed it: printed in
-    // parentheses, as EXPLAIN prints a reference to a computed column.
-    const auto side = [&](const TypedExpr& e) {
-      const bool computed =
-          p.kind == JoinPath::Kind::kMergeJoin && strip_relabel(e).kind != TypedExpr::Kind::kColumn;
+    // from its input's target list where the Sort it puts below computed it: printed in
+    // parentheses, as EXPLAIN prints a reference to a computed column. A join below
+    // returns no such column: the expression is computed again.
+    const auto side = [&](const TypedExpr& e, bool sorted_here) {
+      const bool computed = p.kind == JoinPath::Kind::kMergeJoin && sorted_here &&
+                            strip_relabel(e).kind != TypedExpr::Kind::kColumn;
       return computed ? "(" + deparse(e) + ")" : deparse(e);
     };
-    cond.push_back("(" + side(ok) + " = " + side(ik) + ")");
+    cond.push_back("(" + side(ok, !p.outer_sort.empty()) + " = " + side(ik, !p.inner_sort.empty()) +
+                   ")");
   }
   outer.project();
   inner.project();

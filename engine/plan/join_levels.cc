@@ -120,6 +120,9 @@ std::vector<PathKey> JoinSearch::useful_pathkeys(const JoinRelation& r,
     for (const auto& [var, other] : merge_pairs_)
       useful = useful || (key_of(var) == k.key && (r.relids & (Relids(1) << q_.vars[var].rel)) &&
                           !(r.relids & (Relids(1) << q_.vars[other].rel)));
+    // Or by an expression of its relations.
+    for (const ExpressionMergeSide& m : expression_merge_sides_)
+      useful = useful || (m.key == k.key && (m.side & ~r.relids) == 0 && !(m.other & r.relids));
     if (!useful) break;
     ++merging;
   }

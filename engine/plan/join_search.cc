@@ -40,6 +40,18 @@ JoinSearch::JoinSearch(const PlanContext& ctx, const JoinQuery& q, std::vector<J
       consider_startup_(consider_startup) {
   for (uint32_t v = 0; v < q.vars.size(); ++v) var_key_.push_back(q.key_of(v));
   merge_pairs_ = q.outer_join_merge_pairs();
+  // The outer join clauses' expression sides and the keys they sort by.
+  for (size_t j = 0; j < q.filters.size(); ++j) {
+    const TypedExpr& e = q.filters[j].expr;
+    if (q.filters[j].pushed_down || e.kind != TypedExpr::Kind::kCall || e.name != "=" ||
+        e.form != TypedExpr::Form::kInfix || e.args.size() != 2)
+      continue;
+    for (size_t a = 0; a < 2; ++a)
+      if (strip_order_keeping_relabel(e.args[a]).kind != TypedExpr::Kind::kColumn &&
+          q.relids_of(e.args[a]) != 0)
+        expression_merge_sides_.push_back({expression_key(e.args[a], kOwnKeys + uint32_t(j)),
+                                           q.relids_of(e.args[a]), q.relids_of(e.args[1 - a])});
+  }
   consider_parallel_ = ctx.settings.max_parallel_workers_per_gather > 0;
 }
 
@@ -355,11 +367,39 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
     c.key = c.key_b = q_.key_of((v1.kind == TypedExpr::Kind::kColumn ? v1 : v2).slot);
   if ((!c.pushed_down && same_merge_family(c.key1.type, c.key2.type)) ||
       (cross_type && same_merge_family(c.key1.type, c.key2.type)) || expression_side) {
-    if (v1.kind == TypedExpr::Kind::kColumn) c.key = q_.key_of(v1.slot);
-    if (v2.kind == TypedExpr::Kind::kColumn) c.key_b = q_.key_of(v2.slot);
+    c.key = v1.kind == TypedExpr::Kind::kColumn ? q_.key_of(v1.slot) : expression_key(c.key1, c.key);
+    c.key_b =
+        v2.kind == TypedExpr::Kind::kColumn ? q_.key_of(v2.slot) : expression_key(c.key2, c.key_b);
     c.mergeable = !(v1.kind == TypedExpr::Kind::kColumn && q_.is_fixed(v1.slot)) &&
                   !(v2.kind == TypedExpr::Kind::kColumn && q_.is_fixed(v2.slot));
   }
+}
+
+// An outer join clause's expression side sorts as the same expression elsewhere does
+// (initialize_mergeclause_eclasses finds its canonical class): a class holding it, an
+// inner join's `var = expression` (whose class it would be), else the first outer join
+// clause comparing it.
+uint32_t JoinSearch::expression_key(const TypedExpr& side, uint32_t own) const {
+  const std::string text = deparse(side);
+  for (size_t c = 0; c < q_.classes.size(); ++c)
+    for (const ClassExpr& e : q_.classes[c].exprs)
+      if (e.expr.type == side.type && deparse(e.expr) == text) return uint32_t(c);
+  std::optional<uint32_t> earlier;
+  for (size_t j = 0; j < q_.filters.size(); ++j) {
+    const TypedExpr& e = q_.filters[j].expr;
+    if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || e.name != "=" ||
+        e.args.size() != 2 || e.args[0].type != e.args[1].type)
+      continue;
+    for (size_t a = 0; a < 2; ++a) {
+      if (e.args[a].type != side.type || deparse(e.args[a]) != text) continue;
+      const TypedExpr& other = strip_order_keeping_relabel(e.args[1 - a]);
+      if (q_.filters[j].pushed_down && other.kind == TypedExpr::Kind::kColumn)
+        return q_.key_of(other.slot);
+      if (!q_.filters[j].pushed_down && !earlier && kOwnKeys + j < own)
+        earlier = kOwnKeys + uint32_t(j);
+    }
+  }
+  return earlier.value_or(own);
 }
 
 const TypedExpr& JoinSearch::side_key(const RestrictClause& c, Relids side) const {

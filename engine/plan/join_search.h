@@ -174,6 +174,7 @@ class JoinSearch {
   void mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t key) const;
   // Pathkeys of a Join Filter's own equality: after every var's.
   static constexpr uint32_t kOwnKeys = 0x40000000u;
+  uint32_t expression_key(const TypedExpr& side, uint32_t own) const;
   // `semi_inner`: an anti join's inner relations, whose estimators it uses.
   double clause_selectivity(const TypedExpr& e, Relids semi_inner = 0,
                             double inner_rows = -1) const;
@@ -246,6 +247,12 @@ class JoinSearch {
   bool consider_parallel_ = false;
   std::vector<uint32_t> var_key_;                           // per var: its class, or classes + var
   std::vector<std::pair<uint32_t, uint32_t>> merge_pairs_;  // outer_join_merge_pairs
+  struct ExpressionMergeSide {
+    uint32_t key;
+    Relids side;   // the relations the expression reads
+    Relids other;  // the clause's other side's
+  };
+  std::vector<ExpressionMergeSide> expression_merge_sides_;
   std::vector<JoinRelation> rels_;                          // base relations first
   std::map<Relids, size_t> index_;                          // relids -> rels_
   std::vector<std::vector<size_t>> levels_;

@@ -147,7 +147,7 @@ TEST_F(IndexedJoinTables, JoinClausesMoveIntoTheParameterizedScan) {
 TEST_F(IndexedJoinTables, MergeJoinsRunInTheOrderByDirection) {
   s_.execute("set enable_hashjoin = off");
   s_.execute("set enable_nestloop = off");
-  EXPECT_EQ(testing::check_pg15_queries(s_, "merge_desc.out"), 6u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "merge_desc.out"), 9u);
 }
 
 // A semi join's right side unique-ified by a HashAggregate that its statistics said was
