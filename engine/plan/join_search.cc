@@ -245,6 +245,23 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
       if ((rel1 & bit) && !m1) m1 = v;
       if ((rel2 & bit) && !m2) m2 = v;
     }
+    // generate_join_implied_equalities_normal: the first pair whose operator hashes (a
+    // date and a timestamptz member do not, two dates do), else the first pair.
+    if (m1 && m2 && !same_hash_family(q_.vars[*m1].type, q_.vars[*m2].type)) {
+      bool found = false;
+      for (uint32_t v1 : q_.classes[c].members) {
+        if (!(rel1 & (Relids(1) << q_.vars[v1].rel))) continue;
+        for (uint32_t v2 : q_.classes[c].members)
+          if ((rel2 & (Relids(1) << q_.vars[v2].rel)) &&
+              same_hash_family(q_.vars[v1].type, q_.vars[v2].type)) {
+            m1 = v1;
+            m2 = v2;
+            found = true;
+            break;
+          }
+        if (found) break;
+      }
+    }
     if (!m1 || !m2) {
       // A side with no var of the class joins through an expression member (PostgreSQL
       // prefers vars on both sides: they have statistics and cost nothing).

@@ -51,3 +51,4 @@ select count(*) from rf a, nk b where a.f = b.id and b.n < 30 and exists (select
 select count(*) from rf a, dt b where a.id = b.k and b.k < 500 and a.f in (select n from nk where id < 4000)
 select dd.k, count(*) from dd join tzt on dd.d = tzt.tz where tzt.tz = timestamptz '2020-03-01 00:00+00' + interval '1 day' group by 1
 select count(*) from dd full join dk on dd.d = dk.d where dk.d = date '2020-05-01' + 3 and dd.k < 200
+select count(*) from tzt, dd, dk where tzt.tz = dd.d and dk.d = tzt.tz and dd.k < 20 and tzt.id < 15000
