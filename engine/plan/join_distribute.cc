@@ -37,6 +37,7 @@ class Distributor {
       : q_(q), eq_(eq), fixed_(fixed) {
     parent_.resize(q.vars.size());
     std::iota(parent_.begin(), parent_.end(), 0u);
+    birth_.assign(q.vars.size(), SIZE_MAX);
   }
 
   void run(const std::vector<BoundConjunct>& conjuncts, const std::vector<PlacedConjunct>& placed) {
@@ -48,15 +49,43 @@ class Distributor {
     expression_classes();
     drop_taken_filters();
     reconsider_outer_join_clauses();
+    order_class_restrictions();
   }
 
  private:
+  // The classes' restrictions in the order PostgreSQL makes the classes: by the first
+  // conjunct that equates any member (ON clauses come before the WHERE clause, and an
+  // outer join's merge clause makes its sides' classes then), so `cid = 40` of a class
+  // an ON clause began comes out before the WHERE's `region = 3`.
+  void order_class_restrictions() {
+    std::vector<size_t> class_birth(q_.vars.size(), SIZE_MAX);
+    for (uint32_t v = 0; v < q_.vars.size(); ++v)
+      class_birth[find(v)] = std::min(class_birth[find(v)], birth_[v]);
+    for (JoinBaseRel& rel : q_.rels) {
+      std::vector<size_t> at;  // the positions of the class sources
+      std::vector<std::pair<size_t, const sql::Expr*>> sources;
+      for (size_t i = 0; i < rel.restrictions.size(); ++i)
+        if (const auto k = eq_.var_constant(*rel.restrictions[i])) {
+          at.push_back(i);
+          sources.push_back({class_birth[find(k->first)], rel.restrictions[i]});
+        }
+      std::stable_sort(sources.begin(), sources.end(),
+                       [](const auto& x, const auto& y) { return x.first < y.first; });
+      for (size_t j = 0; j < at.size(); ++j) rel.restrictions[at[j]] = sources[j].second;
+    }
+  }
+
+  void note_birth(uint32_t var, size_t conjunct) {
+    birth_[var] = std::min(birth_[var], conjunct);
+  }
+
   void place(const BoundConjunct& c, const PlacedConjunct& p) {
     const int single = std::has_single_bit(p.relids) ? std::countr_zero(p.relids) : -1;
     if (p.relids == 0 || single >= 0) {
       JoinBaseRel& rel = q_.rels[size_t(single < 0 ? 0 : single)];
       rel.restrictions.push_back(c.expr);
       if (auto k = eq_.var_constant(*c.expr)) {
+        note_birth(k->first, p.conjunct);
         rel.constant_columns.push_back(q_.vars[k->first].column);
         if (p.may_equate) constants_.push_back(
               {k->first, k->second, p.below_outer_join, q_.vars[k->first].type});
@@ -67,12 +96,20 @@ class Distributor {
     if (p.may_equate)
       if (auto e = eq_.var_pair(*c.expr)) {
         for (uint32_t v : {e->first, e->second}) {
+          note_birth(v, p.conjunct);
           if (!contains(member_order_, v)) member_order_.push_back(v);
           if (p.below_outer_join) below_.push_back(v);
         }
         parent_[find(e->second)] = find(e->first);
         return;
       }
+    // An outer join's merge clause makes a class of each side that is a column.
+    if (!p.pushed_down && c.bound.kind == TypedExpr::Kind::kCall && c.bound.name == "=" &&
+        c.bound.args.size() == 2 &&
+        same_merge_family(c.bound.args[0].type, c.bound.args[1].type))
+      for (const TypedExpr& side : c.bound.args)
+        if (const TypedExpr& v = strip_relabel(side); v.kind == TypedExpr::Kind::kColumn)
+          note_birth(v.slot, p.conjunct);
     if (p.may_equate && !p.below_outer_join && std::popcount(p.relids) == 2)
       if (std::optional<ExpressionMember> m = expression_member(c)) {
         m->rel = std::countr_zero(p.relids & ~(Relids(1) << q_.vars[m->var].rel));
@@ -315,21 +352,45 @@ class Distributor {
       for (JoinFilterClause& f : q_.filters) {
         const TypedExpr& e = f.expr;
         if (f.pushed_down || f.redundant || e.kind != TypedExpr::Kind::kCall || e.name != "=" ||
-            e.args.size() != 2 || e.args[0].kind != TypedExpr::Kind::kColumn ||
-            e.args[1].kind != TypedExpr::Kind::kColumn)
+            e.args.size() != 2)
           continue;
-        const bool first_outer = f.outer_relids & (Relids(1) << q_.vars[e.args[0].slot].rel);
-        const uint32_t outer = e.args[first_outer ? 0 : 1].slot;
-        const uint32_t inner = e.args[first_outer ? 1 : 0].slot;
+        // The outer side a column, the inner one a column or a cast of one (`s2.t =
+        // (s1.c)::text`, which gets `(c)::text = 'common'::text`).
+        const auto var_of = [](const TypedExpr& x) -> std::optional<uint32_t> {
+          if (x.kind == TypedExpr::Kind::kColumn) return x.slot;
+          if (x.kind == TypedExpr::Kind::kCall &&
+              (x.form == TypedExpr::Form::kCast || x.form == TypedExpr::Form::kRelabel) &&
+              x.args.size() == 1 && x.args[0].kind == TypedExpr::Kind::kColumn)
+            return x.args[0].slot;
+          return std::nullopt;
+        };
+        const std::optional<uint32_t> v0 = var_of(e.args[0]), v1 = var_of(e.args[1]);
+        if (!v0 || !v1) continue;
+        const bool first_outer = f.outer_relids & (Relids(1) << q_.vars[*v0].rel);
+        const TypedExpr& outer_side = e.args[first_outer ? 0 : 1];
+        const TypedExpr& inner_side = e.args[first_outer ? 1 : 0];
+        const uint32_t outer = first_outer ? *v0 : *v1, inner = first_outer ? *v1 : *v0;
         const Relids inner_rel = Relids(1) << q_.vars[inner].rel;
-        if (!(f.outer_relids & (Relids(1) << q_.vars[outer].rel)) || (f.outer_relids & inner_rel) ||
-            !same_btree_family(q_.vars[outer].type, q_.vars[inner].type))
+        if (outer_side.kind != TypedExpr::Kind::kColumn ||
+            !(f.outer_relids & (Relids(1) << q_.vars[outer].rel)) || (f.outer_relids & inner_rel) ||
+            !same_btree_family(q_.vars[outer].type, inner_side.type))
           continue;
         const Constant* k = constant_of(find(outer));
         if (!k) continue;
         // Constant only where the inner side is scanned: above the join it may be NULL.
-        restrict_to(inner, *k);
-        constants_.push_back({inner, k->value, true, k->type});
+        if (inner_side.kind == TypedExpr::Kind::kColumn) {
+          restrict_to(inner, *k);
+          constants_.push_back({inner, k->value, true, k->type});
+        } else {
+          const QueryVar& var = q_.vars[inner];
+          auto eq = std::make_unique<sql::Expr>(sql::ExprKind::kCompare, 0);
+          eq->name = "=";
+          eq->args.push_back(
+              cast_to(eq_.column_ref(var.rel, var.column), inner_side.type, inner_side.typmod));
+          eq->args.push_back(eq_.copy(*k->value));
+          q_.rels[size_t(var.rel)].restrictions.push_back(eq.get());
+          q_.derived.push_back(std::move(eq));
+        }
         f.redundant = true;
         changed = true;
       }
@@ -341,6 +402,7 @@ class Distributor {
   std::vector<uint32_t>& fixed_;
   std::vector<uint32_t> parent_;  // union-find over vars
   std::vector<uint32_t> member_order_;
+  std::vector<size_t> birth_;  // per var, the first conjunct equating it (SIZE_MAX: none)
   std::vector<uint32_t> below_;  // vars an equality inside a nullable side names
   std::vector<Constant> constants_;
   std::vector<ExpressionMember> members_;

@@ -28,3 +28,6 @@ select count(*), count(x.name) from o left join (select cid, name, region from c
 select o.id, x.name from o left join (select cid, name, region from c where cid < 50 and null) x on o.cust = x.cid and x.region < 5 where o.id < 10 order by 1
 select count(*), count(x.name) from o left join (select cid, name from c where cid < 50 and false) x on o.cust = x.cid
 select count(*), count(c.name) from o left join c on o.cust = c.cid and c.region < 3 and null
+select c.cid, r.rid from c left join r on c.name = r.label where c.name = 'region3' or c.cid < 2 order by 1
+select c.cid, r.rid from c left join r on c.name = r.label where c.name = 'cust5'
+select count(*) from c full join o on c.cid = o.cust where o.note is not null and c.region = 3 and o.cust = 40
