@@ -247,8 +247,10 @@ class JoinBinder {
     h.qualify = [this](const sql::Expr& e, Relids inner, Relids outer, bool& correlated) {
       return qualified(e, inner, outer, &correlated);
     };
-    h.add_qual = [this](JoinTreeNode& node, const sql::Expr* e) {
-      add_conjunct(node, e, relids_of(*e, node.relids));
+    h.add_quals = [this](JoinTreeNode& node, const std::vector<const sql::Expr*>& quals) {
+      // One list: a FALSE or NULL among them makes the join's whole condition FALSE.
+      qual_lists_.emplace_back(conjuncts_.size(), conjuncts_.size() + quals.size());
+      for (const sql::Expr* e : quals) add_conjunct(node, e, relids_of(*e, node.relids));
     };
     return h;
   }

@@ -81,7 +81,7 @@ JoinTreeNode pull_up_sublink(JoinTreeNode tree, const sql::Expr& conjunct, Relid
   }
   join.left = std::make_unique<JoinTreeNode>(std::move(tree));
   join.right = std::make_unique<JoinTreeNode>(std::move(right));
-  for (const sql::Expr* q : quals) hooks.add_qual(join, q);
+  hooks.add_quals(join, quals);
   return join;
 }
 

@@ -25,8 +25,8 @@ struct SublinkHooks {
   // subquery's tables) first, then in `outer`; whether any resolved in `outer`.
   std::function<const sql::Expr*(const sql::Expr& e, Relids inner, Relids outer, bool& correlated)>
       qualify;
-  // Adds a qual to a join of the tree.
-  std::function<void(JoinTreeNode& node, const sql::Expr* qual)> add_qual;
+  // Adds the subquery's quals, one AND list, to a join of the tree.
+  std::function<void(JoinTreeNode& node, const std::vector<const sql::Expr*>& quals)> add_quals;
 };
 
 // `conjunct` (is_sublink_conjunct) pulled up over `tree`, whose tables are `scope`.

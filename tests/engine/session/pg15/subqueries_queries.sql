@@ -14,3 +14,6 @@ select count(*) from l where l.oid in (select o.cust from o where o.id < 3000)
 select count(*) from o where exists (select 1 from l where l.qty * 100 = o.cust)
 select o.id from o where o.amount in (select l.qty * 10 from l) and o.id < 50 order by 1
 select count(*), sum(o.id) from o where o.cust in (select c.cid + 1 from c where c.region = 3)
+select count(*) from o where not exists (select 1 from c where c.cid = o.cust and c.name = null)
+select count(*) from o where exists (select 1 from c where c.cid = o.cust and (c.region < null or false))
+select count(*) from o where o.cust in (select cid from c where region = null)
