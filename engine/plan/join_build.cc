@@ -47,6 +47,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build(const JoinPath& p) const
   std::unique_ptr<scans::ExecNode> node;
   switch (p.kind) {
     case JoinPath::Kind::kScan: {
+      if (p.param_build && passed_params_) return parameterized(p, passed_params_);
       if (p.param_build) throw Error("internal error: a parameterized scan outside a nested loop");
       if (p.partial_scan) {
         if (!partial_leaf_) throw Error("internal error: a partial scan outside a Gather");
@@ -67,8 +68,8 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build(const JoinPath& p) const
       break;
     case JoinPath::Kind::kMaterial:
       node = std::make_unique<scans::MaterializeNode>(
-          build(*p.outer), uint64_t(ctx_.settings.costs.work_mem_kb) * 1024, nullptr,
-          &ctx_.storage.temp_space());
+          build(*p.outer), uint64_t(ctx_.settings.costs.work_mem_kb) * 1024,
+          p.outer->required_outer != 0 ? passed_params_ : nullptr, &ctx_.storage.temp_space());
       break;
     default:
       return build_join(p);
@@ -226,8 +227,13 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::parameterized(
                                                 p.param_binary || p.lateral, p.memo_singlerow,
                                                 uint32_t(std::min(p.memo_entries, 4294967295.0)),
                                                 uint64_t(hash_memory_limit(ctx_.settings.costs)));
-  } else {
+  } else if (p.param_build) {
     node = p.param_build(params);
+  } else {
+    const scans::ExecParams* saved = passed_params_;
+    passed_params_ = params;
+    node = build_join(p);
+    passed_params_ = saved;
   }
   node->estimate = {p.cost.startup, p.cost.total, p.cost.rows, p.width};
   return node;
@@ -301,7 +307,9 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
   std::unique_ptr<scans::ExecParams> params;
   std::vector<uint32_t> param_slots;
   std::unique_ptr<scans::ExecNode> inner_node;
-  if (p.inner->required_outer != 0) {
+  // (An inner side parameterized by a relation above this join reads that Nested
+  // Loop's parameters instead: passed_params_.)
+  if (p.inner->required_outer != 0 && (p.inner->required_outer & ~p.outer->relids) == 0) {
     std::vector<TypeId> types;
     for (const TypedExpr& e : p.inner->param_exprs) {
       types.push_back(e.type);
@@ -353,8 +361,8 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
   } else if (p.kind == JoinPath::Kind::kHashJoin) {
     auto hash = std::make_unique<scans::HashNode>(
         std::move(inner.node), std::move(inner_keys), uint32_t(p.hash_buckets),
-        uint32_t(p.hash_batches), uint64_t(hash_memory_limit(ctx_.settings.costs)), nullptr,
-        &ctx_.storage.temp_space());
+        uint32_t(p.hash_batches), uint64_t(hash_memory_limit(ctx_.settings.costs)),
+        p.inner->required_outer != 0 ? passed_params_ : nullptr, &ctx_.storage.temp_space());
     hash->estimate = {p.inner->cost.total, p.inner->cost.total, p.inner->cost.rows, p.inner->width};
     node = std::make_unique<scans::HashJoinNode>(std::move(outer.node), std::move(hash), spec,
                                                  std::move(outer_keys), and_text(cond));

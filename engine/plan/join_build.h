@@ -40,7 +40,8 @@ class JoinPlanBuilder {
   std::vector<uint32_t> layout_of(const JoinPath& p) const;
   const std::vector<TypedExpr>& held_keys(const JoinPath& p) const;
   std::unique_ptr<scans::ExecNode> build_unique(const JoinPath& p) const;
-  // A parameterized scan, or a Memoize over one, reading `params`.
+  // A parameterized scan, a Memoize over one, or a join over one (a parameterized join
+  // path: its parameterized side reads them), reading `params`.
   std::unique_ptr<scans::ExecNode> parameterized(const JoinPath& p,
                                                  const scans::ExecParams* params) const;
   std::unique_ptr<scans::ExecNode> build_merge(const JoinPath& p,
@@ -58,6 +59,9 @@ class JoinPlanBuilder {
   const JoinQuery& q_;
   const JoinSearch& search_;
   const std::vector<ScanBuilders>& scans_;
+  // The parameters of the Nested Loop above a parameterized join being built, which its
+  // parameterized input reads.
+  mutable const scans::ExecParams* passed_params_ = nullptr;
   // While a Gather's copies are built: the participant's partial scan.
   mutable std::function<std::unique_ptr<scans::ExecNode>()> partial_leaf_;
 };

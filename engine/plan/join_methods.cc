@@ -92,7 +92,7 @@ void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const 
                            const std::shared_ptr<const RestrictList>& restrict, JoinKind kind,
                            UniqueSide unique, JoinPathPtr unique_path) {
   Pair p{outer, inner, *restrict, join, restrict, kind, false, {}, {}, {}, unique,
-         outer.cheapest_total, outer.cheapest_startup, inner.cheapest_total, nullptr, nullptr};
+         outer.cheapest_total, outer.cheapest_startup, inner.cheapest_total, nullptr, nullptr, nullptr};
   if (unique == UniqueSide::kOuter) p.outer_total = p.outer_startup = unique_path;
   if (unique == UniqueSide::kInner) p.inner_total = unique_path;
   // A semi or anti join's inner side is not proven unique (PostgreSQL 15 does not try);
@@ -124,6 +124,7 @@ void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const 
   if (merge_allowed) sort_inner_and_outer(p);
   if (merge_allowed) match_unsorted_outer(p);
   if (ctx_.settings.enable_hashjoin || kind == JoinKind::kFull) hash_inner_and_outer(p);
+  add_param_join_paths(p);
 }
 
 // select_outer_pathkeys_for_merge: the classes of the merge clauses, the ORDER BY's
@@ -199,22 +200,26 @@ void JoinSearch::sort_inner_and_outer(Pair& p) {
   }
 }
 
+// create_material_path over a Nested Loop's inner path (none when enable_material is off
+// or the path is a Materialize already).
+JoinPathPtr JoinSearch::materialized(const JoinPathPtr& inner) const {
+  if (!ctx_.settings.enable_material || inner->kind == JoinPath::Kind::kMaterial) return nullptr;
+  auto m = std::make_shared<JoinPath>();
+  m->kind = JoinPath::Kind::kMaterial;
+  m->relids = inner->relids;
+  m->width = inner->width;
+  m->cost = cost_material(cs_, inner->cost, inner->width);
+  m->outer = inner;
+  m->parallel_safe = inner->parallel_safe;
+  return m;
+}
+
 void JoinSearch::match_unsorted_outer(Pair& p) {
   // Only the outer side of a Nested Loop is preserved: no Right or Full loops.
   const bool nestloop = p.kind != JoinKind::kRight && p.kind != JoinKind::kFull;
   const JoinPathPtr& inner = p.inner_total;
-  JoinPathPtr material;
-  if (nestloop && p.unique != UniqueSide::kInner && ctx_.settings.enable_material &&
-      inner->kind != JoinPath::Kind::kMaterial) {
-    auto m = std::make_shared<JoinPath>();
-    m->kind = JoinPath::Kind::kMaterial;
-    m->relids = inner->relids;
-    m->width = inner->width;
-    m->cost = cost_material(cs_, inner->cost, inner->width);
-    m->outer = inner;
-    m->parallel_safe = inner->parallel_safe;
-    material = std::move(m);
-  }
+  const JoinPathPtr material =
+      nestloop && p.unique != UniqueSide::kInner ? materialized(inner) : nullptr;
   // A unique-ified outer side: its one path, over the cheapest.
   const std::vector<JoinPathPtr> outers =
       p.unique == UniqueSide::kOuter ? std::vector<JoinPathPtr>{p.outer_total} : p.outer.paths;
@@ -390,7 +395,8 @@ void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathP
   // has_indexed_join_quals: an index scan applying every join clause as an index
   // condition (not a Memoize, no join clause in its Filter).
   in.indexed_join_quals = inner->kind == JoinPath::Kind::kScan && inner->required_outer != 0 &&
-                          checked.empty() && !inner->param_moved;
+                          (inner->required_outer & ~outer->relids) == 0 && checked.empty() &&
+                          !inner->param_moved;
   in.join_quals = quals_cost(p.restrict, &checked);
   in.rows = path_rows(p, *outer, partial);
   const NestLoopWorkspace ws = initial_cost_nestloop(cs_, in);

@@ -77,6 +77,7 @@ bool JoinSearch::keep_partial(const Pair& p, double initial_total,
 
 void JoinSearch::add_join_path(Pair& p, std::shared_ptr<JoinPath> path, bool partial) {
   path->parallel_safe = path->outer->parallel_safe && path->inner->parallel_safe;
+  if (p.param_child) return keep_param_join_path(p, std::move(path));
   if (!partial) {
     add_path(p.join.paths, std::move(path), consider_startup_);
     return;

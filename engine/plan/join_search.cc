@@ -69,7 +69,9 @@ const JoinRelation& JoinSearch::run() {
     if (q_.is_removed(i)) {
       // Kept in its place (rels_ is indexed by base relation first), joined to nothing.
       index_[Relids(1) << i] = rels_.size();
-      rels_.push_back({Relids(1) << i, 0, 0, {}, {}, {}, nullptr, nullptr, {}});
+      JoinRelation removed;
+      removed.relids = Relids(1) << i;
+      rels_.push_back(std::move(removed));
       continue;
     }
     JoinRelation r;

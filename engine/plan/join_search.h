@@ -70,8 +70,12 @@ struct JoinRelation {
   int width = 0;
   std::vector<uint32_t> vars;  // the vars it returns, ascending
   std::vector<JoinPathPtr> paths;
-  // A base relation's parameterized paths (each outer relation's kept by add_path).
+  // Its parameterized paths: a base relation's (each outer relation's kept by add_path),
+  // a join relation's over one of those (join_param_joins.cc).
   std::vector<JoinPathPtr> param_paths;
+  // A join relation's rows per parameterization (ppi_rows: from the first pair of paths
+  // that made one).
+  std::vector<std::pair<Relids, double>> param_rows;
   JoinPathPtr cheapest_total;
   JoinPathPtr cheapest_startup;
   std::vector<JoinPathPtr> partial_paths;  // cheapest total first
@@ -120,10 +124,21 @@ class JoinSearch {
     // parallel-safe inner path (none: no partial merge or hash join).
     JoinPathPtr partial_outer;
     JoinPathPtr safe_inner;
+    // While join_param_joins.cc makes a parameterized join path: the parameterized path
+    // of one side it is made over (the paths made go to the relation's param_paths).
+    JoinPathPtr param_child;
   };
 
   void search_level(size_t level);
   void add_param_paths(JoinRelation& inner, size_t rel);
+  // join_param_joins.cc: a join relation's paths parameterized by a relation outside it
+  // (one input's parameterized path joined to the other's cheapest path), for the
+  // relations an outer join keeps from joining it directly (param_source_rels).
+  void add_param_join_paths(Pair& p);
+  Relids param_source_rels(Relids joinrelids) const;
+  JoinPathPtr materialized(const JoinPathPtr& inner) const;
+  bool links_enforced(const JoinPath& child, Relids join, Relids outside) const;
+  void keep_param_join_path(Pair& p, std::shared_ptr<JoinPath> path);
   // join_lateral.cc: a LATERAL subquery's one path, parameterized by the relation it
   // reads; the join relations that may hold it (those holding that relation too); and
   // the Nested Loops that join it, the only method that can.
