@@ -246,7 +246,14 @@ void MemoizeNode::lookup() {
     // max_bytes (PostgreSQL builds the table at the first lookup too).
     const uint64_t fit = std::max<uint64_t>(max_bytes_ / entry_overhead(), 16);
     const uint64_t want = est_entries_ != 0 ? est_entries_ : 1024;
-    buckets_.assign(size_t(std::bit_ceil(std::min(want, fit))), kNone);
+    const size_t expected = size_t(std::min(want, fit));
+    buckets_.assign(std::bit_ceil(expected), kNone);
+    // Room for the entries expected, reserved but not touched: growing by doubling
+    // copies them and faults their pages in twice.
+    entries_.reserve(expected);
+    slots_.reserve(expected);
+    keys_.reserve(expected * probe_.size());
+    key_nulls_.reserve(expected * probe_.size());
   }
   read_probe();
   const uint64_t hash = probe_hash();
