@@ -42,7 +42,8 @@ Relids JoinSearch::param_source_rels(Relids joinrelids) const {
 }
 
 // Whether `child` applies every clause between the relations of `join` and those of
-// `outside`: each class with members on both sides, each Join Filter over both.
+// `outside` (get_joinrel_parampathinfo's movable clauses): each class with members on
+// both sides, each Join Filter reading both.
 bool JoinSearch::links_enforced(const JoinPath& child, Relids join, Relids outside) const {
   const Relids both = join | outside;
   for (size_t c = 0; c < q_.classes.size(); ++c) {
@@ -54,7 +55,10 @@ bool JoinSearch::links_enforced(const JoinPath& child, Relids join, Relids outsi
       return false;
   }
   for (const JoinFilterClause& f : q_.filters) {
-    if ((f.relids & ~both) || !(f.relids & join) || !(f.relids & outside)) continue;
+    // A clause reading both (one waiting for a join above is checked there, as is one
+    // over the join's relations alone that an outer join below delays).
+    const Relids reads = q_.relids_of(f.expr);
+    if ((f.relids & ~both) || !(reads & join) || !(reads & outside)) continue;
     if (std::find(child.param_filters.begin(), child.param_filters.end(), deparse(f.expr)) ==
         child.param_filters.end())
       return false;
@@ -63,9 +67,11 @@ bool JoinSearch::links_enforced(const JoinPath& child, Relids join, Relids outsi
 }
 
 void JoinSearch::add_param_join_paths(Pair& p) {
-  if (p.unique != UniqueSide::kNone || p.kind == JoinKind::kRight || p.kind == JoinKind::kFull ||
-      !p.outer_total || !p.inner_total)
+  if (p.unique != UniqueSide::kNone || p.kind == JoinKind::kFull || !p.outer_total ||
+      !p.inner_total)
     return;
+  // A Right join returns its inner side's unmatched rows: no Nested Loop runs one.
+  const bool nestloop = p.kind != JoinKind::kRight;
   const Relids sources = param_source_rels(p.join.relids);
   if (sources == 0) return;
   for (const bool inner_side : {true, false}) {
@@ -77,23 +83,28 @@ void JoinSearch::add_param_join_paths(Pair& p) {
         continue;
       p.param_child = child;
       if (inner_side) {
-        try_nestloop(p, p.outer_total, child, {});
+        if (nestloop) try_nestloop(p, p.outer_total, child, {});
         if (!p.hash.empty()) try_hashjoin(p, p.outer_total, child);
       } else {
-        try_nestloop(p, child, p.inner_total, {});
-        if (JoinPathPtr material = materialized(p.inner_total)) try_nestloop(p, child, material, {});
-        // The inner side keyed on the parameterized outer one's rows, as below any outer.
-        for (const JoinPathPtr& keyed : p.inner.param_paths) {
-          if ((keyed->required_outer & ~p.outer.relids) || (keyed->param_needs & ~p.join.relids) ||
-              keyed->lateral)
-            continue;
-          try_nestloop(p, child, keyed, {});
-          if (JoinPathPtr memo = memoize_path(p, *child, keyed)) try_nestloop(p, child, memo, {});
-        }
+        if (nestloop) param_outer_nestloops(p, child);
         if (!p.hash.empty()) try_hashjoin(p, child, p.inner_total);
       }
       p.param_child = nullptr;
     }
+  }
+}
+
+// Nested Loops over a parameterized outer path: the inner side's cheapest path, its
+// Materialize, and its scans keyed on the outer side's rows (with a Memoize over them).
+void JoinSearch::param_outer_nestloops(Pair& p, const JoinPathPtr& child) {
+  try_nestloop(p, child, p.inner_total, {});
+  if (JoinPathPtr material = materialized(p.inner_total)) try_nestloop(p, child, material, {});
+  for (const JoinPathPtr& keyed : p.inner.param_paths) {
+    if ((keyed->required_outer & ~p.outer.relids) || (keyed->param_needs & ~p.join.relids) ||
+        keyed->lateral)
+      continue;
+    try_nestloop(p, child, keyed, {});
+    if (JoinPathPtr memo = memoize_path(p, *child, keyed)) try_nestloop(p, child, memo, {});
   }
 }
 

@@ -138,6 +138,7 @@ class JoinSearch {
   Relids param_source_rels(Relids joinrelids) const;
   JoinPathPtr materialized(const JoinPathPtr& inner) const;
   bool links_enforced(const JoinPath& child, Relids join, Relids outside) const;
+  void param_outer_nestloops(Pair& p, const JoinPathPtr& child);
   void keep_param_join_path(Pair& p, std::shared_ptr<JoinPath> path);
   // join_lateral.cc: a LATERAL subquery's one path, parameterized by the relation it
   // reads; the join relations that may hold it (those holding that relation too); and
