@@ -75,9 +75,7 @@ class Distributor {
     }
   }
 
-  void note_birth(uint32_t var, size_t conjunct) {
-    birth_[var] = std::min(birth_[var], conjunct);
-  }
+  void note_birth(uint32_t var, size_t conjunct) { birth_[var] = std::min(birth_[var], conjunct); }
 
   void place(const BoundConjunct& c, const PlacedConjunct& p) {
     const int single = std::has_single_bit(p.relids) ? std::countr_zero(p.relids) : -1;
@@ -87,8 +85,8 @@ class Distributor {
       if (auto k = eq_.var_constant(*c.expr)) {
         note_birth(k->first, p.conjunct);
         rel.constant_columns.push_back(q_.vars[k->first].column);
-        if (p.may_equate) constants_.push_back(
-              {k->first, k->second, p.below_outer_join, q_.vars[k->first].type});
+        if (p.may_equate)
+          constants_.push_back({k->first, k->second, p.below_outer_join, q_.vars[k->first].type});
       }
       return;
     }
@@ -105,8 +103,7 @@ class Distributor {
       }
     // An outer join's merge clause makes a class of each side that is a column.
     if (!p.pushed_down && c.bound.kind == TypedExpr::Kind::kCall && c.bound.name == "=" &&
-        c.bound.args.size() == 2 &&
-        same_merge_family(c.bound.args[0].type, c.bound.args[1].type))
+        c.bound.args.size() == 2 && same_merge_family(c.bound.args[0].type, c.bound.args[1].type))
       for (const TypedExpr& side : c.bound.args)
         if (const TypedExpr& v = strip_relabel(side); v.kind == TypedExpr::Kind::kColumn)
           note_birth(v.slot, p.conjunct);
@@ -402,7 +399,7 @@ class Distributor {
   std::vector<uint32_t>& fixed_;
   std::vector<uint32_t> parent_;  // union-find over vars
   std::vector<uint32_t> member_order_;
-  std::vector<size_t> birth_;  // per var, the first conjunct equating it (SIZE_MAX: none)
+  std::vector<size_t> birth_;    // per var, the first conjunct equating it (SIZE_MAX: none)
   std::vector<uint32_t> below_;  // vars an equality inside a nullable side names
   std::vector<Constant> constants_;
   std::vector<ExpressionMember> members_;

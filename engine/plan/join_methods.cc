@@ -106,7 +106,7 @@ void JoinSearch::add_paths(JoinRelation& join, const JoinRelation& outer, const 
                                               sj.syn_righthand == inner.relids &&
                                               (sj.min_lefthand & ~outer.relids) == 0;
                                      })
-                       : !semi_or_anti && inner_is_unique(inner, *restrict, kind);
+                       : !semi_or_anti && inner_is_unique(inner, * restrict, kind);
   if (p.inner_unique || semi_or_anti) {
     // compute_semi_anti_join_factors over the clauses that decide matches.
     double jselec = 1, nselec = 1;

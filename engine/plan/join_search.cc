@@ -386,7 +386,8 @@ void JoinSearch::mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t
     c.key = c.key_b = q_.key_of((v1.kind == TypedExpr::Kind::kColumn ? v1 : v2).slot);
   if ((!c.pushed_down && same_merge_family(c.key1.type, c.key2.type)) ||
       (cross_type && same_merge_family(c.key1.type, c.key2.type)) || expression_side) {
-    c.key = v1.kind == TypedExpr::Kind::kColumn ? q_.key_of(v1.slot) : expression_key(c.key1, c.key);
+    c.key =
+        v1.kind == TypedExpr::Kind::kColumn ? q_.key_of(v1.slot) : expression_key(c.key1, c.key);
     c.key_b =
         v2.kind == TypedExpr::Kind::kColumn ? q_.key_of(v2.slot) : expression_key(c.key2, c.key_b);
     c.mergeable = !(v1.kind == TypedExpr::Kind::kColumn && q_.is_fixed(v1.slot)) &&

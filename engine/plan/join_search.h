@@ -269,8 +269,8 @@ class JoinSearch {
     Relids other;  // the clause's other side's
   };
   std::vector<ExpressionMergeSide> expression_merge_sides_;
-  std::vector<JoinRelation> rels_;                          // base relations first
-  std::map<Relids, size_t> index_;                          // relids -> rels_
+  std::vector<JoinRelation> rels_;  // base relations first
+  std::map<Relids, size_t> index_;  // relids -> rels_
   std::vector<std::vector<size_t>> levels_;
   // estimate_hash_bucket_stats as cached on the clause for its inner side.
   std::map<std::pair<std::string, std::string>, HashBucketStats> bucket_cache_;

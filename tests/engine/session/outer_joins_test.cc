@@ -124,11 +124,10 @@ TEST_F(IndexedOuterJoinTables, ParameterizedJoinRunsPerOuterRow) {
                   "order by 1, 2, 3")
            .rows)
     text += r.at(0) + "\n";
-  for (const char* line : {"Nested Loop Left Join (actual rows=180 loops=1)",
-                           "Nested Loop (actual rows=60 loops=3)",
-                           "Bitmap Heap Scan on o (actual rows=40 loops=3)",
-                           "Recheck Cond: (cust = c.cid)",
-                           "Index Only Scan using l_oid on l (actual rows=2 loops=120)"})
+  for (const char* line :
+       {"Nested Loop Left Join (actual rows=180 loops=1)", "Nested Loop (actual rows=60 loops=3)",
+        "Bitmap Heap Scan on o (actual rows=40 loops=3)", "Recheck Cond: (cust = c.cid)",
+        "Index Only Scan using l_oid on l (actual rows=2 loops=120)"})
     EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
 }
 
