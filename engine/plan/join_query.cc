@@ -68,8 +68,13 @@ class JoinBinder {
     q_.gating = take_gating_conjuncts(conjuncts_, where);
     for (size_t i : where)
       if (conjuncts_[i].bound.kind == TypedExpr::Kind::kConst &&
-          conjuncts_[i].bound.value.datum() == 0)
+          conjuncts_[i].bound.value.datum() == 0 && !q_.where_false) {
         q_.where_false = true;
+        // canonicalize_qual: the WHERE is that FALSE alone; its other conjuncts make no
+        // class and fix no column (an ORDER BY over one still sorts).
+        where = {i};
+        break;
+      }
     const VarRel rel_of = [this](uint32_t v) { return q_.vars[v].rel; };
     reduce_outer_joins(tree, conjuncts_, where, rel_of);
     q_.subproblems = join_subproblems(tree, ctx_.settings, s_.from->position).units;

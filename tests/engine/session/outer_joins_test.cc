@@ -36,7 +36,7 @@ class OuterJoinTables : public ::testing::Test {
 };
 
 TEST_F(OuterJoinTables, PlansAndRowsArePostgres) {
-  EXPECT_EQ(testing::check_pg15_queries(s_, "outer_joins.out"), 33u);
+  EXPECT_EQ(testing::check_pg15_queries(s_, "outer_joins.out"), 34u);
 }
 
 // EXISTS, NOT EXISTS and IN (SELECT ...) pulled up into Semi and Anti Joins

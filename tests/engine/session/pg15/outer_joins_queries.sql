@@ -31,3 +31,4 @@ select count(*), count(c.name) from o left join c on o.cust = c.cid and c.region
 select c.cid, r.rid from c left join r on c.name = r.label where c.name = 'region3' or c.cid < 2 order by 1
 select c.cid, r.rid from c left join r on c.name = r.label where c.name = 'cust5'
 select count(*) from c full join o on c.cid = o.cust where o.note is not null and c.region = 3 and o.cust = 40
+select o.id, c.name from o, c where o.cust = c.cid and c.cid = 5 and o.note <> null order by c.cid desc, o.id
