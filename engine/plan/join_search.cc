@@ -241,29 +241,7 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     r->clauses.push_back(std::move(c));
   }
   for (size_t c = 0; c < q_.classes.size(); ++c) {
-    std::optional<uint32_t> m1, m2;
-    for (uint32_t v : q_.classes[c].members) {
-      const Relids bit = Relids(1) << q_.vars[v].rel;
-      if ((rel1 & bit) && !m1) m1 = v;
-      if ((rel2 & bit) && !m2) m2 = v;
-    }
-    // generate_join_implied_equalities_normal: the first pair whose operator hashes (a
-    // date and a timestamptz member do not, two dates do), else the first pair.
-    if (m1 && m2 && !same_hash_family(q_.vars[*m1].type, q_.vars[*m2].type)) {
-      bool found = false;
-      for (uint32_t v1 : q_.classes[c].members) {
-        if (!(rel1 & (Relids(1) << q_.vars[v1].rel))) continue;
-        for (uint32_t v2 : q_.classes[c].members)
-          if ((rel2 & (Relids(1) << q_.vars[v2].rel)) &&
-              same_hash_family(q_.vars[v1].type, q_.vars[v2].type)) {
-            m1 = v1;
-            m2 = v2;
-            found = true;
-            break;
-          }
-        if (found) break;
-      }
-    }
+    const auto [m1, m2] = class_members(c, rel1, rel2);
     if (!m1 || !m2) {
       // A side with no var of the class joins through an expression member (PostgreSQL
       // prefers vars on both sides: they have statistics and cost nothing).
@@ -300,6 +278,25 @@ std::shared_ptr<const RestrictList> JoinSearch::restrictlist(Relids rel1, Relids
     r->clauses.push_back(std::move(rc));
   }
   return r;
+}
+
+// generate_join_implied_equalities_normal's pair of members, each a var of one side: the
+// first whose operator hashes (two dates before a date and a timestamptz), else the
+// first of each side.
+std::pair<std::optional<uint32_t>, std::optional<uint32_t>> JoinSearch::class_members(
+    size_t c, Relids rel1, Relids rel2) const {
+  const auto in = [&](uint32_t v, Relids rels) { return (rels & (Relids(1) << q_.vars[v].rel)); };
+  std::optional<uint32_t> m1, m2;
+  for (uint32_t v : q_.classes[c].members) {
+    if (in(v, rel1) && !m1) m1 = v;
+    if (in(v, rel2) && !m2) m2 = v;
+  }
+  if (!m1 || !m2 || same_hash_family(q_.vars[*m1].type, q_.vars[*m2].type)) return {m1, m2};
+  for (uint32_t v1 : q_.classes[c].members)
+    for (uint32_t v2 : q_.classes[c].members)
+      if (in(v1, rel1) && in(v2, rel2) && same_hash_family(q_.vars[v1].type, q_.vars[v2].type))
+        return {v1, v2};
+  return {m1, m2};
 }
 
 // generate_join_implied_equalities over an expression member: `m1 = m2`, each side a

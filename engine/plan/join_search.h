@@ -188,6 +188,8 @@ class JoinSearch {
   void make_join_rel(size_t r1, size_t r2);
   std::shared_ptr<const RestrictList> restrictlist(Relids rel1, Relids rel2, JoinKind kind) const;
   void mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t key) const;
+  std::pair<std::optional<uint32_t>, std::optional<uint32_t>> class_members(size_t c, Relids rel1,
+                                                                            Relids rel2) const;
   // Pathkeys of a Join Filter's own equality: after every var's.
   static constexpr uint32_t kOwnKeys = 0x40000000u;
   uint32_t expression_key(const TypedExpr& side, uint32_t own) const;
