@@ -128,6 +128,9 @@ struct SpecialJoin {
   // the unique-ified side is grouped by their values, computed below it.
   std::vector<TypedExpr> semi_rhs_exprs;
   bool semi_can_unique = false;
+  // Its right side may be made distinct by hashing (every clause's operator hashes; a
+  // date against a timestamp only sorts: Unique over a Sort).
+  bool semi_can_hash = true;
   bool lhs_strict = false;         // its ON clause is strict for some left relation
   bool delay_upper_joins = false;  // a WHERE clause must see it done before joins above
 };

@@ -38,7 +38,7 @@ JoinPathPtr JoinSearch::unique_path(const JoinRelation& rel, const SpecialJoin& 
   if (computed) path->unique_exprs = sj.semi_rhs_exprs;
   path->cost = sorted;
   path->unique_sort_cost = sorted;
-  if ((sub->width + 64) * groups <= hash_memory_limit(cs_)) {
+  if (sj.semi_can_hash && (sub->width + 64) * groups <= hash_memory_limit(cs_)) {
     GroupAggInput in;
     in.strategy = AggStrategy::kHashed;
     in.group_columns = ncols;

@@ -199,7 +199,8 @@ class Deconstructor {
                                                                       : -1;
       if (side < 0) return;
       const TypedExpr& in = strip_relabel(e.args[size_t(side)]);
-      if (!same_hash_family(e.args[0].type, e.args[1].type)) return;
+      if (!same_merge_family(e.args[0].type, e.args[1].type)) return;
+      if (!same_hash_family(e.args[0].type, e.args[1].type)) sj.semi_can_hash = false;
       if (in.kind == TypedExpr::Kind::kColumn) sj.semi_rhs_vars.push_back(in.slot);
       sj.semi_rhs_exprs.push_back(in.kind == TypedExpr::Kind::kColumn ? in : e.args[size_t(side)]);
     }
