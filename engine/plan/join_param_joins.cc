@@ -20,10 +20,9 @@
 // linking the join to its parameter's relation (get_joinrel_parampathinfo then has no
 // clause left to add); its rows are the pair's join size over the parameterized path's
 // rows, from the first pair that made the parameterization (get_parameterized_joinrel_size).
-#include <bit>
+#include <algorithm>
 
 #include "engine/plan/join_search.h"
-#include "engine/plan/join_selectivity.h"
 
 namespace tp {
 
@@ -124,16 +123,8 @@ void JoinSearch::keep_param_join_path(Pair& p, std::shared_ptr<JoinPath> path) {
   auto known = std::find_if(p.join.param_rows.begin(), p.join.param_rows.end(),
                             [&](const auto& r) { return r.first == path->required_outer; });
   if (known == p.join.param_rows.end()) {
-    const bool semi_or_anti = p.kind == JoinKind::kSemi || p.kind == JoinKind::kAnti;
-    double jselec = 1, pselec = 1;
-    for (const RestrictClause& c : p.restrict.clauses) {
-      if (is_outer_join(p.kind) && c.pushed_down)
-        pselec *= c.selectivity;
-      else
-        jselec *= semi_or_anti ? c.semi_selectivity : c.selectivity;
-    }
     const double rows =
-        join_rows(p.kind, path->outer->cost.rows, path->inner->cost.rows, jselec, pselec);
+        pair_rows(p.kind, p.restrict, path->outer->cost.rows, path->inner->cost.rows);
     p.join.param_rows.emplace_back(path->required_outer, std::min(rows, p.join.rows));
     known = p.join.param_rows.end() - 1;
   }

@@ -135,6 +135,21 @@ void JoinSearch::set_cheapest(JoinRelation& r) const {
   }
 }
 
+// calc_joinrel_size_estimate: an outer join's own clauses (jselec) apart from the WHERE
+// clauses done there (pselec).
+double JoinSearch::pair_rows(JoinKind kind, const RestrictList& restrict, double outer_rows,
+                             double inner_rows) const {
+  double jselec = 1, pselec = 1;
+  const bool semi_or_anti = kind == JoinKind::kSemi || kind == JoinKind::kAnti;
+  for (const RestrictClause& c : restrict.clauses) {
+    if (is_outer_join(kind) && c.pushed_down)
+      pselec *= c.selectivity;
+    else
+      jselec *= semi_or_anti ? c.semi_selectivity : c.selectivity;
+  }
+  return join_rows(kind, outer_rows, inner_rows, jselec, pselec);
+}
+
 void JoinSearch::make_join_rel(size_t r1, size_t r2) {
   int special = -1;
   bool reversed = false;
@@ -149,19 +164,10 @@ void JoinSearch::make_join_rel(size_t r1, size_t r2) {
       restrictlist(rels_[r1].relids, rels_[r2].relids, kind);
   auto found = index_.find(joined);
   if (found == index_.end()) {
-    // build_join_rel: the size from the first pair that makes the relation; an outer
-    // join's own clauses (jselec) apart from the WHERE clauses done there (pselec).
+    // build_join_rel: the size from the first pair that makes the relation.
     JoinRelation j;
     j.relids = joined;
-    double jselec = 1, pselec = 1;
-    const bool semi_or_anti = kind == JoinKind::kSemi || kind == JoinKind::kAnti;
-    for (const RestrictClause& c : restrict->clauses) {
-      if (is_outer_join(kind) && c.pushed_down)
-        pselec *= c.selectivity;
-      else
-        jselec *= semi_or_anti ? c.semi_selectivity : c.selectivity;
-    }
-    j.rows = join_rows(kind, rels_[r1].rows, rels_[r2].rows, jselec, pselec);
+    j.rows = pair_rows(kind, * restrict, rels_[r1].rows, rels_[r2].rows);
     j.vars = output_vars(joined);
     for (uint32_t v : j.vars) j.width += q_.vars[v].width;
     found = index_.emplace(joined, rels_.size()).first;

@@ -186,6 +186,8 @@ class JoinSearch {
   bool has_legal_joinclause(const JoinRelation& r) const;
   bool joinable(const JoinRelation& a, const JoinRelation& b) const;
   void make_join_rel(size_t r1, size_t r2);
+  double pair_rows(JoinKind kind, const RestrictList& restrict, double outer_rows,
+                   double inner_rows) const;
   std::shared_ptr<const RestrictList> restrictlist(Relids rel1, Relids rel2, JoinKind kind) const;
   void mark_equi(RestrictClause& c, Relids rel1, Relids rel2, uint32_t key) const;
   std::pair<std::optional<uint32_t>, std::optional<uint32_t>> class_members(size_t c, Relids rel1,
