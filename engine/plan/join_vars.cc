@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "engine/plan/join_query.h"
 #include "engine/plan/lateral.h"
@@ -29,15 +30,24 @@ uint32_t JoinQuery::key_of(uint32_t var) const {
   return uint32_t(classes.size()) + var;
 }
 
+namespace {
+
+// The one var `e` reads, if it reads exactly one (estimate_num_groups pulls it out).
+std::optional<uint32_t> only_var(const TypedExpr& e) {
+  std::vector<uint32_t> read;
+  expr_slots(e, read);
+  std::sort(read.begin(), read.end());
+  read.erase(std::unique(read.begin(), read.end()), read.end());
+  if (read.size() != 1) return std::nullopt;
+  return read[0];
+}
+
+}  // namespace
+
 uint32_t JoinQuery::first_member_var(uint32_t key) const {
   const JoinClass& c = classes[key];
-  if (c.expr_first && !c.exprs.empty()) {
-    std::vector<uint32_t> read;
-    expr_slots(c.exprs[0].expr, read);
-    std::sort(read.begin(), read.end());
-    read.erase(std::unique(read.begin(), read.end()), read.end());
-    if (read.size() == 1) return read[0];
-  }
+  if (c.expr_first && !c.exprs.empty())
+    if (const std::optional<uint32_t> v = only_var(c.exprs[0].expr)) return *v;
   return c.members[0];
 }
 
@@ -54,11 +64,7 @@ uint32_t JoinQuery::expression_class_var(uint32_t var) const {
     if (right.kind != TypedExpr::Kind::kColumn || right.slot != var ||
         strip_relabel(e.args[0]).kind == TypedExpr::Kind::kColumn)
       continue;
-    std::vector<uint32_t> vars;
-    expr_slots(e.args[0], vars);
-    std::sort(vars.begin(), vars.end());
-    vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
-    if (vars.size() == 1) return vars[0];
+    if (const std::optional<uint32_t> v = only_var(e.args[0])) return *v;
   }
   return var;
 }
