@@ -68,7 +68,7 @@ class JoinBinder {
     q_.gating = take_gating_conjuncts(conjuncts_, where);
     for (size_t i : where)
       if (conjuncts_[i].bound.kind == TypedExpr::Kind::kConst &&
-          conjuncts_[i].bound.value.datum() == 0 && !q_.where_false) {
+          conjuncts_[i].bound.value.datum() == 0) {
         q_.where_false = true;
         // canonicalize_qual: the WHERE is that FALSE alone; its other conjuncts make no
         // class and fix no column (an ORDER BY over one still sorts).

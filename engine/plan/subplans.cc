@@ -148,7 +148,8 @@ struct Sub {
 
 class SubPlanner {
  public:
-  SubPlanner(PlanContext& ctx, const sql::Select& s) : ctx_(ctx), s_(s) {}
+  SubPlanner(PlanContext& ctx, const sql::Select& s)
+      : ctx_(ctx), s_(s), where_false_(s.where && where_folds_to_false(*s.where)) {}
 
   // Plans each subquery PostgreSQL makes a SubPlan or InitPlan of, in its order.
   void plan_all() {
@@ -245,7 +246,7 @@ class SubPlanner {
     std::vector<const sql::Select*> sub_selects;  // each SubPlan's query
     // A WHERE folded to false made none of its InitPlans (nothing runs them here).
     std::set<const sql::Select*> dropped;
-    if (s_.where && where_folds_to_false(*s_.where))
+    if (where_false_)
       each_sublink(s_.where.get(), true,
                    [&](const sql::Expr& link, bool) { dropped.insert(link.subselect.get()); });
     for (Sub* sub : order) {
@@ -365,7 +366,7 @@ class SubPlanner {
             link.position);
       // A scalar subquery correlated on the outer tables: a SubPlan per row.
       std::vector<OuterTable> outer = outer_tables(link);
-      if (s_.where && where_folds_to_false(*s_.where))
+      if (where_false_)
         for (OuterTable& t : outer) t.shown_bare = true;
       names->renamed = name_tables(*sub.from, *names);
       correlated = plan_correlated(ctx_, sub, outer, kCorrelationSlots + correlation_slots_);
@@ -482,6 +483,9 @@ class SubPlanner {
 
   PlanContext& ctx_;
   const sql::Select& s_;
+  // The WHERE folds to false before its subqueries are planned: they make no InitPlan,
+  // and a select-list SubPlan reads the dummy relation's bare columns.
+  const bool where_false_;
   std::map<const sql::Select*, Sub> subs_;
   int params_ = 0;
   int next_plan_id_ = 1;

@@ -15,9 +15,7 @@ namespace tp {
 namespace {
 
 std::string explain(Session& s, const std::string& sql) {
-  std::string text;
-  for (const auto& row : s.execute("explain " + sql).rows) text += row.at(0) + "\n";
-  return text;
+  return testing::plan_text(s, "explain " + sql);
 }
 
 class JoinTables : public ::testing::Test {
@@ -118,10 +116,7 @@ TEST_F(IndexedJoinTables, JoinClausesMoveIntoTheParameterizedScan) {
   s_.execute("set enable_mergejoin = off");
   EXPECT_EQ(testing::check_pg15_queries(s_, "param_moved_nl.out"), 7u);
   auto analyzed = [&](const std::string& q) {
-    std::string text;
-    for (const auto& r : s_.execute("explain (analyze, timing off, costs off) " + q).rows)
-      text += r.at(0) + "\n";
-    return text;
+    return testing::plan_text(s_, "explain (analyze, timing off, costs off) " + q);
   };
   std::string text = analyzed(
       "select o.id, c.name from o join c on c.cid = o.cust and (c.region < 3 or o.amount > 90) "

@@ -60,13 +60,10 @@ TEST(LateralMemoize, PlansAndRowsArePostgres) {
 
 // The subquery's plan runs once per outer row, its outer column a runtime index key.
 TEST_F(LateralTables, SubqueryPlanLoopsOncePerOuterRow) {
-  std::string text;
-  for (const auto& row :
-       s_.execute("explain (analyze, costs off, timing off) select r.rid, s.line from r join "
-                  "lateral (select l.line from l where l.oid = r.rid order by l.line limit 2) s "
-                  "on true")
-           .rows)
-    text += row.at(0) + "\n";
+  std::string text = testing::plan_text(
+      s_,
+      "explain (analyze, costs off, timing off) select r.rid, s.line from r join lateral "
+      "(select l.line from l where l.oid = r.rid order by l.line limit 2) s on true");
   EXPECT_NE(text.find("Nested Loop (actual rows=18 loops=1)"), std::string::npos) << text;
   EXPECT_NE(text.find("Limit (actual rows=2 loops=10)"), std::string::npos) << text;
   EXPECT_NE(text.find("Index Cond: (oid = r.rid)"), std::string::npos) << text;

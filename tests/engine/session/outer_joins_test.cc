@@ -117,13 +117,10 @@ TEST_F(IndexedOuterJoinTables, PlansAndRowsArePostgres) {
 // scan of o keyed on c.cid and l's keyed on o.id inside it; EXPLAIN ANALYZE's counts are
 // PostgreSQL 15's (the inner join run once per outer row, its scans per row of theirs).
 TEST_F(IndexedOuterJoinTables, ParameterizedJoinRunsPerOuterRow) {
-  std::string text;
-  for (const auto& r :
-       s_.execute("explain (analyze, timing off, costs off) select c.cid, o.id, l.line from c "
-                  "left join (o join l on l.oid = o.id) on o.cust = c.cid where c.cid < 3 "
-                  "order by 1, 2, 3")
-           .rows)
-    text += r.at(0) + "\n";
+  const std::string text = testing::plan_text(
+      s_,
+      "explain (analyze, timing off, costs off) select c.cid, o.id, l.line from c left join "
+      "(o join l on l.oid = o.id) on o.cust = c.cid where c.cid < 3 order by 1, 2, 3");
   for (const char* line :
        {"Nested Loop Left Join (actual rows=180 loops=1)", "Nested Loop (actual rows=60 loops=3)",
         "Bitmap Heap Scan on o (actual rows=40 loops=3)", "Recheck Cond: (cust = c.cid)",

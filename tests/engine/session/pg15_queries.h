@@ -21,6 +21,13 @@
 namespace tp::testing {
 
 // Runs every statement of pg15/`setup` (a path under tests/engine/session/pg15/).
+// An EXPLAIN statement's lines, one text ("Nested Loop (actual rows=18 loops=1)\n...").
+inline std::string plan_text(Session& s, const std::string& explain_statement) {
+  std::string text;
+  for (const auto& row : s.execute(explain_statement).rows) text += row.at(0) + "\n";
+  return text;
+}
+
 inline void run_pg15_setup(Session& s, const std::string& setup) {
   std::ifstream in(source_dir() + "/tests/engine/session/pg15/" + setup);
   std::stringstream ss;
