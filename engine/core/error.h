@@ -35,6 +35,7 @@ inline constexpr const char* kInvalidEscapeSequence = "22025";
 inline constexpr const char* kInvalidRowCountInLimitClause = "2201W";
 inline constexpr const char* kInvalidRowCountInResultOffsetClause = "2201X";
 inline constexpr const char* kInvalidTextRepresentation = "22P02";
+inline constexpr const char* kInvalidBinaryRepresentation = "22P03";
 // Class 23: integrity constraint violation.
 inline constexpr const char* kCardinalityViolation = "21000";
 inline constexpr const char* kNotNullViolation = "23502";
@@ -61,6 +62,10 @@ inline constexpr const char* kCannotCoerce = "42846";
 inline constexpr const char* kUndefinedFunction = "42883";
 inline constexpr const char* kAmbiguousFunction = "42725";
 inline constexpr const char* kUndefinedTable = "42P01";
+inline constexpr const char* kUndefinedParameter = "42P02";
+inline constexpr const char* kDuplicateCursor = "42P03";
+inline constexpr const char* kDuplicatePreparedStatement = "42P05";
+inline constexpr const char* kIndeterminateDatatype = "42P18";
 inline constexpr const char* kDuplicateTable = "42P07";
 inline constexpr const char* kInvalidColumnReference = "42P10";
 inline constexpr const char* kInvalidTableDefinition = "42P16";
@@ -86,6 +91,9 @@ inline constexpr const char* kIoError = "58030";
 inline constexpr const char* kUndefinedFile = "58P01";
 // Class 08: connection exception.
 inline constexpr const char* kProtocolViolation = "08P01";
+// Class 26: invalid SQL statement name; class 34: invalid cursor name.
+inline constexpr const char* kInvalidSqlStatementName = "26000";
+inline constexpr const char* kInvalidCursorName = "34000";
 // Class F0: configuration file error.
 inline constexpr const char* kConfigFileError = "F0000";
 // Class XX: internal error.

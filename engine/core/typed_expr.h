@@ -86,6 +86,9 @@ struct TypedExpr {
   // and where it stands in the statement: its input errors point there.
   bool unknown_literal = false;
   int literal_position = -1;
+  // An unknown literal that is the value of $param (engine/sql/params.h): the type it
+  // is coerced to is the parameter's.
+  int param = 0;
   // kColumn
   uint32_t slot = 0;
   std::string name;  // kColumn: the column as printed; kCall: operator or function name

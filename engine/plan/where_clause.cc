@@ -10,6 +10,7 @@
 #include "engine/core/stack_depth.h"
 #include "engine/plan/pseudo_constant.h"
 #include "engine/sql/expr_bind.h"
+#include "engine/sql/params.h"
 #include "engine/sql/identifier.h"
 #include "engine/sql/value.h"
 
@@ -34,7 +35,15 @@ bool has_function_call(const sql::Expr& e) {
   return false;
 }
 
+// A $n of a statement being described (engine/sql/params.h), anywhere in `e`.
+bool mentions_described_param(const sql::Expr& e) {
+  if (sql::describing_param(e.param)) return true;
+  return std::any_of(e.args.begin(), e.args.end(),
+                     [](const sql::ExprPtr& a) { return mentions_described_param(*a); });
+}
+
 // Binds names of the one table of the query.
+
 class Binder {
  public:
   explicit Binder(const RelationEntry& rel) : rel_(rel) {}
@@ -121,8 +130,9 @@ class Binder {
     std::string text;      // a numeric's digits as written ("2.5", "-4.5")
   };
   Constant constant(const sql::Expr& e) const {
-    // A function (random(), lower('x')) is the typed form's to resolve and evaluate.
-    if (has_function_call(e))
+    // A function (random(), lower('x')) is the typed form's to resolve and evaluate; so
+    // is a parameter of a statement being described, whose type binding finds.
+    if (has_function_call(e) || mentions_described_param(e))
       throw Error("a function").with_sqlstate(sqlstate::kFeatureNotSupported);
     if (has_column_ref(e))
       throw Error(
@@ -191,6 +201,7 @@ class Binder {
       case K::kInList:
         return integer_or_typed(e, [&] { return in_list(e); });
       case K::kNullConst:
+        if (sql::describing_param(e.param)) return typed(e);
         return Clause::null_constant();
       case K::kIsNull:
         if (e.args[0]->kind == K::kColumnRef)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/sql/params.h"
+
 namespace tp {
 
 namespace {
@@ -17,7 +19,7 @@ Folded fold_constant(const sql::Expr& e) {
     case K::kBoolConst:
       return e.ival != 0 ? Folded::kTrue : Folded::kFalse;
     case K::kNullConst:
-      return Folded::kNull;
+      return sql::describing_param(e.param) ? Folded::kUnknown : Folded::kNull;
     case K::kAnd:
     case K::kOr: {
       const Folded absorbing = e.kind == K::kAnd ? Folded::kFalse : Folded::kTrue;

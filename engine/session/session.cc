@@ -165,6 +165,11 @@ void Session::take_parse_messages(ResultSet& r) {
 }
 
 ResultSet Session::execute(std::string_view text, RowSink* sink) {
+  return execute(text, sink, nullptr);
+}
+
+ResultSet Session::execute(std::string_view text, RowSink* sink, sql::StatementParams* params) {
+  sql::ScopedParams params_scope(params);
   // A cancel that arrived while this session was idle cancels nothing; one
   // that arrives from here on (even while waiting for the lock) cancels this.
   // A terminated session's statement is cancelled at once, however late the
@@ -196,12 +201,14 @@ ResultSet Session::execute(std::string_view text, RowSink* sink) {
     }();
     cancel_requested().store(false);  // a Ctrl-C between statements cancels nothing
     check_transaction_block(st);
-    trace = start_trace(st);
+    if (!describing_) trace = start_trace(st);
     std::optional<IoTraceScope> tracing;
     if (trace) tracing.emplace(trace.get());
     StatementLocks locks = take_locks(st);
     StatementScope scope(*this, locks);
-    r = run(st);
+    r = describing_ ? describe_run(st) : run(st);
+  } catch (const StatementDescribed&) {
+    throw;  // describe() has what it wanted: the statement did not fail
   } catch (...) {
     if (in_block_) block_failed_ = true;  // PostgreSQL's aborted block
     if (trace) {

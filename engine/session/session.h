@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@
 #include "engine/session/row_source.h"
 #include "engine/session/settings.h"
 #include "engine/sql/ast.h"
+#include "engine/sql/params.h"
 #include "engine/sql/value.h"
 #include "engine/storage/datadir.h"
 #include "engine/storage/storage.h"
@@ -69,6 +71,23 @@ class RowSink {
   virtual void row(const std::vector<std::string>& cells, const std::vector<bool>* nulls) = 0;
 };
 
+// What Parse learns of a statement without running it (engine/session/describe.cc).
+struct StatementDescription {
+  bool returns_rows = false;
+  ResultSet header;                 // when it returns rows: columns and their types
+  std::vector<TypeId> param_types;  // $1 .. $n, given or inferred
+};
+
+// A statement prepared by name (the extended protocol's Parse, SQL PREPARE).
+struct PreparedStatement {
+  std::string text;  // one statement; empty for an empty query
+  StatementDescription description;
+};
+
+// Thrown by describe()'s RowSink when a query's header has come: the query stops there
+// and did not fail.
+struct StatementDescribed {};
+
 // A session with a Database of its own (the shell, `tidepool check`, most tests).
 struct SessionOptions {
   std::string data_dir;
@@ -93,6 +112,26 @@ class Session {
   // With `sink`, a query's rows go there as they are made (RowSink); the rows of
   // SHOW, EXPLAIN and the system views still come in the ResultSet.
   ResultSet execute(std::string_view sql, RowSink* sink = nullptr);
+  // The same with the values of the statement's $n (the extended protocol's Bind, SQL
+  // EXECUTE): planned with them, as PostgreSQL's custom plans are.
+  ResultSet execute(std::string_view sql, RowSink* sink, sql::StatementParams* params);
+  // Parse's analysis of one statement, `declared` its parameters' types as the client
+  // gave them (none: infer it): the statement is parsed and a query planned, nothing
+  // runs. Throws what Parse reports: syntax errors, unknown names, type errors, 42P18
+  // for a parameter whose type nothing decides.
+  StatementDescription describe(std::string_view sql,
+                                const std::vector<std::optional<TypeId>>& declared);
+
+  // Prepared statements, by name ("" the unnamed one, which each prepare replaces);
+  // they last until deallocated or the session ends. prepare() describes the
+  // statement (its errors are Parse's) and refuses a name in use (42P05).
+  std::shared_ptr<const PreparedStatement> prepare(
+      const std::string& name, std::string text,
+      const std::vector<std::optional<TypeId>>& declared);
+  // Null when there is no such statement.
+  std::shared_ptr<const PreparedStatement> prepared(const std::string& name) const;
+  void deallocate(const std::string& name) { prepared_.erase(name); }
+  void deallocate_all() { prepared_.clear(); }
 
   // For the executors (query.cc): the running statement's sink, or null.
   RowSink* row_sink() const { return row_sink_; }
@@ -145,6 +184,12 @@ class Session {
 
  private:
   ResultSet run(sql::Statement& st);
+  // describe(): run() for a statement that is only described (a query is planned; a
+  // write or a command does nothing).
+  ResultSet describe_run(sql::Statement& st);
+  void describe_insert(const sql::Insert& ins);  // session_insert.cc
+  bool describing_ = false;
+  std::map<std::string, std::shared_ptr<const PreparedStatement>> prepared_;
   // io_trace: a trace for `st` when the setting names a file (and `st` does I/O), else
   // nullptr; finish_trace waits for the statement's I/O and writes the file (a failure
   // to write is a warning on `r`, when there is one).

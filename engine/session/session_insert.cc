@@ -181,8 +181,11 @@ void Session::clear_visibility(const RelationEntry& table, BlockNumber first_blo
   storage().write_visibility_map(table, next);
 }
 
-ResultSet Session::insert(const sql::Insert& ins) {
-  const RelationEntry* found = catalog().find(ins.table);
+namespace {
+
+// The table INSERT writes, with PostgreSQL's errors for what it cannot write.
+const RelationEntry& insert_table(const Catalog& catalog, const sql::Insert& ins) {
+  const RelationEntry* found = catalog.find(ins.table);
   if (!found) throw relation_missing(ins.table, ins.table_position);
   if (!found->is_table())
     throw Error("cannot insert into " + quoted(ins.table) + ": it is an index")
@@ -193,9 +196,12 @@ ResultSet Session::insert(const sql::Insert& ins) {
         "is not supported")
         .at_position(ins.source.from->position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
-  const RelationEntry table = *found;
-  const std::vector<int> target = source_positions(ins, table);
-  std::vector<Column> assign(target.size());  // each source position's column
+  return *found;
+}
+
+// Each source position's column, from source_positions' `target`.
+std::vector<Column> assignment(const std::vector<int>& target, const RelationEntry& table) {
+  std::vector<Column> assign(target.size());
   size_t width = 0;
   for (size_t c = 0; c < target.size(); ++c)
     if (target[c] >= 0) {
@@ -203,6 +209,34 @@ ResultSet Session::insert(const sql::Insert& ins) {
       width = std::max(width, size_t(target[c]) + 1);
     }
   assign.resize(width);
+  return assign;
+}
+
+}  // namespace
+
+void Session::describe_insert(const sql::Insert& ins) {
+  const RelationEntry& table = insert_table(catalog(), ins);
+  const std::vector<Column> assign = assignment(source_positions(ins, table), table);
+  // A parameter standing alone as a value takes its column's type (an untyped
+  // literal's assignment); binding a typed source finds the others'.
+  sql::StatementParams* params = sql::current_params();
+  auto bare = [&](const sql::Expr& e, size_t position) {
+    if (params && e.param != 0 && position < assign.size() &&
+        (e.kind == sql::ExprKind::kStrConst || e.kind == sql::ExprKind::kNullConst))
+      params->infer(e.param, assign[position].type);
+  };
+  for (const auto& row : ins.source.values)
+    for (size_t i = 0; i < row.size(); ++i) bare(*row[i], i);
+  if (ins.source.values.empty())
+    for (size_t i = 0; i < ins.source.targets.size(); ++i) bare(*ins.source.targets[i].expr, i);
+  RowSourceContext ctx = row_source_context();
+  if (is_typed_row_source(ins.source)) TypedRowSource typed(ins.source, ctx, &assign);
+}
+
+ResultSet Session::insert(const sql::Insert& ins) {
+  const RelationEntry table = insert_table(catalog(), ins);
+  const std::vector<int> target = source_positions(ins, table);
+  const std::vector<Column> assign = assignment(target, table);
 
   return atomically([&] {
     RowSourceContext ctx = row_source_context();

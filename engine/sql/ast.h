@@ -137,6 +137,9 @@ struct Expr {
   bool sql_syntax = false;    // kFuncCall: written in SQL's syntax (EXTRACT(f FROM x), ...)
   bool case_operand = false;  // kCase: args[0] is the operand (CASE x WHEN ...)
   bool case_else = false;     // kCase: the last arg is the ELSE result
+  // The $n this node stands for (engine/sql/params.h): a parameter's value, in place of
+  // the literal it is; 0 for everything else.
+  int param = 0;
   // Height of the tree below and including this node (1 for a leaf). The parser
   // bounds it (engine/core/stack_depth.h), so every recursive walk of a tree is bounded.
   int height = 1;

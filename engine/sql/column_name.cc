@@ -22,6 +22,7 @@ int figure_column_name(const Expr& e, std::string& name) {
       name = e.name;
       return 2;
     case ExprKind::kCast: {
+      if (e.param != 0) return 0;  // a typed parameter is a Param, not a cast
       const int strength = figure_column_name(*e.args[0], name);
       if (strength > 1) return strength;
       name = e.sval;  // pg_type's name: int4, float8, ...

@@ -14,8 +14,10 @@ using expr::coerce;
 using expr::CoercionContext;
 using expr::is_unknown;
 
-TypedExpr unknown_literal(const std::string& text, bool isnull, int position = -1) {
+TypedExpr unknown_literal(const std::string& text, bool isnull, int position = -1,
+                          int param = 0) {
   TypedExpr c;
+  c.param = param;
   c.kind = TypedExpr::Kind::kConst;
   c.type = TypeId::kText;
   c.unknown_literal = true;
@@ -118,9 +120,9 @@ class Binder {
         return expr::make_const(TypeId::kNumeric, kNoTypmod, pointer_datum(v.data()), false);
       }
       case sql::ExprKind::kStrConst:
-        return unknown_literal(e.sval, false, e.position);
+        return unknown_literal(e.sval, false, e.position, e.param);
       case sql::ExprKind::kNullConst:
-        return unknown_literal("", true);
+        return unknown_literal("", true, -1, e.param);
       case sql::ExprKind::kBoolConst:
         return expr::make_const(TypeId::kBool, kNoTypmod, e.ival != 0, false);
       default: {

@@ -10,6 +10,7 @@
 #include "engine/core/string_types.h"
 #include "engine/core/type_io.h"
 #include "engine/sql/expr_ops.h"
+#include "engine/sql/params.h"
 
 namespace tp::expr {
 
@@ -302,12 +303,15 @@ TypedExpr fold(TypedExpr e) {
 
 TypedExpr coerce(TypedExpr e, TypeId to, int32_t typmod, CoercionContext ctx, int position) {
   const bool unknown = is_unknown(e);
+  if (e.param != 0 && (unknown || e.isnull))
+    if (sql::StatementParams* params = sql::current_params()) params->infer(e.param, to);
   if (e.type == to && !unknown && (typmod < 0 || typmod == e.typmod || !type_takes_typmod(to)))
     return e;
   if (e.is_const() && e.isnull) {
     e.type = to;
     e.typmod = typmod;
     e.unknown_literal = false;
+    e.param = 0;
     return e;
   }
   if (unknown) {

@@ -84,6 +84,7 @@ class ExprParser : public TokenCursor {
 
  private:
   [[gnu::noinline]] ExprPtr primary_leaf();
+  ExprPtr parameter(const Token& t);
   [[gnu::noinline]] ExprPtr function_call(const Token& name);
 
   // expr_parser_special.cc: the forms PostgreSQL's grammar spells out with keywords.

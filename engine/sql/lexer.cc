@@ -134,6 +134,8 @@ class Tokenizer::Scanner {
         read_number();
       } else if (c == '\'') {
         read_string();
+      } else if (c == '$' && is_digit(peek(1))) {
+        read_param();
       } else {
         read_operator_or_punct();
       }
@@ -228,6 +230,18 @@ class Tokenizer::Scanner {
       }
       digits += s_[i_++];
     }
+  }
+
+  // $n; what follows it may not continue a word (PostgreSQL's param_junk).
+  void read_param() {
+    const size_t start = i_++;
+    while (i_ < s_.size() && is_digit(s_[i_])) ++i_;
+    if (i_ < s_.size() && is_ident_char(s_[i_]))
+      throw Error("trailing junk after parameter at or near \"" +
+                  std::string(s_.substr(start, i_ + 1 - start)) + "\"")
+          .at_position(pos(start))
+          .with_sqlstate(sqlstate::kSyntaxError);
+    out_.push_back({TokenKind::kParam, std::string(s_.substr(start + 1, i_ - start - 1)), pos(start)});
   }
 
   void read_number() {

@@ -15,6 +15,7 @@ enum class TokenKind {
   kInteger,     // 42, 10_000_000
   kNumeric,     // 1.5, .5, 1e3
   kString,      // 'text' ('' escapes a quote)
+  kParam,       // $1: a parameter (text holds its digits)
   kOperator,    // + - * / % = <> != < <= > >= ::
   kPunct,       // ( ) , ; .
   kEnd,

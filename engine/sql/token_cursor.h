@@ -77,7 +77,9 @@ class TokenCursor {
       throw Error("syntax error at end of input")
           .at_position(t.position)
           .with_sqlstate(sqlstate::kSyntaxError);
-    std::string shown = t.kind == TokenKind::kString ? "'" + t.text + "'" : t.text;
+    std::string shown = t.kind == TokenKind::kString  ? "'" + t.text + "'"
+                        : t.kind == TokenKind::kParam ? "$" + t.text
+                                                      : t.text;
     if (t.kind == TokenKind::kIdentifier) {
       // Show the word as typed, like PostgreSQL.
       size_t p = size_t(t.position - 1);

@@ -38,6 +38,7 @@ struct PgResult {
   std::vector<std::vector<std::optional<std::string>>> rows;
   std::string tag;           // CommandComplete
   bool empty_query = false;  // EmptyQueryResponse
+  bool suspended = false;    // PortalSuspended in place of CommandComplete
 };
 
 // Everything up to ReadyForQuery.
@@ -50,6 +51,11 @@ struct PgReply {
 
 inline void put_int32(std::string& s, int32_t v) {
   for (int shift = 24; shift >= 0; shift -= 8) s.push_back(char((uint32_t(v) >> shift) & 0xff));
+}
+
+inline void put_int16(std::string& s, int16_t v) {
+  s.push_back(char((uint16_t(v) >> 8) & 0xff));
+  s.push_back(char(uint16_t(v) & 0xff));
 }
 
 inline int32_t get_int32(const std::string& s, size_t at) {
@@ -221,6 +227,11 @@ class PgWireClient {
           r.results.push_back(std::move(cur));
           cur = {};
           break;
+        case 's':
+          cur.suspended = true;
+          r.results.push_back(std::move(cur));
+          cur = {};
+          break;
         case 'E':
           r.error = parse_error_fields(m.body);
           break;
@@ -239,6 +250,53 @@ class PgWireClient {
   PgReply query(const std::string& sql) {
     send_message('Q', sql + '\0');
     return read_reply();
+  }
+
+  // The extended query protocol's messages (nothing is read).
+  void parse(const std::string& name, const std::string& sql, const std::vector<int32_t>& oids = {}) {
+    std::string b = name + '\0' + sql + '\0';
+    put_int16(b, int16_t(oids.size()));
+    for (int32_t o : oids) put_int32(b, o);
+    send_message('P', b);
+  }
+  // `values`: each parameter's bytes (nullopt: NULL) in `formats` (none: all text).
+  void bind(const std::string& portal, const std::string& statement,
+            const std::vector<std::optional<std::string>>& values,
+            const std::vector<int16_t>& formats = {},
+            const std::vector<int16_t>& result_formats = {}) {
+    std::string b = portal + '\0' + statement + '\0';
+    put_int16(b, int16_t(formats.size()));
+    for (int16_t f : formats) put_int16(b, f);
+    put_int16(b, int16_t(values.size()));
+    for (const auto& v : values) {
+      put_int32(b, v ? int32_t(v->size()) : -1);
+      if (v) b += *v;
+    }
+    put_int16(b, int16_t(result_formats.size()));
+    for (int16_t f : result_formats) put_int16(b, f);
+    send_message('B', b);
+  }
+  void describe(char kind, const std::string& name) {
+    send_message('D', std::string(1, kind) + name + '\0');
+  }
+  void execute(const std::string& portal, int32_t max_rows = 0) {
+    std::string b = portal + '\0';
+    put_int32(b, max_rows);
+    send_message('E', b);
+  }
+  void close(char kind, const std::string& name) {
+    send_message('C', std::string(1, kind) + name + '\0');
+  }
+  void sync() { send_message('S', ""); }
+  // Every message up to and including ReadyForQuery (or the end).
+  std::vector<PgMessage> read_until_ready() {
+    std::vector<PgMessage> out;
+    for (;;) {
+      PgMessage m = read_message();
+      if (m.type == 0) return out;
+      out.push_back(m);
+      if (m.type == 'Z') return out;
+    }
   }
 
   // True when the server closes the connection (after any messages) in time.

@@ -311,20 +311,6 @@ TEST_F(ServerTest, PsqlCatalogQueriesAreRefusedClearly) {
   EXPECT_EQ(r.status, 'I');
 }
 
-TEST_F(ServerTest, ExtendedProtocolIsRefusedThenUsable) {
-  auto c = connect();
-  c->send_message('P', std::string("\0SELECT 1\0\0\0", 12));
-  c->send_message('B', std::string("\0\0\0\0\0\0\0\0", 8));
-  c->send_message('E', std::string("\0\0\0\0\0", 5));
-  c->send_message('S', "");
-  PgReply r = c->read_reply();
-  ASSERT_TRUE(r.error);
-  EXPECT_EQ(r.error->code, "0A000");
-  EXPECT_NE(r.error->message.find("extended query protocol"), std::string::npos);
-  EXPECT_EQ(r.status, 'I');
-  EXPECT_EQ(c->query("SELECT 5").results.at(0).rows.at(0).at(0), "5");
-}
-
 TEST_F(ServerTest, FunctionCallRefusedAndUnknownMessageIsFatal) {
   auto c = connect();
   c->send_message('F', std::string(10, '\0'));

@@ -13,6 +13,7 @@
 #include "engine/core/session_memory.h"
 #include "engine/session/session.h"
 #include "engine/sql/lexer.h"
+#include "tools/server/extended.h"
 #include "tools/server/password_file.h"
 #include "tools/server/results.h"
 #include "tools/server/scram.h"
@@ -241,7 +242,7 @@ int32_t send_startup_reply(Socket& socket, Session& session, const Startup& star
 class QueryLoop {
  public:
   QueryLoop(Server& server, ConnectionSlot& slot, Socket& socket, Session& session)
-      : server_(server), slot_(slot), socket_(socket), session_(session) {
+      : server_(server), slot_(slot), socket_(socket), session_(session), extended_(socket, session) {
     socket_.track_memory(&messages_memory_);
   }
   ~QueryLoop() { socket_.track_memory(nullptr); }
@@ -262,6 +263,7 @@ class QueryLoop {
           } else if (m.body.find('\0') + 1 != m.body.size()) {
             send_error(socket_, protocol_error("invalid message format"));
           } else {
+            extended_.simple_query_started();
             query(m.body.substr(0, m.body.size() - 1));
             if (must_close()) throw Fatal{"57P01", kTerminating, ""};
           }
@@ -281,6 +283,7 @@ class QueryLoop {
           skipping_to_sync_ = false;
           // Sync has no body (pq_getmsgend): bytes in it are PostgreSQL's 08P01.
           if (!m.body.empty()) send_error(socket_, protocol_error("invalid message format"));
+          extended_.sync();
           ready(m);
           break;
         case 'F':
@@ -327,8 +330,8 @@ class QueryLoop {
     return server_.stopping() || session_.activity().terminate_requested.load();
   }
 
-  // Parse/Bind/Execute...: the first gets the error, the rest up to Sync are
-  // skipped (as after any error in that protocol), and Sync gets ReadyForQuery.
+  // Parse, Bind, Describe, Execute, Close (extended.h) and Flush. After an error every
+  // message up to Sync is skipped, as PostgreSQL does; Sync gets ReadyForQuery.
   void extended(const ClientMessage& m) {
     if (m.type == 'H') {
       // Flush has no body either; an error in the extended protocol skips to Sync.
@@ -340,10 +343,38 @@ class QueryLoop {
       return;
     }
     if (skipping_to_sync_) return;
-    send_error(socket_, refused("extended query protocol is not supported by tidepool",
-                                "Use the simple query protocol (e.g. pgbench -M simple)."));
-    socket_.flush();
-    skipping_to_sync_ = true;
+    try {
+      slot_.busy = m.type == 'E';  // a running statement: its client's hang-up cancels it
+      switch (m.type) {
+        case 'P':
+          extended_.parse(m.body);
+          break;
+        case 'B':
+          extended_.bind(m.body);
+          break;
+        case 'D':
+          extended_.describe(m.body);
+          break;
+        case 'E':
+          extended_.execute(m.body);
+          break;
+        case 'C':
+          extended_.close(m.body);
+          break;
+        default:
+          break;
+      }
+      slot_.busy = false;
+    } catch (const ConnectionClosed&) {
+      slot_.busy = false;
+      throw;
+    } catch (...) {
+      slot_.busy = false;
+      if (must_close()) throw Fatal{"57P01", kTerminating, ""};
+      send_error(socket_, error_fields(std::current_exception()));
+      skipping_to_sync_ = true;
+    }
+    if (must_close()) throw Fatal{"57P01", kTerminating, ""};
   }
 
   // Runs each statement of a Query string; an error skips the rest.
@@ -354,10 +385,7 @@ class QueryLoop {
     for (const QueryPart& part : parts) {
       if (must_close()) return;
       if (names_pg_catalog(part.text)) {
-        send_error(socket_,
-                   refused("psql's catalog queries (\\d, \\dt, \\l ...) are not supported by "
-                           "tidepool's server: tidepool has no pg_catalog",
-                           "Use \\d in `tidepool sql -D DIR` to describe tables."));
+        send_error(socket_, error_fields(std::make_exception_ptr(catalog_refusal())));
         return;
       }
       if (!statement(part)) return;
@@ -427,6 +455,7 @@ class QueryLoop {
   TrackedMemory messages_memory_{MemoryPart::kMessages, &session_.activity().memory};
   bool skipping_to_sync_ = false;
   std::string_view query_;  // the Query string being run
+  ExtendedProtocol extended_;
 };
 
 // From the startup packet to the end of the session.

@@ -4,6 +4,7 @@
 #include <new>
 
 #include "engine/core/error.h"
+#include "engine/core/type_send.h"
 #include "engine/sql/parser.h"
 
 namespace tp::server {
@@ -35,24 +36,29 @@ ValueType column_type(const ResultSet& r, size_t col) {
 
 }  // namespace
 
-void send_row_description(Socket& socket, const ResultSet& r) {
+Column result_column_type(const ResultSet& r, size_t col) {
+  if (col < r.column_type_ids.size()) return r.column_type_ids[col];
+  Column c;
+  c.type = TypeId(wire_type(column_type(r, col)).oid);
+  c.typmod = -1;
+  return c;
+}
+
+void send_row_description(Socket& socket, const ResultSet& r, const std::vector<int16_t>& formats) {
   Message desc('T');
   desc.int16(int16_t(r.columns.size()));
   for (size_t c = 0; c < r.columns.size(); ++c) {
-    WireType w = wire_type(column_type(r, c));
-    int32_t typmod = -1;
-    if (c < r.column_type_ids.size()) {
-      const TypeInfo& info = type_info(r.column_type_ids[c].type);
-      w = {int32_t(info.id), info.len};
-      typmod = r.column_type_ids[c].typmod;
-    }
-    desc.str(r.columns[c]).int32(0).int16(0).int32(w.oid).int16(w.length).int32(typmod).int16(0);
+    const Column t = result_column_type(r, c);
+    const TypeInfo& info = type_info(t.type);
+    const int16_t format = c < formats.size() ? formats[c] : 0;
+    desc.str(r.columns[c]).int32(0).int16(0).int32(int32_t(info.id)).int16(info.len);
+    desc.int32(t.typmod).int16(format);
   }
   socket.send(desc.finish());
 }
 
 void send_data_row(Socket& socket, const ResultSet& header, const std::vector<std::string>& row,
-                   const std::vector<bool>* nulls) {
+                   const std::vector<bool>* nulls, const std::vector<int16_t>& formats) {
   Message data('D');
   data.int16(int16_t(row.size()));
   for (size_t c = 0; c < row.size(); ++c) {
@@ -61,6 +67,10 @@ void send_data_row(Socket& socket, const ResultSet& header, const std::vector<st
                     : row[c].empty() && column_type(header, c) != ValueType::kText;
     if (null) {
       data.int32(-1);
+    } else if (c < formats.size() && formats[c] == 1) {
+      const Column t = result_column_type(header, c);
+      const std::string b = datum_send(t.type, datum_in(t.type, t.typmod, row[c], 0).datum());
+      data.int32(int32_t(b.size())).bytes(b);
     } else {
       data.int32(int32_t(row[c].size())).bytes(row[c]);
     }
@@ -152,6 +162,14 @@ bool names_pg_catalog(std::string_view statement) {
     if (k == kName.size()) return true;
   }
   return false;
+}
+
+Error catalog_refusal() {
+  return Error(
+             "psql's catalog queries (\\d, \\dt, \\l ...) are not supported by tidepool's "
+             "server: tidepool has no pg_catalog",
+             "", "Use \\d in `tidepool sql -D DIR` to describe tables.")
+      .with_sqlstate(sqlstate::kFeatureNotSupported);
 }
 
 }  // namespace tp::server

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/core/error.h"
 #include "engine/session/session.h"
 #include "tools/server/wire.h"
 
@@ -23,12 +24,17 @@ WireType wire_type(ValueType t);
 // Appends the statement's rows (if it returns any and they were not streamed)
 // and its CommandComplete.
 void send_result(Socket& socket, const ResultSet& r);
-// RowDescription of `r`'s columns.
-void send_row_description(Socket& socket, const ResultSet& r);
+// RowDescription of `r`'s columns. `formats`: each column's format code (0 text, 1
+// binary), as Bind asked; empty: all text.
+void send_row_description(Socket& socket, const ResultSet& r,
+                          const std::vector<int16_t>& formats = {});
 // One DataRow. A cell is NULL when `nulls` says so, or, without it, when it is
-// empty in a column of `header` that is not text (numbers never print empty).
+// empty in a column of `header` that is not text (numbers never print empty). A
+// binary column's cell is its type's send format (engine/core/type_send.h).
 void send_data_row(Socket& socket, const ResultSet& header, const std::vector<std::string>& row,
-                   const std::vector<bool>* nulls);
+                   const std::vector<bool>* nulls, const std::vector<int16_t>& formats = {});
+// Column `col`'s type and typmod as RowDescription gives them.
+Column result_column_type(const ResultSet& r, size_t col);
 
 // The ErrorResponse fields of whatever a statement threw: tp::Error with its
 // SQLSTATE (XX000 when it has none), std::bad_alloc as out_of_memory (53200).
@@ -49,5 +55,7 @@ int character_position(std::string_view query, size_t byte_position);
 
 // True for psql's catalog queries (\d, \dt, \l ...), which name pg_catalog.
 bool names_pg_catalog(std::string_view statement);
+// The error such a query gets (0A000).
+Error catalog_refusal();
 
 }  // namespace tp::server

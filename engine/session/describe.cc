@@ -1,0 +1,106 @@
+// Session::describe: Parse's analysis of a statement (the extended query protocol's
+// Parse and Describe, SQL PREPARE). A query is planned as it would run, its
+// parameters NULL, and stops where its rows would start: the header its RowSink would
+// get is the description, and the parameters' types are what binding the query gave
+// them (engine/sql/params.h). A statement that is not a query runs nothing.
+#include "engine/core/error.h"
+#include "engine/session/session.h"
+
+namespace tp {
+
+namespace {
+
+// Takes the header a query hands its sink before its first row, and ends the query.
+class HeaderCatcher : public RowSink {
+ public:
+  explicit HeaderCatcher(ResultSet& header) : header_(header) {}
+  void begin(const ResultSet& header) override {
+    header_ = header;
+    throw StatementDescribed{};
+  }
+  void row(const std::vector<std::string>&, const std::vector<bool>*) override {
+    throw StatementDescribed{};
+  }
+
+ private:
+  ResultSet& header_;
+};
+
+}  // namespace
+
+StatementDescription Session::describe(std::string_view text,
+                                       const std::vector<std::optional<TypeId>>& declared) {
+  std::vector<sql::ParamSlot> slots(declared.size());
+  for (size_t i = 0; i < declared.size(); ++i) slots[i].type = declared[i];
+  sql::StatementParams params(std::move(slots), /*describing=*/true);
+  StatementDescription d;
+  HeaderCatcher catcher(d.header);
+  struct Describing {
+    bool& flag;
+    explicit Describing(bool& f) : flag(f) { flag = true; }
+    ~Describing() { flag = false; }
+  } describing(describing_);
+  try {
+    ResultSet r = execute(text, &catcher, &params);
+    d.returns_rows = r.returns_rows;
+    if (r.returns_rows) {
+      r.rows.clear();
+      r.nulls.clear();
+      d.header = std::move(r);
+    }
+  } catch (const StatementDescribed&) {
+    d.returns_rows = true;
+  }
+  d.header.notices.clear();
+  d.header.warnings.clear();
+  for (size_t i = 0; i < params.slots().size(); ++i) {
+    if (!params.slots()[i].type)
+      throw Error("could not determine data type of parameter $" + std::to_string(i + 1))
+          .with_sqlstate(sqlstate::kIndeterminateDatatype);
+    d.param_types.push_back(*params.slots()[i].type);
+  }
+  return d;
+}
+
+std::shared_ptr<const PreparedStatement> Session::prepare(
+    const std::string& name, std::string text,
+    const std::vector<std::optional<TypeId>>& declared) {
+  if (!name.empty() && prepared_.count(name) != 0)
+    throw Error("prepared statement \"" + name + "\" already exists")
+        .with_sqlstate(sqlstate::kDuplicatePreparedStatement);
+  auto p = std::make_shared<PreparedStatement>();
+  p->text = std::move(text);
+  if (p->text.empty()) {
+    p->description.param_types.reserve(declared.size());
+    for (size_t i = 0; i < declared.size(); ++i)
+      p->description.param_types.push_back(declared[i].value_or(TypeId::kText));
+  } else {
+    p->description = describe(p->text, declared);
+  }
+  prepared_[name] = p;
+  return p;
+}
+
+std::shared_ptr<const PreparedStatement> Session::prepared(const std::string& name) const {
+  auto it = prepared_.find(name);
+  return it == prepared_.end() ? nullptr : it->second;
+}
+
+ResultSet Session::describe_run(sql::Statement& st) {
+  if (auto* e = std::get_if<std::unique_ptr<sql::Explain>>(&st)) {
+    // EXPLAIN ANALYZE would run its query: planning it tells its parameters' types,
+    // and its rows are the plan's lines either way.
+    (*e)->options.analyze = false;
+    (*e)->options.timing = true;
+    return run(st);
+  }
+  if (const auto* ins = std::get_if<sql::Insert>(&st)) {
+    describe_insert(*ins);
+    return {};
+  }
+  if (std::holds_alternative<sql::Select>(st) || std::holds_alternative<sql::ShowStmt>(st))
+    return run(st);
+  return {};  // a command or a write: nothing to plan, no rows
+}
+
+}  // namespace tp
