@@ -36,6 +36,7 @@ inline constexpr const char* kInvalidRowCountInLimitClause = "2201W";
 inline constexpr const char* kInvalidRowCountInResultOffsetClause = "2201X";
 inline constexpr const char* kInvalidTextRepresentation = "22P02";
 inline constexpr const char* kInvalidBinaryRepresentation = "22P03";
+inline constexpr const char* kBadCopyFileFormat = "22P04";
 // Class 23: integrity constraint violation.
 inline constexpr const char* kCardinalityViolation = "21000";
 inline constexpr const char* kNotNullViolation = "23502";
@@ -144,10 +145,18 @@ class Error : public std::runtime_error {
     sqlstate_ = std::move(code);
     return *this;
   }
+  // Where it happened (PostgreSQL's CONTEXT, the protocol's 'W' field): "COPY t, line
+  // 3, column b: \"x\"".
+  const std::string& context() const { return context_; }
+  Error& with_context(std::string context) {
+    context_ = std::move(context);
+    return *this;
+  }
 
  private:
   std::string detail_;
   std::string hint_;
+  std::string context_;
   int position_ = 0;
   std::string sqlstate_;
 };

@@ -236,6 +236,8 @@ ResultSet Session::run(sql::Statement& st) {
           return truncate(s);
         else if constexpr (std::is_same_v<T, sql::Insert>)
           return insert(s);
+        else if constexpr (std::is_same_v<T, sql::CopyStmt>)
+          return copy(s);
         else if constexpr (std::is_same_v<T, sql::Select>)
           return select(s);
         else if constexpr (std::is_same_v<T, sql::SetStmt>)

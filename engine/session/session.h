@@ -32,6 +32,8 @@
 
 namespace tp {
 
+class RowStore;  // session_insert.cc
+
 // What a statement returns: rows (for queries) and/or a command tag.
 struct ResultSet {
   std::vector<std::string> columns;
@@ -88,6 +90,24 @@ struct PreparedStatement {
 // and did not fail.
 struct StatementDescribed {};
 
+// The client's side of COPY: where COPY FROM STDIN's data comes from and COPY TO
+// STDOUT's goes (the server's CopyIn / CopyOut messages). Called on the statement's
+// thread, under its locks.
+class CopyIo {
+ public:
+  virtual ~CopyIo() = default;
+  // COPY FROM STDIN: once, before the first read (CopyInResponse).
+  virtual void begin_in(sql::CopyStmt::Format format, size_t columns) = 0;
+  // The next piece of data; false at its end (CopyDone). Throws when the client gives
+  // up (CopyFail) or goes.
+  virtual bool read(std::string& chunk) = 0;
+  // COPY TO STDOUT: once, before the first write (CopyOutResponse); then the data, a
+  // row (or the binary format's header and trailer) at a time; end_out() after the last.
+  virtual void begin_out(sql::CopyStmt::Format format, size_t columns) = 0;
+  virtual void write(std::string_view data) = 0;
+  virtual void end_out() = 0;
+};
+
 // A session with a Database of its own (the shell, `tidepool check`, most tests).
 struct SessionOptions {
   std::string data_dir;
@@ -132,6 +152,10 @@ class Session {
   std::shared_ptr<const PreparedStatement> prepared(const std::string& name) const;
   void deallocate(const std::string& name) { prepared_.erase(name); }
   void deallocate_all() { prepared_.clear(); }
+
+  // Where COPY FROM STDIN reads and COPY TO STDOUT writes; without one, COPY to or
+  // from the client is refused (0A000).
+  void set_copy_io(CopyIo* io) { copy_io_ = io; }
 
   // For the executors (query.cc): the running statement's sink, or null.
   RowSink* row_sink() const { return row_sink_; }
@@ -189,6 +213,7 @@ class Session {
   ResultSet describe_run(sql::Statement& st);
   void describe_insert(const sql::Insert& ins);  // session_insert.cc
   bool describing_ = false;
+  CopyIo* copy_io_ = nullptr;
   std::map<std::string, std::shared_ptr<const PreparedStatement>> prepared_;
   // io_trace: a trace for `st` when the setting names a file (and `st` does I/O), else
   // nullptr; finish_trace waits for the statement's I/O and writes the file (a failure
@@ -216,6 +241,18 @@ class Session {
   ResultSet alter_table(const sql::AlterTable& at);
   ResultSet truncate(const sql::Truncate& t);
   ResultSet insert(const sql::Insert& ins);
+  // session_insert.cc: the rows `produce` stores, loaded into `table` as one
+  // all-or-nothing statement (heap, indexes, the visibility map's bits, the commit);
+  // returns how many. `produce` calls its tick with the rows so far (cancel checks,
+  // progress); `total_rows` is asked only when progress is shown.
+  using LoadTick = std::function<void(uint64_t rows)>;
+  uint64_t load_rows(const RelationEntry& table, const std::string& what,
+                     const std::function<uint64_t()>& total_rows,
+                     const std::function<void(RowStore&, const LoadTick&)>& produce);
+  ResultSet copy(const sql::CopyStmt& c);  // copy.cc
+  ResultSet copy_from(const sql::CopyStmt& c, const RelationEntry& table,
+                      const std::vector<int>& target);
+  ResultSet copy_to(const sql::CopyStmt& c);
   ResultSet select(const sql::Select& s);
   ResultSet typed_row_source_select(const sql::Select& s);
   ResultSet system_view(const sql::Select& s);

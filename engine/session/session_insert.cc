@@ -9,6 +9,8 @@
 #include "engine/core/datetime.h"
 #include "engine/core/error.h"
 #include "engine/core/interrupts.h"
+#include "engine/core/type_send.h"
+#include "engine/session/copy_format.h"
 #include "engine/session/session.h"
 #include "engine/session/session_names.h"
 #include "engine/session/typed_row_source.h"
@@ -107,6 +109,8 @@ std::vector<bool> not_null_columns(const Catalog& catalog, const RelationEntry& 
       .with_sqlstate(sqlstate::kNotNullViolation);
 }
 
+}  // namespace
+
 // Stores rows in the table's column order: into its heap (rows of integers without
 // NULLs by the loader's fast path) and its indexes, refusing the NULLs a column may
 // not hold.
@@ -144,6 +148,8 @@ class RowStore {
   const std::vector<bool> not_null_;
   BlockNumber first_block_ = kInvalidBlock;
 };
+
+namespace {
 
 // The rows of a source whose expressions call the session's functions (row_source.h's
 // Value evaluator), each value assigned to its column by column_datum.
@@ -237,37 +243,50 @@ ResultSet Session::insert(const sql::Insert& ins) {
   const RelationEntry table = insert_table(catalog(), ins);
   const std::vector<int> target = source_positions(ins, table);
   const std::vector<Column> assign = assignment(target, table);
+  RowSourceContext ctx = row_source_context();
+  std::optional<TypedRowSource> typed;
+  if (is_typed_row_source(ins.source)) typed.emplace(ins.source, ctx, &assign);
+  auto total = [&] { return typed ? typed->size() : row_source_size(ins.source, ctx); };
+  const uint64_t rows = load_rows(table, "INSERT INTO " + table.name, total,
+                                  [&](RowStore& store, const LoadTick& tick) {
+    ctx.tick = [&](uint64_t rows, uint64_t) { tick(rows); };
+    if (!typed) {
+      store_value_rows(ins.source, ctx, table, target, store);
+      return;
+    }
+    const size_t ncols = table.columns.size();
+    std::vector<Datum> datums(ncols);
+    const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
+    typed->run([&](const Datum* values, const bool* nulls) {
+      for (size_t c = 0; c < ncols; ++c) {
+        const int p = target[c];
+        isnull[c] = p < 0 || nulls[p];
+        datums[c] = isnull[c] ? 0 : values[p];
+      }
+      store.add(datums.data(), isnull.get());
+    });
+  });
+  ResultSet r;
+  r.tag = "INSERT 0 " + std::to_string(rows);
+  return r;
+}
 
-  return atomically([&] {
-    RowSourceContext ctx = row_source_context();
-    std::optional<TypedRowSource> typed;
-    if (is_typed_row_source(ins.source)) typed.emplace(ins.source, ctx, &assign);
-    bool show_progress = db_->options().progress;
-    uint64_t total = !show_progress ? 0 : typed ? typed->size() : row_source_size(ins.source, ctx);
-    LoadProgress progress(show_progress && total >= 1000000, "INSERT INTO " + table.name);
+uint64_t Session::load_rows(const RelationEntry& table, const std::string& what,
+                            const std::function<uint64_t()>& total_rows,
+                            const std::function<void(RowStore&, const LoadTick&)>& produce) {
+  uint64_t rows = 0;
+  atomically([&] {
     Catalog next = catalog();
     HeapLoader loader(data_dir(), storage(), table);
     IndexMaintainer indexes(storage(), data_dir(), next, table);
-    ctx.tick = [&](uint64_t rows, uint64_t) {
-      check_for_interrupts();
-      progress.update(rows, total, loader.bytes_written());
-    };
     RowStore store(catalog(), table, loader, indexes);
-    if (typed) {
-      const size_t ncols = table.columns.size();
-      std::vector<Datum> datums(ncols);
-      const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
-      typed->run([&](const Datum* values, const bool* nulls) {
-        for (size_t c = 0; c < ncols; ++c) {
-          const int p = target[c];
-          isnull[c] = p < 0 || nulls[p];
-          datums[c] = isnull[c] ? 0 : values[p];
-        }
-        store.add(datums.data(), isnull.get());
-      });
-    } else {
-      store_value_rows(ins.source, ctx, table, target, store);
-    }
+    const bool show_progress = db_->options().progress;
+    const uint64_t total = show_progress ? total_rows() : 0;
+    LoadProgress progress(show_progress && total >= 1000000, what);
+    produce(store, [&](uint64_t done) {
+      check_for_interrupts();
+      if (show_progress) progress.update(done, total, loader.bytes_written());
+    });
     check_for_interrupts();
     uint64_t pages = loader.finish();
     std::vector<uint32_t> garbage = indexes.finish();
@@ -275,11 +294,70 @@ ResultSet Session::insert(const sql::Insert& ins) {
     RelationEntry* rel = next.find_oid(table.oid);
     rel->pages = pages;
     rel->rows += loader.rows_added();
+    rows = loader.rows_added();
     commit_and_remove(std::move(next), garbage);
-    ResultSet r;
-    r.tag = "INSERT 0 " + std::to_string(loader.rows_added());
-    return r;
+    return ResultSet{};
   });
+  return rows;
+}
+
+// COPY FROM STDIN: the client's rows (copy_format.h), each field read by its column's
+// input function (binary: receive function), loaded as INSERT loads its rows. An
+// error names the line and column it is on, as PostgreSQL's CONTEXT does.
+ResultSet Session::copy_from(const sql::CopyStmt& c, const RelationEntry& table,
+                             const std::vector<int>& target) {
+  std::vector<std::string> names;  // the columns in the data's order
+  std::vector<size_t> column_of;   // each data field's table column
+  for (size_t pos = 0;; ++pos) {
+    auto it = std::find(target.begin(), target.end(), int(pos));
+    if (it == target.end()) break;
+    column_of.push_back(size_t(it - target.begin()));
+    names.push_back(table.columns[column_of.back()].name);
+  }
+  const bool binary = c.format == sql::CopyStmt::Format::kBinary;
+  const size_t ncols = table.columns.size();
+  const uint64_t rows = load_rows(table, "COPY " + table.name, [] { return uint64_t(0); },
+                                  [&](RowStore& store, const LoadTick& tick) {
+    CopyInParser parser(c, names);
+    std::vector<OwnedDatum> values(ncols);
+    std::vector<Datum> datums(ncols);
+    const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
+    const int64_t now = timestamp_now();
+    uint64_t done = 0;
+    const CopyInParser::RowFn row = [&](const CopyInParser::Fields& fields) {
+      for (size_t col = 0; col < ncols; ++col) isnull[col] = true;
+      for (size_t f = 0; f < fields.size(); ++f) {
+        const size_t col = column_of[f];
+        const Column& column = table.columns[col];
+        isnull[col] = !fields[f].has_value();
+        if (isnull[col]) continue;
+        try {
+          values[col] = binary ? datum_recv(column.type, column.typmod, *fields[f])
+                               : datum_in(column.type, column.typmod, *fields[f], now);
+        } catch (Error& e) {
+          throw e.with_context("COPY " + table.name + ", line " + std::to_string(parser.line()) +
+                               ", column " + column.name +
+                               (binary ? std::string() : ": \"" + *fields[f] + "\""));
+        }
+        datums[col] = values[col].datum();
+      }
+      store.add(datums.data(), isnull.get());
+      if (++done % 4096 == 0) tick(done);
+    };
+    copy_io_->begin_in(c.format, names.size());
+    std::string chunk;
+    try {
+      while (copy_io_->read(chunk)) parser.feed(chunk, row);
+      parser.finish(row);
+    } catch (Error& e) {
+      if (e.context().empty())
+        e.with_context("COPY " + table.name + ", line " + std::to_string(parser.line()));
+      throw;
+    }
+  });
+  ResultSet r;
+  r.tag = "COPY " + std::to_string(rows);
+  return r;
 }
 
 }  // namespace tp

@@ -63,6 +63,7 @@ const char* Session::write_tag(const sql::Statement& st) {
         if constexpr (std::is_same_v<T, sql::DropTable>) return "DROP TABLE";
         if constexpr (std::is_same_v<T, sql::Truncate>) return "TRUNCATE";
         if constexpr (std::is_same_v<T, sql::Insert>) return "INSERT";
+        if constexpr (std::is_same_v<T, sql::CopyStmt>) return s.from ? "COPY FROM" : nullptr;
         if constexpr (std::is_same_v<T, sql::CreateIndex>) return "CREATE INDEX";
         if constexpr (std::is_same_v<T, sql::DropIndex>) return "DROP INDEX";
         if constexpr (std::is_same_v<T, sql::AlterTable>) return "ALTER TABLE";
@@ -120,6 +121,12 @@ StatementLocks Session::take_locks(const sql::Statement& st) {
         if constexpr (std::is_same_v<T, sql::DropTable> || std::is_same_v<T, sql::Truncate>)
           for (const std::string& n : s.names) add(n, x);
         if constexpr (std::is_same_v<T, sql::Insert>) add(s.table, x);
+        if constexpr (std::is_same_v<T, sql::CopyStmt>) {
+          if (s.query)
+            add_select_tables(*s.query, add);
+          else
+            add(s.table, s.from ? x : LockMode::kShare);
+        }
         if constexpr (std::is_same_v<T, sql::CreateIndex>) add(s.table, x);
         if constexpr (std::is_same_v<T, sql::AlterTable>) add(s.name, x);
         if constexpr (std::is_same_v<T, sql::DropIndex>) {

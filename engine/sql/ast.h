@@ -347,11 +347,31 @@ struct TransactionStmt {
   enum class Kind { kBegin, kCommit, kRollback } kind = Kind::kBegin;
 };
 
+// COPY table [(columns)] FROM STDIN, COPY {table [(columns)] | (query)} TO STDOUT, with
+// the format's options resolved (engine/sql/copy_statement.cc): the delimiter, NULL
+// string, quote and escape as PostgreSQL defaults them for the format.
+struct CopyStmt {
+  enum class Format : uint8_t { kText, kCsv, kBinary };
+  std::string table;  // empty for COPY (query) TO
+  int table_position = 0;
+  std::vector<std::string> columns;     // empty: every column, in order
+  std::shared_ptr<const Select> query;  // COPY (query) TO
+  bool from = true;
+  Format format = Format::kText;
+  bool header = false;        // the first line names the columns
+  bool header_match = false;  // HEADER MATCH: COPY FROM checks those names
+  bool freeze = false;
+  std::string delimiter;
+  std::string null_string;
+  std::string quote;
+  std::string escape;
+};
+
 struct Explain;
 
 using Statement = std::variant<CreateTable, DropTable, Truncate, Insert, Select, SetStmt, ShowStmt,
                                ResetStmt, CreateIndex, DropIndex, Analyze, AlterTable,
-                               TransactionStmt, std::unique_ptr<Explain>>;
+                               TransactionStmt, CopyStmt, std::unique_ptr<Explain>>;
 
 struct Explain {
   ExplainOptions options;

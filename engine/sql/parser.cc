@@ -10,6 +10,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/sql/copy_statement.h"
 #include "engine/sql/expr_parser.h"
 #include "engine/sql/lexer.h"
 #include "engine/sql/reloptions.h"
@@ -18,9 +19,9 @@
 namespace tp::sql {
 namespace {
 
-class Parser : public SelectClauseParser {
+class Parser : public CopyParser {
  public:
-  using SelectClauseParser::SelectClauseParser;
+  using CopyParser::CopyParser;
 
   Statement parse() {
     Statement st = statement();
@@ -42,6 +43,7 @@ class Parser : public SelectClauseParser {
       return t;
     }
     if (is_word("insert")) return insert();
+    if (accept_word("copy")) return copy_statement();
     if (is_word("select") || is_word("values") || is_word("with") || is_punct("(")) return select();
     if (accept_word("set")) return set();
     if (accept_word("show")) {

@@ -13,6 +13,7 @@
 #include "engine/core/session_memory.h"
 #include "engine/session/session.h"
 #include "engine/sql/lexer.h"
+#include "tools/server/client_copy.h"
 #include "tools/server/extended.h"
 #include "tools/server/password_file.h"
 #include "tools/server/results.h"
@@ -242,10 +243,19 @@ int32_t send_startup_reply(Socket& socket, Session& session, const Startup& star
 class QueryLoop {
  public:
   QueryLoop(Server& server, ConnectionSlot& slot, Socket& socket, Session& session)
-      : server_(server), slot_(slot), socket_(socket), session_(session), extended_(socket, session) {
+      : server_(server),
+        slot_(slot),
+        socket_(socket),
+        session_(session),
+        extended_(socket, session),
+        copy_(socket) {
     socket_.track_memory(&messages_memory_);
+    session_.set_copy_io(&copy_);
   }
-  ~QueryLoop() { socket_.track_memory(nullptr); }
+  ~QueryLoop() {
+    session_.set_copy_io(nullptr);
+    socket_.track_memory(nullptr);
+  }
   QueryLoop(const QueryLoop&) = delete;
   QueryLoop& operator=(const QueryLoop&) = delete;
 
@@ -456,6 +466,7 @@ class QueryLoop {
   bool skipping_to_sync_ = false;
   std::string_view query_;  // the Query string being run
   ExtendedProtocol extended_;
+  ClientCopy copy_;
 };
 
 // From the startup packet to the end of the session.

@@ -96,6 +96,7 @@ ErrorFields error_fields(const std::exception_ptr& error) {
     f.detail = e.detail();
     f.hint = e.hint();
     f.position = e.position();
+    f.context = e.context();
     if (!e.sqlstate().empty()) f.code = e.sqlstate();
   } catch (const std::bad_alloc&) {
     f.code = "53200";

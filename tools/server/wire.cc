@@ -60,6 +60,7 @@ std::string error_message(char type, const ErrorFields& f) {
   if (!f.detail.empty()) m.int8('D').str(f.detail);
   if (!f.hint.empty()) m.int8('H').str(f.hint);
   if (f.position > 0) m.int8('P').str(std::to_string(f.position));
+  if (!f.context.empty()) m.int8('W').str(f.context);
   m.int8(0);
   return m.finish();
 }

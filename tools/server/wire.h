@@ -72,7 +72,8 @@ struct ErrorFields {
   std::string message;
   std::string detail;
   std::string hint;
-  int position = 0;  // 1-based character in the Query string; 0 = none
+  std::string context;  // 'W': where it happened (CONTEXT)
+  int position = 0;     // 1-based character in the Query string; 0 = none
 };
 
 std::string error_message(char type, const ErrorFields& f);  // type 'E' or 'N'

@@ -139,6 +139,7 @@ std::string format_error(const Error& e, std::string_view statement) {
   }
   if (!e.detail().empty()) out += "DETAIL:  " + e.detail() + "\n";
   if (!e.hint().empty()) out += "HINT:  " + e.hint() + "\n";
+  if (!e.context().empty()) out += "CONTEXT:  " + e.context() + "\n";
   return out;
 }
 

@@ -1,0 +1,425 @@
+#include "engine/session/copy_format.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "engine/core/error.h"
+#include "engine/sql/lexer.h"
+
+namespace tp {
+
+namespace {
+
+constexpr std::string_view kBinarySignature("PGCOPY\n\377\r\n\0", 11);
+
+Error bad_copy(const std::string& message) {
+  return Error(message).with_sqlstate(sqlstate::kBadCopyFileFormat);
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+uint32_t read_be(std::string_view b, size_t at, int n) {
+  uint32_t v = 0;
+  for (int i = 0; i < n; ++i) v = (v << 8) | uint8_t(b[at + size_t(i)]);
+  return v;
+}
+
+}  // namespace
+
+CopyInParser::CopyInParser(const sql::CopyStmt& copy, std::vector<std::string> names)
+    : copy_(copy), names_(std::move(names)) {
+  header_done_ = !copy.header && copy.format != sql::CopyStmt::Format::kBinary;
+}
+
+void CopyInParser::feed(std::string_view chunk, const RowFn& row) {
+  if (ended_) return;  // data after the end marker is ignored, as PostgreSQL does
+  buf_.append(chunk);
+  switch (copy_.format) {
+    case sql::CopyStmt::Format::kText:
+      text_rows(row, false);
+      break;
+    case sql::CopyStmt::Format::kCsv:
+      csv_rows(row, false);
+      break;
+    case sql::CopyStmt::Format::kBinary:
+      binary_rows(row, false);
+      break;
+  }
+  compact();
+}
+
+void CopyInParser::finish(const RowFn& row) {
+  if (ended_) return;
+  switch (copy_.format) {
+    case sql::CopyStmt::Format::kText:
+      text_rows(row, true);
+      break;
+    case sql::CopyStmt::Format::kCsv:
+      if (in_quote_ && at_ < buf_.size()) {
+        ++line_;
+        throw bad_copy("unterminated CSV quoted field");
+      }
+      csv_rows(row, true);
+      break;
+    case sql::CopyStmt::Format::kBinary:
+      binary_rows(row, true);
+      if (at_ < buf_.size()) throw bad_copy("unexpected EOF in COPY data");
+      break;
+  }
+}
+
+void CopyInParser::compact() {
+  if (at_ < (64u << 10) || at_ < buf_.size() / 2) return;
+  buf_.erase(0, at_);
+  scanned_ -= at_;
+  at_ = 0;
+}
+
+void CopyInParser::check_width() const {
+  if (fields_.size() > names_.size()) throw bad_copy("extra data after last expected column");
+  if (fields_.size() < names_.size())
+    throw bad_copy("missing data for column \"" + names_[fields_.size()] + "\"");
+}
+
+void CopyInParser::header_line(std::string_view line, bool csv) {
+  header_done_ = true;
+  if (!copy_.header_match) return;
+  if (csv)
+    csv_fields(line);
+  else
+    text_fields(line);
+  if (fields_.size() != names_.size())
+    throw bad_copy("wrong number of fields in header line: got " + std::to_string(fields_.size()) +
+                   ", expected " + std::to_string(names_.size()));
+  for (size_t i = 0; i < names_.size(); ++i) {
+    if (!fields_[i])
+      throw bad_copy("column name mismatch in header line field " + std::to_string(i + 1) +
+                     ": got null value (\"" + copy_.null_string + "\"), expected \"" + names_[i] +
+                     "\"");
+    if (*fields_[i] != names_[i])
+      throw bad_copy("column name mismatch in header line field " + std::to_string(i + 1) +
+                     ": got \"" + *fields_[i] + "\", expected \"" + names_[i] + "\"");
+  }
+}
+
+void CopyInParser::text_rows(const RowFn& row, bool at_end) {
+  while (!ended_ && at_ < buf_.size()) {
+    size_t nl = buf_.find('\n', at_);
+    if (nl == std::string::npos && !at_end) return;
+    const size_t end = nl == std::string::npos ? buf_.size() : nl;
+    std::string_view line(buf_.data() + at_, end - at_);
+    at_ = nl == std::string::npos ? buf_.size() : nl + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    ++line_;
+    sql::verify_utf8(line);
+    if (!header_done_) {
+      header_line(line, false);
+      continue;
+    }
+    if (!text_fields(line)) {
+      ended_ = true;
+      return;
+    }
+    check_width();
+    row(fields_);
+  }
+}
+
+bool CopyInParser::text_fields(std::string_view line) {
+  if (line == "\\.") return false;
+  fields_.clear();
+  const char delim = copy_.delimiter[0];
+  size_t p = 0;
+  for (;;) {
+    const size_t raw_start = p;
+    std::string value;
+    bool high_escape = false;  // an escape made a byte that must be checked as UTF-8
+    bool last = true;
+    while (p < line.size()) {
+      const char c = line[p++];
+      if (c == delim) {
+        last = false;
+        break;
+      }
+      if (c != '\\' || p == line.size()) {
+        value.push_back(c);
+        continue;
+      }
+      const char e = line[p++];
+      if (e >= '0' && e <= '7') {
+        int v = e - '0';
+        for (int k = 0; k < 2 && p < line.size() && line[p] >= '0' && line[p] <= '7'; ++k)
+          v = v * 8 + (line[p++] - '0');
+        value.push_back(char(v & 0xFF));
+        high_escape = true;
+      } else if (e == 'x' && p < line.size() && hex_value(line[p]) >= 0) {
+        int v = hex_value(line[p++]);
+        if (p < line.size() && hex_value(line[p]) >= 0) v = v * 16 + hex_value(line[p++]);
+        value.push_back(char(v));
+        high_escape = true;
+      } else {
+        switch (e) {
+          case 'b':
+            value.push_back('\b');
+            break;
+          case 'f':
+            value.push_back('\f');
+            break;
+          case 'n':
+            value.push_back('\n');
+            break;
+          case 'r':
+            value.push_back('\r');
+            break;
+          case 't':
+            value.push_back('\t');
+            break;
+          case 'v':
+            value.push_back('\v');
+            break;
+          default:
+            value.push_back(e);
+        }
+      }
+    }
+    const size_t raw_end = last ? p : p - 1;
+    std::string_view raw = line.substr(raw_start, raw_end - raw_start);
+    if (raw == copy_.null_string) {
+      fields_.emplace_back(std::nullopt);
+    } else {
+      if (high_escape) sql::verify_utf8(value);
+      fields_.emplace_back(std::move(value));
+    }
+    if (last) return true;
+  }
+}
+
+void CopyInParser::csv_rows(const RowFn& row, bool at_end) {
+  const char quote = copy_.quote[0], escape = copy_.escape[0];
+  while (!ended_ && at_ < buf_.size()) {
+    if (scanned_ < at_) scanned_ = at_;
+    // The record ends at a newline outside quotes.
+    size_t end = std::string::npos;
+    for (size_t i = scanned_; i < buf_.size(); ++i) {
+      const char c = buf_[i];
+      if (in_quote_) {
+        if (c == escape && escape != quote && i + 1 < buf_.size() &&
+            (buf_[i + 1] == quote || buf_[i + 1] == escape)) {
+          ++i;
+        } else if (c == quote) {
+          in_quote_ = false;
+        }
+      } else if (c == quote) {
+        in_quote_ = true;
+      } else if (c == '\n') {
+        end = i;
+        break;
+      }
+    }
+    if (end == std::string::npos) {
+      if (!at_end) {
+        scanned_ = buf_.size();
+        // An escape at the very end may pair with the next chunk's first byte.
+        if (in_quote_ && escape != quote && scanned_ > at_ && buf_.back() == escape) --scanned_;
+        return;
+      }
+      end = buf_.size();
+    }
+    std::string_view record(buf_.data() + at_, end - at_);
+    const uint64_t newlines = uint64_t(std::count(record.begin(), record.end(), '\n'));
+    at_ = end == buf_.size() ? end : end + 1;
+    scanned_ = at_;
+    in_quote_ = false;
+    if (!record.empty() && record.back() == '\r') record.remove_suffix(1);
+    ++line_;
+    sql::verify_utf8(record);
+    if (!header_done_) {
+      header_line(record, true);
+    } else if (record == "\\.") {
+      ended_ = true;
+      return;
+    } else {
+      csv_fields(record);
+      check_width();
+      row(fields_);
+    }
+    line_ += newlines;
+  }
+}
+
+void CopyInParser::csv_fields(std::string_view r) {
+  fields_.clear();
+  const char delim = copy_.delimiter[0], quote = copy_.quote[0], escape = copy_.escape[0];
+  size_t p = 0;
+  for (;;) {
+    const size_t raw_start = p;
+    std::string value;
+    bool saw_quote = false, in_quote = false, last = true;
+    while (p < r.size()) {
+      const char c = r[p++];
+      if (!in_quote) {
+        if (c == delim) {
+          last = false;
+          break;
+        }
+        if (c == quote) {
+          in_quote = saw_quote = true;
+          continue;
+        }
+        value.push_back(c);
+        continue;
+      }
+      if (c == escape && p < r.size() && (r[p] == quote || r[p] == escape) &&
+          (escape != quote || r[p] == quote)) {
+        value.push_back(r[p++]);
+        continue;
+      }
+      if (c == quote) {
+        in_quote = false;
+        continue;
+      }
+      value.push_back(c);
+    }
+    if (in_quote) throw bad_copy("unterminated CSV quoted field");
+    const size_t raw_end = last ? p : p - 1;
+    if (!saw_quote && r.substr(raw_start, raw_end - raw_start) == copy_.null_string)
+      fields_.emplace_back(std::nullopt);
+    else
+      fields_.emplace_back(std::move(value));
+    if (last) return;
+  }
+}
+
+void CopyInParser::binary_rows(const RowFn& row, bool at_end) {
+  (void)at_end;
+  auto left = [&] { return buf_.size() - at_; };
+  if (!header_done_) {
+    if (left() < kBinarySignature.size() + 8) return;
+    if (std::string_view(buf_).substr(at_, kBinarySignature.size()) != kBinarySignature)
+      throw bad_copy("COPY file signature not recognized");
+    const uint32_t flags = read_be(buf_, at_ + 11, 4);
+    if ((flags & (1u << 16)) != 0) throw bad_copy("invalid COPY file header (WITH OIDS)");
+    if ((flags & 0xFFFF0000u) != 0) throw bad_copy("unrecognized critical flags in COPY file header");
+    const auto ext = int32_t(read_be(buf_, at_ + 15, 4));
+    if (ext < 0) throw bad_copy("invalid COPY file header (missing length)");
+    if (left() < 19 + size_t(ext)) return;
+    at_ += 19 + size_t(ext);
+    header_done_ = true;
+  }
+  while (!ended_ && left() >= 2) {
+    // A whole row must be here before any of it is used.
+    const auto count = int16_t(read_be(buf_, at_, 2));
+    if (count == -1) {
+      at_ += 2;
+      ended_ = true;
+      return;
+    }
+    if (count != int16_t(names_.size()))
+      throw bad_copy("row field count is " + std::to_string(count) + ", expected " +
+                     std::to_string(names_.size()));
+    size_t p = at_ + 2;
+    fields_.clear();
+    bool whole = true;
+    for (int16_t i = 0; i < count; ++i) {
+      if (buf_.size() - p < 4) {
+        whole = false;
+        break;
+      }
+      const auto len = int32_t(read_be(buf_, p, 4));
+      p += 4;
+      if (len < -1) throw bad_copy("invalid field size");
+      if (len == -1) {
+        fields_.emplace_back(std::nullopt);
+        continue;
+      }
+      if (buf_.size() - p < size_t(len)) {
+        whole = false;
+        break;
+      }
+      fields_.emplace_back(buf_.substr(p, size_t(len)));
+      p += size_t(len);
+    }
+    if (!whole) return;
+    at_ = p;
+    ++line_;
+    row(fields_);
+  }
+}
+
+void copy_text_row(const sql::CopyStmt& copy, const std::vector<std::string>& cells,
+                   const std::vector<bool>* nulls, std::string& out) {
+  const bool csv = copy.format == sql::CopyStmt::Format::kCsv;
+  const char delim = copy.delimiter[0];
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) out.push_back(delim);
+    if (nulls != nullptr && (*nulls)[i]) {
+      out += copy.null_string;
+      continue;
+    }
+    const std::string& v = cells[i];
+    if (!csv) {
+      for (char c : v) {
+        switch (c) {
+          case '\b':
+            out += "\\b";
+            break;
+          case '\f':
+            out += "\\f";
+            break;
+          case '\n':
+            out += "\\n";
+            break;
+          case '\r':
+            out += "\\r";
+            break;
+          case '\t':
+            out += "\\t";
+            break;
+          case '\v':
+            out += "\\v";
+            break;
+          case '\\':
+            out += "\\\\";
+            break;
+          default:
+            if (c == delim) out.push_back('\\');
+            out.push_back(c);
+        }
+      }
+      continue;
+    }
+    const char quote = copy.quote[0], escape = copy.escape[0];
+    // Quoted where it would not read back as itself: a delimiter, quote or newline in
+    // it, the NULL string's spelling, or a lone `\.` (the end marker).
+    const bool quoted = v.find_first_of(std::string{delim, quote, '\n', '\r'}) != std::string::npos ||
+                        v == copy.null_string || (cells.size() == 1 && v == "\\.");
+    if (!quoted) {
+      out += v;
+      continue;
+    }
+    out.push_back(quote);
+    for (char c : v) {
+      if (c == quote || c == escape) out.push_back(escape);
+      out.push_back(c);
+    }
+    out.push_back(quote);
+  }
+  out.push_back('\n');
+}
+
+std::string copy_binary_header() {
+  std::string h(kBinarySignature);
+  h.append(8, '\0');  // flags, header extension length
+  return h;
+}
+
+std::string copy_binary_trailer() {
+  return std::string("\xff\xff", 2);
+}
+
+}  // namespace tp

@@ -1,0 +1,76 @@
+// COPY's three data formats as PostgreSQL 15 reads and writes them (copyfromparse.c,
+// copyto.c), apart from where the bytes come from or go:
+//
+//   text    a line per row, fields split at the delimiter (tab), `\N` for NULL,
+//           backslash escapes (\t \n \\ \b \f \r \v, octal \123, hex \x4f), `\.` ends it
+//   csv     fields split at the delimiter (comma) outside quotes; a quoted field may
+//           hold the delimiter, newlines and doubled quotes; an unquoted empty field
+//           is NULL, a quoted one ""; HEADER's first line skipped or (MATCH) checked
+//   binary  "PGCOPY\n\377\r\n\0", flags, header extension; per row an int16 field
+//           count and int32-length-prefixed values in the types' send format; -1 ends
+//
+// CopyInParser takes the client's data in chunks that may split a row anywhere and
+// hands out each complete row; a malformed row is PostgreSQL's 22P04 error with the
+// line it is on (line()).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/sql/ast.h"
+
+namespace tp {
+
+class CopyInParser {
+ public:
+  // A row's fields: text (text, CSV: before the type's input function) or the binary
+  // value's bytes; nullopt for NULL.
+  using Fields = std::vector<std::optional<std::string>>;
+  using RowFn = std::function<void(const Fields&)>;
+
+  // `names`: the columns being read, in order (their count is the row's width; HEADER
+  // MATCH compares the header with them).
+  CopyInParser(const sql::CopyStmt& copy, std::vector<std::string> names);
+
+  void feed(std::string_view chunk, const RowFn& row);
+  // The end of the data (CopyDone): a last line without its newline is a row.
+  void finish(const RowFn& row);
+  // The line (binary: the row) being read, from 1: for the error's context.
+  uint64_t line() const { return line_; }
+
+ private:
+  void text_rows(const RowFn& row, bool at_end);
+  void csv_rows(const RowFn& row, bool at_end);
+  void binary_rows(const RowFn& row, bool at_end);
+  // One text line's fields, or false for the end marker `\.`.
+  bool text_fields(std::string_view line);
+  void csv_fields(std::string_view record);
+  void check_width() const;
+  void header_line(std::string_view line, bool csv);
+  void compact();
+
+  const sql::CopyStmt& copy_;
+  std::vector<std::string> names_;
+  std::string buf_;
+  size_t at_ = 0;             // the first byte not consumed
+  size_t scanned_ = 0;        // CSV: how far the current record has been scanned
+  bool in_quote_ = false;     // CSV: the scan is inside quotes
+  bool header_done_ = false;  // the header line (or binary's header) is behind
+  bool ended_ = false;        // the end marker (or binary's trailer) was read
+  uint64_t line_ = 0;
+  Fields fields_;
+};
+
+// One row in COPY TO's text or CSV format, its newline included, appended to `out`.
+// `nulls`: null, or a flag per cell.
+void copy_text_row(const sql::CopyStmt& copy, const std::vector<std::string>& cells,
+                   const std::vector<bool>* nulls, std::string& out);
+// The binary format's file header and trailer.
+std::string copy_binary_header();
+std::string copy_binary_trailer();
+
+}  // namespace tp
