@@ -23,6 +23,7 @@ struct Column {
   std::string name;
   ColumnType type = ColumnType::kInt4;
   int32_t typmod = kNoTypmod;  // atttypmod: varchar(n)'s n + 4, numeric(p, s)'s ...
+  bool not_null = false;       // attnotnull: NOT NULL, or a primary key's column
 };
 
 // The width the planner assumes for the column without statistics (get_typavgwidth).

@@ -161,7 +161,7 @@ ResultSet run_analyze(Session& session, const sql::Analyze& a) {
   // not the commit follows.
   check_for_interrupts();
   for (const auto& [rel, map] : maps) session.storage().write_visibility_map(rel, map);
-  session.data_dir().commit(std::move(next));
+  session.commit_catalog(std::move(next));
   ResultSet r;
   r.tag = a.vacuum ? "VACUUM" : "ANALYZE";
   return r;

@@ -53,6 +53,11 @@ Session::Session(const SessionOptions& options)
                                              .create_if_missing = options.create_data_dir})) {}
 
 Session::~Session() {
+  try {
+    undo_block_writes();  // a client that goes mid-block leaves the data as it was
+  } catch (...) {
+    // restore() failing here leaves the journal: the next open replays it
+  }
   db_->sessions().remove(*activity_);
 }
 
@@ -205,12 +210,15 @@ ResultSet Session::execute(std::string_view text, RowSink* sink, sql::StatementP
     std::optional<IoTraceScope> tracing;
     if (trace) tracing.emplace(trace.get());
     StatementLocks locks = take_locks(st);
-    StatementScope scope(*this, locks);
+    StatementScope scope(*this, block_locks_ ? *block_locks_ : locks);
     r = describing_ ? describe_run(st) : run(st);
   } catch (const StatementDescribed&) {
     throw;  // describe() has what it wanted: the statement did not fail
   } catch (...) {
-    if (in_block_) block_failed_ = true;  // PostgreSQL's aborted block
+    if (in_block_) {
+      block_failed_ = true;  // PostgreSQL's aborted block
+      undo_block_writes();
+    }
     if (trace) {
       try {
         finish_trace(*trace, text, nullptr);  // what led to the error, if it can
@@ -266,26 +274,39 @@ ResultSet Session::atomically(const std::function<ResultSet()>& body) {
   try {
     return body();
   } catch (...) {
-    // Cached pages of this statement's files may be newer than what restore()
-    // puts back: drop them before the files are rewound. Those are the files
-    // of the tables it holds exclusively and the files it created (no
-    // committed relation names them); other sessions' pages stay.
-    TP_ASSERT(locks_ != nullptr && locks_->holds(LockObject::writer(), LockMode::kExclusive));
-    std::set<uint32_t> mine;
-    const Catalog& committed = data_dir().catalog();
-    for (const std::string& name : locks_->exclusive_tables())
-      if (const RelationEntry* t = committed.find(name)) {
-        mine.insert(t->relnumber);
-        for (const RelationEntry* idx : committed.indexes_of(t->oid)) mine.insert(idx->relnumber);
-      }
-    std::set<uint32_t> known;
-    for (const RelationEntry& r : committed.relations) known.insert(r.relnumber);
-    storage().forget_if([&](uint32_t relnumber) {
-      return mine.count(relnumber) != 0 || known.count(relnumber) == 0;
-    });
-    data_dir().restore();
+    restore_files();
     throw;
   }
+}
+
+void Session::restore_files() {
+  // Cached pages of the statement's (or block's) files may be newer than what
+  // restore() puts back: drop them before the files are rewound. Those are the files
+  // of the tables it holds exclusively and the files it created (no committed
+  // relation names them); other sessions' pages stay.
+  TP_ASSERT(locks_ != nullptr && locks_->holds(LockObject::writer(), LockMode::kExclusive));
+  std::set<uint32_t> mine;
+  const Catalog& committed = data_dir().catalog();
+  for (const std::string& name : locks_->exclusive_tables())
+    if (const RelationEntry* t = committed.find(name)) {
+      mine.insert(t->relnumber);
+      for (const RelationEntry* idx : committed.indexes_of(t->oid)) mine.insert(idx->relnumber);
+    }
+  std::set<uint32_t> known;
+  for (const RelationEntry& r : committed.relations) known.insert(r.relnumber);
+  storage().forget_if([&](uint32_t relnumber) {
+    return mine.count(relnumber) != 0 || known.count(relnumber) == 0;
+  });
+  data_dir().restore();
+}
+
+void Session::commit_catalog(Catalog next, const std::vector<uint32_t>& garbage) {
+  if (block_locks_) {
+    block_catalog_ = std::move(next);
+    block_garbage_.insert(block_garbage_.end(), garbage.begin(), garbage.end());
+    return;
+  }
+  commit_and_remove(std::move(next), garbage);
 }
 
 // Commits `next`; then the files it no longer names are garbage: their pages

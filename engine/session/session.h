@@ -197,8 +197,13 @@ class Session {
   // when it got its locks; for a write (it holds the writer lock) and between
   // statements, the committed one.
   const Catalog& catalog() const {
+    if (block_catalog_) return *block_catalog_;
     return catalog_snapshot_ ? *catalog_snapshot_ : db_->data_dir().catalog();
   }
+  // Makes `next` the committed catalog and removes the files it no longer names
+  // (`garbage`); inside a transaction block that writes, `next` is the block's
+  // catalog until COMMIT does that for all of its statements at once.
+  void commit_catalog(Catalog next, const std::vector<uint32_t>& garbage = {});
 
   // Height of a B-tree index as PostgreSQL counts it: the root's level (0 when
   // the root is a leaf; 2 for 10 M int4 keys).
@@ -236,9 +241,17 @@ class Session {
   void check_transaction_block(const sql::Statement& st);
   void remember_setting_for_rollback(const std::string& name);
   void end_block(bool undo_settings);
+  // A block's writes (transaction_block.cc): committed at COMMIT, undone at ROLLBACK
+  // or when one of its statements fails, the block's locks given back either way.
+  void commit_block_writes();
+  void undo_block_writes();
+  // Drops the cached pages of the files a failed write may have changed, then puts
+  // every file back as the committed catalog has it (DataDir::restore).
+  void restore_files();
   ResultSet create_table(const sql::CreateTable& ct);
   ResultSet drop_table(const sql::DropTable& dt);
   ResultSet alter_table(const sql::AlterTable& at);
+  ResultSet add_primary_key(const sql::AlterTable& at, const RelationEntry& table);
   ResultSet truncate(const sql::Truncate& t);
   ResultSet insert(const sql::Insert& ins);
   // session_insert.cc: the rows `produce` stores, loaded into `table` as one
@@ -289,6 +302,11 @@ class Session {
   // back by ROLLBACK, as PostgreSQL undoes SET with its transaction.
   std::vector<std::pair<std::string, std::string>> block_settings_;
   std::shared_ptr<const Catalog> catalog_snapshot_;  // during a read statement
+  // A transaction block that writes: the locks it holds until it ends, its catalog
+  // (what its statements committed), the files that catalog no longer names.
+  std::optional<StatementLocks> block_locks_;
+  std::optional<Catalog> block_catalog_;
+  std::vector<uint32_t> block_garbage_;
   const StatementLocks* locks_ = nullptr;            // during a statement
   SessionEntry* activity_ = nullptr;  // registered in the constructor, removed in the destructor
   RowSink* row_sink_ = nullptr;       // during execute()

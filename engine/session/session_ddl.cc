@@ -1,6 +1,7 @@
 // Session's DDL: CREATE/DROP/ALTER TABLE, TRUNCATE, CREATE/DROP INDEX. Each builds
 // the next catalog, creates or fills files, and commits in one step (see
 // DataDir's all-or-nothing rule); the files a commit no longer names go after it.
+#include <algorithm>
 #include <set>
 
 #include "engine/core/error.h"
@@ -8,6 +9,8 @@
 #include "engine/session/layer_settings.h"
 #include "engine/session/session.h"
 #include "engine/session/session_names.h"
+#include "engine/sql/identifier.h"
+#include "engine/sql/parser.h"
 #include "engine/sql/reloptions.h"
 #include "engine/storage/index_build.h"
 #include "engine/storage/table_stats.h"
@@ -34,13 +37,13 @@ void record_table_counts(RelationEntry& table, BlockNumber all_visible) {
 // their modifiers, and are refused by name.
 // A column definition's type as stored: any type tidepool stores, with its typmod.
 Column stored_column(const sql::ColumnDef& c) {
-  return {c.name, c.type.id, c.type.typmod};
+  return {c.name, c.type.id, c.type.typmod, c.not_null || c.primary_key};
 }
 
 }  // namespace
 
 ResultSet Session::create_table(const sql::CreateTable& ct) {
-  if (data_dir().catalog().find(ct.name)) {
+  if (catalog().find(ct.name)) {
     if (ct.if_not_exists) {
       ResultSet r;
       r.notices.push_back("relation " + quoted(ct.name) + " already exists, skipping");
@@ -69,7 +72,7 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
           .at_position(ct.primary_key_position)
           .with_sqlstate(sqlstate::kUndefinedColumn);
   return atomically([&] {
-    Catalog next = data_dir().catalog();
+    Catalog next = catalog();
     RelationEntry rel;
     rel.oid = next.allocate_oid();
     rel.relnumber = rel.oid;
@@ -78,6 +81,9 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
     rel.fillfactor = ct.fillfactor.value_or(100);
     rel.parallel_workers = ct.parallel_workers.value_or(-1);
     for (const auto& c : ct.columns) rel.columns.push_back(stored_column(c));
+    for (Column& c : rel.columns)  // a primary key's columns are NOT NULL
+      if (std::find(ct.primary_key.begin(), ct.primary_key.end(), c.name) != ct.primary_key.end())
+        c.not_null = true;
     storage().create_file(rel);
     next.relations.push_back(rel);
     if (!ct.primary_key.empty()) {
@@ -88,7 +94,7 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
       add_index(next, next.relations.back(), "", keys, true, true);
     }
     data_dir().sync_base_directory();
-    data_dir().commit(std::move(next));
+    commit_catalog(std::move(next));
     ResultSet r;
     r.tag = "CREATE TABLE";
     return r;
@@ -98,7 +104,7 @@ ResultSet Session::create_table(const sql::CreateTable& ct) {
 ResultSet Session::drop_table(const sql::DropTable& dt) {
   ResultSet r;
   r.tag = "DROP TABLE";
-  Catalog next = data_dir().catalog();
+  Catalog next = catalog();
   std::vector<uint32_t> files;
   for (const auto& name : dt.names) {
     RelationEntry* rel = next.find(name);
@@ -124,7 +130,7 @@ ResultSet Session::drop_table(const sql::DropTable& dt) {
   }
   if (files.empty()) return r;
   return atomically([&] {
-    commit_and_remove(std::move(next), files);
+    commit_catalog(std::move(next), files);
     return r;
   });
 }
@@ -135,7 +141,7 @@ ResultSet Session::drop_table(const sql::DropTable& dt) {
 ResultSet Session::alter_table(const sql::AlterTable& at) {
   ResultSet r;
   r.tag = "ALTER TABLE";
-  Catalog next = data_dir().catalog();
+  Catalog next = catalog();
   RelationEntry* rel = next.find(at.name);
   if (!rel) {
     if (at.if_exists) {
@@ -144,6 +150,7 @@ ResultSet Session::alter_table(const sql::AlterTable& at) {
     }
     throw relation_missing(at.name, at.name_position);
   }
+  if (!at.add_primary_key.empty()) return add_primary_key(at, *rel);
   if (at.reset) {
     sql::check_reset_options(at.options);
     for (const sql::RelOption& o : at.options) {
@@ -163,13 +170,13 @@ ResultSet Session::alter_table(const sql::AlterTable& at) {
     if (o.parallel_workers) rel->parallel_workers = *o.parallel_workers;
   }
   return atomically([&] {
-    data_dir().commit(std::move(next));
+    commit_catalog(std::move(next));
     return r;
   });
 }
 
 ResultSet Session::truncate(const sql::Truncate& t) {
-  Catalog next = data_dir().catalog();
+  Catalog next = catalog();
   std::vector<uint32_t> old_files;
   for (const auto& name : t.names) {
     RelationEntry* rel = next.find(name);
@@ -204,9 +211,73 @@ ResultSet Session::truncate(const sql::Truncate& t) {
       }
     }
     data_dir().sync_base_directory();
-    commit_and_remove(std::move(next), old_files);
+    commit_catalog(std::move(next), old_files);
     ResultSet r;
     r.tag = "TRUNCATE TABLE";
+    return r;
+  });
+}
+
+// ALTER TABLE ... ADD PRIMARY KEY: a unique index named <table>_pkey (or the
+// constraint's name) over columns that become NOT NULL, as PostgreSQL's; a NULL
+// already in one of them is 23502, a duplicate key the index build's 23505.
+ResultSet Session::add_primary_key(const sql::AlterTable& at, const RelationEntry& table) {
+  if (!table.is_table())
+    throw Error(quoted(at.name) + " is not a table").with_sqlstate(sqlstate::kWrongObjectType);
+  for (const RelationEntry* idx : catalog().indexes_of(table.oid))
+    if (idx->primary)
+      throw Error("multiple primary keys for table " + quoted(table.name) + " are not allowed")
+          .at_position(at.add_position)
+          .with_sqlstate(sqlstate::kInvalidTableDefinition);
+  if (!at.constraint_name.empty() && catalog().find(at.constraint_name))
+    throw Error("relation " + quoted(at.constraint_name) + " already exists")
+        .with_sqlstate(sqlstate::kDuplicateTable);
+  std::vector<int> keys;
+  for (const std::string& name : at.add_primary_key) {
+    auto it = std::find_if(table.columns.begin(), table.columns.end(),
+                           [&](const Column& c) { return c.name == name; });
+    if (it == table.columns.end())
+      throw Error("column " + quoted(name) + " of relation " + quoted(table.name) +
+                  " does not exist")
+          .with_sqlstate(sqlstate::kUndefinedColumn);
+    const int c = int(it - table.columns.begin());
+    if (std::find(keys.begin(), keys.end(), c) != keys.end())
+      throw Error("column " + quoted(name) + " appears twice in primary key constraint")
+          .with_sqlstate(sqlstate::kDuplicateColumn);
+    keys.push_back(c);
+  }
+  if (keys.size() > size_t(btree::kMaxKeyColumns))
+    throw Error("cannot use more than " + std::to_string(btree::kMaxKeyColumns) +
+                " columns in an index")
+        .with_sqlstate(sqlstate::kTooManyColumns);
+  // PostgreSQL names the first column holding a NULL; so does this. The probes' rows
+  // come back here, not to the client.
+  RowSink* const sink = row_sink_;
+  row_sink_ = nullptr;
+  struct PutBack {
+    RowSink*& slot;
+    RowSink* value;
+    ~PutBack() { slot = value; }
+  } put_back{row_sink_, sink};
+  for (int c : keys) {
+    const sql::Statement probe = sql::parse_statement(
+        "SELECT 1 FROM " + sql::quote_identifier(table.name) + " WHERE " +
+            sql::quote_identifier(table.columns[size_t(c)].name) + " IS NULL LIMIT 1",
+        nullptr);
+    if (!select(std::get<sql::Select>(probe)).rows.empty())
+      throw Error("column " + quoted(table.columns[size_t(c)].name) + " of relation " +
+                  quoted(table.name) + " contains null values")
+          .with_sqlstate(sqlstate::kNotNullViolation);
+  }
+  return atomically([&] {
+    Catalog next = catalog();
+    RelationEntry& rel = *next.find_oid(table.oid);
+    for (int c : keys) rel.columns[size_t(c)].not_null = true;
+    add_index(next, rel, at.constraint_name, keys, true, true);
+    data_dir().sync_base_directory();
+    commit_catalog(std::move(next));
+    ResultSet r;
+    r.tag = "ALTER TABLE";
     return r;
   });
 }
@@ -237,11 +308,11 @@ RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::strin
 }
 
 ResultSet Session::create_index(const sql::CreateIndex& ci) {
-  const RelationEntry* table = data_dir().catalog().find(ci.table);
+  const RelationEntry* table = catalog().find(ci.table);
   if (!table) throw relation_missing(ci.table);
   if (!table->is_table())
     throw Error("\"" + ci.table + "\" is not a table").with_sqlstate(sqlstate::kWrongObjectType);
-  if (!ci.name.empty() && data_dir().catalog().find(ci.name)) {
+  if (!ci.name.empty() && catalog().find(ci.name)) {
     if (ci.if_not_exists) {
       ResultSet r;
       r.notices.push_back("relation \"" + ci.name + "\" already exists, skipping");
@@ -266,11 +337,11 @@ ResultSet Session::create_index(const sql::CreateIndex& ci) {
                 " columns in an index")
         .with_sqlstate(sqlstate::kTooManyColumns);
   return atomically([&] {
-    Catalog next = data_dir().catalog();
+    Catalog next = catalog();
     add_index(next, *next.find_oid(table->oid), ci.name, columns, ci.unique, false,
               ci.deduplicate_items);
     data_dir().sync_base_directory();
-    data_dir().commit(std::move(next));
+    commit_catalog(std::move(next));
     ResultSet r;
     r.tag = "CREATE INDEX";
     return r;
@@ -280,7 +351,7 @@ ResultSet Session::create_index(const sql::CreateIndex& ci) {
 ResultSet Session::drop_index(const sql::DropIndex& di) {
   ResultSet r;
   r.tag = "DROP INDEX";
-  Catalog next = data_dir().catalog();
+  Catalog next = catalog();
   std::vector<uint32_t> files;
   for (const auto& name : di.names) {
     RelationEntry* idx = next.find(name);
@@ -305,7 +376,7 @@ ResultSet Session::drop_index(const sql::DropIndex& di) {
   }
   if (files.empty()) return r;
   return atomically([&] {
-    commit_and_remove(std::move(next), files);
+    commit_catalog(std::move(next), files);
     return r;
   });
 }

@@ -90,6 +90,7 @@ std::vector<int> source_positions(const sql::Insert& ins, const RelationEntry& t
 // The columns that may not hold NULL: a primary key's.
 std::vector<bool> not_null_columns(const Catalog& catalog, const RelationEntry& table) {
   std::vector<bool> not_null(table.columns.size(), false);
+  for (size_t c = 0; c < table.columns.size(); ++c) not_null[c] = table.columns[c].not_null;
   for (const RelationEntry* idx : catalog.indexes_of(table.oid))
     if (idx->primary)
       for (int c : idx->key_columns) not_null[size_t(c)] = true;
@@ -295,7 +296,7 @@ uint64_t Session::load_rows(const RelationEntry& table, const std::string& what,
     rel->pages = pages;
     rel->rows += loader.rows_added();
     rows = loader.rows_added();
-    commit_and_remove(std::move(next), garbage);
+    commit_catalog(std::move(next), garbage);
     return ResultSet{};
   });
   return rows;

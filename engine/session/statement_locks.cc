@@ -101,17 +101,24 @@ StatementLocks Session::take_locks(const sql::Statement& st) {
   // may change (or drop) it meanwhile.
   const bool verifies =
       select && (select_calls(*select, "tp_verify") || select_calls(*select, "pg_prewarm"));
+  // A transaction block that writes keeps every lock its statements take until it ends
+  // (their changes are committed or undone together then); it locks its tables
+  // exclusively, reads too, so that no later statement of it asks for a stronger mode.
+  const bool block_writes = in_block_ && (writes || block_locks_);
+  if (block_writes && !block_locks_) block_locks_.emplace(db_->locks(), settings_->get_int("lock_timeout"));
+  StatementLocks& into = block_writes ? *block_locks_ : locks;
   std::vector<LockRequest> first{{LockObject::database(), sets_database_setting(st)
                                                               ? LockMode::kExclusive
                                                               : LockMode::kShare}};
-  if (writes || verifies) first.push_back({LockObject::writer(), LockMode::kExclusive});
-  locks.take(std::move(first));
+  if (writes || verifies || block_writes)
+    first.push_back({LockObject::writer(), LockMode::kExclusive});
+  into.take(std::move(first));
 
   // The tables. A writer holds the writer lock now, so the catalog it looks
   // names up in cannot change before its table locks are taken.
   std::vector<LockRequest> tables;
   auto add = [&](const std::string& name, LockMode mode) {
-    tables.push_back({LockObject::of_table(name), mode});
+    tables.push_back({LockObject::of_table(name), block_writes ? LockMode::kExclusive : mode});
   };
   const auto x = LockMode::kExclusive;
   std::visit(
@@ -130,7 +137,7 @@ StatementLocks Session::take_locks(const sql::Statement& st) {
         if constexpr (std::is_same_v<T, sql::CreateIndex>) add(s.table, x);
         if constexpr (std::is_same_v<T, sql::AlterTable>) add(s.name, x);
         if constexpr (std::is_same_v<T, sql::DropIndex>) {
-          const Catalog& live = data_dir().catalog();
+          const Catalog& live = catalog();
           for (const std::string& n : s.names)
             if (const RelationEntry* idx = live.find(n); idx && !idx->is_table())
               if (const RelationEntry* t = live.find_oid(idx->table_oid)) add(t->name, x);
@@ -139,14 +146,14 @@ StatementLocks Session::take_locks(const sql::Statement& st) {
           if (!s.tables.empty()) {
             for (const std::string& n : s.tables) add(n, LockMode::kShare);
           } else {
-            for (const RelationEntry& r : data_dir().catalog().relations)
+            for (const RelationEntry& r : catalog().relations)
               if (r.is_table()) add(r.name, LockMode::kShare);
           }
         }
         if constexpr (std::is_same_v<T, sql::Select>) add_select_tables(s, add);
       },
       *inner);
-  locks.take(std::move(tables));
+  into.take(std::move(tables));
   return locks;
 }
 

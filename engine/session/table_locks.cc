@@ -69,6 +69,21 @@ void LockManager::acquire(const LockObject& object, LockMode mode, int64_t timeo
     ++s.shared;
 }
 
+bool LockManager::try_acquire(const LockObject& object, LockMode mode) {
+  std::lock_guard lock(mutex_);
+  State& s = objects_[object];
+  if (!grantable(s, mode)) {
+    if (s.shared == 0 && !s.exclusive && s.exclusive_waiters == 0 && s.share_waiters == 0)
+      objects_.erase(object);
+    return false;
+  }
+  if (mode == LockMode::kExclusive)
+    s.exclusive = true;
+  else
+    ++s.shared;
+  return true;
+}
+
 void LockManager::release(const LockObject& object, LockMode mode) {
   {
     std::lock_guard lock(mutex_);
@@ -103,18 +118,41 @@ void StatementLocks::take(std::vector<LockRequest> requests) {
   std::sort(requests.begin(), requests.end(), [](const LockRequest& a, const LockRequest& b) {
     return a.object < b.object || (a.object == b.object && a.mode > b.mode);
   });
+  requests.erase(std::unique(requests.begin(), requests.end(),
+                             [](const LockRequest& a, const LockRequest& b) {
+                               return a.object == b.object;
+                             }),
+                 requests.end());
   const size_t before = held_.size();
+  // Releases what this call took.
+  auto give_back = [&] {
+    while (held_.size() > before) {
+      manager_->release(held_.back().object, held_.back().mode);
+      held_.pop_back();
+    }
+  };
   try {
-    for (const LockRequest& r : requests) {
-      if (held_.size() > before && held_.back().object == r.object) continue;
-      if (holds(r.object, r.mode)) continue;
-      // Taking an object that sorts before one held could wait in a circle.
-      TP_ASSERT(held_.empty() || held_.back().object < r.object);
-      manager_->acquire(r.object, r.mode, timeout_ms_);
-      held_.push_back(r);
+    for (;;) {
+      const LockRequest* busy = nullptr;
+      for (const LockRequest& r : requests) {
+        if (holds(r.object, r.mode)) continue;
+        // A holder never asks again in a stronger mode (it would wait for itself).
+        TP_ASSERT(!holds(r.object, LockMode::kWatch));
+        if (!manager_->try_acquire(r.object, r.mode)) {
+          busy = &r;
+          break;
+        }
+        held_.push_back(r);
+      }
+      if (busy == nullptr) return;
+      // Nothing this call took is held while it waits; the one it waited for is
+      // kept, the others tried again.
+      give_back();
+      manager_->acquire(busy->object, busy->mode, timeout_ms_);
+      held_.push_back(*busy);
     }
   } catch (...) {
-    release_all();
+    give_back();
     throw;
   }
 }

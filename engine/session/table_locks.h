@@ -12,8 +12,12 @@
 //                                                          INDEX, ALTER, CREATE TABLE
 //
 // A statement takes all its locks before it starts, in one global order
-// (database, writer, tables by name), and gives them all back when it ends, so
-// two statements can never wait for each other in a circle. A share request
+// (database, writer, tables by name), and gives them all back when it ends. It
+// never waits while it holds a lock of the same request: when one is not free it
+// gives back what that request took, waits for that one alone, and tries again.
+// So the one holder that does wait while holding, a transaction block that writes
+// (its locks last until COMMIT, and a later statement of it may need more), can
+// never be in a circle of waiters. A share request
 // waits behind a queued exclusive one on the same object, so a stream of
 // readers cannot starve a writer. A wait polls the statement's cancel flag and
 // ends with PostgreSQL's "canceling statement due to lock timeout" (55P03)
@@ -54,6 +58,9 @@ class LockManager {
   // it takes; a cancel of the statement (check_for_interrupts) ends the wait.
   // The wait shows in pg_stat_activity as Lock / relation.
   void acquire(const LockObject& object, LockMode mode, int64_t timeout_ms);
+  // Takes it if it is free now (a share request behind a waiting exclusive one is
+  // not); never waits.
+  bool try_acquire(const LockObject& object, LockMode mode);
   void release(const LockObject& object, LockMode mode);
 
   // Holders and waiters of every object, for tests and pg_locks-like views:

@@ -1,10 +1,12 @@
-// BEGIN / COMMIT / ROLLBACK. tidepool has no multi-statement transactions:
-// every write commits on its own. A block is accepted because clients open one
-// around reads (drivers outside autocommit mode, scripts), and it behaves as
-// PostgreSQL's does where that is honest: reads run in it; a write is refused
-// (never run and then "rolled back" in appearance only); after an error every
-// statement but COMMIT / ROLLBACK is refused until the block ends; SET inside
-// it is undone by ROLLBACK.
+// BEGIN / COMMIT / ROLLBACK. A block's writes are one all-or-nothing unit, as one
+// statement's are: from its first write the block holds the writer lock and every
+// table its statements touch (exclusively) until it ends; each statement's catalog
+// becomes the block's (its later statements see it, other sessions do not), the
+// statement journal runs on, and COMMIT commits the block's catalog once, while
+// ROLLBACK, an error in any statement, or the session's end puts every file back.
+// After an error every statement but COMMIT / ROLLBACK is refused until the block
+// ends; SET inside it is undone by ROLLBACK; VACUUM is refused in a block, as
+// PostgreSQL refuses it.
 #include "engine/core/error.h"
 #include "engine/session/session.h"
 
@@ -15,11 +17,8 @@ void Session::check_transaction_block(const sql::Statement& st) {
   if (block_failed_)
     throw Error("current transaction is aborted, commands ignored until end of transaction block")
         .with_sqlstate(sqlstate::kInFailedSqlTransaction);
-  const char* hint =
-      "tidepool has no multi-statement transactions: each write commits on its own. End the "
-      "block with COMMIT or ROLLBACK, then run it.";
-  if (const char* tag = write_tag(st))
-    throw Error(std::string(tag) + " cannot run inside a transaction block", "", hint)
+  if (const auto* a = std::get_if<sql::Analyze>(&st); a && a->vacuum)
+    throw Error("VACUUM cannot run inside a transaction block")
         .with_sqlstate(sqlstate::kActiveSqlTransaction);
   if (sets_database_setting(st)) {
     const auto* set = std::get_if<sql::SetStmt>(&st);
@@ -48,6 +47,46 @@ void Session::remember_setting_for_rollback(const std::string& name) {
   block_settings_.emplace_back(name, settings_->show(name));
 }
 
+void Session::commit_block_writes() {
+  if (!block_locks_) return;
+  const StatementLocks* saved = locks_;
+  locks_ = &*block_locks_;
+  try {
+    if (block_catalog_) {
+      Catalog next = std::move(*block_catalog_);
+      block_catalog_.reset();
+      commit_and_remove(std::move(next), block_garbage_);
+    }
+  } catch (...) {
+    // A cancel at the commit's last moment: nothing of the block is kept.
+    restore_files();
+    locks_ = saved;
+    block_garbage_.clear();
+    block_locks_.reset();
+    throw;
+  }
+  locks_ = saved;
+  block_garbage_.clear();
+  block_locks_.reset();
+}
+
+void Session::undo_block_writes() {
+  if (!block_locks_) return;
+  const StatementLocks* saved = locks_;
+  locks_ = &*block_locks_;
+  block_catalog_.reset();
+  block_garbage_.clear();
+  try {
+    restore_files();
+  } catch (...) {
+    locks_ = saved;
+    block_locks_.reset();
+    throw;
+  }
+  locks_ = saved;
+  block_locks_.reset();
+}
+
 void Session::end_block(bool undo_settings) {
   if (undo_settings) {
     // Newest first does not matter: each name is remembered once.
@@ -73,11 +112,26 @@ ResultSet Session::transaction(const sql::TransactionStmt& t) {
       // COMMIT of a failed block rolls it back, and says so in its tag.
       r.tag = block_failed_ ? "ROLLBACK" : "COMMIT";
       if (!in_block_) r.warnings.push_back("there is no transaction in progress");
+      try {
+        if (block_failed_)
+          undo_block_writes();
+        else
+          commit_block_writes();
+      } catch (...) {
+        end_block(true);
+        throw;
+      }
       end_block(block_failed_);
       break;
     case Kind::kRollback:
       r.tag = "ROLLBACK";
       if (!in_block_) r.warnings.push_back("there is no transaction in progress");
+      try {
+        undo_block_writes();
+      } catch (...) {
+        end_block(true);
+        throw;
+      }
       end_block(true);
       break;
   }

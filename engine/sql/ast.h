@@ -158,6 +158,7 @@ struct ColumnDef {
   std::string name;
   TypeRef type;
   bool primary_key = false;
+  bool not_null = false;
   int position = 0;
 };
 
@@ -179,13 +180,17 @@ struct CreateTable {
   bool if_not_exists = false;
 };
 
-// ALTER TABLE [IF EXISTS] name SET (option = value, ...) | RESET (option, ...).
+// ALTER TABLE [IF EXISTS] name SET (option = value, ...) | RESET (option, ...) |
+// ADD [CONSTRAINT name] PRIMARY KEY (columns).
 struct AlterTable {
   std::string name;
   int name_position = 0;
   bool if_exists = false;
   bool reset = false;
   std::vector<RelOption> options;
+  std::vector<std::string> add_primary_key;  // ADD PRIMARY KEY's columns
+  std::string constraint_name;               // ADD CONSTRAINT name PRIMARY KEY
+  int add_position = 0;
 };
 
 struct DropTable {

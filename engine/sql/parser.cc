@@ -194,7 +194,10 @@ class Parser : public CopyParser {
           ct.primary_key = {col.name};
           ct.primary_key_position = pos;
         } else if (accept_word("not")) {
-          expect_word("null");  // every tidepool column is NOT NULL already
+          expect_word("null");
+          col.not_null = true;
+        } else if (accept_word("null")) {
+          col.not_null = false;
         } else {
           syntax_error();
         }
@@ -241,10 +244,24 @@ class Parser : public CopyParser {
     }
     at.name_position = peek().position;
     at.name = relation_name();
+    if (is_word("add")) {
+      at.add_position = next().position;
+      if (accept_word("constraint")) at.constraint_name = identifier();
+      if (!accept_word("primary"))
+        throw Error("ALTER TABLE ... ADD supports PRIMARY KEY (...) only")
+            .at_position(peek().position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
+      expect_word("key");
+      expect_punct("(");
+      do at.add_primary_key.push_back(identifier());
+      while (accept_punct(","));
+      expect_punct(")");
+      return at;
+    }
     if (accept_word("reset")) {
       at.reset = true;
     } else if (!accept_word("set")) {
-      throw Error("ALTER TABLE supports SET (...) and RESET (...) of storage options only")
+      throw Error("ALTER TABLE supports SET (...), RESET (...) and ADD PRIMARY KEY (...) only")
           .at_position(peek().position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
     }

@@ -10,7 +10,8 @@
 //     {"oid": 16384, "name": "t", "kind": "table", "relnumber": 16384,
 //      "fillfactor": 10, "pages": 45455, "rows": 1000000,
 //      "columns": [{"name": "a", "type": "int4"},           (pg_type names)
-//                  {"name": "f", "type": "bpchar", "typmod": 88}, ...], "stats": "...",
+//                  {"name": "f", "type": "bpchar", "typmod": 88, "not_null": true}, ...],
+//                  "stats": "...",
 //      "parallel_workers": 8,                         (optional: only when set)
 //      "relallvisible": 45455},                       (optional: only when not 0)
 //     {"oid": 16385, "name": "t_a_idx", "kind": "index", "relnumber": 16385,
@@ -108,6 +109,7 @@ Column read_column(const Json& j, const std::string& where, const std::string& o
       throw f.fail("has a type modifier for type \"" + printable(type) + "\", which takes none");
     c.typmod = int32_t(f.unsigned_int("typmod", 0, uint64_t(std::numeric_limits<int32_t>::max())));
   }
+  if (f.optional("not_null")) c.not_null = f.boolean("not_null");
   f.finish();
   return c;
 }
@@ -206,6 +208,7 @@ std::string to_json(const Catalog& cat) {
         check_name(c.name, "column name");
         Json col = {{"name", c.name}, {"type", std::string(type_info(c.type).pg_name)}};
         if (c.typmod != kNoTypmod) col["typmod"] = c.typmod;
+        if (c.not_null) col["not_null"] = true;
         cols.push_back(std::move(col));
       }
       j["columns"] = std::move(cols);

@@ -362,6 +362,13 @@ uint32_t journal_record_crc(uint32_t relnumber, uint32_t block, const char* page
 
 void DataDir::save_before_image(uint32_t relnumber, BlockNumber block, const char* page) {
   if (has_before_image(relnumber, block)) return;
+  // Only committed blocks of committed relations have an image to keep (restore()
+  // cuts or removes the rest): a transaction block's later statement overwrites the
+  // pages its earlier ones added without one.
+  const RelationEntry* committed = nullptr;
+  for (const RelationEntry& r : catalog_->relations)
+    if (r.relnumber == relnumber) committed = &r;
+  if (committed == nullptr || block >= committed->pages) return;
   std::string file = path_ + "/" + kJournalFile;
   if (journal_fd_ < 0) {
     journal_fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);

@@ -92,7 +92,8 @@ class DataDir {
 
   // --- statement journal ---
   // Records the before-image of committed block `block` of file `relnumber`
-  // unless already recorded in this statement; durable when it returns.
+  // unless already recorded in this statement (or the block is not committed:
+  // nothing to record); durable when it returns.
   void save_before_image(uint32_t relnumber, BlockNumber block, const char* page);
   bool has_before_image(uint32_t relnumber, BlockNumber block) const;
   // Puts every file back as the committed catalog describes it: before-images

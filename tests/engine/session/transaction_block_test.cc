@@ -1,6 +1,7 @@
-// BEGIN / COMMIT / ROLLBACK (engine/session/transaction_block.cc): a block of
-// reads is accepted, a write in it is refused and nothing is pretended undone,
-// an error aborts the block as PostgreSQL's does, SET is undone by ROLLBACK.
+// BEGIN / COMMIT / ROLLBACK (engine/session/transaction_block.cc): a block's writes
+// are committed or undone together, its later statements see them and other sessions
+// do not; an error aborts the block and undoes them, as PostgreSQL's does; SET is
+// undone by ROLLBACK.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -30,6 +31,19 @@ class TransactionBlock : public ::testing::Test {
     }
     return "";
   }
+  std::string plan_of(const std::string& sql) {
+    std::string text;
+    for (const auto& row : s_.execute(sql).rows) text += row.at(0) + "\n";
+    return text;
+  }
+  static std::string sqlstate_of_in(Session& s, const std::string& sql) {
+    try {
+      s.execute(sql);
+    } catch (const Error& e) {
+      return e.sqlstate();
+    }
+    return "";
+  }
   TempDir tmp_;
   Session s_{options_for(tmp_.data())};
 };
@@ -52,30 +66,86 @@ TEST_F(TransactionBlock, ReadsRunInABlock) {
   EXPECT_EQ(s_.execute("ABORT").tag, "ROLLBACK");
 }
 
-TEST_F(TransactionBlock, AWriteInABlockIsRefusedAndAbortsIt) {
+TEST_F(TransactionBlock, WritesInABlockCommitTogether) {
   s_.execute("BEGIN");
-  try {
-    s_.execute("INSERT INTO t VALUES (101, 0)");
-    FAIL() << "INSERT ran inside a block";
-  } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "INSERT cannot run inside a transaction block");
-    EXPECT_EQ(e.sqlstate(), "25001");
+  EXPECT_EQ(s_.execute("INSERT INTO t VALUES (101, 0)").tag, "INSERT 0 1");
+  s_.execute("CREATE TABLE u (a int NOT NULL, b text)");
+  s_.execute("INSERT INTO u SELECT i, 'x' FROM generate_series(1, 5000) s(i)");
+  s_.execute("TRUNCATE t");
+  s_.execute("INSERT INTO t VALUES (1, 1), (2, 2)");
+  s_.execute("CREATE INDEX u_a ON u (a)");
+  // The block's statements see its writes.
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t"), "2");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM u WHERE a <= 10"), "10");
+  {
+    // Another session waits for the block's tables (here, until its lock_timeout).
+    Session other(s_.database());
+    other.execute("SET lock_timeout = 100");
+    EXPECT_EQ(sqlstate_of_in(other, "SELECT count(*) FROM u"), "55P03");
   }
-  EXPECT_EQ(s_.transaction_status(), 'E');
-  EXPECT_EQ(error_of(s_, "SELECT count(*) FROM t"),
-            "current transaction is aborted, commands ignored until end of transaction block");
-  EXPECT_EQ(sqlstate_of("SELECT 1"), "25P02");
-  EXPECT_EQ(s_.execute("COMMIT").tag, "ROLLBACK");  // a failed block cannot commit
-  EXPECT_EQ(s_.transaction_status(), 'I');
-  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t"), "100");  // nothing was written
-  for (const char* write :
-       {"CREATE TABLE u (a int)", "DROP TABLE t", "TRUNCATE t", "CREATE INDEX ON t (v)",
-        "ALTER TABLE t SET (fillfactor = 50)", "ANALYZE t", "SET shared_buffers = '2MB'"}) {
+  EXPECT_EQ(s_.execute("COMMIT").tag, "COMMIT");
+  Session other(s_.database());
+  EXPECT_EQ(scalar(other, "SELECT count(*) FROM t"), "2");
+  EXPECT_EQ(scalar(other, "SELECT sum(a) FROM u"), "12502500");
+  EXPECT_EQ(scalar(other, "SELECT count(*) FROM u WHERE a BETWEEN 100 AND 199"), "100");
+}
+
+TEST_F(TransactionBlock, RollbackAnErrorOrTheSessionsEndUndoesEveryWrite) {
+  const std::vector<const char*> writes = {
+      "INSERT INTO t SELECT i, i FROM generate_series(101, 3000) s(i)",
+      "CREATE TABLE u (a int)",
+      "DROP TABLE t",
+      "TRUNCATE t",
+      "CREATE INDEX ON t (v)",
+      "ALTER TABLE t SET (fillfactor = 50)",
+      "ANALYZE t"};
+  const std::string before = plan_of("EXPLAIN SELECT * FROM t WHERE v = 5");
+  for (const char* write : writes) {
     s_.execute("BEGIN");
-    EXPECT_EQ(sqlstate_of(write), "25001") << write;
+    s_.execute("INSERT INTO t VALUES (5000, 0)");
+    s_.execute(write);
+    EXPECT_EQ(s_.execute("ROLLBACK").tag, "ROLLBACK") << write;
+    EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t"), "100") << write;
+    EXPECT_EQ(error_of(s_, "SELECT 1 FROM u"), "relation \"u\" does not exist") << write;
+    EXPECT_EQ(plan_of("EXPLAIN SELECT * FROM t WHERE v = 5"), before) << write;
+  }
+  // An error in any statement undoes the block's earlier writes; COMMIT says ROLLBACK.
+  s_.execute("BEGIN");
+  s_.execute("TRUNCATE t");
+  EXPECT_NE(error_of(s_, "INSERT INTO t VALUES (1, 1), (1, 2)"), "");  // duplicate key
+  EXPECT_EQ(s_.transaction_status(), 'E');
+  EXPECT_EQ(sqlstate_of("SELECT 1"), "25P02");
+  EXPECT_EQ(s_.execute("COMMIT").tag, "ROLLBACK");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t"), "100");
+  // VACUUM and a database-wide SET are refused in a block.
+  for (const char* refused : {"VACUUM t", "SET shared_buffers = '2MB'"}) {
+    s_.execute("BEGIN");
+    EXPECT_EQ(sqlstate_of(refused), "25001") << refused;
     s_.execute("ROLLBACK");
   }
+  // A session that ends inside its block leaves the data as it was.
+  {
+    Session gone(s_.database());
+    gone.execute("BEGIN");
+    gone.execute("TRUNCATE t");
+    gone.execute("INSERT INTO t VALUES (7, 7)");
+  }
   EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t"), "100");
+  EXPECT_EQ(scalar(s_, "SELECT sum(v) FROM t"), "5050");
+}
+
+// The block's locks last until it ends: another session's write to its table waits
+// (here, until lock_timeout), and a read of another table does not.
+TEST_F(TransactionBlock, ABlocksTablesStayLockedUntilItEnds) {
+  s_.execute("CREATE TABLE other (a int)");
+  s_.execute("BEGIN");
+  s_.execute("INSERT INTO t VALUES (101, 0)");
+  Session second(s_.database());
+  second.execute("SET lock_timeout = 100");
+  EXPECT_EQ(sqlstate_of_in(second, "SELECT count(*) FROM t"), "55P03");
+  EXPECT_EQ(scalar(second, "SELECT count(*) FROM other"), "0");
+  s_.execute("COMMIT");
+  EXPECT_EQ(scalar(second, "SELECT count(*) FROM t"), "101");
 }
 
 TEST_F(TransactionBlock, AnErrorAbortsTheBlockUntilRollback) {

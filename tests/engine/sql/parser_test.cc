@@ -48,7 +48,12 @@ TEST(Parser, AlterTableSetAndResetOptions) {
   auto ct = parse_statement("CREATE TABLE t (a int) WITH (parallel_workers = 4)");
   EXPECT_EQ(std::get<CreateTable>(ct).parallel_workers, 4);
   EXPECT_EQ(error_for("ALTER TABLE t ADD COLUMN b int").message,
-            "ALTER TABLE supports SET (...) and RESET (...) of storage options only");
+            "ALTER TABLE ... ADD supports PRIMARY KEY (...) only");
+  EXPECT_EQ(error_for("ALTER TABLE t DROP COLUMN b").message,
+            "ALTER TABLE supports SET (...), RESET (...) and ADD PRIMARY KEY (...) only");
+  auto pk = std::get<AlterTable>(parse_statement("alter table t add constraint t_k primary key (a, b)"));
+  EXPECT_EQ(pk.add_primary_key, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(pk.constraint_name, "t_k");
 }
 
 TEST(Parser, PrimaryKeyColumnAndConstraint) {
