@@ -111,12 +111,20 @@ class CopyOutSink : public RowSink {
 
 }  // namespace
 
-ResultSet Session::copy(const sql::CopyStmt& c) {
-  if (copy_io_ == nullptr)
+namespace {
+
+// tidepool sql has no client on the other end: COPY is the server's.
+void need_client(const CopyIo* io, const sql::CopyStmt& c) {
+  if (io == nullptr)
     throw Error(std::string("COPY ") + (c.from ? "FROM STDIN" : "TO STDOUT") +
                     " needs a client on the other end of the protocol",
                 "", "Run it through tidepool serve (psql's \\copy, a driver's COPY support).")
         .with_sqlstate(sqlstate::kFeatureNotSupported);
+}
+
+}  // namespace
+
+ResultSet Session::copy(const sql::CopyStmt& c) {
   if (!c.from) return copy_to(c);
   const RelationEntry* found = catalog().find(c.table);
   if (!found) throw relation_missing(c.table, c.table_position);
@@ -124,7 +132,9 @@ ResultSet Session::copy(const sql::CopyStmt& c) {
     throw Error("cannot copy to non-table relation " + quoted(c.table))
         .with_sqlstate(sqlstate::kWrongObjectType);
   const RelationEntry table = *found;
-  return copy_from(c, table, copy_columns(c, table));
+  const std::vector<int> target = copy_columns(c, table);
+  need_client(copy_io_, c);
+  return copy_from(c, table, target);
 }
 
 ResultSet Session::copy_to(const sql::CopyStmt& c) {
@@ -146,6 +156,7 @@ ResultSet Session::copy_to(const sql::CopyStmt& c) {
     table_query = sql::parse_statement(text, nullptr);
     query = &std::get<sql::Select>(table_query);
   }
+  need_client(copy_io_, c);
   CopyOutSink sink(c, *copy_io_);
   RowSink* const saved = row_sink_;
   row_sink_ = &sink;
