@@ -191,5 +191,41 @@ TEST_F(ExtendedProtocolTest, StatementsWithoutRowsAndEmptyQueries) {
   EXPECT_EQ(types(sync()), "12IZ");
 }
 
+// COPY over the protocol: CopyInResponse, CopyData split anywhere, CopyDone; CopyFail
+// ends the statement with 57014 and loads nothing; COPY TO sends CopyOutResponse,
+// a CopyData per row and CopyDone.
+TEST_F(ExtendedProtocolTest, CopyInAndOutOverTheProtocol) {
+  c_->send_message('Q', std::string("COPY t (a, b) FROM STDIN") + '\0');
+  PgMessage g = c_->read_message();
+  ASSERT_EQ(g.type, 'G');
+  EXPECT_EQ(g.body, std::string("\0\0\2\0\0\0\0", 7));  // text, two text columns
+  c_->send_message('d', "500\tfi");
+  c_->send_message('d', "ve hundred\n501\t\\N\n");
+  c_->send_message('c', "");
+  testing::PgReply r = c_->read_reply();
+  ASSERT_FALSE(r.error) << r.error->message;
+  EXPECT_EQ(r.results.at(0).tag, "COPY 2");
+  EXPECT_EQ(c_->query("SELECT b FROM t WHERE a = 500").results.at(0).rows.at(0).at(0), "five hundred");
+
+  c_->send_message('Q', std::string("COPY t (a) FROM STDIN") + '\0');
+  ASSERT_EQ(c_->read_message().type, 'G');
+  c_->send_message('d', "600\n");
+  c_->send_message('f', std::string("client gave up\0", 15));
+  r = c_->read_reply();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "57014");
+  EXPECT_EQ(r.error->message, "COPY from stdin failed: client gave up");
+  c_->send_message('d', "late data is dropped\n");
+  EXPECT_EQ(c_->query("SELECT count(*) FROM t WHERE a >= 500").results.at(0).rows.at(0).at(0), "2");
+
+  c_->send_message('Q',
+                   std::string("COPY (SELECT a, b FROM t WHERE a IN (1, 501) ORDER BY a) TO STDOUT") +
+                       '\0');
+  std::vector<PgMessage> ms = c_->read_until_ready();
+  ASSERT_EQ(types(ms), "HddcCZ");
+  EXPECT_EQ(ms[1].body, "1\tx1\n");
+  EXPECT_EQ(ms[2].body, "501\t\\N\n");
+}
+
 }  // namespace
 }  // namespace tp
