@@ -44,6 +44,12 @@ class Parser : public CopyParser {
     }
     if (is_word("insert")) return insert();
     if (accept_word("copy")) return copy_statement();
+    if (is_word("declare") || is_word("fetch") || is_word("move"))
+      throw Error("cursors (DECLARE, FETCH, MOVE) are not supported by tidepool", "",
+                  "Read the rows as they come (a driver's client-side cursor), or with LIMIT "
+                  "and OFFSET.")
+          .at_position(peek().position)
+          .with_sqlstate(sqlstate::kFeatureNotSupported);
     if (is_word("select") || is_word("values") || is_word("with") || is_punct("(")) return select();
     if (accept_word("set")) return set();
     if (accept_word("show")) {
