@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -267,11 +268,31 @@ double float8_in(std::string_view text) {
   return parse_float<double>(text, {"double precision", true});
 }
 
+namespace {
+thread_local int extra_float_digits = 1;
+
+// PostgreSQL's output at extra_float_digits <= 0: "%.*g"; NaN and the infinities spelt
+// as always.
+size_t format_with_digits(double value, int digits, char* buf) {
+  if (std::isnan(value) || std::isinf(value)) return 0;
+  const int n = std::snprintf(buf, kFloatOutMax, "%.*g", digits, value);
+  return n > 0 ? size_t(n) : 0;
+}
+}  // namespace
+
+void set_extra_float_digits(int digits) {
+  extra_float_digits = digits;
+}
+
 size_t float4_out(float value, char* buf) {
+  if (extra_float_digits <= 0)
+    if (size_t n = format_with_digits(value, 6 + extra_float_digits, buf)) return n;
   return format_float(value, 6, buf);
 }
 
 size_t float8_out(double value, char* buf) {
+  if (extra_float_digits <= 0)
+    if (size_t n = format_with_digits(value, 15 + extra_float_digits, buf)) return n;
   return format_float(value, 15, buf);
 }
 

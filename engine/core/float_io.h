@@ -28,7 +28,10 @@ double float8_in(std::string_view text);
 // Fixed notation when the decimal exponent is in [-4, 15) for double precision, [-4, 6)
 // for real, else d.ddde+XX; "NaN", "Infinity", "-Infinity", "-0". The buffer forms write
 // no terminator and return the length.
+// extra_float_digits at 0 or below (this thread's statement's, set_extra_float_digits):
+// printf's %g with 15 + it (real: 6 + it) significant digits, as PostgreSQL prints then.
 inline constexpr size_t kFloatOutMax = 32;
+void set_extra_float_digits(int digits);
 size_t float4_out(float value, char* buf);
 size_t float8_out(double value, char* buf);
 std::string float4_out(float value);

@@ -6,6 +6,7 @@
 
 #include "engine/core/datum_ops.h"
 #include "engine/core/error.h"
+#include "engine/core/float_io.h"
 #include "engine/core/interrupts.h"
 #include "engine/core/session_memory.h"
 #include "engine/core/stack_depth.h"
@@ -185,6 +186,7 @@ ResultSet Session::execute(std::string_view text, RowSink* sink, sql::StatementP
   // The stack-depth limit is process-wide (as a backend's GUC is per process):
   // the last statement to start sets it.
   apply_max_stack_depth_kb(settings_->get_int("max_stack_depth"));
+  set_extra_float_digits(int(settings_->get_int("extra_float_digits")));
   pending_notices_.clear();  // identifier truncation, from the parser
   struct SinkScope {
     Session& s;

@@ -548,6 +548,17 @@ const std::vector<SettingDef>& Settings::definitions() {
        "Name of the client application, as pg_stat_activity shows it (the startup packet's "
        "application_name, or SET).",
        "Reporting and Logging / What to Log"},
+      {"extra_float_digits",
+       SettingType::kInt,
+       SettingUnit::kNone,
+       -15,
+       3,
+       "1",
+       {},
+       "Sets the number of digits displayed for floating-point values: above 0, the shortest "
+       "text that reads back exactly (PostgreSQL 12's default); 0 and below, that many digits "
+       "fewer than 15 (double precision) or 6 (real).",
+       "Client Connection Defaults / Locale and Formatting"},
       {"client_encoding",
        SettingType::kText,
        SettingUnit::kNone,
