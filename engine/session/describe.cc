@@ -3,8 +3,12 @@
 // parameters NULL, and stops where its rows would start: the header its RowSink would
 // get is the description, and the parameters' types are what binding the query gave
 // them (engine/sql/params.h). A statement that is not a query runs nothing.
+#include "engine/core/datetime.h"
 #include "engine/core/error.h"
+#include "engine/core/value_arena.h"
 #include "engine/session/session.h"
+#include "engine/sql/expr_bind.h"
+#include "engine/sql/expr_ops.h"
 
 namespace tp {
 
@@ -84,6 +88,76 @@ std::shared_ptr<const PreparedStatement> Session::prepare(
 std::shared_ptr<const PreparedStatement> Session::prepared(const std::string& name) const {
   auto it = prepared_.find(name);
   return it == prepared_.end() ? nullptr : it->second;
+}
+
+ResultSet Session::prepare_statement(const sql::PrepareStmt& p) {
+  std::vector<std::optional<TypeId>> declared;
+  for (const sql::TypeRef& t : p.types) declared.push_back(t.id);
+  prepare(p.name, p.text, declared);
+  ResultSet r;
+  r.tag = "PREPARE";
+  return r;
+}
+
+ResultSet Session::execute_prepared(const sql::ExecuteStmt& x) {
+  std::shared_ptr<const PreparedStatement> ps = prepared(x.name);
+  if (!ps)
+    throw Error("prepared statement \"" + x.name + "\" does not exist")
+        .with_sqlstate(sqlstate::kInvalidSqlStatementName);
+  const std::vector<TypeId>& types = ps->description.param_types;
+  if (x.args.size() != types.size())
+    throw Error("wrong number of parameters for prepared statement \"" + x.name + "\"",
+                "Expected " + std::to_string(types.size()) + " parameters but got " +
+                    std::to_string(x.args.size()) + ".")
+        .with_sqlstate(sqlstate::kSyntaxError);
+  // Each value as the parameter's type, in an assignment's context (PostgreSQL's
+  // EXECUTE coerces its expressions so), then as the text its $n stands for.
+  std::vector<sql::ParamSlot> slots(types.size());
+  const ColumnLookup no_columns = [](const sql::Expr& ref) -> BoundColumnRef {
+    throw Error("column \"" + ref.name + "\" does not exist")
+        .at_position(ref.position)
+        .with_sqlstate(sqlstate::kUndefinedColumn);
+  };
+  for (size_t i = 0; i < types.size(); ++i) {
+    TypedExpr e = expr::coerce(bind_expr(*x.args[i], no_columns), types[i], kNoTypmod,
+                               expr::CoercionContext::kAssignment, x.args[i]->position);
+    ValueArena arena;
+    EvalState st{&arena, timestamp_now()};
+    bool isnull = false;
+    const Datum v = evaluate(e, nullptr, nullptr, st, isnull);
+    slots[i].type = types[i];
+    slots[i].isnull = isnull;
+    if (!isnull) slots[i].text = datum_out(types[i], v);
+  }
+  sql::StatementParams params(std::move(slots), /*describing=*/false);
+  try {
+    return execute(x.explain + ps->text, row_sink_, &params);
+  } catch (Error& e) {
+    e.at_position(0);  // a place in the prepared text, not in this statement's
+    throw;
+  }
+}
+
+ResultSet Session::deallocate_statement(const sql::DeallocateStmt& d) {
+  ResultSet r;
+  if (d.discard) {
+    if (in_block_)
+      throw Error("DISCARD ALL cannot run inside a transaction block")
+          .with_sqlstate(sqlstate::kActiveSqlTransaction);
+    deallocate_all();
+    reset(sql::ResetStmt{"all"});
+    r.tag = "DISCARD ALL";
+  } else if (d.name.empty()) {
+    deallocate_all();
+    r.tag = "DEALLOCATE ALL";
+  } else {
+    if (!prepared(d.name))
+      throw Error("prepared statement \"" + d.name + "\" does not exist")
+          .with_sqlstate(sqlstate::kInvalidSqlStatementName);
+    deallocate(d.name);
+    r.tag = "DEALLOCATE";
+  }
+  return r;
 }
 
 ResultSet Session::describe_run(sql::Statement& st) {

@@ -266,6 +266,14 @@ ResultSet Session::run(sql::Statement& st) {
           return transaction(s);
         else if constexpr (std::is_same_v<T, sql::Analyze>)
           return query_analyze(*this, s);
+        else if constexpr (std::is_same_v<T, sql::PrepareStmt>)
+          return prepare_statement(s);
+        else if constexpr (std::is_same_v<T, sql::ExecuteStmt>)
+          return execute_prepared(s);
+        else if constexpr (std::is_same_v<T, sql::DeallocateStmt>)
+          return deallocate_statement(s);
+        else if (auto* x = std::get_if<sql::ExecuteStmt>(&s->statement))
+          return execute_prepared(*x);  // EXPLAIN EXECUTE
         else
           return query_explain(*this, *s);
       },

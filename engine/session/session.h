@@ -263,6 +263,10 @@ class Session {
                      const std::function<uint64_t()>& total_rows,
                      const std::function<void(RowStore&, const LoadTick&)>& produce);
   ResultSet copy(const sql::CopyStmt& c);  // copy.cc
+  // describe.cc: SQL PREPARE, EXECUTE (also under EXPLAIN), DEALLOCATE, DISCARD ALL.
+  ResultSet prepare_statement(const sql::PrepareStmt& p);
+  ResultSet execute_prepared(const sql::ExecuteStmt& x);
+  ResultSet deallocate_statement(const sql::DeallocateStmt& d);
   ResultSet copy_from(const sql::CopyStmt& c, const RelationEntry& table,
                       const std::vector<int>& target);
   ResultSet copy_to(const sql::CopyStmt& c);

@@ -88,7 +88,14 @@ bool Session::sets_database_setting(const sql::Statement& st) const {
 
 StatementLocks Session::take_locks(const sql::Statement& st) {
   StatementLocks locks(db_->locks(), settings_->get_int("lock_timeout"));
-  if (std::holds_alternative<sql::TransactionStmt>(st)) return locks;
+  // These take none of their own: EXECUTE's statement takes its locks when it runs.
+  const auto* explain = std::get_if<std::unique_ptr<sql::Explain>>(&st);
+  if (std::holds_alternative<sql::TransactionStmt>(st) ||
+      std::holds_alternative<sql::PrepareStmt>(st) ||
+      std::holds_alternative<sql::ExecuteStmt>(st) ||
+      std::holds_alternative<sql::DeallocateStmt>(st) ||
+      (explain && std::holds_alternative<sql::ExecuteStmt>((*explain)->statement)))
+    return locks;
   if (!needs_statement_lock(st)) {
     locks.take({{LockObject::database(), LockMode::kWatch}});
     return locks;

@@ -372,11 +372,35 @@ struct CopyStmt {
   std::string escape;
 };
 
+// PREPARE name [(types)] AS statement: the statement's text, parsed when prepared
+// (its $n need the parameters' context).
+struct PrepareStmt {
+  std::string name;
+  std::vector<TypeRef> types;
+  std::string text;
+};
+
+// EXECUTE name [(values)]; under EXPLAIN, `explain` is EXPLAIN's text before it
+// ("EXPLAIN (ANALYZE) "), run again over the prepared statement.
+struct ExecuteStmt {
+  std::string name;
+  std::vector<ExprPtr> args;
+  int position = 0;
+  std::string explain;
+};
+
+// DEALLOCATE [PREPARE] {name | ALL}; DISCARD ALL.
+struct DeallocateStmt {
+  std::string name;  // empty: ALL
+  bool discard = false;
+};
+
 struct Explain;
 
 using Statement = std::variant<CreateTable, DropTable, Truncate, Insert, Select, SetStmt, ShowStmt,
                                ResetStmt, CreateIndex, DropIndex, Analyze, AlterTable,
-                               TransactionStmt, CopyStmt, std::unique_ptr<Explain>>;
+                               TransactionStmt, CopyStmt, PrepareStmt, ExecuteStmt, DeallocateStmt,
+                               std::unique_ptr<Explain>>;
 
 struct Explain {
   ExplainOptions options;

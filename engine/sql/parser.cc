@@ -44,6 +44,23 @@ class Parser : public CopyParser {
     }
     if (is_word("insert")) return insert();
     if (accept_word("copy")) return copy_statement();
+    if (accept_word("prepare")) return prepare();
+    if (is_word("execute")) return execute();
+    if (accept_word("deallocate")) {
+      accept_word("prepare");
+      DeallocateStmt d;
+      if (!accept_word("all")) d.name = identifier();
+      return d;
+    }
+    if (accept_word("discard")) {
+      if (!accept_word("all"))
+        throw Error("DISCARD supports ALL only")
+            .at_position(peek().position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
+      DeallocateStmt d;
+      d.discard = true;
+      return d;
+    }
     if (is_word("declare") || is_word("fetch") || is_word("move"))
       throw Error("cursors (DECLARE, FETCH, MOVE) are not supported by tidepool", "",
                   "Read the rows as they come (a driver's client-side cursor), or with LIMIT "
@@ -89,6 +106,37 @@ class Parser : public CopyParser {
       return a;
     }
     syntax_error();
+  }
+
+  // PREPARE name [(type, ...)] AS statement: a query or an INSERT, kept as text.
+  Statement prepare() {
+    PrepareStmt p;
+    p.name = identifier();
+    if (accept_punct("(")) {
+      do p.types.push_back(type_name());
+      while (accept_punct(","));
+      expect_punct(")");
+    }
+    expect_word("as");
+    if (!is_word("select") && !is_word("values") && !is_word("with") && !is_word("insert") &&
+        !is_punct("("))
+      syntax_error();
+    p.text = text_from(peek().position);
+    while (peek().kind != TokenKind::kEnd) next();
+    return p;
+  }
+
+  // EXECUTE name [(value, ...)]
+  Statement execute() {
+    ExecuteStmt e;
+    e.position = next().position;
+    e.name = identifier();
+    if (accept_punct("(")) {
+      do e.args.push_back(expr());
+      while (accept_punct(","));
+      expect_punct(")");
+    }
+    return e;
   }
 
   std::optional<TransactionStmt> transaction() {
@@ -594,6 +642,12 @@ class Parser : public CopyParser {
     } else if (!options) {
       if (accept_word("analyze") || accept_word("analyse")) e->options.analyze = true;
       if (accept_word("verbose")) e->options.verbose = true;
+    }
+    if (is_word("execute")) {
+      ExecuteStmt x = std::get<ExecuteStmt>(execute());
+      x.explain = text_.substr(0, size_t(x.position - 1));
+      e->statement = std::move(x);
+      return e;
     }
     if (!is_word("select") && !is_word("with") && !is_punct("(")) syntax_error();
     e->statement = select_body();

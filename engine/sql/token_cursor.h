@@ -59,6 +59,14 @@ class TokenCursor {
 
  protected:
   std::string_view text_;
+  // The statement's text from 1-based `position` to its end, without a last ';'.
+  std::string text_from(int position) const {
+    std::string_view t = text_.substr(size_t(position - 1));
+    while (!t.empty() && (t.back() == ';' || t.back() == ' ' || t.back() == '\n' ||
+                          t.back() == '\t' || t.back() == '\r'))
+      t.remove_suffix(1);
+    return std::string(t);
+  }
 
   const Token& peek(size_t ahead = 0) const { return token_at(at_ + ahead); }
   const Token& next() {
