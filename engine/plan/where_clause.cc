@@ -10,8 +10,8 @@
 #include "engine/core/stack_depth.h"
 #include "engine/plan/pseudo_constant.h"
 #include "engine/sql/expr_bind.h"
-#include "engine/sql/params.h"
 #include "engine/sql/identifier.h"
+#include "engine/sql/params.h"
 #include "engine/sql/value.h"
 
 namespace tp {

@@ -50,11 +50,12 @@ class CopyOutSink : public RowSink {
       if (c < header.column_type_ids.size()) {
         t = header.column_type_ids[c];
       } else {
-        const ValueType v = c < header.column_types.size() ? header.column_types[c] : ValueType::kText;
-        t.type = v == ValueType::kInt4    ? TypeId::kInt4
-                 : v == ValueType::kInt8  ? TypeId::kInt8
-                 : v == ValueType::kBool  ? TypeId::kBool
-                 : v == ValueType::kFloat8 ? TypeId::kFloat8
+        const ValueType v =
+            c < header.column_types.size() ? header.column_types[c] : ValueType::kText;
+        t.type = v == ValueType::kInt4      ? TypeId::kInt4
+                 : v == ValueType::kInt8    ? TypeId::kInt8
+                 : v == ValueType::kBool    ? TypeId::kBool
+                 : v == ValueType::kFloat8  ? TypeId::kFloat8
                  : v == ValueType::kNumeric ? TypeId::kNumeric
                                             : TypeId::kText;
         t.typmod = kNoTypmod;
@@ -83,9 +84,10 @@ class CopyOutSink : public RowSink {
           line_.append(4, '\xff');
           continue;
         }
-        const std::string b =
-            datum_send(types_[c].type, datum_in(types_[c].type, types_[c].typmod, cells[c], 0).datum());
-        for (int shift = 24; shift >= 0; shift -= 8) line_.push_back(char((b.size() >> shift) & 0xFF));
+        const std::string b = datum_send(
+            types_[c].type, datum_in(types_[c].type, types_[c].typmod, cells[c], 0).datum());
+        for (int shift = 24; shift >= 0; shift -= 8)
+          line_.push_back(char((b.size() >> shift) & 0xFF));
         line_ += b;
       }
     }
@@ -149,7 +151,8 @@ ResultSet Session::copy_to(const sql::CopyStmt& c) {
     const std::vector<int> target = copy_columns(c, *found);
     std::vector<std::string> columns(c.columns.empty() ? target.size() : c.columns.size());
     for (size_t i = 0; i < target.size(); ++i)
-      if (target[i] >= 0) columns[size_t(target[i])] = sql::quote_identifier(found->columns[i].name);
+      if (target[i] >= 0)
+        columns[size_t(target[i])] = sql::quote_identifier(found->columns[i].name);
     std::string text = "SELECT ";
     for (size_t i = 0; i < columns.size(); ++i) text += (i ? ", " : "") + columns[i];
     text += " FROM " + sql::quote_identifier(found->name);
@@ -171,7 +174,8 @@ ResultSet Session::copy_to(const sql::CopyStmt& c) {
   if (!r.streamed) {
     // The system views give their rows in the result.
     sink.begin(r);
-    for (size_t i = 0; i < r.rows.size(); ++i) sink.row(r.rows[i], i < r.nulls.size() ? &r.nulls[i] : nullptr);
+    for (size_t i = 0; i < r.rows.size(); ++i)
+      sink.row(r.rows[i], i < r.nulls.size() ? &r.nulls[i] : nullptr);
   }
   sink.end();
   ResultSet done;

@@ -304,7 +304,8 @@ void CopyInParser::binary_rows(const RowFn& row, bool at_end) {
       throw bad_copy("COPY file signature not recognized");
     const uint32_t flags = read_be(buf_, at_ + 11, 4);
     if ((flags & (1u << 16)) != 0) throw bad_copy("invalid COPY file header (WITH OIDS)");
-    if ((flags & 0xFFFF0000u) != 0) throw bad_copy("unrecognized critical flags in COPY file header");
+    if ((flags & 0xFFFF0000u) != 0)
+      throw bad_copy("unrecognized critical flags in COPY file header");
     const auto ext = int32_t(read_be(buf_, at_ + 15, 4));
     if (ext < 0) throw bad_copy("invalid COPY file header (missing length)");
     if (left() < 19 + size_t(ext)) return;
@@ -396,8 +397,9 @@ void copy_text_row(const sql::CopyStmt& copy, const std::vector<std::string>& ce
     const char quote = copy.quote[0], escape = copy.escape[0];
     // Quoted where it would not read back as itself: a delimiter, quote or newline in
     // it, the NULL string's spelling, or a lone `\.` (the end marker).
-    const bool quoted = v.find_first_of(std::string{delim, quote, '\n', '\r'}) != std::string::npos ||
-                        v == copy.null_string || (cells.size() == 1 && v == "\\.");
+    const bool quoted =
+        v.find_first_of(std::string{delim, quote, '\n', '\r'}) != std::string::npos ||
+        v == copy.null_string || (cells.size() == 1 && v == "\\.");
     if (!quoted) {
       out += v;
       continue;

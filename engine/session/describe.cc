@@ -67,8 +67,7 @@ StatementDescription Session::describe(std::string_view text,
 }
 
 std::shared_ptr<const PreparedStatement> Session::prepare(
-    const std::string& name, std::string text,
-    const std::vector<std::optional<TypeId>>& declared) {
+    const std::string& name, std::string text, const std::vector<std::optional<TypeId>>& declared) {
   if (!name.empty() && prepared_.count(name) != 0)
     throw Error("prepared statement \"" + name + "\" already exists")
         .with_sqlstate(sqlstate::kDuplicatePreparedStatement);

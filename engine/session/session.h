@@ -302,6 +302,7 @@ class Session {
   // Warnings of the running statement's functions (pg_cancel_backend's unknown pid).
   std::vector<std::string> warnings_;
   bool block_failed_ = false;
+  bool block_read_only_ = false;  // BEGIN READ ONLY
   // Session settings as they were before the block's first SET of each: put
   // back by ROLLBACK, as PostgreSQL undoes SET with its transaction.
   std::vector<std::pair<std::string, std::string>> block_settings_;
@@ -311,7 +312,7 @@ class Session {
   std::optional<StatementLocks> block_locks_;
   std::optional<Catalog> block_catalog_;
   std::vector<uint32_t> block_garbage_;
-  const StatementLocks* locks_ = nullptr;            // during a statement
+  const StatementLocks* locks_ = nullptr;  // during a statement
   SessionEntry* activity_ = nullptr;  // registered in the constructor, removed in the destructor
   RowSink* row_sink_ = nullptr;       // during execute()
   // Moves the parser's messages into `r`: its notices, and its warnings (kParseWarning).

@@ -248,25 +248,25 @@ ResultSet Session::insert(const sql::Insert& ins) {
   std::optional<TypedRowSource> typed;
   if (is_typed_row_source(ins.source)) typed.emplace(ins.source, ctx, &assign);
   auto total = [&] { return typed ? typed->size() : row_source_size(ins.source, ctx); };
-  const uint64_t rows = load_rows(table, "INSERT INTO " + table.name, total,
-                                  [&](RowStore& store, const LoadTick& tick) {
-    ctx.tick = [&](uint64_t rows, uint64_t) { tick(rows); };
-    if (!typed) {
-      store_value_rows(ins.source, ctx, table, target, store);
-      return;
-    }
-    const size_t ncols = table.columns.size();
-    std::vector<Datum> datums(ncols);
-    const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
-    typed->run([&](const Datum* values, const bool* nulls) {
-      for (size_t c = 0; c < ncols; ++c) {
-        const int p = target[c];
-        isnull[c] = p < 0 || nulls[p];
-        datums[c] = isnull[c] ? 0 : values[p];
-      }
-      store.add(datums.data(), isnull.get());
-    });
-  });
+  const uint64_t rows = load_rows(
+      table, "INSERT INTO " + table.name, total, [&](RowStore& store, const LoadTick& tick) {
+        ctx.tick = [&](uint64_t rows, uint64_t) { tick(rows); };
+        if (!typed) {
+          store_value_rows(ins.source, ctx, table, target, store);
+          return;
+        }
+        const size_t ncols = table.columns.size();
+        std::vector<Datum> datums(ncols);
+        const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
+        typed->run([&](const Datum* values, const bool* nulls) {
+          for (size_t c = 0; c < ncols; ++c) {
+            const int p = target[c];
+            isnull[c] = p < 0 || nulls[p];
+            datums[c] = isnull[c] ? 0 : values[p];
+          }
+          store.add(datums.data(), isnull.get());
+        });
+      });
   ResultSet r;
   r.tag = "INSERT 0 " + std::to_string(rows);
   return r;
@@ -317,45 +317,46 @@ ResultSet Session::copy_from(const sql::CopyStmt& c, const RelationEntry& table,
   }
   const bool binary = c.format == sql::CopyStmt::Format::kBinary;
   const size_t ncols = table.columns.size();
-  const uint64_t rows = load_rows(table, "COPY " + table.name, [] { return uint64_t(0); },
-                                  [&](RowStore& store, const LoadTick& tick) {
-    CopyInParser parser(c, names);
-    std::vector<OwnedDatum> values(ncols);
-    std::vector<Datum> datums(ncols);
-    const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
-    const int64_t now = timestamp_now();
-    uint64_t done = 0;
-    const CopyInParser::RowFn row = [&](const CopyInParser::Fields& fields) {
-      for (size_t col = 0; col < ncols; ++col) isnull[col] = true;
-      for (size_t f = 0; f < fields.size(); ++f) {
-        const size_t col = column_of[f];
-        const Column& column = table.columns[col];
-        isnull[col] = !fields[f].has_value();
-        if (isnull[col]) continue;
+  const uint64_t rows = load_rows(
+      table, "COPY " + table.name, [] { return uint64_t(0); },
+      [&](RowStore& store, const LoadTick& tick) {
+        CopyInParser parser(c, names);
+        std::vector<OwnedDatum> values(ncols);
+        std::vector<Datum> datums(ncols);
+        const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
+        const int64_t now = timestamp_now();
+        uint64_t done = 0;
+        const CopyInParser::RowFn row = [&](const CopyInParser::Fields& fields) {
+          for (size_t col = 0; col < ncols; ++col) isnull[col] = true;
+          for (size_t f = 0; f < fields.size(); ++f) {
+            const size_t col = column_of[f];
+            const Column& column = table.columns[col];
+            isnull[col] = !fields[f].has_value();
+            if (isnull[col]) continue;
+            try {
+              values[col] = binary ? datum_recv(column.type, column.typmod, *fields[f])
+                                   : datum_in(column.type, column.typmod, *fields[f], now);
+            } catch (Error& e) {
+              throw e.with_context("COPY " + table.name + ", line " +
+                                   std::to_string(parser.line()) + ", column " + column.name +
+                                   (binary ? std::string() : ": \"" + *fields[f] + "\""));
+            }
+            datums[col] = values[col].datum();
+          }
+          store.add(datums.data(), isnull.get());
+          if (++done % 4096 == 0) tick(done);
+        };
+        copy_io_->begin_in(c.format, names.size());
+        std::string chunk;
         try {
-          values[col] = binary ? datum_recv(column.type, column.typmod, *fields[f])
-                               : datum_in(column.type, column.typmod, *fields[f], now);
+          while (copy_io_->read(chunk)) parser.feed(chunk, row);
+          parser.finish(row);
         } catch (Error& e) {
-          throw e.with_context("COPY " + table.name + ", line " + std::to_string(parser.line()) +
-                               ", column " + column.name +
-                               (binary ? std::string() : ": \"" + *fields[f] + "\""));
+          if (e.context().empty())
+            e.with_context("COPY " + table.name + ", line " + std::to_string(parser.line()));
+          throw;
         }
-        datums[col] = values[col].datum();
-      }
-      store.add(datums.data(), isnull.get());
-      if (++done % 4096 == 0) tick(done);
-    };
-    copy_io_->begin_in(c.format, names.size());
-    std::string chunk;
-    try {
-      while (copy_io_->read(chunk)) parser.feed(chunk, row);
-      parser.finish(row);
-    } catch (Error& e) {
-      if (e.context().empty())
-        e.with_context("COPY " + table.name + ", line " + std::to_string(parser.line()));
-      throw;
-    }
-  });
+      });
   ResultSet r;
   r.tag = "COPY " + std::to_string(rows);
   return r;

@@ -112,7 +112,8 @@ StatementLocks Session::take_locks(const sql::Statement& st) {
   // (their changes are committed or undone together then); it locks its tables
   // exclusively, reads too, so that no later statement of it asks for a stronger mode.
   const bool block_writes = in_block_ && (writes || block_locks_);
-  if (block_writes && !block_locks_) block_locks_.emplace(db_->locks(), settings_->get_int("lock_timeout"));
+  if (block_writes && !block_locks_)
+    block_locks_.emplace(db_->locks(), settings_->get_int("lock_timeout"));
   StatementLocks& into = block_writes ? *block_locks_ : locks;
   std::vector<LockRequest> first{{LockObject::database(), sets_database_setting(st)
                                                               ? LockMode::kExclusive

@@ -118,11 +118,10 @@ void StatementLocks::take(std::vector<LockRequest> requests) {
   std::sort(requests.begin(), requests.end(), [](const LockRequest& a, const LockRequest& b) {
     return a.object < b.object || (a.object == b.object && a.mode > b.mode);
   });
-  requests.erase(std::unique(requests.begin(), requests.end(),
-                             [](const LockRequest& a, const LockRequest& b) {
-                               return a.object == b.object;
-                             }),
-                 requests.end());
+  requests.erase(
+      std::unique(requests.begin(), requests.end(),
+                  [](const LockRequest& a, const LockRequest& b) { return a.object == b.object; }),
+      requests.end());
   const size_t before = held_.size();
   // Releases what this call took.
   auto give_back = [&] {

@@ -17,6 +17,10 @@ void Session::check_transaction_block(const sql::Statement& st) {
   if (block_failed_)
     throw Error("current transaction is aborted, commands ignored until end of transaction block")
         .with_sqlstate(sqlstate::kInFailedSqlTransaction);
+  if (block_read_only_)
+    if (const char* tag = write_tag(st))
+      throw Error(std::string("cannot execute ") + tag + " in a read-only transaction")
+          .with_sqlstate(sqlstate::kReadOnlySqlTransaction);
   if (const auto* a = std::get_if<sql::Analyze>(&st); a && a->vacuum)
     throw Error("VACUUM cannot run inside a transaction block")
         .with_sqlstate(sqlstate::kActiveSqlTransaction);
@@ -94,6 +98,7 @@ void Session::end_block(bool undo_settings) {
   }
   block_settings_.clear();
   in_block_ = false;
+  block_read_only_ = false;
   block_failed_ = false;
 }
 
@@ -103,10 +108,12 @@ ResultSet Session::transaction(const sql::TransactionStmt& t) {
   switch (t.kind) {
     case Kind::kBegin:
       r.tag = "BEGIN";
-      if (in_block_)
+      if (in_block_) {
         r.warnings.push_back("there is already a transaction in progress");
-      else
+      } else {
         in_block_ = true;
+        block_read_only_ = t.read_only;
+      }
       break;
     case Kind::kCommit:
       // COMMIT of a failed block rolls it back, and says so in its tag.

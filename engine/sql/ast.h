@@ -346,10 +346,11 @@ struct Analyze {
   std::vector<std::string> options;
 };
 
-// BEGIN / START TRANSACTION, COMMIT / END, ROLLBACK / ABORT. tidepool has no
-// multi-statement transactions: a block may hold reads only (engine/session).
+// BEGIN / START TRANSACTION, COMMIT / END, ROLLBACK / ABORT: a block's writes commit
+// or roll back together (engine/session/transaction_block.cc).
 struct TransactionStmt {
   enum class Kind { kBegin, kCommit, kRollback } kind = Kind::kBegin;
+  bool read_only = false;  // BEGIN READ ONLY: a write in the block is 25006
 };
 
 // COPY table [(columns)] FROM STDIN, COPY {table [(columns)] | (query)} TO STDOUT, with
@@ -397,10 +398,10 @@ struct DeallocateStmt {
 
 struct Explain;
 
-using Statement = std::variant<CreateTable, DropTable, Truncate, Insert, Select, SetStmt, ShowStmt,
-                               ResetStmt, CreateIndex, DropIndex, Analyze, AlterTable,
-                               TransactionStmt, CopyStmt, PrepareStmt, ExecuteStmt, DeallocateStmt,
-                               std::unique_ptr<Explain>>;
+using Statement =
+    std::variant<CreateTable, DropTable, Truncate, Insert, Select, SetStmt, ShowStmt, ResetStmt,
+                 CreateIndex, DropIndex, Analyze, AlterTable, TransactionStmt, CopyStmt,
+                 PrepareStmt, ExecuteStmt, DeallocateStmt, std::unique_ptr<Explain>>;
 
 struct Explain {
   ExplainOptions options;

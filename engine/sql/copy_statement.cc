@@ -1,4 +1,4 @@
-#include "engine/sql/copy_statement.h"
+#include "engine/sql/command_parser.h"
 
 #include <algorithm>
 #include <cstring>
@@ -36,7 +36,7 @@ int boolean_value(const std::string& name, const std::optional<std::string>& v, 
 
 }  // namespace
 
-CopyStmt CopyParser::copy_statement() {
+CopyStmt CommandParser::copy_statement() {
   CopyStmt c;
   if (accept_punct("(")) {
     c.query = subselect();
@@ -78,7 +78,7 @@ CopyStmt CopyParser::copy_statement() {
 }
 
 // WITH (name [value], ...)
-void CopyParser::options(CopyStmt& c) {
+void CommandParser::options(CopyStmt& c) {
   expect_punct("(");
   std::vector<std::string> seen;
   do {
@@ -91,7 +91,7 @@ void CopyParser::options(CopyStmt& c) {
   expect_punct(")");
 }
 
-std::string CopyParser::option_string(const char* what) {
+std::string CommandParser::option_string(const char* what) {
   const Token t = peek();
   if (t.kind != TokenKind::kString) syntax_error();
   (void)what;
@@ -99,7 +99,7 @@ std::string CopyParser::option_string(const char* what) {
   return t.text;
 }
 
-void CopyParser::option(CopyStmt& c, const std::string& name, int position) {
+void CommandParser::option(CopyStmt& c, const std::string& name, int position) {
   // The option's argument, when one is written: a string, a word or a number.
   std::optional<std::string> value;
   const Token t = peek();
@@ -141,7 +141,8 @@ void CopyParser::option(CopyStmt& c, const std::string& name, int position) {
   } else if (name == "encoding") {
     if (!value) throw invalid("encoding requires a parameter");
     std::string e = *value;
-    std::transform(e.begin(), e.end(), e.begin(), [](unsigned char ch) { return std::toupper(ch); });
+    std::transform(e.begin(), e.end(), e.begin(),
+                   [](unsigned char ch) { return std::toupper(ch); });
     e.erase(std::remove(e.begin(), e.end(), '-'), e.end());
     if (e != "UTF8")
       throw unsupported("COPY ENCODING '" + *value + "' is not supported by tidepool: it reads " +
@@ -158,7 +159,7 @@ void CopyParser::option(CopyStmt& c, const std::string& name, int position) {
 
 // The spelling before PostgreSQL 9.0: [BINARY] [DELIMITER [AS] 'c'] [NULL [AS] 's']
 // [CSV [HEADER] [QUOTE [AS] 'q'] [ESCAPE [AS] 'e']], in any order.
-void CopyParser::legacy_options(CopyStmt& c) {
+void CommandParser::legacy_options(CopyStmt& c) {
   std::vector<std::string> seen;
   for (;;) {
     const int position = peek().position;
@@ -195,7 +196,7 @@ void CopyParser::legacy_options(CopyStmt& c) {
 }
 
 // PostgreSQL's ProcessCopyOptions: defaults by format, then the checks, in its order.
-void CopyParser::resolve(CopyStmt& c) {
+void CommandParser::resolve(CopyStmt& c) {
   using F = CopyStmt::Format;
   const bool csv = c.format == F::kCsv, binary = c.format == F::kBinary;
   const bool null_given = !c.null_string.empty();
@@ -222,7 +223,8 @@ void CopyParser::resolve(CopyStmt& c) {
   if (!csv && std::strchr("\\.abcdefghijklmnopqrstuvwxyz0123456789", c.delimiter[0]) != nullptr)
     throw invalid("COPY delimiter cannot be \"" + c.delimiter + "\"");
   if (!csv && !c.quote.empty()) throw unsupported("COPY quote available only in CSV mode");
-  if (csv && c.quote.size() != 1) throw unsupported("COPY quote must be a single one-byte character");
+  if (csv && c.quote.size() != 1)
+    throw unsupported("COPY quote must be a single one-byte character");
   if (csv && c.delimiter == c.quote) throw invalid("COPY delimiter and quote must be different");
   if (!csv && !c.escape.empty()) throw unsupported("COPY escape available only in CSV mode");
   if (csv && c.escape.size() != 1)

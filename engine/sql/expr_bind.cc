@@ -14,8 +14,7 @@ using expr::coerce;
 using expr::CoercionContext;
 using expr::is_unknown;
 
-TypedExpr unknown_literal(const std::string& text, bool isnull, int position = -1,
-                          int param = 0) {
+TypedExpr unknown_literal(const std::string& text, bool isnull, int position = -1, int param = 0) {
   TypedExpr c;
   c.param = param;
   c.kind = TypedExpr::Kind::kConst;

@@ -9,7 +9,6 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
-#include "engine/sql/params.h"
 
 namespace tp::sql {
 
@@ -477,30 +476,6 @@ ExprPtr ExprParser::primary() {
   ExprPtr e = expr();
   expect_punct(")");
   return e;
-}
-
-// $n: its value as the literal it stands for (engine/sql/params.h), a NULL while the
-// statement is only described.
-ExprPtr ExprParser::parameter(const Token& t) {
-  StatementParams* params = current_params();
-  const int n = t.text.size() > 5 ? 0 : std::stoi(t.text);
-  const ParamSlot* slot = params != nullptr ? params->slot(n) : nullptr;
-  if (slot == nullptr)
-    throw Error("there is no parameter $" + t.text)
-        .at_position(t.position)
-        .with_sqlstate(sqlstate::kUndefinedParameter);
-  auto value = std::make_unique<Expr>(slot->isnull ? ExprKind::kNullConst : ExprKind::kStrConst,
-                                      t.position);
-  value->sval = slot->text;
-  value->param = n;
-  if (!slot->type) return value;
-  auto c = std::make_unique<Expr>(ExprKind::kCast, t.position);
-  c->cast_type = {*slot->type, kNoTypmod, t.position};
-  c->name = cast_target(c->cast_type);
-  c->sval = type_info(*slot->type).pg_name;
-  c->param = n;
-  c->args.push_back(std::move(value));
-  return sealed(std::move(c));
 }
 
 // `name(args)` at the cursor, its name token `t` already peeked: count(*), DISTINCT or

@@ -241,7 +241,8 @@ class Tokenizer::Scanner {
                   std::string(s_.substr(start, i_ + 1 - start)) + "\"")
           .at_position(pos(start))
           .with_sqlstate(sqlstate::kSyntaxError);
-    out_.push_back({TokenKind::kParam, std::string(s_.substr(start + 1, i_ - start - 1)), pos(start)});
+    out_.push_back(
+        {TokenKind::kParam, std::string(s_.substr(start + 1, i_ - start - 1)), pos(start)});
   }
 
   void read_number() {

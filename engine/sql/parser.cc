@@ -10,7 +10,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
-#include "engine/sql/copy_statement.h"
+#include "engine/sql/command_parser.h"
 #include "engine/sql/expr_parser.h"
 #include "engine/sql/lexer.h"
 #include "engine/sql/reloptions.h"
@@ -19,9 +19,9 @@
 namespace tp::sql {
 namespace {
 
-class Parser : public CopyParser {
+class Parser : public CommandParser {
  public:
-  using CopyParser::CopyParser;
+  using CommandParser::CommandParser;
 
   Statement parse() {
     Statement st = statement();
@@ -44,23 +44,10 @@ class Parser : public CopyParser {
     }
     if (is_word("insert")) return insert();
     if (accept_word("copy")) return copy_statement();
-    if (accept_word("prepare")) return prepare();
-    if (is_word("execute")) return execute();
-    if (accept_word("deallocate")) {
-      accept_word("prepare");
-      DeallocateStmt d;
-      if (!accept_word("all")) d.name = identifier();
-      return d;
-    }
-    if (accept_word("discard")) {
-      if (!accept_word("all"))
-        throw Error("DISCARD supports ALL only")
-            .at_position(peek().position)
-            .with_sqlstate(sqlstate::kFeatureNotSupported);
-      DeallocateStmt d;
-      d.discard = true;
-      return d;
-    }
+    if (accept_word("prepare")) return prepare_statement();
+    if (is_word("execute")) return execute_statement();
+    if (accept_word("deallocate")) return deallocate_statement();
+    if (accept_word("discard")) return discard_statement();
     if (is_word("declare") || is_word("fetch") || is_word("move"))
       throw Error("cursors (DECLARE, FETCH, MOVE) are not supported by tidepool", "",
                   "Read the rows as they come (a driver's client-side cursor), or with LIMIT "
@@ -86,7 +73,7 @@ class Parser : public CopyParser {
       return r;
     }
     if (accept_word("explain")) return explain();
-    if (auto t = transaction()) return *t;
+    if (auto t = transaction_statement()) return *t;
     if (accept_word("analyze") || accept_word("analyse")) {
       Analyze a;
       table_list(a.tables);
@@ -108,92 +95,6 @@ class Parser : public CopyParser {
     syntax_error();
   }
 
-  // PREPARE name [(type, ...)] AS statement: a query or an INSERT, kept as text.
-  Statement prepare() {
-    PrepareStmt p;
-    p.name = identifier();
-    if (accept_punct("(")) {
-      do p.types.push_back(type_name());
-      while (accept_punct(","));
-      expect_punct(")");
-    }
-    expect_word("as");
-    if (!is_word("select") && !is_word("values") && !is_word("with") && !is_word("insert") &&
-        !is_punct("("))
-      syntax_error();
-    p.text = text_from(peek().position);
-    while (peek().kind != TokenKind::kEnd) next();
-    return p;
-  }
-
-  // EXECUTE name [(value, ...)]
-  Statement execute() {
-    ExecuteStmt e;
-    e.position = next().position;
-    e.name = identifier();
-    if (accept_punct("(")) {
-      do e.args.push_back(expr());
-      while (accept_punct(","));
-      expect_punct(")");
-    }
-    return e;
-  }
-
-  std::optional<TransactionStmt> transaction() {
-    using Kind = TransactionStmt::Kind;
-    TransactionStmt t;
-    if (accept_word("begin")) {
-      if (!accept_word("work")) accept_word("transaction");
-      transaction_modes();
-    } else if (accept_word("start")) {
-      expect_word("transaction");
-      transaction_modes();
-    } else if (accept_word("commit") || accept_word("end")) {
-      t.kind = Kind::kCommit;
-      if (!accept_word("work")) accept_word("transaction");
-    } else if (accept_word("rollback") || accept_word("abort")) {
-      t.kind = Kind::kRollback;
-      if (!accept_word("work")) accept_word("transaction");
-      if (is_word("to"))
-        throw Error("savepoints are not supported by tidepool", "",
-                    "tidepool has no multi-statement transactions: a block holds reads only.")
-            .with_sqlstate(sqlstate::kFeatureNotSupported);
-    } else {
-      return std::nullopt;
-    }
-    return t;
-  }
-
-  // ISOLATION LEVEL ..., READ ONLY | READ WRITE, [NOT] DEFERRABLE, comma-separated.
-  // Every statement reads the committed state as it starts, which is READ
-  // COMMITTED (READ UNCOMMITTED means the same in PostgreSQL); the others
-  // promise a snapshot tidepool does not keep, so they are refused.
-  void transaction_modes() {
-    if (peek().kind != TokenKind::kIdentifier) return;
-    do {
-      if (accept_word("isolation")) {
-        expect_word("level");
-        const int pos = peek().position;
-        if (accept_word("read")) {
-          if (!accept_word("committed")) expect_word("uncommitted");
-        } else if (accept_word("repeatable") || accept_word("serializable")) {
-          throw Error("tidepool supports only the READ COMMITTED isolation level", "",
-                      "Each statement reads what was committed when it started; there are no "
-                      "transaction snapshots.")
-              .with_sqlstate(sqlstate::kFeatureNotSupported)
-              .at_position(pos);
-        } else {
-          syntax_error();
-        }
-      } else if (accept_word("read")) {
-        if (!accept_word("only")) expect_word("write");
-      } else if (accept_word("not")) {
-        expect_word("deferrable");
-      } else {
-        expect_word("deferrable");
-      }
-    } while (accept_punct(","));
-  }
 
   void table_list(std::vector<std::string>& out) {
     if (peek().kind != TokenKind::kIdentifier) return;
@@ -644,7 +545,7 @@ class Parser : public CopyParser {
       if (accept_word("verbose")) e->options.verbose = true;
     }
     if (is_word("execute")) {
-      ExecuteStmt x = std::get<ExecuteStmt>(execute());
+      ExecuteStmt x = execute_statement();
       x.explain = text_.substr(0, size_t(x.position - 1));
       e->statement = std::move(x);
       return e;

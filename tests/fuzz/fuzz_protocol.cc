@@ -4,7 +4,8 @@
 // a valid startup is done first and the rest of the input is sent as the client's
 // messages (Query, Parse, Sync, Terminate, lengths, garbage); odd, the rest is the
 // startup itself (SSLRequest, CancelRequest, startup packets). Then the client closes
-// its side and reads until the server closes. A statement still running after 3 s is
+// its side and reads until the server closes, and waits until the connection's thread
+// has been joined. A statement still running after 3 s is
 // cancelled (CancelRequest with the session's key); a connection the server has not
 // ended 5 s later is a hang and aborts the run, as does a server that no longer
 // answers `SELECT 1` on a fresh connection (checked every 64 inputs), or a crash.
@@ -228,6 +229,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   ::close(fd);
+  // The connection's thread has ended (and been joined, its thread-locals gone) before
+  // the input counts as done: LeakSanitizer's check after an input would otherwise
+  // find a thread's state that is still being torn down.
+  for (int i = 0; i < 500 && s.server->connection_count() > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   if (++inputs % 64 == 0) check_server_answers(port);
   return 0;
 }

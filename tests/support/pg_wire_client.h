@@ -253,7 +253,8 @@ class PgWireClient {
   }
 
   // The extended query protocol's messages (nothing is read).
-  void parse(const std::string& name, const std::string& sql, const std::vector<int32_t>& oids = {}) {
+  void parse(const std::string& name, const std::string& sql,
+             const std::vector<int32_t>& oids = {}) {
     std::string b = name + '\0' + sql + '\0';
     put_int16(b, int16_t(oids.size()));
     for (int32_t o : oids) put_int32(b, o);

@@ -21,10 +21,11 @@ class ExtendedProtocolTest : public ::testing::Test {
   void SetUp() override {
     c_ = std::make_unique<PgWireClient>(server_.port());
     ASSERT_TRUE(c_->start()) << c_->error().message;
-    ASSERT_FALSE(c_->query("CREATE TABLE t (a int, b text, n numeric(8,2));"
-                           "INSERT INTO t SELECT i, 'x' || i, i * 1.5 FROM generate_series(1, 100) i;"
-                           "CREATE INDEX t_a ON t (a); ANALYZE t")
-                     .error);
+    ASSERT_FALSE(
+        c_->query("CREATE TABLE t (a int, b text, n numeric(8,2));"
+                  "INSERT INTO t SELECT i, 'x' || i, i * 1.5 FROM generate_series(1, 100) i;"
+                  "CREATE INDEX t_a ON t (a); ANALYZE t")
+            .error);
   }
 
   // The types of the messages up to ReadyForQuery, as one string ("12TDCZ").
@@ -135,7 +136,10 @@ TEST_F(ExtendedProtocolTest, ErrorsSkipToSyncAndTheSessionGoesOn) {
 
   const std::vector<std::pair<std::function<void()>, std::string>> cases = {
       {[&] { c_->bind("", "nope", {}); }, "26000"},
-      {[&] { c_->bind("", "", {"1", "2"}); }, "08P01"},
+      {[&] {
+         c_->bind("", "", {"1", "2"});
+       },
+       "08P01"},
       {[&] { c_->execute("nope"); }, "34000"},
       {[&] { c_->parse("", "SELECT 1; SELECT 2"); }, "42601"},
       {[&] { c_->parse("", "SELECT $1"); }, ""},  // text, as PostgreSQL resolves it
@@ -205,7 +209,8 @@ TEST_F(ExtendedProtocolTest, CopyInAndOutOverTheProtocol) {
   testing::PgReply r = c_->read_reply();
   ASSERT_FALSE(r.error) << r.error->message;
   EXPECT_EQ(r.results.at(0).tag, "COPY 2");
-  EXPECT_EQ(c_->query("SELECT b FROM t WHERE a = 500").results.at(0).rows.at(0).at(0), "five hundred");
+  EXPECT_EQ(c_->query("SELECT b FROM t WHERE a = 500").results.at(0).rows.at(0).at(0),
+            "five hundred");
 
   c_->send_message('Q', std::string("COPY t (a) FROM STDIN") + '\0');
   ASSERT_EQ(c_->read_message().type, 'G');
@@ -218,9 +223,9 @@ TEST_F(ExtendedProtocolTest, CopyInAndOutOverTheProtocol) {
   c_->send_message('d', "late data is dropped\n");
   EXPECT_EQ(c_->query("SELECT count(*) FROM t WHERE a >= 500").results.at(0).rows.at(0).at(0), "2");
 
-  c_->send_message('Q',
-                   std::string("COPY (SELECT a, b FROM t WHERE a IN (1, 501) ORDER BY a) TO STDOUT") +
-                       '\0');
+  c_->send_message(
+      'Q',
+      std::string("COPY (SELECT a, b FROM t WHERE a IN (1, 501) ORDER BY a) TO STDOUT") + '\0');
   std::vector<PgMessage> ms = c_->read_until_ready();
   ASSERT_EQ(types(ms), "HddcCZ");
   EXPECT_EQ(ms[1].body, "1\tx1\n");

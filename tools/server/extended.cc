@@ -60,10 +60,10 @@ class MessageReader {
 // infers from the statement.
 std::optional<TypeId> declared_type(int32_t oid, size_t n) {
   if (oid == 0 || oid == 705) return std::nullopt;
-  for (TypeId t : {TypeId::kBool, TypeId::kInt2, TypeId::kInt4, TypeId::kInt8, TypeId::kText,
-                   TypeId::kFloat4, TypeId::kFloat8, TypeId::kBpchar, TypeId::kVarchar,
-                   TypeId::kDate, TypeId::kTimestamp, TypeId::kTimestamptz, TypeId::kInterval,
-                   TypeId::kNumeric})
+  for (TypeId t :
+       {TypeId::kBool, TypeId::kInt2, TypeId::kInt4, TypeId::kInt8, TypeId::kText, TypeId::kFloat4,
+        TypeId::kFloat8, TypeId::kBpchar, TypeId::kVarchar, TypeId::kDate, TypeId::kTimestamp,
+        TypeId::kTimestamptz, TypeId::kInterval, TypeId::kNumeric})
     if (int32_t(t) == oid) return t;
   throw Error("type with OID " + std::to_string(uint32_t(oid)) + " of parameter $" +
                   std::to_string(n) + " is not supported by tidepool",
@@ -171,8 +171,7 @@ ExtendedProtocol::ExtendedProtocol(Socket& socket, Session& session)
 
 ExtendedProtocol::~ExtendedProtocol() = default;
 
-void ExtendedProtocol::notice(const std::string& message, const char* severity,
-                              const char* code) {
+void ExtendedProtocol::notice(const std::string& message, const char* severity, const char* code) {
   ErrorFields f;
   f.severity = severity;
   f.code = code;
@@ -228,8 +227,7 @@ void ExtendedProtocol::bind(std::string_view body) {
   const std::vector<TypeId>& types = ps->description.param_types;
   if (param_formats.size() > 1 && param_formats.size() != values.size())
     throw protocol_error("bind message has " + std::to_string(param_formats.size()) +
-                         " parameter formats but " + std::to_string(values.size()) +
-                         " parameters");
+                         " parameter formats but " + std::to_string(values.size()) + " parameters");
   if (values.size() != types.size())
     throw protocol_error("bind message supplies " + std::to_string(values.size()) +
                          " parameters, but prepared statement \"" + statement_name +

@@ -43,9 +43,7 @@ class FakeClient : public CopyIo {
 
 class Copy : public ::testing::Test {
  protected:
-  void SetUp() override {
-    s_.execute("CREATE TABLE t (a int, b text, n numeric(8,2), d date)");
-  }
+  void SetUp() override { s_.execute("CREATE TABLE t (a int, b text, n numeric(8,2), d date)"); }
   // Runs `sql` with `data` coming in chunks of `chunk` bytes; the client afterwards.
   FakeClient run(const std::string& sql, const std::string& data = {}, size_t chunk = 7) {
     FakeClient c(data, chunk);
@@ -128,19 +126,22 @@ TEST_F(Copy, ABadLineNamesItselfAndLoadsNothing) {
   const Error bad = error_in("COPY t FROM STDIN", "2\tb\t2\t2020-01-01\n3\tc\tabc\t2020-01-01\n");
   EXPECT_EQ(bad.sqlstate(), "22P02");
   EXPECT_EQ(bad.context(), "COPY t, line 2, column n: \"abc\"");
-  EXPECT_EQ(error_in("COPY t FROM STDIN", "4\td\n").what(), std::string("missing data for column \"n\""));
+  EXPECT_EQ(error_in("COPY t FROM STDIN", "4\td\n").what(),
+            std::string("missing data for column \"n\""));
   EXPECT_EQ(error_in("COPY t FROM STDIN", "4\td\t1\t2020-01-01\textra\n").what(),
             std::string("extra data after last expected column"));
   EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t"), "1");  // all or nothing
   // Options PostgreSQL refuses, with its errors.
   for (const auto& [sql, message] : std::vector<std::pair<std::string, std::string>>{
            {"COPY t FROM STDIN (FORMAT xml)", "COPY format \"xml\" not recognized"},
-           {"COPY t FROM STDIN (DELIMITER 'ab')", "COPY delimiter must be a single one-byte character"},
+           {"COPY t FROM STDIN (DELIMITER 'ab')",
+            "COPY delimiter must be a single one-byte character"},
            {"COPY t FROM STDIN (QUOTE '\"')", "COPY quote available only in CSV mode"},
            {"COPY t FROM STDIN (FORMAT binary, NULL 'x')", "cannot specify NULL in BINARY mode"},
            {"COPY t FROM STDIN (FORMAT csv, FORMAT text)", "conflicting or redundant options"},
            {"COPY t TO STDOUT (HEADER match)", "cannot use \"match\" with HEADER in COPY TO"},
-           {"COPY t FROM '/etc/passwd'", "COPY from a file or a program is not supported by tidepool"},
+           {"COPY t FROM '/etc/passwd'",
+            "COPY from a file or a program is not supported by tidepool"},
            {"COPY t (a, a) FROM STDIN", "column \"a\" specified more than once"}})
     EXPECT_EQ(error_of(s_, sql), message) << sql;
   // Without a client on the other end (tidepool sql), COPY is refused by name.
@@ -157,8 +158,9 @@ TEST_F(Copy, NotNullAndAddPrimaryKey) {
   s_.execute("INSERT INTO k VALUES (1, NULL), (2, 'b'), (2, 'c')");
   EXPECT_EQ(error_of(s_, "ALTER TABLE k ADD PRIMARY KEY (v)"),
             "column \"v\" of relation \"k\" contains null values");
-  EXPECT_NE(error_of(s_, "ALTER TABLE k ADD PRIMARY KEY (id)").find("could not create unique index"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(s_, "ALTER TABLE k ADD PRIMARY KEY (id)").find("could not create unique index"),
+      std::string::npos);
   s_.execute("TRUNCATE k");
   s_.execute("INSERT INTO k VALUES (1, 'a'), (2, 'b')");
   s_.execute("ALTER TABLE k ADD PRIMARY KEY (id)");

@@ -22,7 +22,9 @@ class Prepared : public ::testing::Test {
     s_.execute("INSERT INTO t SELECT i, 'x' || i, i / 4.0 FROM generate_series(1, 10000) s(i)");
     s_.execute("ANALYZE t");
   }
-  std::vector<std::vector<std::string>> rows(const std::string& sql) { return s_.execute(sql).rows; }
+  std::vector<std::vector<std::string>> rows(const std::string& sql) {
+    return s_.execute(sql).rows;
+  }
 
   testing::TempDir tmp_;
   Session s_{testing::options_for(tmp_.data())};
@@ -48,7 +50,8 @@ TEST_F(Prepared, ExecuteRunsWithTheValuesWrittenIn) {
 TEST_F(Prepared, NamesAndCountsAreChecked) {
   s_.execute("PREPARE p AS SELECT $1::int + $2");
   EXPECT_EQ(error_of(s_, "PREPARE p AS SELECT 1"), "prepared statement \"p\" already exists");
-  EXPECT_EQ(error_of(s_, "EXECUTE p(1)"), "wrong number of parameters for prepared statement \"p\"");
+  EXPECT_EQ(error_of(s_, "EXECUTE p(1)"),
+            "wrong number of parameters for prepared statement \"p\"");
   EXPECT_EQ(error_of(s_, "EXECUTE nope"), "prepared statement \"nope\" does not exist");
   EXPECT_EQ(error_of(s_, "EXECUTE p('a', 1)"), "invalid input syntax for type integer: \"a\"");
   EXPECT_EQ(error_of(s_, "PREPARE r AS CREATE TABLE u (a int)"),

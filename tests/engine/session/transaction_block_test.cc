@@ -117,6 +117,11 @@ TEST_F(TransactionBlock, RollbackAnErrorOrTheSessionsEndUndoesEveryWrite) {
   EXPECT_EQ(sqlstate_of("SELECT 1"), "25P02");
   EXPECT_EQ(s_.execute("COMMIT").tag, "ROLLBACK");
   EXPECT_EQ(scalar(s_, "SELECT count(*) FROM t"), "100");
+  // A READ ONLY block refuses writes, as PostgreSQL's (25006).
+  s_.execute("BEGIN READ ONLY");
+  EXPECT_EQ(error_of(s_, "INSERT INTO t VALUES (5001, 0)"),
+            "cannot execute INSERT in a read-only transaction");
+  s_.execute("ROLLBACK");
   // VACUUM and a database-wide SET are refused in a block.
   for (const char* refused : {"VACUUM t", "SET shared_buffers = '2MB'"}) {
     s_.execute("BEGIN");

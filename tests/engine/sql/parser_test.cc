@@ -51,7 +51,8 @@ TEST(Parser, AlterTableSetAndResetOptions) {
             "ALTER TABLE ... ADD supports PRIMARY KEY (...) only");
   EXPECT_EQ(error_for("ALTER TABLE t DROP COLUMN b").message,
             "ALTER TABLE supports SET (...), RESET (...) and ADD PRIMARY KEY (...) only");
-  auto pk = std::get<AlterTable>(parse_statement("alter table t add constraint t_k primary key (a, b)"));
+  auto pk =
+      std::get<AlterTable>(parse_statement("alter table t add constraint t_k primary key (a, b)"));
   EXPECT_EQ(pk.add_primary_key, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(pk.constraint_name, "t_k");
 }
