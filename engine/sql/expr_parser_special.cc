@@ -12,8 +12,8 @@
 #include <utility>
 
 #include "engine/core/error.h"
-#include "engine/sql/params.h"
 #include "engine/sql/expr_parser.h"
+#include "engine/sql/params.h"
 
 namespace tp::sql {
 namespace {

@@ -95,7 +95,6 @@ class Parser : public CommandParser {
     syntax_error();
   }
 
-
   void table_list(std::vector<std::string>& out) {
     if (peek().kind != TokenKind::kIdentifier) return;
     do out.push_back(relation_name());
