@@ -19,6 +19,11 @@
 namespace tp::sql {
 namespace {
 
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
 class Parser : public CommandParser {
  public:
   using CommandParser::CommandParser;
@@ -48,6 +53,13 @@ class Parser : public CommandParser {
     if (is_word("execute")) return execute_statement();
     if (accept_word("deallocate")) return deallocate_statement();
     if (accept_word("discard")) return discard_statement();
+    for (const char* write : {"update", "delete", "merge"})
+      if (is_word(write))
+        throw Error(upper(write) + " is not supported by tidepool", "",
+                    "Rows are written with INSERT and COPY, and removed with TRUNCATE or "
+                    "DROP TABLE.")
+            .at_position(peek().position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
     if (is_word("declare") || is_word("fetch") || is_word("move"))
       throw Error("cursors (DECLARE, FETCH, MOVE) are not supported by tidepool", "",
                   "Read the rows as they come (a driver's client-side cursor), or with LIMIT "

@@ -49,6 +49,10 @@ TEST(Parser, AlterTableSetAndResetOptions) {
   EXPECT_EQ(std::get<CreateTable>(ct).parallel_workers, 4);
   EXPECT_EQ(error_for("ALTER TABLE t ADD COLUMN b int").message,
             "ALTER TABLE ... ADD supports PRIMARY KEY (...) only");
+  EXPECT_EQ(error_for("UPDATE t SET a = 1").message, "UPDATE is not supported by tidepool");
+  EXPECT_EQ(error_for("delete from t").message, "DELETE is not supported by tidepool");
+  EXPECT_EQ(error_for("DECLARE c CURSOR FOR SELECT 1").message,
+            "cursors (DECLARE, FETCH, MOVE) are not supported by tidepool");
   EXPECT_EQ(error_for("ALTER TABLE t DROP COLUMN b").message,
             "ALTER TABLE supports SET (...), RESET (...) and ADD PRIMARY KEY (...) only");
   auto pk =
