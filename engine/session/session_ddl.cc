@@ -246,10 +246,6 @@ ResultSet Session::add_primary_key(const sql::AlterTable& at, const RelationEntr
           .with_sqlstate(sqlstate::kDuplicateColumn);
     keys.push_back(c);
   }
-  if (keys.size() > size_t(btree::kMaxKeyColumns))
-    throw Error("cannot use more than " + std::to_string(btree::kMaxKeyColumns) +
-                " columns in an index")
-        .with_sqlstate(sqlstate::kTooManyColumns);
   // PostgreSQL names the first column holding a NULL; so does this. The probes' rows
   // come back here, not to the client.
   RowSink* const sink = row_sink_;
@@ -285,6 +281,10 @@ ResultSet Session::add_primary_key(const sql::AlterTable& at, const RelationEntr
 RelationEntry& Session::add_index(Catalog& next, RelationEntry table, std::string name,
                                   const std::vector<int>& columns, bool unique, bool primary,
                                   std::optional<bool> deduplicate_items) {
+  if (columns.size() > size_t(btree::kMaxKeyColumns))
+    throw Error("cannot use more than " + std::to_string(btree::kMaxKeyColumns) +
+                " columns in an index")
+        .with_sqlstate(sqlstate::kTooManyColumns);
   RelationEntry idx;
   idx.oid = next.allocate_oid();
   idx.relnumber = idx.oid;
@@ -332,10 +332,6 @@ ResultSet Session::create_index(const sql::CreateIndex& ci) {
           .with_sqlstate(sqlstate::kUndefinedColumn);
     columns.push_back(pos);
   }
-  if (columns.size() > size_t(btree::kMaxKeyColumns))
-    throw Error("cannot use more than " + std::to_string(btree::kMaxKeyColumns) +
-                " columns in an index")
-        .with_sqlstate(sqlstate::kTooManyColumns);
   return atomically([&] {
     Catalog next = catalog();
     add_index(next, *next.find_oid(table->oid), ci.name, columns, ci.unique, false,

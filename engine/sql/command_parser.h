@@ -37,7 +37,7 @@ class CommandParser : public SelectClauseParser {
  private:
   void options(CopyStmt& c);
   void option(CopyStmt& c, const std::string& name, int position);
-  std::string option_string(const char* what);
+  std::string option_string();
   void legacy_options(CopyStmt& c);
   static void resolve(CopyStmt& c);
   void transaction_modes(TransactionStmt& t);

@@ -91,10 +91,9 @@ void CommandParser::options(CopyStmt& c) {
   expect_punct(")");
 }
 
-std::string CommandParser::option_string(const char* what) {
+std::string CommandParser::option_string() {
   const Token t = peek();
   if (t.kind != TokenKind::kString) syntax_error();
-  (void)what;
   next();
   return t.text;
 }
@@ -179,7 +178,7 @@ void CommandParser::legacy_options(CopyStmt& c) {
     } else if (is_word("delimiter") || is_word("null") || is_word("quote") || is_word("escape")) {
       name = next().text;
       accept_word("as");
-      std::string v = option_string(name.c_str());
+      std::string v = option_string();
       if (name == "null" && v.empty()) v = std::string(1, '\0');
       (name == "delimiter" ? c.delimiter
        : name == "null"    ? c.null_string

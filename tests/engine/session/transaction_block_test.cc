@@ -23,14 +23,7 @@ class TransactionBlock : public ::testing::Test {
     s_.execute("CREATE TABLE t (k int PRIMARY KEY, v int)");
     s_.execute("INSERT INTO t SELECT i, i FROM generate_series(1, 100) s(i)");
   }
-  std::string sqlstate_of(const std::string& sql) {
-    try {
-      s_.execute(sql);
-    } catch (const Error& e) {
-      return e.sqlstate();
-    }
-    return "";
-  }
+  std::string sqlstate_of(const std::string& sql) { return sqlstate_of_in(s_, sql); }
   std::string plan_of(const std::string& sql) {
     std::string text;
     for (const auto& row : s_.execute(sql).rows) text += row.at(0) + "\n";
