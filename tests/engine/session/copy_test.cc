@@ -168,6 +168,17 @@ TEST_F(Copy, NotNullAndAddPrimaryKey) {
             "multiple primary keys for table \"k\" are not allowed");
   EXPECT_EQ(error_of(s_, "INSERT INTO k VALUES (2, 'again')"),
             "duplicate key value violates unique constraint \"k_pkey\"");
+  // An index holds at most 8 key columns (tidepool's B-tree), by CREATE INDEX or a primary key.
+  std::string cols, names;
+  for (int i = 1; i <= 9; ++i) {
+    cols += (i > 1 ? ", c" : "c") + std::to_string(i) + " int";
+    names += (i > 1 ? ", c" : "c") + std::to_string(i);
+  }
+  s_.execute("CREATE TABLE wide (" + cols + ")");
+  EXPECT_EQ(error_of(s_, "CREATE INDEX ON wide (" + names + ")"),
+            "cannot use more than 8 columns in an index");
+  EXPECT_EQ(error_of(s_, "ALTER TABLE wide ADD PRIMARY KEY (" + names + ")"),
+            "cannot use more than 8 columns in an index");
   // PostgreSQL 15 plans this so too: the index build counted the table's two rows.
   EXPECT_EQ(scalar(s_, "EXPLAIN SELECT v FROM k WHERE id = 2"),
             "Seq Scan on k  (cost=0.00..1.02 rows=1 width=32)");
