@@ -106,15 +106,14 @@ class StatsAs {
     ColumnStatsView& cv = view_.columns[col.slot];
     if (!cv.stats || !cv.stats->valid) return;
     widened_ = *cv.stats;
-    const auto widen = [&](Datum d) {
+    const auto widen = [widen_float](Datum d) {
       return widen_float ? float8_datum(double(datum_float4(d))) : date_as_timestamp(d);
     };
     for (Datum& d : widened_.mcv_values) d = widen(d);
     for (Datum& d : widened_.histogram) d = widen(d);
     widened_.min_value = widen(widened_.min_value);
     widened_.max_value = widen(widened_.max_value);
-    if (cv.actual_min) cv.actual_min = widen(*cv.actual_min);
-    if (cv.actual_max) cv.actual_max = widen(*cv.actual_max);
+    cv.convert_actual(widen);
     cv.stats = &widened_;
     cv.type = as;
   }

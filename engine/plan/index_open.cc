@@ -17,48 +17,59 @@ struct OpenIndex {
   std::optional<btree::BTree> tree;
 };
 
+// get_actual_variable_range over one index whose first key is the column: its extreme
+// non-NULL values (NULLs sort last), nothing when the index holds none.
+ActualRange read_actual_range(PlanContext& ctx, const RelationEntry& table,
+                              const RelationEntry& idx, int c) {
+  Storage& st = ctx.storage;
+  PoolPageStore store(st.pool(), st.file(idx), nullptr, 0);
+  btree::BTree tree = btree::BTree::open(store, index_def(table, idx));
+  btree::IndexBatch batch;
+  const std::vector<btree::ColumnCondition> not_null{btree::ColumnCondition::not_null(0)};
+  btree::IndexScan lowest(tree, not_null, btree::ScanDirection::kForward);
+  if (!lowest.next_batch(batch) || batch.empty()) return {};
+  const AttrFormat format = AttrFormat::of(table.columns[size_t(c)].type);
+  // By-reference values are copied: the batch's bytes go with the next batch.
+  auto bytes = std::make_shared<std::string>();
+  std::vector<size_t> at;
+  auto keep = [&](Datum d) {
+    if (format.byval) return d;
+    at.push_back(bytes->size());
+    const char* p = datum_pointer(d);
+    bytes->append(p, datum_ref_size(format.len, d));
+    bytes->resize(maxalign(uint32_t(bytes->size())));
+    return Datum(0);
+  };
+  const Datum low = keep(batch.datum(0, 0));
+  btree::IndexScan highest(tree, not_null, btree::ScanDirection::kBackward);
+  if (!highest.next_batch(batch) || batch.empty()) return {};
+  const Datum high = keep(batch.datum(0, 0));
+  if (format.byval) return ActualRange{.min = low, .max = high, .bytes = nullptr};
+  return ActualRange{.min = pointer_datum(bytes->data() + at[0]),
+                     .max = pointer_datum(bytes->data() + at[1]),
+                     .bytes = bytes};
+}
+
 }  // namespace
 
 void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
                            ColumnStatsView& v) {
+  std::vector<const RelationEntry*> leading;  // the readable indexes whose first key is c
   for (const RelationEntry* idx : ctx.catalog.indexes_of(table.oid)) {
     if (ctx.data_dir.damage(idx->relnumber)) continue;  // unreadable: plan without it
     if (idx->key_columns.empty() || idx->key_columns[0] != c) continue;
     if (idx->unique && idx->key_columns.size() == 1) v.unique = true;
-    if (v.actual_min) continue;
-    Storage& st = ctx.storage;
-    PoolPageStore store(st.pool(), st.file(*idx), nullptr, 0);
-    btree::BTree tree = btree::BTree::open(store, index_def(table, *idx));
-    btree::IndexBatch batch;
-    // get_actual_variable_range: the extreme non-NULL values (NULLs sort last).
-    const std::vector<btree::ColumnCondition> not_null{btree::ColumnCondition::not_null(0)};
-    btree::IndexScan lowest(tree, not_null, btree::ScanDirection::kForward);
-    if (!lowest.next_batch(batch) || batch.empty()) continue;
-    const AttrFormat format = AttrFormat::of(table.columns[size_t(c)].type);
-    // By-reference values are copied: the batch's bytes go with the next batch.
-    auto bytes = std::make_shared<std::string>();
-    std::vector<size_t> at;
-    auto keep = [&](Datum d) {
-      if (format.byval) return d;
-      at.push_back(bytes->size());
-      const char* p = datum_pointer(d);
-      bytes->append(p, datum_ref_size(format.len, d));
-      bytes->resize(maxalign(uint32_t(bytes->size())));
-      return Datum(0);
-    };
-    const Datum low = keep(batch.datum(0, 0));
-    btree::IndexScan highest(tree, not_null, btree::ScanDirection::kBackward);
-    if (!highest.next_batch(batch) || batch.empty()) continue;
-    const Datum high = keep(batch.datum(0, 0));
-    if (format.byval) {
-      v.actual_min = low;
-      v.actual_max = high;
-    } else {
-      v.actual_bytes = bytes;
-      v.actual_min = pointer_datum(bytes->data() + at[0]);
-      v.actual_max = pointer_datum(bytes->data() + at[1]);
-    }
+    leading.push_back(idx);
   }
+  if (leading.empty()) return;
+  // The plan context and the catalog outlive the planning that reads the view.
+  v.read_actual_with([&ctx, &table, leading, c] {
+    for (const RelationEntry* idx : leading) {
+      ActualRange r = read_actual_range(ctx, table, *idx, c);
+      if (r.min) return r;
+    }
+    return ActualRange{};
+  });
 }
 
 namespace {

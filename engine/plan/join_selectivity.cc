@@ -320,8 +320,7 @@ std::unique_ptr<ColumnAsType> column_as(const RelationStatsView& rel, int column
   out->view = rel;
   ColumnStatsView& v = out->view.columns[size_t(column)];
   v.type = type;
-  if (c.actual_min) v.actual_min = convert(*c.actual_min);
-  if (c.actual_max) v.actual_max = convert(*c.actual_max);
+  v.convert_actual(convert);
   if (c.stats != nullptr) {
     out->stats = *c.stats;
     for (Datum& d : out->stats.mcv_values) d = convert(d);

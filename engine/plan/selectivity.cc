@@ -56,25 +56,26 @@ int histogram_bound(const ColumnStatsView& view, std::vector<Datum>& values, Typ
                     Datum constval, bool& have_end) {
   const int nvalues = static_cast<int>(values.size());
   const bool isgt = op == CmpOp::kGt || op == CmpOp::kGe;
-  const bool have_actual = view.actual_min.has_value() && view.actual_max.has_value();
-  if (nvalues == 2 && have_actual) {
-    values[0] = *view.actual_min;
-    values[1] = *view.actual_max;
-    have_end = true;
-  }
+  // The index's extremes, read only once a probe reaches an endpoint.
+  auto actual = [&]() -> const ActualRange* {
+    const ActualRange& r = view.actual();
+    return r.min && r.max ? &r : nullptr;
+  };
+  if (nvalues == 2)
+    if (const ActualRange* r = actual()) {
+      values[0] = *r->min;
+      values[1] = *r->max;
+      have_end = true;
+    }
   int lobound = 0;
   int hibound = nvalues;
   while (lobound < hibound) {
     const int probe = (lobound + hibound) / 2;
-    if (nvalues > 2 && have_actual) {
-      if (probe == 0) {
-        values[0] = *view.actual_min;
-        have_end = true;
-      } else if (probe == nvalues - 1) {
-        values[probe] = *view.actual_max;
+    if (nvalues > 2 && (probe == 0 || probe == nvalues - 1))
+      if (const ActualRange* r = actual()) {
+        values[probe] = probe == 0 ? *r->min : *r->max;
         have_end = true;
       }
-    }
     bool ltcmp = op_holds(op, compare_values(type, values[probe], constval));
     if (isgt) ltcmp = !ltcmp;
     if (ltcmp) {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -28,17 +29,54 @@
 
 namespace tp {
 
+// A column's current smallest and largest values, read from an index on it
+// (PostgreSQL's get_actual_variable_range): Datums of the column's type; by-reference
+// ones point into `bytes`.
+struct ActualRange {
+  std::optional<Datum> min;
+  std::optional<Datum> max;
+  std::shared_ptr<const std::string> bytes;
+};
+
 // What the estimator knows about one column.
 struct ColumnStatsView {
   const ColumnStats* stats = nullptr;  // nullptr or !valid: never analyzed
   bool unique = false;                 // a unique index covers exactly this column
-  // The current min / max, when an index on the column can supply them
-  // (PostgreSQL's get_actual_variable_range); they refine histogram endpoints. Datums of
-  // the column's type; by-reference ones point into `actual_bytes`.
-  std::optional<Datum> actual_min;
-  std::optional<Datum> actual_max;
-  std::shared_ptr<const std::string> actual_bytes = nullptr;
-  TypeId type = TypeId::kInt8;  // the column's type (a boolean has two values)
+  TypeId type = TypeId::kInt8;         // the column's type (a boolean has two values)
+
+  // The range refines histogram endpoints. Reading it descends an index at both ends, so
+  // it is read the first time an estimate needs it (as PostgreSQL reads it only where a
+  // histogram search reaches an endpoint), once for every copy of this view.
+  const ActualRange& actual() const {
+    if (!actual_) actual_ = std::make_shared<LazyRange>();
+    return actual_->get();
+  }
+  void read_actual_with(std::function<ActualRange()> read) {
+    actual_ = std::make_shared<LazyRange>();
+    actual_->read = std::move(read);
+  }
+  // This view's range from now on is the range converted value by value (to the type it
+  // is compared as), still read when first needed; the copies made before keep theirs.
+  void convert_actual(std::function<Datum(Datum)> convert) {
+    std::shared_ptr<LazyRange> before = actual_;
+    read_actual_with([before, convert = std::move(convert)] {
+      ActualRange r = before ? before->get() : ActualRange{};
+      if (r.min) r.min = convert(*r.min);
+      if (r.max) r.max = convert(*r.max);
+      return r;
+    });
+  }
+
+ private:
+  struct LazyRange {
+    std::function<ActualRange()> read;
+    std::optional<ActualRange> range;
+    const ActualRange& get() {
+      if (!range) range = read ? read() : ActualRange{};
+      return *range;
+    }
+  };
+  mutable std::shared_ptr<LazyRange> actual_;
 };
 
 struct RelationStatsView {

@@ -439,8 +439,12 @@ int Session::index_height(const RelationEntry& index) {
 }
 
 PlanContext Session::plan_context() {
-  return PlanContext{catalog(), data_dir(), storage(), planner_settings(*settings_),
-                     &db_->worker_slots()};
+  const uint64_t changes = Settings::changes();
+  if (!planner_settings_ || planner_settings_at_ != changes) {
+    planner_settings_ = planner_settings(*settings_);
+    planner_settings_at_ = changes;
+  }
+  return PlanContext{catalog(), data_dir(), storage(), *planner_settings_, &db_->worker_slots()};
 }
 
 }  // namespace tp

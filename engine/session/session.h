@@ -320,6 +320,11 @@ class Session {
   std::vector<std::string> pending_notices_;  // the statement's parse notices, until sent
   bool database_settings_refused_ = false;
   std::string database_settings_hint_;
+  // The planner's settings, derived from settings_ once per change of any setting
+  // (Settings::changes), not per statement: a short query's plan costs less than
+  // reading forty settings by name.
+  std::optional<PlannerSettings> planner_settings_;
+  uint64_t planner_settings_at_ = 0;
 };
 
 }  // namespace tp

@@ -1,6 +1,7 @@
 #include "engine/session/settings.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -280,16 +281,26 @@ const Settings::Value& Settings::value(std::string_view name) const {
   return it->second;
 }
 
+namespace {
+std::atomic<uint64_t> value_changes{0};
+}  // namespace
+
+uint64_t Settings::changes() {
+  return value_changes.load(std::memory_order_acquire);
+}
+
 void Settings::assign(const SettingDef& d, const Value& v) {
   if (&owner(d) != this) return owner(d).assign(d, v);
   Value old = values_[d.name];
   values_[d.name] = v;
+  value_changes.fetch_add(1, std::memory_order_acq_rel);
   auto it = hooks_.find(d.name);
   if (it == hooks_.end()) return;
   try {
     for (auto& hook : it->second) hook(d.name);
   } catch (...) {
     values_[d.name] = old;
+    value_changes.fetch_add(1, std::memory_order_acq_rel);
     throw;
   }
 }

@@ -95,6 +95,12 @@ class Settings {
   const std::string& get_enum(std::string_view name) const;
   const std::string& get_text(std::string_view name) const { return get_enum(name); }
 
+  // A count of every value any Settings has taken since the process started: what a
+  // reader that derives something from the values (a session's planner settings)
+  // compares to know its copy is current. Database-wide values change in another
+  // session's statements, so one count covers all.
+  static uint64_t changes();
+
   // Registers a hook run once a new value of `name` is in place. A hook on a
   // database-wide setting lives in the Database's Settings, so only what lives
   // as long as the Database (its Storage) registers one.

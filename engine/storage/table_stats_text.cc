@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <list>
+#include <mutex>
 #include <sstream>
 #include <tuple>
 
@@ -297,9 +299,33 @@ std::string stats_to_catalog(const TableStats& stats) {
 }
 
 TableStats stats_from_catalog(const std::string& text) {
+  // Every plan of a table reads its statistics, and parsing their text costs more than a
+  // short query's whole execution: the last few parsed are kept, keyed by the text itself
+  // (a table's statistics change only when ANALYZE writes new text). Copies share the
+  // values' bytes (ColumnStats::value_bytes), so a copy is cheap. Never destroyed: a
+  // session thread may plan while the process exits.
+  struct Recent {
+    std::mutex mutex;
+    std::list<std::pair<std::string, TableStats>> parsed;  // most recently used first
+  };
+  static Recent* const recent = new Recent;
+  constexpr size_t kKept = 16;
+  {
+    std::lock_guard<std::mutex> lock(recent->mutex);
+    auto& list = recent->parsed;
+    for (auto it = list.begin(); it != list.end(); ++it)
+      if (it->first == text) {
+        list.splice(list.begin(), list, it);
+        return it->second;
+      }
+  }
   std::string lines = text;
   std::replace(lines.begin(), lines.end(), '|', '\n');
-  return TableStats::from_text(lines);
+  TableStats parsed = TableStats::from_text(lines);
+  std::lock_guard<std::mutex> lock(recent->mutex);
+  recent->parsed.emplace_front(text, parsed);
+  if (recent->parsed.size() > kKept) recent->parsed.pop_back();
+  return parsed;
 }
 
 }  // namespace tp

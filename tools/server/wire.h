@@ -84,7 +84,7 @@ struct ClientMessage {
   std::string body;
 };
 
-// A connected socket: buffered writes, reads that give up when `stop_fd`
+// A connected socket: buffered writes, buffered reads that give up when `stop_fd`
 // becomes readable (the server is stopping) or, for the startup packet, when
 // the deadline passes. The socket's file descriptor is owned by the caller.
 class Socket {
@@ -117,8 +117,14 @@ class Socket {
   void read_exact(char* out, size_t n, int timeout_ms);
 
  private:
+  // Bytes received ahead of the message being read ([in_pos_, in_end_) of in_).
+  static constexpr size_t kInBufferBytes = 16u << 10;
   int fd_;
   int stop_fd_;
+  std::vector<char> in_;
+  size_t in_pos_ = 0;
+  size_t in_end_ = 0;
+  uint64_t reads_ = 0;
   std::string out_;
   std::function<bool()> abandon_;
   TrackedMemory* memory_ = nullptr;

@@ -41,7 +41,14 @@ class T1 : public ::testing::Test {
     view_.tuples = 1e6;
     const int64_t lo[] = {1, 1, 0, 435};
     const int64_t hi[] = {1000000, 1000000, 99, 1299058};
-    for (int c = 0; c < 4; ++c) view_.columns.push_back({&stats_[c], false, lo[c], hi[c]});
+    for (int c = 0; c < 4; ++c) {
+      ColumnStatsView v;
+      v.stats = &stats_[c];
+      v.read_actual_with([low = lo[c], high = hi[c]] {
+        return ActualRange{.min = Datum(low), .max = Datum(high), .bytes = nullptr};
+      });
+      view_.columns.push_back(std::move(v));
+    }
   }
 
   BtreeIndexInfo index_on(int col) const {

@@ -90,9 +90,19 @@ TEST_F(Sel, HistogramInterpolation) {
   EXPECT_NEAR(sel(Clause::cmp(kH, CmpOp::kLt, -100)), kNonNull * 0.001, 1e-12);
   EXPECT_NEAR(sel(Clause::cmp(kH, CmpOp::kGt, 1000)), kNonNull * 0.001, 1e-12);
   // With the index's actual min/max the clamp is only [0, 1].
-  rel_.columns[kH].actual_min = 0;
-  rel_.columns[kH].actual_max = 100;
+  // It is read once, and only when a histogram search reaches an end bound: an
+  // equality or a bound inside the histogram never descends the index.
+  int reads = 0;
+  rel_.columns[kH].read_actual_with([&reads] {
+    ++reads;
+    return ActualRange{.min = Datum(0), .max = Datum(100), .bytes = nullptr};
+  });
+  sel(Clause::cmp(kH, CmpOp::kEq, 55));
+  sel(Clause::cmp(kH, CmpOp::kLt, 55));
+  EXPECT_EQ(reads, 0);
   EXPECT_EQ(sel(Clause::cmp(kH, CmpOp::kLt, -100)), 0.0);
+  EXPECT_EQ(sel(Clause::cmp(kH, CmpOp::kGt, 1000)), 0.0);
+  EXPECT_EQ(reads, 1);
 }
 
 TEST_F(Sel, HistogramWithMcvs) {
