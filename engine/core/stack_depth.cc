@@ -73,8 +73,14 @@ int64_t platform_stack_limit_kb() {
   const ThreadStack& ts = thread_stack();
   int64_t kb = -1;
   if (ts.size > 0) kb = ts.size / 1024 - kPlatformMarginKb;
-  rlimit rl{};
-  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+  // Read once per thread: every parse asks (max_expression_depth), and the process's
+  // stack rlimit does not change under a running thread's stack.
+  thread_local const rlimit rl = [] {
+    rlimit r{};
+    if (getrlimit(RLIMIT_STACK, &r) != 0) r.rlim_cur = RLIM_INFINITY;
+    return r;
+  }();
+  if (rl.rlim_cur != RLIM_INFINITY) {
     const int64_t by_rlimit = int64_t(rl.rlim_cur / 1024) - kPlatformMarginKb;
     if (kb < 0 || by_rlimit < kb) kb = by_rlimit;
   }

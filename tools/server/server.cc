@@ -157,13 +157,9 @@ std::vector<std::string> Server::addresses() const {
 }
 
 void Server::stop() {
+  stopping_.store(true, std::memory_order_release);
   char byte = 1;
   [[maybe_unused]] ssize_t n = ::write(stop_pipe_[1], &byte, 1);  // never drained
-}
-
-bool Server::stopping() const {
-  pollfd p = {stop_pipe_[0], POLLIN, 0};
-  return ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
 }
 
 size_t Server::connection_count() const {

@@ -70,9 +70,10 @@ class Server {
   // Accepts connections until stop(); then stops accepting, cancels every
   // running statement, tells each client FATAL 57P01 and joins every thread.
   void run();
-  // Async-signal-safe: one write() to the stop pipe.
+  // Async-signal-safe: a lock-free flag and one write() to the stop pipe.
   void stop();
-  bool stopping() const;
+  // Asked for every message a session reads: the flag, not a poll of the pipe.
+  bool stopping() const { return stopping_.load(std::memory_order_acquire); }
 
   // Connection threads alive (tests).
   size_t connection_count() const;
@@ -110,6 +111,8 @@ class Server {
   std::vector<std::string> warnings_;
   std::string mock_secret_;
   int stop_pipe_[2] = {-1, -1};
+  std::atomic<bool> stopping_{false};
+  static_assert(std::atomic<bool>::is_always_lock_free, "stop() runs in a signal handler");
 
   mutable std::mutex mutex_;
   std::list<std::unique_ptr<ConnectionSlot>> connections_;
