@@ -87,4 +87,13 @@ class ExecParams {
   uint64_t generation_ = 0;
 };
 
+// A generic plan's $n (PostgreSQL's PARAM_EXTERN) that an index key reads: entry `index`
+// of `params`, set to the execution's value of $n before the plan runs. `params` belongs
+// to the plan (its subquery host, or the plan itself).
+struct ExternKey {
+  ExecParams* params = nullptr;
+  size_t index = 0;
+  int n = 0;
+};
+
 }  // namespace tp::scans

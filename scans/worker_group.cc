@@ -7,6 +7,7 @@
 #include "bufmgr/buffer_usage.h"
 #include "engine/core/interrupts.h"
 #include "engine/core/io_trace.h"
+#include "engine/core/typed_expr.h"
 
 namespace tp::scans {
 
@@ -94,11 +95,15 @@ void WorkerGroup::start() {
       }
       try {
         // A traced statement's workers record into the leader's trace.
-        wp->thread = std::thread([this, wp, cancel, trace = current_io_trace(), i] {
-          IoTraceScope tracing(trace);
-          if (trace != nullptr) set_trace_thread_name("parallel worker " + std::to_string(i));
-          run_worker(*wp, cancel);
-        });
+        // A generic plan's workers read its $n from the leader's values, which live
+        // until the statement ends (after the workers do).
+        wp->thread = std::thread(
+            [this, wp, cancel, trace = current_io_trace(), i, params = current_extern_params()] {
+              current_extern_params() = params;
+              IoTraceScope tracing(trace);
+              if (trace != nullptr) set_trace_thread_name("parallel worker " + std::to_string(i));
+              run_worker(*wp, cancel);
+            });
       } catch (const std::system_error&) {
         // No thread: run with the workers that did start, as PostgreSQL does when
         // it cannot register a background worker.

@@ -164,6 +164,13 @@ bool evaluate_scaled(const TypedExpr& e, const Datum* values, const bool* nulls,
 
 [[gnu::noinline]] Datum evaluate_subquery(const TypedExpr& e, const Datum* values,
                                           const bool* nulls, EvalState& st, bool& isnull) {
+  if (is_extern_param(e)) {
+    ParamSource* params = current_extern_params();
+    if (params == nullptr)
+      throw Error("$" + std::to_string(e.param) + " was read outside the execution that binds it")
+          .with_sqlstate(sqlstate::kInternalError);
+    return params->param(uint32_t(e.param), isnull);
+  }
   ParamSource* source = current_param_source();
   if (source == nullptr)
     throw Error("a subquery's value was read outside the plan that runs it")
@@ -259,6 +266,11 @@ Datum evaluate(const TypedExpr& e, const Datum* values, const bool* nulls, EvalS
   }
   isnull = true;
   return 0;
+}
+
+ParamSource*& current_extern_params() {
+  thread_local ParamSource* source = nullptr;
+  return source;
 }
 
 ParamSource*& current_param_source() {

@@ -87,7 +87,8 @@ struct TypedExpr {
   bool unknown_literal = false;
   int literal_position = -1;
   // An unknown literal that is the value of $param (engine/sql/params.h): the type it
-  // is coerced to is the parameter's.
+  // is coerced to is the parameter's. A kParam with `param` set is $param of a generic
+  // plan (is_extern_param): its value comes from the execution's parameters.
   int param = 0;
   // kColumn
   uint32_t slot = 0;
@@ -128,6 +129,17 @@ class ParamSource {
   virtual Datum subplan(uint32_t id, const Datum* args, const bool* arg_nulls, bool& isnull) = 0;
 };
 ParamSource*& current_param_source();
+
+// The statement's own parameters ($1 .. $n, PostgreSQL's PARAM_EXTERN) while a generic
+// plan runs: `param(n)` gives $n. Set by the thread that runs the plan (and by each of its
+// parallel workers), apart from the subqueries' source, which nests per subquery.
+ParamSource*& current_extern_params();
+
+// $n of a generic plan (a PARAM_EXTERN), as opposed to an InitPlan's or an outer row's
+// value (kParam too, told apart by their slots).
+inline bool is_extern_param(const TypedExpr& e) {
+  return e.kind == TypedExpr::Kind::kParam && e.param != 0;
+}
 
 // A reference to slot `slot` of the row, of `type`, printed as `name`.
 inline TypedExpr column_expr(uint32_t slot, TypeId type, int32_t typmod, std::string name) {

@@ -76,6 +76,7 @@ std::unique_ptr<sql::Expr> copy_expr(
   c->case_else = e.case_else;
   c->height = e.height;
   c->cast_type = e.cast_type;
+  c->param = e.param;
   return c;
 }
 

@@ -15,7 +15,8 @@
 namespace tp {
 
 bool reads_outer_values(const TypedExpr& e) {
-  if (e.kind == TypedExpr::Kind::kParam && e.slot >= kNestLoopParamBase) return true;
+  if (e.kind == TypedExpr::Kind::kParam && !is_extern_param(e) && e.slot >= kNestLoopParamBase)
+    return true;
   return std::any_of(e.args.begin(), e.args.end(),
                      [](const TypedExpr& a) { return reads_outer_values(a); });
 }
@@ -74,7 +75,7 @@ Datum read_nestloop_param(const Datum*, const TypedExpr& self, EvalState& st) {
 }
 
 void bind_outer_values(TypedExpr& e, const scans::ExecParams* params, size_t first) {
-  if (e.kind == TypedExpr::Kind::kParam && e.slot >= kNestLoopParamBase) {
+  if (e.kind == TypedExpr::Kind::kParam && !is_extern_param(e) && e.slot >= kNestLoopParamBase) {
     e.kind = TypedExpr::Kind::kCall;
     e.form = TypedExpr::Form::kSqlSyntax;  // printed as its name, the outer column
     e.fn = read_nestloop_param;

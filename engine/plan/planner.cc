@@ -33,6 +33,7 @@
 #include "engine/plan/where_clause.h"
 #include "engine/sql/expr_bind.h"
 #include "engine/sql/identifier.h"
+#include "engine/sql/params.h"
 #include "engine/sql/parser.h"
 #include "scans/subplan_host.h"
 
@@ -559,6 +560,9 @@ PlannedQuery plan_select_core(PlanContext& ctx, const sql::Select& s) {
 }  // namespace
 
 PlannedQuery plan_select(PlanContext& ctx, const sql::Select& s) {
+  if (current_extern_keys() == nullptr && sql::current_params() != nullptr &&
+      sql::current_params()->generic())
+    return plan_with_extern_keys(ctx, s, plan_select);
   if (s.set_operation) return plan_set_operation(ctx, s);
   if (has_from_subqueries(s)) {
     const sql::Select flat = pull_up_from_subqueries(ctx, s);

@@ -19,6 +19,7 @@
 #include "engine/plan/selectivity.h"
 #include "engine/sql/ast.h"
 #include "scans/exec_node.h"
+#include "scans/exec_params.h"
 #include "scans/sort_limit_agg.h"
 
 namespace tp {
@@ -42,6 +43,11 @@ struct PlannedQuery {
   // PostgreSQL does (engine/session/explain_prefix.h). Empty: names stay bare.
   std::string upper_prefix_table;
   std::vector<std::string> upper_prefix_columns;
+  // A generic plan (engine/sql/params.h): where its index keys read $n, set from the
+  // execution's values before each run (set_extern_keys); the parameters they live in,
+  // when no subquery host owns them.
+  std::vector<scans::ExternKey> extern_keys;
+  std::shared_ptr<scans::ExecParams> extern_key_params;
 };
 
 // Plans `select` (FROM a table). Throws tp::Error for anything the user wrote

@@ -25,7 +25,9 @@ namespace {
 // Whether `e` reads nothing but the outer values of `sp` (no column of its own table, no
 // InitPlan, no other subquery's parameter) and gives one value per outer row.
 bool reads_only_outer_values(const TypedExpr& e, const SubqueryParams& sp) {
-  if (e.kind == TypedExpr::Kind::kColumn || e.kind == TypedExpr::Kind::kSubPlan) return false;
+  if (e.kind == TypedExpr::Kind::kColumn || e.kind == TypedExpr::Kind::kSubPlan ||
+      is_extern_param(e))
+    return false;
   if (e.kind == TypedExpr::Kind::kParam)
     return e.slot >= sp.slot_base && e.slot - sp.slot_base < sp.outer_values;
   return std::all_of(e.args.begin(), e.args.end(),
@@ -47,6 +49,14 @@ TypedExpr outer_values_as_row(TypedExpr e, uint32_t slot_base) {
 // a parameter derived from the outer values.
 std::optional<uint32_t> key_param(SubqueryParams& sp, const TypedExpr& value, TypeId key,
                                   bool equality) {
+  if (is_extern_param(value)) {
+    // A generic plan's $n, a parameter of the plan's own set, given its value before each
+    // run (ExternKeys). A correlated subquery's set is rewritten per outer row: there $n
+    // stays a filter.
+    if (sp.correlated || !same_key_type(key, value.type) || current_extern_keys() == nullptr)
+      return std::nullopt;
+    return uint32_t(current_extern_keys()->index_of(sp, value.param, value.type));
+  }
   const bool own = value.kind == TypedExpr::Kind::kParam && value.slot >= sp.slot_base &&
                    value.slot - sp.slot_base < sp.params->size();
   if (own && same_key_type(key, value.type)) return value.slot - sp.slot_base;
@@ -71,6 +81,30 @@ std::optional<uint32_t> key_param(SubqueryParams& sp, const TypedExpr& value, Ty
 }
 
 }  // namespace
+
+PlannedQuery plan_with_extern_keys(
+    PlanContext& ctx, const sql::Select& s,
+    const std::function<PlannedQuery(PlanContext&, const sql::Select&)>& plan) {
+  ExternKeys keys;
+  SubqueryParams own;
+  own.params = std::make_unique<scans::ExecParams>(std::vector<TypeId>{});
+  struct Scope {
+    ExternKeys* saved_keys = current_extern_keys();
+    SubqueryParams* saved_params = current_subquery_params();
+    Scope(ExternKeys* k, SubqueryParams* p) {
+      current_extern_keys() = k;
+      current_subquery_params() = p;
+    }
+    ~Scope() {
+      current_extern_keys() = saved_keys;
+      current_subquery_params() = saved_params;
+    }
+  } scope(&keys, &own);
+  PlannedQuery q = plan(ctx, s);
+  q.extern_keys = keys.keys();
+  q.extern_key_params = std::move(own.params);
+  return q;
+}
 
 std::optional<Clause> init_param_clause(const Clause& c) {
   SubqueryParams* sp = current_subquery_params();

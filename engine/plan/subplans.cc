@@ -514,6 +514,20 @@ SubqueryParams*& current_subquery_params() {
   return p;
 }
 
+size_t ExternKeys::index_of(SubqueryParams& sp, int n, TypeId type) {
+  for (const scans::ExternKey& k : keys_)
+    if (k.params == sp.params.get() && k.n == n && sp.params->type(k.index) == type) return k.index;
+  const size_t index = sp.params->add(type);
+  sp.eager.push_back(false);
+  keys_.push_back({sp.params.get(), index, n});
+  return index;
+}
+
+ExternKeys*& current_extern_keys() {
+  thread_local ExternKeys* keys = nullptr;
+  return keys;
+}
+
 std::string subplan_display_name(const std::string& refname) {
   const DisplayNames* names = display_names();
   if (names == nullptr) return "";

@@ -57,6 +57,26 @@ struct SubqueryParams {
   std::vector<TypedExpr> derived;
 };
 SubqueryParams*& current_subquery_params();
+
+// The $n of a generic plan that index keys read (`Index Cond: (a = $1)`), gathered while
+// the plan is made: each a parameter added to the set its scan reads.
+class ExternKeys {
+ public:
+  // The parameter of `sp` that holds $n, added on first use.
+  size_t index_of(SubqueryParams& sp, int n, TypeId type);
+  const std::vector<scans::ExternKey>& keys() const { return keys_; }
+
+ private:
+  std::vector<scans::ExternKey> keys_;
+};
+// Set while a generic plan is made (plan_with_extern_keys), null otherwise.
+ExternKeys*& current_extern_keys();
+// A generic plan's statement (engine/sql/params.h) planned by `plan`: its $n in index
+// keys become parameters of a set the plan keeps (or of its subquery host's), listed in
+// the PlannedQuery for each execution to set.
+PlannedQuery plan_with_extern_keys(
+    PlanContext& ctx, const sql::Select& s,
+    const std::function<PlannedQuery(PlanContext&, const sql::Select&)>& plan);
 // kParam slots of correlated subqueries' parameters start here (InitPlans' are $n).
 inline constexpr uint32_t kCorrelationSlots = 1u << 20;
 

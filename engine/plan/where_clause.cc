@@ -35,11 +35,11 @@ bool has_function_call(const sql::Expr& e) {
   return false;
 }
 
-// A $n of a statement being described (engine/sql/params.h), anywhere in `e`.
-bool mentions_described_param(const sql::Expr& e) {
-  if (sql::describing_param(e.param)) return true;
+// A $n whose value planning does not know (engine/sql/params.h), anywhere in `e`.
+bool mentions_unknown_param(const sql::Expr& e) {
+  if (sql::param_value_unknown(e.param)) return true;
   return std::any_of(e.args.begin(), e.args.end(),
-                     [](const sql::ExprPtr& a) { return mentions_described_param(*a); });
+                     [](const sql::ExprPtr& a) { return mentions_unknown_param(*a); });
 }
 
 // Binds names of the one table of the query.
@@ -132,7 +132,7 @@ class Binder {
   Constant constant(const sql::Expr& e) const {
     // A function (random(), lower('x')) is the typed form's to resolve and evaluate; so
     // is a parameter of a statement being described, whose type binding finds.
-    if (has_function_call(e) || mentions_described_param(e))
+    if (has_function_call(e) || mentions_unknown_param(e))
       throw Error("a function").with_sqlstate(sqlstate::kFeatureNotSupported);
     if (has_column_ref(e))
       throw Error(
@@ -201,7 +201,7 @@ class Binder {
       case K::kInList:
         return integer_or_typed(e, [&] { return in_list(e); });
       case K::kNullConst:
-        if (sql::describing_param(e.param)) return typed(e);
+        if (sql::param_value_unknown(e.param)) return typed(e);
         return Clause::null_constant();
       case K::kIsNull:
         if (e.args[0]->kind == K::kColumnRef)

@@ -19,7 +19,7 @@ Folded fold_constant(const sql::Expr& e) {
     case K::kBoolConst:
       return e.ival != 0 ? Folded::kTrue : Folded::kFalse;
     case K::kNullConst:
-      return sql::describing_param(e.param) ? Folded::kUnknown : Folded::kNull;
+      return sql::param_value_unknown(e.param) ? Folded::kUnknown : Folded::kNull;
     case K::kAnd:
     case K::kOr: {
       const Folded absorbing = e.kind == K::kAnd ? Folded::kFalse : Folded::kTrue;

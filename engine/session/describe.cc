@@ -3,12 +3,15 @@
 // parameters NULL, and stops where its rows would start: the header its RowSink would
 // get is the description, and the parameters' types are what binding the query gave
 // them (engine/sql/params.h). A statement that is not a query runs nothing.
+#include <limits>
+
 #include "engine/core/datetime.h"
 #include "engine/core/error.h"
 #include "engine/core/value_arena.h"
 #include "engine/session/session.h"
 #include "engine/sql/expr_bind.h"
 #include "engine/sql/expr_ops.h"
+#include "engine/sql/parser.h"
 
 namespace tp {
 
@@ -29,6 +32,15 @@ class HeaderCatcher : public RowSink {
  private:
   ResultSet& header_;
 };
+
+// Whether `text` is a SELECT (what a plan cache keeps plans of), its $n of `types`.
+bool is_query(const std::string& text, const std::vector<TypeId>& types) {
+  std::vector<sql::ParamSlot> slots(types.size());
+  for (size_t i = 0; i < types.size(); ++i) slots[i].type = types[i];
+  sql::StatementParams params(std::move(slots), /*describing=*/true);
+  sql::ScopedParams scope(&params);
+  return std::holds_alternative<sql::Select>(sql::parse_statement(text, nullptr));
+}
 
 }  // namespace
 
@@ -79,6 +91,7 @@ std::shared_ptr<const PreparedStatement> Session::prepare(
       p->description.param_types.push_back(declared[i].value_or(TypeId::kText));
   } else {
     p->description = describe(p->text, declared);
+    p->query = is_query(p->text, p->description.param_types);
   }
   prepared_[name] = p;
   return p;
@@ -130,11 +143,83 @@ ResultSet Session::execute_prepared(const sql::ExecuteStmt& x) {
   }
   sql::StatementParams params(std::move(slots), /*describing=*/false);
   try {
-    return execute(x.explain + ps->text, row_sink_, &params);
+    return execute_prepared(*ps, x.explain, row_sink_, params);
   } catch (Error& e) {
     e.at_position(0);  // a place in the prepared text, not in this statement's
     throw;
   }
+}
+
+ResultSet Session::execute_prepared(const PreparedStatement& ps, std::string_view prefix,
+                                    RowSink* sink, sql::StatementParams& params) {
+  const std::string text = std::string(prefix) + ps.text;
+  if (!ps.query || params.slots().empty()) return execute(text, sink, &params);
+  PlanCacheStats& stats = ps.plan_cache;
+  const PlanCacheMode mode = plan_cache_mode(settings_->get_enum("plan_cache_mode"));
+  bool custom = choose_custom_plan(stats, mode);
+  if (!custom && stats.generic_cost < 0) {
+    stats.generic_cost = generic_plan_cost(ps, params);
+    custom = choose_custom_plan(stats, mode);
+  }
+  params.set_generic(!custom);
+  std::optional<ExternParamValues> values;
+  if (!custom) values.emplace(params.slots(), timestamp_now());
+  ExternParamScope extern_scope(values ? &*values : nullptr);
+  struct Counting {
+    PlanCacheStats*& slot;
+    Counting(PlanCacheStats*& s, PlanCacheStats* stats) : slot(s) { slot = stats; }
+    ~Counting() { slot = nullptr; }
+  } counting(plan_cache_, &stats);
+  return execute(text, sink, &params);
+}
+
+double Session::generic_plan_cost(const PreparedStatement& ps, const sql::StatementParams& params) {
+  sql::StatementParams generic(params.slots(), /*describing=*/false);
+  generic.set_generic(true);
+  ExternParamValues values(params.slots(), timestamp_now());
+  ExternParamScope extern_scope(&values);
+  PlanCacheStats weighed;
+  struct Costing {
+    Session& s;
+    Costing(Session& session, PlanCacheStats* stats) : s(session) {
+      s.plan_cache_ = stats;
+      s.costing_generic_ = true;
+      s.describing_ = true;  // planned, not run: no trace, EXPLAIN ANALYZE runs nothing
+    }
+    ~Costing() {
+      s.plan_cache_ = nullptr;
+      s.costing_generic_ = false;
+      s.describing_ = false;
+    }
+  } costing(*this, &weighed);
+  ResultSet header;
+  HeaderCatcher catcher(header);
+  try {
+    execute(ps.text, &catcher, &generic);
+  } catch (const StatementDescribed&) {
+  } catch (const Error&) {
+    // What tidepool cannot plan generically yet (or a query planned by another route,
+    // which counts nothing) keeps its custom plans; a real error shows when it runs.
+  }
+  return weighed.generic_cost < 0 ? std::numeric_limits<double>::infinity() : weighed.generic_cost;
+}
+
+bool Session::note_plan(const PlannedQuery& q, const sql::Select& s) {
+  PlanCacheStats* stats = plan_cache_;
+  if (stats == nullptr) return false;
+  plan_cache_ = nullptr;  // the statement's own plan only, not a nested one's
+  const double cpu_operator_cost = settings_->get_real("cpu_operator_cost");
+  const sql::StatementParams* params = sql::current_params();
+  if (params == nullptr || !params->generic()) {
+    stats->custom_plan_cost(cached_plan_cost(q, s, cpu_operator_cost, true));
+    return false;
+  }
+  if (costing_generic_) {
+    stats->generic_cost = cached_plan_cost(q, s, cpu_operator_cost, false);
+    return true;
+  }
+  ++stats->generic_plans;
+  return false;
 }
 
 ResultSet Session::deallocate_statement(const sql::DeallocateStmt& d) {

@@ -97,6 +97,8 @@ void set_timing(scans::ExecNode& n, bool timing) {
 ResultSet query_select(Session& session, const sql::Select& s) {
   PlanContext ctx = session.plan_context();
   PlannedQuery q = plan_select(ctx, s);
+  if (session.note_plan(q, s)) throw StatementDescribed{};
+  set_extern_keys(q);
   ResultSet r;
   r.returns_rows = true;
   r.columns = q.column_names;
@@ -146,6 +148,8 @@ ResultSet query_explain(Session& session, const sql::Explain& explain) {
   PlanContext ctx = session.plan_context();
   PlannedQuery q =
       select->from || select->set_operation ? plan_select(ctx, *select) : plan_result(ctx, *select);
+  if (session.note_plan(q, *select)) throw StatementDescribed{};
+  set_extern_keys(q);
   ExplainRun run;
   run.planning_buffers = bufmgr::thread_buffer_usage() - before_planning;
   run.options = &explain.options;

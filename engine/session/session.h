@@ -22,6 +22,7 @@
 #include "engine/core/io_trace.h"
 #include "engine/plan/plan_context.h"
 #include "engine/session/database.h"
+#include "engine/session/plan_cache.h"
 #include "engine/session/row_source.h"
 #include "engine/session/settings.h"
 #include "engine/sql/ast.h"
@@ -84,6 +85,10 @@ struct StatementDescription {
 struct PreparedStatement {
   std::string text;  // one statement; empty for an empty query
   StatementDescription description;
+  bool query = false;  // a SELECT: its executions choose custom or generic plans
+  // What its executions planned (engine/session/plan_cache.h). A session runs one
+  // statement at a time, and only its own prepared statements.
+  mutable PlanCacheStats plan_cache;
 };
 
 // Thrown by describe()'s RowSink when a query's header has come: the query stops there
@@ -135,6 +140,11 @@ class Session {
   // The same with the values of the statement's $n (the extended protocol's Bind, SQL
   // EXECUTE): planned with them, as PostgreSQL's custom plans are.
   ResultSet execute(std::string_view sql, RowSink* sink, sql::StatementParams* params);
+  // A prepared statement with its values, `prefix` before its text (EXPLAIN's, for
+  // EXPLAIN EXECUTE): a query gets a custom or the generic plan as PostgreSQL's plan
+  // cache chooses (engine/session/plan_cache.h).
+  ResultSet execute_prepared(const PreparedStatement& ps, std::string_view prefix, RowSink* sink,
+                             sql::StatementParams& params);
   // Parse's analysis of one statement, `declared` its parameters' types as the client
   // gave them (none: infer it): the statement is parsed and a query planned, nothing
   // runs. Throws what Parse reports: syntax errors, unknown names, type errors, 42P18
@@ -210,6 +220,10 @@ class Session {
   int index_height(const RelationEntry& index);
   // What the planner needs, with this session's settings.
   PlanContext plan_context();
+  // For query.cc: the plan a query got, which a prepared statement's plan cache counts
+  // (a custom plan's cost, or the generic plan's while it is weighed). True when the
+  // plan was all that was asked for: the query stops there.
+  bool note_plan(const PlannedQuery& q, const sql::Select& s);
 
  private:
   ResultSet run(sql::Statement& st);
@@ -218,6 +232,12 @@ class Session {
   ResultSet describe_run(sql::Statement& st);
   void describe_insert(const sql::Insert& ins);  // session_insert.cc
   bool describing_ = false;
+  // The prepared statement whose execution is planning (note_plan counts its plan once),
+  // and whether only the generic plan's cost is wanted.
+  PlanCacheStats* plan_cache_ = nullptr;
+  bool costing_generic_ = false;
+  // The generic plan's cost for `ps`, planned once with these parameters as Params.
+  double generic_plan_cost(const PreparedStatement& ps, const sql::StatementParams& params);
   CopyIo* copy_io_ = nullptr;
   std::map<std::string, std::shared_ptr<const PreparedStatement>> prepared_;
   // io_trace: a trace for `st` when the setting names a file (and `st` does I/O), else

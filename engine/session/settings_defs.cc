@@ -4,6 +4,7 @@
 // system) are SettingScope::kDatabase; the rest are per session.
 #include "engine/session/settings.h"
 #include "engine/session/settings_defs_model.h"
+#include "engine/session/settings_defs_statements.h"
 
 #include "bufmgr/prefetch_policy.h"
 
@@ -14,6 +15,8 @@ namespace {
 std::vector<SettingDef> with_cost_model_settings(std::vector<SettingDef> defs) {
   std::vector<SettingDef> model = cost_model_setting_defs();
   defs.insert(defs.end(), model.begin(), model.end());
+  std::vector<SettingDef> statements = statement_setting_defs();
+  defs.insert(defs.end(), statements.begin(), statements.end());
   return defs;
 }
 

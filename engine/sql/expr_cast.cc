@@ -305,6 +305,16 @@ TypedExpr coerce(TypedExpr e, TypeId to, int32_t typmod, CoercionContext ctx, in
   const bool unknown = is_unknown(e);
   if (e.param != 0 && (unknown || e.isnull))
     if (sql::StatementParams* params = sql::current_params()) params->infer(e.param, to);
+  if (e.param != 0 && e.is_const() && sql::generic_param(e.param)) {
+    // A generic plan's $n: a value read when the plan runs, of the parameter's type.
+    TypedExpr p;
+    p.kind = TypedExpr::Kind::kParam;
+    p.param = e.param;
+    p.type = to;
+    p.typmod = typmod;
+    p.name = "$" + std::to_string(e.param);
+    return p;
+  }
   if (e.type == to && !unknown && (typmod < 0 || typmod == e.typmod || !type_takes_typmod(to)))
     return e;
   if (e.is_const() && e.isnull) {

@@ -331,7 +331,7 @@ void ExprParser::refuse_subquery() const {
 }
 
 // $n: its value as the literal it stands for (engine/sql/params.h), a NULL while the
-// statement is only described.
+// statement is only described or planned generically (the binder makes that a Param).
 ExprPtr ExprParser::parameter(const Token& t) {
   StatementParams* params = current_params();
   const int n = t.text.size() > 5 ? 0 : std::stoi(t.text);
@@ -340,9 +340,10 @@ ExprPtr ExprParser::parameter(const Token& t) {
     throw Error("there is no parameter $" + t.text)
         .at_position(t.position)
         .with_sqlstate(sqlstate::kUndefinedParameter);
+  const bool unknown = slot->isnull || params->generic();
   auto value =
-      std::make_unique<Expr>(slot->isnull ? ExprKind::kNullConst : ExprKind::kStrConst, t.position);
-  value->sval = slot->text;
+      std::make_unique<Expr>(unknown ? ExprKind::kNullConst : ExprKind::kStrConst, t.position);
+  if (!unknown) value->sval = slot->text;
   value->param = n;
   if (!slot->type) return value;
   auto c = std::make_unique<Expr>(ExprKind::kCast, t.position);

@@ -40,6 +40,11 @@ class StatementParams {
       : slots_(std::move(slots)), describing_(describing) {}
 
   bool describing() const { return describing_; }
+  // A generic plan (PostgreSQL's plan cache): the statement is parsed and planned with
+  // each typed $n a Param whose value the plan reads when it runs (the slots' values
+  // then), so that one plan serves every execution. Parsing sees NULLs, as describing.
+  bool generic() const { return generic_; }
+  void set_generic(bool generic) { generic_ = generic; }
   // The slot of $n (1-based), or null when the statement has no $n. While describing,
   // any $n up to kMaxParams exists (unknown until inferred).
   const ParamSlot* slot(int n);
@@ -51,16 +56,25 @@ class StatementParams {
  private:
   std::vector<ParamSlot> slots_;
   bool describing_ = false;
+  bool generic_ = false;
 };
 
 // The parameters of the statement this thread parses and plans, or null.
 StatementParams* current_params();
 
-// True for the NULL that stands for $param while a statement is only described: a
-// value not known yet, which no folding may take for a NULL (a WHERE over it is
-// bound, so that its parameters get their types).
-inline bool describing_param(int param) {
-  return param != 0 && current_params() != nullptr && current_params()->describing();
+// True for the NULL that stands for $param while a statement is only described or
+// planned generically: a value not known yet, which no folding may take for a NULL (a
+// WHERE over it is bound, so that its parameters get their types, or become Params).
+inline bool param_value_unknown(int param) {
+  const StatementParams* p = param != 0 ? current_params() : nullptr;
+  return p != nullptr && (p->describing() || p->generic());
+}
+
+// True where $param becomes a Param of a generic plan (a TypedExpr kParam with `param`
+// set) rather than a constant.
+inline bool generic_param(int param) {
+  const StatementParams* p = param != 0 ? current_params() : nullptr;
+  return p != nullptr && p->generic();
 }
 
 class ScopedParams {

@@ -308,7 +308,7 @@ void ExtendedProtocol::execute(std::string_view body) {
       PortalSink sink(*this, p, max_rows);
       ResultSet result;
       try {
-        result = session_.execute(p.statement->text, &sink, &p.params);
+        result = session_.execute_prepared(*p.statement, "", &sink, p.params);
       } catch (Error& e) {
         if (e.position() > 0)
           e.at_position(character_position(p.statement->text, size_t(e.position())));
