@@ -47,6 +47,9 @@ std::unique_ptr<BitmapNode> BitmapIndexScanNode::clone() const {
   // The copy runs on another thread: a page store of its own.
   auto n = std::make_unique<BitmapIndexScanNode>(
       index_.reopen ? index_.reopen() : index_, condition_sets_, index_cond_text_, leaf_readahead_);
+  // A parameterized scan's copy reads the same parameters (a parallel participant reads
+  // the leader's values, set before the participants start).
+  n->set_runtime_keys(runtime_keys_, params_);
   n->estimate = estimate;
   return n;
 }

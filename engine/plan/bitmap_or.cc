@@ -5,6 +5,7 @@
 #include "engine/core/stack_depth.h"
 #include "engine/plan/index_conditions.h"
 #include "engine/plan/prepqual.h"
+#include "engine/plan/subplans.h"
 #include "engine/plan/typed_index_qual.h"
 
 namespace tp {
@@ -68,9 +69,19 @@ std::vector<BitmapCandidate> paths_for_or(const std::vector<Clause>& arm,
   return out;
 }
 
+// An arm's `column op $n` (a Param: an InitPlan's value, a generic plan's parameter) as
+// the parameterized clause an index searches with, as the restrictions' are.
+Clause with_param_keys(const Clause& c) {
+  std::optional<Clause> p = init_param_clause(c);
+  return p ? std::move(*p) : c;
+}
+
 // The bitmap of one OR arm: choose_bitmap_and's pick among its candidates.
-std::optional<BitmapCandidate> arm_bitmap(const Clause& arm, const std::vector<Clause>& all,
+std::optional<BitmapCandidate> arm_bitmap(const Clause& written, const std::vector<Clause>& all,
                                           const BitmapContext& ctx) {
+  Clause arm = with_param_keys(written);
+  for (Clause& c : arm.args)
+    if (arm.kind == Clause::Kind::kAnd) c = with_param_keys(c);
   std::vector<BitmapCandidate> paths;
   if (arm.kind == Clause::Kind::kAnd) {
     paths = paths_for_or(arm.args, all, ctx);

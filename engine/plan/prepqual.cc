@@ -81,14 +81,21 @@ Clause process_duplicate_ors(const std::vector<Clause>& arms) {
 }  // namespace
 
 bool same_clause(const Clause& a, const Clause& b) {
+  const auto same_typed = [](const TypedExpr& x, const TypedExpr& y) {
+    return x.type == y.type && deparse(x) == deparse(y);
+  };
+  // A qual made an index key over a Param (`a = $1`: init_param_clause) is still the
+  // typed qual it came from.
+  if (a.param && a.expr && b.kind == Clause::Kind::kExpr) return same_typed(*a.expr, *b.expr);
+  if (b.param && b.expr && a.kind == Clause::Kind::kExpr) return same_typed(*a.expr, *b.expr);
+  if (a.param != b.param) return false;
   if (a.kind != b.kind || a.column != b.column || a.op != b.op || a.negated != b.negated ||
       a.value != b.value || a.lo != b.lo || a.hi != b.hi || a.list != b.list ||
       a.args.size() != b.args.size() || !same_numeric(a.numeric, b.numeric))
     return false;
   // Typed quals: the same expression prints the same (its casts and constants' types
   // included), as PostgreSQL's equal() on the trees.
-  if (a.kind == Clause::Kind::kExpr)
-    return a.expr->type == b.expr->type && deparse(*a.expr) == deparse(*b.expr);
+  if (a.kind == Clause::Kind::kExpr) return same_typed(*a.expr, *b.expr);
   for (size_t i = 0; i < a.args.size(); ++i)
     if (!same_clause(a.args[i], b.args[i])) return false;
   return true;

@@ -245,6 +245,38 @@ def compare(pg_lines, tp_lines):
     return None
 
 
+# A constant compared with (after a comparison operator or LIKE), and BETWEEN's bounds.
+VALUE = r"(-?\d+(?:\.\d+)?(?![\w.])|'(?:[^']|'')*')"
+COMPARED_RE = re.compile(r"((?:<>|<=|>=|=|<|>)\s*|\bLIKE\s+)" + VALUE, re.IGNORECASE)
+BETWEEN_RE = re.compile(r"(\bBETWEEN\s+)" + VALUE + r"(\s+AND\s+)" + VALUE, re.IGNORECASE)
+
+
+def as_prepared(sql):
+    """The query with its compared constants as $1 .. $n, and the constants (EXECUTE's
+    arguments); None when it compares with none."""
+    values = []
+
+    def param(value):
+        values.append(value)
+        return "$%d" % len(values)
+    sql = BETWEEN_RE.sub(lambda m: m.group(1) + param(m.group(2)) + m.group(3) +
+                         param(m.group(4)), sql)
+    sql = COMPARED_RE.sub(lambda m: m.group(1) + param(m.group(2)), sql)
+    return (sql, values) if values else None
+
+
+def generic_form(settings, sql):
+    """`sql` as a prepared statement run with its constants under force_generic_plan:
+    (settings, statement) for explain() and rows_of(); None when it has no constant."""
+    prepared = as_prepared(sql)
+    if prepared is None:
+        return None
+    template, values = prepared
+    return (list(settings) + ["DEALLOCATE ALL", "PREPARE pd AS " + template,
+                              "SET plan_cache_mode = force_generic_plan"],
+            "EXECUTE pd(%s)" % ", ".join(values))
+
+
 def node_kinds(lines):
     return " / ".join(re.sub(r" (on|using) .*", "", h) for _, h in shape(lines)[0])
 
@@ -270,6 +302,10 @@ def main():
                     help="GROUP BY queries over the typed tables (grouping_grammar.py)")
     ap.add_argument("--joins", action="store_true",
                     help="inner and outer joins of the typed tables (join_grammar.py)")
+    ap.add_argument("--generic", action="store_true",
+                    help="each query's compared constants as parameters of a prepared "
+                    "statement, run with plan_cache_mode = force_generic_plan (queries "
+                    "without one are left out)")
     ap.add_argument("--parallel", action="store_true",
                     help="with --joins: parallel costs on half the queries (the same queries "
                     "as without it)")
@@ -299,6 +335,8 @@ def main():
                 # A generator of its own: the queries stay those of the run without it.
                 pr = random.Random(args.seed * 7919 + 17)
                 queries = [(s + parallel_settings(pr), q) for s, q in queries]
+            if args.generic:
+                queries = [g for g in (generic_form(s, q) for s, q in queries) if g]
             results = []
             for settings, sql in queries:
                 pg_plan, pg_err = explain(pg_conn, sql, settings)
@@ -324,7 +362,7 @@ def main():
                         cause = "result error"
                         pg_plan, tp_plan = [str(pg_rerr)], [str(tp_rerr)]
                     elif not rows_close(pg_rows, tp_rows) and not (
-                            (" LIMIT " in sql.upper() or " FETCH FIRST " in sql.upper()) and
+                            (" LIMIT " in q.upper() or " FETCH FIRST " in q.upper()) and
                             len(pg_rows) == len(tp_rows)):
                         # (a LIMIT or FETCH FIRST may keep other rows among ties)
                         cause = "result rows"
