@@ -9,6 +9,7 @@
 #include "engine/core/error.h"
 #include "engine/core/value_arena.h"
 #include "engine/session/session.h"
+#include "engine/session/system_views.h"
 #include "engine/sql/expr_bind.h"
 #include "engine/sql/expr_ops.h"
 #include "engine/sql/parser.h"
@@ -33,13 +34,17 @@ class HeaderCatcher : public RowSink {
   ResultSet& header_;
 };
 
-// Whether `text` is a SELECT (what a plan cache keeps plans of), its $n of `types`.
+// Whether `text` is a query the planner plans (a SELECT from tables, or a set operation):
+// what a plan cache keeps generic plans of. Its $n are of `types`.
 bool is_query(const std::string& text, const std::vector<TypeId>& types) {
   std::vector<sql::ParamSlot> slots(types.size());
   for (size_t i = 0; i < types.size(); ++i) slots[i].type = types[i];
   sql::StatementParams params(std::move(slots), /*describing=*/true);
   sql::ScopedParams scope(&params);
-  return std::holds_alternative<sql::Select>(sql::parse_statement(text, nullptr));
+  const sql::Statement st = sql::parse_statement(text, nullptr);
+  const auto* s = std::get_if<sql::Select>(&st);
+  return s != nullptr &&
+         (s->set_operation || (s->from && !s->from->is_function && !is_system_view(*s->from)));
 }
 
 }  // namespace
@@ -166,11 +171,30 @@ ResultSet Session::execute_prepared(const PreparedStatement& ps, std::string_vie
   if (!custom) values.emplace(params.slots(), timestamp_now());
   ExternParamScope extern_scope(values ? &*values : nullptr);
   struct Counting {
-    PlanCacheStats*& slot;
-    Counting(PlanCacheStats*& s, PlanCacheStats* stats) : slot(s) { slot = stats; }
-    ~Counting() { slot = nullptr; }
-  } counting(plan_cache_, &stats);
-  return execute(text, sink, &params);
+    Session& s;
+    Counting(Session& session, PlanCacheStats* stats, GenericPlan* kept) : s(session) {
+      s.plan_cache_ = stats;
+      s.kept_generic_plan_ = kept;
+    }
+    ~Counting() {
+      s.plan_cache_ = nullptr;
+      s.kept_generic_plan_ = nullptr;
+    }
+  };
+  if (custom || !prefix.empty()) {
+    Counting counting(*this, &stats, nullptr);
+    return execute(text, sink, &params);
+  }
+  // The generic plan's statement reads no value: parsed once, its tree kept when it can.
+  if (!ps.generic_plan) {
+    sql::ScopedParams scope(&params);
+    auto kept = std::make_shared<GenericPlan>();
+    kept->statement = sql::parse_statement(ps.text, nullptr);
+    ps.generic_plan = std::move(kept);
+  }
+  std::shared_ptr<GenericPlan> kept = ps.generic_plan;  // lives through a DEALLOCATE inside
+  Counting counting(*this, &stats, kept.get());
+  return execute_statement(text, &kept->statement, sink, &params);
 }
 
 double Session::generic_plan_cost(const PreparedStatement& ps, const sql::StatementParams& params) {

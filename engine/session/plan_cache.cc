@@ -37,6 +37,21 @@ int range_table_entries(const sql::FromItem& f) {
 
 }  // namespace
 
+bool plan_can_run_again(const PlannedQuery& q) {
+  std::vector<const scans::ExecNode*> todo{q.root.get()};
+  while (!todo.empty()) {
+    const scans::ExecNode* n = todo.back();
+    todo.pop_back();
+    // A subquery host or LATERAL scan (each a ParamSource) keeps per-run state; a
+    // Gather's workers are gone after its run.
+    if (dynamic_cast<const ParamSource*>(n) != nullptr || !n->shown_init_plans.empty() ||
+        !n->shown_sub_plans.empty() || n->explain_name().find("Gather") != std::string::npos)
+      return false;
+    for (const scans::ExecNode* c : n->children()) todo.push_back(c);
+  }
+  return true;
+}
+
 PlanCacheMode plan_cache_mode(const std::string& setting) {
   if (setting == "force_custom_plan") return PlanCacheMode::kForceCustom;
   if (setting == "force_generic_plan") return PlanCacheMode::kForceGeneric;

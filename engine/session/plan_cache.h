@@ -13,6 +13,7 @@
 // planned with its values each time, which gives the same plan.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,24 @@ struct PlanCacheStats {
     custom_cost_total += cost;
   }
 };
+
+// A prepared query's generic plan kept between its executions: the statement parsed
+// once (its $n Params, so the text says it all), and the plan's tree while it may run
+// again: while the catalog version, the settings and the Storage's files it was made
+// under stand, free of nodes that cannot start over (parallel workers, subqueries), and
+// holding no buffer pin and no read stream after its last run (a scan a Limit stopped
+// keeps its page, a scan that streamed keeps its stream: those trees are dropped).
+struct GenericPlan {
+  sql::Statement statement;
+  std::optional<PlannedQuery> plan;
+  uint64_t catalog_version = 0;
+  uint64_t settings_changes = 0;
+  uint64_t storage_generation = 0;  // Storage::generation
+  uint64_t reruns = 0;              // executions that ran the kept tree again
+};
+
+// Whether `q`'s tree may run again from open(), with new values of its $n.
+bool plan_can_run_again(const PlannedQuery& q);
 
 enum class PlanCacheMode { kAuto, kForceCustom, kForceGeneric };
 PlanCacheMode plan_cache_mode(const std::string& setting);

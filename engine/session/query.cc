@@ -96,9 +96,40 @@ void set_timing(scans::ExecNode& n, bool timing) {
 
 ResultSet query_select(Session& session, const sql::Select& s) {
   PlanContext ctx = session.plan_context();
-  PlannedQuery q = plan_select(ctx, s);
-  if (session.note_plan(q, s)) throw StatementDescribed{};
+  // A prepared query's generic plan runs its kept tree again while the catalog and the
+  // settings it was made under stand (engine/session/plan_cache.h).
+  GenericPlan* kept = session.kept_generic_plan();
+  const uint64_t catalog_version = session.catalog().version;
+  const uint64_t settings_changes = Settings::changes();
+  const uint64_t storage_generation = ctx.storage.generation();
+  if (kept && kept->plan &&
+      (kept->catalog_version != catalog_version || kept->settings_changes != settings_changes ||
+       kept->storage_generation != storage_generation))
+    kept->plan.reset();
+  std::optional<PlannedQuery> fresh;
+  if (!kept || !kept->plan) {
+    fresh.emplace(plan_select(ctx, s));
+    if (session.note_plan(*fresh, s)) throw StatementDescribed{};
+  }
+  if (!fresh) ++kept->reruns;
+  PlannedQuery& q = fresh ? *fresh : *kept->plan;
   set_extern_keys(q);
+  bufmgr::BufferPool& pool = ctx.storage.pool();
+  const uint32_t pins_before = pool.my_pin_count();
+  const int streams_before = pool.my_pins().open_streams;
+  struct KeepOrDrop {
+    GenericPlan* kept;
+    std::optional<PlannedQuery>& fresh;
+    bool ran = false;
+    ~KeepOrDrop() {
+      if (kept == nullptr) return;
+      if (!ran) {
+        kept->plan.reset();  // a run that failed part-way: its tree starts nothing again
+      } else if (fresh && plan_can_run_again(*fresh)) {
+        kept->plan = std::move(fresh);
+      }
+    }
+  } keep_or_drop{kept, fresh};
   ResultSet r;
   r.returns_rows = true;
   r.columns = q.column_names;
@@ -129,6 +160,15 @@ ResultSet query_select(Session& session, const sql::Select& s) {
     });
   }
   r.tag = "SELECT " + std::to_string(r.streamed ? r.streamed_rows : r.rows.size());
+  // A tree that still pins a buffer (a scan a Limit stopped) or holds a read stream is
+  // not kept: it would hold them between statements.
+  keep_or_drop.ran =
+      pool.my_pin_count() == pins_before && pool.my_pins().open_streams == streams_before;
+  if (keep_or_drop.ran && kept) {
+    kept->catalog_version = catalog_version;
+    kept->settings_changes = settings_changes;
+    kept->storage_generation = storage_generation;
+  }
   return r;
 }
 

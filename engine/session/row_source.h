@@ -18,8 +18,9 @@ struct RowSourceContext {
   Random* random = nullptr;
   // Functions with session effects (setseed, pg_relation_size); may be empty.
   std::function<Value(const sql::Expr&, const std::vector<Value>&)> session_function;
-  // Throw from it to stop (cancel). Called every kTickRows rows produced (or looked at): INSERT checks for a cancel
-  // there, so a cancel waits for at most that many rows and their index entries.
+  // Throw from it to stop (cancel). Called every kTickRows rows produced (or looked at): INSERT
+  // checks for a cancel there, so a cancel waits for at most that many rows and their index
+  // entries.
   std::function<void(uint64_t rows_so_far, uint64_t rows_total)> tick;
   static constexpr uint64_t kTickRows = 1024;
 };

@@ -54,6 +54,7 @@ Session::Session(const SessionOptions& options)
                                              .create_if_missing = options.create_data_dir})) {}
 
 Session::~Session() {
+  prepared_.clear();  // their kept plans hold the Database's pool and files: before it goes
   try {
     undo_block_writes();  // a client that goes mid-block leaves the data as it was
   } catch (...) {
@@ -175,6 +176,11 @@ ResultSet Session::execute(std::string_view text, RowSink* sink) {
 }
 
 ResultSet Session::execute(std::string_view text, RowSink* sink, sql::StatementParams* params) {
+  return execute_statement(text, nullptr, sink, params);
+}
+
+ResultSet Session::execute_statement(std::string_view text, sql::Statement* parsed, RowSink* sink,
+                                     sql::StatementParams* params) {
   sql::ScopedParams params_scope(params);
   // A cancel that arrived while this session was idle cancels nothing; one
   // that arrives from here on (even while waiting for the lock) cancels this.
@@ -200,12 +206,13 @@ ResultSet Session::execute(std::string_view text, RowSink* sink, sql::StatementP
   text_memory.set(text.size());
   TrackedMemory parse_memory(MemoryPart::kStatement);
   try {
-    sql::Statement st = [&] {
+    std::optional<sql::Statement> own;
+    if (parsed == nullptr) {
       sql::ParsedNodeBudget budget(sql::kMaxParsedNodes, &parse_memory);
-      sql::Statement parsed = sql::parse_statement(text, &pending_notices_);
+      own.emplace(sql::parse_statement(text, &pending_notices_));
       budget.publish();
-      return parsed;
-    }();
+    }
+    sql::Statement& st = parsed != nullptr ? *parsed : *own;
     cancel_requested().store(false);  // a Ctrl-C between statements cancels nothing
     check_transaction_block(st);
     if (!describing_) trace = start_trace(st);

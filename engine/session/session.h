@@ -86,9 +86,11 @@ struct PreparedStatement {
   std::string text;  // one statement; empty for an empty query
   StatementDescription description;
   bool query = false;  // a SELECT: its executions choose custom or generic plans
-  // What its executions planned (engine/session/plan_cache.h). A session runs one
-  // statement at a time, and only its own prepared statements.
+  // What its executions planned, and its generic plan once it has one
+  // (engine/session/plan_cache.h). A session runs one statement at a time, and only its
+  // own prepared statements.
   mutable PlanCacheStats plan_cache;
+  mutable std::shared_ptr<GenericPlan> generic_plan;
 };
 
 // Thrown by describe()'s RowSink when a query's header has come: the query stops there
@@ -224,6 +226,9 @@ class Session {
   // (a custom plan's cost, or the generic plan's while it is weighed). True when the
   // plan was all that was asked for: the query stops there.
   bool note_plan(const PlannedQuery& q, const sql::Select& s);
+  // For query.cc: the generic plan of the prepared query this execution runs, whose tree
+  // it may run again and keep (engine/session/plan_cache.h); null otherwise.
+  GenericPlan* kept_generic_plan() const { return kept_generic_plan_; }
 
  private:
   ResultSet run(sql::Statement& st);
@@ -236,6 +241,11 @@ class Session {
   // and whether only the generic plan's cost is wanted.
   PlanCacheStats* plan_cache_ = nullptr;
   bool costing_generic_ = false;
+  GenericPlan* kept_generic_plan_ = nullptr;
+  // execute(), `parsed` the statement `text` parses to when it was parsed before (a
+  // generic plan's), else null.
+  ResultSet execute_statement(std::string_view text, sql::Statement* parsed, RowSink* sink,
+                              sql::StatementParams* params);
   // The generic plan's cost for `ps`, planned once with these parameters as Params.
   double generic_plan_cost(const PreparedStatement& ps, const sql::StatementParams& params);
   CopyIo* copy_io_ = nullptr;

@@ -8,6 +8,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/sql/params.h"
 
 namespace tp {
 namespace {
@@ -420,6 +421,12 @@ Value evaluate(const sql::Expr& e, EvalContext& ctx) {
     case ExprKind::kBoolConst:
       return Value::boolean(e.ival != 0);
     case ExprKind::kNullConst:
+      // A generic plan's $n has no value here (only a bound Param has): refused rather
+      // than read as NULL (the plan cache then plans with the values).
+      if (sql::generic_param(e.param))
+        throw Error("$" + std::to_string(e.param) + " has no value in a generic plan here")
+            .at_position(e.position)
+            .with_sqlstate(sqlstate::kFeatureNotSupported);
       return {};
     case ExprKind::kColumnRef:
       if (!ctx.column)

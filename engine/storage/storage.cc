@@ -37,6 +37,7 @@ void Storage::set_io_config(const aio::IoConfig& wanted) {
   // fails, the pool stays on the old method.
   auto next_io = std::make_unique<aio::IoSystem>(wanted);
   pool_->switch_io(*next_io);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   std::lock_guard lock(files_mutex_);  // no statement runs (the database lock), but say so
   files_.clear();  // direct/buffered fds are chosen per I/O; reopening keeps it simple
   io_ = std::move(next_io);
@@ -77,6 +78,7 @@ void Storage::forget_if(const std::function<bool(uint32_t relnumber)>& which) {
   // IoFile while its pages are dropped (none should: the caller holds these
   // relations exclusively). The pool drops pages without the map's mutex: it
   // may wait for another thread's I/O on them.
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   std::vector<std::unique_ptr<aio::IoFile>> going;
   {
     std::lock_guard lock(files_mutex_);
@@ -107,6 +109,7 @@ void Storage::write_visibility_map(const RelationEntry& table, const VisibilityM
   // The caller holds the table exclusively or is its one writer (VACUUM): no other
   // statement changes the map meanwhile; scans keep the copy they started with.
   tp::write_visibility_map(dir_.vm_path(table.relnumber), map);
+  generation_.fetch_add(1, std::memory_order_acq_rel);  // an index-only scan's plan holds a map
   std::lock_guard lock(files_mutex_);
   maps_[table.relnumber] = std::make_shared<const VisibilityMap>(map);
 }

@@ -5,6 +5,7 @@
 // written first).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -74,6 +75,11 @@ class Storage {
   // machine's memory cannot hold it, leaving the old pool in use).
   void set_shared_buffers(int buffers);
 
+  // Counts the changes that end what a plan holds of this Storage: a relation's file
+  // closed (forget), the I/O system replaced, a visibility map rewritten. A plan kept to
+  // run again (engine/session/plan_cache.h) is made again when it moved.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
  private:
   DataDir& dir_;
   std::unique_ptr<aio::IoSystem> io_;
@@ -85,6 +91,7 @@ class Storage {
   std::map<uint32_t, std::unique_ptr<aio::IoFile>> files_;
   std::map<uint32_t, std::shared_ptr<const VisibilityMap>> maps_;  // guarded by files_mutex_
   aio::TempFileSpace temp_space_;
+  std::atomic<uint64_t> generation_{0};
 };
 
 }  // namespace tp
