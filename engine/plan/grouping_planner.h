@@ -22,6 +22,7 @@
 #include "engine/plan/rel_size.h"
 #include "engine/plan/scan_choice.h"
 #include "engine/plan/select_list.h"
+#include "engine/plan/subplans.h"
 #include "engine/plan/where_clause.h"
 #include "engine/sql/identifier.h"
 #include "scans/group_agg.h"
@@ -47,6 +48,10 @@ class GroupingPlanner : public GroupingSteps {
       sq.alias = sql::quote_identifier(s_.from->alias);
     }
     sq.clauses = restrictions(rel_, s_, g_.having_to_where, sq.one_time_false, sq.class_start);
+    // `column = $n` over a Param (an InitPlan's value, a generic plan's parameter): an
+    // index key too (Index Cond: (a = $1)).
+    for (Clause& c : sq.clauses)
+      if (std::optional<Clause> p = init_param_clause(c)) c = std::move(*p);
     sq.proven_empty = std::any_of(sq.clauses.begin(), sq.clauses.end(), [](const Clause& c) {
       return c.kind == Clause::Kind::kBool && c.value.value_or(0) == 0;
     });

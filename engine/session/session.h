@@ -81,6 +81,15 @@ struct StatementDescription {
   std::vector<TypeId> param_types;  // $1 .. $n, given or inferred
 };
 
+// The functions that tell about the server and the session (version(), current_user,
+// current_database(), current_setting(name), ...), answered by the session in a SELECT
+// without FROM.
+inline bool is_session_info_function(const std::string& name) {
+  return name == "version" || name == "current_schema" || name == "current_database" ||
+         name == "current_catalog" || name == "current_user" || name == "session_user" ||
+         name == "current_setting";
+}
+
 // A statement prepared by name (the extended protocol's Parse, SQL PREPARE).
 struct PreparedStatement {
   std::string text;  // one statement; empty for an empty query
@@ -164,6 +173,13 @@ class Session {
   std::shared_ptr<const PreparedStatement> prepared(const std::string& name) const;
   void deallocate(const std::string& name) { prepared_.erase(name); }
   void deallocate_all() { prepared_.clear(); }
+
+  // The user and database a client connected as (the startup packet's), which
+  // current_user and current_database() answer; "tidepool" for `tidepool sql`.
+  void set_client_names(std::string user, std::string database) {
+    user_name_ = std::move(user);
+    database_name_ = std::move(database);
+  }
 
   // Where COPY FROM STDIN reads and COPY TO STDOUT writes; without one, COPY to or
   // from the client is refused (0A000).
@@ -320,6 +336,9 @@ class Session {
   // Clears the visibility map bits of `table`'s committed pages from `first_block` on.
   void clear_visibility(const RelationEntry& table, BlockNumber first_block);
   Value session_function(const sql::Expr& e, const std::vector<Value>& args);
+  Value session_info(const sql::Expr& e, const std::vector<Value>& args);
+  std::string user_name_ = "tidepool";
+  std::string database_name_ = "tidepool";
   // The row-producing context of generate_series / VALUES with this session's
   // random() and functions.
   RowSourceContext row_source_context();

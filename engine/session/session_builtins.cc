@@ -25,8 +25,15 @@ namespace {
 // system view, or without FROM, takes only the database lock in watch mode.
 bool is_lock_free_function(const std::string& name) {
   return name == "pg_cancel_backend" || name == "pg_terminate_backend" ||
-         name == "pg_backend_pid" || name == "random" || name == "abs" || name == "pg_size_pretty";
+         name == "pg_backend_pid" || name == "random" || name == "abs" ||
+         name == "pg_size_pretty" || is_session_info_function(name);
 }
+
+// version() as drivers parse it: PostgreSQL's form, the release the server reports
+// (server_version), and what answers.
+constexpr const char* kVersion =
+    "PostgreSQL 15.0 (tidepool) on x86_64-pc-linux-gnu, a storage engine for studying reads, "
+    "64-bit";
 
 bool calls_only_lock_free_functions(const sql::Expr& e) {
   if (e.kind == sql::ExprKind::kFuncCall && !is_lock_free_function(e.name)) return false;
@@ -86,7 +93,35 @@ ResultSet Session::system_view(const sql::Select& s) {
   return r;
 }
 
+Value Session::session_info(const sql::Expr& e, const std::vector<Value>& args) {
+  if (e.name == "current_setting") {
+    // current_setting(name [, missing_ok]): SHOW's text; NULL for an unknown name when
+    // missing_ok is true.
+    const bool two = args.size() == 2 && args[1].type == ValueType::kBool;
+    if ((args.size() != 1 && !two) || args[0].type != ValueType::kText)
+      throw Error("function current_setting takes a setting's name and, optionally, missing_ok")
+          .at_position(e.position)
+          .with_sqlstate(sqlstate::kUndefinedFunction);
+    try {
+      return Value::text(settings_->show(args[0].s));
+    } catch (const Error& err) {
+      if (two && args[1].i != 0 && err.sqlstate() == sqlstate::kUndefinedObject) return {};
+      throw;
+    }
+  }
+  if (!args.empty())
+    throw Error("function " + e.name + " takes no arguments")
+        .at_position(e.position)
+        .with_sqlstate(sqlstate::kUndefinedFunction);
+  if (e.name == "version") return Value::text(kVersion);
+  if (e.name == "current_schema") return Value::text("public");
+  if (e.name == "current_database" || e.name == "current_catalog")
+    return Value::text(database_name_);
+  return Value::text(user_name_);  // current_user, session_user, user
+}
+
 Value Session::session_function(const sql::Expr& e, const std::vector<Value>& args) {
+  if (is_session_info_function(e.name)) return session_info(e, args);
   if (e.name == "pg_cancel_backend" || e.name == "pg_terminate_backend")
     return signal_backend(e, args, db_->sessions(), warnings_);
   if (e.name == "pg_backend_pid") {

@@ -8,6 +8,7 @@
 #include "engine/core/typed_expr.h"
 #include "engine/core/value_arena.h"
 #include "engine/session/series.h"
+#include "engine/session/session.h"
 #include "engine/sql/expr_bind.h"
 #include "engine/sql/parser.h"
 
@@ -21,7 +22,8 @@ bool is_session_function(const std::string& name) {
   return name == "pg_cancel_backend" || name == "pg_terminate_backend" ||
          name == "pg_backend_pid" || name == "setseed" || name == "tp_verify" ||
          name == "pg_stat_reset_shared" || name == "pg_prewarm" || name == "pg_relation_size" ||
-         name == "pg_table_size" || name == "pg_total_relation_size" || name == "pg_size_pretty";
+         name == "pg_table_size" || name == "pg_total_relation_size" || name == "pg_size_pretty" ||
+         is_session_info_function(name);
 }
 
 bool needs_session_evaluator(const Expr& e) {

@@ -82,6 +82,12 @@ ExprPtr ExprParser::keyword_form(const Token& t) {
     }
     return sealed(sql_function(w.c_str(), t.position));
   }
+  // SQL's session keywords are calls (current_schema may also be written with ()).
+  if (w == "current_user" || w == "session_user" || w == "current_catalog" ||
+      (w == "current_schema" && !is_punct_at("(", 1))) {
+    next();
+    return sealed(sql_function(w.c_str(), t.position));
+  }
   // Without parentheses extract, position, substring and trim are column names
   // (PostgreSQL's col_name_keyword).
   if (!is_punct_at("(", 1)) return nullptr;

@@ -499,6 +499,12 @@ void serve(Server& server, ConnectionSlot& slot, Socket& socket) {
     return server.stopping() || session.activity().terminate_requested.load();
   });
   try {
+    const auto user = startup.params.find("user");
+    const auto database = startup.params.find("database");
+    const std::string user_name = user == startup.params.end() ? "" : user->second;
+    session.set_client_names(user_name, database == startup.params.end() || database->second.empty()
+                                            ? user_name
+                                            : database->second);
     auto app = startup.params.find("application_name");
     server.database().sessions().set_client(
         session.activity(), app == startup.params.end() ? "" : app->second, slot.client_addr);

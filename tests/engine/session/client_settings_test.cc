@@ -26,5 +26,27 @@ TEST(ClientSettings, ExtraFloatDigitsChangesFloatOutput) {
             "4 is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)");
 }
 
+// What drivers and tools ask about the server and the session when they connect.
+TEST(ClientSettings, SessionInformationFunctions) {
+  testing::TempDir tmp;
+  Session s(testing::options_for(tmp.data()));
+  s.set_client_names("alice", "lab");
+  const ResultSet r = s.execute(
+      "SELECT current_database(), current_user, session_user, current_catalog, current_schema, "
+      "current_schema()");
+  EXPECT_EQ(r.columns,
+            (std::vector<std::string>{"current_database", "current_user", "session_user",
+                                      "current_catalog", "current_schema", "current_schema"}));
+  EXPECT_EQ(r.rows.at(0),
+            (std::vector<std::string>{"lab", "alice", "alice", "lab", "public", "public"}));
+  EXPECT_EQ(testing::scalar(s, "SELECT version()").rfind("PostgreSQL 15.0 (tidepool) on ", 0), 0u);
+  s.execute("SET work_mem = '64MB'");
+  EXPECT_EQ(testing::scalar(s, "SELECT current_setting('work_mem')"), "64MB");
+  EXPECT_EQ(s.execute("SELECT current_setting('no_such', true) IS NULL").rows.at(0).at(0), "t");
+  EXPECT_EQ(testing::error_of(s, "SELECT current_setting('no_such')"),
+            "unrecognized configuration parameter \"no_such\"");
+  EXPECT_EQ(testing::error_of(s, "SELECT version(1)"), "function version takes no arguments");
+}
+
 }  // namespace
 }  // namespace tp
