@@ -10,6 +10,7 @@
 
 #include "aio/stats.h"
 #include "engine/core/error.h"
+#include "engine/session/catalog_views.h"
 #include "engine/session/layer_settings.h"
 #include "engine/session/prewarm.h"
 #include "engine/session/session.h"
@@ -80,7 +81,9 @@ bool Session::needs_statement_lock(const sql::Statement& st) {
 }
 
 ResultSet Session::system_view(const sql::Select& s) {
-  ViewRows view = read_system_view(s.from->name, *db_);
+  ViewRows view = is_catalog_view(s.from->name)
+                      ? read_catalog_view(s.from->name, catalog(), *settings_, database_name_)
+                      : read_system_view(s.from->name, *db_);
   EvalContext ec;
   ec.random = &random_;
   ec.session_function = [this](const sql::Expr& e, const std::vector<Value>& args) {

@@ -11,6 +11,7 @@
 
 #include "aio/stats.h"
 #include "engine/core/error.h"
+#include "engine/session/catalog_views.h"
 #include "engine/session/database.h"
 #include "engine/sql/parser.h"
 
@@ -248,7 +249,7 @@ Value order_key(const sql::Expr& key, const Projection& p, const std::vector<Val
 
 bool is_system_view(std::string_view name) {
   return name == "pg_stat_activity" || name == "pg_aios" || name == "pg_stat_io" ||
-         name == "pg_buffercache" || name == "tidepool_session_memory";
+         name == "pg_buffercache" || name == "tidepool_session_memory" || is_catalog_view(name);
 }
 
 ViewRows read_system_view(std::string_view name, Database& db) {

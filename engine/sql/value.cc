@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "engine/core/error.h"
+#include "engine/core/float_io.h"
 #include "engine/core/stack_depth.h"
 #include "engine/sql/params.h"
 
@@ -223,13 +224,10 @@ std::string Value::to_string() const {
     case ValueType::kInt4:
     case ValueType::kInt8:
       return std::to_string(i);
-    case ValueType::kFloat8: {
-      // Shortest text that reads back to the same double, as PostgreSQL 12+ prints.
-      if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
-      if (std::isnan(d)) return "NaN";
-      auto res = std::to_chars(buf, buf + sizeof buf, d);
-      return std::string(buf, res.ptr);
-    }
+    case ValueType::kFloat8:
+      // float8out: the shortest text that reads back to the same double, in PostgreSQL's
+      // form (100000, not 1e+05).
+      return float8_out(d);
     case ValueType::kNumeric:
       if (!s.empty()) return decimal_text(parse_decimal(s));  // a literal: exact
       if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
