@@ -3,6 +3,7 @@
 // one cast evaluator, and the Datum helpers of an evaluation.
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "engine/core/error.h"
 #include "engine/core/float_io.h"
@@ -301,20 +302,33 @@ TypedExpr fold(TypedExpr e) {
   return make_const(e.type, e.typmod, v, isnull);
 }
 
+namespace {
+
+// A generic plan's $n: a value read when the plan runs, of the parameter's type.
+TypedExpr extern_param(int n, TypeId type, int32_t typmod) {
+  TypedExpr p;
+  p.kind = TypedExpr::Kind::kParam;
+  p.param = n;
+  p.type = type;
+  p.typmod = typmod;
+  p.name = "$" + std::to_string(n);
+  return p;
+}
+
+// $n coerced to `to`: the type Parse infers for it, and a generic plan's Param.
+std::optional<TypedExpr> coerce_param(const TypedExpr& e, TypeId to, int32_t typmod, bool unknown) {
+  if (e.param == 0) return std::nullopt;
+  if (unknown || e.isnull)
+    if (sql::StatementParams* params = sql::current_params()) params->infer(e.param, to);
+  if (e.is_const() && sql::generic_param(e.param)) return extern_param(e.param, to, typmod);
+  return std::nullopt;
+}
+
+}  // namespace
+
 TypedExpr coerce(TypedExpr e, TypeId to, int32_t typmod, CoercionContext ctx, int position) {
   const bool unknown = is_unknown(e);
-  if (e.param != 0 && (unknown || e.isnull))
-    if (sql::StatementParams* params = sql::current_params()) params->infer(e.param, to);
-  if (e.param != 0 && e.is_const() && sql::generic_param(e.param)) {
-    // A generic plan's $n: a value read when the plan runs, of the parameter's type.
-    TypedExpr p;
-    p.kind = TypedExpr::Kind::kParam;
-    p.param = e.param;
-    p.type = to;
-    p.typmod = typmod;
-    p.name = "$" + std::to_string(e.param);
-    return p;
-  }
+  if (std::optional<TypedExpr> p = coerce_param(e, to, typmod, unknown)) return std::move(*p);
   if (e.type == to && !unknown && (typmod < 0 || typmod == e.typmod || !type_takes_typmod(to)))
     return e;
   if (e.is_const() && e.isnull) {
