@@ -224,7 +224,9 @@ ResultSet Session::execute_statement(std::string_view text, sql::Statement* pars
   } catch (const StatementDescribed&) {
     throw;  // describe() has what it wanted: the statement did not fail
   } catch (...) {
-    if (in_block_) {
+    // Weighing a generic plan is the plan cache's own step, not the client's statement:
+    // what it cannot plan leaves the block as it was (the custom plan runs instead).
+    if (in_block_ && !costing_generic_) {
       block_failed_ = true;  // PostgreSQL's aborted block
       undo_block_writes();
     }

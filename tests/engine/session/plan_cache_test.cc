@@ -138,6 +138,19 @@ TEST_F(PlanCache, GenericPlansReadTheirParametersEverywhere) {
   EXPECT_EQ(rows("EXECUTE w(NULL)"), (std::vector<std::vector<std::string>>{{"0", ""}}));
 }
 
+// Weighing and running the generic plan inside a transaction block that writes: the
+// plan reads the block's own rows, and the block goes on and commits.
+TEST_F(PlanCache, GenericPlansInsideABlockThatWrites) {
+  s_.execute("BEGIN");
+  s_.execute("INSERT INTO pc VALUES (20000, 5, 'in the block')");
+  // An IN list with a $n: `a = ANY (ARRAY[1, 2, $1])`, its array built when it runs.
+  s_.execute("PREPARE v(int) AS SELECT count(*) FROM pc WHERE a IN (1, 2, $1)");
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(scalar(s_, "EXECUTE v(20000)"), "3") << i;
+  EXPECT_EQ(scalar(s_, "SELECT c FROM pc WHERE a = 20000"), "in the block");
+  s_.execute("COMMIT");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM pc WHERE a = 20000"), "1");
+}
+
 // A generic plan's tree runs again with each execution's values (its statement parsed
 // once); every shape gives the rows the statement with the values written in gives.
 TEST_F(PlanCache, AKeptGenericPlanGivesEachExecutionsRows) {
