@@ -238,12 +238,9 @@ bool Session::note_plan(const PlannedQuery& q, const sql::Select& s) {
     stats->custom_plan_cost(cached_plan_cost(q, s, cpu_operator_cost, true));
     return false;
   }
-  if (costing_generic_) {
-    stats->generic_cost = cached_plan_cost(q, s, cpu_operator_cost, false);
-    return true;
-  }
-  ++stats->generic_plans;
-  return false;
+  if (!costing_generic_) return false;  // a generic plan's run: nothing more to count
+  stats->generic_cost = cached_plan_cost(q, s, cpu_operator_cost, false);
+  return true;
 }
 
 ResultSet Session::deallocate_statement(const sql::DeallocateStmt& d) {

@@ -30,7 +30,6 @@ struct PlanCacheStats {
   int custom_plans = 0;
   double custom_cost_total = 0;  // each custom plan's cost, planning included
   double generic_cost = -1;      // the generic plan's, once one was made
-  int generic_plans = 0;
   void custom_plan_cost(double cost) {
     ++custom_plans;
     custom_cost_total += cost;
