@@ -1,5 +1,6 @@
 #include "tools/server/results.h"
 
+#include <algorithm>
 #include <cctype>
 #include <new>
 
@@ -135,6 +136,16 @@ bool only_comments(std::string_view s) {
 
 std::vector<QueryPart> split_query(std::string_view query) {
   std::vector<QueryPart> parts;
+  // The usual Query, one statement without quotes, comments or dollar signs and at most
+  // a final semicolon, is its own single part: no statement scanner.
+  const size_t special = query.find_first_of("'\"-/$;");
+  const bool plain = special == std::string_view::npos ||
+                     (query[special] == ';' && only_comments(query.substr(special + 1)));
+  if (plain) {
+    std::string_view text = query.substr(0, special);
+    if (!only_comments(text)) parts.push_back({std::string(text), 0});
+    return parts;
+  }
   size_t cursor = 0;
   for (std::string& s : sql::split_statements(query)) {
     size_t at = query.find(s, cursor);
@@ -154,13 +165,15 @@ int character_position(std::string_view query, size_t byte_position) {
 }
 
 bool names_pg_catalog(std::string_view statement) {
-  static constexpr std::string_view kName = "pg_catalog.";
-  for (size_t i = 0; i + kName.size() <= statement.size(); ++i) {
-    size_t k = 0;
-    while (k < kName.size() &&
-           std::tolower(static_cast<unsigned char>(statement[i + k])) == kName[k])
-      ++k;
-    if (k == kName.size()) return true;
+  static constexpr std::string_view kName = "pg_catalog";
+  // At each dot, the ten letters before it, in any case.
+  for (size_t dot = statement.find('.', kName.size()); dot != std::string_view::npos;
+       dot = statement.find('.', dot + 1)) {
+    const std::string_view before = statement.substr(dot - kName.size(), kName.size());
+    const bool same = std::equal(before.begin(), before.end(), kName.begin(), [](char a, char b) {
+      return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
+    });
+    if (same) return true;
   }
   return false;
 }
