@@ -157,42 +157,51 @@ std::string datum_out(TypeId t, Datum d) {
 }
 
 OwnedDatum datum_in(TypeId t, int32_t typmod, std::string_view text, int64_t now) {
+  OwnedDatum v;
+  datum_in_to(v, t, typmod, text, now);
+  return v;
+}
+
+void datum_in_to(OwnedDatum& out, TypeId t, int32_t typmod, std::string_view text, int64_t now) {
   switch (t) {
     case TypeId::kBool:
-      return OwnedDatum::by_value(bool_in(text) ? 1 : 0);
+      return out.set_value(bool_in(text) ? 1 : 0);
     case TypeId::kInt2:
-      return OwnedDatum::by_value(int2_in(text));
+      return out.set_value(Datum(int2_in(text)));
     case TypeId::kInt4:
-      return OwnedDatum::by_value(int4_in(text));
+      return out.set_value(Datum(int4_in(text)));
     case TypeId::kInt8:
-      return OwnedDatum::by_value(int8_in(text));
+      return out.set_value(Datum(int8_in(text)));
     case TypeId::kFloat4:
-      return OwnedDatum::by_value(float4_datum(float4_in(text)));
+      return out.set_value(float4_datum(float4_in(text)));
     case TypeId::kFloat8:
-      return OwnedDatum::by_value(float8_datum(float8_in(text)));
+      return out.set_value(float8_datum(float8_in(text)));
     case TypeId::kNumeric:
-      return OwnedDatum::by_ref(numeric_in(text, typmod));
+      out = OwnedDatum::by_ref(numeric_in(text, typmod));
+      return;
     case TypeId::kText:
       check_utf8(text);
-      return OwnedDatum::by_ref(make_varlena(text));
+      return out.set_varlena(text);
     case TypeId::kVarchar:
-      return OwnedDatum::by_ref(make_varlena(varchar_in(text, typmod)));
+      return out.set_varlena(varchar_in(text, typmod));
     case TypeId::kBpchar:
-      return OwnedDatum::by_ref(make_varlena(bpchar_in(text, typmod)));
+      out = OwnedDatum::by_ref(make_varlena(bpchar_in(text, typmod)));
+      return;
     case TypeId::kDate:
-      return OwnedDatum::by_value(date_in(text, now));
+      return out.set_value(date_in(text, now));
     case TypeId::kTimestamp:
-      return OwnedDatum::by_value(timestamp_in(text, typmod, now));
+      return out.set_value(timestamp_in(text, typmod, now));
     case TypeId::kTimestamptz:
-      return OwnedDatum::by_value(timestamptz_in(text, typmod, now));
+      return out.set_value(timestamptz_in(text, typmod, now));
     case TypeId::kInterval: {
       const Interval v = interval_in(text, typmod);
       std::string bytes(sizeof v, '\0');
       std::memcpy(bytes.data(), &v, sizeof v);
-      return OwnedDatum::by_ref(std::move(bytes));
+      out = OwnedDatum::by_ref(std::move(bytes));
+      return;
     }
   }
-  return {};
+  out.set_value(0);
 }
 
 }  // namespace tp

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -73,6 +74,18 @@ class OwnedDatum {
     v.by_ref_ = true;
     return v;
   }
+  // In place, keeping the byte buffer's capacity for the next value.
+  void set_value(Datum d) {
+    datum_ = d;
+    by_ref_ = false;
+  }
+  void set_varlena(std::string_view payload) {
+    bytes_.resize(kVarlenaHeader + payload.size());
+    const auto word = uint32_t(bytes_.size()) << 2;
+    std::memcpy(bytes_.data(), &word, 4);
+    std::memcpy(bytes_.data() + kVarlenaHeader, payload.data(), payload.size());
+    by_ref_ = true;
+  }
   Datum datum() const { return by_ref_ ? pointer_datum(bytes_.data()) : datum_; }
   bool is_by_ref() const { return by_ref_; }
   const std::string& bytes() const { return bytes_; }
@@ -87,5 +100,8 @@ class OwnedDatum {
 // 22P02 malformed, 22003 out of range, 22001 too long for varchar(n) / char(n), 22007 /
 // 22008 dates). `now` is the statement's time, for 'now' and 'today'.
 OwnedDatum datum_in(TypeId t, int32_t typmod, std::string_view text, int64_t now);
+// The same into `out`, reusing its buffer: COPY reads each column's values into one
+// OwnedDatum row after row.
+void datum_in_to(OwnedDatum& out, TypeId t, int32_t typmod, std::string_view text, int64_t now);
 
 }  // namespace tp

@@ -67,6 +67,18 @@ struct IntType {
 // overflow as soon as it happens, before any trailing rubbish is looked at (PostgreSQL
 // calls "99999x" out of range, not malformed).
 int64_t parse_integer(std::string_view text, const IntType& type) {
+  // The usual input, up to 18 plain digits with an optional minus: no overflow is
+  // possible while accumulating, so only the result is range-checked.
+  if (!text.empty() && text.size() <= 18) {
+    const bool minus = text[0] == '-';
+    size_t k = minus ? 1 : 0;
+    uint64_t v = 0;
+    for (; k < text.size() && text[k] >= '0' && text[k] <= '9'; ++k) v = v * 10 + (text[k] - '0');
+    if (k == text.size() && k > size_t(minus)) {
+      const int64_t r = minus ? -int64_t(v) : int64_t(v);
+      if (r >= type.min && r <= type.max) return r;
+    }
+  }
   size_t i = 0;
   while (i < text.size() && is_space(text[i])) ++i;
   bool negative = false;

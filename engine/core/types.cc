@@ -65,6 +65,12 @@ std::optional<TypeId> type_of_pg_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<TypeId> type_of_name(std::string_view name) {
+  for (const TypeInfo& t : kTypes)
+    if (t.pg_name == name || t.name == name) return t.id;
+  return std::nullopt;
+}
+
 const TypeInfo& type_info(TypeId id) {
   for (const TypeInfo& t : kTypes)
     if (t.id == id) return t;

@@ -51,6 +51,8 @@ const TypeInfo& type_info(TypeId id);
 // stores; none for any other.
 std::optional<TypeId> type_of_oid(uint32_t oid);
 std::optional<TypeId> type_of_pg_name(std::string_view name);
+// Either name: pg_type's ("int4") or format_type's ("integer"), as ::regtype reads.
+std::optional<TypeId> type_of_name(std::string_view name);
 
 // Type modifiers as PostgreSQL encodes them (atttypmod; -1: none). varchar(n) and
 // char(n): n + 4; numeric(p, s): ((p << 16) | s) + 4 (s may be negative: it is kept in

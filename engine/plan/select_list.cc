@@ -22,11 +22,18 @@ std::string quoted(const std::string& s) {
 const RelationEntry& find_table_item(PlanContext& ctx, const sql::FromItem& f) {
   // Tables live in schema public; pg_catalog holds only the system views.
   const RelationEntry* found = f.schema == "pg_catalog" ? nullptr : ctx.catalog.find(f.name);
-  if (!found)
-    throw Error("relation " + quoted((f.schema.empty() ? "" : f.schema + ".") + f.name) +
-                " does not exist")
+  if (!found) {
+    // A system view (engine/session/system_views.h) in a join or a subquery lands here.
+    const bool view_like = f.schema != "public" && f.name.rfind("pg_", 0) == 0;
+    throw Error(
+        "relation " + quoted((f.schema.empty() ? "" : f.schema + ".") + f.name) + " does not exist",
+        "",
+        view_like ? "System views (pg_class, pg_stat_activity ...) are read only alone in "
+                    "a SELECT: joins and subqueries over them are not supported yet."
+                  : "")
         .at_position(f.position)
         .with_sqlstate(sqlstate::kUndefinedTable);
+  }
   if (!found->is_table())
     throw Error("cannot read index " + quoted(found->name) + " as a table")
         .at_position(f.position)

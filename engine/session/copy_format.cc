@@ -23,6 +23,41 @@ int hex_value(char c) {
   return -1;
 }
 
+// The text format's field starting at `p` of `line` up to the next unescaped `delim`,
+// its backslash escapes undone into `value` (the letters b f n r t v, octal \123,
+// hex \x4f, any other character as itself). Returns the position after that delimiter
+// (line.size() + 1: the field was the line's last). `high_escape`: an escape made a
+// byte that must be checked as UTF-8.
+size_t unescape_text_field(std::string_view line, size_t p, char delim, std::string& value,
+                           bool& high_escape) {
+  while (p < line.size()) {
+    const char c = line[p++];
+    if (c == delim) return p;
+    if (c != '\\' || p == line.size()) {
+      value.push_back(c);
+      continue;
+    }
+    const char e = line[p++];
+    if (e >= '0' && e <= '7') {
+      int v = e - '0';
+      for (int k = 0; k < 2 && p < line.size() && line[p] >= '0' && line[p] <= '7'; ++k)
+        v = v * 8 + (line[p++] - '0');
+      value.push_back(char(v & 0xFF));
+      high_escape = true;
+    } else if (e == 'x' && p < line.size() && hex_value(line[p]) >= 0) {
+      int v = hex_value(line[p++]);
+      if (p < line.size() && hex_value(line[p]) >= 0) v = v * 16 + hex_value(line[p++]);
+      value.push_back(char(v));
+      high_escape = true;
+    } else {
+      static constexpr std::string_view kFrom = "bfnrtv", kTo = "\b\f\n\r\t\v";
+      const size_t k = kFrom.find(e);
+      value.push_back(k == std::string_view::npos ? e : kTo[k]);
+    }
+  }
+  return line.size() + 1;
+}
+
 uint32_t read_be(std::string_view b, size_t at, int n) {
   uint32_t v = 0;
   for (int i = 0; i < n; ++i) v = (v << 8) | uint8_t(b[at + size_t(i)]);
@@ -132,70 +167,37 @@ void CopyInParser::text_rows(const RowFn& row, bool at_end) {
 
 bool CopyInParser::text_fields(std::string_view line) {
   if (line == "\\.") return false;
-  fields_.clear();
   const char delim = copy_.delimiter[0];
+  size_t n = 0;  // fields read; fields_ keeps its strings' buffers from row to row
   size_t p = 0;
   for (;;) {
-    const size_t raw_start = p;
-    std::string value;
-    bool high_escape = false;  // an escape made a byte that must be checked as UTF-8
-    bool last = true;
-    while (p < line.size()) {
-      const char c = line[p++];
-      if (c == delim) {
-        last = false;
-        break;
-      }
-      if (c != '\\' || p == line.size()) {
-        value.push_back(c);
-        continue;
-      }
-      const char e = line[p++];
-      if (e >= '0' && e <= '7') {
-        int v = e - '0';
-        for (int k = 0; k < 2 && p < line.size() && line[p] >= '0' && line[p] <= '7'; ++k)
-          v = v * 8 + (line[p++] - '0');
-        value.push_back(char(v & 0xFF));
-        high_escape = true;
-      } else if (e == 'x' && p < line.size() && hex_value(line[p]) >= 0) {
-        int v = hex_value(line[p++]);
-        if (p < line.size() && hex_value(line[p]) >= 0) v = v * 16 + hex_value(line[p++]);
-        value.push_back(char(v));
-        high_escape = true;
-      } else {
-        switch (e) {
-          case 'b':
-            value.push_back('\b');
-            break;
-          case 'f':
-            value.push_back('\f');
-            break;
-          case 'n':
-            value.push_back('\n');
-            break;
-          case 'r':
-            value.push_back('\r');
-            break;
-          case 't':
-            value.push_back('\t');
-            break;
-          case 'v':
-            value.push_back('\v');
-            break;
-          default:
-            value.push_back(e);
-        }
-      }
-    }
-    const size_t raw_end = last ? p : p - 1;
-    std::string_view raw = line.substr(raw_start, raw_end - raw_start);
-    if (raw == copy_.null_string) {
-      fields_.emplace_back(std::nullopt);
+    const size_t start = p;
+    while (p < line.size() && line[p] != delim && line[p] != '\\') ++p;
+    if (n == fields_.size()) fields_.emplace_back();
+    std::optional<std::string>& field = fields_[n++];
+    if (p < line.size() && line[p] == '\\') {
+      // Escapes, an escaped delimiter among them, which is data: read the field again.
+      bool high_escape = false;
+      if (field) field->clear();
+      p = unescape_text_field(line, start, delim, field ? *field : field.emplace(), high_escape);
+      if (line.substr(start, std::min(p - 1, line.size()) - start) == copy_.null_string)
+        field.reset();
+      else if (high_escape)
+        sql::verify_utf8(*field);
     } else {
-      if (high_escape) sql::verify_utf8(value);
-      fields_.emplace_back(std::move(value));
+      const std::string_view raw = line.substr(start, p - start);
+      if (raw == copy_.null_string)
+        field.reset();
+      else if (field)
+        field->assign(raw);  // the usual field: no escapes, into last row's buffer
+      else
+        field.emplace(raw);
+      ++p;  // past the delimiter, or past the line's end
     }
-    if (last) return true;
+    if (p > line.size()) {
+      fields_.resize(n);
+      return true;
+    }
   }
 }
 

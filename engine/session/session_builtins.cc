@@ -89,6 +89,17 @@ ResultSet Session::system_view(const sql::Select& s) {
   ec.session_function = [this](const sql::Expr& e, const std::vector<Value>& args) {
     return session_function(e, args);
   };
+  // `WHERE oid = 't'::regclass` compares OIDs, as in PostgreSQL.
+  ec.oid_of_name = [this](const sql::Expr& cast, const Value& v) {
+    if (v.type == ValueType::kNull) return v;
+    if (cast.name == "regtype") return Value::int8(int64_t(regtype_of(v)));
+    if (v.type == ValueType::kInt4 || v.type == ValueType::kInt8) return Value::int8(v.i);
+    std::string name = v.type == ValueType::kText ? v.s : v.to_string();
+    if (name.rfind("public.", 0) == 0) name.erase(0, 7);
+    const RelationEntry* rel = catalog().find(name);
+    if (!rel) throw relation_missing(name, cast.args[0]->position);
+    return Value::int8(int64_t(rel->oid));
+  };
   warnings_.clear();
   ResultSet r = select_from_view(s, view, ec);
   r.warnings = std::move(warnings_);

@@ -334,8 +334,10 @@ ResultSet Session::copy_from(const sql::CopyStmt& c, const RelationEntry& table,
             isnull[col] = !fields[f].has_value();
             if (isnull[col]) continue;
             try {
-              values[col] = binary ? datum_recv(column.type, column.typmod, *fields[f])
-                                   : datum_in(column.type, column.typmod, *fields[f], now);
+              if (binary)
+                values[col] = datum_recv(column.type, column.typmod, *fields[f]);
+              else
+                datum_in_to(values[col], column.type, column.typmod, *fields[f], now);
             } catch (Error& e) {
               throw e.with_context("COPY " + table.name + ", line " +
                                    std::to_string(parser.line()) + ", column " + column.name +

@@ -273,13 +273,17 @@ ResultSet select_from_view(const sql::Select& s, const ViewRows& view, EvalConte
   };
   EvalContext ec = functions;
   ec.column = [&](const sql::Expr& e) { return (*row)[size_t(column_of(e))]; };
+  // In WHERE a ::regclass / ::regtype is the OID it compares as; in the select list
+  // it stays the name PostgreSQL prints.
+  EvalContext where = ec;
+  ec.oid_of_name = nullptr;
   Projection p = project(s, view, column_of);
 
   std::vector<OutRow> rows;
   for (const std::vector<Value>& r : view.rows) {
     row = &r;
     if (s.where) {
-      Value ok = evaluate(*s.where, ec);
+      Value ok = evaluate(*s.where, where);
       if (ok.type != ValueType::kBool && ok.type != ValueType::kNull)
         throw Error(std::string("argument of WHERE must be type boolean, not type ") +
                     value_type_name(ok.type))

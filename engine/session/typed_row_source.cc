@@ -28,7 +28,7 @@ bool is_session_function(const std::string& name) {
 
 bool needs_session_evaluator(const Expr& e) {
   if (e.kind == ExprKind::kFuncCall && is_session_function(e.name)) return true;
-  if (e.kind == ExprKind::kCast && e.name == "regclass") return true;
+  if (e.kind == ExprKind::kCast && (e.name == "regclass" || e.name == "regtype")) return true;
   if (calls_aggregate(e)) return true;
   for (const auto& a : e.args)
     if (needs_session_evaluator(*a)) return true;

@@ -289,8 +289,8 @@ class Binder {
   }
 
   [[gnu::noinline]] TypedExpr cast(const sql::Expr& e) {
-    if (e.name == "regclass")
-      throw Error("::regclass is not supported here")
+    if (e.name == "regclass" || e.name == "regtype")
+      throw Error("::" + e.name + " is not supported here")
           .at_position(e.position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
     TypedExpr x = bind(*e.args[0]);

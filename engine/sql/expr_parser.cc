@@ -1,4 +1,5 @@
 #include "engine/sql/expr_parser.h"
+#include "engine/sql/params.h"
 
 #include <algorithm>
 #include <cctype>
@@ -429,8 +430,20 @@ ExprPtr ExprParser::cast_rest(ExprPtr e) {
 ExprPtr ExprParser::cast_to_type(ExprPtr operand, int pos) {
   auto c = std::make_unique<Expr>(ExprKind::kCast, pos);
   c->cast_type.position = peek().position;
-  if (accept_word("regclass")) {
-    c->name = c->sval = "regclass";
+  // PostgreSQL's OID alias types, which name a relation or a type; pg_catalog.
+  // qualified as drivers write them.
+  const bool qualified = is_word("pg_catalog") && is_punct_at(".", 1) &&
+                         (is_word("regclass", 2) || is_word("regtype", 2));
+  if (qualified) {
+    next();
+    next();
+  }
+  if (is_word("regclass") || is_word("regtype")) {
+    c->name = c->sval = next().text;
+    // `$1::regclass` takes the name as text (PostgreSQL's type would be regclass,
+    // whose text form is the same name).
+    if (StatementParams* params = current_params(); params && operand->param != 0)
+      params->infer(operand->param, TypeId::kText);
   } else {
     c->cast_type = type_name();
     c->name = cast_target(c->cast_type);

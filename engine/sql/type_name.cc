@@ -322,6 +322,10 @@ TypeRef ExprParser::sql_type(const Token& w) {
 }
 
 TypeRef ExprParser::type_name() {
+  if (is_word("pg_catalog") && is_punct_at(".", 1)) {  // pg_catalog.int4, as drivers write
+    next();
+    next();
+  }
   const Token w = peek();
   if (w.kind != TokenKind::kIdentifier) syntax_error();
   next();

@@ -267,6 +267,22 @@ IntegerBound integer_bound(const Value& v) {
   return b;
 }
 
+TypeId regtype_of(const Value& v) {
+  std::optional<TypeId> t;
+  if (v.type == ValueType::kInt4 || v.type == ValueType::kInt8) {
+    if (v.i >= 0 && v.i <= UINT32_MAX) t = type_of_oid(uint32_t(v.i));
+  } else {
+    std::string name = v.type == ValueType::kText ? v.s : v.to_string();
+    if (name.rfind("pg_catalog.", 0) == 0) name.erase(0, 11);
+    t = type_of_name(name);
+  }
+  if (!t)
+    throw Error("type \"" + (v.type == ValueType::kText ? v.s : v.to_string()) +
+                "\" does not exist")
+        .with_sqlstate(sqlstate::kUndefinedObject);
+  return *t;
+}
+
 Value cast_value(const Value& v, const std::string& type) {
   if (v.type == ValueType::kNull) return v;
   if (type == "int" || type == "bigint") {
@@ -298,6 +314,7 @@ Value cast_value(const Value& v, const std::string& type) {
   }
   if (type == "text" || type == "regclass")
     return Value::text(v.type == ValueType::kText ? v.s : v.to_string());
+  if (type == "regtype") return Value::text(std::string(type_info(regtype_of(v)).name));
   throw Error("cannot cast type " + std::string(value_type_name(v.type)) + " to " + type)
       .with_sqlstate(sqlstate::kCannotCoerce);
 }
@@ -398,7 +415,15 @@ Value evaluate_cast(const sql::Expr& e, EvalContext& ctx) {
         "values so far.")
         .at_position(e.cast_type.position)
         .with_sqlstate(sqlstate::kFeatureNotSupported);
-  return cast_value(evaluate(*e.args[0], ctx), e.name);
+  const Value operand = evaluate(*e.args[0], ctx);
+  try {
+    if (ctx.oid_of_name && (e.name == "regclass" || e.name == "regtype"))
+      return ctx.oid_of_name(e, operand);
+    return cast_value(operand, e.name);
+  } catch (Error& err) {
+    if (err.position() == 0 && e.name == "regtype") err.at_position(e.args[0]->position);
+    throw;
+  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "engine/core/heap_tuple.h"
 #include "engine/core/random.h"
+#include "engine/core/types.h"
 #include "engine/sql/ast.h"
 
 namespace tp {
@@ -43,6 +44,9 @@ struct EvalContext {
   std::function<Value(const sql::Expr&)> column;
   // Scalar functions with side effects on the session (setseed).
   std::function<Value(const sql::Expr&, const std::vector<Value>&)> session_function;
+  // ::regclass / ::regtype of a value as the object's OID (the catalog views' WHERE,
+  // where an oid column is compared with one); unset, the cast gives the name.
+  std::function<Value(const sql::Expr& cast, const Value& operand)> oid_of_name;
 };
 
 Value evaluate(const sql::Expr& e, EvalContext& ctx);
@@ -63,6 +67,10 @@ IntegerBound integer_bound(const Value& v);
 
 // Explicit cast (expr::type).
 Value cast_value(const Value& v, const std::string& type);
+
+// ::regtype's input: a type's name (either of type_of_name's) or its OID; 42704 for a
+// name tidepool has no type of.
+TypeId regtype_of(const Value& v);
 
 // PostgreSQL's pg_size_pretty.
 std::string size_pretty(int64_t bytes);

@@ -301,14 +301,31 @@ TEST_F(ServerTest, ClientSettingsPsqlAndDriversSend) {
   EXPECT_TRUE(found);
 }
 
+// A query over pg_catalog that tidepool can run is answered; psql's \d query, which it
+// cannot parse, gets the clear refusal with the parser's complaint as its DETAIL; a
+// plain error in such a query stays itself.
 TEST_F(ServerTest, PsqlCatalogQueriesAreRefusedClearly) {
   auto c = connect();
-  PgReply r = c->query("SELECT c.relname FROM pg_catalog.pg_class c");
+  ASSERT_FALSE(c->query("CREATE TABLE t (a int)").error);
+  PgReply ok = c->query("SELECT c.relname FROM pg_catalog.pg_class c WHERE c.oid = 't'::regclass");
+  ASSERT_FALSE(ok.error) << ok.error->message;
+  ASSERT_EQ(ok.results.size(), 1u);
+  ASSERT_EQ(ok.results[0].rows.size(), 1u);
+  EXPECT_EQ(ok.results[0].rows[0][0], "t");
+  PgReply r = c->query(
+      "SELECT c.oid, n.nspname, c.relname FROM pg_catalog.pg_class c LEFT JOIN "
+      "pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relname "
+      "OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default ORDER BY 2, 3");
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->code, "0A000");
   EXPECT_NE(r.error->message.find("catalog"), std::string::npos);
+  EXPECT_EQ(r.error->detail, "syntax error at or near \"OPERATOR\"");
   EXPECT_NE(r.error->hint.find("tidepool sql"), std::string::npos);
   EXPECT_EQ(r.status, 'I');
+  PgReply bad = c->query("SELECT relname FROM pg_catalog.pg_class WHERE oid = 'u'::regclass");
+  ASSERT_TRUE(bad.error);
+  EXPECT_EQ(bad.error->code, "42P01");
+  EXPECT_EQ(bad.error->message, "relation \"u\" does not exist");
 }
 
 TEST_F(ServerTest, FunctionCallRefusedAndUnknownMessageIsFatal) {

@@ -394,10 +394,6 @@ class QueryLoop {
     if (parts.empty()) socket_.send(Message('I').finish());  // EmptyQueryResponse
     for (const QueryPart& part : parts) {
       if (must_close()) return;
-      if (names_pg_catalog(part.text)) {
-        send_error(socket_, error_fields(std::make_exception_ptr(catalog_refusal())));
-        return;
-      }
       if (!statement(part)) return;
     }
   }
@@ -446,7 +442,7 @@ class QueryLoop {
     } catch (...) {
       slot_.busy = false;
       if (must_close()) return false;  // the cancel was the server's: FATAL follows
-      ErrorFields f = error_fields(std::current_exception());
+      ErrorFields f = error_fields(refuse_catalog_query(part.text, std::current_exception()));
       if (f.position > 0) f.position = character_position(query_, part.offset + f.position);
       send_error(socket_, f);
       return false;

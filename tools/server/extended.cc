@@ -191,14 +191,13 @@ void ExtendedProtocol::parse(std::string_view body) {
   if (parts.size() > 1)
     throw Error("cannot insert multiple commands into a prepared statement")
         .with_sqlstate(sqlstate::kSyntaxError);
-  if (names_pg_catalog(text)) throw catalog_refusal();
   if (name.empty()) session_.deallocate("");  // the unnamed statement is replaced
   try {
     session_.prepare(name, parts.empty() ? std::string() : parts[0].text, declared);
   } catch (Error& e) {
     if (e.position() > 0)
       e.at_position(character_position(text, parts[0].offset + size_t(e.position())));
-    throw;
+    std::rethrow_exception(refuse_catalog_query(text, std::current_exception()));
   }
   socket_.send(Message('1').finish());  // ParseComplete
 }

@@ -178,12 +178,26 @@ bool names_pg_catalog(std::string_view statement) {
   return false;
 }
 
-Error catalog_refusal() {
-  return Error(
-             "psql's catalog queries (\\d, \\dt, \\l ...) are not supported by tidepool's "
-             "server: tidepool has no pg_catalog",
-             "", "Use \\d in `tidepool sql -D DIR` to describe tables.")
-      .with_sqlstate(sqlstate::kFeatureNotSupported);
+std::exception_ptr refuse_catalog_query(std::string_view statement, std::exception_ptr error) {
+  if (!names_pg_catalog(statement)) return error;
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error& e) {
+    const std::string& code = e.sqlstate();
+    const std::string_view message = e.what();
+    const bool not_understood =
+        code == sqlstate::kSyntaxError || code == sqlstate::kUndefinedFunction ||
+        code == sqlstate::kUndefinedColumn || code == sqlstate::kFeatureNotSupported ||
+        (code == sqlstate::kUndefinedTable && message.find("\"pg_") != std::string_view::npos);
+    if (!not_understood) return error;
+    return std::make_exception_ptr(
+        Error("psql's catalog queries (\\d, \\dt, \\l ...) are not supported by tidepool's "
+              "server: tidepool has only some of pg_catalog",
+              std::string(message), "Use \\d in `tidepool sql -D DIR` to describe tables.")
+            .with_sqlstate(sqlstate::kFeatureNotSupported));
+  } catch (...) {
+    return error;
+  }
 }
 
 }  // namespace tp::server

@@ -55,7 +55,10 @@ int character_position(std::string_view query, size_t byte_position);
 
 // True for psql's catalog queries (\d, \dt, \l ...), which name pg_catalog.
 bool names_pg_catalog(std::string_view statement);
-// The error such a query gets (0A000).
-Error catalog_refusal();
+// The error a query that names pg_catalog gets in place of `error` when `error` says
+// tidepool did not understand it (a syntax error, an unknown function, column or
+// pg_ relation, a feature not built): 0A000 with the cause as its DETAIL. Any other
+// error (22P02, a user table missing ...) is returned as it is.
+std::exception_ptr refuse_catalog_query(std::string_view statement, std::exception_ptr error);
 
 }  // namespace tp::server

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/error.h"
 #include "engine/session/session.h"
 #include "tests/support/test_util.h"
 
@@ -45,6 +46,35 @@ TEST_F(CatalogViews, ClassAttributeAndIndexDescribeTheTables) {
                  ", indnatts, indisunique, indisprimary, indkey "
                  "FROM pg_index ORDER BY indnatts"),
             (Rows{{"t", "1", "t", "t", "1"}, {"t", "2", "f", "f", "2 3"}}));
+}
+
+// ::regclass and ::regtype (pg_catalog-qualified too): in a catalog view's WHERE the
+// OID they name, as a driver's `WHERE oid = $1::regclass` needs; elsewhere the name
+// PostgreSQL prints. Unknown names get PostgreSQL's errors.
+TEST_F(CatalogViews, RegclassAndRegtypeCompareAsOids) {
+  EXPECT_EQ(rows("SELECT relname, relkind FROM pg_catalog.pg_class "
+                 "WHERE oid = 't_pkey'::pg_catalog.regclass"),
+            (Rows{{"t_pkey", "i"}}));
+  EXPECT_EQ(rows("SELECT attname FROM pg_attribute WHERE attrelid = 't'::regclass AND "
+                 "atttypid = 'character varying'::regtype"),
+            (Rows{{"b"}}));
+  EXPECT_EQ(rows("SELECT typname FROM pg_type WHERE oid IN ('int4'::regtype, "
+                 "'pg_catalog.numeric'::regtype, 25::regtype) ORDER BY oid"),
+            (Rows{{"int4"}, {"text"}, {"numeric"}}));
+  EXPECT_EQ(rows("SELECT 'int8'::regtype, 'timestamp with time zone'::pg_catalog.regtype, "
+                 "'t'::regclass, '7'::pg_catalog.int4 + 1"),
+            (Rows{{"bigint", "timestamp with time zone", "t", "8"}}));
+  EXPECT_EQ(testing::error_of(s_, "SELECT 'nosuch'::regtype"), "type \"nosuch\" does not exist");
+  EXPECT_EQ(testing::error_of(s_, "SELECT relname FROM pg_class WHERE oid = 'u'::regclass"),
+            "relation \"u\" does not exist");
+  // Joins over the views are not built: the error says so.
+  try {
+    s_.execute("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace");
+    ADD_FAILURE() << "a join over system views ran";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.sqlstate(), "42P01");
+    EXPECT_NE(e.hint().find("joins and subqueries over them are not supported"), std::string::npos);
+  }
 }
 
 TEST_F(CatalogViews, TypesNamespacesDatabaseAndSettings) {

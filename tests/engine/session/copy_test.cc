@@ -149,6 +149,39 @@ TEST_F(Copy, ABadLineNamesItselfAndLoadsNothing) {
             "COPY TO STDOUT needs a client on the other end of the protocol");
 }
 
+// Fields with and without escapes (the parser reads a field without a backslash in
+// one piece): an escaped delimiter is data, an empty field is '' and not NULL, the
+// NULL string is compared before escapes are undone; expected values from
+// PostgreSQL 15.
+TEST_F(Copy, EscapedDelimitersEmptyFieldsAndNullStrings) {
+  s_.execute("CREATE TABLE ct (a int, b text, c text)");
+  const std::string data =
+      "1\ttab\\\tinside\t\\x\n"
+      "2\t\t\\N\n"
+      "3\ttrail\\\t\t\n";
+  for (size_t chunk : {size_t(1), size_t(3), size_t(4096)}) {
+    s_.execute("TRUNCATE ct");
+    run("COPY ct FROM STDIN", data, chunk);
+    EXPECT_EQ(last_tag_, "COPY 3") << chunk;
+  }
+  const std::string q =
+      "SELECT b || '|' || coalesce(c, 'NULL') || '|' || length(b) FROM ct WHERE a = ";
+  EXPECT_EQ(scalar(s_, q + "1"), "tab\tinside|x|10");
+  EXPECT_EQ(scalar(s_, q + "2"), "|NULL|0");
+  EXPECT_EQ(scalar(s_, q + "3"), "trail\t||6");
+  run("COPY ct FROM STDIN (DELIMITER '|', NULL 'nil')", "4|pipe\\|in|nil\n5|nil\\n|x\\170\n");
+  EXPECT_EQ(scalar(s_, "SELECT b || '/' || coalesce(c, 'NULL') FROM ct WHERE a = 4"),
+            "pipe|in/NULL");
+  EXPECT_EQ(scalar(s_, "SELECT b || '/' || c FROM ct WHERE a = 5"), "nil\n/xx");
+  // An escaped trailing delimiter leaves the row a field short.
+  EXPECT_EQ(error_in("COPY ct FROM STDIN", "3\ttrail\\\t\n").what(),
+            std::string("missing data for column \"c\""));
+  const Error bad_byte = error_in("COPY ct FROM STDIN", "6\t\\xff\tx\n");
+  EXPECT_EQ(bad_byte.sqlstate(), "22021");
+  EXPECT_EQ(bad_byte.what(), std::string("invalid byte sequence for encoding \"UTF8\": 0xff"));
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM ct"), "5");
+}
+
 TEST_F(Copy, NotNullAndAddPrimaryKey) {
   s_.execute("CREATE TABLE k (id int NOT NULL, v text)");
   EXPECT_EQ(error_of(s_, "INSERT INTO k VALUES (NULL, 'x')"),
