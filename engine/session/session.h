@@ -197,10 +197,20 @@ class Session {
   void cancel() { cancel_.store(true); }
 
   // True between BEGIN and COMMIT / ROLLBACK (ReadyForQuery's status 'T').
-  bool in_transaction_block() const { return in_block_; }
+  bool in_transaction_block() const { return in_block_ && !implicit_block_; }
   // ReadyForQuery's status: 'I' idle, 'T' in a block, 'E' in a failed block
   // (every statement but COMMIT / ROLLBACK is refused until it ends).
-  char transaction_status() const { return !in_block_ ? 'I' : block_failed_ ? 'E' : 'T'; }
+  char transaction_status() const {
+    return !in_transaction_block() ? 'I' : block_failed_ ? 'E' : 'T';
+  }
+
+  // PostgreSQL's implicit transaction block (transaction_block.cc): the statements of a
+  // Query string holding more than one, or the extended protocol's Executes up to a
+  // Sync (`pipeline`), are one all-or-nothing unit. Called before each statement (it
+  // does nothing inside a block); end_implicit_block at the Query's end or the Sync
+  // commits what the block wrote, or leaves undone what a failed statement undid.
+  void begin_implicit_block(bool pipeline);
+  void end_implicit_block();
 
   // This session's row of pg_stat_activity (its pid, the server's client
   // details, pg_terminate_backend's flag).
@@ -352,6 +362,11 @@ class Session {
   std::vector<std::string> warnings_;
   bool block_failed_ = false;
   bool block_read_only_ = false;  // BEGIN READ ONLY
+  // The block is implicit (begin_implicit_block), of the extended protocol's
+  // messages, and has run this many statements.
+  bool implicit_block_ = false;
+  bool implicit_pipeline_ = false;
+  int implicit_statements_ = 0;
   // Session settings as they were before the block's first SET of each: put
   // back by ROLLBACK, as PostgreSQL undoes SET with its transaction.
   std::vector<std::pair<std::string, std::string>> block_settings_;

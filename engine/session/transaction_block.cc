@@ -7,12 +7,66 @@
 // After an error every statement but COMMIT / ROLLBACK is refused until the block
 // ends; SET inside it is undone by ROLLBACK; VACUUM is refused in a block, as
 // PostgreSQL refuses it.
+//
+// The server opens implicit blocks as PostgreSQL does: around a Query string of
+// several statements, and around the extended protocol's Executes up to a Sync. One
+// works as a block (an error undoes all its statements' writes) but is not the
+// client's: ReadyForQuery says idle, BEGIN inside it makes it the client's,
+// COMMIT / ROLLBACK inside it end it with PostgreSQL's warning, and its end commits.
 #include "engine/core/error.h"
 #include "engine/session/session.h"
 
 namespace tp {
 
+namespace {
+
+// What refuses to run inside a transaction block, as PostgreSQL's
+// PreventInTransactionBlock does (database-wide SETs: tidepool's own rule, below).
+const char* refuses_blocks(const sql::Statement& st) {
+  if (const auto* a = std::get_if<sql::Analyze>(&st); a && a->vacuum) return "VACUUM";
+  if (const auto* d = std::get_if<sql::DeallocateStmt>(&st); d && d->discard) return "DISCARD ALL";
+  return nullptr;
+}
+
+}  // namespace
+
+void Session::begin_implicit_block(bool pipeline) {
+  if (in_block_) return;
+  in_block_ = true;
+  implicit_block_ = true;
+  implicit_pipeline_ = pipeline;
+  implicit_statements_ = 0;
+}
+
+void Session::end_implicit_block() {
+  if (!implicit_block_) return;  // none, or BEGIN made it a block of the client's
+  const bool failed = block_failed_;
+  try {
+    if (!failed) commit_block_writes();  // a failed statement undid the writes already
+  } catch (...) {
+    end_block(true);
+    throw;
+  }
+  end_block(failed);
+}
+
 void Session::check_transaction_block(const sql::Statement& st) {
+  if (implicit_block_ && describing_) return;  // a Parse in a pipeline: its Execute decides
+  if (implicit_block_ && !block_failed_ && !std::holds_alternative<sql::TransactionStmt>(st)) {
+    // What refuses blocks may still come first (nothing of the block ran yet): it runs
+    // on its own, as PostgreSQL runs a VACUUM that comes first after a Sync. A
+    // database-wide SET too, in a Query string of several statements.
+    const char* refused = refuses_blocks(st);
+    const bool first = implicit_statements_ == 0;
+    if (first && ((implicit_pipeline_ && refused) || sets_database_setting(st))) {
+      end_block(false);
+      return;
+    }
+    if (implicit_pipeline_ && refused)
+      throw Error(std::string(refused) + " cannot be executed within a pipeline")
+          .with_sqlstate(sqlstate::kActiveSqlTransaction);
+    ++implicit_statements_;
+  }
   if (!in_block_ || std::holds_alternative<sql::TransactionStmt>(st)) return;
   if (block_failed_)
     throw Error("current transaction is aborted, commands ignored until end of transaction block")
@@ -100,6 +154,9 @@ void Session::end_block(bool undo_settings) {
   in_block_ = false;
   block_read_only_ = false;
   block_failed_ = false;
+  implicit_block_ = false;
+  implicit_pipeline_ = false;
+  implicit_statements_ = 0;
 }
 
 ResultSet Session::transaction(const sql::TransactionStmt& t) {
@@ -108,7 +165,11 @@ ResultSet Session::transaction(const sql::TransactionStmt& t) {
   switch (t.kind) {
     case Kind::kBegin:
       r.tag = "BEGIN";
-      if (in_block_) {
+      if (implicit_block_) {
+        // The implicit block becomes the client's, its statements so far included.
+        implicit_block_ = false;
+        block_read_only_ = t.read_only;
+      } else if (in_block_) {
         r.warnings.push_back("there is already a transaction in progress");
       } else {
         in_block_ = true;
@@ -118,7 +179,7 @@ ResultSet Session::transaction(const sql::TransactionStmt& t) {
     case Kind::kCommit:
       // COMMIT of a failed block rolls it back, and says so in its tag.
       r.tag = block_failed_ ? "ROLLBACK" : "COMMIT";
-      if (!in_block_) r.warnings.push_back("there is no transaction in progress");
+      if (!in_transaction_block()) r.warnings.push_back("there is no transaction in progress");
       try {
         if (block_failed_)
           undo_block_writes();
@@ -132,7 +193,7 @@ ResultSet Session::transaction(const sql::TransactionStmt& t) {
       break;
     case Kind::kRollback:
       r.tag = "ROLLBACK";
-      if (!in_block_) r.warnings.push_back("there is no transaction in progress");
+      if (!in_transaction_block()) r.warnings.push_back("there is no transaction in progress");
       try {
         undo_block_writes();
       } catch (...) {

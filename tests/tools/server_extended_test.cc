@@ -232,5 +232,33 @@ TEST_F(ExtendedProtocolTest, CopyInAndOutOverTheProtocol) {
   EXPECT_EQ(ms[2].body, "501\t\\N\n");
 }
 
+// The Executes up to a Sync are one implicit transaction, as in PostgreSQL: an error
+// in the third undoes the first two inserts; without an error the Sync commits them.
+// The simple protocol's Query of several statements is one too.
+TEST_F(ExtendedProtocolTest, ExecutesUpToASyncAreOneTransaction) {
+  ASSERT_FALSE(c_->query("CREATE TABLE k (a int PRIMARY KEY)").error);
+  c_->parse("ins", "INSERT INTO k VALUES ($1)", {23});
+  for (const char* v : {"1", "2", "1"}) {
+    c_->bind("", "ins", {v});
+    c_->execute("");
+  }
+  std::vector<PgMessage> ms = sync();
+  EXPECT_EQ(error_in(ms).code, "23505");
+  EXPECT_EQ(ms.back().body, "I");
+  EXPECT_EQ(c_->query("SELECT count(*) FROM k").results.at(0).rows.at(0).at(0), "0");
+  for (const char* v : {"1", "2"}) {
+    c_->bind("", "ins", {v});
+    c_->execute("");
+  }
+  ms = sync();
+  EXPECT_EQ(error_in(ms).code, "");
+  EXPECT_EQ(c_->query("SELECT count(*) FROM k").results.at(0).rows.at(0).at(0), "2");
+  testing::PgReply r = c_->query("INSERT INTO k VALUES (3); INSERT INTO k VALUES (1)");
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->code, "23505");
+  EXPECT_EQ(r.status, 'I');
+  EXPECT_EQ(c_->query("SELECT count(*) FROM k").results.at(0).rows.at(0).at(0), "2");
+}
+
 }  // namespace
 }  // namespace tp

@@ -293,6 +293,7 @@ class QueryLoop {
           skipping_to_sync_ = false;
           // Sync has no body (pq_getmsgend): bytes in it are PostgreSQL's 08P01.
           if (!m.body.empty()) send_error(socket_, protocol_error("invalid message format"));
+          end_implicit_block();
           extended_.sync();
           ready(m);
           break;
@@ -387,14 +388,27 @@ class QueryLoop {
     if (must_close()) throw Fatal{"57P01", kTerminating, ""};
   }
 
-  // Runs each statement of a Query string; an error skips the rest.
+  // Runs each statement of a Query string; an error skips the rest. Several statements
+  // are one implicit transaction block: an error undoes what those before it wrote.
   void query(const std::string& text) {
     query_ = text;
     std::vector<QueryPart> parts = split_query(text);
     if (parts.empty()) socket_.send(Message('I').finish());  // EmptyQueryResponse
     for (const QueryPart& part : parts) {
-      if (must_close()) return;
-      if (!statement(part)) return;
+      if (must_close()) break;
+      if (parts.size() > 1) session_.begin_implicit_block(/*pipeline=*/false);
+      if (!statement(part)) break;
+    }
+    end_implicit_block();
+  }
+
+  // The end of a Query string or a Sync: commits the implicit block's writes. A commit
+  // that fails (a cancel at its last moment) is the error the client gets.
+  void end_implicit_block() {
+    try {
+      session_.end_implicit_block();
+    } catch (...) {
+      if (!must_close()) send_error(socket_, error_fields(std::current_exception()));
     }
   }
 

@@ -306,6 +306,7 @@ void ExtendedProtocol::execute(std::string_view body) {
       p.state = Portal::State::kDone;  // a statement that fails is not run again
       PortalSink sink(*this, p, max_rows);
       ResultSet result;
+      session_.begin_implicit_block(/*pipeline=*/true);  // up to the Sync
       try {
         result = session_.execute_prepared(*p.statement, "", &sink, p.params);
       } catch (Error& e) {
