@@ -1,5 +1,4 @@
 #include "engine/sql/expr_parser.h"
-#include "engine/sql/params.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,6 +9,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
+#include "engine/sql/params.h"
 
 namespace tp::sql {
 

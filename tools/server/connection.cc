@@ -395,11 +395,12 @@ class QueryLoop {
     std::vector<QueryPart> parts = split_query(text);
     if (parts.empty()) socket_.send(Message('I').finish());  // EmptyQueryResponse
     for (const QueryPart& part : parts) {
-      if (must_close()) break;
+      // A session being terminated commits nothing: its end undoes the block.
+      if (must_close()) return;
       if (parts.size() > 1) session_.begin_implicit_block(/*pipeline=*/false);
       if (!statement(part)) break;
     }
-    end_implicit_block();
+    if (!must_close()) end_implicit_block();
   }
 
   // The end of a Query string or a Sync: commits the implicit block's writes. A commit
@@ -408,7 +409,7 @@ class QueryLoop {
     try {
       session_.end_implicit_block();
     } catch (...) {
-      if (!must_close()) send_error(socket_, error_fields(std::current_exception()));
+      send_error(socket_, error_fields(std::current_exception()));
     }
   }
 
