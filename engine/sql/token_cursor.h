@@ -18,8 +18,8 @@ namespace tp::sql {
 
 // Words that end an expression or clause; used to keep aliases from
 // swallowing keywords (SELECT 1 FROM ...).
-inline bool is_reserved(const std::string& w) {
-  static const char* kWords[] = {
+inline bool is_reserved(std::string_view w) {
+  static constexpr std::string_view kWords[] = {
       "select", "from",      "where",   "order",   "by",       "limit",  "and",         "or",
       "not",    "as",        "between", "in",      "asc",      "desc",   "values",      "with",
       "on",     "into",      "table",   "create",  "insert",   "null",   "true",        "false",
@@ -27,7 +27,7 @@ inline bool is_reserved(const std::string& w) {
       "only",   "symmetric", "isnull",  "notnull", "having",   "window", "tablesample", "like",
       "ilike",  "similar",   "for",     "using",   "natural",  "cross",  "left",        "right",
       "inner",  "full",      "join",    "any",     "some",     "union",  "intersect",   "except"};
-  for (const char* k : kWords)
+  for (std::string_view k : kWords)
     if (w == k) return true;
   return false;
 }
@@ -51,6 +51,7 @@ class TokenCursor {
 
   // Token i of the statement (the end token for any i past it).
   const Token& token_at(size_t i) const {
+    if (i - base_ < window_.size()) return window_[i - base_];  // read already
     while (base_ + window_.size() <= i &&
            (window_.empty() || window_.back().kind != TokenKind::kEnd))
       window_.push_back(tokens_.next());
@@ -103,36 +104,36 @@ class TokenCursor {
         .with_sqlstate(sqlstate::kSyntaxError);
   }
 
-  bool is_word(const char* w, size_t ahead = 0) const {
+  bool is_word(std::string_view w, size_t ahead = 0) const {
     const Token& t = peek(ahead);
     return t.kind == TokenKind::kIdentifier && !t.quoted && t.text == w;
   }
-  bool accept_word(const char* w) {
+  bool accept_word(std::string_view w) {
     if (!is_word(w)) return false;
     next();
     return true;
   }
-  void expect_word(const char* w) {
+  void expect_word(std::string_view w) {
     if (!accept_word(w)) syntax_error();
   }
-  bool is_punct_at(const char* p, size_t ahead) const {
+  bool is_punct_at(std::string_view p, size_t ahead) const {
     return peek(ahead).kind == TokenKind::kPunct && peek(ahead).text == p;
   }
-  bool is_punct(const char* p) const {
+  bool is_punct(std::string_view p) const {
     return peek().kind == TokenKind::kPunct && peek().text == p;
   }
-  bool accept_punct(const char* p) {
+  bool accept_punct(std::string_view p) {
     if (!is_punct(p)) return false;
     next();
     return true;
   }
-  void expect_punct(const char* p) {
+  void expect_punct(std::string_view p) {
     if (!accept_punct(p)) syntax_error();
   }
-  bool is_op(const char* o) const {
+  bool is_op(std::string_view o) const {
     return peek().kind == TokenKind::kOperator && peek().text == o;
   }
-  bool accept_op(const char* o) {
+  bool accept_op(std::string_view o) {
     if (!is_op(o)) return false;
     next();
     return true;
