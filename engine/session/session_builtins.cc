@@ -92,7 +92,7 @@ ResultSet Session::system_view(const sql::Select& s) {
   // `WHERE oid = 't'::regclass` compares OIDs, as in PostgreSQL.
   ec.oid_of_name = [this](const sql::Expr& cast, const Value& v) {
     if (v.type == ValueType::kNull) return v;
-    if (cast.name == "regtype") return Value::int8(int64_t(regtype_of(v)));
+    if (cast.name == "regtype") return Value::int8(regtype_of(v));
     if (v.type == ValueType::kInt4 || v.type == ValueType::kInt8) return Value::int8(v.i);
     std::string name = v.type == ValueType::kText ? v.s : v.to_string();
     if (name.rfind("public.", 0) == 0) name.erase(0, 7);

@@ -267,21 +267,29 @@ IntegerBound integer_bound(const Value& v) {
   return b;
 }
 
-TypeId regtype_of(const Value& v) {
-  std::optional<TypeId> t;
-  if (v.type == ValueType::kInt4 || v.type == ValueType::kInt8) {
-    if (v.i >= 0 && v.i <= UINT32_MAX) t = type_of_oid(uint32_t(v.i));
-  } else {
-    std::string name = v.type == ValueType::kText ? v.s : v.to_string();
-    if (name.rfind("pg_catalog.", 0) == 0) name.erase(0, 11);
-    t = type_of_name(name);
-  }
-  if (!t)
-    throw Error("type \"" + (v.type == ValueType::kText ? v.s : v.to_string()) +
-                "\" does not exist")
-        .with_sqlstate(sqlstate::kUndefinedObject);
-  return *t;
+int64_t regtype_of(const Value& v) {
+  if (v.type == ValueType::kInt4 || v.type == ValueType::kInt8) return v.i;
+  std::string name = v.type == ValueType::kText ? v.s : v.to_string();
+  if (!name.empty() && name.size() <= 10 &&
+      name.find_first_not_of("0123456789") == std::string::npos)
+    return std::stoll(name);
+  if (name.rfind("pg_catalog.", 0) == 0) name.erase(0, 11);
+  if (std::optional<TypeId> t = type_of_name(name)) return int64_t(*t);
+  throw Error("type \"" + (v.type == ValueType::kText ? v.s : v.to_string()) + "\" does not exist")
+      .with_sqlstate(sqlstate::kUndefinedObject);
 }
+
+namespace {
+
+// ::regtype's output: the type's name, or the OID's number when no type has it.
+std::string regtype_text(const Value& v) {
+  const int64_t oid = regtype_of(v);
+  std::optional<TypeId> t;
+  if (oid >= 0 && oid <= UINT32_MAX) t = type_of_oid(uint32_t(oid));
+  return t ? std::string(type_info(*t).name) : std::to_string(oid);
+}
+
+}  // namespace
 
 Value cast_value(const Value& v, const std::string& type) {
   if (v.type == ValueType::kNull) return v;
@@ -314,7 +322,7 @@ Value cast_value(const Value& v, const std::string& type) {
   }
   if (type == "text" || type == "regclass")
     return Value::text(v.type == ValueType::kText ? v.s : v.to_string());
-  if (type == "regtype") return Value::text(std::string(type_info(regtype_of(v)).name));
+  if (type == "regtype") return Value::text(regtype_text(v));
   throw Error("cannot cast type " + std::string(value_type_name(v.type)) + " to " + type)
       .with_sqlstate(sqlstate::kCannotCoerce);
 }

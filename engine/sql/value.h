@@ -68,9 +68,10 @@ IntegerBound integer_bound(const Value& v);
 // Explicit cast (expr::type).
 Value cast_value(const Value& v, const std::string& type);
 
-// ::regtype's input: a type's name (either of type_of_name's) or its OID; 42704 for a
-// name tidepool has no type of.
-TypeId regtype_of(const Value& v);
+// ::regtype's input as an OID: a type's name (either of type_of_name's), or a number
+// (an OID, as PostgreSQL's regtypein takes one, whether or not a type has it); 42704
+// for a name tidepool has no type of.
+int64_t regtype_of(const Value& v);
 
 // PostgreSQL's pg_size_pretty.
 std::string size_pretty(int64_t bytes);

@@ -65,6 +65,9 @@ TEST_F(CatalogViews, RegclassAndRegtypeCompareAsOids) {
                  "'t'::regclass, '7'::pg_catalog.int4 + 1"),
             (Rows{{"bigint", "timestamp with time zone", "t", "8"}}));
   EXPECT_EQ(testing::error_of(s_, "SELECT 'nosuch'::regtype"), "type \"nosuch\" does not exist");
+  // An OID no type has prints as its number, as in PostgreSQL; a number as text is an OID.
+  EXPECT_EQ(rows("SELECT 99999::regtype, '1700'::regtype"), (Rows{{"99999", "numeric"}}));
+  EXPECT_EQ(rows("SELECT typname FROM pg_type WHERE oid = '23'::regtype"), (Rows{{"int4"}}));
   EXPECT_EQ(testing::error_of(s_, "SELECT relname FROM pg_class WHERE oid = 'u'::regclass"),
             "relation \"u\" does not exist");
   // Joins over the views are not built: the error says so.
