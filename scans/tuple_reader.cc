@@ -9,6 +9,11 @@ TupleReader::TupleReader(const std::vector<Column>& table, const std::vector<int
   std::vector<TypeId> types;
   std::vector<TypeId> all;
   bool integers = true;
+  types.reserve(columns.size());
+  all.reserve(table.size());
+  columns_.reserve(columns.size());
+  typlen_.reserve(columns.size());
+  fixed_columns_.reserve(columns.size());
   for (const Column& c : table) all.push_back(c.type);
   for (int c : columns) {
     const Column& col = table[size_t(c)];

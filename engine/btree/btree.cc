@@ -66,6 +66,15 @@ int choose_split_point(const TupleLayout& layout, const SplitItems& item, bool l
   return best_k;
 }
 
+// The error every corrupted index page gets (BTree::corrupt, read_metapage).
+[[noreturn]] void throw_corrupt_page(const std::string& index, BlockNumber block,
+                                     const std::string& what) {
+  throw Error(
+      "index \"" + index + "\" contains a corrupted page at block " + std::to_string(block),
+      what, "Please REINDEX it.")
+      .with_sqlstate(sqlstate::kIndexCorrupted);
+}
+
 }  // namespace
 
 BTree::BTree(PageStore& store, IndexDef def)
@@ -84,17 +93,35 @@ BTree BTree::create(PageStore& store, IndexDef def) {
   return tree;
 }
 
-BTree BTree::open(PageStore& store, IndexDef def) {
-  BTree tree(store, std::move(def));
+namespace {
+
+// Block 0 of index `name`, checked to be a metapage of this version.
+PageGuard read_metapage(PageStore& store, const std::string& name) {
   if (store.nblocks() == 0)
-    throw Error("index \"" + tree.def_.name + "\" has no metapage (its relation is empty)")
+    throw Error("index \"" + name + "\" has no metapage (its relation is empty)")
         .with_sqlstate(sqlstate::kIndexCorrupted);
   PageGuard guard = store.read(kMetaBlock, PageLock::kShared);
   const BtMeta* meta = bt_meta(guard.data());
   if (page_is_new(guard.data()) || meta->magic != kBtMagic)
-    tree.corrupt(kMetaBlock, "not a B-tree metapage (bad magic number)");
+    throw_corrupt_page(name, kMetaBlock, "not a B-tree metapage (bad magic number)");
   if (meta->version != kBtVersion)
-    tree.corrupt(kMetaBlock, "unsupported B-tree version " + std::to_string(meta->version));
+    throw_corrupt_page(name, kMetaBlock,
+                       "unsupported B-tree version " + std::to_string(meta->version));
+  return guard;
+}
+
+}  // namespace
+
+MetaInfo BTree::read_meta(PageStore& store, const std::string& index_name) {
+  PageGuard guard = read_metapage(store, index_name);
+  const BtMeta* meta = bt_meta(guard.data());
+  return MetaInfo{meta->fast_root, meta->fast_level};
+}
+
+BTree BTree::open(PageStore& store, IndexDef def) {
+  BTree tree(store, std::move(def));
+  PageGuard guard = read_metapage(store, tree.def_.name);
+  const BtMeta* meta = bt_meta(guard.data());
   bool same =
       meta->ncols == uint32_t(tree.layout_.ncols) && (meta->unique != 0) == tree.def_.unique;
   for (int i = 0; same && i < tree.layout_.ncols; ++i)
@@ -108,10 +135,7 @@ BTree BTree::open(PageStore& store, IndexDef def) {
 }
 
 void BTree::corrupt(BlockNumber block, const std::string& what) const {
-  throw Error(
-      "index \"" + def_.name + "\" contains a corrupted page at block " + std::to_string(block),
-      what, "Please REINDEX it.")
-      .with_sqlstate(sqlstate::kIndexCorrupted);
+  throw_corrupt_page(def_.name, block, what);
 }
 
 void BTree::throw_duplicate(const KeyValues& key) const {

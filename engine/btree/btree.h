@@ -66,6 +66,10 @@ class BTree {
   // Opens an existing index. Throws tp::Error if block 0 is not a B-tree
   // metapage or its key columns differ from `def`.
   static BTree open(PageStore& store, IndexDef def);
+  // The metapage's root and level without opening the tree (the planner reads the
+  // height per plan and needs no key layout); errors as open()'s for a page that is
+  // not a metapage.
+  static MetaInfo read_meta(PageStore& store, const std::string& index_name);
 
   const IndexDef& def() const { return def_; }
   // Whether inserts deduplicate full leaf pages (the metapage's flag).

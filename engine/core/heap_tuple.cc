@@ -9,6 +9,8 @@ namespace tp {
 HeapTupleLayout::HeapTupleLayout(const std::vector<Column>& columns) {
   uint32_t off = kHeapTupleDataOffset;
   bool known = true;  // no varlena so far: this column's offset is fixed
+  types_.reserve(columns.size());
+  offsets_.reserve(columns.size());
   for (const Column& c : columns) {
     const TypeInfo& info = type_info(c.type);
     types_.push_back(c.type);

@@ -36,7 +36,8 @@ ScanCopies scan_copies(const PartialScan& scan, const ParallelScanFactory& f) {
 
 std::optional<PartialScan> partial_seq_scan(PlanContext& ctx, const RelationEntry& rel,
                                             const RelSize& size, const QualCost& quals,
-                                            scans::SeqScanParams params, int width) {
+                                            std::function<scans::SeqScanParams()> params,
+                                            int width) {
   const PlannerSettings& s = ctx.settings;
   // standard_planner's parallelModeOK: no parallel plan at all when the per-Gather
   // limit is 0.
@@ -54,8 +55,9 @@ std::optional<PartialScan> partial_seq_scan(PlanContext& ctx, const RelationEntr
   p.width = width;
   p.nblocks = BlockNumber(rel.pages);
   p.prepare = [pool = &ctx.storage.pool(), file = &ctx.storage.file(rel),
-               params = std::move(params)] {
+               make_params = std::move(params)] {
     ParallelScanFactory f;
+    const scans::SeqScanParams params = make_params();
     f.participant = [pool, file, params](scans::ParallelBlocks& blocks) {
       scans::SeqScanParams mine = params;
       mine.parallel = &blocks;

@@ -71,10 +71,13 @@ struct PartialScan {
 // The Parallel Seq Scan of `rel` when PostgreSQL would make one: parallel plans
 // allowed (max_parallel_workers_per_gather > 0) and at least one worker by
 // compute_parallel_worker over the planner's page estimate `pages`. `rel`'s
-// parallel_workers option (-1: unset) overrides the size rule.
+// parallel_workers option (-1: unset) overrides the size rule. `params` makes the
+// participants' scan parameters when a Gather over the path is built: most partial
+// paths lose, and a short query should not compile their filters.
 std::optional<PartialScan> partial_seq_scan(PlanContext& ctx, const RelationEntry& rel,
                                             const RelSize& size, const QualCost& quals,
-                                            scans::SeqScanParams params, int width);
+                                            std::function<scans::SeqScanParams()> params,
+                                            int width);
 
 // A Gather's parameters over the partial scan: its table's blocks, its workers, the
 // session's worker limits, and what its participants share besides the blocks.

@@ -32,6 +32,19 @@ namespace {
 
 using ScanBuilder = std::function<std::unique_ptr<scans::ExecNode>()>;
 
+// The sequential scan's parameters over table `t` with the restriction `clauses`.
+scans::SeqScanParams seq_scan_params(const TableScan& t, const std::vector<Clause>& clauses) {
+  scans::SeqScanParams params;
+  params.relation = t.relation_text;
+  params.nblocks = BlockNumber(t.rel.pages);
+  params.stream = t.ctx.settings.stream;
+  params.output = t.output;
+  const std::vector<Clause> filter = order_qual_clauses(t.cs, clauses);
+  params.qual = scans::compile_qual(filter, t.layout);
+  params.filter_text = clauses_text(filter, t.rel);
+  return params;
+}
+
 class ScanChooser {
  public:
   ScanChooser(PlanContext& ctx, const ScanQuery& q)
@@ -40,7 +53,6 @@ class ScanChooser {
         cs_(ctx.settings.costs),
         q_(q),
         rel_(*q.rel),
-        layout_(rel_.columns),
         all_quals_(qual_cost(ctx.settings.costs, q.clauses)) {
     // The clauses index paths match: the restrictions, then the index conditions a
     // LIKE prefix gives (derived: searched, never rechecked).
@@ -75,7 +87,7 @@ class ScanChooser {
       if (ctx.data_dir.damage(idx->relnumber)) continue;
       indexes_.push_back({idx, BtreeIndexInfo{.pages = double(idx->pages),
                                               .tuples = size.tuples,
-                                              .tree_height = index_height(ctx.storage, rel_, *idx),
+                                              .tree_height = index_height(ctx.storage, *idx),
                                               .key_columns = int(idx->key_columns.size()),
                                               .unique = idx->unique}});
       if (cached)
@@ -262,17 +274,6 @@ class ScanChooser {
     return sql::quote_identifier(rel_.name) + (q_.alias.empty() ? "" : " " + q_.alias);
   }
 
-  scans::SeqScanParams seq_scan_params() const {
-    scans::SeqScanParams params;
-    params.relation = relation_text();
-    params.nblocks = BlockNumber(rel_.pages);
-    params.stream = settings_.stream;
-    params.output = output_;
-    const std::vector<Clause> filter = order_qual_clauses(cs_, q_.clauses);
-    params.qual = scans::compile_qual(filter, layout_);
-    params.filter_text = clauses_text(filter, rel_);
-    return params;
-  }
 
   // The sequential scan, and its partial path (create_plain_partial_paths) first in
   // the partial list, as PostgreSQL makes them before any index path.
@@ -280,11 +281,13 @@ class ScanChooser {
     PathCost p = disabled_if(!settings_.enable_seqscan, cost_seq_scan(cs_, rs_, all_quals_));
     consider(p, 0, [this] {
       return std::make_unique<scans::SeqScanNode>(ctx_.storage.pool(), ctx_.storage.file(rel_),
-                                                  seq_scan_params());
+                                                  seq_scan_params(table(), q_.clauses));
     });
     if (!parallel_ok()) return;
+    // By value: a Gather over the partial path may be built after the chooser is gone.
+    auto params = [t = table(), clauses = q_.clauses] { return seq_scan_params(t, clauses); };
     if (std::optional<PartialScan> partial =
-            partial_seq_scan(ctx_, rel_, rs_, all_quals_, seq_scan_params(), width_))
+            partial_seq_scan(ctx_, rel_, rs_, all_quals_, std::move(params), width_))
       add_partial(std::move(*partial));
   }
 
@@ -556,7 +559,6 @@ class ScanChooser {
   const CostSettings& cs_;
   const ScanQuery& q_;
   const RelationEntry& rel_;
-  const HeapTupleLayout layout_;
   const QualCost all_quals_;
   std::optional<TableStats> stats_;  // view_ points into it
   RelationStatsView view_;

@@ -444,7 +444,7 @@ ResultSet Session::typed_row_source_select(const sql::Select& s) {
 }
 
 int Session::index_height(const RelationEntry& index) {
-  return tp::index_height(storage(), *catalog().find_oid(index.table_oid), index);
+  return tp::index_height(storage(), index);
 }
 
 PlanContext Session::plan_context() {

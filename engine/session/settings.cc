@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 #include "engine/core/error.h"
 #include "engine/core/stack_depth.h"
@@ -203,8 +204,13 @@ const Settings& Settings::owner(const SettingDef& d) const {
 }
 
 const SettingDef& Settings::def(std::string_view name) const {
-  for (const SettingDef& d : definitions())
-    if (d.name == name) return d;
+  // Every statement reads a few settings by name: hashed, not a walk of the list.
+  static const std::unordered_map<std::string_view, const SettingDef*> by_name = [] {
+    std::unordered_map<std::string_view, const SettingDef*> m;
+    for (const SettingDef& d : definitions()) m.emplace(d.name, &d);
+    return m;
+  }();
+  if (auto it = by_name.find(name); it != by_name.end()) return *it->second;
   throw Error("unrecognized configuration parameter \"" + std::string(name) + "\"")
       .with_sqlstate(sqlstate::kUndefinedObject);
 }

@@ -558,17 +558,18 @@ ExprPtr ExprParser::primary_leaf() {
       syntax_error();
     case TokenKind::kIdentifier: {
       if (!t.quoted) {
-        if (t.text == "true" || t.text == "false") {
+        const std::string_view word = t.text;  // compared with literals: lengths first
+        if (word == "true" || word == "false") {
           next();
           auto e = std::make_unique<Expr>(ExprKind::kBoolConst, t.position);
-          e->ival = t.text == "true";
+          e->ival = word == "true";
           return e;
         }
-        if (t.text == "null") {
+        if (word == "null") {
           next();
           return std::make_unique<Expr>(ExprKind::kNullConst, t.position);
         }
-        if (t.text == "exists" && is_punct_at("(", 1)) {
+        if (word == "exists" && is_punct_at("(", 1)) {
           next();
           next();
           auto e = std::make_unique<Expr>(ExprKind::kSubLink, t.position);

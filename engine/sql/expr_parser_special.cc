@@ -36,18 +36,19 @@ std::string lower(std::string s) {
 // PostgreSQL's typed constant (AexprConst), the string read by the type's input
 // function, as `'...'::type`.
 ExprPtr ExprParser::typed_literal(const Token& t) {
-  static const char* const kTypeWords[] = {
+  static constexpr std::string_view kTypeWords[] = {
       "date",  "timestamp", "timestamptz", "interval", "numeric", "decimal", "text",     "varchar",
       "int",   "integer",   "int2",        "int4",     "int8",    "bigint",  "smallint", "real",
       "float", "float4",    "float8",      "boolean",  "bool",    "bpchar"};
+  const std::string_view text = t.text;
   size_t words = 1;
-  if (t.text == "double" && is_word("precision", 1)) {
+  if (text == "double" && is_word("precision", 1)) {
     words = 2;
-  } else if (t.text == "timestamp" && (is_word("with", 1) || is_word("without", 1)) &&
+  } else if (text == "timestamp" && (is_word("with", 1) || is_word("without", 1)) &&
              is_word("time", 2) && is_word("zone", 3)) {
     words = 4;
   } else if (std::find_if(std::begin(kTypeWords), std::end(kTypeWords),
-                          [&](const char* w) { return t.text == w; }) == std::end(kTypeWords)) {
+                          [&](std::string_view w) { return text == w; }) == std::end(kTypeWords)) {
     return nullptr;
   }
   if (peek(words).kind != TokenKind::kString) return nullptr;
@@ -63,7 +64,7 @@ ExprPtr ExprParser::typed_literal(const Token& t) {
 }
 
 ExprPtr ExprParser::keyword_form(const Token& t) {
-  const std::string& w = t.text;
+  const std::string_view w = t.text;  // compared with literals: lengths first
   if (ExprPtr e = typed_literal(t)) return e;
   if (w == "case") {
     next();
@@ -76,23 +77,23 @@ ExprPtr ExprParser::keyword_form(const Token& t) {
     next();
     if (is_punct("(")) {
       if (w == "current_date") syntax_error();
-      throw Error(upper(w) + "(precision) is not supported")
+      throw Error(upper(t.text) + "(precision) is not supported")
           .at_position(t.position)
           .with_sqlstate(sqlstate::kFeatureNotSupported);
     }
-    return sealed(sql_function(w.c_str(), t.position));
+    return sealed(sql_function(t.text.c_str(), t.position));
   }
   // SQL's session keywords are calls (current_schema may also be written with ()).
   if (w == "current_user" || w == "session_user" || w == "current_catalog" ||
       (w == "current_schema" && !is_punct_at("(", 1))) {
     next();
-    return sealed(sql_function(w.c_str(), t.position));
+    return sealed(sql_function(t.text.c_str(), t.position));
   }
   // Without parentheses extract, position, substring and trim are column names
   // (PostgreSQL's col_name_keyword).
   if (!is_punct_at("(", 1)) return nullptr;
   using Form = ExprPtr (ExprParser::*)(int);
-  static constexpr std::pair<const char*, Form> kForms[] = {
+  static constexpr std::pair<std::string_view, Form> kForms[] = {
       {"cast", &ExprParser::cast_call},         {"extract", &ExprParser::extract_call},
       {"position", &ExprParser::position_call}, {"substring", &ExprParser::substring_call},
       {"trim", &ExprParser::trim_call},

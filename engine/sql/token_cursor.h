@@ -3,9 +3,10 @@
 // keyword and punctuation tests, identifiers, and PostgreSQL's syntax errors.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -32,11 +33,11 @@ inline bool is_reserved(std::string_view w) {
   return false;
 }
 
-// Tokens are read as the parser reaches them and dropped kKept tokens after it
-// has passed them, so a statement's tokens take memory for a few dozen, whatever
-// its length. A reference from peek() or next() stays valid while the cursor
-// moves fewer than kKept tokens on: a parser that must keep a token longer (across
-// a sub-expression) copies it.
+// Tokens are read as the parser reaches them into a ring of kRing slots, so a
+// statement's tokens take memory for a few dozen, whatever its length. A reference
+// from peek() or next() stays valid while the cursor moves fewer than kKept tokens
+// on (the parser looks at most a few tokens ahead, so a slot is reused only after
+// that): a parser that must keep a token longer (across a sub-expression) copies it.
 class TokenCursor {
  public:
   TokenCursor(std::string_view text, std::vector<std::string>* notices)
@@ -44,18 +45,31 @@ class TokenCursor {
 
  private:
   static constexpr size_t kKept = 16;
+  static constexpr size_t kRing = 64;  // a power of two, well above kKept + the look-ahead
+  static_assert(kRing >= 2 * kKept && (kRing & (kRing - 1)) == 0);
   mutable Tokenizer tokens_;
-  mutable std::deque<Token> window_;  // tokens base_, base_ + 1, ...
-  mutable size_t base_ = 0;
-  size_t at_ = 0;  // the current token's number in the statement
+  mutable std::array<Token, kRing> ring_;  // token i in ring_[i % kRing], for i < read_
+  mutable size_t read_ = 0;                // how many tokens have been read
+  mutable bool ended_ = false;             // the end token has been read
+  size_t at_ = 0;                          // the current token's number in the statement
 
-  // Token i of the statement (the end token for any i past it).
+  // Reads tokens up to token i, or to the end token.
+  const Token& read_to(size_t i) const {
+    while (read_ <= i && !ended_) {
+      Token& slot = ring_[read_ % kRing];
+      slot = tokens_.next();
+      ended_ = slot.kind == TokenKind::kEnd;
+      ++read_;
+    }
+    return ring_[std::min(i, read_ - 1) % kRing];
+  }
+
+  // Token i of the statement (the end token for any i past it). Called for every
+  // keyword and operator test, so the token already read is returned at once.
   const Token& token_at(size_t i) const {
-    if (i - base_ < window_.size()) return window_[i - base_];  // read already
-    while (base_ + window_.size() <= i &&
-           (window_.empty() || window_.back().kind != TokenKind::kEnd))
-      window_.push_back(tokens_.next());
-    return window_[std::min(i - base_, window_.size() - 1)];
+    if (i < read_) [[likely]]
+      return ring_[i % kRing];
+    return read_to(i);
   }
 
  protected:
@@ -73,10 +87,6 @@ class TokenCursor {
   const Token& next() {
     const Token& t = token_at(at_);
     if (t.kind != TokenKind::kEnd) ++at_;
-    while (at_ - base_ > kKept) {  // t, at at_ - 1, stays
-      window_.pop_front();
-      ++base_;
-    }
     return t;
   }
 
@@ -140,7 +150,7 @@ class TokenCursor {
   }
 
   std::string identifier() {
-    Token t = peek();
+    const Token& t = peek();
     if (t.kind != TokenKind::kIdentifier || (!t.quoted && is_reserved(t.text))) syntax_error();
     return next().text;
   }

@@ -120,10 +120,9 @@ btree::BuildStats build_index(Storage& storage, const RelationEntry& table,
   return stats;
 }
 
-int index_height(Storage& storage, const RelationEntry& table, const RelationEntry& index) {
+int index_height(Storage& storage, const RelationEntry& index) {
   PoolPageStore store(storage.pool(), storage.file(index), nullptr, 0);
-  btree::BTree tree = btree::BTree::open(store, index_def(table, index));
-  btree::MetaInfo meta = tree.meta();
+  const btree::MetaInfo meta = btree::BTree::read_meta(store, index.name);
   return meta.root == kInvalidBlock ? 0 : int(meta.level);
 }
 

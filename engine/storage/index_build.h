@@ -33,6 +33,6 @@ btree::BuildStats build_index(Storage& storage, const RelationEntry& table,
 
 // Height of a B-tree index as PostgreSQL counts it: the root's level (0 when
 // the root is a leaf; 2 for 10 M int4 keys).
-int index_height(Storage& storage, const RelationEntry& table, const RelationEntry& index);
+int index_height(Storage& storage, const RelationEntry& index);
 
 }  // namespace tp

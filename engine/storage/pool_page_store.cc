@@ -87,6 +87,7 @@ PoolPageStore::PoolPageStore(bufmgr::BufferPool& pool, aio::IoFile& file, DataDi
   // A descent holds at most a few pages at once (a split: the page, its new
   // sibling, the old right neighbour, a parent); 16 slots is ample to start.
   slots_.resize(16);
+  free_slots_.reserve(16);
   for (uint32_t i = 16; i > 0; --i) free_slots_.push_back(i - 1);
 }
 
