@@ -72,7 +72,7 @@ void IndexScanNode::do_open() {
     scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, first, params_.direction,
                                                params_.leaf_readahead && !params_.parallel);
   }
-  batch_.reset(params_.output.width(), kIndexBatchRows);
+  batch_.reset(params_.output.width(), 0);  // grown as rows come (room_for_next_row)
   batch_.shape = params_.output.shape();
 }
 
@@ -316,6 +316,7 @@ const RowBatch* IndexScanNode::do_next() {
       ++instr.rows_filtered;
       continue;
     }
+    batch_.room_for_next_row(cap);
     params_.output.read(tuple, tuple_len, batch_, scratch_);
   }
   if (batch_.count == 0) {

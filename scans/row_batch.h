@@ -22,6 +22,7 @@
 //   out.append(batch, i);                  // another batch takes a copy of row i
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -87,6 +88,16 @@ struct RowBatch {
     width = slots_per_row;
     if (values.size() < size_t(rows) * width) values.resize(size_t(rows) * width);
     clear_rows();
+  }
+  // Room for row `count`, doubling the batch's room up to `most` rows: a node that
+  // fills its batch row by row starts small, so a one-row lookup clears no room for
+  // hundreds.
+  void room_for_next_row(uint32_t most) {
+    const size_t need = size_t(count + 1) * width;
+    if (need <= values.size()) return;
+    const size_t rows = std::min<size_t>(most, std::max<size_t>(8, size_t(count) * 2));
+    values.resize(std::max(need, rows * width));
+    if (has_nulls) nulls.resize(values.size(), 0);
   }
   // Empties the batch, keeping its room.
   void clear_rows() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "engine/sql/identifier.h"
 #include "engine/storage/index_build.h"
@@ -75,19 +76,20 @@ void describe_from_indexes(PlanContext& ctx, const RelationEntry& table, int c,
 namespace {
 
 scans::IndexHandle open_over(bufmgr::BufferPool& pool, aio::IoFile& file,
-                             const bufmgr::ReadStreamConfig& stream, const btree::IndexDef& def,
+                             const bufmgr::ReadStreamConfig& stream, btree::IndexDef def,
                              const std::string& name) {
   auto h = std::make_shared<OpenIndex>();
   h->store = std::make_unique<PoolPageStore>(pool, file, nullptr, 0);
   h->store->set_stream_config(stream);  // leaf read-ahead's streams
-  h->tree.emplace(btree::BTree::open(*h->store, def));
+  h->tree.emplace(btree::BTree::open(*h->store, std::move(def)));
   scans::IndexHandle handle;
   handle.name = name;
   handle.tree = &*h->tree;
   handle.owner = h;
-  // Pool and file outlive the statement's plan, which is all a handle lives for.
-  handle.reopen = [&pool, &file, stream, def, name] {
-    return open_over(pool, file, stream, def, name);
+  // Pool and file outlive the statement's plan, which is all a handle lives for; the
+  // definition is the open tree's (sharing it spares every plan a copy).
+  handle.reopen = [&pool, &file, stream, h, name = handle.name] {
+    return open_over(pool, file, stream, h->tree->def(), name);
   };
   return handle;
 }

@@ -32,19 +32,6 @@ namespace {
 
 using ScanBuilder = std::function<std::unique_ptr<scans::ExecNode>()>;
 
-// The sequential scan's parameters over table `t` with the restriction `clauses`.
-scans::SeqScanParams seq_scan_params(const TableScan& t, const std::vector<Clause>& clauses) {
-  scans::SeqScanParams params;
-  params.relation = t.relation_text;
-  params.nblocks = BlockNumber(t.rel.pages);
-  params.stream = t.ctx.settings.stream;
-  params.output = t.output;
-  const std::vector<Clause> filter = order_qual_clauses(t.cs, clauses);
-  params.qual = scans::compile_qual(filter, t.layout);
-  params.filter_text = clauses_text(filter, t.rel);
-  return params;
-}
-
 class ScanChooser {
  public:
   ScanChooser(PlanContext& ctx, const ScanQuery& q)
@@ -284,8 +271,10 @@ class ScanChooser {
                                                   seq_scan_params(table(), q_.clauses));
     });
     if (!parallel_ok()) return;
-    // By value: a Gather over the partial path may be built after the chooser is gone.
-    auto params = [t = table(), clauses = q_.clauses] { return seq_scan_params(t, clauses); };
+    // Owned: a Gather over the partial path may be built after the chooser is gone.
+    // Shared: partial paths are copied as the planner weighs them.
+    auto inputs = std::make_shared<const SeqScanInputs>(SeqScanInputs{table(), q_.clauses});
+    auto params = [inputs] { return seq_scan_params(inputs->table, inputs->clauses); };
     if (std::optional<PartialScan> partial =
             partial_seq_scan(ctx_, rel_, rs_, all_quals_, std::move(params), width_))
       add_partial(std::move(*partial));

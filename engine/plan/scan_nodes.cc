@@ -59,6 +59,18 @@ std::unique_ptr<scans::BitmapNode> make_bitmap_tree(const TableScan& t, const Bi
 
 }  // namespace
 
+scans::SeqScanParams seq_scan_params(const TableScan& t, const std::vector<Clause>& clauses) {
+  scans::SeqScanParams params;
+  params.relation = t.relation_text;
+  params.nblocks = BlockNumber(t.rel.pages);
+  params.stream = t.ctx.settings.stream;
+  params.output = t.output;
+  const std::vector<Clause> filter = order_qual_clauses(t.cs, clauses);
+  params.qual = scans::compile_qual(filter, t.layout);
+  params.filter_text = clauses_text(filter, t.rel);
+  return params;
+}
+
 scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec& spec) {
   const PlannerSettings& s = t.ctx.settings;
   const RelationEntry& index = *spec.index;

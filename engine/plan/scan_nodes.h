@@ -20,6 +20,7 @@
 #include "engine/plan/plan_context.h"
 #include "scans/bitmap_scan.h"
 #include "scans/index_scan.h"
+#include "scans/seq_scan.h"
 
 namespace tp {
 
@@ -46,6 +47,14 @@ struct IndexPathSpec {
   // A parameterized path: the Nested Loop's parameters its `column = $param` clauses read.
   const scans::ExecParams* params = nullptr;
 };
+
+// What a sequential scan's parameters are made from: the table and its restriction.
+struct SeqScanInputs {
+  TableScan table;
+  std::vector<Clause> clauses;
+};
+// The sequential scan's parameters over table `t` with the restriction `clauses`.
+scans::SeqScanParams seq_scan_params(const TableScan& t, const std::vector<Clause>& clauses);
 
 scans::IndexScanParams index_scan_params(const TableScan& t, const IndexPathSpec& spec);
 std::unique_ptr<scans::ExecNode> make_index_scan(const TableScan& t, const IndexPathSpec& spec);
