@@ -169,6 +169,28 @@ bool CopyInParser::text_fields(std::string_view line) {
   if (line == "\\.") return false;
   const char delim = copy_.delimiter[0];
   size_t n = 0;  // fields read; fields_ keeps its strings' buffers from row to row
+  if (std::memchr(line.data(), '\\', line.size()) == nullptr) {
+    // The usual line, without escapes: fields split at each delimiter (memchr's
+    // vector search), each copied into last row's buffer.
+    size_t p = 0;
+    for (;;) {
+      const void* found = std::memchr(line.data() + p, delim, line.size() - p);
+      const size_t end = found ? size_t(static_cast<const char*>(found) - line.data()) : line.size();
+      if (n == fields_.size()) fields_.emplace_back();
+      std::optional<std::string>& field = fields_[n++];
+      const std::string_view raw = line.substr(p, end - p);
+      if (raw == copy_.null_string)
+        field.reset();
+      else if (field)
+        field->assign(raw);
+      else
+        field.emplace(raw);
+      if (!found) break;
+      p = end + 1;
+    }
+    fields_.resize(n);
+    return true;
+  }
   size_t p = 0;
   for (;;) {
     const size_t start = p;
