@@ -304,7 +304,11 @@ class ScanChooser {
     return parallel_divisor(workers, settings_.parallel_leader_participation);
   }
 
-  TableScan table() const { return {ctx_, rel_, cs_, rs_, relation_text(), output_, width_}; }
+  // Built once, when first wanted: every scan builder and candidate reads it.
+  const TableScan& table() const {
+    if (!table_) table_.emplace(TableScan{ctx_, rel_, cs_, rs_, relation_text(), output_, width_});
+    return *table_;
+  }
 
   // Whether a scan of index `keys` returns rows in the wanted order (`backward` says
   // which way), or how many leading sort keys it gives (engine/plan/incremental_sort.h).
@@ -549,6 +553,7 @@ class ScanChooser {
   const ScanQuery& q_;
   const RelationEntry& rel_;
   const QualCost all_quals_;
+  mutable std::optional<TableScan> table_;  // table()'s
   std::optional<TableStats> stats_;  // view_ points into it
   RelationStatsView view_;
   RelSize rs_;
