@@ -64,6 +64,8 @@ for _ in $(seq 1 "$rounds"); do
   pg_copy+=("$(seconds pgq "\\copy t FROM '$file'")")
   tp_insert+=("$(seconds tp "INSERT INTO t SELECT i, i % 1000, 'filler-' || i FROM generate_series(1, $rows) s(i)")")
 done
+echo "runs (s): tidepool COPY ${tp_copy[*]}; PostgreSQL COPY ${pg_copy[*]}; INSERT ... SELECT ${tp_insert[*]}" |
+  sed 's/\([0-9]\.[0-9][0-9]\)[0-9]*/\1/g'
 c=$(printf '%s\n' "${tp_copy[@]}" | best)
 p=$(printf '%s\n' "${pg_copy[@]}" | best)
 i=$(printf '%s\n' "${tp_insert[@]}" | best)

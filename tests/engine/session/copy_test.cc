@@ -182,6 +182,45 @@ TEST_F(Copy, EscapedDelimitersEmptyFieldsAndNullStrings) {
   EXPECT_EQ(scalar(s_, "SELECT count(*) FROM ct"), "5");
 }
 
+// A COPY of many chunks: every row arrives in order, and an error far into the data,
+// from the parser, a type's input function or the table, names its line and leaves
+// the table as it was.
+TEST_F(Copy, ALargeCopyIsParsedAheadAndFailsAtTheRightLine) {
+  s_.execute("CREATE TABLE big (id int PRIMARY KEY, v text)");
+  auto lines = [](int from, int to) {
+    std::string data;
+    for (int i = from; i <= to; ++i)
+      data += std::to_string(i) + "\tvalue number " + std::to_string(i) + "\n";
+    return data;
+  };
+  const size_t chunk = 65536;
+  run("COPY big FROM STDIN", lines(1, 200000), chunk);
+  EXPECT_EQ(last_tag_, "COPY 200000");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM big"), "200000");
+  EXPECT_EQ(scalar(s_, "SELECT sum(id) FROM big"), "20000100000");
+  EXPECT_EQ(scalar(s_, "SELECT v FROM big WHERE id = 123456"), "value number 123456");
+  // A value the type refuses, at line 150,001 of 200,001.
+  std::string data = lines(200001, 350000) + "oops\tx\n" + lines(350001, 400000);
+  Error bad = error_in("COPY big FROM STDIN", data);
+  EXPECT_EQ(bad.sqlstate(), "22P02");
+  EXPECT_EQ(bad.context(), "COPY big, line 150001, column id: \"oops\"");
+  // A malformed line (the parser's own error).
+  data = lines(200001, 300000) + "1\n" + lines(300001, 310000);
+  bad = error_in("COPY big FROM STDIN", data);
+  EXPECT_EQ(bad.sqlstate(), "22P04");
+  EXPECT_EQ(bad.context(), "COPY big, line 100001");
+  // A duplicate key before a bad value further on: the first error by line is reported.
+  data = lines(200001, 260000) + "5\tagain\n" + lines(260001, 300000) + "oops\tx\n";
+  bad = error_in("COPY big FROM STDIN", data);
+  EXPECT_EQ(bad.sqlstate(), "23505");
+  EXPECT_EQ(bad.context(), "COPY big, line 60001");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM big"), "200000");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM big WHERE id > 200000"), "0");
+  // The table takes rows again after the failures.
+  run("COPY big FROM STDIN", lines(200001, 200010), chunk);
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM big"), "200010");
+}
+
 TEST_F(Copy, NotNullAndAddPrimaryKey) {
   s_.execute("CREATE TABLE k (id int NOT NULL, v text)");
   EXPECT_EQ(error_of(s_, "INSERT INTO k VALUES (NULL, 'x')"),
