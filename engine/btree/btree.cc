@@ -69,9 +69,8 @@ int choose_split_point(const TupleLayout& layout, const SplitItems& item, bool l
 // The error every corrupted index page gets (BTree::corrupt, read_metapage).
 [[noreturn]] void throw_corrupt_page(const std::string& index, BlockNumber block,
                                      const std::string& what) {
-  throw Error(
-      "index \"" + index + "\" contains a corrupted page at block " + std::to_string(block),
-      what, "Please REINDEX it.")
+  throw Error("index \"" + index + "\" contains a corrupted page at block " + std::to_string(block),
+              what, "Please REINDEX it.")
       .with_sqlstate(sqlstate::kIndexCorrupted);
 }
 

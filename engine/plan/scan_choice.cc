@@ -261,7 +261,6 @@ class ScanChooser {
     return sql::quote_identifier(rel_.name) + (q_.alias.empty() ? "" : " " + q_.alias);
   }
 
-
   // The sequential scan, and its partial path (create_plain_partial_paths) first in
   // the partial list, as PostgreSQL makes them before any index path.
   void consider_seq_scan() {
@@ -554,7 +553,7 @@ class ScanChooser {
   const RelationEntry& rel_;
   const QualCost all_quals_;
   mutable std::optional<TableScan> table_;  // table()'s
-  std::optional<TableStats> stats_;  // view_ points into it
+  std::optional<TableStats> stats_;         // view_ points into it
   RelationStatsView view_;
   RelSize rs_;
   scans::TupleReader output_;

@@ -175,7 +175,8 @@ bool CopyInParser::text_fields(std::string_view line) {
     size_t p = 0;
     for (;;) {
       const void* found = std::memchr(line.data() + p, delim, line.size() - p);
-      const size_t end = found ? size_t(static_cast<const char*>(found) - line.data()) : line.size();
+      const size_t end =
+          found ? size_t(static_cast<const char*>(found) - line.data()) : line.size();
       if (n == fields_.size()) fields_.emplace_back();
       std::optional<std::string>& field = fields_[n++];
       const std::string_view raw = line.substr(p, end - p);
