@@ -165,27 +165,35 @@ void CopyInParser::text_rows(const RowFn& row, bool at_end) {
   }
 }
 
+namespace {
+
+// A text field without escapes: NULL, or its bytes copied into last row's buffer.
+void plain_field(std::optional<std::string>& field, std::string_view raw,
+                 const std::string& null_string) {
+  if (raw == null_string)
+    field.reset();
+  else if (field)
+    field->assign(raw);
+  else
+    field.emplace(raw);
+}
+
+}  // namespace
+
 bool CopyInParser::text_fields(std::string_view line) {
   if (line == "\\.") return false;
   const char delim = copy_.delimiter[0];
   size_t n = 0;  // fields read; fields_ keeps its strings' buffers from row to row
   if (std::memchr(line.data(), '\\', line.size()) == nullptr) {
     // The usual line, without escapes: fields split at each delimiter (memchr's
-    // vector search), each copied into last row's buffer.
+    // vector search).
     size_t p = 0;
     for (;;) {
       const void* found = std::memchr(line.data() + p, delim, line.size() - p);
       const size_t end =
           found ? size_t(static_cast<const char*>(found) - line.data()) : line.size();
       if (n == fields_.size()) fields_.emplace_back();
-      std::optional<std::string>& field = fields_[n++];
-      const std::string_view raw = line.substr(p, end - p);
-      if (raw == copy_.null_string)
-        field.reset();
-      else if (field)
-        field->assign(raw);
-      else
-        field.emplace(raw);
+      plain_field(fields_[n++], line.substr(p, end - p), copy_.null_string);
       if (!found) break;
       p = end + 1;
     }
@@ -208,13 +216,7 @@ bool CopyInParser::text_fields(std::string_view line) {
       else if (high_escape)
         sql::verify_utf8(*field);
     } else {
-      const std::string_view raw = line.substr(start, p - start);
-      if (raw == copy_.null_string)
-        field.reset();
-      else if (field)
-        field->assign(raw);  // the usual field: no escapes, into last row's buffer
-      else
-        field.emplace(raw);
+      plain_field(field, line.substr(start, p - start), copy_.null_string);
       ++p;  // past the delimiter, or past the line's end
     }
     if (p > line.size()) {
