@@ -28,25 +28,9 @@ pg_check
 pgbench=$pg/pgbench
 work=$dir/work
 mkdir -p "$work"
-tp_dir=$dir/tidepool
 cores=$(nproc)
 
-# PostgreSQL on 127.0.0.1 as well: a Unix socket would spare it what TCP costs tidepool.
-pg_create
-pg_stop
-as_pg "$pg/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w \
-  -o "-c listen_addresses=127.0.0.1 -c unix_socket_directories=$pgdir -p $port -c autovacuum=off -c jit=off -c shared_buffers=$pg_buffers -c max_connections=40" \
-  start >/dev/null
-pg_port=$port
-server_pid=""
-. "$root/bench/server_lib.sh"
-cleanup() { stop_server; pg_cleanup; }
-trap cleanup EXIT
-dir_saved=$dir
-dir=$tp_dir
-start_server --set shared_buffers=$pg_buffers --max-connections 40
-dir=$dir_saved
-tp_port=$port
+pg_and_tidepool_on_loopback -c max_connections=40 -- --max-connections 40
 
 setup=(-c "CREATE TABLE t (a int PRIMARY KEY, b int) WITH (fillfactor = 10)"
   -c "INSERT INTO t SELECT i, i FROM generate_series(1, $rows) s(i)" -c "VACUUM ANALYZE t")

@@ -21,20 +21,7 @@ pg_check
 work=$dir/work
 mkdir -p "$work"
 
-pg_create
-pg_stop
-as_pg "$pg/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w \
-  -o "-c listen_addresses=127.0.0.1 -c unix_socket_directories=$pgdir -p $port -c autovacuum=off -c jit=off -c shared_buffers=$pg_buffers" \
-  start >/dev/null
-pg_port=$port
-. "$root/bench/server_lib.sh"
-cleanup() { stop_server; pg_cleanup; }
-trap cleanup EXIT
-dir_saved=$dir
-dir=$dir/tidepool
-start_server --set shared_buffers=$pg_buffers
-dir=$dir_saved
-tp_port=$port
+pg_and_tidepool_on_loopback
 
 file=$work/rows.txt
 awk -v n="$rows" 'BEGIN { for (i = 1; i <= n; i++) printf "%d\t%d\tfiller-%d\n", i, i % 1000, i }' >"$file"
@@ -64,8 +51,9 @@ for _ in $(seq 1 "$rounds"); do
   pg_copy+=("$(seconds pgq "\\copy t FROM '$file'")")
   tp_insert+=("$(seconds tp "INSERT INTO t SELECT i, i % 1000, 'filler-' || i FROM generate_series(1, $rows) s(i)")")
 done
-echo "runs (s): tidepool COPY ${tp_copy[*]}; PostgreSQL COPY ${pg_copy[*]}; INSERT ... SELECT ${tp_insert[*]}" |
-  sed 's/\([0-9]\.[0-9][0-9]\)[0-9]*/\1/g'
+runs() { printf ' %.2f' "$@"; }
+echo "runs (s): tidepool COPY$(runs "${tp_copy[@]}"); PostgreSQL COPY$(runs "${pg_copy[@]}");" \
+  "INSERT ... SELECT$(runs "${tp_insert[@]}")"
 c=$(printf '%s\n' "${tp_copy[@]}" | best)
 p=$(printf '%s\n' "${pg_copy[@]}" | best)
 i=$(printf '%s\n' "${tp_insert[@]}" | best)
