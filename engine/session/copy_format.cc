@@ -1,7 +1,12 @@
 #include "engine/session/copy_format.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "engine/core/error.h"
 #include "engine/sql/lexer.h"
@@ -111,14 +116,19 @@ void CopyInParser::finish(const RowFn& row) {
 void CopyInParser::compact() {
   if (at_ < (64u << 10) || at_ < buf_.size() / 2) return;
   buf_.erase(0, at_);
-  scanned_ -= at_;
+  scanned_ = scanned_ > at_ ? scanned_ - at_ : 0;
   at_ = 0;
 }
 
-void CopyInParser::check_width() const {
+void CopyInParser::width_error() const {
   if (fields_.size() > names_.size()) throw bad_copy("extra data after last expected column");
-  if (fields_.size() < names_.size())
-    throw bad_copy("missing data for column \"" + names_[fields_.size()] + "\"");
+  throw bad_copy("missing data for column \"" + names_[fields_.size()] + "\"");
+}
+
+std::string& CopyInParser::undone(size_t n) {
+  while (undone_.size() <= n) undone_.emplace_back();
+  undone_[n].clear();
+  return undone_[n];
 }
 
 void CopyInParser::header_line(std::string_view line, bool csv) {
@@ -138,14 +148,34 @@ void CopyInParser::header_line(std::string_view line, bool csv) {
                      "\"");
     if (*fields_[i] != names_[i])
       throw bad_copy("column name mismatch in header line field " + std::to_string(i + 1) +
-                     ": got \"" + *fields_[i] + "\", expected \"" + names_[i] + "\"");
+                     ": got \"" + std::string(*fields_[i]) + "\", expected \"" + names_[i] + "\"");
   }
 }
 
 void CopyInParser::text_rows(const RowFn& row, bool at_end) {
   while (!ended_ && at_ < buf_.size()) {
-    size_t nl = buf_.find('\n', at_);
-    if (nl == std::string::npos && !at_end) return;
+    // scanned_ > at_: the line is longer than what has come of it so far, and the
+    // buffer up to scanned_ is known to hold no newline (so it is not read again).
+    if (header_done_ && scanned_ <= at_) {
+      size_t nl = 0;
+      const PlainLine plain = split_plain_line(nl);
+      if (plain == PlainLine::kNoNewline && !at_end) {
+        scanned_ = buf_.size();
+        return;
+      }
+      if (plain == PlainLine::kSplit) {
+        at_ = nl + 1;
+        ++line_;
+        check_width();
+        row(fields_);
+        continue;
+      }
+    }
+    size_t nl = buf_.find('\n', std::max(at_, scanned_));
+    if (nl == std::string::npos && !at_end) {
+      scanned_ = buf_.size();
+      return;
+    }
     const size_t end = nl == std::string::npos ? buf_.size() : nl;
     std::string_view line(buf_.data() + at_, end - at_);
     at_ = nl == std::string::npos ? buf_.size() : nl + 1;
@@ -167,56 +197,88 @@ void CopyInParser::text_rows(const RowFn& row, bool at_end) {
 
 namespace {
 
-// A text field without escapes: NULL, or its bytes copied into last row's buffer.
-void plain_field(std::optional<std::string>& field, std::string_view raw,
-                 const std::string& null_string) {
-  if (raw == null_string)
-    field.reset();
-  else if (field)
-    field->assign(raw);
-  else
-    field.emplace(raw);
+// Where, among 16 bytes, the text format's line splitter must stop: a bit per byte.
+struct ByteMarks {
+  uint32_t newline = 0;
+  uint32_t delimiter = 0;
+  uint32_t other = 0;  // a backslash, a NUL or a byte beyond ASCII
+};
+
+// The marks of the `n` (at most 16) bytes at `p`: SSE2 compares 16 at once (every
+// x86-64 has it); elsewhere a byte at a time.
+ByteMarks mark_bytes(const char* p, size_t n, char delimiter) {
+  ByteMarks m;
+#if defined(__SSE2__)
+  alignas(16) char tail[16] = {};
+  if (n < 16) p = static_cast<const char*>(std::memcpy(tail, p, n));
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const auto is = [&](char c) {
+    return uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c))));
+  };
+  const uint32_t valid = n < 16 ? (1u << n) - 1 : 0xFFFFu;
+  m.newline = is('\n') & valid;
+  m.delimiter = is(delimiter) & valid;
+  m.other = (is('\\') | is('\0') | uint32_t(_mm_movemask_epi8(v))) & valid;
+#else
+  for (size_t i = 0; i < n; ++i) {
+    const char c = p[i];
+    m.newline |= uint32_t(c == '\n') << i;
+    m.delimiter |= uint32_t(c == delimiter) << i;
+    m.other |= uint32_t(c == '\\' || c == '\0' || (uint8_t(c) & 0x80)) << i;
+  }
+#endif
+  return m;
 }
 
 }  // namespace
 
+CopyInParser::PlainLine CopyInParser::split_plain_line(size_t& newline) {
+  const char* const data = buf_.data();
+  const size_t size = buf_.size();
+  size_t n = 0, start = at_;
+  for (size_t p = at_; p < size; p += 16) {
+    const ByteMarks m = mark_bytes(data + p, std::min<size_t>(16, size - p), copy_.delimiter[0]);
+    // The bytes before the line's newline (all of them when it is further on).
+    const uint32_t before = m.newline ? (m.newline & (~m.newline + 1)) - 1 : ~0u;
+    if ((m.other & before) != 0) return PlainLine::kOther;
+    for (uint32_t d = m.delimiter & before; d != 0; d &= d - 1) {
+      const size_t at = p + size_t(std::countr_zero(d));
+      plain_field(n++, std::string_view(data + start, at - start));
+      start = at + 1;
+    }
+    if (m.newline) {
+      newline = p + size_t(std::countr_zero(m.newline));
+      if (newline > at_ && data[newline - 1] == '\r') return PlainLine::kOther;
+      plain_field(n++, std::string_view(data + start, newline - start));
+      fields_.resize(n);
+      return PlainLine::kSplit;
+    }
+  }
+  return PlainLine::kNoNewline;
+}
+
 bool CopyInParser::text_fields(std::string_view line) {
   if (line == "\\.") return false;
   const char delim = copy_.delimiter[0];
-  size_t n = 0;  // fields read; fields_ keeps its strings' buffers from row to row
-  if (std::memchr(line.data(), '\\', line.size()) == nullptr) {
-    // The usual line, without escapes: fields split at each delimiter (memchr's
-    // vector search).
-    size_t p = 0;
-    for (;;) {
-      const void* found = std::memchr(line.data() + p, delim, line.size() - p);
-      const size_t end =
-          found ? size_t(static_cast<const char*>(found) - line.data()) : line.size();
-      if (n == fields_.size()) fields_.emplace_back();
-      plain_field(fields_[n++], line.substr(p, end - p), copy_.null_string);
-      if (!found) break;
-      p = end + 1;
-    }
-    fields_.resize(n);
-    return true;
-  }
-  size_t p = 0;
+  size_t n = 0, p = 0;
   for (;;) {
     const size_t start = p;
     while (p < line.size() && line[p] != delim && line[p] != '\\') ++p;
-    if (n == fields_.size()) fields_.emplace_back();
-    std::optional<std::string>& field = fields_[n++];
     if (p < line.size() && line[p] == '\\') {
-      // Escapes, an escaped delimiter among them, which is data: read the field again.
+      // Escapes, an escaped delimiter among them (data): the field is read again with
+      // its escapes undone.
       bool high_escape = false;
-      if (field) field->clear();
-      p = unescape_text_field(line, start, delim, field ? *field : field.emplace(), high_escape);
-      if (line.substr(start, std::min(p - 1, line.size()) - start) == copy_.null_string)
-        field.reset();
-      else if (high_escape)
-        sql::verify_utf8(*field);
+      std::string& value = undone(n);
+      p = unescape_text_field(line, start, delim, value, high_escape);
+      // The NULL string is matched before escapes are undone, as PostgreSQL does.
+      if (line.substr(start, std::min(p - 1, line.size()) - start) == copy_.null_string) {
+        set_field(n++, std::nullopt);
+      } else {
+        if (high_escape) sql::verify_utf8(value);
+        set_field(n++, value);
+      }
     } else {
-      plain_field(field, line.substr(start, p - start), copy_.null_string);
+      plain_field(n++, line.substr(start, p - start));
       ++p;  // past the delimiter, or past the line's end
     }
     if (p > line.size()) {
@@ -280,13 +342,22 @@ void CopyInParser::csv_rows(const RowFn& row, bool at_end) {
 }
 
 void CopyInParser::csv_fields(std::string_view r) {
-  fields_.clear();
   const char delim = copy_.delimiter[0], quote = copy_.quote[0], escape = copy_.escape[0];
+  size_t n = 0;
   size_t p = 0;
   for (;;) {
     const size_t raw_start = p;
-    std::string value;
-    bool saw_quote = false, in_quote = false, last = true;
+    // The usual field, without quotes, views the record.
+    while (p < r.size() && r[p] != delim && r[p] != quote) ++p;
+    if (p == r.size() || r[p] == delim) {
+      plain_field(n++, r.substr(raw_start, p - raw_start));
+      if (p++ == r.size()) break;
+      continue;
+    }
+    // Quotes: the field is read again into a copy without them.
+    std::string& value = undone(n);
+    p = raw_start;
+    bool in_quote = false, last = true;
     while (p < r.size()) {
       const char c = r[p++];
       if (!in_quote) {
@@ -295,7 +366,7 @@ void CopyInParser::csv_fields(std::string_view r) {
           break;
         }
         if (c == quote) {
-          in_quote = saw_quote = true;
+          in_quote = true;
           continue;
         }
         value.push_back(c);
@@ -313,13 +384,10 @@ void CopyInParser::csv_fields(std::string_view r) {
       value.push_back(c);
     }
     if (in_quote) throw bad_copy("unterminated CSV quoted field");
-    const size_t raw_end = last ? p : p - 1;
-    if (!saw_quote && r.substr(raw_start, raw_end - raw_start) == copy_.null_string)
-      fields_.emplace_back(std::nullopt);
-    else
-      fields_.emplace_back(std::move(value));
-    if (last) return;
+    set_field(n++, value);  // a quoted field is never NULL
+    if (last) break;
   }
+  fields_.resize(n);
 }
 
 void CopyInParser::binary_rows(const RowFn& row, bool at_end) {
@@ -369,7 +437,7 @@ void CopyInParser::binary_rows(const RowFn& row, bool at_end) {
         whole = false;
         break;
       }
-      fields_.emplace_back(buf_.substr(p, size_t(len)));
+      fields_.emplace_back(std::string_view(buf_).substr(p, size_t(len)));
       p += size_t(len);
     }
     if (!whole) return;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -27,9 +28,11 @@ namespace tp {
 
 class CopyInParser {
  public:
-  // A row's fields: text (text, CSV: before the type's input function) or the binary
-  // value's bytes; nullopt for NULL.
-  using Fields = std::vector<std::optional<std::string>>;
+  // A row's fields: text (text, CSV: before the type's input function, its encoding
+  // checked) or the binary value's bytes; nullopt for NULL. Each views the parser's
+  // buffer (or, for a field whose escapes or quotes were undone, the parser's copy of
+  // it) and lasts until the row function returns.
+  using Fields = std::vector<std::optional<std::string_view>>;
   using RowFn = std::function<void(const Fields&)>;
 
   // `names`: the columns being read, in order (their count is the row's width; HEADER
@@ -46,10 +49,31 @@ class CopyInParser {
   void text_rows(const RowFn& row, bool at_end);
   void csv_rows(const RowFn& row, bool at_end);
   void binary_rows(const RowFn& row, bool at_end);
+  // The usual text line, plain ASCII without a backslash: split into fields_ in one pass,
+  // sixteen bytes at a time. kSplit: `newline` is where it ends; kOther: the line needs
+  // text_fields; kNoNewline: the line's end is not in the buffer yet.
+  enum class PlainLine { kSplit, kOther, kNoNewline };
+  PlainLine split_plain_line(size_t& newline);
   // One text line's fields, or false for the end marker `\.`.
   bool text_fields(std::string_view line);
   void csv_fields(std::string_view record);
-  void check_width() const;
+  void check_width() const {
+    if (fields_.size() != names_.size()) width_error();
+  }
+  [[noreturn]] void width_error() const;
+  // Field `n` of this row: `field`, or made from `raw` (NULL when it spells the NULL
+  // string).
+  void set_field(size_t n, std::optional<std::string_view> field) {
+    if (n == fields_.size())
+      fields_.push_back(field);
+    else
+      fields_[n] = field;
+  }
+  void plain_field(size_t n, std::string_view raw) {
+    set_field(n, raw == copy_.null_string ? std::nullopt : std::optional(raw));
+  }
+  // Room for field `n`'s text after its escapes or quotes are undone.
+  std::string& undone(size_t n);
   void header_line(std::string_view line, bool csv);
   void compact();
 
@@ -57,12 +81,13 @@ class CopyInParser {
   std::vector<std::string> names_;
   std::string buf_;
   size_t at_ = 0;             // the first byte not consumed
-  size_t scanned_ = 0;        // CSV: how far the current record has been scanned
+  size_t scanned_ = 0;        // how far the current record (line) has been scanned
   bool in_quote_ = false;     // CSV: the scan is inside quotes
   bool header_done_ = false;  // the header line (or binary's header) is behind
   bool ended_ = false;        // the end marker (or binary's trailer) was read
   uint64_t line_ = 0;
   Fields fields_;
+  std::deque<std::string> undone_;  // fields whose escapes were undone (a deque: stable)
 };
 
 // One row in COPY TO's text or CSV format, its newline included, appended to `out`.

@@ -330,18 +330,20 @@ ResultSet Session::copy_from(const sql::CopyStmt& c, const RelationEntry& table,
           for (size_t col = 0; col < ncols; ++col) isnull[col] = true;
           for (size_t f = 0; f < fields.size(); ++f) {
             const size_t col = column_of[f];
+            if (!fields[f]) continue;
             const Column& column = table.columns[col];
-            isnull[col] = !fields[f].has_value();
-            if (isnull[col]) continue;
+            isnull[col] = false;
             try {
               if (binary)
                 values[col] = datum_recv(column.type, column.typmod, *fields[f]);
+              else if (column.type == TypeId::kText)
+                values[col].set_varlena(*fields[f]);  // the parser checked its encoding
               else
                 datum_in_to(values[col], column.type, column.typmod, *fields[f], now);
             } catch (Error& e) {
-              throw e.with_context("COPY " + table.name + ", line " +
-                                   std::to_string(parser.line()) + ", column " + column.name +
-                                   (binary ? std::string() : ": \"" + *fields[f] + "\""));
+              throw e.with_context(
+                  "COPY " + table.name + ", line " + std::to_string(parser.line()) + ", column " +
+                  column.name + (binary ? std::string() : ": \"" + std::string(*fields[f]) + "\""));
             }
             datums[col] = values[col].datum();
           }

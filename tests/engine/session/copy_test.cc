@@ -182,6 +182,56 @@ TEST_F(Copy, EscapedDelimitersEmptyFieldsAndNullStrings) {
   EXPECT_EQ(scalar(s_, "SELECT count(*) FROM ct"), "5");
 }
 
+// The text format's plain lines are split sixteen bytes at a time, the others (escapes,
+// bytes beyond ASCII, a CR before the newline, a line longer than what has come) a
+// byte at a time. Rows of every kind, fields ending on and around the 16-byte marks,
+// fed in chunks of every small size: each load reads back (COPY TO, which writes
+// PostgreSQL's canonical text) as the data was written, and CSV too.
+TEST_F(Copy, EveryKindOfLineReadsBackAtEveryChunkSize) {
+  s_.execute("CREATE TABLE r (a int, b text, c text)");
+  const std::vector<std::string> values = {"",
+                                           "x",
+                                           std::string(14, 'p'),
+                                           std::string(15, 'q'),
+                                           std::string(16, 'r'),
+                                           std::string(17, 's'),
+                                           "caf\xc3\xa9 \xe2\x82\xac",
+                                           "tab\\there",
+                                           "new\\nline",
+                                           "\\\\N",
+                                           "back\\\\slash",
+                                           std::string(3000, 'L')};
+  std::string canonical, sent;  // what COPY TO writes; what is sent (some lines end CRLF)
+  int id = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    for (size_t j = 0; j < values.size(); ++j) {
+      const std::string b = (i + j) % 7 == 6 ? "\\N" : values[i];
+      const std::string line = std::to_string(++id) + "\t" + b + "\t" + values[j];
+      canonical += line + "\n";
+      sent += line + (id % 3 == 0 ? "\r\n" : "\n");
+    }
+  }
+  for (size_t chunk : {1, 2, 3, 5, 15, 16, 17, 31, 4096, 1 << 20}) {
+    s_.execute("TRUNCATE r");
+    run("COPY r FROM STDIN", sent, chunk);
+    EXPECT_EQ(last_tag_, "COPY " + std::to_string(id)) << chunk;
+    EXPECT_EQ(run("COPY r TO STDOUT").out, canonical) << "chunk " << chunk;
+  }
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM r WHERE b IS NULL"), "20");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM r WHERE c = '\\N'"), "12");
+  const std::string csv = run("COPY r TO STDOUT (FORMAT csv)").out;
+  for (size_t chunk : {1, 7, 16, 4096}) {
+    s_.execute("TRUNCATE r");
+    run("COPY r FROM STDIN (FORMAT csv)", csv, chunk);
+    EXPECT_EQ(run("COPY r TO STDOUT").out, canonical) << "csv chunk " << chunk;
+  }
+  // A NUL byte is refused wherever it is, with its line.
+  const Error nul =
+      error_in("COPY r FROM STDIN", "1\tok\tok\n2\tn" + std::string(1, '\0') + "ul\tx\n");
+  EXPECT_EQ(nul.sqlstate(), "22021");
+  EXPECT_EQ(nul.context(), "COPY r, line 2");
+}
+
 // A COPY of many chunks: every row arrives in order, and an error far into the data,
 // from the parser, a type's input function or the table, names its line and leaves
 // the table as it was.
