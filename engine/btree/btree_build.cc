@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <optional>
 
 #include "engine/core/datum_ops.h"
 #include "engine/core/huge_page_allocator.h"
@@ -515,18 +516,29 @@ BuildStats BTreeBuilder::write(const BuildProgressFn& progress, const BuildInter
   KeyValues key, previous;
   Tid tid;
   if (def_.unique) {
+    // Entries are sorted by key, then TID: in a run of equal keys the second entry is
+    // the first to repeat it; of those, the one with the lowest TID is reported.
+    std::optional<size_t> repeated;
+    bool in_run = false;
     for (size_t i = 0; i < total; ++i) {
       entries_->get(i, key, tid);
       // NULLs are distinct from each other: a key holding one never duplicates.
-      if (i > 0 && !key.has_null() && keys_equal(layout_, key, previous)) {
-        std::string columns;
-        for (size_t c = 0; c < def_.columns.size(); ++c)
-          columns += (c > 0 ? ", " : "") + def_.columns[c].name;
-        throw Error("could not create unique index \"" + def_.name + "\"",
-                    "Key (" + columns + ")=" + format_key(layout_, key) + " is duplicated.")
-            .with_sqlstate(sqlstate::kUniqueViolation);
+      const bool equal = i > 0 && !key.has_null() && keys_equal(layout_, key, previous);
+      if (equal && !in_run && (!repeated || tid < repeated_tid_)) {
+        repeated = i;
+        repeated_tid_ = tid;
       }
+      in_run = equal;
       previous = key;
+    }
+    if (repeated) {
+      entries_->get(*repeated, key, tid);
+      std::string columns;
+      for (size_t c = 0; c < def_.columns.size(); ++c)
+        columns += (c > 0 ? ", " : "") + def_.columns[c].name;
+      throw Error("could not create unique index \"" + def_.name + "\"",
+                  "Key (" + columns + ")=" + format_key(layout_, key) + " is duplicated.")
+          .with_sqlstate(sqlstate::kUniqueViolation);
     }
   }
 

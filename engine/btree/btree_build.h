@@ -75,12 +75,16 @@ class BTreeBuilder {
   void add(const KeyValues& key, Tid tid);
 
   // Sorts and writes the index. A unique index with equal keys throws
-  // tp::Error "could not create unique index" before any page is written.
+  // tp::Error "could not create unique index" before any page is written, naming
+  // the key of the entry that repeats an earlier one with the lowest TID (the first
+  // row by insertion order that a row-at-a-time insert would refuse).
   // `progress` (optional) is called when sorting starts, about every 1% of
   // the loading, and at the end. `interrupt` (optional) may throw to cancel.
   BuildStats finish(const BuildProgressFn& progress = {}, const BuildInterruptFn& interrupt = {});
 
   BuilderState state() const { return state_; }
+  // After finish() threw for equal keys: the TID of the entry it named.
+  Tid repeated_tid() const { return repeated_tid_; }
 
  private:
   void set_state(BuilderState next);
@@ -92,6 +96,7 @@ class BTreeBuilder {
   std::unique_ptr<SortBuffer> entries_;
   bool typed_entries_ = false;  // entries_ holds Datums and NULLs (TypedSortBuffer)
   BuilderState state_ = BuilderState::kCollecting;
+  Tid repeated_tid_;
 };
 
 // Convenience for tests: builds from an unsorted list of entries.

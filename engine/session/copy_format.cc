@@ -101,7 +101,9 @@ void CopyInParser::finish(const RowFn& row) {
       break;
     case sql::CopyStmt::Format::kCsv:
       if (in_quote_ && at_ < buf_.size()) {
-        ++line_;
+        const std::string_view record(buf_.data() + at_, buf_.size() - at_);
+        line_ += 1 + csv_inner_lines(record);
+        line_text_ = record;
         throw bad_copy("unterminated CSV quoted field");
       }
       csv_rows(row, true);
@@ -164,10 +166,11 @@ void CopyInParser::text_rows(const RowFn& row, bool at_end) {
         return;
       }
       if (plain == PlainLine::kSplit) {
+        line_text_ = std::string_view(buf_.data() + at_, nl - at_);
         at_ = nl + 1;
         ++line_;
         check_width();
-        row(fields_);
+        emit(row);
         continue;
       }
     }
@@ -182,8 +185,10 @@ void CopyInParser::text_rows(const RowFn& row, bool at_end) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     ++line_;
     sql::verify_utf8(line);
+    line_text_ = line;
     if (!header_done_) {
       header_line(line, false);
+      line_text_.reset();
       continue;
     }
     if (!text_fields(line)) {
@@ -191,8 +196,31 @@ void CopyInParser::text_rows(const RowFn& row, bool at_end) {
       return;
     }
     check_width();
-    row(fields_);
+    emit(row);
   }
+}
+
+void CopyInParser::emit(const RowFn& row) {
+  const uint64_t offset = line_ - rows_ - 1;
+  if (offset != (line_steps_.empty() ? 0 : line_steps_.back().second))
+    line_steps_.emplace_back(rows_, offset);
+  ++rows_;
+  row(fields_);
+  line_text_.reset();
+}
+
+uint64_t CopyInParser::line_of_row(uint64_t row) const {
+  auto after = std::upper_bound(line_steps_.begin(), line_steps_.end(), row,
+                                [](uint64_t r, const auto& step) { return r < step.first; });
+  return row + 1 + (after == line_steps_.begin() ? 0 : std::prev(after)->second);
+}
+
+std::string copy_context_text(std::string_view text) {
+  constexpr size_t kMax = 100;
+  if (text.size() <= kMax) return std::string(text);
+  size_t cut = kMax;
+  while (cut > 0 && (uint8_t(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  return std::string(text.substr(0, cut)) + "...";
 }
 
 namespace {
@@ -320,25 +348,34 @@ void CopyInParser::csv_rows(const RowFn& row, bool at_end) {
       end = buf_.size();
     }
     std::string_view record(buf_.data() + at_, end - at_);
-    const uint64_t newlines = uint64_t(std::count(record.begin(), record.end(), '\n'));
     at_ = end == buf_.size() ? end : end + 1;
     scanned_ = at_;
     in_quote_ = false;
-    if (!record.empty() && record.back() == '\r') record.remove_suffix(1);
-    ++line_;
+    const bool crlf = !record.empty() && record.back() == '\r';
+    if (crlf) record.remove_suffix(1);
+    line_ += 1 + csv_inner_lines(record);
+    if (csv_newline_ == 0 && end < buf_.size()) csv_newline_ = crlf ? '\r' : '\n';
     sql::verify_utf8(record);
+    line_text_ = record;
     if (!header_done_) {
       header_line(record, true);
+      line_text_.reset();
     } else if (record == "\\.") {
       ended_ = true;
       return;
     } else {
       csv_fields(record);
       check_width();
-      row(fields_);
+      emit(row);
     }
-    line_ += newlines;
   }
+}
+
+uint64_t CopyInParser::csv_inner_lines(std::string_view record) const {
+  // PostgreSQL counts a quoted line end only once the data's line ends are known, from
+  // the first record that ends.
+  if (csv_newline_ == 0) return 0;
+  return uint64_t(std::count(record.begin(), record.end(), csv_newline_));
 }
 
 void CopyInParser::csv_fields(std::string_view r) {
@@ -443,7 +480,7 @@ void CopyInParser::binary_rows(const RowFn& row, bool at_end) {
     if (!whole) return;
     at_ = p;
     ++line_;
-    row(fields_);
+    emit(row);
   }
 }
 

@@ -42,8 +42,15 @@ class CopyInParser {
   void feed(std::string_view chunk, const RowFn& row);
   // The end of the data (CopyDone): a last line without its newline is a row.
   void finish(const RowFn& row);
-  // The line (binary: the row) being read, from 1: for the error's context.
+  // The line (binary: the row) being read, from 1: for the error's context. A CSV
+  // record over several lines counts them as PostgreSQL does (from the first record
+  // that ends, so the first record's own are not counted).
   uint64_t line() const { return line_; }
+  // The text of that line (CSV: record) while it is being split and stored, once its
+  // encoding has been checked: the error's context shows it. Never for binary.
+  std::optional<std::string_view> line_text() const { return line_text_; }
+  // The line that row `row` (from 0, in the order rows were handed out) was read from.
+  uint64_t line_of_row(uint64_t row) const;
 
  private:
   void text_rows(const RowFn& row, bool at_end);
@@ -57,6 +64,8 @@ class CopyInParser {
   // One text line's fields, or false for the end marker `\.`.
   bool text_fields(std::string_view line);
   void csv_fields(std::string_view record);
+  // The line ends inside a CSV record that its line number counts.
+  uint64_t csv_inner_lines(std::string_view record) const;
   void check_width() const {
     if (fields_.size() != names_.size()) width_error();
   }
@@ -72,6 +81,8 @@ class CopyInParser {
   void plain_field(size_t n, std::string_view raw) {
     set_field(n, raw == copy_.null_string ? std::nullopt : std::optional(raw));
   }
+  // Hands fields_ to `row`, noting the line it came from.
+  void emit(const RowFn& row);
   // Room for field `n`'s text after its escapes or quotes are undone.
   std::string& undone(size_t n);
   void header_line(std::string_view line, bool csv);
@@ -86,9 +97,20 @@ class CopyInParser {
   bool header_done_ = false;  // the header line (or binary's header) is behind
   bool ended_ = false;        // the end marker (or binary's trailer) was read
   uint64_t line_ = 0;
+  std::optional<std::string_view> line_text_;
+  char csv_newline_ = 0;  // what a CSV record's inner line ends count ('\n' or '\r'), once known
+  uint64_t rows_ = 0;     // rows handed out
+  // (row, line - row - 1) from each row where that difference changes (a header line,
+  // a CSV record over several lines): line_of_row's map.
+  std::vector<std::pair<uint64_t, uint64_t>> line_steps_;
   Fields fields_;
   std::deque<std::string> undone_;  // fields whose escapes were undone (a deque: stable)
 };
+
+// A line or value as COPY's error context shows it: at most 100 bytes, cut at a
+// character's start and followed by "..." when longer (PostgreSQL's
+// limit_printout_length).
+std::string copy_context_text(std::string_view text);
 
 // One row in COPY TO's text or CSV format, its newline included, appended to `out`.
 // `nulls`: null, or a flag per cell.

@@ -137,9 +137,30 @@ class RowStore {
     // integers themselves).
     const Tid tid = integers_ && !any_null ? loader_.add(datums) : loader_.add_row(datums, isnull);
     first_block_ = std::min(first_block_, tid.block);
+    if (row_context &&
+        (runs_.empty() || tid.block != last_.block || tid.offset != last_.offset + 1))
+      runs_.push_back({tid, rows_});
+    last_ = tid;
+    ++rows_;
     indexes_.add(datums, isnull, tid);
   }
   BlockNumber first_block() const { return first_block_; }  // the lowest page a row went to
+
+  // The error context of the row stored at `tid`, for a unique violation found once
+  // every row is in (an index built in bulk): row_context of its place among the
+  // rows, from 0. Empty without row_context.
+  std::string context_of(Tid tid) const {
+    if (!row_context) return {};
+    std::vector<Run> runs = runs_;
+    std::sort(runs.begin(), runs.end(),
+              [](const Run& a, const Run& b) { return a.first < b.first; });
+    auto after = std::upper_bound(runs.begin(), runs.end(), tid,
+                                  [](const Tid& t, const Run& r) { return t < r.first; });
+    if (after == runs.begin() || std::prev(after)->first.block != tid.block) return {};
+    const Run& run = *std::prev(after);
+    return row_context(run.row + uint64_t(tid.offset - run.first.offset));
+  }
+  std::function<std::string(uint64_t row)> row_context;  // set by a load that has one
 
  private:
   const RelationEntry& table_;
@@ -148,6 +169,15 @@ class RowStore {
   const bool integers_;
   const std::vector<bool> not_null_;
   BlockNumber first_block_ = kInvalidBlock;
+  // Rows stored one after another on a page (a new run starts where the loader moves
+  // to another page), kept only with row_context: where each row went.
+  struct Run {
+    Tid first;
+    uint64_t row;  // the first row's place among the rows, from 0
+  };
+  std::vector<Run> runs_;
+  Tid last_;
+  uint64_t rows_ = 0;
 };
 
 namespace {
@@ -290,7 +320,7 @@ uint64_t Session::load_rows(const RelationEntry& table, const std::string& what,
     });
     check_for_interrupts();
     uint64_t pages = loader.finish();
-    std::vector<uint32_t> garbage = indexes.finish();
+    std::vector<uint32_t> garbage = indexes.finish([&](Tid tid) { return store.context_of(tid); });
     clear_visibility(table, store.first_block());
     RelationEntry* rel = next.find_oid(table.oid);
     rel->pages = pages;
@@ -317,10 +347,20 @@ ResultSet Session::copy_from(const sql::CopyStmt& c, const RelationEntry& table,
   }
   const bool binary = c.format == sql::CopyStmt::Format::kBinary;
   const size_t ncols = table.columns.size();
+  CopyInParser parser(c, names);
+  // PostgreSQL's context: the line, and its text while the line is being read and its
+  // row checked (a unique violation is found later, when PostgreSQL flushes a batch of
+  // rows, and names the line alone).
+  auto where = [&](uint64_t line, bool with_text) {
+    std::string context = "COPY " + table.name + ", line " + std::to_string(line);
+    if (const auto text = parser.line_text(); with_text && text)
+      context += ": \"" + copy_context_text(*text) + "\"";
+    return context;
+  };
   const uint64_t rows = load_rows(
       table, "COPY " + table.name, [] { return uint64_t(0); },
       [&](RowStore& store, const LoadTick& tick) {
-        CopyInParser parser(c, names);
+        store.row_context = [&](uint64_t row) { return where(parser.line_of_row(row), false); };
         std::vector<OwnedDatum> values(ncols);
         std::vector<Datum> datums(ncols);
         const std::unique_ptr<bool[]> isnull = std::make_unique<bool[]>(ncols);
@@ -342,12 +382,16 @@ ResultSet Session::copy_from(const sql::CopyStmt& c, const RelationEntry& table,
                 datum_in_to(values[col], column.type, column.typmod, *fields[f], now);
             } catch (Error& e) {
               throw e.with_context(
-                  "COPY " + table.name + ", line " + std::to_string(parser.line()) + ", column " +
-                  column.name + (binary ? std::string() : ": \"" + std::string(*fields[f]) + "\""));
+                  where(parser.line(), false) + ", column " + column.name +
+                  (binary ? std::string() : ": \"" + copy_context_text(*fields[f]) + "\""));
             }
             datums[col] = values[col].datum();
           }
-          store.add(datums.data(), isnull.get());
+          try {
+            store.add(datums.data(), isnull.get());
+          } catch (Error& e) {
+            throw e.with_context(where(parser.line(), e.sqlstate() == sqlstate::kNotNullViolation));
+          }
           if (++done % 4096 == 0) tick(done);
         };
         copy_io_->begin_in(c.format, names.size());
@@ -356,8 +400,7 @@ ResultSet Session::copy_from(const sql::CopyStmt& c, const RelationEntry& table,
           while (copy_io_->read(chunk)) parser.feed(chunk, row);
           parser.finish(row);
         } catch (Error& e) {
-          if (e.context().empty())
-            e.with_context("COPY " + table.name + ", line " + std::to_string(parser.line()));
+          if (e.context().empty()) e.with_context(where(parser.line(), true));
           throw;
         }
       });

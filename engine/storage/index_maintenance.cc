@@ -66,7 +66,7 @@ void IndexMaintainer::add(const Datum* values, const bool* isnull, Tid tid) {
   }
 }
 
-std::vector<uint32_t> IndexMaintainer::finish() {
+std::vector<uint32_t> IndexMaintainer::finish(const std::function<std::string(Tid)>& context_of) {
   std::vector<uint32_t> garbage;
   for (auto& t : targets_) {
     if (t->builder) {
@@ -77,9 +77,14 @@ std::vector<uint32_t> IndexMaintainer::finish() {
         std::string detail = e.detail();
         size_t at = detail.rfind(" is duplicated.");
         if (at == std::string::npos) throw;
-        throw Error("duplicate key value violates unique constraint \"" + t->def.name + "\"",
-                    detail.substr(0, at) + " already exists.")
-            .with_sqlstate(sqlstate::kUniqueViolation);
+        Error violation("duplicate key value violates unique constraint \"" + t->def.name + "\"",
+                        detail.substr(0, at) + " already exists.");
+        violation.with_sqlstate(sqlstate::kUniqueViolation);
+        if (context_of) {
+          const std::string context = context_of(t->builder->repeated_tid());
+          if (!context.empty()) violation.with_context(context);
+        }
+        throw violation;
       }
       garbage.push_back(t->old_relnumber);
     }

@@ -1,7 +1,9 @@
 // Keeping every index of a table up to date during one INSERT statement.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/core/block.h"
@@ -24,8 +26,10 @@ class IndexMaintainer {
   // Adds the row stored at `tid` to every index. Throws on a unique violation.
   void add(const Datum* values, const bool* isnull, Tid tid);
   // Finishes the bulk builds and records the indexes' new relnumbers, sizes
-  // and entry counts in `next`. Returns the files to unlink after commit.
-  std::vector<uint32_t> finish();
+  // and entry counts in `next`. Returns the files to unlink after commit. A bulk
+  // build's unique violation is the error an insert of the repeating row would
+  // have raised, with `context_of` its row's context (none when it says "").
+  std::vector<uint32_t> finish(const std::function<std::string(Tid)>& context_of = {});
 
  private:
   struct Target;

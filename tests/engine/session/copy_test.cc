@@ -258,7 +258,7 @@ TEST_F(Copy, ALargeCopyIsParsedAheadAndFailsAtTheRightLine) {
   data = lines(200001, 300000) + "1\n" + lines(300001, 310000);
   bad = error_in("COPY big FROM STDIN", data);
   EXPECT_EQ(bad.sqlstate(), "22P04");
-  EXPECT_EQ(bad.context(), "COPY big, line 100001");
+  EXPECT_EQ(bad.context(), "COPY big, line 100001: \"1\"");
   // A duplicate key before a bad value further on: the first error by line is reported.
   data = lines(200001, 260000) + "5\tagain\n" + lines(260001, 300000) + "oops\tx\n";
   bad = error_in("COPY big FROM STDIN", data);
@@ -269,6 +269,56 @@ TEST_F(Copy, ALargeCopyIsParsedAheadAndFailsAtTheRightLine) {
   // The table takes rows again after the failures.
   run("COPY big FROM STDIN", lines(200001, 200010), chunk);
   EXPECT_EQ(scalar(s_, "SELECT count(*) FROM big"), "200010");
+}
+
+// Each error's CONTEXT as PostgreSQL 15 gives it (compared through psql's \\copy): the
+// line's text while the line is read and its row checked, cut at 100 bytes on a
+// character's start; a unique violation names the line alone, also when the index is
+// built in bulk after the load and two keys repeat (the first row to repeat one is
+// named); a CSV record over several lines counts them from the first record that ends.
+TEST_F(Copy, ErrorContextsNameTheLineAsPostgresDoes) {
+  s_.execute("CREATE TABLE k (id int NOT NULL, v text)");
+  auto context = [&](const std::string& sql, const std::string& data) {
+    return error_in(sql, data).context();
+  };
+  EXPECT_EQ(context("COPY k FROM STDIN", "1\ta\n\\N\tb\n"), "COPY k, line 2: \"\\N\tb\"");
+  EXPECT_EQ(context("COPY k FROM STDIN", "1\ta\r\n\\N\tb\r\n"), "COPY k, line 2: \"\\N\tb\"");
+  EXPECT_EQ(context("COPY k FROM STDIN", "1\ta\n2\n"), "COPY k, line 2: \"2\"");
+  std::string e_acute;
+  for (int i = 0; i < 60; ++i) e_acute += "\xc3\xa9";
+  EXPECT_EQ(context("COPY k FROM STDIN", "1\t" + e_acute + "\t3\n"),
+            "COPY k, line 1: \"1\t" + e_acute.substr(0, 98) + "...\"");
+  EXPECT_EQ(context("COPY k FROM STDIN", "zz" + e_acute + "\tb\n"),
+            "COPY k, line 1, column id: \"zz" + e_acute.substr(0, 98) + "...\"");
+  EXPECT_EQ(context("COPY k FROM STDIN", "1\t\\xff\n"), "COPY k, line 1: \"1\t\\xff\"");
+  EXPECT_EQ(context("COPY k FROM STDIN", "1\ta\n2\tb\xff\n"), "COPY k, line 2");
+  EXPECT_EQ(context("COPY k FROM STDIN (FORMAT csv)", "1,a\n2,\"b\n"),
+            "COPY k, line 3: \"2,\"b\n\"");
+  EXPECT_EQ(context("COPY k FROM STDIN (FORMAT csv)", "\"zz\",\"x\ny\"\n"),
+            "COPY k, line 1, column id: \"zz\"");
+  EXPECT_EQ(context("COPY k FROM STDIN (FORMAT csv)", "1,\"x\ny\"\n,\"p\nq\nr\"\n"),
+            "COPY k, line 4: \",\"p\nq\nr\"\"");
+  EXPECT_EQ(context("COPY k FROM STDIN (FORMAT csv)", "1,a\r\n2,\"x\r\ny\"\r\n,b\r\n"),
+            "COPY k, line 4: \",b\"");
+  // Unique violations: row by row into a table with rows, in bulk into an empty one.
+  s_.execute("CREATE TABLE kk (id int PRIMARY KEY, v text)");
+  s_.execute("INSERT INTO kk VALUES (7, 'x')");
+  EXPECT_EQ(context("COPY kk FROM STDIN (FORMAT csv)", "1,a\n7,\"p\nq\"\n"), "COPY kk, line 3");
+  s_.execute("CREATE TABLE ke (id int PRIMARY KEY, v text)");
+  Error dup = error_in("COPY ke FROM STDIN", "5\ta\n3\tb\n5\tc\n3\td\n");
+  EXPECT_EQ(dup.detail(), "Key (id)=(5) already exists.");
+  EXPECT_EQ(dup.context(), "COPY ke, line 3");
+  EXPECT_EQ(context("COPY ke FROM STDIN (FORMAT csv, HEADER)", "h\n1,\"p\nq\"\n2,x\n1,y\n"),
+            "COPY ke, line 5");
+  EXPECT_EQ(scalar(s_, "SELECT count(*) FROM ke"), "0");
+  EXPECT_EQ(error_of(s_, "INSERT INTO ke VALUES (5, 'a'), (3, 'b'), (5, 'c'), (3, 'd')"),
+            "duplicate key value violates unique constraint \"ke_pkey\"");
+  try {
+    s_.execute("INSERT INTO ke VALUES (5, 'a'), (3, 'b'), (5, 'c'), (3, 'd')");
+  } catch (const Error& e) {
+    EXPECT_EQ(e.detail(), "Key (id)=(5) already exists.");
+    EXPECT_EQ(e.context(), "");
+  }
 }
 
 TEST_F(Copy, NotNullAndAddPrimaryKey) {
