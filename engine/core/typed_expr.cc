@@ -375,6 +375,12 @@ bool reads_subquery(const TypedExpr& e) {
   return std::any_of(e.args.begin(), e.args.end(), reads_subquery);
 }
 
+bool reads_plan_value(const TypedExpr& e) {
+  if (e.kind == TypedExpr::Kind::kSubPlan) return true;
+  if (e.kind == TypedExpr::Kind::kParam && !is_extern_param(e)) return true;
+  return std::any_of(e.args.begin(), e.args.end(), reads_plan_value);
+}
+
 void expr_slots(const TypedExpr& e, std::vector<uint32_t>& slots) {
   check_stack_depth();
   if (e.kind == TypedExpr::Kind::kColumn &&

@@ -174,6 +174,9 @@ double expr_cost_units(const TypedExpr& e);
 void subplan_costs(const TypedExpr& e, double& startup, double& per_call);
 // Whether `e` reads an InitPlan's value or runs a SubPlan (nothing to fold at plan time).
 bool reads_subquery(const TypedExpr& e);
+// Whether `e` reads an InitPlan's value or runs a SubPlan (a statement parameter, also a
+// kParam, is neither).
+bool reads_plan_value(const TypedExpr& e);
 
 // As PostgreSQL's EXPLAIN prints it (ruleutils, showimplicit inside operators).
 std::string deparse(const TypedExpr& e);

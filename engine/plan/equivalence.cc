@@ -1,5 +1,7 @@
 #include "engine/plan/equivalence.h"
 
+#include "engine/plan/equivalence_members.h"
+
 #include <algorithm>
 #include <set>
 #include <string>
@@ -8,51 +10,6 @@
 namespace tp {
 
 namespace {
-
-// A class member of `column = constant`: an integer comparison, or a numeric one
-// (`(a)::numeric = 2.5`), whose class is separate (another operator family).
-// A typed `expression = constant` (`(v)::text = 'x'::text`, `lower(t) = 'x'::text`):
-// PostgreSQL's mergejoinable equality, whose expression side joins a class too. Returns
-// the side's index (or -1).
-int typed_equality_side(const Clause& c) {
-  if (c.kind != Clause::Kind::kExpr) return -1;
-  const TypedExpr& e = *c.expr;
-  if (e.kind != TypedExpr::Kind::kCall || e.name != "=" || e.args.size() != 2) return -1;
-  const bool l = e.args[0].is_const(), r = e.args[1].is_const();
-  if (l == r || (l ? e.args[0].isnull : e.args[1].isnull)) return -1;
-  return l ? 1 : 0;
-}
-
-std::string typed_side_text(const Clause& c, bool constant) {
-  const int side = typed_equality_side(c);
-  return deparse(c.expr->args[size_t(constant ? 1 - side : side)]);
-}
-
-bool is_class_source(const Clause& c) {
-  if (typed_equality_side(c) >= 0) return true;
-  // `(a)::numeric = 2.5` is held as the (empty) IN list it equals for the integer column.
-  if (c.numeric) return c.numeric->op == CmpOp::kEq && !c.numeric->array;
-  return c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && !c.negated &&
-         c.value.has_value();
-}
-
-bool same_class(const Clause& a, const Clause& b) {
-  const bool ta = a.kind == Clause::Kind::kExpr, tb = b.kind == Clause::Kind::kExpr;
-  if (ta || tb)
-    return ta && tb && a.expr->compare_as == b.expr->compare_as &&
-           typed_side_text(a, false) == typed_side_text(b, false);
-  return a.column == b.column && a.numeric.has_value() == b.numeric.has_value();
-}
-
-// Numeric constants that are whole numbers (`a = 3.0`) are held as the integer they
-// equal; the others as an empty IN list, which no row passes, so whichever of them a
-// class keeps, the result is the same: their text tells them apart.
-bool same_constant(const Clause& a, const Clause& b) {
-  if (a.kind != b.kind) return false;
-  if (a.kind == Clause::Kind::kCompare) return a.value == b.value;
-  if (a.kind == Clause::Kind::kExpr) return typed_side_text(a, true) == typed_side_text(b, true);
-  return a.numeric->text == b.numeric->text;
-}
 
 // A typed `expression = expression` over the table's columns (`k = n`, held as
 // `(k)::numeric = n`): a class of its two sides and no constant, which
@@ -108,26 +65,110 @@ Clause not_null(const Clause& equality) {
   return Clause::expression(std::move(test));
 }
 
+// A class: of a constant (its members and the restrictions that made it), or of a pair
+// of expressions without one (`first` its first source).
 struct EquivalenceClass {
-  Clause first;  // its first source: the constant the class keeps (or the pair's equality)
-  bool differs = false;
+  bool pair = false;
+  Clause first;
   int sources = 1;
-  bool pair = false;  // sides without a constant (is_pair_source)
+  std::string family;
+  std::vector<ClassMember> members;
+  std::vector<Clause> source_clauses;
+  bool merged = false;  // merged into an earlier class
 };
+
+ClassMember* find_member(EquivalenceClass& e, const std::string& key) {
+  for (ClassMember& m : e.members)
+    if (m.key == key) return &m;
+  return nullptr;
+}
+
+// What a member seen again adds (an integer column's typed form).
+void absorb(ClassMember& m, const ClassMember& again) {
+  if (!m.expr) m.expr = again.expr;
+  if (!m.column) m.column = again.column;
+  if (!m.value) m.value = again.value;
+}
+
+// `c` with its column (or expression) on the left, as PostgreSQL makes a class's
+// equality again.
+Clause column_first(Clause c) {
+  c.constant_left = false;
+  if (c.kind == Clause::Kind::kExpr) {
+    const std::optional<ClassSource> s = class_source(c);
+    if (s && s->first.konst) {
+      TypedExpr flipped = *c.expr;
+      std::swap(flipped.args[0], flipped.args[1]);
+      c = Clause::expression(std::move(flipped));
+    }
+  }
+  return c;
+}
+
+// generate_base_implied_equalities_const: the class's constant is its first real
+// constant, else its last parameter; every other member is equated to it, in the
+// order the members joined. Two different constants make the class false; a
+// parameter equated to a constant or another parameter is a clause without columns,
+// which gates the scan. Returns false when an equality cannot be made here (the class
+// then gives its restrictions as written).
+bool class_equalities(const EquivalenceClass& e, std::vector<Clause>& out, bool& contradiction) {
+  size_t ci = 0;
+  bool found = false;
+  for (size_t i = 0; i < e.members.size(); ++i) {
+    if (!e.members[i].konst) continue;
+    ci = i;
+    found = true;
+    if (e.members[i].real) break;
+  }
+  if (!found) return false;
+  const ClassMember& k = e.members[ci];
+  for (size_t i = 0; i < e.members.size(); ++i) {
+    const ClassMember& m = e.members[i];
+    if (i == ci) continue;
+    if (m.konst && m.real && k.real) {
+      contradiction = contradiction || !same_constant_value(m, k);
+      continue;
+    }
+    // A restriction written with just these two members is given back as it was.
+    auto same =
+        std::find_if(e.source_clauses.begin(), e.source_clauses.end(), [&](const Clause& c) {
+          const std::optional<ClassSource> s = class_source(c);
+          return s && !m.konst &&
+                 ((s->first.key == m.key && s->second.key == k.key) ||
+                  (s->first.key == k.key && s->second.key == m.key));
+        });
+    if (same != e.source_clauses.end()) {
+      out.push_back(column_first(*same));
+      continue;
+    }
+    std::optional<Clause> made = member_equality(m, k);
+    if (!made) return false;
+    out.push_back(std::move(*made));
+  }
+  return true;
+}
 
 }  // namespace
 
 EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses) {
   EquivalenceResult out;
   std::vector<EquivalenceClass> classes;
-  // Sides that are in a class with a constant: pairs over them stay as written.
+  // Expressions that are in a class with a constant: pairs over them stay as written.
   std::set<std::string> constant_sides;
   for (const Clause& c : clauses)
-    if (typed_equality_side(c) >= 0) constant_sides.insert(typed_side_text(c, false));
+    if (const std::optional<ClassSource> s = class_source(c); s && c.kind == Clause::Kind::kExpr)
+      constant_sides.insert(deparse(*(s->first.konst ? s->second : s->first).expr));
   auto pair_class = [&](const Clause& c) {
     if (!is_pair_source(c)) return false;
     const auto [l, r] = pair_sides(c);
     return !constant_sides.contains(l) && !constant_sides.contains(r);
+  };
+  // process_equivalence: a member already in a class brings the other into it; members in
+  // two classes merge them (the later into the earlier).
+  auto class_of = [&](const std::string& family, const std::string& key) -> EquivalenceClass* {
+    for (EquivalenceClass& e : classes)
+      if (!e.pair && !e.merged && e.family == family && find_member(e, key)) return &e;
+    return nullptr;
   };
   for (Clause& c : clauses) {
     if (is_self_equality(c)) {
@@ -138,44 +179,66 @@ EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses) {
       auto same = std::find_if(classes.begin(), classes.end(), [&](const EquivalenceClass& e) {
         return e.pair && same_pair(e.first, c);
       });
-      if (same == classes.end())
-        classes.push_back({std::move(c), false, 1, true});
-      else
+      if (same == classes.end()) {
+        EquivalenceClass e;
+        e.pair = true;
+        e.first = std::move(c);
+        classes.push_back(std::move(e));
+      } else {
         ++same->sources;
+      }
       continue;
     }
-    if (!is_class_source(c)) {
+    std::optional<ClassSource> s = class_source(c);
+    if (!s) {
       out.clauses.push_back(std::move(c));
       continue;
     }
-    EquivalenceClass* ec = nullptr;
-    for (EquivalenceClass& e : classes)
-      if (!e.pair && same_class(e.first, c)) ec = &e;
-    if (!ec) {
-      classes.push_back({std::move(c), false});
+    EquivalenceClass* e1 = class_of(s->family, s->first.key);
+    EquivalenceClass* e2 = class_of(s->family, s->second.key);
+    if (e1 && e2 && e1 != e2) {
+      for (ClassMember& m : e2->members) e1->members.push_back(std::move(m));
+      for (Clause& m : e2->source_clauses) e1->source_clauses.push_back(std::move(m));
+      e2->merged = true;
+    } else if (!e1 && !e2) {
+      EquivalenceClass e;
+      e.family = s->family;
+      e.members = {s->first, s->second};
+      e.source_clauses.push_back(std::move(c));
+      classes.push_back(std::move(e));
       continue;
     }
-    ec->differs = ec->differs || !same_constant(ec->first, c);
-    ++ec->sources;
+    EquivalenceClass* e = e1 ? e1 : e2;
+    for (const ClassMember* m : {&s->first, &s->second}) {
+      if (ClassMember* have = find_member(*e, m->key))
+        absorb(*have, *m);
+      else
+        e->members.push_back(*m);
+    }
+    e->source_clauses.push_back(std::move(c));
   }
   out.class_start = out.clauses.size();
   for (EquivalenceClass& e : classes) {
-    out.contradiction = out.contradiction || e.differs;
-    // A class of one source keeps its clause as written (generate_base_implied_
-    // equalities_const's trivial case); otherwise PostgreSQL makes the class's equality
-    // again, column first.
+    if (e.merged) continue;
     // A pair's equality is its first source's: the members in the order they joined.
-    if (e.sources == 1 || e.pair) {
+    if (e.pair) {
       out.clauses.push_back(std::move(e.first));
       continue;
     }
-    e.first.constant_left = false;
-    if (typed_equality_side(e.first) == 1) {
-      TypedExpr flipped = *e.first.expr;
-      std::swap(flipped.args[0], flipped.args[1]);
-      e.first = Clause::expression(std::move(flipped));
+    // A class of one restriction keeps it as written (generate_base_implied_
+    // equalities_const's trivial case).
+    if (e.members.size() == 2 && e.source_clauses.size() == 1) {
+      out.clauses.push_back(std::move(e.source_clauses[0]));
+      continue;
     }
-    out.clauses.push_back(std::move(e.first));
+    std::vector<Clause> made;
+    bool contradiction = false;
+    if (class_equalities(e, made, contradiction)) {
+      for (Clause& c : made) out.clauses.push_back(std::move(c));
+      out.contradiction = out.contradiction || contradiction;
+    } else {
+      for (Clause& c : e.source_clauses) out.clauses.push_back(std::move(c));
+    }
   }
   return out;
 }

@@ -1,4 +1,5 @@
 #include "engine/plan/planner.h"
+#include "engine/plan/gating_quals.h"
 
 #include <algorithm>
 #include <limits>
@@ -441,24 +442,6 @@ DistinctClause plan_distinct_on_input(PlanContext& ctx, const sql::Select& s,
 
 namespace {
 
-// Restrictions that read no column but an InitPlan's value (`EXISTS (...)` as $0):
-// PostgreSQL's pseudo-constant quals, a gating Result's One-Time Filter above the scan,
-// estimated as selectivity 1.
-void take_gating_quals(ScanQuery& sq) {
-  std::vector<Clause> kept;
-  for (Clause& c : sq.clauses) {
-    std::vector<uint32_t> slots;
-    if (c.kind == Clause::Kind::kExpr) expr_slots(*c.expr, slots);
-    if (c.kind != Clause::Kind::kExpr || !slots.empty() || !reads_subquery(*c.expr)) {
-      std::optional<Clause> param = init_param_clause(c);
-      kept.push_back(param ? std::move(*param) : std::move(c));
-      continue;
-    }
-    sq.gating.push_back(*c.expr);
-  }
-  sq.clauses = std::move(kept);
-}
-
 // The table's scan query: its name as EXPLAIN shows it and WHERE's restrictions (those
 // reading only an InitPlan's value gate the scan instead).
 ScanQuery table_scan_query(const sql::Select& s, const RelationEntry& rel) {
@@ -521,8 +504,10 @@ PlannedQuery plan_select_core(PlanContext& ctx, const sql::Select& s) {
   ChosenScan scan = choose_scan(ctx, sq);
   if (!sq.gating.empty() && scan.distinct)
     throw not_supported("SELECT DISTINCT beside an uncorrelated EXISTS", s.from->position);
-  if (!sq.gating.empty() && !sq.one_time_false && scan.node)
+  if (!sq.gating.empty() && !sq.one_time_false && scan.node) {
+    charge_gating_quals(ctx.settings.costs, sq.gating, scan);
     scan.node = scans::gating_result(std::move(scan.node), sq.gating);
+  }
   PlanTop top{std::move(scan.node), scan.path};
   if (targets.computed() || !order.resjunk.empty())
     top.node =

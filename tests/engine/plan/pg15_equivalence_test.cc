@@ -45,6 +45,45 @@ TEST_F(Pg15Equivalence, EveryPlanIsPostgres) {
   for (size_t i = 0; i < queries.size(); ++i) EXPECT_EQ(lines(queries[i]), plans[i]) << queries[i];
 }
 
+// Generic plans: a statement parameter is a pseudo-constant member of its class. The
+// class's constant is its first real constant, else its last parameter; every other
+// member is equated to it, a parameter too, which gates the scan (PostgreSQL 15.18's
+// plans, printed with plan_cache_mode = force_generic_plan).
+TEST_F(Pg15Equivalence, ParametersAreConstantsOfTheirClasses) {
+  s_->execute("SET plan_cache_mode = force_generic_plan");
+  s_->execute("PREPARE g1(int, int) AS SELECT * FROM e1 WHERE a = $1 AND a = $2");
+  s_->execute("PREPARE g2(int, int) AS SELECT * FROM e1 WHERE b = $1 AND d = $1 AND d = $2");
+  s_->execute("PREPARE g3(int) AS SELECT * FROM e1 WHERE d = $1 AND d = 5 AND c < 100");
+  s_->execute("PREPARE g4(int, int) AS SELECT * FROM e1 WHERE b = $1 AND c = $2 AND d = $2");
+  using Lines = std::vector<std::string>;
+  EXPECT_EQ(lines("EXPLAIN EXECUTE g1(1, 2)"),
+            (Lines{"Result  (cost=0.29..8.30 rows=1 width=16)", "  One-Time Filter: ($1 = $2)",
+                   "  ->  Index Scan using e1_a on e1  (cost=0.29..8.30 rows=1 width=16)",
+                   "        Index Cond: (a = $2)"}));
+  EXPECT_EQ(lines("EXPLAIN EXECUTE g2(1, 2)"),
+            (Lines{"Result  (cost=5.79..119.62 rows=1 width=16)", "  One-Time Filter: ($1 = $2)",
+                   "  ->  Bitmap Heap Scan on e1  (cost=5.79..119.62 rows=1 width=16)",
+                   "        Recheck Cond: (b = $2)", "        Filter: (d = $2)",
+                   "        ->  Bitmap Index Scan on e1_bc  (cost=0.00..5.79 rows=200 width=0)",
+                   "              Index Cond: (b = $2)"}));
+  EXPECT_EQ(lines("EXPLAIN EXECUTE g3(5)"),
+            (Lines{"Result  (cost=0.00..409.00 rows=1 width=16)", "  One-Time Filter: ($1 = 5)",
+                   "  ->  Seq Scan on e1  (cost=0.00..409.00 rows=1 width=16)",
+                   "        Filter: ((c < 100) AND (d = 5))"}));
+  EXPECT_EQ(lines("EXPLAIN EXECUTE g4(3, 4)"),
+            (Lines{"Index Scan using e1_bc on e1  (cost=0.29..8.31 rows=1 width=16)",
+                   "  Index Cond: ((b = $1) AND (c = $2))", "  Filter: (d = $2)"}));
+  EXPECT_EQ(lines("EXECUTE g1(7, 7)"), (Lines{"7"}));  // the first column: a
+  EXPECT_TRUE(lines("EXECUTE g1(7, 8)").empty());
+  EXPECT_EQ(lines("EXECUTE g2(20, 20)"), (Lines{"1020"}));
+  EXPECT_TRUE(lines("EXECUTE g2(20, 21)").empty());
+  EXPECT_EQ(testing::scalar(*s_, "SELECT count(*) FROM e1 WHERE d = 5 AND c < 100"),
+            std::to_string(lines("EXECUTE g3(5)").size()));
+  EXPECT_TRUE(lines("EXECUTE g3(6)").empty());
+  s_->execute("DEALLOCATE ALL");
+  s_->execute("RESET plan_cache_mode");
+}
+
 // e1's rows by their definition: b = i % 100, c = i * 7919 % 20000, d = i / 50.
 TEST_F(Pg15Equivalence, ResultsFollowTheRowsDefinition) {
   auto count = [](const std::function<bool(int64_t, int64_t, int64_t, int64_t)>& keep) {

@@ -32,3 +32,6 @@ explain select count(*) from e2 where (x < 5 or x > 990) and z = 3;
 explain select * from e1 where d in (6.5) and c < 100 and d = 2.5;
 explain select * from e1 where d = 3.0 and d = 3.00;
 explain select * from e2 where y in (30292, 80542) and x < 5;
+-- A constant shared by two columns' restrictions merges their classes (process_equivalence).
+explain select * from e1 where d = 5 and a < 300 and c = 6 and b = 5;
+explain select * from e1 where b = 5 and d = 6 and c = 5 and a = 6;
