@@ -322,6 +322,17 @@ TEST_F(ServerTest, PsqlCatalogQueriesAreRefusedClearly) {
   EXPECT_EQ(r.error->detail, "syntax error at or near \"OPERATOR\"");
   EXPECT_NE(r.error->hint.find("tidepool sql"), std::string::npos);
   EXPECT_EQ(r.status, 'I');
+  // psql 15's \\dt, whose joins of catalog views tidepool does not make.
+  PgReply dt = c->query(
+      "SELECT n.nspname as \"Schema\", c.relname as \"Name\", "
+      "pg_catalog.pg_get_userbyid(c.relowner) as \"Owner\" FROM pg_catalog.pg_class c "
+      "LEFT JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+      "LEFT JOIN pg_catalog.pg_am am ON am.oid = c.relam "
+      "WHERE c.relkind IN ('r','p','') AND n.nspname <> 'pg_catalog' "
+      "AND pg_catalog.pg_table_is_visible(c.oid) ORDER BY 1,2");
+  ASSERT_TRUE(dt.error);
+  EXPECT_EQ(dt.error->code, "0A000");
+  EXPECT_NE(dt.error->message.find("psql's catalog queries"), std::string::npos);
   PgReply bad = c->query("SELECT relname FROM pg_catalog.pg_class WHERE oid = 'u'::regclass");
   ASSERT_TRUE(bad.error);
   EXPECT_EQ(bad.error->code, "42P01");

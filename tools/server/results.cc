@@ -188,7 +188,9 @@ std::exception_ptr refuse_catalog_query(std::string_view statement, std::excepti
     const bool not_understood =
         code == sqlstate::kSyntaxError || code == sqlstate::kUndefinedFunction ||
         code == sqlstate::kUndefinedColumn || code == sqlstate::kFeatureNotSupported ||
-        (code == sqlstate::kUndefinedTable && message.find("\"pg_") != std::string_view::npos);
+        (code == sqlstate::kUndefinedTable &&
+         (message.find("\"pg_") != std::string_view::npos ||
+          message.starts_with("missing FROM-clause entry")));  // a catalog view joined
     if (!not_understood) return error;
     return std::make_exception_ptr(
         Error("psql's catalog queries (\\d, \\dt, \\l ...) are not supported by tidepool's "
