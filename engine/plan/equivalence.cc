@@ -1,11 +1,11 @@
 #include "engine/plan/equivalence.h"
 
-#include "engine/plan/equivalence_members.h"
-
 #include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
+
+#include "engine/plan/equivalence_members.h"
 
 namespace tp {
 
@@ -148,6 +148,77 @@ bool class_equalities(const EquivalenceClass& e, std::vector<Clause>& out, bool&
   return true;
 }
 
+// A pair source joins the class of the same pair, or starts one.
+void add_pair_source(std::vector<EquivalenceClass>& classes, Clause c) {
+  auto same = std::find_if(classes.begin(), classes.end(), [&](const EquivalenceClass& e) {
+    return e.pair && same_pair(e.first, c);
+  });
+  if (same != classes.end()) {
+    ++same->sources;
+    return;
+  }
+  EquivalenceClass e;
+  e.pair = true;
+  e.first = std::move(c);
+  classes.push_back(std::move(e));
+}
+
+// process_equivalence: a member already in a class brings the other into it; when the
+// two members are in two classes, the second's class merges into the first's.
+void add_constant_source(std::vector<EquivalenceClass>& classes, Clause c, const ClassSource& s) {
+  auto class_of = [&](const std::string& key) -> EquivalenceClass* {
+    for (EquivalenceClass& e : classes)
+      if (!e.pair && !e.merged && e.family == s.family && find_member(e, key)) return &e;
+    return nullptr;
+  };
+  EquivalenceClass* e1 = class_of(s.first.key);
+  EquivalenceClass* e2 = class_of(s.second.key);
+  if (!e1 && !e2) {
+    EquivalenceClass e;
+    e.family = s.family;
+    e.members = {s.first, s.second};
+    e.source_clauses.push_back(std::move(c));
+    classes.push_back(std::move(e));
+    return;
+  }
+  if (e1 && e2 && e1 != e2) {
+    for (ClassMember& m : e2->members) e1->members.push_back(std::move(m));
+    for (Clause& m : e2->source_clauses) e1->source_clauses.push_back(std::move(m));
+    e2->merged = true;
+  }
+  EquivalenceClass* e = e1 ? e1 : e2;
+  for (const ClassMember* m : {&s.first, &s.second}) {
+    if (ClassMember* have = find_member(*e, m->key))
+      absorb(*have, *m);
+    else
+      e->members.push_back(*m);
+  }
+  e->source_clauses.push_back(std::move(c));
+}
+
+// The class's restrictions, appended to `out`.
+void give_back(EquivalenceClass& e, EquivalenceResult& out) {
+  // A pair's equality is its first source's: the members in the order they joined.
+  if (e.pair) {
+    out.clauses.push_back(std::move(e.first));
+    return;
+  }
+  // A class of one restriction keeps it as written (generate_base_implied_
+  // equalities_const's trivial case).
+  if (e.members.size() == 2 && e.source_clauses.size() == 1) {
+    out.clauses.push_back(std::move(e.source_clauses[0]));
+    return;
+  }
+  std::vector<Clause> made;
+  bool contradiction = false;
+  if (!class_equalities(e, made, contradiction)) {
+    for (Clause& c : e.source_clauses) out.clauses.push_back(std::move(c));
+    return;
+  }
+  for (Clause& c : made) out.clauses.push_back(std::move(c));
+  out.contradiction = out.contradiction || contradiction;
+}
+
 }  // namespace
 
 EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses) {
@@ -163,83 +234,20 @@ EquivalenceResult apply_equivalence_classes(std::vector<Clause> clauses) {
     const auto [l, r] = pair_sides(c);
     return !constant_sides.contains(l) && !constant_sides.contains(r);
   };
-  // process_equivalence: a member already in a class brings the other into it; members in
-  // two classes merge them (the later into the earlier).
-  auto class_of = [&](const std::string& family, const std::string& key) -> EquivalenceClass* {
-    for (EquivalenceClass& e : classes)
-      if (!e.pair && !e.merged && e.family == family && find_member(e, key)) return &e;
-    return nullptr;
-  };
   for (Clause& c : clauses) {
     if (is_self_equality(c)) {
       out.clauses.push_back(not_null(c));
-      continue;
-    }
-    if (pair_class(c)) {
-      auto same = std::find_if(classes.begin(), classes.end(), [&](const EquivalenceClass& e) {
-        return e.pair && same_pair(e.first, c);
-      });
-      if (same == classes.end()) {
-        EquivalenceClass e;
-        e.pair = true;
-        e.first = std::move(c);
-        classes.push_back(std::move(e));
-      } else {
-        ++same->sources;
-      }
-      continue;
-    }
-    std::optional<ClassSource> s = class_source(c);
-    if (!s) {
+    } else if (pair_class(c)) {
+      add_pair_source(classes, std::move(c));
+    } else if (const std::optional<ClassSource> s = class_source(c)) {
+      add_constant_source(classes, std::move(c), *s);
+    } else {
       out.clauses.push_back(std::move(c));
-      continue;
     }
-    EquivalenceClass* e1 = class_of(s->family, s->first.key);
-    EquivalenceClass* e2 = class_of(s->family, s->second.key);
-    if (e1 && e2 && e1 != e2) {
-      for (ClassMember& m : e2->members) e1->members.push_back(std::move(m));
-      for (Clause& m : e2->source_clauses) e1->source_clauses.push_back(std::move(m));
-      e2->merged = true;
-    } else if (!e1 && !e2) {
-      EquivalenceClass e;
-      e.family = s->family;
-      e.members = {s->first, s->second};
-      e.source_clauses.push_back(std::move(c));
-      classes.push_back(std::move(e));
-      continue;
-    }
-    EquivalenceClass* e = e1 ? e1 : e2;
-    for (const ClassMember* m : {&s->first, &s->second}) {
-      if (ClassMember* have = find_member(*e, m->key))
-        absorb(*have, *m);
-      else
-        e->members.push_back(*m);
-    }
-    e->source_clauses.push_back(std::move(c));
   }
   out.class_start = out.clauses.size();
-  for (EquivalenceClass& e : classes) {
-    if (e.merged) continue;
-    // A pair's equality is its first source's: the members in the order they joined.
-    if (e.pair) {
-      out.clauses.push_back(std::move(e.first));
-      continue;
-    }
-    // A class of one restriction keeps it as written (generate_base_implied_
-    // equalities_const's trivial case).
-    if (e.members.size() == 2 && e.source_clauses.size() == 1) {
-      out.clauses.push_back(std::move(e.source_clauses[0]));
-      continue;
-    }
-    std::vector<Clause> made;
-    bool contradiction = false;
-    if (class_equalities(e, made, contradiction)) {
-      for (Clause& c : made) out.clauses.push_back(std::move(c));
-      out.contradiction = out.contradiction || contradiction;
-    } else {
-      for (Clause& c : e.source_clauses) out.clauses.push_back(std::move(c));
-    }
-  }
+  for (EquivalenceClass& e : classes)
+    if (!e.merged) give_back(e, out);
   return out;
 }
 
