@@ -1,5 +1,6 @@
 #include "scans/index_scan.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -368,17 +369,43 @@ btree::ColumnCondition runtime_condition(const IndexScanParams::RuntimeKey& k,
 
 ConditionSets with_runtime_keys(const ConditionSets& sets,
                                 const std::vector<IndexScanParams::RuntimeKey>& keys,
-                                const ExecParams& params) {
+                                const ExecParams& params, bool backward) {
   ConditionSets out;
-  set_runtime_keys(out, sets, keys, params);
+  set_runtime_keys(out, sets, keys, params, backward);
   return out;
 }
 
+namespace {
+
+// An array key's sets: each of `sets` once per distinct non-NULL value (none without one).
+ConditionSets with_array_key(const ConditionSets& sets, const IndexScanParams::RuntimeKey& k,
+                             const ExecParams& params, bool backward) {
+  std::vector<Datum> values = k.constants;
+  for (size_t p : k.array)
+    if (!params.is_null(p)) values.push_back(params.value(p));
+  auto less = [&](Datum a, Datum b) { return compare_datums(k.type, a, b) < 0; };
+  std::sort(values.begin(), values.end(), less);
+  values.erase(std::unique(values.begin(), values.end(),
+                           [&](Datum a, Datum b) { return compare_datums(k.type, a, b) == 0; }),
+               values.end());
+  if (backward) std::reverse(values.begin(), values.end());
+  ConditionSets out;
+  out.reserve(sets.size() * values.size());
+  for (const auto& set : sets)
+    for (Datum v : values) {
+      out.push_back(set);
+      out.back().push_back(btree::ColumnCondition::eq(k.column, v));
+    }
+  return out;
+}
+
+}  // namespace
+
 void set_runtime_keys(ConditionSets& out, const ConditionSets& sets,
                       const std::vector<IndexScanParams::RuntimeKey>& keys,
-                      const ExecParams& params) {
+                      const ExecParams& params, bool backward) {
   for (const IndexScanParams::RuntimeKey& k : keys)
-    if (params.is_null(k.param)) {  // `key op NULL` never holds
+    if (k.array.empty() && params.is_null(k.param)) {  // `key op NULL` never holds
       out.clear();
       return;
     }
@@ -386,6 +413,10 @@ void set_runtime_keys(ConditionSets& out, const ConditionSets& sets,
   out.resize(sets.size());
   for (size_t i = 0; i < sets.size(); ++i) out[i].assign(sets[i].begin(), sets[i].end());
   for (const IndexScanParams::RuntimeKey& k : keys) {
+    if (!k.array.empty()) {
+      out = with_array_key(out, k, params, backward);
+      continue;
+    }
     const btree::ColumnCondition c = runtime_condition(k, params);
     for (auto& set : out) set.push_back(c);
   }
@@ -409,11 +440,15 @@ void set_bound(std::optional<btree::Bound>& b, bool present, Datum v, bool inclu
 void IndexScanNode::refresh_runtime_sets() {
   const std::vector<IndexScanParams::RuntimeKey>& keys = params_.runtime_keys;
   const ExecParams& params = *params_.params;
-  bool null = false;
-  for (const IndexScanParams::RuntimeKey& k : keys) null = null || params.is_null(k.param);
-  if (!runtime_sets_ready_ || null) {
-    set_runtime_keys(runtime_sets_, params_.condition_sets, keys, params);
-    runtime_sets_ready_ = !null;
+  // A NULL value leaves no set, and an array key's values decide how many there are: the
+  // sets are made again.
+  bool remake = false;
+  for (const IndexScanParams::RuntimeKey& k : keys)
+    remake = remake || !k.array.empty() || params.is_null(k.param);
+  if (!runtime_sets_ready_ || remake) {
+    set_runtime_keys(runtime_sets_, params_.condition_sets, keys, params,
+                     params_.direction == btree::ScanDirection::kBackward);
+    runtime_sets_ready_ = !remake;
     return;
   }
   // The sets' own conditions are the same at every rescan: only the runtime keys' (the

@@ -71,6 +71,11 @@ struct IndexScanParams {
     int column = 0;  // the index key's position
     size_t param = 0;
     CmpOp op = CmpOp::kEq;  // any but <>
+    // `key = ANY (ARRAY[$1, $2])`: the parameters whose values make the list (op kEq),
+    // searched one condition set per distinct non-NULL value, in the key type's order.
+    std::vector<size_t> array;
+    std::vector<Datum> constants;  // the list's constant elements (by value, not NULL)
+    TypeId type = TypeId::kInt8;
   };
   std::vector<RuntimeKey> runtime_keys;
   const ExecParams* params = nullptr;
@@ -117,10 +122,11 @@ struct IndexScanParams {
 std::string leaf_readahead_line(const btree::LeafReadaheadStats& stats);
 
 // `sets` with `key op $param` added to each for the runtime keys' current values; none
-// (nothing matches) when a value is NULL.
+// (nothing matches) when a value is NULL. An array key multiplies the sets by its
+// values (reversed for a backward scan).
 ConditionSets with_runtime_keys(const ConditionSets& sets,
                                 const std::vector<IndexScanParams::RuntimeKey>& keys,
-                                const ExecParams& params);
+                                const ExecParams& params, bool backward = false);
 // `key op $param` for the parameter's current value (not NULL).
 btree::ColumnCondition runtime_condition(const IndexScanParams::RuntimeKey& k,
                                          const ExecParams& params);
@@ -128,7 +134,7 @@ btree::ColumnCondition runtime_condition(const IndexScanParams::RuntimeKey& k,
 // allocating).
 void set_runtime_keys(ConditionSets& out, const ConditionSets& sets,
                       const std::vector<IndexScanParams::RuntimeKey>& keys,
-                      const ExecParams& params);
+                      const ExecParams& params, bool backward = false);
 
 class IndexScanNode final : public ExecNode {
  public:

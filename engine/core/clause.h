@@ -102,6 +102,12 @@ struct Clause {
   // (as `param_name op column` when written that way round: `constant_left`).
   std::optional<uint32_t> param;
   std::string param_name;
+  // `column = ANY (ARRAY[$1, 7])` of a generic plan: the parameters whose values are the
+  // runtime key's list with the constants beside them (`param` is the first parameter;
+  // param_name prints the array), and how many elements it was written with.
+  std::vector<uint32_t> param_array;
+  std::vector<Datum> array_constants;
+  size_t array_elements = 0;
   // The param clause as an Index Only Scan prints it: the index's own column, a varchar
   // key without the cast to text an Index Scan's condition shows.
   bool param_key_bare = false;

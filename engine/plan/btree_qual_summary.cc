@@ -21,6 +21,8 @@ std::optional<IndexQualShape> index_qual_shape(const Clause& clause, int column)
   if (clause.column != column || clause.numeric) return std::nullopt;
   switch (clause.kind) {
     case Clause::Kind::kCompare:
+      if (!clause.param_array.empty())
+        return IndexQualShape{true, clause.array_elements, true, false};
       if (clause.op == CmpOp::kNe || !clause.value.has_value()) return std::nullopt;
       return IndexQualShape{false, 1, clause.op == CmpOp::kEq, false};
     case Clause::Kind::kIn:
@@ -34,7 +36,7 @@ std::optional<IndexQualShape> index_qual_shape(const Clause& clause, int column)
 }
 
 bool is_index_in_list(const Clause& clause) {
-  if (clause.kind == Clause::Kind::kIn) return true;
+  if (clause.kind == Clause::Kind::kIn || !clause.param_array.empty()) return true;
   const std::optional<TypedIndexQual> q = typed_index_qual(clause);
   return q && q->in_list;
 }

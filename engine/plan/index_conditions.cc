@@ -111,7 +111,12 @@ std::vector<scans::IndexScanParams::RuntimeKey> runtime_keys(const std::vector<C
     if (!c.param) continue;
     for (size_t k = 0; k < key_columns.size(); ++k)
       if (key_columns[k] == c.column) {
-        keys.push_back({int(k), *c.param, c.op});
+        keys.push_back({int(k), *c.param, c.op, {}, {}, TypeId::kInt8});
+        if (!c.param_array.empty()) {
+          keys.back().array.assign(c.param_array.begin(), c.param_array.end());
+          keys.back().constants = c.array_constants;
+          keys.back().type = c.expr->args[0].type;  // the key column's
+        }
         break;
       }
   }

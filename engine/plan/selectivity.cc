@@ -359,6 +359,11 @@ double clause_selectivity(const RelationStatsView& rel, const Clause& clause) {
   if (clause.numeric) return numeric_selectivity(rel, clause);
   // A join clause's other side is no constant here (scalarineqsel's default for `<`).
   if (clause.param) {
+    // `= ANY (ARRAY[$1, $2])`: scalararraysel sums an equality's elements (distinct
+    // values match disjoint rows).
+    if (!clause.param_array.empty())
+      return clamp_probability(double(clause.array_elements) *
+                               var_eq_non_const(rel, clause.column));
     if (clause.op == CmpOp::kEq) return var_eq_non_const(rel, clause.column);
     return clause.op == CmpOp::kNe ? 1.0 - var_eq_non_const(rel, clause.column) : kDefaultIneqSel;
   }

@@ -16,7 +16,10 @@ const scans::ExecParams* init_params_for_keys(
   if (p == nullptr || !p->params)
     throw Error("an index key reads a parameter no InitPlan sets")
         .with_sqlstate(sqlstate::kInternalError);
-  for (const scans::IndexScanParams::RuntimeKey& k : keys) p->eager.at(k.param) = true;
+  for (const scans::IndexScanParams::RuntimeKey& k : keys) {
+    p->eager.at(k.param) = true;
+    for (size_t a : k.array) p->eager.at(a) = true;
+  }
   return p->params.get();
 }
 
@@ -106,10 +109,48 @@ PlannedQuery plan_with_extern_keys(
   return q;
 }
 
+namespace {
+
+// `key = ANY (ARRAY[$1, 7])` of a generic plan, its elements statement parameters of the
+// key's type and constants held by value, at least one parameter: a runtime key whose
+// list is their values (PostgreSQL's array key).
+std::optional<Clause> param_array_clause(const Clause& c, SubqueryParams& sp) {
+  const TypedExpr& e = *c.expr;
+  if (e.negated || e.name != "=" || e.args.size() < 2 || e.args[0].kind != TypedExpr::Kind::kColumn)
+    return std::nullopt;
+  const TypedExpr& col = e.args[0];
+  std::vector<uint32_t> params;
+  std::vector<std::optional<Datum>> constants;
+  std::string shown;
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    const TypedExpr& a = e.args[i];
+    shown += (i > 1 ? ", " : "") + deparse(a);
+    if (a.is_const() && a.type == col.type && type_info(a.type).byval) {
+      constants.push_back(a.isnull ? std::nullopt : std::optional<Datum>(a.value.datum()));
+      continue;
+    }
+    if (!is_extern_param(a)) return std::nullopt;
+    const std::optional<uint32_t> param = key_param(sp, a, col.type, true);
+    if (!param) return std::nullopt;
+    params.push_back(*param);
+  }
+  if (params.empty()) return std::nullopt;
+  Clause p = Clause::param_cmp(int(col.slot), CmpOp::kEq, params[0], "ARRAY[" + shown + "]");
+  p.param_array = std::move(params);
+  for (const std::optional<Datum>& k : constants)
+    if (k) p.array_constants.push_back(*k);
+  p.array_elements = e.args.size() - 1;
+  p.expr = c.expr;
+  return p;
+}
+
+}  // namespace
+
 std::optional<Clause> init_param_clause(const Clause& c) {
   SubqueryParams* sp = current_subquery_params();
   if (c.kind != Clause::Kind::kExpr || sp == nullptr || !sp->params) return std::nullopt;
   const TypedExpr& e = *c.expr;
+  if (e.kind == TypedExpr::Kind::kAnyArray) return param_array_clause(c, *sp);
   const std::optional<CmpOp> op = cmp_op_of_name(e.name);
   if (e.kind != TypedExpr::Kind::kCall || e.form != TypedExpr::Form::kInfix || !op ||
       *op == CmpOp::kNe || e.args.size() != 2)

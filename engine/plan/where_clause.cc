@@ -462,6 +462,7 @@ std::string deparse(const Clause& e, const RelationEntry& rel) {
         const bool varchar =
             rel.columns[size_t(e.column)].type == TypeId::kVarchar && !e.param_key_bare;
         const std::string key = varchar ? "(" + col(e.column) + ")::text" : col(e.column);
+        if (!e.param_array.empty()) return "(" + key + " = ANY (" + e.param_name + "))";
         if (e.constant_left)
           return "(" + e.param_name + " " + cmp_op_name(commute(e.op)) + " " + key + ")";
         return "(" + key + " " + cmp_op_name(e.op) + " " + e.param_name + ")";
@@ -561,7 +562,8 @@ std::vector<int> constant_columns(const std::vector<Clause>& clauses) {
   std::vector<int> cols;
   for (const Clause& c : clauses) {
     int column = -1;
-    if (c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && c.value && !c.numeric)
+    if (c.kind == Clause::Kind::kCompare && c.op == CmpOp::kEq && c.value && !c.numeric &&
+        c.param_array.empty())  // `= ANY ($1, $2)` fixes no value
       column = c.column;
     else
       column = typed_constant_column(c);

@@ -84,6 +84,40 @@ TEST_F(Pg15Equivalence, ParametersAreConstantsOfTheirClasses) {
   s_->execute("RESET plan_cache_mode");
 }
 
+// A generic plan's IN list of parameters (and constants) is an index's array key, as
+// PostgreSQL 15.18 plans it: searched once per distinct non-NULL value, in the scan's
+// order (backward for ORDER BY ... DESC), by an index scan or a bitmap.
+TEST_F(Pg15Equivalence, GenericInListsAreIndexArrayKeys) {
+  s_->execute("SET plan_cache_mode = force_generic_plan");
+  s_->execute(
+      "PREPARE k1(int, int, int) AS SELECT a FROM e1 WHERE a IN ($1, $2, $3) ORDER BY a DESC");
+  s_->execute("PREPARE k2(int, int) AS SELECT count(*) FROM e1 WHERE b IN ($1, $2)");
+  s_->execute("PREPARE k3(int) AS SELECT a FROM e1 WHERE a IN ($1, 7) ORDER BY a");
+  using Lines = std::vector<std::string>;
+  EXPECT_EQ(lines("EXPLAIN EXECUTE k1(1, 2, 3)"),
+            (Lines{"Index Only Scan Backward using e1_a on e1  (cost=0.29..16.92 rows=3 width=4)",
+                   "  Index Cond: (a = ANY (ARRAY[$1, $2, $3]))"}));
+  EXPECT_EQ(lines("EXECUTE k1(9, 3, 7)"), (Lines{"9", "7", "3"}));
+  EXPECT_EQ(lines("EXECUTE k1(5, NULL, 5)"), (Lines{"5"}));
+  EXPECT_TRUE(lines("EXECUTE k1(NULL, NULL, NULL)").empty());
+  EXPECT_EQ(lines("EXPLAIN EXECUTE k2(1, 2)"),
+            (Lines{"Aggregate  (cost=126.67..126.69 rows=1 width=8)",
+                   "  ->  Bitmap Heap Scan on e1  (cost=11.67..125.67 rows=400 width=0)",
+                   "        Recheck Cond: (b = ANY (ARRAY[$1, $2]))",
+                   "        ->  Bitmap Index Scan on e1_bc  (cost=0.00..11.57 rows=400 width=0)",
+                   "              Index Cond: (b = ANY (ARRAY[$1, $2]))"}));
+  EXPECT_EQ(lines("EXECUTE k2(1, 2)"), (Lines{"400"}));
+  EXPECT_EQ(lines("EXECUTE k2(1, 1)"), (Lines{"200"}));
+  EXPECT_EQ(lines("EXECUTE k2(NULL, 3)"), (Lines{"200"}));
+  EXPECT_EQ(lines("EXPLAIN EXECUTE k3(3)"),
+            (Lines{"Index Only Scan using e1_a on e1  (cost=0.29..12.61 rows=2 width=4)",
+                   "  Index Cond: (a = ANY (ARRAY[$1, 7]))"}));
+  EXPECT_EQ(lines("EXECUTE k3(3)"), (Lines{"3", "7"}));
+  EXPECT_EQ(lines("EXECUTE k3(7)"), (Lines{"7"}));
+  s_->execute("DEALLOCATE ALL");
+  s_->execute("RESET plan_cache_mode");
+}
+
 // e1's rows by their definition: b = i % 100, c = i * 7919 % 20000, d = i / 50.
 TEST_F(Pg15Equivalence, ResultsFollowTheRowsDefinition) {
   auto count = [](const std::function<bool(int64_t, int64_t, int64_t, int64_t)>& keep) {
