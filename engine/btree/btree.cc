@@ -138,11 +138,8 @@ void BTree::corrupt(BlockNumber block, const std::string& what) const {
 }
 
 void BTree::throw_duplicate(const KeyValues& key) const {
-  std::string columns;
-  for (size_t i = 0; i < def_.columns.size(); ++i)
-    columns += (i > 0 ? ", " : "") + def_.columns[i].name;
   throw Error("duplicate key value violates unique constraint \"" + def_.name + "\"",
-              "Key (" + columns + ")=" + format_key(layout_, key) + " already exists.")
+              key_detail(def_, layout_, key) + " already exists.")
       .with_sqlstate(sqlstate::kUniqueViolation);
 }
 

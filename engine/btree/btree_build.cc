@@ -533,11 +533,8 @@ BuildStats BTreeBuilder::write(const BuildProgressFn& progress, const BuildInter
     }
     if (repeated) {
       entries_->get(*repeated, key, tid);
-      std::string columns;
-      for (size_t c = 0; c < def_.columns.size(); ++c)
-        columns += (c > 0 ? ", " : "") + def_.columns[c].name;
       throw Error("could not create unique index \"" + def_.name + "\"",
-                  "Key (" + columns + ")=" + format_key(layout_, key) + " is duplicated.")
+                  key_detail(def_, layout_, key) + " is duplicated.")
           .with_sqlstate(sqlstate::kUniqueViolation);
     }
   }

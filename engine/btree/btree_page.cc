@@ -232,6 +232,13 @@ std::string format_key(const TupleLayout& layout, const KeyValues& key) {
   return s;
 }
 
+std::string key_detail(const IndexDef& def, const TupleLayout& layout, const KeyValues& key) {
+  std::string columns;
+  for (size_t i = 0; i < def.columns.size(); ++i)
+    columns += (i > 0 ? ", " : "") + def.columns[i].name;
+  return "Key (" + columns + ")=" + format_key(layout, key);
+}
+
 std::string format_tid(Tid tid) {
   std::string s("(");
   s.append(std::to_string(tid.block)).append(",").append(std::to_string(tid.offset)).append(")");

@@ -138,6 +138,8 @@ int compare_columns(const TupleLayout& layout, int col, const KeyValues& a, cons
 bool keys_equal(const TupleLayout& layout, const KeyValues& a, const KeyValues& b);
 // "(abc, 2)": a key as a unique violation's detail prints it (NULL as "null").
 std::string format_key(const TupleLayout& layout, const KeyValues& key);
+// "Key (a, b)=(abc, 2)": a unique violation's detail up to its verb.
+std::string key_detail(const IndexDef& def, const TupleLayout& layout, const KeyValues& key);
 
 // Bytes (unaligned) of a tuple holding the first `natts` columns of `key`: the header,
 // the NULL bitmap if one of them is NULL, and the values.
