@@ -4,7 +4,8 @@
 // The stream owns the mechanics (pins, the pin budget, combining, reads in flight,
 // pause); the policy owns the numbers: the look-ahead distance in buffers at the
 // start, after each read is started, after each hit, after each read is consumed,
-// and, for index scans, when the stream starts at all. Every hook returns the new
+// and, for index scans, when the stream starts at all and where it restarts when the
+// scan is run again for a new key (a Nested Loop's inner side). Every hook returns the new
 // distance; the stream clamps it to [1, max_pinned], so a policy never needs to.
 //
 //   class MyPolicy final : public PrefetchPolicy {
@@ -15,8 +16,10 @@
 //     }
 //   };
 //
-// A policy instance belongs to one stream (and its thread); hooks are called on the
-// stream's own path, once per block or read, so they must not allocate or block.
+// A policy instance belongs to one stream (and its thread), or to one index scan whose
+// stream borrows it (ReadStreamConfig::policy_instance), so that what it learnt lasts
+// through rescans; hooks are called on the stream's own path, once per block or read,
+// so they must not allocate or block.
 // The registry (bufmgr/policies/registry.cc) maps names to factories; the session's
 // `prefetch_policy` setting picks one. bufmgr/README.md, "Try your own prefetch idea",
 // walks through adding one.
@@ -42,6 +45,18 @@ struct PrefetchLimits {
 struct IndexStartInfo {
   int block_switches = 0;  // heap blocks it moved to so far (reads and hits)
   int heap_reads = 0;      // of those, blocks it had to read from the file
+  uint64_t rescans = 0;    // times the scan was started again (0: its first run)
+};
+
+// What an index scan's last run did, told to the policy when the scan starts again for
+// a new key (the inner side of a Nested Loop, once per outer row).
+struct RescanInfo {
+  uint64_t rescans = 0;    // this rescan's number (1 at the first)
+  int block_switches = 0;  // heap blocks the last run moved to
+  int heap_reads = 0;      // blocks it read from the file (streamed or not)
+  int waits = 0;           // times its consumer waited for a streamed read
+  int distance = 0;        // its stream's distance when it stopped (0: no stream)
+  bool finished = false;   // it ran to the end (false: a LIMIT or a semi-join stopped it)
 };
 
 // Settings a policy may read (the session's values).
@@ -76,6 +91,12 @@ class PrefetchPolicy {
   virtual bool should_start(const IndexStartInfo& info) const {
     return info.block_switches >= kDefaultStartSwitches;
   }
+  // Index scans: the scan starts again for a new key. Its stream, kept from the runs
+  // before, drops what it read ahead (the pins go back; blocks already read stay in the
+  // pool) and restarts at the distance returned; 0 (the default) forgets the runs
+  // before: initial_distance, as a new stream. Called whether the last run had a stream
+  // or not (remember what should_start needs: it is asked again as the new run goes).
+  virtual int on_rescan(const RescanInfo& /*last*/) { return 0; }
 
  protected:
   PrefetchLimits limits_;

@@ -58,10 +58,14 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
   slot_op_.assign(size_t(queue_size_), kNoRead);
   per_buffer_data_.assign(size_t(queue_size_) * per_buffer_size_, 0);
   ops_.resize(size_t(max_ios_));
-  if (config.policy && std::string_view(config.policy->name) != kDefaultPrefetchPolicy) {
-    custom_ = config.policy->make(config.policy_settings);
-    stats_.policy = config.policy->name;
+  if (config.policy_instance) {
+    custom_ = config.policy_instance;
+  } else if (config.policy && std::string_view(config.policy->name) != kDefaultPrefetchPolicy) {
+    owned_ = config.policy->make(config.policy_settings);
+    custom_ = owned_.get();
   }
+  if (custom_ && std::string_view(custom_->name()) != kDefaultPrefetchPolicy)
+    stats_.policy = custom_->name();
   distance_ = start_distance();
   ++pool.my_pins().open_streams;
 }
@@ -106,6 +110,14 @@ void ReadStream::reset() {
   at_end_ = false;
   paused_ = false;
   distance_ = start_distance();
+}
+
+void ReadStream::restart(int distance) {
+  release_all();
+  at_end_ = false;
+  paused_ = false;
+  // Not initial_distance: the policy chose this in on_rescan and keeps what it learnt.
+  distance_ = clamped(distance);
 }
 
 int ReadStream::pins_allowed() {

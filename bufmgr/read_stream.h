@@ -72,6 +72,9 @@ struct ReadStreamConfig {
   // A registry entry: it outlives every stream.
   const PrefetchPolicyDef* policy = nullptr;
   PolicySettings policy_settings = {};
+  // The policy object itself, not owned, instead of a new one made from `policy` (an
+  // index scan keeps one through its rescans); it must outlive the stream.
+  PrefetchPolicy* policy_instance = nullptr;
   // What the stream reads, for an I/O trace's counter tracks ("index heap", "index
   // leaves"): a string literal.
   const char* label = "stream";
@@ -95,6 +98,7 @@ struct ReadStreamStats {
   // of the consumer; once it is reset or destroyed (a LIMIT stopped early), reads
   // wasted.
   uint64_t wasted_reads = 0;
+  // (A rescanned index scan keeps its stream: the figures cover all its runs.)
   const char* policy = nullptr;  // the prefetch policy's name; null for the default
 
   // Sums another stream's figures (a parallel scan's participants): counts add,
@@ -151,6 +155,10 @@ class ReadStream {
   // and pause, and starts again at the prefetch policy's initial distance with the next
   // callback answer.
   void reset();
+  // The same, restarting at `distance` (clamped to [1, max_pinned]) without calling
+  // initial_distance, so the policy keeps its history: a rescanned index scan's policy
+  // chose the distance (PrefetchPolicy::on_rescan).
+  void restart(int distance);
 
   const ReadStreamStats& stats() const { return stats_; }
   int distance() const { return distance_; }
@@ -246,7 +254,8 @@ class ReadStream {
   int traced_distance_ = -1, traced_pinned_ = -1;  // the trace's last samples
   const char* label_ = nullptr;                    // ReadStreamConfig::label
   TidepoolPolicy builtin_;
-  std::unique_ptr<PrefetchPolicy> custom_;  // a policy other than the default
+  PrefetchPolicy* custom_ = nullptr;  // a policy other than the default (owned_ or borrowed)
+  std::unique_ptr<PrefetchPolicy> owned_;
   bool at_end_ = false;
   bool paused_ = false;
   ReadStreamStats stats_;

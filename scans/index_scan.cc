@@ -31,7 +31,10 @@ IndexScanNode::IndexScanNode(bufmgr::BufferPool& pool, aio::IoFile& heap, IndexS
   const bufmgr::PrefetchPolicyDef* def =
       params_.stream.policy ? params_.stream.policy
                             : bufmgr::find_prefetch_policy(bufmgr::kDefaultPrefetchPolicy);
-  if (params_.prefetch) start_policy_ = def->make(params_.stream.policy_settings);
+  if (!params_.prefetch) return;
+  policy_ = def->make(params_.stream.policy_settings);
+  if (std::string_view(def->name) != bufmgr::kDefaultPrefetchPolicy)
+    params_.stream.policy_instance = policy_.get();
 }
 
 IndexScanNode::~IndexScanNode() {
@@ -49,8 +52,15 @@ std::string IndexScanNode::explain_target() const {
 }
 
 void IndexScanNode::do_open() {
-  stream_.reset();
   current_page_ = bufmgr::ReadGuard();
+  if (opened_ && policy_) restart_for_rescan();
+  opened_ = true;
+  finished_ = false;
+  stream_active_ = false;
+  if (stream_) {
+    run_io_blocks_ = stream_->stats().io_blocks;
+    run_waits_ = stream_->stats().waits;
+  }
   current_block_ = kInvalidBlock;
   for (auto& b : ring_) spare_.push_back(std::move(b));
   ring_.clear();
@@ -77,6 +87,40 @@ void IndexScanNode::do_open() {
   batch_.shape = params_.output.shape();
 }
 
+void IndexScanNode::restart_for_rescan() {
+  bufmgr::RescanInfo last{.rescans = ++rescans_,
+                          .block_switches = block_switches_,
+                          .heap_reads = heap_reads_,
+                          .finished = finished_};
+  if (stream_) {
+    const bufmgr::ReadStreamStats& st = stream_->stats();
+    last.heap_reads += int(st.io_blocks - run_io_blocks_);
+    last.waits = int(st.waits - run_waits_);
+    if (stream_active_) last.distance = stream_->distance();
+  }
+  rescan_distance_ = policy_->on_rescan(last);
+  if (!stream_) return;
+  // What the stream read ahead for the old key goes back now, not when the new run
+  // starts it: it would hold pins the new key's blocks may need.
+  if (rescan_distance_ > 0)
+    stream_->restart(std::exchange(rescan_distance_, 0));
+  else
+    stream_->reset();
+}
+
+void IndexScanNode::mark_all_visible(btree::IndexBatch& b) {
+  b.heap_skip.resize(b.size());
+  BlockNumber block = kInvalidBlock;
+  bool skip = false;
+  for (size_t i = 0; i < b.size(); ++i) {
+    if (b.tids[i].block != block) {
+      block = b.tids[i].block;
+      skip = params_.all_visible(block);
+    }
+    b.heap_skip[i] = skip ? 1 : 0;
+  }
+}
+
 bool IndexScanNode::load_batch() {
   if (index_done_) return false;
   btree::IndexBatch b;
@@ -90,6 +134,7 @@ bool IndexScanNode::load_batch() {
       spare_.push_back(std::move(b));
       return false;
     }
+    if (params_.all_visible) mark_all_visible(b);
     ring_.push_back(std::move(b));
     return true;
   }
@@ -101,6 +146,7 @@ bool IndexScanNode::load_batch() {
     }
     scan_->rescan(sets()[condition_set_]);
   }
+  if (params_.all_visible) mark_all_visible(b);
   ring_.push_back(std::move(b));
   return true;
 }
@@ -160,9 +206,12 @@ BlockNumber IndexScanNode::next_prefetch_block() {
       ahead_item_ = 0;
       continue;
     }
+    // An all-visible page is not read at all (the consumer skips it too: the same flag).
+    if (params_.all_visible && b.heap_skip[ahead_item_] != 0) {
+      ++ahead_item_;
+      continue;
+    }
     BlockNumber block = b.tids[ahead_item_++].block;
-    // An all-visible page is not read at all (the consumer skips it too).
-    if (params_.all_visible && params_.all_visible(block)) continue;
     if (block != last_yielded_) {
       last_yielded_ = block;
       return block;
@@ -174,19 +223,24 @@ void IndexScanNode::start_stream(bool include_current) {
   ahead_batch_ = 0;
   ahead_item_ = item_ + (include_current ? 0 : 1);
   last_yielded_ = current_block_;
+  stream_active_ = true;
+  // A rescanned scan's stream was reset (or restarted) when the run began.
+  if (stream_) return;
   bufmgr::ReadStreamConfig config = params_.stream;
   config.sequential = false;
   config.label = "index heap";
   stream_ = std::make_unique<bufmgr::ReadStream>(pool_, heap_, config,
                                                  [this](void*) { return next_prefetch_block(); });
-  used_stream_ = true;
+  run_io_blocks_ = run_waits_ = 0;
+  if (rescan_distance_ > 0) stream_->restart(std::exchange(rescan_distance_, 0));
 }
 
 bool IndexScanNode::stream_wanted() const {
-  if (stream_ || !params_.prefetch) return false;
+  if (stream_active_ || !params_.prefetch) return false;
   return params_.prefetch_start_switches == 0 ||
-         start_policy_->should_start(
-             {.block_switches = block_switches_, .heap_reads = heap_reads_});
+         policy_->should_start({.block_switches = block_switches_,
+                                .heap_reads = heap_reads_,
+                                .rescans = rescans_});
 }
 
 void IndexScanNode::switch_to(BlockNumber block) {
@@ -195,7 +249,7 @@ void IndexScanNode::switch_to(BlockNumber block) {
   if (stream_wanted()) start_stream(/*include_current=*/true);
   current_page_ = bufmgr::ReadGuard();
   bufmgr::PinGuard pin;
-  if (stream_) {
+  if (stream_active_) {
     pin = stream_->next_buffer();
     while (!pin && stream_->paused()) {
       stream_->resume();
@@ -223,15 +277,6 @@ void IndexScanNode::trace_unstreamed(IoTrace& trace) const {
   const bufmgr::BufferUsage& used = bufmgr::thread_buffer_usage();
   trace.counter(TraceCounter::kBufferHits, int64_t(used.shared_hit));
   trace.counter(TraceCounter::kBufferReads, int64_t(used.shared_read));
-}
-
-bool IndexScanNode::skips_heap(BlockNumber block) {
-  if (!params_.all_visible) return false;
-  if (block != vm_block_) {
-    vm_block_ = block;
-    vm_skip_ = params_.all_visible(block);
-  }
-  return vm_skip_;
 }
 
 const char* IndexScanNode::formed_tuple(const btree::IndexBatch& batch, size_t item,
@@ -297,7 +342,7 @@ const RowBatch* IndexScanNode::do_next() {
     Tid tid = ring_.front().tids[item_];
     const char* tuple;
     uint32_t tuple_len = params_.tuple_size;
-    if (skips_heap(tid.block)) {
+    if (params_.all_visible && ring_.front().heap_skip[item_] != 0) {
       tuple = tuple_from_index(ring_.front(), item_++, tuple_len);
     } else {
       if (tid.block != current_block_) switch_to(tid.block);
@@ -321,19 +366,16 @@ const RowBatch* IndexScanNode::do_next() {
     params_.output.read(tuple, tuple_len, batch_, scratch_);
   }
   if (batch_.count == 0) {
+    // The stream stays for a rescan: it has returned every block it read.
     current_page_ = bufmgr::ReadGuard();
-    if (stream_) {
-      last_stats_ = stream_->stats();
-      stream_.reset();
-    }
+    finished_ = true;
     return nullptr;
   }
   return &batch_;
 }
 
 const bufmgr::ReadStreamStats* IndexScanNode::stream_stats() const {
-  if (!used_stream_) return nullptr;
-  return stream_ ? &stream_->stats() : &last_stats_;
+  return stream_ ? &stream_->stats() : nullptr;
 }
 
 void IndexScanNode::explain_details(std::vector<std::string>& lines, bool analyze) const {

@@ -10,6 +10,13 @@
 // is the prefetch policy's decision (bufmgr/prefetch_policy.h, should_start): the
 // default starts it after the scan switched heap blocks kPrefetchStartSwitches
 // times, so a LIMIT 1 lookup reads exactly what it would without prefetch.
+//
+// Rescans (the inner side of a Nested Loop, once per outer row) keep the stream and
+// the node's one policy object: the policy hears what the last run did (on_rescan)
+// and picks the distance the stream restarts at, and may start it at once; the
+// stream drops only what it read ahead for the old key. An Index Only Scan asks the
+// visibility map once per leaf batch, when the batch is loaded, so the stream and
+// the consumer skip the same heap pages even if a VACUUM sets bits meanwhile.
 // scans/README.md draws the ring.
 #pragma once
 
@@ -166,8 +173,12 @@ class IndexScanNode final : public ExecNode {
   void trace_unstreamed(IoTrace& trace) const;
   // index_prefetch is on and the stream should start now (immediate, or the policy).
   bool stream_wanted() const;
-  // Index Only Scan: whether the entries on `block` are answered from the index.
-  bool skips_heap(BlockNumber block);
+  // Index Only Scan: fills the batch's heap_skip from the visibility map, one lookup
+  // per run of entries on the same heap page.
+  void mark_all_visible(btree::IndexBatch& b);
+  // A rescan: tells the policy what the last run did and restarts the stream (if any)
+  // at the distance it picks.
+  void restart_for_rescan();
   // The current entry's keys laid out as a heap tuple (in index_tuple_) of `len` bytes.
   const char* tuple_from_index(const btree::IndexBatch& batch, size_t item, uint32_t& len);
   const char* formed_tuple(const btree::IndexBatch& batch, size_t item, uint32_t& len);
@@ -192,10 +203,17 @@ class IndexScanNode final : public ExecNode {
   size_t ahead_item_ = 0;
   BlockNumber last_yielded_ = kInvalidBlock;
   int block_switches_ = 0;
-  int heap_reads_ = 0;  // heap blocks read (not found in the pool) before the stream
-  std::unique_ptr<bufmgr::PrefetchPolicy> start_policy_;  // asks should_start
-  BlockNumber vm_block_ = kInvalidBlock;                  // the last block skips_heap looked up
-  bool vm_skip_ = false;
+  int heap_reads_ = 0;  // heap blocks read (not found in the pool) outside the stream
+  // index_prefetch on: the policy, one for the node's life (the stream borrows it unless
+  // it is the default, which the stream calls directly).
+  std::unique_ptr<bufmgr::PrefetchPolicy> policy_;
+  bool opened_ = false;      // do_open ran before: the next one is a rescan
+  bool finished_ = false;    // this run reached the index's end
+  uint64_t rescans_ = 0;
+  int rescan_distance_ = 0;  // on_rescan's answer, for a stream not created yet
+  bool stream_active_ = false;  // the stream serves this run (it outlives runs)
+  uint64_t run_io_blocks_ = 0;  // the stream's io_blocks and waits when this run began
+  uint64_t run_waits_ = 0;
   std::vector<char> index_tuple_;
   std::vector<char> formed_tuple_;  // formed_tuple's tuple
   std::vector<Datum> formed_values_;
@@ -203,8 +221,6 @@ class IndexScanNode final : public ExecNode {
   BlockNumber current_block_ = kInvalidBlock;
   bufmgr::ReadGuard current_page_;
   std::unique_ptr<bufmgr::ReadStream> stream_;
-  bool used_stream_ = false;
-  bufmgr::ReadStreamStats last_stats_;
   DeformScratch scratch_;
   RowBatch batch_;
 };

@@ -29,6 +29,12 @@ NestLoopNode::NestLoopNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<Exec
 }
 
 void NestLoopNode::do_open() {
+  // A semi or anti join (or a unique inner) is done with an outer row at its first
+  // match: the inner scan returns one row at a time and reads no page beyond it, as
+  // PostgreSQL's does (EXPLAIN's rows=1 per loop; no heap page read for nothing).
+  const JoinSpec& spec = rows_.spec();
+  if (spec.type == JoinType::kSemi || spec.type == JoinType::kAnti || spec.inner_unique)
+    inner_->row_limit_hint = 1;
   outer_->open();
   // A fresh run: the inner side is opened (not rescanned) at the first outer row, so a
   // Materialize below forgets the rows of an earlier run.

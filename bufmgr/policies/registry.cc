@@ -12,6 +12,7 @@ std::unique_ptr<PrefetchPolicy> make_fixed_policy(const PolicySettings& settings
 std::unique_ptr<PrefetchPolicy> make_delayed_start_policy(const PolicySettings& settings);
 std::unique_ptr<PrefetchPolicy> make_cache_aware_policy(const PolicySettings& settings);
 std::unique_ptr<PrefetchPolicy> make_example_linear_policy(const PolicySettings& settings);
+std::unique_ptr<PrefetchPolicy> make_rescan_aware_policy(const PolicySettings& settings);
 
 namespace {
 
@@ -33,6 +34,9 @@ const std::vector<PrefetchPolicyDef>& prefetch_policies() {
        make_delayed_start_policy},
       {"cache_aware", "distance = max_ios x blocks per read in the last 64, start after 4 reads",
        make_cache_aware_policy},
+      {"rescan_aware",
+       "tidepool's, and a rescanned index scan starts at once at the last run's distance",
+       make_rescan_aware_policy},
       {"example_linear", "the README's walkthrough: +io_combine_limit per wait, -1 per 8 hits",
        make_example_linear_policy},
   };

@@ -70,6 +70,9 @@ struct IndexBatch {
   std::vector<uint8_t> nulls;  // per item: bit k, column k is NULL
   std::string ref_bytes;
   uint8_t ref_columns = 0;  // bit k: column k is by reference
+  // Per item, filled by the consumer, not the scan: an index-only scan's answer from the
+  // visibility map (1: the heap page is all-visible, the entry is answered from the index).
+  std::vector<uint8_t> heap_skip;
 
   size_t size() const { return tids.size(); }
   bool empty() const { return tids.empty(); }

@@ -179,6 +179,41 @@ TEST(PolicyRegistry, NamesEveryPolicyDefaultFirstAndDecidesIndexStarts) {
   for (const std::string& n : names) EXPECT_EQ(find_prefetch_policy(n)->make({})->name(), n);
 }
 
+// What each run of a rescanned index scan tells the policy, and what it answers: the
+// distance to restart at (0: start over) and whether the next run starts at once.
+TEST(PolicyRegistry, RescanAwareCarriesTheDistanceOnlyForRunsThatReadAndFinish) {
+  for (const std::string& n : prefetch_policy_names()) {
+    if (n == "rescan_aware") continue;
+    EXPECT_EQ(find_prefetch_policy(n)->make({})->on_rescan({}), 0) << n;
+  }
+  auto p = find_prefetch_policy("rescan_aware")->make({});
+  p->initial_distance({.max_pinned = 64, .max_ios = 16});
+  const IndexStartInfo first_switch{.block_switches = 0, .heap_reads = 0, .rescans = 1};
+  // One-block lookups: the distance is carried, the start is not brought forward.
+  for (uint64_t r = 1; r <= 4; ++r)
+    EXPECT_EQ(p->on_rescan({.rescans = r, .block_switches = 1, .heap_reads = 1, .distance = 0,
+                            .finished = true}),
+              1);
+  EXPECT_FALSE(p->should_start(first_switch));
+  // Runs of 40 reads that ended with their stream at distance 24: the next run starts at
+  // once, at 24.
+  EXPECT_EQ(p->on_rescan({.rescans = 5, .block_switches = 40, .heap_reads = 40, .waits = 30,
+                          .distance = 24, .finished = true}),
+            24);
+  EXPECT_TRUE(p->should_start(first_switch));
+  EXPECT_FALSE(p->should_start({.block_switches = 0, .heap_reads = 0, .rescans = 0}));
+  // A run cut short (a LIMIT above) does not start the next one early.
+  EXPECT_EQ(p->on_rescan({.rescans = 6, .block_switches = 5, .heap_reads = 5, .distance = 8,
+                          .finished = false}),
+            8);
+  EXPECT_FALSE(p->should_start(first_switch));
+  // Runs with no stream halve the carried distance.
+  EXPECT_EQ(p->on_rescan({.rescans = 7, .block_switches = 2, .heap_reads = 0, .finished = true}),
+            4);
+  EXPECT_EQ(p->on_rescan({.rescans = 8, .block_switches = 2, .heap_reads = 0, .finished = true}),
+            2);
+}
+
 INSTANTIATE_TEST_SUITE_P(Sync, Policy, ::testing::Values(aio::IoMethodKind::kSync));
 
 }  // namespace

@@ -45,7 +45,7 @@ TEST_F(PrefetchPolicySetting, AcceptsEveryRegisteredNameAndRefusesOthers) {
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()), "invalid value for parameter \"prefetch_policy\": \"eager\"");
     EXPECT_NE(e.hint().find("Available values: tidepool, pg18, fixed, delayed_start, "
-                            "cache_aware, example_linear."),
+                            "cache_aware, rescan_aware, example_linear."),
               std::string::npos)
         << e.hint();
   }

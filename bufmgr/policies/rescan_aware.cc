@@ -1,0 +1,72 @@
+// `rescan_aware`: an index scan rescanned for every outer row (the inner side of a
+// Nested Loop) learns from its earlier runs instead of starting cold each time.
+//
+// Without it, each run is a new scan: its stream starts at distance 1 after 4 heap-block
+// switches, so a lookup that touches 10 scattered cold blocks reads them one at a time,
+// and the next lookup starts from nothing again (patch 4351's rescan problem). This
+// policy keeps, across runs, a running mean of the heap blocks each run had to read
+// and the distance the last run reached:
+//
+//   - a run that read at least 2 blocks on average, and ran to its end, makes the next
+//     run start its stream at once (there is more than one read to overlap), at the
+//     distance the last run ended with; a run that had no stream hands on half of the
+//     distance carried so far, so a carried distance decays while lookups stay cached;
+//   - runs cut short (a LIMIT 1 or a semi-join inner that stops at the first match)
+//     or reading under 2 blocks start as the default does, after 4 switches, so a
+//     one-row lookup pays nothing for a stream.
+//
+// Within a run the distance is `tidepool`'s: doubled on each wait, a hold-off of
+// max_pinned hits after a read, then -1 per hit.
+#include <algorithm>
+
+#include "bufmgr/prefetch_policy.h"
+
+namespace tp::bufmgr {
+
+namespace {
+
+class RescanAwarePolicy final : public PrefetchPolicy {
+ public:
+  const char* name() const override { return "rescan_aware"; }
+  int initial_distance(const PrefetchLimits& limits) override {
+    limits_ = limits;
+    holdoff_ = 0;
+    return 1;
+  }
+  int on_hit(int distance) override {
+    if (holdoff_ > 0) {
+      --holdoff_;
+      return distance;
+    }
+    return distance - 1;
+  }
+  int on_read_consumed(int distance, bool waited) override {
+    holdoff_ = limits_.max_pinned;
+    return waited ? distance * 2 : distance;
+  }
+  bool should_start(const IndexStartInfo& info) const override {
+    return (info.rescans > 0 && start_at_once_) || info.block_switches >= kDefaultStartSwitches;
+  }
+  int on_rescan(const RescanInfo& last) override {
+    // Reads per run, in sixteenths, a mean over about the last four runs.
+    reads16_ = (reads16_ * 3 + last.heap_reads * 16) / 4;
+    carried_ = last.distance > 0 ? last.distance : carried_ / 2;
+    start_at_once_ = last.finished && reads16_ >= 2 * 16;
+    holdoff_ = 0;
+    return std::max(1, carried_);
+  }
+
+ private:
+  int holdoff_ = 0;
+  int reads16_ = 0;  // heap blocks read per run, x16
+  int carried_ = 0;  // the distance handed from run to run
+  bool start_at_once_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<PrefetchPolicy> make_rescan_aware_policy(const PolicySettings& /*settings*/) {
+  return std::make_unique<RescanAwarePolicy>();
+}
+
+}  // namespace tp::bufmgr
