@@ -97,6 +97,12 @@ class PrefetchPolicy {
   // before: initial_distance, as a new stream. Called whether the last run had a stream
   // or not (remember what should_start needs: it is asked again as the new run goes).
   virtual int on_rescan(const RescanInfo& /*last*/) { return 0; }
+  // Index scans under a LIMIT (or any parent that says how many rows it still needs):
+  // true, the stream reads ahead only the index entries those rows may take (the rows
+  // still wanted, scaled by how many entries each row has cost so far: a Filter's
+  // pass rate), so a LIMIT stops with nothing in flight for nothing. false (the
+  // default, as PostgreSQL's patch): the look-ahead ignores the LIMIT.
+  virtual bool bounded_by_limit() const { return false; }
 
  protected:
   PrefetchLimits limits_;

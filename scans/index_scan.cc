@@ -33,6 +33,7 @@ IndexScanNode::IndexScanNode(bufmgr::BufferPool& pool, aio::IoFile& heap, IndexS
                             : bufmgr::find_prefetch_policy(bufmgr::kDefaultPrefetchPolicy);
   if (!params_.prefetch) return;
   policy_ = def->make(params_.stream.policy_settings);
+  bounded_by_limit_ = policy_->bounded_by_limit();
   if (std::string_view(def->name) != bufmgr::kDefaultPrefetchPolicy)
     params_.stream.policy_instance = policy_.get();
 }
@@ -56,6 +57,7 @@ void IndexScanNode::do_open() {
   if (opened_ && policy_) restart_for_rescan();
   opened_ = true;
   finished_ = false;
+  consumed_items_ = ahead_items_ = emitted_rows_ = 0;
   stream_active_ = false;
   if (stream_) {
     run_io_blocks_ = stream_->stats().io_blocks;
@@ -206,6 +208,14 @@ BlockNumber IndexScanNode::next_prefetch_block() {
       ahead_item_ = 0;
       continue;
     }
+    // Under a LIMIT: no further than the rows still wanted may reach (the consumer
+    // resumes the stream when it needs a block). The consumer may be past this point:
+    // the entries after a yielded block on the same page are counted only as it
+    // passes them.
+    if (bounded_by_limit_ && ahead_items_ > consumed_items_ &&
+        ahead_items_ - consumed_items_ >= items_needed())
+      return bufmgr::kReadStreamPause;
+    ++ahead_items_;
     // An all-visible page is not read at all (the consumer skips it too: the same flag).
     if (params_.all_visible && b.heap_skip[ahead_item_] != 0) {
       ++ahead_item_;
@@ -219,9 +229,17 @@ BlockNumber IndexScanNode::next_prefetch_block() {
   }
 }
 
+uint64_t IndexScanNode::items_needed() const {
+  if (rows_wanted_ == UINT64_MAX) return UINT64_MAX;
+  const uint64_t rows = rows_wanted_ > batch_.count ? rows_wanted_ - batch_.count : 0;
+  // Entries per row so far (1 before the first: no Filter has spoken yet), rounded up.
+  return (rows * (consumed_items_ + 1) + emitted_rows_) / (emitted_rows_ + 1);
+}
+
 void IndexScanNode::start_stream(bool include_current) {
   ahead_batch_ = 0;
   ahead_item_ = item_ + (include_current ? 0 : 1);
+  ahead_items_ = consumed_items_ + (include_current ? 0 : 1);
   last_yielded_ = current_block_;
   stream_active_ = true;
   // A rescanned scan's stream was reset (or restarted) when the run began.
@@ -330,6 +348,7 @@ const RowBatch* IndexScanNode::do_next() {
   batch_.clear_rows();
   const uint32_t cap =
       row_at_a_time ? 1u : uint32_t(std::min<uint64_t>(kIndexBatchRows, row_limit_hint));
+  rows_wanted_ = row_limit_hint;
   while (batch_.count < cap) {
     if (ring_.empty() || item_ >= ring_.front().size()) {
       if (!ring_.empty()) {
@@ -343,10 +362,12 @@ const RowBatch* IndexScanNode::do_next() {
     const char* tuple;
     uint32_t tuple_len = params_.tuple_size;
     if (params_.all_visible && ring_.front().heap_skip[item_] != 0) {
+      ++consumed_items_;
       tuple = tuple_from_index(ring_.front(), item_++, tuple_len);
     } else {
       if (tid.block != current_block_) switch_to(tid.block);
       ++item_;
+      ++consumed_items_;
       ++instr.heap_fetches;
       const char* page = current_page_.page();
       if (tid.offset > page_max_offset(page))
@@ -364,6 +385,7 @@ const RowBatch* IndexScanNode::do_next() {
     }
     batch_.room_for_next_row(cap);
     params_.output.read(tuple, tuple_len, batch_, scratch_);
+    ++emitted_rows_;
   }
   if (batch_.count == 0) {
     // The stream stays for a rescan: it has returned every block it read.

@@ -212,6 +212,16 @@ class IndexScanNode final : public ExecNode {
   uint64_t rescans_ = 0;
   int rescan_distance_ = 0;  // on_rescan's answer, for a stream not created yet
   bool stream_active_ = false;  // the stream serves this run (it outlives runs)
+  // The look-ahead under a LIMIT (PrefetchPolicy::bounded_by_limit): entries the
+  // consumer has passed, entries the stream's callback has passed, rows returned (this
+  // run), and the rows the parent still wanted when do_next began.
+  bool bounded_by_limit_ = false;
+  uint64_t consumed_items_ = 0;
+  uint64_t ahead_items_ = 0;
+  uint64_t emitted_rows_ = 0;
+  uint64_t rows_wanted_ = UINT64_MAX;
+  // Entries ahead of the consumer the rows still wanted may take.
+  uint64_t items_needed() const;
   uint64_t run_io_blocks_ = 0;  // the stream's io_blocks and waits when this run began
   uint64_t run_waits_ = 0;
   std::vector<char> index_tuple_;

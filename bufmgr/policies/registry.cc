@@ -35,7 +35,7 @@ const std::vector<PrefetchPolicyDef>& prefetch_policies() {
       {"cache_aware", "distance = max_ios x blocks per read in the last 64, start after 4 reads",
        make_cache_aware_policy},
       {"rescan_aware",
-       "tidepool's, and a rescanned index scan starts at once at the last run's distance",
+       "tidepool's distances, start after 4 reads; a rescan starts at once at the last distance",
        make_rescan_aware_policy},
       {"example_linear", "the README's walkthrough: +io_combine_limit per wait, -1 per 8 hits",
        make_example_linear_policy},

@@ -176,6 +176,8 @@ TEST(PolicyRegistry, NamesEveryPolicyDefaultFirstAndDecidesIndexStarts) {
   EXPECT_FALSE(starts("cache_aware", 100, 3));  // cached switches do not count
   EXPECT_TRUE(starts("cache_aware", 5, 4));
   EXPECT_FALSE(starts("example_linear", 3, 3));
+  EXPECT_FALSE(starts("rescan_aware", 100, 3));  // a first run: as cache_aware
+  EXPECT_TRUE(starts("rescan_aware", 5, 4));
   for (const std::string& n : names) EXPECT_EQ(find_prefetch_policy(n)->make({})->name(), n);
 }
 

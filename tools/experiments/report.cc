@@ -42,6 +42,9 @@ const std::vector<ExperimentDef>& experiment_defs() {
        "PostgreSQL patch 4351: index scan prefetch by distance, LIMIT n queries per second"},
       {"policies", run_policies,
        "every prefetch policy on the same workloads: time, reads, waits, wasted reads"},
+      {"limit", run_prepared_limit,
+       "the prefetching patch's LIMIT benchmark: prepared LIMIT 1..1024 queries per second, "
+       "cold and cached, every policy"},
   };
   return defs;
 }

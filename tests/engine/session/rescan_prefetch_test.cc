@@ -1,8 +1,9 @@
-// Index prefetching through rescans (issue 34, item 1): the inner Index Scan of a Nested
-// Loop keeps its stream and its policy from outer row to outer row; `rescan_aware`
-// starts the stream at once for lookups that read several blocks and not for those cut
-// short; a Merge Join over a streamed inner scan and an Index Only Scan that streams
-// only the pages the visibility map does not cover give the rows prefetching off gives.
+// Index prefetching where it is hard (issue 34): the inner Index Scan of a Nested Loop
+// keeps its stream and its policy from outer row to outer row; `rescan_aware` starts
+// the stream at once for lookups that read several blocks and not for those cut short,
+// and reads ahead no further than a LIMIT's rows; a Merge Join over a streamed inner
+// scan and an Index Only Scan that streams only the pages the visibility map does not
+// cover give the rows prefetching off gives.
 // Every statement starts with an empty pool, so each heap page it needs is a read.
 #include <gmock/gmock.h>
 
@@ -183,6 +184,48 @@ TEST_F(RescanPrefetch, IndexOnlyScanStreamsOnlyPagesNotAllVisible) {
         << plan;
     EXPECT_THAT(plan, HasSubstr("Prefetch:"));
     EXPECT_EQ(cold_rows(q), rows);
+  }
+}
+
+// Under a LIMIT, rescan_aware's stream reads ahead only the entries the rows still
+// wanted may take: even started at once it reads what prefetching off reads, where the
+// default's immediate stream reads a distance's worth past the 10th row. On a table in
+// key order (22 entries a page, the consumer passing the callback on each page) and
+// through a Filter that keeps one row in four, the rows are those of prefetching off.
+TEST_F(RescanPrefetch, ALimitBoundsRescanAwaresLookAhead) {
+  s_.execute("CREATE TABLE sh (a int, b int) WITH (fillfactor=10)");
+  s_.execute("INSERT INTO sh SELECT (i * 7919) % 20011, i FROM generate_series(1, 20010) s(i)");
+  s_.execute("CREATE INDEX sh_a ON sh (a)");
+  s_.execute("CREATE TABLE kc (a int, b int) WITH (fillfactor=10)");
+  s_.execute("INSERT INTO kc SELECT i, i FROM generate_series(1, 20000) s(i)");
+  s_.execute("CREATE INDEX kc_a ON kc (a)");
+  s_.execute("ANALYZE");
+  s_.execute("SET enable_seqscan = off");
+  s_.execute("SET enable_sort = off");
+  const std::string limited = "SELECT a, b FROM sh WHERE a > 100 ORDER BY a LIMIT 10";
+  prefetch("off", "tidepool");
+  const std::string off = cold_plan(limited);
+  ASSERT_THAT(off, HasSubstr("Index Scan using sh_a on sh"));
+  const long long reads = figure(off, "Index Scan", "read=");
+  prefetch("immediate", "tidepool");
+  EXPECT_GT(figure(cold_plan(limited), "Index Scan", "wasted="), 0);
+  prefetch("immediate", "rescan_aware");
+  const std::string bounded = cold_plan(limited);
+  EXPECT_THAT(bounded, HasSubstr("Prefetch:"));
+  EXPECT_EQ(figure(bounded, "Index Scan", "wasted="), -1) << bounded;
+  EXPECT_EQ(figure(bounded, "Index Scan", "read="), reads) << bounded;
+  for (const std::string& q :
+       {limited, std::string("SELECT a, b FROM sh WHERE a > 100 AND b % 4 = 0 ORDER BY a LIMIT 25"),
+        std::string("SELECT a, b FROM kc WHERE a > 7 ORDER BY a LIMIT 300"),
+        std::string("SELECT a, b FROM kc WHERE a > 7 AND b % 3 = 0 ORDER BY a LIMIT 300 OFFSET 9"),
+        std::string("SELECT a, b FROM sh ORDER BY a DESC LIMIT 40")}) {
+    prefetch("off", "tidepool");
+    const auto want = cold_rows(q);
+    ASSERT_FALSE(want.empty()) << q;
+    for (const std::string mode : {"on", "immediate"}) {
+      prefetch(mode, "rescan_aware");
+      EXPECT_EQ(cold_rows(q), want) << mode << ": " << q;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // The `policies` experiment at a tiny scale: every registered policy (the README's
 // walkthrough policy, example_linear, among them) runs every workload, each row has
 // the documented columns, and the report names the fastest policy of each workload.
+// The `limit` experiment: every LIMIT and configuration, cold and cached.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -52,6 +53,43 @@ TEST(Experiments, PoliciesRunsEveryPolicyOnEveryWorkloadAndNamesTheBest) {
     const std::string line = md.substr(row, md.find('\n', row) - row);
     EXPECT_NE(line.find("| **"), std::string::npos) << "the best policy is named: " << line;
   }
+}
+
+// The `limit` experiment at a tiny scale: every LIMIT under every configuration, cold
+// and cached, each row a round of prepared executions; the cached rounds read nothing,
+// the cold ones read (at this scale `fixed` reads the whole table ahead in its first
+// query, so not a page per query); the report gives the crossover
+// beside the published one and draws both charts.
+TEST(Experiments, LimitRunsEveryConfigurationColdAndCached) {
+  TempDir dir;
+  Lab lab(tiny(dir.path(), 5000));
+  Context ctx = context_for(lab);
+  Outcome o = run_prepared_limit(lab, ctx);
+  ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
+  Csv csv = load(lab.options().out_dir + "/limit.csv");
+  EXPECT_EQ(own_columns(csv),
+            (std::vector<std::string>{"temperature", "limit", "config", "mode", "policy", "rows",
+                                      "repeat", "qps", "reads_per_query"}));
+  const size_t configs = bufmgr::prefetch_policy_names().size() + 2;  // off, on x P, immediate
+  EXPECT_EQ(csv.rows.size(), 2 * 6 * configs);
+  std::map<std::string, int> per_config;
+  for (const auto& r : csv.rows) {
+    ++per_config[r.at("config")];
+    EXPECT_GT(num(r, "qps"), 0);
+    EXPECT_EQ(r.at("index_prefetch"), r.at("mode")) << "the session's setting";
+    EXPECT_EQ(r.at("prefetch_policy"), r.at("policy"));
+    if (r.at("temperature") == "cached")
+      EXPECT_EQ(num(r, "reads_per_query"), 0) << r.at("config") << " LIMIT " << r.at("limit");
+    else
+      EXPECT_GT(num(r, "reads_per_query"), 0) << r.at("config") << " LIMIT " << r.at("limit");
+  }
+  EXPECT_EQ(per_config.size(), configs);
+  EXPECT_EQ(per_config["on, rescan_aware"], 12);
+  const std::string md = slurp(lab.options().out_dir + "/limit.md");
+  for (const char* s : {"Status: **complete**", "| 1024 | ", "Cold, LIMIT 1: delayed start",
+                        "(published: always prefetching wins from about LIMIT 16)",
+                        "limit_cold.png", "limit_cached.png"})
+    EXPECT_NE(md.find(s), std::string::npos) << s << "\n" << md;
 }
 
 }  // namespace
