@@ -256,9 +256,8 @@ void IndexScanNode::start_stream(bool include_current) {
 bool IndexScanNode::stream_wanted() const {
   if (stream_active_ || !params_.prefetch) return false;
   return params_.prefetch_start_switches == 0 ||
-         policy_->should_start({.block_switches = block_switches_,
-                                .heap_reads = heap_reads_,
-                                .rescans = rescans_});
+         policy_->should_start(
+             {.block_switches = block_switches_, .heap_reads = heap_reads_, .rescans = rescans_});
 }
 
 void IndexScanNode::switch_to(BlockNumber block) {
@@ -394,6 +393,32 @@ const RowBatch* IndexScanNode::do_next() {
     return nullptr;
   }
   return &batch_;
+}
+
+void IndexScanNode::probe_heap_blocks(std::vector<BlockNumber>& out, size_t max_blocks) {
+  TP_ASSERT(probe_supported());
+  // Reading leaves takes their locks: no read of this thread may wait staged meanwhile.
+  pool_.io().submit_staged();
+  set_runtime_keys(probe_sets_, params_.condition_sets, params_.runtime_keys, *params_.params,
+                   params_.direction == btree::ScanDirection::kBackward);
+  BlockNumber last = kInvalidBlock;
+  size_t added = 0;
+  for (const std::vector<btree::ColumnCondition>& set : probe_sets_) {
+    if (!probe_scan_)
+      probe_scan_ = std::make_unique<btree::IndexScan>(*params_.index.tree, set, params_.direction,
+                                                       /*leaf_readahead=*/false);
+    else
+      probe_scan_->rescan(set);
+    while (probe_scan_->next_batch(probe_batch_)) {
+      for (const Tid& tid : probe_batch_.tids) {
+        if (tid.block == last) continue;
+        last = tid.block;
+        if (params_.all_visible && params_.all_visible(tid.block)) continue;
+        out.push_back(tid.block);
+        if (++added >= max_blocks) return;
+      }
+    }
+  }
 }
 
 const bufmgr::ReadStreamStats* IndexScanNode::stream_stats() const {

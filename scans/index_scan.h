@@ -153,6 +153,17 @@ class IndexScanNode final : public ExecNode {
   void explain_details(std::vector<std::string>& lines, bool analyze) const override;
   const bufmgr::ReadStreamStats* stream_stats() const override;
 
+  // Nested-loop batching (scans/nest_loop_prefetch.h): appends the heap blocks this scan
+  // would visit for the parameters' current values, in order, a block equal to the one
+  // before once and an Index Only Scan's all-visible pages left out, at most
+  // `max_blocks`, without touching the scan's own position.
+  void probe_heap_blocks(std::vector<BlockNumber>& out, size_t max_blocks);
+  // A parameterized scan (runtime keys), not a parallel one: what batching needs.
+  bool probe_supported() const { return !params_.runtime_keys.empty() && !params_.parallel; }
+  bufmgr::BufferPool& pool() { return pool_; }
+  aio::IoFile& heap() { return heap_; }
+  const bufmgr::ReadStreamConfig& stream_config() const { return params_.stream; }
+
  protected:
   void do_open() override;
   const RowBatch* do_next() override;
@@ -207,10 +218,10 @@ class IndexScanNode final : public ExecNode {
   // index_prefetch on: the policy, one for the node's life (the stream borrows it unless
   // it is the default, which the stream calls directly).
   std::unique_ptr<bufmgr::PrefetchPolicy> policy_;
-  bool opened_ = false;      // do_open ran before: the next one is a rescan
-  bool finished_ = false;    // this run reached the index's end
+  bool opened_ = false;    // do_open ran before: the next one is a rescan
+  bool finished_ = false;  // this run reached the index's end
   uint64_t rescans_ = 0;
-  int rescan_distance_ = 0;  // on_rescan's answer, for a stream not created yet
+  int rescan_distance_ = 0;     // on_rescan's answer, for a stream not created yet
   bool stream_active_ = false;  // the stream serves this run (it outlives runs)
   // The look-ahead under a LIMIT (PrefetchPolicy::bounded_by_limit): entries the
   // consumer has passed, entries the stream's callback has passed, rows returned (this
@@ -231,6 +242,10 @@ class IndexScanNode final : public ExecNode {
   BlockNumber current_block_ = kInvalidBlock;
   bufmgr::ReadGuard current_page_;
   std::unique_ptr<bufmgr::ReadStream> stream_;
+  // probe_heap_blocks' own B-tree scan, condition sets and batch.
+  std::unique_ptr<btree::IndexScan> probe_scan_;
+  ConditionSets probe_sets_;
+  btree::IndexBatch probe_batch_;
   DeformScratch scratch_;
   RowBatch batch_;
 };

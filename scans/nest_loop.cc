@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "scans/project.h"
+
 namespace tp::scans {
 
 namespace {
@@ -28,7 +30,29 @@ NestLoopNode::NestLoopNode(std::unique_ptr<ExecNode> outer, std::unique_ptr<Exec
   owned_params_ = std::move(params);
 }
 
+bool NestLoopNode::enable_prefetch(int rows_ahead) {
+  if (params_ == nullptr) return false;
+  ExecNode* n = inner_.get();
+  while (auto* p = dynamic_cast<ProjectNode*>(n)) n = p->mutable_children().at(0);
+  auto* scan = dynamic_cast<IndexScanNode*>(n);
+  if (scan == nullptr || !scan->probe_supported()) return false;
+  const JoinType type = rows_.spec().type;
+  // A semi or anti join's inner scan stops at its first match: its first block will do.
+  const bool one_match = type == JoinType::kSemi || type == JoinType::kAnti;
+  prefetch_ =
+      std::make_unique<NestLoopPrefetch>(*scan, *params_, param_slots_, rows_ahead,
+                                         one_match ? 1 : NestLoopPrefetch::kMaxBlocksPerRow);
+  return true;
+}
+
+void NestLoopNode::explain_details(std::vector<std::string>& lines, bool analyze) const {
+  explain_join_filter(rows_, instr.rows_filtered, instr.loops, analyze, lines);
+  if (prefetch_)
+    lines.push_back("Prefetch Batch: " + std::to_string(prefetch_->rows_ahead()) + " outer rows");
+}
+
 void NestLoopNode::do_open() {
+  if (prefetch_) prefetch_->reset();
   // A semi or anti join (or a unique inner) is done with an outer row at its first
   // match: the inner scan returns one row at a time and reads no page beyond it, as
   // PostgreSQL's does (EXPLAIN's rows=1 per loop; no heap page read for nothing).
@@ -47,6 +71,7 @@ void NestLoopNode::do_open() {
 }
 
 void NestLoopNode::do_rescan() {
+  if (prefetch_) prefetch_->reset();
   outer_->rescan();
   outer_batch_ = nullptr;
   outer_at_ = 0;
@@ -65,7 +90,9 @@ bool NestLoopNode::start_next_outer() {
       outer_done_ = true;
       return false;
     }
+    if (prefetch_) prefetch_->new_batch();
   }
+  if (prefetch_) prefetch_->before_row(*outer_batch_, outer_at_);
   const RowRef o = outer_batch_->ref(outer_at_++);
   rows_.set_outer(o);
   if (params_) params_->set_from_row(param_slots_, o);

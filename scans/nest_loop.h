@@ -25,6 +25,7 @@
 #include "scans/exec_node.h"
 #include "scans/exec_params.h"
 #include "scans/join_row.h"
+#include "scans/nest_loop_prefetch.h"
 
 namespace tp::scans {
 
@@ -42,9 +43,15 @@ class NestLoopNode final : public ExecNode {
   std::string explain_name() const override {
     return join_node_name("Nested Loop", rows_.spec().type);
   }
-  void explain_details(std::vector<std::string>& lines, bool analyze) const override {
-    explain_join_filter(rows_, instr.rows_filtered, instr.loops, analyze, lines);
+  void explain_details(std::vector<std::string>& lines, bool analyze) const override;
+  // The batching stream's figures (EXPLAIN ANALYZE's Prefetch line), if it ran.
+  const bufmgr::ReadStreamStats* stream_stats() const override {
+    return prefetch_ ? prefetch_->stream_stats() : nullptr;
   }
+  // nestloop_prefetch: look up `rows_ahead` outer rows ahead and read their inner heap
+  // blocks through one stream (scans/nest_loop_prefetch.h). False, and nothing changes,
+  // when the inner side is not a parameterized Index Scan.
+  bool enable_prefetch(int rows_ahead);
   std::vector<const ExecNode*> children() const override { return {outer_.get(), inner_.get()}; }
   // PostgreSQL's ExecReScanNestLoop: only the outer side starts over; the inner one is
   // rescanned at the next outer row anyway.
@@ -74,6 +81,7 @@ class NestLoopNode final : public ExecNode {
   uint32_t inner_at_ = 0;
   bool inner_started_ = false;  // opened once; later outer rows rescan it
   JoinCancelCheck cancel_;
+  std::unique_ptr<NestLoopPrefetch> prefetch_;
   RowBatch batch_;
 };
 

@@ -356,8 +356,12 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
   set_join_filter(p, combined, spec);
   std::unique_ptr<scans::ExecNode> node;
   if (p.kind == JoinPath::Kind::kNestLoop) {
-    node = std::make_unique<scans::NestLoopNode>(std::move(outer.node), std::move(inner.node), spec,
-                                                 std::move(params), std::move(param_slots));
+    auto nl =
+        std::make_unique<scans::NestLoopNode>(std::move(outer.node), std::move(inner.node), spec,
+                                              std::move(params), std::move(param_slots));
+    if (ctx_.settings.nestloop_prefetch_rows > 0)
+      nl->enable_prefetch(ctx_.settings.nestloop_prefetch_rows);
+    node = std::move(nl);
   } else if (p.kind == JoinPath::Kind::kHashJoin) {
     auto hash = std::make_unique<scans::HashNode>(
         std::move(inner.node), std::move(inner_keys), uint32_t(p.hash_buckets),

@@ -41,6 +41,8 @@ struct PlannerSettings {
   bool geqo = true;
   int geqo_threshold = 12;
   IndexPrefetch index_prefetch = IndexPrefetch::kOff;
+  // nestloop_prefetch: outer rows a Nested Loop looks up ahead (0: off).
+  int nestloop_prefetch_rows = 0;
   // Leaf pages of index scans and bitmap index scans read ahead through a read stream.
   bool index_leaf_readahead = true;
   bufmgr::ReadStreamConfig stream;  // every scan's read stream

@@ -104,6 +104,8 @@ PlannerSettings planner_settings(const Settings& s) {
                      : prefetch == "on" ? IndexPrefetch::kOn
                                         : IndexPrefetch::kImmediate;
   p.index_leaf_readahead = s.get_bool("index_leaf_readahead");
+  p.nestloop_prefetch_rows =
+      s.get_bool("nestloop_prefetch") ? int(s.get_int("nestloop_prefetch_rows")) : 0;
   p.stream = stream_config(s);
   p.max_parallel_workers_per_gather = int(s.get_int("max_parallel_workers_per_gather"));
   p.max_parallel_workers = int(s.get_int("max_parallel_workers"));

@@ -4,15 +4,16 @@
 // system) are SettingScope::kDatabase; the rest are per session.
 #include "engine/session/settings.h"
 #include "engine/session/settings_defs_model.h"
+#include "engine/session/settings_defs_prefetch.h"
 #include "engine/session/settings_defs_statements.h"
-
-#include "bufmgr/prefetch_policy.h"
 
 namespace tp {
 
 namespace {
 
 std::vector<SettingDef> with_cost_model_settings(std::vector<SettingDef> defs) {
+  std::vector<SettingDef> prefetch = prefetch_setting_defs();
+  defs.insert(defs.end(), prefetch.begin(), prefetch.end());
   std::vector<SettingDef> model = cost_model_setting_defs();
   defs.insert(defs.end(), model.begin(), model.end());
   std::vector<SettingDef> statements = statement_setting_defs();
@@ -309,45 +310,6 @@ const std::vector<SettingDef>& Settings::definitions() {
        "on",
        {},
        "Enables the planner's use of bitmap-scan plans (off adds the disable cost).",
-       "Query Tuning / Planner Method Configuration"},
-      {"index_prefetch",
-       SettingType::kEnum,
-       SettingUnit::kNone,
-       0,
-       0,
-       "off",
-       {"off", "on", "immediate"},
-       "Index scans read heap pages ahead through a read stream fed from a ring of leaf "
-       "batches (PostgreSQL patch 4351's idea): on starts it after the scan switched heap "
-       "blocks 4 times, immediate at once; off reads them one at a time as PostgreSQL does.",
-       "Query Tuning / Planner Method Configuration"},
-      {"index_leaf_readahead",
-       SettingType::kBool,
-       SettingUnit::kNone,
-       0,
-       1,
-       "on",
-       {},
-       "Index scans and bitmap index scans that will read many leaf pages read them ahead "
-       "through a read stream fed from the parent level's downlinks (tidepool's own; off "
-       "reads one leaf at a time, as PostgreSQL does).",
-       "Query Tuning / Planner Method Configuration"},
-      {"prefetch_policy", SettingType::kEnum, SettingUnit::kNone, 0, 0,
-       bufmgr::kDefaultPrefetchPolicy, bufmgr::prefetch_policy_names(),
-       "How read streams decide how far to read ahead and when an index scan starts its "
-       "stream (bufmgr/prefetch_policy.h): tidepool grows on waits with a hold-off, pg18 is "
-       "PostgreSQL 18's heuristic, fixed keeps prefetch_fixed_distance, delayed_start is "
-       "patch 4351's start rule, cache_aware sizes the distance from recent misses.",
-       "Query Tuning / Planner Method Configuration"},
-      {"prefetch_fixed_distance",
-       SettingType::kInt,
-       SettingUnit::kNone,
-       0,
-       32768,
-       "0",
-       {},
-       "The distance, in buffers, of prefetch_policy = fixed (0: as far as the stream may "
-       "pin).",
        "Query Tuning / Planner Method Configuration"},
       {"io_trace",
        SettingType::kText,

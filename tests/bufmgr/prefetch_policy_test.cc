@@ -193,21 +193,27 @@ TEST(PolicyRegistry, RescanAwareCarriesTheDistanceOnlyForRunsThatReadAndFinish) 
   const IndexStartInfo first_switch{.block_switches = 0, .heap_reads = 0, .rescans = 1};
   // One-block lookups: the distance is carried, the start is not brought forward.
   for (uint64_t r = 1; r <= 4; ++r)
-    EXPECT_EQ(p->on_rescan({.rescans = r, .block_switches = 1, .heap_reads = 1, .distance = 0,
-                            .finished = true}),
-              1);
+    EXPECT_EQ(
+        p->on_rescan(
+            {.rescans = r, .block_switches = 1, .heap_reads = 1, .distance = 0, .finished = true}),
+        1);
   EXPECT_FALSE(p->should_start(first_switch));
   // Runs of 40 reads that ended with their stream at distance 24: the next run starts at
   // once, at 24.
-  EXPECT_EQ(p->on_rescan({.rescans = 5, .block_switches = 40, .heap_reads = 40, .waits = 30,
-                          .distance = 24, .finished = true}),
+  EXPECT_EQ(p->on_rescan({.rescans = 5,
+                          .block_switches = 40,
+                          .heap_reads = 40,
+                          .waits = 30,
+                          .distance = 24,
+                          .finished = true}),
             24);
   EXPECT_TRUE(p->should_start(first_switch));
   EXPECT_FALSE(p->should_start({.block_switches = 0, .heap_reads = 0, .rescans = 0}));
   // A run cut short (a LIMIT above) does not start the next one early.
-  EXPECT_EQ(p->on_rescan({.rescans = 6, .block_switches = 5, .heap_reads = 5, .distance = 8,
-                          .finished = false}),
-            8);
+  EXPECT_EQ(
+      p->on_rescan(
+          {.rescans = 6, .block_switches = 5, .heap_reads = 5, .distance = 8, .finished = false}),
+      8);
   EXPECT_FALSE(p->should_start(first_switch));
   // Runs with no stream halve the carried distance.
   EXPECT_EQ(p->on_rescan({.rescans = 7, .block_switches = 2, .heap_reads = 0, .finished = true}),

@@ -67,8 +67,8 @@ class PreparedLimit : public Experiment {
         rounds_(std::max(1, lab.options().repeat)),
         seconds_(0.25),
         max_queries_(2000),
-        points_(2, std::vector<std::vector<Point>>(kNumLimits,
-                                                   std::vector<Point>(configs_.size()))) {}
+        points_(2,
+                std::vector<std::vector<Point>>(kNumLimits, std::vector<Point>(configs_.size()))) {}
 
   int steps(const Lab&) const override {
     return int(2 * kNumLimits * configs_.size()) * rounds_ + 1;
@@ -93,8 +93,8 @@ class PreparedLimit : public Experiment {
       for (size_t l = 0; l < kNumLimits; ++l)
         for (int round = 0; round < rounds_; ++round)
           for (size_t c = 0; c < configs_.size(); ++c) {
-            progress.step(std::string(kTemperatures[t]) + ", LIMIT " +
-                          std::to_string(kLimits[l]) + ", " + configs_[c].label);
+            progress.step(std::string(kTemperatures[t]) + ", LIMIT " + std::to_string(kLimits[l]) +
+                          ", " + configs_[c].label);
             measure_round(lab, t, l, configs_[c], points_[t][l][c]);
             add(record, t, l, c, round);
           }
@@ -255,8 +255,8 @@ std::string PreparedLimit::chart(const std::string& out_dir, size_t t) const {
     chart.series.push_back(s);
   }
   const std::string file = std::string("limit_") + kTemperatures[t] + ".png";
-  return chart_markdown(chart, out_dir, file, std::string("LIMIT queries per second, ") +
-                                                  kTemperatures[t]);
+  return chart_markdown(chart, out_dir, file,
+                        std::string("LIMIT queries per second, ") + kTemperatures[t]);
 }
 
 std::string PreparedLimit::report(Lab& lab, Context& ctx, const Outcome& outcome) {
