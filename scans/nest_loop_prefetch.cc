@@ -22,6 +22,9 @@ NestLoopPrefetch::~NestLoopPrefetch() {
 void NestLoopPrefetch::reset() {
   if (stream_) stream_->reset();
   probed_ = 0;
+  chunk_probed_ = false;
+  skip_chunks_ = backoff_ = 0;
+  reads_at_chunk_ = 0;
   blocks_.clear();
   row_blocks_.clear();
   yielded_ = drained_ = rows_drained_ = 0;
@@ -45,7 +48,9 @@ void NestLoopPrefetch::new_batch() {
 void NestLoopPrefetch::before_row(const RowBatch& batch, uint32_t at) {
   probed_ = std::max(probed_, at);
   const uint32_t until = uint32_t(std::min<uint64_t>(batch.count, uint64_t(at) + rows_ahead_));
-  if (probed_ < until) {
+  // Refilled in chunks, when half the window is left, so that each chunk's reads tell
+  // whether looking up is worth it.
+  if (probed_ < until && (probed_ == at || probed_ - at <= uint32_t(rows_ahead_) / 2)) {
     // Compact what every joined row has taken back.
     if (drained_ > 0 && drained_ == yielded_) {
       blocks_.erase(blocks_.begin(), blocks_.begin() + std::ptrdiff_t(drained_));
@@ -53,10 +58,27 @@ void NestLoopPrefetch::before_row(const RowBatch& batch, uint32_t at) {
       yielded_ -= drained_;
       drained_ = rows_drained_ = 0;
     }
+    // A chunk whose blocks were all in the pool read nothing: looking up the next ones
+    // would cost an index descent per row for nothing, so the next 1, 2, 4 ... 64 chunks
+    // are not looked up (their rows queue no block), then it tries again.
+    const uint64_t reads = stream_ ? stream_->stats().io_blocks : 0;
+    if (chunk_probed_) {
+      if (reads == reads_at_chunk_) {
+        backoff_ = std::min(64, std::max(1, backoff_ * 2));
+        skip_chunks_ = backoff_;
+      } else {
+        backoff_ = 0;
+      }
+    }
+    chunk_probed_ = skip_chunks_ == 0;
+    if (!chunk_probed_) --skip_chunks_;
+    reads_at_chunk_ = reads;
     for (; probed_ < until; ++probed_) {
-      params_.set_from_row(param_slots_, batch.ref(probed_));
       const size_t before = blocks_.size();
-      inner_.probe_heap_blocks(blocks_, max_blocks_per_row_);
+      if (chunk_probed_) {
+        params_.set_from_row(param_slots_, batch.ref(probed_));
+        inner_.probe_heap_blocks(blocks_, max_blocks_per_row_);
+      }
       row_blocks_.push_back(uint32_t(blocks_.size() - before));
     }
     if (!stream_) {

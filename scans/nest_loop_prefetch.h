@@ -9,7 +9,11 @@
 // would without it: only the reads move earlier. The window looks ahead within the
 // outer side's current batch of rows (a new batch starts it again), and each outer row
 // contributes at most `max_blocks_per_row` blocks (kMaxBlocksPerRow; 1 for a semi or
-// anti join, whose inner scan stops at its first match).
+// anti join, whose inner scan stops at its first match). The window is refilled in
+// chunks of about K/2 rows; when a chunk's blocks were all in the pool, the next 1, 2,
+// 4 ... 64 chunks are not looked up (a cached inner side pays one look-up per row in
+// ~64 chunks, not one per row), and a chunk that reads starts it looking up every chunk
+// again.
 //
 //   outer rows   i   i+1  i+2 ... i+K-1     probed: index lookups only, blocks queued
 //                │    └────┴──────┘          stream: reads the queued blocks ahead
@@ -67,6 +71,11 @@ class NestLoopPrefetch {
   size_t yielded_ = 0;  // blocks_ given to the stream
   size_t drained_ = 0;  // blocks_ taken back out of it
   size_t rows_drained_ = 0;
+  // The look-ups back off while they find everything in the pool (before_row).
+  bool chunk_probed_ = false;    // the last chunk of rows was looked up
+  uint64_t reads_at_chunk_ = 0;  // the stream's io_blocks when it was queued
+  int skip_chunks_ = 0;          // chunks still to leave un-looked-up
+  int backoff_ = 0;              // the last back-off, doubled while nothing is read
   std::unique_ptr<bufmgr::ReadStream> stream_;
 };
 

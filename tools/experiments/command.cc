@@ -19,7 +19,7 @@ namespace {
 const char* kUsage =
     "Usage: tidepool experiment NAME [options]\n"
     "NAME: device | rpc | selectivity | cached | eic | iomethod | index-prefetch | policies |\n"
-    "      all\n"
+    "      limit | prefetch-suite | all\n"
     "      excerpt: write OUT/REPORT.md's excerpt into the README (--readme FILE,\n"
     "               default README.md) between its marker lines; runs nothing\n"
     "Options:\n"

@@ -82,6 +82,7 @@ Outcome run_iomethod(Lab& lab, Context& ctx);
 Outcome run_index_prefetch(Lab& lab, Context& ctx);
 Outcome run_policies(Lab& lab, Context& ctx);
 Outcome run_prepared_limit(Lab& lab, Context& ctx);
+Outcome run_prefetch_suite(Lab& lab, Context& ctx);
 
 struct ExperimentDef {
   const char* name;

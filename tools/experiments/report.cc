@@ -45,6 +45,9 @@ const std::vector<ExperimentDef>& experiment_defs() {
       {"limit", run_prepared_limit,
        "the prefetching patch's LIMIT benchmark: prepared LIMIT 1..1024 queries per second, "
        "cold and cached, every policy"},
+      {"prefetch-suite", run_prefetch_suite,
+       "the prefetching patch's regular and adversarial query families, cold and warm, every "
+       "policy and nested-loop batching: regressions over 6% flagged"},
   };
   return defs;
 }

@@ -597,7 +597,7 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   for (const char* column : {"load_avg_1m", "other_cpu_pct", "steal_pct", "machine_busy"})
     EXPECT_NE(std::find(rows[0].begin(), rows[0].end(), column), rows[0].end()) << column;
   for (const char* section : {"## device", "## rpc", "## selectivity", "## cached", "## eic",
-                              "## iomethod", "## index-prefetch", "## policies", "## limit"})
+                              "## iomethod", "## index-prefetch", "## policies", "## limit", "## prefetch-suite"})
     EXPECT_NE(report.find(section), std::string::npos) << section;
   EXPECT_NE(report.find("![random reads by depth](device.png)"), std::string::npos);
   EXPECT_EQ(report.find("Not measured: "), std::string::npos);
@@ -614,7 +614,7 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   for (size_t at = report.find("Status: **complete**"); at != std::string::npos;
        at = report.find("Status: **complete**", at + 1))
     ++complete;
-  EXPECT_EQ(complete, 9u);
+  EXPECT_EQ(complete, 10u);
 }
 
 // An experiment that records two rows and then fails: the skeleton keeps the rows,

@@ -1,7 +1,8 @@
 // The `policies` experiment at a tiny scale: every registered policy (the README's
 // walkthrough policy, example_linear, among them) runs every workload, each row has
 // the documented columns, and the report names the fastest policy of each workload.
-// The `limit` experiment: every LIMIT and configuration, cold and cached.
+// The `limit` experiment: every LIMIT and configuration, cold and cached. The
+// `prefetch-suite` experiment: every family under every configuration, cold and warm.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -89,6 +90,40 @@ TEST(Experiments, LimitRunsEveryConfigurationColdAndCached) {
   for (const char* s : {"Status: **complete**", "| 1024 | ", "Cold, LIMIT 1: delayed start",
                         "(published: always prefetching wins from about LIMIT 16)",
                         "limit_cold.png", "limit_cached.png"})
+    EXPECT_NE(md.find(s), std::string::npos) << s << "\n" << md;
+}
+
+// The `prefetch-suite` experiment at a tiny scale: every query family cold and warm
+// under prefetching off, every policy and nested-loop batching, the rows of each query
+// the same under every configuration (checked by the experiment), the regression table
+// and the per-configuration summary in the report.
+TEST(Experiments, PrefetchSuiteRunsEveryFamilyUnderEveryConfiguration) {
+  TempDir dir;
+  Lab lab(tiny(dir.path()));
+  Context ctx = context_for(lab);
+  Outcome o = run_prefetch_suite(lab, ctx);
+  ASSERT_EQ(o.status, OutcomeStatus::kComplete) << o.error;
+  Csv csv = load(lab.options().out_dir + "/prefetch-suite.csv");
+  EXPECT_EQ(own_columns(csv), (std::vector<std::string>{"query", "family", "temperature", "config",
+                                                        "rows", "repeat", "ms", "shared_read"}));
+  const size_t configs = bufmgr::prefetch_policy_names().size() + 2;  // off, each, batching
+  EXPECT_EQ(csv.rows.size(), 2 * 15 * configs);
+  std::map<std::string, int> families;
+  for (const auto& r : csv.rows) {
+    ++families[r.at("family")];
+    EXPECT_GT(num(r, "ms"), 0);
+    if (r.at("temperature") == "cold") {
+      EXPECT_GT(num(r, "shared_read"), 0) << r.at("query");
+    }
+    EXPECT_EQ(r.at("nestloop_prefetch"),
+              r.at("config") == "rescan_aware + nestloop batching" ? "on" : "off");
+  }
+  EXPECT_EQ(families["regular"], int(2 * 8 * configs));
+  EXPECT_EQ(families["adversarial"], int(2 * 7 * configs));
+  const std::string md = slurp(lab.options().out_dir + "/prefetch-suite.md");
+  for (const char* s : {"Status: **complete**", "| rescan_aware + nestloop batching | ",
+                        "| nested-loop inner LIMIT 1 | adversarial | ", "**cold**", "**warm**",
+                        "prefetch_suite.png"})
     EXPECT_NE(md.find(s), std::string::npos) << s << "\n" << md;
 }
 
