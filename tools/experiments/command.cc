@@ -27,6 +27,9 @@ const char* kUsage =
     "  --table-mb N          size of the iomethod table in MB (default 2048)\n"
     "  --workers LIST        iomethod's parallel worker counts (default 0,1,2,4,8,16,32)\n"
     "  --prefetch-rows N     rows of the index-prefetch table (default 200000)\n"
+    "  --suite-random N      prefetch-suite: N queries generated from its families\n"
+    "                        besides its own (default 10; 0 = none)\n"
+    "  --suite-seed S        the generator's seed (default 1)\n"
     "  --data DIR            data directory (default OUT/data); tables are reused\n"
     "  --out DIR             output directory (default results)\n"
     "  --repeat K            runs per measurement, medians reported (default 3)\n"
@@ -75,6 +78,11 @@ void parse_option(const std::vector<std::string>& args, size_t& i, LabOptions& o
   } else if (a == "--prefetch-rows") {
     options.prefetch_rows = parse_count(a, value());
     if (options.prefetch_rows < 1000) throw Error("--prefetch-rows must be at least 1000");
+  } else if (a == "--suite-random") {
+    options.suite_random = int(parse_count(a, value()));
+    if (options.suite_random > 1000) throw Error("--suite-random must be 0..1000");
+  } else if (a == "--suite-seed") {
+    options.suite_seed = parse_count(a, value());
   } else if (a == "--table-mb") {
     options.iomethod_table_mb = parse_count(a, value());
     if (options.iomethod_table_mb < 1) throw Error("--table-mb must be at least 1");

@@ -33,6 +33,15 @@ struct LabOptions {
   // its table is 4x the pool (the pin budget, a sixteenth of the pool, must not throttle
   // prefetching: 1024 blocks = 8 MB, 64 pins). Tests lower it.
   int64_t min_pool_blocks = 1024;
+  // The tidepool executable the `limit` experiment serves its data directory with (for
+  // pgbench); empty: this process's own, when it is a `tidepool`.
+  std::string tidepool_binary;
+  // limit: the longest round of queries per point (tests shorten it).
+  double limit_round_seconds = 0.25;
+  // prefetch-suite: queries generated from its families besides its own 15, and the
+  // generator's seed (the same seed, the same queries).
+  int suite_random = 10;
+  uint64_t suite_seed = 1;
   // rpc --sweep: also estimate random_page_cost over several tables (rpc_sweep.cc).
   bool rpc_sweep = false;
   std::string data_dir;  // default: <out_dir>/data

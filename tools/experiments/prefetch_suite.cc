@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "bufmgr/prefetch_policy.h"
@@ -95,6 +96,78 @@ std::vector<Query> suite(uint64_t rows) {
   };
 }
 
+// `count` queries drawn from the families with random keys, limits, regions and list
+// lengths (seeded: the same seed, the same queries). A query whose result is a few rows
+// (LIMIT 10 or less, a list of two customers or fewer), and the heap-ordered range, count
+// as adversarial.
+std::vector<Query> generated(uint64_t rows, int count, uint64_t seed) {
+  const uint64_t customers = std::max<uint64_t>(rows / 10, 100);
+  std::mt19937_64 rng(seed);
+  auto pick = [&](uint64_t lo, uint64_t hi) {
+    return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
+  };
+  const uint64_t limits[] = {1, 5, 10, 50, 100, 1000, 10000};
+  std::vector<Query> out;
+  for (int i = 0; i < count; ++i) {
+    const std::string tag = "random " + std::to_string(i + 1) + ": ";
+    const std::string key = std::to_string(pick(1, customers - customers / 10));
+    const std::string region = std::to_string(pick(0, 99));
+    const uint64_t n = limits[pick(0, std::size(limits) - 1)];
+    const std::string limit = std::to_string(n);
+    switch (pick(0, 6)) {
+      case 0:
+        out.push_back(
+            {tag + "range LIMIT " + limit, n <= 10, true, "Limit",
+             "SELECT * FROM ps_orders WHERE cust > " + key + " ORDER BY cust LIMIT " + limit});
+        break;
+      case 1:
+        out.push_back(
+            {tag + "backward LIMIT " + limit, n <= 10, true, "Limit",
+             "SELECT * FROM ps_orders WHERE cust < " + key + " ORDER BY cust DESC LIMIT " + limit});
+        break;
+      case 2:
+        out.push_back({tag + "join, region " + region, false, true, "Aggregate",
+                       "SELECT count(*), sum(o.note) FROM ps_customers c JOIN ps_orders o ON "
+                       "o.cust = c.cid WHERE c.region = " +
+                           region + " AND o.amt < " + std::to_string(pick(100, 1000))});
+        break;
+      case 3: {
+        const uint64_t m = pick(1, 50);
+        std::string list;
+        for (uint64_t k = 0; k < m; ++k)
+          list += (k ? ", " : "") + std::to_string(pick(1, customers));
+        out.push_back({tag + "IN-list of " + std::to_string(m), m <= 2, true, "Aggregate",
+                       "SELECT sum(note) FROM ps_orders WHERE cust IN (" + list + ")"});
+        break;
+      }
+      case 4:
+        out.push_back({tag + "EXISTS, region " + region, false, true, "Aggregate",
+                       "SELECT count(*) FROM ps_customers c WHERE c.region = " + region +
+                           " AND EXISTS (SELECT 1 FROM ps_orders o WHERE o.cust = c.cid AND "
+                           "o.note > " +
+                           std::to_string(pick(rows / 2, rows)) + ")"});
+        break;
+      case 5: {
+        const std::string top = std::to_string(pick(1, 5));
+        out.push_back({tag + "LATERAL top-" + top + ", region " + region, top == "1", true,
+                       "Nested Loop",
+                       "SELECT c.cid, l.note FROM ps_customers c, LATERAL (SELECT o.note FROM "
+                       "ps_orders o WHERE o.cust = c.cid ORDER BY o.amt DESC LIMIT " +
+                           top + ") l WHERE c.region = " + region});
+        break;
+      }
+      default: {
+        const uint64_t from = pick(1, rows - rows / 20);
+        out.push_back({tag + "heap-ordered range", true, false, "Aggregate",
+                       "SELECT sum(note) FROM ps_orders WHERE id BETWEEN " + std::to_string(from) +
+                           " AND " + std::to_string(from + pick(10, rows / 20))});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 TableSpec orders_table(uint64_t rows) {
   const std::string n = std::to_string(rows);
   const std::string customers = std::to_string(std::max<uint64_t>(rows / 10, 100));
@@ -102,8 +175,8 @@ TableSpec orders_table(uint64_t rows) {
       "ps_orders",
       rows,
       {"CREATE TABLE ps_orders (id int, cust int, amt int, note int) WITH (fillfactor=10)",
-       "INSERT INTO ps_orders SELECT i, (i * 7919) % " + customers + " + 1, (i * 31) % 1000, i " +
-           "FROM generate_series(1, " + n + ") s(i)",
+       "INSERT INTO ps_orders SELECT i, ((i::bigint * 7919) % " + customers +
+           " + 1)::int, (i * 31) % 1000, i " + "FROM generate_series(1, " + n + ") s(i)",
        "CREATE INDEX ps_orders_id ON ps_orders (id)",
        "CREATE INDEX ps_orders_cust ON ps_orders (cust, amt)", "VACUUM ps_orders",
        "ANALYZE ps_orders"},
@@ -138,12 +211,19 @@ std::vector<Config> configs() {
   return c;
 }
 
+std::vector<Query> all_queries(uint64_t rows, const LabOptions& options) {
+  std::vector<Query> q = suite(rows);
+  std::vector<Query> g = generated(rows, options.suite_random, options.suite_seed);
+  q.insert(q.end(), g.begin(), g.end());
+  return q;
+}
+
 class PrefetchSuite : public Experiment {
  public:
   explicit PrefetchSuite(const Lab& lab)
       : Experiment("prefetch-suite"),
         rows_(std::max<uint64_t>(lab.options().rows, 20000)),
-        queries_(suite(rows_)),
+        queries_(all_queries(rows_, lab.options())),
         configs_(configs()),
         ms_(2, std::vector<std::vector<std::vector<double>>>(
                    queries_.size(), std::vector<std::vector<double>>(configs_.size()))) {}
@@ -358,7 +438,8 @@ std::string PrefetchSuite::report(Lab& lab, Context& ctx, const Outcome& outcome
     const std::string table = ratio_table(t);
     if (!table.empty()) md << "**" << kTemperatures[t] << "**\n\n" << table << "\n";
   }
-  md << "Queries:\n\n";
+  md << "Queries (`random N`: generated from the families with `--suite-seed` "
+     << lab.options().suite_seed << "):\n\n";
   for (const Query& q : queries_) md << "- " << q.name << ": `" << q.sql << "`\n";
   md << "\n" << device_sentence(ctx.device) << "\n\n" << chart(lab.options().out_dir);
   return md.str();

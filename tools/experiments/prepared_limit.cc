@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -23,6 +24,7 @@
 #include "engine/core/error.h"
 #include "tools/experiments/experiment.h"
 #include "tools/experiments/plot.h"
+#include "tools/experiments/served.h"
 
 namespace tp::experiments {
 
@@ -34,6 +36,12 @@ constexpr int kMaxLimit = 1024;
 const char* const kTemperatures[] = {"cold", "cached"};
 // Slower than prefetching off by more than this is a regression (the patch's own bar).
 constexpr double kRegression = 0.94;
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out) throw Error("limit: could not write " + path);
+}
 
 // One prefetch configuration: SET index_prefetch and SET prefetch_policy.
 struct Config {
@@ -65,13 +73,14 @@ class PreparedLimit : public Experiment {
         rows_(std::max<uint64_t>(lab.options().rows, 2 * kMaxLimit)),
         configs_(configs()),
         rounds_(std::max(1, lab.options().repeat)),
-        seconds_(0.25),
+        seconds_(lab.options().limit_round_seconds),
         max_queries_(2000),
         points_(2,
-                std::vector<std::vector<Point>>(kNumLimits, std::vector<Point>(configs_.size()))) {}
+                std::vector<std::vector<Point>>(kNumLimits, std::vector<Point>(configs_.size()))),
+        served_(points_) {}
 
   int steps(const Lab&) const override {
-    return int(2 * kNumLimits * configs_.size()) * rounds_ + 1;
+    return int(2 * kNumLimits * (configs_.size() * rounds_ + 4)) + 1;
   }
 
   void set_up(Lab& lab, Context&, Progress& progress) override {
@@ -100,6 +109,8 @@ class PreparedLimit : public Experiment {
           }
     lab.sql("RESET index_prefetch");
     lab.sql("RESET prefetch_policy");
+    const std::string tidepool = tidepool_executable(lab.options().tidepool_binary);
+    if (pgbench_available() && !tidepool.empty()) measure_pgbench(lab, progress, record, tidepool);
   }
 
   std::string report(Lab& lab, Context& ctx, const Outcome& outcome) override;
@@ -153,6 +164,68 @@ class PreparedLimit : public Experiment {
     lab.sql("DEALLOCATE lim");
   }
 
+  // The same points through `tidepool serve` and `pgbench -M prepared` (one client, one
+  // run each): a server started per point (cold: its pool empty), the settings given
+  // with --set, the keys drawn by pgbench's random().
+  void measure_pgbench(Lab& lab, Progress& progress, Recorder& record,
+                       const std::string& tidepool) {
+    lab.close_session();  // the server opens the data directory
+    const std::string& out = lab.options().out_dir;
+    for (size_t t = 0; t < 2; ++t)
+      for (size_t l = 0; l < kNumLimits; ++l) {
+        const int n = kLimits[l];
+        const bool cold = t == 0;
+        const uint64_t keys = cold ? rows_ - uint64_t(n) : cached_keys();
+        const std::string script = out + "/limit-pgbench.sql";
+        write_text(script, "\\set k random(0, " + std::to_string(keys - 1) +
+                               ")\nSELECT * FROM t WHERE a > :k ORDER BY a LIMIT " +
+                               std::to_string(n) + ";\n");
+        const std::string warm = out + "/limit-pgbench-warm.sql";
+        write_text(warm, "SELECT count(b) FROM t WHERE a <= " + std::to_string(keys + uint64_t(n)) +
+                             ";\n");
+        // Cold: a quarter of the table's pages at most; cached: a few thousand rows.
+        const uint64_t budget = cold ? table_pages_ / 4 : 20000;
+        const int transactions = int(std::clamp<uint64_t>(budget / uint64_t(n), 3, max_queries_));
+        for (size_t c = 0; c < configs_.size(); ++c) {
+          if (!served(c)) continue;
+          lab.check_stop();
+          progress.step(std::string("pgbench, ") + kTemperatures[t] + ", LIMIT " +
+                        std::to_string(n) + ", " + configs_[c].label);
+          ServedDataDir server(
+              tidepool, lab.options().data_dir,
+              {"io_direct=on", "enable_seqscan=off", "enable_bitmapscan=off",
+               "index_prefetch=" + configs_[c].mode, "prefetch_policy=" + configs_[c].policy},
+              out + "/limit-serve.log");
+          if (!cold) pgbench_tps(server.port(), warm, 1);
+          Point& p = served_[t][l][c];
+          p.qps.push_back(pgbench_tps(server.port(), script, transactions));
+          p.queries += uint64_t(transactions);
+          // The session stays closed while a server holds the directory: the row names
+          // the server's settings itself.
+          record.add_without_settings({{"temperature", kTemperatures[t]},
+                                       {"limit", std::to_string(n)},
+                                       {"config", configs_[c].label},
+                                       {"mode", configs_[c].mode},
+                                       {"policy", configs_[c].policy},
+                                       {"rows", std::to_string(rows_)},
+                                       {"repeat", "0"},
+                                       {"qps", fixed(p.qps.back(), 1)},
+                                       {"client", "pgbench -M prepared"},
+                                       {"index_prefetch", configs_[c].mode},
+                                       {"prefetch_policy", configs_[c].policy},
+                                       {"io_direct", "on"}});
+        }
+      }
+  }
+
+  // The pgbench part's configurations: the published three (off, the patch's default,
+  // always) and rescan_aware; every policy is in the in-process part.
+  bool served(size_t c) const {
+    return configs_[c].label == "off" || configs_[c].label == "immediate" ||
+           configs_[c].label == std::string("on, ") + bufmgr::kDefaultPrefetchPolicy ||
+           configs_[c].label == "on, rescan_aware";
+  }
+
   void add(Recorder& record, size_t t, size_t l, size_t c, int round) const {
     const Point& p = points_[t][l][c];
     record.add({{"temperature", kTemperatures[t]},
@@ -163,7 +236,8 @@ class PreparedLimit : public Experiment {
                 {"rows", std::to_string(rows_)},
                 {"repeat", std::to_string(round)},
                 {"qps", fixed(p.qps.back(), 1)},
-                {"reads_per_query", fixed(p.reads_per_query.back(), 2)}});
+                {"reads_per_query", fixed(p.reads_per_query.back(), 2)},
+                {"client", "in process"}});
   }
 
   size_t config_index(const std::string& label) const {
@@ -177,7 +251,8 @@ class PreparedLimit : public Experiment {
       if (points_[t][l][a].median_qps() >= points_[t][l][b].median_qps()) return kLimits[l];
     return 0;
   }
-  std::string qps_table(size_t t) const;
+  using Points = std::vector<std::vector<std::vector<Point>>>;
+  std::string qps_table(size_t t, const Points& points) const;
   std::string regressions() const;
   std::string chart(const std::string& out_dir, size_t t) const;
 
@@ -189,24 +264,29 @@ class PreparedLimit : public Experiment {
   uint64_t table_pages_ = 0;
   uint64_t pool_buffers_ = 0;
   std::vector<std::vector<std::vector<Point>>> points_;  // [temperature][limit][config]
+  std::vector<std::vector<std::vector<Point>>> served_;  // the same through pgbench
 };
 
 // Per LIMIT: each configuration's queries per second (and reads per query), the best bold.
-std::string PreparedLimit::qps_table(size_t t) const {
-  if (points_[t][0][0].queries == 0) return "";
+std::string PreparedLimit::qps_table(size_t t, const Points& points) const {
+  if (points[t][0][0].queries == 0) return "";
   std::vector<std::string> header = {"LIMIT"};
   std::vector<bool> right = {true};
-  for (const Config& c : configs_) header.push_back(c.label), right.push_back(true);
+  std::vector<size_t> shown;
+  for (size_t c = 0; c < configs_.size(); ++c)
+    if (points[t][0][c].queries > 0) shown.push_back(c);
+  for (size_t c : shown) header.push_back(configs_[c].label), right.push_back(true);
   std::vector<std::vector<std::string>> rows;
   for (size_t l = 0; l < kNumLimits; ++l) {
-    if (points_[t][l][configs_.size() - 1].queries == 0) break;
+    if (points[t][l][shown.back()].queries == 0) break;
     size_t best = 0;
-    for (size_t c = 1; c < configs_.size(); ++c)
-      if (points_[t][l][c].median_qps() > points_[t][l][best].median_qps()) best = c;
+    for (size_t c : shown)
+      if (points[t][l][c].median_qps() > points[t][l][best].median_qps()) best = c;
     std::vector<std::string> row = {std::to_string(kLimits[l])};
-    for (size_t c = 0; c < configs_.size(); ++c) {
-      const Point& p = points_[t][l][c];
-      std::string cell = fixed(p.median_qps(), 0) + " (" + fixed(p.median_reads(), 1) + ")";
+    for (size_t c : shown) {
+      const Point& p = points[t][l][c];
+      std::string cell = fixed(p.median_qps(), 0);
+      if (!p.reads_per_query.empty()) cell += " (" + fixed(p.median_reads(), 1) + ")";
       row.push_back(c == best ? "**" + cell + "**" : cell);
     }
     rows.push_back(row);
@@ -280,7 +360,7 @@ std::string PreparedLimit::report(Lab& lab, Context& ctx, const Outcome& outcome
         "stream starts is the policy's call); `immediate`: the stream starts before the first "
         "heap page.\n\n";
   for (size_t t = 0; t < 2; ++t) {
-    const std::string table = qps_table(t);
+    const std::string table = qps_table(t, points_);
     if (table.empty()) continue;
     md << "**" << kTemperatures[t] << "**\n\n";
     if (t == 0) md << "<!-- excerpt -->\n";
@@ -303,6 +383,31 @@ std::string PreparedLimit::report(Lab& lab, Context& ctx, const Outcome& outcome
     md << "\n";
   }
   md << regressions();
+  if (served_[0][0][0].queries > 0) {
+    md << "**Through `tidepool serve` and `pgbench -M prepared`**, the published "
+          "configurations and rescan_aware (one client; a server "
+          "started per point with the configuration's settings, cold: its pool empty; one run "
+          "of up to "
+       << grouped(max_queries_)
+       << " transactions, cold ones stopped at a quarter of the table's pages; keys from "
+          "pgbench's `random()`): transactions per second.\n\n";
+    for (size_t t = 0; t < 2; ++t) {
+      const std::string table = qps_table(t, served_);
+      if (table.empty()) continue;
+      md << "*" << kTemperatures[t] << "*\n\n" << table << "\n";
+    }
+    const size_t on = config_index(std::string("on, ") + bufmgr::kDefaultPrefetchPolicy),
+                 now = config_index("immediate");
+    int over = 0;
+    for (size_t l = 0; l < kNumLimits && over == 0; ++l)
+      if (served_[0][l][now].median_qps() >= served_[0][l][on].median_qps()) over = kLimits[l];
+    md << "Cold through pgbench, `immediate` catches up with `on` from LIMIT "
+       << (over ? std::to_string(over) : std::string("(never, up to 1024)"))
+       << " (published: about 16).\n\n";
+  } else {
+    md << "The pgbench part did not run (no `pgbench` on the PATH, or no `tidepool` "
+          "executable to serve the data directory with).\n\n";
+  }
   md << "Published (patch 4351's thread, `pgbench -M prepared`, TPS with the patch's default / "
         "without prefetching / always prefetching): LIMIT 1 12074 / 12765 / 3146; LIMIT 4 "
         "2919 / 3047 / 1334; LIMIT 16 815 / 775 / 947; LIMIT 32 424 / 403 / 687.\n\n"

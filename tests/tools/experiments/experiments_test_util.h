@@ -34,6 +34,8 @@ inline LabOptions tiny(const std::string& dir, uint64_t rows = kTinyRows) {
   o.progress = false;
   o.device_seconds = 0.02;
   o.device_file_mb = 8;
+  o.limit_round_seconds = 0.01;
+  o.suite_random = 2;
   return o;
 }
 
