@@ -37,21 +37,14 @@ namespace {
 class RescanAwarePolicy final : public PrefetchPolicy {
  public:
   const char* name() const override { return "rescan_aware"; }
+  // Within a run: `tidepool`'s distances, by delegation.
   int initial_distance(const PrefetchLimits& limits) override {
     limits_ = limits;
-    holdoff_ = 0;
-    return 1;
+    return within_run_.initial_distance(limits);
   }
-  int on_hit(int distance) override {
-    if (holdoff_ > 0) {
-      --holdoff_;
-      return distance;
-    }
-    return distance - 1;
-  }
+  int on_hit(int distance) override { return within_run_.on_hit(distance); }
   int on_read_consumed(int distance, bool waited) override {
-    holdoff_ = limits_.max_pinned;
-    return waited ? distance * 2 : distance;
+    return within_run_.on_read_consumed(distance, waited);
   }
   bool should_start(const IndexStartInfo& info) const override {
     return (info.rescans > 0 && start_at_once_) || info.heap_reads >= kDefaultStartSwitches;
@@ -62,12 +55,12 @@ class RescanAwarePolicy final : public PrefetchPolicy {
     reads16_ = (reads16_ * 3 + last.heap_reads * 16) / 4;
     carried_ = last.distance > 0 ? last.distance : carried_ / 2;
     start_at_once_ = last.finished && reads16_ >= 2 * 16;
-    holdoff_ = 0;
+    within_run_.initial_distance(limits_);  // a new run: no hold-off left from the last
     return std::max(1, carried_);
   }
 
  private:
-  int holdoff_ = 0;
+  TidepoolPolicy within_run_;
   int reads16_ = 0;  // heap blocks read per run, x16
   int carried_ = 0;  // the distance handed from run to run
   bool start_at_once_ = false;

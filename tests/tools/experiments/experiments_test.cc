@@ -596,8 +596,9 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   ASSERT_GE(rows.size(), 2u);
   for (const char* column : {"load_avg_1m", "other_cpu_pct", "steal_pct", "machine_busy"})
     EXPECT_NE(std::find(rows[0].begin(), rows[0].end(), column), rows[0].end()) << column;
-  for (const char* section : {"## device", "## rpc", "## selectivity", "## cached", "## eic",
-                              "## iomethod", "## index-prefetch", "## policies", "## limit", "## prefetch-suite"})
+  for (const char* section :
+       {"## device", "## rpc", "## selectivity", "## cached", "## eic", "## iomethod",
+        "## index-prefetch", "## policies", "## limit", "## prefetch-suite"})
     EXPECT_NE(report.find(section), std::string::npos) << section;
   EXPECT_NE(report.find("![random reads by depth](device.png)"), std::string::npos);
   EXPECT_EQ(report.find("Not measured: "), std::string::npos);
