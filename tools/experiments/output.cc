@@ -47,7 +47,8 @@ std::string read_text(const std::string& path) {
   return trim(ss.str());
 }
 
-// Output of a shell command (empty on failure); used for `git` only.
+}  // namespace
+
 std::string command_output(const std::string& command) {
   std::string out;
   FILE* p = ::popen(command.c_str(), "r");
@@ -57,8 +58,6 @@ std::string command_output(const std::string& command) {
   ::pclose(p);
   return trim(out);
 }
-
-}  // namespace
 
 void CsvFile::add(const Record& record) {
   for (const auto& [name, value] : record)

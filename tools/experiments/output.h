@@ -37,6 +37,9 @@ std::string markdown_table(const std::vector<std::string>& header,
                            const std::vector<std::vector<std::string>>& rows,
                            const std::vector<bool>& right = {});
 
+// What a shell command printed on stdout, trimmed (empty on failure): `git`, `pgbench`.
+std::string command_output(const std::string& command);
+
 // Fixed-point formatting ("%.*f"); "-" for NaN.
 std::string fixed(double value, int decimals);
 // Thousands separators: 454546 -> "454,546".

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "engine/core/error.h"
+#include "tools/experiments/output.h"
 
 namespace tp::experiments {
 
@@ -47,16 +48,6 @@ bool accepts(int port) {
   const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
   ::close(fd);
   return ok;
-}
-
-std::string output_of(const std::string& command) {
-  std::string out;
-  FILE* p = ::popen(command.c_str(), "r");
-  if (!p) return out;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  ::pclose(p);
-  return out;
 }
 
 }  // namespace
@@ -117,13 +108,13 @@ std::string tidepool_executable(const std::string& configured) {
 }
 
 bool pgbench_available() {
-  return output_of("command -v pgbench 2>/dev/null").find("pgbench") != std::string::npos;
+  return command_output("command -v pgbench 2>/dev/null").find("pgbench") != std::string::npos;
 }
 
 double pgbench_tps(int port, const std::string& script_path, int transactions) {
-  const std::string out =
-      output_of("pgbench -n -M prepared -c 1 -h 127.0.0.1 -p " + std::to_string(port) + " -t " +
-                std::to_string(transactions) + " -f '" + script_path + "' tidepool 2>&1");
+  const std::string out = command_output(
+      "pgbench -n -M prepared -c 1 -h 127.0.0.1 -p " + std::to_string(port) + " -t " +
+      std::to_string(transactions) + " -f '" + script_path + "' tidepool 2>&1");
   const size_t at = out.find("tps = ");
   if (at == std::string::npos) throw Error("limit: pgbench printed no tps:\n" + out);
   return std::strtod(out.c_str() + at + 6, nullptr);
