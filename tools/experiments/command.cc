@@ -30,6 +30,8 @@ const char* kUsage =
     "  --suite-random N      prefetch-suite: N queries generated from its families\n"
     "                        besides its own (default 10; 0 = none)\n"
     "  --suite-seed S        the generator's seed (default 1)\n"
+    "  --suite-rounds N      prefetch-suite: rounds per query, each running every\n"
+    "                        configuration once, interleaved (default 5)\n"
     "  --data DIR            data directory (default OUT/data); tables are reused\n"
     "  --out DIR             output directory (default results)\n"
     "  --repeat K            runs per measurement, medians reported (default 3)\n"
@@ -83,6 +85,10 @@ void parse_option(const std::vector<std::string>& args, size_t& i, LabOptions& o
     if (options.suite_random > 1000) throw Error("--suite-random must be 0..1000");
   } else if (a == "--suite-seed") {
     options.suite_seed = parse_count(a, value());
+  } else if (a == "--suite-rounds") {
+    options.suite_rounds = int(parse_count(a, value()));
+    if (options.suite_rounds < 1 || options.suite_rounds > 100)
+      throw Error("--suite-rounds must be 1..100");
   } else if (a == "--table-mb") {
     options.iomethod_table_mb = parse_count(a, value());
     if (options.iomethod_table_mb < 1) throw Error("--table-mb must be at least 1");

@@ -42,6 +42,9 @@ struct LabOptions {
   // generator's seed (the same seed, the same queries).
   int suite_random = 10;
   uint64_t suite_seed = 1;
+  // prefetch-suite: rounds per query, each running every configuration once (a cold
+  // run on this VM varies by up to 30%, so three runs cannot tell 6%).
+  int suite_rounds = 5;
   // rpc --sweep: also estimate random_page_cost over several tables (rpc_sweep.cc).
   bool rpc_sweep = false;
   std::string data_dir;  // default: <out_dir>/data

@@ -36,6 +36,7 @@ inline LabOptions tiny(const std::string& dir, uint64_t rows = kTinyRows) {
   o.device_file_mb = 8;
   o.limit_round_seconds = 0.01;
   o.suite_random = 2;
+  o.suite_rounds = 1;
   return o;
 }
 

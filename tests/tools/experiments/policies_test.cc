@@ -117,6 +117,7 @@ TEST(Experiments, PrefetchSuiteRunsEveryFamilyUnderEveryConfiguration) {
   LabOptions options = tiny(dir.path());
   options.suite_random = 6;
   options.suite_seed = 3;
+  options.suite_rounds = 2;
   Lab lab(options);
   Context ctx = context_for(lab);
   Outcome o = run_prefetch_suite(lab, ctx);
@@ -124,8 +125,9 @@ TEST(Experiments, PrefetchSuiteRunsEveryFamilyUnderEveryConfiguration) {
   Csv csv = load(lab.options().out_dir + "/prefetch-suite.csv");
   EXPECT_EQ(own_columns(csv), (std::vector<std::string>{"query", "family", "temperature", "config",
                                                         "rows", "repeat", "ms", "shared_read"}));
-  const size_t configs = bufmgr::prefetch_policy_names().size() + 2;  // off, each, batching
-  EXPECT_EQ(csv.rows.size(), 2 * (15 + 6) * configs);
+  // off, off again, each policy, batching; two rounds of each
+  const size_t configs = bufmgr::prefetch_policy_names().size() + 3;
+  EXPECT_EQ(csv.rows.size(), 2 * 2 * (15 + 6) * configs);
   std::map<std::string, int> families;
   std::set<std::string> generated;
   for (const auto& r : csv.rows) {
@@ -138,16 +140,30 @@ TEST(Experiments, PrefetchSuiteRunsEveryFamilyUnderEveryConfiguration) {
     if (r.at("temperature") == "cold") {
       EXPECT_GT(num(r, "shared_read"), 0) << r.at("query");
     }
+    if (r.at("config") == "off, again") {
+      EXPECT_EQ(r.at("index_prefetch"), "off");
+    }
     EXPECT_EQ(r.at("nestloop_prefetch"),
               r.at("config") == "rescan_aware + nestloop batching" ? "on" : "off");
   }
-  EXPECT_EQ(families["regular"], int(2 * 8 * configs));
-  EXPECT_EQ(families["adversarial"], int(2 * 7 * configs));
+  // Rounds interleave the configurations: round 1 runs each once, then round 2 does.
+  std::set<std::string> first_round;
+  for (size_t i = 0; i < configs; ++i) {
+    EXPECT_EQ(csv.rows[i].at("repeat"), "0");
+    EXPECT_EQ(csv.rows[i].at("query"), csv.rows[0].at("query"));
+    first_round.insert(csv.rows[i].at("config"));
+  }
+  EXPECT_EQ(first_round.size(), configs);
+  EXPECT_EQ(csv.rows[configs].at("repeat"), "1");
+  EXPECT_EQ(csv.rows[configs].at("config"), "off");
+  EXPECT_EQ(families["regular"], int(2 * 2 * 8 * configs));
+  EXPECT_EQ(families["adversarial"], int(2 * 2 * 7 * configs));
   EXPECT_EQ(generated.size(), 6u);
   const std::string md = slurp(lab.options().out_dir + "/prefetch-suite.md");
-  for (const char* s : {"Status: **complete**", "| rescan_aware + nestloop batching | ",
-                        "| nested-loop inner LIMIT 1 | adversarial | ", "**cold**", "**warm**",
-                        "prefetch_suite.png"})
+  for (const char* s :
+       {"Status: **complete**", "| rescan_aware + nestloop batching | ", "| off, again | ",
+        "in 2 rounds", "| nested-loop inner LIMIT 1 | adversarial | ", "**cold**", "**warm**",
+        "prefetch_suite.png"})
     EXPECT_NE(md.find(s), std::string::npos) << s << "\n" << md;
 }
 
