@@ -127,17 +127,19 @@ static double index_pages_cost(const CostSettings& cs, double pages, const Btree
 
 // An index scan's heap I/O when every fetch lands on another page (PostgreSQL's max_IO):
 // `pages` read for `visits` heap tuples.
-static double heap_fetches_cost(const CostSettings& cs, double pages, double visits,
-                                const RelSize& rel) {
-  if (!cs.prefetch.enabled) return pages * cs.random_page_cost;
-  return index_heap_pages_cost(cs.prefetch, pages, visits, rel.cache);
+// `scans` scans share the pages (a parameterized scan's loops): each starts its stream
+// afresh.
+static double heap_fetches_cost(const CostSettings& cs, const PrefetchModel& m, double pages,
+                                double visits, double scans, const RelSize& rel) {
+  if (!m.enabled) return pages * cs.random_page_cost;
+  return index_heap_pages_cost(m, pages, visits, rel.cache, scans);
 }
 
 // ... and when the heap is in index order (min_IO): one random fetch, then each page in
 // turn.
-static double heap_in_order_cost(const CostSettings& cs, double pages, const RelSize& rel) {
+static double heap_in_order_cost(const CostSettings& cs, const PrefetchModel& m, double pages,
+                                 const RelSize& rel) {
   if (pages <= 0) return 0;
-  const PrefetchModel& m = cs.prefetch;
   if (!m.enabled) return cs.random_page_cost + (pages - 1) * cs.seq_page_cost;
   return index_heap_pages_cost(m, 1, 1, rel.cache) + in_order_pages_cost(m, pages - 1, rel.cache);
 }
@@ -235,6 +237,69 @@ IndexCost cost_btree_index(const CostSettings& cs, const RelSize& rel, const Btr
   return out;
 }
 
+namespace {
+
+// An index scan's heap I/O per scan: uncorrelated (max_IO), in index order (min_IO), and
+// Mackert-Lohman's pages for one scan.
+struct HeapIo {
+  double max = 0, min = 0, rand_pages = 0;
+};
+
+HeapIo heap_io(const CostSettings& cs, const PrefetchModel& m, const RelSize& rel,
+               const BtreeIndexInfo& index, const IndexCost& ic, double tuples_fetched,
+               double loop_count, bool index_only) {
+  const double total_pages = total_pages_of(rel);
+  // cost_index: an index-only scan visits only the pages that are not all-visible.
+  auto not_all_visible = [&](double pages) {
+    return index_only ? std::ceil(pages * (1.0 - rel.allvisfrac)) : pages;
+  };
+  HeapIo io;
+  if (loop_count > 1) {
+    double pages_fetched =
+        index_pages_fetched(cs, tuples_fetched * loop_count, rel.pages, index.pages, total_pages);
+    const double visits = not_all_visible(tuples_fetched * loop_count);
+    io.max = heap_fetches_cost(cs, m, not_all_visible(pages_fetched), visits, loop_count, rel) /
+             loop_count;
+    pages_fetched = std::ceil(ic.selectivity * rel.pages);
+    pages_fetched =
+        index_pages_fetched(cs, pages_fetched * loop_count, rel.pages, index.pages, total_pages);
+    io.min = heap_fetches_cost(cs, m, not_all_visible(pages_fetched),
+                               not_all_visible(pages_fetched), loop_count, rel) /
+             loop_count;
+  } else {
+    const double pages_fetched =
+        index_pages_fetched(cs, tuples_fetched, rel.pages, index.pages, total_pages);
+    io.rand_pages = not_all_visible(pages_fetched);
+    io.max = heap_fetches_cost(cs, m, not_all_visible(pages_fetched),
+                               not_all_visible(tuples_fetched), 1, rel);
+    io.min = heap_in_order_cost(cs, m, not_all_visible(std::ceil(ic.selectivity * rel.pages)), rel);
+  }
+  return io;
+}
+
+// nestloop_prefetch (prefetch_aware): each loop's heap pages come from one stream kept
+// full across the outer rows, none read at depth 1 while a fresh stream waits to start;
+// the price is a second descent of the index per outer row (the look-up ahead) and the
+// stream's hand-off per page. What it saves per loop when each loop fetches
+// `tuples_fetched` heap tuples.
+double nestloop_batch_gain(const CostSettings& cs, const RelSize& rel, const BtreeIndexInfo& index,
+                           const IndexCost& ic, double tuples_fetched, double loop_count,
+                           bool index_only) {
+  PrefetchModel batched = cs.prefetch;
+  batched.index_prefetch = true;
+  batched.index_start_pages = 0;
+  batched.index_depth = std::max(batched.index_depth, batched.seq_depth);
+  const double csquared = ic.correlation * ic.correlation;
+  auto io_cost = [&](const PrefetchModel& m) {
+    const HeapIo io = heap_io(cs, m, rel, index, ic, tuples_fetched, loop_count, index_only);
+    return io.max + csquared * (io.min - io.max);
+  };
+  const double probe = ic.startup + ic.index_tuples * cs.cpu_index_tuple_cost;
+  return io_cost(cs.prefetch) - io_cost(batched) - probe;
+}
+
+}  // namespace
+
 IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
                               const BtreeIndexInfo& index, const BtreeQuals& quals,
                               const QualCost& qpquals, double loop_count, bool index_only) {
@@ -246,34 +311,17 @@ IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
   double run_cost = ic.total - ic.startup;
 
   const double tuples_fetched = clamp_row_est(ic.selectivity * rel.tuples);
-  const double total_pages = total_pages_of(rel);
-  // cost_index: an index-only scan visits only the pages that are not all-visible.
-  auto not_all_visible = [&](double pages) {
-    return index_only ? std::ceil(pages * (1.0 - rel.allvisfrac)) : pages;
-  };
-  double max_io_cost, min_io_cost;
-  if (loop_count > 1) {
-    double pages_fetched =
-        index_pages_fetched(cs, tuples_fetched * loop_count, rel.pages, index.pages, total_pages);
-    const double visits = not_all_visible(tuples_fetched * loop_count);
-    max_io_cost = heap_fetches_cost(cs, not_all_visible(pages_fetched), visits, rel) / loop_count;
-    pages_fetched = std::ceil(ic.selectivity * rel.pages);
-    pages_fetched =
-        index_pages_fetched(cs, pages_fetched * loop_count, rel.pages, index.pages, total_pages);
-    min_io_cost =
-        heap_fetches_cost(cs, not_all_visible(pages_fetched), not_all_visible(pages_fetched), rel) /
-        loop_count;
-  } else {
-    double pages_fetched =
-        index_pages_fetched(cs, tuples_fetched, rel.pages, index.pages, total_pages);
-    out.rand_heap_pages = not_all_visible(pages_fetched);
-    max_io_cost =
-        heap_fetches_cost(cs, not_all_visible(pages_fetched), not_all_visible(tuples_fetched), rel);
-    min_io_cost =
-        heap_in_order_cost(cs, not_all_visible(std::ceil(ic.selectivity * rel.pages)), rel);
-  }
+  const HeapIo io =
+      heap_io(cs, cs.prefetch, rel, index, ic, tuples_fetched, loop_count, index_only);
+  if (loop_count <= 1) out.rand_heap_pages = io.rand_pages;
   const double csquared = ic.correlation * ic.correlation;
-  run_cost += max_io_cost + csquared * (min_io_cost - max_io_cost);
+  run_cost += io.max + csquared * (io.min - io.max);
+  if (cs.prefetch.enabled && loop_count > 1) {
+    out.batch_gain =
+        nestloop_batch_gain(cs, rel, index, ic, tuples_fetched, loop_count, index_only);
+    // A semi or anti join's look-up ahead reads only the first page of each loop.
+    out.batch_gain_first_page = nestloop_batch_gain(cs, rel, index, ic, 1, loop_count, index_only);
+  }
 
   startup_cost += qpquals.startup;
   const double cpu_per_tuple = cs.cpu_tuple_cost + qpquals.per_tuple;
@@ -284,8 +332,8 @@ IndexScanCost cost_index_scan(const CostSettings& cs, const RelSize& rel,
 
   out.path = {startup_cost, startup_cost + run_cost, rel.rows};
   out.heap_tuples_fetched = tuples_fetched;
-  out.max_io_cost = max_io_cost;
-  out.min_io_cost = min_io_cost;
+  out.max_io_cost = io.max;
+  out.min_io_cost = io.min;
   return out;
 }
 

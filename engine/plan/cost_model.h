@@ -148,6 +148,10 @@ struct IndexScanCost {
   // Mackert-Lohman's heap pages (not all-visible ones for an index-only scan): what
   // compute_parallel_worker counts for a Parallel Index Scan.
   double rand_heap_pages = 0;
+  // prefetch_aware, a parameterized scan (loop_count > 1): what nestloop_prefetch saves
+  // per loop, its look-ups ahead paid for (below 0: it does not pay).
+  double batch_gain = 0;
+  double batch_gain_first_page = 0;  // the same when only each loop's first page is read
 };
 
 // cost_index for a plain index scan: the index's cost plus heap I/O

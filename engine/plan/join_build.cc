@@ -359,8 +359,7 @@ std::unique_ptr<scans::ExecNode> JoinPlanBuilder::build_join(const JoinPath& p) 
     auto nl =
         std::make_unique<scans::NestLoopNode>(std::move(outer.node), std::move(inner.node), spec,
                                               std::move(params), std::move(param_slots));
-    if (ctx_.settings.nestloop_prefetch_rows > 0)
-      nl->enable_prefetch(ctx_.settings.nestloop_prefetch_rows);
+    if (p.nestloop_batch) nl->enable_prefetch(ctx_.settings.nestloop_prefetch_rows);
     node = std::move(nl);
   } else if (p.kind == JoinPath::Kind::kHashJoin) {
     auto hash = std::make_unique<scans::HashNode>(

@@ -55,11 +55,11 @@ int64_t prev_power2(int64_t n) {
   return p;
 }
 
+}  // namespace
+
 bool stops_at_first_match(JoinKind kind, bool inner_unique) {
   return kind == JoinKind::kSemi || kind == JoinKind::kAnti || inner_unique;
 }
-
-}  // namespace
 
 PathCost cost_material(const CostSettings& cs, const PathCost& input, int width) {
   const double startup = input.startup;

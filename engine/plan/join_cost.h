@@ -97,6 +97,9 @@ RescanCost cost_rescan_materialized(const CostSettings& cs, double rows, int wid
 // ---------------------------------------------------------------------------
 // Nested loop
 
+// A semi, anti or inner-unique join: each inner scan may stop at its first match.
+bool stops_at_first_match(JoinKind kind, bool inner_unique);
+
 struct NestLoopInput {
   JoinKind kind = JoinKind::kInner;
   bool inner_unique = false;  // analyzejoins.c proved at most one inner match per outer row

@@ -399,6 +399,7 @@ void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathP
                           !inner->param_moved;
   in.join_quals = quals_cost(p.restrict, &checked);
   in.rows = path_rows(p, *outer, partial);
+  const bool batch = nestloop_batch(p, *inner, in);
   const NestLoopWorkspace ws = initial_cost_nestloop(cs_, in);
   if (partial && !keep_partial(p, ws.total, pathkeys)) return;
   PathCost cost = final_cost_nestloop(cs_, in, ws);
@@ -415,7 +416,23 @@ void JoinSearch::try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathP
   path->inner = inner;
   path->restrict = p.shared;
   path->join_keys = std::move(applied);
+  path->nestloop_batch = batch;
   add_join_path(p, std::move(path), partial);
+}
+
+// nestloop_prefetch: with PostgreSQL 15's costs every nested loop looks its inner index
+// up ahead (the executor batches what it can); prefetch_aware batches one whose inner
+// index scan's loops save more than the look-ups ahead cost, and takes that saving off
+// the inner side's runs.
+bool JoinSearch::nestloop_batch(const Pair& p, const JoinPath& inner, NestLoopInput& in) const {
+  if (ctx_.settings.nestloop_prefetch_rows <= 0) return false;
+  if (!cs_.prefetch.enabled) return true;
+  const double gain =
+      stops_at_first_match(p.kind, p.inner_unique) ? inner.batch_gain_first_page : inner.batch_gain;
+  if (inner.kind != JoinPath::Kind::kScan || inner.required_outer == 0 || gain <= 0) return false;
+  in.inner.total -= gain;
+  in.inner_rescan.total -= gain;
+  return true;
 }
 
 void JoinSearch::try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,

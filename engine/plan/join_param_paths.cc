@@ -88,6 +88,8 @@ void JoinSearch::add_param_paths(JoinRelation& inner, size_t rel) {
       path->memo_blocked = path->param_moved && !sides;
       if (path->param_moved && sides) set_memo_keys(*path, r, sp.applied, *sides, values);
       path->param_build = std::move(sp.build);
+      path->batch_gain = sp.batch_gain;
+      path->batch_gain_first_page = sp.batch_gain_first_page;
       add_path(kept, std::move(path), consider_startup);
     }
     inner.param_paths.insert(inner.param_paths.end(), kept.begin(), kept.end());

@@ -128,7 +128,10 @@ struct JoinPath {
   std::vector<PathKey> inner_sort;
   PathCost outer_sort_cost;
   PathCost inner_sort_cost;
-  bool materialize_inner = false;     // merge join: a Materialize over the inner side
+  bool materialize_inner = false;  // merge join: a Materialize over the inner side
+  // Nested loop: its inner index is looked up ahead (nestloop_prefetch; under
+  // prefetch_aware only where batch_gain says it pays).
+  bool nestloop_batch = false;
   std::vector<uint32_t> unique_vars;  // kUnique: its keys
   // kUnique by expressions (semi_rhs_exprs): its keys, computed below it and kept in its
   // rows after the vars.
@@ -166,6 +169,10 @@ struct JoinPath {
   // both relations) leaves paraminfo_get_equal_hashops no key, so no Memoize.
   bool param_moved = false;
   bool memo_blocked = false;
+  // A parameterized index scan under prefetch_aware: what nestloop_prefetch saves per
+  // loop (IndexScanCost::batch_gain, batch_gain_first_page); 0 for other paths.
+  double batch_gain = 0;
+  double batch_gain_first_page = 0;
   std::vector<size_t> memo_params;
   std::function<std::unique_ptr<scans::ExecNode>(const scans::ExecParams*)> param_build;
   // A LATERAL subquery's scan: a Memoize over it compares its keys' bytes (binary mode).

@@ -220,6 +220,9 @@ class JoinSearch {
   JoinPathPtr memoize_path(const Pair& p, const JoinPath& outer, const JoinPathPtr& inner) const;
   // `partial`: a partial path over a partial outer path (try_partial_*_path), kept by
   // add_partial_path after its precheck.
+  // Whether a nested loop over `inner` looks it up ahead (nestloop_prefetch), its
+  // saving taken off `in`'s inner costs when prefetch_aware priced it.
+  bool nestloop_batch(const Pair& p, const JoinPath& inner, NestLoopInput& in) const;
   void try_nestloop(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,
                     std::vector<PathKey> pathkeys, bool partial = false);
   void try_mergejoin(Pair& p, const JoinPathPtr& outer, const JoinPathPtr& inner,

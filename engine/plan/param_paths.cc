@@ -255,7 +255,7 @@ std::vector<ParamScanPath> parameterized_index_paths(const ParamPathInputs& in,
            set_nestloop_params(spec.filter, p, keys);
            return make_index_scan(table, spec);
          },
-         *applied});
+         *applied, isc.batch_gain, isc.batch_gain_first_page});
   }
   if (std::optional<ParamScanPath> b =
           bitmap_path(in, request, join_filters, std::move(bitmap_candidates), loop_count))

@@ -54,9 +54,9 @@ double bitmap_pages_cost(const PrefetchModel& m, double pages, double table_page
 }
 
 double index_heap_pages_cost(const PrefetchModel& m, double pages, double visits,
-                             const CacheState& cache) {
+                             const CacheState& cache, double scans) {
   if (pages <= 0) return 0;
-  const double first = std::min(pages, m.index_start_pages);
+  const double first = std::min(pages, m.index_start_pages * std::max(1.0, scans));
   const double device_us =
       first * m.device.random_read_us(1) + (pages - first) * m.device.random_read_us(m.index_depth);
   // A visit per heap tuple (the scan keeps its page only while the next TID is on it),

@@ -76,10 +76,11 @@ double bitmap_pages_cost(const PrefetchModel& m, double pages, double table_page
                          const CacheState& cache);
 // An index scan's heap pages: `pages` fetched (Mackert-Lohman's count: the reads when
 // nothing is cached) over `visits` page visits (one per heap tuple when the heap is not
-// in index order); the first index_start_pages at depth 1, the rest at index_depth;
-// each visit after the stream started also pays stream_block_us.
+// in index order) of `scans` scans (a parameterized scan's loops); each scan's first
+// index_start_pages at depth 1 (its stream starts afresh), the rest at index_depth; each
+// visit after a stream started also pays stream_block_us.
 double index_heap_pages_cost(const PrefetchModel& m, double pages, double visits,
-                             const CacheState& cache);
+                             const CacheState& cache, double scans = 1);
 // An index scan's heap pages when they come in block order (a perfectly correlated
 // index): the stream combines them into sequential reads when it prefetches; without it
 // each is an 8 kB read of its own, which the kernel's read-ahead turns into a sequential

@@ -138,6 +138,8 @@ struct ParamScanPath {
   PathCost cost;  // one scan's: its rows are get_parameterized_baserel_size's
   std::function<std::unique_ptr<scans::ExecNode>(const scans::ExecParams*)> build;
   std::vector<size_t> applied;
+  double batch_gain = 0;  // an index scan's IndexScanCost::batch_gain (prefetch_aware)
+  double batch_gain_first_page = 0;
 };
 
 // The table's paths as the scan chooser made them, for a plan above that weighs them

@@ -114,6 +114,10 @@ TEST(PrefetchCost, IndexScansPrefetchOnlyAfterTheirStart) {
   EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 100, 250, {}),
                    (4 * 100 + 96 * 20 + 100 * 0.5 + 250 * 0.3 + 246 * 0.2) / 5);
   EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 3, 3, {}), 3 * 100.8 / 5);
+  // The same 100 pages over 10 scans (a nested loop's inner loops): each scan's stream
+  // starts afresh, so 40 pages are read alone and 60 with 16 in flight.
+  EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 100, 100, {}, 10),
+                   (40 * 100 + 60 * 20 + 100 * 0.5 + 100 * 0.3 + 60 * 0.2) / 5);
   // All cached: the visits only.
   EXPECT_DOUBLE_EQ(index_heap_pages_cost(m, 100, 250, {.pool = 1}), (250 * 0.3 + 246 * 0.2) / 5);
   // In block order with prefetching: combined reads, each page through the stream.

@@ -16,6 +16,7 @@ namespace tp {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // t: 20,000 rows, fillfactor 10 (22 rows a page), a = i % 500: each value of a has 40
 // rows, 500 rows (23 pages) apart. o: 20 keys 25 apart, so no heap page holds rows of
@@ -268,6 +269,46 @@ TEST_F(RescanPrefetch, NestLoopBatchingReadsTheInnerPagesAheadAndJoinsTheSameRow
     }
   }
   s_.execute("RESET nestloop_prefetch_rows");
+}
+
+// cost_model = prefetch_aware prices the batching: with the inner heap pages out of the
+// pool (direct I/O, so no kernel cache either) the look-ups ahead save reads at depth
+// 1, and the planner batches and lowers the join's cost; with the pages in the pool they
+// save nothing, and it does not batch.
+TEST_F(RescanPrefetch, PrefetchAwareBatchesOnlyWhereTheInnerPagesAreNotCached) {
+  s_.execute("SET io_method = worker");  // a device curve where depth pays
+  s_.execute("SET io_direct = on");
+  s_.execute("SET cost_model = prefetch_aware");
+  s_.execute("SET index_prefetch = on");
+  const std::string explain = std::string("EXPLAIN ") + kJoin;
+  auto plan = [&] {
+    std::string text;
+    for (const auto& row : s_.execute(explain).rows) text += row[0] + "\n";
+    return text;
+  };
+  auto join_cost = [](const std::string& p) {
+    const size_t at = p.find("..", p.find("Nested Loop"));
+    return at == std::string::npos ? -1.0 : std::stod(p.substr(at + 2));
+  };
+  s_.storage().evict_all();
+  const std::string unbatched = plan();
+  s_.execute("SET nestloop_prefetch = on");
+  const std::string cold = plan();
+  EXPECT_THAT(cold, HasSubstr("Prefetch Batch: 32 outer rows")) << cold;
+  EXPECT_LT(join_cost(cold), join_cost(unbatched)) << cold << unbatched;
+  EXPECT_THAT(unbatched, Not(HasSubstr("Prefetch Batch"))) << unbatched;
+
+  // Every page of t in the pool (the model takes a relation's cached share as spread
+  // evenly over its pages, so the join's own 800 of 910 would leave some reads).
+  s_.execute("SET enable_seqscan = off");
+  s_.execute("SELECT count(*) FROM t WHERE a >= 0");
+  s_.execute("RESET enable_seqscan");
+  const std::string warm = plan();
+  EXPECT_THAT(warm, HasSubstr("Nested Loop")) << warm;
+  EXPECT_THAT(warm, Not(HasSubstr("Prefetch Batch"))) << warm;
+  // PostgreSQL 15's costs: on means every nested loop over an index scan batches.
+  s_.execute("SET cost_model = pg15");
+  EXPECT_THAT(plan(), HasSubstr("Prefetch Batch: 32 outer rows"));
 }
 
 }  // namespace
