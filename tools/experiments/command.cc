@@ -31,7 +31,7 @@ const char* kUsage =
     "                        besides its own (default 10; 0 = none)\n"
     "  --suite-seed S        the generator's seed (default 1)\n"
     "  --suite-rounds N      prefetch-suite: rounds per query, each running every\n"
-    "                        configuration once, interleaved (default 5)\n"
+    "                        configuration once, interleaved (default 7)\n"
     "  --data DIR            data directory (default OUT/data); tables are reused\n"
     "  --out DIR             output directory (default results)\n"
     "  --repeat K            runs per measurement, medians reported (default 3)\n"

@@ -9,6 +9,7 @@
 //                 cust = 10 orders per customer scattered over the heap (index on
 //                 (cust, amt)); VACUUMed, so index-only scans need no heap page
 //   ps_customers  --rows / 10 rows; cid, region (100 regions; indexes on both)
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -28,7 +29,6 @@ namespace {
 constexpr double kRegularBound = 1.06;      // the patch's own bar
 constexpr double kAdversarialBound = 1.10;  // issue 34's bar for the adversarial family
 const char* const kTemperatures[] = {"cold", "warm"};
-constexpr double kWarmMs = 30;  // a warm figure's executions fill this much time
 const char* const kControl = "off, again";
 
 struct Query {
@@ -248,38 +248,36 @@ class PrefetchSuite : public Experiment {
   // minute falls on all of them alike; a query whose pages do not stay in the pool
   // has no warm figure (its "warm" runs would read as the cold ones do).
   void measure(Lab& lab, Context&, Progress& progress, Recorder& record) override {
-    for (size_t t = 0; t < 2; ++t)
-      for (size_t q = 0; q < queries_.size(); ++q) {
-        int rounds = lab.options().suite_rounds;
-        for (int round = 0; round < rounds; ++round) {
-          for (size_t c = 0; c < configs_.size(); ++c) {
-            apply(lab, queries_[q], configs_[c]);
-            progress.step(std::string(kTemperatures[t]) + ", " + queries_[q].name + ", " +
-                          configs_[c].label + " (round " + std::to_string(round + 1) + ")");
-            const Timed r = run_once(lab, t, q);
-            if (t == 1 && r.shared_read > 0) {
-              uncached_[q] = r.shared_read;
-              break;
-            }
-            ms_[t][q][c].push_back(r.execution_ms);
-            add(record, t, q, c, size_t(round), r);
-          }
-          if (uncached_.count(q) && t == 1) break;
-          // --max-repeat-seconds: a query whose first run took that long gets one round.
-          const double cap_ms = lab.options().max_repeat_seconds * 1000;
-          if (round == 0 && cap_ms > 0 && ms_[t][q][0][0] > cap_ms) rounds = 1;
+    for (size_t q = 0; q < queries_.size(); ++q) {
+      int rounds = lab.options().suite_rounds;
+      for (int round = 0; round < rounds; ++round) {
+        for (size_t c = 0; c < configs_.size(); ++c) {
+          step(lab, progress, 0, q, c, round);
+          const Timed r = run_checked(lab, q, /*cold=*/true);
+          ms_[0][q][c].push_back(r.execution_ms);
+          add(record, 0, q, c, size_t(round), r);
         }
+        // --max-repeat-seconds: a query whose first run took that long gets one round.
+        const double cap_ms = lab.options().max_repeat_seconds * 1000;
+        if (round == 0 && cap_ms > 0 && ms_[0][q][0][0] > cap_ms) rounds = 1;
       }
+    }
+    for (size_t q = 0; q < queries_.size(); ++q)
+      for (int round = 0; round < lab.options().suite_rounds && !uncached_.count(q); ++round)
+        measure_warm_round(lab, progress, record, q, round);
     lab.reset_settings();
   }
 
   std::string report(Lab& lab, Context& ctx, const Outcome& outcome) override;
 
  private:
+  void step(Lab& lab, Progress& progress, size_t t, size_t q, size_t c, int round) {
+    apply(lab, queries_[q], configs_[c]);
+    progress.step(std::string(kTemperatures[t]) + ", " + queries_[q].name + ", " +
+                  configs_[c].label + " (round " + std::to_string(round + 1) + ")");
+  }
   static void apply(Lab& lab, const Query& q, const Config& c) {
-    lab.sql("SET index_prefetch = " + c.index_prefetch);
-    lab.sql("SET prefetch_policy = " + c.policy);
-    lab.sql(std::string("SET nestloop_prefetch = ") + (c.nestloop ? "on" : "off"));
+    apply_config(lab, c);
     // The nested-loop families as nested loops, the merge one as a merge join, no
     // bitmap scans: each family keeps its plan shape under every configuration.
     lab.sql("SET enable_bitmapscan = off");
@@ -288,34 +286,60 @@ class PrefetchSuite : public Experiment {
     lab.sql(std::string("SET enable_mergejoin = ") + (q.merge ? "on" : "off"));
     lab.sql(std::string("SET enable_nestloop = ") + (q.merge ? "off" : "on"));
   }
+  static void apply_config(Lab& lab, const Config& c) {
+    lab.sql("SET index_prefetch = " + c.index_prefetch);
+    lab.sql("SET prefetch_policy = " + c.policy);
+    lab.sql(std::string("SET nestloop_prefetch = ") + (c.nestloop ? "on" : "off"));
+  }
 
-  Timed run_once(Lab& lab, size_t t, size_t q) {
-    if (t == 0)
+  // One round of the warm figures. Each configuration's EXPLAIN ANALYZE (its pages
+  // read already, so it must read none, and its rows checked), then executions of the
+  // configurations in turn, one each, until each has had LabOptions::suite_warm_ms (100 ms): every
+  // configuration sees the same moments of the machine (on this VM a cached query's time moves by
+  // 2x from one 100 ms to the next), and its round's figure is its executions' median.
+  void measure_warm_round(Lab& lab, Progress& progress, Recorder& record, size_t q, int round) {
+    std::vector<Timed> explained;
+    for (size_t c = 0; c < configs_.size(); ++c) {
+      step(lab, progress, 1, q, c, round);
+      if (round == 0 && c == 0) lab.sql(queries_[q].sql);  // its pages into the pool
+      explained.push_back(run_checked(lab, q, /*cold=*/false));
+      if (explained.back().shared_read > 0) {
+        uncached_[q] = explained.back().shared_read;
+        return;
+      }
+    }
+    std::vector<std::vector<double>> each(configs_.size());
+    double spent = 0;
+    while (each[0].size() < 3 || spent < lab.options().suite_warm_ms * double(configs_.size())) {
+      for (size_t c = 0; c < configs_.size(); ++c) {
+        apply_config(lab, configs_[c]);
+        const auto start = std::chrono::steady_clock::now();
+        lab.sql(queries_[q].sql);
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+        each[c].push_back(ms);
+        spent += ms;
+      }
+    }
+    for (size_t c = 0; c < configs_.size(); ++c) {
+      explained[c].execution_ms = median(each[c]);
+      ms_[1][q][c].push_back(explained[c].execution_ms);
+      apply_config(lab, configs_[c]);  // the row carries its configuration's settings
+      add(record, 1, q, c, size_t(round), explained[c]);
+    }
+  }
+
+  // A run's EXPLAIN ANALYZE, cold (the pool emptied first) or warm; every
+  // configuration must return the rows prefetching off returned.
+  Timed run_checked(Lab& lab, size_t q, bool cold) {
+    if (cold)
       lab.make_cold({"ps_orders", "ps_orders_id", "ps_orders_cust", "ps_customers",
                      "ps_customers_cid", "ps_customers_region"});
-    else
-      lab.sql(queries_[q].sql);  // warm: its pages in the pool before it is timed
     Timed r = explain_analyze(lab, queries_[q].sql, {queries_[q].top, std::nullopt},
                               "prefetch-suite: " + queries_[q].name);
-    // Warm: a cached query takes microseconds, too few for one timing to tell 6%; its
-    // figure is the median of as many executions as fill kWarmMs, at least three (a
-    // median, so that one descheduled execution does not move it).
-    if (t == 1 && r.shared_read == 0) {
-      std::vector<double> each;
-      const auto start = std::chrono::steady_clock::now();
-      auto last = start;
-      while (each.size() < 3 ||
-             std::chrono::duration<double, std::milli>(last - start).count() < kWarmMs) {
-        lab.sql(queries_[q].sql);
-        const auto now = std::chrono::steady_clock::now();
-        each.push_back(std::chrono::duration<double, std::milli>(now - last).count());
-        last = now;
-      }
-      r.execution_ms = median(each);
-    }
     uint64_t rows = 0;
     parse_top_actual_rows(r.result, &rows);
-    // Every configuration returns the rows prefetching off returned.
     auto [it, first] = returned_.emplace(q, rows);
     if (!first && it->second != rows)
       throw Error("prefetch-suite: " + queries_[q].name + " returned " + std::to_string(rows) +
@@ -334,11 +358,21 @@ class PrefetchSuite : public Experiment {
                 {"shared_read", std::to_string(r.shared_read)}});
   }
 
-  double med(size_t t, size_t q, size_t c) const {
-    return ms_[t][q][c].empty() ? NAN : median(ms_[t][q][c]);
+  // A configuration's figure: the median of its rounds.
+  double figure(size_t t, size_t q, size_t c) const {
+    const std::vector<double>& v = ms_[t][q][c];
+    return v.empty() ? NAN : median(v);
   }
-  // Median time against prefetching off's (above 1: slower).
-  double ratio(size_t t, size_t q, size_t c) const { return med(t, q, c) / med(t, q, 0); }
+  // Time against prefetching off's (above 1: slower). Warm, the median of the rounds'
+  // own ratios: a round's configurations shared its moments of the machine.
+  double ratio(size_t t, size_t q, size_t c) const {
+    const std::vector<double>& v = ms_[t][q][c];
+    const std::vector<double>& off = ms_[t][q][0];
+    if (t == 0 || v.size() != off.size() || v.empty()) return figure(t, q, c) / figure(t, q, 0);
+    std::vector<double> each;
+    for (size_t i = 0; i < v.size(); ++i) each.push_back(v[i] / off[i]);
+    return median(each);
+  }
   double bound(size_t q) const {
     return queries_[q].adversarial ? kAdversarialBound : kRegularBound;
   }
@@ -366,7 +400,7 @@ std::string PrefetchSuite::ratio_table(size_t t) const {
     if (ms_[t][q].back().empty()) continue;
     std::vector<std::string> row = {queries_[q].name,
                                     queries_[q].adversarial ? "adversarial" : "regular",
-                                    fixed(med(t, q, 0), 1)};
+                                    fixed(figure(t, q, 0), 1)};
     for (size_t c = 1; c < configs_.size(); ++c) {
       const double r = ratio(t, q, c);
       const std::string cell = fixed(r, 2) + "x";
@@ -448,9 +482,14 @@ std::string PrefetchSuite::report(Lab& lab, Context& ctx, const Outcome& outcome
      << " rounds (`--suite-rounds`) that each run every configuration once: prefetching off, "
         "off again (a control: what noise alone makes of a ratio), `index_prefetch = on` "
         "under each policy, and `rescan_aware` with `nestloop_prefetch = on`. Cold: EXPLAIN "
-        "ANALYZE's Execution Time; warm: the median wall time of as many executions as fill "
-        "30 ms. Bitmap scans, seq scans and hash joins are off so that every family keeps "
-        "its plan (the merge anti-join with nested loops off). Cells: median time against "
+        "ANALYZE's Execution Time, the median of the rounds; warm: in each round the "
+        "configurations' executions in turn, one each, until each has had "
+     << fixed(lab.options().suite_warm_ms, 0)
+     << " ms (so all see the same moments of the machine), a round's figure the median of "
+        "its executions and the ratio the median of the rounds' ratios. Bitmap scans, seq scans "
+        "and "
+        "hash joins are off so that every family keeps "
+        "its plan (the merge anti-join with nested loops off). Cells: time against "
         "prefetching off's; in bold with `!` a query more than 6% slower (10% for an "
         "adversarial one). The warm columns are the patch's \"fully cached table\" case "
         "for every family whose pages stay in the pool.\n\n";

@@ -37,6 +37,7 @@ inline LabOptions tiny(const std::string& dir, uint64_t rows = kTinyRows) {
   o.limit_round_seconds = 0.01;
   o.suite_random = 2;
   o.suite_rounds = 1;
+  o.suite_warm_ms = 2;
   return o;
 }
 
