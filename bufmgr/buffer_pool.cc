@@ -421,6 +421,11 @@ std::vector<BufferPool::BufferInfo> BufferPool::snapshot() const {
   return buffers;
 }
 
+int32_t BufferPool::clock_hand() const {
+  std::shared_lock layout(layout_mutex_);
+  return sweep_->position();
+}
+
 BufferPool::BufferInfo BufferPool::inspect(int32_t buffer) const {
   BufferDesc& d = descs_[size_t(buffer)];
   uint32_t w = d.lock_header();

@@ -209,6 +209,8 @@ class BufferPool {
   // copy, as pins and I/O completions hold it), so each row is consistent, but rows
   // are taken one after the other, not at one instant. Excludes only resize's swap.
   std::vector<BufferInfo> snapshot() const;
+  // The buffer the clock sweep's hand looks at next.
+  int32_t clock_hand() const;
 
   // -- for guards, strategies and read streams -------------------------------------
 

@@ -36,6 +36,8 @@ class ClockSweep {
   // usage count 0. The caller must register the pin (BufferPool::note_private_pin).
   // Throws tp::Error if every buffer stays pinned for a whole revolution.
   BufferDesc& victim(BufferDesc* descs);
+  // The buffer the hand looks at next (a relaxed read: for the live view).
+  int32_t position() const { return int32_t(hand_.load(std::memory_order_relaxed) % nbuffers_); }
 
  private:
   const uint32_t nbuffers_;

@@ -15,6 +15,7 @@
 
 #include "engine/core/error.h"
 #include "engine/session/database.h"
+#include "tools/live/live_server.h"
 #include "tools/server/server.h"
 
 namespace tp::server {
@@ -23,7 +24,7 @@ namespace {
 const char* kUsage =
     "Usage: tidepool serve [-D DIR] [--port N] [--listen ADDR]... [--max-connections N]\n"
     "                      [--password-file FILE] [--allow-global-set] [--trace-dir DIR]\n"
-    "                      [--set NAME=VALUE]...\n"
+    "                      [--http PORT [--http-rate HZ]] [--set NAME=VALUE]...\n"
     "Serves the data directory DIR to PostgreSQL clients (psql, pgbench, psycopg,\n"
     "asyncpg, JDBC, node-postgres) with PostgreSQL's protocol 3.0: the simple and the\n"
     "extended query flows, COPY.\n"
@@ -45,6 +46,11 @@ const char* kUsage =
     "      --trace-dir DIR    where clients' I/O traces go (SET io_trace = 'name.json' takes\n"
     "                         a plain file name there; default: traces/ beside the data\n"
     "                         directory, created with mode 0700)\n"
+    "      --http PORT        also serve the live view of the pool and the I/O in flight\n"
+    "                         (a web page; tools/live/README.md) on PORT, on the --listen\n"
+    "                         addresses (0: any free port). It has no password: it shows\n"
+    "                         every session's statement to whoever reaches it\n"
+    "      --http-rate HZ     the live view's snapshots a second (1..20, default 4)\n"
     "SIGTERM or SIGINT (Ctrl-C) stops it: running statements are cancelled, clients are\n"
     "told, the data directory is closed and unlocked.\n";
 
@@ -60,6 +66,8 @@ void on_stop_signal(int) {
 struct ServeArgs {
   DatabaseOptions db;
   ServerOptions server;
+  live::LiveServerOptions live;
+  bool http = false;
   std::string password_file;
   int exit_code = -1;  // >= 0: exit at once with it
 };
@@ -102,6 +110,11 @@ ServeArgs parse_args(const std::vector<std::string>& args) {
       r.password_file = value("--password-file");
     else if (a == "--allow-global-set")
       r.server.allow_global_set = true;
+    else if (a == "--http") {
+      r.http = true;
+      r.live.port = parse_int(value("--http"), "--http", 0, 65535, r.exit_code);
+    } else if (a == "--http-rate")
+      r.live.hz = parse_int(value("--http-rate"), "--http-rate", 1, 20, r.exit_code);
     else if (a == "--trace-dir")
       r.db.trace_dir = value("--trace-dir");
     else if (a.rfind("--set=", 0) == 0)
@@ -184,10 +197,25 @@ int run_serve_command(const std::vector<std::string>& args) {
     std::shared_ptr<Database> db = Database::open(a.db);
     {
       Server server(db, a.server);
+      std::unique_ptr<live::LiveServer> view;
+      if (a.http) {
+        a.live.listen = a.server.listen;
+        view = std::make_unique<live::LiveServer>(db, a.live);
+      }
       g_server = &server;
       if (g_stop_requested) server.stop();  // Ctrl-C while the directory opened
       print_listening(server);
+      if (view) {
+        for (const std::string& url : view->urls())
+          std::fprintf(stderr, "tidepool: live view at %s\n", url.c_str());
+        if (!view->loopback_only())
+          std::fprintf(stderr,
+                       "tidepool: WARNING: the live view has no password and listens beyond "
+                       "loopback: whoever reaches it sees every statement\n");
+        view->start();
+      }
       server.run();
+      if (view) view->stop();
       g_server = nullptr;
     }
     std::fprintf(stderr, "tidepool: server stopped\n");

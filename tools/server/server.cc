@@ -17,6 +17,7 @@
 
 #include "engine/core/error.h"
 #include "tools/server/connection.h"
+#include "tools/server/listen.h"
 
 namespace tp::server {
 namespace {
@@ -33,40 +34,6 @@ size_t extra_threads(int max_connections) {
 // client that hung up.
 constexpr int kWatchIntervalMs = 200;
 
-std::string address_text(const sockaddr* sa) {
-  char host[INET6_ADDRSTRLEN] = {};
-  if (sa->sa_family == AF_INET)
-    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(sa)->sin_addr, host, sizeof host);
-  else if (sa->sa_family == AF_INET6)
-    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr, host, sizeof host);
-  return host;
-}
-
-bool is_loopback(const sockaddr* sa) {
-  if (sa->sa_family == AF_INET)
-    return (ntohl(reinterpret_cast<const sockaddr_in*>(sa)->sin_addr.s_addr) >> 24) == 127;
-  if (sa->sa_family == AF_INET6)
-    return IN6_IS_ADDR_LOOPBACK(&reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr);
-  return false;
-}
-
-// An address that cannot be listened on, with the errno that said why.
-class ListenError : public Error {
- public:
-  ListenError(std::string message, int err, std::string hint = {})
-      : Error(std::move(message), "", std::move(hint)), err_(err) {}
-  int err() const { return err_; }
-
- private:
-  int err_;
-};
-
-// ::1 cannot even be named or bound on a machine without IPv6: nothing to warn about.
-bool machine_lacks_ipv6(const Error& e) {
-  const auto* l = dynamic_cast<const ListenError*>(&e);
-  return l != nullptr && (l->err() == EAFNOSUPPORT || l->err() == EADDRNOTAVAIL);
-}
-
 }  // namespace
 
 Server::Server(std::shared_ptr<Database> db, ServerOptions options)
@@ -76,26 +43,26 @@ Server::Server(std::shared_ptr<Database> db, ServerOptions options)
   port_ = options_.port;
   std::random_device random;
   for (int i = 0; i < 8; ++i) mock_secret_ += std::to_string(random());
+  Listeners l;
   try {
-    if (options_.listen.empty()) {
-      listen_on("127.0.0.1");
-      try {
-        listen_on("::1");
-      } catch (const Error& e) {
-        // IPv4 alone: said, unless the machine has no IPv6 at all
-        if (!machine_lacks_ipv6(e))
-          warnings_.push_back(std::string(e.what()) + "; serving IPv4 only");
-      }
-    } else {
-      for (const std::string& a : options_.listen) listen_on(a);
-    }
-
+    // Checked before a socket exists: not one connection may reach a server without
+    // passwords from beyond this machine.
+    l = open_listeners(options_.listen, options_.port, [&](const sockaddr* sa) {
+      if (!is_loopback(sa) && !options_.passwords)
+        throw Error("refusing to listen beyond loopback without passwords", "",
+                    "Give --password-file FILE (write it with tidepool passwd FILE USER), or "
+                    "listen on 127.0.0.1 / ::1 only.");
+    });
   } catch (...) {
-    for (int fd : listen_fds_) ::close(fd);
     ::close(stop_pipe_[0]);
     ::close(stop_pipe_[1]);
     throw;
   }
+  listen_fds_ = std::move(l.fds);
+  addresses_ = std::move(l.addresses);
+  port_ = l.port;
+  loopback_only_ = l.loopback_only;
+  warnings_ = std::move(l.warnings);
 }
 
 Server::~Server() {
@@ -104,50 +71,6 @@ Server::~Server() {
   for (int fd : listen_fds_) ::close(fd);
   ::close(stop_pipe_[0]);
   ::close(stop_pipe_[1]);
-}
-
-void Server::listen_on(const std::string& address) {
-  addrinfo hints = {};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE;
-  addrinfo* found = nullptr;
-  std::string host = address == "*" ? "0.0.0.0" : address;
-  std::string port = std::to_string(port_);
-  if (int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0)
-    throw ListenError("could not resolve listen address \"" + address + "\": " + gai_strerror(rc),
-                      EADDRNOTAVAIL);
-  std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> guard(found, &freeaddrinfo);
-  const addrinfo* ai = found;
-  // Checked before the socket exists: not one connection may reach a server without
-  // passwords from beyond this machine.
-  if (!is_loopback(ai->ai_addr) && !options_.passwords)
-    throw Error("refusing to listen beyond loopback without passwords", "",
-                "Give --password-file FILE (write it with tidepool passwd FILE USER), or "
-                "listen on 127.0.0.1 / ::1 only.");
-  int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-  if (fd < 0)
-    throw ListenError("could not create socket for \"" + address + "\": " + strerror(errno), errno);
-  int one = 1;
-  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (ai->ai_family == AF_INET6) ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-  if (::bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || ::listen(fd, 128) != 0) {
-    int err = errno;
-    ::close(fd);
-    throw ListenError(
-        "could not listen on " + address + " port " + port + ": " + std::strerror(err), err,
-        err == EADDRINUSE ? "Is another server running on that port? Use --port." : "");
-  }
-  sockaddr_storage bound = {};
-  socklen_t len = sizeof bound;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len);
-  const auto* sa = reinterpret_cast<const sockaddr*>(&bound);
-  port_ = ntohs(sa->sa_family == AF_INET ? reinterpret_cast<const sockaddr_in*>(sa)->sin_port
-                                         : reinterpret_cast<const sockaddr_in6*>(sa)->sin6_port);
-  loopback_only_ = loopback_only_ && is_loopback(sa);
-  std::string text = address_text(sa);
-  addresses_.push_back(sa->sa_family == AF_INET6 ? "[" + text + "]" : text);
-  listen_fds_.push_back(fd);
 }
 
 std::vector<std::string> Server::addresses() const {

@@ -96,7 +96,6 @@ class Server {
   void cancel_request(int pid, int32_t secret);
 
  private:
-  void listen_on(const std::string& address);
   void accept_one(int listen_fd);
   void cancel_hung_up(const std::vector<ConnectionSlot*>& busy, const std::vector<short>& revents);
   void reap_finished();
