@@ -303,6 +303,8 @@ class PrefetchSuite : public Experiment {
       step(lab, progress, 1, q, c, round);
       if (round == 0 && c == 0) lab.sql(queries_[q].sql);  // its pages into the pool
       explained.push_back(run_checked(lab, q, /*cold=*/false));
+      // A configuration that reads ahead may touch a page the others never did: once.
+      if (explained.back().shared_read > 0) explained.back() = run_checked(lab, q, false);
       if (explained.back().shared_read > 0) {
         uncached_[q] = explained.back().shared_read;
         return;
@@ -500,8 +502,9 @@ std::string PrefetchSuite::report(Lab& lab, Context& ctx, const Outcome& outcome
     if (!table.empty()) md << "**" << kTemperatures[t] << "**\n\n" << table << "\n";
   }
   for (const auto& [q, read] : uncached_)
-    md << "- No warm figure for " << queries_[q].name << ": run a second time it still read "
-       << grouped(read) << " pages, so it has no fully cached case here.\n";
+    md << "- No warm figure for " << queries_[q].name
+       << ": run again after it had read its pages it still read " << grouped(read)
+       << " pages, so it has no fully cached case here.\n";
   if (!uncached_.empty()) md << "\n";
   md << "Queries (`random N`: generated from the families with `--suite-seed` "
      << lab.options().suite_seed << "):\n\n";
