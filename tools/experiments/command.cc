@@ -32,6 +32,8 @@ const char* kUsage =
     "  --suite-seed S        the generator's seed (default 1)\n"
     "  --suite-rounds N      prefetch-suite: rounds per query, each running every\n"
     "                        configuration once, interleaved (default 7)\n"
+    "  --suite-warm-ms MS    prefetch-suite: a warm round's executions per configuration\n"
+    "                        fill MS milliseconds (default 100)\n"
     "  --data DIR            data directory (default OUT/data); tables are reused\n"
     "  --out DIR             output directory (default results)\n"
     "  --repeat K            runs per measurement, medians reported (default 3)\n"
@@ -85,6 +87,10 @@ void parse_option(const std::vector<std::string>& args, size_t& i, LabOptions& o
     if (options.suite_random > 1000) throw Error("--suite-random must be 0..1000");
   } else if (a == "--suite-seed") {
     options.suite_seed = parse_count(a, value());
+  } else if (a == "--suite-warm-ms") {
+    options.suite_warm_ms = double(parse_count(a, value()));
+    if (options.suite_warm_ms < 1 || options.suite_warm_ms > 60000)
+      throw Error("--suite-warm-ms must be 1..60000");
   } else if (a == "--suite-rounds") {
     options.suite_rounds = int(parse_count(a, value()));
     if (options.suite_rounds < 1 || options.suite_rounds > 100)

@@ -45,8 +45,8 @@ struct LabOptions {
   // prefetch-suite: rounds per query, each running every configuration once (a cold
   // run on this VM varies by up to 30%, so three runs cannot tell 6%).
   int suite_rounds = 7;
-  // prefetch-suite: a warm round's executions per configuration fill this long (tests
-  // shorten it).
+  // prefetch-suite: a warm round's executions per configuration fill this long
+  // (--suite-warm-ms; tests shorten it).
   double suite_warm_ms = 100;
   // rpc --sweep: also estimate random_page_cost over several tables (rpc_sweep.cc).
   bool rpc_sweep = false;

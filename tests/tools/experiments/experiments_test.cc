@@ -551,6 +551,8 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   EXPECT_EQ(run_experiment_command({"nosuch"}), 2);
   EXPECT_EQ(run_experiment_command({"rpc", "--rows", "ten"}), 2);
   EXPECT_EQ(run_experiment_command({"rpc", "--repeat"}), 2);
+  EXPECT_EQ(run_experiment_command({"prefetch-suite", "--suite-warm-ms", "0"}), 2);
+  EXPECT_EQ(run_experiment_command({"prefetch-suite", "--suite-rounds", "101"}), 2);
   // A bad --set is refused before anything runs: no data directory, no results.
   const std::string bad = dir.path() + "/bad";
   EXPECT_EQ(run_experiment_command({"rpc", "--set", "io_method=bogus", "--data", bad + "/data",
@@ -560,7 +562,8 @@ TEST(Experiments, CommandRejectsBadArgumentsAndRunsAll) {
   const std::string out = dir.path() + "/out";
   int status = run_experiment_command(
       {"all", "--rows", "1000", "--repeat", "1", "--out", out, "--quiet", "--device-seconds",
-       "0.02", "--device-file-mb", "8", "--table-mb", "1", "--prefetch-rows", "2000", "--set",
+       "0.02", "--device-file-mb", "8", "--table-mb", "1", "--prefetch-rows", "2000",
+       "--suite-rounds", "1", "--suite-warm-ms", "2", "--suite-random", "2", "--set",
        "parallel_setup_cost=0", "--set", "parallel_tuple_cost=0",
        // `all` calibrates first: here at a tiny size.
        "--calibrate-option", "--seconds", "--calibrate-option", "0.02", "--calibrate-option",
