@@ -38,8 +38,8 @@ class LiveView {
   // call's counters. Empty when the database lock could not be taken in watch mode
   // right now (a SET rebuilding the pool): the caller tries again at its next tick.
   std::string next_json();
-  // pg_buffercache's rows of the buffers of cell `cell` of the pool as the last
-  // snapshot divided it (at most 64), as JSON; "null" for a cell out of range.
+  // pg_buffercache's rows of the buffers of cell `cell`, the pool divided as next_json
+  // divides it (at most 64), as JSON; "null" for a cell out of range.
   std::string cell_json(int64_t cell);
 
  private:
