@@ -57,6 +57,8 @@ void IndexScanNode::do_open() {
   if (opened_ && policy_) restart_for_rescan();
   opened_ = true;
   finished_ = false;
+  earlier_items_ += consumed_items_;
+  earlier_rows_ += emitted_rows_;
   consumed_items_ = ahead_items_ = emitted_rows_ = 0;
   stream_active_ = false;
   if (stream_) {
@@ -232,8 +234,12 @@ BlockNumber IndexScanNode::next_prefetch_block() {
 uint64_t IndexScanNode::items_needed() const {
   if (rows_wanted_ == UINT64_MAX) return UINT64_MAX;
   const uint64_t rows = rows_wanted_ > batch_.count ? rows_wanted_ - batch_.count : 0;
-  // Entries per row so far (1 before the first: no Filter has spoken yet), rounded up.
-  return (rows * (consumed_items_ + 1) + emitted_rows_) / (emitted_rows_ + 1);
+  // Entries per row so far, this run's and the earlier runs' of a rescanned scan (1
+  // before the first row: no Filter has spoken yet), rounded up. The earlier runs teach
+  // a semi-join's inner scan how many entries a match takes from its first entry on.
+  const uint64_t items = earlier_items_ + consumed_items_ + 1;
+  const uint64_t done = earlier_rows_ + emitted_rows_ + 1;
+  return (rows * items + done - 1) / done;
 }
 
 void IndexScanNode::start_stream(bool include_current) {

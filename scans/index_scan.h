@@ -225,11 +225,14 @@ class IndexScanNode final : public ExecNode {
   bool stream_active_ = false;  // the stream serves this run (it outlives runs)
   // The look-ahead under a LIMIT (PrefetchPolicy::bounded_by_limit): entries the
   // consumer has passed, entries the stream's callback has passed, rows returned (this
-  // run), and the rows the parent still wanted when do_next began.
+  // run), and the rows the parent still wanted when do_next began; entries passed and
+  // rows returned by the earlier runs of a rescanned scan.
   bool bounded_by_limit_ = false;
   uint64_t consumed_items_ = 0;
   uint64_t ahead_items_ = 0;
   uint64_t emitted_rows_ = 0;
+  uint64_t earlier_items_ = 0;
+  uint64_t earlier_rows_ = 0;
   uint64_t rows_wanted_ = UINT64_MAX;
   // Entries ahead of the consumer the rows still wanted may take.
   uint64_t items_needed() const;

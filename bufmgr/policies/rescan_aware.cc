@@ -7,12 +7,18 @@
 // policy keeps, across runs, a running mean of the heap blocks each run had to read
 // and the distance the last run reached:
 //
-//   - a run that read at least 2 blocks on average, and ran to its end, makes the next
-//     run start its stream at once (there is more than one read to overlap), at the
-//     distance the last run ended with; a run that had no stream hands on half of the
-//     distance carried so far, so a carried distance decays while lookups stay cached;
-//   - runs cut short (a LIMIT 1 or a semi-join inner that stops at the first match)
-//     or reading under 2 blocks start as a first run does.
+//   - while runs read at least 2 blocks on average, the next run starts its stream at
+//     once (there is more than one read to overlap), at the larger of the distance the
+//     last run ended with and the mean reads per run; a run that had no stream hands on
+//     half of the distance carried so far, so a carried distance decays while lookups
+//     stay cached;
+//   - runs reading under 2 blocks (a one-row lookup, a LIMIT 1 inner) start as a first
+//     run does.
+//
+// Runs cut short (a semi-join inner stops at its first match) start at once too: their
+// look-ahead is bounded by the entries a row has taken over all the runs so far (the
+// scan's LIMIT bound, which learns across rescans), so a lookup that takes 3 entries to
+// find its match on average has its first 3 blocks in flight together, not one by one.
 //
 // A first run starts its stream after 4 heap blocks that had to be read (`cache_aware`'s
 // rule), not 4 switches: a scan whose heap pages are all in the pool never builds a
@@ -54,9 +60,9 @@ class RescanAwarePolicy final : public PrefetchPolicy {
     // Reads per run, in sixteenths, a mean over about the last four runs.
     reads16_ = (reads16_ * 3 + last.heap_reads * 16) / 4;
     carried_ = last.distance > 0 ? last.distance : carried_ / 2;
-    start_at_once_ = last.finished && reads16_ >= 2 * 16;
+    start_at_once_ = reads16_ >= 2 * 16;
     within_run_.initial_distance(limits_);  // a new run: no hold-off left from the last
-    return std::max(1, carried_);
+    return start_at_once_ ? std::max(carried_, (reads16_ + 15) / 16) : std::max(1, carried_);
   }
 
  private:

@@ -183,7 +183,7 @@ TEST(PolicyRegistry, NamesEveryPolicyDefaultFirstAndDecidesIndexStarts) {
 
 // What each run of a rescanned index scan tells the policy, and what it answers: the
 // distance to restart at (0: start over) and whether the next run starts at once.
-TEST(PolicyRegistry, RescanAwareCarriesTheDistanceOnlyForRunsThatReadAndFinish) {
+TEST(PolicyRegistry, RescanAwareStartsRunsThatReadSeveralBlocksAtOnce) {
   for (const std::string& n : prefetch_policy_names()) {
     if (n == "rescan_aware") continue;
     EXPECT_EQ(find_prefetch_policy(n)->make({})->on_rescan({}), 0) << n;
@@ -198,8 +198,8 @@ TEST(PolicyRegistry, RescanAwareCarriesTheDistanceOnlyForRunsThatReadAndFinish) 
             {.rescans = r, .block_switches = 1, .heap_reads = 1, .distance = 0, .finished = true}),
         1);
   EXPECT_FALSE(p->should_start(first_switch));
-  // Runs of 40 reads that ended with their stream at distance 24: the next run starts at
-  // once, at 24.
+  // A run of 40 reads that ended with its stream at distance 24: the next run starts at
+  // once, at 24 (the mean reads per run, 11 now, is less).
   EXPECT_EQ(p->on_rescan({.rescans = 5,
                           .block_switches = 40,
                           .heap_reads = 40,
@@ -209,17 +209,29 @@ TEST(PolicyRegistry, RescanAwareCarriesTheDistanceOnlyForRunsThatReadAndFinish) 
             24);
   EXPECT_TRUE(p->should_start(first_switch));
   EXPECT_FALSE(p->should_start({.block_switches = 0, .heap_reads = 0, .rescans = 0}));
-  // A run cut short (a LIMIT above) does not start the next one early.
+  // Runs with no stream halve the carried distance, down to the mean reads per run
+  // (a mean over about four runs, which loses a quarter with each run that reads none).
+  EXPECT_EQ(p->on_rescan({.rescans = 6, .block_switches = 2, .heap_reads = 0, .finished = true}),
+            12);
+  EXPECT_EQ(p->on_rescan({.rescans = 7, .block_switches = 2, .heap_reads = 0, .finished = true}),
+            6);
+  EXPECT_EQ(p->on_rescan({.rescans = 8, .block_switches = 2, .heap_reads = 0, .finished = true}),
+            5);
+  EXPECT_TRUE(p->should_start(first_switch));
+  // Once the mean falls under 2 reads a run, runs start as a first run does.
+  for (uint64_t r = 9; r <= 11; ++r)
+    p->on_rescan({.rescans = r, .block_switches = 2, .heap_reads = 0, .finished = true});
+  EXPECT_FALSE(p->should_start(first_switch));
+  // Runs cut short by their first match, 5 reads each: started at once again (the scan
+  // bounds their look-ahead), at the mean reads per run.
+  for (uint64_t r = 12; r <= 14; ++r)
+    p->on_rescan(
+        {.rescans = r, .block_switches = 5, .heap_reads = 5, .distance = 0, .finished = false});
+  EXPECT_TRUE(p->should_start(first_switch));
   EXPECT_EQ(
       p->on_rescan(
-          {.rescans = 6, .block_switches = 5, .heap_reads = 5, .distance = 8, .finished = false}),
-      8);
-  EXPECT_FALSE(p->should_start(first_switch));
-  // Runs with no stream halve the carried distance.
-  EXPECT_EQ(p->on_rescan({.rescans = 7, .block_switches = 2, .heap_reads = 0, .finished = true}),
-            4);
-  EXPECT_EQ(p->on_rescan({.rescans = 8, .block_switches = 2, .heap_reads = 0, .finished = true}),
-            2);
+          {.rescans = 15, .block_switches = 5, .heap_reads = 5, .distance = 0, .finished = false}),
+      4);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sync, Policy, ::testing::Values(aio::IoMethodKind::kSync));

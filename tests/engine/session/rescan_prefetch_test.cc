@@ -1,10 +1,10 @@
 // Index prefetching where it is hard (issue 34): the inner Index Scan of a Nested Loop
 // keeps its stream and its policy from outer row to outer row; `rescan_aware` starts
-// the stream at once for lookups that read several blocks and not for those cut short,
-// and reads ahead no further than a LIMIT's rows; a Merge Join over a streamed inner
-// scan and an Index Only Scan that streams only the pages the visibility map does not
-// cover give the rows prefetching off gives.
-// Every statement starts with an empty pool, so each heap page it needs is a read.
+// the stream at once for lookups that read several blocks and not for one-page ones,
+// and reads ahead no further than a LIMIT's rows (or a semi-join's first match) may take; a Merge
+// Join over a streamed inner scan and an Index Only Scan that streams only the pages the visibility
+// map does not cover give the rows prefetching off gives. Every statement starts with an empty
+// pool, so each heap page it needs is a read.
 #include <gmock/gmock.h>
 
 #include <string>
@@ -114,7 +114,7 @@ TEST_F(RescanPrefetch, RescanAwareStartsLaterRunsAtOnceAtTheCarriedDistance) {
   EXPECT_GT(figure(carried, kInner, "distance avg="), figure(fresh, kInner, "distance avg="));
 }
 
-// An EXISTS stops each lookup at its first row: the runs do not finish, so rescan_aware
+// An EXISTS stops each lookup at its first row, here on its first page: rescan_aware
 // never starts them early and reads exactly what prefetching off reads.
 TEST_F(RescanPrefetch, LookupsCutShortReadNoMoreThanWithoutPrefetch) {
   const std::string semi =
@@ -132,6 +132,35 @@ TEST_F(RescanPrefetch, LookupsCutShortReadNoMoreThanWithoutPrefetch) {
   EXPECT_EQ(figure(aware, kInner, "read="), reads) << aware;
   EXPECT_EQ(figure(aware, kInner, "wasted="), -1) << aware;
   EXPECT_EQ(cold_rows(semi).at(0).at(0), "20");
+}
+
+// With a Filter, each lookup passes 3 or 4 entries before its match, each on a page of
+// its own. Prefetching off reads them one by one. rescan_aware's first run does too;
+// the later runs start at once with their look-ahead bounded by the entries a match has
+// taken so far (about 4): they stream their pages, and throw away at most a few each.
+TEST_F(RescanPrefetch, LookupsCutShortAfterSeveralReadsStartAtOnceBoundedByTheirEntries) {
+  const std::string semi =
+      "SELECT count(*) FROM o WHERE EXISTS (SELECT 1 FROM t WHERE t.a = o.k AND t.b > 1200)";
+  prefetch("off", "tidepool");
+  const std::string off = cold_plan(semi);
+  ASSERT_THAT(off, HasSubstr("Nested Loop Semi Join"));
+  ASSERT_THAT(off, HasSubstr(kInner));
+  EXPECT_THAT(off, HasSubstr("rows=1 loops=20"));
+  EXPECT_EQ(figure(off, kInner, "Rows Removed by Filter: "), 2) << off;  // 49 over 20 loops
+  const long long reads = figure(off, kInner, "read=");
+  prefetch("on", "rescan_aware");
+  const std::string aware = cold_plan(semi);
+  EXPECT_THAT(aware, HasSubstr("rows=1 loops=20"));
+  // The 19 later runs stream their 69 pages (3 or 4 each)...
+  EXPECT_GE(figure(aware, kInner, "I/Os="), 19 * 3) << aware;
+  // ...and read ahead no more than 3 pages a run that their match did not need (the
+  // Buffers line counts only the pages the scan used: the same as without prefetching).
+  EXPECT_LE(figure(aware, kInner, "wasted="), 19 * 3) << aware;
+  EXPECT_EQ(figure(aware, kInner, "read="), reads) << aware;
+  EXPECT_EQ(cold_rows(semi).at(0).at(0), "20");
+  // The default policy never gets to 4 reads in a run: no stream read.
+  prefetch("on", "tidepool");
+  EXPECT_EQ(figure(cold_plan(semi), kInner, "I/Os="), 0);
 }
 
 // Merge Join: the inner Index Scan streams its heap pages while the join walks equal
