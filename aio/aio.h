@@ -339,6 +339,9 @@ class IoSystem {
   std::vector<IoInFlightRow> in_flight() const;
   // The method's own threads (I/O workers; none for sync and io_uring), by kernel id.
   std::vector<pid_t> method_threads() const;
+  // Submitted I/Os waiting for a thread to start them: the I/O workers' queue (worker),
+  // 0 for the other methods, whose submitted I/Os are at the device. A moment's count.
+  int queued_at_workers() const;
 
   // -- capacity (owner thread) --
   // A thread has handles_per_thread() handles, so at most that many of its I/Os can be

@@ -554,6 +554,9 @@ int IoSystem::in_flight_count() const {
 int IoSystem::idle_count() const {
   return int(core_->my_slot().idle.size());
 }
+int IoSystem::queued_at_workers() const {
+  return core_->method->queued();
+}
 std::vector<pid_t> IoSystem::method_threads() const {
   return core_->method->own_threads();
 }

@@ -48,6 +48,10 @@ class IoMethod {
   // The method's own threads (the I/O workers) that have started, for the tracks of an
   // I/O trace: a worker that ran nothing during a statement still gets its lane.
   virtual std::vector<pid_t> own_threads() const { return {}; }
+
+  // Submitted I/Os no thread has started yet (worker: the queue the workers take from),
+  // as last counted; the rest of the submitted ones are at the device. Any thread.
+  virtual int queued() const { return 0; }
 };
 
 std::unique_ptr<IoMethod> make_sync_method();

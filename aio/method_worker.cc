@@ -17,6 +17,7 @@
 // (PostgreSQL: 64, with at most 64 handles per backend by default), so one thread's
 // reads in flight always fit.
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <mutex>
 #include <semaphore>
@@ -72,6 +73,7 @@ class WorkerMethod final : public IoMethod {
         queue_[(queue_head_ + queue_count_) & (queue_.size() - 1)] = ios[queued++];
         ++queue_count_;
       }
+      queued_.store(int(queue_count_), std::memory_order_relaxed);
       if (queued > 0) wake = take_idle_worker();
     }
     if (wake >= 0) wakeups_[size_t(wake)]->release();
@@ -81,6 +83,8 @@ class WorkerMethod final : public IoMethod {
       complete_io(*ios[i], execute_io_now(*ios[i]), &slot);
     }
   }
+
+  int queued() const override { return queued_.load(std::memory_order_relaxed); }
 
   std::unique_lock<std::mutex> lock_queue_for_testing() override {
     return std::unique_lock(mutex_);
@@ -113,6 +117,7 @@ class WorkerMethod final : public IoMethod {
       IoHandle* h = queue_[queue_head_];
       queue_head_ = (queue_head_ + 1) & (queue_.size() - 1);
       --queue_count_;
+      queued_.store(int(queue_count_), std::memory_order_relaxed);
       int wake[kWakeupFanout];
       int nwake = 0;
       while (nwake < kWakeupFanout && size_t(nwake) < queue_count_) {
@@ -131,7 +136,8 @@ class WorkerMethod final : public IoMethod {
   std::vector<IoHandle*> queue_;  // a ring; its size is a power of two
   size_t queue_head_ = 0;
   size_t queue_count_ = 0;
-  uint64_t idle_mask_ = 0;  // bit i: worker i sleeps on wakeups_[i]
+  std::atomic<int> queued_{0};  // queue_count_, for readers without the lock (queued())
+  uint64_t idle_mask_ = 0;      // bit i: worker i sleeps on wakeups_[i]
   bool stopping_ = false;
   std::vector<std::unique_ptr<std::counting_semaphore<>>> wakeups_;
   std::vector<std::thread> threads_;

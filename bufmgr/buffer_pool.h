@@ -211,6 +211,8 @@ class BufferPool {
   std::vector<BufferInfo> snapshot() const;
   // The buffer the clock sweep's hand looks at next.
   int32_t clock_hand() const;
+  // The rings (BufferStrategy) alive now, for the live page's outlines.
+  const std::shared_ptr<RingRegistry>& ring_registry() const { return rings_; }
 
   // -- for guards, strategies and read streams -------------------------------------
 
@@ -284,6 +286,8 @@ class BufferPool {
   std::unique_ptr<MappingTable> table_;
   std::unique_ptr<PoolThreads> threads_;
   std::unique_ptr<ClockSweep> sweep_;
+  // Not sized by shared_buffers: a ring registers here whatever the pool's size.
+  std::shared_ptr<RingRegistry> rings_ = std::make_shared<RingRegistry>();
   // Extension is serialised per file by one of these (chosen by relnumber).
   static constexpr int kExtendLocks = 64;
   std::unique_ptr<std::mutex[]> extend_locks_;

@@ -68,6 +68,10 @@ ReadStream::ReadStream(BufferPool& pool, aio::IoFile& file, const ReadStreamConf
     stats_.policy = custom_->name();
   distance_ = start_distance();
   ++pool.my_pins().open_streams;
+  if (StreamGauges* gauges = stream_gauge_slot().gauges) {
+    gauge_ = gauges->claim(label_, stream_gauge_slot().worker, max_pinned_);
+    publish_gauge();
+  }
 }
 
 int ReadStream::start_distance() {
@@ -80,6 +84,7 @@ int ReadStream::start_distance() {
 
 ReadStream::~ReadStream() {
   release_all();
+  if (gauge_) StreamGauges::release(*gauge_);
   // (A pool resized meanwhile has a fresh count: never let it go negative.)
   int& streams = pool_.my_pins().open_streams;
   streams = std::max(0, streams - 1);
@@ -110,6 +115,7 @@ void ReadStream::reset() {
   at_end_ = false;
   paused_ = false;
   distance_ = start_distance();
+  publish_gauge();
 }
 
 void ReadStream::restart(int distance) {
@@ -118,6 +124,7 @@ void ReadStream::restart(int distance) {
   paused_ = false;
   // Not initial_distance: the policy chose this in on_rescan and keeps what it learnt.
   distance_ = clamped(distance);
+  publish_gauge();
 }
 
 int ReadStream::pins_allowed() {
@@ -185,6 +192,7 @@ bool ReadStream::start_pending_read() {
     distance_ = after_hit();
   }
   trace_counters();
+  publish_gauge();
   return true;
 }
 
@@ -303,6 +311,7 @@ PinGuard ReadStream::next_buffer(void** per_buffer_data) {
     if (waited) stats_.waits += 1;
     distance_ = after_read_consumed(waited);
     trace_counters();
+    publish_gauge();
   }
   int32_t b = buffers_[size_t(q)];
   buffers_[size_t(q)] = kInvalidBuffer;

@@ -43,6 +43,7 @@
 #include "bufmgr/buffer_pool.h"
 #include "bufmgr/prefetch_policy.h"
 #include "engine/core/io_trace.h"
+#include "engine/core/stream_gauges.h"
 
 namespace tp::bufmgr {
 
@@ -193,6 +194,11 @@ class ReadStream {
       record_counters(*t);
   }
   void record_counters(IoTrace& trace);
+  // A watched session's stream (engine/core/stream_gauges.h) shows its look-ahead: three
+  // relaxed stores per block, to its own gauge.
+  void publish_gauge() {
+    if (gauge_ != nullptr) gauge_->publish(distance_, pinned_, ios_in_progress_);
+  }
   // The policy's hooks, clamped to [1, max_pinned_]. The default policy is called
   // directly (no vtable) on the per-block paths.
   int clamped(int distance) const { return std::clamp(distance, 1, max_pinned_); }
@@ -253,6 +259,7 @@ class ReadStream {
   int distance_ = 1;
   int traced_distance_ = -1, traced_pinned_ = -1;  // the trace's last samples
   const char* label_ = nullptr;                    // ReadStreamConfig::label
+  StreamGauge* gauge_ = nullptr;                   // the watched session's, or none
   TidepoolPolicy builtin_;
   PrefetchPolicy* custom_ = nullptr;  // a policy other than the default (owned_ or borrowed)
   std::unique_ptr<PrefetchPolicy> owned_;

@@ -42,8 +42,38 @@ BufferDesc& ClockSweep::victim(BufferDesc* descs) {
   }
 }
 
-BufferStrategy::BufferStrategy(StrategyKind kind, int ring_buffers)
-    : kind_(kind), ring_(size_t(std::max(1, ring_buffers)), kInvalidBuffer), current_(0) {}
+void RingRegistry::add(const BufferStrategy* ring) {
+  std::lock_guard lock(mutex_);
+  rings_.push_back(ring);
+}
+
+void RingRegistry::remove(const BufferStrategy* ring) {
+  std::lock_guard lock(mutex_);
+  std::erase(rings_, ring);
+}
+
+BufferStrategy::BufferStrategy(const BufferPool& pool, StrategyKind kind, int ring_buffers)
+    : kind_(kind),
+      ring_(size_t(std::max(1, ring_buffers))),
+      current_(0),
+      registry_(pool.ring_registry()) {
+  for (auto& slot : ring_) slot.store(kInvalidBuffer, std::memory_order_relaxed);
+  registry_->add(this);
+}
+
+BufferStrategy::~BufferStrategy() {
+  registry_->remove(this);
+}
+
+std::vector<int32_t> BufferStrategy::buffers() const {
+  std::vector<int32_t> out;
+  out.reserve(ring_.size());
+  for (const auto& slot : ring_) {
+    const int32_t b = slot.load(std::memory_order_relaxed);
+    if (b != kInvalidBuffer) out.push_back(b);
+  }
+  return out;
+}
 
 std::unique_ptr<BufferStrategy> BufferStrategy::bulk_read(const BufferPool& pool,
                                                           int effective_io_concurrency,
@@ -53,13 +83,14 @@ std::unique_ptr<BufferStrategy> BufferStrategy::bulk_read(const BufferPool& pool
   int cap = std::min(std::max(kBaseBuffers, pool.max_pins_per_thread()),
                      std::max(1, pool.shared_buffers() / 8));
   return std::unique_ptr<BufferStrategy>(
-      new BufferStrategy(StrategyKind::kBulkRead, std::min(wanted, cap)));
+      new BufferStrategy(pool, StrategyKind::kBulkRead, std::min(wanted, cap)));
 }
 
 std::unique_ptr<BufferStrategy> BufferStrategy::bulk_write(const BufferPool& pool) {
   constexpr int kRingBuffers = 16 * 1024 * 1024 / int(kBlockSize);  // 16 MB
-  return std::unique_ptr<BufferStrategy>(new BufferStrategy(
-      StrategyKind::kBulkWrite, std::min(kRingBuffers, std::max(1, pool.shared_buffers() / 8))));
+  return std::unique_ptr<BufferStrategy>(
+      new BufferStrategy(pool, StrategyKind::kBulkWrite,
+                         std::min(kRingBuffers, std::max(1, pool.shared_buffers() / 8))));
 }
 
 std::unique_ptr<BufferStrategy> BufferStrategy::for_seq_scan(const BufferPool& pool,
@@ -79,7 +110,7 @@ int BufferStrategy::pin_limit() const {
 
 BufferDesc* BufferStrategy::next_reusable(BufferPool& pool) {
   current_ = (current_ + 1) % ring_.size();
-  int32_t b = ring_[current_];
+  int32_t b = ring_[current_].load(std::memory_order_relaxed);
   if (b == kInvalidBuffer) return nullptr;
   BufferDesc& d = pool.desc(b);
   uint32_t old = d.state.load(std::memory_order_relaxed);

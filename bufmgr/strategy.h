@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "bufmgr/buffer_desc.h"
@@ -49,8 +50,33 @@ enum class StrategyKind : uint8_t {
   kBulkWrite,  // loads (INSERT ... SELECT, COPY-like bulk inserts)
 };
 
+class BufferStrategy;
+
+// The rings alive now, so that the live page (tools/live) can outline their buffers.
+// A ring registers when it is made and leaves when it goes, under the mutex: once per
+// scan or load, never per page. for_each holds the mutex, so no ring goes meanwhile.
+class RingRegistry {
+ public:
+  void add(const BufferStrategy* ring);
+  void remove(const BufferStrategy* ring);
+  // f(const BufferStrategy&) for each ring alive, under the mutex.
+  template <typename F>
+  void for_each(F&& f) const {
+    std::lock_guard lock(mutex_);
+    for (const BufferStrategy* r : rings_) f(*r);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<const BufferStrategy*> rings_;
+};
+
 class BufferStrategy {
  public:
+  ~BufferStrategy();
+  BufferStrategy(const BufferStrategy&) = delete;
+  BufferStrategy& operator=(const BufferStrategy&) = delete;
+
   // A bulk-read ring of 256 kB + 8 kB * io_combine_limit * effective_io_concurrency,
   // capped by the pin budget and an eighth of the pool (at least one buffer).
   static std::unique_ptr<BufferStrategy> bulk_read(const BufferPool& pool,
@@ -78,13 +104,18 @@ class BufferStrategy {
   // clock sweep and calls remember()).
   BufferDesc* next_reusable(BufferPool& pool);
   // Puts the sweep's victim into the current slot.
-  void remember(int32_t buffer) { ring_[current_] = buffer; }
+  void remember(int32_t buffer) { ring_[current_].store(buffer, std::memory_order_relaxed); }
+  // The buffers in the ring's slots now (empty slots left out). Any thread, while the
+  // ring is registered (RingRegistry::for_each).
+  std::vector<int32_t> buffers() const;
 
  private:
-  BufferStrategy(StrategyKind kind, int ring_buffers);
+  BufferStrategy(const BufferPool& pool, StrategyKind kind, int ring_buffers);
   StrategyKind kind_;
-  std::vector<int32_t> ring_;
+  // Atomic only so that the live page may read the slots: relaxed, as cheap as plain.
+  std::vector<std::atomic<int32_t>> ring_;
   size_t current_;
+  std::shared_ptr<RingRegistry> registry_;  // the pool's; kept should the pool go first
 };
 
 }  // namespace tp::bufmgr

@@ -7,6 +7,7 @@
 #include "bufmgr/buffer_usage.h"
 #include "engine/core/interrupts.h"
 #include "engine/core/io_trace.h"
+#include "engine/core/stream_gauges.h"
 #include "engine/core/typed_expr.h"
 
 namespace tp::scans {
@@ -97,10 +98,13 @@ void WorkerGroup::start() {
         // A traced statement's workers record into the leader's trace.
         // A generic plan's workers read its $n from the leader's values, which live
         // until the statement ends (after the workers do).
-        wp->thread = std::thread(
-            [this, wp, cancel, trace = current_io_trace(), i, params = current_extern_params()] {
+        wp->thread =
+            std::thread([this, wp, cancel, trace = current_io_trace(), i,
+                         params = current_extern_params(), gauges = stream_gauge_slot().gauges] {
               current_extern_params() = params;
               IoTraceScope tracing(trace);
+              // The worker's streams show under the leader's session.
+              StreamGaugeScope streams({.gauges = gauges, .worker = i + 1});
               if (trace != nullptr) set_trace_thread_name("parallel worker " + std::to_string(i));
               run_worker(*wp, cancel);
             });

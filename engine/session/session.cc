@@ -32,6 +32,7 @@ Session::Session(std::shared_ptr<Database> database) : db_(std::move(database)) 
   }
   random_.seed_with(uint64_t(settings_->get_int("random_seed")));
   activity_ = &db_->sessions().add(this);
+  activity_->streams = &stream_gauges_;
   settings_->on_apply("random_seed", [this](const std::string&) {
     random_.seed_with(uint64_t(settings_->get_int("random_seed")));
   });
@@ -91,7 +92,10 @@ namespace {
 class ActivityScope {
  public:
   ActivityScope(Session& session, std::string_view text)
-      : session_(session), saved_slot_(wait_event_slot()), memory_(session.activity().memory) {
+      : session_(session),
+        saved_slot_(wait_event_slot()),
+        memory_(session.activity().memory),
+        streams_({.gauges = session.activity().streams, .worker = 0}) {
     session.database()->sessions().statement_started(session.activity(), text);
     wait_event_slot() = &session.activity().wait_event;
   }
@@ -108,6 +112,7 @@ class ActivityScope {
   Session& session_;
   std::atomic<uint32_t>* saved_slot_;
   SessionMemoryScope memory_;
+  StreamGaugeScope streams_;
 };
 
 // SET, SHOW, RESET and transaction control do no I/O worth a trace; SET io_trace itself

@@ -354,6 +354,9 @@ class Session {
   RowSourceContext row_source_context();
 
   std::shared_ptr<Database> db_;  // declared first: outlives settings_, which refers to it
+  // Its read streams' look-ahead for the live page (the registry entry points here):
+  // declared early, so a stream a member keeps past its statement goes before them.
+  StreamGauges stream_gauges_;
   std::unique_ptr<Settings> settings_;
   Random random_;
   std::atomic<bool> cancel_{false};

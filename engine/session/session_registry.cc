@@ -81,6 +81,19 @@ std::vector<SessionActivity> SessionRegistry::snapshot() const {
       a.memory_bytes[p] = e->memory.bytes(MemoryPart(p));
     a.memory_total = e->memory.total();
     a.memory_peak = e->memory.peak();
+    if (e->streams != nullptr) {
+      for (int g = 0; g < StreamGauges::kSize; ++g) {
+        const StreamGauge& gauge = (*e->streams)[g];
+        if (!gauge.claimed.load(std::memory_order_acquire)) continue;
+        const char* label = gauge.label.load(std::memory_order_relaxed);
+        a.streams.push_back({.label = label ? label : "",
+                             .worker = gauge.worker.load(std::memory_order_relaxed),
+                             .distance = gauge.distance.load(std::memory_order_relaxed),
+                             .max_pinned = gauge.max_pinned.load(std::memory_order_relaxed),
+                             .pinned = gauge.pinned.load(std::memory_order_relaxed),
+                             .ios = gauge.ios.load(std::memory_order_relaxed)});
+      }
+    }
     rows.push_back(std::move(a));
   }
   return rows;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engine/core/session_memory.h"
+#include "engine/core/stream_gauges.h"
 
 namespace tp {
 
@@ -41,6 +42,16 @@ struct SessionActivity {
   int64_t memory_bytes[int(MemoryPart::kCount)] = {};
   int64_t memory_total = 0;
   int64_t memory_peak = 0;
+  // Its open read streams' look-ahead (engine/core/stream_gauges.h), as last published.
+  struct Stream {
+    std::string label;  // "seq scan", "index heap", ...
+    int worker = 0;     // 0: the session's thread; k: its parallel worker k
+    int distance = 0;
+    int max_pinned = 0;
+    int pinned = 0;
+    int ios = 0;
+  };
+  std::vector<Stream> streams;
 };
 
 // What the registry keeps of one live session.
@@ -60,6 +71,8 @@ struct SessionEntry {
   std::atomic<bool> terminate_requested{false};
   // Updated by whoever holds the session's memory, without a lock.
   SessionMemory memory;
+  // The session's stream gauges (it owns them), set once after add().
+  StreamGauges* streams = nullptr;
 };
 
 class SessionRegistry {

@@ -1,10 +1,13 @@
 // The live view's snapshot (tools/live/live_view.h) and its HTTP (tools/live/http.h):
 // the cells match the pool's buffers state by state, a large pool is aggregated into
-// bounded cells whose mix adds up, a click's rows are pg_buffercache's, and requests
-// are parsed strictly.
+// bounded cells whose mix adds up, a click's rows are pg_buffercache's, a running
+// scan's read stream shows under its session and its ring's buffers are listed, and
+// requests are parsed strictly.
 #include <gmock/gmock.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
 
 #include "tests/support/test_util.h"
 #include "tools/live/http.h"
@@ -142,6 +145,85 @@ TEST_F(LiveViewTest, ACellsRowsArePgBuffercachesRows) {
   EXPECT_EQ(std::to_string(b["relblocknumber"].get<int64_t>()), rows[0][1]);
   EXPECT_EQ(view.cell_json(256), "null");
   EXPECT_EQ(view.cell_json(-1), "null");
+}
+
+// Takes a snapshot when the statement's `at`th row comes, while its scan is open.
+class SnapshotAtRow : public RowSink {
+ public:
+  SnapshotAtRow(LiveView& view, int at) : view_(view), at_(at) {}
+  void begin(const ResultSet& /*header*/) override {}
+  void row(const std::vector<std::string>& /*cells*/, const std::vector<bool>* /*nulls*/) override {
+    if (++rows_ == at_) json = view_.next_json();
+  }
+  std::string json;
+
+ private:
+  LiveView& view_;
+  int at_;
+  int rows_ = 0;
+};
+
+// A session's open read streams show under it with their look-ahead, and are gone
+// when the statement ends.
+TEST_F(LiveViewTest, ASessionsReadStreamsShowWhileItsScanRuns) {
+  s_->execute("CREATE INDEX t_a ON t (a)");
+  s_->execute("SET enable_seqscan = off");
+  s_->execute("SET enable_bitmapscan = off");
+  s_->execute("SET index_prefetch = immediate");
+  s_->storage().evict_all();
+  LiveView view(*db_);
+  SnapshotAtRow sink(view, 100);
+  s_->execute("SELECT a FROM t WHERE a > 0 AND b > 0", &sink);
+  ASSERT_FALSE(sink.json.empty());
+  const Json sessions = Json::parse(sink.json)["sessions"];
+  ASSERT_EQ(sessions.size(), 1u);
+  // Two streams: the heap pages', and the B-tree's leaf read-ahead.
+  const Json& streams = sessions[0]["streams"];
+  ASSERT_EQ(streams.size(), 2u) << streams.dump();
+  std::set<std::string> labels;
+  for (const Json& s : streams) {
+    labels.insert(s["label"].get<std::string>());
+    EXPECT_EQ(s["worker"], 0);
+    EXPECT_GE(s["distance"].get<int>(), 1);
+    EXPECT_GE(s["max"].get<int>(), s["distance"].get<int>());
+    EXPECT_LE(s["pinned"].get<int>(), s["max"].get<int>());
+    EXPECT_LE(s["ios"].get<int>(), s["pinned"].get<int>());
+  }
+  EXPECT_EQ(labels, (std::set<std::string>{"index heap", "index leaves"}));
+  const Json after = Json::parse(view.next_json())["sessions"];
+  EXPECT_TRUE(after[0]["streams"].empty()) << after.dump();
+}
+
+// A seq scan of a table over a quarter of the pool runs in a ring: its cells are
+// listed while it runs (each holding one of the table's pages), and gone after.
+TEST_F(LiveViewTest, ASeqScansRingIsListedWhileItRuns) {
+  s_->execute("CREATE TABLE big (a int, b int)");
+  s_->execute("INSERT INTO big SELECT i, i FROM generate_series(1, 30000) s(i)");  // 133 pages
+  s_->storage().evict_all();
+  LiveView view(*db_);
+  SnapshotAtRow sink(view, 20000);
+  s_->execute("SELECT a FROM big", &sink);
+  ASSERT_FALSE(sink.json.empty());
+  const Json j = Json::parse(sink.json);
+  ASSERT_EQ(j["rings"].size(), 1u) << j["rings"].dump();
+  const Json& ring = j["rings"][0];
+  EXPECT_EQ(ring["kind"], "bulk read");
+  EXPECT_EQ(ring["slots"], 32);  // an eighth of the 256-buffer pool
+  EXPECT_GE(ring["cells"].size(), 2u);
+  EXPECT_LE(ring["cells"].size(), 32u);
+  const int big = [&] {
+    const Json& legend = j["relations"];
+    for (size_t i = 0; i < legend.size(); ++i)
+      if (legend[i]["name"] == "big") return int(i);
+    return -1;
+  }();
+  ASSERT_GE(big, 0);
+  for (const Json& c : ring["cells"]) EXPECT_EQ(j["pool"]["rel"][c.get<size_t>()], big) << c;
+  EXPECT_TRUE(Json::parse(view.next_json())["rings"].empty());
+  // The session's stream showed too, as a seq scan's.
+  const Json& streams = j["sessions"][0]["streams"];
+  ASSERT_EQ(streams.size(), 1u);
+  EXPECT_EQ(streams[0]["label"], "seq scan");
 }
 
 TEST(LiveHttp, ParsesOnlyARequestLineABrowserSends) {

@@ -114,6 +114,28 @@ Json pool_json(const std::vector<bufmgr::BufferPool::BufferInfo>& buffers, int32
   return pool;
 }
 
+// The rings alive now (a large seq scan's, a bulk load's): each ring's kind and the
+// cells holding its buffers, sorted, at most `max_cells` cells over all rings.
+Json rings_json(const bufmgr::BufferPool& pool, int buffers, int max_cells) {
+  const int per = buffers_per_cell(buffers, max_cells);
+  Json out = Json::array();
+  int listed = 0;
+  pool.ring_registry()->for_each([&](const bufmgr::BufferStrategy& ring) {
+    std::vector<int> cells;
+    for (int32_t b : ring.buffers())
+      if (b >= 0 && b < buffers) cells.push_back(b / per);  // a pool resized since: left out
+    std::sort(cells.begin(), cells.end());
+    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    if (listed + int(cells.size()) > max_cells) return;
+    listed += int(cells.size());
+    out.push_back(
+        {{"kind", ring.kind() == bufmgr::StrategyKind::kBulkRead ? "bulk read" : "bulk write"},
+         {"slots", ring.ring_size()},
+         {"cells", cells}});
+  });
+  return out;
+}
+
 Json io_json(Database& db, int max_ios, RelationIndex& rels) {
   aio::IoSystem& io = db.storage().io();
   std::vector<aio::IoInFlightRow> rows = io.in_flight();
@@ -130,9 +152,15 @@ Json io_json(Database& db, int max_ios, RelationIndex& rels) {
                     {"block", r.first_block},
                     {"blocks", r.nblocks}});
   }
+  // The worker method's queue apart from the I/Os a worker has started (both SUBMITTED);
+  // counted a moment apart, so clamped.
+  const int submitted = by_state.count("SUBMITTED") ? by_state["SUBMITTED"] : 0;
+  const int queued = std::clamp(io.queued_at_workers(), 0, submitted);
   return {{"method", aio::io_method_name(io.method())},
           {"in_flight", rows.size()},
           {"by_state", by_state},
+          {"queued", queued},
+          {"at_device", submitted - queued},
           {"ios", list}};
 }
 
@@ -140,12 +168,21 @@ Json sessions_json(Database& db, const LiveLimits& limits) {
   Json out = Json::array();
   for (const SessionActivity& a : db.sessions().snapshot()) {
     if (int(out.size()) >= limits.max_sessions) break;
+    Json streams = Json::array();
+    for (const SessionActivity::Stream& s : a.streams)
+      streams.push_back({{"label", s.label},
+                         {"worker", s.worker},
+                         {"distance", s.distance},
+                         {"max", s.max_pinned},
+                         {"pinned", s.pinned},
+                         {"ios", s.ios}});
     out.push_back(
         {{"pid", a.pid},
          {"state", a.state},
          {"query", a.query.substr(0, limits.max_query_bytes)},
          {"wait", a.wait_event_type.empty() ? "" : a.wait_event_type + ":" + a.wait_event},
-         {"client", a.client_addr}});
+         {"client", a.client_addr},
+         {"streams", streams}});
   }
   return out;
 }
@@ -176,7 +213,9 @@ std::string LiveView::next_json() {
   j["seq"] = ++seq_;
   const auto now = std::chrono::steady_clock::now();
   j["ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(now - start_).count();
-  j["pool"] = pool_json(pool.snapshot(), pool.clock_hand(), limits_.max_cells, rels);
+  const std::vector<bufmgr::BufferPool::BufferInfo> buffers = pool.snapshot();
+  j["pool"] = pool_json(buffers, pool.clock_hand(), limits_.max_cells, rels);
+  j["rings"] = rings_json(pool, int(buffers.size()), limits_.max_cells);
   j["io"] = io_json(db_, limits_.max_ios, rels);
   const bufmgr::PoolCounters c = pool.counters_total();
   const double seconds = std::max(1e-3, std::chrono::duration<double>(now - last_).count());
