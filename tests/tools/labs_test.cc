@@ -1,14 +1,18 @@
 // Every lab of `tidepool lab` end to end at a small scale (10,000 rows, into a temporary
 // directory): the output has the steps, the questions and the code references, and the
 // figures each lab tells the student to look at say what the lab says they say.
+#include <arpa/inet.h>
 #include <errno.h>
 #include <gtest/gtest.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstddef>
 #include <iostream>
 
@@ -19,6 +23,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/support/paths.h"
@@ -114,6 +119,72 @@ TEST(Labs, ListHelpAndBadOptions) {
   std::ostringstream out4, err4;
   EXPECT_EQ(run_lab_command({"page-life", "--bogus"}, out4, err4), 2);
   EXPECT_NE(err4.str().find("unknown option \"--bogus\""), std::string::npos);
+}
+
+// One GET of `path` on 127.0.0.1:port, the whole response; "" when nothing answers.
+std::string http_get(int port, const std::string& path) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(uint16_t(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::string got;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+    const std::string req = "GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n";
+    if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == ssize_t(req.size())) {
+      char buf[65536];
+      for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) got.append(buf, size_t(n));
+    }
+  }
+  ::close(fd);
+  return got;
+}
+
+// A port nobody listens on now (the kernel's pick, let go).
+int unused_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+TEST(Labs, HttpServesTheLivePageOfTheLabWhileItRuns) {
+  std::ostringstream out1, err1;
+  EXPECT_EQ(run_lab_command({"page-life", "--pause", "2"}, out1, err1), 2);
+  EXPECT_NE(err1.str().find("--pause needs --http"), std::string::npos) << err1.str();
+  std::ostringstream out2, err2;
+  EXPECT_EQ(run_lab_command({"page-life", "--http", "70000"}, out2, err2), 2);
+  EXPECT_NE(err2.str().find("invalid value for --http"), std::string::npos) << err2.str();
+
+  TempDir dir;
+  LabArgs args;
+  args.rows = kRows;
+  args.out_dir = dir.path() + "/out";
+  args.data_dir = dir.path() + "/data";
+  args.http_port = unused_port();
+  args.pause_ms = 300;  // each step waits: the page is up meanwhile
+  std::ostringstream out;
+  std::thread lab([&] { run_lab(lab_defs()[0], args, out); });
+  std::string snapshot;
+  for (int i = 0; i < 300 && snapshot.find("\"pool\"") == std::string::npos; ++i) {
+    snapshot = http_get(args.http_port, "/snapshot.json");
+    if (snapshot.find("\"pool\"") == std::string::npos)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  lab.join();
+  EXPECT_NE(snapshot.find("HTTP/1.1 200"), std::string::npos) << snapshot.substr(0, 200);
+  EXPECT_NE(snapshot.find("\"pool\""), std::string::npos);
+  EXPECT_NE(out.str().find(
+                "Watch it live: open http://127.0.0.1:" + std::to_string(args.http_port) + "/"),
+            std::string::npos)
+      << out.str().substr(0, 400);
+  expect_frame({out.str(), args.out_dir}, "page-life");
+  EXPECT_EQ(http_get(args.http_port, "/"), "");  // stopped with the lab
 }
 
 TEST(Labs, PageLifeShowsMissesHitsUsageCountsEvictionAndTheRing) {

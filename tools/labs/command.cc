@@ -2,17 +2,19 @@
 // lab is printed in (title, steps, questions, where the code explains it).
 #include <cerrno>
 #include <cstdlib>
+#include <memory>
 #include <ostream>
 
 #include "engine/core/error.h"
 #include "tools/labs/labs.h"
+#include "tools/live/live_server.h"
 
 namespace tp::labs {
 
 namespace {
 
 const char* kUsage =
-    "Usage: tidepool lab NAME [--rows N] [--data DIR] [--out DIR]\n"
+    "Usage: tidepool lab NAME [--rows N] [--data DIR] [--out DIR] [--http PORT [--pause S]]\n"
     "       tidepool lab list          the labs, one line each\n"
     "Guided exercises: each lab builds small tables, runs a few statements (cold where\n"
     "the lesson needs it) and prints every step with its SQL, its output and what to\n"
@@ -20,7 +22,11 @@ const char* kUsage =
     "Options:\n"
     "  --rows N     rows of the lab's tables (default: the lab's own, well under a minute)\n"
     "  --data DIR   data directory (default OUT/data); the tables are reused by later runs\n"
-    "  --out DIR    where traces are written (default lab-results)\n";
+    "  --out DIR    where traces are written (default lab-results)\n"
+    "  --http PORT  serve the live page of the lab's pool and I/O on loopback (as\n"
+    "               `tidepool serve --http`) and print its address; 0 picks a free port\n"
+    "  --pause S    seconds to wait before each step (default 2 with --http, else 0),\n"
+    "               so the page shows each step before the next begins\n";
 
 std::string lab_names() {
   std::string names;
@@ -33,17 +39,33 @@ void print_list(std::ostream& out) {
     out << "  " << d.name << std::string(16 - std::string(d.name).size(), ' ') << d.summary << "\n";
 }
 
+// An integer in [0, max] (a port, seconds).
+uint64_t small_number(const std::string& option, const std::string& v, uint64_t max) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+  if (v.empty() || v[0] == '-' || *end != '\0' || errno != 0 || n > max)
+    throw Error("invalid value for " + option + ": \"" + v + "\" (an integer from 0 to " +
+                std::to_string(max) + ")");
+  return n;
+}
+
 LabArgs parse_args(const std::vector<std::string>& args) {
   LabArgs a;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& o = args[i];
-    if (o != "--rows" && o != "--data" && o != "--out") throw Error("unknown option \"" + o + "\"");
+    if (o != "--rows" && o != "--data" && o != "--out" && o != "--http" && o != "--pause")
+      throw Error("unknown option \"" + o + "\"");
     if (i + 1 >= args.size()) throw Error("option " + o + " needs a value");
     const std::string& v = args[++i];
     if (o == "--data") {
       a.data_dir = v;
     } else if (o == "--out") {
       a.out_dir = v;
+    } else if (o == "--http") {
+      a.http_port = int(small_number(o, v, 65535));
+    } else if (o == "--pause") {
+      a.pause_ms = int(small_number(o, v, 60)) * 1000;
     } else {
       char* end = nullptr;
       errno = 0;
@@ -53,6 +75,7 @@ LabArgs parse_args(const std::vector<std::string>& args) {
       a.rows = n;
     }
   }
+  if (a.pause_ms >= 0 && a.http_port < 0) throw Error("--pause needs --http");
   return a;
 }
 
@@ -76,7 +99,20 @@ void run_lab(const LabDef& def, const LabArgs& args, std::ostream& out) {
   out << "# Lab " << def.name << ": " << def.summary << "\n"
       << "(" << options.rows << " rows; data directory " << lab.options().data_dir << ")\n";
   Guide guide(lab, out, options.rows);
+  // The live page watches the lab's database; it listens on loopback only.
+  std::unique_ptr<live::LiveServer> view;
+  if (args.http_port >= 0) {
+    live::LiveServerOptions o;
+    o.port = args.http_port;
+    view = std::make_unique<live::LiveServer>(lab.session().database(), o);
+    view->start();
+    guide.set_pause_ms(args.pause_ms >= 0 ? args.pause_ms : 2000);
+    out << "Watch it live: open " << view->urls().front()
+        << " in a browser (the page follows the lab's statements; each step waits "
+        << (args.pause_ms >= 0 ? args.pause_ms : 2000) / 1000 << " s for it)\n";
+  }
   def.run(guide);
+  guide.pause();  // the last step's picture stays up a moment
   lab.reset_settings();
   out << "\nQuestions\n";
   for (size_t i = 0; i < def.questions.size(); ++i)

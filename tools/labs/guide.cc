@@ -1,10 +1,12 @@
 // The Guide: how a lab prints its steps, and the few readers of EXPLAIN, pg_buffercache
 // and I/O trace output the labs share.
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <thread>
 
 #include "engine/core/error.h"
 #include "tools/labs/labs.h"
@@ -25,7 +27,14 @@ void Guide::table(const experiments::TableSpec& spec) {
 }
 
 void Guide::step(const std::string& heading) {
+  pause();
   out_ << "\n== Step " << ++step_ << ": " << heading << "\n";
+}
+
+void Guide::pause() const {
+  if (pause_ms_ <= 0) return;
+  out_.flush();
+  std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms_));
 }
 
 ResultSet Guide::run(const std::string& sql) {

@@ -24,6 +24,8 @@ struct LabArgs {
   uint64_t rows = 0;     // 0: the lab's own default
   std::string data_dir;  // default: <out_dir>/data
   std::string out_dir = "lab-results";
+  int http_port = -1;  // --http PORT: serve the live page of the lab's pool (0: any free port)
+  int pause_ms = -1;   // --pause SECONDS before each step (-1: 2 s with --http, else none)
 };
 
 // The steps of one lab, printed to `out` as the student reads them.
@@ -50,6 +52,9 @@ class Guide {
   uint64_t relation_pages(const std::string& relation);
   void look_at(const std::string& text);
   void note(const std::string& text);
+  // Waits this long before each step (and at the end), so a live page keeps up.
+  void set_pause_ms(int ms) { pause_ms_ = ms; }
+  void pause() const;
 
   // pg_buffercache's rows of one relation, which the lab counts (tidepool's views take
   // no aggregates): the query is printed, then "N buffers; usagecount 1: a, 2: b ...".
@@ -68,6 +73,7 @@ class Guide {
   std::ostream& out_;
   uint64_t rows_;
   int step_ = 0;
+  int pause_ms_ = 0;
 };
 
 // The first EXPLAIN line holding `what` ("Prefetch:", "Buffers:", "Execution Time"), "" if
