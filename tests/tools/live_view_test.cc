@@ -190,6 +190,10 @@ TEST_F(LiveViewTest, ASessionsReadStreamsShowWhileItsScanRuns) {
     EXPECT_LE(s["ios"].get<int>(), s["pinned"].get<int>());
   }
   EXPECT_EQ(labels, (std::set<std::string>{"index heap", "index leaves"}));
+  // The I/Os this session's streams have in flight say whose they are.
+  const Json io = Json::parse(sink.json)["io"];
+  for (const Json& r : io["ios"])
+    EXPECT_EQ(r["who"], r["thread"] == sessions[0]["pid"] ? "session" : "parallel worker") << r;
   const Json after = Json::parse(view.next_json())["sessions"];
   EXPECT_TRUE(after[0]["streams"].empty()) << after.dump();
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -136,7 +137,9 @@ Json rings_json(const bufmgr::BufferPool& pool, int buffers, int max_cells) {
   return out;
 }
 
-Json io_json(Database& db, int max_ios, RelationIndex& rels) {
+// `sessions`: the sessions' thread ids, so that each I/O says whose it is (an I/O owned
+// by another thread is a parallel worker's: the only other threads that read).
+Json io_json(Database& db, int max_ios, RelationIndex& rels, const std::set<uint64_t>& sessions) {
   aio::IoSystem& io = db.storage().io();
   std::vector<aio::IoInFlightRow> rows = io.in_flight();
   Json list = Json::array();
@@ -146,6 +149,7 @@ Json io_json(Database& db, int max_ios, RelationIndex& rels) {
     ++by_state[state];
     if (int(list.size()) >= max_ios || r.state == aio::IoState::kHandedOut) continue;
     list.push_back({{"thread", r.owner_thread},
+                    {"who", sessions.count(r.owner_thread) ? "session" : "parallel worker"},
                     {"state", state},
                     {"op", aio::io_op_name(r.op)},
                     {"relation", rels.name(r.relnumber)},
@@ -159,14 +163,15 @@ Json io_json(Database& db, int max_ios, RelationIndex& rels) {
   return {{"method", aio::io_method_name(io.method())},
           {"in_flight", rows.size()},
           {"by_state", by_state},
+          {"io_workers", io.method_threads().size()},
           {"queued", queued},
           {"at_device", submitted - queued},
           {"ios", list}};
 }
 
-Json sessions_json(Database& db, const LiveLimits& limits) {
+Json sessions_json(const std::vector<SessionActivity>& activity, const LiveLimits& limits) {
   Json out = Json::array();
-  for (const SessionActivity& a : db.sessions().snapshot()) {
+  for (const SessionActivity& a : activity) {
     if (int(out.size()) >= limits.max_sessions) break;
     Json streams = Json::array();
     for (const SessionActivity::Stream& s : a.streams)
@@ -216,7 +221,10 @@ std::string LiveView::next_json() {
   const std::vector<bufmgr::BufferPool::BufferInfo> buffers = pool.snapshot();
   j["pool"] = pool_json(buffers, pool.clock_hand(), limits_.max_cells, rels);
   j["rings"] = rings_json(pool, int(buffers.size()), limits_.max_cells);
-  j["io"] = io_json(db_, limits_.max_ios, rels);
+  const std::vector<SessionActivity> activity = db_.sessions().snapshot();
+  std::set<uint64_t> session_threads;
+  for (const SessionActivity& a : activity) session_threads.insert(uint64_t(a.pid));
+  j["io"] = io_json(db_, limits_.max_ios, rels, session_threads);
   const bufmgr::PoolCounters c = pool.counters_total();
   const double seconds = std::max(1e-3, std::chrono::duration<double>(now - last_).count());
   j["rates"] = {{"hits", double(c.hits - last_counters_.hits) / seconds},
@@ -225,7 +233,7 @@ std::string LiveView::next_json() {
                 {"evictions", double(c.evictions - last_counters_.evictions) / seconds}};
   last_counters_ = c;
   last_ = now;
-  j["sessions"] = sessions_json(db_, limits_);
+  j["sessions"] = sessions_json(activity, limits_);
   j["relations"] = rels.legend();
   return text(j);
 }
