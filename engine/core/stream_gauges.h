@@ -1,10 +1,11 @@
 // Read streams' look-ahead, published for whoever watches a session (the live page,
-// tools/live). A session points its thread's slot at its registry entry's gauges for
-// one statement, and its parallel workers at the same gauges. Each read stream made
-// on such a thread claims one gauge and stores its distance, pins and reads in flight
-// there as they change: relaxed stores to a cache line no other thread writes, read
-// by the watcher a few times a second. A thread with no slot (an I/O worker, a test
-// without a session) pays one thread-local load when a stream is made, nothing after.
+// tools/live). A session points its thread's slot at its gauges (a Session member its
+// registry entry points to) for one statement, and its parallel workers at the same
+// gauges. Each read stream made on such a thread claims one gauge and stores its
+// distance, pins and reads in flight there as they change: relaxed stores to a cache
+// line no other thread writes, read by the watcher a few times a second. A thread with
+// no slot (an I/O worker, a test without a session) pays one thread-local load when a
+// stream is made and a null test per block after.
 #pragma once
 
 #include <atomic>

@@ -1,6 +1,7 @@
 // `tidepool lab NAME [options]`: the list of labs, argument parsing, and the frame every
 // lab is printed in (title, steps, questions, where the code explains it).
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <ostream>
@@ -39,14 +40,16 @@ void print_list(std::ostream& out) {
     out << "  " << d.name << std::string(16 - std::string(d.name).size(), ' ') << d.summary << "\n";
 }
 
-// An integer in [0, max] (a port, seconds).
-uint64_t small_number(const std::string& option, const std::string& v, uint64_t max) {
+// An option's integer value in [min, max] (rows, a port, seconds).
+uint64_t number(const std::string& option, const std::string& v, uint64_t min, uint64_t max) {
   char* end = nullptr;
   errno = 0;
   const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-  if (v.empty() || v[0] == '-' || *end != '\0' || errno != 0 || n > max)
-    throw Error("invalid value for " + option + ": \"" + v + "\" (an integer from 0 to " +
-                std::to_string(max) + ")");
+  if (v.empty() || v[0] == '-' || *end != '\0' || errno != 0 || n < min || n > max)
+    throw Error("invalid value for " + option + ": \"" + v + "\" (an integer, " +
+                (max == UINT64_MAX ? "at least " + std::to_string(min)
+                                   : "from " + std::to_string(min) + " to " + std::to_string(max)) +
+                ")");
   return n;
 }
 
@@ -63,16 +66,11 @@ LabArgs parse_args(const std::vector<std::string>& args) {
     } else if (o == "--out") {
       a.out_dir = v;
     } else if (o == "--http") {
-      a.http_port = int(small_number(o, v, 65535));
+      a.http_port = int(number(o, v, 0, 65535));
     } else if (o == "--pause") {
-      a.pause_ms = int(small_number(o, v, 60)) * 1000;
+      a.pause_ms = int(number(o, v, 0, 60)) * 1000;
     } else {
-      char* end = nullptr;
-      errno = 0;
-      unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-      if (v.empty() || v[0] == '-' || *end != '\0' || errno != 0 || n < 1000)
-        throw Error("invalid value for --rows: \"" + v + "\" (an integer, at least 1000)");
-      a.rows = n;
+      a.rows = number(o, v, 1000, UINT64_MAX);
     }
   }
   if (a.pause_ms >= 0 && a.http_port < 0) throw Error("--pause needs --http");
@@ -106,10 +104,11 @@ void run_lab(const LabDef& def, const LabArgs& args, std::ostream& out) {
     o.port = args.http_port;
     view = std::make_unique<live::LiveServer>(lab.session().database(), o);
     view->start();
-    guide.set_pause_ms(args.pause_ms >= 0 ? args.pause_ms : 2000);
+    const int pause_ms = args.pause_ms >= 0 ? args.pause_ms : 2000;
+    guide.set_pause_ms(pause_ms);
     out << "Watch it live: open " << view->urls().front()
         << " in a browser (the page follows the lab's statements; each step waits "
-        << (args.pause_ms >= 0 ? args.pause_ms : 2000) / 1000 << " s for it)\n";
+        << pause_ms / 1000 << " s for it)\n";
   }
   def.run(guide);
   guide.pause();  // the last step's picture stays up a moment
